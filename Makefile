@@ -1,0 +1,94 @@
+# samplab — build, test, report, bench, golden, golden-check, clean.
+# GSL, jansson and Criterion come through pkg-config; mk/deps.sh checks for
+# (and, as root, installs) everything a target needs before it runs.
+
+CC      ?= cc
+ifeq ($(origin CC),default)
+CC      := gcc
+endif
+CXX     ?= g++
+PKGS    := gsl jansson
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+# Never -Ofast or -ffast-math: -0.0, NaN, infinities and exact ties are what
+# this toolkit studies; -ffp-contract=off keeps a*b+c two roundings as in the peers.
+BASEFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -ffp-contract=off -fno-fast-math -Isrc
+CFLAGS  ?= -O2 -g
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+LDLIBS  := -lm
+
+SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+
+LIB_SRC := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c)))
+CLI_SRC := $(sort $(wildcard src/cli/*.c))
+HDRS    := $(wildcard src/*.h src/*/*.h)
+TEST_SRC:= $(sort $(wildcard tests/*.c))
+
+REL     := build/rel
+TST     := build/test-$(notdir $(CC))
+REL_LIB_OBJ := $(LIB_SRC:%.c=$(REL)/%.o)
+REL_CLI_OBJ := $(CLI_SRC:%.c=$(REL)/%.o)
+TST_LIB_OBJ := $(LIB_SRC:%.c=$(TST)/%.o)
+TST_CLI_OBJ := $(filter-out $(TST)/src/cli/main.o,$(CLI_SRC:%.c=$(TST)/%.o))
+TST_OBJ     := $(TEST_SRC:%.c=$(TST)/%.o)
+
+.PHONY: all deps deps-test deps-report deps-golden test test-unit report bench golden golden-check clean fuzz
+all: bin/samplab
+
+deps:
+	@sh mk/deps.sh build
+deps-test:
+	@sh mk/deps.sh test
+deps-report:
+	@sh mk/deps.sh report
+deps-golden:
+	@sh mk/deps.sh golden
+
+bin/samplab: $(REL_LIB_OBJ) $(REL_CLI_OBJ)
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+$(REL)/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+
+# The test build: same sources, under AddressSanitizer and UBSan.
+$(TST)/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) -O1 -g $(SAN) $(PKG_CFLAGS) -c -o $@ $<
+
+$(TST)/samplab-tests: $(TST_LIB_OBJ) $(TST_CLI_OBJ) $(TST_OBJ)
+	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) -lcriterion $(LDLIBS)
+
+# Test-only C++ oracles compiled against Debian's headers (libpcg-cpp-dev).
+$(TST)/oracle/%: tests/oracle/%.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++17 -O2 -o $@ $<
+
+ORACLES := $(patsubst tests/oracle/%.cpp,$(TST)/oracle/%,$(wildcard tests/oracle/*.cpp))
+
+test: deps-test
+	@$(MAKE) --no-print-directory test-unit
+
+test-unit: $(TST)/samplab-tests $(ORACLES) bin/samplab
+	@for o in $(ORACLES); do $$o > $$o.txt || exit 1; done
+	SL_ORACLE_DIR=$(TST)/oracle SL_BIN=bin/samplab ASAN_OPTIONS=detect_leaks=1 \
+	  $(TST)/samplab-tests -j2 --short-filename
+
+report: deps-report bin/samplab
+	@mkdir -p reports
+	bin/samplab report --out reports
+
+bench: deps bin/samplab
+	@sh analysis/bench.sh
+
+golden: deps-golden
+	@sh analysis/golden/run.sh data/golden
+
+golden-check: deps-golden
+	@rm -rf build/golden && mkdir -p build/golden
+	@sh analysis/golden/run.sh build/golden
+	@diff -r data/golden build/golden && echo "golden-check: data/golden matches the live libraries"
+
+clean:
+	rm -rf build bin

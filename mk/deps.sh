@@ -1,0 +1,47 @@
+#!/bin/sh
+# Checks what a make target needs; installs what is missing with apt-get when
+# run as root, otherwise prints the exact apt-get line and exits 2.
+# Usage: mk/deps.sh build|test|report|golden
+set -u
+what=${1:-build}
+missing=""
+have_cmd() { command -v "$1" >/dev/null 2>&1; }
+have_pkgconf() { pkg-config --exists "$1" 2>/dev/null; }
+need_cmd() { if have_cmd "$1"; then echo "deps: found $1"; else echo "deps: missing $1 (Debian: $2)"; missing="$missing $2"; fi; }
+need_pc() { if have_pkgconf "$1"; then echo "deps: found $1 $(pkg-config --modversion "$1")"; else echo "deps: missing $1 (Debian: $2)"; missing="$missing $2"; fi; }
+need_file() { if [ -e "$1" ]; then echo "deps: found $1"; else echo "deps: missing $1 (Debian: $2)"; missing="$missing $2"; fi; }
+need_py() { if /usr/bin/python3 -c "import $1" >/dev/null 2>&1; then echo "deps: found python3 module $1"; else echo "deps: missing python3 module $1 (Debian: $2)"; missing="$missing $2"; fi; }
+
+need_cmd make make
+need_cmd pkg-config pkg-config
+need_cmd gcc gcc
+need_pc gsl libgsl-dev
+need_pc jansson libjansson-dev
+case "$what" in
+  test)
+    need_pc criterion libcriterion-dev
+    need_cmd g++ g++
+    need_file /usr/include/pcg_random.hpp libpcg-cpp-dev
+    ;;
+  report)
+    need_cmd gnuplot gnuplot-nox
+    ;;
+  golden)
+    need_cmd g++ g++
+    need_file /usr/include/pcg_random.hpp libpcg-cpp-dev
+    need_py torch python3-torch
+    need_py numpy python3-numpy
+    need_cmd cargo cargo
+    need_file /usr/share/cargo/registry librust-rand-dev
+    ;;
+esac
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" = 0 ]; then
+  echo "deps: installing:$missing"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >/dev/null && apt-get install -y -qq $missing >/dev/null || { echo "deps: apt-get install failed:$missing" >&2; exit 2; }
+  exit 0
+fi
+echo "deps: missing packages; run as root:" >&2
+echo "  apt-get install -y$missing" >&2
+exit 2

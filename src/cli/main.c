@@ -1,0 +1,42 @@
+/* main.c — `samplab <command> [options]`: dispatches to one file per subcommand.
+ * Exit status: 0 success, 1 a statistical rejection, 2 bad input or usage. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const sl_cli_command commands[] = {
+    {"draw", "draw tokens with a method and a random source, or as a framework does", sl_cli_draw_main},
+    {"rng", "print raw words of a random source (decimal, or binary for test batteries)", sl_cli_rng_main},
+    {NULL, NULL, NULL}
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "samplab %s — verify LLM token samplers and explain their randomness\n\n"
+               "usage: samplab <command> [options]   (samplab <command> --help)\n\ncommands:\n",
+            SL_VERSION);
+    for (const sl_cli_command *c = commands; c->name; c++)
+        fprintf(f, "  %-10s %s\n", c->name, c->summary);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("samplab %s\n", SL_VERSION);
+        return 0;
+    }
+    for (const sl_cli_command *c = commands; c->name; c++)
+        if (!strcmp(argv[1], c->name))
+            return c->main(argc - 1, argv + 1);
+    fprintf(stderr, "samplab: unknown command '%s' (samplab --help lists them)\n", argv[1]);
+    return 2;
+}
