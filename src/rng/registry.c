@@ -1,0 +1,48 @@
+/* registry.c — the random sources by name, and the instance helpers.
+ * "gsl:NAME" is resolved by the GSL adapter (rng/gsl.c); the rest are listed here. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "samplab.h"
+
+const sl_rng_type *const sl_rng_types[] = {
+    &sl_rng_pcg32_type,
+    &sl_rng_mt19937_type,
+    /* one line per further generator */
+    NULL
+};
+
+const sl_rng_type *sl_rng_gsl_lookup(const char *gsl_name);
+
+const sl_rng_type *sl_rng_lookup(const char *name)
+{
+    if (!strncmp(name, "gsl:", 4))
+        return sl_rng_gsl_lookup(name + 4);
+    for (size_t i = 0; sl_rng_types[i]; i++)
+        if (!strcmp(sl_rng_types[i]->name, name))
+            return sl_rng_types[i];
+    return NULL;
+}
+
+int sl_rng_init(sl_rng *r, const sl_rng_type *t, const sl_seed *seed, sl_error *err)
+{
+    r->type = t;
+    r->words = 0;
+    r->state = calloc(1, t->state_size);
+    if (!r->state)
+        return sl_error_set(err, SL_ENOMEM, "out of memory for generator %s", t->name);
+    int rc = t->seed(r->state, seed, t->param, err);
+    if (rc) {
+        free(r->state);
+        r->state = NULL;
+    }
+    return rc;
+}
+
+void sl_rng_release(sl_rng *r)
+{
+    if (r->state && r->type->release)
+        r->type->release(r->state);
+    free(r->state);
+    r->state = NULL;
+}
