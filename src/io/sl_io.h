@@ -3,4 +3,79 @@
 #ifndef SL_IO_H
 #define SL_IO_H
 
+#include <stddef.h>
+
+/* ---------------------------------------------------------------- text buffer */
+
+/* A growable NUL-terminated text buffer. An allocation failure is sticky
+ * (oom = 1) so callers can append freely and check once at the end. */
+typedef struct sl_buf {
+    char *data;
+    size_t len, cap;
+    int oom;
+} sl_buf;
+
+void sl_buf_init(sl_buf *b);
+void sl_buf_free(sl_buf *b);
+void sl_buf_puts(sl_buf *b, const char *s);
+void sl_buf_append(sl_buf *b, const char *s, size_t n);
+void sl_buf_printf(sl_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Writes `len` bytes to `path` through a temporary file in the same
+ * directory (path.tmp.PID) renamed into place, so a reader never sees a
+ * half-written file. */
+int sl_io_write_atomic(const char *path, const char *data, size_t len, sl_error *err);
+/* Creates a directory (and its parents); an existing directory is fine. */
+int sl_io_mkdir_p(const char *path, sl_error *err);
+
+/* ---------------------------------------------------------------- Markdown */
+
+/* Appends a GitHub-flavoured Markdown table: `ncol` headers, `nrow` rows of
+ * cells (row-major, nrow*ncol strings; NULL prints empty), `align` one
+ * character per column ('l', 'r' or 'c'; NULL = all left). Columns are
+ * padded to equal width so the raw file reads as a table too; '|' inside a
+ * cell is escaped. */
+void sl_io_md_table(sl_buf *b, size_t ncol, const char *const *head, const char *align,
+                    size_t nrow, const char *const *cells);
+
+/* A table being filled cell by cell (printf style), then emitted. */
+typedef struct sl_md_rows {
+    size_t ncol, n, cap;
+    char **cells;
+    int oom;
+} sl_md_rows;
+void sl_md_rows_init(sl_md_rows *t, size_t ncol);
+void sl_md_rows_cell(sl_md_rows *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sl_md_rows_emit(sl_buf *b, const sl_md_rows *t, const char *const *head, const char *align);
+void sl_md_rows_free(sl_md_rows *t);
+
+/* ---------------------------------------------------------------- gnuplot */
+
+/* One figure: DIR/NAME.dat (the data), DIR/NAME.gp (the script), and, once
+ * gnuplot has run the script in DIR, NAME.png (pngcairo) and NAME.svg.
+ * The script is self-contained: `cd DIR && gnuplot NAME.gp` remakes both
+ * images. The driver writes a common preamble (terminal, fonts, grid, key,
+ * labels, log axes); `body` holds the plot commands and refers to the data
+ * as 'NAME.dat' (use the placeholder "@DAT@", which the driver replaces). */
+typedef struct sl_plot {
+    const char *name;    /* file stem, e.g. "agree_observed_expected" */
+    const char *title;
+    const char *xlabel;  /* with units, e.g. "vocabulary size V (tokens)" */
+    const char *ylabel;
+    int logx, logy;
+    int width, height;   /* pixels for the PNG; 0 = 1000 x 620 */
+    const char *key;     /* gnuplot "set key ..." arguments; NULL = "top left" */
+    const char *extra;   /* further set commands before the plot (may be NULL) */
+    const char *body;    /* the plot command(s) */
+    const char *dat;     /* the data file's text */
+} sl_plot;
+
+/* Writes DIR/NAME.dat and DIR/NAME.gp (atomically). */
+int sl_io_plot_write(const char *dir, const sl_plot *p, sl_error *err);
+
+/* Runs `gnuplot NAME.gp` inside DIR for each of the n stems, all at once
+ * (fork/exec, then waits for every child); gnuplot's stderr passes through.
+ * Fails naming the first figure whose gnuplot exited non-zero. */
+int sl_io_plot_render(const char *dir, const char *const *names, size_t n, sl_error *err);
+
 #endif

@@ -1,0 +1,490 @@
+/* report.c — `samplab report [--out DIR] [--logits SRC] [--n N] [--seed S]
+ * [--jobs J] [--only IDS] [--no-plot]`: runs the studies and writes
+ * DIR/REPORT.md and DIR/figures/NAME.{dat,gp,png,svg}.
+ *
+ * Reproducible by construction: every study owns its generator, seeded from
+ * the base seed and its cell number, and writes into its own slot; the
+ * Markdown is assembled afterwards in a fixed order. So the same build and
+ * seeds give a byte-identical REPORT.md and .dat files whatever the number
+ * of threads. Nothing time- or machine-dependent goes into them: wall-clock
+ * timings go to DIR/timings.txt. The header follows TestU01's bbattery.c
+ * habit (version, generators, methods, N, seeds, the command), without the
+ * date that would break byte equality. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "cli/cli.h"
+#include "cli/report.h"
+
+#define REP_DEFAULT_N 100000
+#define REP_DEFAULT_SEED 42
+#define REP_ZIPF_V 49152
+
+static const rep_section *const rep_sections[] = {
+    &rep_section_agree, &rep_section_cost, &rep_section_seed, &rep_section_ties,
+    &rep_section_evidence, NULL};
+
+static double rep_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int rep_add_job(rep_ctx *ctx, int phase, double cost, rep_job_fn fn, void *arg)
+{
+    if (ctx->njobs == ctx->capjobs) {
+        size_t cap = ctx->capjobs ? 2 * ctx->capjobs : 64;
+        rep_job *j = realloc(ctx->jobs, cap * sizeof *j);
+        if (!j)
+            return SL_ENOMEM;
+        ctx->jobs = j;
+        ctx->capjobs = cap;
+    }
+    rep_job *j = &ctx->jobs[ctx->njobs++];
+    memset(j, 0, sizeof *j);
+    j->fn = fn;
+    j->arg = arg;
+    j->cost = cost;
+    j->phase = phase;
+    j->section = ctx->cur_section;
+    return 0;
+}
+
+int rep_plot(rep_ctx *ctx, const sl_plot *p, sl_error *err)
+{
+    int rc = sl_io_plot_write(ctx->figdir, p, err);
+    if (rc)
+        return rc;
+    if (ctx->nfigs == ctx->capfigs) {
+        size_t cap = ctx->capfigs ? 2 * ctx->capfigs : 16;
+        char **f = realloc(ctx->figs, cap * sizeof *f);
+        if (!f)
+            return sl_error_set(err, SL_ENOMEM, "out of memory");
+        ctx->figs = f;
+        ctx->capfigs = cap;
+    }
+    ctx->figs[ctx->nfigs] = strdup(p->name);
+    if (!ctx->figs[ctx->nfigs])
+        return sl_error_set(err, SL_ENOMEM, "out of memory");
+    ctx->nfigs++;
+    return 0;
+}
+
+/* Longest first, so the two cores finish together; ties keep queue order. */
+static int job_order_cmp(const void *a, const void *b)
+{
+    const rep_job *const *x = a, *const *y = b;
+    if ((*x)->cost != (*y)->cost)
+        return (*x)->cost < (*y)->cost ? 1 : -1;
+    return (*x < *y) ? -1 : (*x > *y);
+}
+
+static int rep_run_jobs(rep_ctx *ctx, int phase, size_t *done, size_t total, int progress)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < ctx->njobs; i++)
+        n += ctx->jobs[i].phase == phase;
+    if (!n)
+        return 0;
+    rep_job **order = malloc(n * sizeof *order);
+    if (!order)
+        return SL_ENOMEM;
+    n = 0;
+    for (size_t i = 0; i < ctx->njobs; i++)
+        if (ctx->jobs[i].phase == phase)
+            order[n++] = &ctx->jobs[i];
+    qsort(order, n, sizeof *order, job_order_cmp);
+    long nn = (long)n;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (long i = 0; i < nn; i++) {
+        rep_job *j = order[i];
+        double t0 = rep_now();
+        j->rc = j->fn(ctx, j->arg, &j->err);
+        j->seconds = rep_now() - t0;
+#pragma omp critical(rep_progress)
+        {
+            (*done)++;
+            if (progress)
+                fprintf(stderr, "\rsamplab report: %zu/%zu studies done", *done, total);
+        }
+    }
+    free(order);
+    return 0;
+}
+
+static int usage(FILE *f, int rc)
+{
+    fprintf(f,
+            "usage: samplab report [--out DIR] [--logits SRC] [--n N] [--seed S] [--jobs J]\n"
+            "                      [--only IDS] [--no-plot]\n\n"
+            "Runs the studies and writes DIR/REPORT.md and DIR/figures/*.{png,svg,dat,gp}.\n"
+            "The same build and options give a byte-identical REPORT.md and .dat files;\n"
+            "timings go to DIR/timings.txt.\n\n"
+            "  --out DIR      output directory (default reports)\n"
+            "  --logits SRC   study this vocabulary (text or .npy logits) instead of the\n"
+            "                 synthetic Zipf-like V = %d one\n"
+            "  --n N          draws per cell (default %d)\n"
+            "  --seed S       base seed (default %d); cell i uses S + i\n"
+            "  --jobs J       threads (default: all cores); results do not depend on it\n"
+            "  --only IDS     comma-separated sections:",
+            REP_ZIPF_V, REP_DEFAULT_N, REP_DEFAULT_SEED);
+    for (size_t i = 0; rep_sections[i]; i++)
+        fprintf(f, " %s", rep_sections[i]->id);
+    fprintf(f, "\n  --no-plot      write the .dat and .gp files but do not run gnuplot\n");
+    return rc;
+}
+
+static int rep_dist_from_logits(rep_dist *d, const char *name, const char *desc, const double *x,
+                                size_t V, sl_error *err)
+{
+    memset(d, 0, sizeof *d);
+    snprintf(d->name, sizeof d->name, "%s", name);
+    snprintf(d->desc, sizeof d->desc, "%s", desc);
+    d->V = V;
+    if (sl_vec_alloc(&d->lvec, V, name))
+        return sl_error_set(err, SL_ENOMEM, "out of memory for %s", name);
+    d->logits = d->lvec.d;
+    if (sl_vec_alloc(&d->pvec, V, name))
+        return sl_error_set(err, SL_ENOMEM, "out of memory for %s", name);
+    d->p = d->pvec.d;
+    for (size_t i = 0; i < V; i++) {
+        d->lvec.d[i] = x[i];
+        d->lvec.f[i] = (float)x[i];
+    }
+    int rc = sl_logits_softmax(d->logits, V, 1.0, d->p, err);
+    for (size_t i = 0; !rc && i < V; i++)
+        d->pvec.f[i] = (float)d->p[i];
+    return rc;
+}
+
+int rep_fw_run(const sl_framework_type *fw, const rep_dist *d, uint64_t seed, size_t n, long top_k,
+               sl_fw_result *res, sl_error *err)
+{
+    sl_fw_opts o;
+    memset(&o, 0, sizeof o);
+    memset(res, 0, sizeof *res);
+    if (fw->accepts & SL_OPT_LOGITS)
+        o.logits = &d->lvec;
+    else
+        o.probs = &d->pvec;
+    o.seed.lo = seed;
+    o.has_seed = 1;
+    o.n = n;
+    o.k = 1;
+    o.replacement = 1;
+    if (top_k > 0) {
+        o.has_top_k = 1;
+        o.top_k = top_k;
+    }
+    return fw->run(&o, res, err);
+}
+
+void rep_cmd_only(const rep_ctx *ctx, sl_buf *md, const char *id)
+{
+    sl_buf_printf(md, "    samplab report --only %s", id);
+    if (ctx->logits_src)
+        sl_buf_printf(md, " --logits %s", ctx->logits_src);
+    if (ctx->n != REP_DEFAULT_N)
+        sl_buf_printf(md, " --n %zu", ctx->n);
+    if (ctx->seed != REP_DEFAULT_SEED)
+        sl_buf_printf(md, " --seed %llu", (unsigned long long)ctx->seed);
+    sl_buf_puts(md, " --out DIR\n\n");
+}
+
+int rep_dist_zipf(rep_dist *d, size_t V, sl_error *err)
+{
+    double *x = malloc(V * sizeof *x);
+    if (!x)
+        return sl_error_set(err, SL_ENOMEM, "out of memory for zipf");
+    for (size_t i = 0; i < V; i++)
+        x[i] = -1.1 * log((double)(i + 1));
+    char name[64], desc[256];
+    snprintf(name, sizeof name, "zipf%zu", V);
+    snprintf(desc, sizeof desc, "synthetic Zipf-like vocabulary, V = %zu, logit_i = -1.1 ln(i+1)", V);
+    int rc = rep_dist_from_logits(d, name, desc, x, V, err);
+    free(x);
+    return rc;
+}
+
+void rep_dist_free(rep_dist *d)
+{
+    sl_vec_free(&d->lvec);
+    sl_vec_free(&d->pvec);
+    memset(d, 0, sizeof *d);
+}
+
+static int rep_wanted(const char *only, const char *id)
+{
+    if (!only)
+        return 1;
+    size_t n = strlen(id);
+    for (const char *p = only; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && !strncmp(p, id, n))
+            return 1;
+        p += len + (e != NULL);
+    }
+    return 0;
+}
+
+static void rep_header(const rep_ctx *ctx, sl_buf *md, const char *only, const void *const *state)
+{
+    sl_buf_puts(md, "# samplab report\n\n");
+    sl_buf_puts(md, "What the draw methods, random sources and framework emulations of samplab do to\n"
+                    "a probability vector, measured. Every table and figure below is remade,\n"
+                    "byte for byte, by the command in this header; each section names the command\n"
+                    "that remakes it alone. Figures: PNG and SVG in `figures/`, each with the `.dat`\n"
+                    "and `.gp` that made it.\n\n");
+    sl_buf_puts(md, "```\n");
+    sl_buf_printf(md, "samplab version     %s\n", SL_VERSION);
+    sl_buf_puts(md, "command             samplab report");
+    if (ctx->logits_src)
+        sl_buf_printf(md, " --logits %s", ctx->logits_src);
+    if (ctx->n != REP_DEFAULT_N)
+        sl_buf_printf(md, " --n %zu", ctx->n);
+    if (ctx->seed != REP_DEFAULT_SEED)
+        sl_buf_printf(md, " --seed %llu", (unsigned long long)ctx->seed);
+    if (only)
+        sl_buf_printf(md, " --only %s", only);
+    if (!ctx->logits_src && ctx->n == REP_DEFAULT_N && ctx->seed == REP_DEFAULT_SEED && !only)
+        sl_buf_puts(md, "   (make report)");
+    sl_buf_puts(md, "\ngenerators          ");
+    for (size_t i = 0; rep_rng_names[i]; i++)
+        sl_buf_printf(md, "%s%s", i ? ", " : "", rep_rng_names[i]);
+    sl_buf_puts(md, "\nmethods             ");
+    for (size_t i = 0; rep_method_names[i]; i++)
+        sl_buf_printf(md, "%s%s", i ? ", " : "", rep_method_names[i]);
+    sl_buf_puts(md, "\nframeworks          ");
+    if (!sl_framework_types[0])
+        sl_buf_puts(md, "(none in this build)");
+    for (size_t i = 0; sl_framework_types[i]; i++)
+        sl_buf_printf(md, "%s%s", i ? ", " : "", sl_framework_types[i]->name);
+    sl_buf_printf(md, "\nN                   %zu draws per cell (exceptions stated in the tables)\n", ctx->n);
+    sl_buf_printf(md, "base seed           %llu (cell i of a table uses seed %llu + i; seeds listed per row)\n",
+                  (unsigned long long)ctx->seed, (unsigned long long)ctx->seed);
+    sl_buf_printf(md, "null quantiles      simulated: %zu multinomial samples per (vector, N), GSL mt19937\n",
+                  ctx->null_reps);
+    sl_buf_puts(md, "vocabularies        ");
+    const rep_dist *ds[3] = {&ctx->weather, &ctx->ties, &ctx->big};
+    for (int i = 0; i < 3; i++)
+        sl_buf_printf(md, "%s%s (V = %zu): %s\n", i ? "                    " : "", ds[i]->name, ds[i]->V,
+                      ds[i]->desc);
+    sl_buf_puts(md, "p-value flags       '!' marks p < 0.001 or p > 0.999 (both tails, as TestU01)\n");
+    sl_buf_puts(md, "```\n\n");
+    sl_buf_puts(md, "Contents:\n\n");
+    for (size_t i = 0; rep_sections[i]; i++)
+        if (state[i])
+            sl_buf_printf(md, "%zu. [%s](#%s)\n", i + 1, rep_sections[i]->title, rep_sections[i]->id);
+    sl_buf_puts(md, "\n");
+}
+
+int sl_cli_report_main(int argc, char **argv)
+{
+    const char *cmd = "report";
+    rep_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.n = REP_DEFAULT_N;
+    ctx.seed = REP_DEFAULT_SEED;
+    ctx.outdir = "reports";
+    ctx.null_reps = 1000;
+    const char *only = NULL;
+    size_t jobs = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+            return usage(stdout, 0);
+        else if (!strcmp(a, "--no-plot"))
+            ctx.no_plot = 1;
+        else if (!strcmp(a, "--out")) {
+            if (!(v = sl_cli_value(cmd, argc, argv, &i)))
+                return 2;
+            ctx.outdir = v;
+        } else if (!strcmp(a, "--logits")) {
+            if (!(v = sl_cli_value(cmd, argc, argv, &i)))
+                return 2;
+            ctx.logits_src = v;
+        } else if (!strcmp(a, "--only")) {
+            if (!(v = sl_cli_value(cmd, argc, argv, &i)))
+                return 2;
+            only = v;
+        } else if (!strcmp(a, "--n")) {
+            if (!(v = sl_cli_value(cmd, argc, argv, &i)) || sl_cli_parse_size(cmd, a, v, &ctx.n))
+                return 2;
+        } else if (!strcmp(a, "--jobs")) {
+            if (!(v = sl_cli_value(cmd, argc, argv, &i)) || sl_cli_parse_size(cmd, a, v, &jobs))
+                return 2;
+        } else if (!strcmp(a, "--seed")) {
+            sl_seed s;
+            sl_error e;
+            if (!(v = sl_cli_value(cmd, argc, argv, &i)))
+                return 2;
+            if (sl_seed_parse(v, &s, &e) || s.hi || s.lo > UINT64_MAX - 100000) {
+                fprintf(stderr, "samplab report: --seed must be an integer below 2^64 - 100000\n");
+                return 2;
+            }
+            ctx.seed = s.lo;
+        } else {
+            fprintf(stderr, "samplab report: unknown option '%s'\n", a);
+            return usage(stderr, 2);
+        }
+    }
+    if (ctx.n < 100 || ctx.n > 100000000) {
+        fprintf(stderr, "samplab report: --n must be between 100 and 100000000\n");
+        return 2;
+    }
+    if (only)
+        for (const char *p = only; *p;) {
+            const char *e = strchr(p, ',');
+            size_t len = e ? (size_t)(e - p) : strlen(p);
+            int ok = 0;
+            for (size_t k = 0; rep_sections[k]; k++)
+                ok |= strlen(rep_sections[k]->id) == len && !strncmp(rep_sections[k]->id, p, len);
+            if (!ok) {
+                fprintf(stderr, "samplab report: --only: unknown section '%.*s'\n", (int)len, p);
+                return usage(stderr, 2);
+            }
+            p += len + (e != NULL);
+        }
+#ifdef _OPENMP
+    if (jobs)
+        omp_set_num_threads((int)jobs);
+#endif
+    if (ctx.n < REP_DEFAULT_N)
+        ctx.null_reps = 200; /* a quick run (tests) needs no precise null tails */
+
+    double t_start = rep_now();
+    sl_error err;
+    int rc = 0;
+    static const double weather[8] = {4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2.2};
+    static const double ties[4] = {3, 2, 2, 1};
+    if ((rc = rep_dist_from_logits(&ctx.weather, "weather",
+                                   "logits 4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2.2 (the weather example)",
+                                   weather, 8, &err)) ||
+        (rc = rep_dist_from_logits(&ctx.ties, "ties", "logits 3, 2, 2, 1 (a tie at the 2nd place)", ties,
+                                   4, &err)))
+        return sl_cli_fail(&err);
+    if (ctx.logits_src) {
+        sl_vec v;
+        if (sl_io_vec_read(ctx.logits_src, NULL, -1, &v, &err))
+            return sl_cli_fail(&err);
+        char desc[512];
+        snprintf(desc, sizeof desc, "logits read from %s", ctx.logits_src);
+        rc = rep_dist_from_logits(&ctx.big, "logits", desc, v.d, v.n, &err);
+        sl_vec_free(&v);
+        if (rc)
+            return sl_cli_fail(&err);
+        ctx.main = &ctx.big;
+    } else {
+        if (rep_dist_zipf(&ctx.big, REP_ZIPF_V, &err))
+            return sl_cli_fail(&err);
+        ctx.main = &ctx.weather;
+    }
+
+    snprintf(ctx.figdir, sizeof ctx.figdir, "%s/figures", ctx.outdir);
+    if (sl_io_mkdir_p(ctx.figdir, &err))
+        return sl_cli_fail(&err);
+
+    /* Plan every section, run all jobs, then emit in order. */
+    size_t nsec = 0;
+    while (rep_sections[nsec])
+        nsec++;
+    void **state = calloc(nsec, sizeof *state);
+    double *secs = calloc(nsec, sizeof *secs);
+    if (!state || !secs)
+        return 2;
+    for (size_t i = 0; i < nsec; i++) {
+        if (!rep_wanted(only, rep_sections[i]->id))
+            continue;
+        ctx.cur_section = (int)i;
+        if ((rc = rep_sections[i]->plan(&ctx, &state[i], &err)))
+            return sl_cli_fail(&err);
+    }
+    int progress = isatty(2);
+    size_t done = 0;
+    for (int phase = 0; phase < 2; phase++)
+        if (rep_run_jobs(&ctx, phase, &done, ctx.njobs, progress)) {
+            fprintf(stderr, "samplab report: out of memory\n");
+            return 2;
+        }
+    if (progress)
+        fprintf(stderr, "\n");
+    for (size_t i = 0; i < ctx.njobs; i++) {
+        secs[ctx.jobs[i].section] += ctx.jobs[i].seconds;
+        if (ctx.jobs[i].rc && !rc) {
+            rc = ctx.jobs[i].rc;
+            err = ctx.jobs[i].err;
+        }
+    }
+    if (rc)
+        return sl_cli_fail(&err);
+
+    sl_buf md;
+    sl_buf_init(&md);
+    rep_header(&ctx, &md, only, (const void *const *)state);
+    for (size_t i = 0; i < nsec; i++) {
+        if (!state[i])
+            continue;
+        sl_buf_printf(&md, "<a id=\"%s\"></a>\n\n## %zu. %s\n\n", rep_sections[i]->id, i + 1,
+                      rep_sections[i]->title);
+        if ((rc = rep_sections[i]->emit(&ctx, state[i], &md, &err)))
+            return sl_cli_fail(&err);
+        rep_sections[i]->release(state[i]);
+    }
+    if (md.oom) {
+        fprintf(stderr, "samplab report: out of memory\n");
+        return 2;
+    }
+    char path[4200];
+    snprintf(path, sizeof path, "%s/REPORT.md", ctx.outdir);
+    if (sl_io_write_atomic(path, md.data, md.len, &err))
+        return sl_cli_fail(&err);
+    double t_studies = rep_now() - t_start;
+    if (!ctx.no_plot) {
+        if (progress)
+            fprintf(stderr, "samplab report: rendering %zu figures with gnuplot\n", ctx.nfigs);
+        if (sl_io_plot_render(ctx.figdir, (const char *const *)ctx.figs, ctx.nfigs, &err))
+            return sl_cli_fail(&err);
+    }
+    double t_total = rep_now() - t_start;
+
+    sl_buf tm;
+    sl_buf_init(&tm);
+    sl_buf_printf(&tm, "# samplab report timings (seconds; not reproducible, kept out of REPORT.md)\n");
+#ifdef _OPENMP
+    sl_buf_printf(&tm, "threads\t%d\n", omp_get_max_threads());
+#else
+    sl_buf_printf(&tm, "threads\t1\n");
+#endif
+    for (size_t i = 0; i < nsec; i++)
+        if (state[i])
+            sl_buf_printf(&tm, "section %s (cpu)\t%.3f\n", rep_sections[i]->id, secs[i]);
+    sl_buf_printf(&tm, "studies + markdown (wall)\t%.3f\n", t_studies);
+    sl_buf_printf(&tm, "figures (wall)\t%.3f\n", t_total - t_studies);
+    sl_buf_printf(&tm, "total (wall)\t%.3f\n", t_total);
+    snprintf(path, sizeof path, "%s/timings.txt", ctx.outdir);
+    if (sl_io_write_atomic(path, tm.data ? tm.data : "", tm.len, &err))
+        return sl_cli_fail(&err);
+    printf("samplab report: wrote %s/REPORT.md and %zu figures in %s (%.1f s)\n", ctx.outdir, ctx.nfigs,
+           ctx.figdir, t_total);
+    sl_buf_free(&tm);
+    sl_buf_free(&md);
+    for (size_t i = 0; i < ctx.nfigs; i++)
+        free(ctx.figs[i]);
+    free(ctx.figs);
+    free(ctx.jobs);
+    free(state);
+    free(secs);
+    rep_dist_free(&ctx.weather);
+    rep_dist_free(&ctx.ties);
+    rep_dist_free(&ctx.big);
+    return 0;
+}

@@ -1,0 +1,131 @@
+/* report.h — what the parts of `samplab report` share: the run context, the
+ * embedded vocabularies, the job queue (independent studies run in parallel
+ * under OpenMP, each with its own generator, so results never depend on
+ * scheduling) and the section table. Internal to src/cli/. */
+#ifndef SL_CLI_REPORT_H
+#define SL_CLI_REPORT_H
+
+#include <stdint.h>
+
+#include "samplab.h"
+
+/* A probability vector the report studies, with the logits it came from. */
+typedef struct rep_dist {
+    char name[64];      /* short id used in tables and file names: weather, ties, zipf */
+    char desc[512];     /* one line: where it comes from */
+    size_t V;
+    double *logits;     /* V entries (NULL for none) */
+    double *p;          /* softmax(logits), V entries */
+    sl_vec lvec;        /* the logits as an sl_vec, for framework runs */
+    sl_vec pvec;        /* p as an sl_vec, for frameworks that take probabilities */
+} rep_dist;
+
+struct rep_ctx;
+typedef int (*rep_job_fn)(const struct rep_ctx *ctx, void *arg, sl_error *err);
+
+typedef struct rep_job {
+    rep_job_fn fn;
+    void *arg;
+    double cost;        /* rough work estimate: longest jobs start first */
+    int phase;          /* phase 0 runs to completion before phase 1 starts */
+    int section;        /* index into the section table, for timings */
+    int rc;
+    sl_error err;
+    double seconds;
+} rep_job;
+
+typedef struct rep_ctx {
+    /* options */
+    size_t n;           /* draws per cell (--n) */
+    uint64_t seed;      /* base seed (--seed) */
+    const char *logits_src; /* --logits, or NULL */
+    const char *outdir; /* --out */
+    char figdir[4096];
+    int no_plot;        /* --no-plot: write .dat/.gp, skip gnuplot */
+    size_t null_reps;   /* simulation size for null quantiles */
+    /* data */
+    rep_dist weather, ties, big; /* big = the synthetic Zipf vocabulary or --logits */
+    rep_dist *main;     /* the vector the per-framework sections run on */
+    /* jobs */
+    rep_job *jobs;
+    size_t njobs, capjobs;
+    int cur_section;
+    /* figures written, rendered at the end */
+    char **figs;
+    size_t nfigs, capfigs;
+} rep_ctx;
+
+int rep_add_job(rep_ctx *ctx, int phase, double cost, rep_job_fn fn, void *arg);
+/* Writes FIGDIR/NAME.{dat,gp} and queues NAME for rendering. */
+int rep_plot(rep_ctx *ctx, const sl_plot *p, sl_error *err);
+
+/* A section: plan() allocates its state and queues its jobs (or sets *state
+ * to NULL when its inputs are not in this build, so the section is left
+ * out); emit() appends its Markdown and writes its figures once every job
+ * has run. */
+typedef struct rep_section {
+    const char *id;     /* for --only */
+    const char *title;
+    int (*plan)(rep_ctx *ctx, void **state, sl_error *err);
+    int (*emit)(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err);
+    void (*release)(void *state);
+} rep_section;
+
+extern const rep_section rep_section_agree;
+extern const rep_section rep_section_cost;
+extern const rep_section rep_section_seed;
+extern const rep_section rep_section_ties;
+extern const rep_section rep_section_evidence;
+
+/* The generators and methods the report compares. */
+extern const char *const rep_rng_names[];     /* NULL-terminated */
+extern const char *const rep_method_names[];  /* NULL-terminated */
+
+/* Appends the command that remakes section `id` alone (indented code). */
+void rep_cmd_only(const rep_ctx *ctx, sl_buf *md, const char *id);
+
+/* Draws n tokens from d with a method and a generator; counts has V slots. */
+int rep_draw_counts(const rep_dist *d, const char *method, const char *rng, uint64_t seed, size_t n,
+                    uint64_t *counts, uint64_t *words, sl_error *err);
+
+/* Runs a framework emulation on d (its logits if it takes logits, else p):
+ * n calls of one token each. top_k > 0 sets --top-k. */
+int rep_fw_run(const sl_framework_type *fw, const rep_dist *d, uint64_t seed, size_t n, long top_k,
+               sl_fw_result *res, sl_error *err);
+
+/* Seeds a generator by name with a 64-bit seed. */
+int rep_rng_open(sl_rng *r, const char *name, uint64_t seed, sl_error *err);
+
+/* Makes a Zipf-like vocabulary: logit_i = -1.1 ln(i + 1), i = 0..V-1. */
+int rep_dist_zipf(rep_dist *d, size_t V, sl_error *err);
+void rep_dist_free(rep_dist *d);
+
+/* ---------------------------------------------------------------- statistics */
+
+typedef struct rep_gof {
+    double chi2, chi2_p;   /* Pearson over pooled bins */
+    double g, g_p;         /* likelihood ratio over the same bins */
+    size_t df, bins;
+    double tv;             /* 1/2 sum |c_i/N - p_i| over all tokens */
+    uint64_t outside;      /* draws on zero-probability tokens */
+} rep_gof;
+
+/* Pooling rule: tokens in index order are grouped until the group's expected
+ * count reaches 5 (a leftover tail joins the last group); zero-probability
+ * tokens form no bin and any draw on one counts in `outside`. */
+int rep_gof_compute(const double *p, const uint64_t *counts, size_t V, uint64_t N, rep_gof *out);
+double rep_tv(const double *p, const uint64_t *counts, size_t V, uint64_t N);
+
+typedef struct rep_null {
+    double mean, q01, q50, q99;
+} rep_null;
+/* Null distribution of TV for N draws from p: R multinomial samples
+ * (gsl_ran_multinomial over GSL's mt19937 seeded with `seed`). */
+int rep_tv_null(const double *p, size_t V, uint64_t N, size_t R, unsigned long seed, rep_null *out,
+                sl_error *err);
+
+/* Formats a p-value for a table, flagging both tails (TestU01's habit):
+ * "0.0004 !" below 0.001 and "0.9996 !" above 0.999. */
+const char *rep_fmt_p(char *buf, size_t n, double p);
+
+#endif
