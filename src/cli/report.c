@@ -78,6 +78,46 @@ int rep_plot(rep_ctx *ctx, const sl_plot *p, sl_error *err)
     return 0;
 }
 
+static int rep_null_run(const rep_ctx *ctx, void *arg, sl_error *err)
+{
+    (void)ctx;
+    rep_null_slot *z = arg;
+    return rep_tv_null(z->d->p, z->d->V, z->n, z->reps, z->seed, &z->q, err);
+}
+
+const rep_null *rep_null_want(rep_ctx *ctx, const rep_dist *d, size_t n, sl_error *err)
+{
+    for (size_t i = 0; i < ctx->nnulls; i++)
+        if (ctx->nulls[i]->d == d && ctx->nulls[i]->n == n)
+            return &ctx->nulls[i]->q;
+    if (ctx->nnulls == ctx->capnulls) {
+        size_t cap = ctx->capnulls ? 2 * ctx->capnulls : 16;
+        rep_null_slot **z = realloc(ctx->nulls, cap * sizeof *z);
+        if (!z)
+            goto oom;
+        ctx->nulls = z;
+        ctx->capnulls = cap;
+    }
+    rep_null_slot *z = calloc(1, sizeof *z);
+    if (!z)
+        goto oom;
+    z->d = d;
+    z->n = n;
+    z->reps = d->V > 4096 && ctx->null_reps > 300 ? 300 : ctx->null_reps;
+    /* The seed depends on the case only, not on which sections run. */
+    uint64_t h = 1469598103934665603u;
+    for (const char *c = d->name; *c; c++)
+        h = (h ^ (unsigned char)*c) * 1099511628211u;
+    z->seed = (unsigned long)((h ^ (uint64_t)n ^ ctx->seed) & 0xFFFFFFFFu);
+    ctx->nulls[ctx->nnulls++] = z;
+    if (rep_add_job(ctx, 0, (double)z->reps * ((double)d->V * 20.0 + 1000.0), rep_null_run, z))
+        goto oom;
+    return &z->q;
+oom:
+    sl_error_set(err, SL_ENOMEM, "out of memory");
+    return NULL;
+}
+
 /* Longest first, so the two cores finish together; ties keep queue order. */
 static int job_order_cmp(const void *a, const void *b)
 {
@@ -179,7 +219,7 @@ int rep_fw_run(const sl_framework_type *fw, const rep_dist *d, uint64_t seed, si
     o.has_seed = 1;
     o.n = n;
     o.k = 1;
-    o.replacement = 1;
+    o.replacement = 0; /* as `samplab draw` and torch.multinomial default */
     if (top_k > 0) {
         o.has_top_k = 1;
         o.top_k = top_k;
@@ -271,7 +311,8 @@ static void rep_header(const rep_ctx *ctx, sl_buf *md, const char *only, const v
     sl_buf_printf(md, "\nN                   %zu draws per cell (exceptions stated in the tables)\n", ctx->n);
     sl_buf_printf(md, "base seed           %llu (cell i of a table uses seed %llu + i; seeds listed per row)\n",
                   (unsigned long long)ctx->seed, (unsigned long long)ctx->seed);
-    sl_buf_printf(md, "null quantiles      simulated: %zu multinomial samples per (vector, N), GSL mt19937\n",
+    sl_buf_printf(md, "null quantiles      simulated: %zu multinomial samples per (vector, N) (300 when\n"
+                      "                    V > 4096), GSL mt19937 seeded from the vector's name, N and S\n",
                   ctx->null_reps);
     sl_buf_puts(md, "vocabularies        ");
     const rep_dist *ds[3] = {&ctx->weather, &ctx->ties, &ctx->big};
@@ -281,9 +322,9 @@ static void rep_header(const rep_ctx *ctx, sl_buf *md, const char *only, const v
     sl_buf_puts(md, "p-value flags       '!' marks p < 0.001 or p > 0.999 (both tails, as TestU01)\n");
     sl_buf_puts(md, "```\n\n");
     sl_buf_puts(md, "Contents:\n\n");
-    for (size_t i = 0; rep_sections[i]; i++)
+    for (size_t i = 0, k = 0; rep_sections[i]; i++)
         if (state[i])
-            sl_buf_printf(md, "%zu. [%s](#%s)\n", i + 1, rep_sections[i]->title, rep_sections[i]->id);
+            sl_buf_printf(md, "%zu. [%s](#%s)\n", ++k, rep_sections[i]->title, rep_sections[i]->id);
     sl_buf_puts(md, "\n");
 }
 
@@ -430,10 +471,10 @@ int sl_cli_report_main(int argc, char **argv)
     sl_buf md;
     sl_buf_init(&md);
     rep_header(&ctx, &md, only, (const void *const *)state);
-    for (size_t i = 0; i < nsec; i++) {
+    for (size_t i = 0, k = 0; i < nsec; i++) {
         if (!state[i])
             continue;
-        sl_buf_printf(&md, "<a id=\"%s\"></a>\n\n## %zu. %s\n\n", rep_sections[i]->id, i + 1,
+        sl_buf_printf(&md, "<a id=\"%s\"></a>\n\n## %zu. %s\n\n", rep_sections[i]->id, ++k,
                       rep_sections[i]->title);
         if ((rc = rep_sections[i]->emit(&ctx, state[i], &md, &err)))
             return sl_cli_fail(&err);
@@ -481,6 +522,9 @@ int sl_cli_report_main(int argc, char **argv)
         free(ctx.figs[i]);
     free(ctx.figs);
     free(ctx.jobs);
+    for (size_t i = 0; i < ctx.nnulls; i++)
+        free(ctx.nulls[i]);
+    free(ctx.nulls);
     free(state);
     free(secs);
     rep_dist_free(&ctx.weather);

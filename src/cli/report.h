@@ -34,6 +34,18 @@ typedef struct rep_job {
     double seconds;
 } rep_job;
 
+/* A TV null distribution shared by every section that needs it for the same
+ * vector and N (so one report never shows two q99 for the same case). */
+typedef struct rep_null_slot {
+    const struct rep_dist *d;
+    size_t n;
+    size_t reps;
+    unsigned long seed;
+    struct rep_null_q {
+        double mean, q01, q50, q99;
+    } q;
+} rep_null_slot;
+
 typedef struct rep_ctx {
     /* options */
     size_t n;           /* draws per cell (--n) */
@@ -50,6 +62,8 @@ typedef struct rep_ctx {
     rep_job *jobs;
     size_t njobs, capjobs;
     int cur_section;
+    rep_null_slot **nulls;
+    size_t nnulls, capnulls;
     /* figures written, rendered at the end */
     char **figs;
     size_t nfigs, capfigs;
@@ -116,13 +130,16 @@ typedef struct rep_gof {
 int rep_gof_compute(const double *p, const uint64_t *counts, size_t V, uint64_t N, rep_gof *out);
 double rep_tv(const double *p, const uint64_t *counts, size_t V, uint64_t N);
 
-typedef struct rep_null {
-    double mean, q01, q50, q99;
-} rep_null;
+typedef struct rep_null_q rep_null;
 /* Null distribution of TV for N draws from p: R multinomial samples
  * (gsl_ran_multinomial over GSL's mt19937 seeded with `seed`). */
 int rep_tv_null(const double *p, size_t V, uint64_t N, size_t R, unsigned long seed, rep_null *out,
                 sl_error *err);
+
+/* The null of TV for N draws from d, computed in phase 0 (queued on first
+ * request; read it only from phase-1 jobs or emit). Simulation size:
+ * ctx->null_reps, at most 300 when V > 4096 (each sample costs O(V)). */
+const rep_null *rep_null_want(rep_ctx *ctx, const rep_dist *d, size_t n, sl_error *err);
 
 /* Formats a p-value for a table, flagging both tails (TestU01's habit):
  * "0.0004 !" below 0.001 and "0.9996 !" above 0.999. */

@@ -37,20 +37,12 @@ typedef struct agree_cell {
     uint64_t *counts;
     uint64_t words;
     rep_gof gof;
+    const rep_null *null;
 } agree_cell;
-
-typedef struct agree_null {
-    const rep_dist *d;
-    size_t n;
-    rep_null null;
-    unsigned long seed;
-} agree_null;
 
 typedef struct agree_state {
     agree_cell *cells;
     size_t ncells;
-    agree_null nulls[6];
-    size_t nnulls;
     size_t n_race;
 } agree_state;
 
@@ -106,20 +98,6 @@ static int agree_cell_run(const rep_ctx *ctx, void *arg, sl_error *err)
     return rc;
 }
 
-static int agree_null_run(const rep_ctx *ctx, void *arg, sl_error *err)
-{
-    agree_null *z = arg;
-    return rep_tv_null(z->d->p, z->d->V, z->n, ctx->null_reps, z->seed, &z->null, err);
-}
-
-static const rep_null *agree_find_null(const agree_state *s, const rep_dist *d, size_t n)
-{
-    for (size_t i = 0; i < s->nnulls; i++)
-        if (s->nulls[i].d == d && s->nulls[i].n == n)
-            return &s->nulls[i].null;
-    return NULL;
-}
-
 static int agree_plan(rep_ctx *ctx, void **state, sl_error *err)
 {
     agree_state *s = calloc(1, sizeof *s);
@@ -149,14 +127,8 @@ static int agree_plan(rep_ctx *ctx, void **state, sl_error *err)
                                                                              : 2.0 + log2((double)x->d->V));
                 if (rep_add_job(ctx, 1, cost, agree_cell_run, x))
                     return sl_error_set(err, SL_ENOMEM, "out of memory");
-                if (!agree_find_null(s, x->d, x->n)) {
-                    agree_null *z = &s->nulls[s->nnulls++];
-                    z->d = x->d;
-                    z->n = x->n;
-                    z->seed = (unsigned long)(ctx->seed + 1000 + s->nnulls);
-                    if (rep_add_job(ctx, 0, (double)ctx->null_reps * (double)x->d->V * 20.0, agree_null_run, z))
-                        return sl_error_set(err, SL_ENOMEM, "out of memory");
-                }
+                if (!(x->null = rep_null_want(ctx, x->d, x->n, err)))
+                    return SL_ENOMEM;
             }
     *state = s;
     return 0;
@@ -191,7 +163,7 @@ static int agree_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     sl_md_rows_init(&t, 13);
     for (size_t i = 0; i < s->ncells; i++) {
         const agree_cell *c = &s->cells[i];
-        const rep_null *z = agree_find_null(s, c->d, c->n);
+        const rep_null *z = c->null;
         char p1[32], p2[32];
         int bad = c->gof.chi2_p < 0.001 || c->gof.chi2_p > 0.999 || c->gof.g_p < 0.001 || c->gof.g_p > 0.999 ||
                   c->gof.tv > z->q99 || c->gof.outside;
@@ -216,10 +188,10 @@ static int agree_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                   "with every generator from each vector (cell i uses seed %llu + i). Pearson's\n"
                   "chi-square and the G-test use bins pooled in token order until the expected count\n"
                   "reaches 5 (df = bins - 1); TV = 1/2 sum |c_i/N - p_i| is compared with the 99th\n"
-                  "percentile of its own null distribution for that vector and N (%zu simulated\n"
-                  "multinomial samples). The exponential race visits all V tokens per draw, so on the\n"
+                  "percentile of its own null distribution for that vector and N (simulated, see the\n"
+                  "header). The exponential race visits all V tokens per draw, so on the\n"
                   "V = %zu vector it draws %zu tokens per cell instead of %zu.\n\n",
-                  (unsigned long long)ctx->seed, ctx->null_reps, ctx->big.V, agree_n(ctx, &ctx->big, "exprace"),
+                  (unsigned long long)ctx->seed, ctx->big.V, agree_n(ctx, &ctx->big, "exprace"),
                   ctx->n);
     static const char *const head[13] = {"vector", "method", "generator", "seed", "N", "df", "X²", "p",
                                          "G", "p", "TV", "TV null q99", "verdict"};
@@ -275,7 +247,7 @@ static int agree_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         .xlabel = "expected frequency p (probability per draw)",
         .ylabel = "observed frequency (draws / N)",
         .logx = 1, .logy = 1, .key = "top left box opaque",
-        .extra = "set size square\nset xrange [1e-6:1]\nset yrange [1e-6:1]\n",
+        .extra = "set size square\nset xrange [1e-4:1]\nset yrange [1e-4:1]\n",
         .body = body.data, .dat = dat.data, .width = 800, .height = 760};
     int rc = rep_plot(ctx, &p, err);
     sl_buf_free(&body);
@@ -292,7 +264,7 @@ static int agree_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         .xlabel = "expected frequency p (probability per draw)",
         .ylabel = "(observed - expected) / standard error",
         .logx = 1, .key = "bottom left box opaque horizontal",
-        .extra = "set xrange [1e-6:1]\nset yrange [-5:5]\n",
+        .extra = "set xrange [1e-4:1]\nset yrange [-5:5]\n",
         .body = body.data, .dat = dat.data};
     if (!rc)
         rc = rep_plot(ctx, &p2, err);

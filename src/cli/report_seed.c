@@ -1,0 +1,398 @@
+/* report_seed.c — sections "Why the same seed gives other tokens" and
+ * "Ties". The first runs every registered framework emulation with one seed
+ * on one vector and prints their first 20 tokens with the words each has
+ * consumed, then gives the exponential race and the cdf method one and the
+ * same generator (pcg32, same seed) to show that their word streams fall
+ * out of step after the first draw. The second draws 10,000 tokens from
+ * softmax([3, 2, 2, 1]) with top-k = 2 in every framework that takes top-k. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/report.h"
+
+#define SEED_STEPS 20
+
+typedef struct seed_fw {
+    const sl_framework_type *fw;
+    long tokens[SEED_STEPS];
+    uint64_t words[SEED_STEPS]; /* after step i */
+    unsigned word_bits;
+    char rng[64];
+    int rc;
+    char msg[sizeof(sl_error)];
+} seed_fw;
+
+typedef struct seed_state {
+    seed_fw *fws;
+    size_t nfw;
+    /* the shared-generator experiment */
+    size_t race_tok[SEED_STEPS], cdf_tok[SEED_STEPS];
+    uint64_t race_w[SEED_STEPS + 1], cdf_w[SEED_STEPS + 1]; /* word index before step i */
+} seed_state;
+
+static int seed_fw_run(const rep_ctx *ctx, void *arg, sl_error *err)
+{
+    seed_fw *f = arg;
+    (void)err;
+    sl_error e;
+    for (size_t step = 1; step <= SEED_STEPS; step++) {
+        sl_fw_result res;
+        f->rc = rep_fw_run(f->fw, ctx->main, ctx->seed, step, 0, &res, &e);
+        if (f->rc) {
+            snprintf(f->msg, sizeof f->msg, "%s", e.msg);
+            return 0;
+        }
+        f->tokens[step - 1] = res.tokens[(step - 1) * res.k];
+        f->words[step - 1] = res.words;
+        f->word_bits = res.word_bits;
+        snprintf(f->rng, sizeof f->rng, "%s", res.rng_name ? res.rng_name : "?");
+        sl_fw_result_free(&res);
+    }
+    return 0;
+}
+
+static int seed_shared_run(const rep_ctx *ctx, void *arg, sl_error *err)
+{
+    seed_state *s = arg;
+    const char *names[2] = {"exprace", "cdf"};
+    for (int m = 0; m < 2; m++) {
+        const sl_draw_type *t = sl_draw_lookup(names[m]);
+        if (!t)
+            return sl_error_set(err, SL_EINVAL, "report: draw method %s missing", names[m]);
+        sl_rng r;
+        int rc = rep_rng_open(&r, "pcg32", ctx->seed, err);
+        if (rc)
+            return rc;
+        void *table = NULL;
+        if ((rc = t->prepare(&table, ctx->main->p, ctx->main->V, err))) {
+            sl_rng_release(&r);
+            return rc;
+        }
+        uint64_t *w = m ? s->cdf_w : s->race_w;
+        size_t *tok = m ? s->cdf_tok : s->race_tok;
+        for (size_t i = 0; i < SEED_STEPS; i++) {
+            w[i] = r.words;
+            tok[i] = t->draw(table, &r);
+        }
+        w[SEED_STEPS] = r.words;
+        t->free(table);
+        sl_rng_release(&r);
+    }
+    return 0;
+}
+
+static int seed_plan(rep_ctx *ctx, void **state, sl_error *err)
+{
+    seed_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return sl_error_set(err, SL_ENOMEM, "out of memory");
+    while (sl_framework_types[s->nfw])
+        s->nfw++;
+    s->fws = calloc(s->nfw ? s->nfw : 1, sizeof *s->fws);
+    if (!s->fws)
+        return sl_error_set(err, SL_ENOMEM, "out of memory");
+    for (size_t i = 0; i < s->nfw; i++) {
+        s->fws[i].fw = sl_framework_types[i];
+        if (rep_add_job(ctx, 1, 210.0 * (double)ctx->main->V * 4, seed_fw_run, &s->fws[i]))
+            return sl_error_set(err, SL_ENOMEM, "out of memory");
+    }
+    if (rep_add_job(ctx, 1, 40.0 * (double)ctx->main->V, seed_shared_run, s))
+        return sl_error_set(err, SL_ENOMEM, "out of memory");
+    *state = s;
+    return 0;
+}
+
+static int seed_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
+{
+    seed_state *s = state;
+    const rep_dist *d = ctx->main;
+    size_t nok = 0;
+    for (size_t i = 0; i < s->nfw; i++)
+        nok += !s->fws[i].rc;
+    if (nok) {
+        sl_buf_printf(md,
+                      "Seed %llu, vector `%s` (V = %zu), one token per call, through every framework\n"
+                      "emulation in this build. Each framework seeds its own generator its own way and\n"
+                      "turns words into a token with its own method, so the same seed gives other tokens.\n"
+                      "Each cell shows the token and, after the slash, the words the generator has given\n"
+                      "so far.\n\n",
+                      (unsigned long long)ctx->seed, d->name, d->V);
+        sl_md_rows g;
+        sl_md_rows_init(&g, 4);
+        for (size_t i = 0; i < s->nfw; i++) {
+            const seed_fw *f = &s->fws[i];
+            if (f->rc)
+                continue;
+            sl_md_rows_cell(&g, "%s", f->fw->name);
+            sl_md_rows_cell(&g, "%s", f->rng);
+            sl_md_rows_cell(&g, "%u", f->word_bits);
+            sl_md_rows_cell(&g, "%.6g", (double)f->words[SEED_STEPS - 1] / SEED_STEPS);
+        }
+        static const char *const gh[4] = {"framework", "generator", "word bits", "words per token"};
+        sl_md_rows_emit(md, &g, gh, "llrr");
+        sl_md_rows_free(&g);
+        sl_buf_puts(md, "\n");
+        sl_md_rows t;
+        sl_md_rows_init(&t, 1 + nok);
+        const char **head = calloc(1 + nok, sizeof *head);
+        char *align = calloc(2 + nok, 1);
+        if (!head || !align)
+            return sl_error_set(err, SL_ENOMEM, "out of memory");
+        head[0] = "step";
+        align[0] = 'r';
+        for (size_t i = 0, k = 1; i < s->nfw; i++)
+            if (!s->fws[i].rc) {
+                head[k] = s->fws[i].fw->name;
+                align[k++] = 'r';
+            }
+        for (size_t step = 0; step < SEED_STEPS; step++) {
+            sl_md_rows_cell(&t, "%zu", step + 1);
+            for (size_t i = 0; i < s->nfw; i++)
+                if (!s->fws[i].rc)
+                    sl_md_rows_cell(&t, "%ld / %llu", s->fws[i].tokens[step],
+                                    (unsigned long long)s->fws[i].words[step]);
+        }
+        sl_md_rows_emit(md, &t, head, align);
+        sl_md_rows_free(&t);
+        free(head);
+        free(align);
+        for (size_t i = 0; i < s->nfw; i++)
+            if (s->fws[i].rc)
+                sl_buf_printf(md, "\n%s refused this vector: %s\n", s->fws[i].fw->name, s->fws[i].msg);
+        sl_buf_printf(md, "\nReplay one column: `samplab draw --framework F --%s %s --seed %llu --n 20`%s.\n\n",
+                      "logits", ctx->logits_src ? ctx->logits_src : "4.0,3.3,2.9,1.2,0.4,-0.3,-1.0,-2.2",
+                      (unsigned long long)ctx->seed,
+                      " (a framework that takes probabilities gets softmax of these logits: use --probs)");
+    }
+    sl_buf_printf(md,
+                  "**One generator, two methods.** The exponential race and the cdf method each get a\n"
+                  "pcg32 seeded with %llu. Both start at word 0, but the race takes 2V = %llu words per\n"
+                  "token and the cdf method 2, so from the second draw on they read different parts of\n"
+                  "the stream: the same seed cannot give the same tokens, even when both are exact.\n\n",
+                  (unsigned long long)ctx->seed, (unsigned long long)(s->race_w[1] - s->race_w[0]));
+    sl_md_rows t;
+    sl_md_rows_init(&t, 5);
+    for (size_t i = 0; i < SEED_STEPS; i++) {
+        sl_md_rows_cell(&t, "%zu", i + 1);
+        sl_md_rows_cell(&t, "%llu", (unsigned long long)s->race_w[i]);
+        sl_md_rows_cell(&t, "%zu", s->race_tok[i]);
+        sl_md_rows_cell(&t, "%llu", (unsigned long long)s->cdf_w[i]);
+        sl_md_rows_cell(&t, "%zu", s->cdf_tok[i]);
+    }
+    static const char *const th[5] = {"step", "exprace: first word", "exprace: token", "cdf: first word",
+                                      "cdf: token"};
+    sl_md_rows_emit(md, &t, th, "rrrrr");
+    sl_md_rows_free(&t);
+    size_t same = 0;
+    for (size_t i = 0; i < SEED_STEPS; i++)
+        same += s->race_tok[i] == s->cdf_tok[i];
+    sl_buf_printf(md, "\nThe two agree on %zu of %d tokens (by chance: both draw from the same p). Replay:\n\n"
+                      "    samplab draw --method exprace --rng pcg32 --seed %llu --n 20 --logits %s\n"
+                      "    samplab draw --method cdf --rng pcg32 --seed %llu --n 20 --logits %s\n\n",
+                  same, SEED_STEPS, (unsigned long long)ctx->seed,
+                  ctx->logits_src ? ctx->logits_src : "4.0,3.3,2.9,1.2,0.4,-0.3,-1.0,-2.2",
+                  (unsigned long long)ctx->seed, ctx->logits_src ? ctx->logits_src : "4.0,3.3,2.9,1.2,0.4,-0.3,-1.0,-2.2");
+
+    /* Figure: cumulative words against step. */
+    sl_buf dat, body;
+    sl_buf_init(&dat);
+    sl_buf_init(&body);
+    sl_buf_puts(&dat, "# words consumed after each step; columns: step, exprace(pcg32), cdf(pcg32), frameworks\nstep "
+                      "exprace/pcg32 cdf/pcg32");
+    for (size_t i = 0; i < s->nfw; i++)
+        if (!s->fws[i].rc)
+            sl_buf_printf(&dat, " %s/%s", s->fws[i].fw->name, s->fws[i].rng);
+    sl_buf_puts(&dat, "\n");
+    for (size_t st = 0; st < SEED_STEPS; st++) {
+        sl_buf_printf(&dat, "%zu %llu %llu", st + 1, (unsigned long long)s->race_w[st + 1],
+                      (unsigned long long)s->cdf_w[st + 1]);
+        for (size_t i = 0; i < s->nfw; i++)
+            if (!s->fws[i].rc)
+                sl_buf_printf(&dat, " %llu", (unsigned long long)s->fws[i].words[st]);
+        sl_buf_puts(&dat, "\n");
+    }
+    sl_buf_printf(&body, "plot for [i=2:%zu] @DAT@ using 1:i with linespoints lw 2 ps 1.2 title columnheader(i)\n",
+                  3 + nok);
+    sl_plot p = {
+        .name = "seed_words",
+        .title = "Words consumed from the generator, seed shared",
+        .xlabel = "tokens drawn (step)",
+        .ylabel = "generator words consumed (log scale)",
+        .logy = 1, .key = "bottom right box opaque",
+        .extra = "set xrange [0.5:20.5]\nset xtics 1,1,20\n",
+        .body = body.data, .dat = dat.data};
+    int rc = rep_plot(ctx, &p, err);
+    sl_buf_free(&dat);
+    sl_buf_free(&body);
+    if (rc)
+        return rc;
+    sl_buf_puts(md, "![words consumed](figures/seed_words.png)\n\nRemake this section alone:\n\n");
+    rep_cmd_only(ctx, md, "seed");
+    return 0;
+}
+
+static void seed_release(void *state)
+{
+    seed_state *s = state;
+    free(s->fws);
+    free(s);
+}
+
+const rep_section rep_section_seed = {"seed", "Why the same seed gives other tokens", seed_plan, seed_emit,
+                                      seed_release};
+
+/* ---------------------------------------------------------------- ties */
+
+#define TIES_N 10000
+
+typedef struct ties_fw {
+    const sl_framework_type *fw;
+    uint64_t counts[4];
+    int rc;
+    char msg[sizeof(sl_error)];
+} ties_fw;
+
+typedef struct ties_state {
+    ties_fw *fws;
+    size_t nfw;
+} ties_state;
+
+static int ties_run(const rep_ctx *ctx, void *arg, sl_error *err)
+{
+    ties_fw *f = arg;
+    (void)err;
+    sl_error e;
+    sl_fw_result res;
+    f->rc = rep_fw_run(f->fw, &ctx->ties, ctx->seed, TIES_N, 2, &res, &e);
+    if (f->rc) {
+        snprintf(f->msg, sizeof f->msg, "%s", e.msg);
+        return 0;
+    }
+    for (size_t i = 0; i < res.n * res.k; i++)
+        if (res.tokens[i] >= 0 && res.tokens[i] < 4)
+            f->counts[res.tokens[i]]++;
+    sl_fw_result_free(&res);
+    return 0;
+}
+
+static int ties_plan(rep_ctx *ctx, void **state, sl_error *err)
+{
+    *state = NULL;
+    size_t n = 0;
+    for (size_t i = 0; sl_framework_types[i]; i++)
+        n += (sl_framework_types[i]->accepts & SL_OPT_TOP_K) != 0;
+    if (!n)
+        return 0; /* no framework with top-k in this build: section left out */
+    ties_state *s = calloc(1, sizeof *s);
+    if (!s || !(s->fws = calloc(n, sizeof *s->fws)))
+        return sl_error_set(err, SL_ENOMEM, "out of memory");
+    for (size_t i = 0; sl_framework_types[i]; i++)
+        if (sl_framework_types[i]->accepts & SL_OPT_TOP_K) {
+            s->fws[s->nfw].fw = sl_framework_types[i];
+            if (rep_add_job(ctx, 1, TIES_N * 10.0, ties_run, &s->fws[s->nfw++]))
+                return sl_error_set(err, SL_ENOMEM, "out of memory");
+        }
+    *state = s;
+    return 0;
+}
+
+static int ties_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
+{
+    ties_state *s = state;
+    const double *p = ctx->ties.p;
+    sl_buf_printf(md,
+                  "softmax([3, 2, 2, 1]) = [%.4f, %.4f, %.4f, %.4f]: tokens 1 and 2 tie for the second\n"
+                  "place. With top-k = 2 a filter that keeps everything tied with the k-th value keeps\n"
+                  "3 tokens; one that keeps exactly k must drop one of the tied pair. Each framework\n"
+                  "draws %d tokens with seed %llu; the first two rows are what the two rules give.\n\n",
+                  p[0], p[1], p[2], p[3], TIES_N, (unsigned long long)ctx->seed);
+    sl_md_rows t;
+    sl_md_rows_init(&t, 6);
+    double keep3 = p[0] + p[1] + p[2], keep2 = p[0] + p[1];
+    sl_md_rows_cell(&t, "rule: keep ties (expected)");
+    sl_md_rows_cell(&t, "0, 1, 2");
+    sl_md_rows_cell(&t, "%.1f", TIES_N * p[0] / keep3);
+    sl_md_rows_cell(&t, "%.1f", TIES_N * p[1] / keep3);
+    sl_md_rows_cell(&t, "%.1f", TIES_N * p[2] / keep3);
+    sl_md_rows_cell(&t, "0");
+    sl_md_rows_cell(&t, "rule: exactly k, lower id (expected)");
+    sl_md_rows_cell(&t, "0, 1");
+    sl_md_rows_cell(&t, "%.1f", TIES_N * p[0] / keep2);
+    sl_md_rows_cell(&t, "%.1f", TIES_N * p[1] / keep2);
+    sl_md_rows_cell(&t, "0");
+    sl_md_rows_cell(&t, "0");
+    for (size_t i = 0; i < s->nfw; i++) {
+        const ties_fw *f = &s->fws[i];
+        sl_md_rows_cell(&t, "%s", f->fw->name);
+        if (f->rc) {
+            sl_md_rows_cell(&t, "refused: %s", f->msg);
+            for (int k = 0; k < 4; k++)
+                sl_md_rows_cell(&t, "-");
+            continue;
+        }
+        char kept[32] = "";
+        for (int k = 0; k < 4; k++)
+            if (f->counts[k])
+                snprintf(kept + strlen(kept), sizeof kept - strlen(kept), "%s%d", kept[0] ? ", " : "", k);
+        sl_md_rows_cell(&t, "%s", kept);
+        for (int k = 0; k < 4; k++)
+            sl_md_rows_cell(&t, "%llu", (unsigned long long)f->counts[k]);
+    }
+    static const char *const head[6] = {"sampler", "tokens drawn", "token 0", "token 1", "token 2", "token 3"};
+    sl_md_rows_emit(md, &t, head, "llrrrr");
+    sl_md_rows_free(&t);
+
+    sl_buf dat, body;
+    sl_buf_init(&dat);
+    sl_buf_init(&body);
+    sl_buf_puts(&dat, "# draws per token out of 10000, softmax([3,2,2,1]) with top-k = 2\ntoken keep-ties exactly-k");
+    for (size_t i = 0; i < s->nfw; i++)
+        if (!s->fws[i].rc)
+            sl_buf_printf(&dat, " %s", s->fws[i].fw->name);
+    sl_buf_puts(&dat, "\n");
+    size_t nok = 0;
+    for (int k = 0; k < 4; k++) {
+        sl_buf_printf(&dat, "%d %.1f %.1f", k, k < 3 ? TIES_N * p[k] / keep3 : 0.0,
+                      k < 2 ? TIES_N * p[k] / keep2 : 0.0);
+        nok = 0;
+        for (size_t i = 0; i < s->nfw; i++)
+            if (!s->fws[i].rc) {
+                sl_buf_printf(&dat, " %llu", (unsigned long long)s->fws[i].counts[k]);
+                nok++;
+            }
+        sl_buf_puts(&dat, "\n");
+    }
+    sl_buf_printf(&body, "plot for [i=2:%zu] @DAT@ using i:xtic(sprintf('token %%d', int(column(1)))) "
+                         "title columnheader(i)\n", 3 + nok);
+    sl_plot pl = {
+        .name = "ties_topk2",
+        .title = "top-k = 2 on softmax([3, 2, 2, 1]): who keeps the tie",
+        .xlabel = "token id",
+        .ylabel = "draws out of 10,000",
+        .key = "top right box opaque",
+        .extra = "set style data histograms\nset style histogram clustered gap 1\n"
+                 "set style fill solid 0.85 border -1\nset yrange [0:*]\nunset grid\nset grid ytics\n",
+        .body = body.data, .dat = dat.data};
+    int rc = rep_plot(ctx, &pl, err);
+    sl_buf_free(&dat);
+    sl_buf_free(&body);
+    if (rc)
+        return rc;
+    sl_buf_printf(md, "\n![ties](figures/ties_topk2.png)\n\nReplay a row: `samplab draw --framework F "
+                      "--logits 3,2,2,1 --top-k 2 --seed %llu --n %d --counts`. Remake this section alone:\n\n",
+                  (unsigned long long)ctx->seed, TIES_N);
+    rep_cmd_only(ctx, md, "ties");
+    return 0;
+}
+
+static void ties_release(void *state)
+{
+    ties_state *s = state;
+    free(s->fws);
+    free(s);
+}
+
+const rep_section rep_section_ties = {"ties", "Ties: top-k = 2 on [3, 2, 2, 1]", ties_plan, ties_emit,
+                                      ties_release};
