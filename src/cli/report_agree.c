@@ -15,8 +15,9 @@ const char *const rep_rng_names[] = {"pcg32", "mt19937", "gsl:taus2", NULL};
 const char *const rep_method_names[] = {"exprace", "cdf", "linear", "alias", NULL};
 
 /* The exponential race visits all V tokens per draw: at large V it gets a
- * budget of about 10^8 token visits per cell, rounded down to 1,000 draws. */
-#define RACE_VISITS 1e8
+ * budget of 1,000 N token visits per cell (10^8 at N = 100,000), rounded
+ * down to hundreds of draws, at least 100. */
+#define RACE_VISITS_PER_DRAW 1000.0
 
 int rep_rng_open(sl_rng *r, const char *name, uint64_t seed, sl_error *err)
 {
@@ -48,11 +49,12 @@ typedef struct agree_state {
 
 static size_t agree_n(const rep_ctx *ctx, const rep_dist *d, const char *method)
 {
-    if (strcmp(method, "exprace") || (double)d->V * (double)ctx->n <= RACE_VISITS)
+    double budget = RACE_VISITS_PER_DRAW * (double)ctx->n;
+    if (strcmp(method, "exprace") || (double)d->V * (double)ctx->n <= budget)
         return ctx->n;
-    size_t n = (size_t)(RACE_VISITS / (double)d->V);
-    n = n / 1000 * 1000;
-    return n < 1000 ? 1000 : n;
+    size_t n = (size_t)(budget / (double)d->V);
+    n = n / 100 * 100;
+    return n < 100 ? 100 : n > ctx->n ? ctx->n : n;
 }
 
 int rep_draw_counts(const rep_dist *d, const char *method, const char *rng, uint64_t seed, size_t n,
