@@ -16,6 +16,7 @@ are words or states are lowercase hex without 0x, floats are float.hex()):
                       zipf NAME f64|f32 V   (p_i = (1/(i+1)) / H, H summed left
                       to right in float64; f32 = each p_i rounded to float32)
   numpy_seedseq.txt   ss SEED W0 .. W7   (SeedSequence(SEED).generate_state(8) uint32)
+                      ssk SEED KEY W0 .. W7   (SeedSequence(SEED, spawn_key=(KEY,)))
   numpy_pcg64.txt     pcg SEED STATE INC R1 .. R16 END  (PCG64(SEED): state and
                       increment after seeding, 16 random_raw words, state after)
                       dbl SEED D1 .. D8  (default_rng(SEED).random(8))
@@ -189,6 +190,11 @@ def seedseq_file():
     for s in SEEDS + SS_EXTRA:
         w = np.random.SeedSequence(s).generate_state(8, np.uint32)
         lines.append("ss %s %s" % (h(s), " ".join(h(x) for x in w)))
+    # A spawn key (the pcg64 source's stream): entropy padded to 4 words, key appended.
+    for s in [0, 42, 2 ** 64 + 1, 2 ** 128 - 1, 2 ** 160 - 1]:
+        for k in [0, 1, 7, 2 ** 32 + 5]:
+            w = np.random.SeedSequence(s, spawn_key=(k,)).generate_state(8, np.uint32)
+            lines.append("ssk %s %s %s" % (h(s), h(k), " ".join(h(x) for x in w)))
     write("numpy_seedseq.txt", lines)
 
 
