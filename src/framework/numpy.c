@@ -213,8 +213,8 @@ static int numpy_legacy_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *er
     if (o->seed.hi || o->seed.lo > 0xffffffffull) {
         memset(out, 0, sizeof *out);
         return sl_error_set(err, SL_EINVAL,
-                            "numpy-legacy: seed must be between 0 and 2**32 - 1 (np.random.seed refuses "
-                            "larger integers; --framework numpy takes seeds up to 2^128 - 1)");
+                            "numpy-legacy: np.random.seed takes integers below 2^32, --framework numpy "
+                            "up to 2^128 - 1 (NumPy: Seed must be between 0 and 2**32 - 1)");
     }
     return numpy_run_with(o, out, err, &sl_rng_numpy_mt19937_type, 1);
 }

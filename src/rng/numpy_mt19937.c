@@ -17,8 +17,8 @@ static int numpy_mt_seed(void *state, const sl_seed *seed, const void *param, sl
     (void)param;
     if (seed->hi != 0 || seed->lo > 0xffffffffull)
         return sl_error_set(err, SL_EINVAL,
-                            "numpy-mt19937: seed must be between 0 and 2**32 - 1 "
-                            "(NumPy's np.random.seed refuses larger integers)");
+                            "numpy-mt19937: np.random.seed takes integers below 2^32 "
+                            "(NumPy: Seed must be between 0 and 2**32 - 1)");
     if (seed->has_stream)
         return sl_error_set(err, SL_EINVAL,
                             "numpy-mt19937: np.random.seed takes no stream");
