@@ -24,7 +24,7 @@ CLI_SRC := $(sort $(wildcard src/cli/*.c))
 HDRS    := $(wildcard src/*.h src/*/*.h)
 TEST_SRC:= $(sort $(wildcard tests/*.c))
 
-REL     := build/rel
+REL     := build/rel-$(notdir $(CC))
 TST     := build/test-$(notdir $(CC))
 REL_LIB_OBJ := $(LIB_SRC:%.c=$(REL)/%.o)
 REL_CLI_OBJ := $(CLI_SRC:%.c=$(REL)/%.o)
