@@ -1,8 +1,11 @@
 #!/bin/sh
-# Regenerates every golden file into OUTDIR from the real libraries on this
-# machine: sh analysis/golden/run.sh OUTDIR (deterministic, byte-identical to
-# what is committed under data/golden; `make golden-check` diffs).
+# Regenerates every golden file from the real libraries on this machine into
+# OUTDIR (make golden: data/golden; make golden-check: a scratch folder that
+# is then diffed against data/golden). Each generator names its library
+# version in its output's header. Usage: sh analysis/golden/run.sh OUTDIR
 set -eu
-out=${1:?usage: sh analysis/golden/run.sh OUTDIR}
+out=${1:?usage: run.sh OUTDIR}
 mkdir -p "$out"
-/usr/bin/python3 analysis/golden/numpy_golden.py "$out"
+here=$(dirname "$0")
+# One line per generator:
+/usr/bin/python3 "$here/numpy_golden.py" "$out"
