@@ -175,3 +175,33 @@ Test(replay_numpy_pcg64, type_table_counts_words_and_takes_streams)
     ng_free(&s);
     ng_free(&g);
 }
+
+#include "helpers.h"
+
+Test(replay_numpy_pcg64, srandom_and_advance_equal_pcg_cpp)
+{
+    /* pcg-cpp's pcg64(initstate, initseq): an oracle independent of NumPy. */
+    char *text = sl_test_oracle("pcg64_oracle");
+    cr_assert(text != NULL, "oracle output missing (run through make test)");
+    size_t lines = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        uint64_t v[18];
+        char *p = line;
+        for (int i = 0; i < 18; i++)
+            v[i] = strtoull(p, &p, 16);
+        sl_rng_pcg64_state s;
+        sl_rng_pcg64_srandom(&s, v[0], v[1], v[2], v[3]);
+        for (int i = 0; i < 8; i++)
+            cr_assert_eq(sl_rng_pcg64_next(&s), v[4 + i], "pcg64(%s) word %d", line, i);
+        const uint64_t dl[3] = { 3, 12345, (uint64_t)-5 }, dh[3] = { 1, 0x8000000000000000ull, UINT64_MAX };
+        for (int j = 0; j < 3; j++) {
+            sl_rng_pcg64_advance(&s, dl[j], dh[j]);
+            cr_assert_eq(sl_rng_pcg64_next(&s), v[12 + 2 * j], "advance %d, first word", j);
+            cr_assert_eq(sl_rng_pcg64_next(&s), v[13 + 2 * j], "advance %d, second word", j);
+        }
+        lines++;
+    }
+    cr_assert_eq(lines, 5);
+    free(text);
+}
