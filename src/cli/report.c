@@ -26,6 +26,7 @@
 #define REP_DEFAULT_N 100000
 #define REP_DEFAULT_SEED 42
 #define REP_ZIPF_V 49152
+#define REP_ZIPF_FILE "data/synthetic_49152.txt"
 
 static const rep_section *const rep_sections[] = {
     &rep_section_agree, &rep_section_cost, &rep_section_seed, &rep_section_ties,
@@ -170,7 +171,7 @@ static int usage(FILE *f, int rc)
             "timings go to DIR/timings.txt.\n\n"
             "  --out DIR      output directory (default reports)\n"
             "  --logits SRC   study this vocabulary (text or .npy logits) instead of the\n"
-            "                 synthetic Zipf-like V = %d one\n"
+            "                 synthetic Zipf-like V = %d one (" REP_ZIPF_FILE ")\n"
             "  --n N          draws per cell (default %d)\n"
             "  --seed S       base seed (default %d); cell i uses S + i\n"
             "  --jobs J       threads (default: all cores); results do not depend on it\n"
@@ -425,7 +426,18 @@ int sl_cli_report_main(int argc, char **argv)
             return sl_cli_fail(&err);
         ctx.main = &ctx.big;
     } else {
-        if (rep_dist_zipf(&ctx.big, REP_ZIPF_V, &err))
+        /* The committed synthetic vocabulary (analysis/make_synthetic_vocab.py);
+         * outside the source tree, the same kind of vector made in code. */
+        sl_vec v;
+        if (!sl_io_vec_read(REP_ZIPF_FILE, NULL, -1, &v, &err)) {
+            rc = rep_dist_from_logits(&ctx.big, "synthetic49152",
+                                      REP_ZIPF_FILE ": Zipf-like, logit of rank r = -1.1 ln r + U(-0.25, 0.25), "
+                                      "ranks randomly permuted (analysis/make_synthetic_vocab.py)",
+                                      v.d, v.n, &err);
+            sl_vec_free(&v);
+            if (rc)
+                return sl_cli_fail(&err);
+        } else if (rep_dist_zipf(&ctx.big, REP_ZIPF_V, &err))
             return sl_cli_fail(&err);
         ctx.main = &ctx.weather;
     }
@@ -433,6 +445,29 @@ int sl_cli_report_main(int argc, char **argv)
     snprintf(ctx.figdir, sizeof ctx.figdir, "%s/figures", ctx.outdir);
     if (sl_io_mkdir_p(ctx.figdir, &err))
         return sl_cli_fail(&err);
+
+    /* The probabilities the framework sections hand to frameworks that take
+     * --probs, written at round-trip precision so a replay is exact. */
+    {
+        char dir[4200];
+        snprintf(dir, sizeof dir, "%s/inputs", ctx.outdir);
+        if (sl_io_mkdir_p(dir, &err))
+            return sl_cli_fail(&err);
+        const rep_dist *w[2] = {ctx.main, &ctx.ties};
+        for (int k = 0; k < 2; k++) {
+            sl_buf b;
+            sl_buf_init(&b);
+            sl_buf_printf(&b, "# softmax of %s (%s), %%.17g; written by samplab report\n", w[k]->name, w[k]->desc);
+            for (size_t i = 0; i < w[k]->V; i++)
+                sl_buf_printf(&b, "%.17g\n", w[k]->p[i]);
+            char path[4300];
+            snprintf(path, sizeof path, "%s/%s_probs.txt", dir, w[k]->name);
+            rc = b.oom ? sl_error_set(&err, SL_ENOMEM, "out of memory") : sl_io_write_atomic(path, b.data, b.len, &err);
+            sl_buf_free(&b);
+            if (rc)
+                return sl_cli_fail(&err);
+        }
+    }
 
     /* Plan every section, run all jobs, then emit in order. */
     size_t nsec = 0;

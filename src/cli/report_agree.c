@@ -14,9 +14,10 @@
 const char *const rep_rng_names[] = {"pcg32", "mt19937", "gsl:taus2", NULL};
 const char *const rep_method_names[] = {"exprace", "cdf", "linear", "alias", NULL};
 
-/* The exponential race visits all V tokens per draw: at large V it gets a
- * budget of 1,000 N token visits per cell (10^8 at N = 100,000), rounded
- * down to hundreds of draws, at least 100. */
+/* The exponential race visits all V tokens per draw and the linear scan on
+ * average sum (i+1) p_i: where that exceeds 1,000 per draw they get a budget
+ * of 1,000 N token visits per cell (10^8 at N = 100,000), rounded down to
+ * hundreds of draws, at least 100. */
 #define RACE_VISITS_PER_DRAW 1000.0
 
 int rep_rng_open(sl_rng *r, const char *name, uint64_t seed, sl_error *err)
@@ -47,12 +48,26 @@ typedef struct agree_state {
     size_t n_race;
 } agree_state;
 
+/* Token visits per draw: V for the race, the mean scan length for linear. */
+static double agree_visits(const rep_dist *d, const char *method)
+{
+    if (!strcmp(method, "exprace"))
+        return (double)d->V;
+    if (!strcmp(method, "linear")) {
+        double m = 0.0;
+        for (size_t i = 0; i < d->V; i++)
+            m += (double)(i + 1) * d->p[i];
+        return m;
+    }
+    return 1.0;
+}
+
 static size_t agree_n(const rep_ctx *ctx, const rep_dist *d, const char *method)
 {
-    double budget = RACE_VISITS_PER_DRAW * (double)ctx->n;
-    if (strcmp(method, "exprace") || (double)d->V * (double)ctx->n <= budget)
+    double budget = RACE_VISITS_PER_DRAW * (double)ctx->n, v = agree_visits(d, method);
+    if (v * (double)ctx->n <= budget)
         return ctx->n;
-    size_t n = (size_t)(budget / (double)d->V);
+    size_t n = (size_t)(budget / v);
     n = n / 100 * 100;
     return n < 100 ? 100 : n > ctx->n ? ctx->n : n;
 }
@@ -125,8 +140,7 @@ static int agree_plan(rep_ctx *ctx, void **state, sl_error *err)
                 x->rng = rep_rng_names[ri];
                 x->seed = ctx->seed + c;
                 x->n = agree_n(ctx, ds[di], x->method);
-                double cost = (double)x->n * (!strcmp(x->method, "exprace") ? (double)x->d->V
-                                                                             : 2.0 + log2((double)x->d->V));
+                double cost = (double)x->n * (agree_visits(x->d, x->method) + log2((double)x->d->V));
                 if (rep_add_job(ctx, 1, cost, agree_cell_run, x))
                     return sl_error_set(err, SL_ENOMEM, "out of memory");
                 if (!(x->null = rep_null_want(ctx, x->d, x->n, err)))
@@ -136,8 +150,10 @@ static int agree_plan(rep_ctx *ctx, void **state, sl_error *err)
     return 0;
 }
 
-/* Log-spaced rank bins 1, 2-3, 4-7, ... for large vocabularies, so the
- * figure shows the whole range without 49,152 points per cell. */
+/* Log-spaced rank bins (ranks 1, 2-3, 4-7, ... by decreasing p) for large
+ * vocabularies, so the figure shows the whole range without 49,152 points
+ * per cell; small vocabularies get one point per token. order[] lists the
+ * token ids by rank. */
 static size_t agree_bins(size_t V, size_t *lo, size_t *hi, size_t max)
 {
     size_t nb = 0;
@@ -155,6 +171,31 @@ static size_t agree_bins(size_t V, size_t *lo, size_t *hi, size_t max)
         a = b;
     }
     return nb;
+}
+
+static const double *agree_sort_p;
+static int agree_rank_cmp(const void *x, const void *y)
+{
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
+    double pa = agree_sort_p[a], pb = agree_sort_p[b];
+    if (pa != pb)
+        return pa > pb ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+/* Token ids by decreasing p (ties by id); identity for small V. */
+static size_t *agree_order(const rep_dist *d)
+{
+    size_t *o = malloc(d->V * sizeof *o);
+    if (!o)
+        return NULL;
+    for (size_t i = 0; i < d->V; i++)
+        o[i] = i;
+    if (d->V > 64) {
+        agree_sort_p = d->p; /* emit runs single-threaded */
+        qsort(o, d->V, sizeof *o, agree_rank_cmp);
+    }
+    return o;
 }
 
 static int agree_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
@@ -191,10 +232,11 @@ static int agree_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                   "chi-square and the G-test use bins pooled in token order until the expected count\n"
                   "reaches 5 (df = bins - 1); TV = 1/2 sum |c_i/N - p_i| is compared with the 99th\n"
                   "percentile of its own null distribution for that vector and N (simulated, see the\n"
-                  "header). The exponential race visits all V tokens per draw, so on the\n"
-                  "V = %zu vector it draws %zu tokens per cell instead of %zu.\n\n",
-                  (unsigned long long)ctx->seed, ctx->big.V, agree_n(ctx, &ctx->big, "exprace"),
-                  ctx->n);
+                  "header). The exponential race visits all V tokens per draw and the linear scan\n"
+                  "%.0f on average here, so on the V = %zu vector they draw %zu and %zu tokens per\n"
+                  "cell instead of %zu (a budget of 1,000 N token visits).\n\n",
+                  (unsigned long long)ctx->seed, agree_visits(&ctx->big, "linear"), ctx->big.V,
+                  agree_n(ctx, &ctx->big, "exprace"), agree_n(ctx, &ctx->big, "linear"), ctx->n);
     static const char *const head[13] = {"vector", "method", "generator", "seed", "N", "df", "X²", "p",
                                          "G", "p", "TV", "TV null q99", "verdict"};
     sl_md_rows_emit(md, &t, head, "lllrrrrrrrrrl");
@@ -209,7 +251,8 @@ static int agree_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
      * token (or rank bin) per cell; and the same as standardised residuals. */
     sl_buf dat;
     sl_buf_init(&dat);
-    sl_buf_puts(&dat, "# observed vs expected frequency per token (small V) or rank bin [lo, hi) (large V)\n"
+    sl_buf_puts(&dat, "# observed vs expected frequency per token (small V) or rank bin [lo, hi) of tokens\n"
+                      "# sorted by decreasing p (large V)\n"
                       "# one gnuplot index block per method\n"
                       "# vector generator lo hi expected observed z\n");
     size_t lo[64], hi[64];
@@ -220,17 +263,23 @@ static int agree_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
             if (strcmp(c->method, rep_method_names[mi]))
                 continue;
             size_t nb = agree_bins(c->d->V, lo, hi, 64);
+            size_t *ord = agree_order(c->d);
+            if (!ord) {
+                sl_buf_free(&dat);
+                return sl_error_set(err, SL_ENOMEM, "out of memory");
+            }
             for (size_t b = 0; b < nb; b++) {
                 double e = 0.0, o = 0.0;
                 for (size_t k = lo[b]; k < hi[b]; k++) {
-                    e += c->d->p[k];
-                    o += (double)c->counts[k];
+                    e += c->d->p[ord[k]];
+                    o += (double)c->counts[ord[k]];
                 }
                 o /= (double)c->n;
                 double se = sqrt(e * (1.0 - e) / (double)c->n);
                 sl_buf_printf(&dat, "%s %s %zu %zu %.17g %.17g %.17g\n", c->d->name, c->rng, lo[b], hi[b], e, o,
                               se > 0 ? (o - e) / se : 0.0);
             }
+            free(ord);
         }
         sl_buf_puts(&dat, "\n\n");
     }
@@ -276,7 +325,10 @@ static int agree_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         return rc;
     sl_buf_puts(md, "![observed against expected](figures/agree_observed_expected.png)\n"
                     "![standardised residuals](figures/agree_residuals.png)\n\n");
-    sl_buf_puts(md, "Large vectors are shown in rank bins [2^k - 1, 2^(k+1) - 1). Remake this section alone:\n\n");
+    sl_buf_printf(md, "Replay a row's counts: `samplab draw --method M --rng R --seed SEED --n N --logits SRC "
+                      "--counts` with SRC = `data/weather.txt`, `data/ties.txt` or `%s`.\n\n",
+                  ctx->logits_src ? ctx->logits_src : "data/synthetic_49152.txt");
+    sl_buf_puts(md, "Large vectors are shown in bins of tokens ranked by p: ranks [2^k, 2^(k+1)). Remake this section alone:\n\n");
     rep_cmd_only(ctx, md, "agree");
     return 0;
 }

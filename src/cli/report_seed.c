@@ -161,10 +161,19 @@ static int seed_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         for (size_t i = 0; i < s->nfw; i++)
             if (s->fws[i].rc)
                 sl_buf_printf(md, "\n%s refused this vector: %s\n", s->fws[i].fw->name, s->fws[i].msg);
-        sl_buf_printf(md, "\nReplay one column: `samplab draw --framework F --%s %s --seed %llu --n 20`%s.\n\n",
-                      "logits", ctx->logits_src ? ctx->logits_src : "4.0,3.3,2.9,1.2,0.4,-0.3,-1.0,-2.2",
-                      (unsigned long long)ctx->seed,
-                      " (a framework that takes probabilities gets softmax of these logits: use --probs)");
+        sl_buf_puts(md, "\nReplay a column (DIR is the report's directory, `reports` for `make report`):\n\n");
+        for (size_t i = 0; i < s->nfw; i++) {
+            if (s->fws[i].rc)
+                continue;
+            if (s->fws[i].fw->accepts & SL_OPT_LOGITS)
+                sl_buf_printf(md, "    samplab draw --framework %s --logits %s --seed %llu --n %d\n", s->fws[i].fw->name,
+                              ctx->logits_src ? ctx->logits_src : "data/weather.txt", (unsigned long long)ctx->seed,
+                              SEED_STEPS);
+            else
+                sl_buf_printf(md, "    samplab draw --framework %s --probs DIR/inputs/%s_probs.txt --seed %llu --n %d\n",
+                              s->fws[i].fw->name, d->name, (unsigned long long)ctx->seed, SEED_STEPS);
+        }
+        sl_buf_puts(md, "\n");
     }
     sl_buf_printf(md,
                   "**One generator, two methods.** The exponential race and the cdf method each get a\n"
@@ -192,8 +201,8 @@ static int seed_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                       "    samplab draw --method exprace --rng pcg32 --seed %llu --n 20 --logits %s\n"
                       "    samplab draw --method cdf --rng pcg32 --seed %llu --n 20 --logits %s\n\n",
                   same, SEED_STEPS, (unsigned long long)ctx->seed,
-                  ctx->logits_src ? ctx->logits_src : "4.0,3.3,2.9,1.2,0.4,-0.3,-1.0,-2.2",
-                  (unsigned long long)ctx->seed, ctx->logits_src ? ctx->logits_src : "4.0,3.3,2.9,1.2,0.4,-0.3,-1.0,-2.2");
+                  ctx->logits_src ? ctx->logits_src : "data/weather.txt",
+                  (unsigned long long)ctx->seed, ctx->logits_src ? ctx->logits_src : "data/weather.txt");
 
     /* Figure: cumulative words against step. */
     sl_buf dat, body;
