@@ -204,31 +204,35 @@ static int seed_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                   ctx->logits_src ? ctx->logits_src : "data/weather.txt",
                   (unsigned long long)ctx->seed, ctx->logits_src ? ctx->logits_src : "data/weather.txt");
 
-    /* Figure: cumulative words against step. */
+    /* Figure: cumulative random bits against step (words x word width, so
+     * 32- and 64-bit generators compare); overlapping curves are told apart
+     * by nested markers and dash patterns. */
     sl_buf dat, body;
     sl_buf_init(&dat);
     sl_buf_init(&body);
-    sl_buf_puts(&dat, "# words consumed after each step; columns: step, exprace(pcg32), cdf(pcg32), frameworks\nstep "
+    sl_buf_puts(&dat, "# random bits consumed after each step (words x word bits)\nstep "
                       "exprace/pcg32 cdf/pcg32");
     for (size_t i = 0; i < s->nfw; i++)
         if (!s->fws[i].rc)
             sl_buf_printf(&dat, " %s/%s", s->fws[i].fw->name, s->fws[i].rng);
     sl_buf_puts(&dat, "\n");
     for (size_t st = 0; st < SEED_STEPS; st++) {
-        sl_buf_printf(&dat, "%zu %llu %llu", st + 1, (unsigned long long)s->race_w[st + 1],
-                      (unsigned long long)s->cdf_w[st + 1]);
+        sl_buf_printf(&dat, "%zu %llu %llu", st + 1, 32ull * s->race_w[st + 1], 32ull * s->cdf_w[st + 1]);
         for (size_t i = 0; i < s->nfw; i++)
             if (!s->fws[i].rc)
-                sl_buf_printf(&dat, " %llu", (unsigned long long)s->fws[i].words[st]);
+                sl_buf_printf(&dat, " %llu", (unsigned long long)s->fws[i].word_bits * s->fws[i].words[st]);
         sl_buf_puts(&dat, "\n");
     }
-    sl_buf_printf(&body, "plot for [i=2:%zu] @DAT@ using 1:i with linespoints lw 2 ps 1.2 title columnheader(i)\n",
+    sl_buf_printf(&body,
+                  "pts = \"1 6 4 8 10 12 14 2 3\"\n"
+                  "plot for [i=2:%zu] @DAT@ using 1:i with linespoints lw 2 pointtype int(word(pts, i-1)) "
+                  "pointsize (3.2-0.4*i) dashtype i title columnheader(i)\n",
                   3 + nok);
     sl_plot p = {
         .name = "seed_words",
-        .title = "Words consumed from the generator, seed shared",
+        .title = "Randomness consumed after each token, one seed for all",
         .xlabel = "tokens drawn (step)",
-        .ylabel = "generator words consumed (log scale)",
+        .ylabel = "random bits consumed (log scale)",
         .logy = 1, .key = "bottom right box opaque",
         .extra = "set xrange [0.5:20.5]\nset xtics 1,1,20\n",
         .body = body.data, .dat = dat.data};
