@@ -131,8 +131,9 @@ int rep_gof_compute(const double *p, const uint64_t *counts, size_t V, uint64_t 
 double rep_tv(const double *p, const uint64_t *counts, size_t V, uint64_t N);
 
 typedef struct rep_null_q rep_null;
-/* Null distribution of TV for N draws from p: R multinomial samples
- * (gsl_ran_multinomial over GSL's mt19937 seeded with `seed`). */
+/* Null distribution of TV for N draws from p: R multinomial samples over
+ * GSL's mt19937 seeded with `seed` (gsl_ran_multinomial; N draws through
+ * gsl_ran_discrete when N < V). */
 int rep_tv_null(const double *p, size_t V, uint64_t N, size_t R, unsigned long seed, rep_null *out,
                 sl_error *err);
 

@@ -1,7 +1,7 @@
 /* report_stats.c — the goodness-of-fit numbers the report prints: Pearson's
  * chi-square and the G-test over pooled bins (p-values from GSL 2.7's
  * gsl_cdf_chisq_Q), total variation, and TV's null quantiles by simulation
- * (gsl_ran_multinomial). Kept next to the report so the report stands on its
+ * (gsl_ran_multinomial, or GSL's alias table when N < V). Kept next to the report so the report stands on its
  * own; the pooling rule is the one stated in report.h. */
 #include <math.h>
 #include <stdio.h>
@@ -112,14 +112,26 @@ int rep_tv_null(const double *p, size_t V, uint64_t N, size_t R, unsigned long s
         return sl_error_set(err, SL_ENOMEM, "out of memory in the null simulation");
     }
     gsl_rng_set(g, seed);
+    /* Fewer draws than tokens: N alias draws (gsl_ran_discrete, O(N)) beat
+     * V conditional binomials (gsl_ran_multinomial, O(V)); both sample the
+     * same multinomial. */
+    gsl_ran_discrete_t *alias = N < V ? gsl_ran_discrete_preproc(V, p) : NULL;
     double sum = 0.0;
     for (size_t r = 0; r < R; r++) {
-        gsl_ran_multinomial(g, V, (unsigned)N, p, c);
-        for (size_t i = 0; i < V; i++)
-            c64[i] = c[i];
+        if (alias) {
+            memset(c64, 0, V * sizeof *c64);
+            for (uint64_t k = 0; k < N; k++)
+                c64[gsl_ran_discrete(g, alias)]++;
+        } else {
+            gsl_ran_multinomial(g, V, (unsigned)N, p, c);
+            for (size_t i = 0; i < V; i++)
+                c64[i] = c[i];
+        }
         tv[r] = rep_tv(p, c64, V, N);
         sum += tv[r];
     }
+    if (alias)
+        gsl_ran_discrete_free(alias);
     qsort(tv, R, sizeof *tv, cmp_double);
     out->mean = sum / (double)R;
     out->q01 = rep_quantile(tv, R, 0.01);
