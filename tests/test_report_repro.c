@@ -45,7 +45,7 @@ static void same_file(const char *a, const char *b)
     free(y);
 }
 
-Test(replay_report, same_options_same_bytes, .timeout = 240)
+Test(replay_report, same_options_same_bytes)
 {
     const char *bin = getenv("SL_BIN") ? getenv("SL_BIN") : "bin/samplab";
     char tmpl[] = "/tmp/samplab-repro-XXXXXX";
@@ -95,7 +95,7 @@ Test(replay_report, same_options_same_bytes, .timeout = 240)
     cr_assert_eq(system(cmd), 0);
 }
 
-Test(replay_report, bad_logits_is_usage_error, .timeout = 60)
+Test(replay_report, bad_logits_is_usage_error)
 {
     const char *bin = getenv("SL_BIN") ? getenv("SL_BIN") : "bin/samplab";
     char cmd[512];
