@@ -10,6 +10,7 @@
  * timings go to DIR/timings.txt. The header follows TestU01's bbattery.c
  * habit (version, generators, methods, N, seeds, the command), without the
  * date that would break byte equality. */
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -529,6 +530,28 @@ int sl_cli_report_main(int argc, char **argv)
             fprintf(stderr, "samplab report: rendering %zu figures with gnuplot\n", ctx.nfigs);
         if (sl_io_plot_render(ctx.figdir, (const char *const *)ctx.figs, ctx.nfigs, &err))
             return sl_cli_fail(&err);
+    }
+    /* A full run owns figures/: files of figures it no longer makes go, so
+     * the committed directory never shows a stale figure. */
+    if (!only) {
+        DIR *dir = opendir(ctx.figdir);
+        struct dirent *e;
+        while (dir && (e = readdir(dir))) {
+            const char *dot = strrchr(e->d_name, '.');
+            if (!dot || (strcmp(dot, ".dat") && strcmp(dot, ".gp") && strcmp(dot, ".png") && strcmp(dot, ".svg")))
+                continue;
+            size_t stem = (size_t)(dot - e->d_name);
+            int keep = 0;
+            for (size_t i = 0; i < ctx.nfigs && !keep; i++)
+                keep = strlen(ctx.figs[i]) == stem && !strncmp(ctx.figs[i], e->d_name, stem);
+            if (!keep) {
+                char stale[8400];
+                snprintf(stale, sizeof stale, "%s/%s", ctx.figdir, e->d_name);
+                remove(stale);
+            }
+        }
+        if (dir)
+            closedir(dir);
     }
     double t_total = rep_now() - t_start;
 
