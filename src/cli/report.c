@@ -60,6 +60,22 @@ int rep_add_job(rep_ctx *ctx, int phase, double cost, rep_job_fn fn, void *arg)
     return 0;
 }
 
+int rep_keep(rep_ctx *ctx, const char *stem, sl_error *err)
+{
+    if (ctx->nkeep == ctx->capkeep) {
+        size_t cap = ctx->capkeep ? 2 * ctx->capkeep : 16;
+        char **k = realloc(ctx->keep, cap * sizeof *k);
+        if (!k)
+            return sl_error_set(err, SL_ENOMEM, "out of memory");
+        ctx->keep = k;
+        ctx->capkeep = cap;
+    }
+    if (!(ctx->keep[ctx->nkeep] = strdup(stem)))
+        return sl_error_set(err, SL_ENOMEM, "out of memory");
+    ctx->nkeep++;
+    return 0;
+}
+
 int rep_plot(rep_ctx *ctx, const sl_plot *p, sl_error *err)
 {
     int rc = sl_io_plot_write(ctx->figdir, p, err);
@@ -225,6 +241,12 @@ int rep_fw_run(const sl_framework_type *fw, const rep_dist *d, uint64_t seed, si
     if (top_k > 0) {
         o.has_top_k = 1;
         o.top_k = top_k;
+    }
+    /* Sampling at T = 1 said out loud: candle's LogitsProcessor without a
+     * temperature is ArgMax, which draws nothing. */
+    if (fw->accepts & SL_OPT_TEMPERATURE) {
+        o.has_temperature = 1;
+        o.temperature = 1.0;
     }
     return fw->run(&o, res, err);
 }
@@ -544,6 +566,8 @@ int sl_cli_report_main(int argc, char **argv)
             int keep = 0;
             for (size_t i = 0; i < ctx.nfigs && !keep; i++)
                 keep = strlen(ctx.figs[i]) == stem && !strncmp(ctx.figs[i], e->d_name, stem);
+            for (size_t i = 0; i < ctx.nkeep && !keep; i++)
+                keep = strlen(ctx.keep[i]) == stem && !strncmp(ctx.keep[i], e->d_name, stem);
             if (!keep) {
                 char stale[8400];
                 snprintf(stale, sizeof stale, "%s/%s", ctx.figdir, e->d_name);
@@ -579,6 +603,9 @@ int sl_cli_report_main(int argc, char **argv)
     for (size_t i = 0; i < ctx.nfigs; i++)
         free(ctx.figs[i]);
     free(ctx.figs);
+    for (size_t i = 0; i < ctx.nkeep; i++)
+        free(ctx.keep[i]);
+    free(ctx.keep);
     free(ctx.jobs);
     for (size_t i = 0; i < ctx.nnulls; i++)
         free(ctx.nulls[i]);

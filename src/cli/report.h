@@ -67,9 +67,13 @@ typedef struct rep_ctx {
     /* figures written, rendered at the end */
     char **figs;
     size_t nfigs, capfigs;
+    char **keep;        /* other file stems in figures/ a section writes */
+    size_t nkeep, capkeep;
 } rep_ctx;
 
 int rep_add_job(rep_ctx *ctx, int phase, double cost, rep_job_fn fn, void *arg);
+/* Marks figures/STEM.* as written by a section, so a full run keeps it. */
+int rep_keep(rep_ctx *ctx, const char *stem, sl_error *err);
 /* Writes FIGDIR/NAME.{dat,gp} and queues NAME for rendering. */
 int rep_plot(rep_ctx *ctx, const sl_plot *p, sl_error *err);
 

@@ -143,7 +143,7 @@ static int cost_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         size_t k = 0;
         for (size_t i = 0; i < s->ncells; i++)
             if (s->cells[i].rc)
-                sl_buf_printf(md, "(%zu) %s at V = %zu: %s\n", ++k, s->cells[i].row, s->cells[i].d->V,
+                sl_buf_printf(md, "- (%zu) %s at V = %zu: %s\n", ++k, s->cells[i].row, s->cells[i].d->V,
                               s->cells[i].msg);
     }
     sl_buf_puts(md, "\nDraws measured per cell: 10,000 for O(1) and O(log V) methods; 4,000,000 / V\n"

@@ -166,9 +166,10 @@ static int seed_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
             if (s->fws[i].rc)
                 continue;
             if (s->fws[i].fw->accepts & SL_OPT_LOGITS)
-                sl_buf_printf(md, "    samplab draw --framework %s --logits %s --seed %llu --n %d\n", s->fws[i].fw->name,
-                              ctx->logits_src ? ctx->logits_src : "data/weather.txt", (unsigned long long)ctx->seed,
-                              SEED_STEPS);
+                sl_buf_printf(md, "    samplab draw --framework %s --logits %s%s --seed %llu --n %d\n",
+                              s->fws[i].fw->name, ctx->logits_src ? ctx->logits_src : "data/weather.txt",
+                              s->fws[i].fw->accepts & SL_OPT_TEMPERATURE ? " --temperature 1" : "",
+                              (unsigned long long)ctx->seed, SEED_STEPS);
             else
                 sl_buf_printf(md, "    samplab draw --framework %s --probs DIR/inputs/%s_probs.txt --seed %llu --n %d\n",
                               s->fws[i].fw->name, d->name, (unsigned long long)ctx->seed, SEED_STEPS);
@@ -393,9 +394,13 @@ static int ties_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     sl_buf_free(&body);
     if (rc)
         return rc;
-    sl_buf_printf(md, "\n![ties](figures/ties_topk2.png)\n\nReplay a row: `samplab draw --framework F "
-                      "--logits 3,2,2,1 --top-k 2 --seed %llu --n %d --counts`. Remake this section alone:\n\n",
-                  (unsigned long long)ctx->seed, TIES_N);
+    sl_buf_puts(md, "\n![ties](figures/ties_topk2.png)\n\nReplay a row:\n\n");
+    for (size_t i = 0; i < s->nfw; i++)
+        if (!s->fws[i].rc)
+            sl_buf_printf(md, "    samplab draw --framework %s --logits data/ties.txt --top-k 2%s --seed %llu --n %d --counts\n",
+                          s->fws[i].fw->name, s->fws[i].fw->accepts & SL_OPT_TEMPERATURE ? " --temperature 1" : "",
+                          (unsigned long long)ctx->seed, TIES_N);
+    sl_buf_puts(md, "\nRemake this section alone:\n\n");
     rep_cmd_only(ctx, md, "ties");
     return 0;
 }

@@ -91,8 +91,10 @@ int sl_io_plot_write(const char *dir, const sl_plot *p, sl_error *err)
     sl_buf_free(&gp);
     if (rc)
         return rc;
+    if (!p->dat)
+        return 0; /* the body reads data files written elsewhere */
     snprintf(path, sizeof path, "%s/%s.dat", dir, p->name);
-    return sl_io_write_atomic(path, p->dat ? p->dat : "", p->dat ? strlen(p->dat) : 0, err);
+    return sl_io_write_atomic(path, p->dat, strlen(p->dat), err);
 }
 
 int sl_io_plot_render(const char *dir, const char *const *names, size_t n, sl_error *err)

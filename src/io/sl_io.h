@@ -67,7 +67,7 @@ typedef struct sl_plot {
     const char *key;     /* gnuplot "set key ..." arguments; NULL = "top left" */
     const char *extra;   /* further set commands before the plot (may be NULL) */
     const char *body;    /* the plot command(s) */
-    const char *dat;     /* the data file's text */
+    const char *dat;     /* the data file's text; NULL: no NAME.dat (the body names its own files) */
 } sl_plot;
 
 /* Writes DIR/NAME.dat and DIR/NAME.gp (atomically). */
