@@ -151,8 +151,10 @@ sl_exact_path *sl_exact_path_add(sl_exact_result *r, const char *name, long toke
 
 void sl_exact_path_set(sl_exact_path *p, sl_u128 num, unsigned bits)
 {
+    if (!p)
+        return;
     p->exact = 1;
-    p->bound = 0;
+    p->has_rational = 1;
     p->num = num;
     p->bits = bits;
     p->prob = sl_exact_prob(num, bits);

@@ -138,12 +138,8 @@ static int run_candle(const sl_exact_input *in, sl_exact_result *out, sl_error *
             sl_exact_path *p = sl_exact_path_add(out, "subnormal_scale", -1,
                 "subnormal total %.9g: rand 0.8.5 shrinks the uniform's scale to %.9g "
                 "(counts above include it; rand 0.9 shrinks less)", (double)total, (double)scale);
-            if (p) {
-                p->prob = 1;
-                p->exact = 1;
-                p->num = 1;
-                p->bits = 0;
-            }
+            if (p)
+                sl_exact_path_set(p, 1, 0);
         }
     }
     free(K);
@@ -154,6 +150,31 @@ static int run_candle(const sl_exact_input *in, sl_exact_result *out, sl_error *
 const sl_exact_type sl_exact_candle_type = {
     "candle", "rand 0.8.5 WeightedIndex<f32> (candle LogitsProcessor, 23-bit uniform)", run_candle
 };
+
+int sl_exact_candle_softmax(const float *x, size_t n, double temperature, float *out, sl_error *err)
+{
+    if (n == 0)
+        return sl_error_set(err, SL_EINVAL, "softmax of an empty vector");
+    if (!(temperature > 0) || isinf(temperature))
+        return sl_error_set(err, SL_EINVAL, "temperature %g is not a positive finite number", temperature);
+    float a = (float)(1.0 / temperature), mx = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        if (isnan(x[i]) || x[i] == INFINITY)
+            return sl_error_set(err, SL_EINVAL, "logit %zu is %s", i, isnan(x[i]) ? "NaN" : "+infinite");
+        out[i] = x[i] * a + 0.0f; /* candle's affine(1/T, 0) */
+        mx = fmaxf(mx, out[i]);
+    }
+    if (mx == -INFINITY)
+        return sl_error_set(err, SL_EINVAL, "all %zu logits are -infinite", n);
+    float sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        out[i] = expf(out[i] - mx);
+        sum += out[i];
+    }
+    for (size_t i = 0; i < n; i++)
+        out[i] /= sum;
+    return 0;
+}
 
 /* ------------------------------------------------------------------ numpy */
 
@@ -166,7 +187,7 @@ static int run_numpy(const sl_exact_input *in, sl_exact_result *out, sl_error *e
     if ((rc = sl_exact_result_init(out, in, 53, err)))
         return rc;
     size_t V = in->V;
-    double *cdf = malloc(V * sizeof *cdf);
+    double *cdf = calloc(V, sizeof *cdf);
     uint64_t *K = malloc(V * sizeof *K);
     if (!cdf || !K) {
         free(cdf);
@@ -280,11 +301,8 @@ static int run_torch_repl(const sl_exact_input *in, sl_exact_result *out, sl_err
                 "the %s running sum overflows to +inf: cum/sum = 0 for finite sums, "
                 "so the draw lands where the sum overflowed or on the last token",
                 f32 ? "float32" : "float64");
-            if (p) {
-                p->prob = 1;
-                p->exact = 1;
-                p->num = 1;
-            }
+            if (p)
+                sl_exact_path_set(p, 1, 0);
         }
         /* u = 0 (k = 0): the first j with cum[j] >= 0 is 0, whatever p[0] is */
         double p0 = f32 ? (double)in->f[0] : in->d[0];
@@ -319,15 +337,23 @@ static int run_linear(const sl_exact_input *in, sl_exact_result *out, sl_error *
     uint64_t *K = malloc(V * sizeof *K);
     if (!K)
         return sl_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
-    double cum = 0;
+    /* draw/linear.c normalises once by the plain sum, as the tutorial's softmax
+     * output is normalised, then scans the running sum */
+    double s = 0, cum = 0;
+    for (size_t i = 0; i < V; i++)
+        s += in->d[i];
+    if (!(s > 0)) {
+        free(K);
+        return sl_error_set(err, SL_EINVAL, "%s: the weights sum to 0", in->source ? in->source : "weights");
+    }
     for (size_t i = 0; i < V; i++) {
-        cum += in->d[i];
+        cum += in->d[i] / s;
         K[i] = grid_below(cum, bits); /* token <= i  <=>  u < cum_i */
     }
     uint64_t N = (uint64_t)1 << bits, fell = N - K[V - 1];
     sl_exact_counts_from_cumulative(out, K); /* the fallback lands on V-1 */
     snprintf(out->note, sizeof out->note,
-             "tutorial Sample(): float64 running sum of the probabilities as given, first i with "
+             "tutorial Sample() (samplab draw/linear): p/sum, float64 running sum, first i with "
              "u < sum, else the last index; u = k*2^-%u", bits);
     double plast = in->d[V - 1];
     sl_exact_path *p = sl_exact_path_add(out, "fallback", (long)V - 1,

@@ -20,10 +20,10 @@ __extension__ typedef unsigned __int128 sl_u128;
 typedef struct sl_exact_path {
     char name[32];     /* short id, e.g. "fallback", "u_zero_nan" */
     char what[320];    /* one line: what happens and who receives the draw */
-    double prob;       /* per call (exact value rounded to double, or an upper bound) */
-    int exact;         /* 1: prob == num / 2^bits exactly; 0: see `bound` */
-    int bound;         /* 1: prob is a rigorous upper bound, not the exact value */
-    sl_u128 num;       /* exact numerator over 2^bits (when exact && bits <= 64) */
+    double prob;       /* per call: the exact value rounded to double, or an upper bound */
+    int exact;         /* 1: prob is exact (rounded); 0: prob is a rigorous upper bound */
+    int has_rational;  /* 1: prob == num / 2^bits exactly */
+    sl_u128 num;
     unsigned bits;
     long token;        /* the token that receives the draw, -1 if none or several */
 } sl_exact_path;
@@ -91,6 +91,10 @@ double sl_exact_prob(sl_u128 count, unsigned bits);
 void sl_exact_rational_format(sl_u128 count, unsigned bits, char *buf, size_t len);
 /* Decimal digits of a 128-bit count. */
 void sl_exact_u128_format(sl_u128 x, char *buf, size_t len);
+
+/* candle's float32 softmax of logits/T (candle-nn SoftmaxLastDim, sequential sum):
+ * x * (float)(1/T) + 0, max, expf(x - max), sum, divide. -inf logits give 0. */
+int sl_exact_candle_softmax(const float *x, size_t n, double temperature, float *out, sl_error *err);
 
 /* Report data (issue 8): for each sampler in `types` on each embedded distribution
  * (weather logits, softmax([3,2,2,1]), Zipf-like V = 49152), writes into `dir`
