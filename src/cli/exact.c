@@ -88,8 +88,8 @@ static int print_text(const sl_exact_result *r, const sl_exact_type *t, const sl
         char rat[96] = "";
         if (p->has_rational)
             sl_exact_rational_format(p->num, p->bits, rat, sizeof rat);
-        printf("  %-16s %s%.6g%s%s%s; %.6g\n      %s\n", p->name, p->exact ? "" : "<= ", p->prob,
-               rat[0] ? " (" : "", rat, rat[0] ? ")" : "", per_billion(p->prob), p->what);
+        printf("  %-16s %s%.6g%s%s%s; %s%.6g\n      %s\n", p->name, p->exact ? "" : "<= ", p->prob,
+               rat[0] ? " (" : "", rat, rat[0] ? ")" : "", p->exact ? "" : "<= ", per_billion(p->prob), p->what);
     }
     if (tokens && r->has_counts) {
         printf("token\tideal\tinduced\tcount/2^bits\trelative_error\n");

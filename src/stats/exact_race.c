@@ -129,9 +129,9 @@ static int run_race(const sl_exact_input *in, sl_exact_result *out, sl_error *er
         p->exact = 1;
         p->prob = any_zero((double)V);
     }
-    p = sl_exact_path_add(out, "nan_wins", nzero ? (long)first_zero : -1,
+    p = !nzero ? NULL : sl_exact_path_add(out, "nan_wins", (long)first_zero,
         "a zero-probability token gets u == 0: 0/-0 = NaN wins argmax (%zu such tokens, the first is %ld "
-        "with probability 2^-53)", nzero, nzero ? (long)first_zero : -1L);
+        "with probability 2^-53)", nzero, (long)first_zero);
     if (p) {
         p->exact = 1;
         p->prob = any_zero((double)nzero);
