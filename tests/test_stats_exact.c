@@ -1,0 +1,503 @@
+/* test_stats_exact.c — the exact audit (stats/exact*.c) and `samplab exact`.
+ *
+ * Suite replay_exact: facts counted by hand (absorbed weights, a weight just above
+ * half an ulp, a filtered tail hit by the linear fallback, u = 0 in torch), the
+ * binary-search counts of candle against enumeration of all 2^23 uniforms, every
+ * count summing to 2^bits (also at V = 49152), boundary values of the 2^53 grids
+ * evaluated through the samplers' own rules, and the CLI's JSON.
+ * Suite stat_exact: 10^7 emulated draws (candle from PCG32 words, GSL's own
+ * gsl_ran_discrete with gsl_rng_mt19937) against the exact distribution, Pearson
+ * chi-square via gsl_cdf_chisq_Q at alpha = 0.001 (smallest expected count ~10^4);
+ * power: the same draws against the exact distribution of a vector with one weight
+ * 1% larger must be rejected (expected statistic ~ 50 on 3 df). */
+#include <criterion/criterion.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <string.h>
+
+#include "samplab.h"
+#include "helpers.h"
+
+static sl_exact_input in_f(const float *f, const double *d, size_t V)
+{
+    sl_exact_input in;
+    memset(&in, 0, sizeof in);
+    in.V = V;
+    in.f = f;
+    in.d = d;
+    in.dtype = SL_F32;
+    in.source = "test";
+    return in;
+}
+
+static void run_ok(const sl_exact_type *t, const sl_exact_input *in, sl_exact_result *r)
+{
+    sl_error e;
+    int rc = sl_exact_run(t, in, r, &e);
+    cr_assert_eq(rc, 0, "%s: %s", t->name, e.msg);
+}
+
+static void assert_sum(const sl_exact_result *r)
+{
+    sl_u128 s = 0;
+    for (size_t i = 0; i < r->V; i++)
+        s += r->count[i];
+    cr_assert(s == ((sl_u128)1 << r->bits), "%s: counts sum to %.17g, expected 2^%u", r->sampler, (double)s,
+              r->bits);
+}
+
+/* ---------------------------------------------------------------- hand-counted */
+
+Test(replay_exact, candle_absorbed_weight_never_drawn)
+{
+    /* 1 + 2^-25 == 1 in float32, so the running sums are [1, 1] and the total is 2:
+     * the middle token is never drawn, the others get half the 2^23 uniforms each. */
+    float f[3] = {1.0f, 0x1p-25f, 1.0f};
+    double d[3] = {1.0, 0x1p-25, 1.0};
+    sl_exact_input in = in_f(f, d, 3);
+    sl_exact_result r;
+    run_ok(&sl_exact_candle_type, &in, &r);
+    cr_assert(r.count[0] == (1u << 22) && r.count[1] == 0 && r.count[2] == (1u << 22),
+              "counts %.0f %.0f %.0f, expected 2^22 0 2^22", (double)r.count[0], (double)r.count[1],
+              (double)r.count[2]);
+    cr_assert_eq(r.n_never, 1, "never: %zu tokens, expected 1", r.n_never);
+    cr_assert_eq(r.never[0], 1, "never[0] = %zu, expected 1", r.never[0]);
+    sl_exact_result_free(&r);
+}
+
+Test(replay_exact, candle_running_sum_leaves_tokens_unreachable)
+{
+    /* 2^24 + 1 ties to even (2^24): both unit weights vanish from the running sums. */
+    float f[3] = {0x1p24f, 1.0f, 1.0f};
+    double d[3] = {0x1p24, 1.0, 1.0};
+    sl_exact_input in = in_f(f, d, 3);
+    sl_exact_result r;
+    run_ok(&sl_exact_candle_type, &in, &r);
+    cr_assert(r.count[0] == (1u << 23) && r.count[1] == 0 && r.count[2] == 0, "counts %.0f %.0f %.0f",
+              (double)r.count[0], (double)r.count[1], (double)r.count[2]);
+    cr_assert_eq(r.n_never, 2, "never: %zu, expected 2", r.n_never);
+    sl_exact_result_free(&r);
+}
+
+Test(replay_exact, candle_weight_just_above_half_ulp)
+{
+    /* total = fl(2^24 + 1.5) = 2^24 + 2; token 1 needs fl(k*2^-23*(2^24+2)) >= 2^24, which only
+     * k = 2^23-1 reaches (2^24 - 2^-22 rounds up): 1 count, +33% against the ideal 8.9e-8. */
+    float f[2] = {0x1p24f, 1.5f};
+    double d[2] = {0x1p24, 1.5};
+    sl_exact_input in = in_f(f, d, 2);
+    sl_exact_result r;
+    run_ok(&sl_exact_candle_type, &in, &r);
+    cr_assert(r.count[1] == 1 && r.count[0] == (1u << 23) - 1, "counts %.0f %.0f, expected 2^23-1 1",
+              (double)r.count[0], (double)r.count[1]);
+    cr_assert_eq(r.worst, 1, "worst token %ld, expected 1", r.worst);
+    cr_assert(fabs(r.worst_rel - (0x1p-23 / (1.5 / (0x1p24 + 1.5)) - 1)) < 1e-12, "worst_rel %.17g", r.worst_rel);
+    sl_exact_result_free(&r);
+}
+
+Test(replay_exact, candle_subnormal_total_shrinks_scale)
+{
+    /* total 3*2^-149 -> scale 2*2^-149; chosen = k*2^-23 * 2*2^-149 rounds to 0, 1 or 2 units of
+     * 2^-149; token 1 iff chosen >= 2*2^-149 iff k*2^-22 > 1.5 (ties to even at 1.5 go to 2). */
+    float f[2] = {0x1p-148f, 0x1p-149f};
+    double d[2] = {0x1p-148, 0x1p-149};
+    sl_exact_input in = in_f(f, d, 2);
+    sl_exact_result r;
+    run_ok(&sl_exact_candle_type, &in, &r);
+    /* k*2^-22 >= 1.5 <=> k >= 3*2^21: at exactly 1.5 the tie goes to even (2) */
+    cr_assert(r.count[1] == (1u << 23) - 3u * (1u << 21), "count[1] = %.0f, expected %u", (double)r.count[1],
+              (1u << 23) - 3u * (1u << 21));
+    cr_assert(r.n_paths >= 1 && !strcmp(r.paths[0].name, "subnormal_scale"), "subnormal path reported");
+    sl_exact_result_free(&r);
+}
+
+Test(replay_exact, linear_fallback_draws_filtered_token)
+{
+    /* seven equal weights and a filtered eighth: 7 * fl(1/7) sums to 1 - 2^-53*2, so the two
+     * largest of the 2^53 uniforms fall through to token 7, whose probability is 0. */
+    double d[8] = {1, 1, 1, 1, 1, 1, 1, 0};
+    sl_exact_input in;
+    memset(&in, 0, sizeof in);
+    in.V = 8;
+    in.d = d;
+    in.source = "test";
+    sl_exact_result r;
+    run_ok(&sl_exact_linear_type, &in, &r);
+    cr_assert(r.count[7] == 2, "count[7] = %.0f, expected 2", (double)r.count[7]);
+    cr_assert_eq(r.n_zero_drawn, 1, "zero-probability tokens drawn: %zu, expected 1", r.n_zero_drawn);
+    cr_assert(!strcmp(r.paths[0].name, "fallback") && r.paths[0].num == 2 && r.paths[0].token == 7,
+              "fallback path %s %.0f token %ld", r.paths[0].name, (double)r.paths[0].num, r.paths[0].token);
+    assert_sum(&r);
+    /* the method itself, fed the two largest uniforms, returns 7; the one below returns 6 */
+    void *table;
+    sl_error e;
+    cr_assert_eq(sl_draw_linear_type.prepare(&table, d, 8, &e), 0);
+    uint64_t hi = (((uint64_t)1 << 53) - 1) << 11, mid = (((uint64_t)1 << 53) - 2) << 11,
+             lo = (((uint64_t)1 << 53) - 3) << 11;
+    sl_rng_type gt = {.name = "grid", .word_bits = 64, .state_size = 8};
+    extern uint64_t sl_test_exact_grid_next(void *);
+    gt.next = sl_test_exact_grid_next;
+    uint64_t w;
+    sl_rng g = {.type = &gt, .state = &w};
+    w = hi;
+    cr_assert_eq(sl_draw_linear_type.draw(table, &g), 7);
+    w = mid;
+    cr_assert_eq(sl_draw_linear_type.draw(table, &g), 7);
+    w = lo;
+    cr_assert_eq(sl_draw_linear_type.draw(table, &g), 6);
+    sl_draw_linear_type.free(table);
+    sl_exact_result_free(&r);
+}
+
+uint64_t sl_test_exact_grid_next(void *state);
+uint64_t sl_test_exact_grid_next(void *state)
+{
+    return *(uint64_t *)state;
+}
+
+Test(replay_exact, torch_replacement_u_zero_draws_token_zero)
+{
+    float f[3] = {0, 1, 2};
+    double d[3] = {0, 1, 2};
+    sl_exact_input in = in_f(f, d, 3);
+    sl_exact_result r;
+    run_ok(&sl_exact_torch_repl_type, &in, &r);
+    cr_assert(r.count[0] == 1, "count[0] = %.0f, expected 1 (u == 0)", (double)r.count[0]);
+    cr_assert(r.n_zero_drawn == 1 && r.zero_drawn[0] == 0, "zero-probability token 0 drawable");
+    assert_sum(&r);
+    sl_exact_result_free(&r);
+}
+
+Test(replay_exact, gsl_uniform_weights_exact_quarters)
+{
+    double d[4] = {1, 1, 1, 1};
+    sl_exact_input in;
+    memset(&in, 0, sizeof in);
+    in.V = 4;
+    in.d = d;
+    sl_exact_result r;
+    run_ok(&sl_exact_gsl_discrete_type, &in, &r);
+    for (int i = 0; i < 4; i++)
+        cr_assert(r.count[i] == ((sl_u128)1 << 30), "count[%d] = %.0f, expected 2^30", i, (double)r.count[i]);
+    cr_assert_eq(r.tv, 0.0, "tv %.17g", r.tv);
+    sl_exact_result_free(&r);
+}
+
+Test(replay_exact, race_failure_paths)
+{
+    float f[4] = {0.5f, 0, 0.5f, 0};
+    double d[4] = {0.5, 0, 0.5, 0};
+    sl_exact_input in = in_f(f, d, 4);
+    sl_exact_result r;
+    run_ok(&sl_exact_torch_race_type, &in, &r);
+    cr_assert_eq(r.has_counts, 0);
+    cr_assert(r.n_zero_drawn == 2 && r.zero_drawn[0] == 1 && r.zero_drawn[1] == 3, "zero tokens drawable via NaN");
+    cr_assert_eq(r.n_never, 0, "every positive token is drawable");
+    const sl_exact_path *nan = NULL;
+    for (size_t i = 0; i < r.n_paths; i++)
+        if (!strcmp(r.paths[i].name, "nan_wins"))
+            nan = &r.paths[i];
+    cr_assert(nan, "a nan_wins path");
+    double expect = -expm1(2 * log1p(-0x1p-53));
+    cr_assert(fabs(nan->prob / expect - 1) < 1e-12, "P(nan) %.17g, expected %.17g", nan->prob, expect);
+    cr_assert(r.tv_bound > 0 && r.tv_bound < 1e-6, "tv bound %.3g for V = 4", r.tv_bound);
+    sl_exact_result_free(&r);
+}
+
+/* ---------------------------------------------------------------- enumeration */
+
+/* All 2^23 uniforms of rand's UniformFloat<f32>, each through the full rule (scale shrink,
+ * v*scale, linear count of running sums <= chosen). */
+static void candle_enumerate(const float *w, size_t V, uint64_t *counts)
+{
+    float cum[16], total = w[0];
+    for (size_t i = 1; i < V; i++) {
+        cum[i - 1] = total;
+        total += w[i];
+    }
+    float scale = total;
+    while (scale * (1.0f - 0x1p-23f) + 0.0f >= total)
+        scale = nextafterf(scale, 0);
+    memset(counts, 0, V * sizeof *counts);
+    for (uint32_t u = 0; u < (1u << 23); u++) {
+        uint32_t bits = u | 0x3f800000u;
+        float v;
+        memcpy(&v, &bits, 4);
+        float chosen = (v - 1.0f) * scale + 0.0f;
+        size_t t = 0;
+        for (size_t i = 0; i + 1 < V; i++)
+            t += cum[i] <= chosen;
+        counts[t]++;
+    }
+}
+
+Test(replay_exact, candle_counts_equal_full_enumeration, .timeout = 120)
+{
+    static const float vecs[][8] = {
+        {0.515483551f, 0.255981556f, 0.171589568f, 0.031346587f, 0.0140849295f, 0.00699436898f, 0.00347330085f,
+         0.00104613811f},
+        {0, 0, 1, 0, 2, 0, 1e-30f, 0},
+        {1, 0x1p-25f, 1, 1e-9f, 3, 0x1p-24f, 0.1f, 0},
+        {0x1p-149f, 0x1p-148f, 0x1p-149f, 0, 0, 0, 0, 0},
+    };
+    for (size_t v = 0; v < sizeof vecs / sizeof vecs[0]; v++) {
+        double d[8];
+        for (int i = 0; i < 8; i++)
+            d[i] = vecs[v][i];
+        sl_exact_input in = in_f(vecs[v], d, 8);
+        sl_exact_result r;
+        run_ok(&sl_exact_candle_type, &in, &r);
+        uint64_t c[8];
+        candle_enumerate(vecs[v], 8, c);
+        for (int i = 0; i < 8; i++)
+            cr_assert(r.count[i] == c[i], "vector %zu token %d: binary search %.0f, enumeration %llu", v, i,
+                      (double)r.count[i], (unsigned long long)c[i]);
+        sl_exact_result_free(&r);
+    }
+}
+
+/* NumPy's and torch's rules evaluated at the boundary values of the 2^53 grid. */
+static size_t numpy_token(const double *cdf, size_t V, double u)
+{
+    size_t t = 0;
+    for (size_t i = 0; i < V; i++)
+        t += cdf[i] <= u;
+    return t;
+}
+
+Test(replay_exact, numpy_and_torch_boundaries)
+{
+    double d[8];
+    static const double logits[8] = {4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2.2};
+    sl_error e;
+    cr_assert_eq(sl_logits_softmax(logits, 8, 1.0, d, &e), 0);
+    float f[8];
+    for (int i = 0; i < 8; i++)
+        f[i] = (float)d[i];
+    sl_exact_input in = in_f(f, d, 8);
+    in.dtype = SL_F64;
+    sl_exact_result r;
+    run_ok(&sl_exact_numpy_type, &in, &r);
+    assert_sum(&r);
+    double cdf[8], s = 0;
+    for (int i = 0; i < 8; i++)
+        cdf[i] = s += d[i];
+    for (int i = 0; i < 8; i++)
+        cdf[i] /= s;
+    uint64_t K = 0;
+    for (int j = 0; j < 7; j++) {
+        K += (uint64_t)r.count[j];
+        cr_assert_eq(numpy_token(cdf, 8, ldexp((double)K, -53)), (size_t)j + 1, "numpy: k = %llu",
+                     (unsigned long long)K);
+        cr_assert_eq(numpy_token(cdf, 8, ldexp((double)(K - 1), -53)), (size_t)j, "numpy: k = %llu - 1",
+                     (unsigned long long)K);
+    }
+    sl_exact_result_free(&r);
+
+    in.dtype = SL_F32;
+    run_ok(&sl_exact_torch_repl_type, &in, &r);
+    assert_sum(&r);
+    float cf[8], sf = 0;
+    for (int i = 0; i < 8; i++)
+        cf[i] = sf += f[i];
+    for (int i = 0; i < 8; i++)
+        cf[i] /= sf;
+    cf[7] = 1;
+    K = 0;
+    for (int j = 0; j < 7; j++) {
+        K += (uint64_t)r.count[j];
+        /* torch: first j with cum[j] >= u */
+        double u = ldexp((double)K, -53), um = ldexp((double)(K - 1), -53);
+        size_t t = 0, tm = 0;
+        while ((double)cf[t] < u)
+            t++;
+        while ((double)cf[tm] < um)
+            tm++;
+        cr_assert(t == (size_t)j + 1 && tm == (size_t)j, "torch: boundary %d: tokens %zu %zu", j, tm, t);
+    }
+    sl_exact_result_free(&r);
+}
+
+/* Our own cdf and alias methods, called at every boundary the audit reports. */
+Test(replay_exact, own_methods_boundaries)
+{
+    double d[6] = {0.3, 0, 1e-12, 0.2, 0.5, 0};
+    sl_exact_input in;
+    memset(&in, 0, sizeof in);
+    in.V = 6;
+    in.d = d;
+    const sl_exact_type *ts[2] = {&sl_exact_cdf_type, &sl_exact_alias_type};
+    const sl_draw_type *ds[2] = {&sl_draw_cdf_type, &sl_draw_alias_type};
+    sl_rng_type gt = {.name = "grid", .word_bits = 64, .state_size = 8, .next = sl_test_exact_grid_next};
+    for (int m = 0; m < 2; m++) {
+        sl_exact_result r;
+        run_ok(ts[m], &in, &r);
+        assert_sum(&r);
+        cr_assert(r.count[1] == 0 && r.count[5] == 0, "%s draws a zero weight", ts[m]->name);
+        cr_assert(r.count[2] > 0, "%s never draws the 1e-12 weight", ts[m]->name);
+        /* tally the method's own draws over 2^20 evenly spread grid points, plus the last
+         * point: every token drawn there must have a positive exact count */
+        void *table;
+        sl_error e;
+        cr_assert_eq(ds[m]->prepare(&table, d, 6, &e), 0);
+        uint64_t w;
+        sl_rng g = {.type = &gt, .state = &w};
+        for (uint64_t k = 0; k < (1u << 20); k++) {
+            w = (k << 33);
+            size_t t = ds[m]->draw(table, &g);
+            cr_assert(r.count[t] > 0, "%s: k = %llu draws %zu with exact count 0", ts[m]->name,
+                      (unsigned long long)(k << 22), t);
+        }
+        ds[m]->free(table);
+        sl_exact_result_free(&r);
+    }
+}
+
+Test(replay_exact, counts_sum_to_2_bits_on_49152_tokens)
+{
+    sl_vec v;
+    sl_error e;
+    cr_assert_eq(sl_io_vec_read("data/synthetic_49152.txt", NULL, -1, &v, &e), 0, "%s", e.msg);
+    double *p = malloc(v.n * sizeof *p);
+    float *pf = malloc(v.n * sizeof *pf);
+    cr_assert_eq(sl_logits_softmax(v.d, v.n, 1.0, p, &e), 0);
+    cr_assert_eq(sl_exact_candle_softmax(v.f, v.n, 1.0, pf, &e), 0);
+    sl_exact_input in = in_f(pf, p, v.n);
+    for (size_t i = 0; sl_exact_types[i]; i++) {
+        if (sl_exact_types[i] == &sl_exact_torch_race_type)
+            continue;
+        sl_exact_result r;
+        run_ok(sl_exact_types[i], &in, &r);
+        assert_sum(&r);
+        cr_assert(r.tv < 0.01, "%s: tv %.3g", r.sampler, r.tv);
+        sl_exact_result_free(&r);
+    }
+    free(p);
+    free(pf);
+    sl_vec_free(&v);
+}
+
+/* ---------------------------------------------------------------- CLI */
+
+Test(replay_exact, cli_json_rationals_sum)
+{
+    sl_test_run r = sl_test_cli("exact --framework candle --probs 1,2,0,1e-9,4 --json");
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    /* parse the rationals back and add them */
+    const char *s = strstr(r.out, "\"induced\":[");
+    cr_assert(s);
+    s += 11;
+    unsigned long long sum = 0;
+    while (*s == '"') {
+        unsigned long long n;
+        unsigned b;
+        cr_assert_eq(sscanf(s, "\"%llu/2^%u\"", &n, &b), 2, "rational at %s", s);
+        cr_assert_eq(b, 23);
+        sum += n;
+        s = strchr(s + 1, '"') + 1;
+        if (*s == ',')
+            s++;
+    }
+    cr_assert_eq(sum, 1ull << 23, "rationals sum to %llu", sum);
+    cr_assert(strstr(r.out, "\"never\":[3]"), "token 3 (1e-9) is never drawn: %s", r.out);
+    sl_test_run_free(&r);
+}
+
+Test(replay_exact, cli_errors_and_help)
+{
+    sl_test_run r = sl_test_cli("exact --framework numpy --probs 1,nan,2");
+    cr_assert_eq(r.status, 2);
+    cr_assert_eq(strlen(r.out), 0, "nothing on stdout");
+    cr_assert_eq(sl_test_lines(r.err), 1, "one line: %s", r.err);
+    sl_test_run_free(&r);
+    r = sl_test_cli("exact --framework nope --probs 1,2");
+    cr_assert_eq(r.status, 2);
+    sl_test_run_free(&r);
+    r = sl_test_cli("exact --method cdf --rng gsl:ranlux --probs 1,2");
+    cr_assert_eq(r.status, 2, "a 24-bit source is refused: %s", r.err);
+    sl_test_run_free(&r);
+    r = sl_test_cli("exact --help");
+    cr_assert_eq(r.status, 0);
+    cr_assert(strstr(r.out, "usage: samplab exact"));
+    sl_test_run_free(&r);
+    r = sl_test_cli("exact --framework numpy --probs 1,2");
+    cr_assert_eq(r.status, 0);
+    cr_assert(strstr(r.out, "every call fails: ValueError"), "numpy rejects unnormalised p: %s", r.out);
+    sl_test_run_free(&r);
+}
+
+/* ---------------------------------------------------------------- statistics */
+
+#define N_STAT 10000000u
+
+static double chi2_q(const uint64_t *obs, const sl_exact_result *r, size_t n)
+{
+    double stat = 0;
+    size_t df = 0;
+    for (size_t i = 0; i < r->V; i++) {
+        double e = sl_exact_prob(r->count[i], r->bits) * (double)n;
+        if (e == 0) {
+            cr_assert_eq(obs[i], 0, "token %zu has exact probability 0 but was drawn %llu times", i,
+                         (unsigned long long)obs[i]);
+            continue;
+        }
+        stat += ((double)obs[i] - e) * ((double)obs[i] - e) / e;
+        df++;
+    }
+    return gsl_cdf_chisq_Q(stat, (double)(df - 1));
+}
+
+Test(stat_exact, candle_draws_match_exact, .timeout = 120)
+{
+    /* [3,2,2,1] as float32 and a variant whose last weight is 1% larger (power). */
+    float f[4] = {3, 2, 2, 1}, g[4] = {3, 2, 2, 1.01f};
+    double d[4] = {3, 2, 2, 1}, dg[4] = {3, 2, 2, 1.01};
+    sl_exact_input in = in_f(f, d, 4), ing = in_f(g, dg, 4);
+    sl_exact_result r, rg;
+    run_ok(&sl_exact_candle_type, &in, &r);
+    run_ok(&sl_exact_candle_type, &ing, &rg);
+    sl_rng_pcg32_state s;
+    sl_rng_pcg32_seed(&s, 20261129, 7);
+    uint64_t obs[4] = {0};
+    float cum[3] = {3, 5, 7};
+    for (uint32_t n = 0; n < N_STAT; n++) {
+        uint32_t u = sl_rng_pcg32_next(&s) >> 9 | 0x3f800000u;
+        float v;
+        memcpy(&v, &u, 4);
+        float chosen = (v - 1.0f) * 8.0f;
+        obs[(cum[0] <= chosen) + (cum[1] <= chosen) + (cum[2] <= chosen)]++;
+    }
+    double q = chi2_q(obs, &r, N_STAT), qg = chi2_q(obs, &rg, N_STAT);
+    cr_assert(q > 0.001, "seed 20261129, N = 10^7: chi-square Q = %.3g against the exact candle distribution", q);
+    cr_assert(qg < 0.001, "power: Q = %.3g against a 1%% heavier last weight should reject", qg);
+    sl_exact_result_free(&r);
+    sl_exact_result_free(&rg);
+}
+
+Test(stat_exact, gsl_discrete_draws_match_exact, .timeout = 120)
+{
+    static const double logits[8] = {4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2.2};
+    double d[8];
+    sl_error e;
+    cr_assert_eq(sl_logits_softmax(logits, 8, 1.0, d, &e), 0);
+    sl_exact_input in;
+    memset(&in, 0, sizeof in);
+    in.V = 8;
+    in.d = d;
+    sl_exact_result r;
+    run_ok(&sl_exact_gsl_discrete_type, &in, &r);
+    assert_sum(&r);
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, 12345);
+    gsl_ran_discrete_t *t = gsl_ran_discrete_preproc(8, d);
+    uint64_t obs[8] = {0};
+    for (uint32_t n = 0; n < N_STAT; n++)
+        obs[gsl_ran_discrete(g, t)]++;
+    double q = chi2_q(obs, &r, N_STAT);
+    cr_assert(q > 0.001, "gsl mt19937 seed 12345, N = 10^7: chi-square Q = %.3g", q);
+    gsl_ran_discrete_free(t);
+    gsl_rng_free(g);
+    sl_exact_result_free(&r);
+}
