@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -16,7 +17,9 @@ static void exact_help(FILE *f)
     fprintf(f,
         "usage: samplab exact (--framework F | --method M [--rng R]) (--probs SRC | --logits SRC\n"
         "                     [--temperature T]) [--replacement] [--dtype float32|float64]\n"
-        "                     [--tokens] [--json] [--tensor NAME --row I]\n\n"
+        "                     [--tokens] [--json] [--tensor NAME --row I]\n"
+        "       samplab exact --report-data DIR   (report tables and figure data; reads\n"
+        "                     data/synthetic_49152.txt when run from the repository root)\n\n"
         "Counts, over every value of the sampler's uniform, how many select each token: induced\n"
         "P(i) = count/2^bits exactly. The ideal is the float64 weights over their sum (for --logits a\n"
         "float64 softmax). Prints the exact TV(induced, ideal), the token with the largest relative\n"
@@ -229,6 +232,13 @@ int sl_cli_exact_main(int argc, char **argv)
             replacement = 1;
         } else if (!strcmp(a, "--json")) {
             json = 1;
+        } else if (!strcmp(a, "--report-data")) {
+            VALUE();
+            sl_error err;
+            const char *z = "data/synthetic_49152.txt";
+            if (sl_exact_report_data(v, access(z, R_OK) == 0 ? z : NULL, &err))
+                return sl_cli_fail(&err);
+            return 0;
         } else if (!strcmp(a, "--tokens")) {
             tokens = 1;
         } else {

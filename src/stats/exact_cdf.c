@@ -304,12 +304,14 @@ static int run_torch_repl(const sl_exact_input *in, sl_exact_result *out, sl_err
             if (p)
                 sl_exact_path_set(p, 1, 0);
         }
-        /* u = 0 (k = 0): the first j with cum[j] >= 0 is 0, whatever p[0] is */
+        /* u = 0 (k = 0): the first j with cum[j] >= 0 is 0, whatever p[0] is;
+         * a failure only when p[0] == 0 */
         double p0 = f32 ? (double)in->f[0] : in->d[0];
-        sl_exact_path *p = sl_exact_path_add(out, "u_zero", 0,
-            "u == 0 exactly (k = 0): returns token 0%s",
-            p0 == 0 ? ", which has probability 0" : " (harmless: p[0] > 0)");
-        sl_exact_path_set(p, 1, 53);
+        if (p0 == 0) {
+            sl_exact_path *p = sl_exact_path_add(out, "u_zero", 0,
+                "u == 0 exactly (k = 0): returns token 0, which has probability 0");
+            sl_exact_path_set(p, 1, 53);
+        }
     }
     free(cum);
     free(K);

@@ -96,11 +96,20 @@ void sl_exact_u128_format(sl_u128 x, char *buf, size_t len);
  * x * (float)(1/T) + 0, max, expf(x - max), sum, divide. -inf logits give 0. */
 int sl_exact_candle_softmax(const float *x, size_t n, double temperature, float *out, sl_error *err);
 
-/* Report data (issue 8): for each sampler in `types` on each embedded distribution
- * (weather logits, softmax([3,2,2,1]), Zipf-like V = 49152), writes into `dir`
- *   exact_tail_<dist>.dat : rank, token, ideal, then induced P per sampler (tail tokens),
- *   exact_failures.dat    : sampler, dist, path, P per call, P per 10^9 calls, exact?
- * Files are written through a temporary name renamed into place. */
-int sl_exact_report_data(const char *dir, sl_error *err);
+/* Report data: for every audited sampler (candle, numpy, torch-replacement, gsl, cdf,
+ * alias, linear; torch's race in the tables only) on the weather logits, softmax
+ * of [3,2,2,1], the weather logits with a top-3 and a top-4 filter (tail logits
+ * -inf) and, if zipf_logits is not
+ * NULL, the V = 49152 vocabulary read from that file (data/synthetic_49152.txt),
+ * writes into dir:
+ *   exact_tail_<dist>.dat  rank, token, ideal, then the exact induced P per sampler,
+ *                          tokens by decreasing ideal (all for V <= 256; else
+ *                          log-spaced ranks plus the last 200): a log-log figure;
+ *   exact_failures.dat     dist, sampler, path, P per call, P in 10^9 calls,
+ *                          exact|bound, rational num/2^bits or -, token;
+ *   exact_summary.dat      dist, sampler, TV, exact|bound, #never, #zero-p drawn,
+ *                          worst token, its relative error.
+ * Each file is written through a temporary name renamed into place. */
+int sl_exact_report_data(const char *dir, const char *zipf_logits, sl_error *err);
 
 #endif
