@@ -501,3 +501,68 @@ Test(stat_exact, gsl_discrete_draws_match_exact, .timeout = 120)
     gsl_rng_free(g);
     sl_exact_result_free(&r);
 }
+
+/* ---------------------------------------------------------------- golden: the real libraries */
+
+/* data/golden/exact_numpy_torch.txt (analysis/golden/exact_numpy_torch.py, NumPy 1.24.2,
+ * torch 1.13.1): NumPy's own grid boundaries K_j, and torch (u, token) pairs. */
+Test(replay_exact, golden_numpy_boundaries_and_torch_pairs)
+{
+    char *text = sl_test_slurp("data/golden/exact_numpy_torch.txt");
+    cr_assert(text, "data/golden/exact_numpy_torch.txt is missing (make golden)");
+    size_t lines = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] == '#')
+            continue;
+        char lib[16], name[64];
+        size_t V;
+        int off = 0;
+        cr_assert_eq(sscanf(line, "%15s %63s %zu%n", lib, name, &V, &off), 3, "line: %.60s", line);
+        double d[16];
+        float f[16];
+        cr_assert(V <= 16);
+        char *s = line + off, *end;
+        for (size_t i = 0; i < V; i++) {
+            d[i] = strtod(s, &end);
+            f[i] = (float)d[i];
+            s = end;
+        }
+        s = strchr(s, '|') + 1;
+        sl_exact_input in = in_f(f, d, V);
+        sl_exact_result r;
+        if (!strcmp(lib, "numpy")) {
+            in.dtype = SL_F64;
+            run_ok(&sl_exact_numpy_type, &in, &r);
+            uint64_t K = 0;
+            for (size_t j = 0; j + 1 < V; j++) {
+                K += (uint64_t)r.count[j];
+                unsigned long long g = strtoull(s, &end, 10);
+                s = end;
+                cr_assert_eq(K, g, "numpy %s: K_%zu = %llu, NumPy says %llu", name, j, (unsigned long long)K, g);
+            }
+        } else {
+            in.dtype = SL_F32;
+            run_ok(&sl_exact_torch_repl_type, &in, &r);
+            uint64_t lo[16], hi[16], K = 0;
+            for (size_t j = 0; j < V; j++) {
+                lo[j] = K;
+                K += (uint64_t)r.count[j];
+                hi[j] = K;
+            }
+            unsigned long long k;
+            unsigned t;
+            int n, pairs = 0;
+            while (sscanf(s, " %llu:%u%n", &k, &t, &n) == 2) {
+                cr_assert(t < V && k >= lo[t] && k < hi[t], "torch %s: k = %llu drew %u, exact interval [%llu, %llu)",
+                          name, k, t, (unsigned long long)lo[t], (unsigned long long)hi[t]);
+                s += n;
+                pairs++;
+            }
+            cr_assert_eq(pairs, 300, "torch %s: %d pairs", name, pairs);
+        }
+        sl_exact_result_free(&r);
+        lines++;
+    }
+    cr_assert_eq(lines, 7, "golden lines: %zu", lines);
+    free(text);
+}
