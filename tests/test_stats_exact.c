@@ -677,3 +677,124 @@ Test(replay_exact, golden_chosen_uniforms)
     cr_assert(checks > 40, "checks: %zu", checks);
     free(text);
 }
+
+/* ---------------------------------------------------------------- the samplers' own code as oracle */
+
+/* A GSL generator whose next uniform is the word in its state, over 2^32. */
+static void fixed_set(void *state, unsigned long seed)
+{
+    *(uint64_t *)state = seed;
+}
+static unsigned long fixed_get(void *state)
+{
+    return (unsigned long)*(uint64_t *)state;
+}
+static double fixed_get_double(void *state)
+{
+    return ldexp((double)*(uint64_t *)state, -32);
+}
+static const gsl_rng_type fixed_type = {"fixed", 0xffffffffUL, 0, sizeof(uint64_t), fixed_set, fixed_get,
+                                        fixed_get_double};
+
+static size_t gsl_at(gsl_rng *g, const gsl_ran_discrete_t *t, uint64_t w)
+{
+    *(uint64_t *)g->state = w;
+    return gsl_ran_discrete(g, t);
+}
+
+Test(replay_exact, gsl_counts_from_gsl_itself)
+{
+    /* Per bucket (the 2^32 words split by (size_t)(w/2^32*K)), GSL's own gsl_ran_discrete
+     * returns the bucket, then its alias: the switch is found by binary search calling
+     * GSL, so the counts follow GSL's code, not the audit's interval arithmetic. */
+    static const double vecs[][7] = {
+        {0.5154835512819855, 0.25598155591283933, 0.1715895683437691, 0.0313465870357273, 0.014084929481373673,
+         0.006994368985388527, 0.0034733008474383737},
+        {1, 0, 3, 1e-9, 0, 2, 1e-300},
+        {1, 1, 1, 1, 1, 1, 1},
+    };
+    gsl_rng *g = gsl_rng_alloc(&fixed_type);
+    for (size_t v = 0; v < 3; v++) {
+        const size_t V = 7;
+        sl_exact_input in;
+        memset(&in, 0, sizeof in);
+        in.V = V;
+        in.d = vecs[v];
+        sl_exact_result r;
+        run_ok(&sl_exact_gsl_discrete_type, &in, &r);
+        assert_sum(&r);
+        gsl_ran_discrete_t *t = gsl_ran_discrete_preproc(V, vecs[v]);
+        uint64_t c[7] = {0}, lo = 0, N = (uint64_t)1 << 32;
+        for (size_t b = 0; b < V; b++) {
+            uint64_t a = lo, e = N;
+            while (a < e) {
+                uint64_t mid = a + (e - a) / 2;
+                if ((size_t)(ldexp((double)mid, -32) * (double)V) > b)
+                    e = mid;
+                else
+                    a = mid + 1;
+            }
+            uint64_t hi = a;
+            size_t t0 = gsl_at(g, t, lo), t1 = gsl_at(g, t, hi - 1);
+            if (t0 == t1) {
+                c[t0] += hi - lo;
+            } else {
+                uint64_t x = lo, y = hi - 1;
+                while (x < y) {
+                    uint64_t mid = x + (y - x) / 2;
+                    if (gsl_at(g, t, mid) != t0)
+                        y = mid;
+                    else
+                        x = mid + 1;
+                }
+                c[t0] += x - lo;
+                c[t1] += hi - x;
+                cr_assert_eq(gsl_at(g, t, x - 1), t0);
+                cr_assert_eq(gsl_at(g, t, x), t1);
+            }
+            lo = hi;
+        }
+        for (size_t i = 0; i < V; i++)
+            cr_assert(r.count[i] == c[i], "vector %zu token %zu: audit %.0f, GSL %llu", v, i, (double)r.count[i],
+                      (unsigned long long)c[i]);
+        gsl_ran_discrete_free(t);
+        sl_exact_result_free(&r);
+    }
+    gsl_rng_free(g);
+}
+
+Test(replay_exact, cdf_counts_from_the_method_itself)
+{
+    /* draw/cdf's token is nondecreasing in k: the boundaries are found by binary search
+     * calling the method's own draw on the 2^53 grid. */
+    double d[9] = {0.3, 0, 1e-12, 0.2, 0.5, 0, 1e-300, 0x1p-60, 0};
+    sl_exact_input in;
+    memset(&in, 0, sizeof in);
+    in.V = 9;
+    in.d = d;
+    sl_exact_result r;
+    run_ok(&sl_exact_cdf_type, &in, &r);
+    void *table;
+    sl_error e;
+    cr_assert_eq(sl_draw_cdf_type.prepare(&table, d, 9, &e), 0);
+    sl_rng_type gt = {.name = "grid", .word_bits = 64, .state_size = 8, .next = sl_test_exact_grid_next};
+    uint64_t w;
+    sl_rng g = {.type = &gt, .state = &w};
+    uint64_t prev = 0, N = (uint64_t)1 << 53;
+    for (size_t j = 0; j < 9; j++) {
+        uint64_t a = prev, b = N;
+        while (a < b) {
+            uint64_t mid = a + (b - a) / 2;
+            w = mid << 11;
+            if (sl_draw_cdf_type.draw(table, &g) > j)
+                b = mid;
+            else
+                a = mid + 1;
+        }
+        cr_assert(r.count[j] == a - prev, "token %zu: audit %.0f, method %llu", j, (double)r.count[j],
+                  (unsigned long long)(a - prev));
+        prev = a;
+    }
+    sl_draw_cdf_type.free(table);
+    sl_exact_result_free(&r);
+}
