@@ -131,6 +131,13 @@ def main():
         for k in sorted(cand):
             pairs.append("%d:%d" % (k, np_state([k]).choice(len(p), p=arr)))
         out.write("npleg %s %d %s | %s\n" % (name, len(p), " ".join(repr(float(v)) for v in arr), " ".join(pairs)))
+    # a float32 running sum that overflows: inf/inf = NaN in the table
+    p32 = np.array([1, 3e38, 3e38, 1, 5], dtype=np.float32)
+    pairs = []
+    for k in (0, 1, 2, HALF, N - 1):
+        torch_set_words(torch_words([k]))
+        pairs.append("%d:%d" % (k, torch.multinomial(torch.tensor(p32), 1, replacement=True).item()))
+    out.write("repl overflow %d %s | %s\n" % (len(p32), " ".join(repr(float(v)) for v in p32), " ".join(pairs)))
     out.close()
 
 

@@ -238,6 +238,20 @@ const sl_exact_type sl_exact_numpy_type = {
 
 /* ------------------------------------------------------------------ torch, replacement=True */
 
+/* torch's search: left = 0, right = V; cum[mid] < u moves right. */
+static size_t torch_search(const double *cum, size_t V, double u)
+{
+    size_t l = 0, r = V;
+    while (r > l) {
+        size_t mid = l + (r - l) / 2;
+        if (cum[mid] < u)
+            l = mid + 1;
+        else
+            r = mid;
+    }
+    return l;
+}
+
 static int run_torch_repl(const sl_exact_input *in, sl_exact_result *out, sl_error *err)
 {
     int f32 = in->dtype == SL_F32;
@@ -292,14 +306,36 @@ static int run_torch_repl(const sl_exact_input *in, sl_exact_result *out, sl_err
         sl_exact_path_set(p, 1, 0);
     } else {
         cum[V - 1] = 1;
-        /* token > j  <=>  cum[j] < u  <=>  k > cum[j]*2^53 */
+        int has_nan = 0;
         for (size_t j = 0; j < V; j++)
-            K[j] = grid_at_most(cum[j], 53);
+            has_nan |= isnan(cum[j]);
+        if (!has_nan) {
+            /* token > j  <=>  cum[j] < u  <=>  k > cum[j]*2^53 */
+            for (size_t j = 0; j < V; j++)
+                K[j] = grid_at_most(cum[j], 53);
+        } else {
+            /* inf/inf = NaN entries (the sum overflowed): the table is not sorted, so
+             * follow torch's own binary search. Each of its comparisons is monotone in
+             * u, so its result still is: search per boundary over k. */
+            uint64_t a0 = 0;
+            for (size_t j = 0; j + 1 < V; j++) {
+                uint64_t a = a0, b = (uint64_t)1 << 53;
+                while (a < b) {
+                    uint64_t mid = a + (b - a) / 2;
+                    if (torch_search(cum, V, ldexp((double)mid, -53)) > j)
+                        b = mid;
+                    else
+                        a = mid + 1;
+                }
+                K[j] = a0 = a;
+            }
+            K[V - 1] = (uint64_t)1 << 53;
+        }
         sl_exact_counts_from_cumulative(out, K);
         if (isinf(sumd)) {
             sl_exact_path *p = sl_exact_path_add(out, "sum_overflow", (long)V - 1,
-                "the %s running sum overflows to +inf: cum/sum = 0 for finite sums, "
-                "so the draw lands where the sum overflowed or on the last token",
+                "the %s running sum overflows to +inf: cum/sum is 0 before the overflow and "
+                "NaN after it, and torch's binary search lands where the sum overflowed",
                 f32 ? "float32" : "float64");
             if (p)
                 sl_exact_path_set(p, 1, 0);
