@@ -798,3 +798,37 @@ Test(replay_exact, cdf_counts_from_the_method_itself)
     sl_draw_cdf_type.free(table);
     sl_exact_result_free(&r);
 }
+
+Test(replay_exact, own_methods_when_the_float64_sum_overflows)
+{
+    /* 1e308 + 1e308 = inf: draw/cdf's target u*inf exceeds every running sum (the guard
+     * returns the last positive token), draw/linear's p/inf = 0 sends every draw through
+     * the fallback to the zero-probability last token. The audit says so, exactly. */
+    double d[3] = {1e308, 1e308, 0};
+    sl_exact_input in;
+    memset(&in, 0, sizeof in);
+    in.V = 3;
+    in.d = d;
+    sl_exact_result r;
+    run_ok(&sl_exact_cdf_type, &in, &r);
+    cr_assert(r.count[1] == ((sl_u128)1 << 53) && r.n_never == 1 && r.never[0] == 0, "cdf: all on token 1");
+    sl_exact_result_free(&r);
+    run_ok(&sl_exact_linear_type, &in, &r);
+    cr_assert(r.count[2] == ((sl_u128)1 << 53) && r.n_zero_drawn == 1, "linear: all on the zero token 2");
+    sl_exact_result_free(&r);
+    sl_rng_type gt = {.name = "grid", .word_bits = 64, .state_size = 8, .next = sl_test_exact_grid_next};
+    uint64_t w;
+    sl_rng g = {.type = &gt, .state = &w};
+    const sl_draw_type *ds[2] = {&sl_draw_cdf_type, &sl_draw_linear_type};
+    size_t expect[2] = {1, 2};
+    for (int m = 0; m < 2; m++) {
+        void *table;
+        sl_error e;
+        cr_assert_eq(ds[m]->prepare(&table, d, 3, &e), 0);
+        for (uint64_t k = 0; k < 4; k++) {
+            w = (k * (((uint64_t)1 << 53) / 3)) << 11;
+            cr_assert_eq(ds[m]->draw(table, &g), expect[m], "%s at k = %llu", ds[m]->name, (unsigned long long)k);
+        }
+        ds[m]->free(table);
+    }
+}

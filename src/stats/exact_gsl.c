@@ -36,6 +36,9 @@ static int run_gsl(const sl_exact_input *in, sl_exact_result *out, sl_error *err
     if (!(s > 0))
         return sl_error_set(err, SL_EINVAL, "%s: the weights sum to 0",
                             in->source ? in->source : "weights");
+    if (isinf(s))
+        return sl_error_set(err, SL_EINVAL, "%s: the weights sum to +inf in float64 (GSL's table "
+                            "would hold NaN)", in->source ? in->source : "weights");
     if ((rc = sl_exact_result_init(out, in, 32, err)))
         return rc;
     /* The inputs are checked above, so GSL's error handler is never reached. */

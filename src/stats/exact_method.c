@@ -59,7 +59,9 @@ static int run_cdf(const sl_exact_input *in, sl_exact_result *out, sl_error *err
             last_positive = i;
     }
     uint64_t prev = 0, a = 0;
-    for (size_t j = 0; j < V; j++) {
+    /* total = +inf: target = u*inf is inf (NaN at u = 0), no running sum exceeds
+     * it, and every draw takes the guard */
+    for (size_t j = 0; j < V && !isinf(total); j++) {
         /* first k with cum[j] <= u*total: the tokens <= j end there */
         uint64_t lo = a, hi = GRID53;
         while (lo < hi) {
