@@ -832,3 +832,91 @@ Test(replay_exact, own_methods_when_the_float64_sum_overflows)
         ds[m]->free(table);
     }
 }
+
+/* data/golden/exact_rand.txt (analysis/golden/exact_rand.sh): the real rand 0.8.5
+ * WeightedIndex<f32> enumerated over all 2^23 uniforms; for the 49152-token
+ * vocabulary, FNV-1a hashes of the float32 weights (candle's softmax recipe) and of
+ * the counts. */
+static uint64_t fnv_bytes(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+Test(replay_exact, golden_rand_full_enumeration)
+{
+    char *text = sl_test_slurp("data/golden/exact_rand.txt");
+    cr_assert(text, "data/golden/exact_rand.txt is missing (make golden)");
+    sl_vec zipf;
+    sl_error e;
+    cr_assert_eq(sl_io_vec_read("data/synthetic_49152.txt", NULL, -1, &zipf, &e), 0, "%s", e.msg);
+    size_t wi = 0, zl = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        char name[64];
+        size_t V;
+        int off = 0;
+        if (!strncmp(line, "wi ", 3)) {
+            cr_assert_eq(sscanf(line + 3, "%63s %zu%n", name, &V, &off), 2);
+            char *s = line + 3 + off, *end;
+            float f[16];
+            double d[16];
+            cr_assert(V <= 16);
+            for (size_t i = 0; i < V; i++) {
+                uint32_t b = (uint32_t)strtoul(s, &end, 16);
+                s = end;
+                memcpy(&f[i], &b, 4);
+                d[i] = f[i];
+            }
+            s = strchr(s, '|') + 1;
+            sl_exact_input in = in_f(f, d, V);
+            sl_exact_result r;
+            run_ok(&sl_exact_candle_type, &in, &r);
+            for (size_t i = 0; i < V; i++) {
+                unsigned long long c = strtoull(s, &end, 10);
+                s = end;
+                cr_assert(r.count[i] == c, "rand %s token %zu: audit %.0f, rand 0.8.5 %llu", name, i,
+                          (double)r.count[i], c);
+            }
+            sl_exact_result_free(&r);
+            wi++;
+        } else if (!strncmp(line, "zipf T=", 7)) {
+            double T;
+            unsigned long long wf, cf;
+            size_t never;
+            cr_assert_eq(sscanf(line + 7, "%lf %zu weights_fnv=%llx counts_fnv=%llx never=%zu", &T, &V, &wf, &cf,
+                                &never), 5, "line %s", line);
+            cr_assert_eq(V, zipf.n);
+            float *f = malloc(V * sizeof *f);
+            double *d = malloc(V * sizeof *d);
+            cr_assert_eq(sl_exact_candle_softmax(zipf.f, V, T, f, &e), 0, "%s", e.msg);
+            uint64_t h = 0xcbf29ce484222325ull;
+            for (size_t i = 0; i < V; i++) {
+                d[i] = f[i];
+                h = fnv_bytes(h, &f[i], 4); /* little-endian bit patterns, as rand's side hashes them */
+            }
+            cr_assert_eq(h, wf, "T = %g: candle softmax weights hash %016llx, rand side %016llx", T,
+                         (unsigned long long)h, wf);
+            sl_exact_input in = in_f(f, d, V);
+            sl_exact_result r;
+            run_ok(&sl_exact_candle_type, &in, &r);
+            h = 0xcbf29ce484222325ull;
+            for (size_t i = 0; i < V; i++) {
+                uint64_t c = (uint64_t)r.count[i];
+                h = fnv_bytes(h, &c, 8);
+            }
+            cr_assert_eq(h, cf, "T = %g: counts hash %016llx, rand 0.8.5 %016llx", T, (unsigned long long)h, cf);
+            cr_assert_eq(r.n_never, never, "T = %g: never drawn %zu, rand %zu", T, r.n_never, never);
+            sl_exact_result_free(&r);
+            free(f);
+            free(d);
+            zl++;
+        }
+    }
+    cr_assert(wi == 8 && zl == 2, "golden lines: %zu wi, %zu zipf", wi, zl);
+    sl_vec_free(&zipf);
+    free(text);
+}
