@@ -103,15 +103,19 @@ static int run_race(const sl_exact_input *in, sl_exact_result *out, sl_error *er
     /* the bound */
     const double h = 0x1p-53, rnd = f32 ? 0x1p-24 : 0x1p-53, lg = 0x1p-52;
     double best = 1, bestK = 0;
-    /* needs the winner's ratio normal and no overflow (see the header comment) */
-    int ok = pmax / (double)s >= 0x1p-100 && (double)s < 1e30;
+    /* every ratio near the winner's must be normal: on G, q <= 53 ln 2 < 37, so the
+     * winner's ratio is >= pmax/37, and competitors within rho of it are normal when
+     * pmax >= 2^-120 (float32) or 2^-1000 (float64); overflow is excluded per K0 below */
+    int ok = pmax >= (f32 ? 0x1p-120 : 0x1p-1000);
     for (int e4 = 16; ok && e4 <= 200; e4++) {
         double K0 = ldexp(1.0, e4 / 4) * pow(2.0, (e4 % 4) / 4.0);
         K0 = floor(K0);
-        if (f32 && pmax * (1 / (K0 * h)) * 2 > (double)FLT_MAX)
+        if (pmax * (1 / (K0 * h)) * 2 > (f32 ? (double)FLT_MAX : DBL_MAX / 4))
             continue;
         double eu = fmax(2 / (K0 * (1 - 2 * h)), 1 / ((K0 - 1) * log(2.0)));
-        double rho = (1 + eu) * (1 + lg) * (1 + lg) * (1 + rnd) * (1 + rnd) / ((1 - rnd) * (1 - rnd));
+        /* c_i / R_i = (1+eta)(1+d3) / ((1+d1)(1+d2)): eta in [0, eu] (grid), d1 log,
+         * d2 rounding of q to float32, d3 the division; rho = max / min of it */
+        double rho = (1 + eu) * (1 + lg) / (1 - lg) * (1 + rnd) * (1 + rnd) / ((1 - rnd) * (1 - rnd));
         double b = 2 * (double)V * K0 * h + (rho - 1) * (double)(1 - s2);
         if (b < best) {
             best = b;

@@ -100,7 +100,8 @@ int sl_exact_candle_softmax(const float *x, size_t n, double temperature, float 
  * alias, linear; torch's race in the tables only) on the weather logits, softmax
  * of [3,2,2,1], the weather logits with a top-3 and a top-4 filter (tail logits
  * -inf) and, if zipf_logits is not
- * NULL, the V = 49152 vocabulary read from that file (data/synthetic_49152.txt),
+ * NULL, the V = 49152 vocabulary read from that file (data/synthetic_49152.txt)
+ * at T = 1 (zipf49152) and T = 0.8 (zipf49152_t08),
  * writes into dir:
  *   exact_tail_<dist>.dat  rank, token, ideal, then the exact induced P per sampler,
  *                          tokens by decreasing ideal (all for V <= 256; else
