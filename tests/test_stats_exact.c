@@ -920,3 +920,131 @@ Test(replay_exact, golden_rand_full_enumeration)
     sl_vec_free(&zipf);
     free(text);
 }
+
+/* ---------------------------------------------------------------- random vectors */
+
+/* The token each sampler's own rule gives at grid value k (direct evaluation, no search). */
+static size_t rule_candle(const float *w, size_t V, uint64_t k)
+{
+    float total = w[0], cum[64];
+    for (size_t i = 1; i < V; i++) {
+        cum[i - 1] = total;
+        total += w[i];
+    }
+    float scale = total;
+    while (scale * (1.0f - 0x1p-23f) + 0.0f >= total)
+        scale = nextafterf(scale, 0);
+    float chosen = ldexpf((float)k, -23) * scale + 0.0f;
+    size_t t = 0;
+    for (size_t i = 0; i + 1 < V; i++)
+        t += cum[i] <= chosen;
+    return t;
+}
+
+static size_t rule_numpy(const double *p, size_t V, uint64_t k)
+{
+    double cdf[64], s = 0;
+    for (size_t i = 0; i < V; i++)
+        cdf[i] = s += p[i];
+    for (size_t i = 0; i < V; i++)
+        cdf[i] /= cdf[V - 1];
+    return numpy_token(cdf, V, ldexp((double)k, -53));
+}
+
+static size_t rule_torch(const float *p, size_t V, uint64_t k)
+{
+    float c[64], s = 0;
+    for (size_t i = 0; i < V; i++)
+        c[i] = s += p[i];
+    for (size_t i = 0; i < V; i++)
+        c[i] /= s;
+    c[V - 1] = 1;
+    double u = ldexp((double)k, -53);
+    size_t l = 0, r = V;
+    while (r > l) {
+        size_t mid = l + (r - l) / 2;
+        if ((double)c[mid] < u)
+            l = mid + 1;
+        else
+            r = mid;
+    }
+    return l;
+}
+
+Test(replay_exact, random_vectors_boundaries)
+{
+    /* 300 vectors (seed 9, PCG32): V in 1..40, weights drawn from zeros, tiny (2^-30..2^-140),
+     * ordinary and large values. At each boundary of every counted sampler, the sampler's
+     * own rule (or its code, for draw/cdf and draw/linear) gives the tokens on both sides. */
+    sl_rng_pcg32_state s;
+    sl_rng_pcg32_seed(&s, 9, 1);
+    sl_rng_type gt = {.name = "grid", .word_bits = 64, .state_size = 8, .next = sl_test_exact_grid_next};
+    uint64_t w;
+    sl_rng g = {.type = &gt, .state = &w};
+    size_t checks = 0;
+    for (int rep = 0; rep < 300; rep++) {
+        size_t V = 1 + sl_rng_pcg32_bounded(&s, 40);
+        double d[64];
+        float f[64];
+        int any = 0;
+        for (size_t i = 0; i < V; i++) {
+            uint32_t kind = sl_rng_pcg32_bounded(&s, 6), m = sl_rng_pcg32_next(&s);
+            double x = kind == 0 ? 0 : kind == 1 ? ldexp(1 + m / 0x1p32, -30 - (int)(m % 110))
+                     : kind == 2 ? ldexp(1 + m / 0x1p32, 20) : m / 0x1p32;
+            f[i] = (float)x;
+            d[i] = f[i]; /* one value both samplers read */
+            any |= f[i] > 0;
+        }
+        if (!any)
+            f[0] = 1, d[0] = 1;
+        double ds = 0;
+        for (size_t i = 0; i < V; i++)
+            ds += d[i];
+        double dn[64];
+        for (size_t i = 0; i < V; i++)
+            dn[i] = d[i] / ds; /* numpy needs p summing to 1 */
+        sl_exact_input in = in_f(f, d, V);
+        const sl_exact_type *ts[5] = {&sl_exact_candle_type, &sl_exact_numpy_type, &sl_exact_torch_repl_type,
+                                      &sl_exact_cdf_type, &sl_exact_linear_type};
+        for (int m = 0; m < 5; m++) {
+            in.d = m == 1 ? dn : d;
+            in.dtype = m == 2 ? SL_F32 : SL_F64;
+            sl_exact_result r;
+            run_ok(ts[m], &in, &r);
+            cr_assert(!r.always_fails, "%s rep %d always fails: %s", ts[m]->name, rep, r.paths[0].what);
+            assert_sum(&r);
+            void *table = NULL;
+            sl_error e;
+            if (m >= 3)
+                cr_assert_eq((m == 3 ? &sl_draw_cdf_type : &sl_draw_linear_type)->prepare(&table, d, V, &e), 0);
+            uint64_t K = 0, N = (uint64_t)1 << r.bits;
+            for (size_t j = 0; j + 1 < V; j++) {
+                K += (uint64_t)r.count[j];
+                if (r.count[j + 1] == 0 || K == 0 || K >= N)
+                    continue; /* no boundary between j and the next drawn token here */
+                size_t before, at;
+                if (m == 0) {
+                    before = rule_candle(f, V, K - 1), at = rule_candle(f, V, K);
+                } else if (m == 1) {
+                    before = rule_numpy(dn, V, K - 1), at = rule_numpy(dn, V, K);
+                } else if (m == 2) {
+                    before = rule_torch(f, V, K - 1), at = rule_torch(f, V, K);
+                } else {
+                    const sl_draw_type *dt = m == 3 ? &sl_draw_cdf_type : &sl_draw_linear_type;
+                    w = (K - 1) << 11;
+                    before = dt->draw(table, &g);
+                    w = K << 11;
+                    at = dt->draw(table, &g);
+                }
+                cr_assert(before <= j && at > j && r.count[before] > 0 && r.count[at] > 0,
+                          "%s rep %d V %zu: boundary after token %zu at k = %llu: rule gives %zu | %zu", ts[m]->name,
+                          rep, V, j, (unsigned long long)K, before, at);
+                checks++;
+            }
+            if (table)
+                (m == 3 ? &sl_draw_cdf_type : &sl_draw_linear_type)->free(table);
+            sl_exact_result_free(&r);
+        }
+    }
+    cr_assert(checks > 3000, "boundaries checked: %zu", checks);
+}
