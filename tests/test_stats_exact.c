@@ -1048,3 +1048,25 @@ Test(replay_exact, random_vectors_boundaries)
     }
     cr_assert(checks > 3000, "boundaries checked: %zu", checks);
 }
+
+Test(replay_exact, gsl_generators_accepted_have_a_32_bit_grid)
+{
+    /* `samplab exact --framework gsl --rng R` accepts these because their
+     * gsl_rng_uniform is exactly gsl_rng_get / 2^32 over the full 32-bit range */
+    const gsl_rng_type *ts[] = {gsl_rng_mt19937, gsl_rng_mt19937_1999, gsl_rng_mt19937_1998, gsl_rng_taus,
+                                gsl_rng_taus2, gsl_rng_gfsr4};
+    for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) {
+        cr_assert(ts[i]->min == 0 && ts[i]->max == 0xffffffffUL, "%s range", ts[i]->name);
+        gsl_rng *a = gsl_rng_alloc(ts[i]), *b = gsl_rng_alloc(ts[i]);
+        for (int n = 0; n < 1000; n++) {
+            double u = gsl_rng_uniform(a);
+            unsigned long w = gsl_rng_get(b);
+            cr_assert_eq(u, ldexp((double)w, -32), "%s draw %d", ts[i]->name, n);
+        }
+        gsl_rng_free(a);
+        gsl_rng_free(b);
+    }
+    sl_test_run r = sl_test_cli("exact --framework gsl --rng gsl:ranlxd2 --probs 1,2");
+    cr_assert_eq(r.status, 2, "ranlxd2 (48-bit doubles) is refused");
+    sl_test_run_free(&r);
+}

@@ -32,8 +32,10 @@ static void exact_help(FILE *f)
         "  numpy         NumPy 1.24 choice(p=...), Generator or legacy: float64 cdf, 2^53 uniforms\n"
         "  torch         torch 1.13 multinomial(p, 1): exponential race; exact failure paths, TV bound\n"
         "                --replacement: multinomial(p, n, replacement=True): float cdf, 2^53 uniforms\n"
-        "  gsl           GSL 2.7 gsl_ran_discrete with a 32-bit generator (2^32 uniforms)\n"
-        "methods (samplab's own, any 32- or 64-bit --rng; default pcg32):\n"
+        "  gsl           GSL 2.7 gsl_ran_discrete with a 32-bit generator (2^32 uniforms); --rng\n"
+        "                gsl:mt19937 (default), gsl:taus2, gsl:gfsr4 ... (gsl_rng_uniform = w/2^32)\n"
+        "methods (samplab's own, any 32- or 64-bit --rng, default pcg32: all give u = k*2^-53,\n"
+        "so the induced distribution does not depend on the source or the seed):\n"
         "  cdf, alias, linear (the tutorial's inverse CDF with its last-index fallback)\n\n"
         "--dtype sets the precision torch and numpy receive (defaults: torch float32, numpy float64;\n"
         "a .npy source keeps its own). torch with --logits receives float32(softmax in float64), not\n"
@@ -184,7 +186,7 @@ static int print_json(const sl_exact_result *r, const sl_exact_type *t, const sl
 int sl_cli_exact_main(int argc, char **argv)
 {
     const char *probs_src = NULL, *logits_src = NULL, *method = NULL, *framework = NULL;
-    const char *rng_name = "pcg32", *dtype_text = NULL, *tensor = NULL;
+    const char *rng_name = NULL, *dtype_text = NULL, *tensor = NULL;
     long row = -1;
     int json = 0, tokens = 0, replacement = 0, has_t = 0;
     double temperature = 1.0;
@@ -278,6 +280,8 @@ int sl_cli_exact_main(int argc, char **argv)
                     "for the exponential race see --framework torch)\n", method);
             return 2;
         }
+        if (!rng_name)
+            rng_name = "pcg32";
         const sl_rng_type *rt = sl_rng_lookup(rng_name);
         if (!rt) {
             fprintf(stderr, "samplab exact: unknown random source '%s'\n", rng_name);
@@ -288,6 +292,24 @@ int sl_cli_exact_main(int argc, char **argv)
                     "53-bit uniform grid audited here\n", rt->name, rt->word_bits);
             return 2;
         }
+    }
+    if (t == &sl_exact_gsl_discrete_type && rng_name) {
+        /* gsl_rng_uniform must be word / 2^32: the full-range 32-bit generators whose
+         * get_double is exactly that (not ranlxd, ranlux, ... with other grids) */
+        static const char *const ok[] = {"gsl:mt19937", "gsl:mt19937_1999", "gsl:mt19937_1998", "gsl:taus",
+                                         "gsl:taus2", "gsl:gfsr4", NULL};
+        size_t i = 0;
+        while (ok[i] && strcmp(ok[i], rng_name))
+            i++;
+        if (!ok[i]) {
+            fprintf(stderr, "samplab exact: --framework gsl models a generator whose gsl_rng_uniform is w/2^32 "
+                    "(gsl:mt19937, gsl:taus2, gsl:gfsr4, ...), not '%s'\n", rng_name);
+            return 2;
+        }
+    } else if (framework && rng_name) {
+        fprintf(stderr, "samplab exact: --rng is not an option of framework %s (it fixes its own source)\n",
+                framework);
+        return 2;
     }
     if (!t) {
         fprintf(stderr, "samplab exact: unknown %s '%s' (samplab exact --help)\n", framework ? "framework" : "method",
