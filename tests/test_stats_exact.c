@@ -422,6 +422,28 @@ Test(replay_exact, cli_errors_and_help)
     cr_assert_eq(r.status, 0);
     cr_assert(strstr(r.out, "usage: samplab exact"));
     sl_test_run_free(&r);
+    r = sl_test_cli("exact --framework candle --dtype float64 --probs 1,2");
+    cr_assert_eq(r.status, 2, "--dtype is for torch and numpy");
+    sl_test_run_free(&r);
+    /* a float64 .npy keeps its dtype in torch; text gets torch's float32 */
+    static const unsigned char npy[] = "\x93NUMPY\x01\x00v\x00{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }"
+                                       "                                                                      \n";
+    unsigned char buf[256];
+    memcpy(buf, npy, 128);
+    double vals[2] = {1, 2};
+    memcpy(buf + 128, vals, 16);
+    char *path = sl_test_tmpfile(".npy", buf, 144);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "exact --framework torch --replacement --probs %s", path);
+    r = sl_test_cli(cmd);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "over float64 p"), "npy float64 stays float64: %s", r.out);
+    sl_test_run_free(&r);
+    unlink(path);
+    free(path);
+    r = sl_test_cli("exact --framework torch --replacement --probs 1,2");
+    cr_assert(strstr(r.out, "over float32 p"), "text is float32 for torch: %s", r.out);
+    sl_test_run_free(&r);
     r = sl_test_cli("exact --framework numpy --probs 1,2");
     cr_assert_eq(r.status, 0);
     cr_assert(strstr(r.out, "every call fails: ValueError"), "numpy rejects unnormalised p: %s", r.out);

@@ -316,6 +316,12 @@ int sl_cli_exact_main(int argc, char **argv)
                 name);
         return 2;
     }
+    if (dtype_text && !(t == &sl_exact_numpy_type || t == &sl_exact_torch_race_type ||
+                        t == &sl_exact_torch_repl_type)) {
+        fprintf(stderr, "samplab exact: --dtype applies to --framework torch and numpy only (%s reads %s)\n",
+                t->name, t == &sl_exact_candle_type ? "float32" : "float64");
+        return 2;
+    }
     if (replacement && t != &sl_exact_torch_repl_type) {
         fprintf(stderr, "samplab exact: --replacement applies to --framework torch only\n");
         return 2;
@@ -331,7 +337,12 @@ int sl_cli_exact_main(int argc, char **argv)
     in.f = vec.f;
     in.source = vec.source;
     int is_torch = t == &sl_exact_torch_race_type || t == &sl_exact_torch_repl_type;
-    in.dtype = vec.dtype == SL_F32 ? SL_F32 : is_torch ? SL_F32 : SL_F64;
+    /* a binary source keeps its own dtype; text gets the framework's default
+     * (torch.tensor(list) is float32, np.array(list) float64) */
+    size_t sl = strlen(vec.source);
+    int binary = (sl > 4 && !strcmp(vec.source + sl - 4, ".npy")) ||
+                 (sl > 12 && !strcmp(vec.source + sl - 12, ".safetensors"));
+    in.dtype = binary ? vec.dtype : is_torch ? SL_F32 : SL_F64;
     if (dtype_text) {
         if (!strcmp(dtype_text, "float32"))
             in.dtype = SL_F32;
