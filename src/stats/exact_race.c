@@ -17,12 +17,14 @@
  * bound: 2 V K0 2^-53), every computed ratio is within a factor gamma of the
  * continuous p_i / E_i, E_i = -log(1 - U_i), where gamma covers the 2^-53 grid of
  * u (at most 2/K0 relative, or 1/((K0-1) ln 2) near u = 1), glibc's log (< 1 ulp)
- * and the float32 roundings of q and p/q. Then the winners differ only if the two
+ * and the float32 roundings of q and p/q. Only tokens with p_i > 0 enter G (a zero
+ * weight gives +0, or NaN when u_i == 0: that event is added exactly, 1-(1-2^-53)^Z
+ * for Z zero weights). Then the winners differ only if the two
  * smallest continuous T_i = E_i/p_i are within a factor rho = gamma_max/gamma_min,
  * whose probability in the continuous race is exactly
  *   sum_w p_w (1-p_w)(rho-1) / (1 + (1-p_w)(rho-1)) <= (rho-1)(1 - sum p^2)
  * (memorylessness: the gap to the runner-up is Exp(1-p_w), independent of the
- * winning time Exp(1)). TV(induced, ideal) <= P(G^c) + P(close call)
+ * winning time Exp(1)). TV(induced, ideal) <= P(NaN) + P(G^c) + P(close call)
  * + TV(float32 weights, float64 weights), minimised over K0.
  *
  * Known divergences: torch 2.x computes log1p(-u) (same zero at u = 0); MKL builds
@@ -116,7 +118,9 @@ static int run_race(const sl_exact_input *in, sl_exact_result *out, sl_error *er
         /* c_i / R_i = (1+eta)(1+d3) / ((1+d1)(1+d2)): eta in [0, eu] (grid), d1 log,
          * d2 rounding of q to float32, d3 the division; rho = max / min of it */
         double rho = (1 + eu) * (1 + lg) / (1 - lg) * (1 + rnd) * (1 + rnd) / ((1 - rnd) * (1 - rnd));
-        double b = 2 * (double)V * K0 * h + (rho - 1) * (double)(1 - s2);
+        /* zero-weight tokens matter only through u == 0 (NaN, counted exactly below);
+         * otherwise their ratio is +0 and never reaches the winner's */
+        double b = any_zero((double)nzero) + 2 * (double)(V - nzero) * K0 * h + (rho - 1) * (double)(1 - s2);
         if (b < best) {
             best = b;
             bestK = K0;
