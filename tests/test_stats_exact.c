@@ -365,6 +365,7 @@ Test(replay_exact, counts_sum_to_2_bits_on_49152_tokens)
     cr_assert_eq(sl_logits_softmax(v.d, v.n, 1.0, p, &e), 0);
     cr_assert_eq(sl_exact_candle_softmax(v.f, v.n, 1.0, pf, &e), 0);
     sl_exact_input in = in_f(pf, p, v.n);
+    in.logits_f = v.f; /* llamacpp reads the logits */
     for (size_t i = 0; sl_exact_types[i]; i++) {
         if (sl_exact_types[i] == &sl_exact_torch_race_type)
             continue;
@@ -1091,4 +1092,73 @@ Test(replay_exact, gsl_generators_accepted_have_a_32_bit_grid)
     sl_test_run r = sl_test_cli("exact --framework gsl --rng gsl:ranlxd2 --probs 1,2");
     cr_assert_eq(r.status, 2, "ranlxd2 (48-bit doubles) is refused");
     sl_test_run_free(&r);
+}
+
+/* tests/oracle/llamacpp_dist.cpp: llama.cpp's dist selection over libstdc++'s own
+ * uniform_real_distribution<double>, counted over all 2^64 word pairs. */
+Test(replay_exact, llamacpp_against_libstdcxx)
+{
+    char *text = sl_test_oracle("llamacpp_dist");
+    cr_assert(text, "oracle transcript missing (make test runs tests/oracle/llamacpp_dist.cpp)");
+    const float ninf = -INFINITY;
+    static const struct {
+        const char *name;
+        size_t V;
+        float x[8];
+    } cases[] = {
+        {"weather", 8, {4.0f, 3.3f, 2.9f, 1.2f, 0.4f, -0.3f, -1.0f, -2.2f}},
+        {"leading_ban", 3, {0, 1.0f, 2.0f}},
+        {"ties_t07", 4, {3.0f / 0.7f, 2.0f / 0.7f, 2.0f / 0.7f, 1.0f / 0.7f}},
+        {"top4", 8, {4.0f, 3.3f, 2.9f, 1.2f, 0, 0, 0, 0}},
+        {"wide", 8, {0.0f, -20.0f, -40.0f, -60.0f, -80.0f, -100.0f, -103.0f, 5.0f}},
+    };
+    size_t found = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        float x[8];
+        double lx[8], d[8];
+        memcpy(x, cases[c].x, sizeof x);
+        if (!strcmp(cases[c].name, "leading_ban"))
+            x[0] = ninf;
+        if (!strcmp(cases[c].name, "top4"))
+            x[4] = x[5] = x[6] = x[7] = ninf;
+        size_t V = cases[c].V;
+        for (size_t i = 0; i < V; i++)
+            lx[i] = x[i];
+        sl_error e;
+        cr_assert_eq(sl_logits_softmax(lx, V, 1.0, d, &e), 0, "%s", e.msg);
+        sl_exact_input in;
+        memset(&in, 0, sizeof in);
+        in.V = V;
+        in.d = d;
+        in.logits_f = x;
+        sl_exact_result r;
+        run_ok(&sl_exact_llamacpp_type, &in, &r);
+        assert_sum(&r);
+        char key[80];
+        snprintf(key, sizeof key, "\n%s %zu ", cases[c].name, V);
+        char *s = strstr(text, key);
+        if (!s && !strncmp(text, key + 1, strlen(key + 1)))
+            s = text - 1;
+        cr_assert(s, "oracle line for %s", cases[c].name);
+        s += strlen(key);
+        for (size_t i = 0; i < V; i++) {
+            char *end;
+            sl_u128 g = 0;
+            while (*s == ' ')
+                s++;
+            for (end = s; *end >= '0' && *end <= '9'; end++)
+                g = g * 10 + (sl_u128)(*end - '0');
+            s = end;
+            char a[48], b[48];
+            sl_exact_u128_format(r.count[i], a, sizeof a);
+            sl_exact_u128_format(g, b, sizeof b);
+            cr_assert(r.count[i] == g, "%s token %zu: audit %s, libstdc++ %s", cases[c].name, i, a, b);
+        }
+        if (!strcmp(cases[c].name, "leading_ban"))
+            cr_assert(r.n_zero_drawn == 1 && r.count[0] == 1, "banned token 0 drawn at u = 0 (1/2^64)");
+        sl_exact_result_free(&r);
+        found++;
+    }
+    cr_assert_eq(found, 5);
+    free(text);
 }

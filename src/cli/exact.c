@@ -32,6 +32,8 @@ static void exact_help(FILE *f)
         "  numpy         NumPy 1.24 choice(p=...), Generator or legacy: float64 cdf, 2^53 uniforms\n"
         "  torch         torch 1.13 multinomial(p, 1): exponential race; exact failure paths, TV bound\n"
         "                --replacement: multinomial(p, n, replacement=True): float cdf, 2^53 uniforms\n"
+        "  llamacpp      llama.cpp dist sampler (--logits only; float32 logit/T, expf, double sums):\n"
+        "                2^64 word pairs through libstdc++'s generate_canonical<double,53>\n"
         "  gsl           GSL 2.7 gsl_ran_discrete with a 32-bit generator (2^32 uniforms); --rng\n"
         "                gsl:mt19937 (default), gsl:taus2, gsl:gfsr4 ... (gsl_rng_uniform = w/2^32)\n"
         "methods (samplab's own, any 32- or 64-bit --rng, default pcg32: all give u = k*2^-53,\n"
@@ -272,6 +274,8 @@ int sl_cli_exact_main(int argc, char **argv)
             t = &sl_exact_candle_type;
         else if (!strcmp(framework, "gsl"))
             t = &sl_exact_gsl_discrete_type;
+        else if (!strcmp(framework, "llamacpp"))
+            t = &sl_exact_llamacpp_type;
     } else {
         if (!strcmp(method, "cdf") || !strcmp(method, "alias") || !strcmp(method, "linear"))
             t = sl_exact_lookup(method);
@@ -326,6 +330,10 @@ int sl_cli_exact_main(int argc, char **argv)
         fprintf(stderr, "samplab exact: --replacement applies to --framework torch only\n");
         return 2;
     }
+    if (t == &sl_exact_llamacpp_type && !logits_src) {
+        fprintf(stderr, "samplab exact: llama.cpp's dist sampler takes --logits (it computes its own softmax)\n");
+        return 2;
+    }
     sl_error err;
     sl_vec vec;
     if (sl_io_vec_read(probs_src ? probs_src : logits_src, tensor, row, &vec, &err))
@@ -355,7 +363,7 @@ int sl_cli_exact_main(int argc, char **argv)
         }
     }
     double *pd = NULL;
-    float *pf = NULL;
+    float *pf = NULL, *lg = NULL;
     int rc = 2;
     if (logits_src) {
         pd = malloc(vec.n * sizeof *pd);
@@ -377,6 +385,15 @@ int sl_cli_exact_main(int argc, char **argv)
         }
         in.d = pd;
         in.f = pf;
+        if (t == &sl_exact_llamacpp_type) {
+            /* llama.cpp's temperature sampler: logit /= temp, in float32 */
+            lg = malloc(vec.n * sizeof *lg);
+            if (!lg)
+                goto out;
+            for (size_t i = 0; i < vec.n; i++)
+                lg[i] = has_t ? vec.f[i] / (float)temperature : vec.f[i];
+            in.logits_f = lg;
+        }
     }
     sl_exact_result res;
     if (sl_exact_run(t, &in, &res, &err)) {
@@ -388,6 +405,7 @@ int sl_cli_exact_main(int argc, char **argv)
 out:
     free(pd);
     free(pf);
+    free(lg);
     sl_vec_free(&vec);
     return rc;
 }

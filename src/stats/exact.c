@@ -26,6 +26,7 @@ const sl_exact_type *const sl_exact_types[] = {
     &sl_exact_linear_type,
     &sl_exact_cdf_type,
     &sl_exact_alias_type,
+    &sl_exact_llamacpp_type,
     NULL
 };
 

@@ -21,7 +21,8 @@
 
 static const sl_exact_type *const report_types[] = {
     &sl_exact_candle_type, &sl_exact_numpy_type, &sl_exact_torch_repl_type, &sl_exact_gsl_discrete_type,
-    &sl_exact_cdf_type, &sl_exact_alias_type, &sl_exact_linear_type, &sl_exact_torch_race_type, NULL
+    &sl_exact_cdf_type, &sl_exact_alias_type, &sl_exact_linear_type, &sl_exact_llamacpp_type,
+    &sl_exact_torch_race_type, NULL
 };
 
 /* Writes text to dir/name through a temporary file renamed into place. */
@@ -68,6 +69,7 @@ static int report_one(const char *dir, const char *name, const double *logits, s
     int rc = SL_ENOMEM;
     double *pd = malloc(V * sizeof *pd);
     float *pf = malloc(V * sizeof *pf), *pc = malloc(V * sizeof *pc), *lf = malloc(V * sizeof *lf);
+    float *lt = malloc(V * sizeof *lt);
     size_t *order = malloc(V * sizeof *order);
     size_t ntypes = 0;
     while (report_types[ntypes])
@@ -76,14 +78,16 @@ static int report_one(const char *dir, const char *name, const double *logits, s
     char *buf = NULL;
     size_t blen = 0;
     FILE *tail = NULL;
-    if (!pd || !pf || !pc || !lf || !order || !res)
+    if (!pd || !pf || !pc || !lf || !lt || !order || !res)
         goto out;
     for (size_t i = 0; i < V; i++)
         lf[i] = (float)logits[i];
     if ((rc = sl_logits_softmax(logits, V, T, pd, err)) || (rc = sl_exact_candle_softmax(lf, V, T, pc, err)))
         goto out;
-    for (size_t i = 0; i < V; i++)
+    for (size_t i = 0; i < V; i++) {
         pf[i] = (float)pd[i];
+        lt[i] = T == 1.0 ? lf[i] : lf[i] / (float)T; /* llama.cpp's temperature, in float32 */
+    }
     for (size_t t = 0; t < ntypes; t++) {
         sl_exact_input in;
         memset(&in, 0, sizeof in);
@@ -93,6 +97,7 @@ static int report_one(const char *dir, const char *name, const double *logits, s
         in.dtype = report_types[t] == &sl_exact_torch_repl_type || report_types[t] == &sl_exact_torch_race_type
                        ? SL_F32 : SL_F64;
         in.source = name;
+        in.logits_f = lt;
         if ((rc = sl_exact_run(report_types[t], &in, &res[t], err)))
             goto out;
         const sl_exact_result *r = &res[t];
@@ -159,6 +164,7 @@ out:
     free(pf);
     free(pc);
     free(lf);
+    free(lt);
     free(order);
     return rc;
 }

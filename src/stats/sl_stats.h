@@ -60,6 +60,8 @@ typedef struct sl_exact_input {
     const float *f;
     sl_dtype dtype;          /* the source's own dtype (torch, numpy follow it) */
     unsigned grid_bits;      /* our methods: uniform u = k * 2^-grid_bits (0 = 53) */
+    const float *logits_f;   /* llamacpp: the float32 logits its dist sampler reads (already
+                              * divided by the temperature), NULL when only weights are given */
     const char *source;      /* for messages */
 } sl_exact_input;
 
@@ -77,6 +79,7 @@ extern const sl_exact_type sl_exact_gsl_discrete_type;  /* gsl_ran_discrete, 32-
 extern const sl_exact_type sl_exact_linear_type;        /* the tutorial's linear inverse CDF */
 extern const sl_exact_type sl_exact_cdf_type;           /* draw/cdf: binary search on the cdf */
 extern const sl_exact_type sl_exact_alias_type;         /* draw/alias (Vose) */
+extern const sl_exact_type sl_exact_llamacpp_type;      /* llama.cpp dist sampler, 2^64 word pairs */
 extern const sl_exact_type *const sl_exact_types[];     /* NULL-terminated */
 const sl_exact_type *sl_exact_lookup(const char *name);
 
@@ -97,7 +100,7 @@ void sl_exact_u128_format(sl_u128 x, char *buf, size_t len);
 int sl_exact_candle_softmax(const float *x, size_t n, double temperature, float *out, sl_error *err);
 
 /* Report data: for every audited sampler (candle, numpy, torch-replacement, gsl, cdf,
- * alias, linear; torch's race in the tables only) on the weather logits, softmax
+ * alias, linear, llamacpp; torch's race in the tables only) on the weather logits, softmax
  * of [3,2,2,1], the weather logits with a top-3 and a top-4 filter (tail logits
  * -inf) and, if zipf_logits is not
  * NULL, the V = 49152 vocabulary read from that file (data/synthetic_49152.txt)
