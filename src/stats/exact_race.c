@@ -11,7 +11,8 @@
  *    cannot win that call; a token with p_i == 0 gets 0/-0 = NaN and wins (the
  *    first NaN). Hence every zero-probability token is drawable, the m-th one
  *    (in index order) with probability exactly 2^-53 (1 - 2^-53)^(m-1).
- *  - every token with p_i > 0 is drawable (k_i = 1, all others u = 0 or huge q).
+ *  - every token with p_i > 0 is drawable (its k_i = 1, the other positive tokens
+ *    at u = 0, hence -inf, and the zero tokens at u > 0, hence +0).
  * What is bounded (rigorously, by a coupling with the continuous race on the same
  * weights): outside the event G^c that some k_i < K0 or k_i > 2^53 - K0 (union
  * bound: 2 V K0 2^-53), every computed ratio is within a factor gamma of the
@@ -27,8 +28,13 @@
  * winning time Exp(1)). TV(induced, ideal) <= P(NaN) + P(G^c) + P(close call)
  * + TV(float32 weights, float64 weights), minimised over K0.
  *
- * Known divergences: torch 2.x computes log1p(-u) (same zero at u = 0); MKL builds
- * draw the exponentials differently (not modelled); float16/bfloat16 not modelled. */
+ * Checked against the real torch 1.13.1 at chosen uniforms (crafted MT19937 state,
+ * data/golden/exact_crafted.txt): q = -0.0 at u = 0, the NaN winner, the -inf loser.
+ *
+ * Known divergences: torch 2.x computes log1p(-u) (read from source, not run here):
+ * at u = 0 that is -0, so q = +0 and a positive token gets +inf and wins instead of
+ * losing (the NaN case is unchanged); MKL builds draw the exponentials differently;
+ * float16/bfloat16 not modelled. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
