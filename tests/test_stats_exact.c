@@ -1162,3 +1162,59 @@ Test(replay_exact, llamacpp_against_libstdcxx)
     cr_assert_eq(found, 5);
     free(text);
 }
+
+Test(stat_exact, alias_and_llamacpp_draws_match_exact, .timeout = 120)
+{
+    /* draw/alias with PCG32 (seed 77) and llama.cpp's dist emulated over MT19937 words
+     * (seed 5489, generate_canonical: w1 + w2*2^32 in double over 2^64), 10^7 draws each
+     * on the weather logits, against the exact counts; alpha = 0.001. */
+    static const float x[8] = {4.0f, 3.3f, 2.9f, 1.2f, 0.4f, -0.3f, -1.0f, -2.2f};
+    double lx[8], d[8];
+    for (int i = 0; i < 8; i++)
+        lx[i] = x[i];
+    sl_error e;
+    cr_assert_eq(sl_logits_softmax(lx, 8, 1.0, d, &e), 0);
+    sl_exact_input in;
+    memset(&in, 0, sizeof in);
+    in.V = 8;
+    in.d = d;
+    in.logits_f = x;
+    sl_exact_result ra, rl;
+    run_ok(&sl_exact_alias_type, &in, &ra);
+    run_ok(&sl_exact_llamacpp_type, &in, &rl);
+    sl_rng r;
+    sl_seed s = {.lo = 77};
+    cr_assert_eq(sl_rng_init(&r, &sl_rng_pcg32_type, &s, &e), 0, "%s", e.msg);
+    void *table;
+    cr_assert_eq(sl_draw_alias_type.prepare(&table, d, 8, &e), 0);
+    uint64_t oa[8] = {0}, ol[8] = {0};
+    for (uint32_t n = 0; n < N_STAT; n++)
+        oa[sl_draw_alias_type.draw(table, &r)]++;
+    sl_draw_alias_type.free(table);
+    sl_rng_release(&r);
+    sl_rng_mt19937_state mt;
+    sl_rng_mt19937_init_genrand(&mt, 5489);
+    float p[8];
+    double sum = 0, run[8];
+    for (int i = 0; i < 8; i++) {
+        p[i] = expf(x[i] - x[0]);
+        sum += p[i];
+        run[i] = sum;
+    }
+    for (uint32_t n = 0; n < N_STAT; n++) {
+        double w1 = sl_rng_mt19937_next(&mt), w2 = sl_rng_mt19937_next(&mt);
+        double u = (w1 + w2 * 0x1p32) / 0x1p64;
+        if (u >= 1)
+            u = 0x1.fffffffffffffp-1;
+        double tgt = sum * u;
+        int t = 0;
+        while (t < 7 && run[t] < tgt)
+            t++;
+        ol[t]++;
+    }
+    double qa = chi2_q(oa, &ra, N_STAT), ql = chi2_q(ol, &rl, N_STAT);
+    cr_assert(qa > 0.001, "alias, pcg32 seed 77, N = 10^7: Q = %.3g", qa);
+    cr_assert(ql > 0.001, "llama.cpp dist, mt19937 seed 5489, N = 10^7: Q = %.3g", ql);
+    sl_exact_result_free(&ra);
+    sl_exact_result_free(&rl);
+}
