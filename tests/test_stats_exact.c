@@ -1,14 +1,20 @@
 /* test_stats_exact.c — the exact audit (stats/exact*.c) and `samplab exact`.
  *
  * Suite replay_exact: facts counted by hand (absorbed weights, a weight just above
- * half an ulp, a filtered tail hit by the linear fallback, u = 0 in torch), the
- * binary-search counts of candle against enumeration of all 2^23 uniforms, every
- * count summing to 2^bits (also at V = 49152), boundary values of the 2^53 grids
- * evaluated through the samplers' own rules, and the CLI's JSON.
- * Suite stat_exact: 10^7 emulated draws (candle from PCG32 words, GSL's own
- * gsl_ran_discrete with gsl_rng_mt19937) against the exact distribution, Pearson
- * chi-square via gsl_cdf_chisq_Q at alpha = 0.001 (smallest expected count ~10^4);
- * power: the same draws against the exact distribution of a vector with one weight
+ * half an ulp, subnormal totals, a filtered tail hit by the linear fallback, u = 0 in
+ * torch); candle's binary-search counts against enumeration of all 2^23 uniforms;
+ * the real libraries as oracles: rand 0.8.5 enumerated over 2^23 (data/golden/
+ * exact_rand.txt), torch 1.13.1 and NumPy 1.24.2 at chosen uniforms through a crafted
+ * MT19937 state (exact_crafted.txt, exact_numpy_torch.txt), GSL's own
+ * gsl_ran_discrete per bucket, libstdc++'s uniform_real_distribution for llama.cpp
+ * (tests/oracle/llamacpp_dist.cpp), draw/cdf and draw/linear called at the
+ * boundaries; 300 random vectors checked at every boundary; counts summing to 2^bits
+ * (also at V = 49152); the CLI's JSON, errors and dtypes.
+ * Suite stat_exact: 10^7 draws per sampler (candle from PCG32 words, GSL's own
+ * gsl_ran_discrete with gsl_rng_mt19937, draw/alias with PCG32, llama.cpp's dist over
+ * MT19937 words) against the exact distribution, Pearson chi-square via
+ * gsl_cdf_chisq_Q at alpha = 0.001 (smallest expected count ~10^4; fixed seeds);
+ * power: the candle draws against the exact distribution of a vector with one weight
  * 1% larger must be rejected (expected statistic ~ 50 on 3 df). */
 #include <criterion/criterion.h>
 #include <gsl/gsl_cdf.h>
