@@ -10,6 +10,7 @@ static const sl_cli_command commands[] = {
     {"bench", "time prepare and draw of every method (make bench)", sl_cli_bench_main},
     {"rng", "print raw words of a random source (decimal, or binary for test batteries)", sl_cli_rng_main},
     {"report", "run the studies and write REPORT.md with gnuplot figures (make report)", sl_cli_report_main},
+    {"exact", "the distribution a sampler really induces, counted exactly over its random inputs", sl_cli_exact_main},
     {NULL, NULL, NULL}
 };
 

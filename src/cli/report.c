@@ -31,7 +31,7 @@
 
 static const rep_section *const rep_sections[] = {
     &rep_section_agree, &rep_section_cost, &rep_section_seed, &rep_section_ties,
-    &rep_section_evidence, NULL};
+    &rep_section_evidence, &rep_section_exact, NULL};
 
 static double rep_now(void)
 {
@@ -566,8 +566,13 @@ int sl_cli_report_main(int argc, char **argv)
             int keep = 0;
             for (size_t i = 0; i < ctx.nfigs && !keep; i++)
                 keep = strlen(ctx.figs[i]) == stem && !strncmp(ctx.figs[i], e->d_name, stem);
-            for (size_t i = 0; i < ctx.nkeep && !keep; i++)
-                keep = strlen(ctx.keep[i]) == stem && !strncmp(ctx.keep[i], e->d_name, stem);
+            for (size_t i = 0; i < ctx.nkeep && !keep; i++) {
+                size_t kl = strlen(ctx.keep[i]);
+                if (kl && ctx.keep[i][kl - 1] == '*') /* a prefix */
+                    keep = !strncmp(ctx.keep[i], e->d_name, kl - 1);
+                else
+                    keep = kl == stem && !strncmp(ctx.keep[i], e->d_name, stem);
+            }
             if (!keep) {
                 char stale[8400];
                 snprintf(stale, sizeof stale, "%s/%s", ctx.figdir, e->d_name);

@@ -72,7 +72,8 @@ typedef struct rep_ctx {
 } rep_ctx;
 
 int rep_add_job(rep_ctx *ctx, int phase, double cost, rep_job_fn fn, void *arg);
-/* Marks figures/STEM.* as written by a section, so a full run keeps it. */
+/* Marks figures/STEM.* (or every file starting with PREFIX for "PREFIX*")
+ * as written by a section, so a full run keeps it. */
 int rep_keep(rep_ctx *ctx, const char *stem, sl_error *err);
 /* Writes FIGDIR/NAME.{dat,gp} and queues NAME for rendering. */
 int rep_plot(rep_ctx *ctx, const sl_plot *p, sl_error *err);
@@ -94,6 +95,7 @@ extern const rep_section rep_section_cost;
 extern const rep_section rep_section_seed;
 extern const rep_section rep_section_ties;
 extern const rep_section rep_section_evidence;
+extern const rep_section rep_section_exact;
 
 /* The generators and methods the report compares. */
 extern const char *const rep_rng_names[];     /* NULL-terminated */
