@@ -398,8 +398,8 @@ int sl_cli_report_main(int argc, char **argv)
             }
             ctx.seed = s.lo;
         } else {
-            fprintf(stderr, "samplab report: unknown option '%s'\n", a);
-            return usage(stderr, 2);
+            fprintf(stderr, "samplab report: unknown option '%s' (samplab report --help)\n", a);
+            return 2;
         }
     }
     if (ctx.n < 100 || ctx.n > 100000000) {
@@ -414,8 +414,9 @@ int sl_cli_report_main(int argc, char **argv)
             for (size_t k = 0; rep_sections[k]; k++)
                 ok |= strlen(rep_sections[k]->id) == len && !strncmp(rep_sections[k]->id, p, len);
             if (!ok) {
-                fprintf(stderr, "samplab report: --only: unknown section '%.*s'\n", (int)len, p);
-                return usage(stderr, 2);
+                fprintf(stderr, "samplab report: --only: unknown section '%.*s' (samplab report --help lists them)\n",
+                        (int)len, p);
+                return 2;
             }
             p += len + (e != NULL);
         }
