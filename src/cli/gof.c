@@ -37,16 +37,17 @@ static void gof_help(FILE *f)
             "  otherwise PASS. The G-test and TV are reported beside it.\n"
             "Pooling: %s.\n"
             "TV null: mean exact (de Moivre's binomial mean absolute deviation); 99th percentile\n"
-            "simulated with gsl_ran_multinomial over %s seeded %lu.\n\n"
+            "simulated (200 to 2000 multinomial samples, gsl_ran_multinomial or gsl_ran_discrete,\n"
+            "whichever is cheaper) over %s seeded %lu.\n\n"
             "Exit status: 0 consistent (PASS), 1 rejected (FAIL), 2 bad input or usage.\n",
             SL_STAT_POOL_RULE, SL_STAT_SIM_RNG, SL_STAT_SIM_SEED);
 }
 
-/* TV null replicates: about 2e7 binomial draws in all, between 200 and 2000. */
-static size_t tv_null_reps(size_t support)
+/* TV null replicates: about 0.15 s of simulation, between 200 and 2000. */
+static size_t tv_null_reps(size_t support, uint64_t n)
 {
-    size_t r = support ? 20000000 / support : 2000;
-    return r < 200 ? 200 : r > 2000 ? 2000 : r;
+    double r = 1.5e8 / sl_stat_tv_null_cost(support, n);
+    return r < 200 ? 200 : r > 2000 ? 2000 : (size_t)r;
 }
 
 int sl_cli_gof_main(int argc, char **argv)
@@ -170,7 +171,7 @@ int sl_cli_gof_main(int argc, char **argv)
         goto out;
     }
     double tv_mean = sl_stat_tv_null_mean(ref.p, ref.v, n), tv_q99 = NAN;
-    size_t reps = tv_null_reps(ref.support);
+    size_t reps = tv_null_reps(ref.support, n);
     if (n <= UINT32_MAX) {
         tvs = malloc(reps * sizeof *tvs);
         if (!tvs || sl_stat_tv_null_sim(ref.p, ref.v, n, reps, SL_STAT_SIM_SEED, tvs, &err)) {
@@ -214,10 +215,10 @@ int sl_cli_gof_main(int argc, char **argv)
                  ref.from_logits ? "logits" : "probs", ro.probs ? ro.probs : ro.logits, tpart, dt->name, rt->name,
                  seedbuf, n_opt);
     }
-    char tvmethod[200];
+    char tvmethod[300];
     snprintf(tvmethod, sizeof tvmethod,
-             "mean exact (de Moivre); q99 simulated from %zu multinomial samples (gsl_ran_multinomial, %s seed %lu)",
-             reps, SL_STAT_SIM_RNG, SL_STAT_SIM_SEED);
+             "mean exact (de Moivre); q99 simulated from %zu multinomial samples (%s, %s seed %lu)", reps,
+             sl_stat_tv_null_sampler(ref.support, n), SL_STAT_SIM_RNG, SL_STAT_SIM_SEED);
 
     if (json) {
         json_t *o = json_object();

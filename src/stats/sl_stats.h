@@ -64,7 +64,7 @@ typedef struct sl_stat_gof {
     size_t outside_first;     /* the lowest such token id, SIZE_MAX if none */
     long df;                  /* ncells - 1 */
     double chi2, chi2_p;      /* Pearson, p from gsl_cdf_chisq_Q; p = 1 if df < 1 */
-    double g, g_p;            /* 2 sum O ln(O/E) over cells */
+    double g, g_p;            /* 2 sum [O ln(O/E) - O + E] over cells (= 2 sum O ln(O/E)) */
     double tv;                /* 1/2 sum_i |c_i/N - p_i| over all V tokens */
     double max_diff;          /* max_i |c_i/N - p_i| */
     size_t max_diff_token;
@@ -101,11 +101,16 @@ double sl_stat_tv_null_mean(const double *p, size_t V, uint64_t n);
 #define SL_STAT_SIM_RNG "gsl mt19937"
 #define SL_STAT_SIM_SEED 20260531UL
 
-/* Draws `reps` multinomial(N, p) samples (gsl_ran_multinomial with GSL's
- * mt19937 seeded with `seed`) and writes their TV to tv[0..reps), sorted
+/* Draws `reps` multinomial(N, p) samples (GSL's mt19937 seeded with `seed`;
+ * gsl_ran_multinomial or N alias draws, whichever is cheaper: see
+ * sl_stat_tv_null_sampler) and writes their TV to tv[0..reps), sorted
  * ascending. N must be < 2^32 (GSL's argument type). */
 int sl_stat_tv_null_sim(const double *p, size_t V, uint64_t n, size_t reps, unsigned long seed,
                         double *tv, struct sl_error *err);
+/* Which sampler sl_stat_tv_null_sim uses for this support size and N, and
+ * its estimated cost in nanoseconds per multinomial sample. */
+const char *sl_stat_tv_null_sampler(size_t support, uint64_t n);
+double sl_stat_tv_null_cost(size_t support, uint64_t n);
 /* Empirical quantile of sorted x[0..n): x[ceil(q n) - 1] (no interpolation). */
 double sl_stat_quantile_sorted(const double *x, size_t n, double q);
 
