@@ -148,7 +148,12 @@ Test(replay_stats_cli, power_and_calibrate_run)
     cr_assert(strstr(b.out, "KS uniformity: D = "), "%s", b.out);
     cr_assert(strstr(b.out, "# bin\tlow\thigh\tcount\texpected"), "%s", b.out);
     sl_test_run_free(&b);
-    /* a biased sampler: draws from 3,2,2,1 judged against 3,2,2,1.1 — every seed's
-     * p-value is tiny, so the KS p-value is far below 0.001 */
+    /* a sampler that ignores p (greedy: always token 0): every seed's p-value is
+     * ~0, so the KS p-value is far below 0.001 and calibrate exits 1 */
+    sl_test_run c = sl_test_cli("calibrate --probs 3,2,2,1 --method greedy --n 1000 --seeds 20");
+    cr_assert_eq(c.status, 1, "%s%s", c.out, c.err);
+    cr_assert(strstr(c.out, "p < 0.001: the p-values are not uniform") && strstr(c.out, "verdict: SUSPECT"), "%s",
+              c.out);
+    sl_test_run_free(&c);
     expect_bad("calibrate --probs 3,2,2,1 --method alias --n 0 --seeds 5", "--n N >= 1");
 }
