@@ -63,6 +63,11 @@ int sl_io_draws_stream(FILE *f, const char *name, size_t V, uint64_t *counts, ui
             }
             eof = 1;
         }
+        if (draws == 0 && line == 1 && col == 0 && got >= 6 && !memcmp(buf, "\x93NUMPY", 6)) {
+            rc = sl_error_set(err, SL_EINVAL,
+                              "%s: a .npy file; draws are text token ids (np.savetxt(f, a, fmt='%%d'))", name);
+            goto out;
+        }
         /* One extra pass with a virtual newline at the end closes the last token. */
         size_t end = got + (eof ? 1 : 0);
         for (size_t i = 0; i < end; i++) {
@@ -77,8 +82,8 @@ int sl_io_draws_stream(FILE *f, const char *name, size_t V, uint64_t *counts, ui
                     tok_line = line;
                     tok_col = col;
                 }
-                if (tlen < TOKEN_SHOW)
-                    shown[tlen] = (char)c;
+                if (tlen < TOKEN_SHOW) /* quoted in messages: keep them printable */
+                    shown[tlen] = c >= 0x20 && c < 0x7f ? (char)c : '?';
                 tlen++;
                 if (c >= '0' && c <= '9') {
                     if (val <= (uint64_t)V) /* saturate: anything above V is out of range */
