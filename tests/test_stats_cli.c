@@ -70,7 +70,7 @@ Test(replay_stats_io, bad_draws_files)
     bad_draws("1,2,3\n", "line 1, column 1 (draw 1): '1,2,3' is not a token id: token ids are separated by whitespace");
     bad_draws("0 1 99999999999999999999999999\n", "line 1, column 5 (draw 3): token id 99999999999999999999999999 outside 0..3");
     bad_draws("\x93NUMPY\x01\x00", "a .npy file; draws are text token ids");
-    bad_draws("1 2\n\x01\x02\n", "line 2, column 1 (draw 3): '??' is not a token id");
+    bad_draws("1 2\n\x01\x02\n", "line 2, column 1 (draw 3): '?" "?' is not a token id");
     bad_draws("", "no draws");
     bad_draws("\n  \n", "no draws");
     expect_bad("gof --probs 3,2,2,1 --draws no-such-draws.txt", "no-such-draws.txt: cannot open");

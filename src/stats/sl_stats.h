@@ -169,6 +169,11 @@ typedef struct sl_stat_power {
     size_t null_reps;        /* TV null replicates */
     double tv_crit;          /* reject TV when > tv_crit (the 1-alpha null quantile) */
     sl_stat_cells cells;
+    /* power already estimated, by (family, theta): bisections for different
+     * tests share their first midpoints */
+    size_t nmemo;
+    int memo_f[256];
+    double memo_theta[256], memo_power[256][SL_TEST_COUNT], memo_tv[256];
     /* scratch */
     size_t *supp_idx;
     double *supp_q;
