@@ -19,7 +19,7 @@ static void gof_help(FILE *f)
     fprintf(f,
             "usage: samplab gof (--probs SRC | --logits SRC [--temperature T])\n"
             "                   (--draws FILE | --counts FILE | --method M [--rng R] [--seed S] --n N)\n"
-            "                   [--alpha A] [--json]\n\n"
+            "                   [--alpha A] [--null-reps R] [--json]\n\n"
             "Tests whether draws come from the reference distribution p.\n"
             "  --probs SRC      weights (inline 3,2,2,1, a text file, .npy); divided by their sum\n"
             "  --logits SRC     logits, through a stable softmax at --temperature T (default 1)\n"

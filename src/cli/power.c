@@ -20,7 +20,8 @@ static void power_help(FILE *f)
             "For each fault family, the smallest fault (in TV from p) that each test detects\n"
             "with power >= P (default 0.9) at N draws and level A (default 0.01), estimated from\n"
             "K simulated samples per fault size (default 200; standard error ~ sqrt(0.09/K) at 0.9).\n"
-            "Simulation: gsl_ran_multinomial over %s seeded %lu, common random numbers for\n"
+            "Simulation: gsl_ran_multinomial (or N alias draws when cheaper) over %s seeded %lu,\n"
+            "common random numbers for "
             "every fault size; the fault size is found by bisection (power assumed to grow with it).\n"
             "Cost grows with trials x V: about 35 s of CPU for V = 49152, N = 100000, K = 200.\n\n"
             "fault families:\n",
