@@ -121,7 +121,9 @@ double sl_stat_quantile_sorted(const double *x, size_t n, double q);
  * J. Stat. Software 8(18), 2003 (Durbin's matrix, powered with exponent
  * tracking). For n d^2 > 7.24 (or > 3.76 with n > 99) it uses the paper's
  * right-tail approximation, 1 - 2 exp(-(2.000071 + .331/sqrt(n) + 1.409/n) n d^2),
- * accurate to 7 digits there: the p-value is then below 1e-3. */
+ * accurate to 7 digits there: the p-value is then below 1e-3. For n d > 500
+ * (a matrix over 1001 x 1001) Kolmogorov's limit with Stephens' finite-n
+ * correction is used (about 3 digits). */
 double sl_stat_kolmogorov_cdf(size_t n, double d);
 
 /* KS test of x[0..n) (values in [0,1]) against Uniform(0,1): D and its
