@@ -9,7 +9,7 @@ never against samplab's C code.
 
 Usage:
   torch_golden.py OUTDIR            write OUTDIR/torch_multinomial.txt and the big vectors
-  torch_golden.py --random N SEED   print N extra random cases (same format) to stdout
+  torch_golden.py --random N SEED   print N extra random cases (same format, V up to 49152) to stdout
   torch_golden.py --fingerprint     words consumed by 1000 float32 exponential_() draws
                                     (2000 = mt19937 path, emulable; else MKL/VSL: not)
 
@@ -147,9 +147,11 @@ def random_vector(rs, V):
     return [float(x) for x in v]
 
 
-def random_cases(w, count, seed, prefix):
+def random_cases(w, count, seed, prefix, big=False):
     rs = np.random.RandomState(seed)
     sizes = [1, 2, 3, 5, 8, 17, 64, 100, 257, 640, 1000, 3000]
+    if big:
+        sizes += [10000, 49152, 49152]
     for i in range(count):
         V = int(rs.choice(sizes))
         dtype = 'float32' if rs.randint(0, 3) else 'float64'
@@ -288,7 +290,7 @@ def main():
         return
     if len(sys.argv) == 4 and sys.argv[1] == '--random':
         header(sys.stdout)
-        random_cases(Writer(sys.stdout), int(sys.argv[2]), int(sys.argv[3]), 'x')
+        random_cases(Writer(sys.stdout), int(sys.argv[2]), int(sys.argv[3]), 'x', big=True)
         return
     if len(sys.argv) != 2:
         sys.exit(__doc__)

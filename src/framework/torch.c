@@ -40,6 +40,10 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define SL_TORCH_AVX2 1
+#endif
 
 #define MT_N 624
 #define MASK53 ((1ULL << 53) - 1)
@@ -219,12 +223,52 @@ static inline void race_consider(const sl_fw_torch_dist *d, race_state *s, size_
     }
 }
 
+#if defined(SL_TORCH_AVX2)
+/* race_scan's pre-test 8 elements at a time (AVX2, checked at run time); returns
+ * the number of elements it has dealt with. */
+__attribute__((target("avx2"))) static size_t race_scan_avx2(const sl_fw_torch_dist *d, race_state *s,
+                                                             const uint32_t *raw, size_t i0, size_t m)
+{
+    const float *bound = d->bound + i0;
+    const __m256i mask21 = _mm256_set1_epi32(0x1FFFFF);
+    const __m256i tb = _mm256_set1_epi32((int)0x9d2c5680u), tc = _mm256_set1_epi32((int)0xefc60000u);
+    size_t j = 0;
+    for (; j + 8 <= m && !s->done; j += 8) {
+        __m256 a = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(raw + 2 * j)));
+        __m256 b = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(raw + 2 * j + 8)));
+        /* even words: lanes come out as elements 0,1,4,5 | 2,3,6,7; the 64-bit permute restores order */
+        __m256i y = _mm256_castps_si256(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
+        y = _mm256_permute4x64_epi64(y, _MM_SHUFFLE(3, 1, 2, 0));
+        y = _mm256_xor_si256(y, _mm256_srli_epi32(y, 11));
+        y = _mm256_xor_si256(y, _mm256_and_si256(_mm256_slli_epi32(y, 7), tb));
+        y = _mm256_xor_si256(y, _mm256_and_si256(_mm256_slli_epi32(y, 15), tc));
+        y = _mm256_xor_si256(y, _mm256_srli_epi32(y, 18));
+        __m256 hi = _mm256_cvtepi32_ps(_mm256_and_si256(y, mask21));
+        __m256 x = _mm256_mul_ps(_mm256_loadu_ps(bound + j), _mm256_set1_ps(s->c));
+        int pass = _mm256_movemask_ps(_mm256_cmp_ps(hi, x, _CMP_NGT_UQ)); /* !(hi > x): NaN passes */
+        while (pass) {
+            int l = __builtin_ctz((unsigned)pass);
+            pass &= pass - 1;
+            size_t e = j + (size_t)l;
+            race_consider(d, s, i0 + e, temper(raw[2 * e]), temper(raw[2 * e + 1]));
+            if (s->done)
+                break;
+        }
+    }
+    return j;
+}
+#endif
+
 /* Scans raw (untempered) state words raw[0..2m) as elements i0..i0+m-1: only the
  * first word of each pair is tempered for the pre-test. */
 static void race_scan(const sl_fw_torch_dist *d, race_state *s, const uint32_t *raw, size_t i0, size_t m)
 {
     const float *bound = d->bound + i0;
     size_t j = 0;
+#if defined(SL_TORCH_AVX2)
+    if (__builtin_cpu_supports("avx2"))
+        j = race_scan_avx2(d, s, raw, i0, m);
+#endif
 #if defined(__SSE2__)
     const __m128i mask21 = _mm_set1_epi32(0x1FFFFF);
     const __m128i tb = _mm_set1_epi32((int)0x9d2c5680u), tc = _mm_set1_epi32((int)0xefc60000u);
