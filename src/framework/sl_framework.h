@@ -47,4 +47,8 @@ void sl_fw_torch_free(sl_fw_torch_dist *d);
 int sl_fw_torch_multinomial(const sl_fw_torch_dist *d, sl_rng_mt19937_state *mt, size_t k, int replacement,
                             int mode, long *out, uint64_t *words, sl_error *err);
 
+/* torch.topk(v, k) indices (largest, sorted) with libstdc++'s order among equal values;
+ * the tests compare it with the real std::partial_sort / nth_element / sort. */
+int sl_fw_torch_topk(const double *v, size_t V, size_t k, long *out, sl_error *err);
+
 #endif

@@ -550,14 +550,12 @@ static void tk_sort(tk_elem *first, tk_elem *last)
     }
 }
 
-/* Exposed for the tests, which compare it with the real libstdc++ (tests/oracle). */
-void sl_fw_torch_topk_order(const double *v, size_t V, size_t k, long *out, tk_elem *q);
-void sl_fw_torch_topk_order(const double *v, size_t V, size_t k, long *out, tk_elem *q)
+/* torch's topk_impl_loop on the elements q[0..V) (values set, indices ignored):
+ * partial_sort when 64·k <= V, else nth_element and a sort of the first k-1. */
+static void topk_order(tk_elem *q, size_t V, size_t k, long *out)
 {
-    for (size_t i = 0; i < V; i++) {
-        q[i].v = v ? v[i] : q[i].v;
+    for (size_t i = 0; i < V; i++)
         q[i].i = (int64_t)i;
-    }
     if ((unsigned long long)k * 64 <= V) {
         tk_partial_sort(q, (ptrdiff_t)k, (ptrdiff_t)V);
     } else {
@@ -566,6 +564,20 @@ void sl_fw_torch_topk_order(const double *v, size_t V, size_t k, long *out, tk_e
     }
     for (size_t j = 0; j < k; j++)
         out[j] = (long)q[j].i;
+}
+
+int sl_fw_torch_topk(const double *v, size_t V, size_t k, long *out, sl_error *err)
+{
+    if (k == 0 || k > V)
+        return sl_error_set(err, SL_EINVAL, "topk: k = %zu outside 1..V = %zu", k, V);
+    tk_elem *q = malloc(V * sizeof *q);
+    if (!q)
+        return sl_error_set(err, SL_ENOMEM, "topk: out of memory for V = %zu", V);
+    for (size_t i = 0; i < V; i++)
+        q[i].v = v[i];
+    topk_order(q, V, k, out);
+    free(q);
+    return SL_OK;
 }
 
 static int race_topk(const sl_fw_torch_dist *d, sl_rng_mt19937_state *mt, size_t k, long *out, sl_error *err)
@@ -581,7 +593,7 @@ static int race_topk(const sl_fw_torch_dist *d, sl_rng_mt19937_state *mt, size_t
         for (size_t j = 0; j < m; j++)
             q[base + j].v = torch_ratio(d, base + j, torch_exp1(torch_u53(buf[2 * j], buf[2 * j + 1]), d->version));
     }
-    sl_fw_torch_topk_order(NULL, d->V, k, out, q);
+    topk_order(q, d->V, k, out);
     free(q);
     return SL_OK;
 }
