@@ -21,6 +21,7 @@ typedef struct gvec {
 } gvec;
 
 typedef struct gold {
+    int version;          /* SL_TORCH_2 when the header names torch 2.x */
     gvec *vecs;
     size_t nvec;
     size_t ncase, nerror;
@@ -114,7 +115,7 @@ static void replay_line(gold *g, char *line, const char *dir)
     sl_rng_mt19937_state mt;
     cr_assert_eq(sl_rng_torch_mt19937_seed(&mt, &seed, &err), 0, "%s", err.msg);
     sl_fw_torch_dist d;
-    cr_assert_eq(sl_fw_torch_prepare(&d, v->f, v->d, v->V, v->dtype, SL_TORCH_1_13, v->name, &err), 0);
+    cr_assert_eq(sl_fw_torch_prepare(&d, v->f, v->d, v->V, v->dtype, g->version, v->name, &err), 0);
     long *tok = malloc((k ? k : 1) * sizeof *tok);
     uint64_t words = 0;
     if (!is_case) {
@@ -185,6 +186,8 @@ static void replay_file(const char *path, gold *g)
     else
         snprintf(dir, sizeof dir, ".");
     memset(g, 0, sizeof *g);
+    /* "# torch.multinomial golden outputs: torch 2.6.0+debian ..." selects the 2.x variant */
+    g->version = strstr(text, "golden outputs: torch 2.") ? SL_TORCH_2 : SL_TORCH_1_13;
     char *save = NULL;
     for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
         if (line[0] != '#')
