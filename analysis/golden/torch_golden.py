@@ -23,6 +23,10 @@ Format (one record a line, '#' comments):
                                     each call (comma list); TOKENS = calls separated by ';',
                                     samples within a call by ','
   error ID NAME SEED K R WORDS MESSAGE   torch raised MESSAGE (first line) after WORDS words
+  exp ID SEED DTYPE N WORDS FNV x0,x1,x2
+                                    torch.manual_seed(SEED); torch.empty(N, dtype).exponential_():
+                                    the words it drew, FNV-1a 64 of the values' bytes, the first
+                                    three values as hex floats (exponential_ decides every race)
 """
 import math
 import os
@@ -128,6 +132,24 @@ class Writer:
             return
         self.out.write('case %s %s %d %d %d %d %s %s\n' % (
             cid, name, seed, n, k, repl, ','.join(map(str, words)), ';'.join(toks)))
+
+
+def fnv1a64(data):
+    h = 0xcbf29ce484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def exp_record(w, seed, dtype, n):
+    w.ncase += 1
+    torch.manual_seed(seed)
+    meter = WordMeter()
+    x = torch.empty(n, dtype=TDT[dtype]).exponential_()
+    words = meter.words()
+    h = fnv1a64(x.numpy().tobytes())
+    first = ','.join(float(v).hex() for v in x[:3].tolist())
+    w.out.write('exp c%d %d %s %d %d %016x %s\n' % (w.ncase, seed, dtype, n, words, h, first))
 
 
 def random_vector(rs, V):
@@ -281,6 +303,11 @@ def main_golden(outdir):
             w.case('huge_sum', 42, 2, k, 1)
 
         random_cases(w, 80, 20261129, 'r')
+
+        # exponential_ itself: 1.13 takes -log(1 - u), 2.x log1p(-u) (differs in float64)
+        for s in (0, 42, 2**64 - 1):
+            for dt in ('float32', 'float64'):
+                exp_record(w, s, dt, 30000)
 
 
 def main():

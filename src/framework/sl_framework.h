@@ -14,7 +14,7 @@ void sl_rng_torch_mt19937_twist(sl_rng_mt19937_state *s);
 
 extern const sl_framework_type sl_framework_torch_type;
 
-enum { SL_TORCH_1_13 = 1, SL_TORCH_2 = 2 };   /* emulated release line */
+enum { SL_TORCH_1_13 = 1, SL_TORCH_2 = 2 };   /* emulated release line (2: checked on 2.6.0) */
 enum { SL_TORCH_FAST = 0, SL_TORCH_NAIVE = 1 };/* one-sample race: log-skipping or every log */
 
 /* One probability row as torch holds it, prepared once for many calls. */
@@ -46,6 +46,10 @@ void sl_fw_torch_free(sl_fw_torch_dist *d);
  * SL_TORCH_FAST or SL_TORCH_NAIVE (the reference the fast path is tested against). */
 int sl_fw_torch_multinomial(const sl_fw_torch_dist *d, sl_rng_mt19937_state *mt, size_t k, int replacement,
                             int mode, long *out, uint64_t *words, sl_error *err);
+
+/* torch.empty(n, dtype).exponential_() (lambda = 1), widened to double; adds 2·n to *words. */
+void sl_fw_torch_exponential(sl_rng_mt19937_state *mt, sl_dtype dtype, int version, double *out, size_t n,
+                             uint64_t *words);
 
 /* torch.topk(v, k) indices (largest, sorted) with libstdc++'s order among equal values;
  * the tests compare it with the real std::partial_sort / nth_element / sort. */
