@@ -480,3 +480,45 @@ Test(replay_cli, torch_draw_errors_as_torch)
     expect_cli_error("draw --framework torch --probs 1,2 --seed 18446744073709551616", "below 2^64");
     expect_cli_error("draw --framework torch --probs 1,2 --torch 3", "--torch takes");
 }
+
+/* A 1-D little-endian float64 .npy of n <= 16 values (format 1.0, a 128-byte header as numpy writes). */
+static char *npy_f64(const double *v, size_t n)
+{
+    unsigned char buf[128 + 8 * 16];
+    char dict[100];
+    int len = snprintf(dict, sizeof dict, "{'descr': '<f8', 'fortran_order': False, 'shape': (%zu,), }", n);
+    memset(buf, ' ', 128);
+    memcpy(buf, "\x93NUMPY\x01\x00", 8);
+    buf[8] = 128 - 10;
+    buf[9] = 0;
+    memcpy(buf + 10, dict, (size_t)len);
+    buf[127] = '\n';
+    memcpy(buf + 128, v, 8 * n);
+    return sl_test_tmpfile(".npy", buf, 128 + 8 * n);
+}
+
+Test(replay_cli, torch_draw_dtype_text_and_npy)
+{
+    /* golden: huge6 (3e38 x 6), seed 42, 3 calls: float32 draws 0 2 2, float64 3 2 4 */
+    const double huge[6] = {3e38, 3e38, 3e38, 3e38, 3e38, 3e38};
+    char *npy = npy_f64(huge, 6);
+    cr_assert_not_null(npy);
+    char args[512];
+    expect_cli("draw --framework torch --probs 3e38,3e38,3e38,3e38,3e38,3e38 --n 3", "0\n2\n2\n");
+    expect_cli("draw --framework torch --probs 3e38,3e38,3e38,3e38,3e38,3e38 --n 3 --dtype float64", "3\n2\n4\n");
+    snprintf(args, sizeof args, "draw --framework torch --probs %s --n 3", npy);
+    expect_cli(args, "3\n2\n4\n"); /* a .npy keeps its float64 */
+    snprintf(args, sizeof args, "draw --framework torch --probs %s --n 3 --dtype float32", npy);
+    expect_cli(args, "0\n2\n2\n");
+    unlink(npy);
+    free(npy);
+}
+
+Test(replay_cli, torch_draw_variant_2_words)
+{
+    /* torch 2.6.0 (data/torch2 c203): one sample with replacement takes the race, 2 V words */
+    expect_cli("draw --framework torch --torch 2 --probs " SM4 " --seed 0 --n 2 --replacement --json",
+               "{\"tokens\":[[2],[2]],\"rng\":{\"name\":\"torch-mt19937\",\"word_bits\":32,\"words\":16}}\n");
+    expect_cli("draw --framework torch --probs " SM4 " --seed 0 --n 2 --replacement --json",
+               "{\"tokens\":[[3],[1]],\"rng\":{\"name\":\"torch-mt19937\",\"word_bits\":32,\"words\":4}}\n");
+}
