@@ -239,7 +239,7 @@ static void replay_file(const char *path, gold *g)
     free(text);
 }
 
-Test(replay_torch, golden_torch_1_13, .timeout = 120)
+Test(replay_torch, golden_torch_1_13)
 {
     gold g;
     replay_file("data/golden/torch_multinomial.txt", &g);
@@ -248,7 +248,7 @@ Test(replay_torch, golden_torch_1_13, .timeout = 120)
     cr_assert_eq(g.fail, 0, "%zu of %zu golden cases differ; first: %s", g.fail, g.ncase + g.nerror, g.first_fail);
 }
 
-Test(replay_torch, golden_torch_2_6_variant, .timeout = 120)
+Test(replay_torch, golden_torch_2_6_variant)
 {
     /* the --torch 2 variant against Debian trixie's torch 2.6.0 (analysis/golden/torch2_golden.sh) */
     gold g;
@@ -258,7 +258,7 @@ Test(replay_torch, golden_torch_2_6_variant, .timeout = 120)
     cr_assert_eq(g.fail, 0, "%zu of %zu torch 2.6 cases differ; first: %s", g.fail, g.ncase + g.nerror, g.first_fail);
 }
 
-Test(replay_torch, golden_extra_file, .timeout = 600)
+Test(replay_torch, golden_extra_file)
 {
     const char *path = getenv("SL_TORCH_GOLDEN_EXTRA");
     if (!path)
@@ -308,7 +308,7 @@ static void random_weights(uint64_t *s, double *d, float *f, size_t V, int shape
         d[sm64(s) % V] = f[0] = 0.25, f[0] = (float)d[0];
 }
 
-Test(replay_torch, fast_race_equals_every_log_race, .timeout = 300)
+Test(replay_torch, fast_race_equals_every_log_race)
 {
     static const size_t sizes[] = {1, 2, 3, 7, 31, 100, 624, 1000, 4099, 49152};
     uint64_t s = 20261129;
