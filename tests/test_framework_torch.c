@@ -333,23 +333,30 @@ Test(replay_torch, fast_race_equals_every_log_race)
         sl_error err;
         cr_assert_eq(sl_fw_torch_prepare(&dist, f, d, V, dt, version, "random", &err), 0);
         sl_seed seed = {sm64(&s), 0, 0, 0};
-        sl_rng_mt19937_state a, b;
-        sl_rng_torch_mt19937_seed(&a, &seed, &err);
+        sl_rng_mt19937_state start;
+        sl_rng_torch_mt19937_seed(&start, &seed, &err);
         /* an odd start sends the fast path through its buffered branch */
         size_t skip = sm64(&s) % 3;
         for (size_t i = 0; i < skip; i++)
-            sl_rng_mt19937_next(&a);
-        b = a;
-        for (int c = 0; c < 12; c++) {
-            long ta = -1, tb = -2;
-            uint64_t wa = 0, wb = 0;
-            int ra = sl_fw_torch_multinomial(&dist, &a, 1, 0, SL_TORCH_FAST, &ta, &wa, &err);
-            int rb = sl_fw_torch_multinomial(&dist, &b, 1, 0, SL_TORCH_NAIVE, &tb, &wb, &err);
-            calls++;
-            if (ra || rb || ta != tb || wa != wb || wa != 2 * V || memcmp(&a, &b, sizeof a)) {
-                if (!mism++)
-                    snprintf(first, sizeof first, "V=%zu shape=%d dtype=%d version=%d call %d: fast %ld naive %ld", V,
-                             shape, (int)dt, version, c, ta, tb);
+            sl_rng_mt19937_next(&start);
+        /* every vector width this machine can run: the output must not depend on it */
+        for (int level = SL_SIMD_SCALAR; level <= SL_SIMD_AVX2; level++) {
+            if (sl_rng_torch_simd_level(level) != level)
+                continue;
+            dist.simd = level;
+            sl_rng_mt19937_state a = start, b = start;
+            for (int c = 0; c < 12; c++) {
+                long ta = -1, tb = -2;
+                uint64_t wa = 0, wb = 0;
+                int ra = sl_fw_torch_multinomial(&dist, &a, 1, 0, SL_TORCH_FAST, &ta, &wa, &err);
+                int rb = sl_fw_torch_multinomial(&dist, &b, 1, 0, SL_TORCH_NAIVE, &tb, &wb, &err);
+                calls++;
+                if (ra || rb || ta != tb || wa != wb || wa != 2 * V || memcmp(&a, &b, sizeof a)) {
+                    if (!mism++)
+                        snprintf(first, sizeof first,
+                                 "V=%zu shape=%d dtype=%d version=%d simd=%d call %d: fast %ld naive %ld", V, shape,
+                                 (int)dt, version, level, c, ta, tb);
+                }
             }
         }
         sl_fw_torch_free(&dist);
@@ -381,6 +388,27 @@ Test(replay_torch, block_filler_equals_word_by_word)
             }
         }
     }
+}
+
+Test(replay_torch, twist_widths_agree)
+{
+    /* the scalar, SSE2 and AVX2 twists against mt19937ar's (sl_rng_mt19937_next) */
+    int levels = 0;
+    for (int level = SL_SIMD_SCALAR; level <= SL_SIMD_AVX2; level++) {
+        if (sl_rng_torch_simd_level(level) != level)
+            continue;
+        levels++;
+        sl_rng_mt19937_state a, b;
+        sl_rng_mt19937_init_genrand(&a, 5489u + (uint32_t)level);
+        b = a;
+        for (int t = 0; t < 50; t++) {
+            sl_rng_torch_mt19937_twist_simd(&a, level);
+            for (int i = 0; i < 624; i++) /* the reference twists on its first word */
+                sl_rng_mt19937_next(&b);
+            cr_assert(!memcmp(a.mt, b.mt, sizeof a.mt), "level %d: state differs after twist %d", level, t);
+        }
+    }
+    cr_assert(levels >= 1, "no vector width ran");
 }
 
 Test(replay_torch, seeds_keep_low_32_bits)

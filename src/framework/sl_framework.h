@@ -11,6 +11,11 @@ int sl_rng_torch_mt19937_seed(sl_rng_mt19937_state *s, const sl_seed *seed, sl_e
 /* Writes the next n words (the same as n sl_rng_mt19937_next calls), a block at a time. */
 void sl_rng_torch_mt19937_fill(sl_rng_mt19937_state *s, uint32_t *out, size_t n);
 void sl_rng_torch_mt19937_twist(sl_rng_mt19937_state *s);
+/* Vector width of the twist and of the race's pre-test. AUTO picks AVX2 when the CPU
+ * has it, else SSE2 (x86-64), else scalar; tests force each level (same output). */
+enum { SL_SIMD_AUTO = 0, SL_SIMD_SCALAR = 1, SL_SIMD_SSE2 = 2, SL_SIMD_AVX2 = 3 };
+int sl_rng_torch_simd_level(int wanted);   /* the level that will run for `wanted` */
+void sl_rng_torch_mt19937_twist_simd(sl_rng_mt19937_state *s, int level);
 
 extern const sl_framework_type sl_framework_torch_type;
 
@@ -33,6 +38,7 @@ typedef struct sl_fw_torch_dist {
     int all_zero;          /* race: sum == 0 */
     int cdf_sum_ok;        /* replacement: sequential dtype sum > 0 */
     const char *source;    /* name for messages */
+    int simd;              /* SL_SIMD_* level of the fast race (prepare: the best available) */
 } sl_fw_torch_dist;
 
 /* Prepares p (not copied: pf/pd must outlive dist). Only allocation fails here;

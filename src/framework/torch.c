@@ -116,6 +116,7 @@ int sl_fw_torch_prepare(sl_fw_torch_dist *d, const float *pf, const double *pd, 
     d->version = version;
     d->source = source ? source : "probs";
     d->bad_race = d->bad_cdf = SIZE_MAX;
+    d->simd = sl_rng_torch_simd_level(SL_SIMD_AUTO);
     d->bound = malloc((V ? V : 1) * sizeof *d->bound);
     d->cdf = malloc((V ? V : 1) * (dtype == SL_F32 ? sizeof(float) : sizeof(double)));
     if (!d->bound || !d->cdf) {
@@ -279,30 +280,32 @@ static void race_scan(const sl_fw_torch_dist *d, race_state *s, const uint32_t *
     const float *bound = d->bound + i0;
     size_t j = 0;
 #if defined(SL_TORCH_AVX2)
-    if (__builtin_cpu_supports("avx2"))
+    if (d->simd == SL_SIMD_AVX2)
         j = race_scan_avx2(d, s, raw, i0, m);
 #endif
 #if defined(__SSE2__)
-    const __m128i mask21 = _mm_set1_epi32(0x1FFFFF);
-    const __m128i tb = _mm_set1_epi32((int)0x9d2c5680u), tc = _mm_set1_epi32((int)0xefc60000u);
-    for (; j + 4 <= m && !s->done; j += 4) {
-        __m128 a = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(raw + 2 * j)));
-        __m128 b = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(raw + 2 * j + 4)));
-        __m128i y = _mm_castps_si128(_mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
-        y = _mm_xor_si128(y, _mm_srli_epi32(y, 11));
-        y = _mm_xor_si128(y, _mm_and_si128(_mm_slli_epi32(y, 7), tb));
-        y = _mm_xor_si128(y, _mm_and_si128(_mm_slli_epi32(y, 15), tc));
-        y = _mm_xor_si128(y, _mm_srli_epi32(y, 18));
-        __m128 hi = _mm_cvtepi32_ps(_mm_and_si128(y, mask21));
-        __m128 x = _mm_mul_ps(_mm_loadu_ps(bound + j), _mm_set1_ps(s->c));
-        int pass = _mm_movemask_ps(_mm_cmpngt_ps(hi, x)); /* !(hi > x): NaN passes */
-        while (pass) {
-            int l = __builtin_ctz((unsigned)pass);
-            pass &= pass - 1;
-            size_t e = j + (size_t)l;
-            race_consider(d, s, i0 + e, temper(raw[2 * e]), temper(raw[2 * e + 1]));
-            if (s->done)
-                break;
+    if (d->simd != SL_SIMD_SCALAR) {
+        const __m128i mask21 = _mm_set1_epi32(0x1FFFFF);
+        const __m128i tb = _mm_set1_epi32((int)0x9d2c5680u), tc = _mm_set1_epi32((int)0xefc60000u);
+        for (; j + 4 <= m && !s->done; j += 4) {
+            __m128 a = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(raw + 2 * j)));
+            __m128 b = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(raw + 2 * j + 4)));
+            __m128i y = _mm_castps_si128(_mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
+            y = _mm_xor_si128(y, _mm_srli_epi32(y, 11));
+            y = _mm_xor_si128(y, _mm_and_si128(_mm_slli_epi32(y, 7), tb));
+            y = _mm_xor_si128(y, _mm_and_si128(_mm_slli_epi32(y, 15), tc));
+            y = _mm_xor_si128(y, _mm_srli_epi32(y, 18));
+            __m128 hi = _mm_cvtepi32_ps(_mm_and_si128(y, mask21));
+            __m128 x = _mm_mul_ps(_mm_loadu_ps(bound + j), _mm_set1_ps(s->c));
+            int pass = _mm_movemask_ps(_mm_cmpngt_ps(hi, x)); /* !(hi > x): NaN passes */
+            while (pass) {
+                int l = __builtin_ctz((unsigned)pass);
+                pass &= pass - 1;
+                size_t e = j + (size_t)l;
+                race_consider(d, s, i0 + e, temper(raw[2 * e]), temper(raw[2 * e + 1]));
+                if (s->done)
+                    break;
+            }
         }
     }
 #endif
@@ -336,7 +339,7 @@ static size_t race1_fast(const sl_fw_torch_dist *d, sl_rng_mt19937_state *mt)
     }
     while (i < d->V) {
         if (mt->mti >= MT_N)
-            sl_rng_torch_mt19937_twist(mt);
+            sl_rng_torch_mt19937_twist_simd(mt, d->simd);
         size_t m = (size_t)(MT_N - mt->mti) / 2;
         if (m > d->V - i)
             m = d->V - i;

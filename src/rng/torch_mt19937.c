@@ -35,11 +35,17 @@ static inline uint32_t mt_mix(uint32_t a, uint32_t b, uint32_t c)
     return c ^ (y >> 1) ^ ((0u - (y & 1u)) & MT_A);
 }
 
+static void mt_twist_range_scalar(uint32_t *mt, int lo, int hi, int off)
+{
+    for (int k = lo; k < hi; k++)
+        mt[k] = mt_mix(mt[k], mt[k + 1], mt[k + off]);
+}
+
 #if defined(__SSE2__)
 /* mt[k] = mt[k + off] ^ twist(mt[k], mt[k+1]) for k in [lo, hi), 4 at a time.
  * Safe because every lane reads words the earlier lanes have not rewritten
  * (off = 397 reads ahead; off = -227 reads words rewritten 227 places before). */
-static void mt_twist_range(uint32_t *mt, int lo, int hi, int off)
+static void mt_twist_range_sse2(uint32_t *mt, int lo, int hi, int off)
 {
     const __m128i upper = _mm_set1_epi32((int)MT_UPPER), lower = _mm_set1_epi32((int)MT_LOWER);
     const __m128i mata = _mm_set1_epi32((int)MT_A), one = _mm_set1_epi32(1);
@@ -54,12 +60,6 @@ static void mt_twist_range(uint32_t *mt, int lo, int hi, int off)
         _mm_storeu_si128((__m128i *)(mt + k), r);
     }
     for (; k < hi; k++)
-        mt[k] = mt_mix(mt[k], mt[k + 1], mt[k + off]);
-}
-#else
-static void mt_twist_range(uint32_t *mt, int lo, int hi, int off)
-{
-    for (int k = lo; k < hi; k++)
         mt[k] = mt_mix(mt[k], mt[k + 1], mt[k + off]);
 }
 #endif
@@ -88,22 +88,43 @@ __attribute__((target("avx2"))) static void mt_twist_range_avx2(uint32_t *mt, in
 /* One twist of the whole state, as mt19937ar.c's genrand_int32 does at mti = N.
  * The second range reads mt[k - 227], already rewritten by this pass as the
  * reference requires; a 4-lane step never reaches a word it writes itself. */
-void sl_rng_torch_mt19937_twist(sl_rng_mt19937_state *s)
+int sl_rng_torch_simd_level(int wanted)
 {
-    uint32_t *mt = s->mt;
 #if defined(SL_TORCH_AVX2)
-    if (__builtin_cpu_supports("avx2")) {
-        mt_twist_range_avx2(mt, 0, MT_N - MT_M, MT_M);
-        mt_twist_range_avx2(mt, MT_N - MT_M, MT_N - 1, MT_M - MT_N);
-        mt[MT_N - 1] = mt_mix(mt[MT_N - 1], mt[0], mt[MT_M - 1]);
-        s->mti = 0;
-        return;
-    }
+    if (wanted == SL_SIMD_AUTO)
+        return __builtin_cpu_supports("avx2") ? SL_SIMD_AVX2 : SL_SIMD_SSE2;
 #endif
-    mt_twist_range(mt, 0, MT_N - MT_M, MT_M);
-    mt_twist_range(mt, MT_N - MT_M, MT_N - 1, MT_M - MT_N);
+#if defined(__SSE2__)
+    if (wanted == SL_SIMD_AUTO || wanted == SL_SIMD_AVX2)
+        return SL_SIMD_SSE2;
+    return wanted;
+#else
+    (void)wanted;
+    return SL_SIMD_SCALAR;
+#endif
+}
+
+void sl_rng_torch_mt19937_twist_simd(sl_rng_mt19937_state *s, int level)
+{
+    void (*range)(uint32_t *, int, int, int) = mt_twist_range_scalar;
+#if defined(__SSE2__)
+    if (level == SL_SIMD_SSE2)
+        range = mt_twist_range_sse2;
+#endif
+#if defined(SL_TORCH_AVX2)
+    if (level == SL_SIMD_AVX2)
+        range = mt_twist_range_avx2;
+#endif
+    uint32_t *mt = s->mt;
+    range(mt, 0, MT_N - MT_M, MT_M);
+    range(mt, MT_N - MT_M, MT_N - 1, MT_M - MT_N);
     mt[MT_N - 1] = mt_mix(mt[MT_N - 1], mt[0], mt[MT_M - 1]);
     s->mti = 0;
+}
+
+void sl_rng_torch_mt19937_twist(sl_rng_mt19937_state *s)
+{
+    sl_rng_torch_mt19937_twist_simd(s, sl_rng_torch_simd_level(SL_SIMD_AUTO));
 }
 
 static inline uint32_t mt_temper(uint32_t y)
