@@ -297,6 +297,17 @@ def main_golden(outdir):
             w.case('sm4' + sfx, 42, 1, 5, 0)
             w.case('sm4' + sfx, 42, 1, 0, 0)
             w.case('sm4' + sfx, 42, 1, 0, 1)
+        # denormal weights: ratios round to a few values (ties everywhere), or to 0
+        w.vec('denorm8', [1e-45] * 8, 'float32')
+        w.vec('denorm_mix', [1e-45, 0.0, 3e-45, 1e-44, 1e-45, 2e-45, 0.0, 1e-45], 'float32')
+        w.vec('denorm8_f64', [5e-324] * 8, 'float64')
+        w.vec('extremes', [1e-30, 3e38, 1e-45, 1.0, 3e38, 0.0], 'float32')
+        for name in ('denorm8', 'denorm_mix', 'denorm8_f64', 'extremes'):
+            for s in SEEDS[:6]:
+                w.case(name, s, 3, 1, 0)
+                w.case(name, s, 2, 3, 0)
+                w.case(name, s, 2, 3, 1)
+            w.case(name, 42, 2, 8 if name != 'extremes' else 6, 0)
         # 3e38 float32: the with-replacement sum overflows to +inf
         w.vec('huge_sum', [3e38, 3e38, 1.0], 'float32')
         for k in (1, 4):

@@ -767,7 +767,7 @@ const sl_framework_type sl_framework_torch_type = {
  * -1.0 * log1p(-u), and the race also serves replacement=True with one sample
  * (multinomial_out's fast path tests `!with_replacement || n_sample == 1`, so its
  * errors are the race's too). Checked bit for bit against Debian trixie's
- * python3-torch 2.6.0 (CPU, no MKL) in a chroot: data/torch2, 823 cases, plus
+ * python3-torch 2.6.0 (CPU, no MKL) in a chroot: data/torch2, 899 records, plus
  * 1,500 random ones; float64 exponentials differ from 1.13's in the last bit
  * often enough that the exponential_ hashes there tell log from log1p. Other 2.x
  * releases and MKL builds were not run. */
