@@ -18,12 +18,15 @@
  *    dtype, cum /= sum, cum[V-1] = 1; each sample takes one such u (2 words) and
  *    binary-searches the first j with !(cum[j] < u).
  *  - checks raise before any draw, with torch's own messages (quoted in ours).
+ *    K larger than the number of non-zero entries is NOT an error in torch (1.13.1
+ *    and 2.6.0 both return zero-probability indices after the others, in
+ *    libstdc++'s order), so it is not one here either.
  *
  * Speed: a one-sample call must still draw all 2·V words, but few logarithms decide
  * the winner. Since -log(1-u) >= u, a candidate i can only reach the current best
  * ratio b if u <= p_i / b; the fast path tests the top 21 bits of u against a float
  * bound p_i·2^21·(1+2^-12)/b (the margin covers every rounding on the way, see
- * race1_fast) and computes the exact log only for the few that pass. The naive path
+ * race_scale) and computes the exact log only for the few that pass. The naive path
  * (every log, full argmax) is kept and the tests check that both agree.
  *
  * Known divergences: log is the C library's (glibc here, as torch's); another libm
