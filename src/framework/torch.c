@@ -761,7 +761,7 @@ static int torch_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
 const sl_framework_type sl_framework_torch_type = {
     .name = "torch",
     .summary = "torch.multinomial on CPU: torch 1.13.1 (--torch 2: 2.x, checked on 2.6.0); builds "
-               "without MKL only (fingerprint: torch_golden.py --fingerprint)",
+               "without MKL exponentials only (check: analysis/golden/torch_golden.py --fingerprint)",
     .accepts = SL_OPT_PROBS | SL_OPT_NUM_SAMPLES | SL_OPT_REPLACEMENT | SL_OPT_DTYPE | SL_OPT_VARIANT,
     .run = torch_run,
 };
