@@ -336,8 +336,9 @@ static void rep_header(const rep_ctx *ctx, sl_buf *md, const char *only, const v
     sl_buf_printf(md, "base seed           %llu (cell i of a table uses seed %llu + i; seeds listed per row)\n",
                   (unsigned long long)ctx->seed, (unsigned long long)ctx->seed);
     sl_buf_printf(md, "null quantiles      simulated: %zu multinomial samples per (vector, N) (300 when\n"
-                      "                    V > 4096), GSL mt19937 seeded from the vector's name, N and S\n",
-                  ctx->null_reps);
+                      "                    V > 4096), sl_stat_tv_null_sim over %s seeded from the\n"
+                      "                    vector's name, N and the base seed\n",
+                  ctx->null_reps, SL_STAT_SIM_RNG);
     sl_buf_puts(md, "vocabularies        ");
     const rep_dist *ds[3] = {&ctx->weather, &ctx->ties, &ctx->big};
     for (int i = 0; i < 3; i++)

@@ -130,16 +130,17 @@ typedef struct rep_gof {
     uint64_t outside;      /* draws on zero-probability tokens */
 } rep_gof;
 
-/* Pooling rule: tokens in index order are grouped until the group's expected
- * count reaches 5 (a leftover tail joins the last group); zero-probability
- * tokens form no bin and any draw on one counts in `outside`. */
-int rep_gof_compute(const double *p, const uint64_t *counts, size_t V, uint64_t N, rep_gof *out);
+/* Chi-square and G over the cells of the statistics layer (SL_STAT_POOL_RULE,
+ * minimum expected count 5), TV over all tokens. */
+int rep_gof_compute(const double *p, const uint64_t *counts, size_t V, uint64_t N, rep_gof *out, sl_error *err);
+/* The same with cells built once for many count vectors. */
+int rep_gof_with_cells(const sl_stat_cells *c, const double *p, const uint64_t *counts, size_t V, uint64_t N,
+                       rep_gof *out);
 double rep_tv(const double *p, const uint64_t *counts, size_t V, uint64_t N);
 
 typedef struct rep_null_q rep_null;
-/* Null distribution of TV for N draws from p: R multinomial samples over
- * GSL's mt19937 seeded with `seed` (gsl_ran_multinomial; N draws through
- * gsl_ran_discrete when N < V). */
+/* Null distribution of TV for N draws from p: R multinomial samples
+ * (sl_stat_tv_null_sim: GSL's mt19937 seeded with `seed`). */
 int rep_tv_null(const double *p, size_t V, uint64_t N, size_t R, unsigned long seed, rep_null *out,
                 sl_error *err);
 

@@ -111,7 +111,7 @@ static int agree_cell_run(const rep_ctx *ctx, void *arg, sl_error *err)
         return sl_error_set(err, SL_ENOMEM, "out of memory");
     int rc = rep_draw_counts(c->d, c->method, c->rng, c->seed, c->n, c->counts, &c->words, err);
     if (!rc)
-        rep_gof_compute(c->d->p, c->counts, c->d->V, c->n, &c->gof);
+        rc = rep_gof_compute(c->d->p, c->counts, c->d->V, c->n, &c->gof, err);
     return rc;
 }
 
@@ -229,8 +229,8 @@ static int agree_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                   "Each draw method turns the generator's words into tokens its own way, so the same\n"
                   "seed gives different tokens; what must agree is the distribution. Every method draws\n"
                   "with every generator from each vector (cell i uses seed %llu + i). Pearson's\n"
-                  "chi-square and the G-test use bins pooled in token order until the expected count\n"
-                  "reaches 5 (df = bins - 1); TV = 1/2 sum |c_i/N - p_i| is compared with the 99th\n"
+                  "chi-square and the G-test use the cells of `samplab gof` (" SL_STAT_POOL_RULE
+                  "; df = cells - 1); TV = 1/2 sum |c_i/N - p_i| is compared with the 99th\n"
                   "percentile of its own null distribution for that vector and N (simulated, see the\n"
                   "header). The exponential race visits all V tokens per draw and the linear scan\n"
                   "%.0f on average here, so on the V = %zu vector they draw %zu and %zu tokens per\n"

@@ -110,6 +110,14 @@ static int ev_power_run(const rep_ctx *ctx, void *arg, sl_error *err)
         gsl_rng_free(g);
         return sl_error_set(err, SL_ENOMEM, "out of memory");
     }
+    sl_stat_cells cells;
+    if (sl_stat_cells_build(&cells, ctx->main->p, V, s->power_n, 5.0, err)) {
+        free(q);
+        free(c);
+        free(c64);
+        gsl_rng_free(g);
+        return SL_EINVAL;
+    }
     gsl_rng_set(g, (unsigned long)(ctx->seed + 3000 + j->i));
     memcpy(q, ctx->main->p, V * sizeof *q);
     q[s->a] -= s->delta[j->i];
@@ -121,7 +129,7 @@ static int ev_power_run(const rep_ctx *ctx, void *arg, sl_error *err)
         for (size_t i = 0; i < V; i++)
             c64[i] = c[i];
         rep_gof gof;
-        rep_gof_compute(ctx->main->p, c64, V, s->power_n, &gof);
+        rep_gof_with_cells(&cells, ctx->main->p, c64, V, s->power_n, &gof);
         hit_chi += gof.chi2_p < EV_ALPHA;
         hit_g += gof.g_p < EV_ALPHA;
         hit_tv += gof.tv > q99;
@@ -129,6 +137,7 @@ static int ev_power_run(const rep_ctx *ctx, void *arg, sl_error *err)
     s->pow_chi[j->i] = (double)hit_chi / (double)s->power_reps;
     s->pow_g[j->i] = (double)hit_g / (double)s->power_reps;
     s->pow_tv[j->i] = (double)hit_tv / (double)s->power_reps;
+    sl_stat_cells_free(&cells);
     free(q);
     free(c);
     free(c64);
@@ -145,17 +154,23 @@ static int ev_seed_run(const rep_ctx *ctx, void *arg, sl_error *err)
     if (!c)
         return sl_error_set(err, SL_ENOMEM, "out of memory");
     size_t per = EV_SEEDS / EV_SEED_JOBS;
-    int rc = 0;
+    sl_stat_cells cells;
+    int rc = sl_stat_cells_build(&cells, d->p, d->V, s->seed_n, 5.0, err);
+    if (rc) {
+        free(c);
+        return rc;
+    }
     for (size_t k = j->j * per; k < (j->j + 1) * per && !rc; k++) {
         uint64_t w;
         rc = rep_draw_counts(d, "alias", "pcg32", ctx->seed + 10000 + k, s->seed_n, c, &w, err);
         if (rc)
             break;
         rep_gof gof;
-        rep_gof_compute(d->p, c, d->V, s->seed_n, &gof);
+        rep_gof_with_cells(&cells, d->p, c, d->V, s->seed_n, &gof);
         s->pvals[k] = gof.chi2_p;
         s->gvals[k] = gof.g_p;
     }
+    sl_stat_cells_free(&cells);
     free(c);
     return rc;
 }
@@ -187,14 +202,13 @@ static int ev_plan(rep_ctx *ctx, void **state, sl_error *err)
      * reaches (z_0.99 + z_0.9) sqrt(2 df) (~90%% power with many bins),
      * whichever is larger. */
     double pa = d->p[s->a], pb = d->p[s->b];
-    rep_gof g0;
-    uint64_t *zero = calloc(d->V, sizeof *zero);
-    if (!zero)
-        return sl_error_set(err, SL_ENOMEM, "out of memory");
-    rep_gof_compute(d->p, zero, d->V, s->power_n, &g0);
-    free(zero);
+    sl_stat_cells c0;
+    if (sl_stat_cells_build(&c0, d->p, d->V, s->power_n, 5.0, err))
+        return SL_EINVAL;
+    double df0 = c0.ncells > 1 ? (double)(c0.ncells - 1) : 1.0;
+    sl_stat_cells_free(&c0);
     double dmax = 6.0 * sqrt((pa + pb) / (double)s->power_n);
-    double dchi = 2.0 * sqrt(3.6 * sqrt(2.0 * (double)g0.df) / ((double)s->power_n * (1.0 / pa + 1.0 / pb)));
+    double dchi = 2.0 * sqrt(3.6 * sqrt(2.0 * df0) / ((double)s->power_n * (1.0 / pa + 1.0 / pb)));
     if (dchi > dmax)
         dmax = dchi;
     if (dmax > d->p[s->a])
