@@ -20,9 +20,9 @@ unset grid
 set grid ytics
 set terminal pngcairo size 1100,620 font 'DejaVu Sans,13' linewidth 1.5
 set output outstem.'.png'
-plot for [i=2:8] 'cost_bits_per_draw.dat' using i:xtic(sprintf('V = %d', int(column(1)))) title columnheader(i)
+plot for [i=2:9] 'cost_bits_per_draw.dat' using i:xtic(sprintf('V = %d', int(column(1)))) title columnheader(i)
 unset output
 set terminal svg size 1100,620 font 'DejaVu Sans,13' linewidth 1.5 background '#ffffff'
 set output outstem.'.svg'
-plot for [i=2:8] 'cost_bits_per_draw.dat' using i:xtic(sprintf('V = %d', int(column(1)))) title columnheader(i)
+plot for [i=2:9] 'cost_bits_per_draw.dat' using i:xtic(sprintf('V = %d', int(column(1)))) title columnheader(i)
 unset output

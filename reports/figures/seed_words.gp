@@ -14,10 +14,10 @@ set xtics 1,1,20
 set terminal pngcairo size 1000,620 font 'DejaVu Sans,13' linewidth 1.5
 set output outstem.'.png'
 pts = "1 6 4 8 10 12 14 2 3"
-plot for [i=2:6] 'seed_words.dat' using 1:i with linespoints lw 2 pointtype int(word(pts, i-1)) pointsize (3.2-0.4*i) dashtype i title columnheader(i)
+plot for [i=2:7] 'seed_words.dat' using 1:i with linespoints lw 2 pointtype int(word(pts, i-1)) pointsize (3.2-0.4*i) dashtype i title columnheader(i)
 unset output
 set terminal svg size 1000,620 font 'DejaVu Sans,13' linewidth 1.5 background '#ffffff'
 set output outstem.'.svg'
 pts = "1 6 4 8 10 12 14 2 3"
-plot for [i=2:6] 'seed_words.dat' using 1:i with linespoints lw 2 pointtype int(word(pts, i-1)) pointsize (3.2-0.4*i) dashtype i title columnheader(i)
+plot for [i=2:7] 'seed_words.dat' using 1:i with linespoints lw 2 pointtype int(word(pts, i-1)) pointsize (3.2-0.4*i) dashtype i title columnheader(i)
 unset output
