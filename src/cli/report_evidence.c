@@ -384,15 +384,19 @@ static int ev_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     for (size_t b = 0; b < EV_HBINS; b++)
         x2 += ((double)hist[b] - e) * ((double)hist[b] - e) / e;
     double px2 = gsl_cdf_chisq_Q(x2, EV_HBINS - 1);
-    char pb[32];
+    char pb[32], pk[32];
+    double ks_d = 0.0, ks_p = 1.0;
+    if ((rc = sl_stat_ks_uniform(s->pvals, EV_SEEDS, &ks_d, &ks_p, err)))
+        return rc;
     sl_buf_printf(md,
                   "**p-values over %d seeds.** The chi-square p-value of a correct sampler (alias over\n"
                   "pcg32, seeds %llu to %llu, N = %zu each) is uniform on [0, 1]: %zu of %d fall below\n"
-                  "%.2f (expected %.0f), and the %d-bin histogram's own chi-square is %.2f on %d df,\n"
-                  "p = %s.\n\n",
+                  "%.2f (expected %.0f); the %d-bin histogram's own chi-square is %.2f on %d df,\n"
+                  "p = %s; the Kolmogorov-Smirnov test against uniform (as `samplab calibrate`) gives\n"
+                  "D = %.4f, p = %s.\n\n",
                   EV_SEEDS, (unsigned long long)ctx->seed + 10000, (unsigned long long)ctx->seed + 10000 + EV_SEEDS - 1,
                   s->seed_n, below, EV_SEEDS, EV_ALPHA, EV_ALPHA * EV_SEEDS, EV_HBINS, x2, EV_HBINS - 1,
-                  rep_fmt_p(pb, sizeof pb, px2));
+                  rep_fmt_p(pb, sizeof pb, px2), ks_d, rep_fmt_p(pk, sizeof pk, ks_p));
     sl_buf_init(&dat);
     sl_buf_puts(&dat, "# bin_lo bin_hi chisq_count g_count expected\n");
     for (size_t b = 0; b < EV_HBINS; b++)
