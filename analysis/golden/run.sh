@@ -8,3 +8,5 @@ out=${1:?usage: run.sh OUTDIR}
 mkdir -p "$out"
 here=$(dirname "$0")
 # One line per generator:
+# Rust rand 0.8.5 + candle LogitsProcessor emulation (cargo, librust-rand-dev): data/golden/rand_*.txt
+sh "$here/rand_golden.sh" "$out"
