@@ -148,9 +148,13 @@ static int candle_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
         sl_fw_rand_wi_free(&wi);
         goto done;
     }
-    for (size_t i = 0; i < o->n; i++) {
-        size_t t = sl_fw_rand_wi_sample(&wi, &rng);
-        out->tokens[i] = (long)(o->logits ? order[t] : t);
+    /* draw in blocks, then map through the top-k order */
+    size_t blk[1024];
+    for (size_t i = 0; i < o->n; i += 1024) {
+        size_t nb = o->n - i < 1024 ? o->n - i : 1024;
+        sl_fw_rand_wi_sample_many(&wi, &rng, nb, blk);
+        for (size_t j = 0; j < nb; j++)
+            out->tokens[i + j] = (long)(o->logits ? order[blk[j]] : blk[j]);
     }
     out->words = rng.words;
     sl_rng_release(&rng);

@@ -112,21 +112,71 @@ sl_fw_rand_status sl_fw_rand_wi_new(sl_fw_rand_wi *wi, const float *w, size_t n,
     return SL_RAND_OK;
 }
 
-size_t sl_fw_rand_wi_sample(const sl_fw_rand_wi *wi, sl_rng *rng)
+/* A hint that the comparison is a coin toss, so compilers emit a conditional
+ * move (Rust's binary_search_by asks for one with select_unpredictable). */
+#if defined(__GNUC__) || defined(__clang__)
+#define SL_COIN(c) __builtin_expect_with_probability(!!(c), 1, 0.5)
+#else
+#define SL_COIN(c) (c)
+#endif
+
+/* The index for one word: the uniform, then the partition point of the
+ * non-decreasing stored sums (every binary search that answers only Less
+ * for <= and Greater otherwise returns it), in Rust's halving form. */
+static inline size_t wi_index(const sl_fw_rand_wi *wi, uint32_t u)
 {
-    float chosen = sl_fw_rand_uniform_f32_sample(0.0f, wi->scale, rng);
-    /* The partition point of the non-decreasing sums: every binary search
-     * that only answers Less (<=) or Greater returns it. Branch-free halving. */
+    float chosen = (f32_from_bits((u >> 9) | 0x3f800000u) - 1.0f) * wi->scale + 0.0f;
     const float *c = wi->cum;
     size_t size = wi->n - 1, base = 0;
     if (size == 0)
         return 0;
     while (size > 1) {
-        size_t half = size / 2;
-        base = c[base + half] <= chosen ? base + half : base;
+        size_t half = size / 2, mid = base + half;
+        base = SL_COIN(c[mid] <= chosen) ? mid : base;
         size -= half;
     }
     return base + (c[base] <= chosen);
+}
+
+static int is_chacha(const sl_rng *rng)
+{
+    return rng->type == &sl_rng_rand_stdrng_type || rng->type == &sl_rng_chacha12_type;
+}
+
+size_t sl_fw_rand_wi_sample(const sl_fw_rand_wi *wi, sl_rng *rng)
+{
+    uint32_t u;
+    if (is_chacha(rng)) { /* the usual case, inlined: same word, same count */
+        rng->words++;
+        u = sl_rng_chacha_next(rng->state);
+    } else {
+        u = (uint32_t)sl_rng_next(rng);
+    }
+    return wi_index(wi, u);
+}
+
+void sl_fw_rand_wi_sample_many(const sl_fw_rand_wi *wi, sl_rng *rng, size_t n, size_t *out)
+{
+    if (is_chacha(rng)) {
+        /* straight over the keystream buffer: word i of the stream for draw i */
+        sl_rng_chacha_state *s = rng->state;
+        for (size_t i = 0; i < n;) {
+            if (s->idx >= SL_CHACHA_BUF_WORDS)
+                sl_rng_chacha_refill(s);
+            size_t take = SL_CHACHA_BUF_WORDS - s->idx;
+            if (take > n - i)
+                take = n - i;
+            const uint32_t *w = s->buf + s->idx;
+            for (size_t j = 0; j < take; j++)
+                out[i + j] = wi_index(wi, w[j]);
+            s->idx += (unsigned)take;
+            i += take;
+        }
+        rng->words += n;
+    } else {
+        for (size_t i = 0; i < n; i++)
+            out[i] = wi_index(wi, (uint32_t)sl_rng_next(rng));
+    }
 }
 
 void sl_fw_rand_wi_free(sl_fw_rand_wi *wi)

@@ -10,16 +10,18 @@
 
 /* A ChaCha keystream as rand_chacha 0.3.1 lays it out: words 0-3 the
  * constants, 4-11 the key, 12/13 a 64-bit block counter (low, high), 14/15 a
- * 64-bit stream id. Output is read through a 4-block (64-word) buffer like
- * rand_core's BlockRng; the stream is contiguous, so the buffer size never
- * shows in the output. */
+ * 64-bit stream id. rand_core's BlockRng reads it through a 4-block buffer;
+ * the stream is contiguous, so the buffer size never shows in the output and
+ * ours holds 8 blocks (one AVX2 refill). */
+#define SL_CHACHA_BUF_BLOCKS 8
+#define SL_CHACHA_BUF_WORDS (16 * SL_CHACHA_BUF_BLOCKS)
 typedef struct sl_rng_chacha_state {
     uint32_t key[8];
     uint64_t counter;        /* block counter of the next refill */
     uint64_t stream;
     unsigned double_rounds;  /* 6 = ChaCha12, 10 = ChaCha20 */
-    unsigned idx;            /* next word in buf; 64 = empty */
-    uint32_t buf[64];
+    unsigned idx;            /* next word in buf; SL_CHACHA_BUF_WORDS = empty */
+    uint32_t buf[SL_CHACHA_BUF_WORDS];
 } sl_rng_chacha_state;
 
 /* One ChaCha block: `double_rounds` column+diagonal double rounds over the
@@ -30,7 +32,7 @@ void sl_rng_chacha_refill(sl_rng_chacha_state *s);
 /* rand's next_u32: the next keystream word. */
 static inline uint32_t sl_rng_chacha_next(sl_rng_chacha_state *s)
 {
-    if (s->idx >= 64)
+    if (s->idx >= SL_CHACHA_BUF_WORDS)
         sl_rng_chacha_refill(s);
     return s->buf[s->idx++];
 }
@@ -101,6 +103,8 @@ sl_fw_rand_status sl_fw_rand_wi_new(sl_fw_rand_wi *wi, const float *w, size_t n,
 /* Distribution::sample: one u32, one uniform f32 in [0, total), then the
  * number of stored sums <= it (binary_search_by ... unwrap_err). */
 size_t sl_fw_rand_wi_sample(const sl_fw_rand_wi *wi, sl_rng *rng);
+/* n samples into out[0..n): the same draws as n calls, in one loop. */
+void sl_fw_rand_wi_sample_many(const sl_fw_rand_wi *wi, sl_rng *rng, size_t n, size_t *out);
 void sl_fw_rand_wi_free(sl_fw_rand_wi *wi);
 
 /* ---------------------------------------------------------------- framework types */

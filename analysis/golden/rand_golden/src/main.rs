@@ -11,7 +11,7 @@
 //!   candle  an emulation of candle 0.11's LogitsProcessor (generation/mod.rs)
 //!           driven by the real StdRng, WeightedIndex and select_nth_unstable_by.
 //!   fuzz    random seeds, weight vectors and logits pipelines, inline.
-//!   bench V N  time per WeightedIndex::sample over a Zipf vector (stderr: nothing).
+//!   bench   time per WeightedIndex::sample (Zipf V = 49152 and V = 8) and per next_u32.
 //!
 //! candle itself is not packaged in Debian, so its LogitsProcessor is emulated
 //! here (sample_argmax, sample_multinomial, sample_topp, sample_topk,
@@ -871,22 +871,42 @@ fn fuzz() {
 
 // ------------------------------------------------------------------ bench
 
-fn bench(v: usize, n: usize) {
+/// Per-draw time of the real rand: WeightedIndex<f32>::sample with StdRng over
+/// a Zipf vector of V weights, and raw next_u32; best of 3, nanoseconds.
+fn bench() {
+    use std::hint::black_box;
     use std::time::Instant;
-    let w: Vec<f32> = (0..v).map(|i| (1.0f64 / (i as f64 + 1.0)) as f32).collect();
-    let d = WeightedIndex::new(&w).unwrap();
-    let mut r = StdRng::seed_from_u64(42);
-    let mut acc = 0usize;
-    // warm up
-    for _ in 0..n / 10 {
-        acc = acc.wrapping_add(d.sample(&mut r));
+    for &(v, n) in &[(49152usize, 4_000_000usize), (8, 20_000_000)] {
+        let w: Vec<f32> = (0..v).map(|i| (1.0f64 / (i as f64 + 1.0)) as f32).collect();
+        let d = WeightedIndex::new(&w).unwrap();
+        let mut best = f64::INFINITY;
+        for _ in 0..3 {
+            let mut r = StdRng::seed_from_u64(42);
+            let mut acc = 0usize;
+            let t0 = Instant::now();
+            for _ in 0..n {
+                acc = acc.wrapping_add(d.sample(&mut r));
+            }
+            let dt = t0.elapsed().as_secs_f64();
+            black_box(acc);
+            best = best.min(dt * 1e9 / n as f64);
+        }
+        println!("wi{} {:.3}", v, best);
     }
-    let t0 = Instant::now();
-    for _ in 0..n {
-        acc = acc.wrapping_add(d.sample(&mut r));
+    let n = 50_000_000usize;
+    let mut best = f64::INFINITY;
+    for _ in 0..3 {
+        let mut r = StdRng::seed_from_u64(42);
+        let mut acc = 0u32;
+        let t0 = Instant::now();
+        for _ in 0..n {
+            acc = acc.wrapping_add(r.next_u32());
+        }
+        let dt = t0.elapsed().as_secs_f64();
+        black_box(acc);
+        best = best.min(dt * 1e9 / n as f64);
     }
-    let dt = t0.elapsed().as_secs_f64();
-    println!("rand {} {} {:.3} {}", v, n, dt * 1e9 / n as f64, acc);
+    println!("u32 {:.3}", best);
 }
 
 fn main() {
@@ -898,13 +918,9 @@ fn main() {
         Some("select") => select(),
         Some("candle") => candle(),
         Some("fuzz") => fuzz(),
-        Some("bench") => {
-            let v = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(49152);
-            let n = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(10_000_000);
-            bench(v, n)
-        }
+        Some("bench") => bench(),
         _ => {
-            eprintln!("usage: rand_golden raw|wi|select|candle|fuzz|bench [V N]");
+            eprintln!("usage: rand_golden raw|wi|select|candle|fuzz|bench");
             std::process::exit(2);
         }
     }
