@@ -12,6 +12,8 @@
 //!           driven by the real StdRng, WeightedIndex and select_nth_unstable_by.
 //!   fuzz    random seeds, weight vectors and logits pipelines, inline.
 //!   bench   time per WeightedIndex::sample (Zipf V = 49152 and V = 8) and per next_u32.
+//!   probs LIST SEED N / logits LIST SEED N T K P SIMD: ad-hoc runs on any
+//!           input, for analysis/candle_crosscheck.sh.
 //!
 //! candle itself is not packaged in Debian, so its LogitsProcessor is emulated
 //! here (sample_argmax, sample_multinomial, sample_topp, sample_topk,
@@ -909,6 +911,74 @@ fn bench() {
     println!("u32 {:.3}", best);
 }
 
+// ------------------------------------------------------------------ ad-hoc cross-checks
+
+fn parse_list(spec: &str) -> Vec<f32> {
+    let text = match spec.strip_prefix('@') {
+        Some(path) => std::fs::read_to_string(path).expect("cannot read the list file"),
+        None => spec.to_string(),
+    };
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+        .map(|t| t.parse::<f32>().expect("not a number"))
+        .collect()
+}
+
+/// `probs LIST SEED N`: WeightedIndex::new(&w) then N samples, one per line,
+/// or `err KIND` / `panic MESSAGE`. LIST is 1,2,3 or @file.
+fn adhoc_probs(args: &[String]) {
+    let w = parse_list(&args[0]);
+    let seed: u64 = args[1].parse().unwrap();
+    let n: usize = args[2].parse().unwrap();
+    match panic::catch_unwind(|| WeightedIndex::new(&w)) {
+        Err(e) => println!("panic {}", panic_msg(e)),
+        Ok(Err(e)) => println!("err {:?}", e),
+        Ok(Ok(d)) => {
+            let mut r = StdRng::seed_from_u64(seed);
+            for _ in 0..n {
+                println!("{}", d.sample(&mut r));
+            }
+        }
+    }
+}
+
+/// `logits LIST SEED N T K P SIMD` ("-" = absent): the Sampling that samplab's
+/// --temperature/--top-k/--top-p map to, then N LogitsProcessor samples.
+fn adhoc_logits(args: &[String]) {
+    let l = parse_list(&args[0]);
+    let seed: u64 = args[1].parse().unwrap();
+    let n: usize = args[2].parse().unwrap();
+    let opt = |s: &String| if s == "-" { None } else { Some(s.clone()) };
+    let t: Option<f64> = opt(&args[3]).map(|s| s.parse().unwrap());
+    let k: Option<usize> = opt(&args[4]).map(|s| s.parse().unwrap());
+    let p: Option<f64> = opt(&args[5]).map(|s| s.parse().unwrap());
+    let simd = args[6] == "1";
+    let s = match t {
+        None => Sampling::ArgMax,
+        Some(t) if t < 1e-7 => Sampling::ArgMax,
+        Some(t) => match (k, p) {
+            (Some(k), Some(p)) => Sampling::TopKThenTopP { k, p, t },
+            (Some(k), None) => Sampling::TopK { k, t },
+            (None, Some(p)) => Sampling::TopP { p, t },
+            (None, None) => Sampling::All { t },
+        },
+    };
+    let mut lp = Lp::new(seed, s, simd);
+    for _ in 0..n {
+        match panic::catch_unwind(panic::AssertUnwindSafe(|| lp.sample(&l))) {
+            Ok(Ok(tok)) => println!("{}", tok),
+            Ok(Err(e)) => {
+                println!("err {}", e);
+                return;
+            }
+            Err(e) => {
+                println!("panic {}", panic_msg(e));
+                return;
+            }
+        }
+    }
+}
+
 fn main() {
     quiet_panics();
     let args: Vec<String> = std::env::args().collect();
@@ -919,8 +989,10 @@ fn main() {
         Some("candle") => candle(),
         Some("fuzz") => fuzz(),
         Some("bench") => bench(),
+        Some("probs") if args.len() == 5 => adhoc_probs(&args[2..]),
+        Some("logits") if args.len() == 9 => adhoc_logits(&args[2..]),
         _ => {
-            eprintln!("usage: rand_golden raw|wi|select|candle|fuzz|bench");
+            eprintln!("usage: rand_golden raw|wi|select|candle|fuzz|bench\n       rand_golden probs LIST SEED N\n       rand_golden logits LIST SEED N T|- K|- P|- SIMD(0|1)");
             std::process::exit(2);
         }
     }
