@@ -8,5 +8,6 @@ out=${1:?usage: run.sh OUTDIR}
 mkdir -p "$out"
 here=$(dirname "$0")
 # One line per generator:
+/usr/bin/python3 "$here/numpy_golden.py" "$out"
 # Rust rand 0.8.5 + candle LogitsProcessor emulation (cargo, librust-rand-dev): data/golden/rand_*.txt
 sh "$here/rand_golden.sh" "$out"
