@@ -435,7 +435,7 @@ static void replay(const char *path, tally *tl)
                 prs[i] = q == 0 ? (float)(uint32_t)x * (1.0f / 16777216.0f) : (float)(x % q) / (float)q;
                 idx[i] = i;
             }
-            sl_logits_candle_select_nth(idx, V, k, prs);
+            cr_assert_eq(sl_logits_candle_select_nth(idx, V, k, prs), 0);
             for (size_t i = 0; i < V; i++)
                 w[i] = (uint32_t)idx[i];
             uint64_t got = fnv_words(w, V);

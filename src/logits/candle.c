@@ -386,16 +386,17 @@ static void select_nth_keys(size_t *idx, size_t V, size_t k, const int32_t *key)
         partition_at_index_loop(&c, idx, V, k);
 }
 
-void sl_logits_candle_select_nth(size_t *idx, size_t V, size_t k, const float *prs)
+int sl_logits_candle_select_nth(size_t *idx, size_t V, size_t k, const float *prs)
 {
     /* keys indexed by token id; idx holds token ids < V */
     int32_t *key = malloc((V ? V : 1) * sizeof *key);
     if (!key)
-        return; /* cannot happen in practice; callers needing certainty use process() */
+        return SL_ENOMEM;
     for (size_t i = 0; i < V; i++)
         key[i] = total_key(prs[i]);
     select_nth_keys(idx, V, k, key);
     free(key);
+    return SL_OK;
 }
 
 /* ---------------------------------------------------------------- top-p */
@@ -414,9 +415,8 @@ static int keyed_desc(const void *pa, const void *pb)
     return a->i < b->i ? -1 : a->i > b->i; /* stable: the earlier index first */
 }
 
-int sl_logits_candle_topp_zero(float *prs, size_t n, float p, size_t *scratch)
+int sl_logits_candle_topp_zero(float *prs, size_t n, float p)
 {
-    (void)scratch;
     if (n == 0)
         return SL_OK;
     keyed *ks = malloc(n * sizeof *ks);
@@ -498,9 +498,9 @@ int sl_logits_candle_process(const float *logits, size_t V, const sl_logits_cand
         *m = V;
         int rc = SL_OK;
         if (cfg->sampling == SL_CANDLE_TOPP && !(cfg->p <= 0.0 || cfg->p >= 1.0))
-            rc = sl_logits_candle_topp_zero(weights, V, (float)cfg->p, NULL);
+            rc = sl_logits_candle_topp_zero(weights, V, (float)cfg->p);
         else if (cfg->sampling == SL_CANDLE_TOPK_TOPP) /* k >= V: sample_topp, p unchecked */
-            rc = sl_logits_candle_topp_zero(weights, V, (float)cfg->p, NULL);
+            rc = sl_logits_candle_topp_zero(weights, V, (float)cfg->p);
         if (rc)
             return sl_error_set(err, rc, "out of memory for top-p over %zu tokens", V);
         return SL_OK;
@@ -530,7 +530,7 @@ int sl_logits_candle_process(const float *logits, size_t V, const sl_logits_cand
         for (size_t i = 0; i < k; i++)
             sum_p += weights[i];
         if (!(pf <= 0.0f || pf >= sum_p))
-            if (sl_logits_candle_topp_zero(weights, k, pf, NULL))
+            if (sl_logits_candle_topp_zero(weights, k, pf))
                 return sl_error_set(err, SL_ENOMEM, "out of memory for top-p over %zu tokens", k);
     }
     return SL_OK;

@@ -47,13 +47,14 @@ float sl_logits_candle_sum_simd(const float *x, size_t n);
  * on idx[0..V] (token ids), the introselect of rustc 1.95 (core/src/slice/
  * sort/select.rs with shared/pivot.rs choose_pivot, shared/smallsort.rs
  * insertion sort and unstable/quicksort.rs branchless cyclic Lomuto
- * partition): the order of idx afterwards is the real std's. k < V. */
-void sl_logits_candle_select_nth(size_t *idx, size_t V, size_t k, const float *prs);
+ * partition): the order of idx afterwards is the real std's. k < V (else
+ * nothing moves). Returns 0, or SL_ENOMEM (idx untouched). */
+int sl_logits_candle_select_nth(size_t *idx, size_t V, size_t k, const float *prs);
 
 /* sample_topp's clamp: stable sort by descending total_cmp, f32 running
  * sum; a probability is zeroed once the sum of the ones kept before it
- * reaches p. scratch: n entries (NULL: allocated). Returns 0 or SL_ENOMEM. */
-int sl_logits_candle_topp_zero(float *prs, size_t n, float p, size_t *scratch);
+ * reaches p. Returns 0 or SL_ENOMEM (prs untouched). */
+int sl_logits_candle_topp_zero(float *prs, size_t n, float p);
 
 /* candle-transformers utils::apply_repeat_penalty(logits, penalty, context):
  * every distinct id of the context that is < V, once: logit >= 0 (also -0.0)
