@@ -873,10 +873,15 @@ fn fuzz() {
 
 // ------------------------------------------------------------------ bench
 
+/// Keeps a result alive without std::hint::black_box (Rust 1.66+): Debian 12's
+/// rustc is 1.63.
+fn keep<T: Copy>(x: &T) {
+    unsafe { std::ptr::read_volatile(x) };
+}
+
 /// Per-draw time of the real rand: WeightedIndex<f32>::sample with StdRng over
 /// a Zipf vector of V weights, and raw next_u32; best of 3, nanoseconds.
 fn bench() {
-    use std::hint::black_box;
     use std::time::Instant;
     for &(v, n) in &[(49152usize, 4_000_000usize), (8, 20_000_000)] {
         let w: Vec<f32> = (0..v).map(|i| (1.0f64 / (i as f64 + 1.0)) as f32).collect();
@@ -890,7 +895,7 @@ fn bench() {
                 acc = acc.wrapping_add(d.sample(&mut r));
             }
             let dt = t0.elapsed().as_secs_f64();
-            black_box(acc);
+            keep(&acc);
             best = best.min(dt * 1e9 / n as f64);
         }
         println!("wi{} {:.3}", v, best);
@@ -905,7 +910,7 @@ fn bench() {
             acc = acc.wrapping_add(r.next_u32());
         }
         let dt = t0.elapsed().as_secs_f64();
-        black_box(acc);
+        keep(&acc);
         best = best.min(dt * 1e9 / n as f64);
     }
     println!("u32 {:.3}", best);
