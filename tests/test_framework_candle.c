@@ -593,3 +593,26 @@ Test(replay_candle, repeat_penalty)
     cr_assert_str_eq(r.out, "1\n");
     sl_test_run_free(&r);
 }
+
+Test(replay_candle, final_distribution_in_token_order)
+{
+    /* [3,2,2,1], T = 1, k = 2: candle keeps tokens 0 and 1 (e^3 : e^2), never 2 or 3 */
+    const float lg[4] = {3, 2, 2, 1};
+    sl_logits_candle_cfg cfg;
+    sl_error err;
+    cr_assert_eq(sl_logits_candle_cfg_make(1, 1.0, 1, 2, 0, 0, 0, &cfg, &err), 0);
+    double p[4];
+    cr_assert_eq(sl_logits_candle_probs(lg, 4, &cfg, p, &err), 0, "%s", err.msg);
+    double e = exp(1.0);
+    cr_assert(fabs(p[0] - e / (e + 1)) < 1e-6 && fabs(p[1] - 1 / (e + 1)) < 1e-6 && p[2] == 0 && p[3] == 0,
+              "p = %.9g %.9g %.9g %.9g", p[0], p[1], p[2], p[3]);
+    /* ArgMax is one-hot at the first maximum; a NaN logit is rand's InvalidWeight */
+    cr_assert_eq(sl_logits_candle_cfg_make(0, 0, 0, 0, 0, 0, 0, &cfg, &err), 0);
+    const float tie[3] = {1, 5, 5};
+    cr_assert_eq(sl_logits_candle_probs(tie, 3, &cfg, p, &err), 0);
+    cr_assert(p[1] == 1.0 && p[2] == 0.0);
+    const float bad[3] = {1, NAN, 0};
+    cr_assert_eq(sl_logits_candle_cfg_make(1, 1.0, 0, 0, 0, 0, 0, &cfg, &err), 0);
+    cr_assert_neq(sl_logits_candle_probs(bad, 3, &cfg, p, &err), 0);
+    cr_assert_not_null(strstr(err.msg, "InvalidWeight"), "%s", err.msg);
+}

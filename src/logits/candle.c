@@ -535,3 +535,37 @@ int sl_logits_candle_process(const float *logits, size_t V, const sl_logits_cand
     }
     return SL_OK;
 }
+
+int sl_logits_candle_probs(const float *logits, size_t V, const sl_logits_candle_cfg *cfg, double *p, sl_error *err)
+{
+    float *w = malloc((V ? V : 1) * sizeof *w);
+    size_t *order = malloc((V ? V : 1) * sizeof *order), m = 0;
+    int rc = SL_OK;
+    if (!w || !order) {
+        rc = sl_error_set(err, SL_ENOMEM, "out of memory for %zu logits", V);
+        goto out;
+    }
+    if ((rc = sl_logits_candle_process(logits, V, cfg, w, order, &m, err)))
+        goto out;
+    for (size_t i = 0; i < V; i++)
+        p[i] = 0.0;
+    sl_fw_rand_wi wi;
+    size_t bad;
+    sl_fw_rand_status st = cfg->sampling == SL_CANDLE_ARGMAX ? SL_RAND_OK : sl_fw_rand_wi_new(&wi, w, m, &bad);
+    if (st) {
+        rc = sl_error_set(err, st == SL_RAND_NOMEM ? SL_ENOMEM : SL_EINVAL, "candle would fail: %s",
+                          sl_fw_rand_status_name(st));
+        goto out;
+    }
+    if (cfg->sampling == SL_CANDLE_ARGMAX) {
+        p[order[0]] = 1.0;
+    } else {
+        for (size_t i = 0; i < m; i++)
+            p[order[i]] = (double)w[i] / (double)wi.total;
+        sl_fw_rand_wi_free(&wi);
+    }
+out:
+    free(w);
+    free(order);
+    return rc;
+}

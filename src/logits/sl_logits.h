@@ -80,4 +80,12 @@ long sl_logits_candle_repeat_penalty(float *logits, size_t V, float penalty, con
 int sl_logits_candle_process(const float *logits, size_t V, const sl_logits_candle_cfg *cfg, float *weights,
                              size_t *order, size_t *m, sl_error *err);
 
+/* candle's final distribution in token order, for printing: p[t] = weight of
+ * token t / the f32 total WeightedIndex divides by (0 for removed tokens;
+ * ArgMax: one-hot). p has V entries. When rand would refuse the weights
+ * (NaN, all zero, no token, +inf total) returns SL_EINVAL with rand's
+ * error name in err. The exact chance of a token differs from p[t] by less
+ * than 2^-23 (the uniform has 23 random bits). */
+int sl_logits_candle_probs(const float *logits, size_t V, const sl_logits_candle_cfg *cfg, double *p, sl_error *err);
+
 #endif
