@@ -451,6 +451,32 @@ static void replay(const char *path, tally *tl)
             free(idx);
             free(w);
             tl->sels++;
+        } else if (!strcmp(kind, "selp")) {
+            size_t V = strtoul(p, &p, 10), k = strtoul(p, &p, 10);
+            char *pat = next_tok(&p);
+            uint64_t h = strtoull(p, &p, 16);
+            smix g = {7};
+            float *prs = malloc(V * sizeof *prs);
+            size_t *idx = malloc(V * sizeof *idx);
+            uint32_t *w = malloc(V * sizeof *w);
+            for (size_t i = 0; i < V; i++) {
+                prs[i] = !strcmp(pat, "asc")     ? (float)i / (float)V
+                         : !strcmp(pat, "desc")  ? (float)(V - i) / (float)V
+                         : !strcmp(pat, "organ") ? (float)(i < V / 2 ? i : V - i) / (float)V
+                         : !strcmp(pat, "saw")   ? (float)(i % 1000) / 1000.0f
+                                                 : smix_unit(&g);
+                idx[i] = i;
+            }
+            cr_assert_eq(sl_logits_candle_select_nth(idx, V, k, prs), 0);
+            for (size_t i = 0; i < V; i++)
+                w[i] = (uint32_t)idx[i];
+            uint64_t got = fnv_words(w, V);
+            cr_assert_eq(got, h, "select %s V=%zu k=%zu: order hash %016" PRIx64 ", std %016" PRIx64, pat, V, k, got,
+                         h);
+            free(prs);
+            free(idx);
+            free(w);
+            tl->sels++;
         } else {
             cr_assert_fail("%s: unknown record '%s'", path, kind);
         }
@@ -478,7 +504,7 @@ Test(replay_candle, select_nth_unstable_order)
 {
     tally tl = {0};
     replay("data/golden/rand_select.txt", &tl);
-    cr_assert_eq(tl.sels, 1072, "%zu select orders checked", tl.sels);
+    cr_assert_eq(tl.sels, 1072 + 105, "%zu select orders checked", tl.sels);
 }
 
 Test(replay_candle, logits_processor)

@@ -666,6 +666,31 @@ fn select() {
             }
         }
     }
+    // Patterned inputs, large and small: these reach the partition on an
+    // equal ancestor pivot and the median-of-medians fallback after 16 rounds.
+    println!("# selp V K PATTERN fnv1a64(order): probs[i] = asc i/V, desc (V-i)/V, organ min(i, V-i)/V (i < V/2: i), saw (i mod 1000)/1000, rand = unit floats of splitmix64(7)");
+    for &v in &[17usize, 100, 1000, 100_000, 1_000_000] {
+        for pat in ["asc", "desc", "organ", "saw", "rand"] {
+            let mut g = SplitMix(7);
+            let prs: Vec<f32> = (0..v)
+                .map(|i| match pat {
+                    "asc" => i as f32 / v as f32,
+                    "desc" => (v - i) as f32 / v as f32,
+                    "organ" => (if i < v / 2 { i } else { v - i }) as f32 / v as f32,
+                    "saw" => (i % 1000) as f32 / 1000.0f32,
+                    _ => g.unit(),
+                })
+                .collect();
+            for k in [1usize, 40, 1000, v / 2, v - 2] {
+                if k >= v {
+                    continue;
+                }
+                let mut idx: Vec<usize> = (0..v).collect();
+                idx.select_nth_unstable_by(k, desc(&prs));
+                println!("selp {} {} {} {:016x}", v, k, pat, fnv(idx.iter().map(|&i| i as u32)));
+            }
+        }
+    }
 }
 
 // ------------------------------------------------------------------ candle LogitsProcessor
