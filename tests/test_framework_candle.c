@@ -642,3 +642,16 @@ Test(replay_candle, final_distribution_in_token_order)
     cr_assert_neq(sl_logits_candle_probs(bad, 3, &cfg, p, &err), 0);
     cr_assert_not_null(strstr(err.msg, "InvalidWeight"), "%s", err.msg);
 }
+
+Test(replay_candle, nan_temperature_as_candle)
+{
+    /* candle: Some(NaN) is not < 1e-7, so Sampling::All with NaN weights -> InvalidWeight */
+    sl_logits_candle_cfg cfg;
+    sl_error err;
+    cr_assert_eq(sl_logits_candle_cfg_make(1, NAN, 0, 0, 0, 0, 0, &cfg, &err), 0);
+    cr_assert_eq(cfg.sampling, SL_CANDLE_ALL);
+    const float lg[2] = {1, 2};
+    double p[2];
+    cr_assert_neq(sl_logits_candle_probs(lg, 2, &cfg, p, &err), 0);
+    cr_assert_not_null(strstr(err.msg, "InvalidWeight"), "%s", err.msg);
+}

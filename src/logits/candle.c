@@ -30,10 +30,8 @@ int sl_logits_candle_cfg_make(int has_t, double t, int has_k, long k, int has_p,
     cfg->simd_sum = simd_sum;
     if (has_k && k < 0)
         return sl_error_set(err, SL_EINVAL, "top-k %ld is negative (candle's k is a usize)", k);
-    if (has_t && isnan(t))
-        return sl_error_set(err, SL_EINVAL, "temperature is NaN");
-    if (has_p && isnan(p))
-        return sl_error_set(err, SL_EINVAL, "top-p is NaN");
+    /* A NaN T or p flows on as in candle: T = NaN is not < 1e-7, so All with
+     * NaN weights (InvalidWeight at the draw); p = NaN zeroes nothing. */
     /* LogitsProcessor::new: temperature None or < 1e-7 -> ArgMax */
     if (!has_t || t < 1e-7) {
         cfg->sampling = SL_CANDLE_ARGMAX;

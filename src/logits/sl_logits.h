@@ -27,7 +27,7 @@ typedef struct sl_logits_candle_cfg {
 
 /* The Sampling that LogitsProcessor::new(seed, T, p) would build, extended
  * with k: ArgMax when T is absent or < 1e-7; else TopKThenTopP (k and p),
- * TopK (k), TopP (p) or All. k < 0 is an error. */
+ * TopK (k), TopP (p) or All. k < 0 is an error; NaN T or p go on as in candle. */
 int sl_logits_candle_cfg_make(int has_t, double t, int has_k, long k, int has_p, double p, int simd_sum,
                               sl_logits_candle_cfg *cfg, sl_error *err);
 /* "argmax", "all T=..", "topk K=.. T=..", ... for messages and reports. */
