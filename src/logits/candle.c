@@ -12,8 +12,9 @@
  * Known divergences: the softmax is bit-exact only with the same expf as
  * candle's (glibc's here) and the sum order candle was built with (--simd-sum
  * for AVX builds; NEON/wasm orders are not emulated). Other rustc versions may
- * leave another top-k order (only the set of k tokens is fixed, not their
- * order, except V <= 16 or k in {V-1} where it is a stable sort / a swap). */
+ * leave another top-k order: only the set of k tokens is fixed, and the order
+ * for k = V-1 (a swap) and for V <= 10 (a stable insertion sort; 1.95 sorts
+ * up to 16, older versions up to 10). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
