@@ -19,7 +19,19 @@
 
 #include "samplab.h"
 
-/* Explains a WeightedIndex::new failure in one line naming the source. */
+/* rand 0.9's name for the same failure: candle >= 0.8.4 links rand 0.9. */
+static const char *rand09_name(sl_fw_rand_status st)
+{
+    switch (st) {
+    case SL_RAND_NO_ITEM: return "InvalidInput";
+    case SL_RAND_INVALID_WEIGHT: return "InvalidWeight";
+    case SL_RAND_ALL_WEIGHTS_ZERO: return "InsufficientNonZero";
+    default: return "a panic";
+    }
+}
+
+/* Explains a WeightedIndex::new failure in one line naming the source; for
+ * --logits also rand 0.9's name, the one candle 0.11 itself reports. */
 static int wi_error(sl_error *err, const char *src, sl_fw_rand_status st, size_t bad, const float *w, size_t m,
                     const size_t *order, int from_logits, int topk0)
 {
@@ -29,21 +41,27 @@ static int wi_error(sl_error *err, const char *src, sl_fw_rand_status st, size_t
     case SL_RAND_NO_ITEM:
         if (topk0)
             return sl_error_set(err, SL_EINVAL,
-                                "%s: top-k 0 keeps no token: WeightedIndex::new returns NoItem (0 words drawn)", src);
+                                "%s: top-k 0 keeps no token: WeightedIndex::new returns NoItem (rand 0.9 as in candle "
+                                "0.11: %s; 0 words drawn)",
+                                src, rand09_name(st));
         return sl_error_set(err, SL_EINVAL, "%s: no weights: WeightedIndex::new returns NoItem (0 words drawn)", src);
     case SL_RAND_INVALID_WEIGHT:
         if (from_logits)
             return sl_error_set(err, SL_EINVAL,
                                 "%s: token %zu gets weight %.9g from candle's softmax (a NaN or +inf logit, or all "
-                                "-inf): WeightedIndex::new returns %s (0 words drawn)",
-                                src, tok, (double)w[bad], what);
+                                "-inf): WeightedIndex::new returns %s (rand 0.9 as in candle 0.11: %s; 0 words drawn)",
+                                src, tok, (double)w[bad], what, rand09_name(st));
         return sl_error_set(err, SL_EINVAL,
                             "%s: entry %zu is %.9g (not >= 0): WeightedIndex::new returns %s (0 words drawn)", src,
                             tok, (double)w[bad], what);
     case SL_RAND_ALL_WEIGHTS_ZERO:
-        return sl_error_set(err, SL_EINVAL,
-                            "%s: every weight is zero%s: WeightedIndex::new returns %s (0 words drawn)", src,
-                            from_logits ? " after candle's filters" : "", what);
+        if (from_logits)
+            return sl_error_set(err, SL_EINVAL,
+                                "%s: every weight is zero after candle's filters: WeightedIndex::new returns %s (rand "
+                                "0.9 as in candle 0.11: %s; 0 words drawn)",
+                                src, what, rand09_name(st));
+        return sl_error_set(err, SL_EINVAL, "%s: every weight is zero: WeightedIndex::new returns %s (0 words drawn)",
+                            src, what);
     case SL_RAND_PANIC_RANGE: {
         size_t at = 0;
         float s = 0.0f;
