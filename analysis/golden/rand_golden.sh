@@ -10,8 +10,19 @@ out=${1:?usage: rand_golden.sh OUTDIR}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 root=$(cd "$(dirname "$0")/../.." && pwd)
+# select_nth_unstable_by's order changed between Rust releases, and the
+# committed files record rustup's stable toolchain (rustc 1.95), which this
+# kind of machine ships in ~/.cargo/bin; Debian 12's own rustc 1.63 orders
+# ties differently. Prefer rustup's cargo when present (or SL_CARGO); the
+# header line names the rustc used, so a mismatch shows itself in the diff.
+cargo_bin=${SL_CARGO:-cargo}
+if [ -z "${SL_CARGO:-}" ] && [ -x "$HOME/.cargo/bin/cargo" ]; then
+  cargo_bin="$HOME/.cargo/bin/cargo"
+  PATH="$HOME/.cargo/bin:$PATH"
+  export PATH
+fi
 (cd "$root/analysis/golden/rand_golden" &&
-  cargo build --offline --release --quiet --target-dir "$root/build/rand_golden")
+  "$cargo_bin" build --offline --release --quiet --target-dir "$root/build/rand_golden")
 bin="$root/build/rand_golden/release/rand_golden"
 for mode in raw wi select candle fuzz; do
   "$bin" "$mode" > "$out/rand_$mode.txt.tmp"
