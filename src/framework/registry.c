@@ -7,6 +7,7 @@
 
 const sl_framework_type *const sl_framework_types[] = {
     /* one line per framework, in the order --help lists them */
+    &sl_framework_llamacpp_type,
     NULL
 };
 

@@ -12,6 +12,12 @@
 
 #include <stddef.h>
 
+/* Pipeline-only option bits, above samplab.h's SL_OPT_* range. */
+enum {
+    SL_OPT_LAST_N = 1u << 20,        /* --penalty-last-n (llama.cpp) */
+    SL_OPT_FREQ_PRESENCE = 1u << 21  /* --frequency-penalty, --presence-penalty (llama.cpp) */
+};
+
 /* Settings as the user gave them; has_* = 0 means "not given" (the
  * framework's neutral value, or its default under `defaults`). */
 typedef struct sl_logits_cfg {
