@@ -1,0 +1,10 @@
+#!/bin/sh
+# Regenerates every golden file from the real libraries on this machine into
+# OUTDIR (make golden: data/golden; make golden-check: a scratch folder that
+# is then diffed against data/golden). Each generator names its library
+# version in its output's header. Usage: sh analysis/golden/run.sh OUTDIR
+set -eu
+out=${1:?usage: run.sh OUTDIR}
+mkdir -p "$out"
+here=$(dirname "$0")
+# One line per generator:
