@@ -8,3 +8,4 @@ out=${1:?usage: run.sh OUTDIR}
 mkdir -p "$out"
 here=$(dirname "$0")
 # One line per generator:
+/usr/bin/python3 "$here/hf_golden.py" "$out/hf_pipeline.txt"

@@ -5,7 +5,7 @@
  * (penalties → greedy if T < 1e-5 → temperature → min-p → top-k/top-p →
  * softmax), model_executor/layers/utils.py apply_penalties with
  * _custom_ops.apply_repetition_penalties_torch (repetition on prompt ∪
- * output: logit > 0 → ÷r, else ×r), logits_processor/builtin.py
+ * output: logit > 0 → ×float32(1/r), else ×r), logits_processor/builtin.py
  * MinPLogitsProcessor (probs < min_p · p_max removed, probability space),
  * ops/topk_topp_sampler.py apply_top_k_top_p_pytorch (ascending sort; top-k
  * masks values < the k-th largest, so ties survive; top-p masks
@@ -83,10 +83,11 @@ static int vllm_run(const float *lf, const double *ld, size_t V, const sl_logits
         }
         for (size_t i = 0; i < c->context_n; i++)
             hit[c->context[i]] = 1;
-        float r = (float)rep;
+        /* scaling = where(logits > 0, 1.0 / penalties, penalties); logits *= scaling */
+        float r = (float)rep, inv = 1.0f / r;
         for (size_t i = 0; i < V; i++)
             if (hit[i])
-                s[i] = s[i] > 0 ? s[i] / r : s[i] * r;
+                s[i] = s[i] > 0 ? s[i] * inv : s[i] * r;
         free(hit);
         sl_logits_step(out, "repetition_penalty");
     }

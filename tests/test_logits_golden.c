@@ -1,0 +1,110 @@
+/* test_logits_golden.c — the `hf` and `vllm` pipelines against
+ * data/golden/hf_pipeline.txt, which analysis/golden/hf_golden.py writes by
+ * running transformers' warpers and vLLM's sampler re-expressed in real torch
+ * float32 ops (the libraries themselves are not installed). Kept sets must be
+ * identical; probabilities may differ by the few ulp of torch's vectorised
+ * softmax (logits/f32.c), so |p - p_torch| <= 4e-7 + 4e-6 p. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "samplab.h"
+
+static size_t gold_floats(char *s, double *d, float *f, size_t cap)
+{
+    size_t n = 0;
+    char *end;
+    while (n < cap) {
+        double x = strtod(s, &end);
+        if (end == s)
+            break;
+        if (f)
+            f[n] = strtof(s, NULL);
+        d[n++] = x;
+        s = end;
+    }
+    return n;
+}
+
+Test(replay_pipeline, golden_hf_vllm_against_torch_ops)
+{
+    char *text = sl_test_slurp("data/golden/hf_pipeline.txt");
+    cr_assert_not_null(text, "data/golden/hf_pipeline.txt missing");
+    size_t cases = 0;
+    double worst = 0;
+    char *save = NULL;
+    char *line = strtok_r(text, "\n", &save);
+    while (line) {
+        if (strncmp(line, "case ", 5)) {
+            line = strtok_r(NULL, "\n", &save);
+            continue;
+        }
+        char fw[16], name[64];
+        size_t V;
+        cr_assert_eq(sscanf(line, "case %15s %63s V=%zu", fw, name, &V), 3);
+        sl_logits_cfg c;
+        memset(&c, 0, sizeof c);
+        long ctx[64];
+        char *tok = strstr(line, " V=");
+        for (char *kv = strchr(tok + 1, ' '); kv; kv = strchr(kv + 1, ' ')) {
+            char *k = kv + 1;
+            if (!strncmp(k, "T=", 2)) { c.has_temperature = 1; c.temperature = strtod(k + 2, NULL); }
+            else if (!strncmp(k, "k=", 2)) { c.has_top_k = 1; c.top_k = strtol(k + 2, NULL, 10); }
+            else if (!strncmp(k, "p=", 2)) { c.has_top_p = 1; c.top_p = strtod(k + 2, NULL); }
+            else if (!strncmp(k, "minp=", 5)) { c.has_min_p = 1; c.min_p = strtod(k + 5, NULL); }
+            else if (!strncmp(k, "typ=", 4)) { c.has_typical = 1; c.typical = strtod(k + 4, NULL); }
+            else if (!strncmp(k, "pen=", 4)) { c.has_penalty = 1; c.penalty = strtod(k + 4, NULL); }
+            else if (!strncmp(k, "min_keep=", 9)) { c.has_min_keep = 1; c.min_keep = strtol(k + 9, NULL, 10); }
+            else if (!strncmp(k, "defaults=", 9)) { c.defaults = 1; }
+            else if (!strncmp(k, "ctx=", 4)) {
+                char *p = k + 4;
+                while (c.context_n < 64) {
+                    ctx[c.context_n++] = strtol(p, &p, 10);
+                    if (*p != ',')
+                        break;
+                    p++;
+                }
+                c.context = ctx;
+            }
+        }
+        sl_vec v;
+        cr_assert_eq(sl_vec_alloc(&v, V, name), 0);
+        char *lg = strtok_r(NULL, "\n", &save), *kp = strtok_r(NULL, "\n", &save), *pr = strtok_r(NULL, "\n", &save);
+        cr_assert(lg && kp && pr && !strncmp(lg, "logits ", 7) && !strncmp(kp, "kept", 4) && !strncmp(pr, "probs ", 6));
+        cr_assert_eq(gold_floats(lg + 7, v.d, v.f, V), V);
+        unsigned char *kept = calloc(V, 1);
+        for (char *p = kp + 4; *p;) {
+            char *e;
+            long id = strtol(p, &e, 10);
+            if (e == p)
+                break;
+            kept[id] = 1;
+            p = e;
+        }
+        double *want = malloc(V * sizeof *want);
+        cr_assert_eq(gold_floats(pr + 6, want, NULL, V), V);
+        const sl_pipeline_type *t = !strcmp(fw, "hf") ? &sl_pipeline_hf_type : &sl_pipeline_vllm_type;
+        sl_logits_result r;
+        sl_error e;
+        cr_assert_eq(sl_pipeline_run(t, &v, &c, &r, &e), 0, "%s %s: %s", fw, name, e.msg);
+        for (size_t i = 0; i < V; i++) {
+            cr_assert_eq(r.kept[i], kept[i], "%s %s: id %zu kept %d, torch %d", fw, name, i, r.kept[i], kept[i]);
+            double d = fabs(r.probs[i] - want[i]);
+            cr_assert(d <= 4e-7 + 4e-6 * want[i], "%s %s: id %zu p %.9g, torch %.9g", fw, name, i, r.probs[i],
+                      want[i]);
+            if (want[i] > 0 && d / want[i] > worst)
+                worst = d / want[i];
+        }
+        sl_logits_result_free(&r);
+        free(kept);
+        free(want);
+        sl_vec_free(&v);
+        cases++;
+        line = strtok_r(NULL, "\n", &save);
+    }
+    cr_assert(cases >= 20, "only %zu golden cases", cases);
+    cr_log_info("golden: %zu cases, worst relative probability difference %.3g", cases, worst);
+    free(text);
+}
