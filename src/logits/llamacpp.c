@@ -21,56 +21,105 @@
  * temperature <= 0 keeps the first maximum and sets every other logit to
  * -inf without shrinking the array.
  *
- * Known divergences: where logits tie, libstdc++'s std::partial_sort and
- * std::sort put the tied candidates in an unspecified order; here the sort is
- * stable (ties keep their array order, i.e. ascending id from the start). This
- * changes which of the tied tokens top-k keeps, and the array order the dist
- * sampler walks. With a probability that underflows to 0 typical's entropy is
- * NaN in llama.cpp (0 * -inf), so its order is unspecified; it is NaN here too. */
+ * Sorting is llama.cpp's own: std::partial_sort for up to 128 candidates, its
+ * 128-bucket partial sort (logits bucketed over [-10, 10], std::sort per
+ * bucket) beyond, the adaptive top-256 first pass of top-p, std::sort of
+ * indices in typical — with libstdc++'s algorithms reproduced in stdsort.c,
+ * so tied logits end in the same order as in a GCC build (which tied token
+ * top-k keeps, and the order the dist sampler walks).
+ *
+ * Known divergences: a build whose compiler contracts 6.4f * logit + 64.0f
+ * into an FMA (-march=native) can put a logit on a bucket boundary into the
+ * next bucket, which changes only the order among ties; libc++ (clang/macOS)
+ * and MSVC sort ties differently. With a probability that underflows to 0,
+ * typical's entropy is NaN in llama.cpp (0 * -inf) and its order is then
+ * whatever std::sort makes of NaN comparisons; the same happens here. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "samplab.h"
 
-/* Stable merge sort of candidates by comparator; tmp has n entries. */
-static int sl_llama_logit_desc(const sl_logits_cand *a, const sl_logits_cand *b)
+/* llama.cpp's comparator: logit descending (ties: whatever libstdc++ does) */
+static int sl_llama_desc(const void *a, const void *b, const void *ctx)
 {
-    return a->logit > b->logit;
+    (void)ctx;
+    return ((const sl_logits_cand *)a)->logit > ((const sl_logits_cand *)b)->logit;
 }
 
-static void sl_llama_msort(sl_logits_cand *d, sl_logits_cand *tmp, size_t n,
-                           int (*before)(const sl_logits_cand *, const sl_logits_cand *))
+/* The bucket index of llama_token_data_array_partial_sort:
+ * int(6.4f * logit + 64.0f) clamped to [0, 127]. An out-of-range float to int
+ * conversion gives INT_MIN on x86 (cvttss2si), i.e. bucket 0. */
+static int sl_llama_bucket(float logit)
 {
-    if (n < 2)
-        return;
-    size_t h = n / 2;
-    sl_llama_msort(d, tmp, h, before);
-    sl_llama_msort(d + h, tmp, n - h, before);
-    size_t i = 0, j = h, k = 0;
-    while (i < h && j < n)
-        tmp[k++] = before(&d[j], &d[i]) ? d[j++] : d[i++];
-    while (i < h)
-        tmp[k++] = d[i++];
-    while (j < n)
-        tmp[k++] = d[j++];
-    memcpy(d, tmp, n * sizeof *d);
+    float x = 6.4f * logit + 64.0f;
+    if (!(x > -2147483648.0f && x < 2147483648.0f))
+        return 0;
+    int ib = (int)x;
+    return ib < 0 ? 0 : ib > 127 ? 127 : ib;
 }
 
-static void sl_llama_sort_desc(sl_logits_llama_array *a)
+/* llama_token_data_array_partial_sort: the top npartial of a (not changed)
+ * into res, sorted descending, via 128 logit buckets over [-10, 10]; res gets
+ * every candidate of the buckets it needed (*nres of them). */
+static int sl_llama_bucket_sort(const sl_logits_llama_array *a, size_t npartial, sl_logits_cand *res, size_t *nres)
 {
-    sl_logits_cand *tmp = malloc((a->size ? a->size : 1) * sizeof *tmp);
-    if (tmp) {
-        sl_llama_msort(a->data, tmp, a->size, sl_llama_logit_desc);
-        free(tmp);
-    } else { /* insertion sort: stable, slow, never fails */
-        for (size_t i = 1; i < a->size; i++)
-            for (size_t j = i; j > 0 && a->data[j].logit > a->data[j - 1].logit; j--) {
-                sl_logits_cand t = a->data[j];
-                a->data[j] = a->data[j - 1];
-                a->data[j - 1] = t;
-            }
+    size_t histo[128] = {0}, pos[128];
+    unsigned char *bi = malloc(a->size ? a->size : 1);
+    if (!bi)
+        return SL_ENOMEM;
+    for (size_t i = 0; i < a->size; i++) {
+        bi[i] = (unsigned char)sl_llama_bucket(a->data[i].logit);
+        histo[bi[i]]++;
     }
+    size_t nhave = 0;
+    int ib = 127;
+    for (; ib >= 0; --ib) {
+        nhave += histo[ib];
+        if (nhave >= npartial)
+            break;
+    }
+    if (ib < 0)
+        ib = 0;
+    size_t off = 0;
+    for (int j = 127; j >= ib; --j) {
+        pos[j] = off;
+        off += histo[j];
+    }
+    for (size_t i = 0; i < a->size; i++)
+        if (bi[i] >= ib)
+            res[pos[bi[i]]++] = a->data[i];
+    free(bi);
+    size_t done = 0;
+    off = 0;
+    for (int j = 127; j > ib; --j) {
+        sl_logits_std_sort(res + off, histo[j], sizeof *res, sl_llama_desc, NULL);
+        off += histo[j];
+        done += histo[j];
+    }
+    sl_logits_std_partial_sort(res + off, npartial - done, histo[ib], sizeof *res, sl_llama_desc, NULL);
+    *nres = nhave;
+    return SL_OK;
+}
+
+/* llama_token_data_array_partial_sort_inplace: keep the top npartial,
+ * sorted; std::partial_sort up to 128, the bucket sort beyond. */
+static void sl_llama_partial_sort_inplace(sl_logits_llama_array *a, size_t npartial)
+{
+    if (npartial <= 128) {
+        sl_logits_std_partial_sort(a->data, npartial, a->size, sizeof *a->data, sl_llama_desc, NULL);
+    } else {
+        sl_logits_cand *tmp = malloc(a->size * sizeof *tmp);
+        size_t n = 0;
+        if (!tmp || sl_llama_bucket_sort(a, npartial, tmp, &n)) {
+            /* out of memory: libstdc++'s std::sort gives the same set, ties aside */
+            sl_logits_std_sort(a->data, a->size, sizeof *a->data, sl_llama_desc, NULL);
+        } else {
+            memcpy(a->data, tmp, npartial * sizeof *tmp);
+        }
+        free(tmp);
+    }
+    a->size = npartial;
     a->sorted = 1;
 }
 
@@ -79,7 +128,7 @@ void sl_logits_llama_softmax(sl_logits_llama_array *a, int do_sort)
     if (!a->size)
         return;
     if (do_sort && !a->sorted)
-        sl_llama_sort_desc(a);
+        sl_llama_partial_sort_inplace(a, a->size);
     float max_l = a->data[0].logit;
     if (!a->sorted)
         for (size_t i = 1; i < a->size; i++)
@@ -123,30 +172,15 @@ void sl_logits_llama_top_k(sl_logits_llama_array *a, long k)
     if ((size_t)k > a->size)
         k = (long)a->size;
     if (!a->sorted)
-        sl_llama_sort_desc(a);
+        sl_llama_partial_sort_inplace(a, (size_t)k);
     a->size = (size_t)k;
 }
 
-typedef struct sl_llama_shift {
-    float shift;
-    size_t idx;
-} sl_llama_shift;
-
-static void sl_llama_shift_sort(sl_llama_shift *d, sl_llama_shift *tmp, size_t n)
+/* the typical sampler's index sort: shifted_scores[a] < shifted_scores[b] */
+static int sl_llama_shift_less(const void *a, const void *b, const void *ctx)
 {
-    if (n < 2)
-        return;
-    size_t h = n / 2;
-    sl_llama_shift_sort(d, tmp, h);
-    sl_llama_shift_sort(d + h, tmp, n - h);
-    size_t i = 0, j = h, k = 0;
-    while (i < h && j < n)
-        tmp[k++] = d[j].shift < d[i].shift ? d[j++] : d[i++];
-    while (i < h)
-        tmp[k++] = d[i++];
-    while (j < n)
-        tmp[k++] = d[j++];
-    memcpy(d, tmp, n * sizeof *d);
+    const float *sh = ctx;
+    return sh[*(const size_t *)a] < sh[*(const size_t *)b];
 }
 
 void sl_logits_llama_typical(sl_logits_llama_array *a, float p, size_t min_keep)
@@ -158,35 +192,36 @@ void sl_logits_llama_typical(sl_logits_llama_array *a, float p, size_t min_keep)
     for (size_t i = 0; i < a->size; i++)
         entropy += -a->data[i].p * logf(a->data[i].p);
     size_t n = a->size;
-    sl_llama_shift *sh = malloc(n * sizeof *sh), *tmp = malloc(n * sizeof *tmp);
+    float *sh = malloc(n * sizeof *sh);
+    size_t *idx = malloc(n * sizeof *idx);
     sl_logits_cand *nd = malloc(n * sizeof *nd);
-    if (!sh || !tmp || !nd) {
+    if (!sh || !idx || !nd) {
         free(sh);
-        free(tmp);
+        free(idx);
         free(nd);
         return;
     }
     for (size_t i = 0; i < n; i++) {
-        sh[i].shift = fabsf(-logf(a->data[i].p) - entropy);
-        sh[i].idx = i;
+        sh[i] = fabsf(-logf(a->data[i].p) - entropy);
+        idx[i] = i;
     }
-    sl_llama_shift_sort(sh, tmp, n);
+    sl_logits_std_sort(idx, n, sizeof *idx, sl_llama_shift_less, sh);
     float cum = 0.0f;
     size_t last = n;
     for (size_t i = 0; i < n; i++) {
-        cum += a->data[sh[i].idx].p;
+        cum += a->data[idx[i]].p;
         if (cum > p && (min_keep == 0 || i >= min_keep - 1)) {
             last = i + 1;
             break;
         }
     }
     for (size_t i = 0; i < last; i++)
-        nd[i] = a->data[sh[i].idx];
+        nd[i] = a->data[idx[i]];
     memcpy(a->data, nd, last * sizeof *nd);
     a->size = last;
     a->sorted = 0;
     free(sh);
-    free(tmp);
+    free(idx);
     free(nd);
 }
 
@@ -195,17 +230,45 @@ void sl_logits_llama_top_p(sl_logits_llama_array *a, float p, size_t min_keep)
     if (p >= 1.0f || !a->size)
         return;
     sl_logits_llama_softmax(a, 0); /* probabilities in the current order */
-    if (!a->sorted)
-        sl_llama_sort_desc(a);   /* the adaptive partial sort gives the same prefix */
+    sl_logits_cand *buf = NULL, *pd = a->data;
+    size_t k = a->size, nbuf = 0;
+    if (!a->sorted && a->size > 1024) {
+        /* adaptive: bucket-sort the top 256 first, everything if that is not enough */
+        k = 256;
+        buf = malloc(a->size * sizeof *buf);
+        if (!buf || sl_llama_bucket_sort(a, k, buf, &nbuf)) {
+            free(buf);
+            buf = NULL;
+            sl_llama_partial_sort_inplace(a, a->size);
+            pd = a->data;
+        } else {
+            pd = buf;
+        }
+    } else if (!a->sorted) {
+        sl_llama_partial_sort_inplace(a, a->size);
+    }
     float cum = 0.0f;
     size_t last = a->size;
     for (size_t i = 0; i < a->size; i++) {
-        cum += a->data[i].p;
+        cum += pd[i].p;
         if (cum >= p && i + 1 >= min_keep) {
             last = i + 1;
             break;
         }
+        if (!a->sorted && i == k - 1) {
+            k = a->size;
+            if (sl_llama_bucket_sort(a, k, buf, &nbuf)) { /* out of memory: stop here */
+                last = i + 1;
+                break;
+            }
+            pd = buf;
+        }
     }
+    if (!a->sorted) {
+        memcpy(a->data, buf, last * sizeof *buf);
+        a->sorted = 1;
+    }
+    free(buf);
     a->size = last;
 }
 
@@ -229,7 +292,7 @@ void sl_logits_llama_min_p(sl_logits_llama_array *a, float p, size_t min_keep)
             a->size = w;
             return;
         }
-        sl_llama_sort_desc(a);
+        sl_llama_partial_sort_inplace(a, a->size);
     }
     const float min_l = a->data[0].logit + logf(p);
     size_t i = 1;
