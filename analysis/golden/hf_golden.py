@@ -143,6 +143,13 @@ def main():
     add("hf", "t07_default", kp, T=0.7, defaults=True)
     add("vllm", "k40p09", kp, T=0.7, k=40, p=0.9)
     g = torch.Generator().manual_seed(20261129)
+    for i in range(3):  # tie-heavy: which of the tied tokens survives follows torch's sort order
+        lg = torch.randint(0, 5, (50,), generator=g).float().tolist()
+        add("hf", "ties%d_p" % i, lg, p=0.7, min_keep=3)
+        add("hf", "ties%d_minp" % i, lg, T=0.5, minp=0.6, min_keep=7)
+        add("hf", "ties%d_typ" % i, lg, typ=0.4, min_keep=4)
+        add("hf", "ties%d_k" % i, lg, k=7)
+        add("vllm", "ties%d_pk" % i, lg, k=7, p=0.5)
     for i in range(6):
         lg = (torch.randn(400, generator=g) * 2.5).tolist()
         ctx = torch.randint(0, 400, (40,), generator=g).tolist()

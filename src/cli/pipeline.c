@@ -137,7 +137,7 @@ int sl_cli_logits_load(const char *cmd, sl_cli_logits_args *a)
         fprintf(stderr, "samplab %s: --context is only used by --repetition-penalty (or a llama.cpp penalty)\n", cmd);
         return 2;
     }
-    if (sl_io_vec_read(a->src, a->tensor, a->tensor ? a->row : -1, &a->vec, &err))
+    if (sl_io_vec_read(a->src, a->tensor, a->row, &a->vec, &err))
         return sl_cli_fail(&err);
     a->loaded = 1;
     if (a->context_src) {

@@ -8,7 +8,11 @@
  * torch's by a few ulp (analysis/golden/hf_golden.py measures it). cumsum
  * matches torch exactly: its CPU kernel accumulates float in double
  * (at::acc_type<float, false> is double) and rounds each prefix to float.
- * torch.sort on CPU is stable for ties (index order), so is this argsort. */
+ * torch.sort on CPU (stable=False, the default transformers and vLLM use) is
+ * libstdc++'s std::sort over (value, index) pairs compared by value — not
+ * stable for more than 16 elements — so argsort runs the same algorithm
+ * (stdsort.c) and tied logits come out in torch's order; checked against
+ * torch 1.13.1 on tie-heavy vectors (data/golden/hf_pipeline.txt, ties*). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,11 +87,40 @@ static void sl_f32_merge(const float *x, size_t *idx, size_t *tmp, size_t n, int
     memcpy(idx, tmp, n * sizeof *idx);
 }
 
+typedef struct sl_f32_pair {
+    float v;
+    size_t i;
+} sl_f32_pair;
+
+static int sl_f32_pair_asc(const void *a, const void *b, const void *ctx)
+{
+    (void)ctx;
+    return ((const sl_f32_pair *)a)->v < ((const sl_f32_pair *)b)->v;
+}
+
+static int sl_f32_pair_desc(const void *a, const void *b, const void *ctx)
+{
+    (void)ctx;
+    return ((const sl_f32_pair *)a)->v > ((const sl_f32_pair *)b)->v;
+}
+
 void sl_logits_argsort_f32(const float *x, size_t n, int descending, size_t *idx, size_t *tmp)
 {
+    sl_f32_pair *pr = malloc((n ? n : 1) * sizeof *pr);
+    if (!pr) { /* out of memory: a stable sort, same order except among ties */
+        for (size_t i = 0; i < n; i++)
+            idx[i] = i;
+        sl_f32_merge(x, idx, tmp, n, descending);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        pr[i].v = x[i];
+        pr[i].i = i;
+    }
+    sl_logits_std_sort(pr, n, sizeof *pr, descending ? sl_f32_pair_desc : sl_f32_pair_asc, NULL);
     for (size_t i = 0; i < n; i++)
-        idx[i] = i;
-    sl_f32_merge(x, idx, tmp, n, descending);
+        idx[i] = pr[i].i;
+    free(pr);
 }
 
 float sl_logits_kth_largest_f32(const float *x, size_t n, size_t k, size_t *idx, size_t *tmp)

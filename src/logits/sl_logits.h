@@ -91,7 +91,8 @@ void sl_logits_softmax_f32(const float *x, size_t n, float *out);
 void sl_logits_log_softmax_f32(const float *x, size_t n, float *out);
 /* torch.cumsum on CPU for float32: accumulated in double, each prefix rounded to float. */
 void sl_logits_cumsum_f32(const float *x, size_t n, float *out);
-/* Stable index sort of x (ascending or descending); ties keep index order.
+/* Index sort of x (ascending or descending) as torch.sort/argsort on CPU
+ * order it, ties included (libstdc++ std::sort over (value, index) pairs).
  * idx and tmp: n entries each, caller-owned scratch. */
 void sl_logits_argsort_f32(const float *x, size_t n, int descending, size_t *idx, size_t *tmp);
 /* The k-th largest value (1-based k <= n) counting duplicates, as torch.topk(x, k)[0][-1]. */
