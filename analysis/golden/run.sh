@@ -9,3 +9,4 @@ mkdir -p "$out"
 here=$(dirname "$0")
 # One line per generator:
 /usr/bin/python3 "$here/hf_golden.py" "$out/hf_pipeline.txt"
+/usr/bin/python3 "$here/numpy_golden.py" "$out"
