@@ -2,17 +2,18 @@
  * runs it: the default sampler chain (logits/llamacpp.c), then the dist
  * sampler.
  *
- * Reproduces llama.cpp src/llama-sampling.cpp llama_sampler_dist_apply at
- * commit 0344068c (2025, the one-pass version introduced with the gpt-oss
- * work: "sample from the obtained probabilities and normalize the probs in a
- * single pass"): softmax over the current candidate array (expf in float, the
+ * Reproduces llama.cpp src/llama-sampling.cpp llama_sampler_dist_apply as
+ * ggml-org/llama.cpp PR #15704 "sampling : optimize dist sampler" (merged
+ * 2025-08-31) made it, read at commit 0344068c: softmax over the current candidate array (expf in float, the
  * sum in double), one std::uniform_real_distribution<double>(0, 1) draw from
  * std::mt19937(seed), and the first array index whose running sum reaches
  * u · sum — in the candidate array's order after the chain (descending logit
  * once top-k or top-p has sorted it, typical order after typical, id order
  * when nothing sorted it). A one-candidate array is chosen without a draw.
- * Older llama.cpp (before that change) drew with std::discrete_distribution,
- * which consumes the words differently: not this emulation.
+ * Older llama.cpp (before PR #15704) normalised first and drew with
+ * std::discrete_distribution, which turns the same words into a different
+ * token: not this emulation. The open PR #24934 (p *= 1/sum instead of
+ * p /= sum) would change the reported probabilities in the last bit only.
  *
  * The uniform double is libstdc++'s generate_canonical<double, 53> over a
  * 32-bit engine (GCC <= 14): two words, (w1 + w2 · 2^32) / 2^64 rounded to

@@ -1,8 +1,9 @@
 /* llamacpp.c — llama.cpp's sampler chain over a candidate array, in float32
  * as its C++ computes it.
  *
- * Reproduces llama.cpp src/llama-sampling.cpp (commit 0344068c, mid/late
- * 2025, the version whose dist sampler normalises and samples in one pass):
+ * Reproduces llama.cpp src/llama-sampling.cpp (read at commit 0344068c, after
+ * PR #15704 of 2025-08-31 made the dist sampler normalise and sample in one
+ * pass; test vectors from tests/test-sampling.cpp at 07e4038):
  * llama_sampler_penalties_apply, llama_sampler_top_k_impl,
  * llama_sampler_typical_apply, llama_sampler_top_p_apply,
  * llama_sampler_min_p_apply, llama_sampler_temp_impl,
