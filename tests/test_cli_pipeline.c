@@ -51,7 +51,7 @@ Test(replay_pipeline, cli_compare_tie_case)
 {
     sl_test_run r = sl_test_cli("compare --logits 3,2,2,1 --top-k 2 --frameworks hf,llamacpp");
     cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert(strstr(r.out, "hf vs llamacpp: TV 0.211942; only hf keeps 1 [2]"), "%s", r.out);
+    cr_assert(strstr(r.out, "hf vs llamacpp: TV 0.211942; hf keeps 1 [2] that llamacpp drops; llamacpp keeps 0 that hf drops"), "%s", r.out);
     cr_assert(strstr(r.out, "samplab pipeline --framework llamacpp --top-k 3 reproduces hf"), "%s", r.out);
     sl_test_run_free(&r);
     r = sl_test_cli("compare --logits 3,2,2,1 --typical 0.5 --frameworks hf,vllm");

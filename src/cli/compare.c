@@ -461,11 +461,11 @@ int sl_cli_compare_main(int argc, char **argv)
             if (!fw[i].ok || !fw[j].ok)
                 continue;
             double tv = cmp_tv(&fw[i].r, &fw[j].r);
-            printf("  %s vs %s: TV %.6g; only %s keeps ", fw[i].t->name, fw[j].t->name, tv, fw[i].t->name);
+            printf("  %s vs %s: TV %.6g; %s keeps ", fw[i].t->name, fw[j].t->name, tv, fw[i].t->name);
             cmp_print_ids(fw[i].r.kept, fw[j].r.kept, a.vec.n);
-            printf("; only %s keeps ", fw[j].t->name);
+            printf(" that %s drops; %s keeps ", fw[j].t->name, fw[j].t->name);
             cmp_print_ids(fw[j].r.kept, fw[i].r.kept, a.vec.n);
-            printf("\n");
+            printf(" that %s drops\n", fw[i].t->name);
             if (cmp_same_kept(&fw[i].r, &fw[j].r) && tv < CMP_AGREE_TV) {
                 printf("    they agree\n");
                 continue;
