@@ -63,3 +63,19 @@ Test(replay_pipeline, cli_compare_tie_case)
     cr_assert(strstr(r.out, "\"ok\":false") && strstr(r.out, "do_sample=False"), "%s", r.out);
     sl_test_run_free(&r);
 }
+
+Test(replay_pipeline, cli_draw_llamacpp)
+{
+    /* the weather logits with llama.cpp's defaults: 4 candidates survive, two words per draw */
+    sl_test_run r = sl_test_cli("draw --framework llamacpp --logits data/weather.txt --defaults --seed 42 --n 8 --json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "\"name\":\"std-mt19937\"") && strstr(r.out, "\"words\":16"), "%s", r.out);
+    sl_test_run_free(&r);
+    r = sl_test_cli("draw --framework llamacpp --logits data/weather.txt --n 2");
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "needs --seed"), "%s", r.err);
+    sl_test_run_free(&r);
+    r = sl_test_cli("draw --framework llamacpp --probs data/weather.txt --seed 1");
+    cr_assert_eq(r.status, 2);
+    sl_test_run_free(&r);
+}
