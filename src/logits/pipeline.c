@@ -99,5 +99,18 @@ int sl_pipeline_run(const sl_pipeline_type *t, const sl_vec *v, const sl_logits_
         if (cfg->context[i] < 0 || (size_t)cfg->context[i] >= v->n)
             return sl_error_set(err, SL_EINVAL, "context: id %ld at position %zu is outside [0, %zu)",
                                 cfg->context[i], i, v->n);
-    return t->run(v->f, v->d, v->n, cfg, out, err);
+    int rc = t->run(v->f, v->d, v->n, cfg, out, err);
+    if (rc)
+        return rc;
+    /* the framework's own arithmetic can overflow (a logit / a tiny
+     * temperature is inf in float32, inf - inf is NaN): report, never print NaN */
+    for (size_t i = 0; i < out->V; i++)
+        if (isnan(out->probs[i])) {
+            sl_logits_result_free(out);
+            return sl_error_set(err, SL_EINVAL,
+                                "%s: %s gives NaN for id %zu: a scaled logit overflows %s (the framework's own "
+                                "sampler would fail too)",
+                                v->source, t->name, i, out->precision == 32 ? "float32" : "float64");
+        }
+    return SL_OK;
 }
