@@ -200,3 +200,70 @@ Test(replay_pipeline, llamacpp_test_sampler_queue)
         llc_queue(10000, pairs[i], 100, 0.8f, 0.1f);
     llc_queue(10000, "mp", 100, 0.8f, 9997.9f / 9999.0f);
 }
+
+/* The large-array paths (beyond 128 and 1024 candidates: llama.cpp's bucket
+ * partial sort and top-p's adaptive top-256 pass) against a plain sort:
+ * the same logits in the same descending sequence, and the same set kept. */
+static int llc_desc(const void *a, const void *b, const void *ctx)
+{
+    (void)ctx;
+    return ((const sl_logits_cand *)a)->logit > ((const sl_logits_cand *)b)->logit;
+}
+
+Test(replay_pipeline, llamacpp_bucket_paths_match_a_full_sort)
+{
+    const size_t V = 20000;
+    sl_logits_cand *a = malloc(V * sizeof *a), *ref = malloc(V * sizeof *ref);
+    cr_assert(a && ref);
+    uint32_t x = 777;
+    for (size_t i = 0; i < V; i++) {
+        x = x * 1664525u + 1013904223u;
+        /* a spread over and beyond [-10, 10], quantised to make ties */
+        a[i].id = (long)i;
+        a[i].logit = (float)((int)(x >> 20) - 2048) / 64.0f;
+        a[i].p = 0;
+    }
+    memcpy(ref, a, V * sizeof *a);
+    sl_logits_std_sort(ref, V, sizeof *ref, llc_desc, NULL);
+    /* top-k 500: bucket partial sort */
+    sl_logits_cand *b = malloc(V * sizeof *b);
+    memcpy(b, a, V * sizeof *a);
+    sl_logits_llama_array arr = {b, V, 0};
+    sl_logits_llama_top_k(&arr, 500);
+    cr_assert_eq(arr.size, 500);
+    for (size_t i = 0; i < 500; i++)
+        cr_assert_eq(arr.data[i].logit, ref[i].logit, "top-k position %zu: %g vs %g", i, arr.data[i].logit,
+                     ref[i].logit);
+    /* top-p over all 20000 (adaptive 256 first, then everything) */
+    for (float p = 0.05f; p < 1.0f; p += 0.3f) {
+        memcpy(b, a, V * sizeof *a);
+        sl_logits_llama_array t = {b, V, 0};
+        sl_logits_llama_top_p(&t, p, 0);
+        /* reference: softmax in id order (float sum), then the descending float walk */
+        float mx = ref[0].logit, cum = 0;
+        float *pid = malloc(V * sizeof *pid);
+        for (size_t i = 0; i < V; i++) {
+            pid[i] = expf(a[i].logit - mx);
+            cum += pid[i];
+        }
+        for (size_t i = 0; i < V; i++)
+            pid[i] /= cum;
+        float run = 0;
+        size_t last = V;
+        for (size_t i = 0; i < V; i++) {
+            run += pid[ref[i].id];
+            if (run >= p) {
+                last = i + 1;
+                break;
+            }
+        }
+        cr_assert_eq(t.size, last, "top-p %g: kept %zu, plain sort %zu", p, t.size, last);
+        cr_assert(t.sorted);
+        for (size_t i = 0; i < last; i++)
+            cr_assert_eq(t.data[i].logit, ref[i].logit);
+        free(pid);
+    }
+    free(a);
+    free(b);
+    free(ref);
+}
