@@ -16,9 +16,14 @@ tests/test_logits_golden.c. Deterministic: fixed seeds, CPU, one thread.
 Usage: /usr/bin/python3 analysis/golden/hf_golden.py OUTFILE
 """
 import math
+import os
 import sys
 
-import torch
+# torch picks its vectorised kernels by CPU: fix the AVX2 ones (the default
+# on AVX2 and, in torch 1.13, on AVX-512 machines) so the softmax sums, and
+# so this file, are the same wherever it is regenerated.
+os.environ["ATEN_CPU_CAPABILITY"] = "avx2"
+import torch  # noqa: E402
 
 torch.set_num_threads(1)
 NEG = -float("inf")
@@ -159,7 +164,7 @@ def main():
         add("vllm", "rand%d_all" % i, lg, T=0.8, k=60, p=0.9, minp=0.02, pen=1.3, ctx=ctx)
         add("vllm", "rand%d_p" % i, lg, T=0.6, p=0.95)
     with open(out, "w") as f:
-        f.write("# transformers' warpers and vLLM's sampler re-expressed in torch %s ops "
+        f.write("# transformers' warpers and vLLM's sampler re-expressed in torch %s ops, CPU capability AVX2 "
                 "(transformers and vLLM are not installed); analysis/golden/hf_golden.py\n" % torch.__version__)
         for fw, name, lg, kw in cases:
             s, pr = (hf if fw == "hf" else vllm)(lg, **kw)

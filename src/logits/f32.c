@@ -2,10 +2,12 @@
  * softmax, log_softmax, cumsum, stable argsort and the k-th largest value, as
  * PyTorch's CPU ops compute them (torch 1.13–2.x, aten/src/ATen/native/cpu).
  *
- * Known divergences: torch's softmax vectorises exp (Sleef, 1 ulp) and sums in
- * 8 (AVX2) or 16 (AVX-512) lanes; here expf is glibc's and the sum is
- * accumulated in double then rounded once, so a probability can differ from
- * torch's by a few ulp (analysis/golden/hf_golden.py measures it). cumsum
+ * softmax is torch's AVX2 kernel (_vec_softmax_lastdim, the capability
+ * torch 1.13 picks on an AVX2 machine): exp is SLEEF's expf_u10 with FMA (bit
+ * for bit, checked against torch.exp on 200,000 values), the sum is
+ * at::vec::reduce_all's 8-lane order, then one reciprocal multiplied in —
+ * identical to torch.softmax in every golden case. Under AVX-512 (16 lanes)
+ * or another torch build the sum order, hence the last bit, differs. cumsum
  * matches torch exactly: its CPU kernel accumulates float in double
  * (at::acc_type<float, false> is double) and rounds each prefix to float.
  * torch.sort on CPU (stable=False, the default transformers and vLLM use) is
@@ -14,10 +16,67 @@
  * (stdsort.c) and tied logits come out in torch's order; checked against
  * torch 1.13.1 on tie-heavy vectors (data/golden/hf_pipeline.txt, ties*). */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "samplab.h"
+
+/* 2^q as a float, q in the normal exponent range */
+static float sl_f32_pow2i(int q)
+{
+    uint32_t u = (uint32_t)(q + 127) << 23;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+float sl_logits_expf_sleef(float d)
+{
+    /* SLEEF xexpf (u10), the AVX2 build torch vectorises exp with: round
+     * d/ln2 to q, two-part Cody-Waite reduction, degree-6 polynomial with
+     * fused multiply-adds, scale by 2^q in two halves */
+    int q = (int)lrintf(d * 1.442695040888963407359924681001892137426645954152985934135449406931f);
+    float qf = (float)q;
+    float s = fmaf(qf, -0.693145751953125f, d);
+    s = fmaf(qf, -1.428606765330187045e-06f, s);
+    float u = 0.000198527617612853646278381f;
+    u = fmaf(u, s, 0.00139304355252534151077271f);
+    u = fmaf(u, s, 0.00833336077630519866943359f);
+    u = fmaf(u, s, 0.0416664853692054748535156f);
+    u = fmaf(u, s, 0.166666671633720397949219f);
+    u = fmaf(u, s, 0.5f);
+    u = 1.0f + fmaf(s * s, u, s);
+    if (d < -104.0f)
+        return 0.0f;
+    if (d > 100.0f)
+        return INFINITY;
+    return u * sl_f32_pow2i(q >> 1) * sl_f32_pow2i(q - (q >> 1));
+}
+
+float sl_logits_sum_avx2(const float *x, size_t n)
+{
+    /* at::vec::reduce_all(+): n < 8 lane by lane; otherwise 8 lane
+     * accumulators over full vectors, the tail into the first lanes, then the
+     * AVX2 shuffle tree ((a0+a4)+(a2+a6)) + ((a1+a5)+(a3+a7)) */
+    if (n == 0)
+        return 0.0f;
+    if (n < 8) {
+        float s = x[0];
+        for (size_t i = 1; i < n; i++)
+            s += x[i];
+        return s;
+    }
+    float a[8];
+    memcpy(a, x, sizeof a);
+    size_t d = 8;
+    for (; d < n - (n % 8); d += 8)
+        for (int l = 0; l < 8; l++)
+            a[l] += x[d + l];
+    for (size_t l = 0; d + l < n; l++)
+        a[l] += x[d + l];
+    return ((a[0] + a[4]) + (a[2] + a[6])) + ((a[1] + a[5]) + (a[3] + a[7]));
+}
 
 void sl_logits_softmax_f32(const float *x, size_t n, float *out)
 {
@@ -25,13 +84,9 @@ void sl_logits_softmax_f32(const float *x, size_t n, float *out)
     for (size_t i = 0; i < n; i++)
         if (x[i] > mx)
             mx = x[i];
-    double sum = 0;
-    for (size_t i = 0; i < n; i++) {
-        /* an all -inf row would give NaN in torch; callers never pass one */
-        out[i] = (x[i] == -INFINITY) ? 0.0f : expf(x[i] - mx);
-        sum += out[i];
-    }
-    float inv = 1.0f / (float)sum;
+    for (size_t i = 0; i < n; i++)
+        out[i] = sl_logits_expf_sleef(x[i] - mx);
+    float inv = 1.0f / sl_logits_sum_avx2(out, n);
     for (size_t i = 0; i < n; i++)
         out[i] *= inv;
 }
@@ -42,10 +97,9 @@ void sl_logits_log_softmax_f32(const float *x, size_t n, float *out)
     for (size_t i = 0; i < n; i++)
         if (x[i] > mx)
             mx = x[i];
-    double sum = 0;
     for (size_t i = 0; i < n; i++)
-        sum += (x[i] == -INFINITY) ? 0.0f : expf(x[i] - mx);
-    float lse = logf((float)sum);
+        out[i] = sl_logits_expf_sleef(x[i] - mx);
+    float lse = logf(sl_logits_sum_avx2(out, n));
     for (size_t i = 0; i < n; i++)
         out[i] = (x[i] - mx) - lse;
 }

@@ -84,10 +84,14 @@ int sl_logits_result_alloc(sl_logits_result *r, size_t V, sl_error *err);
 
 /* ---- shared float32 kernels (logits/f32.c), as torch's CPU ops compute them */
 
-/* softmax over x[0..n) in float32: max subtracted, expf, the sum accumulated
- * in double and rounded once, each exp multiplied by the float reciprocal. */
+/* torch.softmax over x[0..n) in float32 as torch's AVX2 CPU kernel computes
+ * it: max subtracted, SLEEF expf, the 8-lane reduce_all sum, times 1/sum. */
 void sl_logits_softmax_f32(const float *x, size_t n, float *out);
-/* log_softmax in float32: x - max - logf(sum expf(x - max)). */
+/* SLEEF's expf_u10 (FMA build), torch's vectorised float exp, bit for bit. */
+float sl_logits_expf_sleef(float d);
+/* at::vec::reduce_all's float sum with AVX2 (8 lanes, shuffle-tree finish). */
+float sl_logits_sum_avx2(const float *x, size_t n);
+/* log_softmax in float32: (x - max) - logf(sum of SLEEF exp(x - max)). */
 void sl_logits_log_softmax_f32(const float *x, size_t n, float *out);
 /* torch.cumsum on CPU for float32: accumulated in double, each prefix rounded to float. */
 void sl_logits_cumsum_f32(const float *x, size_t n, float *out);

@@ -14,8 +14,9 @@
  * raised to 0.01; greedy resets top_p, top_k, min_p).
  *
  * Known divergences: GPU paths (FlashInfer rejection sampling, Triton top-k)
- * choose the same set only in distribution; softmax sums differ from torch's
- * by a few ulp (f32.c); frequency and presence penalties (output tokens only)
+ * choose the same set only in distribution; the CPU float32 arithmetic is
+ * torch's AVX2 kernels (f32.c), bit-identical in the golden cases; frequency
+ * and presence penalties (output tokens only)
  * are not emulated because one context cannot tell prompt from output. */
 #include <math.h>
 #include <stdlib.h>
