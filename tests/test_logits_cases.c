@@ -264,3 +264,21 @@ Test(replay_pipeline, top_p_zero)
     cr_assert_eq(run(&sl_pipeline_vllm_type, x, 4, &c, &r, &e), SL_EINVAL);
     cr_assert(strstr(e.msg, "top_p must be in (0, 1], got 0.0."), "%s", e.msg);
 }
+
+Test(replay_pipeline, one_minus_p_in_double_or_float)
+{
+    /* top-p 0.16 on probabilities [0.14 x 6, 0.16]: the ascending cumsum of
+     * the six 0.14s is 0.84000003 in float32. transformers compares with
+     * float32(1 - 0.16) = 0.83999997 computed in double: the sixth 0.14 stays,
+     * 2 kept; vLLM compares with 1.0f - 0.16f = 0.84000003: all six removed,
+     * 1 kept. torch agrees (data/golden/hf_pipeline.txt, one_minus_p_0.16). */
+    double x[7];
+    for (int i = 0; i < 6; i++)
+        x[i] = logf(0.14f);
+    x[6] = logf(0.16f);
+    sl_logits_cfg c = {0};
+    c.has_top_p = 1;
+    c.top_p = 0.16;
+    expect_kept(&sl_pipeline_hf_type, x, 7, &c, "0000011");
+    expect_kept(&sl_pipeline_vllm_type, x, 7, &c, "0000001");
+}

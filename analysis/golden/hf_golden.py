@@ -141,6 +141,11 @@ def main():
     add("vllm", "top_p_boundary", bnd, p=0.8)
     add("hf", "llc_top_p_0.7", [math.log(x) for x in (0.1, 0.2, 0.3, 0.4)], p=0.7)
     add("vllm", "llc_top_p_0.7", [math.log(x) for x in (0.1, 0.2, 0.3, 0.4)], p=0.7)
+    # 1 - p: transformers rounds the double 1 - 0.16 to float32 (0.83999997),
+    # vLLM subtracts in float32 (0.84000003); this cumsum lands on 0.84000003
+    one_minus_p = [math.log(0.14)] * 6 + [math.log(0.16)]
+    add("hf", "one_minus_p_0.16", one_minus_p, p=0.16)
+    add("vllm", "one_minus_p_0.16", one_minus_p, p=0.16)
     add("hf", "weather_T0.7_k3", [4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2.2], T=0.7, k=3)
     kp = k40p09_logits()
     add("hf", "k40p09", kp, T=0.7, k=40, p=0.9)
