@@ -55,6 +55,12 @@ Test(replay_pipeline, cli_compare_tie_case)
     cr_assert(strstr(r.out, "hf vs llamacpp: TV 0.211942; hf keeps 1 [2] that llamacpp drops; llamacpp keeps 0 that hf drops"), "%s", r.out);
     cr_assert(strstr(r.out, "samplab pipeline --framework llamacpp --top-k 3 reproduces hf"), "%s", r.out);
     sl_test_run_free(&r);
+    /* the min-p rule: llama.cpp filters before temperature, so its min-p is m^T */
+    r = sl_test_cli("compare --logits data/weather.txt --min-p 0.2 --temperature 0.5 --frameworks hf,llamacpp");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "samplab pipeline --framework llamacpp --temperature 0.5 --min-p 0.447213595 reproduces hf"),
+              "%s", r.out);
+    sl_test_run_free(&r);
     r = sl_test_cli("compare --logits 3,2,2,1 --typical 0.5 --frameworks hf,vllm");
     cr_assert_eq(r.status, 2);
     cr_assert(strstr(r.err, "--typical is not an option of framework vllm"), "%s", r.err);

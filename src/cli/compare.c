@@ -79,7 +79,7 @@ typedef struct cmp_translation {
     const sl_pipeline_type *target;
     char args[256];
     double tv;
-    const char *scope; /* "rule" or "these logits" */
+    char scope[128]; /* which rule, or "on these logits" */
 } cmp_translation;
 
 /* Settings for framework x that reproduce y's result (run and checked). */
@@ -88,7 +88,7 @@ static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_
 {
     memset(out, 0, sizeof *out);
     sl_logits_cfg cand[4];
-    const char *scope[4];
+    char scope[4][128];
     int n = 0;
     double ty = cmp_effective_t(y->t, user);
     sl_logits_cfg base;
@@ -125,7 +125,7 @@ static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_
             if (!c.has_temperature) { c.has_temperature = 1; c.temperature = 0.8; }
         }
         cand[n] = c;
-        scope[n++] = "rule: the defaults written out";
+        snprintf(scope[n++], sizeof scope[0], "rule: %s's --defaults written out", y->t->name);
     }
     /* rule 2: min-p across temperature (llama.cpp filters before T) */
     if (user->has_min_p && !user->has_top_p && !user->has_typical && ty > 0 &&
@@ -140,7 +140,7 @@ static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_
         c.has_min_p = 1;
         c.min_p = x == &sl_pipeline_llamacpp_type ? pow(user->min_p, ty) : pow(user->min_p, 1.0 / ty);
         cand[n] = c;
-        scope[n++] = "rule: min-p m at temperature T is llama.cpp min-p m^T";
+        snprintf(scope[n++], sizeof scope[0], "rule: min-p m after temperature T is llama.cpp's min-p m^T");
     }
     /* on these logits: the same temperature and top-k = the kept count */
     {
@@ -155,7 +155,7 @@ static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_
             c.top_k = (long)y->r.n_kept;
         }
         cand[n] = c;
-        scope[n++] = "on these logits: top-k = its kept count";
+        snprintf(scope[n++], sizeof scope[0], "on these logits only: top-k = %s's kept count", y->t->name);
     }
     for (int i = 0; i < n; i++) {
         sl_logits_result r;
@@ -170,7 +170,7 @@ static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_
             out->target = x;
             cmp_args(&cand[i], out->args, sizeof out->args);
             out->tv = tv;
-            out->scope = scope[i];
+            snprintf(out->scope, sizeof out->scope, "%s", scope[i]);
             return;
         }
     }
