@@ -111,3 +111,40 @@ Test(replay_pipeline, golden_hf_vllm_against_torch_ops)
                 cases, exact, total, worst);
     free(text);
 }
+
+Test(replay_pipeline, golden_torch_float32_kernels)
+{
+    /* torch.sum / torch.nansum (one thread) and torch.exp, bit for bit */
+    char *text = sl_test_slurp("data/golden/hf_pipeline.txt");
+    cr_assert_not_null(text);
+    size_t sums = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (!strncmp(line, "sum ", 4)) {
+            char *p = line + 4;
+            size_t n = strtoul(p, &p, 10);
+            double want = strtod(p, &p), want_nan = strtod(p, &p);
+            float *x = malloc(n * sizeof *x);
+            for (size_t i = 0; i < n; i++)
+                x[i] = (float)(3.0 * sin(0.7 * (double)i + 0.1));
+            float got = sl_logits_sum_torch_f32(x, n, 0);
+            cr_assert(got == (float)want, "sum n=%zu: %a, torch %a", n, got, want);
+            for (size_t i = 0; i < n; i += 5)
+                x[i] = NAN;
+            got = sl_logits_sum_torch_f32(x, n, 1);
+            cr_assert(got == (float)want_nan, "nansum n=%zu: %a, torch %a", n, got, want_nan);
+            free(x);
+            sums++;
+        } else if (!strncmp(line, "exp ", 4)) {
+            char *p = line + 4;
+            for (int i = 0; i < 3000; i++) {
+                float d = (float)(-110.0 + 0.0737 * i);
+                double want = strtod(p, &p);
+                float got = sl_logits_expf_sleef(d);
+                cr_assert(got == (float)want, "exp(%a): %a, torch %a", d, got, want);
+            }
+        }
+    }
+    cr_assert(sums >= 25, "%zu sum lines", sums);
+    free(text);
+}

@@ -185,6 +185,17 @@ def main():
             kept = [i for i, x in enumerate(s.tolist()) if x != NEG]
             f.write("kept " + " ".join(str(i) for i in kept) + "\n")
             f.write("probs " + " ".join(fmt(x) for x in pr.tolist()) + "\n")
+        # the float32 kernels themselves, on vectors both sides compute as
+        # x[i] = float32(3 sin(0.7 i + 0.1)): torch.sum / nansum (cascade
+        # order) and torch.exp (SLEEF) over a spread of arguments
+        for n in list(range(1, 20)) + [31, 32, 33, 100, 257, 1000, 4099, 8193, 20000, 49152, 100003]:
+            x = torch.tensor([3.0 * math.sin(0.7 * i + 0.1) for i in range(n)], dtype=torch.float32)
+            y = x.clone()
+            y[::5] = float("nan")
+            f.write("sum %d %s %s\n" % (n, float(x.unsqueeze(0).sum(-1)).hex(),
+                                        float(y.unsqueeze(0).nansum(-1)).hex()))
+        e = torch.tensor([-110.0 + 0.0737 * i for i in range(3000)], dtype=torch.float32)
+        f.write("exp " + " ".join(float(v).hex() for v in torch.exp(e).tolist()) + "\n")
 
 
 if __name__ == "__main__":

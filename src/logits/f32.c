@@ -104,6 +104,95 @@ void sl_logits_log_softmax_f32(const float *x, size_t n, float *out)
         out[i] = (x[i] - mx) - lse;
 }
 
+/* ---- torch.sum / nansum of a contiguous float32 row on CPU (ATen
+ * SumKernel.cpp cascade_sum, one thread): float accumulators; rows of 8-lane
+ * vectors summed 4 at a time (ilp) with a 4-level cascade whose level step is
+ * 2^max(4, ceil(log2 rows)/4); the scalar tail first, then the 8 lanes in
+ * order. Under 8 elements the same cascade runs on scalars. */
+static int64_t sl_f32_ceil_log2(uint64_t x)
+{
+    int64_t r = 0;
+    if (x <= 1)
+        return 0;
+    for (x -= 1; x; x >>= 1)
+        r++;
+    return r;
+}
+
+static void sl_f32_multi_row_sum(const float *in, int64_t row_stride, int64_t col_stride, int64_t size, int lanes,
+                                 int nan0, float *out)
+{
+    enum { LEVELS = 4, NROWS = 4 };
+    int64_t level_power = sl_f32_ceil_log2((uint64_t)size) / LEVELS;
+    if (level_power < 4)
+        level_power = 4;
+    const int64_t level_step = (int64_t)1 << level_power, level_mask = level_step - 1;
+    float acc[LEVELS][NROWS][8];
+    memset(acc, 0, sizeof acc);
+#define SL_LOAD(p) (nan0 && isnan(*(p)) ? 0.0f : *(p))
+    int64_t i = 0;
+    while (i + level_step <= size) {
+        for (int64_t j = 0; j < level_step; ++j, ++i)
+            for (int k = 0; k < NROWS; k++)
+                for (int l = 0; l < lanes; l++)
+                    acc[0][k][l] += SL_LOAD(in + i * row_stride + k * col_stride + l);
+        for (int j = 1; j < LEVELS; j++) {
+            for (int k = 0; k < NROWS; k++)
+                for (int l = 0; l < lanes; l++) {
+                    acc[j][k][l] += acc[j - 1][k][l];
+                    acc[j - 1][k][l] = 0.0f;
+                }
+            if ((i & (level_mask << (j * level_power))) != 0)
+                break;
+        }
+    }
+    for (; i < size; ++i)
+        for (int k = 0; k < NROWS; k++)
+            for (int l = 0; l < lanes; l++)
+                acc[0][k][l] += SL_LOAD(in + i * row_stride + k * col_stride + l);
+    for (int j = 1; j < LEVELS; j++)
+        for (int k = 0; k < NROWS; k++)
+            for (int l = 0; l < lanes; l++)
+                acc[0][k][l] += acc[j][k][l];
+    for (int k = 0; k < NROWS; k++)
+        for (int l = 0; l < lanes; l++)
+            out[k * lanes + l] = acc[0][k][l];
+}
+
+/* row_sum: size elements of `lanes` floats each, 4-way ilp, tail into part 0 */
+static void sl_f32_row_sum(const float *in, int64_t size, int lanes, int nan0, float *res)
+{
+    float part[4 * 8];
+    const int64_t size_ilp = size / 4;
+    sl_f32_multi_row_sum(in, 4 * lanes, lanes, size_ilp, lanes, nan0, part);
+    for (int64_t i = size_ilp * 4; i < size; i++)
+        for (int l = 0; l < lanes; l++)
+            part[l] += SL_LOAD(in + i * lanes + l);
+    for (int k = 1; k < 4; k++)
+        for (int l = 0; l < lanes; l++)
+            part[l] += part[k * lanes + l];
+    memcpy(res, part, (size_t)lanes * sizeof *res);
+}
+
+float sl_logits_sum_torch_f32(const float *x, size_t n, int ignore_nan)
+{
+    if (n < 8) {
+        float r = 0.0f;
+        if (n)
+            sl_f32_row_sum(x, (int64_t)n, 1, ignore_nan, &r);
+        return r;
+    }
+    const int64_t vec_size = (int64_t)n / 8;
+    float v[8], fin = 0.0f;
+    sl_f32_row_sum(x, vec_size, 8, ignore_nan, v);
+    for (int64_t k = vec_size * 8; k < (int64_t)n; k++)
+        fin += ignore_nan && isnan(x[k]) ? 0.0f : x[k];
+    for (int l = 0; l < 8; l++)
+        fin += v[l];
+    return fin;
+}
+#undef SL_LOAD
+
 void sl_logits_cumsum_f32(const float *x, size_t n, float *out)
 {
     double acc = 0;

@@ -17,9 +17,10 @@
  * Float32 arithmetic is torch's: its AVX2 softmax (SLEEF exp, 8-lane sum),
  * cumsum accumulated in double, the CPU sort's tie order (f32.c) — the final
  * probabilities are bit-identical to torch 1.13's in every golden case.
- * Known divergences: typical's entropy (torch's nansum reduction order) is
- * summed in double here; torch builds that vectorise with AVX-512 or without
- * SIMD sum in another order. */
+ * Known divergences: typical's entropy is torch's one-thread nansum; with
+ * several threads and V >= 32768 torch splits the sum (its grain size), so
+ * the last bit of the entropy may differ; torch builds that vectorise with
+ * AVX-512 or without SIMD sum in another order. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,14 +116,11 @@ static void hf_typical(hf_work *w, double mass, size_t min_keep)
     size_t V = w->V;
     float *lp = w->a, *shift = w->b;
     sl_logits_log_softmax_f32(w->s, V, lp);
-    /* ent = -(normalized * p).nansum(): 0 * -inf is NaN and skipped */
-    double ent_acc = 0;
-    for (size_t i = 0; i < V; i++) {
-        float term = lp[i] * expf(lp[i]);
-        if (!isnan(term))
-            ent_acc += term;
-    }
-    float ent = -(float)ent_acc;
+    /* ent = -(normalized * p).nansum(): p = exp(normalized) (SLEEF), and
+     * 0 * -inf is NaN, which nansum reads as 0 */
+    for (size_t i = 0; i < V; i++)
+        shift[i] = lp[i] * sl_logits_expf_sleef(lp[i]);
+    float ent = -sl_logits_sum_torch_f32(shift, V, 1);
     for (size_t i = 0; i < V; i++)
         shift[i] = fabsf(-lp[i] - ent);
     sl_logits_argsort_f32(shift, V, 0, w->idx, w->tmp);

@@ -93,6 +93,9 @@ float sl_logits_expf_sleef(float d);
 float sl_logits_sum_avx2(const float *x, size_t n);
 /* log_softmax in float32: (x - max) - logf(sum of SLEEF exp(x - max)). */
 void sl_logits_log_softmax_f32(const float *x, size_t n, float *out);
+/* torch.sum (ignore_nan = 0) or torch.nansum (1) of a contiguous float32 row
+ * on CPU with one thread: ATen's cascade sum, bit for bit. */
+float sl_logits_sum_torch_f32(const float *x, size_t n, int ignore_nan);
 /* torch.cumsum on CPU for float32: accumulated in double, each prefix rounded to float. */
 void sl_logits_cumsum_f32(const float *x, size_t n, float *out);
 /* Index sort of x (ascending or descending) as torch.sort/argsort on CPU
