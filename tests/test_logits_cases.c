@@ -282,3 +282,39 @@ Test(replay_pipeline, one_minus_p_in_double_or_float)
     expect_kept(&sl_pipeline_hf_type, x, 7, &c, "0000011");
     expect_kept(&sl_pipeline_vllm_type, x, 7, &c, "0000001");
 }
+
+Test(replay_pipeline, penalty_scope_whole_context_vs_last_64)
+{
+    /* 000_35ecf9df7ca706aa.txt: transformers penalises every id of input_ids
+     * (prompt included); llama.cpp only the last penalty_last_n (64) accepted
+     * tokens. Context: id 0 once, then 69 times id 1: only hf penalises id 0. */
+    const double x[3] = {2.0, 1.0, 0.5};
+    long ctx[70];
+    ctx[0] = 0;
+    for (int i = 1; i < 70; i++)
+        ctx[i] = 1;
+    sl_logits_cfg c = {0};
+    c.has_penalty = 1;
+    c.penalty = 2.0;
+    c.context = ctx;
+    c.context_n = 70;
+    sl_logits_result h, l, v;
+    sl_error e;
+    cr_assert_eq(run(&sl_pipeline_hf_type, x, 3, &c, &h, &e), 0);
+    cr_assert_eq(run(&sl_pipeline_llamacpp_type, x, 3, &c, &l, &e), 0);
+    cr_assert_eq(run(&sl_pipeline_vllm_type, x, 3, &c, &v, &e), 0);
+    /* hf/vllm: logits 1.0, 0.5, 0.5; llama.cpp: 2.0, 0.5, 0.5 */
+    cr_assert(fabs(log(h.probs[0] / h.probs[2]) - 0.5) < 1e-6, "hf penalised id 0");
+    cr_assert(fabs(log(v.probs[0] / v.probs[2]) - 0.5) < 1e-6, "vllm penalised id 0");
+    cr_assert(fabs(log(l.probs[0] / l.probs[2]) - 1.5) < 1e-6, "llama.cpp did not (outside the last 64)");
+    sl_logits_result_free(&l);
+    /* --penalty-last-n 70 covers the whole context: the same as hf */
+    c.has_last_n = 1;
+    c.last_n = 70;
+    cr_assert_eq(run(&sl_pipeline_llamacpp_type, x, 3, &c, &l, &e), 0);
+    for (int i = 0; i < 3; i++)
+        cr_assert(fabs(l.probs[i] - h.probs[i]) < 1e-7, "id %d: %.9g vs %.9g", i, l.probs[i], h.probs[i]);
+    sl_logits_result_free(&h);
+    sl_logits_result_free(&l);
+    sl_logits_result_free(&v);
+}
