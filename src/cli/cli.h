@@ -16,6 +16,7 @@ int sl_cli_rng_main(int argc, char **argv);
 int sl_cli_pipeline_main(int argc, char **argv);
 int sl_cli_compare_main(int argc, char **argv);
 int sl_cli_bench_main(int argc, char **argv);
+int sl_cli_exact_main(int argc, char **argv);
 
 /* Option parsing helpers: each prints "samplab CMD: ..." and returns 2 on error. */
 int sl_cli_parse_size(const char *cmd, const char *opt, const char *text, size_t *out);

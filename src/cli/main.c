@@ -11,6 +11,7 @@ static const sl_cli_command commands[] = {
     {"compare", "the same logits and settings through several frameworks: kept sets, TV, translations", sl_cli_compare_main},
     {"bench", "time prepare and draw of every method (make bench)", sl_cli_bench_main},
     {"rng", "print raw words of a random source (decimal, or binary for test batteries)", sl_cli_rng_main},
+    {"exact", "the distribution a sampler really induces, counted exactly over its random inputs", sl_cli_exact_main},
     {NULL, NULL, NULL}
 };
 
