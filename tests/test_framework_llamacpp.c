@@ -9,6 +9,7 @@
 
 #include "helpers.h"
 #include "samplab.h"
+#include "stats/exact.h"
 
 /* a generator that replays two fixed words, for the 1.0-clamp corner */
 typedef struct fixed2 {
@@ -149,4 +150,56 @@ Test(replay_pipeline, llamacpp_framework_draws)
     o.has_seed = 0;
     cr_assert_eq(sl_framework_llamacpp_type.run(&o, &res, &e), SL_EINVAL);
     sl_vec_free(&v);
+}
+
+/* Cross-check with the exact audit (stats/exact_llama.c), written
+ * independently: it counts, over all 2^64 word pairs (w1, w2), how many pick
+ * each token. Those counts put token i on the word-pair range [lo_i, lo_i +
+ * count_i) (u is nondecreasing in W = w2·2^32 + w1); at each boundary this
+ * emulation's uniform and pick must switch token exactly there. */
+static long pick_at(const sl_logits_cand *base, size_t V, sl_u128 W)
+{
+    fixed2 st = {{(uint32_t)W, (uint32_t)(W >> 32)}, 0};
+    sl_rng fr = {&fixed2_type, &st, 0};
+    double u = sl_fw_llamacpp_uniform(&fr);
+    sl_logits_cand d[16];
+    memcpy(d, base, V * sizeof *d);
+    sl_logits_llama_array a = {d, V, 0};
+    return d[sl_logits_llama_dist(&a, u)].id;
+}
+
+Test(replay_pipeline, llamacpp_dist_boundaries_match_exact_audit)
+{
+    const float lg[8] = {4.0f, 3.3f, 2.9f, 1.2f, 0.4f, -0.3f, -1.0f, -2.2f};
+    sl_exact_input in;
+    memset(&in, 0, sizeof in);
+    double d[8];
+    for (int i = 0; i < 8; i++)
+        d[i] = lg[i];
+    in.V = 8;
+    in.d = d;
+    in.f = lg;
+    in.logits_f = lg;
+    in.source = "weather";
+    sl_exact_result res;
+    sl_error e;
+    cr_assert_eq(sl_exact_run(&sl_exact_llamacpp_type, &in, &res, &e), 0, "%s", e.msg);
+    cr_assert_eq(res.bits, 64);
+    sl_logits_cand base[8];
+    for (int i = 0; i < 8; i++)
+        base[i] = (sl_logits_cand){i, lg[i], 0};
+    sl_u128 lo = 0;
+    long prev = -1;
+    for (int i = 0; i < 8; i++) {
+        if (!res.count[i])
+            continue;
+        cr_assert_eq(pick_at(base, 8, lo), i, "first word pair of token %d", i);
+        if (prev >= 0)
+            cr_assert_eq(pick_at(base, 8, lo - 1), prev, "last word pair before token %d", i);
+        lo += res.count[i];
+        prev = i;
+    }
+    cr_assert(lo == ((sl_u128)1 << 64), "counts cover all 2^64 word pairs");
+    cr_assert_eq(pick_at(base, 8, lo - 1), prev);
+    sl_exact_result_free(&res);
 }
