@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <vector>
 
 struct rec {
@@ -46,6 +47,20 @@ int main()
                 std::printf("\n");
             }
         }
+    }
+    // llama.cpp's typical sampler sorts indices by shifted score with a < b;
+    // when a probability underflows its entropy is NaN and so is every key:
+    // all comparisons false. Lines: "nan N", then "nansort ID...".
+    for (int n : {5, 16, 17, 40, 300}) {
+        std::vector<float> key(n, std::numeric_limits<float>::quiet_NaN());
+        std::vector<size_t> idx(n);
+        for (int i = 0; i < n; i++)
+            idx[i] = i;
+        std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return key[a] < key[b]; });
+        std::printf("nan %d\nnansort", n);
+        for (size_t i : idx)
+            std::printf(" %zu", i);
+        std::printf("\n");
     }
     return 0;
 }
