@@ -48,6 +48,14 @@ Test(replay_pipeline, llamacpp_test_temp)
     llc_check("test_temp T=0", P4, 4, (float[]){0.0f, 0.0f, 0.0f, 1.0f}, 4, T_TEMP, 0.0f, NULL, 0, 0, 0, 0);
 }
 
+/* test_temp_ext(..., delta 0, exponent 1): with no dynamic range temp-ext is
+ * the plain temperature sampler, which is what the default chain adds */
+Test(replay_pipeline, llamacpp_test_temp_ext_delta0)
+{
+    llc_check("test_temp_ext T=1", P4, 4, (float[]){0.1f, 0.2f, 0.3f, 0.4f}, 4, T_TEMP, 1.0f, NULL, 0, 0, 0, 0);
+    llc_check("test_temp_ext T=0", P4, 4, (float[]){0.0f, 0.0f, 0.0f, 1.0f}, 4, T_TEMP, 0.0f, NULL, 0, 0, 0, 0);
+}
+
 /* test_top_k(...) with k = 1, 3, 4, 0 */
 Test(replay_pipeline, llamacpp_test_top_k)
 {
