@@ -74,6 +74,16 @@ static void cmp_args(const sl_logits_cfg *c, char *buf, size_t len)
 #undef ADD
 }
 
+/* the SL_OPT_* bits a settings block uses */
+static unsigned cmp_bits(const sl_logits_cfg *c)
+{
+    return (c->has_temperature ? SL_OPT_TEMPERATURE : 0) | (c->has_top_k ? SL_OPT_TOP_K : 0) |
+           (c->has_top_p ? SL_OPT_TOP_P : 0) | (c->has_min_p ? SL_OPT_MIN_P : 0) |
+           (c->has_typical ? SL_OPT_TYPICAL : 0) | (c->has_penalty ? SL_OPT_PENALTY : 0) |
+           (c->has_min_keep ? SL_OPT_MIN_KEEP : 0) | (c->defaults ? SL_OPT_DEFAULTS : 0) |
+           (c->has_last_n ? SL_OPT_LAST_N : 0) | (c->has_freq || c->has_presence ? SL_OPT_FREQ_PRESENCE : 0);
+}
+
 typedef struct cmp_translation {
     int found;
     const sl_pipeline_type *target;
@@ -160,7 +170,7 @@ static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_
     for (int i = 0; i < n; i++) {
         sl_logits_result r;
         sl_error err;
-        if (sl_pipeline_run(x, v, &cand[i], &r, &err))
+        if ((cmp_bits(&cand[i]) & ~x->accepts) || sl_pipeline_run(x, v, &cand[i], &r, &err))
             continue;
         double tv = cmp_tv(&r, &y->r);
         int same = cmp_same_kept(&r, &y->r);
