@@ -32,7 +32,7 @@ Test(replay_pipeline, golden_hf_vllm_against_torch_ops)
 {
     char *text = sl_test_slurp("data/golden/hf_pipeline.txt");
     cr_assert_not_null(text, "data/golden/hf_pipeline.txt missing");
-    size_t cases = 0, exact = 0, total = 0;
+    size_t cases = 0, exact = 0, total = 0, draws = 0;
     double worst = 0;
     char *save = NULL;
     char *line = strtok_r(text, "\n", &save);
@@ -102,11 +102,51 @@ Test(replay_pipeline, golden_hf_vllm_against_torch_ops)
         sl_logits_result_free(&r);
         free(kept);
         free(want);
-        sl_vec_free(&v);
         cases++;
+        /* draw lines: torch.manual_seed(S), then 20 torch.multinomial(probs, 1)
+         * calls, i.e. `samplab draw --framework hf --seed S --n 20` */
         line = strtok_r(NULL, "\n", &save);
+        while (line && !strncmp(line, "draw ", 5)) {
+            char *p = line + 5;
+            sl_fw_opts o;
+            memset(&o, 0, sizeof o);
+            o.logits = &v;
+            o.has_seed = 1;
+            o.seed.lo = strtoull(p, &p, 10);
+            o.n = 20;
+            o.k = 1;
+            o.has_temperature = c.has_temperature;
+            o.temperature = c.temperature;
+            o.has_top_k = c.has_top_k;
+            o.top_k = c.top_k;
+            o.has_top_p = c.has_top_p;
+            o.top_p = c.top_p;
+            o.has_min_p = c.has_min_p;
+            o.min_p = c.min_p;
+            o.has_typical = c.has_typical;
+            o.typical = c.typical;
+            o.has_penalty = c.has_penalty;
+            o.penalty = c.penalty;
+            o.context = c.context;
+            o.context_n = c.context_n;
+            o.has_min_keep = c.has_min_keep;
+            o.min_keep = c.min_keep;
+            o.defaults = c.defaults;
+            sl_fw_result fr;
+            cr_assert_eq(sl_framework_hf_type.run(&o, &fr, &e), 0, "%s draw: %s", name, e.msg);
+            for (size_t q = 0; q < 20; q++) {
+                long want_tok = strtol(p, &p, 10);
+                cr_assert_eq(fr.tokens[q], want_tok, "%s seed %llu draw %zu: token %ld, torch %ld", name,
+                             (unsigned long long)o.seed.lo, q, fr.tokens[q], want_tok);
+            }
+            sl_fw_result_free(&fr);
+            draws++;
+            line = strtok_r(NULL, "\n", &save);
+        }
+        sl_vec_free(&v);
     }
     cr_assert(cases >= 20, "only %zu golden cases", cases);
+    cr_assert(draws >= 20, "only %zu draw lines", draws);
     cr_log_info("golden: %zu cases, %zu of %zu probabilities bit-identical to torch, worst relative difference %.3g",
                 cases, exact, total, worst);
     free(text);

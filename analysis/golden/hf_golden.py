@@ -129,6 +129,9 @@ def k40p09_logits():
     return [0.7 * math.log(x) for x in q]
 
 
+DRAWN = {"weather_T0.7_k3", "k40p09", "p09", "t07_default", "rand0_all", "rand1_typ", "ties0_p"}
+
+
 def main():
     out = sys.argv[1]
     cases = []
@@ -185,6 +188,13 @@ def main():
             kept = [i for i, x in enumerate(s.tolist()) if x != NEG]
             f.write("kept " + " ".join(str(i) for i in kept) + "\n")
             f.write("probs " + " ".join(fmt(x) for x in pr.tolist()) + "\n")
+            if fw == "hf" and name in DRAWN:
+                # generate's _sample: probs = softmax(scores) ([1, V] float32),
+                # next_tokens = torch.multinomial(probs, num_samples=1)
+                for seed in (0, 1, 42, 20261129):
+                    torch.manual_seed(seed)
+                    toks = [torch.multinomial(pr.unsqueeze(0), num_samples=1).item() for _ in range(20)]
+                    f.write("draw %d %s\n" % (seed, " ".join(str(t) for t in toks)))
         # the float32 kernels themselves, on vectors both sides compute as
         # x[i] = float32(3 sin(0.7 i + 0.1)): torch.sum / nansum (cascade
         # order) and torch.exp (SLEEF) over a spread of arguments

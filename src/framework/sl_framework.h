@@ -6,6 +6,9 @@
 /* llama.cpp (framework/llamacpp.c): the chain of logits/llamacpp.c, then
  * llama_sampler_dist_apply with std::mt19937 and libstdc++'s uniform double. */
 extern const sl_framework_type sl_framework_llamacpp_type;
+/* transformers (framework/hf.c): the hf pipeline, then the torch framework's
+ * torch.multinomial(probs, 1). */
+extern const sl_framework_type sl_framework_hf_type;
 /* std::uniform_real_distribution<double>(0, 1) over std::mt19937 as
  * libstdc++ computes it: generate_canonical<double, 53>, two 32-bit words. */
 double sl_fw_llamacpp_uniform(sl_rng *r);
