@@ -86,3 +86,27 @@ Test(replay_pipeline, cli_draw_llamacpp)
     cr_assert_eq(r.status, 2);
     sl_test_run_free(&r);
 }
+
+Test(replay_pipeline, cli_draw_vllm_and_hf)
+{
+    /* vLLM T = 0: greedy, the first maximum of the penalised logits, no words */
+    sl_test_run r = sl_test_cli("draw --framework vllm --logits 1,3,3,2 --temperature 0 --n 3 --json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "\"tokens\":[1,1,1]") && strstr(r.out, "\"words\":0"), "%s", r.out);
+    sl_test_run_free(&r);
+    /* transformers T = 0: the ValueError, nothing drawn */
+    r = sl_test_cli("draw --framework hf --logits 1,3,3,2 --temperature 0 --n 3");
+    cr_assert_eq(r.status, 2);
+    cr_assert_str_eq(r.out, "");
+    cr_assert(strstr(r.err, "do_sample=False"), "%s", r.err);
+    sl_test_run_free(&r);
+    /* a one-sample race spends two words per vocabulary entry */
+    r = sl_test_cli("draw --framework hf --logits data/weather.txt --seed 3 --n 5 --json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "\"words\":80"), "%s", r.out);
+    sl_test_run_free(&r);
+    r = sl_test_cli("draw --framework vllm --logits data/weather.txt --typical 0.5 --seed 3");
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "--typical is not an option of framework vllm"), "%s", r.err);
+    sl_test_run_free(&r);
+}

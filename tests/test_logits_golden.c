@@ -133,10 +133,11 @@ Test(replay_pipeline, golden_hf_vllm_against_torch_ops)
             o.min_keep = c.min_keep;
             o.defaults = c.defaults;
             sl_fw_result fr;
-            cr_assert_eq(sl_framework_hf_type.run(&o, &fr, &e), 0, "%s draw: %s", name, e.msg);
+            const sl_framework_type *ft = t == &sl_pipeline_hf_type ? &sl_framework_hf_type : &sl_framework_vllm_type;
+            cr_assert_eq(ft->run(&o, &fr, &e), 0, "%s %s draw: %s", fw, name, e.msg);
             for (size_t q = 0; q < 20; q++) {
                 long want_tok = strtol(p, &p, 10);
-                cr_assert_eq(fr.tokens[q], want_tok, "%s seed %llu draw %zu: token %ld, torch %ld", name,
+                cr_assert_eq(fr.tokens[q], want_tok, "%s %s seed %llu draw %zu: token %ld, torch %ld", fw, name,
                              (unsigned long long)o.seed.lo, q, fr.tokens[q], want_tok);
             }
             sl_fw_result_free(&fr);

@@ -129,7 +129,8 @@ def k40p09_logits():
     return [0.7 * math.log(x) for x in q]
 
 
-DRAWN = {"weather_T0.7_k3", "k40p09", "p09", "t07_default", "rand0_all", "rand1_typ", "ties0_p"}
+DRAWN = {"weather_T0.7_k3", "k40p09", "p09", "t07_default", "rand0_all", "rand1_typ", "ties0_p",
+         "rand2_all", "rand3_p", "ties1_pk", "one_minus_p_0.16"}
 
 
 def main():
@@ -188,6 +189,17 @@ def main():
             kept = [i for i, x in enumerate(s.tolist()) if x != NEG]
             f.write("kept " + " ".join(str(i) for i in kept) + "\n")
             f.write("probs " + " ".join(fmt(x) for x in pr.tolist()) + "\n")
+            if fw == "vllm" and name in DRAWN:
+                # random_sample for a seeded request: q.exponential_(generator=g), argmax(probs / q)
+                for seed in (0, 7, 42):
+                    g = torch.Generator().manual_seed(seed)
+                    toks = []
+                    for _ in range(20):
+                        p2 = pr.unsqueeze(0)
+                        q = torch.empty_like(p2)
+                        q.exponential_(generator=g)
+                        toks.append(p2.div(q).argmax(dim=-1).item())
+                    f.write("draw %d %s\n" % (seed, " ".join(str(t) for t in toks)))
             if fw == "hf" and name in DRAWN:
                 # generate's _sample: probs = softmax(scores) ([1, V] float32),
                 # next_tokens = torch.multinomial(probs, num_samples=1)
