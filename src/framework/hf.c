@@ -10,7 +10,9 @@
  * Reproduces transformers' generation/utils.py _sample with torch 1.13 (or
  * --torch 2). Checked end to end against real torch 1.13.1 running the warpers
  * re-expressed in torch ops (data/golden/hf_pipeline.txt, draw lines).
- * Known divergences: those of its two parts. */
+ * Known divergences: those of its two parts; with --torch 2 only the race
+ * follows torch 2.x — the pipeline's float32 kernels (softmax, sort tie order)
+ * were checked against torch 1.13 only. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
