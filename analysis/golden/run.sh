@@ -8,6 +8,7 @@ out=${1:?usage: run.sh OUTDIR}
 mkdir -p "$out"
 here=$(dirname "$0")
 # One line per generator:
+/usr/bin/python3 "$here/hf_golden.py" "$out/hf_pipeline.txt"
 /usr/bin/python3 "$here/torch_golden.py" "$out"
 /usr/bin/python3 "$here/numpy_golden.py" "$out"
 /usr/bin/python3 "$here/exact_numpy_torch.py" "$out/exact_numpy_torch.txt"

@@ -6,6 +6,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* llama.cpp (framework/llamacpp.c): the chain of logits/llamacpp.c, then
+ * llama_sampler_dist_apply with std::mt19937 and libstdc++'s uniform double. */
+extern const sl_framework_type sl_framework_llamacpp_type;
+/* transformers (framework/hf.c): the hf pipeline, then the torch framework's
+ * torch.multinomial(probs, 1). */
+extern const sl_framework_type sl_framework_hf_type;
+/* vLLM (framework/vllm.c): the vllm pipeline, then random_sample's
+ * argmax(probs / q) from the request's seeded torch.Generator. */
+extern const sl_framework_type sl_framework_vllm_type;
+/* std::uniform_real_distribution<double>(0, 1) over std::mt19937 as
+ * libstdc++ computes it: generate_canonical<double, 53>, two 32-bit words. */
+double sl_fw_llamacpp_uniform(sl_rng *r);
 /* ---------------------------------------------------------------- torch (framework/torch.c) */
 
 /* torch's CPU generator: MT19937, init_genrand(seed & 0xFFFFFFFF), seeds up to 2^64-1. */
