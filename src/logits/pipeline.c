@@ -10,6 +10,7 @@
 
 const sl_pipeline_type *const sl_pipeline_types[] = {
     &sl_pipeline_hf_type,
+    &sl_pipeline_candle_type,
     &sl_pipeline_llamacpp_type,
     &sl_pipeline_vllm_type,
     &sl_pipeline_tutorial_type,

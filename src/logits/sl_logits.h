@@ -154,6 +154,7 @@ extern const sl_pipeline_type sl_pipeline_hf_type;
 extern const sl_pipeline_type sl_pipeline_llamacpp_type;
 extern const sl_pipeline_type sl_pipeline_vllm_type;
 extern const sl_pipeline_type sl_pipeline_tutorial_type;
+extern const sl_pipeline_type sl_pipeline_candle_type;
 extern const sl_pipeline_type *const sl_pipeline_types[]; /* NULL-terminated */
 const sl_pipeline_type *sl_pipeline_lookup(const char *name);
 
