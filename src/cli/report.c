@@ -31,7 +31,7 @@
 
 static const rep_section *const rep_sections[] = {
     &rep_section_agree, &rep_section_cost, &rep_section_seed, &rep_section_ties,
-    &rep_section_evidence, &rep_section_exact, NULL};
+    &rep_section_compare, &rep_section_evidence, &rep_section_exact, NULL};
 
 static double rep_now(void)
 {

@@ -94,6 +94,7 @@ extern const rep_section rep_section_agree;
 extern const rep_section rep_section_cost;
 extern const rep_section rep_section_seed;
 extern const rep_section rep_section_ties;
+extern const rep_section rep_section_compare;
 extern const rep_section rep_section_evidence;
 extern const rep_section rep_section_exact;
 

@@ -169,7 +169,7 @@ static int cost_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     }
     char body[512];
     snprintf(body, sizeof body,
-             "plot for [i=2:%zu] @DAT@ using i:xtic(sprintf('V = %%d', int(column(1)))) title columnheader(i)\n",
+             "cols = \"#9400d3 #009e73 #56b4e9 #e69f00 #0072b2 #d55e00 #cc79a7 #000000 #8c564b #bcbd22 #7f7f7f #17becf #f0e442 #e51e10\"\nplot for [i=2:%zu] @DAT@ using i:xtic(sprintf('V = %%d', int(column(1)))) lc rgb word(cols, (i-2)%%14+1) title columnheader(i)\n",
              s->nrows + 1);
     sl_plot p = {
         .name = "cost_bits_per_draw",

@@ -225,16 +225,17 @@ static int seed_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         sl_buf_puts(&dat, "\n");
     }
     sl_buf_printf(&body,
-                  "pts = \"1 6 4 8 10 12 14 2 3\"\n"
-                  "plot for [i=2:%zu] @DAT@ using 1:i with linespoints lw 2 pointtype int(word(pts, i-1)) "
-                  "pointsize (3.2-0.4*i) dashtype i title columnheader(i)\n",
+                  "pts = \"1 6 4 8 10 12 14 2 3 5 7 9 11 13\"\n"
+                  "cols = \"#9400d3 #009e73 #56b4e9 #e69f00 #0072b2 #d55e00 #cc79a7 #000000 #8c564b #bcbd22 #7f7f7f #17becf #f0e442 #e51e10\"\n"
+                  "plot for [i=2:%zu] @DAT@ using 1:i with linespoints lw 2 lc rgb word(cols, (i-2)%%14+1) "
+                  "pointtype int(word(pts, (i-2)%%14+1)) pointsize (2.7-0.15*i) dashtype i title columnheader(i)\n",
                   3 + nok);
     sl_plot p = {
         .name = "seed_words",
         .title = "Randomness consumed after each token, one seed for all",
         .xlabel = "tokens drawn (step)",
         .ylabel = "random bits consumed (log scale)",
-        .logy = 1, .key = "bottom right box opaque",
+        .logy = 1, .key = "outside right top box", .width = 1250,
         .extra = "set xrange [0.5:20.5]\nset xtics 1,1,20\n",
         .body = body.data, .dat = dat.data};
     int rc = rep_plot(ctx, &p, err);
@@ -294,13 +295,15 @@ static int ties_run(const rep_ctx *ctx, void *arg, sl_error *err)
 static int ties_plan(rep_ctx *ctx, void **state, sl_error *err)
 {
     *state = NULL;
-    size_t n = 0;
+    size_t n = 0, np = 0;
     for (size_t i = 0; sl_framework_types[i]; i++)
         n += (sl_framework_types[i]->accepts & SL_OPT_TOP_K) != 0;
-    if (!n)
-        return 0; /* no framework with top-k in this build: section left out */
+    for (size_t i = 0; sl_pipeline_types[i]; i++)
+        np += (sl_pipeline_types[i]->accepts & SL_OPT_TOP_K) != 0;
+    if (!n && !np)
+        return 0; /* nothing with top-k in this build: section left out */
     ties_state *s = calloc(1, sizeof *s);
-    if (!s || !(s->fws = calloc(n, sizeof *s->fws)))
+    if (!s || !(s->fws = calloc(n ? n : 1, sizeof *s->fws)))
         return sl_error_set(err, SL_ENOMEM, "out of memory");
     for (size_t i = 0; sl_framework_types[i]; i++)
         if (sl_framework_types[i]->accepts & SL_OPT_TOP_K) {
@@ -312,34 +315,87 @@ static int ties_plan(rep_ctx *ctx, void **state, sl_error *err)
     return 0;
 }
 
+/* What each logits pipeline keeps with top-k = 2 on [3, 2, 2, 1], and the
+ * distribution it then samples from (samplab pipeline). */
+typedef struct ties_pipe {
+    const char *name;
+    int rc;
+    char msg[sizeof(sl_error)];
+    double probs[4];
+    size_t kept;
+} ties_pipe;
+
+static size_t ties_pipelines(const rep_ctx *ctx, ties_pipe *out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; sl_pipeline_types[i] && n < max; i++) {
+        const sl_pipeline_type *t = sl_pipeline_types[i];
+        if (!(t->accepts & SL_OPT_TOP_K))
+            continue;
+        ties_pipe *q = &out[n++];
+        memset(q, 0, sizeof *q);
+        q->name = t->name;
+        sl_logits_cfg cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.has_top_k = 1;
+        cfg.top_k = 2;
+        if (t->accepts & SL_OPT_TEMPERATURE) { /* candle without one is argmax */
+            cfg.has_temperature = 1;
+            cfg.temperature = 1.0;
+        }
+        sl_logits_result r;
+        sl_error e;
+        q->rc = sl_pipeline_run(t, &ctx->ties.lvec, &cfg, &r, &e);
+        if (q->rc) {
+            snprintf(q->msg, sizeof q->msg, "%s", e.msg);
+            continue;
+        }
+        for (int k = 0; k < 4; k++)
+            q->probs[k] = r.probs[k];
+        q->kept = r.n_kept;
+        sl_logits_result_free(&r);
+    }
+    return n;
+}
+
 static int ties_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
 {
     ties_state *s = state;
     const double *p = ctx->ties.p;
+    ties_pipe pipes[16];
+    size_t npipe = ties_pipelines(ctx, pipes, 16);
     sl_buf_printf(md,
                   "softmax([3, 2, 2, 1]) = [%.4f, %.4f, %.4f, %.4f]: tokens 1 and 2 tie for the second\n"
                   "place. With top-k = 2 a filter that keeps everything tied with the k-th value keeps\n"
-                  "3 tokens; one that keeps exactly k must drop one of the tied pair. Each framework\n"
-                  "draws %d tokens with seed %llu; the first two rows are what the two rules give.\n\n",
-                  p[0], p[1], p[2], p[3], TIES_N, (unsigned long long)ctx->seed);
+                  "3 tokens; one that keeps exactly k must drop one of the tied pair. The pipeline rows\n"
+                  "are each framework's logits pipeline (`samplab pipeline --framework F --logits\n"
+                  "3,2,2,1 --top-k 2 --temperature 1`): the tokens it keeps and the counts it should give in %d\n"
+                  "draws. The draw rows are framework emulations drawing %d tokens with seed %llu.\n\n",
+                  p[0], p[1], p[2], p[3], TIES_N, TIES_N, (unsigned long long)ctx->seed);
     sl_md_rows t;
-    sl_md_rows_init(&t, 6);
-    double keep3 = p[0] + p[1] + p[2], keep2 = p[0] + p[1];
-    sl_md_rows_cell(&t, "rule: keep ties (expected)");
-    sl_md_rows_cell(&t, "0, 1, 2");
-    sl_md_rows_cell(&t, "%.1f", TIES_N * p[0] / keep3);
-    sl_md_rows_cell(&t, "%.1f", TIES_N * p[1] / keep3);
-    sl_md_rows_cell(&t, "%.1f", TIES_N * p[2] / keep3);
-    sl_md_rows_cell(&t, "0");
-    sl_md_rows_cell(&t, "rule: exactly k, lower id (expected)");
-    sl_md_rows_cell(&t, "0, 1");
-    sl_md_rows_cell(&t, "%.1f", TIES_N * p[0] / keep2);
-    sl_md_rows_cell(&t, "%.1f", TIES_N * p[1] / keep2);
-    sl_md_rows_cell(&t, "0");
-    sl_md_rows_cell(&t, "0");
+    sl_md_rows_init(&t, 7);
+    for (size_t i = 0; i < npipe; i++) {
+        const ties_pipe *q = &pipes[i];
+        sl_md_rows_cell(&t, "%s", q->name);
+        sl_md_rows_cell(&t, "pipeline, expected");
+        if (q->rc) {
+            sl_md_rows_cell(&t, "error: %s", q->msg);
+            for (int k = 0; k < 4; k++)
+                sl_md_rows_cell(&t, "-");
+            continue;
+        }
+        char kept[32] = "";
+        for (int k = 0; k < 4; k++)
+            if (q->probs[k] > 0)
+                snprintf(kept + strlen(kept), sizeof kept - strlen(kept), "%s%d", kept[0] ? ", " : "", k);
+        sl_md_rows_cell(&t, "%s", kept);
+        for (int k = 0; k < 4; k++)
+            sl_md_rows_cell(&t, "%.1f", TIES_N * q->probs[k]);
+    }
     for (size_t i = 0; i < s->nfw; i++) {
         const ties_fw *f = &s->fws[i];
         sl_md_rows_cell(&t, "%s", f->fw->name);
+        sl_md_rows_cell(&t, "draws, observed");
         if (f->rc) {
             sl_md_rows_cell(&t, "refused: %s", f->msg);
             for (int k = 0; k < 4; k++)
@@ -354,32 +410,40 @@ static int ties_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         for (int k = 0; k < 4; k++)
             sl_md_rows_cell(&t, "%llu", (unsigned long long)f->counts[k]);
     }
-    static const char *const head[6] = {"sampler", "tokens drawn", "token 0", "token 1", "token 2", "token 3"};
-    sl_md_rows_emit(md, &t, head, "llrrrr");
+    static const char *const head[7] = {"framework", "row", "tokens kept", "token 0", "token 1", "token 2",
+                                        "token 3"};
+    sl_md_rows_emit(md, &t, head, "lllrrrr");
     sl_md_rows_free(&t);
 
     sl_buf dat, body;
     sl_buf_init(&dat);
     sl_buf_init(&body);
-    sl_buf_puts(&dat, "# draws per token out of 10000, softmax([3,2,2,1]) with top-k = 2\ntoken keep-ties exactly-k");
+    sl_buf_puts(&dat, "# draws per token out of 10000, softmax([3,2,2,1]) with top-k = 2: pipelines\n"
+                      "# (expected) then framework draws (observed)\ntoken");
+    size_t ncol = 0;
+    for (size_t i = 0; i < npipe; i++)
+        if (!pipes[i].rc) {
+            sl_buf_printf(&dat, " %s(pipeline)", pipes[i].name);
+            ncol++;
+        }
     for (size_t i = 0; i < s->nfw; i++)
-        if (!s->fws[i].rc)
-            sl_buf_printf(&dat, " %s", s->fws[i].fw->name);
+        if (!s->fws[i].rc) {
+            sl_buf_printf(&dat, " %s(draws)", s->fws[i].fw->name);
+            ncol++;
+        }
     sl_buf_puts(&dat, "\n");
-    size_t nok = 0;
     for (int k = 0; k < 4; k++) {
-        sl_buf_printf(&dat, "%d %.1f %.1f", k, k < 3 ? TIES_N * p[k] / keep3 : 0.0,
-                      k < 2 ? TIES_N * p[k] / keep2 : 0.0);
-        nok = 0;
+        sl_buf_printf(&dat, "%d", k);
+        for (size_t i = 0; i < npipe; i++)
+            if (!pipes[i].rc)
+                sl_buf_printf(&dat, " %.1f", TIES_N * pipes[i].probs[k]);
         for (size_t i = 0; i < s->nfw; i++)
-            if (!s->fws[i].rc) {
+            if (!s->fws[i].rc)
                 sl_buf_printf(&dat, " %llu", (unsigned long long)s->fws[i].counts[k]);
-                nok++;
-            }
         sl_buf_puts(&dat, "\n");
     }
-    sl_buf_printf(&body, "plot for [i=2:%zu] @DAT@ using i:xtic(sprintf('token %%d', int(column(1)))) "
-                         "title columnheader(i)\n", 3 + nok);
+    sl_buf_printf(&body, "cols = \"#9400d3 #009e73 #56b4e9 #e69f00 #0072b2 #d55e00 #cc79a7 #000000 #8c564b #bcbd22 #7f7f7f #17becf #f0e442 #e51e10\"\nplot for [i=2:%zu] @DAT@ using i:xtic(sprintf('token %%d', int(column(1)))) lc rgb word(cols, (i-2)%%14+1) "
+                         "title columnheader(i)\n", 1 + ncol);
     sl_plot pl = {
         .name = "ties_topk2",
         .title = "top-k = 2 on softmax([3, 2, 2, 1]): who keeps the tie",
@@ -395,6 +459,10 @@ static int ties_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     if (rc)
         return rc;
     sl_buf_puts(md, "\n![ties](figures/ties_topk2.png)\n\nReplay a row:\n\n");
+    for (size_t i = 0; i < npipe; i++)
+        if (!pipes[i].rc)
+            sl_buf_printf(md, "    samplab pipeline --framework %s --logits data/ties.txt --top-k 2 --temperature 1\n",
+                          pipes[i].name);
     for (size_t i = 0; i < s->nfw; i++)
         if (!s->fws[i].rc)
             sl_buf_printf(md, "    samplab draw --framework %s --logits data/ties.txt --top-k 2%s --seed %llu --n %d --counts\n",
