@@ -20,9 +20,11 @@ unset grid
 set grid ytics
 set terminal pngcairo size 1100,620 font 'DejaVu Sans,13' linewidth 1.5
 set output outstem.'.png'
-plot for [i=2:9] 'cost_bits_per_draw.dat' using i:xtic(sprintf('V = %d', int(column(1)))) title columnheader(i)
+cols = "#9400d3 #009e73 #56b4e9 #e69f00 #0072b2 #d55e00 #cc79a7 #000000 #8c564b #bcbd22 #7f7f7f #17becf #f0e442 #e51e10"
+plot for [i=2:13] 'cost_bits_per_draw.dat' using i:xtic(sprintf('V = %d', int(column(1)))) lc rgb word(cols, (i-2)%14+1) title columnheader(i)
 unset output
 set terminal svg size 1100,620 font 'DejaVu Sans,13' linewidth 1.5 background '#ffffff'
 set output outstem.'.svg'
-plot for [i=2:9] 'cost_bits_per_draw.dat' using i:xtic(sprintf('V = %d', int(column(1)))) title columnheader(i)
+cols = "#9400d3 #009e73 #56b4e9 #e69f00 #0072b2 #d55e00 #cc79a7 #000000 #8c564b #bcbd22 #7f7f7f #17becf #f0e442 #e51e10"
+plot for [i=2:13] 'cost_bits_per_draw.dat' using i:xtic(sprintf('V = %d', int(column(1)))) lc rgb word(cols, (i-2)%14+1) title columnheader(i)
 unset output
