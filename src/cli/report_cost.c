@@ -103,7 +103,7 @@ static int cost_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
 {
     cost_state *s = state;
     sl_buf_puts(md, "Words drawn from the random source per token, counted by the generator wrapper\n"
-                    "(every word goes through it), on Zipf-like vectors (logit_i = -1.1 ln(i+1)). Draw\n"
+                    "(every word goes through it), on Zipf-like vectors made in code (logit_i = -1.1 ln(i+1)). Draw\n"
                     "methods run over pcg32 (32-bit words); a framework runs over its own generator,\n"
                     "one token per call. The figure shows random bits (words x word width), so 32- and\n"
                     "64-bit sources compare fairly. greedy (argmax) draws no words at all.\n\n");
