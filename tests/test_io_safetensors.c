@@ -373,3 +373,41 @@ Test(replay_io, safetensors_truncations_and_bitflips)
     free(b);
     cr_log_info("safetensors: %zu truncations refused; %zu of the bit flips still read (data bytes)", refused, read_ok);
 }
+
+/* The file analysis/dump_logits.py --synthetic writes, read as a user would:
+ * several tensors with metadata, 1-D and 2-D, F32 and BF16. */
+Test(replay_io, safetensors_dump_logits_synthetic)
+{
+    const char *p = DIR "synthetic.safetensors";
+    sl_vec lg, bf, k40, st;
+    sl_error err;
+    cr_assert_eq(sl_io_vec_read(p, "logits", -1, &lg, &err), 0, "%s", err.msg);
+    cr_assert_eq(sl_io_vec_read(p, "logits_bf16", -1, &bf, &err), 0, "%s", err.msg);
+    cr_assert_eq(sl_io_vec_read(p, "t07k40", -1, &k40, &err), 0, "%s", err.msg);
+    cr_assert_eq(sl_io_vec_read(p, "steps", 3, &st, &err), 0, "%s", err.msg);
+    cr_assert_eq(lg.n, 256);
+    cr_assert_eq(st.n, 256);
+    cr_assert_str_eq(st.source, DIR "synthetic.safetensors:steps[3]");
+    size_t kept = 0;
+    for (size_t i = 0; i < k40.n; i++)
+        kept += isfinite(k40.f[i]) != 0;
+    cr_assert_eq(kept, 40, "t07k40 keeps %zu finite entries, expected 40", kept);
+    /* bfloat16 is float32 rounded to nearest even on the top 16 bits (torch's .to(bfloat16)) */
+    for (size_t i = 0; i < lg.n; i++) {
+        uint32_t u;
+        memcpy(&u, &lg.f[i], sizeof u);
+        uint32_t r = (u + 0x7fffu + ((u >> 16) & 1)) & 0xffff0000u;
+        float want;
+        memcpy(&want, &r, sizeof want);
+        cr_assert_eq(bf.f[i], want, "entry %zu: bf16 %.9g, expected %.9g from %.9g", i, bf.f[i], want, lg.f[i]);
+    }
+    sl_vec_free(&lg);
+    sl_vec_free(&bf);
+    sl_vec_free(&k40);
+    sl_vec_free(&st);
+    unsigned char *b;
+    size_t len;
+    slurp(p, &b, &len);
+    expect_fail(b, len, NULL, -1, "5 tensors, choose one with --tensor (it has: logits, steps, t07, t07k40, logits_bf16)");
+    free(b);
+}

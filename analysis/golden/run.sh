@@ -7,3 +7,4 @@ out=${1:-data/golden}
 mkdir -p "$out"
 here=$(dirname "$0")
 /usr/bin/python3 "$here/make_safetensors.py" "$out" >/dev/null
+/usr/bin/python3 "$here/../dump_logits.py" --synthetic --out "$out/safetensors/synthetic.safetensors" >/dev/null

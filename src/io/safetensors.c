@@ -222,8 +222,9 @@ int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_
     root = json_loadb((const char *)buf + 8, (size_t)n, JSON_REJECT_DUPLICATES, &je);
     if (!root) {
         /* jansson's position is within the header; +8 makes it a file offset */
+        char jt[160];
         rc = sl_error_set(err, SL_EINVAL, "%s: header is not valid JSON at byte %lld: %s", name,
-                          (long long)je.position + 8, je.text);
+                          (long long)je.position + 8, sl_st_clean(je.text, jt, sizeof jt));
         goto done;
     }
     if (!json_is_object(root)) {
