@@ -24,7 +24,7 @@ CLI_SRC := $(sort $(wildcard src/cli/*.c))
 HDRS    := $(wildcard src/*.h src/*/*.h)
 TEST_SRC:= $(sort $(wildcard tests/*.c))
 
-REL     := build/rel
+REL     := build/rel-$(notdir $(CC))
 TST     := build/test-$(notdir $(CC))
 REL_LIB_OBJ := $(LIB_SRC:%.c=$(REL)/%.o)
 REL_CLI_OBJ := $(CLI_SRC:%.c=$(REL)/%.o)
@@ -52,12 +52,17 @@ bin/samplab: $(REL_LIB_OBJ) $(REL_CLI_OBJ)
 
 $(REL)/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASEFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+	@echo '  CC      $<'
+	@$(CC) $(BASEFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
 # The test build: same sources, under AddressSanitizer and UBSan.
-$(TST)/%.o: %.c $(HDRS)
+$(TST)/%.o: %.c $(HDRS) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASEFLAGS) -O1 -g $(SAN) $(PKG_CFLAGS) -c -o $@ $<
+	@echo '  CC [asan,ubsan] $<'
+	@$(CC) $(BASEFLAGS) $(TEST_EXTRA) -O1 -g $(SAN) $(PKG_CFLAGS) -c -o $@ $<
+
+# Test files may use BSD/GNU helpers (mkstemps) on top of POSIX.
+$(TST_OBJ): TEST_EXTRA := -D_DEFAULT_SOURCE -Itests
 
 $(TST)/samplab-tests: $(TST_LIB_OBJ) $(TST_CLI_OBJ) $(TST_OBJ)
 	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) -lcriterion $(LDLIBS)

@@ -178,6 +178,8 @@ extern const sl_draw_type sl_draw_alias_type;
 extern const sl_draw_type sl_draw_greedy_type;
 extern const sl_draw_type *const sl_draw_types[]; /* NULL-terminated */
 const sl_draw_type *sl_draw_lookup(const char *name);
+/* First i with cum[i] > target, or V if none (the cdf method's search). */
+size_t sl_draw_cdf_search(const double *cum, size_t V, double target);
 
 /* ---------------------------------------------------------------- framework emulations */
 

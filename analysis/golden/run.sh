@@ -1,10 +1,12 @@
 #!/bin/sh
-# Regenerates every golden file into OUTDIR (default data/golden) from the real
-# libraries on this machine; deterministic, so `make golden-check` can diff.
-# Usage: sh analysis/golden/run.sh OUTDIR
+# Regenerates every golden file from the real libraries on this machine into
+# OUTDIR (make golden: data/golden; make golden-check: a scratch folder that
+# is then diffed against data/golden). Each generator names its library
+# version in its output's header. Usage: sh analysis/golden/run.sh OUTDIR
 set -eu
-out=${1:-data/golden}
+out=${1:?usage: run.sh OUTDIR}
 mkdir -p "$out"
 here=$(dirname "$0")
+# One line per generator:
 /usr/bin/python3 "$here/make_safetensors.py" "$out" >/dev/null
 /usr/bin/python3 "$here/../dump_logits.py" --synthetic --out "$out/safetensors/synthetic.safetensors" >/dev/null

@@ -13,6 +13,7 @@ typedef struct sl_cli_command {
 
 int sl_cli_draw_main(int argc, char **argv);
 int sl_cli_rng_main(int argc, char **argv);
+int sl_cli_bench_main(int argc, char **argv);
 
 /* Option parsing helpers: each prints "samplab CMD: ..." and returns 2 on error. */
 int sl_cli_parse_size(const char *cmd, const char *opt, const char *text, size_t *out);

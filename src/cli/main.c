@@ -7,6 +7,7 @@
 
 static const sl_cli_command commands[] = {
     {"draw", "draw tokens with a method and a random source, or as a framework does", sl_cli_draw_main},
+    {"bench", "time prepare and draw of every method (make bench)", sl_cli_bench_main},
     {"rng", "print raw words of a random source (decimal, or binary for test batteries)", sl_cli_rng_main},
     {NULL, NULL, NULL}
 };

@@ -1,0 +1,95 @@
+/* bench.c — `samplab bench`: prepare time per distribution and time per draw
+ * of every draw method, at V = 8 (the weather example) and V = 49,152 (the
+ * synthetic vocabulary, or any --logits file), with pcg32. Honest numbers
+ * for `make bench`, no targets. Timings use CLOCK_MONOTONIC; each cell is
+ * the best of 3 repetitions. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void bench_one(const sl_draw_type *dt, const double *p, size_t V, double *prep_us, double *draw_ns, double *wpd)
+{
+    sl_error err;
+    sl_seed seed = {.lo = 42};
+    /* enough draws for ~0.1 s at the expected per-draw cost */
+    size_t draws = !strcmp(dt->name, "exprace") || !strcmp(dt->name, "linear") ? (V > 1000 ? 200 : 200000) : 1000000;
+    size_t preps = V > 1000 ? 20 : 200000;
+    double best_prep = 1e30, best_draw = 1e30;
+    for (int rep = 0; rep < 3; rep++) {
+        void *table = NULL;
+        double t0 = now_s();
+        for (size_t i = 0; i < preps; i++) {
+            if (table)
+                dt->free(table);
+            dt->prepare(&table, p, V, &err);
+        }
+        double t1 = now_s();
+        sl_rng r;
+        sl_rng_init(&r, &sl_rng_pcg32_type, &seed, &err);
+        size_t sink = 0;
+        double t2 = now_s();
+        for (size_t i = 0; i < draws; i++)
+            sink += dt->draw(table, &r);
+        double t3 = now_s();
+        if (sink == (size_t)-1)
+            fputs("", stderr); /* keeps the loop from being optimised away */
+        *wpd = (double)r.words / (double)draws;
+        sl_rng_release(&r);
+        dt->free(table);
+        if ((t1 - t0) / (double)preps < best_prep)
+            best_prep = (t1 - t0) / (double)preps;
+        if ((t3 - t2) / (double)draws < best_draw)
+            best_draw = (t3 - t2) / (double)draws;
+    }
+    *prep_us = best_prep * 1e6;
+    *draw_ns = best_draw * 1e9;
+}
+
+int sl_cli_bench_main(int argc, char **argv)
+{
+    const char *big = "data/synthetic_49152.txt";
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: samplab bench [--logits SRC]\n\nTimes prepare and draw of every method at V = 8 "
+                   "(the weather example) and on SRC\n(default data/synthetic_49152.txt), with pcg32.\n");
+            return 0;
+        } else if (!strcmp(argv[i], "--logits") && i + 1 < argc) {
+            big = argv[++i];
+        } else {
+            fprintf(stderr, "samplab bench: unknown option '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    static const double weather[8] = {4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2.2};
+    sl_error err;
+    sl_vec v;
+    if (sl_io_vec_read(big, NULL, -1, &v, &err))
+        return sl_cli_fail(&err);
+    double p8[8], *pv = malloc(v.n * sizeof *pv);
+    if (!pv || sl_logits_softmax(weather, 8, 1.0, p8, &err) || sl_logits_softmax(v.d, v.n, 1.0, pv, &err)) {
+        free(pv);
+        sl_vec_free(&v);
+        return sl_cli_fail(&err);
+    }
+    printf("| method | V | prepare (us) | draw (ns) | words/draw |\n|---|---:|---:|---:|---:|\n");
+    for (size_t m = 0; sl_draw_types[m]; m++) {
+        double prep, draw, wpd;
+        bench_one(sl_draw_types[m], p8, 8, &prep, &draw, &wpd);
+        printf("| %s | 8 | %.3f | %.1f | %g |\n", sl_draw_types[m]->name, prep, draw, wpd);
+        bench_one(sl_draw_types[m], pv, v.n, &prep, &draw, &wpd);
+        printf("| %s | %zu | %.1f | %.1f | %g |\n", sl_draw_types[m]->name, v.n, prep, draw, wpd);
+    }
+    free(pv);
+    sl_vec_free(&v);
+    return 0;
+}

@@ -1,0 +1,108 @@
+/* util.c — option parsing and safe output shared by the subcommands. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+int sl_cli_parse_size(const char *cmd, const char *opt, const char *text, size_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!*text || *text == '-' || *text == '+') {
+        fprintf(stderr, "samplab %s: %s takes a non-negative integer, not '%s'\n", cmd, opt, text);
+        return 2;
+    }
+    unsigned long long v = strtoull(text, &end, 10);
+    if (*end || errno == ERANGE || v > SIZE_MAX) {
+        fprintf(stderr, "samplab %s: %s takes a non-negative integer, not '%s'\n", cmd, opt, text);
+        return 2;
+    }
+    *out = (size_t)v;
+    return 0;
+}
+
+int sl_cli_parse_long(const char *cmd, const char *opt, const char *text, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (!*text || *end || errno == ERANGE) {
+        fprintf(stderr, "samplab %s: %s takes an integer, not '%s'\n", cmd, opt, text);
+        return 2;
+    }
+    *out = v;
+    return 0;
+}
+
+int sl_cli_parse_double(const char *cmd, const char *opt, const char *text, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (!*text || *end || isnan(v)) {
+        fprintf(stderr, "samplab %s: %s takes a number, not '%s'\n", cmd, opt, text);
+        return 2;
+    }
+    *out = v;
+    return 0;
+}
+
+const char *sl_cli_value(const char *cmd, int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "samplab %s: %s needs a value\n", cmd, argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+int sl_cli_fail(const sl_error *err)
+{
+    fprintf(stderr, "samplab: %s\n", err->msg);
+    return 2;
+}
+
+int sl_cli_write_atomic(const char *path, const char *data, size_t len, sl_error *err)
+{
+    size_t pl = strlen(path);
+    char *tmp = malloc(pl + 16);
+    if (!tmp)
+        return sl_error_set(err, SL_ENOMEM, "%s: out of memory", path);
+    memcpy(tmp, path, pl);
+    memcpy(tmp + pl, ".tmp.XXXXXX", 12);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(tmp);
+        return sl_error_set(err, SL_EIO, "%s: cannot create a temporary file: %s", path, strerror(e));
+    }
+    fchmod(fd, 0644); /* mkstemp makes 0600; an output is meant to be read */
+    size_t done = 0;
+    while (done < len) {
+        ssize_t w = write(fd, data + done, len - done);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            int e = errno;
+            close(fd);
+            unlink(tmp);
+            free(tmp);
+            return sl_error_set(err, SL_EIO, "%s: write failed: %s", path, strerror(e));
+        }
+        done += (size_t)w;
+    }
+    if (close(fd) != 0 || rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        free(tmp);
+        return sl_error_set(err, SL_EIO, "%s: cannot move the output into place: %s", path, strerror(e));
+    }
+    free(tmp);
+    return SL_OK;
+}

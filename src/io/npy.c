@@ -1,0 +1,113 @@
+/* npy.c — a 1-D vector from a NumPy .npy file (format versions 1.0, 2.0 and
+ * 3.0, as numpy/lib/format.py writes them): little-endian float32 ('<f4') or
+ * float64 ('<f8'), C order. The file's own dtype is kept in vec->dtype; the
+ * other precision is derived (float32 -> double is exact). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "samplab.h"
+
+static const char *find_key(const char *hdr, size_t hl, const char *key)
+{
+    size_t kl = strlen(key);
+    for (size_t i = 0; i + kl <= hl; i++)
+        if (!memcmp(hdr + i, key, kl))
+            return hdr + i + kl;
+    return NULL;
+}
+
+int sl_io_vec_read_npy(const char *name, const unsigned char *buf, size_t len, sl_vec *out, sl_error *err)
+{
+    if (len < 10 || memcmp(buf, "\x93NUMPY", 6))
+        return sl_error_set(err, SL_EINVAL, "%s: byte 0: not a .npy file (no \\x93NUMPY magic)", name);
+    unsigned major = buf[6];
+    size_t hl, off;
+    if (major == 1) {
+        hl = (size_t)buf[8] | (size_t)buf[9] << 8;
+        off = 10;
+    } else if (major == 2 || major == 3) {
+        if (len < 12)
+            return sl_error_set(err, SL_EINVAL, "%s: byte 8: truncated .npy header length", name);
+        hl = (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16 | (size_t)buf[11] << 24;
+        off = 12;
+    } else {
+        return sl_error_set(err, SL_EINVAL, "%s: byte 6: unsupported .npy format version %u", name, major);
+    }
+    if (hl > len - off)
+        return sl_error_set(err, SL_EINVAL, "%s: byte %zu: header of %zu bytes runs past the end of the file (%zu bytes)",
+                            name, off, hl, len);
+    const char *hdr = (const char *)buf + off;
+    const char *descr = find_key(hdr, hl, "'descr':");
+    const char *fo = find_key(hdr, hl, "'fortran_order':");
+    const char *shape = find_key(hdr, hl, "'shape':");
+    if (!descr || !fo || !shape)
+        return sl_error_set(err, SL_EINVAL, "%s: byte %zu: header lacks descr, fortran_order or shape", name, off);
+    size_t rest = hl - (size_t)(descr - hdr);
+    while (rest && *descr == ' ') {
+        descr++;
+        rest--;
+    }
+    size_t width;
+    if (rest >= 5 && (!memcmp(descr, "'<f4'", 5) || !memcmp(descr, "'|f4'", 5)))
+        width = 4;
+    else if (rest >= 5 && (!memcmp(descr, "'<f8'", 5) || !memcmp(descr, "'|f8'", 5)))
+        width = 8;
+    else
+        return sl_error_set(err, SL_EINVAL, "%s: byte %zu: dtype must be little-endian float32 '<f4' or float64 '<f8'",
+                            name, off + (size_t)(descr - hdr));
+    rest = hl - (size_t)(fo - hdr);
+    while (rest && *fo == ' ') {
+        fo++;
+        rest--;
+    }
+    if (!(rest >= 5 && !memcmp(fo, "False", 5)))
+        return sl_error_set(err, SL_EINVAL, "%s: byte %zu: fortran_order must be False", name, off + (size_t)(fo - hdr));
+    rest = hl - (size_t)(shape - hdr);
+    while (rest && *shape == ' ') {
+        shape++;
+        rest--;
+    }
+    /* 1-D only: "(n,)" */
+    if (!rest || *shape != '(')
+        return sl_error_set(err, SL_EINVAL, "%s: byte %zu: malformed shape", name, off + (size_t)(shape - hdr));
+    size_t i = 1, n = 0, digits = 0;
+    while (i < rest && shape[i] >= '0' && shape[i] <= '9') {
+        if (n > (SIZE_MAX - 9) / 10)
+            return sl_error_set(err, SL_EINVAL, "%s: shape is too large", name);
+        n = n * 10 + (size_t)(shape[i] - '0');
+        i++;
+        digits++;
+    }
+    if (!digits || i + 1 >= rest || shape[i] != ',' || shape[i + 1] != ')')
+        return sl_error_set(err, SL_EINVAL, "%s: byte %zu: shape must be 1-D, written (n,)", name,
+                            off + (size_t)(shape - hdr));
+    size_t data = off + hl;
+    if (n > (len - data) / width || (len - data) != n * width)
+        return sl_error_set(err, SL_EINVAL, "%s: byte %zu: shape (%zu,) needs %zu data bytes, the file has %zu", name,
+                            data, n, n > SIZE_MAX / width ? SIZE_MAX : n * width, len - data);
+    if (n == 0)
+        return sl_error_set(err, SL_EINVAL, "%s: empty vector (shape (0,))", name);
+    if (sl_vec_alloc(out, n, name))
+        return sl_error_set(err, SL_ENOMEM, "%s: out of memory", name);
+    const unsigned char *p = buf + data;
+    for (size_t k = 0; k < n; k++) {
+        if (width == 4) {
+            uint32_t u = (uint32_t)p[4 * k] | (uint32_t)p[4 * k + 1] << 8 | (uint32_t)p[4 * k + 2] << 16 |
+                         (uint32_t)p[4 * k + 3] << 24;
+            float f;
+            memcpy(&f, &u, 4);
+            out->f[k] = f;
+            out->d[k] = f;
+        } else {
+            uint64_t u = 0;
+            for (int b = 7; b >= 0; b--)
+                u = u << 8 | p[8 * k + (size_t)b];
+            double d;
+            memcpy(&d, &u, 8);
+            out->d[k] = d;
+            out->f[k] = (float)d;
+        }
+    }
+    out->dtype = width == 4 ? SL_F32 : SL_F64;
+    return SL_OK;
+}

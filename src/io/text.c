@@ -1,0 +1,98 @@
+/* text.c — a vector from text: numbers separated by whitespace or commas,
+ * `#` starts a comment to the end of the line. Each number is parsed twice
+ * from its own text, by strtod into d and by strtof into f (both correctly
+ * rounded in glibc), so float32 consumers see no double rounding.
+ * Entries are numbered from 0 in messages, as token ids are. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "samplab.h"
+
+static int is_sep(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == '\f' || c == '\v';
+}
+
+int sl_io_vec_read_text(const char *name, const char *text, size_t len, sl_vec *out, sl_error *err)
+{
+    size_t cap = 64, n = 0, line = 1;
+    double *d = malloc(cap * sizeof *d);
+    float *f = malloc(cap * sizeof *f);
+    char tok[128];
+    int rc = SL_OK;
+    size_t i = 0;
+    if (!d || !f) {
+        rc = sl_error_set(err, SL_ENOMEM, "%s: out of memory", name);
+        goto done;
+    }
+    while (i < len) {
+        char c = text[i];
+        if (c == '\n')
+            line++;
+        if (is_sep(c)) {
+            i++;
+            continue;
+        }
+        if (c == '#') {
+            while (i < len && text[i] != '\n')
+                i++;
+            continue;
+        }
+        if (c == '\0') {
+            rc = sl_error_set(err, SL_EINVAL, "%s: line %zu: NUL byte in a text vector", name, line);
+            goto done;
+        }
+        size_t start = i;
+        while (i < len && !is_sep(text[i]) && text[i] != '#' && text[i] != '\0')
+            i++;
+        size_t tl = i - start;
+        if (tl >= sizeof tok) {
+            rc = sl_error_set(err, SL_EINVAL, "%s: line %zu, entry %zu: token of %zu characters is not a number",
+                              name, line, n, tl);
+            goto done;
+        }
+        memcpy(tok, text + start, tl);
+        tok[tl] = '\0';
+        char *end;
+        errno = 0;
+        double dv = strtod(tok, &end);
+        if (end != tok + tl || tl == 0) {
+            rc = sl_error_set(err, SL_EINVAL, "%s: line %zu, entry %zu: '%s' is not a number", name, line, n, tok);
+            goto done;
+        }
+        float fv = strtof(tok, NULL);
+        if (n == cap) {
+            cap *= 2;
+            double *nd = realloc(d, cap * sizeof *d);
+            if (nd)
+                d = nd;
+            float *nf = realloc(f, cap * sizeof *f);
+            if (nf)
+                f = nf;
+            if (!nd || !nf) {
+                rc = sl_error_set(err, SL_ENOMEM, "%s: out of memory", name);
+                goto done;
+            }
+        }
+        d[n] = dv;
+        f[n] = fv;
+        n++;
+    }
+    if (n == 0) {
+        rc = sl_error_set(err, SL_EINVAL, "%s: no numbers found (empty vector)", name);
+        goto done;
+    }
+    memset(out, 0, sizeof *out);
+    snprintf(out->source, sizeof out->source, "%s", name);
+    out->n = n;
+    out->d = d;
+    out->f = f;
+    out->dtype = SL_F64;
+    return SL_OK;
+done:
+    free(d);
+    free(f);
+    return rc;
+}

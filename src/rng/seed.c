@@ -1,0 +1,40 @@
+/* seed.c — parses a user's seed into 128 bits: decimal or 0x-hex, [0, 2^128).
+ * NumPy's default_rng takes seeds up to 2^128-1; torch and rand stop at 2^64-1
+ * and check that themselves. */
+#include <ctype.h>
+#include <string.h>
+
+#include "samplab.h"
+
+int sl_seed_parse(const char *text, sl_seed *out, sl_error *err)
+{
+    unsigned __int128 v = 0; /* gcc and clang both provide it on 64-bit targets */
+    const char *s = text;
+    unsigned base = 10;
+    if (!*s)
+        return sl_error_set(err, SL_EINVAL, "seed is empty");
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        base = 16;
+        s += 2;
+        if (!*s)
+            return sl_error_set(err, SL_EINVAL, "seed '%s' has no digits after 0x", text);
+    }
+    for (const char *c = s; *c; c++) {
+        unsigned d;
+        if (isdigit((unsigned char)*c))
+            d = (unsigned)(*c - '0');
+        else if (base == 16 && isxdigit((unsigned char)*c))
+            d = (unsigned)(tolower((unsigned char)*c) - 'a' + 10);
+        else
+            return sl_error_set(err, SL_EINVAL, "seed '%s': character %zu ('%c') is not a %s digit",
+                                text, (size_t)(c - text) + 1, *c, base == 16 ? "hex" : "decimal");
+        unsigned __int128 limit = (~(unsigned __int128)0 - d) / base;
+        if (v > limit)
+            return sl_error_set(err, SL_EINVAL, "seed '%s' is not below 2^128", text);
+        v = v * base + d;
+    }
+    memset(out, 0, sizeof *out);
+    out->lo = (uint64_t)v;
+    out->hi = (uint64_t)(v >> 64);
+    return SL_OK;
+}

@@ -1,0 +1,116 @@
+/* helpers.h — what the test files share: running the CLI and capturing its
+ * output, temporary files, the oracle directory. Header-only, static. */
+#ifndef SL_TEST_HELPERS_H
+#define SL_TEST_HELPERS_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct sl_test_run {
+    int status;   /* exit status of the command */
+    char *out;    /* stdout, NUL-terminated (malloc'd) */
+    char *err;    /* stderr */
+} sl_test_run;
+
+static inline char *sl_test_slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *b = malloc(cap + 1);
+    size_t r;
+    while (b && (r = fread(b + n, 1, cap - n, f)) > 0) {
+        n += r;
+        if (n == cap) {
+            char *nb = realloc(b, (cap *= 2) + 1);
+            if (!nb) {
+                free(b);
+                b = NULL;
+            } else {
+                b = nb;
+            }
+        }
+    }
+    fclose(f);
+    if (b)
+        b[n] = '\0';
+    return b;
+}
+
+/* Runs `bin/samplab ARGS` through the shell (ARGS as typed), capturing both streams.
+ * The sanitizer runtime of the test binary is kept away from the child. */
+static inline sl_test_run sl_test_cli(const char *args)
+{
+    const char *bin = getenv("SL_BIN") ? getenv("SL_BIN") : "bin/samplab";
+    char outp[] = "/tmp/sl-test-out-XXXXXX", errp[] = "/tmp/sl-test-err-XXXXXX";
+    int fo = mkstemp(outp), fe = mkstemp(errp);
+    close(fo);
+    close(fe);
+    size_t len = strlen(bin) + strlen(args) + 2 * sizeof outp + 64;
+    char *cmd = malloc(len);
+    snprintf(cmd, len, "%s %s >%s 2>%s", bin, args, outp, errp);
+    int st = system(cmd);
+    free(cmd);
+    sl_test_run r;
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    r.out = sl_test_slurp(outp);
+    r.err = sl_test_slurp(errp);
+    unlink(outp);
+    unlink(errp);
+    return r;
+}
+
+static inline void sl_test_run_free(sl_test_run *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+/* Writes data to a fresh temporary file whose name ends in suffix; returns the path (malloc'd). */
+static inline char *sl_test_tmpfile(const char *suffix, const void *data, size_t len)
+{
+    size_t sl = strlen(suffix);
+    char *path = malloc(40 + sl);
+    snprintf(path, 40 + sl, "/tmp/sl-test-XXXXXX%s", suffix);
+    int fd = mkstemps(path, (int)sl);
+    if (fd < 0) {
+        free(path);
+        return NULL;
+    }
+    if (write(fd, data, len) != (ssize_t)len) {
+        close(fd);
+        free(path);
+        return NULL;
+    }
+    close(fd);
+    return path;
+}
+
+/* Path of a test-only oracle's transcript (make test writes them). */
+static inline char *sl_test_oracle(const char *name)
+{
+    const char *dir = getenv("SL_ORACLE_DIR");
+    if (!dir)
+        return NULL;
+    size_t len = strlen(dir) + strlen(name) + 8;
+    char *p = malloc(len);
+    snprintf(p, len, "%s/%s.txt", dir, name);
+    char *text = sl_test_slurp(p);
+    free(p);
+    return text;
+}
+
+/* Counts the lines of s. */
+static inline size_t sl_test_lines(const char *s)
+{
+    size_t n = 0;
+    for (; s && *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+#endif

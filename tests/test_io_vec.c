@@ -1,0 +1,139 @@
+/* test_io_vec.c — the vector readers: text with comments and commas, inline
+ * lists, .npy float32/float64, and every malformed input named precisely. */
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "helpers.h"
+#include "samplab.h"
+
+Test(replay_io, text_with_comments_and_commas)
+{
+    const char *t = "# weather\n4.0, 3.3 2.9\n1.2,0.4 # inline comment\n-0.3\t-1.0\n-2.2\n";
+    sl_vec v;
+    sl_error e;
+    cr_assert_eq(sl_io_vec_read_text("w.txt", t, strlen(t), &v, &e), 0, "%s", e.msg);
+    cr_assert_eq(v.n, 8);
+    cr_assert_eq(v.d[1], 3.3);
+    cr_assert_eq(v.f[1], 3.3f, "float32 parsed by strtof from the text");
+    cr_assert_eq(v.d[7], -2.2);
+    sl_vec_free(&v);
+}
+
+Test(replay_io, float32_is_correctly_rounded_from_text)
+{
+    /* 1.00000005960464477539062500001 lies just above the midpoint between 1 and
+     * 1+2^-23: strtof rounds up, (float)strtod rounds the double (1+2^-24) to even = 1. */
+    const char *t = "1.00000005960464477539062500001";
+    sl_vec v;
+    sl_error e;
+    cr_assert_eq(sl_io_vec_read_text("x", t, strlen(t), &v, &e), 0);
+    cr_assert_eq(v.f[0], 1.0f + 0x1p-23f, "observed %a", (double)v.f[0]);
+    cr_assert_eq((float)v.d[0], 1.0f, "double rounding would give 1");
+    sl_vec_free(&v);
+}
+
+Test(replay_io, text_errors_name_position)
+{
+    sl_vec v;
+    sl_error e;
+    const char *t = "1 2\n3 abc 4\n";
+    cr_assert_eq(sl_io_vec_read_text("p.txt", t, strlen(t), &v, &e), SL_EINVAL);
+    cr_assert_str_eq(e.msg, "p.txt: line 2, entry 3: 'abc' is not a number");
+    cr_assert_eq(sl_io_vec_read_text("e.txt", "# only\n", 7, &v, &e), SL_EINVAL);
+    cr_assert(strstr(e.msg, "empty vector"), "%s", e.msg);
+}
+
+Test(replay_io, weight_checks)
+{
+    sl_error e;
+    sl_vec v;
+    const char *cases[][2] = {
+        {"1 2 nan", "w: entry 2 is NaN"},       {"1 inf", "w: entry 1 is infinite"},
+        {"1 -0.5", "w: entry 1 is negative (-0.5)"}, {"0 0 -0", "w: all 3 weights are zero"},
+    };
+    for (size_t i = 0; i < 4; i++) {
+        cr_assert_eq(sl_io_vec_read_text("w", cases[i][0], strlen(cases[i][0]), &v, &e), 0);
+        cr_assert_eq(sl_vec_check_weights(&v, &e), SL_EINVAL, "%s accepted", cases[i][0]);
+        cr_assert_str_eq(e.msg, cases[i][1]);
+        sl_vec_free(&v);
+    }
+}
+
+static size_t npy_bytes(unsigned char *buf, const char *descr, const char *shape, const void *data, size_t dlen)
+{
+    char hdr[128];
+    int hl = snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': False, 'shape': %s, }", descr, shape);
+    size_t total = 10 + (size_t)hl + 1;
+    size_t pad = (64 - total % 64) % 64;
+    memcpy(buf, "\x93NUMPY\x01\x00", 8);
+    size_t H = (size_t)hl + pad + 1;
+    buf[8] = (unsigned char)(H & 0xff);
+    buf[9] = (unsigned char)(H >> 8);
+    memcpy(buf + 10, hdr, (size_t)hl);
+    memset(buf + 10 + hl, ' ', pad);
+    buf[10 + hl + pad] = '\n';
+    memcpy(buf + 10 + H, data, dlen);
+    return 10 + H + dlen;
+}
+
+Test(replay_io, npy_float32_and_float64)
+{
+    unsigned char buf[512];
+    float f[3] = {0.5f, 0.25f, 0.1f};
+    double d[2] = {0.1, 1e-300};
+    sl_vec v;
+    sl_error e;
+    size_t n = npy_bytes(buf, "<f4", "(3,)", f, sizeof f);
+    cr_assert_eq(sl_io_vec_read_npy("a.npy", buf, n, &v, &e), 0, "%s", e.msg);
+    cr_assert_eq(v.n, 3);
+    cr_assert_eq(v.dtype, SL_F32);
+    cr_assert_eq(v.f[2], 0.1f);
+    cr_assert_eq(v.d[2], (double)0.1f, "float32 widened exactly");
+    sl_vec_free(&v);
+    n = npy_bytes(buf, "<f8", "(2,)", d, sizeof d);
+    cr_assert_eq(sl_io_vec_read_npy("b.npy", buf, n, &v, &e), 0, "%s", e.msg);
+    cr_assert_eq(v.dtype, SL_F64);
+    cr_assert_eq(v.d[1], 1e-300);
+    sl_vec_free(&v);
+}
+
+Test(replay_io, npy_malformed)
+{
+    unsigned char buf[512];
+    float f[3] = {0.5f, 0.25f, 0.1f};
+    sl_vec v;
+    sl_error e;
+    size_t n = npy_bytes(buf, "<f4", "(3,)", f, sizeof f);
+    cr_assert_eq(sl_io_vec_read_npy("t.npy", buf, n - 1, &v, &e), SL_EINVAL, "truncated data accepted");
+    cr_assert(strstr(e.msg, "needs 12 data bytes, the file has 11"), "%s", e.msg);
+    n = npy_bytes(buf, ">f4", "(3,)", f, sizeof f);
+    cr_assert_eq(sl_io_vec_read_npy("b.npy", buf, n, &v, &e), SL_EINVAL);
+    cr_assert(strstr(e.msg, "little-endian"), "%s", e.msg);
+    n = npy_bytes(buf, "<f4", "(3, 1)", f, sizeof f);
+    cr_assert_eq(sl_io_vec_read_npy("s.npy", buf, n, &v, &e), SL_EINVAL);
+    cr_assert(strstr(e.msg, "1-D"), "%s", e.msg);
+    cr_assert_eq(sl_io_vec_read_npy("m.npy", (const unsigned char *)"hello world", 11, &v, &e), SL_EINVAL);
+    buf[8] = 0xff;
+    buf[9] = 0xff;
+    cr_assert_eq(sl_io_vec_read_npy("h.npy", buf, 100, &v, &e), SL_EINVAL);
+    cr_assert(strstr(e.msg, "runs past the end"), "%s", e.msg);
+}
+
+Test(replay_io, inline_and_file_dispatch)
+{
+    sl_vec v;
+    sl_error e;
+    cr_assert_eq(sl_io_vec_read("3,2,2,1", NULL, -1, &v, &e), 0, "%s", e.msg);
+    cr_assert_eq(v.n, 4);
+    cr_assert_str_eq(v.source, "inline");
+    sl_vec_free(&v);
+    cr_assert_neq(sl_io_vec_read("no/such/file.txt", NULL, -1, &v, &e), 0);
+    cr_assert(strstr(e.msg, "no/such/file.txt: cannot open"), "%s", e.msg);
+    char *p = sl_test_tmpfile(".txt", "1\n2\n", 4);
+    cr_assert_eq(sl_io_vec_read(p, NULL, -1, &v, &e), 0);
+    cr_assert_eq(v.n, 2);
+    sl_vec_free(&v);
+    cr_assert_neq(sl_io_vec_read(p, "logits", -1, &v, &e), 0, "--tensor on a text file accepted");
+    unlink(p);
+    free(p);
+}
