@@ -56,7 +56,7 @@ $(REL)/%.o: %.c $(HDRS)
 	@$(CC) $(BASEFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
 # The test build: same sources, under AddressSanitizer and UBSan.
-$(TST)/%.o: %.c $(HDRS) $(wildcard tests/*.h)
+$(TST)/%.o: %.c $(HDRS) $(wildcard tests/*.h tests/fuzz/*.h)
 	@mkdir -p $(dir $@)
 	@echo '  CC [asan,ubsan] $<'
 	@$(CC) $(BASEFLAGS) $(TEST_EXTRA) -O1 -g $(SAN) $(PKG_CFLAGS) -c -o $@ $<
@@ -108,6 +108,7 @@ FUZZ         := build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ)/%.o)
+.SECONDARY: $(FUZZ_LIB_OBJ)
 
 $(FUZZ)/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)

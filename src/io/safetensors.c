@@ -212,7 +212,7 @@ int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_
                             name, len);
     uint64_t n = sl_st_le(buf, 8);
     if (n > SL_ST_MAX_HEADER)
-        return sl_error_set(err, SL_EINVAL, "%s: header length %llu (bytes 0-7) is over the 100000000 safetensors allows",
+        return sl_error_set(err, SL_EINVAL, "%s: header length %llu (bytes 0-7) is over the 100000000 safetensors allows (not a .safetensors file?)",
                             name, (unsigned long long)n);
     if (n > len - 8)
         return sl_error_set(err, SL_EINVAL, "%s: header length %llu (bytes 0-7) runs past the end of the file (%zu bytes)",
