@@ -8,5 +8,6 @@ out=${1:?usage: run.sh OUTDIR}
 mkdir -p "$out"
 here=$(dirname "$0")
 # One line per generator:
+/usr/bin/python3 "$here/numpy_golden.py" "$out"
 /usr/bin/python3 "$here/make_safetensors.py" "$out" >/dev/null
 /usr/bin/python3 "$here/../dump_logits.py" --synthetic --out "$out/safetensors/synthetic.safetensors" >/dev/null
