@@ -411,3 +411,50 @@ Test(replay_io, safetensors_dump_logits_synthetic)
     expect_fail(b, len, NULL, -1, "5 tensors, choose one with --tensor (it has: logits, steps, t07, t07k40, logits_bf16)");
     free(b);
 }
+
+/* ---------------------------------------------------------------- the command line */
+
+#include "helpers.h"
+
+static void cli_bad(const char *args, const char *want)
+{
+    sl_test_run r = sl_test_cli(args);
+    cr_expect_eq(r.status, 2, "%s: exit %d, expected 2", args, r.status);
+    cr_expect_str_empty(r.out, "%s: stdout not empty: %s", args, r.out);
+    cr_expect_eq(sl_test_lines(r.err), 1, "%s: stderr should be one line: %s", args, r.err);
+    cr_expect(strstr(r.err, want) != NULL, "%s: stderr '%s' lacks '%s'", args, r.err, want);
+    sl_test_run_free(&r);
+}
+
+Test(replay_io, safetensors_cli_as_a_user)
+{
+    sl_test_run r = sl_test_cli("draw --method greedy --logits " DIR "synthetic.safetensors --tensor steps --row 2");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    sl_test_run_free(&r);
+    cli_bad("draw --method cdf --logits " DIR "synthetic.safetensors", "choose one with --tensor (it has: logits,");
+    cli_bad("draw --method cdf --logits " DIR "synthetic.safetensors --tensor steps", "choose one with --row (0 to 3)");
+    cli_bad("draw --method cdf --logits " DIR "synthetic.safetensors --tensor steps --row 4", "row 4 is out of range");
+    cli_bad("draw --method cdf --logits " DIR "multi.safetensors --tensor ids", "has dtype I64");
+    /* a truncated dump, a header length far beyond the file, a text file by the wrong name */
+    unsigned char *b;
+    size_t len;
+    slurp(DIR "single.safetensors", &b, &len);
+    char *cut = sl_test_tmpfile(".safetensors", (const char *)b, 200);
+    free(b);
+    char *huge = sl_test_tmpfile(".safetensors", "\x00\x00\x00\x00\x00\x10\x00\x00{}", 10);
+    char *text = sl_test_tmpfile(".safetensors", "3,2,2,1\n", 8);
+    cr_assert(cut && huge && text);
+    char args[512];
+    snprintf(args, sizeof args, "draw --method cdf --logits %s", cut);
+    cli_bad(args, "tensor \"logits\" data_offsets [0,192] run past the 128 data bytes in the file");
+    snprintf(args, sizeof args, "draw --method cdf --logits %s", huge);
+    cli_bad(args, "header length 17592186044416 (bytes 0-7) is over the 100000000");
+    snprintf(args, sizeof args, "draw --method cdf --probs %s", text);
+    cli_bad(args, "not a .safetensors file?");
+    unlink(cut);
+    unlink(huge);
+    unlink(text);
+    free(cut);
+    free(huge);
+    free(text);
+}
