@@ -198,7 +198,7 @@ float sl_io_bf16_to_f32(uint16_t b)
 }
 
 int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor,
-                           long row, sl_vec *out, sl_error *err)
+                                long row, sl_vec *out, sl_error *err)
 {
     char why[200], cn[96], cn2[96], shp[96];
     int rc = SL_EINVAL;

@@ -13,7 +13,7 @@
  * `name` is used in messages and in out->source. Every malformed file is an
  * SL_EINVAL with one line naming the file and the rule that failed. */
 int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor,
-                           long row, sl_vec *out, sl_error *err);
+                                long row, sl_vec *out, sl_error *err);
 /* Exact widenings of IEEE binary16 and bfloat16 bit patterns to float. */
 float sl_io_f16_to_f32(uint16_t h);
 float sl_io_bf16_to_f32(uint16_t b);
