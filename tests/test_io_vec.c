@@ -50,8 +50,9 @@ Test(replay_io, weight_checks)
     const char *cases[][2] = {
         {"1 2 nan", "w: entry 2 is NaN"},       {"1 inf", "w: entry 1 is infinite"},
         {"1 -0.5", "w: entry 1 is negative (-0.5)"}, {"0 0 -0", "w: all 3 weights are zero"},
+        {"1e308 1e308 0", "w: the running sum of the weights overflows at entry 1"},
     };
-    for (size_t i = 0; i < 4; i++) {
+    for (size_t i = 0; i < 5; i++) {
         cr_assert_eq(sl_io_vec_read_text("w", cases[i][0], strlen(cases[i][0]), &v, &e), 0);
         cr_assert_eq(sl_vec_check_weights(&v, &e), SL_EINVAL, "%s accepted", cases[i][0]);
         cr_assert_str_eq(e.msg, cases[i][1]);

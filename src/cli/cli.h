@@ -13,7 +13,11 @@ typedef struct sl_cli_command {
 
 int sl_cli_draw_main(int argc, char **argv);
 int sl_cli_rng_main(int argc, char **argv);
+int sl_cli_gof_main(int argc, char **argv);
+int sl_cli_power_main(int argc, char **argv);
+int sl_cli_calibrate_main(int argc, char **argv);
 int sl_cli_bench_main(int argc, char **argv);
+int sl_cli_exact_main(int argc, char **argv);
 
 /* Option parsing helpers: each prints "samplab CMD: ..." and returns 2 on error. */
 int sl_cli_parse_size(const char *cmd, const char *opt, const char *text, size_t *out);
@@ -27,5 +31,31 @@ int sl_cli_fail(const sl_error *err);
 /* Writes `data` to `path` through a temporary file renamed into place, so a
  * failure never leaves a half-written output. */
 int sl_cli_write_atomic(const char *path, const char *data, size_t len, sl_error *err);
+
+/* The reference distribution of gof / power / calibrate (statref.c). */
+typedef struct sl_cli_ref_opts {
+    const char *probs, *logits, *tensor;
+    long row;                 /* -1 unless --row */
+    int has_temperature;
+    double temperature;
+} sl_cli_ref_opts;
+
+typedef struct sl_cli_ref {
+    double *p;                /* V probabilities summing to 1 */
+    size_t v, support;
+    double weight_sum;        /* --probs: the sum the weights were divided by */
+    double temperature;       /* --logits */
+    int from_logits;
+    char source[256];
+} sl_cli_ref;
+
+/* Consumes --probs/--logits/--temperature/--tensor/--row at argv[*i]: returns 1
+ * if it was one of them (then *status is 2 on a bad value), else 0. */
+int sl_cli_ref_option(int argc, char **argv, int *i, const char *cmd, sl_cli_ref_opts *o, int *status);
+int sl_cli_ref_load(const sl_cli_ref_opts *o, sl_cli_ref *ref, sl_error *err);
+void sl_cli_ref_free(sl_cli_ref *ref);
+/* Draws n tokens from p with method dt over generator rt, into counts[V] (zeroed first). */
+int sl_cli_draw_counts(const double *p, size_t V, const sl_draw_type *dt, const sl_rng_type *rt,
+                       const sl_seed *seed, uint64_t n, uint64_t *counts, sl_error *err);
 
 #endif

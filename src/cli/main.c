@@ -9,6 +9,10 @@ static const sl_cli_command commands[] = {
     {"draw", "draw tokens with a method and a random source, or as a framework does", sl_cli_draw_main},
     {"bench", "time prepare and draw of every method (make bench)", sl_cli_bench_main},
     {"rng", "print raw words of a random source (decimal, or binary for test batteries)", sl_cli_rng_main},
+    {"gof", "goodness of fit of anyone's draws or counts to a distribution (chi-square, G, TV)", sl_cli_gof_main},
+    {"power", "smallest fault of each realistic kind that N draws detect with 90% power", sl_cli_power_main},
+    {"calibrate", "gof over K seeds of a sampler; KS test that the p-values are uniform", sl_cli_calibrate_main},
+    {"exact", "the distribution a sampler really induces, counted exactly over its random inputs", sl_cli_exact_main},
     {NULL, NULL, NULL}
 };
 

@@ -4,6 +4,29 @@
 #define SL_IO_H
 
 #include <stdint.h>
+#include <stdio.h>
+
+struct sl_error;
+
+/* Draws: token ids (non-negative decimal integers) separated by whitespace,
+ * any number per line. Read as a stream into counts[0..V) (O(V) memory);
+ * *n receives the number of draws. An id outside 0..V-1 or a field that is
+ * not a decimal integer is SL_EINVAL, naming the file, line, column and draw
+ * index. sl_io_draws_read zeroes counts first, reads "-" as standard input,
+ * and also fails on a file with no draws. */
+int sl_io_draws_read(const char *path, size_t V, uint64_t *counts, uint64_t *n,
+                     struct sl_error *err);
+/* The same over an open stream (counts are added to, not zeroed; no-draw check left to the caller). */
+int sl_io_draws_stream(FILE *f, const char *name, size_t V, uint64_t *counts, uint64_t *n,
+                       struct sl_error *err);
+
+/* Counts: either one count per line for token ids 0..V-1 in order (exactly V
+ * lines), or `id<TAB>count` lines (any whitespace; missing ids count 0, a
+ * repeated id is an error), as `samplab draw --counts` prints them. Blank
+ * lines and '#' comments are skipped. A negative or non-integer count, an id
+ * outside 0..V-1 or all-zero counts is SL_EINVAL. */
+int sl_io_counts_read(const char *path, size_t V, uint64_t *counts, uint64_t *n,
+                      struct sl_error *err);
 
 /* .safetensors (io/safetensors.c; sl_io_vec_read dispatches *.safetensors here). Reads row `row` of tensor `tensor` from the
  * file image buf[0..len): tensor NULL = the file's only tensor (else an error

@@ -79,6 +79,8 @@ int sl_io_vec_read(const char *spec, const char *tensor, long row, sl_vec *out, 
 {
     struct stat st;
     memset(out, 0, sizeof *out);
+    if (!*spec)
+        return sl_error_set(err, SL_EINVAL, "an empty name is neither a file nor an inline list");
     if (stat(spec, &st) != 0) {
         /* Not a file: an inline list such as "3,2,2,1" when it looks like numbers. */
         if (strspn(spec, "0123456789+-.,eEinfatyINFATY \t") == strlen(spec) && *spec) {
@@ -127,5 +129,12 @@ int sl_vec_check_weights(const sl_vec *v, sl_error *err)
     }
     if (!any)
         return sl_error_set(err, SL_EINVAL, "%s: all %zu weights are zero", v->source, v->n);
+    /* Every finite weight can still sum past DBL_MAX; the methods normalise by the sum. */
+    double sum = 0;
+    for (size_t i = 0; i < v->n; i++) {
+        sum += v->d[i];
+        if (isinf(sum))
+            return sl_error_set(err, SL_EINVAL, "%s: the running sum of the weights overflows at entry %zu", v->source, i);
+    }
     return SL_OK;
 }

@@ -8,6 +8,7 @@
 const sl_rng_type *const sl_rng_types[] = {
     &sl_rng_pcg32_type,
     &sl_rng_mt19937_type,
+    &sl_rng_torch_mt19937_type,
     &sl_rng_pcg64_type,
     &sl_rng_numpy_mt19937_type,
     /* one line per further generator */

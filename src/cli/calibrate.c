@@ -1,0 +1,208 @@
+/* calibrate.c — `samplab calibrate`: runs gof's chi-square for K seeds of one
+ * sampler and tests that the K p-values are Uniform(0,1) with the
+ * Kolmogorov–Smirnov test (exact distribution, Marsaglia–Tsang–Wang 2003).
+ * As TestU01's batteries do (bbattery.c), a p-value below 0.001 or above
+ * 0.999 is flagged as suspect: too good a fit is as suspicious as a bad one.
+ * Prints the histogram of the p-values (10 bins) as data to plot. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <jansson.h>
+
+#include "cli/cli.h"
+
+#define CAL_BINS 10
+
+static void calibrate_help(FILE *f)
+{
+    fprintf(f,
+            "usage: samplab calibrate (--probs SRC | --logits SRC [--temperature T]) --method M\n"
+            "                         [--rng R] --n N --seeds K [--first-seed S] [--json]\n\n"
+            "Draws N tokens with method M over random source R (default pcg32) for each of the K\n"
+            "seeds S, S+1, ..., S+K-1 (default S = 0), takes gof's Pearson chi-square p-value of\n"
+            "each sample, and tests that the K p-values are uniform (Kolmogorov-Smirnov, exact\n"
+            "distribution by Marsaglia, Tsang & Wang 2003). Flags both tails as TestU01 does:\n"
+            "a KS p-value < 0.001 or > 0.999 is SUSPECT (exit 1). Also counts the per-seed\n"
+            "p-values in each tail and prints a %d-bin histogram (bin, low, high, count, expected).\n"
+            "Pooling of the chi-square cells: %s.\n",
+            CAL_BINS, SL_STAT_POOL_RULE);
+}
+
+int sl_cli_calibrate_main(int argc, char **argv)
+{
+    sl_cli_ref_opts ro;
+    memset(&ro, 0, sizeof ro);
+    ro.row = -1;
+    const char *method = NULL, *rng_name = "pcg32", *first_text = NULL;
+    size_t n = 0, K = 0;
+    int json = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        int st;
+        if (sl_cli_ref_option(argc, argv, &i, "calibrate", &ro, &st)) {
+            if (st)
+                return st;
+            continue;
+        }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            calibrate_help(stdout);
+            return 0;
+        }
+        if (!strcmp(a, "--json")) {
+            json = 1;
+            continue;
+        }
+        if (strcmp(a, "--method") && strcmp(a, "--rng") && strcmp(a, "--n") && strcmp(a, "--seeds") &&
+            strcmp(a, "--first-seed")) {
+            fprintf(stderr, "samplab calibrate: unknown option '%s' (samplab calibrate --help)\n", a);
+            return 2;
+        }
+        if (!(v = sl_cli_value("calibrate", argc, argv, &i)))
+            return 2;
+        if (!strcmp(a, "--method"))
+            method = v;
+        else if (!strcmp(a, "--rng"))
+            rng_name = v;
+        else if (!strcmp(a, "--first-seed"))
+            first_text = v;
+        else if (sl_cli_parse_size("calibrate", a, v, !strcmp(a, "--n") ? &n : &K))
+            return 2;
+    }
+    if (!method || n == 0 || K == 0) {
+        fprintf(stderr, "samplab calibrate: --method M, --n N >= 1 and --seeds K >= 1 are required\n");
+        return 2;
+    }
+    const sl_draw_type *dt = sl_draw_lookup(method);
+    if (!dt) {
+        fprintf(stderr, "samplab calibrate: unknown method '%s' (exprace, cdf, linear, alias, greedy)\n", method);
+        return 2;
+    }
+    const sl_rng_type *rt = sl_rng_lookup(rng_name);
+    if (!rt) {
+        fprintf(stderr, "samplab calibrate: unknown random source '%s' (samplab draw --help lists them)\n",
+                rng_name);
+        return 2;
+    }
+    sl_error err;
+    sl_seed first;
+    memset(&first, 0, sizeof first);
+    if (first_text) {
+        if (sl_seed_parse(first_text, &first, &err))
+            return sl_cli_fail(&err);
+        if (first.hi) {
+            fprintf(stderr, "samplab calibrate: --first-seed must be below 2^64\n");
+            return 2;
+        }
+    }
+    sl_cli_ref ref;
+    if (sl_cli_ref_load(&ro, &ref, &err))
+        return sl_cli_fail(&err);
+    int rc = 2;
+    uint64_t *counts = malloc(ref.v * sizeof *counts);
+    double *pv = malloc(K * sizeof *pv);
+    sl_stat_cells cells;
+    memset(&cells, 0, sizeof cells);
+    if (!counts || !pv) {
+        fprintf(stderr, "samplab calibrate: out of memory\n");
+        goto out;
+    }
+    if (sl_stat_cells_build(&cells, ref.p, ref.v, n, 5.0, &err)) {
+        sl_cli_fail(&err);
+        goto out;
+    }
+    if (cells.ncells < 2) {
+        fprintf(stderr, "samplab calibrate: %s: one chi-square cell at N = %zu, nothing to calibrate\n",
+                ref.source, n);
+        goto out;
+    }
+    double df = (double)cells.ncells - 1;
+    uint64_t outside_total = 0;
+    size_t lo_tail = 0, hi_tail = 0, hist[CAL_BINS] = {0};
+    for (size_t k = 0; k < K; k++) {
+        sl_seed s = first;
+        s.lo = first.lo + k;
+        if (s.lo < first.lo) {
+            fprintf(stderr, "samplab calibrate: seeds wrap past 2^64-1\n");
+            goto out;
+        }
+        if (sl_cli_draw_counts(ref.p, ref.v, dt, rt, &s, n, counts, &err)) {
+            sl_cli_fail(&err);
+            goto out;
+        }
+        double chi2, g;
+        uint64_t outside;
+        sl_stat_chi2_g(&cells, counts, &chi2, &g, &outside);
+        outside_total += outside;
+        /* A draw on a p = 0 token makes the sample fail outright: p-value 0. */
+        pv[k] = outside ? 0.0 : gsl_cdf_chisq_Q(chi2, df);
+        lo_tail += pv[k] < 0.001;
+        hi_tail += pv[k] > 0.999;
+        size_t b = (size_t)(pv[k] * CAL_BINS);
+        hist[b >= CAL_BINS ? CAL_BINS - 1 : b]++;
+    }
+    double D, ksp;
+    if (sl_stat_ks_uniform(pv, K, &D, &ksp, &err)) {
+        sl_cli_fail(&err);
+        goto out;
+    }
+    int suspect = ksp < 0.001 || ksp > 0.999;
+    const char *tail = ksp < 0.001 ? "p < 0.001: the p-values are not uniform"
+                       : ksp > 0.999 ? "p > 0.999: the p-values are too uniform"
+                                     : "0.001 <= p <= 0.999";
+    if (json) {
+        json_t *o = json_object();
+        json_object_set_new(o, "reference", json_string(ref.source));
+        json_object_set_new(o, "method", json_string(dt->name));
+        json_object_set_new(o, "rng", json_string(rt->name));
+        json_object_set_new(o, "n", json_integer((json_int_t)n));
+        json_object_set_new(o, "seeds", json_integer((json_int_t)K));
+        json_object_set_new(o, "first_seed", json_integer((json_int_t)first.lo));
+        json_object_set_new(o, "cells", json_integer((json_int_t)cells.ncells));
+        json_t *ks = json_object();
+        json_object_set_new(ks, "d", json_real(D));
+        json_object_set_new(ks, "p", json_real(ksp));
+        json_object_set_new(o, "ks", ks);
+        json_object_set_new(o, "pvalues_below_0.001", json_integer((json_int_t)lo_tail));
+        json_object_set_new(o, "pvalues_above_0.999", json_integer((json_int_t)hi_tail));
+        json_object_set_new(o, "outside_support", json_integer((json_int_t)outside_total));
+        json_t *h = json_array();
+        for (int b = 0; b < CAL_BINS; b++)
+            json_array_append_new(h, json_integer((json_int_t)hist[b]));
+        json_object_set_new(o, "histogram", h);
+        json_t *pa = json_array();
+        for (size_t k = 0; k < K; k++)
+            json_array_append_new(pa, json_real(pv[k]));
+        json_object_set_new(o, "pvalues", pa);
+        json_object_set_new(o, "verdict", json_string(suspect ? "SUSPECT" : "PASS"));
+        char *str = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
+        json_decref(o);
+        if (str) {
+            puts(str);
+            free(str);
+        }
+    } else {
+        printf("reference: %s (V = %zu, support %zu)\n", ref.source, ref.v, ref.support);
+        printf("sampler: method %s over %s, N = %zu, seeds %llu..%llu (K = %zu)\n", dt->name, rt->name, n,
+               (unsigned long long)first.lo, (unsigned long long)(first.lo + K - 1), K);
+        printf("per seed: Pearson chi-square over %zu cells (df %.0f); pooling: %s\n", cells.ncells, df,
+               SL_STAT_POOL_RULE);
+        printf("draws on zero-probability tokens, all seeds: %llu\n", (unsigned long long)outside_total);
+        printf("p-values < 0.001: %zu, > 0.999: %zu (expected %.3g each)\n", lo_tail, hi_tail, 0.001 * (double)K);
+        printf("# histogram of the %zu p-values\n# bin\tlow\thigh\tcount\texpected\n", K);
+        for (int b = 0; b < CAL_BINS; b++)
+            printf("%d\t%.1f\t%.1f\t%zu\t%.6g\n", b, (double)b / CAL_BINS, (double)(b + 1) / CAL_BINS, hist[b],
+                   (double)K / CAL_BINS);
+        printf("KS uniformity: D = %.9g, p = %.6g (%s)\n", D, ksp, tail);
+        printf("verdict: %s\n", suspect ? "SUSPECT" : "PASS");
+    }
+    rc = suspect ? 1 : 0;
+out:
+    sl_stat_cells_free(&cells);
+    free(counts);
+    free(pv);
+    sl_cli_ref_free(&ref);
+    return rc;
+}

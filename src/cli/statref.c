@@ -1,0 +1,127 @@
+/* statref.c — what `samplab gof`, `power` and `calibrate` share: reading the
+ * reference distribution (--probs weights normalised by their sum, or
+ * --logits through the stable softmax with --temperature) and drawing N
+ * tokens into counts with a draw method over a random source, as
+ * `samplab draw --method` does. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+int sl_cli_ref_load(const sl_cli_ref_opts *o, sl_cli_ref *ref, sl_error *err)
+{
+    memset(ref, 0, sizeof *ref);
+    if (!!o->probs == !!o->logits)
+        return sl_error_set(err, SL_EINVAL, "give exactly one of --probs SRC and --logits SRC");
+    if (o->probs && o->has_temperature)
+        return sl_error_set(err, SL_EINVAL, "--temperature applies to --logits only");
+    sl_vec vec;
+    int rc = sl_io_vec_read(o->probs ? o->probs : o->logits, o->tensor, o->row, &vec, err);
+    if (rc)
+        return rc;
+    snprintf(ref->source, sizeof ref->source, "%s", vec.source);
+    ref->v = vec.n;
+    ref->p = malloc((vec.n ? vec.n : 1) * sizeof *ref->p);
+    if (!ref->p) {
+        sl_vec_free(&vec);
+        return sl_error_set(err, SL_ENOMEM, "%s: out of memory", ref->source);
+    }
+    if (o->logits) {
+        double t = o->has_temperature ? o->temperature : 1.0;
+        rc = sl_logits_softmax(vec.d, vec.n, t, ref->p, err);
+        if (rc) {
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            sl_error_set(err, rc, "%s: %s", ref->source, msg);
+        }
+        ref->weight_sum = 1.0;
+        ref->temperature = t;
+        ref->from_logits = 1;
+    } else {
+        rc = sl_vec_check_weights(&vec, err);
+        if (!rc) {
+            double s = 0;
+            for (size_t i = 0; i < vec.n; i++)
+                s += vec.d[i];
+            ref->weight_sum = s;
+            for (size_t i = 0; i < vec.n; i++)
+                ref->p[i] = vec.d[i] / s;
+        }
+    }
+    sl_vec_free(&vec);
+    if (rc) {
+        free(ref->p);
+        ref->p = NULL;
+        return rc;
+    }
+    for (size_t i = 0; i < ref->v; i++)
+        ref->support += ref->p[i] > 0;
+    return SL_OK;
+}
+
+void sl_cli_ref_free(sl_cli_ref *ref)
+{
+    free(ref->p);
+    ref->p = NULL;
+}
+
+int sl_cli_ref_option(int argc, char **argv, int *i, const char *cmd, sl_cli_ref_opts *o, int *status)
+{
+    const char *a = argv[*i], *v;
+    *status = 0;
+    if (!strcmp(a, "--probs") || !strcmp(a, "--logits") || !strcmp(a, "--tensor")) {
+        if (!(v = sl_cli_value(cmd, argc, argv, i))) {
+            *status = 2;
+            return 1;
+        }
+        if (a[2] == 'p')
+            o->probs = v;
+        else if (a[2] == 'l')
+            o->logits = v;
+        else
+            o->tensor = v;
+        return 1;
+    }
+    if (!strcmp(a, "--temperature")) {
+        if (!(v = sl_cli_value(cmd, argc, argv, i)) || sl_cli_parse_double(cmd, a, v, &o->temperature)) {
+            *status = 2;
+            return 1;
+        }
+        o->has_temperature = 1;
+        return 1;
+    }
+    if (!strcmp(a, "--row")) {
+        if (!(v = sl_cli_value(cmd, argc, argv, i)) || sl_cli_parse_long(cmd, a, v, &o->row)) {
+            *status = 2;
+            return 1;
+        }
+        if (o->row < 0) {
+            fprintf(stderr, "samplab %s: --row takes a non-negative integer\n", cmd);
+            *status = 2;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+int sl_cli_draw_counts(const double *p, size_t V, const sl_draw_type *dt, const sl_rng_type *rt,
+                       const sl_seed *seed, uint64_t n, uint64_t *counts, sl_error *err)
+{
+    sl_rng rng;
+    void *table = NULL;
+    int rc = sl_rng_init(&rng, rt, seed, err);
+    if (rc)
+        return rc;
+    rc = dt->prepare(&table, p, V, err);
+    if (rc) {
+        sl_rng_release(&rng);
+        return rc;
+    }
+    memset(counts, 0, V * sizeof *counts);
+    for (uint64_t i = 0; i < n; i++)
+        counts[dt->draw(table, &rng)]++;
+    dt->free(table);
+    sl_rng_release(&rng);
+    return SL_OK;
+}

@@ -1,0 +1,224 @@
+/* exact.c — the exact audit: result bookkeeping, summary statistics, the type table.
+ *
+ * A sampler that maps one uniform on a grid of 2^bits values to a token induces
+ * P(i) = count[i] / 2^bits; the per-sampler files (exact_cdf.c, exact_gsl.c,
+ * exact_race.c) compute the counts without enumerating the grid. This file turns
+ * counts into the reported summary: TV against the ideal distribution (the float64
+ * weights over their sum), the token with the largest relative error, tokens with
+ * p > 0 that are never drawn and tokens with p = 0 that are.
+ *
+ * The TV is computed in long double from exact counts; it is "exact" up to the
+ * rounding of the ideal probabilities themselves (relative 2^-53 each). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "samplab.h"
+#include "stats/exact.h"
+
+const sl_exact_type *const sl_exact_types[] = {
+    &sl_exact_candle_type,
+    &sl_exact_numpy_type,
+    &sl_exact_torch_race_type,
+    &sl_exact_torch_repl_type,
+    &sl_exact_gsl_discrete_type,
+    &sl_exact_linear_type,
+    &sl_exact_cdf_type,
+    &sl_exact_alias_type,
+    &sl_exact_llamacpp_type,
+    NULL
+};
+
+const sl_exact_type *sl_exact_lookup(const char *name)
+{
+    for (size_t i = 0; sl_exact_types[i]; i++)
+        if (!strcmp(sl_exact_types[i]->name, name))
+            return sl_exact_types[i];
+    return NULL;
+}
+
+double sl_exact_prob(sl_u128 count, unsigned bits)
+{
+    /* A count below 2^128 converts with one rounding; the scaling is exact. */
+    return ldexp((double)count, -(int)bits);
+}
+
+void sl_exact_u128_format(sl_u128 x, char *buf, size_t len)
+{
+    char tmp[48];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + (int)(x % 10));
+        x /= 10;
+    } while (x && n < sizeof tmp);
+    size_t i = 0;
+    for (; i < n && i + 1 < len; i++)
+        buf[i] = tmp[n - 1 - i];
+    if (len)
+        buf[i < len ? i : len - 1] = '\0';
+}
+
+void sl_exact_rational_format(sl_u128 count, unsigned bits, char *buf, size_t len)
+{
+    char num[48];
+    sl_exact_u128_format(count, num, sizeof num);
+    snprintf(buf, len, "%s/2^%u", num, bits);
+}
+
+int sl_exact_check_d(const sl_exact_input *in, sl_error *err)
+{
+    const char *src = in->source ? in->source : "weights";
+    if (in->V == 0)
+        return sl_error_set(err, SL_EINVAL, "%s: no entries", src);
+    for (size_t i = 0; i < in->V; i++) {
+        double x = in->d[i];
+        if (isnan(x))
+            return sl_error_set(err, SL_EINVAL, "%s: entry %zu is NaN", src, i);
+        if (isinf(x))
+            return sl_error_set(err, SL_EINVAL, "%s: entry %zu is infinite", src, i);
+        if (x < 0)
+            return sl_error_set(err, SL_EINVAL, "%s: entry %zu is negative (%.17g)", src, i, x);
+    }
+    return 0;
+}
+
+int sl_exact_check_f(const sl_exact_input *in, sl_error *err)
+{
+    const char *src = in->source ? in->source : "weights";
+    if (in->V == 0)
+        return sl_error_set(err, SL_EINVAL, "%s: no entries", src);
+    for (size_t i = 0; i < in->V; i++) {
+        float x = in->f[i];
+        if (isnan(x))
+            return sl_error_set(err, SL_EINVAL, "%s: entry %zu is NaN", src, i);
+        if (isinf(x))
+            return sl_error_set(err, SL_EINVAL, "%s: entry %zu is infinite in float32", src, i);
+        if (x < 0)
+            return sl_error_set(err, SL_EINVAL, "%s: entry %zu is negative (%.9g)", src, i, (double)x);
+    }
+    return 0;
+}
+
+int sl_exact_result_init(sl_exact_result *r, const sl_exact_input *in, unsigned bits, sl_error *err)
+{
+    size_t V = in->V;
+    r->V = V;
+    r->bits = bits;
+    r->count = calloc(V ? V : 1, sizeof *r->count);
+    r->ideal = calloc(V ? V : 1, sizeof *r->ideal);
+    if (!r->count || !r->ideal)
+        return sl_error_set(err, SL_ENOMEM, "out of memory for an exact audit of %zu tokens", V);
+    /* The ideal is what the user asked for: the float64 weights over their sum
+     * (long double, so that the normalisation adds no visible error). */
+    long double s = 0;
+    for (size_t i = 0; i < V; i++)
+        s += in->d ? (long double)in->d[i] : (long double)in->f[i];
+    for (size_t i = 0; i < V; i++) {
+        long double w = in->d ? (long double)in->d[i] : (long double)in->f[i];
+        r->ideal[i] = s > 0 ? (double)(w / s) : 0.0;
+    }
+    r->worst = -1;
+    return 0;
+}
+
+void sl_exact_counts_from_cumulative(sl_exact_result *r, const uint64_t *cum)
+{
+    sl_u128 prev = 0;
+    for (size_t j = 0; j < r->V; j++) {
+        sl_u128 c = j + 1 == r->V ? ((sl_u128)1 << r->bits) : (sl_u128)cum[j];
+        r->count[j] = c >= prev ? c - prev : 0;
+        if (c > prev)
+            prev = c;
+    }
+    r->has_counts = 1;
+}
+
+sl_exact_path *sl_exact_path_add(sl_exact_result *r, const char *name, long token,
+                                 const char *fmt, ...)
+{
+    if (r->n_paths >= SL_EXACT_MAX_PATHS)
+        return NULL;
+    sl_exact_path *p = &r->paths[r->n_paths++];
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s", name);
+    p->token = token;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->what, sizeof p->what, fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+void sl_exact_path_set(sl_exact_path *p, sl_u128 num, unsigned bits)
+{
+    if (!p)
+        return;
+    p->exact = 1;
+    p->has_rational = 1;
+    p->num = num;
+    p->bits = bits;
+    p->prob = sl_exact_prob(num, bits);
+}
+
+/* Fills tv, worst, never and zero_drawn from exact counts. */
+static int summarise(sl_exact_result *r, sl_error *err)
+{
+    size_t V = r->V;
+    /* The exponential race fills these itself (it has no counts). */
+    if (!r->never)
+        r->never = calloc(V ? V : 1, sizeof *r->never);
+    if (!r->zero_drawn)
+        r->zero_drawn = calloc(V ? V : 1, sizeof *r->zero_drawn);
+    if (!r->never || !r->zero_drawn)
+        return sl_error_set(err, SL_ENOMEM, "out of memory for an exact audit of %zu tokens", V);
+    if (!r->has_counts || r->always_fails)
+        return 0;
+    long double tv = 0, den = ldexpl(1.0L, (int)r->bits);
+    double worst = -2;
+    for (size_t i = 0; i < V; i++) {
+        long double q = (long double)r->count[i] / den;
+        long double p = r->ideal[i];
+        tv += fabsl(q - p);
+        if (p > 0 && r->count[i] == 0)
+            r->never[r->n_never++] = i;
+        if (p == 0 && r->count[i] > 0)
+            r->zero_drawn[r->n_zero_drawn++] = i;
+        if (p > 0) {
+            double rel = (double)(q / p - 1);
+            if (fabs(rel) > worst) {
+                worst = fabs(rel);
+                r->worst = (long)i;
+                r->worst_rel = rel;
+            }
+        }
+    }
+    r->tv = (double)(tv / 2);
+    r->tv_bound = r->tv;
+    return 0;
+}
+
+int sl_exact_run(const sl_exact_type *t, const sl_exact_input *in, sl_exact_result *out,
+                 sl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->sampler = t->name;
+    out->worst = -1;
+    int rc = t->run(in, out, err);
+    if (!rc)
+        rc = summarise(out, err);
+    if (rc)
+        sl_exact_result_free(out);
+    return rc;
+}
+
+void sl_exact_result_free(sl_exact_result *r)
+{
+    free(r->count);
+    free(r->ideal);
+    free(r->never);
+    free(r->zero_drawn);
+    r->count = NULL;
+    r->ideal = NULL;
+    r->never = r->zero_drawn = NULL;
+}

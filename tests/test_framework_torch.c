@@ -1,0 +1,552 @@
+/* test_framework_torch.c — the torch.multinomial emulation (framework/torch.c) against
+ * the real torch 1.13.1: every case of data/golden/torch_multinomial.txt (written by
+ * analysis/golden/torch_golden.py), tokens and the words consumed after every call.
+ * Also: the log-skipping race equals the every-log race; the top-k tie order equals
+ * libstdc++'s (tests/oracle/torch_topk_oracle.cpp); the block filler equals
+ * sl_rng_mt19937_next; errors draw nothing.
+ * SL_TORCH_GOLDEN_EXTRA=FILE replays a further golden file of the same format
+ * (torch_golden.py --random N SEED > FILE). */
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "helpers.h"
+#include "samplab.h"
+
+typedef struct gvec {
+    char name[64];
+    sl_dtype dtype;
+    size_t V;
+    float *f;
+    double *d;
+} gvec;
+
+typedef struct gold {
+    int version;          /* SL_TORCH_2 when the header names torch 2.x */
+    gvec *vecs;
+    size_t nvec;
+    size_t ncase, nerror;
+    size_t fail;
+    char first_fail[4096];
+} gold;
+
+static gvec *find_vec(gold *g, const char *name)
+{
+    for (size_t i = 0; i < g->nvec; i++)
+        if (!strcmp(g->vecs[i].name, name))
+            return &g->vecs[i];
+    return NULL;
+}
+
+static void fail(gold *g, const char *fmt, const char *id, const char *a, const char *b)
+{
+    if (!g->fail++)
+        snprintf(g->first_fail, sizeof g->first_fail, fmt, id, a, b);
+}
+
+static void fail3(gold *g, const char *id, const char *call, const char *wtok, const char *got)
+{
+    if (!g->fail++)
+        snprintf(g->first_fail, sizeof g->first_fail, "%s: expected tokens %.200s (words %s), observed %s", id, call,
+                 wtok, got);
+}
+
+static void parse_values(gvec *v, char *text, const char *sep)
+{
+    v->f = malloc((v->V ? v->V : 1) * sizeof *v->f);
+    v->d = malloc((v->V ? v->V : 1) * sizeof *v->d);
+    char *save = NULL, *tok = strtok_r(text, sep, &save);
+    for (size_t i = 0; i < v->V; i++) {
+        cr_assert(tok, "%s: only %zu of %zu values", v->name, i, v->V);
+        v->f[i] = strtof(tok, NULL);
+        v->d[i] = strtod(tok, NULL);
+        tok = strtok_r(NULL, sep, &save);
+    }
+}
+
+/* Replays one "case" line (or "error" line). */
+static void replay_line(gold *g, char *line, const char *dir)
+{
+    char kind[16], id[32], name[64];
+    if (sscanf(line, "%15s %31s %63s", kind, id, name) != 3)
+        return;
+    if (!strcmp(kind, "vec") || !strcmp(kind, "vecfile")) {
+        gvec v;
+        memset(&v, 0, sizeof v);
+        char dt[16];
+        int off = 0;
+        sscanf(line, "%*s %63s %15s %zu %n", v.name, dt, &v.V, &off);
+        v.dtype = !strcmp(dt, "float32") ? SL_F32 : SL_F64;
+        char *rest = line + off;
+        rest[strcspn(rest, "\n")] = '\0';
+        if (!strcmp(kind, "vec")) {
+            parse_values(&v, rest, ",");
+        } else {
+            char path[512];
+            snprintf(path, sizeof path, "%s/%s", dir, rest);
+            char *text = sl_test_slurp(path);
+            if (!text) { /* data/torch2 shares the big vectors of data/golden */
+                snprintf(path, sizeof path, "data/golden/%s", rest);
+                text = sl_test_slurp(path);
+            }
+            cr_assert(text, "cannot read %s", path);
+            parse_values(&v, text, "\n");
+            free(text);
+        }
+        g->vecs = realloc(g->vecs, (g->nvec + 1) * sizeof *g->vecs);
+        g->vecs[g->nvec++] = v;
+        return;
+    }
+    if (!strcmp(kind, "exp")) {
+        /* exp ID SEED DTYPE N WORDS FNV x0,x1,x2 */
+        char seedtext[32], dt[16], first[200];
+        size_t n;
+        unsigned long long want_words, want_hash;
+        cr_assert(sscanf(line, "%*s %*s %31s %15s %zu %llu %llx %199s", seedtext, dt, &n, &want_words, &want_hash,
+                         first) == 6, "%s", line);
+        sl_seed seed;
+        sl_error err;
+        sl_rng_mt19937_state mt;
+        cr_assert_eq(sl_seed_parse(seedtext, &seed, &err), 0);
+        cr_assert_eq(sl_rng_torch_mt19937_seed(&mt, &seed, &err), 0);
+        sl_dtype dtype = !strcmp(dt, "float32") ? SL_F32 : SL_F64;
+        double *x = malloc(n * sizeof *x);
+        uint64_t words = 0, h = 0xcbf29ce484222325ULL;
+        sl_fw_torch_exponential(&mt, dtype, g->version, x, n, &words);
+        for (size_t i = 0; i < n; i++) {
+            unsigned char b[8];
+            float f = (float)x[i];
+            size_t len = dtype == SL_F32 ? 4 : 8;
+            if (dtype == SL_F32)
+                memcpy(b, &f, 4);
+            else
+                memcpy(b, &x[i], 8);
+            for (size_t j = 0; j < len; j++) /* little-endian bytes, as numpy's tobytes() here */
+                h = (h ^ b[j]) * 0x100000001b3ULL;
+        }
+        char got[200];
+        snprintf(got, sizeof got, "%a,%a,%a", x[0], x[1], x[2]);
+        g->ncase++;
+        if (h != want_hash || words != want_words)
+            fail3(g, id, first, "exponential_ hash", got);
+        free(x);
+        return;
+    }
+    int is_case = !strcmp(kind, "case");
+    if (!is_case && strcmp(kind, "error"))
+        return;
+    gvec *v = find_vec(g, name);
+    cr_assert(v, "%s: unknown vector %s", id, name);
+    char seedtext[32];
+    size_t n = 1, k;
+    int repl, off = 0;
+    if (is_case) {
+        cr_assert(sscanf(line, "%*s %*s %*s %31s %zu %zu %d %n", seedtext, &n, &k, &repl, &off) == 4, "%s", line);
+        g->ncase++;
+    } else {
+        cr_assert(sscanf(line, "%*s %*s %*s %31s %zu %d %n", seedtext, &k, &repl, &off) == 3, "%s", line);
+        g->nerror++;
+    }
+    char *rest = line + off;
+    rest[strcspn(rest, "\n")] = '\0';
+    sl_seed seed;
+    sl_error err;
+    cr_assert_eq(sl_seed_parse(seedtext, &seed, &err), 0, "%s", err.msg);
+    sl_rng_mt19937_state mt;
+    cr_assert_eq(sl_rng_torch_mt19937_seed(&mt, &seed, &err), 0, "%s", err.msg);
+    sl_fw_torch_dist d;
+    cr_assert_eq(sl_fw_torch_prepare(&d, v->f, v->d, v->V, v->dtype, g->version, v->name, &err), 0);
+    long *tok = malloc((k ? k : 1) * sizeof *tok);
+    uint64_t words = 0;
+    if (!is_case) {
+        /* error ID NAME SEED K R WORDS MESSAGE */
+        char *msg = strchr(rest, ' ');
+        cr_assert(msg, "%s", line);
+        msg++;
+        int rc = sl_fw_torch_multinomial(&d, &mt, k, repl, SL_TORCH_FAST, tok, &words, &err);
+        char got[1024];
+        snprintf(got, sizeof got, "rc %d words %llu: %s", rc, (unsigned long long)words, rc ? err.msg : "");
+        if (rc == 0 || words != 0 || !strstr(err.msg, msg))
+            fail(g, "%s: expected torch's error '%s', observed %s", id, msg, got);
+    } else {
+        /* case ... WORDS TOKENS: cumulative words per call, calls ';', samples ',' */
+        char *wsave = NULL, *tsave = NULL;
+        char *wl = strtok_r(rest, " ", &wsave);
+        char *tl = strtok_r(NULL, " ", &wsave);
+        cr_assert(wl && tl, "%s", line);
+        char *wtok = strtok_r(wl, ",", &tsave);
+        char *csave = NULL;
+        char *call = strtok_r(tl, ";", &csave);
+        for (size_t c = 0; c < n; c++) {
+            cr_assert(call && wtok, "%s: truncated", id);
+            sl_rng_mt19937_state mt2 = mt;
+            uint64_t words2 = words;
+            int rc = sl_fw_torch_multinomial(&d, &mt, k, repl, SL_TORCH_FAST, tok, &words, &err);
+            /* compare numerically: the expected call is "t0,t1,..." and the words after it */
+            int same = rc == 0 && words == strtoull(wtok, NULL, 10);
+            char *p = call;
+            for (size_t j = 0; same && j < k; j++) {
+                char *end;
+                long want = strtol(p, &end, 10);
+                same = end != p && want == tok[j];
+                p = *end == ',' ? end + 1 : end;
+            }
+            if (!same) {
+                char got[256];
+                if (rc)
+                    snprintf(got, sizeof got, "error: %.200s", err.msg);
+                else
+                    snprintf(got, sizeof got, "first token %ld, words %llu", tok[0], (unsigned long long)words);
+                fail3(g, id, call, wtok, got);
+            }
+            if (!repl && k == 1 && !rc) {
+                /* the every-log race on the same words must agree */
+                long t2;
+                sl_fw_torch_multinomial(&d, &mt2, k, repl, SL_TORCH_NAIVE, &t2, &words2, &err);
+                if (t2 != tok[0] || memcmp(&mt2, &mt, sizeof mt))
+                    fail(g, "%s: naive race disagrees (%s vs %s)", id, "naive", "fast");
+            }
+            wtok = strtok_r(NULL, ",", &tsave);
+            call = strtok_r(NULL, ";", &csave);
+        }
+    }
+    free(tok);
+    sl_fw_torch_free(&d);
+}
+
+static void replay_file(const char *path, gold *g)
+{
+    char *text = sl_test_slurp(path);
+    cr_assert(text, "cannot read %s (make golden writes it)", path);
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    memset(g, 0, sizeof *g);
+    /* "# torch.multinomial golden outputs: torch 2.6.0+debian ..." selects the 2.x variant */
+    g->version = strstr(text, "golden outputs: torch 2.") ? SL_TORCH_2 : SL_TORCH_1_13;
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+        if (line[0] != '#')
+            replay_line(g, line, dir);
+    for (size_t i = 0; i < g->nvec; i++) {
+        free(g->vecs[i].f);
+        free(g->vecs[i].d);
+    }
+    free(g->vecs);
+    free(text);
+}
+
+Test(replay_torch, golden_torch_1_13)
+{
+    gold g;
+    replay_file("data/golden/torch_multinomial.txt", &g);
+    cr_log_info("torch golden: %zu cases and %zu error cases replayed, %zu mismatches", g.ncase, g.nerror, g.fail);
+    cr_assert(g.ncase >= 700 && g.nerror >= 40, "golden file too small: %zu cases, %zu errors", g.ncase, g.nerror);
+    cr_assert_eq(g.fail, 0, "%zu of %zu golden cases differ; first: %s", g.fail, g.ncase + g.nerror, g.first_fail);
+}
+
+Test(replay_torch, golden_torch_2_6_variant)
+{
+    /* the --torch 2 variant against Debian trixie's torch 2.6.0 (analysis/golden/torch2_golden.sh) */
+    gold g;
+    replay_file("data/torch2/torch_multinomial.txt", &g);
+    cr_assert_eq(g.version, SL_TORCH_2, "data/torch2 header does not name torch 2.x");
+    cr_assert(g.ncase >= 700, "golden file too small: %zu cases", g.ncase);
+    cr_assert_eq(g.fail, 0, "%zu of %zu torch 2.6 cases differ; first: %s", g.fail, g.ncase + g.nerror, g.first_fail);
+}
+
+Test(replay_torch, golden_extra_file)
+{
+    const char *path = getenv("SL_TORCH_GOLDEN_EXTRA");
+    if (!path)
+        return; /* nothing extra to replay (cr_skip_test leaks inside Criterion 2.4) */
+    gold g;
+    replay_file(path, &g);
+    cr_log_info("%s: %zu cases, %zu errors, %zu mismatches", path, g.ncase, g.nerror, g.fail);
+    cr_assert_eq(g.fail, 0, "%zu of %zu cases differ; first: %s", g.fail, g.ncase + g.nerror, g.first_fail);
+}
+
+/* ---------------------------------------------------------------- fast race == every-log race */
+
+static uint64_t sm64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static double sm64_unit(uint64_t *s)
+{
+    return (double)(sm64(s) >> 11) * 0x1p-53;
+}
+
+/* Fills p (float64, then float32 as torch would round it) with one of several shapes,
+ * including the ones where skipping could go wrong: denormal and huge weights, many
+ * zeros, exact ties, one dominant entry, float64 ranges beyond float. */
+static void random_weights(uint64_t *s, double *d, float *f, size_t V, int shape, sl_dtype dt)
+{
+    for (size_t i = 0; i < V; i++) {
+        double u = sm64_unit(s), w;
+        switch (shape) {
+        case 0: w = u; break;                                   /* uniform */
+        case 1: w = 1.0 / pow((double)i + 1.0, 1.1); break;     /* Zipf */
+        case 2: w = u < 0.9 ? 0.0 : u; break;                   /* sparse */
+        case 3: w = i == V / 2 ? 1.0 : 1e-6 * u; break;         /* dominant */
+        case 4: w = dt == SL_F32 ? 1e-45 * (double)(1 + sm64(s) % 8) : 1e-320 * u; break; /* denormal */
+        case 5: w = dt == SL_F32 ? 3e38 : 1e300 * (1 + u); break; /* overflowing ratios */
+        case 6: w = 1.0; break;                                 /* all equal */
+        default: w = exp(40.0 * (u - 0.5)); break;              /* wide range */
+        }
+        d[i] = w;
+        f[i] = (float)w;
+    }
+    if (shape == 2 || shape == 4)
+        d[sm64(s) % V] = f[0] = 0.25, f[0] = (float)d[0];
+}
+
+Test(replay_torch, fast_race_equals_every_log_race)
+{
+    static const size_t sizes[] = {1, 2, 3, 7, 31, 100, 624, 1000, 4099, 49152};
+    uint64_t s = 20261129;
+    size_t mism = 0, calls = 0;
+    char first[256] = "";
+    for (int t = 0; t < 240; t++) {
+        size_t V = sizes[sm64(&s) % (sizeof sizes / sizeof sizes[0])];
+        if (V == 49152 && t % 4)
+            V = 5000;
+        int shape = (int)(sm64(&s) % 8);
+        sl_dtype dt = sm64(&s) % 3 ? SL_F32 : SL_F64;
+        int version = sm64(&s) % 4 ? SL_TORCH_1_13 : SL_TORCH_2;
+        double *d = malloc(V * sizeof *d);
+        float *f = malloc(V * sizeof *f);
+        random_weights(&s, d, f, V, shape, dt);
+        int nonzero = 0;
+        for (size_t i = 0; i < V; i++)
+            nonzero |= (dt == SL_F32 ? f[i] : d[i]) != 0;
+        if (!nonzero)
+            d[0] = f[0] = 1;
+        sl_fw_torch_dist dist;
+        sl_error err;
+        cr_assert_eq(sl_fw_torch_prepare(&dist, f, d, V, dt, version, "random", &err), 0);
+        sl_seed seed = {sm64(&s), 0, 0, 0};
+        sl_rng_mt19937_state start;
+        sl_rng_torch_mt19937_seed(&start, &seed, &err);
+        /* an odd start sends the fast path through its buffered branch */
+        size_t skip = sm64(&s) % 3;
+        for (size_t i = 0; i < skip; i++)
+            sl_rng_mt19937_next(&start);
+        /* every vector width this machine can run: the output must not depend on it */
+        for (int level = SL_SIMD_SCALAR; level <= SL_SIMD_AVX2; level++) {
+            if (sl_rng_torch_simd_level(level) != level)
+                continue;
+            dist.simd = level;
+            sl_rng_mt19937_state a = start, b = start;
+            for (int c = 0; c < 12; c++) {
+                long ta = -1, tb = -2;
+                uint64_t wa = 0, wb = 0;
+                int ra = sl_fw_torch_multinomial(&dist, &a, 1, 0, SL_TORCH_FAST, &ta, &wa, &err);
+                int rb = sl_fw_torch_multinomial(&dist, &b, 1, 0, SL_TORCH_NAIVE, &tb, &wb, &err);
+                calls++;
+                if (ra || rb || ta != tb || wa != wb || wa != 2 * V || memcmp(&a, &b, sizeof a)) {
+                    if (!mism++)
+                        snprintf(first, sizeof first,
+                                 "V=%zu shape=%d dtype=%d version=%d simd=%d call %d: fast %ld naive %ld", V, shape,
+                                 (int)dt, version, level, c, ta, tb);
+                }
+            }
+        }
+        sl_fw_torch_free(&dist);
+        free(d);
+        free(f);
+    }
+    cr_assert_eq(mism, 0, "%zu of %zu calls differ; first: %s", mism, calls, first);
+}
+
+/* ---------------------------------------------------------------- generator and top-k pieces */
+
+Test(replay_torch, block_filler_equals_word_by_word)
+{
+    uint64_t s = 7;
+    for (int t = 0; t < 20; t++) {
+        sl_seed seed = {sm64(&s), 0, 0, 0};
+        sl_error err;
+        sl_rng_mt19937_state a, b;
+        cr_assert_eq(sl_rng_torch_mt19937_seed(&a, &seed, &err), 0);
+        b = a;
+        uint32_t buf[3000];
+        for (int chunk = 0; chunk < 40; chunk++) {
+            size_t n = (size_t)(sm64(&s) % 3000);
+            sl_rng_torch_mt19937_fill(&a, buf, n);
+            for (size_t i = 0; i < n; i++) {
+                uint32_t w = sl_rng_mt19937_next(&b);
+                cr_assert_eq(buf[i], w, "seed %llu chunk %d word %zu: fill %u, next %u", (unsigned long long)seed.lo,
+                             chunk, i, buf[i], w);
+            }
+        }
+    }
+}
+
+Test(replay_torch, twist_widths_agree)
+{
+    /* the scalar, SSE2 and AVX2 twists against mt19937ar's (sl_rng_mt19937_next) */
+    int levels = 0;
+    for (int level = SL_SIMD_SCALAR; level <= SL_SIMD_AVX2; level++) {
+        if (sl_rng_torch_simd_level(level) != level)
+            continue;
+        levels++;
+        sl_rng_mt19937_state a, b;
+        sl_rng_mt19937_init_genrand(&a, 5489u + (uint32_t)level);
+        b = a;
+        for (int t = 0; t < 50; t++) {
+            sl_rng_torch_mt19937_twist_simd(&a, level);
+            for (int i = 0; i < 624; i++) /* the reference twists on its first word */
+                sl_rng_mt19937_next(&b);
+            cr_assert(!memcmp(a.mt, b.mt, sizeof a.mt), "level %d: state differs after twist %d", level, t);
+        }
+    }
+    cr_assert(levels >= 1, "no vector width ran");
+}
+
+Test(replay_torch, seeds_keep_low_32_bits)
+{
+    /* torch: manual_seed(s) seeds init_genrand(s & 0xFFFFFFFF); above 2^64 is an error */
+    sl_error err;
+    sl_rng_mt19937_state a, b;
+    sl_seed s1 = {42, 0, 0, 0}, s2 = {(1ULL << 32) + 42, 0, 0, 0}, s3 = {0, 1, 0, 0};
+    sl_rng_torch_mt19937_seed(&a, &s1, &err);
+    sl_rng_torch_mt19937_seed(&b, &s2, &err);
+    for (int i = 0; i < 1000; i++)
+        cr_assert_eq(sl_rng_mt19937_next(&a), sl_rng_mt19937_next(&b), "word %d", i);
+    cr_assert_neq(sl_rng_torch_mt19937_seed(&a, &s3, &err), 0, "2^64 accepted");
+    /* torch.manual_seed(42); torch.rand(1) is 0.88226926 = (w & 0xFFFFFF) * 2^-24 */
+    sl_rng r;
+    cr_assert_eq(sl_rng_init(&r, &sl_rng_torch_mt19937_type, &s1, &err), 0);
+    float x = sl_uniform_f32_low24(&r);
+    cr_assert_float_eq(x, 0.88226926f, 1e-8f, "torch.rand(1) after seed 42: %.9g", x);
+    sl_rng_release(&r);
+}
+
+Test(replay_torch, topk_tie_order_equals_libstdcxx)
+{
+    char *text = sl_test_oracle("torch_topk_oracle");
+    cr_assert_not_null(text, "oracle transcript missing (make test builds tests/oracle/torch_topk_oracle.cpp)");
+    const double codes[7] = {0.0, 1.0, 2.0, INFINITY, NAN, -INFINITY, 0.5};
+    size_t cases = 0, bad = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *p = line, *end;
+        size_t V = strtoul(p, &end, 10), k = strtoul(end, &end, 10);
+        double *v = malloc(V * sizeof *v);
+        long *out = malloc(k * sizeof *out);
+        for (size_t j = 0; j < V; j++)
+            v[j] = codes[strtol(end, &end, 10)];
+        end = strchr(end, '|') + 1;
+        sl_error err;
+        cr_assert_eq(sl_fw_torch_topk(v, V, k, out, &err), 0, "%s", err.msg);
+        for (size_t j = 0; j < k; j++) {
+            long want = strtol(end, &end, 10);
+            if (out[j] != want) {
+                if (!bad)
+                    cr_log_error("V=%zu k=%zu position %zu: samplab %ld, libstdc++ %ld", V, k, j, out[j], want);
+                bad++;
+                break;
+            }
+        }
+        cases++;
+        free(v);
+        free(out);
+    }
+    free(text);
+    cr_assert(cases >= 1000, "only %zu oracle cases", cases);
+    cr_assert_eq(bad, 0, "%zu of %zu tie-heavy top-k orders differ from libstdc++", bad, cases);
+}
+
+/* ---------------------------------------------------------------- samplab draw --framework torch */
+
+static void expect_cli(const char *args, const char *want)
+{
+    sl_test_run r = sl_test_cli(args);
+    cr_expect_eq(r.status, 0, "%s: exit %d (%s)", args, r.status, r.err);
+    cr_expect_str_eq(r.out, want, "%s", args);
+    sl_test_run_free(&r);
+}
+
+static void expect_cli_error(const char *args, const char *msg_part)
+{
+    sl_test_run r = sl_test_cli(args);
+    cr_expect_eq(r.status, 2, "%s: exit %d, expected 2", args, r.status);
+    cr_expect_str_empty(r.out, "%s: stdout not empty: %s", args, r.out);
+    cr_expect_eq(sl_test_lines(r.err), 1, "%s: stderr should be one line: %s", args, r.err);
+    cr_expect(strstr(r.err, msg_part) != NULL, "%s: stderr '%s' lacks '%s'", args, r.err, msg_part);
+    sl_test_run_free(&r);
+}
+
+#define SM4 "0.534446657,0.196611926,0.196611926,0.0723294914"
+
+Test(replay_cli, torch_draw_matches_golden)
+{
+    /* golden c1, c5, c83, c206, c667 (torch 1.13.1) */
+    expect_cli("draw --framework torch --probs " SM4 " --seed 0 --n 3", "2\n2\n0\n");
+    expect_cli("draw --framework torch --probs " SM4 " --seed 18446744073709551615 --n 3", "1\n0\n1\n");
+    expect_cli("draw --framework torch --probs " SM4 " --seed 0 --n 2 --num-samples 2", "2 1\n2 0\n");
+    expect_cli("draw --framework torch --probs " SM4 " --seed 0 --n 2 --num-samples 2 --replacement", "3 1\n0 2\n");
+    expect_cli("draw --framework torch --probs " SM4 " --seed 0 --n 3 --json",
+               "{\"tokens\":[[2],[2],[0]],\"rng\":{\"name\":\"torch-mt19937\",\"word_bits\":32,\"words\":24}}\n");
+    expect_cli("draw --framework torch --probs data/golden/torch_vec_zipf49152.txt --n 4", "0\n306\n26\n3\n");
+}
+
+Test(replay_cli, torch_draw_errors_as_torch)
+{
+    expect_cli_error("draw --framework torch --probs 0.5,nan,0.5", "probability tensor contains either");
+    expect_cli_error("draw --framework torch --probs 0.5,-1,0.5 --replacement", "encountering probability entry < 0");
+    expect_cli_error("draw --framework torch --probs 0,0,0", "sum of probabilities <= 0");
+    expect_cli_error("draw --framework torch --probs 1,2 --num-samples 3", "cannot sample n_sample > prob_dist.size(-1)");
+    expect_cli_error("draw --framework torch --probs 1,2 --seed 18446744073709551616", "below 2^64");
+    expect_cli_error("draw --framework torch --probs 1,2 --torch 3", "--torch takes");
+}
+
+/* A 1-D little-endian float64 .npy of n <= 16 values (format 1.0, a 128-byte header as numpy writes). */
+static char *npy_f64(const double *v, size_t n)
+{
+    unsigned char buf[128 + 8 * 16];
+    char dict[100];
+    int len = snprintf(dict, sizeof dict, "{'descr': '<f8', 'fortran_order': False, 'shape': (%zu,), }", n);
+    memset(buf, ' ', 128);
+    memcpy(buf, "\x93NUMPY\x01\x00", 8);
+    buf[8] = 128 - 10;
+    buf[9] = 0;
+    memcpy(buf + 10, dict, (size_t)len);
+    buf[127] = '\n';
+    memcpy(buf + 128, v, 8 * n);
+    return sl_test_tmpfile(".npy", buf, 128 + 8 * n);
+}
+
+Test(replay_cli, torch_draw_dtype_text_and_npy)
+{
+    /* golden: huge6 (3e38 x 6), seed 42, 3 calls: float32 draws 0 2 2, float64 3 2 4 */
+    const double huge[6] = {3e38, 3e38, 3e38, 3e38, 3e38, 3e38};
+    char *npy = npy_f64(huge, 6);
+    cr_assert_not_null(npy);
+    char args[512];
+    expect_cli("draw --framework torch --probs 3e38,3e38,3e38,3e38,3e38,3e38 --n 3", "0\n2\n2\n");
+    expect_cli("draw --framework torch --probs 3e38,3e38,3e38,3e38,3e38,3e38 --n 3 --dtype float64", "3\n2\n4\n");
+    snprintf(args, sizeof args, "draw --framework torch --probs %s --n 3", npy);
+    expect_cli(args, "3\n2\n4\n"); /* a .npy keeps its float64 */
+    snprintf(args, sizeof args, "draw --framework torch --probs %s --n 3 --dtype float32", npy);
+    expect_cli(args, "0\n2\n2\n");
+    unlink(npy);
+    free(npy);
+}
+
+Test(replay_cli, torch_draw_variant_2_words)
+{
+    /* torch 2.6.0 (data/torch2 c203): one sample with replacement takes the race, 2 V words */
+    expect_cli("draw --framework torch --torch 2 --probs " SM4 " --seed 0 --n 2 --replacement --json",
+               "{\"tokens\":[[2],[2]],\"rng\":{\"name\":\"torch-mt19937\",\"word_bits\":32,\"words\":16}}\n");
+    expect_cli("draw --framework torch --probs " SM4 " --seed 0 --n 2 --replacement --json",
+               "{\"tokens\":[[3],[1]],\"rng\":{\"name\":\"torch-mt19937\",\"word_bits\":32,\"words\":4}}\n");
+}
