@@ -70,3 +70,9 @@ put("safetensors", "mixed_dtypes", st(
     '"data_offsets":[32,38]},"h":{"dtype":"F16","shape":[1,3],"data_offsets":[38,44]}}',
     struct.pack("<4d", 1, 2, -1e300, float("-inf")) + bytes([0x80, 0x3f, 0x80, 0xff, 0xc0, 0x7f]) +
     bytes([0x00, 0x3c, 0x01, 0x00, 0x00, 0xfc])))
+
+# draws: token ids separated by any whitespace; counts: plain or id<TAB>count
+put("draws", "ids", "0 1 2 3\n4\n")
+put("draws", "mixed_ws", "3\n1 1 2 0\t5\r\n")
+put("counts", "plain", "12\n0\n7\n")
+put("counts", "id_tab_count", "0\t12\n2\t7\n# comment\n\n999\t1\n")

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "samplab.h"
 
@@ -77,6 +78,81 @@ static inline int sl_fuzz_safetensors_one(const uint8_t *data, size_t size)
         sl_fuzz_check(rc, &v, &err);
         if (rc == 0)
             sl_vec_free(&v);
+    }
+    return 0;
+}
+
+/* The draws and counts readers (io/draws.c) read files: the draws reader
+ * also reads a stream, fed from memory; the counts reader reads one
+ * temporary file, rewritten for each input and removed at exit. */
+static char sl_fuzz_tmp_path[4096];
+
+static inline void sl_fuzz_tmp_remove(void)
+{
+    if (sl_fuzz_tmp_path[0])
+        remove(sl_fuzz_tmp_path);
+}
+
+static inline const char *sl_fuzz_tmp_write(const uint8_t *data, size_t size)
+{
+    if (!sl_fuzz_tmp_path[0]) {
+        /* memory-backed /dev/shm when there is one: a file per input on a disk
+         * makes the target ten times slower */
+        const char *dir = getenv("TMPDIR");
+        if (!dir || !*dir)
+            dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+        snprintf(sl_fuzz_tmp_path, sizeof sl_fuzz_tmp_path, "%s/samplab-fuzz-XXXXXX", dir);
+        int fd = mkstemp(sl_fuzz_tmp_path);
+        if (fd < 0)
+            abort();
+        close(fd);
+        atexit(sl_fuzz_tmp_remove);
+    }
+    FILE *f = fopen(sl_fuzz_tmp_path, "wb");
+    if (!f || fwrite(data, 1, size, f) != size || fclose(f))
+        abort();
+    return sl_fuzz_tmp_path;
+}
+
+/* Vocabulary sizes each input is read against: one token, a few, many. */
+static const size_t sl_fuzz_vocab[] = {1, 7, 1000};
+
+static inline int sl_fuzz_draws_one(const uint8_t *data, size_t size)
+{
+    /* Two reads: the stream reader from memory over a small vocabulary, the
+     * file reader (which adds the empty-file check) over a large one. Each
+     * read allocates the reader's 1 MiB buffer, the main cost under ASan. */
+    uint64_t counts[1000], n = 0;
+    sl_error err;
+    if (size) {
+        memset(counts, 0, sizeof counts);
+        err.msg[0] = '\0';
+        FILE *f = fmemopen((void *)data, size, "r");
+        if (!f)
+            abort();
+        int rc = sl_io_draws_stream(f, "fuzz.draws", 7, counts, &n, &err);
+        fclose(f);
+        if (rc && (!err.msg[0] || strchr(err.msg, '\n')))
+            abort();
+    }
+    err.msg[0] = '\0';
+    int rc = sl_io_draws_read(sl_fuzz_tmp_write(data, size), 1000, counts, &n, &err);
+    if (rc && (!err.msg[0] || strchr(err.msg, '\n')))
+        abort();
+    return 0;
+}
+
+static inline int sl_fuzz_counts_one(const uint8_t *data, size_t size)
+{
+    uint64_t counts[1000];
+    const char *path = sl_fuzz_tmp_write(data, size);
+    for (size_t k = 0; k < sizeof sl_fuzz_vocab / sizeof sl_fuzz_vocab[0]; k++) {
+        uint64_t n = 0;
+        sl_error err;
+        err.msg[0] = '\0';
+        int rc = sl_io_counts_read(path, sl_fuzz_vocab[k], counts, &n, &err);
+        if (rc && (!err.msg[0] || strchr(err.msg, '\n')))
+            abort();
     }
     return 0;
 }
