@@ -48,7 +48,8 @@ deps-fuzz:
 
 bin/samplab: $(REL_LIB_OBJ) $(REL_CLI_OBJ)
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+	@echo '  LD      $@'
+	@$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
 $(REL)/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
@@ -65,7 +66,8 @@ $(TST)/%.o: %.c $(HDRS) $(wildcard tests/*.h tests/fuzz/*.h)
 $(TST_OBJ): TEST_EXTRA := -D_DEFAULT_SOURCE -Itests
 
 $(TST)/samplab-tests: $(TST_LIB_OBJ) $(TST_CLI_OBJ) $(TST_OBJ)
-	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) -lcriterion $(LDLIBS)
+	@echo '  LD      $@'
+	@$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) -lcriterion $(LDLIBS)
 
 # Test-only C++ oracles compiled against Debian's headers (libpcg-cpp-dev).
 $(TST)/oracle/%: tests/oracle/%.cpp

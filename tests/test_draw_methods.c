@@ -49,7 +49,7 @@ static double draw_and_test(const sl_draw_type *dt, const char *rng_name, uint64
     return chi2_p(counts, p, V, N_DRAWS);
 }
 
-Test(stat_draw, methods_agree_with_distribution, .timeout = 120)
+Test(stat_draw, methods_agree_with_distribution)
 {
     double weather[8], tie[4];
     sl_error e;

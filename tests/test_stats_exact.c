@@ -239,7 +239,7 @@ static void candle_enumerate(const float *w, size_t V, uint64_t *counts)
     }
 }
 
-Test(replay_exact, candle_counts_equal_full_enumeration, .timeout = 120)
+Test(replay_exact, candle_counts_equal_full_enumeration)
 {
     static const float vecs[][8] = {
         {0.515483551f, 0.255981556f, 0.171589568f, 0.031346587f, 0.0140849295f, 0.00699436898f, 0.00347330085f,
@@ -478,7 +478,7 @@ static double chi2_q(const uint64_t *obs, const sl_exact_result *r, size_t n)
     return gsl_cdf_chisq_Q(stat, (double)(df - 1));
 }
 
-Test(stat_exact, candle_draws_match_exact, .timeout = 120)
+Test(stat_exact, candle_draws_match_exact)
 {
     /* [3,2,2,1] as float32 and a variant whose last weight is 1% larger (power). */
     float f[4] = {3, 2, 2, 1}, g[4] = {3, 2, 2, 1.01f};
@@ -505,7 +505,7 @@ Test(stat_exact, candle_draws_match_exact, .timeout = 120)
     sl_exact_result_free(&rg);
 }
 
-Test(stat_exact, gsl_discrete_draws_match_exact, .timeout = 120)
+Test(stat_exact, gsl_discrete_draws_match_exact)
 {
     static const double logits[8] = {4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2.2};
     double d[8];
@@ -1169,7 +1169,7 @@ Test(replay_exact, llamacpp_against_libstdcxx)
     free(text);
 }
 
-Test(stat_exact, alias_and_llamacpp_draws_match_exact, .timeout = 120)
+Test(stat_exact, alias_and_llamacpp_draws_match_exact)
 {
     /* draw/alias with PCG32 (seed 77) and llama.cpp's dist emulated over MT19937 words
      * (seed 5489, generate_canonical: w1 + w2*2^32 in double over 2^64), 10^7 draws each

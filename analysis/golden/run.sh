@@ -8,10 +8,14 @@ out=${1:?usage: run.sh OUTDIR}
 mkdir -p "$out"
 here=$(dirname "$0")
 # One line per generator:
+/usr/bin/python3 "$here/hf_golden.py" "$out/hf_pipeline.txt"
 /usr/bin/python3 "$here/torch_golden.py" "$out"
 /usr/bin/python3 "$here/numpy_golden.py" "$out"
 /usr/bin/python3 "$here/exact_numpy_torch.py" "$out/exact_numpy_torch.txt"
 /usr/bin/python3 "$here/exact_crafted.py" "$out/exact_crafted.txt"
 sh "$here/exact_rand.sh" "$out/exact_rand.txt"
+# Rust rand 0.8.5 + candle LogitsProcessor emulation (cargo, librust-rand-dev): data/golden/rand_*.txt
+sh "$here/rand_golden.sh" "$out"
+# .safetensors fixtures written by the format's rules with torch, and dump_logits.py --synthetic
 /usr/bin/python3 "$here/make_safetensors.py" "$out" >/dev/null
 /usr/bin/python3 "$here/../dump_logits.py" --synthetic --out "$out/safetensors/synthetic.safetensors" >/dev/null

@@ -13,6 +13,8 @@ typedef struct sl_cli_command {
 
 int sl_cli_draw_main(int argc, char **argv);
 int sl_cli_rng_main(int argc, char **argv);
+int sl_cli_pipeline_main(int argc, char **argv);
+int sl_cli_compare_main(int argc, char **argv);
 int sl_cli_gof_main(int argc, char **argv);
 int sl_cli_power_main(int argc, char **argv);
 int sl_cli_calibrate_main(int argc, char **argv);
@@ -32,6 +34,26 @@ int sl_cli_fail(const sl_error *err);
  * failure never leaves a half-written output. */
 int sl_cli_write_atomic(const char *path, const char *data, size_t len, sl_error *err);
 
+/* The logits settings `samplab pipeline` and `samplab compare` share (cli/pipeline.c). */
+typedef struct sl_cli_logits_args {
+    const char *src, *tensor, *context_src;
+    long row;
+    int json;
+    unsigned given;          /* SL_OPT_* bits the user gave */
+    sl_logits_cfg cfg;
+    sl_vec vec;
+    int loaded;
+    long *context;
+} sl_cli_logits_args;
+/* Consumes argv[*i] (and its value) if it is a settings option: 1 consumed,
+ * 0 not a settings option, -1 error (already printed). */
+int sl_cli_logits_opt(const char *cmd, int argc, char **argv, int *i, sl_cli_logits_args *a);
+/* Reads the logits and the context; prints the error and returns 2 on failure. */
+int sl_cli_logits_load(const char *cmd, sl_cli_logits_args *a);
+void sl_cli_logits_free(sl_cli_logits_args *a);
+/* The first option name in `given` that `accepts` lacks, or NULL. */
+const char *sl_cli_logits_missing(unsigned given, unsigned accepts);
+extern const char sl_cli_logits_settings_help[];
 /* The reference distribution of gof / power / calibrate (statref.c). */
 typedef struct sl_cli_ref_opts {
     const char *probs, *logits, *tensor;

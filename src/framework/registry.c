@@ -7,10 +7,14 @@
 
 const sl_framework_type *const sl_framework_types[] = {
     /* one line per framework, in the order --help lists them */
+    &sl_framework_llamacpp_type,
+    &sl_framework_hf_type,
+    &sl_framework_vllm_type,
     &sl_framework_torch_type,
     &sl_framework_numpy_type,
     &sl_framework_numpy_legacy_type,
     &sl_framework_gsl_type,
+    &sl_framework_candle_type,
     NULL
 };
 

@@ -1,6 +1,230 @@
 /* sl_logits.h — logits pipelines per framework (temperature, top-k, top-p, min-p, typical, penalties).
- * Included by samplab.h; see there for conventions. */
+ * Included by samplab.h; see there for conventions.
+ *
+ * A pipeline is data plus a function: a const sl_pipeline_type names the
+ * framework, says which settings it has (SL_OPT_* bits) and runs that
+ * framework's ordered filters with its exact comparison rules and precision
+ * over one logits vector (V = vocabulary size). The result is the final
+ * distribution over all V ids (0 for removed tokens), the kept mask, and —
+ * for llama.cpp, whose draw depends on it — the candidate array order. */
 #ifndef SL_LOGITS_H
 #define SL_LOGITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---------------------------------------------------------------- candle 0.11 (logits/candle.c) */
+
+/* candle-transformers generation::Sampling. */
+typedef enum sl_logits_candle_sampling {
+    SL_CANDLE_ARGMAX = 0,       /* Sampling::ArgMax */
+    SL_CANDLE_ALL,              /* Sampling::All { temperature } */
+    SL_CANDLE_TOPK,             /* Sampling::TopK { k, temperature } */
+    SL_CANDLE_TOPP,             /* Sampling::TopP { p, temperature } */
+    SL_CANDLE_TOPK_TOPP         /* Sampling::TopKThenTopP { k, p, temperature } */
+} sl_logits_candle_sampling;
+
+typedef struct sl_logits_candle_cfg {
+    sl_logits_candle_sampling sampling;
+    double temperature;  /* f64, as Sampling holds it; unused for ArgMax */
+    size_t k;            /* TopK, TopKThenTopP */
+    double p;            /* TopP, TopKThenTopP: f64, compared as candle does (f64 or f32) */
+    int simd_sum;        /* softmax sum in the 4x8-lane AVX order (candle-core built with avx) */
+} sl_logits_candle_cfg;
+
+/* The Sampling that LogitsProcessor::new(seed, T, p) would build, extended
+ * with k: ArgMax when T is absent or < 1e-7; else TopKThenTopP (k and p),
+ * TopK (k), TopP (p) or All. k < 0 is an error; NaN T or p go on as in candle. */
+int sl_logits_candle_cfg_make(int has_t, double t, int has_k, long k, int has_p, double p, int simd_sum,
+                              sl_logits_candle_cfg *cfg, sl_error *err);
+/* "argmax", "all T=..", "topk K=.. T=..", ... for messages and reports. */
+void sl_logits_candle_cfg_describe(const sl_logits_candle_cfg *cfg, char *buf, size_t len);
+
+/* candle's `&logits / T` (= affine(1/T, 0): x * (float)(1.0 / T) + 0.0f)
+ * then candle-nn softmax_last_dim on the CPU: max by an f32::max fold,
+ * expf(x - max) (the platform libm, glibc here), an f32 sum (sequential, or
+ * the AVX order when simd_sum), then a division. out may equal logits. */
+void sl_logits_candle_softmax(const float *logits, size_t V, double temperature, int simd_sum, float *out);
+/* candle-core cpu::vec_sum with AVX: 4 accumulators of 8 lanes over
+ * 32-element steps, reduced (a0+a1)+(a2+a3), then high+low 128-bit halves,
+ * two horizontal adds, then the tail added one by one. */
+float sl_logits_candle_sum_simd(const float *x, size_t n);
+
+/* Rust std's slice::select_nth_unstable_by(k, |&i, &j| prs[j].total_cmp(&prs[i]))
+ * on idx[0..V] (token ids), the introselect of rustc 1.95 (core/src/slice/
+ * sort/select.rs with shared/pivot.rs choose_pivot, shared/smallsort.rs
+ * insertion sort and unstable/quicksort.rs branchless cyclic Lomuto
+ * partition): the order of idx afterwards is the real std's. k < V (else
+ * nothing moves). Returns 0, or SL_ENOMEM (idx untouched). */
+int sl_logits_candle_select_nth(size_t *idx, size_t V, size_t k, const float *prs);
+
+/* sample_topp's clamp: stable sort by descending total_cmp, f32 running
+ * sum; a probability is zeroed once the sum of the ones kept before it
+ * reaches p. Returns 0 or SL_ENOMEM (prs untouched). */
+int sl_logits_candle_topp_zero(float *prs, size_t n, float p);
+
+/* candle-transformers utils::apply_repeat_penalty(logits, penalty, context):
+ * every distinct id of the context that is < V, once: logit >= 0 (also -0.0)
+ * is divided by the penalty, otherwise multiplied. Ids >= V or < 0 are
+ * skipped, as candle's get_mut does. Returns the number of logits changed,
+ * or -1 when out of memory. */
+long sl_logits_candle_repeat_penalty(float *logits, size_t V, float penalty, const long *context, size_t n);
+
+/* The distribution LogitsProcessor::sample draws from, for one step over
+ * logits[0..V] (float32; candle converts to f32 first):
+ *   weights[0..*m]  the f32 weights handed to WeightedIndex, in the order it
+ *                   draws over them (not normalised; removed tokens are 0),
+ *   order[0..*m]    the token id of each weight.
+ * All/TopP: *m = V, order = identity. TopK/TopKThenTopP with k < V: *m = k,
+ * order = the partition order std's select_nth_unstable_by leaves.
+ * ArgMax: *m = 1, weights[0] = 1, order[0] = the first maximal logit (a NaN
+ * at index 0 wins, later NaNs are ignored, as candle's CPU argmax); no draw.
+ * weights and order need room for V entries.
+ * Returns 0, or SL_ENOMEM. It does not validate the weights: feed them to
+ * sl_fw_rand_wi_new, which reports what rand would (e.g. NaN logits give
+ * InvalidWeight, k = 0 gives NoItem, TopKThenTopP with k >= V and p <= 0
+ * gives AllWeightsZero). */
+int sl_logits_candle_process(const float *logits, size_t V, const sl_logits_candle_cfg *cfg, float *weights,
+                             size_t *order, size_t *m, sl_error *err);
+
+/* candle's final distribution in token order, for printing: p[t] = weight of
+ * token t / the f32 total WeightedIndex divides by (0 for removed tokens;
+ * ArgMax: one-hot). p has V entries. When rand would refuse the weights
+ * (NaN, all zero, no token, +inf total) returns SL_EINVAL with rand's
+ * error name in err. The exact chance of a token differs from p[t] by less
+ * than 2^-23 (the uniform has 23 random bits). */
+int sl_logits_candle_probs(const float *logits, size_t V, const sl_logits_candle_cfg *cfg, double *p, sl_error *err);
+
+/* Pipeline-only option bits, above samplab.h's SL_OPT_* range. */
+enum {
+    SL_OPT_LAST_N = 1u << 20,        /* --penalty-last-n (llama.cpp) */
+    SL_OPT_FREQ_PRESENCE = 1u << 21  /* --frequency-penalty, --presence-penalty (llama.cpp) */
+};
+
+/* Settings as the user gave them; has_* = 0 means "not given" (the
+ * framework's neutral value, or its default under `defaults`). */
+typedef struct sl_logits_cfg {
+    int has_temperature; double temperature;
+    int has_top_k; long top_k;
+    int has_top_p; double top_p;
+    int has_min_p; double min_p;
+    int has_typical; double typical;
+    int has_penalty; double penalty;          /* repetition penalty */
+    int has_freq; double freq;                /* frequency penalty (llama.cpp, vLLM) */
+    int has_presence; double presence;        /* presence penalty (llama.cpp, vLLM) */
+    const long *context; size_t context_n;    /* token ids, oldest first */
+    int has_last_n; long last_n;              /* llama.cpp penalty_last_n */
+    int has_min_keep; long min_keep;
+    int defaults;                             /* apply the framework's own defaults */
+} sl_logits_cfg;
+
+/* One llama.cpp candidate (llama_token_data). */
+typedef struct sl_logits_cand {
+    long id;
+    float logit;
+    float p;
+} sl_logits_cand;
+
+typedef struct sl_logits_result {
+    size_t V;
+    double *probs;          /* V entries: the final distribution, 0 where removed */
+    unsigned char *kept;    /* V entries: 1 if no filter removed the id */
+    size_t n_kept;
+    unsigned precision;     /* 32 or 64: the precision the framework computes in */
+    int greedy;             /* 1 if the settings select argmax instead of sampling */
+    size_t greedy_id;
+    /* llama.cpp only: the candidate array after the chain, in array order
+     * (the order its dist sampler walks); NULL for the others. */
+    sl_logits_cand *cand;
+    size_t n_cand;
+    int cand_sorted;
+    const char *steps[16];  /* the filters that ran, in order (static strings) */
+    size_t n_steps;
+} sl_logits_result;
+
+typedef struct sl_pipeline_type {
+    const char *name;
+    const char *summary;    /* one line: the order and where it comes from */
+    unsigned accepts;       /* SL_OPT_* bits of samplab.h */
+    int (*run)(const float *lf, const double *ld, size_t V, const sl_logits_cfg *cfg,
+               sl_logits_result *out, sl_error *err);
+} sl_pipeline_type;
+
+extern const sl_pipeline_type sl_pipeline_hf_type;
+extern const sl_pipeline_type sl_pipeline_llamacpp_type;
+extern const sl_pipeline_type sl_pipeline_vllm_type;
+extern const sl_pipeline_type sl_pipeline_tutorial_type;
+extern const sl_pipeline_type sl_pipeline_candle_type;
+extern const sl_pipeline_type *const sl_pipeline_types[]; /* NULL-terminated */
+const sl_pipeline_type *sl_pipeline_lookup(const char *name);
+
+/* Runs pipeline t over a vector as read (float32 pipelines use v->f,
+ * float64 ones v->d). Checks that context ids are inside [0, V). */
+int sl_pipeline_run(const sl_pipeline_type *t, const sl_vec *v, const sl_logits_cfg *cfg,
+                    sl_logits_result *out, sl_error *err);
+void sl_logits_result_free(sl_logits_result *r);
+/* Allocates probs/kept for V entries, zeroed. */
+int sl_logits_result_alloc(sl_logits_result *r, size_t V, sl_error *err);
+
+/* ---- shared float32 kernels (logits/f32.c), as torch's CPU ops compute them */
+
+/* torch.softmax over x[0..n) in float32 as torch's AVX2 CPU kernel computes
+ * it: max subtracted, SLEEF expf, the 8-lane reduce_all sum, times 1/sum. */
+void sl_logits_softmax_f32(const float *x, size_t n, float *out);
+/* SLEEF's expf_u10 (FMA build), torch's vectorised float exp, bit for bit. */
+float sl_logits_expf_sleef(float d);
+/* at::vec::reduce_all's float sum with AVX2 (8 lanes, shuffle-tree finish). */
+float sl_logits_sum_avx2(const float *x, size_t n);
+/* log_softmax in float32: (x - max) - logf(sum of SLEEF exp(x - max)). */
+void sl_logits_log_softmax_f32(const float *x, size_t n, float *out);
+/* torch.sum (ignore_nan = 0) or torch.nansum (1) of a contiguous float32 row
+ * on CPU with one thread: ATen's cascade sum, bit for bit. */
+float sl_logits_sum_torch_f32(const float *x, size_t n, int ignore_nan);
+/* torch.cumsum on CPU for float32: accumulated in double, each prefix rounded to float. */
+void sl_logits_cumsum_f32(const float *x, size_t n, float *out);
+/* Index sort of x (ascending or descending) as torch.sort/argsort on CPU
+ * order it, ties included (libstdc++ std::sort over (value, index) pairs).
+ * idx and tmp: n entries each, caller-owned scratch. */
+void sl_logits_argsort_f32(const float *x, size_t n, int descending, size_t *idx, size_t *tmp);
+/* The k-th largest value (1-based k <= n) counting duplicates, as torch.topk(x, k)[0][-1]. */
+float sl_logits_kth_largest_f32(const float *x, size_t n, size_t k, size_t *idx, size_t *tmp);
+
+/* Formats x as Python's repr(float) does ("0.0", "0.7", "1e-05"), so error
+ * messages read exactly like the framework's own. */
+void sl_logits_pyrepr(double x, char *buf, size_t len);
+/* Appends a step name to r->steps (static string). */
+void sl_logits_step(sl_logits_result *r, const char *name);
+
+/* ---- libstdc++'s std::sort and std::partial_sort (logits/stdsort.c), so that
+ * tied elements end in the order llama.cpp's C++ leaves them. less(a, b, ctx)
+ * is the comparator; elements are at most 64 bytes. */
+typedef int (*sl_logits_less)(const void *a, const void *b, const void *ctx);
+void sl_logits_std_sort(void *base, size_t n, size_t size, sl_logits_less less, const void *ctx);
+void sl_logits_std_partial_sort(void *base, size_t middle, size_t n, size_t size, sl_logits_less less,
+                                const void *ctx);
+
+/* ---- llama.cpp sampler primitives (logits/llamacpp.c), for the tests and the draw */
+
+typedef struct sl_logits_llama_array {
+    sl_logits_cand *data;
+    size_t size;
+    int sorted;
+} sl_logits_llama_array;
+
+void sl_logits_llama_softmax(sl_logits_llama_array *a, int do_sort);
+void sl_logits_llama_penalties(sl_logits_llama_array *a, const long *ctx, size_t ctx_n, long last_n,
+                               float repeat, float freq, float present);
+void sl_logits_llama_top_k(sl_logits_llama_array *a, long k);
+void sl_logits_llama_typical(sl_logits_llama_array *a, float p, size_t min_keep);
+void sl_logits_llama_top_p(sl_logits_llama_array *a, float p, size_t min_keep);
+void sl_logits_llama_min_p(sl_logits_llama_array *a, float p, size_t min_keep);
+void sl_logits_llama_temp(sl_logits_llama_array *a, float temp);
+/* llama_sampler_dist_apply with a given uniform u in [0,1): normalises p in
+ * place and returns the selected array index. n == 1 selects 0 (no draw). */
+size_t sl_logits_llama_dist(sl_logits_llama_array *a, double u);
+/* Runs the default chain (penalties → top-k → typical → top-p → min-p → temp)
+ * over the V logits into a fresh candidate array (caller frees a->data). */
+int sl_logits_llama_chain(const float *lf, size_t V, const sl_logits_cfg *cfg,
+                          sl_logits_llama_array *a, sl_logits_result *trace, sl_error *err);
 
 #endif

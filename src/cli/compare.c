@@ -1,0 +1,505 @@
+/* compare.c — `samplab compare --logits SRC [settings] [--frameworks a,b,...]`:
+ * the same logits and the "same" settings through several frameworks'
+ * pipelines. For each framework: kept count, entropy, top tokens; for each
+ * pair: total variation distance, the ids one keeps and the other drops, and
+ * a translation — other settings for one framework that reproduce the
+ * other's distribution, found by a rule (defaults made explicit, min-p moved
+ * across temperature: ln m' = T ln m) or, on these logits only, by top-k =
+ * the other's kept count at its temperature — each verified by running it. */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+#define CMP_MAX 8
+#define CMP_AGREE_TV 1e-6
+
+typedef struct cmp_fw {
+    const sl_pipeline_type *t;
+    int ok;
+    char error[512];
+    sl_logits_result r;
+    double entropy;
+} cmp_fw;
+
+static double cmp_tv(const sl_logits_result *a, const sl_logits_result *b)
+{
+    double s = 0;
+    for (size_t i = 0; i < a->V; i++)
+        s += fabs(a->probs[i] - b->probs[i]);
+    return s / 2;
+}
+
+static int cmp_same_kept(const sl_logits_result *a, const sl_logits_result *b)
+{
+    return !memcmp(a->kept, b->kept, a->V);
+}
+
+/* the temperature framework t really applies under cfg */
+static double cmp_effective_t(const sl_pipeline_type *t, const sl_logits_cfg *c)
+{
+    if (c->has_temperature)
+        return c->temperature;
+    if (t == &sl_pipeline_llamacpp_type && c->defaults)
+        return 0.8;
+    return 1.0;
+}
+
+static void cmp_args(const sl_logits_cfg *c, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = 0;
+#define ADD(...) n += (size_t)snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__)
+    if (c->defaults)
+        ADD(" --defaults");
+    if (c->has_temperature)
+        ADD(" --temperature %.9g", c->temperature);
+    if (c->has_top_k)
+        ADD(" --top-k %ld", c->top_k);
+    if (c->has_top_p)
+        ADD(" --top-p %.9g", c->top_p);
+    if (c->has_min_p)
+        ADD(" --min-p %.9g", c->min_p);
+    if (c->has_typical)
+        ADD(" --typical %.9g", c->typical);
+    if (c->has_penalty)
+        ADD(" --repetition-penalty %.9g --context IDS", c->penalty);
+    if (c->has_last_n)
+        ADD(" --penalty-last-n %ld", c->last_n);
+    if (c->has_min_keep)
+        ADD(" --min-keep %ld", c->min_keep);
+#undef ADD
+}
+
+/* the SL_OPT_* bits a settings block uses */
+static unsigned cmp_bits(const sl_logits_cfg *c)
+{
+    return (c->has_temperature ? SL_OPT_TEMPERATURE : 0) | (c->has_top_k ? SL_OPT_TOP_K : 0) |
+           (c->has_top_p ? SL_OPT_TOP_P : 0) | (c->has_min_p ? SL_OPT_MIN_P : 0) |
+           (c->has_typical ? SL_OPT_TYPICAL : 0) | (c->has_penalty ? SL_OPT_PENALTY : 0) |
+           (c->has_min_keep ? SL_OPT_MIN_KEEP : 0) | (c->defaults ? SL_OPT_DEFAULTS : 0) |
+           (c->has_last_n ? SL_OPT_LAST_N : 0) | (c->has_freq || c->has_presence ? SL_OPT_FREQ_PRESENCE : 0);
+}
+
+typedef struct cmp_translation {
+    int found;
+    const sl_pipeline_type *target;
+    char args[256];
+    double tv;
+    char scope[128]; /* which rule, or "on these logits" */
+} cmp_translation;
+
+/* Settings for framework x that reproduce y's result (run and checked). */
+static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_fw *y, const sl_pipeline_type *x,
+                          cmp_translation *out)
+{
+    memset(out, 0, sizeof *out);
+    sl_logits_cfg cand[4];
+    char scope[4][128];
+    int n = 0;
+    double ty = cmp_effective_t(y->t, user);
+    sl_logits_cfg base;
+    memset(&base, 0, sizeof base);
+    base.has_penalty = user->has_penalty;
+    base.penalty = user->has_penalty ? user->penalty : 1.0;
+    base.context = user->context;
+    base.context_n = user->context_n;
+    if (x == &sl_pipeline_llamacpp_type && user->has_penalty) {
+        base.has_last_n = 1; /* cover the whole context, as the others do */
+        base.last_n = (long)(user->context_n ? user->context_n : 1);
+    }
+    if (x == &sl_pipeline_hf_type && user->has_min_keep && y->t == &sl_pipeline_hf_type) {
+        base.has_min_keep = 1;
+        base.min_keep = user->min_keep;
+    }
+    /* rule 1: the source's defaults written out, the rest as given */
+    if (user->defaults && (y->t == &sl_pipeline_hf_type || y->t == &sl_pipeline_llamacpp_type)) {
+        sl_logits_cfg c = *user;
+        c.defaults = 0;
+        c.has_min_keep = 0;
+        if (x == &sl_pipeline_llamacpp_type && user->has_penalty) {
+            c.has_last_n = base.has_last_n;
+            c.last_n = base.last_n;
+        }
+        if (y->t == &sl_pipeline_hf_type && !c.has_top_k) {
+            c.has_top_k = 1;
+            c.top_k = 50;
+        }
+        if (y->t == &sl_pipeline_llamacpp_type) {
+            if (!c.has_top_k) { c.has_top_k = 1; c.top_k = 40; }
+            if (!c.has_top_p) { c.has_top_p = 1; c.top_p = 0.95; }
+            if (!c.has_min_p) { c.has_min_p = 1; c.min_p = 0.05; }
+            if (!c.has_temperature) { c.has_temperature = 1; c.temperature = 0.8; }
+        }
+        cand[n] = c;
+        snprintf(scope[n++], sizeof scope[0], "rule: %s's --defaults written out", y->t->name);
+    }
+    /* rule 2: min-p across temperature (llama.cpp filters before T) */
+    if (user->has_min_p && !user->has_top_p && !user->has_typical && ty > 0 &&
+        ((x == &sl_pipeline_llamacpp_type) != (y->t == &sl_pipeline_llamacpp_type))) {
+        sl_logits_cfg c = base;
+        c.has_temperature = 1;
+        c.temperature = ty;
+        if (user->has_top_k) {
+            c.has_top_k = 1;
+            c.top_k = user->top_k;
+        }
+        c.has_min_p = 1;
+        c.min_p = x == &sl_pipeline_llamacpp_type ? pow(user->min_p, ty) : pow(user->min_p, 1.0 / ty);
+        cand[n] = c;
+        snprintf(scope[n++], sizeof scope[0], "rule: min-p m after temperature T is llama.cpp's min-p m^T");
+    }
+    /* on these logits: the same temperature and top-k = the kept count */
+    {
+        sl_logits_cfg c = base;
+        if (y->r.n_kept == 1) {
+            c.has_top_k = 1;
+            c.top_k = 1;
+        } else {
+            c.has_temperature = ty != 1.0 && ty > 0;
+            c.temperature = ty;
+            c.has_top_k = 1;
+            c.top_k = (long)y->r.n_kept;
+        }
+        cand[n] = c;
+        snprintf(scope[n++], sizeof scope[0], "on these logits only: top-k = %s's kept count", y->t->name);
+    }
+    for (int i = 0; i < n; i++) {
+        sl_logits_result r;
+        sl_error err;
+        if ((cmp_bits(&cand[i]) & ~x->accepts) || sl_pipeline_run(x, v, &cand[i], &r, &err))
+            continue;
+        double tv = cmp_tv(&r, &y->r);
+        int same = cmp_same_kept(&r, &y->r);
+        sl_logits_result_free(&r);
+        if (same && tv < CMP_AGREE_TV) {
+            out->found = 1;
+            out->target = x;
+            cmp_args(&cand[i], out->args, sizeof out->args);
+            out->tv = tv;
+            snprintf(out->scope, sizeof out->scope, "%s", scope[i]);
+            return;
+        }
+    }
+}
+
+static void cmp_help(FILE *f)
+{
+    fprintf(f, "usage: samplab compare --logits SRC [settings] [--frameworks a,b,...] [--top N] [--json]\n\n"
+               "Runs the same logits and settings through each framework's pipeline (default: all that\n"
+               "have every option given; a framework named in --frameworks that lacks one is an error).\n"
+               "Per framework: kept count, entropy (nats), top N tokens (default 5). Per pair: TV distance,\n"
+               "ids one keeps and the other drops, and a translation that makes them agree (verified).\n\n%s",
+            sl_cli_logits_settings_help);
+}
+
+static void cmp_print_ids(const unsigned char *a, const unsigned char *b, size_t V)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < V; i++)
+        n += a[i] && !b[i];
+    printf("%zu", n);
+    size_t shown = 0;
+    for (size_t i = 0; i < V && shown < 12; i++)
+        if (a[i] && !b[i]) {
+            printf("%s%zu", shown ? " " : " [", i);
+            shown++;
+        }
+    if (n)
+        printf("%s]", n > shown ? " ..." : "");
+}
+
+static void cmp_top(const sl_logits_result *r, size_t *top, size_t ntop)
+{
+    /* simple selection: ntop is small */
+    for (size_t j = 0; j < ntop; j++) {
+        size_t best = (size_t)-1;
+        for (size_t i = 0; i < r->V; i++) {
+            int used = 0;
+            for (size_t q = 0; q < j; q++)
+                used |= top[q] == i;
+            if (used || !r->kept[i])
+                continue;
+            if (best == (size_t)-1 || r->probs[i] > r->probs[best])
+                best = i;
+        }
+        top[j] = best;
+    }
+}
+
+static void cmp_notes(const sl_cli_logits_args *a, int has_hf, FILE *f, json_t *jnotes)
+{
+    char buf[512];
+    const sl_logits_cfg *c = &a->cfg;
+    if (has_hf && c->defaults && !c->has_top_k) {
+        snprintf(buf, sizeof buf,
+                 "transformers generate(do_sample=True%s%s) keeps top_k=50 by default: it equals candle "
+                 "Sampling::TopK { k: 50, temperature: %.9g }, not Sampling::All",
+                 c->has_temperature ? ", temperature=" : "", c->has_temperature ? "T" : "",
+                 c->has_temperature ? c->temperature : 1.0);
+        if (f)
+            fprintf(f, "note: %s\n", buf);
+        if (jnotes)
+            json_array_append_new(jnotes, json_string(buf));
+    }
+    if (has_hf && (c->has_top_k || c->defaults) && c->has_top_p) {
+        snprintf(buf, sizeof buf,
+                 "transformers top-k then top-p renormalises after top-k; candle's TopKThenTopP does not "
+                 "(top-p on the raw top-k mass). In candle use TopP with a sample_f closure that keeps the "
+                 "top k and renormalises.");
+        if (f)
+            fprintf(f, "note: %s\n", buf);
+        if (jnotes)
+            json_array_append_new(jnotes, json_string(buf));
+    }
+    if (c->has_temperature && c->temperature == 0) {
+        snprintf(buf, sizeof buf,
+                 "temperature 0: transformers raises ValueError (use do_sample=False), llama.cpp keeps the first "
+                 "maximum, vLLM is greedy, candle's LogitsProcessor::new uses ArgMax below 1e-7");
+        if (f)
+            fprintf(f, "note: %s\n", buf);
+        if (jnotes)
+            json_array_append_new(jnotes, json_string(buf));
+    }
+}
+
+int sl_cli_compare_main(int argc, char **argv)
+{
+    sl_cli_logits_args a;
+    memset(&a, 0, sizeof a);
+    a.row = -1;
+    const char *list = NULL;
+    size_t ntop = 5;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            cmp_help(stdout);
+            return 0;
+        }
+        if (!strcmp(argv[i], "--frameworks")) {
+            if (!(list = sl_cli_value("compare", argc, argv, &i)))
+                return 2;
+            continue;
+        }
+        if (!strcmp(argv[i], "--top")) {
+            const char *v = sl_cli_value("compare", argc, argv, &i);
+            if (!v || sl_cli_parse_size("compare", "--top", v, &ntop))
+                return 2;
+            if (ntop > 100)
+                ntop = 100;
+            continue;
+        }
+        int r = sl_cli_logits_opt("compare", argc, argv, &i, &a);
+        if (r < 0)
+            return 2;
+        if (r == 0) {
+            fprintf(stderr, "samplab compare: unknown option '%s' (samplab compare --help)\n", argv[i]);
+            return 2;
+        }
+    }
+    cmp_fw fw[CMP_MAX];
+    size_t nfw = 0;
+    const char *skipped[CMP_MAX][2];
+    size_t nskip = 0;
+    if (list) {
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", list);
+        for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+            const sl_pipeline_type *t = sl_pipeline_lookup(tok);
+            if (!t) {
+                fprintf(stderr, "samplab compare: unknown framework '%s' (samplab pipeline --help lists them)\n",
+                        tok);
+                return 2;
+            }
+            const char *miss = sl_cli_logits_missing(a.given, t->accepts);
+            if (miss) {
+                fprintf(stderr, "samplab compare: %s is not an option of framework %s\n", miss, t->name);
+                return 2;
+            }
+            int dup = 0;
+            for (size_t j = 0; j < nfw; j++)
+                dup |= fw[j].t == t;
+            if (!dup && nfw < CMP_MAX)
+                fw[nfw++].t = t;
+        }
+        if (nfw < 2) {
+            fprintf(stderr, "samplab compare: --frameworks needs at least two different frameworks\n");
+            return 2;
+        }
+    } else {
+        for (size_t i = 0; sl_pipeline_types[i] && nfw < CMP_MAX; i++) {
+            const char *miss = sl_cli_logits_missing(a.given, sl_pipeline_types[i]->accepts);
+            if (miss) {
+                skipped[nskip][0] = sl_pipeline_types[i]->name;
+                skipped[nskip++][1] = miss;
+                continue;
+            }
+            fw[nfw++].t = sl_pipeline_types[i];
+        }
+    }
+    int rc = sl_cli_logits_load("compare", &a);
+    if (rc) {
+        sl_cli_logits_free(&a);
+        return rc;
+    }
+    int has_hf = 0;
+    for (size_t i = 0; i < nfw; i++) {
+        sl_error err;
+        fw[i].ok = !sl_pipeline_run(fw[i].t, &a.vec, &a.cfg, &fw[i].r, &err);
+        if (!fw[i].ok) {
+            snprintf(fw[i].error, sizeof fw[i].error, "%s", err.msg);
+            continue;
+        }
+        has_hf |= fw[i].t == &sl_pipeline_hf_type;
+        double h = 0;
+        for (size_t j = 0; j < fw[i].r.V; j++)
+            if (fw[i].r.probs[j] > 0)
+                h -= fw[i].r.probs[j] * log(fw[i].r.probs[j]);
+        fw[i].entropy = h;
+    }
+    size_t *top = malloc((ntop ? ntop : 1) * sizeof *top);
+    if (!top) {
+        fprintf(stderr, "samplab compare: out of memory\n");
+        rc = 2;
+        goto out;
+    }
+    char args[256];
+    cmp_args(&a.cfg, args, sizeof args);
+    if (a.json) {
+        json_t *root = json_object(), *jf = json_array(), *jp = json_array(), *js = json_array(),
+               *jn = json_array();
+        json_object_set_new(root, "logits", json_string(a.vec.source));
+        json_object_set_new(root, "V", json_integer((json_int_t)a.vec.n));
+        json_object_set_new(root, "settings", json_string(args[0] ? args + 1 : ""));
+        for (size_t i = 0; i < nskip; i++) {
+            json_t *o = json_object();
+            json_object_set_new(o, "framework", json_string(skipped[i][0]));
+            json_object_set_new(o, "lacks", json_string(skipped[i][1]));
+            json_array_append_new(js, o);
+        }
+        for (size_t i = 0; i < nfw; i++) {
+            json_t *o = json_object();
+            json_object_set_new(o, "framework", json_string(fw[i].t->name));
+            json_object_set_new(o, "ok", json_boolean(fw[i].ok));
+            if (!fw[i].ok) {
+                json_object_set_new(o, "error", json_string(fw[i].error));
+            } else {
+                json_object_set_new(o, "kept", json_integer((json_int_t)fw[i].r.n_kept));
+                json_object_set_new(o, "entropy", json_real(fw[i].entropy));
+                json_t *tt = json_array();
+                size_t nt = ntop < fw[i].r.n_kept ? ntop : fw[i].r.n_kept;
+                cmp_top(&fw[i].r, top, nt);
+                for (size_t j = 0; j < nt; j++) {
+                    json_t *pair = json_array();
+                    json_array_append_new(pair, json_integer((json_int_t)top[j]));
+                    json_array_append_new(pair, json_real(fw[i].r.probs[top[j]]));
+                    json_array_append_new(tt, pair);
+                }
+                json_object_set_new(o, "top", tt);
+            }
+            json_array_append_new(jf, o);
+        }
+        for (size_t i = 0; i < nfw; i++)
+            for (size_t j = i + 1; j < nfw; j++) {
+                if (!fw[i].ok || !fw[j].ok)
+                    continue;
+                json_t *o = json_object(), *oa = json_array(), *ob = json_array(), *tr = json_array();
+                json_object_set_new(o, "a", json_string(fw[i].t->name));
+                json_object_set_new(o, "b", json_string(fw[j].t->name));
+                json_object_set_new(o, "tv", json_real(cmp_tv(&fw[i].r, &fw[j].r)));
+                for (size_t q = 0; q < a.vec.n; q++) {
+                    if (fw[i].r.kept[q] && !fw[j].r.kept[q])
+                        json_array_append_new(oa, json_integer((json_int_t)q));
+                    if (fw[j].r.kept[q] && !fw[i].r.kept[q])
+                        json_array_append_new(ob, json_integer((json_int_t)q));
+                }
+                json_object_set_new(o, "only_a", oa);
+                json_object_set_new(o, "only_b", ob);
+                if (!cmp_same_kept(&fw[i].r, &fw[j].r) || cmp_tv(&fw[i].r, &fw[j].r) >= CMP_AGREE_TV) {
+                    for (int dir = 0; dir < 2; dir++) {
+                        cmp_translation t;
+                        const cmp_fw *src = dir ? &fw[j] : &fw[i], *dst = dir ? &fw[i] : &fw[j];
+                        cmp_translate(&a.vec, &a.cfg, src, dst->t, &t);
+                        if (!t.found)
+                            continue;
+                        json_t *x = json_object();
+                        json_object_set_new(x, "framework", json_string(t.target->name));
+                        json_object_set_new(x, "reproduces", json_string(src->t->name));
+                        json_object_set_new(x, "args", json_string(t.args[0] ? t.args + 1 : ""));
+                        json_object_set_new(x, "tv", json_real(t.tv));
+                        json_object_set_new(x, "scope", json_string(t.scope));
+                        json_array_append_new(tr, x);
+                    }
+                }
+                json_object_set_new(o, "translations", tr);
+                json_array_append_new(jp, o);
+            }
+        cmp_notes(&a, has_hf, NULL, jn);
+        json_object_set_new(root, "skipped", js);
+        json_object_set_new(root, "frameworks", jf);
+        json_object_set_new(root, "pairs", jp);
+        json_object_set_new(root, "notes", jn);
+        char *s = json_dumps(root, JSON_REAL_PRECISION(9) | JSON_COMPACT);
+        json_decref(root);
+        if (s) {
+            printf("%s\n", s);
+            free(s);
+        }
+        goto out;
+    }
+    printf("logits: %s (V = %zu); settings:%s\n", a.vec.source, a.vec.n, args[0] ? args : " (none)");
+    for (size_t i = 0; i < nskip; i++)
+        printf("skipped: %s has no %s\n", skipped[i][0], skipped[i][1]);
+    printf("%-9s %8s %14s  top tokens (id:probability)\n", "framework", "kept", "entropy(nats)");
+    for (size_t i = 0; i < nfw; i++) {
+        if (!fw[i].ok) {
+            printf("%-9s error: %s\n", fw[i].t->name, fw[i].error);
+            continue;
+        }
+        printf("%-9s %8zu %14.6f ", fw[i].t->name, fw[i].r.n_kept, fw[i].entropy);
+        size_t nt = ntop < fw[i].r.n_kept ? ntop : fw[i].r.n_kept;
+        cmp_top(&fw[i].r, top, nt);
+        for (size_t j = 0; j < nt; j++)
+            printf(" %zu:%.6g", top[j], fw[i].r.probs[top[j]]);
+        printf("\n");
+    }
+    printf("pairs:\n");
+    for (size_t i = 0; i < nfw; i++)
+        for (size_t j = i + 1; j < nfw; j++) {
+            if (!fw[i].ok || !fw[j].ok)
+                continue;
+            double tv = cmp_tv(&fw[i].r, &fw[j].r);
+            printf("  %s vs %s: TV %.6g; %s keeps ", fw[i].t->name, fw[j].t->name, tv, fw[i].t->name);
+            cmp_print_ids(fw[i].r.kept, fw[j].r.kept, a.vec.n);
+            printf(" that %s drops; %s keeps ", fw[j].t->name, fw[j].t->name);
+            cmp_print_ids(fw[j].r.kept, fw[i].r.kept, a.vec.n);
+            printf(" that %s drops\n", fw[i].t->name);
+            if (cmp_same_kept(&fw[i].r, &fw[j].r) && tv < CMP_AGREE_TV) {
+                printf("    they agree\n");
+                continue;
+            }
+            int any = 0;
+            for (int dir = 0; dir < 2; dir++) {
+                cmp_translation t;
+                const cmp_fw *src = dir ? &fw[j] : &fw[i], *dst = dir ? &fw[i] : &fw[j];
+                cmp_translate(&a.vec, &a.cfg, src, dst->t, &t);
+                if (!t.found)
+                    continue;
+                any = 1;
+                printf("    translation: samplab pipeline --framework %s%s reproduces %s (TV %.3g; %s)\n",
+                       t.target->name, t.args, src->t->name, t.tv, t.scope);
+            }
+            if (!any)
+                printf("    no translation found among the rules tried\n");
+        }
+    cmp_notes(&a, has_hf, stdout, NULL);
+out:
+    free(top);
+    for (size_t i = 0; i < nfw; i++)
+        if (fw[i].ok)
+            sl_logits_result_free(&fw[i].r);
+    sl_cli_logits_free(&a);
+    return rc;
+}

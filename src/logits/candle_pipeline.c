@@ -1,0 +1,86 @@
+/* candle_pipeline.c — candle's LogitsProcessor as a `samplab pipeline`:
+ * apply_repeat_penalty over the context given (candle-transformers
+ * utils.rs; the examples pass the last repeat_last_n tokens), then
+ * LogitsProcessor::from_sampling's Sampling (generation/mod.rs, candle 0.11):
+ * ArgMax when T is absent or < 1e-7, else softmax(logits * (float)(1/T)) and
+ * TopK (exactly k), TopP (descending running sum) or TopKThenTopP (top-p on
+ * the top-k mass, not renormalised). The distribution printed is the one
+ * WeightedIndex draws from: each kept weight over the f32 total
+ * (logits/candle.c sl_logits_candle_probs). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "samplab.h"
+
+static int candle_pipeline_run(const float *lf, const double *ld, size_t V, const sl_logits_cfg *c,
+                               sl_logits_result *out, sl_error *err)
+{
+    (void)ld;
+    sl_logits_candle_cfg cfg;
+    int rc = sl_logits_candle_cfg_make(c->has_temperature, c->temperature, c->has_top_k, c->top_k, c->has_top_p,
+                                       c->top_p, 0, &cfg, err);
+    if (rc)
+        return rc;
+    rc = sl_logits_result_alloc(out, V, err);
+    if (rc)
+        return rc;
+    out->precision = 32;
+    float *lg = malloc(V * sizeof *lg);
+    if (!lg) {
+        sl_logits_result_free(out);
+        return sl_error_set(err, SL_ENOMEM, "out of memory for %zu logits", V);
+    }
+    memcpy(lg, lf, V * sizeof *lg);
+    if (c->has_penalty) {
+        if (sl_logits_candle_repeat_penalty(lg, V, (float)c->penalty, c->context, c->context_n) < 0) {
+            rc = sl_error_set(err, SL_ENOMEM, "out of memory for the repeat penalty");
+            goto done;
+        }
+        sl_logits_step(out, "repeat_penalty");
+    }
+    rc = sl_logits_candle_probs(lg, V, &cfg, out->probs, err);
+    if (rc)
+        goto done;
+    switch (cfg.sampling) {
+    case SL_CANDLE_ARGMAX:
+        sl_logits_step(out, "argmax");
+        out->greedy = 1;
+        break;
+    case SL_CANDLE_ALL:
+        sl_logits_step(out, "softmax");
+        break;
+    case SL_CANDLE_TOPK:
+        sl_logits_step(out, "softmax");
+        sl_logits_step(out, "top_k");
+        break;
+    case SL_CANDLE_TOPP:
+        sl_logits_step(out, "softmax");
+        sl_logits_step(out, "top_p");
+        break;
+    case SL_CANDLE_TOPK_TOPP:
+        sl_logits_step(out, "softmax");
+        sl_logits_step(out, "top_k");
+        sl_logits_step(out, "top_p (not renormalised)");
+        break;
+    }
+    for (size_t i = 0; i < V; i++) {
+        out->kept[i] = out->probs[i] > 0;
+        out->n_kept += out->kept[i];
+        if (out->greedy && out->kept[i])
+            out->greedy_id = i;
+    }
+done:
+    free(lg);
+    if (rc)
+        sl_logits_result_free(out);
+    return rc;
+}
+
+const sl_pipeline_type sl_pipeline_candle_type = {
+    .name = "candle",
+    .summary = "LogitsProcessor 0.11: repeat penalty -> T (ArgMax < 1e-7) -> softmax -> top-k (exactly k) -> "
+               "top-p (no renormalisation)",
+    .accepts = SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_PENALTY,
+    .run = candle_pipeline_run,
+};

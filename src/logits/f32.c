@@ -1,0 +1,273 @@
+/* f32.c — the float32 kernels the transformers and vLLM pipelines share:
+ * softmax, log_softmax, cumsum, stable argsort and the k-th largest value, as
+ * PyTorch's CPU ops compute them (torch 1.13–2.x, aten/src/ATen/native/cpu).
+ *
+ * softmax is torch's AVX2 kernel (_vec_softmax_lastdim, the capability
+ * torch 1.13 picks on an AVX2 machine): exp is SLEEF's expf_u10 with FMA (bit
+ * for bit, checked against torch.exp on 200,000 values), the sum is
+ * at::vec::reduce_all's 8-lane order, then one reciprocal multiplied in —
+ * identical to torch.softmax in every golden case. Under AVX-512 (16 lanes)
+ * or another torch build the sum order, hence the last bit, differs. cumsum
+ * matches torch exactly: its CPU kernel accumulates float in double
+ * (at::acc_type<float, false> is double) and rounds each prefix to float.
+ * torch.sort on CPU (stable=False, the default transformers and vLLM use) is
+ * libstdc++'s std::sort over (value, index) pairs compared by value — not
+ * stable for more than 16 elements — so argsort runs the same algorithm
+ * (stdsort.c) and tied logits come out in torch's order; checked against
+ * torch 1.13.1 on tie-heavy vectors (data/golden/hf_pipeline.txt, ties*). */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "samplab.h"
+
+/* 2^q as a float, q in the normal exponent range */
+static float sl_f32_pow2i(int q)
+{
+    uint32_t u = (uint32_t)(q + 127) << 23;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+float sl_logits_expf_sleef(float d)
+{
+    /* SLEEF xexpf (u10), the AVX2 build torch vectorises exp with: round
+     * d/ln2 to q, two-part Cody-Waite reduction, degree-6 polynomial with
+     * fused multiply-adds, scale by 2^q in two halves */
+    int q = (int)lrintf(d * 1.442695040888963407359924681001892137426645954152985934135449406931f);
+    float qf = (float)q;
+    float s = fmaf(qf, -0.693145751953125f, d);
+    s = fmaf(qf, -1.428606765330187045e-06f, s);
+    float u = 0.000198527617612853646278381f;
+    u = fmaf(u, s, 0.00139304355252534151077271f);
+    u = fmaf(u, s, 0.00833336077630519866943359f);
+    u = fmaf(u, s, 0.0416664853692054748535156f);
+    u = fmaf(u, s, 0.166666671633720397949219f);
+    u = fmaf(u, s, 0.5f);
+    u = 1.0f + fmaf(s * s, u, s);
+    if (d < -104.0f)
+        return 0.0f;
+    if (d > 100.0f)
+        return INFINITY;
+    return u * sl_f32_pow2i(q >> 1) * sl_f32_pow2i(q - (q >> 1));
+}
+
+float sl_logits_sum_avx2(const float *x, size_t n)
+{
+    /* at::vec::reduce_all(+): n < 8 lane by lane; otherwise 8 lane
+     * accumulators over full vectors, the tail into the first lanes, then the
+     * AVX2 shuffle tree ((a0+a4)+(a2+a6)) + ((a1+a5)+(a3+a7)) */
+    if (n == 0)
+        return 0.0f;
+    if (n < 8) {
+        float s = x[0];
+        for (size_t i = 1; i < n; i++)
+            s += x[i];
+        return s;
+    }
+    float a[8];
+    memcpy(a, x, sizeof a);
+    size_t d = 8;
+    for (; d < n - (n % 8); d += 8)
+        for (int l = 0; l < 8; l++)
+            a[l] += x[d + l];
+    for (size_t l = 0; d + l < n; l++)
+        a[l] += x[d + l];
+    return ((a[0] + a[4]) + (a[2] + a[6])) + ((a[1] + a[5]) + (a[3] + a[7]));
+}
+
+void sl_logits_softmax_f32(const float *x, size_t n, float *out)
+{
+    float mx = -INFINITY;
+    for (size_t i = 0; i < n; i++)
+        if (x[i] > mx)
+            mx = x[i];
+    for (size_t i = 0; i < n; i++)
+        out[i] = sl_logits_expf_sleef(x[i] - mx);
+    float inv = 1.0f / sl_logits_sum_avx2(out, n);
+    for (size_t i = 0; i < n; i++)
+        out[i] *= inv;
+}
+
+void sl_logits_log_softmax_f32(const float *x, size_t n, float *out)
+{
+    float mx = -INFINITY;
+    for (size_t i = 0; i < n; i++)
+        if (x[i] > mx)
+            mx = x[i];
+    for (size_t i = 0; i < n; i++)
+        out[i] = sl_logits_expf_sleef(x[i] - mx);
+    float lse = logf(sl_logits_sum_avx2(out, n));
+    for (size_t i = 0; i < n; i++)
+        out[i] = (x[i] - mx) - lse;
+}
+
+/* ---- torch.sum / nansum of a contiguous float32 row on CPU (ATen
+ * SumKernel.cpp cascade_sum, one thread): float accumulators; rows of 8-lane
+ * vectors summed 4 at a time (ilp) with a 4-level cascade whose level step is
+ * 2^max(4, ceil(log2 rows)/4); the scalar tail first, then the 8 lanes in
+ * order. Under 8 elements the same cascade runs on scalars. */
+static int64_t sl_f32_ceil_log2(uint64_t x)
+{
+    int64_t r = 0;
+    if (x <= 1)
+        return 0;
+    for (x -= 1; x; x >>= 1)
+        r++;
+    return r;
+}
+
+static void sl_f32_multi_row_sum(const float *in, int64_t row_stride, int64_t col_stride, int64_t size, int lanes,
+                                 int nan0, float *out)
+{
+    enum { LEVELS = 4, NROWS = 4 };
+    int64_t level_power = sl_f32_ceil_log2((uint64_t)size) / LEVELS;
+    if (level_power < 4)
+        level_power = 4;
+    const int64_t level_step = (int64_t)1 << level_power, level_mask = level_step - 1;
+    float acc[LEVELS][NROWS][8];
+    memset(acc, 0, sizeof acc);
+#define SL_LOAD(p) (nan0 && isnan(*(p)) ? 0.0f : *(p))
+    int64_t i = 0;
+    while (i + level_step <= size) {
+        for (int64_t j = 0; j < level_step; ++j, ++i)
+            for (int k = 0; k < NROWS; k++)
+                for (int l = 0; l < lanes; l++)
+                    acc[0][k][l] += SL_LOAD(in + i * row_stride + k * col_stride + l);
+        for (int j = 1; j < LEVELS; j++) {
+            for (int k = 0; k < NROWS; k++)
+                for (int l = 0; l < lanes; l++) {
+                    acc[j][k][l] += acc[j - 1][k][l];
+                    acc[j - 1][k][l] = 0.0f;
+                }
+            if ((i & (level_mask << (j * level_power))) != 0)
+                break;
+        }
+    }
+    for (; i < size; ++i)
+        for (int k = 0; k < NROWS; k++)
+            for (int l = 0; l < lanes; l++)
+                acc[0][k][l] += SL_LOAD(in + i * row_stride + k * col_stride + l);
+    for (int j = 1; j < LEVELS; j++)
+        for (int k = 0; k < NROWS; k++)
+            for (int l = 0; l < lanes; l++)
+                acc[0][k][l] += acc[j][k][l];
+    for (int k = 0; k < NROWS; k++)
+        for (int l = 0; l < lanes; l++)
+            out[k * lanes + l] = acc[0][k][l];
+}
+
+/* row_sum: size elements of `lanes` floats each, 4-way ilp, tail into part 0 */
+static void sl_f32_row_sum(const float *in, int64_t size, int lanes, int nan0, float *res)
+{
+    float part[4 * 8];
+    const int64_t size_ilp = size / 4;
+    sl_f32_multi_row_sum(in, 4 * lanes, lanes, size_ilp, lanes, nan0, part);
+    for (int64_t i = size_ilp * 4; i < size; i++)
+        for (int l = 0; l < lanes; l++)
+            part[l] += SL_LOAD(in + i * lanes + l);
+    for (int k = 1; k < 4; k++)
+        for (int l = 0; l < lanes; l++)
+            part[l] += part[k * lanes + l];
+    memcpy(res, part, (size_t)lanes * sizeof *res);
+}
+
+float sl_logits_sum_torch_f32(const float *x, size_t n, int ignore_nan)
+{
+    if (n < 8) {
+        float r = 0.0f;
+        if (n)
+            sl_f32_row_sum(x, (int64_t)n, 1, ignore_nan, &r);
+        return r;
+    }
+    const int64_t vec_size = (int64_t)n / 8;
+    float v[8], fin = 0.0f;
+    sl_f32_row_sum(x, vec_size, 8, ignore_nan, v);
+    for (int64_t k = vec_size * 8; k < (int64_t)n; k++)
+        fin += ignore_nan && isnan(x[k]) ? 0.0f : x[k];
+    for (int l = 0; l < 8; l++)
+        fin += v[l];
+    return fin;
+}
+#undef SL_LOAD
+
+void sl_logits_cumsum_f32(const float *x, size_t n, float *out)
+{
+    double acc = 0;
+    for (size_t i = 0; i < n; i++) {
+        acc += x[i];
+        out[i] = (float)acc;
+    }
+}
+
+/* Merge sort on indices: stable, O(n log n), no qsort_r needed. */
+static int sl_f32_before(const float *x, size_t a, size_t b, int desc)
+{
+    /* NaN never reaches here (inputs are checked); -inf sorts as a number */
+    return desc ? x[a] > x[b] : x[a] < x[b];
+}
+
+static void sl_f32_merge(const float *x, size_t *idx, size_t *tmp, size_t n, int desc)
+{
+    if (n < 2)
+        return;
+    size_t h = n / 2;
+    sl_f32_merge(x, idx, tmp, h, desc);
+    sl_f32_merge(x, idx + h, tmp, n - h, desc);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n) {
+        if (sl_f32_before(x, idx[j], idx[i], desc))
+            tmp[k++] = idx[j++];
+        else
+            tmp[k++] = idx[i++];
+    }
+    while (i < h)
+        tmp[k++] = idx[i++];
+    while (j < n)
+        tmp[k++] = idx[j++];
+    memcpy(idx, tmp, n * sizeof *idx);
+}
+
+typedef struct sl_f32_pair {
+    float v;
+    size_t i;
+} sl_f32_pair;
+
+static int sl_f32_pair_asc(const void *a, const void *b, const void *ctx)
+{
+    (void)ctx;
+    return ((const sl_f32_pair *)a)->v < ((const sl_f32_pair *)b)->v;
+}
+
+static int sl_f32_pair_desc(const void *a, const void *b, const void *ctx)
+{
+    (void)ctx;
+    return ((const sl_f32_pair *)a)->v > ((const sl_f32_pair *)b)->v;
+}
+
+void sl_logits_argsort_f32(const float *x, size_t n, int descending, size_t *idx, size_t *tmp)
+{
+    sl_f32_pair *pr = malloc((n ? n : 1) * sizeof *pr);
+    if (!pr) { /* out of memory: a stable sort, same order except among ties */
+        for (size_t i = 0; i < n; i++)
+            idx[i] = i;
+        sl_f32_merge(x, idx, tmp, n, descending);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        pr[i].v = x[i];
+        pr[i].i = i;
+    }
+    sl_logits_std_sort(pr, n, sizeof *pr, descending ? sl_f32_pair_desc : sl_f32_pair_asc, NULL);
+    for (size_t i = 0; i < n; i++)
+        idx[i] = pr[i].i;
+    free(pr);
+}
+
+float sl_logits_kth_largest_f32(const float *x, size_t n, size_t k, size_t *idx, size_t *tmp)
+{
+    sl_logits_argsort_f32(x, n, 1, idx, tmp);
+    return x[idx[k - 1]];
+}

@@ -1,0 +1,262 @@
+/* hf.c — transformers' sampling processors in generate()'s order, in float32
+ * as torch computes them.
+ *
+ * Reproduces (transformers 4.4x–5.x, src/transformers/generation/):
+ *   logits_process.py RepetitionPenaltyLogitsProcessor, TemperatureLogitsWarper,
+ *   TopKLogitsWarper, TopPLogitsWarper, MinPLogitsWarper, TypicalLogitsWarper;
+ *   utils.py _get_logits_processor (which processors are added, and in which
+ *   order: repetition penalty → temperature → top-k → top-p → min-p → typical);
+ *   configuration_utils.py GenerationConfig defaults (top_k 50 when sampling).
+ * Each warper masks with -inf and the next one takes the softmax of what is
+ * left, so every filter sees the renormalised output of the one before.
+ * Comparisons are the library's: top-k removes scores < the k-th value (ties
+ * survive), top-p removes ascending-cumsum <= float32(1 - p), min-p removes
+ * p < float32(min_p) * p_max, typical removes shift > shift[count(cum < mass)].
+ * Error texts are transformers' ValueError messages.
+ *
+ * Float32 arithmetic is torch's: its AVX2 softmax (SLEEF exp, 8-lane sum),
+ * cumsum accumulated in double, the CPU sort's tie order (f32.c) — the final
+ * probabilities are bit-identical to torch 1.13's in every golden case.
+ * Known divergences: typical's entropy is torch's one-thread nansum; with
+ * several threads and V >= 32768 torch splits the sum (its grain size), so
+ * the last bit of the entropy may differ; torch builds that vectorise with
+ * AVX-512 or without SIMD sum in another order. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "samplab.h"
+
+typedef struct hf_work {
+    size_t V;
+    float *s, *a, *b, *c, *d;
+    size_t *idx, *tmp;
+} hf_work;
+
+static void hf_work_free(hf_work *w)
+{
+    free(w->s);
+    free(w->a);
+    free(w->b);
+    free(w->c);
+    free(w->d);
+    free(w->idx);
+    free(w->tmp);
+}
+
+static int hf_work_alloc(hf_work *w, size_t V, sl_error *err)
+{
+    memset(w, 0, sizeof *w);
+    w->V = V;
+    w->s = malloc(V * sizeof *w->s);
+    w->a = malloc(V * sizeof *w->a);
+    w->b = malloc(V * sizeof *w->b);
+    w->c = malloc(V * sizeof *w->c);
+    w->d = malloc(V * sizeof *w->d);
+    w->idx = malloc(V * sizeof *w->idx);
+    w->tmp = malloc(V * sizeof *w->tmp);
+    if (!w->s || !w->a || !w->b || !w->c || !w->d || !w->idx || !w->tmp) {
+        hf_work_free(w);
+        return sl_error_set(err, SL_ENOMEM, "out of memory for %zu logits", V);
+    }
+    return SL_OK;
+}
+
+/* TopKLogitsWarper.__call__: scores < topk(scores, k).values[-1] → -inf. */
+static void hf_top_k(hf_work *w, size_t k)
+{
+    if (k > w->V)
+        k = w->V;
+    float kth = sl_logits_kth_largest_f32(w->s, w->V, k, w->idx, w->tmp);
+    for (size_t i = 0; i < w->V; i++)
+        if (w->s[i] < kth)
+            w->s[i] = -INFINITY;
+}
+
+/* TopPLogitsWarper.__call__: ascending sort, softmax, cumsum, remove
+ * cum <= (1 - top_p) with 1 - top_p computed in Python (double) and the
+ * comparison in float32; the last min_keep sorted positions always stay. */
+static void hf_top_p(hf_work *w, double top_p, size_t min_keep)
+{
+    size_t V = w->V;
+    sl_logits_argsort_f32(w->s, V, 0, w->idx, w->tmp);
+    for (size_t j = 0; j < V; j++)
+        w->a[j] = w->s[w->idx[j]];
+    sl_logits_softmax_f32(w->a, V, w->b);
+    sl_logits_cumsum_f32(w->b, V, w->a);
+    float thr = (float)(1.0 - top_p);
+    size_t protect = min_keep < V ? V - min_keep : 0;
+    for (size_t j = 0; j < protect; j++)
+        if (w->a[j] <= thr)
+            w->s[w->idx[j]] = -INFINITY;
+}
+
+/* MinPLogitsWarper.__call__: probs < min_p * max(probs) → -inf, except the
+ * min_keep highest scores (argsort descending). */
+static void hf_min_p(hf_work *w, double min_p, size_t min_keep)
+{
+    size_t V = w->V;
+    sl_logits_softmax_f32(w->s, V, w->a);
+    float top = 0;
+    for (size_t i = 0; i < V; i++)
+        if (w->a[i] > top)
+            top = w->a[i];
+    float thr = (float)min_p * top;
+    sl_logits_argsort_f32(w->s, V, 1, w->idx, w->tmp);
+    for (size_t j = (min_keep < V ? min_keep : V); j < V; j++) {
+        size_t i = w->idx[j];
+        if (w->a[i] < thr)
+            w->s[i] = -INFINITY;
+    }
+}
+
+/* TypicalLogitsWarper.__call__ (Meister et al. 2022, locally typical sampling). */
+static void hf_typical(hf_work *w, double mass, size_t min_keep)
+{
+    size_t V = w->V;
+    float *lp = w->a, *shift = w->b;
+    sl_logits_log_softmax_f32(w->s, V, lp);
+    /* ent = -(normalized * p).nansum(): p = exp(normalized) (SLEEF), and
+     * 0 * -inf is NaN, which nansum reads as 0 */
+    for (size_t i = 0; i < V; i++)
+        shift[i] = lp[i] * sl_logits_expf_sleef(lp[i]);
+    float ent = -sl_logits_sum_torch_f32(shift, V, 1);
+    for (size_t i = 0; i < V; i++)
+        shift[i] = fabsf(-lp[i] - ent);
+    sl_logits_argsort_f32(shift, V, 0, w->idx, w->tmp);
+    /* cumulative softmax of the scores in shift order */
+    float *sorted = w->c, *cum = w->d;
+    for (size_t j = 0; j < V; j++)
+        sorted[j] = w->s[w->idx[j]];
+    sl_logits_softmax_f32(sorted, V, cum);
+    sl_logits_cumsum_f32(cum, V, sorted);
+    float fm = (float)mass;
+    size_t last = 0;
+    for (size_t j = 0; j < V; j++)
+        last += sorted[j] < fm;
+    if (last > V - 1)
+        last = V - 1;
+    float cut = shift[w->idx[last]];
+    for (size_t j = (min_keep < V ? min_keep : V); j < V; j++)
+        if (shift[w->idx[j]] > cut)
+            w->s[w->idx[j]] = -INFINITY;
+}
+
+static int hf_run(const float *lf, const double *ld, size_t V, const sl_logits_cfg *c,
+                  sl_logits_result *out, sl_error *err)
+{
+    (void)ld;
+    char num[64];
+    long min_keep = c->has_min_keep ? c->min_keep : 1;
+    if (min_keep < 1)
+        return sl_error_set(err, SL_EINVAL,
+                            "hf: `min_tokens_to_keep` has to be a positive integer, but is %ld", min_keep);
+    /* validate in construction order, as _get_logits_processor does */
+    int do_pen = c->has_penalty && c->penalty != 1.0;
+    if (do_pen && !(c->penalty > 0)) {
+        sl_logits_pyrepr(c->penalty, num, sizeof num);
+        return sl_error_set(err, SL_EINVAL, "hf: `penalty` has to be a strictly positive float, but is %s", num);
+    }
+    int do_temp = c->has_temperature && c->temperature != 1.0;
+    if (do_temp && !(c->temperature > 0)) {
+        sl_logits_pyrepr(c->temperature, num, sizeof num);
+        return sl_error_set(err, SL_EINVAL,
+                            "hf: `temperature` (=%s) has to be a strictly positive float, otherwise your next "
+                            "token scores will be invalid.%s",
+                            num, c->temperature == 0.0
+                                     ? " If you're looking for greedy decoding strategies, set `do_sample=False`."
+                                     : "");
+    }
+    long top_k = c->has_top_k ? c->top_k : (c->defaults ? 50 : 0);
+    int do_k = top_k != 0;
+    if (do_k && top_k < 0)
+        return sl_error_set(err, SL_EINVAL, "hf: `top_k` has to be a strictly positive integer, but is %ld", top_k);
+    double top_p = c->has_top_p ? c->top_p : 1.0;
+    int do_p = top_p < 1.0;
+    if (do_p && top_p < 0) {
+        sl_logits_pyrepr(top_p, num, sizeof num);
+        return sl_error_set(err, SL_EINVAL, "hf: `top_p` has to be a float > 0 and < 1, but is %s", num);
+    }
+    int do_minp = c->has_min_p;
+    if (do_minp && !(c->min_p >= 0 && c->min_p <= 1.0)) {
+        sl_logits_pyrepr(c->min_p, num, sizeof num);
+        return sl_error_set(err, SL_EINVAL, "hf: `min_p` has to be a float in the [0, 1] interval, but is %s", num);
+    }
+    int do_typ = c->has_typical && c->typical < 1.0;
+    if (do_typ && !(c->typical > 0 && c->typical < 1)) {
+        sl_logits_pyrepr(c->typical, num, sizeof num);
+        return sl_error_set(err, SL_EINVAL, "hf: `typical_p` has to be a float > 0 and < 1, but is %s", num);
+    }
+
+    hf_work w;
+    int rc = hf_work_alloc(&w, V, err);
+    if (rc)
+        return rc;
+    if ((rc = sl_logits_result_alloc(out, V, err))) {
+        hf_work_free(&w);
+        return rc;
+    }
+    out->precision = 32;
+    memcpy(w.s, lf, V * sizeof *w.s);
+
+    if (do_pen && c->context_n) {
+        /* gather → where → scatter: a repeated id reads the original value
+         * each time and writes the same result, so it is penalised once */
+        unsigned char *hit = calloc(V, 1);
+        if (!hit) {
+            hf_work_free(&w);
+            sl_logits_result_free(out);
+            return sl_error_set(err, SL_ENOMEM, "out of memory");
+        }
+        for (size_t i = 0; i < c->context_n; i++)
+            hit[c->context[i]] = 1;
+        float pen = (float)c->penalty;
+        for (size_t i = 0; i < V; i++)
+            if (hit[i])
+                w.s[i] = w.s[i] < 0 ? w.s[i] * pen : w.s[i] / pen;
+        free(hit);
+        sl_logits_step(out, "repetition_penalty");
+    }
+    if (do_temp) {
+        float t = (float)c->temperature;
+        for (size_t i = 0; i < V; i++)
+            w.s[i] = w.s[i] / t;
+        sl_logits_step(out, "temperature");
+    }
+    if (do_k) {
+        /* TopKLogitsWarper.__init__: top_k = max(top_k, min_tokens_to_keep) */
+        size_t k = (size_t)(top_k > min_keep ? top_k : min_keep);
+        hf_top_k(&w, k);
+        sl_logits_step(out, "top_k");
+    }
+    if (do_p) {
+        hf_top_p(&w, top_p, (size_t)min_keep);
+        sl_logits_step(out, "top_p");
+    }
+    if (do_minp) {
+        hf_min_p(&w, c->min_p, (size_t)min_keep);
+        sl_logits_step(out, "min_p");
+    }
+    if (do_typ) {
+        hf_typical(&w, c->typical, (size_t)min_keep);
+        sl_logits_step(out, "typical");
+    }
+    /* _sample: probs = softmax(next_token_scores) */
+    sl_logits_softmax_f32(w.s, V, w.a);
+    for (size_t i = 0; i < V; i++) {
+        out->kept[i] = w.s[i] != -INFINITY;
+        out->n_kept += out->kept[i];
+        out->probs[i] = w.a[i];
+    }
+    hf_work_free(&w);
+    return SL_OK;
+}
+
+const sl_pipeline_type sl_pipeline_hf_type = {
+    "hf",
+    "transformers generate(do_sample=True): repetition penalty -> temperature -> top-k (ties kept) -> top-p -> "
+    "min-p -> typical, float32; --defaults = top_k 50",
+    SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
+        SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS,
+    hf_run,
+};

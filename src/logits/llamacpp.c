@@ -1,0 +1,466 @@
+/* llamacpp.c — llama.cpp's sampler chain over a candidate array, in float32
+ * as its C++ computes it.
+ *
+ * Reproduces llama.cpp src/llama-sampling.cpp (read at commit 0344068c, after
+ * PR #15704 of 2025-08-31 made the dist sampler normalise and sample in one
+ * pass; test vectors from tests/test-sampling.cpp at 07e4038):
+ * llama_sampler_penalties_apply, llama_sampler_top_k_impl,
+ * llama_sampler_typical_apply, llama_sampler_top_p_apply,
+ * llama_sampler_min_p_apply, llama_sampler_temp_impl,
+ * llama_sampler_softmax_impl and llama_sampler_dist_apply; and the default
+ * chain order of common/sampling.cpp common_sampler_init (penalties → dry →
+ * top-n-sigma → top-k → typical → top-p → min-p → xtc → temperature → dist;
+ * dry, top-n-sigma and xtc are off by default and not emulated) with the
+ * defaults of common/common.h common_params_sampling (top_k 40, top_p 0.95,
+ * min_p 0.05, temp 0.8, penalty_last_n 64, repeat 1.0, typical 1.0, min_keep 0).
+ *
+ * Every filter works on the current candidate array and recomputes its own
+ * softmax over it (so each sees a renormalised distribution); top-k keeps
+ * exactly k; top-p walks the descending order with a float running sum and
+ * keeps through the first token where it reaches p (p = 0 keeps one); min-p
+ * compares logits with max + logf(p) (before temperature in this chain);
+ * temperature <= 0 keeps the first maximum and sets every other logit to
+ * -inf without shrinking the array.
+ *
+ * Sorting is llama.cpp's own: std::partial_sort for up to 128 candidates, its
+ * 128-bucket partial sort (logits bucketed over [-10, 10], std::sort per
+ * bucket) beyond, the adaptive top-256 first pass of top-p, std::sort of
+ * indices in typical — with libstdc++'s algorithms reproduced in stdsort.c,
+ * so tied logits end in the same order as in a GCC build (which tied token
+ * top-k keeps, and the order the dist sampler walks).
+ *
+ * Known divergences: a build whose compiler contracts 6.4f * logit + 64.0f
+ * into an FMA (-march=native) can put a logit on a bucket boundary into the
+ * next bucket, which changes only the order among ties; libc++ (clang/macOS)
+ * and MSVC sort ties differently. With a probability that underflows to 0,
+ * typical's entropy is NaN in llama.cpp (0 * -inf) and its order is then
+ * whatever std::sort makes of NaN comparisons; the same happens here. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "samplab.h"
+
+/* llama.cpp's comparator: logit descending (ties: whatever libstdc++ does) */
+static int sl_llama_desc(const void *a, const void *b, const void *ctx)
+{
+    (void)ctx;
+    return ((const sl_logits_cand *)a)->logit > ((const sl_logits_cand *)b)->logit;
+}
+
+/* The bucket index of llama_token_data_array_partial_sort:
+ * int(6.4f * logit + 64.0f) clamped to [0, 127]. An out-of-range float to int
+ * conversion gives INT_MIN on x86 (cvttss2si), i.e. bucket 0. */
+static int sl_llama_bucket(float logit)
+{
+    float x = 6.4f * logit + 64.0f;
+    if (!(x > -2147483648.0f && x < 2147483648.0f))
+        return 0;
+    int ib = (int)x;
+    return ib < 0 ? 0 : ib > 127 ? 127 : ib;
+}
+
+/* llama_token_data_array_partial_sort: the top npartial of a (not changed)
+ * into res, sorted descending, via 128 logit buckets over [-10, 10]; res gets
+ * every candidate of the buckets it needed (*nres of them). */
+static int sl_llama_bucket_sort(const sl_logits_llama_array *a, size_t npartial, sl_logits_cand *res, size_t *nres)
+{
+    size_t histo[128] = {0}, pos[128];
+    unsigned char *bi = malloc(a->size ? a->size : 1);
+    if (!bi)
+        return SL_ENOMEM;
+    for (size_t i = 0; i < a->size; i++) {
+        bi[i] = (unsigned char)sl_llama_bucket(a->data[i].logit);
+        histo[bi[i]]++;
+    }
+    size_t nhave = 0;
+    int ib = 127;
+    for (; ib >= 0; --ib) {
+        nhave += histo[ib];
+        if (nhave >= npartial)
+            break;
+    }
+    if (ib < 0)
+        ib = 0;
+    size_t off = 0;
+    for (int j = 127; j >= ib; --j) {
+        pos[j] = off;
+        off += histo[j];
+    }
+    for (size_t i = 0; i < a->size; i++)
+        if (bi[i] >= ib)
+            res[pos[bi[i]]++] = a->data[i];
+    free(bi);
+    size_t done = 0;
+    off = 0;
+    for (int j = 127; j > ib; --j) {
+        sl_logits_std_sort(res + off, histo[j], sizeof *res, sl_llama_desc, NULL);
+        off += histo[j];
+        done += histo[j];
+    }
+    sl_logits_std_partial_sort(res + off, npartial - done, histo[ib], sizeof *res, sl_llama_desc, NULL);
+    *nres = nhave;
+    return SL_OK;
+}
+
+/* llama_token_data_array_partial_sort_inplace: keep the top npartial,
+ * sorted; std::partial_sort up to 128, the bucket sort beyond. */
+static void sl_llama_partial_sort_inplace(sl_logits_llama_array *a, size_t npartial)
+{
+    if (npartial <= 128) {
+        sl_logits_std_partial_sort(a->data, npartial, a->size, sizeof *a->data, sl_llama_desc, NULL);
+    } else {
+        sl_logits_cand *tmp = malloc(a->size * sizeof *tmp);
+        size_t n = 0;
+        if (!tmp || sl_llama_bucket_sort(a, npartial, tmp, &n)) {
+            /* out of memory: libstdc++'s std::sort gives the same set, ties aside */
+            sl_logits_std_sort(a->data, a->size, sizeof *a->data, sl_llama_desc, NULL);
+        } else {
+            memcpy(a->data, tmp, npartial * sizeof *tmp);
+        }
+        free(tmp);
+    }
+    a->size = npartial;
+    a->sorted = 1;
+}
+
+void sl_logits_llama_softmax(sl_logits_llama_array *a, int do_sort)
+{
+    if (!a->size)
+        return;
+    if (do_sort && !a->sorted)
+        sl_llama_partial_sort_inplace(a, a->size);
+    float max_l = a->data[0].logit;
+    if (!a->sorted)
+        for (size_t i = 1; i < a->size; i++)
+            max_l = fmaxf(max_l, a->data[i].logit);
+    float cum = 0.0f;
+    for (size_t i = 0; i < a->size; i++) {
+        float p = expf(a->data[i].logit - max_l);
+        a->data[i].p = p;
+        cum += p;
+    }
+    for (size_t i = 0; i < a->size; i++)
+        a->data[i].p /= cum;
+}
+
+void sl_logits_llama_penalties(sl_logits_llama_array *a, const long *ctx, size_t ctx_n, long last_n,
+                               float repeat, float freq, float present)
+{
+    if (last_n <= 0 || (repeat == 1.0f && freq == 0.0f && present == 0.0f))
+        return;
+    /* the ring buffer holds the last last_n accepted tokens */
+    size_t from = ctx_n > (size_t)last_n ? ctx_n - (size_t)last_n : 0;
+    for (size_t i = 0; i < a->size; i++) {
+        int count = 0;
+        for (size_t j = from; j < ctx_n; j++)
+            count += ctx[j] == a->data[i].id;
+        if (!count)
+            continue;
+        if (a->data[i].logit <= 0)
+            a->data[i].logit *= repeat;
+        else
+            a->data[i].logit /= repeat;
+        a->data[i].logit -= (float)count * freq + (float)(count > 0) * present;
+    }
+    a->sorted = 0;
+}
+
+void sl_logits_llama_top_k(sl_logits_llama_array *a, long k)
+{
+    if (k <= 0)
+        return;
+    if ((size_t)k > a->size)
+        k = (long)a->size;
+    if (!a->sorted)
+        sl_llama_partial_sort_inplace(a, (size_t)k);
+    a->size = (size_t)k;
+}
+
+/* the typical sampler's index sort: shifted_scores[a] < shifted_scores[b] */
+static int sl_llama_shift_less(const void *a, const void *b, const void *ctx)
+{
+    const float *sh = ctx;
+    return sh[*(const size_t *)a] < sh[*(const size_t *)b];
+}
+
+void sl_logits_llama_typical(sl_logits_llama_array *a, float p, size_t min_keep)
+{
+    if (p >= 1.0f || !a->size)
+        return;
+    sl_logits_llama_softmax(a, 1);
+    float entropy = 0.0f;
+    for (size_t i = 0; i < a->size; i++)
+        entropy += -a->data[i].p * logf(a->data[i].p);
+    size_t n = a->size;
+    float *sh = malloc(n * sizeof *sh);
+    size_t *idx = malloc(n * sizeof *idx);
+    sl_logits_cand *nd = malloc(n * sizeof *nd);
+    if (!sh || !idx || !nd) {
+        free(sh);
+        free(idx);
+        free(nd);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        sh[i] = fabsf(-logf(a->data[i].p) - entropy);
+        idx[i] = i;
+    }
+    sl_logits_std_sort(idx, n, sizeof *idx, sl_llama_shift_less, sh);
+    float cum = 0.0f;
+    size_t last = n;
+    for (size_t i = 0; i < n; i++) {
+        cum += a->data[idx[i]].p;
+        if (cum > p && (min_keep == 0 || i >= min_keep - 1)) {
+            last = i + 1;
+            break;
+        }
+    }
+    for (size_t i = 0; i < last; i++)
+        nd[i] = a->data[idx[i]];
+    memcpy(a->data, nd, last * sizeof *nd);
+    a->size = last;
+    a->sorted = 0;
+    free(sh);
+    free(idx);
+    free(nd);
+}
+
+void sl_logits_llama_top_p(sl_logits_llama_array *a, float p, size_t min_keep)
+{
+    if (p >= 1.0f || !a->size)
+        return;
+    sl_logits_llama_softmax(a, 0); /* probabilities in the current order */
+    sl_logits_cand *buf = NULL, *pd = a->data;
+    size_t k = a->size, nbuf = 0;
+    if (!a->sorted && a->size > 1024) {
+        /* adaptive: bucket-sort the top 256 first, everything if that is not enough */
+        k = 256;
+        buf = malloc(a->size * sizeof *buf);
+        if (!buf || sl_llama_bucket_sort(a, k, buf, &nbuf)) {
+            free(buf);
+            buf = NULL;
+            sl_llama_partial_sort_inplace(a, a->size);
+            pd = a->data;
+        } else {
+            pd = buf;
+        }
+    } else if (!a->sorted) {
+        sl_llama_partial_sort_inplace(a, a->size);
+    }
+    float cum = 0.0f;
+    size_t last = a->size;
+    for (size_t i = 0; i < a->size; i++) {
+        cum += pd[i].p;
+        if (cum >= p && i + 1 >= min_keep) {
+            last = i + 1;
+            break;
+        }
+        if (!a->sorted && i == k - 1) {
+            k = a->size;
+            if (sl_llama_bucket_sort(a, k, buf, &nbuf)) { /* out of memory: stop here */
+                last = i + 1;
+                break;
+            }
+            pd = buf;
+        }
+    }
+    if (!a->sorted) {
+        memcpy(a->data, buf, last * sizeof *buf);
+        a->sorted = 1;
+    }
+    free(buf);
+    a->size = last;
+}
+
+void sl_logits_llama_min_p(sl_logits_llama_array *a, float p, size_t min_keep)
+{
+    if (p <= 0.0f || !a->size)
+        return;
+    if (!a->sorted) {
+        float max_l = -3.40282347e+38f; /* -FLT_MAX */
+        for (size_t i = 0; i < a->size; i++)
+            max_l = fmaxf(max_l, a->data[i].logit);
+        const float min_l = max_l + logf(p);
+        size_t n = 0;
+        for (size_t i = 0; i < a->size; i++)
+            n += a->data[i].logit >= min_l;
+        if (n && n >= min_keep) { /* filtered in place, array order kept */
+            size_t w = 0;
+            for (size_t i = 0; i < a->size; i++)
+                if (a->data[i].logit >= min_l)
+                    a->data[w++] = a->data[i];
+            a->size = w;
+            return;
+        }
+        sl_llama_partial_sort_inplace(a, a->size);
+    }
+    const float min_l = a->data[0].logit + logf(p);
+    size_t i = 1;
+    for (; i < a->size; i++)
+        if (a->data[i].logit < min_l && i >= min_keep)
+            break;
+    a->size = i;
+}
+
+void sl_logits_llama_temp(sl_logits_llama_array *a, float temp)
+{
+    if (!a->size)
+        return;
+    if (temp <= 0.0f) {
+        size_t max_i = 0;
+        float max_l = a->data[0].logit;
+        for (size_t i = 1; i < a->size; i++) {
+            if (a->data[i].logit > max_l) {
+                a->data[max_i].logit = -INFINITY;
+                max_i = i;
+                max_l = a->data[i].logit;
+            } else {
+                a->data[i].logit = -INFINITY;
+            }
+        }
+        return;
+    }
+    for (size_t i = 0; i < a->size; i++)
+        a->data[i].logit /= temp;
+}
+
+size_t sl_logits_llama_dist(sl_logits_llama_array *a, double u)
+{
+    if (a->size <= 1) {
+        if (a->size)
+            a->data[0].p = 1.0f;
+        return 0;
+    }
+    float max_l = a->data[0].logit;
+    if (!a->sorted)
+        for (size_t i = 1; i < a->size; i++)
+            max_l = fmaxf(max_l, a->data[i].logit);
+    double sum_cum = 0.0;
+    for (size_t i = 0; i < a->size; i++) {
+        float p = expf(a->data[i].logit - max_l);
+        a->data[i].p = p;
+        sum_cum += p;
+    }
+    const double sum_tgt = sum_cum * u;
+    double sum_run = 0.0;
+    size_t sel = a->size;
+    for (size_t i = 0; i < a->size; i++) {
+        if (sel == a->size) {
+            sum_run += a->data[i].p;
+            if (sum_run >= sum_tgt)
+                sel = i;
+        }
+        a->data[i].p = (float)(a->data[i].p / sum_cum);
+    }
+    return sel == a->size ? a->size - 1 : sel;
+}
+
+int sl_logits_llama_chain(const float *lf, size_t V, const sl_logits_cfg *c, sl_logits_llama_array *a,
+                          sl_logits_result *trace, sl_error *err)
+{
+    long min_keep = c->has_min_keep ? c->min_keep : 0;
+    if (min_keep < 0)
+        return sl_error_set(err, SL_EINVAL, "llamacpp: min_keep %ld is negative (it is a size_t)", min_keep);
+    long last_n = c->has_last_n ? c->last_n : 64;
+    if (last_n < 0)
+        return sl_error_set(err, SL_EINVAL, "llamacpp: penalty_last_n %ld is negative", last_n);
+    const int d = c->defaults;
+    long top_k = c->has_top_k ? c->top_k : (d ? 40 : 0);
+    float top_p = (float)(c->has_top_p ? c->top_p : (d ? 0.95 : 1.0));
+    float min_p = (float)(c->has_min_p ? c->min_p : (d ? 0.05 : 0.0));
+    float typ = (float)(c->has_typical ? c->typical : 1.0);
+    float temp = (float)(c->has_temperature ? c->temperature : (d ? 0.8 : 1.0));
+    float rep = (float)(c->has_penalty ? c->penalty : 1.0);
+    float freq = (float)(c->has_freq ? c->freq : 0.0);
+    float pres = (float)(c->has_presence ? c->presence : 0.0);
+
+    a->data = malloc(V * sizeof *a->data);
+    if (!a->data)
+        return sl_error_set(err, SL_ENOMEM, "out of memory for %zu candidates", V);
+    for (size_t i = 0; i < V; i++) {
+        a->data[i].id = (long)i;
+        a->data[i].logit = lf[i];
+        a->data[i].p = 0.0f;
+    }
+    a->size = V;
+    a->sorted = 0;
+
+    if (c->context_n && last_n > 0 && (rep != 1.0f || freq != 0.0f || pres != 0.0f)) {
+        sl_logits_llama_penalties(a, c->context, c->context_n, last_n, rep, freq, pres);
+        if (trace)
+            sl_logits_step(trace, "penalties");
+    }
+    if (top_k > 0) {
+        sl_logits_llama_top_k(a, top_k);
+        if (trace)
+            sl_logits_step(trace, "top-k");
+    }
+    if (typ < 1.0f) {
+        sl_logits_llama_typical(a, typ, (size_t)min_keep);
+        if (trace)
+            sl_logits_step(trace, "typical");
+    }
+    if (top_p < 1.0f) {
+        sl_logits_llama_top_p(a, top_p, (size_t)min_keep);
+        if (trace)
+            sl_logits_step(trace, "top-p");
+    }
+    if (min_p > 0.0f) {
+        sl_logits_llama_min_p(a, min_p, (size_t)min_keep);
+        if (trace)
+            sl_logits_step(trace, "min-p");
+    }
+    /* the temperature sampler is always in the chain; T = 1 divides by 1 */
+    sl_logits_llama_temp(a, temp);
+    if (trace && temp != 1.0f)
+        sl_logits_step(trace, temp <= 0.0f ? "temp (<= 0: first max only)" : "temp");
+    return SL_OK;
+}
+
+static int llamacpp_run(const float *lf, const double *ld, size_t V, const sl_logits_cfg *c,
+                        sl_logits_result *out, sl_error *err)
+{
+    (void)ld;
+    int rc = sl_logits_result_alloc(out, V, err);
+    if (rc)
+        return rc;
+    out->precision = 32;
+    sl_logits_llama_array a;
+    if ((rc = sl_logits_llama_chain(lf, V, c, &a, out, err))) {
+        sl_logits_result_free(out);
+        return rc;
+    }
+    /* the dist sampler's normalisation gives the final probabilities; run
+     * it on a copy so the result keeps the array as the draw will see it */
+    sl_logits_llama_array b = {malloc(a.size * sizeof *a.data), a.size, a.sorted};
+    if (!b.data) {
+        free(a.data);
+        sl_logits_result_free(out);
+        return sl_error_set(err, SL_ENOMEM, "out of memory");
+    }
+    memcpy(b.data, a.data, a.size * sizeof *a.data);
+    sl_logits_llama_dist(&b, 0.0);
+    for (size_t i = 0; i < b.size; i++) {
+        size_t id = (size_t)b.data[i].id;
+        out->probs[id] = b.data[i].p;
+        if (b.data[i].logit != -INFINITY && !out->kept[id]) {
+            out->kept[id] = 1;
+            out->n_kept++;
+        }
+    }
+    free(b.data);
+    out->cand = a.data;
+    out->n_cand = a.size;
+    out->cand_sorted = a.sorted;
+    return SL_OK;
+}
+
+const sl_pipeline_type sl_pipeline_llamacpp_type = {
+    "llamacpp",
+    "llama.cpp default chain: penalties (last N) -> top-k (exactly k) -> typical -> top-p -> min-p (logit space) "
+    "-> temperature -> dist, float32; --defaults = top-k 40, top-p 0.95, min-p 0.05, T 0.8",
+    SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
+        SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS | SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE,
+    llamacpp_run,
+};

@@ -1,0 +1,112 @@
+/* test_cli_pipeline.c — `samplab pipeline` and `samplab compare` as a user
+ * runs them: output format, options a framework lacks, bad input. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "helpers.h"
+
+Test(replay_pipeline, cli_pipeline_lines_and_json)
+{
+    sl_test_run r = sl_test_cli("pipeline --framework hf --logits 3,2,2,1 --top-k 2");
+    cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+    /* torch.softmax(tensor([3., 2, 2, -inf])) prints 0.57611692 0.21194157 0.21194157 0 */
+    cr_assert_str_eq(r.out, "0\t0.57611692\n1\t0.21194157\n2\t0.21194157\n");
+    sl_test_run_free(&r);
+    r = sl_test_cli("pipeline --framework llamacpp --logits 3,2,2,1 --top-k 2 --json");
+    cr_assert_eq(r.status, 0);
+    cr_assert(strstr(r.out, "\"kept\":[0,1]") && strstr(r.out, "\"probs\":[0.731058598,0.268941432,0.0,0.0]"),
+              "json: %s", r.out);
+    sl_test_run_free(&r);
+}
+
+Test(replay_pipeline, cli_pipeline_errors)
+{
+    sl_test_run r = sl_test_cli("pipeline --framework vllm --logits 3,2,2,1 --typical 0.5");
+    cr_assert_eq(r.status, 2);
+    cr_assert_str_eq(r.out, "");
+    cr_assert(strstr(r.err, "--typical is not an option of framework vllm"), "%s", r.err);
+    sl_test_run_free(&r);
+    r = sl_test_cli("pipeline --framework tutorial --logits 3,2,2,1 --defaults");
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "--defaults is not an option of framework tutorial"), "%s", r.err);
+    sl_test_run_free(&r);
+    r = sl_test_cli("pipeline --framework hf --logits 3,2,2,1 --temperature 0");
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "set `do_sample=False`"), "%s", r.err);
+    cr_assert_eq(sl_test_lines(r.err), 1);
+    sl_test_run_free(&r);
+    r = sl_test_cli("pipeline --framework hf --logits 3,2,2,1 --repetition-penalty 1.2 --context 0,7");
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "context entry 1 (7) is not a token id in 0..3"), "%s", r.err);
+    sl_test_run_free(&r);
+    r = sl_test_cli("pipeline --framework nope --logits 1,2");
+    cr_assert_eq(r.status, 2);
+    sl_test_run_free(&r);
+    r = sl_test_cli("pipeline --framework hf --logits 1,nan,2");
+    cr_assert_eq(r.status, 2);
+    cr_assert_str_eq(r.out, "");
+    sl_test_run_free(&r);
+}
+
+Test(replay_pipeline, cli_compare_tie_case)
+{
+    sl_test_run r = sl_test_cli("compare --logits 3,2,2,1 --top-k 2 --frameworks hf,llamacpp");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "hf vs llamacpp: TV 0.211942; hf keeps 1 [2] that llamacpp drops; llamacpp keeps 0 that hf drops"), "%s", r.out);
+    cr_assert(strstr(r.out, "samplab pipeline --framework llamacpp --top-k 3 reproduces hf"), "%s", r.out);
+    sl_test_run_free(&r);
+    /* the min-p rule: llama.cpp filters before temperature, so its min-p is m^T */
+    r = sl_test_cli("compare --logits data/weather.txt --min-p 0.2 --temperature 0.5 --frameworks hf,llamacpp");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "samplab pipeline --framework llamacpp --temperature 0.5 --min-p 0.447213595 reproduces hf"),
+              "%s", r.out);
+    sl_test_run_free(&r);
+    r = sl_test_cli("compare --logits 3,2,2,1 --typical 0.5 --frameworks hf,vllm");
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "--typical is not an option of framework vllm"), "%s", r.err);
+    sl_test_run_free(&r);
+    r = sl_test_cli("compare --logits 3,2,2,1 --temperature 0 --json");
+    cr_assert_eq(r.status, 0);
+    cr_assert(strstr(r.out, "\"ok\":false") && strstr(r.out, "do_sample=False"), "%s", r.out);
+    sl_test_run_free(&r);
+}
+
+Test(replay_pipeline, cli_draw_llamacpp)
+{
+    /* the weather logits with llama.cpp's defaults: 4 candidates survive, two words per draw */
+    sl_test_run r = sl_test_cli("draw --framework llamacpp --logits data/weather.txt --defaults --seed 42 --n 8 --json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "\"name\":\"std-mt19937\"") && strstr(r.out, "\"words\":16"), "%s", r.out);
+    sl_test_run_free(&r);
+    r = sl_test_cli("draw --framework llamacpp --logits data/weather.txt --n 2");
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "needs --seed"), "%s", r.err);
+    sl_test_run_free(&r);
+    r = sl_test_cli("draw --framework llamacpp --probs data/weather.txt --seed 1");
+    cr_assert_eq(r.status, 2);
+    sl_test_run_free(&r);
+}
+
+Test(replay_pipeline, cli_draw_vllm_and_hf)
+{
+    /* vLLM T = 0: greedy, the first maximum of the penalised logits, no words */
+    sl_test_run r = sl_test_cli("draw --framework vllm --logits 1,3,3,2 --temperature 0 --n 3 --json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "\"tokens\":[1,1,1]") && strstr(r.out, "\"words\":0"), "%s", r.out);
+    sl_test_run_free(&r);
+    /* transformers T = 0: the ValueError, nothing drawn */
+    r = sl_test_cli("draw --framework hf --logits 1,3,3,2 --temperature 0 --n 3");
+    cr_assert_eq(r.status, 2);
+    cr_assert_str_eq(r.out, "");
+    cr_assert(strstr(r.err, "do_sample=False"), "%s", r.err);
+    sl_test_run_free(&r);
+    /* a one-sample race spends two words per vocabulary entry */
+    r = sl_test_cli("draw --framework hf --logits data/weather.txt --seed 3 --n 5 --json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "\"words\":80"), "%s", r.out);
+    sl_test_run_free(&r);
+    r = sl_test_cli("draw --framework vllm --logits data/weather.txt --typical 0.5 --seed 3");
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "--typical is not an option of framework vllm"), "%s", r.err);
+    sl_test_run_free(&r);
+}

@@ -1,0 +1,205 @@
+/* test_framework_llamacpp.c — llama.cpp's dist sampler emulation
+ * (framework/llamacpp.c): the uniform double against libstdc++'s own
+ * std::uniform_real_distribution<double> over std::mt19937
+ * (tests/oracle/stdcxx_uniform.cpp), the pick in candidate-array order, words
+ * consumed, and the draw's distribution. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "samplab.h"
+#include "stats/exact.h"
+
+/* a generator that replays two fixed words, for the 1.0-clamp corner */
+typedef struct fixed2 {
+    uint32_t w[2];
+    int i;
+} fixed2;
+static int fixed2_seed(void *s, const sl_seed *seed, const void *param, sl_error *err)
+{
+    (void)s; (void)seed; (void)param; (void)err;
+    return 0;
+}
+static uint64_t fixed2_next(void *s)
+{
+    fixed2 *f = s;
+    return f->w[f->i++ & 1];
+}
+static const sl_rng_type fixed2_type = {"fixed2", 32, sizeof(fixed2), fixed2_seed, fixed2_next, NULL, NULL, NULL};
+
+Test(replay_pipeline, llamacpp_uniform_equals_libstdcxx)
+{
+    char *t = sl_test_oracle("stdcxx_uniform");
+    cr_assert_not_null(t, "no libstdc++ transcript: run through make test");
+    size_t seeds = 0, corners = 0;
+    char *save = NULL;
+    uint32_t cur = 0xFFFFFFFFu;
+    sl_rng r;
+    memset(&r, 0, sizeof r);
+    sl_error e;
+    for (char *line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (!strncmp(line, "seed ", 5)) {
+            unsigned long seed;
+            int i;
+            char hex[64];
+            cr_assert_eq(sscanf(line, "seed %lu %d %63s", &seed, &i, hex), 3);
+            if (i == 0) {
+                if (cur != 0xFFFFFFFFu)
+                    sl_rng_release(&r);
+                sl_seed sd = {.lo = seed};
+                cr_assert_eq(sl_rng_init(&r, &sl_rng_mt19937_type, &sd, &e), 0);
+                cur = (uint32_t)seed;
+                seeds++;
+            }
+            double want = strtod(hex, NULL), got = sl_fw_llamacpp_uniform(&r);
+            cr_assert(got == want, "seed %lu draw %d: observed %a, libstdc++ %a", seed, i, got, want);
+            cr_assert_eq(r.words, 2u * (unsigned)(i + 1), "two words per double");
+        } else if (!strncmp(line, "words ", 6)) {
+            unsigned long w1, w2;
+            char hex[64];
+            cr_assert_eq(sscanf(line, "words %lu %lu %63s", &w1, &w2, hex), 3);
+            fixed2 st = {{(uint32_t)w1, (uint32_t)w2}, 0};
+            sl_rng fr = {&fixed2_type, &st, 0};
+            double want = strtod(hex, NULL), got = sl_fw_llamacpp_uniform(&fr);
+            cr_assert(got == want, "words %lu %lu: observed %a, libstdc++ %a", w1, w2, got, want);
+            corners++;
+        }
+    }
+    if (cur != 0xFFFFFFFFu)
+        sl_rng_release(&r);
+    cr_assert(seeds >= 300 && corners >= 5, "seeds %zu corners %zu", seeds, corners);
+    free(t);
+}
+
+Test(replay_pipeline, llamacpp_dist_picks_in_array_order)
+{
+    /* array sorted by top-k: ids 2 (p .5), 0 (.3), 1 (.2) */
+    sl_logits_cand d[3] = {{2, logf(0.5f), 0}, {0, logf(0.3f), 0}, {1, logf(0.2f), 0}};
+    sl_logits_llama_array a = {d, 3, 1};
+    cr_assert_eq(sl_logits_llama_dist(&a, 0.0), 0, "u = 0 picks the first entry");
+    cr_assert_eq(sl_logits_llama_dist(&a, 0.49), 0);
+    cr_assert_eq(sl_logits_llama_dist(&a, 0.51), 1, "u = 0.51 falls in the second entry (id 0)");
+    cr_assert_eq(sl_logits_llama_dist(&a, 0.81), 2);
+    /* the same probabilities in id order give different tokens for the same u */
+    sl_logits_cand e[3] = {{0, logf(0.3f), 0}, {1, logf(0.2f), 0}, {2, logf(0.5f), 0}};
+    sl_logits_llama_array b = {e, 3, 0};
+    cr_assert_eq(b.data[sl_logits_llama_dist(&b, 0.51)].id, 2);
+    cr_assert_eq(a.data[sl_logits_llama_dist(&a, 0.51)].id, 0);
+}
+
+Test(replay_pipeline, llamacpp_framework_draws)
+{
+    sl_vec v;
+    cr_assert_eq(sl_vec_alloc(&v, 4, "inline"), 0);
+    const double x[4] = {1, 2, 3, 0.5};
+    for (int i = 0; i < 4; i++) {
+        v.d[i] = x[i];
+        v.f[i] = (float)x[i];
+    }
+    sl_fw_opts o;
+    memset(&o, 0, sizeof o);
+    o.logits = &v;
+    o.has_seed = 1;
+    o.seed.lo = 42;
+    o.n = 20000;
+    o.k = 1;
+    sl_fw_result res;
+    sl_error e;
+    cr_assert_eq(sl_framework_llamacpp_type.run(&o, &res, &e), 0, "%s", e.msg);
+    cr_assert_eq(res.words, 2 * 20000u, "two mt19937 words per draw");
+    cr_assert_str_eq(res.rng_name, "std-mt19937");
+    /* replay by hand: std::mt19937(42), uniform, walk ids in order (no filter sorted the array) */
+    sl_rng r;
+    sl_seed sd = {.lo = 42};
+    cr_assert_eq(sl_rng_init(&r, &sl_rng_mt19937_type, &sd, &e), 0);
+    double p[4], s = 0;
+    for (int i = 0; i < 4; i++)
+        s += p[i] = expf((float)x[i] - 3.0f);
+    for (size_t t = 0; t < 50; t++) {
+        double u = sl_fw_llamacpp_uniform(&r), acc = 0;
+        long want = 3;
+        for (int i = 0; i < 4; i++) {
+            acc += (float)p[i];
+            if (acc >= s * u) {
+                want = i;
+                break;
+            }
+        }
+        cr_assert_eq(res.tokens[t], want, "draw %zu: %ld expected %ld", t, res.tokens[t], want);
+    }
+    sl_rng_release(&r);
+    /* frequencies: 20000 draws, each within 5 sigma of softmax */
+    long cnt[4] = {0};
+    for (size_t t = 0; t < 20000; t++)
+        cnt[res.tokens[t]]++;
+    for (int i = 0; i < 4; i++) {
+        double q = p[i] / s, sd5 = 5 * sqrt(q * (1 - q) / 20000);
+        cr_assert(fabs(cnt[i] / 20000.0 - q) < sd5, "id %d: freq %.4f p %.4f", i, cnt[i] / 20000.0, q);
+    }
+    sl_fw_result_free(&res);
+    /* one candidate left (top-k 1): no word is drawn */
+    o.has_top_k = 1;
+    o.top_k = 1;
+    o.n = 10;
+    cr_assert_eq(sl_framework_llamacpp_type.run(&o, &res, &e), 0);
+    cr_assert_eq(res.words, 0, "a single candidate is chosen without a draw");
+    cr_assert_eq(res.tokens[0], 2);
+    sl_fw_result_free(&res);
+    /* no seed: llama.cpp's default means a random seed */
+    o.has_seed = 0;
+    cr_assert_eq(sl_framework_llamacpp_type.run(&o, &res, &e), SL_EINVAL);
+    sl_vec_free(&v);
+}
+
+/* Cross-check with the exact audit (stats/exact_llama.c), written
+ * independently: it counts, over all 2^64 word pairs (w1, w2), how many pick
+ * each token. Those counts put token i on the word-pair range [lo_i, lo_i +
+ * count_i) (u is nondecreasing in W = w2·2^32 + w1); at each boundary this
+ * emulation's uniform and pick must switch token exactly there. */
+static long pick_at(const sl_logits_cand *base, size_t V, sl_u128 W)
+{
+    fixed2 st = {{(uint32_t)W, (uint32_t)(W >> 32)}, 0};
+    sl_rng fr = {&fixed2_type, &st, 0};
+    double u = sl_fw_llamacpp_uniform(&fr);
+    sl_logits_cand d[16];
+    memcpy(d, base, V * sizeof *d);
+    sl_logits_llama_array a = {d, V, 0};
+    return d[sl_logits_llama_dist(&a, u)].id;
+}
+
+Test(replay_pipeline, llamacpp_dist_boundaries_match_exact_audit)
+{
+    const float lg[8] = {4.0f, 3.3f, 2.9f, 1.2f, 0.4f, -0.3f, -1.0f, -2.2f};
+    sl_exact_input in;
+    memset(&in, 0, sizeof in);
+    double d[8];
+    for (int i = 0; i < 8; i++)
+        d[i] = lg[i];
+    in.V = 8;
+    in.d = d;
+    in.f = lg;
+    in.logits_f = lg;
+    in.source = "weather";
+    sl_exact_result res;
+    sl_error e;
+    cr_assert_eq(sl_exact_run(&sl_exact_llamacpp_type, &in, &res, &e), 0, "%s", e.msg);
+    cr_assert_eq(res.bits, 64);
+    sl_logits_cand base[8];
+    for (int i = 0; i < 8; i++)
+        base[i] = (sl_logits_cand){i, lg[i], 0};
+    sl_u128 lo = 0;
+    long prev = -1;
+    for (int i = 0; i < 8; i++) {
+        if (!res.count[i])
+            continue;
+        cr_assert_eq(pick_at(base, 8, lo), i, "first word pair of token %d", i);
+        if (prev >= 0)
+            cr_assert_eq(pick_at(base, 8, lo - 1), prev, "last word pair before token %d", i);
+        lo += res.count[i];
+        prev = i;
+    }
+    cr_assert(lo == ((sl_u128)1 << 64), "counts cover all 2^64 word pairs");
+    cr_assert_eq(pick_at(base, 8, lo - 1), prev);
+    sl_exact_result_free(&res);
+}
