@@ -36,7 +36,7 @@ TST_LIB_OBJ := $(LIB_SRC:%.c=$(TST)/%.o)
 TST_CLI_OBJ := $(filter-out $(TST)/src/cli/main.o,$(CLI_SRC:%.c=$(TST)/%.o))
 TST_OBJ     := $(TEST_SRC:%.c=$(TST)/%.o)
 
-.PHONY: all deps deps-test deps-report deps-golden test test-unit report bench golden golden-check clean fuzz
+.PHONY: all deps deps-test deps-report deps-golden deps-fuzz test test-unit report bench golden golden-check clean fuzz fuzz-run
 all: bin/samplab
 
 deps:
@@ -47,6 +47,8 @@ deps-report:
 	@sh mk/deps.sh report
 deps-golden:
 	@sh mk/deps.sh golden
+deps-fuzz:
+	@sh mk/deps.sh fuzz
 
 bin/samplab: $(REL_LIB_OBJ) $(REL_CLI_OBJ)
 	@mkdir -p bin
@@ -59,7 +61,7 @@ $(REL)/%.o: %.c $(HDRS)
 	@$(CC) $(BASEFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
 # The test build: same sources, under AddressSanitizer and UBSan.
-$(TST)/%.o: %.c $(HDRS) $(wildcard tests/*.h)
+$(TST)/%.o: %.c $(HDRS) $(wildcard tests/*.h tests/fuzz/*.h)
 	@mkdir -p $(dir $@)
 	@echo '  CC [asan,ubsan] $<'
 	@$(CC) $(BASEFLAGS) $(TEST_EXTRA) -O1 -g $(SAN) $(PKG_CFLAGS) -c -o $@ $<
@@ -100,6 +102,41 @@ golden-check: deps-golden
 	@rm -rf build/golden && mkdir -p build/golden
 	@sh analysis/golden/run.sh build/golden
 	@diff -r data/golden build/golden && echo "golden-check: data/golden matches the live libraries"
+
+# Fuzzing with clang's libFuzzer: every reader target tests/fuzz/fuzz_<t>.c runs
+# FUZZ_SECONDS (default 60) from the seeds in tests/fuzz/corpus/<t>/ (plus the
+# regression inputs in tests/fuzz/regress/<t>/, which make test replays); the
+# grown corpus and any crashing input land in build/fuzz/. A finding fails the
+# target: fix it, then add the input to tests/fuzz/regress/<t>/.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ         := build/fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ)/%.o)
+.SECONDARY: $(FUZZ_LIB_OBJ)
+
+$(FUZZ)/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(BASEFLAGS) -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(PKG_CFLAGS) -c -o $@ $<
+
+$(FUZZ)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/targets.h $(FUZZ_LIB_OBJ)
+	$(FUZZ_CC) $(BASEFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) $(PKG_CFLAGS) -o $@ $< $(FUZZ_LIB_OBJ) $(PKG_LIBS) $(LDLIBS)
+
+fuzz: deps-fuzz
+	@$(MAKE) --no-print-directory fuzz-run
+
+fuzz-run: $(FUZZ_TARGETS:%=$(FUZZ)/fuzz_%)
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ)/corpus/$$t $(FUZZ)/crash/$$t tests/fuzz/corpus/$$t tests/fuzz/regress/$$t; \
+	  dict=; [ -f tests/fuzz/$$t.dict ] && dict=-dict=tests/fuzz/$$t.dict; \
+	  echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
+	  $(FUZZ)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 $$dict \
+	    -artifact_prefix=$(FUZZ)/crash/$$t/ $(FUZZ)/corpus/$$t tests/fuzz/corpus/$$t tests/fuzz/regress/$$t \
+	    > $(FUZZ)/$$t.log 2>&1 \
+	    || { tail -40 $(FUZZ)/$$t.log; echo "fuzz: $$t FAILED; input in $(FUZZ)/crash/$$t/, log $(FUZZ)/$$t.log"; exit 1; }; \
+	  grep -E '^(#[0-9]+ *DONE|stat::number_of_executed_units|Done [0-9]+ runs)' $(FUZZ)/$$t.log | tail -1; \
+	done; echo "fuzz: $(FUZZ_TARGETS): no crash, hang, leak or sanitizer report"
 
 clean:
 	rm -rf build bin

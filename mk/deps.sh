@@ -1,7 +1,7 @@
 #!/bin/sh
 # Checks what a make target needs; installs what is missing with apt-get when
 # run as root, otherwise prints the exact apt-get line and exits 2.
-# Usage: mk/deps.sh build|test|report|golden
+# Usage: mk/deps.sh build|test|report|golden|fuzz
 set -u
 what=${1:-build}
 missing=""
@@ -35,6 +35,22 @@ case "$what" in
     need_py numpy python3-numpy
     need_cmd cargo cargo
     need_file /usr/share/cargo/registry librust-rand-dev
+    ;;
+  fuzz)
+    need_cmd clang clang
+    # libFuzzer's runtime ships apart from clang (compiler-rt)
+    if ! have_cmd clang; then
+      missing="$missing libclang-rt-dev"
+    else
+      t=$(mktemp -d)
+      printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n);\nint LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' > "$t/f.c"
+      if clang -fsanitize=fuzzer,address,undefined -o "$t/f" "$t/f.c" >/dev/null 2>&1; then
+        echo "deps: found libFuzzer (clang -fsanitize=fuzzer)"
+      else
+        echo "deps: missing libFuzzer runtime (Debian: libclang-rt-dev)"; missing="$missing libclang-rt-dev"
+      fi
+      rm -rf "$t"
+    fi
     ;;
 esac
 [ -z "$missing" ] && exit 0

@@ -16,3 +16,6 @@ here=$(dirname "$0")
 sh "$here/exact_rand.sh" "$out/exact_rand.txt"
 # Rust rand 0.8.5 + candle LogitsProcessor emulation (cargo, librust-rand-dev): data/golden/rand_*.txt
 sh "$here/rand_golden.sh" "$out"
+# .safetensors fixtures written by the format's rules with torch, and dump_logits.py --synthetic
+/usr/bin/python3 "$here/make_safetensors.py" "$out" >/dev/null
+/usr/bin/python3 "$here/../dump_logits.py" --synthetic --out "$out/safetensors/synthetic.safetensors" >/dev/null

@@ -24,50 +24,7 @@ static int hf_fw_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
     memset(out, 0, sizeof *out);
     if (!o->logits)
         return sl_error_set(err, SL_EINVAL, "framework hf takes --logits (generate samples from scores)");
-    sl_logits_cfg c;
-    memset(&c, 0, sizeof c);
-    c.has_temperature = o->has_temperature;
-    c.temperature = o->temperature;
-    c.has_top_k = o->has_top_k;
-    c.top_k = o->top_k;
-    c.has_top_p = o->has_top_p;
-    c.top_p = o->top_p;
-    c.has_min_p = o->has_min_p;
-    c.min_p = o->min_p;
-    c.has_typical = o->has_typical;
-    c.typical = o->typical;
-    c.has_penalty = o->has_penalty;
-    c.penalty = o->penalty;
-    c.context = o->context;
-    c.context_n = o->context_n;
-    c.has_min_keep = o->has_min_keep;
-    c.min_keep = o->min_keep;
-    c.defaults = o->defaults;
-    sl_logits_result r;
-    int rc = sl_pipeline_run(&sl_pipeline_hf_type, o->logits, &c, &r, err);
-    if (rc)
-        return rc;
-    sl_vec probs;
-    if (sl_vec_alloc(&probs, r.V, o->logits->source)) {
-        sl_logits_result_free(&r);
-        return sl_error_set(err, SL_ENOMEM, "out of memory for %zu probabilities", r.V);
-    }
-    for (size_t i = 0; i < r.V; i++) {
-        probs.f[i] = (float)r.probs[i]; /* exact: the pipeline's float32 values */
-        probs.d[i] = r.probs[i];
-    }
-    probs.dtype = SL_F32;
-    sl_logits_result_free(&r);
-    sl_fw_opts t = *o;
-    t.logits = NULL;
-    t.probs = &probs;
-    t.k = 1;
-    t.replacement = 0;
-    t.dtype_set = 1;
-    t.dtype = SL_F32;
-    rc = sl_framework_torch_type.run(&t, out, err);
-    sl_vec_free(&probs);
-    return rc;
+    return sl_fw_torch_after_pipeline(&sl_pipeline_hf_type, o, out, err);
 }
 
 const sl_framework_type sl_framework_hf_type = {

@@ -52,24 +52,7 @@ static int llamacpp_fw_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err
         return sl_error_set(err, SL_EINVAL,
                             "framework llamacpp: seed must be below 4294967295 (a uint32_t; 0xFFFFFFFF means random)");
     sl_logits_cfg c;
-    memset(&c, 0, sizeof c);
-    c.has_temperature = o->has_temperature;
-    c.temperature = o->temperature;
-    c.has_top_k = o->has_top_k;
-    c.top_k = o->top_k;
-    c.has_top_p = o->has_top_p;
-    c.top_p = o->top_p;
-    c.has_min_p = o->has_min_p;
-    c.min_p = o->min_p;
-    c.has_typical = o->has_typical;
-    c.typical = o->typical;
-    c.has_penalty = o->has_penalty;
-    c.penalty = o->penalty;
-    c.context = o->context;
-    c.context_n = o->context_n;
-    c.has_min_keep = o->has_min_keep;
-    c.min_keep = o->min_keep;
-    c.defaults = o->defaults;
+    sl_fw_logits_cfg_from_opts(o, &c);
 
     const sl_vec *v = o->logits;
     for (size_t i = 0; i < v->n; i++)

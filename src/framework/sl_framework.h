@@ -246,4 +246,12 @@ void sl_fw_rand_wi_free(sl_fw_rand_wi *wi);
 /* "candle": candle 0.11 LogitsProcessor / rand WeightedIndex<f32> with StdRng. */
 extern const sl_framework_type sl_framework_candle_type;
 
+/* ---------------------------------------------------------------- shared by the logits frameworks (framework/after_pipeline.c) */
+
+/* The draw options as pipeline settings (every field copied). */
+void sl_fw_logits_cfg_from_opts(const sl_fw_opts *o, sl_logits_cfg *c);
+/* Runs pipeline t on o->logits, then torch.multinomial(probs, 1) per call
+ * (argmax without a word when the settings are greedy). */
+int sl_fw_torch_after_pipeline(const sl_pipeline_type *t, const sl_fw_opts *o, sl_fw_result *out, sl_error *err);
+
 #endif

@@ -1,0 +1,408 @@
+/* safetensors.c — reads one row of one tensor of a .safetensors file into an sl_vec.
+ *
+ * Format (huggingface/safetensors, safetensors/src/tensor.rs, read_metadata and
+ * Metadata::validate, as of safetensors 0.4–0.5): 8 bytes N (u64, little-endian),
+ * N bytes of UTF-8 JSON, then the byte buffer. The JSON maps each tensor name to
+ * {"dtype": "F32", "shape": [..], "data_offsets": [begin, end]} (offsets relative
+ * to the buffer); "__metadata__" is a free-form string map and is ignored here.
+ * `safetensors.torch.save_file` pads the JSON with spaces to a multiple of 8 and
+ * lays the tensors out contiguously, sorted by dtype then name.
+ *
+ * We accept exactly what the upstream reader accepts (same checks: N at most
+ * 100,000,000; sorted by offset the tensors tile the buffer from 0 with no gap
+ * or overlap; end - begin = product(shape) * dtype size; the last end is the
+ * end of the file), so a file samplab reads is a file safetensors loads, and
+ * each refusal says which rule failed where. Numbers are little-endian in the
+ * file and are decoded byte by byte, so unaligned data and big-endian hosts work.
+ *
+ * Conversions are exact: F16 and BF16 widen to float32 (every value, subnormals,
+ * infinities and NaN payloads representable), F32 is kept, F64 is kept in `d`
+ * and rounded once to nearest in `f` (what torch's .float() does).
+ * Rows: a tensor of shape [d0, ..., dk, V] has d0*...*dk rows of V entries in C
+ * order, so a [1, 5, V] forward-pass dump takes --row 4 for the last position;
+ * a 1-D tensor is one row. Divergence from upstream: none known in what is
+ * accepted; sub-byte dtypes (F4, F6_*) are sized but never read as vectors.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "samplab.h"
+
+/* Upstream's MAX_HEADER_SIZE: a longer header is refused before it is read. */
+#define SL_ST_MAX_HEADER 100000000ull
+
+typedef struct sl_st_dtype {
+    const char *name;
+    unsigned bits;      /* element size in bits, as upstream's Dtype::bitsize */
+    int readable;       /* one of the four float types we convert */
+} sl_st_dtype;
+
+static const sl_st_dtype sl_st_dtypes[] = {
+    {"F64", 64, 1}, {"F32", 32, 1}, {"F16", 16, 1}, {"BF16", 16, 1},
+    {"BOOL", 8, 0}, {"U8", 8, 0}, {"I8", 8, 0}, {"F8_E5M2", 8, 0}, {"F8_E4M3", 8, 0},
+    {"F8_E8M0", 8, 0}, {"I16", 16, 0}, {"U16", 16, 0}, {"I32", 32, 0}, {"U32", 32, 0},
+    {"I64", 64, 0}, {"U64", 64, 0}, {"C64", 64, 0}, {"F4", 4, 0}, {"F6_E2M3", 6, 0},
+    {"F6_E3M2", 6, 0},
+};
+
+typedef struct sl_st_tensor {
+    const char *name;       /* points into the JSON object (valid while it lives) */
+    const sl_st_dtype *dtype;
+    size_t ndim;
+    uint64_t *shape;
+    uint64_t begin, end;
+} sl_st_tensor;
+
+/* Copies `s` into `out` for a one-line message: control bytes become '?', and a
+ * long name is cut with "..." so the message keeps its tail. */
+static const char *sl_st_clean(const char *s, char *out, size_t cap)
+{
+    size_t i = 0, j = 0;
+    for (; s[i] && j + 4 < cap; i++)
+        out[j++] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ? '?' : s[i];
+    if (s[i]) {
+        memcpy(out + j, "...", 3);
+        j += 3;
+    }
+    out[j] = '\0';
+    return out;
+}
+
+static int sl_st_cmp_offset(const void *a, const void *b)
+{
+    const sl_st_tensor *x = a, *y = b;
+    if (x->begin != y->begin)
+        return x->begin < y->begin ? -1 : 1;
+    if (x->end != y->end)
+        return x->end < y->end ? -1 : 1;
+    return 0;
+}
+
+/* A non-negative JSON integer (jansson holds up to 2^63-1; larger is already a
+ * parse error). */
+static int sl_st_uint(const json_t *j, uint64_t *out)
+{
+    if (!json_is_integer(j) || json_integer_value(j) < 0)
+        return -1;
+    *out = (uint64_t)json_integer_value(j);
+    return 0;
+}
+
+/* Parses one tensor entry; on error writes the reason into why. */
+static int sl_st_parse_entry(const char *key, json_t *v, sl_st_tensor *t, char *why, size_t cap)
+{
+    if (!json_is_object(v))
+        return snprintf(why, cap, "is not an object"), -1;
+    json_t *jd = json_object_get(v, "dtype"), *js = json_object_get(v, "shape"),
+           *jo = json_object_get(v, "data_offsets");
+    if (!jd || !js || !jo)
+        return snprintf(why, cap, "lacks \"%s\"", !jd ? "dtype" : !js ? "shape" : "data_offsets"), -1;
+    if (!json_is_string(jd))
+        return snprintf(why, cap, "has a dtype that is not a string"), -1;
+    const char *dn = json_string_value(jd);
+    t->dtype = NULL;
+    for (size_t i = 0; i < sizeof sl_st_dtypes / sizeof sl_st_dtypes[0]; i++)
+        if (!strcmp(dn, sl_st_dtypes[i].name))
+            t->dtype = &sl_st_dtypes[i];
+    if (!t->dtype) {
+        char c[48];
+        return snprintf(why, cap, "has unknown dtype \"%s\"", sl_st_clean(dn, c, sizeof c)), -1;
+    }
+    if (!json_is_array(js))
+        return snprintf(why, cap, "has a shape that is not an array"), -1;
+    t->ndim = json_array_size(js);
+    t->shape = t->ndim ? calloc(t->ndim, sizeof *t->shape) : NULL;
+    if (t->ndim && !t->shape)
+        return snprintf(why, cap, "is too large to hold"), -1;
+    for (size_t i = 0; i < t->ndim; i++)
+        if (sl_st_uint(json_array_get(js, i), &t->shape[i]))
+            return snprintf(why, cap, "has shape entry %zu that is not a non-negative integer", i), -1;
+    if (!json_is_array(jo) || json_array_size(jo) != 2 || sl_st_uint(json_array_get(jo, 0), &t->begin) ||
+        sl_st_uint(json_array_get(jo, 1), &t->end))
+        return snprintf(why, cap, "has data_offsets that are not two non-negative integers"), -1;
+    t->name = key;
+    return 0;
+}
+
+/* Number of elements and bytes, with overflow checks; -1 on overflow. */
+static int sl_st_size(const sl_st_tensor *t, uint64_t *nelem, uint64_t *nbytes)
+{
+    uint64_t n = 1;
+    for (size_t i = 0; i < t->ndim; i++) {
+        if (t->shape[i] && n > UINT64_MAX / t->shape[i])
+            return -1;
+        n *= t->shape[i];
+    }
+    if (n > UINT64_MAX / t->dtype->bits)
+        return -1;
+    *nelem = n;
+    *nbytes = n * t->dtype->bits / 8;
+    /* sub-byte dtypes must fill whole bytes (upstream: MisalignedSlice) */
+    return (n * t->dtype->bits) % 8 ? -2 : 0;
+}
+
+static void sl_st_shape_str(const sl_st_tensor *t, char *out, size_t cap)
+{
+    size_t j = 0;
+    j += (size_t)snprintf(out, cap, "[");
+    for (size_t i = 0; i < t->ndim && j < cap; i++)
+        j += (size_t)snprintf(out + j, cap - j, "%s%llu", i ? "," : "", (unsigned long long)t->shape[i]);
+    if (j < cap)
+        snprintf(out + j, cap - j, "]");
+}
+
+static uint64_t sl_st_le(const unsigned char *p, unsigned nbytes)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < nbytes; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+/* IEEE binary16 -> binary32, exact (every half is a float). */
+float sl_io_f16_to_f32(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 0x1f, man = h & 0x3ff, bits;
+    if (exp == 0x1f) {
+        bits = sign | 0x7f800000u | (man << 13);          /* inf, NaN keeping its payload */
+    } else if (exp) {
+        bits = sign | ((exp + 112) << 23) | (man << 13);  /* 112 = 127 - 15 */
+    } else if (man) {
+        /* subnormal half: man * 2^-24, normal as a float; shift until the
+         * leading one reaches bit 10 */
+        int e = 113;                                      /* 127 - 15 + 1 */
+        while (!(man & 0x400)) {
+            man <<= 1;
+            e--;
+        }
+        bits = sign | ((uint32_t)e << 23) | ((man & 0x3ff) << 13);
+    } else {
+        bits = sign;                                      /* ±0 */
+    }
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+/* bfloat16 -> binary32, exact: bfloat16 is the top half of a float. */
+float sl_io_bf16_to_f32(uint16_t b)
+{
+    uint32_t bits = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor,
+                                long row, sl_vec *out, sl_error *err)
+{
+    char why[200], cn[96], cn2[96], shp[96];
+    int rc = SL_EINVAL;
+    json_t *root = NULL;
+    sl_st_tensor *ts = NULL;
+    size_t nt = 0;
+
+    memset(out, 0, sizeof *out);
+    if (len < 8)
+        return sl_error_set(err, SL_EINVAL, "%s: %zu bytes, too short for the 8-byte header length of a .safetensors file",
+                            name, len);
+    uint64_t n = sl_st_le(buf, 8);
+    if (n > SL_ST_MAX_HEADER)
+        return sl_error_set(err, SL_EINVAL, "%s: header length %llu (bytes 0-7) is over the 100000000 safetensors allows (not a .safetensors file?)",
+                            name, (unsigned long long)n);
+    if (n > len - 8)
+        return sl_error_set(err, SL_EINVAL, "%s: header length %llu (bytes 0-7) runs past the end of the file (%zu bytes)",
+                            name, (unsigned long long)n, len);
+
+    json_error_t je;
+    root = json_loadb((const char *)buf + 8, (size_t)n, JSON_REJECT_DUPLICATES, &je);
+    if (!root) {
+        /* jansson's position is within the header; +8 makes it a file offset */
+        char jt[160];
+        rc = sl_error_set(err, SL_EINVAL, "%s: header is not valid JSON at byte %lld: %s", name,
+                          (long long)je.position + 8, sl_st_clean(je.text, jt, sizeof jt));
+        goto done;
+    }
+    if (!json_is_object(root)) {
+        rc = sl_error_set(err, SL_EINVAL, "%s: header is JSON but not an object", name);
+        goto done;
+    }
+
+    size_t cap = json_object_size(root);
+    ts = calloc(cap ? cap : 1, sizeof *ts);
+    if (!ts) {
+        rc = sl_error_set(err, SL_ENOMEM, "%s: out of memory for %zu tensor entries", name, cap);
+        goto done;
+    }
+    const char *key;
+    json_t *val;
+    json_object_foreach(root, key, val) {
+        if (!strcmp(key, "__metadata__"))
+            continue;
+        if (sl_st_parse_entry(key, val, &ts[nt], why, sizeof why)) {
+            free(ts[nt].shape);
+            rc = sl_error_set(err, SL_EINVAL, "%s: header entry \"%s\" %s", name, sl_st_clean(key, cn, sizeof cn), why);
+            goto done;
+        }
+        nt++;
+    }
+    if (!nt) {
+        rc = sl_error_set(err, SL_EINVAL, "%s: holds no tensors", name);
+        goto done;
+    }
+
+    /* Upstream's validate(): sorted by offsets, each tensor starts where the
+     * previous one ended, its byte length is shape x dtype, and the last one
+     * ends at the end of the file. */
+    qsort(ts, nt, sizeof *ts, sl_st_cmp_offset);
+    uint64_t data_len = (uint64_t)(len - 8) - n, at = 0;
+    for (size_t i = 0; i < nt; i++) {
+        sl_st_tensor *t = &ts[i];
+        uint64_t ne, nb;
+        sl_st_clean(t->name, cn, sizeof cn);
+        if (t->end < t->begin) {
+            rc = sl_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has data_offsets [%llu,%llu] that end before they begin",
+                              name, cn, (unsigned long long)t->begin, (unsigned long long)t->end);
+            goto done;
+        }
+        if (t->begin != at) {
+            if (t->begin < at)
+                rc = sl_error_set(err, SL_EINVAL, "%s: tensor \"%s\" data_offsets [%llu,%llu] overlap the tensor before it (ends at %llu)",
+                                  name, cn, (unsigned long long)t->begin, (unsigned long long)t->end, (unsigned long long)at);
+            else
+                rc = sl_error_set(err, SL_EINVAL, "%s: tensor \"%s\" data_offsets [%llu,%llu] leave a gap after byte %llu of the data",
+                                  name, cn, (unsigned long long)t->begin, (unsigned long long)t->end, (unsigned long long)at);
+            goto done;
+        }
+        if (t->end > data_len) {
+            rc = sl_error_set(err, SL_EINVAL, "%s: tensor \"%s\" data_offsets [%llu,%llu] run past the %llu data bytes in the file",
+                              name, cn, (unsigned long long)t->begin, (unsigned long long)t->end, (unsigned long long)data_len);
+            goto done;
+        }
+        sl_st_shape_str(t, shp, sizeof shp);
+        int s = sl_st_size(t, &ne, &nb);
+        if (s == -1) {
+            rc = sl_error_set(err, SL_EINVAL, "%s: tensor \"%s\" shape %s overflows 64 bits", name, cn, shp);
+            goto done;
+        }
+        if (s == -2 || t->end - t->begin != nb) {
+            rc = sl_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has %llu data bytes but shape %s of %s needs %llu%s",
+                              name, cn, (unsigned long long)(t->end - t->begin), shp, t->dtype->name,
+                              (unsigned long long)nb, s == -2 ? " and a part byte" : "");
+            goto done;
+        }
+        at = t->end;
+    }
+    if (at != data_len) {
+        rc = sl_error_set(err, SL_EINVAL, "%s: tensors end at data byte %llu but the file has %llu data bytes (trailing bytes)",
+                          name, (unsigned long long)at, (unsigned long long)data_len);
+        goto done;
+    }
+
+    /* Which tensor. */
+    const sl_st_tensor *t = NULL;
+    if (tensor) {
+        for (size_t i = 0; i < nt && !t; i++)
+            if (!strcmp(ts[i].name, tensor))
+                t = &ts[i];
+    } else if (nt == 1) {
+        t = &ts[0];
+    }
+    if (!t) {
+        char list[300];
+        size_t j = 0;
+        list[0] = '\0';
+        for (size_t i = 0; i < nt && j + 8 < sizeof list; i++) {
+            int w = snprintf(list + j, sizeof list - j, "%s%s", i ? ", " : "", sl_st_clean(ts[i].name, cn2, 40));
+            j += w > 0 ? (size_t)w : 0;
+        }
+        if (j >= sizeof list - 8)
+            memcpy(list + sizeof list - 5, "...", 4);
+        if (tensor)
+            rc = sl_error_set(err, SL_EINVAL, "%s: no tensor \"%s\" (it has: %s)", name,
+                              sl_st_clean(tensor, cn, sizeof cn), list);
+        else
+            rc = sl_error_set(err, SL_EINVAL, "%s: %zu tensors, choose one with --tensor (it has: %s)", name, nt, list);
+        goto done;
+    }
+    sl_st_clean(t->name, cn, sizeof cn);
+    sl_st_shape_str(t, shp, sizeof shp);
+    if (!t->dtype->readable) {
+        rc = sl_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has dtype %s; samplab reads F32, F64, F16 and BF16",
+                          name, cn, t->dtype->name);
+        goto done;
+    }
+    if (t->ndim == 0) {
+        rc = sl_error_set(err, SL_EINVAL, "%s: tensor \"%s\" is a scalar (shape []), not a vector", name, cn);
+        goto done;
+    }
+
+    /* Rows: everything before the last dimension, flattened in C order. */
+    uint64_t V = t->shape[t->ndim - 1], rows = 1;
+    for (size_t i = 0; i + 1 < t->ndim; i++)
+        rows *= t->shape[i]; /* cannot overflow: product(shape) * bits fit in 64 bits */
+    if (V == 0 || rows == 0) {
+        rc = sl_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has shape %s: no entries", name, cn, shp);
+        goto done;
+    }
+    if (row < 0) {
+        if (rows > 1) {
+            rc = sl_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has shape %s, %llu rows: choose one with --row (0 to %llu)",
+                              name, cn, shp, (unsigned long long)rows, (unsigned long long)(rows - 1));
+            goto done;
+        }
+        row = 0;
+    }
+    if ((uint64_t)row >= rows) {
+        rc = sl_error_set(err, SL_EINVAL, "%s: row %ld is out of range: tensor \"%s\" has shape %s, rows 0 to %llu",
+                          name, row, cn, shp, (unsigned long long)(rows - 1));
+        goto done;
+    }
+
+    char src[sizeof out->source];
+    if (t->ndim == 1 && !tensor)
+        snprintf(src, sizeof src, "%s", name);
+    else if (t->ndim == 1)
+        snprintf(src, sizeof src, "%s:%s", name, cn);
+    else
+        snprintf(src, sizeof src, "%s:%s[%ld]", name, cn, row);
+    if (V > SIZE_MAX / sizeof(double) || sl_vec_alloc(out, (size_t)V, src)) {
+        rc = sl_error_set(err, SL_ENOMEM, "%s: out of memory for %llu entries", name, (unsigned long long)V);
+        goto done;
+    }
+
+    unsigned eb = t->dtype->bits / 8;
+    const unsigned char *p = buf + 8 + n + t->begin + (uint64_t)row * V * eb;
+    for (size_t i = 0; i < (size_t)V; i++, p += eb) {
+        uint64_t w = sl_st_le(p, eb);
+        if (t->dtype->bits == 64) {
+            double d;
+            memcpy(&d, &w, sizeof d);
+            out->d[i] = d;
+            out->f[i] = (float)d;
+        } else {
+            float f;
+            if (eb == 4) {
+                uint32_t w32 = (uint32_t)w;
+                memcpy(&f, &w32, sizeof f);
+            } else {
+                f = !strcmp(t->dtype->name, "F16") ? sl_io_f16_to_f32((uint16_t)w) : sl_io_bf16_to_f32((uint16_t)w);
+            }
+            out->f[i] = f;
+            out->d[i] = (double)f;
+        }
+    }
+    out->dtype = t->dtype->bits == 64 ? SL_F64 : SL_F32;
+    rc = 0;
+
+done:
+    for (size_t i = 0; i < nt; i++)
+        free(ts[i].shape);
+    free(ts);
+    json_decref(root);
+    return rc;
+}

@@ -1,0 +1,10 @@
+/* fuzz_npy.c — libFuzzer target for the npy reader (see targets.h); built and
+ * run by `make fuzz` (clang -fsanitize=fuzzer,address,undefined). */
+#include "targets.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    return sl_fuzz_npy_one(data, size);
+}
