@@ -85,7 +85,9 @@ Test(replay_stats_io, bad_counts_files)
     bad_counts("0\t5\n4\t1\n", "line 2: token id 4 outside 0..3");
     bad_counts("0\t5\n0\t1\n", "line 2: token id 0 appears twice");
     bad_counts("0\t5\n7\n", "line 2 has 1 field but earlier lines have 2");
-    bad_counts("0\t0\n1\t0\n", "no draws");
+    bad_counts("0\t0\n1\t0\n2\t0\n3\t0\n", "no draws");
+    /* a cut-off id<TAB>count file is no sparse file: every id must have its line */
+    bad_counts("0\t5\n1\t6\n3\t2\n", "no line for token id 2 (id<TAB>count lines must cover 0..3)");
     bad_counts("0 1 2\n", "line 1 has 3 fields");
 }
 

@@ -26,7 +26,7 @@ static void gof_help(FILE *f)
             "  --draws FILE     token ids separated by whitespace or newlines ('-' = stdin);\n"
             "                   read as a stream: memory O(V) whatever the number of draws\n"
             "  --counts FILE    one count per token id in order, or id<TAB>count lines\n"
-            "                   (the output of `samplab draw --counts` as is)\n"
+            "                   for every id (the output of `samplab draw --counts` as is)\n"
             "  --method M       draw N tokens here with method M (exprace, cdf, linear, alias, greedy)\n"
             "                   over --rng R (default pcg32) seeded with --seed S (default 42)\n"
             "  --alpha A        level of the chi-square test (default 0.01)\n"

@@ -291,6 +291,16 @@ int sl_io_counts_read(const char *path, size_t V, uint64_t *counts, uint64_t *n,
                           strerror(errno));
         goto out;
     }
+    if (format == 2) {
+        /* draw --counts prints every id: a missing one means a cut-off file, not a zero. */
+        for (size_t i = 0; i < V; i++)
+            if (!seen[i]) {
+                rc = sl_error_set(err, SL_EINVAL,
+                                  "%s: no line for token id %zu (id<TAB>count lines must cover 0..%zu)", name, i,
+                                  V - 1);
+                goto out;
+            }
+    }
     if (format == 1 && next_id != V) {
         rc = sl_error_set(err, SL_EINVAL, "%s: %zu counts, but the distribution has %zu tokens", name, next_id,
                           V);
