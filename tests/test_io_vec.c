@@ -39,6 +39,16 @@ Test(replay_io, text_errors_name_position)
     const char *t = "1 2\n3 abc 4\n";
     cr_assert_eq(sl_io_vec_read_text("p.txt", t, strlen(t), &v, &e), SL_EINVAL);
     cr_assert_str_eq(e.msg, "p.txt: line 2, entry 3: 'abc' is not a number");
+    /* an empty field between commas would shift every later token id: refused */
+    t = "1, 2,\n,3\n";
+    cr_assert_eq(sl_io_vec_read_text("c.txt", t, strlen(t), &v, &e), SL_EINVAL, "'2,\\n,3' accepted");
+    cr_assert_str_eq(e.msg, "c.txt: line 2, entry 2: empty entry before this comma");
+    t = ",1";
+    cr_assert_eq(sl_io_vec_read_text("c.txt", t, strlen(t), &v, &e), SL_EINVAL, "leading comma accepted");
+    t = "1,2,\n3,\n";
+    cr_assert_eq(sl_io_vec_read_text("c.txt", t, strlen(t), &v, &e), SL_OK, "trailing commas refused: %s", e.msg);
+    cr_assert_eq(v.n, 3);
+    sl_vec_free(&v);
     cr_assert_eq(sl_io_vec_read_text("e.txt", "# only\n", 7, &v, &e), SL_EINVAL);
     cr_assert(strstr(e.msg, "empty vector"), "%s", e.msg);
 }
@@ -128,6 +138,11 @@ Test(replay_io, inline_and_file_dispatch)
     cr_assert_eq(v.n, 4);
     cr_assert_str_eq(v.source, "inline");
     sl_vec_free(&v);
+    /* an inline list with a typo names the entry, not a missing file */
+    cr_assert_eq(sl_io_vec_read("3,2,x", NULL, -1, &v, &e), SL_EINVAL);
+    cr_assert_str_eq(e.msg, "inline: line 1, entry 2: 'x' is not a number");
+    cr_assert_eq(sl_io_vec_read("3,,2", NULL, -1, &v, &e), SL_EINVAL);
+    cr_assert_str_eq(e.msg, "inline: line 1, entry 1: empty entry before this comma");
     cr_assert_neq(sl_io_vec_read("no/such/file.txt", NULL, -1, &v, &e), 0);
     cr_assert(strstr(e.msg, "no/such/file.txt: cannot open"), "%s", e.msg);
     char *p = sl_test_tmpfile(".txt", "1\n2\n", 4);

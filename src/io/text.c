@@ -1,5 +1,6 @@
 /* text.c — a vector from text: numbers separated by whitespace or commas,
- * `#` starts a comment to the end of the line. Each number is parsed twice
+ * `#` starts a comment to the end of the line; an empty field between commas
+ * is an error (skipping it would shift the token ids). Each number is parsed twice
  * from its own text, by strtod into d and by strtof into f (both correctly
  * rounded in glibc), so float32 consumers see no double rounding.
  * Entries are numbered from 0 in messages, as token ids are. */
@@ -27,10 +28,21 @@ int sl_io_vec_read_text(const char *name, const char *text, size_t len, sl_vec *
         rc = sl_error_set(err, SL_ENOMEM, "%s: out of memory", name);
         goto done;
     }
+    int after_comma = 0; /* a comma seen and no number since */
     while (i < len) {
         char c = text[i];
         if (c == '\n')
             line++;
+        if (c == ',') {
+            /* "1,,2" or a leading comma: an empty field, which would shift every later
+             * token id by one if skipped. A trailing comma ("1, 2, 3,") is fine. */
+            if (after_comma || n == 0) {
+                rc = sl_error_set(err, SL_EINVAL, "%s: line %zu, entry %zu: empty entry before this comma",
+                                  name, line, n);
+                goto done;
+            }
+            after_comma = 1;
+        }
         if (is_sep(c)) {
             i++;
             continue;
@@ -79,6 +91,7 @@ int sl_io_vec_read_text(const char *name, const char *text, size_t len, sl_vec *
         d[n] = dv;
         f[n] = fv;
         n++;
+        after_comma = 0;
     }
     if (n == 0) {
         rc = sl_error_set(err, SL_EINVAL, "%s: no numbers found (empty vector)", name);

@@ -83,7 +83,10 @@ int sl_io_vec_read(const char *spec, const char *tensor, long row, sl_vec *out, 
         return sl_error_set(err, SL_EINVAL, "an empty name is neither a file nor an inline list");
     if (stat(spec, &st) != 0) {
         /* Not a file: an inline list such as "3,2,2,1" when it looks like numbers. */
-        if (strspn(spec, "0123456789+-.,eEinfatyINFATY \t") == strlen(spec) && *spec) {
+        /* A comma and no '/' is meant as a list even with a typo in it ("3,2,x"):
+         * say which entry is wrong rather than "no such file". */
+        if (strspn(spec, "0123456789+-.,eEinfatyINFATY \t") == strlen(spec) ||
+            (strchr(spec, ',') && !strchr(spec, '/'))) {
             if (tensor || row >= 0)
                 return sl_error_set(err, SL_EINVAL, "inline: --tensor and --row apply to .safetensors files only");
             return sl_io_vec_read_text("inline", spec, strlen(spec), out, err);
