@@ -43,6 +43,7 @@ typedef struct sl_seed {
 
 /* Parses a decimal or 0x-hex integer in [0, 2^128). */
 int sl_seed_parse(const char *text, sl_seed *out, sl_error *err);
+int sl_seed_parse_stream(const char *text, uint64_t *stream, sl_error *err); /* [0, 2^64) */
 
 /* ---------------------------------------------------------------- random sources */
 

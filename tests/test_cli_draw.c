@@ -84,6 +84,15 @@ Test(replay_cli, bad_input_is_one_line_exit_2)
     expect_bad("draw --probs 1,2 --method cdf --top-k 3", "needs --framework");
     expect_bad("draw --probs 1,2 --framework no-such", "unknown framework 'no-such'");
     expect_bad("rng --rng nope", "unknown random source");
+    /* streams: named as such, never wrapped mod 2^64, never silently ignored */
+    expect_bad("rng --rng pcg32 --stream -3", "stream '-3': character 1");
+    expect_bad("rng --rng chacha12 --stream 18446744073709551616", "stream '18446744073709551616' is not below 2^64");
+    expect_bad("draw --probs 1,2 --method cdf --stream 18446744073709551616", "is not below 2^64");
+    expect_bad("rng --rng mt19937 --stream 3", "mt19937 has no streams");
+    expect_bad("rng --rng torch-mt19937 --stream 1", "torch-mt19937 has no streams");
+    expect_bad("rng --rng gsl:taus2 --stream 3", "gsl:taus2 has no streams");
+    expect_bad("draw --probs 1,2 --method cdf --rng mt19937 --stream 3", "mt19937 has no streams");
+    expect_bad("rng --rng mt19937 --seed 18446744073709551616", "mt19937 takes a seed below 2^64");
 }
 
 Test(replay_cli, greedy_takes_temperature_zero)

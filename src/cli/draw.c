@@ -265,14 +265,8 @@ int sl_cli_draw_main(int argc, char **argv)
     if (seed_text && sl_seed_parse(seed_text, &seed, &err))
         return sl_cli_fail(&err);
     if (stream_text) {
-        sl_seed st;
-        if (sl_seed_parse(stream_text, &st, &err))
+        if (sl_seed_parse_stream(stream_text, &seed.stream, &err))
             return sl_cli_fail(&err);
-        if (st.hi) {
-            fprintf(stderr, "samplab draw: --stream must be below 2^64\n");
-            return 2;
-        }
-        seed.stream = st.lo;
         seed.has_stream = 1;
     }
     sl_vec vec;

@@ -69,10 +69,8 @@ int sl_cli_rng_main(int argc, char **argv)
     if (seed_text && sl_seed_parse(seed_text, &seed, &err))
         return sl_cli_fail(&err);
     if (stream_text) {
-        sl_seed st;
-        if (sl_seed_parse(stream_text, &st, &err))
+        if (sl_seed_parse_stream(stream_text, &seed.stream, &err))
             return sl_cli_fail(&err);
-        seed.stream = st.lo;
         seed.has_stream = 1;
     }
     sl_rng r;

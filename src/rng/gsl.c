@@ -23,6 +23,8 @@ static int gsl_adapter_seed(void *state, const sl_seed *seed, const void *param,
     const gsl_rng_type *t = param;
     if (seed->hi)
         return sl_error_set(err, SL_EINVAL, "gsl:%s takes a seed below 2^64", t->name);
+    if (seed->has_stream && seed->stream)
+        return sl_error_set(err, SL_EINVAL, "gsl:%s has no streams (gsl_rng_set takes a seed only)", t->name);
     s->r = gsl_rng_alloc(t);
     if (!s->r)
         return sl_error_set(err, SL_ENOMEM, "gsl:%s: gsl_rng_alloc failed", t->name);

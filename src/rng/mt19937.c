@@ -74,7 +74,11 @@ uint32_t sl_rng_mt19937_next(sl_rng_mt19937_state *s)
 static int mt19937_seed(void *state, const sl_seed *seed, const void *param, sl_error *err)
 {
     (void)param;
-    (void)err;
+    /* std::mt19937(s) takes s mod 2^32 of an unsigned long: seeds up to 2^64-1 */
+    if (seed->hi)
+        return sl_error_set(err, SL_EINVAL, "mt19937 takes a seed below 2^64");
+    if (seed->has_stream && seed->stream)
+        return sl_error_set(err, SL_EINVAL, "mt19937 has no streams (--stream selects a PCG or ChaCha stream)");
     sl_rng_mt19937_init_genrand(state, (uint32_t)seed->lo);
     return SL_OK;
 }

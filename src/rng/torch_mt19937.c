@@ -182,6 +182,8 @@ int sl_rng_torch_mt19937_seed(sl_rng_mt19937_state *s, const sl_seed *seed, sl_e
 static int torch_mt_seed(void *state, const sl_seed *seed, const void *param, sl_error *err)
 {
     (void)param;
+    if (seed->has_stream && seed->stream)
+        return sl_error_set(err, SL_EINVAL, "torch-mt19937 has no streams (torch.manual_seed takes a seed only)");
     return sl_rng_torch_mt19937_seed(state, seed, err);
 }
 
