@@ -102,3 +102,22 @@ Test(replay_cli, greedy_takes_temperature_zero)
     cr_assert(strstr(r.out, "\"tokens\":[1,1]") && strstr(r.out, "\"words\":0"), "%s", r.out);
     sl_test_run_free(&r);
 }
+
+Test(replay_cli, counts_need_memory_of_v_not_n)
+{
+    /* 10^8 draws as counts under a 300 MB address-space limit: an N-sized token
+     * array (800 MB) cannot be allocated, V counts can. greedy keeps it fast. */
+    const char *bin = getenv("SL_BIN") ? getenv("SL_BIN") : "bin/samplab";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "sh -c 'ulimit -v 300000; %s draw --probs 3,2,2,1 --method greedy --n 100000000 --counts' "
+             "| tr '\\n\\t' ' :'",
+             bin);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    char out[256] = "";
+    size_t got = fread(out, 1, sizeof out - 1, p);
+    out[got] = '\0';
+    pclose(p);
+    cr_assert_str_eq(out, "0:100000000 1:0 2:0 3:0 ", "draw --counts under ulimit -v printed '%s'", out);
+}

@@ -46,6 +46,35 @@ typedef struct opt_seen {
     const char *name;
 } opt_seen;
 
+/* Counts straight from a V-sized array: `--n 1000000000 --counts` needs O(V) memory. */
+static int print_counts(const uint64_t *c, size_t V, int json, const char *rng_name, unsigned word_bits,
+                        uint64_t words)
+{
+    if (!json) {
+        for (size_t i = 0; i < V; i++)
+            printf("%zu\t%llu\n", i, (unsigned long long)c[i]);
+        return 0;
+    }
+    json_t *root = json_object();
+    json_t *arr = json_array();
+    for (size_t i = 0; i < V; i++)
+        json_array_append_new(arr, json_integer((json_int_t)c[i]));
+    json_object_set_new(root, "counts", arr);
+    json_t *rng = json_object();
+    json_object_set_new(rng, "name", json_string(rng_name));
+    json_object_set_new(rng, "word_bits", json_integer(word_bits));
+    json_object_set_new(rng, "words", json_integer((json_int_t)words));
+    json_object_set_new(root, "rng", rng);
+    char *s = json_dumps(root, JSON_COMPACT);
+    json_decref(root);
+    if (!s)
+        return 2;
+    fputs(s, stdout);
+    fputc('\n', stdout);
+    free(s);
+    return 0;
+}
+
 static int print_result(const long *tokens, size_t n, size_t k, int nested, size_t V, int counts, int json,
                         const char *rng_name, unsigned word_bits, uint64_t words)
 {
@@ -407,8 +436,22 @@ int sl_cli_draw_main(int argc, char **argv)
         rc = sl_cli_fail(&err);
         goto out;
     }
-    tokens = malloc(n * sizeof *tokens);
-    if (!tokens) {
+    if (counts) {
+        uint64_t *c = calloc(vec.n, sizeof *c);
+        if (!c) {
+            fprintf(stderr, "samplab draw: out of memory for %zu counts\n", vec.n);
+        } else {
+            for (size_t i = 0; i < n; i++)
+                c[dt->draw(table, &rng)]++;
+            rc = print_counts(c, vec.n, json, rt->name, rt->word_bits, rng.words);
+            free(c);
+        }
+    } else if (!json) {
+        /* one line per draw as it is made: no O(N) array (a draw cannot fail half-way) */
+        for (size_t i = 0; i < n; i++)
+            printf("%zu\n", dt->draw(table, &rng));
+        rc = 0;
+    } else if (!(tokens = malloc(n * sizeof *tokens))) {
         fprintf(stderr, "samplab draw: out of memory for %zu tokens\n", n);
     } else {
         for (size_t i = 0; i < n; i++)
