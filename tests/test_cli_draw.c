@@ -121,3 +121,24 @@ Test(replay_cli, counts_need_memory_of_v_not_n)
     pclose(p);
     cr_assert_str_eq(out, "0:100000000 1:0 2:0 3:0 ", "draw --counts under ulimit -v printed '%s'", out);
 }
+
+Test(replay_cli, write_error_on_stdout_is_exit_2)
+{
+    /* a full disk behind stdout: a cut-off result must not end with status 0 */
+    const char *bin = getenv("SL_BIN") ? getenv("SL_BIN") : "bin/samplab";
+    static const char *const cmds[] = {"draw --probs 3,2,2,1 --method cdf --n 100000",
+                                       "gof --probs 3,2,2,1 --method cdf --n 1000 --json",
+                                       "rng --rng pcg32 --n 100 --binary"};
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "%s %s 2>&1 >/dev/full; echo \" rc=$?\"", bin, cmds[i]);
+        FILE *p = popen(cmd, "r");
+        cr_assert_not_null(p);
+        char out[512] = "";
+        size_t got = fread(out, 1, sizeof out - 1, p);
+        out[got] = '\0';
+        pclose(p);
+        cr_expect(strstr(out, "error writing standard output") && strstr(out, " rc=2"),
+                  "%s >/dev/full: '%s', expected one error line and exit 2", cmds[i], out);
+    }
+}

@@ -1,5 +1,6 @@
 /* main.c — `samplab <command> [options]`: dispatches to one file per subcommand.
  * Exit status: 0 success, 1 a statistical rejection, 2 bad input or usage. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,6 +29,18 @@ static void usage(FILE *f)
         fprintf(f, "  %-10s %s\n", c->name, c->summary);
 }
 
+/* A full disk or a closed file behind stdout must not end in status 0 with a cut-off
+ * result. EPIPE stays quiet: the reader chose to stop (rng --binary into a battery). */
+static int finish(int rc)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return rc;
+    if (errno == EPIPE)
+        return rc;
+    fprintf(stderr, "samplab: error writing standard output: %s\n", strerror(errno));
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -36,15 +49,15 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
-        return 0;
+        return finish(0);
     }
     if (!strcmp(argv[1], "--version")) {
         printf("samplab %s\n", SL_VERSION);
-        return 0;
+        return finish(0);
     }
     for (const sl_cli_command *c = commands; c->name; c++)
         if (!strcmp(argv[1], c->name))
-            return c->main(argc - 1, argv + 1);
+            return finish(c->main(argc - 1, argv + 1));
     fprintf(stderr, "samplab: unknown command '%s' (samplab --help lists them)\n", argv[1]);
     return 2;
 }
