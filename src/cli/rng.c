@@ -15,7 +15,9 @@ static void rng_help(FILE *f)
                "Prints N raw words of R (default 10) in decimal, one per line. --binary writes them\n"
                "as little-endian bytes (4 per word, 8 for 64-bit sources), endlessly when N is 0,\n"
                "for example: samplab rng --rng pcg32 --binary --n 0 | dieharder -g 200 -a\n"
-               "Defaults: --seed 42 --stream 0.\n\nrandom sources: ");
+               "Defaults: --seed 42, no --stream (= stream 0 for pcg32 and chacha12; pcg64 takes\n"
+               "--stream Q as spawn_key=(Q,), so --stream 0 differs from none; mt19937,\n"
+               "torch-mt19937 and gsl:* have no streams).\n\nrandom sources: ");
     for (size_t i = 0; sl_rng_types[i]; i++)
         fprintf(f, "%s (%u-bit), ", sl_rng_types[i]->name, sl_rng_types[i]->word_bits);
     fprintf(f, "gsl:NAME (any GSL generator)\n");
