@@ -123,6 +123,13 @@ Test(replay_io, npy_malformed)
     n = npy_bytes(buf, "<f4", "(3, 1)", f, sizeof f);
     cr_assert_eq(sl_io_vec_read_npy("s.npy", buf, n, &v, &e), SL_EINVAL);
     cr_assert(strstr(e.msg, "1-D"), "%s", e.msg);
+    /* a header dict without its closing brace is refused, not read by key search */
+    n = npy_bytes(buf, "<f4", "(3,)", f, sizeof f);
+    unsigned char *brace = memchr(buf, '}', n);
+    cr_assert_not_null(brace);
+    *brace = ' ';
+    cr_assert_eq(sl_io_vec_read_npy("u.npy", buf, n, &v, &e), SL_EINVAL, "header without '}' accepted");
+    cr_assert(strstr(e.msg, "not a {...} dictionary"), "%s", e.msg);
     cr_assert_eq(sl_io_vec_read_npy("m.npy", (const unsigned char *)"hello world", 11, &v, &e), SL_EINVAL);
     buf[8] = 0xff;
     buf[9] = 0xff;

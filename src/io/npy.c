@@ -37,6 +37,16 @@ int sl_io_vec_read_npy(const char *name, const unsigned char *buf, size_t len, s
         return sl_error_set(err, SL_EINVAL, "%s: byte %zu: header of %zu bytes runs past the end of the file (%zu bytes)",
                             name, off, hl, len);
     const char *hdr = (const char *)buf + off;
+    /* The header is a Python dict literal, padded with spaces and a newline: a cut
+     * or garbled one must not be read by key search alone. */
+    size_t hb = 0, he = hl;
+    while (hb < hl && hdr[hb] == ' ')
+        hb++;
+    while (he > hb && (hdr[he - 1] == ' ' || hdr[he - 1] == '\n' || hdr[he - 1] == '\0'))
+        he--;
+    if (hb == he || hdr[hb] != '{' || hdr[he - 1] != '}')
+        return sl_error_set(err, SL_EINVAL, "%s: byte %zu: the header is not a {...} dictionary", name,
+                            off + (hb < he && hdr[hb] != '{' ? hb : he));
     const char *descr = find_key(hdr, hl, "'descr':");
     const char *fo = find_key(hdr, hl, "'fortran_order':");
     const char *shape = find_key(hdr, hl, "'shape':");
