@@ -142,3 +142,17 @@ Test(replay_cli, write_error_on_stdout_is_exit_2)
                   "%s >/dev/full: '%s', expected one error line and exit 2", cmds[i], out);
     }
 }
+
+Test(replay_cli, binary_of_a_short_word_source_says_so)
+{
+    /* gsl:randu words take 2^31-1 values: a battery fed them would reject the padding */
+    sl_test_run r = sl_test_cli("rng --rng gsl:randu --binary --n 2 | wc -c");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_eq(atoi(r.out), 8, "bytes: %s", r.out);
+    cr_assert_eq(sl_test_lines(r.err), 1, "stderr: %s", r.err);
+    cr_assert(strstr(r.err, "gsl:randu words are not 32 bits wide"), "stderr: %s", r.err);
+    sl_test_run_free(&r);
+    r = sl_test_cli("rng --rng gsl:taus2 --binary --n 2 | wc -c");
+    cr_assert_str_empty(r.err, "a full 32-bit source got a note: %s", r.err);
+    sl_test_run_free(&r);
+}

@@ -79,6 +79,13 @@ int sl_cli_rng_main(int argc, char **argv)
     if (sl_rng_init(&r, t, &seed, &err))
         return sl_cli_fail(&err);
     int rc = 0;
+    if (binary && t->word_bits != 32 && t->word_bits != 64)
+        /* e.g. gsl:randu (2^31-1 values), gsl:ran0 (2^31-2): the bytes are not uniform,
+         * and a battery fed them tests the packing, not the generator */
+        fprintf(stderr,
+                "samplab rng: note: %s words are not 32 bits wide (word_bits %u); --binary pads each to 4 "
+                "bytes, so the bytes are not uniform and a test battery will reject them\n",
+                t->name, t->word_bits);
     if (binary) {
         unsigned char buf[8192];
         size_t width = t->word_bits > 32 ? 8 : 4, fill = 0;
