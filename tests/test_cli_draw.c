@@ -84,6 +84,9 @@ Test(replay_cli, bad_input_is_one_line_exit_2)
     expect_bad("draw --probs 1,2 --method cdf --top-k 3", "needs --framework");
     expect_bad("draw --probs 1,2 --framework no-such", "unknown framework 'no-such'");
     expect_bad("rng --rng nope", "unknown random source");
+    /* a forgotten value is named, not read as the next option */
+    expect_bad("draw --probs --method cdf", "--probs needs a value, not the option '--method'");
+    expect_bad("gof --probs 1,2 --draws --json", "--draws needs a value, not the option '--json'");
     /* streams: named as such, never wrapped mod 2^64, never silently ignored */
     expect_bad("rng --rng pcg32 --stream -3", "stream '-3': character 1");
     expect_bad("rng --rng chacha12 --stream 18446744073709551616", "stream '18446744073709551616' is not below 2^64");

@@ -59,6 +59,13 @@ const char *sl_cli_value(const char *cmd, int argc, char **argv, int *i)
         fprintf(stderr, "samplab %s: %s needs a value\n", cmd, argv[*i]);
         return NULL;
     }
+    /* "--probs --method cdf" forgot the value: say so, rather than read "--method" as a
+     * file name and complain about "cdf". A lone "-" (stdin) or "-1,2" stays a value. */
+    const char *v = argv[*i + 1];
+    if (v[0] == '-' && v[1] == '-' && v[2] != '\0') {
+        fprintf(stderr, "samplab %s: %s needs a value, not the option '%s'\n", cmd, argv[*i], v);
+        return NULL;
+    }
     return argv[++*i];
 }
 
