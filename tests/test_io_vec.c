@@ -150,6 +150,9 @@ Test(replay_io, inline_and_file_dispatch)
     cr_assert_str_eq(e.msg, "inline: line 1, entry 2: 'x' is not a number");
     cr_assert_eq(sl_io_vec_read("3,,2", NULL, -1, &v, &e), SL_EINVAL);
     cr_assert_str_eq(e.msg, "inline: line 1, entry 1: empty entry before this comma");
+    /* a directory opens but cannot be read: say why */
+    cr_assert_eq(sl_io_vec_read("tests", NULL, -1, &v, &e), SL_EIO);
+    cr_assert_str_eq(e.msg, "tests: read error: Is a directory");
     cr_assert_neq(sl_io_vec_read("no/such/file.txt", NULL, -1, &v, &e), 0);
     cr_assert(strstr(e.msg, "no/such/file.txt: cannot open"), "%s", e.msg);
     char *p = sl_test_tmpfile(".txt", "1\n2\n", 4);

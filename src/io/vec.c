@@ -52,13 +52,13 @@ int sl_io_file_slurp(const char *path, unsigned char **buf, size_t *len, sl_erro
             b = nb;
         }
     }
-    int bad = ferror(f);
+    int bad = ferror(f), bad_errno = errno;
     fclose(f);
     if (!b)
         return sl_error_set(err, SL_ENOMEM, "%s: out of memory reading the file", path);
     if (bad) {
         free(b);
-        return sl_error_set(err, SL_EIO, "%s: read error", path);
+        return sl_error_set(err, SL_EIO, "%s: read error: %s", path, strerror(bad_errno));
     }
     *buf = b;
     *len = n;
