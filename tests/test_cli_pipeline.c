@@ -110,3 +110,38 @@ Test(replay_pipeline, cli_draw_vllm_and_hf)
     cr_assert(strstr(r.err, "--typical is not an option of framework vllm"), "%s", r.err);
     sl_test_run_free(&r);
 }
+
+/* compare runs candle at temperature 1 when none is given (LogitsProcessor::new
+ * without one is ArgMax), so the tie case shows candle's exactly-k rule, and
+ * the translations into candle are printed and verified: transformers'
+ * do_sample=True (top_k 50) is candle's TopK { k: 50 }, and transformers'
+ * top-k + top-p is candle's TopKThenTopP at p x the top-k mass. */
+Test(replay_pipeline, cli_compare_candle_translations)
+{
+    sl_test_run r = sl_test_cli("compare --logits 3,2,2,1 --top-k 2 --frameworks hf,candle");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "candle           2 "), "candle keeps exactly k = 2:\n%s", r.out);
+    cr_assert(strstr(r.out, "samplab pipeline --framework candle --temperature 1 --top-k 3 reproduces hf"), "%s", r.out);
+    cr_assert(strstr(r.out, "note: candle ran at temperature 1"), "%s", r.out);
+    sl_test_run_free(&r);
+    r = sl_test_cli("compare --logits data/weather.txt --temperature 0.7 --defaults");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "candle (skipped) for hf: translation: samplab pipeline --framework candle --temperature 0.7 "
+                            "--top-k 50 reproduces hf"),
+              "%s", r.out);
+    sl_test_run_free(&r);
+    r = sl_test_cli("compare --logits data/k40p09.txt --temperature 0.7 --top-k 40 --top-p 0.9 --frameworks hf,candle");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "samplab pipeline --framework candle --temperature 0.7 --top-k 40 --top-p 0.828719549 "
+                            "reproduces hf"),
+              "%s", r.out);
+    sl_test_run_free(&r);
+    /* and the printed command gives hf's 14 tokens */
+    r = sl_test_cli("pipeline --framework candle --logits data/k40p09.txt --temperature 0.7 --top-k 40 --top-p 0.828719549");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    size_t lines = 0;
+    for (const char *p = r.out; *p; p++)
+        lines += *p == '\n';
+    cr_assert_eq(lines, 14, "candle kept %zu, hf keeps 14:\n%s", lines, r.out);
+    sl_test_run_free(&r);
+}
