@@ -145,3 +145,17 @@ Test(replay_pipeline, cli_compare_candle_translations)
     cr_assert_eq(lines, 14, "candle kept %zu, hf keeps 14:\n%s", lines, r.out);
     sl_test_run_free(&r);
 }
+
+/* logits no framework accepts: exit 2, one line on stderr, nothing on stdout */
+Test(replay_pipeline, cli_compare_every_framework_refuses)
+{
+    sl_test_run r = sl_test_cli("compare --logits -inf,-inf,-inf");
+    cr_assert_eq(r.status, 2, "status %d\n%s", r.status, r.out);
+    cr_assert_str_eq(r.out, "");
+    cr_assert_str_eq(r.err, "samplab compare: every framework refused the input: inline: all 3 logits are -infinity\n");
+    sl_test_run_free(&r);
+    r = sl_test_cli("compare --logits 1,2 --temperature 0 --frameworks hf,tutorial --json");
+    cr_assert_eq(r.status, 2);
+    cr_assert_str_eq(r.out, "");
+    sl_test_run_free(&r);
+}

@@ -461,7 +461,17 @@ int sl_cli_compare_main(int argc, char **argv)
                 h -= fw[i].r.probs[j] * log(fw[i].r.probs[j]);
         fw[i].entropy = h;
     }
-    size_t *top = malloc((ntop ? ntop : 1) * sizeof *top);
+    size_t *top = NULL;
+    size_t nok = 0;
+    for (size_t i = 0; i < nfw; i++)
+        nok += fw[i].ok != 0;
+    if (!nok) {
+        /* nothing to compare: bad input, as the pipeline command reports it */
+        fprintf(stderr, "samplab compare: every framework refused the input: %s\n", fw[0].error);
+        rc = 2;
+        goto out;
+    }
+    top = malloc((ntop ? ntop : 1) * sizeof *top);
     if (!top) {
         fprintf(stderr, "samplab compare: out of memory\n");
         rc = 2;
