@@ -159,3 +159,17 @@ Test(replay_pipeline, cli_compare_every_framework_refuses)
     cr_assert_str_eq(r.out, "");
     sl_test_run_free(&r);
 }
+
+/* candle without a temperature is ArgMax whatever --top-k says: say so on stderr */
+Test(replay_pipeline, cli_pipeline_candle_argmax_note)
+{
+    sl_test_run r = sl_test_cli("pipeline --framework candle --logits 3,2,2,1 --top-k 2");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_str_eq(r.out, "0\t1\n");
+    cr_assert(strstr(r.err, "candle without --temperature is ArgMax"), "%s", r.err);
+    sl_test_run_free(&r);
+    r = sl_test_cli("pipeline --framework candle --logits 3,2,2,1 --top-k 2 --temperature 1");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_str_eq(r.err, "");
+    sl_test_run_free(&r);
+}
