@@ -173,3 +173,14 @@ Test(replay_pipeline, cli_pipeline_candle_argmax_note)
     cr_assert_str_eq(r.err, "");
     sl_test_run_free(&r);
 }
+
+/* a translation with a penalty names the user's own --context, so it runs as printed */
+Test(replay_pipeline, cli_compare_translation_keeps_the_context)
+{
+    sl_test_run r = sl_test_cli("compare --logits data/weather.txt --repetition-penalty 1.3 --context 0,0,1,5 --top-p 0.7 "
+                                "--temperature 0.5 --frameworks hf,llamacpp");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "--repetition-penalty 1.3 --context 0,0,1,5 --penalty-last-n 4 reproduces hf"), "%s", r.out);
+    cr_assert(!strstr(r.out, "IDS"), "%s", r.out);
+    sl_test_run_free(&r);
+}

@@ -63,6 +63,10 @@ static double cmp_effective_t(const sl_pipeline_type *t, const sl_logits_cfg *c)
     return 1.0;
 }
 
+/* what the printed commands say after --context: the user's own argument
+ * when it is short and has no blanks, so they run as printed */
+static const char *cmp_context_text = "IDS";
+
 static void cmp_args(const sl_logits_cfg *c, char *buf, size_t len)
 {
     size_t n = 0;
@@ -81,7 +85,7 @@ static void cmp_args(const sl_logits_cfg *c, char *buf, size_t len)
     if (c->has_typical)
         ADD(" --typical %.9g", c->typical);
     if (c->has_penalty)
-        ADD(" --repetition-penalty %.9g --context IDS", c->penalty);
+        ADD(" --repetition-penalty %.9g --context %s", c->penalty, cmp_context_text);
     if (c->has_last_n)
         ADD(" --penalty-last-n %ld", c->last_n);
     if (c->has_min_keep)
@@ -439,6 +443,8 @@ int sl_cli_compare_main(int argc, char **argv)
             fw[nfw++].t = sl_pipeline_types[i];
         }
     }
+    if (a.context_src && strlen(a.context_src) <= 80 && !strpbrk(a.context_src, " \t\n'\"\\$`;&|<>()*?"))
+        cmp_context_text = a.context_src;
     int rc = sl_cli_logits_load("compare", &a);
     if (rc) {
         sl_cli_logits_free(&a);
