@@ -184,3 +184,17 @@ Test(replay_pipeline, cli_compare_translation_keeps_the_context)
     cr_assert(!strstr(r.out, "IDS"), "%s", r.out);
     sl_test_run_free(&r);
 }
+
+/* the same note from draw --framework candle */
+Test(replay_pipeline, cli_draw_candle_argmax_note)
+{
+    sl_test_run r = sl_test_cli("draw --framework candle --logits 3,2,2,1 --top-k 2 --n 2");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_str_eq(r.out, "0\n0\n");
+    cr_assert(strstr(r.err, "candle without --temperature is ArgMax"), "%s", r.err);
+    sl_test_run_free(&r);
+    r = sl_test_cli("draw --framework candle --logits 3,2,2,1 --top-k 2 --temperature 1 --n 2");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_str_eq(r.err, "");
+    sl_test_run_free(&r);
+}
