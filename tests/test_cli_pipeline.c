@@ -110,3 +110,91 @@ Test(replay_pipeline, cli_draw_vllm_and_hf)
     cr_assert(strstr(r.err, "--typical is not an option of framework vllm"), "%s", r.err);
     sl_test_run_free(&r);
 }
+
+/* compare runs candle at temperature 1 when none is given (LogitsProcessor::new
+ * without one is ArgMax), so the tie case shows candle's exactly-k rule, and
+ * the translations into candle are printed and verified: transformers'
+ * do_sample=True (top_k 50) is candle's TopK { k: 50 }, and transformers'
+ * top-k + top-p is candle's TopKThenTopP at p x the top-k mass. */
+Test(replay_pipeline, cli_compare_candle_translations)
+{
+    sl_test_run r = sl_test_cli("compare --logits 3,2,2,1 --top-k 2 --frameworks hf,candle");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "candle           2 "), "candle keeps exactly k = 2:\n%s", r.out);
+    cr_assert(strstr(r.out, "samplab pipeline --framework candle --temperature 1 --top-k 3 reproduces hf"), "%s", r.out);
+    cr_assert(strstr(r.out, "note: candle ran at temperature 1"), "%s", r.out);
+    sl_test_run_free(&r);
+    r = sl_test_cli("compare --logits data/weather.txt --temperature 0.7 --defaults");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "candle (skipped) for hf: translation: samplab pipeline --framework candle --temperature 0.7 "
+                            "--top-k 50 reproduces hf"),
+              "%s", r.out);
+    sl_test_run_free(&r);
+    r = sl_test_cli("compare --logits data/k40p09.txt --temperature 0.7 --top-k 40 --top-p 0.9 --frameworks hf,candle");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "samplab pipeline --framework candle --temperature 0.7 --top-k 40 --top-p 0.828719549 "
+                            "reproduces hf"),
+              "%s", r.out);
+    sl_test_run_free(&r);
+    /* and the printed command gives hf's 14 tokens */
+    r = sl_test_cli("pipeline --framework candle --logits data/k40p09.txt --temperature 0.7 --top-k 40 --top-p 0.828719549");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    size_t lines = 0;
+    for (const char *p = r.out; *p; p++)
+        lines += *p == '\n';
+    cr_assert_eq(lines, 14, "candle kept %zu, hf keeps 14:\n%s", lines, r.out);
+    sl_test_run_free(&r);
+}
+
+/* logits no framework accepts: exit 2, one line on stderr, nothing on stdout */
+Test(replay_pipeline, cli_compare_every_framework_refuses)
+{
+    sl_test_run r = sl_test_cli("compare --logits -inf,-inf,-inf");
+    cr_assert_eq(r.status, 2, "status %d\n%s", r.status, r.out);
+    cr_assert_str_eq(r.out, "");
+    cr_assert_str_eq(r.err, "samplab compare: every framework refused the input: inline: all 3 logits are -infinity\n");
+    sl_test_run_free(&r);
+    r = sl_test_cli("compare --logits 1,2 --temperature 0 --frameworks hf,tutorial --json");
+    cr_assert_eq(r.status, 2);
+    cr_assert_str_eq(r.out, "");
+    sl_test_run_free(&r);
+}
+
+/* candle without a temperature is ArgMax whatever --top-k says: say so on stderr */
+Test(replay_pipeline, cli_pipeline_candle_argmax_note)
+{
+    sl_test_run r = sl_test_cli("pipeline --framework candle --logits 3,2,2,1 --top-k 2");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_str_eq(r.out, "0\t1\n");
+    cr_assert(strstr(r.err, "candle without --temperature is ArgMax"), "%s", r.err);
+    sl_test_run_free(&r);
+    r = sl_test_cli("pipeline --framework candle --logits 3,2,2,1 --top-k 2 --temperature 1");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_str_eq(r.err, "");
+    sl_test_run_free(&r);
+}
+
+/* a translation with a penalty names the user's own --context, so it runs as printed */
+Test(replay_pipeline, cli_compare_translation_keeps_the_context)
+{
+    sl_test_run r = sl_test_cli("compare --logits data/weather.txt --repetition-penalty 1.3 --context 0,0,1,5 --top-p 0.7 "
+                                "--temperature 0.5 --frameworks hf,llamacpp");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "--repetition-penalty 1.3 --context 0,0,1,5 --penalty-last-n 4 reproduces hf"), "%s", r.out);
+    cr_assert(!strstr(r.out, "IDS"), "%s", r.out);
+    sl_test_run_free(&r);
+}
+
+/* the same note from draw --framework candle */
+Test(replay_pipeline, cli_draw_candle_argmax_note)
+{
+    sl_test_run r = sl_test_cli("draw --framework candle --logits 3,2,2,1 --top-k 2 --n 2");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_str_eq(r.out, "0\n0\n");
+    cr_assert(strstr(r.err, "candle without --temperature is ArgMax"), "%s", r.err);
+    sl_test_run_free(&r);
+    r = sl_test_cli("draw --framework candle --logits 3,2,2,1 --top-k 2 --temperature 1 --n 2");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_str_eq(r.err, "");
+    sl_test_run_free(&r);
+}

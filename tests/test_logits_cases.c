@@ -37,8 +37,8 @@ static void expect_kept(const sl_pipeline_type *t, const double *x, size_t n, co
 Test(replay_pipeline, tie_case_k2)
 {
     /* 000_35ecf9df7ca706aa.txt: top_k=2 on [3,2,2,1]: transformers keeps 3 (ties
-     * with the k-th survive); candle exactly 2 (candle's pipeline is not in
-     * this table yet); llama.cpp and the tutorial exactly 2 as well */
+     * with the k-th survive); candle exactly 2; llama.cpp and the tutorial
+     * exactly 2 as well */
     const double x[4] = {3, 2, 2, 1};
     sl_logits_cfg c = {0};
     c.has_top_k = 1;
@@ -47,6 +47,11 @@ Test(replay_pipeline, tie_case_k2)
     expect_kept(&sl_pipeline_vllm_type, x, 4, &c, "1110");
     expect_kept(&sl_pipeline_llamacpp_type, x, 4, &c, "1100");
     expect_kept(&sl_pipeline_tutorial_type, x, 4, &c, "1100");
+    /* candle's TopK { k: 2, temperature: 1 }: exactly 2 */
+    c.has_temperature = 1;
+    c.temperature = 1;
+    expect_kept(&sl_pipeline_candle_type, x, 4, &c, "1100");
+    c.has_temperature = 0;
     /* hf: e^3 : e^2 : e^2 */
     sl_logits_result r;
     sl_error e;
@@ -72,6 +77,10 @@ Test(replay_pipeline, top_p_boundary_05_03_02)
     expect_kept(&sl_pipeline_vllm_type, x, 3, &c, "110");
     expect_kept(&sl_pipeline_llamacpp_type, x, 3, &c, "110");
     expect_kept(&sl_pipeline_tutorial_type, x, 3, &c, "111");
+    /* candle's TopP at T = 1: f32 0.5 + 0.3 reaches f32 0.8, the third is zeroed */
+    c.has_temperature = 1;
+    c.temperature = 1;
+    expect_kept(&sl_pipeline_candle_type, x, 3, &c, "110");
 }
 
 Test(replay_pipeline, temperature_zero_every_framework)
@@ -108,6 +117,10 @@ Test(replay_pipeline, temperature_zero_every_framework)
     cr_assert_eq(run(&sl_pipeline_llamacpp_type, x, 4, &c, &r, &e), 0);
     cr_assert(r.n_kept == 1 && r.kept[2], "llamacpp after top-k kept %zu, id 2 expected", r.n_kept);
     cr_assert_eq(r.cand[0].id, 2, "sorted array starts with id %ld", r.cand[0].id);
+    sl_logits_result_free(&r);
+    /* candle: LogitsProcessor's ArgMax below 1e-7 (the first maximum), also after top-k */
+    cr_assert_eq(run(&sl_pipeline_candle_type, x, 4, &c, &r, &e), 0);
+    cr_assert(r.greedy && r.n_kept == 1 && r.kept[1] && r.probs[1] == 1.0, "candle kept %zu", r.n_kept);
     sl_logits_result_free(&r);
     /* negative temperatures: hf error without the greedy hint, vllm error, llama.cpp greedy */
     c.has_top_k = 0;

@@ -219,3 +219,45 @@ Test(replay_pipeline, hf_test_typical_dist_warper)
     hf_ramp(x, 100);
     cr_assert_eq(hf_kept(x, 10, &c), 2, "second batch keeps 2 because of min_tokens_to_keep=2");
 }
+
+/* tests/generation/test_utils.py, UtilsFunctionsTest.test_top_k_top_p_filtering:
+ * top_k_top_p_filtering(logits, top_k=10, top_p=0.6, min_tokens_to_keep=4),
+ * i.e. TopKLogitsWarper(10, min_tokens_to_keep=4) then TopPLogitsWarper(0.6,
+ * min_tokens_to_keep=4): upstream expects ids [0, 10, 25, 26] and [13, 17, 20,
+ * 27] (the older 2019 version of this test, before the min_tokens_to_keep
+ * fix, expected five per row). Probabilities: torch 1.13.1 running the
+ * warpers' ops in float32, printed %.9g. */
+Test(replay_pipeline, hf_test_utils_top_k_top_p_filtering)
+{
+    static const double row0[30] = {
+        8.2220991,   -0.5620044, 5.23229752,  4.0386393,  -6.8798378,  -0.54785802, -3.2012153, 2.92777176,
+        1.88171953,  7.35341276, 8.43207833,  -9.85711836, -5.96209236, -1.13039161, -7.1115294, -0.8369633,
+        -5.3186408,  7.06427407, 0.81369344,  -0.82023817, -5.9179796,  0.58813443,  -6.99778438, 4.71551189,
+        -0.18771637, 7.44020759, 9.38450987,  2.12662941,  -9.32562038, 2.35652522};
+    static const double row1[30] = {
+        0.58425518,  4.53139238, -5.57510464, -6.28030699, -7.19529503, -4.02122551, 1.39337037, -6.06707057,
+        1.59480517,  -9.643119,  0.03907799,  0.67231762,  -8.88206726, 6.27115922,  2.28520723, 4.82767506,
+        4.30421368,  8.8275313,  5.44029958,  -4.4735794,  7.38579536,  -2.91051663, 2.61946077, -2.5674762,
+        -9.48959302, -4.02922645, -1.35416918, 9.67702323, -5.89478553, 1.85370467};
+    static const size_t ids[2][4] = {{0, 10, 25, 26}, {13, 17, 20, 27}};
+    static const char *probs[2][4] = {{"0.169813156", "0.209490374", "0.0776962489", "0.543000102"},
+                                      {"0.02124146", "0.273780465", "0.0647537336", "0.640224338"}};
+    sl_logits_cfg c = {0};
+    c.has_top_k = 1;
+    c.top_k = 10;
+    c.has_top_p = 1;
+    c.top_p = 0.6;
+    c.has_min_keep = 1;
+    c.min_keep = 4;
+    for (int row = 0; row < 2; row++) {
+        sl_logits_result r = hf_run(row ? row1 : row0, 30, &c);
+        cr_assert_eq(r.n_kept, 4, "row %d: kept %zu, upstream keeps 4", row, r.n_kept);
+        for (int j = 0; j < 4; j++) {
+            char b[32];
+            snprintf(b, sizeof b, "%.9g", r.probs[ids[row][j]]);
+            cr_assert(r.kept[ids[row][j]], "row %d: id %zu not kept", row, ids[row][j]);
+            cr_assert_str_eq(b, probs[row][j], "row %d id %zu: %s, torch %s", row, ids[row][j], b, probs[row][j]);
+        }
+        sl_logits_result_free(&r);
+    }
+}

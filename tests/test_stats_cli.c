@@ -161,3 +161,21 @@ Test(replay_stats_cli, power_and_calibrate_run)
     sl_test_run_free(&c);
     expect_bad("calibrate --probs 3,2,2,1 --method alias --n 0 --seeds 5", "--n N >= 1");
 }
+
+/* gof's replay line names the tensor and row of a .safetensors source, and runs */
+Test(replay_stats_cli, gof_replay_keeps_tensor_and_row)
+{
+    sl_test_run r = sl_test_cli("gof --logits data/golden/safetensors/multi.safetensors --tensor rows_f32 --row 2 "
+                                "--method cdf --n 2000");
+    cr_assert(r.status == 0 || r.status == 1, "status %d: %s", r.status, r.err);
+    const char *p = strstr(r.out, "(replay: samplab draw ");
+    cr_assert(p, "%s", r.out);
+    cr_assert(strstr(p, "--tensor rows_f32 --row 2 --method cdf"), "%s", r.out);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s", p + strlen("(replay: samplab "));
+    *strchr(cmd, ')') = 0;
+    sl_test_run_free(&r);
+    r = sl_test_cli(cmd);
+    cr_assert_eq(r.status, 0, "%s: %s", cmd, r.err);
+    sl_test_run_free(&r);
+}

@@ -1224,3 +1224,15 @@ Test(stat_exact, alias_and_llamacpp_draws_match_exact)
     sl_exact_result_free(&ra);
     sl_exact_result_free(&rl);
 }
+
+/* --temperature 0 is greedy everywhere: one line that says so, not the
+ * softmax's hint to --method greedy, which exact does not count */
+Test(replay_exact, cli_temperature_zero_is_one_clear_error)
+{
+    sl_test_run r = sl_test_cli("exact --framework candle --logits 1,3,3,2 --temperature 0");
+    cr_assert_eq(r.status, 2);
+    cr_assert_str_eq(r.out, "");
+    cr_assert(strstr(r.err, "samplab exact: --temperature 0: at T <= 0") && !strstr(r.err, "--method greedy"), "%s",
+              r.err);
+    sl_test_run_free(&r);
+}

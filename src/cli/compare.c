@@ -19,6 +19,7 @@
 
 typedef struct cmp_fw {
     const sl_pipeline_type *t;
+    sl_logits_cfg cfg; /* the settings it ran with */
     int ok;
     char error[512];
     sl_logits_result r;
@@ -38,6 +39,20 @@ static int cmp_same_kept(const sl_logits_result *a, const sl_logits_result *b)
     return !memcmp(a->kept, b->kept, a->V);
 }
 
+/* The settings framework t runs with. candle's LogitsProcessor::new(seed,
+ * None, ..) is ArgMax whatever k and p say, and every Sampling with k or p
+ * needs a temperature: without --temperature candle runs at 1, the value the
+ * other frameworks use, so that "the same settings" compare like with like. */
+static sl_logits_cfg cmp_cfg_for(const sl_pipeline_type *t, const sl_logits_cfg *c)
+{
+    sl_logits_cfg r = *c;
+    if (t == &sl_pipeline_candle_type && !r.has_temperature) {
+        r.has_temperature = 1;
+        r.temperature = 1.0;
+    }
+    return r;
+}
+
 /* the temperature framework t really applies under cfg */
 static double cmp_effective_t(const sl_pipeline_type *t, const sl_logits_cfg *c)
 {
@@ -47,6 +62,10 @@ static double cmp_effective_t(const sl_pipeline_type *t, const sl_logits_cfg *c)
         return 0.8;
     return 1.0;
 }
+
+/* what the printed commands say after --context: the user's own argument
+ * when it is short and has no blanks, so they run as printed */
+static const char *cmp_context_text = "IDS";
 
 static void cmp_args(const sl_logits_cfg *c, char *buf, size_t len)
 {
@@ -66,7 +85,7 @@ static void cmp_args(const sl_logits_cfg *c, char *buf, size_t len)
     if (c->has_typical)
         ADD(" --typical %.9g", c->typical);
     if (c->has_penalty)
-        ADD(" --repetition-penalty %.9g --context IDS", c->penalty);
+        ADD(" --repetition-penalty %.9g --context %s", c->penalty, cmp_context_text);
     if (c->has_last_n)
         ADD(" --penalty-last-n %ld", c->last_n);
     if (c->has_min_keep)
@@ -92,13 +111,60 @@ typedef struct cmp_translation {
     char scope[128]; /* which rule, or "on these logits" */
 } cmp_translation;
 
+/* The translation is printed with %.9g: run exactly what is printed. */
+static double cmp_r9(double x)
+{
+    char b[40];
+    snprintf(b, sizeof b, "%.9g", x);
+    return strtod(b, NULL);
+}
+
+static void cmp_round9(sl_logits_cfg *c)
+{
+    c->temperature = cmp_r9(c->temperature);
+    c->top_p = cmp_r9(c->top_p);
+    c->min_p = cmp_r9(c->min_p);
+    c->typical = cmp_r9(c->typical);
+    c->penalty = cmp_r9(c->penalty);
+}
+
+static int cmp_float_desc(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x < y) - (x > y);
+}
+
+/* The f64 sum of the k largest of candle's float32 softmax at temperature t
+ * (after its repeat penalty when c has one): the mass candle's top-p sees. */
+static double cmp_candle_topk_mass(const sl_vec *v, const sl_logits_cfg *c, double t, long k)
+{
+    size_t V = v->n;
+    if (k <= 0)
+        return 0;
+    float *lg = malloc(V * sizeof *lg);
+    if (!lg)
+        return 0;
+    memcpy(lg, v->f, V * sizeof *lg);
+    if (c->has_penalty && sl_logits_candle_repeat_penalty(lg, V, (float)c->penalty, c->context, c->context_n) < 0) {
+        free(lg);
+        return 0;
+    }
+    sl_logits_candle_softmax(lg, V, t, 0, lg);
+    qsort(lg, V, sizeof *lg, cmp_float_desc);
+    double m = 0;
+    for (size_t j = 0; j < (size_t)k && j < V; j++)
+        m += lg[j];
+    free(lg);
+    return m;
+}
+
 /* Settings for framework x that reproduce y's result (run and checked). */
 static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_fw *y, const sl_pipeline_type *x,
                           cmp_translation *out)
 {
     memset(out, 0, sizeof *out);
-    sl_logits_cfg cand[4];
-    char scope[4][128];
+    sl_logits_cfg cand[6];
+    char scope[6][128];
     int n = 0;
     double ty = cmp_effective_t(y->t, user);
     sl_logits_cfg base;
@@ -152,6 +218,27 @@ static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_
         cand[n] = c;
         snprintf(scope[n++], sizeof scope[0], "rule: min-p m after temperature T is llama.cpp's min-p m^T");
     }
+    /* candle: top-k then top-p on the top-k mass m, not renormalised, so the
+     * others' top-p P after top-k K is candle's p = P*m (on these logits) */
+    if (x == &sl_pipeline_candle_type && user->has_top_p && !user->has_min_p && !user->has_typical && ty > 0 &&
+        (y->t == &sl_pipeline_hf_type || y->t == &sl_pipeline_vllm_type || y->t == &sl_pipeline_tutorial_type) &&
+        (user->has_top_k || (user->defaults && y->t == &sl_pipeline_hf_type))) {
+        long k = user->has_top_k ? user->top_k : 50;
+        double m = cmp_candle_topk_mass(v, &base, ty, k);
+        if (m > 0) {
+            sl_logits_cfg c = base;
+            c.has_temperature = 1;
+            c.temperature = ty;
+            c.has_top_k = 1;
+            c.top_k = k;
+            c.has_top_p = 1;
+            c.top_p = user->top_p * m;
+            cand[n] = c;
+            snprintf(scope[n++], sizeof scope[0],
+                     "on these logits only: top-p %.9g x the top-%ld mass %.9g, as candle does not renormalise",
+                     user->top_p, k, m);
+        }
+    }
     /* on these logits: the same temperature and top-k = the kept count */
     {
         sl_logits_cfg c = base;
@@ -170,6 +257,12 @@ static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_
     for (int i = 0; i < n; i++) {
         sl_logits_result r;
         sl_error err;
+        /* candle without a temperature is ArgMax: give it the source's */
+        if (x == &sl_pipeline_candle_type && !cand[i].has_temperature && ty > 0) {
+            cand[i].has_temperature = 1;
+            cand[i].temperature = ty;
+        }
+        cmp_round9(&cand[i]);
         if ((cmp_bits(&cand[i]) & ~x->accepts) || sl_pipeline_run(x, v, &cand[i], &r, &err))
             continue;
         double tv = cmp_tv(&r, &y->r);
@@ -230,16 +323,15 @@ static void cmp_top(const sl_logits_result *r, size_t *top, size_t ntop)
     }
 }
 
-static void cmp_notes(const sl_cli_logits_args *a, int has_hf, FILE *f, json_t *jnotes)
+static void cmp_notes(const sl_cli_logits_args *a, int has_hf, int has_candle, FILE *f, json_t *jnotes)
 {
     char buf[512];
     const sl_logits_cfg *c = &a->cfg;
     if (has_hf && c->defaults && !c->has_top_k) {
         snprintf(buf, sizeof buf,
-                 "transformers generate(do_sample=True%s%s) keeps top_k=50 by default: it equals candle "
-                 "Sampling::TopK { k: 50, temperature: %.9g }, not Sampling::All",
-                 c->has_temperature ? ", temperature=" : "", c->has_temperature ? "T" : "",
-                 c->has_temperature ? c->temperature : 1.0);
+                 "transformers generate(do_sample=True, temperature=%.9g) keeps top_k=50 by default: it equals "
+                 "candle Sampling::TopK { k: 50, temperature: %.9g }, not Sampling::All",
+                 c->has_temperature ? c->temperature : 1.0, c->has_temperature ? c->temperature : 1.0);
         if (f)
             fprintf(f, "note: %s\n", buf);
         if (jnotes)
@@ -250,6 +342,16 @@ static void cmp_notes(const sl_cli_logits_args *a, int has_hf, FILE *f, json_t *
                  "transformers top-k then top-p renormalises after top-k; candle's TopKThenTopP does not "
                  "(top-p on the raw top-k mass). In candle use TopP with a sample_f closure that keeps the "
                  "top k and renormalises.");
+        if (f)
+            fprintf(f, "note: %s\n", buf);
+        if (jnotes)
+            json_array_append_new(jnotes, json_string(buf));
+    }
+    if (!c->has_temperature && has_candle) {
+        snprintf(buf, sizeof buf,
+                 "candle ran at temperature 1 (Sampling::%s { .., temperature: 1.0 }): LogitsProcessor::new(seed, "
+                 "None, ..) without a temperature is ArgMax, whatever k and p say",
+                 c->has_top_k ? (c->has_top_p ? "TopKThenTopP" : "TopK") : (c->has_top_p ? "TopP" : "All"));
         if (f)
             fprintf(f, "note: %s\n", buf);
         if (jnotes)
@@ -302,6 +404,7 @@ int sl_cli_compare_main(int argc, char **argv)
     cmp_fw fw[CMP_MAX];
     size_t nfw = 0;
     const char *skipped[CMP_MAX][2];
+    const sl_pipeline_type *skipped_t[CMP_MAX];
     size_t nskip = 0;
     if (list) {
         char buf[256];
@@ -332,6 +435,7 @@ int sl_cli_compare_main(int argc, char **argv)
         for (size_t i = 0; sl_pipeline_types[i] && nfw < CMP_MAX; i++) {
             const char *miss = sl_cli_logits_missing(a.given, sl_pipeline_types[i]->accepts);
             if (miss) {
+                skipped_t[nskip] = sl_pipeline_types[i];
                 skipped[nskip][0] = sl_pipeline_types[i]->name;
                 skipped[nskip++][1] = miss;
                 continue;
@@ -339,27 +443,41 @@ int sl_cli_compare_main(int argc, char **argv)
             fw[nfw++].t = sl_pipeline_types[i];
         }
     }
+    if (a.context_src && strlen(a.context_src) <= 80 && !strpbrk(a.context_src, " \t\n'\"\\$`;&|<>()*?"))
+        cmp_context_text = a.context_src;
     int rc = sl_cli_logits_load("compare", &a);
     if (rc) {
         sl_cli_logits_free(&a);
         return rc;
     }
-    int has_hf = 0;
+    int has_hf = 0, has_candle = 0;
     for (size_t i = 0; i < nfw; i++) {
         sl_error err;
-        fw[i].ok = !sl_pipeline_run(fw[i].t, &a.vec, &a.cfg, &fw[i].r, &err);
+        fw[i].cfg = cmp_cfg_for(fw[i].t, &a.cfg);
+        fw[i].ok = !sl_pipeline_run(fw[i].t, &a.vec, &fw[i].cfg, &fw[i].r, &err);
         if (!fw[i].ok) {
             snprintf(fw[i].error, sizeof fw[i].error, "%s", err.msg);
             continue;
         }
         has_hf |= fw[i].t == &sl_pipeline_hf_type;
+        has_candle |= fw[i].t == &sl_pipeline_candle_type;
         double h = 0;
         for (size_t j = 0; j < fw[i].r.V; j++)
             if (fw[i].r.probs[j] > 0)
                 h -= fw[i].r.probs[j] * log(fw[i].r.probs[j]);
         fw[i].entropy = h;
     }
-    size_t *top = malloc((ntop ? ntop : 1) * sizeof *top);
+    size_t *top = NULL;
+    size_t nok = 0;
+    for (size_t i = 0; i < nfw; i++)
+        nok += fw[i].ok != 0;
+    if (!nok) {
+        /* nothing to compare: bad input, as the pipeline command reports it */
+        fprintf(stderr, "samplab compare: every framework refused the input: %s\n", fw[0].error);
+        rc = 2;
+        goto out;
+    }
+    top = malloc((ntop ? ntop : 1) * sizeof *top);
     if (!top) {
         fprintf(stderr, "samplab compare: out of memory\n");
         rc = 2;
@@ -377,6 +495,23 @@ int sl_cli_compare_main(int argc, char **argv)
             json_t *o = json_object();
             json_object_set_new(o, "framework", json_string(skipped[i][0]));
             json_object_set_new(o, "lacks", json_string(skipped[i][1]));
+            json_t *tr = json_array();
+            for (size_t j = 0; j < nfw; j++) {
+                cmp_translation t;
+                if (!fw[j].ok)
+                    continue;
+                cmp_translate(&a.vec, &a.cfg, &fw[j], skipped_t[i], &t);
+                if (!t.found)
+                    continue;
+                json_t *x = json_object();
+                json_object_set_new(x, "framework", json_string(t.target->name));
+                json_object_set_new(x, "reproduces", json_string(fw[j].t->name));
+                json_object_set_new(x, "args", json_string(t.args[0] ? t.args + 1 : ""));
+                json_object_set_new(x, "tv", json_real(t.tv));
+                json_object_set_new(x, "scope", json_string(t.scope));
+                json_array_append_new(tr, x);
+            }
+            json_object_set_new(o, "translations", tr);
             json_array_append_new(js, o);
         }
         for (size_t i = 0; i < nfw; i++) {
@@ -436,7 +571,7 @@ int sl_cli_compare_main(int argc, char **argv)
                 json_object_set_new(o, "translations", tr);
                 json_array_append_new(jp, o);
             }
-        cmp_notes(&a, has_hf, NULL, jn);
+        cmp_notes(&a, has_hf, has_candle, NULL, jn);
         json_object_set_new(root, "skipped", js);
         json_object_set_new(root, "frameworks", jf);
         json_object_set_new(root, "pairs", jp);
@@ -494,7 +629,19 @@ int sl_cli_compare_main(int argc, char **argv)
             if (!any)
                 printf("    no translation found among the rules tried\n");
         }
-    cmp_notes(&a, has_hf, stdout, NULL);
+    /* a framework skipped for an option it lacks may still reproduce the others with its own settings */
+    for (size_t i = 0; i < nskip; i++)
+        for (size_t j = 0; j < nfw; j++) {
+            cmp_translation t;
+            if (!fw[j].ok)
+                continue;
+            cmp_translate(&a.vec, &a.cfg, &fw[j], skipped_t[i], &t);
+            if (t.found)
+                printf("  %s (skipped) for %s: translation: samplab pipeline --framework %s%s reproduces %s (TV %.3g; "
+                       "%s)\n",
+                       skipped[i][0], fw[j].t->name, t.target->name, t.args, fw[j].t->name, t.tv, t.scope);
+        }
+    cmp_notes(&a, has_hf, has_candle, stdout, NULL);
 out:
     free(top);
     for (size_t i = 0; i < nfw; i++)

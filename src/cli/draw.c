@@ -369,6 +369,9 @@ int sl_cli_draw_main(int argc, char **argv)
         fo.variant = variant;
         fo.has_temperature = has_temperature;
         fo.temperature = temperature;
+        if (!strcmp(ft->name, "candle") && fo.logits && !has_temperature && (fo.has_top_k || fo.has_top_p))
+            fprintf(stderr, "samplab draw: note: candle without --temperature is ArgMax (LogitsProcessor::new(seed, "
+                            "None, ..)): --top-k and --top-p act only with a temperature\n");
         sl_fw_result res;
         memset(&res, 0, sizeof res);
         int frc = ft->run(&fo, &res, &err);

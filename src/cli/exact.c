@@ -263,6 +263,14 @@ int sl_cli_exact_main(int argc, char **argv)
         fprintf(stderr, "samplab exact: --temperature applies to --logits only\n");
         return 2;
     }
+    if (has_t && !(temperature > 0)) {
+        /* softmax's own message points to --method greedy, which has nothing to count */
+        fprintf(stderr,
+                "samplab exact: --temperature %g: at T <= 0 the frameworks take the argmax or refuse, nothing random "
+                "to count (samplab pipeline --temperature 0 shows which token)\n",
+                temperature);
+        return 2;
+    }
     const sl_exact_type *t = NULL;
     const char *name = framework ? framework : method;
     if (framework) {

@@ -218,9 +218,15 @@ int sl_cli_gof_main(int argc, char **argv)
         char tpart[64] = "";
         if (ref.from_logits && ro.has_temperature)
             snprintf(tpart, sizeof tpart, " --temperature %.17g", ro.temperature);
-        snprintf(replay, sizeof replay, "samplab draw --%s %s%s --method %s --rng %s --seed %s --n %zu --counts",
-                 ref.from_logits ? "logits" : "probs", ro.probs ? ro.probs : ro.logits, tpart, dt->name, rt->name,
-                 seedbuf, n_opt);
+        /* a .safetensors source needs its tensor and row to replay */
+        char spart[400] = "";
+        if (ro.tensor)
+            snprintf(spart, sizeof spart, " --tensor %s", ro.tensor);
+        if (ro.row >= 0)
+            snprintf(spart + strlen(spart), sizeof spart - strlen(spart), " --row %ld", ro.row);
+        snprintf(replay, sizeof replay, "samplab draw --%s %s%s%s --method %s --rng %s --seed %s --n %zu --counts",
+                 ref.from_logits ? "logits" : "probs", ro.probs ? ro.probs : ro.logits, spart, tpart, dt->name,
+                 rt->name, seedbuf, n_opt);
     }
     char tvmethod[300];
     snprintf(tvmethod, sizeof tvmethod,

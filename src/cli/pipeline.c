@@ -257,6 +257,9 @@ int sl_cli_pipeline_main(int argc, char **argv)
         sl_cli_logits_free(&a);
         return sl_cli_fail(&err);
     }
+    if (t == &sl_pipeline_candle_type && !a.cfg.has_temperature && (a.cfg.has_top_k || a.cfg.has_top_p))
+        fprintf(stderr, "samplab pipeline: note: candle without --temperature is ArgMax (LogitsProcessor::new(seed, "
+                        "None, ..)): --top-k and --top-p act only with a temperature\n");
     if (a.json) {
         json_t *root = json_object(), *kept = json_array(), *probs = json_array(), *steps = json_array();
         for (size_t i = 0; i < res.V; i++) {
