@@ -2,6 +2,8 @@
  * `#` starts a comment to the end of the line. Each number is parsed twice
  * from its own text, by strtod into d and by strtof into f (both correctly
  * rounded in glibc), so float32 consumers see no double rounding.
+ * An empty field (two commas with only blanks between, or a comma opening the
+ * text) is an error: skipping it would shift every later token id by one.
  * Entries are numbered from 0 in messages, as token ids are. */
 #include <errno.h>
 #include <math.h>
@@ -23,14 +25,25 @@ int sl_io_vec_read_text(const char *name, const char *text, size_t len, sl_vec *
     char tok[128];
     int rc = SL_OK;
     size_t i = 0;
+    int after_comma = 1; /* no entry yet since the last comma on this line (or the start) */
     if (!d || !f) {
         rc = sl_error_set(err, SL_ENOMEM, "%s: out of memory", name);
         goto done;
     }
     while (i < len) {
         char c = text[i];
-        if (c == '\n')
+        if (c == '\n') {
             line++;
+            after_comma = 0;
+        }
+        if (c == ',') {
+            if (after_comma) {
+                rc = sl_error_set(err, SL_EINVAL, "%s: line %zu, entry %zu is empty (a comma with no number before it)", name,
+                                  line, n);
+                goto done;
+            }
+            after_comma = 1;
+        }
         if (is_sep(c)) {
             i++;
             continue;
@@ -79,6 +92,7 @@ int sl_io_vec_read_text(const char *name, const char *text, size_t len, sl_vec *
         d[n] = dv;
         f[n] = fv;
         n++;
+        after_comma = 0;
     }
     if (n == 0) {
         rc = sl_error_set(err, SL_EINVAL, "%s: no numbers found (empty vector)", name);
