@@ -93,3 +93,27 @@ Test(replay_cli, greedy_takes_temperature_zero)
     cr_assert(strstr(r.out, "\"tokens\":[1,1]") && strstr(r.out, "\"words\":0"), "%s", r.out);
     sl_test_run_free(&r);
 }
+
+/* --help names every option each framework accepts (from its accepts bits), so a
+ * user learns that --replacement is torch's and --top-k candle's before an error. */
+Test(replay_cli, help_lists_each_frameworks_options)
+{
+    sl_test_run h = sl_test_cli("draw --help");
+    cr_assert_eq(h.status, 0, "%s", h.err);
+    const char *want[] = {
+        "  torch ", "options: --probs --num-samples --replacement --dtype --torch\n",
+        "  numpy ", "options: --probs --num-samples --dtype\n",
+        "  gsl ", "options: --probs\n",
+        "  candle ", "options: --probs --logits --temperature --top-k --top-p --simd-sum",
+    };
+    for (size_t i = 0; i < 8; i += 2) {
+        const char *at = strstr(h.out, want[i]);
+        cr_assert_not_null(at, "no line for '%s' in:\n%s", want[i], h.out);
+        const char *nl = strchr(at, '\n');
+        const char *o = nl ? strstr(nl, "options:") : NULL;
+        cr_assert(o && !strncmp(o, want[i + 1], strlen(want[i + 1])),
+                  "after '%s' expected '%s' in:\n%s", want[i], want[i + 1], h.out);
+    }
+    cr_assert(strstr(h.out, "numpy 0 .. 2^128 - 1"), "seed ranges missing:\n%s", h.out);
+    sl_test_run_free(&h);
+}
