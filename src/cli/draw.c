@@ -35,7 +35,7 @@ static void draw_help(FILE *f)
             "                    [--temperature T] [--top-k K] [--top-p P] [--min-p M] [--simd-sum]\n"
             "                    [--counts] [--json]\n\n"
             "SRC is an inline list (3,2,2,1), a text file (numbers separated by whitespace or commas,\n"
-            "# comments), a 1-D .npy (float32/float64), or a .safetensors file (--tensor NAME --row I).\n"
+            "# comments, no empty fields), a 1-D .npy (float32/float64), or a .safetensors file (--tensor NAME --row I).\n"
             "--probs are weights (finite, >= 0, not all zero; need not sum to 1); --logits go through\n"
             "a stable softmax with --temperature T (default 1; T <= 0 is an error: use --method greedy).\n"
             "Defaults: --rng pcg32 --seed 42 --stream 0 --n 1. The same arguments give the same bytes.\n\n"
