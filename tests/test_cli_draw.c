@@ -84,6 +84,10 @@ Test(replay_cli, bad_input_is_one_line_exit_2)
     expect_bad("draw --probs 1,2 --method cdf --top-k 3", "needs --framework");
     expect_bad("draw --probs 1,2 --framework no-such", "unknown framework 'no-such'");
     expect_bad("rng --rng nope", "unknown random source");
+    /* an empty field would shift every later token id: refused, for every framework */
+    expect_bad("draw --probs 0.5,,0.5 --framework torch", "inline: line 1, entry 1 is empty");
+    expect_bad("draw --probs 0.5,,0.5 --framework numpy", "inline: line 1, entry 1 is empty");
+    expect_bad("draw --probs ,1,2 --framework candle", "inline: line 1, entry 0 is empty");
 }
 
 Test(replay_cli, greedy_takes_temperature_zero)
