@@ -2,7 +2,7 @@
 # Cross-check `samplab draw --framework candle` against the real Rust rand
 # 0.8.5 on inputs that appear nowhere in the golden files: random weight and
 # logit vectors (ties, zeros, -0, tiny and huge weights, -inf logits), random
-# seeds (incl. 0, 2^63, 2^64-1), random temperature / top-k / top-p / SIMD
+# seeds (incl. 0, 2^32-1, 2^32, 2^63, 2^64-1), V up to 100003, random temperature / top-k / top-p / SIMD
 # sum, draw by draw. Errors must match too (rand's error -> exit 2 naming it).
 # Usage: sh analysis/candle_crosscheck.sh [CASES] (default 300)
 set -eu
@@ -24,8 +24,9 @@ while [ $i -lt "$cases" ]; do
     srand(s * 7919 + 17)
     kind = (rand() < 0.5) ? "probs" : "logits"
     r = rand()
-    seed = (r < 0.05) ? "0" : (r < 0.1) ? "9223372036854775808" : (r < 0.15) ? "18446744073709551615" : sprintf("%.0f", int(rand() * 2^53))
-    V = 1 + int(rand() * (rand() < 0.1 ? 3000 : 60))
+    seed = (r < 0.05) ? "0" : (r < 0.1) ? "9223372036854775808" : (r < 0.15) ? "18446744073709551615" : (r < 0.18) ? "4294967295" : (r < 0.21) ? "4294967296" : sprintf("%.0f", int(rand() * 2^53))
+    r = rand()
+    V = (r < 0.02) ? 100003 : (r < 0.04) ? 49152 : 1 + int(rand() * (rand() < 0.1 ? 3000 : 60))
     mode = int(rand() * 6)
     for (j = 0; j < V; j++) {
       u = rand()

@@ -6,8 +6,10 @@ Usage: /usr/bin/python3 analysis/numpy_crosscheck.py [TRIALS] [MASTER_SEED]
 (run from the repository root after `make`; SL_BIN overrides bin/samplab).
 
 Each trial picks a framework, a seed (numpy: any size up to 2^128 - 1, often
-above 2^64; legacy: below 2^32), a vector (Dirichlet, softmax of normal logits,
-Zipf-like, with zero entries, V from 1 to 60000) written as text or as a
+above 2^64, or a limit: 0, 2^32 - 1, 2^32, 2^63, 2^64 - 1, 2^64, 2^128 - 1;
+legacy: below 2^32, with 0 and 2^32 - 1), a vector (Dirichlet, softmax of normal
+logits, Zipf-like, with zero entries, ties with zeros at both ends, subnormal or
+tiny entries, V from 1 to 100003) written as text or as a
 float32/float64 .npy, optionally --dtype float32 and --num-samples K, and then
 compares every token and the word count with NumPy's own choice. It also
 perturbs the sum to compare accept/reject (exit 2 with NumPy's reason).
@@ -28,8 +30,8 @@ meta = np.random.default_rng(MASTER)
 
 
 def make_vector():
-    V = int(meta.choice([1, 2, 3, 5, 8, 17, 100, 1000, 4096, 32000, 49152, 60000]))
-    kind = meta.integers(0, 4)
+    V = int(meta.choice([1, 2, 3, 5, 7, 8, 17, 100, 1000, 4096, 32000, 49152, 60000, 100003]))
+    kind = meta.integers(0, 6)
     if kind == 0:
         p = meta.dirichlet(np.full(V, float(meta.choice([0.05, 0.5, 5.0]))))
     elif kind == 1:
@@ -39,6 +41,15 @@ def make_vector():
     elif kind == 2:
         w = 1.0 / np.arange(1, V + 1) ** float(meta.uniform(0.5, 1.5))
         p = w / w.sum()
+    elif kind == 4:  # ties, zeros at both ends
+        p = np.ones(V)
+        if V > 2:
+            p[0] = p[-1] = 0.0
+        p = p / p.sum()
+    elif kind == 5:  # subnormal (float64) or tiny entries among ordinary ones
+        p = meta.random(V)
+        p[meta.random(V) < 0.4] = float(meta.choice([1e-310, 1e-30]))
+        p = p / p.sum()
     else:
         p = meta.random(V)
         p[meta.random(V) < 0.3] = 0.0
@@ -70,9 +81,14 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for t in range(TRIALS):
             fw = "numpy" if meta.random() < 0.6 else "numpy-legacy"
-            if fw == "numpy":
+            limit = meta.random() < 0.2
+            if fw == "numpy" and limit:
+                seed = [0, 2**32 - 1, 2**32, 2**63, 2**64 - 1, 2**64, 2**128 - 1][int(meta.integers(0, 7))]
+            elif fw == "numpy":
                 bits = int(meta.choice([8, 32, 64, 65, 96, 128]))
                 seed = int.from_bytes(meta.bytes(16), "little") % (2 ** bits)
+            elif limit:
+                seed = [0, 2**32 - 1][int(meta.integers(0, 2))]
             else:
                 seed = int(meta.integers(0, 2 ** 32))
             p = make_vector()

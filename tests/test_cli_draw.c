@@ -96,6 +96,10 @@ Test(replay_cli, bad_input_is_one_line_exit_2)
     expect_bad("rng --rng gsl:taus2 --stream 3", "gsl:taus2 has no streams");
     expect_bad("draw --probs 1,2 --method cdf --rng mt19937 --stream 3", "mt19937 has no streams");
     expect_bad("rng --rng mt19937 --seed 18446744073709551616", "mt19937 takes a seed below 2^64");
+    /* an empty field would shift every later token id: refused, for every framework */
+    expect_bad("draw --probs 0.5,,0.5 --framework torch", "inline: line 1, entry 1 is empty");
+    expect_bad("draw --probs 0.5,,0.5 --framework numpy", "inline: line 1, entry 1 is empty");
+    expect_bad("draw --probs ,1,2 --framework candle", "inline: line 1, entry 0 is empty");
 }
 
 Test(replay_cli, greedy_takes_temperature_zero)
@@ -169,4 +173,28 @@ Test(replay_cli, binary_of_a_short_word_source_says_so)
     cr_assert(strstr(out, "gsl:randu words are not 32 bits wide"), "stderr: %s", out);
     sh_capture("rng --rng gsl:taus2 --binary --n 2 2>&1 >/dev/null", out, sizeof out);
     cr_assert_str_empty(out, "a full 32-bit source got a note: %s", out);
+}
+
+/* --help names every option each framework accepts (from its accepts bits), so a
+ * user learns that --replacement is torch's and --top-k candle's before an error. */
+Test(replay_cli, help_lists_each_frameworks_options)
+{
+    sl_test_run h = sl_test_cli("draw --help");
+    cr_assert_eq(h.status, 0, "%s", h.err);
+    const char *want[] = {
+        "  torch ", "options: --probs --num-samples --replacement --dtype --torch\n",
+        "  numpy ", "options: --probs --num-samples --dtype\n",
+        "  gsl ", "options: --probs\n",
+        "  candle ", "options: --probs --logits --temperature --top-k --top-p --simd-sum",
+    };
+    for (size_t i = 0; i < 8; i += 2) {
+        const char *at = strstr(h.out, want[i]);
+        cr_assert_not_null(at, "no line for '%s' in:\n%s", want[i], h.out);
+        const char *nl = strchr(at, '\n');
+        const char *o = nl ? strstr(nl, "options:") : NULL;
+        cr_assert(o && !strncmp(o, want[i + 1], strlen(want[i + 1])),
+                  "after '%s' expected '%s' in:\n%s", want[i], want[i + 1], h.out);
+    }
+    cr_assert(strstr(h.out, "numpy 0 .. 2^128 - 1"), "seed ranges missing:\n%s", h.out);
+    sl_test_run_free(&h);
 }

@@ -42,7 +42,7 @@ Test(replay_io, text_errors_name_position)
     /* an empty field between commas would shift every later token id: refused */
     t = "1, 2,\n,3\n";
     cr_assert_eq(sl_io_vec_read_text("c.txt", t, strlen(t), &v, &e), SL_EINVAL, "'2,\\n,3' accepted");
-    cr_assert_str_eq(e.msg, "c.txt: line 2, entry 2: empty entry before this comma");
+    cr_assert_str_eq(e.msg, "c.txt: line 2, entry 2 is empty (a comma with no number before it)");
     t = ",1";
     cr_assert_eq(sl_io_vec_read_text("c.txt", t, strlen(t), &v, &e), SL_EINVAL, "leading comma accepted");
     t = "1,2,\n3,\n";
@@ -149,7 +149,7 @@ Test(replay_io, inline_and_file_dispatch)
     cr_assert_eq(sl_io_vec_read("3,2,x", NULL, -1, &v, &e), SL_EINVAL);
     cr_assert_str_eq(e.msg, "inline: line 1, entry 2: 'x' is not a number");
     cr_assert_eq(sl_io_vec_read("3,,2", NULL, -1, &v, &e), SL_EINVAL);
-    cr_assert_str_eq(e.msg, "inline: line 1, entry 1: empty entry before this comma");
+    cr_assert_str_eq(e.msg, "inline: line 1, entry 1 is empty (a comma with no number before it)");
     /* a directory opens but cannot be read: say why */
     cr_assert_eq(sl_io_vec_read("tests", NULL, -1, &v, &e), SL_EIO);
     cr_assert_str_eq(e.msg, "tests: read error: Is a directory");
@@ -162,4 +162,28 @@ Test(replay_io, inline_and_file_dispatch)
     cr_assert_neq(sl_io_vec_read(p, "logits", -1, &v, &e), 0, "--tensor on a text file accepted");
     unlink(p);
     free(p);
+}
+
+/* An empty CSV field must not vanish: "1,,2" read as [1, 2] would move token 2
+ * to id 1 and every draw after it. A trailing comma at a line end stays fine. */
+Test(replay_io, empty_field_between_commas_is_an_error)
+{
+    sl_vec v;
+    sl_error e;
+    const char *bad[][2] = {
+        {"1,,2", "c.txt: line 1, entry 1 is empty (a comma with no number before it)"},
+        {"0.5, ,0.5", "c.txt: line 1, entry 1 is empty (a comma with no number before it)"},
+        {",1,2", "c.txt: line 1, entry 0 is empty (a comma with no number before it)"},
+        {"1,2\n3,\t,4\n", "c.txt: line 2, entry 3 is empty (a comma with no number before it)"},
+    };
+    for (size_t i = 0; i < 4; i++) {
+        cr_assert_eq(sl_io_vec_read_text("c.txt", bad[i][0], strlen(bad[i][0]), &v, &e), SL_EINVAL, "'%s' accepted",
+                     bad[i][0]);
+        cr_assert_str_eq(e.msg, bad[i][1]);
+    }
+    const char *ok = "0.25,\n0.75, # note, with commas\n1 , 2,3\n";
+    cr_assert_eq(sl_io_vec_read_text("c.txt", ok, strlen(ok), &v, &e), 0, "%s", e.msg);
+    cr_assert_eq(v.n, 5, "read %zu entries", v.n);
+    cr_assert_eq(v.d[4], 3.0);
+    sl_vec_free(&v);
 }

@@ -10,6 +10,21 @@
 
 #include "cli/cli.h"
 
+/* Each framework-only option, its bit, and its name for messages. */
+typedef struct opt_seen {
+    unsigned bit;
+    const char *name;
+} opt_seen;
+
+static const opt_seen opt_names[] = {
+    {SL_OPT_PROBS, "--probs"}, {SL_OPT_LOGITS, "--logits"}, {SL_OPT_TEMPERATURE, "--temperature"},
+    {SL_OPT_TOP_K, "--top-k"}, {SL_OPT_TOP_P, "--top-p"}, {SL_OPT_MIN_P, "--min-p"},
+    {SL_OPT_NUM_SAMPLES, "--num-samples"}, {SL_OPT_REPLACEMENT, "--replacement"},
+    {SL_OPT_DTYPE, "--dtype"}, {SL_OPT_VARIANT, "--torch"}, {SL_OPT_SIMD_SUM, "--simd-sum"},
+    {SL_OPT_TYPICAL, "--typical"}, {SL_OPT_PENALTY, "--repetition-penalty/--context"},
+    {SL_OPT_MIN_KEEP, "--min-keep"}, {SL_OPT_DEFAULTS, "--defaults"},
+};
+
 static void draw_help(FILE *f)
 {
     fprintf(f,
@@ -20,7 +35,7 @@ static void draw_help(FILE *f)
             "                    [--temperature T] [--top-k K] [--top-p P] [--min-p M] [--simd-sum]\n"
             "                    [--counts] [--json]\n\n"
             "SRC is an inline list (3,2,2,1), a text file (numbers separated by whitespace or commas,\n"
-            "# comments), a 1-D .npy (float32/float64), or a .safetensors file (--tensor NAME --row I).\n"
+            "# comments, no empty fields), a 1-D .npy (float32/float64), or a .safetensors file (--tensor NAME --row I).\n"
             "--probs are weights (finite, >= 0, not all zero; need not sum to 1); --logits go through\n"
             "a stable softmax with --temperature T (default 1; T <= 0 is an error: use --method greedy).\n"
             "Defaults: --rng pcg32 --seed 42 --stream 0 --n 1. The same arguments give the same bytes.\n\n"
@@ -35,16 +50,23 @@ static void draw_help(FILE *f)
     fprintf(f, "gsl:NAME (any GSL generator, e.g. gsl:taus2, gsl:ranlxd2)\n");
     if (sl_framework_types[0]) {
         fprintf(f, "\nframeworks (bit-exact emulations):\n");
-        for (size_t i = 0; sl_framework_types[i]; i++)
-            fprintf(f, "  %-13s %s\n", sl_framework_types[i]->name, sl_framework_types[i]->summary);
+        for (size_t i = 0; sl_framework_types[i]; i++) {
+            const sl_framework_type *ft = sl_framework_types[i];
+            fprintf(f, "  %-13s %s\n  %-13s options:", ft->name, ft->summary, "");
+            for (size_t j = 0; j < sizeof opt_names / sizeof opt_names[0]; j++)
+                if (ft->accepts & opt_names[j].bit)
+                    fprintf(f, " %s", opt_names[j].name);
+            fprintf(f, "\n");
+        }
+        fprintf(f, "\nframework options: --num-samples K is torch.multinomial(p, K) or NumPy's size=K (K\n"
+                   "tokens per output line); --replacement is torch's replacement=True; --dtype float32|float64\n"
+                   "is the tensor / array dtype (default: a .npy keeps its own, text is float32 for torch,\n"
+                   "float64 for NumPy); --torch 2 the torch 2.x CPU kernel. --seed: torch, candle and gsl take\n"
+                   "0 .. 2^64 - 1, numpy 0 .. 2^128 - 1, numpy-legacy 0 .. 2^32 - 1. An option a framework does\n"
+                   "not list is an error, never ignored.\n");
     }
 }
 
-/* Each framework-only option, its bit, and its name for messages. */
-typedef struct opt_seen {
-    unsigned bit;
-    const char *name;
-} opt_seen;
 
 /* Counts straight from a V-sized array: `--n 1000000000 --counts` needs O(V) memory. */
 static int print_counts(const uint64_t *c, size_t V, int json, const char *rng_name, unsigned word_bits,
@@ -315,17 +337,9 @@ int sl_cli_draw_main(int argc, char **argv)
             goto out;
         }
         given |= probs_src ? SL_OPT_PROBS : SL_OPT_LOGITS;
-        static const opt_seen names[] = {
-            {SL_OPT_PROBS, "--probs"}, {SL_OPT_LOGITS, "--logits"}, {SL_OPT_TEMPERATURE, "--temperature"},
-            {SL_OPT_TOP_K, "--top-k"}, {SL_OPT_TOP_P, "--top-p"}, {SL_OPT_MIN_P, "--min-p"},
-            {SL_OPT_NUM_SAMPLES, "--num-samples"}, {SL_OPT_REPLACEMENT, "--replacement"},
-            {SL_OPT_DTYPE, "--dtype"}, {SL_OPT_VARIANT, "--torch"}, {SL_OPT_SIMD_SUM, "--simd-sum"},
-            {SL_OPT_TYPICAL, "--typical"}, {SL_OPT_PENALTY, "--repetition-penalty/--context"},
-            {SL_OPT_MIN_KEEP, "--min-keep"}, {SL_OPT_DEFAULTS, "--defaults"},
-        };
-        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-            if ((given & names[i].bit) && !(ft->accepts & names[i].bit)) {
-                fprintf(stderr, "samplab draw: %s is not an option of framework %s\n", names[i].name, ft->name);
+        for (size_t i = 0; i < sizeof opt_names / sizeof opt_names[0]; i++)
+            if ((given & opt_names[i].bit) && !(ft->accepts & opt_names[i].bit)) {
+                fprintf(stderr, "samplab draw: %s is not an option of framework %s\n", opt_names[i].name, ft->name);
                 goto out;
             }
         if (dtype_text) {

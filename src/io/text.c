@@ -37,7 +37,7 @@ int sl_io_vec_read_text(const char *name, const char *text, size_t len, sl_vec *
             /* "1,,2" or a leading comma: an empty field, which would shift every later
              * token id by one if skipped. A trailing comma ("1, 2, 3,") is fine. */
             if (after_comma || n == 0) {
-                rc = sl_error_set(err, SL_EINVAL, "%s: line %zu, entry %zu: empty entry before this comma",
+                rc = sl_error_set(err, SL_EINVAL, "%s: line %zu, entry %zu is empty (a comma with no number before it)",
                                   name, line, n);
                 goto done;
             }
