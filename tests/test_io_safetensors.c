@@ -470,7 +470,7 @@ Test(replay_io, safetensors_dump_scores_match_pipeline)
     sl_test_run b = sl_test_cli("pipeline --framework hf --logits " DIR "synthetic.safetensors --tensor t07k40");
     cr_assert_eq(a.status, 0, "%s", a.err);
     cr_assert_eq(b.status, 0, "%s", b.err);
-    cr_assert_eq(sl_test_lines(a.out), 40, "kept %d tokens, expected 40", sl_test_lines(a.out));
+    cr_assert_eq(sl_test_lines(a.out), 40, "kept %zu tokens, expected 40", sl_test_lines(a.out));
     cr_assert_str_eq(a.out, b.out, "pipeline on logits:\n%s\non torch's scores:\n%s", a.out, b.out);
     sl_test_run_free(&a);
     sl_test_run_free(&b);
