@@ -37,6 +37,13 @@ static uint64_t gsl_adapter_next(void *state)
     return (uint64_t)(gsl_rng_get(s->r) - s->min);
 }
 
+static void gsl_adapter_fill(void *state, uint64_t *out, size_t n)
+{
+    gsl_state *s = state;
+    for (size_t i = 0; i < n; i++)
+        out[i] = (uint64_t)(gsl_rng_get(s->r) - s->min);
+}
+
 static void gsl_adapter_release(void *state)
 {
     gsl_state *s = state;
@@ -72,6 +79,7 @@ static void gsl_table_build(void)
             .state_size = sizeof(gsl_state),
             .seed = gsl_adapter_seed,
             .next = gsl_adapter_next,
+    .fill = gsl_adapter_fill,
             .release = gsl_adapter_release,
             .param = all[i],
         };

@@ -69,6 +69,13 @@ static uint64_t pcg32_next(void *state)
     return sl_rng_pcg32_next(state);
 }
 
+static void pcg32_fill(void *state, uint64_t *out, size_t n)
+{
+    sl_rng_pcg32_state *s = state;
+    for (size_t i = 0; i < n; i++)
+        out[i] = sl_rng_pcg32_next(s);
+}
+
 static void pcg32_advance(void *state, uint64_t delta_lo, uint64_t delta_hi)
 {
     (void)delta_hi; /* the period is 2^64: only delta mod 2^64 matters */
@@ -81,5 +88,6 @@ const sl_rng_type sl_rng_pcg32_type = {
     .state_size = sizeof(sl_rng_pcg32_state),
     .seed = pcg32_seed,
     .next = pcg32_next,
+    .fill = pcg32_fill,
     .advance = pcg32_advance,
 };
