@@ -1,0 +1,63 @@
+/* test_cli_report.c — `samplab report --logits` on a .safetensors dump: --tensor
+ * and --row pick the row, and every replay command in REPORT.md names them, so
+ * the commands printed there run as written. Bad combinations exit 2 with one
+ * line on stderr and nothing on stdout. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+
+#define MULTI "data/golden/safetensors/multi.safetensors"
+
+Test(replay_cli_report, safetensors_row_and_its_replays)
+{
+    char dir[] = "/tmp/sl-test-report-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char args[512];
+    snprintf(args, sizeof args,
+             "report --logits " MULTI " --tensor rows_f32 --row 1 --n 200 --only seed --no-plot --out %s", dir);
+    sl_test_run r = sl_test_cli(args);
+    cr_assert_eq(r.status, 0, "exit %d, stderr: %s", r.status, r.err);
+    sl_test_run_free(&r);
+    char path[256];
+    snprintf(path, sizeof path, "%s/REPORT.md", dir);
+    char *md = sl_test_slurp(path);
+    cr_assert_not_null(md, "no %s", path);
+    static const char want[] = "samplab draw --framework llamacpp --logits " MULTI
+                               " --tensor rows_f32 --row 1 --temperature 1 --seed 42 --n 20";
+    const char *at = strstr(md, want);
+    cr_assert_not_null(at, "REPORT.md lacks the replay \"%s\"", want);
+    /* the replay runs as printed and gives 20 tokens */
+    sl_test_run rr = sl_test_cli(strstr(want, "draw"));
+    cr_assert_eq(rr.status, 0, "replay exit %d: %s", rr.status, rr.err);
+    cr_assert_eq(sl_test_lines(rr.out), 20u, "replay printed %zu lines", sl_test_lines(rr.out));
+    /* its first token is the llamacpp column's first cell: "|    1 | TOKEN / 2 |" */
+    const char *row1 = strstr(md, "\n|    1 |");
+    cr_assert_not_null(row1);
+    long tok = strtol(row1 + 10, NULL, 10);
+    cr_assert_eq(tok, strtol(rr.out, NULL, 10), "table says %ld, replay says %s", tok, rr.out);
+    sl_test_run_free(&rr);
+    free(md);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+Test(replay_cli_report, bad_tensor_options)
+{
+    sl_test_run r = sl_test_cli("report --logits " MULTI " --n 200 --only seed --no-plot --out /tmp/sl-test-report-never");
+    cr_assert_eq(r.status, 2, "several tensors without --tensor: exit %d", r.status);
+    cr_assert_str_empty(r.out);
+    cr_assert_not_null(strstr(r.err, "--tensor"), "stderr: %s", r.err);
+    cr_assert_eq(sl_test_lines(r.err), 1u, "stderr: %s", r.err);
+    sl_test_run_free(&r);
+    r = sl_test_cli("report --row 1 --n 200 --only seed --no-plot --out /tmp/sl-test-report-never");
+    cr_assert_eq(r.status, 2, "--row without --logits: exit %d", r.status);
+    cr_assert_str_empty(r.out);
+    cr_assert_eq(sl_test_lines(r.err), 1u, "stderr: %s", r.err);
+    sl_test_run_free(&r);
+    r = sl_test_cli("report --logits " MULTI " --tensor rows_f32 --row -1 --no-plot --out /tmp/sl-test-report-never");
+    cr_assert_eq(r.status, 2, "--row -1: exit %d", r.status);
+    sl_test_run_free(&r);
+}
