@@ -61,3 +61,33 @@ Test(replay_cli_report, bad_tensor_options)
     cr_assert_eq(r.status, 2, "--row -1: exit %d", r.status);
     sl_test_run_free(&r);
 }
+
+/* The failure-path table gives per call P and the chance of at least one
+ * occurrence in 10^9 calls (1 - (1 - P)^1e9, which is 1 for P = 2.5e-7, not a
+ * count of 247); a bound per call makes the second column a bound too. */
+Test(replay_cli_report, failure_paths_columns)
+{
+    char dir[] = "/tmp/sl-test-report-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char args[256];
+    snprintf(args, sizeof args, "report --only exact --n 200 --no-plot --out %s", dir);
+    sl_test_run r = sl_test_cli(args);
+    cr_assert_eq(r.status, 0, "exit %d, stderr: %s", r.status, r.err);
+    sl_test_run_free(&r);
+    char path[256];
+    snprintf(path, sizeof path, "%s/REPORT.md", dir);
+    char *md = sl_test_slurp(path);
+    cr_assert_not_null(md);
+    cr_assert_not_null(strstr(md, "| P(at least once in 10^9 calls) |"), "header missing");
+    const char *row = strstr(md, "| rounding ");
+    cr_assert_not_null(row, "no torch rounding row");
+    const char *end = strchr(row, '\n');
+    size_t bounds = 0;
+    for (const char *q = row; q && q < end; q = strstr(q + 1, "(bound)"))
+        bounds += q != row;
+    cr_assert_eq(bounds, 2u, "the rounding row should mark both columns as bounds: %.*s", (int)(end - row), row);
+    free(md);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}
