@@ -91,3 +91,52 @@ Test(replay_cli_report, failure_paths_columns)
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     cr_assert_eq(system(cmd), 0);
 }
+
+/* The cost section's replay commands print the words of 10 draws: 10 times
+ * the table's V = 49152 cell for that sampler. */
+static unsigned long long cost_cell(const char *md, const char *row)
+{
+    char key[64];
+    snprintf(key, sizeof key, "\n| %s ", row);
+    const char *at = strstr(md, key);
+    cr_assert_not_null(at, "no row %s", row);
+    /* columns: sampler | kind | word bits | V = 8 | V = 1024 | V = 49152 | ... */
+    for (int bars = 0; bars < 6; at++)
+        bars += *at == '|' ? 1 : 0;
+    return strtoull(at, NULL, 10);
+}
+
+Test(replay_cli_report, cost_replays_print_the_table_words)
+{
+    char dir[] = "/tmp/sl-test-report-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char args[256];
+    snprintf(args, sizeof args, "report --only cost --n 200 --no-plot --out %s", dir);
+    sl_test_run r = sl_test_cli(args);
+    cr_assert_eq(r.status, 0, "exit %d, stderr: %s", r.status, r.err);
+    sl_test_run_free(&r);
+    char path[256];
+    snprintf(path, sizeof path, "%s/REPORT.md", dir);
+    char *md = sl_test_slurp(path);
+    cr_assert_not_null(md);
+    static const char *const rows[2] = {"exprace", "hf"};
+    static const char *const cmds[2] = {"    samplab draw --method exprace ", "    samplab draw --framework hf "};
+    for (int i = 0; i < 2; i++) {
+        const char *c = strstr(md, cmds[i]);
+        cr_assert_not_null(c, "no replay for %s", rows[i]);
+        const char *e = strchr(c, '\n');
+        char cmd[300];
+        snprintf(cmd, sizeof cmd, "%.*s", (int)(e - (c + 12)), c + 12); /* after "    samplab " */
+        sl_test_run rr = sl_test_cli(cmd);
+        cr_assert_eq(rr.status, 0, "%s: exit %d %s", cmd, rr.status, rr.err);
+        const char *w = strstr(rr.out, "\"words\":");
+        cr_assert_not_null(w, "%s: %s", cmd, rr.out);
+        unsigned long long words = strtoull(w + 8, NULL, 10), cell = cost_cell(md, rows[i]);
+        cr_assert_eq(words, 10 * cell, "%s: %llu words, table cell %llu x 10", cmd, words, cell);
+        sl_test_run_free(&rr);
+    }
+    free(md);
+    char rm[300];
+    snprintf(rm, sizeof rm, "rm -rf %s", dir);
+    cr_assert_eq(system(rm), 0);
+}
