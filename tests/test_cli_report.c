@@ -140,3 +140,21 @@ Test(replay_cli_report, cost_replays_print_the_table_words)
     snprintf(rm, sizeof rm, "rm -rf %s", dir);
     cr_assert_eq(system(rm), 0);
 }
+
+/* A bad --logits file: one line naming the file and the entry, exit 2, no stdout. */
+Test(replay_cli_report, nan_logits_name_the_file)
+{
+    char *path = sl_test_tmpfile(".txt", "1.0\nnan\n2.0\n", 12);
+    cr_assert_not_null(path);
+    char args[512];
+    snprintf(args, sizeof args, "report --logits %s --only ties --no-plot --out /tmp/sl-test-report-never", path);
+    sl_test_run r = sl_test_cli(args);
+    cr_assert_eq(r.status, 2, "exit %d", r.status);
+    cr_assert_str_empty(r.out);
+    cr_assert_not_null(strstr(r.err, path), "stderr does not name the file: %s", r.err);
+    cr_assert_not_null(strstr(r.err, "1 is NaN"), "stderr does not name the entry: %s", r.err);
+    cr_assert_eq(sl_test_lines(r.err), 1u, "stderr: %s", r.err);
+    sl_test_run_free(&r);
+    unlink(path);
+    free(path);
+}

@@ -479,8 +479,11 @@ int sl_cli_report_main(int argc, char **argv)
         snprintf(desc, sizeof desc, "logits read from %s", ctx.logits_src);
         rc = rep_dist_from_logits(&ctx.big, "logits", desc, v.d, v.n, &err);
         sl_vec_free(&v);
-        if (rc)
-            return sl_cli_fail(&err);
+        if (rc) {
+            /* the softmax's message names the entry; add the file, as draw does */
+            fprintf(stderr, "samplab: %s: %s\n", logits_path, err.msg);
+            return 2;
+        }
         ctx.main = &ctx.big;
     } else {
         /* The committed synthetic vocabulary (analysis/make_synthetic_vocab.py);
