@@ -18,8 +18,9 @@ const char *const rep_method_names[] = {"exprace", "cdf", "linear", "alias", NUL
  * average sum (i+1) p_i: where that exceeds 10,000 per draw they get a budget
  * of 10,000 N token visits per cell (10^9 at N = 100,000), rounded down to
  * hundreds of draws, at least 100. At V = 49,152 a race draw costs about
- * 0.2 ms (0.4 ms through gsl:taus2) and a scan 0.05 ms, so the six capped
- * cells take about 20 s of CPU at the default N, spread over both cores. */
+ * 0.15 ms (0.5 ms through gsl:taus2; `samplab bench`) and a scan 0.05 ms, so
+ * the six capped cells take about 20 s of CPU at the default N, spread over
+ * both cores. */
 #define RACE_VISITS_PER_DRAW 10000.0
 
 int rep_rng_open(sl_rng *r, const char *name, uint64_t seed, sl_error *err)
