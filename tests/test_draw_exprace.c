@@ -4,7 +4,8 @@
  * Suite replay_draw_exprace: token for token and word count for word count on
  * random vectors (Zipf-like, flat, sparse, ties, one-hot, tiny and huge weights,
  * subnormals), lengths across the block size, 32-bit, 64-bit and 24-bit
- * sources, many seeds. Suite replay_rng_fill: every built-in generator and
+ * sources, many seeds; and against the real NumPy's race on the same MT19937
+ * uniforms (data/golden/exprace_numpy.txt). Suite replay_rng_fill: every built-in generator and
  * three GSL ones give the same words through sl_rng_fill (bulk or not) as
  * through sl_rng_next, in blocks of uneven sizes, with the same count. */
 #include <criterion/criterion.h>
@@ -189,4 +190,64 @@ Test(replay_rng_fill, bulk_and_single_words_agree)
         check_fill(t, 0);
     }
     cr_assert_gt(with_fill, 0u, "no generator has a bulk fill");
+}
+
+/* data/golden/exprace_numpy.txt (analysis/golden/exprace_numpy.py): the race
+ * computed by the real NumPy from the same MT19937 uniforms (legacy
+ * random_sample), its log and its argmax. Weights from the script's formulas. */
+static void golden_weights(const char *kind, double *w, size_t V)
+{
+    for (size_t i = 0; i < V; i++) {
+        if (!strcmp(kind, "hash")) {
+            uint64_t h = ((uint64_t)i * 2654435761u + 12345u) % 4294967296u;
+            w[i] = (h & 15u) == 0 ? 0.0 : (double)(h >> 12);
+        } else if (!strcmp(kind, "zipf")) {
+            w[i] = floor(0x1p40 / ((double)i + 1.0));
+        } else {
+            w[i] = (double)((uint64_t)i * 7u % 3u + 1u);
+        }
+    }
+}
+
+Test(replay_draw_exprace, numpy_race_golden)
+{
+    FILE *f = fopen("data/golden/exprace_numpy.txt", "r");
+    cr_assert_not_null(f, "cannot open data/golden/exprace_numpy.txt");
+    const sl_draw_type *m = sl_draw_lookup("exprace");
+    char line[1024];
+    size_t rows = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#')
+            continue;
+        char kind[16];
+        size_t V;
+        unsigned long long seed;
+        int off = 0;
+        cr_assert_eq(sscanf(line, "%15s %zu %llu |%n", kind, &V, &seed, &off), 3, "bad line: %s", line);
+        double *w = malloc(V * sizeof *w);
+        cr_assert_not_null(w);
+        golden_weights(kind, w, V);
+        void *table;
+        sl_error e;
+        cr_assert_eq(m->prepare(&table, w, V, &e), 0, "%s", e.msg);
+        sl_rng r;
+        open_rng(&r, &sl_rng_mt19937_type, seed);
+        const char *q = line + off;
+        for (int k = 0; k < 12; k++) {
+            char *end;
+            long want = strtol(q, &end, 10);
+            cr_assert_neq(end, q, "short line: %s", line);
+            q = end;
+            size_t got = m->draw(table, &r);
+            cr_assert_eq(got, (size_t)want, "%s V %zu seed %llu draw %d: samplab %zu, numpy %ld", kind, V, seed, k + 1,
+                         got, want);
+        }
+        cr_assert_eq(r.words, 12u * 2u * V);
+        sl_rng_release(&r);
+        m->free(table);
+        free(w);
+        rows++;
+    }
+    fclose(f);
+    cr_assert_eq(rows, 24u, "%zu golden rows", rows);
 }
