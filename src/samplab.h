@@ -60,6 +60,9 @@ typedef struct sl_rng_type {
     /* Optional: releases resources inside the state (the GSL adapter). */
     void (*release)(void *state);
     const void *param;   /* adapter data (the GSL adapter keeps its gsl_rng_type here) */
+    /* Optional: the next n words into out, exactly the words n calls of `next` would
+     * return (one indirect call for a whole block). NULL if absent. */
+    void (*fill)(void *state, uint64_t *out, size_t n);
 } sl_rng_type;
 
 /* A generator instance: type, state and the counting wrapper. Every word
@@ -86,6 +89,19 @@ static inline uint64_t sl_rng_next(sl_rng *r)
     return r->type->next(r->state);
 }
 
+/* The next n words, counted like n sl_rng_next calls: through the type's bulk
+ * `fill` where it has one, word by word otherwise. */
+static inline void sl_rng_fill(sl_rng *r, uint64_t *out, size_t n)
+{
+    r->words += n;
+    if (r->type->fill) {
+        r->type->fill(r->state, out, n);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        out[i] = r->type->next(r->state);
+}
+
 /* The generator types of rng/. */
 extern const sl_rng_type sl_rng_pcg32_type;   /* PCG XSH-RR 64/32, pcg-c pcg32_srandom_r */
 extern const sl_rng_type sl_rng_mt19937_type; /* MT19937, init_genrand(seed mod 2^32) */
@@ -107,6 +123,8 @@ typedef struct sl_rng_mt19937_state {
     int mti;
 } sl_rng_mt19937_state;
 void sl_rng_mt19937_init_genrand(sl_rng_mt19937_state *s, uint32_t seed);
+/* n words at once, the same as n sl_rng_mt19937_next calls (block twist, SIMD tempering). */
+void sl_rng_mt19937_fill64(sl_rng_mt19937_state *s, uint64_t *out, size_t n);
 void sl_rng_mt19937_init_by_array(sl_rng_mt19937_state *s, const uint32_t *key, size_t n);
 uint32_t sl_rng_mt19937_next(sl_rng_mt19937_state *s);
 
@@ -173,6 +191,9 @@ typedef struct sl_draw_type {
 } sl_draw_type;
 
 extern const sl_draw_type sl_draw_exprace_type;
+/* The exponential race without shortcuts, one sl_uniform_f64 and one log per token:
+ * what exprace's draw must equal, token and words (kept for the tests). */
+size_t sl_draw_exprace_reference(const double *p, size_t V, sl_rng *rng);
 extern const sl_draw_type sl_draw_cdf_type;
 extern const sl_draw_type sl_draw_linear_type;
 extern const sl_draw_type sl_draw_alias_type;

@@ -181,14 +181,16 @@ static int rep_run_jobs(rep_ctx *ctx, int phase, size_t *done, size_t total, int
 static int usage(FILE *f, int rc)
 {
     fprintf(f,
-            "usage: samplab report [--out DIR] [--logits SRC] [--n N] [--seed S] [--jobs J]\n"
-            "                      [--only IDS] [--no-plot]\n\n"
+            "usage: samplab report [--out DIR] [--logits SRC [--tensor NAME] [--row R]] [--n N]\n"
+            "                      [--seed S] [--jobs J] [--only IDS] [--no-plot]\n\n"
             "Runs the studies and writes DIR/REPORT.md and DIR/figures/*.{png,svg,dat,gp}.\n"
             "The same build and options give a byte-identical REPORT.md and .dat files;\n"
             "timings go to DIR/timings.txt.\n\n"
             "  --out DIR      output directory (default reports)\n"
-            "  --logits SRC   study this vocabulary (text or .npy logits) instead of the\n"
-            "                 synthetic Zipf-like V = %d one (" REP_ZIPF_FILE ")\n"
+            "  --logits SRC   study this vocabulary (text, .npy or .safetensors logits) instead\n"
+            "                 of the synthetic Zipf-like V = %d one (" REP_ZIPF_FILE ")\n"
+            "  --tensor NAME  the tensor of a .safetensors SRC (needed when it holds several)\n"
+            "  --row R        row R (from 0) of a 2-D or larger tensor\n"
             "  --n N          draws per cell (default %d)\n"
             "  --seed S       base seed (default %d); cell i uses S + i\n"
             "  --jobs J       threads (default: all cores); results do not depend on it\n"
@@ -362,7 +364,9 @@ int sl_cli_report_main(int argc, char **argv)
     ctx.seed = REP_DEFAULT_SEED;
     ctx.outdir = "reports";
     ctx.null_reps = 1000;
-    const char *only = NULL;
+    const char *only = NULL, *logits_path = NULL, *tensor = NULL;
+    long row = -1;
+    char logits_arg[4096];
     size_t jobs = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
@@ -377,7 +381,18 @@ int sl_cli_report_main(int argc, char **argv)
         } else if (!strcmp(a, "--logits")) {
             if (!(v = sl_cli_value(cmd, argc, argv, &i)))
                 return 2;
-            ctx.logits_src = v;
+            logits_path = v;
+        } else if (!strcmp(a, "--tensor")) {
+            if (!(v = sl_cli_value(cmd, argc, argv, &i)))
+                return 2;
+            tensor = v;
+        } else if (!strcmp(a, "--row")) {
+            if (!(v = sl_cli_value(cmd, argc, argv, &i)) || sl_cli_parse_long(cmd, a, v, &row))
+                return 2;
+            if (row < 0) {
+                fprintf(stderr, "samplab report: --row takes a non-negative integer\n");
+                return 2;
+            }
         } else if (!strcmp(a, "--only")) {
             if (!(v = sl_cli_value(cmd, argc, argv, &i)))
                 return 2;
@@ -406,6 +421,23 @@ int sl_cli_report_main(int argc, char **argv)
     if (ctx.n < 100 || ctx.n > 100000000) {
         fprintf(stderr, "samplab report: --n must be between 100 and 100000000\n");
         return 2;
+    }
+    if ((tensor || row >= 0) && !logits_path) {
+        fprintf(stderr, "samplab report: --tensor and --row choose inside a --logits file; give --logits SRC\n");
+        return 2;
+    }
+    if (logits_path) {
+        /* What the replay commands pass after --logits: the path, then the tensor and row. */
+        int len = snprintf(logits_arg, sizeof logits_arg, "%s", logits_path);
+        if (tensor && len >= 0 && (size_t)len < sizeof logits_arg)
+            len += snprintf(logits_arg + len, sizeof logits_arg - (size_t)len, " --tensor %s", tensor);
+        if (row >= 0 && len >= 0 && (size_t)len < sizeof logits_arg)
+            len += snprintf(logits_arg + len, sizeof logits_arg - (size_t)len, " --row %ld", row);
+        if (len < 0 || (size_t)len >= sizeof logits_arg) {
+            fprintf(stderr, "samplab report: --logits path too long\n");
+            return 2;
+        }
+        ctx.logits_src = logits_arg;
     }
     if (only)
         for (const char *p = only; *p;) {
@@ -439,16 +471,19 @@ int sl_cli_report_main(int argc, char **argv)
         (rc = rep_dist_from_logits(&ctx.ties, "ties", "logits 3, 2, 2, 1 (a tie at the 2nd place)", ties,
                                    4, &err)))
         return sl_cli_fail(&err);
-    if (ctx.logits_src) {
+    if (logits_path) {
         sl_vec v;
-        if (sl_io_vec_read(ctx.logits_src, NULL, -1, &v, &err))
+        if (sl_io_vec_read(logits_path, tensor, row, &v, &err))
             return sl_cli_fail(&err);
-        char desc[512];
+        char desc[4096 + 64];
         snprintf(desc, sizeof desc, "logits read from %s", ctx.logits_src);
         rc = rep_dist_from_logits(&ctx.big, "logits", desc, v.d, v.n, &err);
         sl_vec_free(&v);
-        if (rc)
-            return sl_cli_fail(&err);
+        if (rc) {
+            /* the softmax's message names the entry; add the file, as draw does */
+            fprintf(stderr, "samplab: %s: %s\n", logits_path, err.msg);
+            return 2;
+        }
         ctx.main = &ctx.big;
     } else {
         /* The committed synthetic vocabulary (analysis/make_synthetic_vocab.py);

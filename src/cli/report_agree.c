@@ -15,10 +15,13 @@ const char *const rep_rng_names[] = {"pcg32", "mt19937", "gsl:taus2", NULL};
 const char *const rep_method_names[] = {"exprace", "cdf", "linear", "alias", NULL};
 
 /* The exponential race visits all V tokens per draw and the linear scan on
- * average sum (i+1) p_i: where that exceeds 1,000 per draw they get a budget
- * of 1,000 N token visits per cell (10^8 at N = 100,000), rounded down to
- * hundreds of draws, at least 100. */
-#define RACE_VISITS_PER_DRAW 1000.0
+ * average sum (i+1) p_i: where that exceeds 10,000 per draw they get a budget
+ * of 10,000 N token visits per cell (10^9 at N = 100,000), rounded down to
+ * hundreds of draws, at least 100. At V = 49,152 a race draw costs about
+ * 0.15 ms (0.5 ms through gsl:taus2; `samplab bench`) and a scan 0.05 ms, so
+ * the six capped cells take about 20 s of CPU at the default N, spread over
+ * both cores. */
+#define RACE_VISITS_PER_DRAW 10000.0
 
 int rep_rng_open(sl_rng *r, const char *name, uint64_t seed, sl_error *err)
 {
@@ -234,7 +237,7 @@ static int agree_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                   "percentile of its own null distribution for that vector and N (simulated, see the\n"
                   "header). The exponential race visits all V tokens per draw and the linear scan\n"
                   "%.0f on average here, so on the V = %zu vector they draw %zu and %zu tokens per\n"
-                  "cell instead of %zu (a budget of 1,000 N token visits).\n\n",
+                  "cell instead of %zu (a budget of 10,000 N token visits).\n\n",
                   (unsigned long long)ctx->seed, agree_visits(&ctx->big, "linear"), ctx->big.V,
                   agree_n(ctx, &ctx->big, "exprace"), agree_n(ctx, &ctx->big, "linear"), ctx->n);
     static const char *const head[13] = {"vector", "method", "generator", "seed", "N", "df", "X²", "p",

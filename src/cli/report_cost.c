@@ -147,7 +147,11 @@ static int cost_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                               s->cells[i].msg);
     }
     sl_buf_puts(md, "\nDraws measured per cell: 10,000 for O(1) and O(log V) methods; 4,000,000 / V\n"
-                    "(between 8 and 10,000) where every draw visits the whole vector.\n\n");
+                    "(between 8 and 10,000) where every draw visits the whole vector. The counts do not\n"
+                    "depend on p, so any vector of the same size checks a cell: `--json` ends with the\n"
+                    "words drawn (here 10 draws, so 10 times the V = 49152 cell):\n\n"
+                    "    samplab draw --method exprace --rng pcg32 --seed 42 --n 10 --logits data/synthetic_49152.txt --json\n"
+                    "    samplab draw --framework hf --logits data/synthetic_49152.txt --temperature 1 --seed 42 --n 10 --json\n\n");
 
     /* Figure: clustered bars, one cluster per V, log-scale bits per draw. */
     sl_buf dat;

@@ -103,7 +103,8 @@ static int exact_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
 
     sl_buf_puts(md, "\n**Failure paths.** How often per call a sampler takes a path its authors did not\n"
                     "intend (a uniform of exactly 0, a search running past the end, the linear scan's\n"
-                    "fallback), exactly or as a bound:\n\n");
+                    "fallback), exactly or as a bound, and the chance 1 - (1 - P)^(10^9) that it happens at\n"
+                    "least once in 10^9 calls:\n\n");
     txt = exact_slurp(ctx, "exact_failures.dat", err);
     if (!txt)
         return SL_EIO;
@@ -119,12 +120,12 @@ static int exact_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         sl_md_rows_cell(&t, "%s", f[1]);
         sl_md_rows_cell(&t, "%s", f[2]);
         sl_md_rows_cell(&t, "%s%s", f[3], strcmp(f[5], "exact") ? " (bound)" : "");
-        sl_md_rows_cell(&t, "%s", f[4]);
+        sl_md_rows_cell(&t, "%s%s", f[4], strcmp(f[5], "exact") ? " (bound)" : "");
         sl_md_rows_cell(&t, "%s", f[6]);
         sl_md_rows_cell(&t, "%s", strcmp(f[7], "-1") ? f[7] : "-");
     }
     free(txt);
-    static const char *const h2[7] = {"vector", "sampler", "path", "P per call", "in 10^9 calls", "rational",
+    static const char *const h2[7] = {"vector", "sampler", "path", "P per call", "P(at least once in 10^9 calls)", "rational",
                                       "token"};
     sl_md_rows_emit(md, &t, h2, "lllrrrr");
     sl_md_rows_free(&t);

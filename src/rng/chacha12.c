@@ -287,6 +287,13 @@ static uint64_t chacha_next(void *state)
     return sl_rng_chacha_next(state);
 }
 
+static void chacha_type_fill(void *state, uint64_t *out, size_t n)
+{
+    sl_rng_chacha_state *s = state;
+    for (size_t i = 0; i < n; i++)
+        out[i] = sl_rng_chacha_next(s);
+}
+
 /* set_word_pos(get_word_pos() + delta) with delta a 128-bit two's complement
  * number; positions live mod 2^68 = 2^64 blocks of 16 words. */
 static void chacha_advance(void *state, uint64_t delta_lo, uint64_t delta_hi)
@@ -307,6 +314,7 @@ const sl_rng_type sl_rng_chacha12_type = {
     .state_size = sizeof(sl_rng_chacha_state),
     .seed = chacha12_seed,
     .next = chacha_next,
+    .fill = chacha_type_fill,
     .advance = chacha_advance,
     .release = NULL,
     .param = NULL,

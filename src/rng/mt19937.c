@@ -88,10 +88,16 @@ static uint64_t mt19937_next(void *state)
     return sl_rng_mt19937_next(state);
 }
 
+static void mt19937_fill(void *state, uint64_t *out, size_t n)
+{
+    sl_rng_mt19937_fill64(state, out, n);
+}
+
 const sl_rng_type sl_rng_mt19937_type = {
     .name = "mt19937",
     .word_bits = 32,
     .state_size = sizeof(sl_rng_mt19937_state),
     .seed = mt19937_seed,
     .next = mt19937_next,
+    .fill = mt19937_fill,
 };

@@ -69,6 +69,33 @@ static uint64_t pcg32_next(void *state)
     return sl_rng_pcg32_next(state);
 }
 
+static inline uint32_t pcg32_output(uint64_t old)
+{
+    uint32_t xorshifted = (uint32_t)(((old >> 18) ^ old) >> 27);
+    unsigned rot = (unsigned)(old >> 59);
+    return (xorshifted >> rot) | (xorshifted << ((32u - rot) & 31u));
+}
+
+/* Two interleaved chains, each stepping two states at once (s -> a²s + c(a+1)),
+ * so the multiplications of neighbouring words overlap; the words are those of
+ * sl_rng_pcg32_next, in order (tests/test_draw_exprace.c checks it). */
+static void pcg32_fill(void *state, uint64_t *out, size_t n)
+{
+    sl_rng_pcg32_state *s = state;
+    const uint64_t m2 = PCG32_MULT * PCG32_MULT, c2 = s->inc * (PCG32_MULT + 1u);
+    uint64_t a = s->state, b = a * PCG32_MULT + s->inc;
+    size_t i = 0;
+    for (; i + 2 <= n; i += 2) {
+        out[i] = pcg32_output(a);
+        out[i + 1] = pcg32_output(b);
+        a = a * m2 + c2;
+        b = b * m2 + c2;
+    }
+    s->state = a; /* the state that gives word i */
+    for (; i < n; i++)
+        out[i] = sl_rng_pcg32_next(s);
+}
+
 static void pcg32_advance(void *state, uint64_t delta_lo, uint64_t delta_hi)
 {
     (void)delta_hi; /* the period is 2^64: only delta mod 2^64 matters */
@@ -81,5 +108,6 @@ const sl_rng_type sl_rng_pcg32_type = {
     .state_size = sizeof(sl_rng_pcg32_state),
     .seed = pcg32_seed,
     .next = pcg32_next,
+    .fill = pcg32_fill,
     .advance = pcg32_advance,
 };

@@ -121,6 +121,13 @@ static uint64_t pcg64_type_next(void *state)
     return sl_rng_pcg64_next(state);
 }
 
+static void pcg64_type_fill(void *state, uint64_t *out, size_t n)
+{
+    sl_rng_pcg64_state *s = state;
+    for (size_t i = 0; i < n; i++)
+        out[i] = sl_rng_pcg64_next(s);
+}
+
 static void pcg64_type_advance(void *state, uint64_t delta_lo, uint64_t delta_hi)
 {
     sl_rng_pcg64_advance(state, delta_lo, delta_hi);
@@ -132,6 +139,7 @@ const sl_rng_type sl_rng_pcg64_type = {
     .state_size = sizeof(sl_rng_pcg64_state),
     .seed = pcg64_type_seed,
     .next = pcg64_type_next,
+    .fill = pcg64_type_fill,
     .advance = pcg64_type_advance,
     .release = NULL,
     .param = NULL,

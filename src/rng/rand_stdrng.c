@@ -26,6 +26,13 @@ static uint64_t stdrng_next(void *state)
     return sl_rng_chacha_next(state);
 }
 
+static void stdrng_fill(void *state, uint64_t *out, size_t n)
+{
+    sl_rng_chacha_state *s = state;
+    for (size_t i = 0; i < n; i++)
+        out[i] = sl_rng_chacha_next(s);
+}
+
 static void stdrng_advance(void *state, uint64_t delta_lo, uint64_t delta_hi)
 {
     sl_rng_chacha12_type.advance(state, delta_lo, delta_hi);
@@ -37,6 +44,7 @@ const sl_rng_type sl_rng_rand_stdrng_type = {
     .state_size = sizeof(sl_rng_chacha_state),
     .seed = stdrng_seed,
     .next = stdrng_next,
+    .fill = stdrng_fill,
     .advance = stdrng_advance,
     .release = NULL,
     .param = NULL,

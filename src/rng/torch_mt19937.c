@@ -169,6 +169,20 @@ void sl_rng_torch_mt19937_fill(sl_rng_mt19937_state *s, uint32_t *out, size_t n)
     }
 }
 
+/* The same words widened to uint64_t: the bulk `fill` of the three MT19937 types. */
+void sl_rng_mt19937_fill64(sl_rng_mt19937_state *s, uint64_t *out, size_t n)
+{
+    uint32_t buf[MT_N];
+    while (n) {
+        size_t m = n < MT_N ? n : MT_N;
+        sl_rng_torch_mt19937_fill(s, buf, m);
+        for (size_t i = 0; i < m; i++)
+            out[i] = buf[i];
+        out += m;
+        n -= m;
+    }
+}
+
 int sl_rng_torch_mt19937_seed(sl_rng_mt19937_state *s, const sl_seed *seed, sl_error *err)
 {
     if (seed->hi)
@@ -192,10 +206,16 @@ static uint64_t torch_mt_next(void *state)
     return sl_rng_mt19937_next(state);
 }
 
+static void torch_mt_type_fill(void *state, uint64_t *out, size_t n)
+{
+    sl_rng_mt19937_fill64(state, out, n);
+}
+
 const sl_rng_type sl_rng_torch_mt19937_type = {
     .name = "torch-mt19937",
     .word_bits = 32,
     .state_size = sizeof(sl_rng_mt19937_state),
     .seed = torch_mt_seed,
     .next = torch_mt_next,
+    .fill = torch_mt_type_fill,
 };

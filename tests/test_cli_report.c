@@ -1,0 +1,160 @@
+/* test_cli_report.c — `samplab report --logits` on a .safetensors dump: --tensor
+ * and --row pick the row, and every replay command in REPORT.md names them, so
+ * the commands printed there run as written. Bad combinations exit 2 with one
+ * line on stderr and nothing on stdout. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+
+#define MULTI "data/golden/safetensors/multi.safetensors"
+
+Test(replay_cli_report, safetensors_row_and_its_replays)
+{
+    char dir[] = "/tmp/sl-test-report-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char args[512];
+    snprintf(args, sizeof args,
+             "report --logits " MULTI " --tensor rows_f32 --row 1 --n 200 --only seed --no-plot --out %s", dir);
+    sl_test_run r = sl_test_cli(args);
+    cr_assert_eq(r.status, 0, "exit %d, stderr: %s", r.status, r.err);
+    sl_test_run_free(&r);
+    char path[256];
+    snprintf(path, sizeof path, "%s/REPORT.md", dir);
+    char *md = sl_test_slurp(path);
+    cr_assert_not_null(md, "no %s", path);
+    static const char want[] = "samplab draw --framework llamacpp --logits " MULTI
+                               " --tensor rows_f32 --row 1 --temperature 1 --seed 42 --n 20";
+    const char *at = strstr(md, want);
+    cr_assert_not_null(at, "REPORT.md lacks the replay \"%s\"", want);
+    /* the replay runs as printed and gives 20 tokens */
+    sl_test_run rr = sl_test_cli(strstr(want, "draw"));
+    cr_assert_eq(rr.status, 0, "replay exit %d: %s", rr.status, rr.err);
+    cr_assert_eq(sl_test_lines(rr.out), 20u, "replay printed %zu lines", sl_test_lines(rr.out));
+    /* its first token is the llamacpp column's first cell: "|    1 | TOKEN / 2 |" */
+    const char *row1 = strstr(md, "\n|    1 |");
+    cr_assert_not_null(row1);
+    long tok = strtol(row1 + 10, NULL, 10);
+    cr_assert_eq(tok, strtol(rr.out, NULL, 10), "table says %ld, replay says %s", tok, rr.out);
+    sl_test_run_free(&rr);
+    free(md);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+Test(replay_cli_report, bad_tensor_options)
+{
+    sl_test_run r = sl_test_cli("report --logits " MULTI " --n 200 --only seed --no-plot --out /tmp/sl-test-report-never");
+    cr_assert_eq(r.status, 2, "several tensors without --tensor: exit %d", r.status);
+    cr_assert_str_empty(r.out);
+    cr_assert_not_null(strstr(r.err, "--tensor"), "stderr: %s", r.err);
+    cr_assert_eq(sl_test_lines(r.err), 1u, "stderr: %s", r.err);
+    sl_test_run_free(&r);
+    r = sl_test_cli("report --row 1 --n 200 --only seed --no-plot --out /tmp/sl-test-report-never");
+    cr_assert_eq(r.status, 2, "--row without --logits: exit %d", r.status);
+    cr_assert_str_empty(r.out);
+    cr_assert_eq(sl_test_lines(r.err), 1u, "stderr: %s", r.err);
+    sl_test_run_free(&r);
+    r = sl_test_cli("report --logits " MULTI " --tensor rows_f32 --row -1 --no-plot --out /tmp/sl-test-report-never");
+    cr_assert_eq(r.status, 2, "--row -1: exit %d", r.status);
+    sl_test_run_free(&r);
+}
+
+/* The failure-path table gives per call P and the chance of at least one
+ * occurrence in 10^9 calls (1 - (1 - P)^1e9, which is 1 for P = 2.5e-7, not a
+ * count of 247); a bound per call makes the second column a bound too. */
+Test(replay_cli_report, failure_paths_columns)
+{
+    char dir[] = "/tmp/sl-test-report-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char args[256];
+    snprintf(args, sizeof args, "report --only exact --n 200 --no-plot --out %s", dir);
+    sl_test_run r = sl_test_cli(args);
+    cr_assert_eq(r.status, 0, "exit %d, stderr: %s", r.status, r.err);
+    sl_test_run_free(&r);
+    char path[256];
+    snprintf(path, sizeof path, "%s/REPORT.md", dir);
+    char *md = sl_test_slurp(path);
+    cr_assert_not_null(md);
+    cr_assert_not_null(strstr(md, "| P(at least once in 10^9 calls) |"), "header missing");
+    const char *row = strstr(md, "| rounding ");
+    cr_assert_not_null(row, "no torch rounding row");
+    const char *end = strchr(row, '\n');
+    size_t bounds = 0;
+    for (const char *q = row; q && q < end; q = strstr(q + 1, "(bound)"))
+        bounds += q != row;
+    cr_assert_eq(bounds, 2u, "the rounding row should mark both columns as bounds: %.*s", (int)(end - row), row);
+    free(md);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+/* The cost section's replay commands print the words of 10 draws: 10 times
+ * the table's V = 49152 cell for that sampler. */
+static unsigned long long cost_cell(const char *md, const char *row)
+{
+    char key[64];
+    snprintf(key, sizeof key, "\n| %s ", row);
+    const char *at = strstr(md, key);
+    cr_assert_not_null(at, "no row %s", row);
+    /* columns: sampler | kind | word bits | V = 8 | V = 1024 | V = 49152 | ... */
+    for (int bars = 0; bars < 6; at++)
+        bars += *at == '|' ? 1 : 0;
+    return strtoull(at, NULL, 10);
+}
+
+Test(replay_cli_report, cost_replays_print_the_table_words)
+{
+    char dir[] = "/tmp/sl-test-report-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char args[256];
+    snprintf(args, sizeof args, "report --only cost --n 200 --no-plot --out %s", dir);
+    sl_test_run r = sl_test_cli(args);
+    cr_assert_eq(r.status, 0, "exit %d, stderr: %s", r.status, r.err);
+    sl_test_run_free(&r);
+    char path[256];
+    snprintf(path, sizeof path, "%s/REPORT.md", dir);
+    char *md = sl_test_slurp(path);
+    cr_assert_not_null(md);
+    static const char *const rows[2] = {"exprace", "hf"};
+    static const char *const cmds[2] = {"    samplab draw --method exprace ", "    samplab draw --framework hf "};
+    for (int i = 0; i < 2; i++) {
+        const char *c = strstr(md, cmds[i]);
+        cr_assert_not_null(c, "no replay for %s", rows[i]);
+        const char *e = strchr(c, '\n');
+        char cmd[300];
+        snprintf(cmd, sizeof cmd, "%.*s", (int)(e - (c + 12)), c + 12); /* after "    samplab " */
+        sl_test_run rr = sl_test_cli(cmd);
+        cr_assert_eq(rr.status, 0, "%s: exit %d %s", cmd, rr.status, rr.err);
+        const char *w = strstr(rr.out, "\"words\":");
+        cr_assert_not_null(w, "%s: %s", cmd, rr.out);
+        unsigned long long words = strtoull(w + 8, NULL, 10), cell = cost_cell(md, rows[i]);
+        cr_assert_eq(words, 10 * cell, "%s: %llu words, table cell %llu x 10", cmd, words, cell);
+        sl_test_run_free(&rr);
+    }
+    free(md);
+    char rm[300];
+    snprintf(rm, sizeof rm, "rm -rf %s", dir);
+    cr_assert_eq(system(rm), 0);
+}
+
+/* A bad --logits file: one line naming the file and the entry, exit 2, no stdout. */
+Test(replay_cli_report, nan_logits_name_the_file)
+{
+    char *path = sl_test_tmpfile(".txt", "1.0\nnan\n2.0\n", 12);
+    cr_assert_not_null(path);
+    char args[512];
+    snprintf(args, sizeof args, "report --logits %s --only ties --no-plot --out /tmp/sl-test-report-never", path);
+    sl_test_run r = sl_test_cli(args);
+    cr_assert_eq(r.status, 2, "exit %d", r.status);
+    cr_assert_str_empty(r.out);
+    cr_assert_not_null(strstr(r.err, path), "stderr does not name the file: %s", r.err);
+    cr_assert_not_null(strstr(r.err, "1 is NaN"), "stderr does not name the entry: %s", r.err);
+    cr_assert_eq(sl_test_lines(r.err), 1u, "stderr: %s", r.err);
+    sl_test_run_free(&r);
+    unlink(path);
+    free(path);
+}
