@@ -28,6 +28,9 @@ int sl_cli_parse_long(const char *cmd, const char *opt, const char *text, long *
 int sl_cli_parse_double(const char *cmd, const char *opt, const char *text, double *out);
 /* Returns argv[*i+1] and advances *i, or prints "OPT needs a value" and returns NULL. */
 const char *sl_cli_value(const char *cmd, int argc, char **argv, int *i);
+/* --seed and --stream as the user typed them (NULL if absent) into *out, with
+ * samplab's default seed 42; prints the error and returns 2 when malformed. */
+int sl_cli_seed(const char *seed_text, const char *stream_text, sl_seed *out);
 /* Prints "samplab: <msg>" to stderr and returns 2. */
 int sl_cli_fail(const sl_error *err);
 

@@ -126,8 +126,6 @@ int sl_cli_gof_main(int argc, char **argv)
     const sl_draw_type *dt = NULL;
     const sl_rng_type *rt = NULL;
     sl_seed seed;
-    memset(&seed, 0, sizeof seed);
-    seed.lo = 42;
     sl_error err;
     if (method) {
         if (!(dt = sl_draw_lookup(method))) {
@@ -138,9 +136,9 @@ int sl_cli_gof_main(int argc, char **argv)
             fprintf(stderr, "samplab gof: unknown random source '%s' (samplab draw --help lists them)\n", rng_name);
             return 2;
         }
-        if (seed_text && sl_seed_parse(seed_text, &seed, &err))
-            return sl_cli_fail(&err);
     }
+    if (sl_cli_seed(method ? seed_text : NULL, NULL, &seed))
+        return 2;
     sl_cli_ref ref;
     if (sl_cli_ref_load(&ro, &ref, &err))
         return sl_cli_fail(&err);

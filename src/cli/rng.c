@@ -66,15 +66,8 @@ int sl_cli_rng_main(int argc, char **argv)
     }
     sl_error err;
     sl_seed seed;
-    memset(&seed, 0, sizeof seed);
-    seed.lo = 42;
-    if (seed_text && sl_seed_parse(seed_text, &seed, &err))
-        return sl_cli_fail(&err);
-    if (stream_text) {
-        if (sl_seed_parse_stream(stream_text, &seed.stream, &err))
-            return sl_cli_fail(&err);
-        seed.has_stream = 1;
-    }
+    if (sl_cli_seed(seed_text, stream_text, &seed))
+        return 2;
     sl_rng r;
     if (sl_rng_init(&r, t, &seed, &err))
         return sl_cli_fail(&err);

@@ -113,3 +113,18 @@ int sl_cli_write_atomic(const char *path, const char *data, size_t len, sl_error
     free(tmp);
     return SL_OK;
 }
+
+int sl_cli_seed(const char *seed_text, const char *stream_text, sl_seed *out)
+{
+    sl_error err;
+    memset(out, 0, sizeof *out);
+    out->lo = 42; /* samplab's default seed */
+    if (seed_text && sl_seed_parse(seed_text, out, &err))
+        return sl_cli_fail(&err);
+    if (stream_text) {
+        if (sl_seed_parse_stream(stream_text, &out->stream, &err))
+            return sl_cli_fail(&err);
+        out->has_stream = 1;
+    }
+    return 0;
+}
