@@ -2,6 +2,7 @@
  * draw method over a random source (--method, --rng) or exactly as a real
  * framework would draw them (--framework). Output: one call per line, or
  * per-token counts, or one JSON object with the words consumed. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +159,47 @@ static int print_result(const long *tokens, size_t n, size_t k, int nested, size
     return 0;
 }
 
+/* The numeric framework settings: option, its SL_OPT_* bit, where the value
+ * and its "given" flag live in sl_fw_opts, and whether it is an integer. */
+typedef struct num_opt {
+    const char *name;
+    unsigned bit;
+    size_t value, has; /* offsetof into sl_fw_opts */
+    int integer;
+} num_opt;
+
+#define NUM_OPT(name, bit, field, integer) {name, bit, offsetof(sl_fw_opts, field), offsetof(sl_fw_opts, has_##field), integer}
+static const num_opt num_opts[] = {
+    NUM_OPT("--temperature", SL_OPT_TEMPERATURE, temperature, 0),
+    NUM_OPT("--top-k", SL_OPT_TOP_K, top_k, 1),
+    NUM_OPT("--top-p", SL_OPT_TOP_P, top_p, 0),
+    NUM_OPT("--min-p", SL_OPT_MIN_P, min_p, 0),
+    NUM_OPT("--typical", SL_OPT_TYPICAL, typical, 0),
+    NUM_OPT("--repetition-penalty", SL_OPT_PENALTY, penalty, 0),
+    NUM_OPT("--min-keep", SL_OPT_MIN_KEEP, min_keep, 1),
+};
+#undef NUM_OPT
+
+/* argv[*i] if it is one of num_opts: parses its value into fo. 1 consumed,
+ * 0 not a numeric setting, -1 error (printed). */
+static int draw_num_opt(int argc, char **argv, int *i, sl_fw_opts *fo, unsigned *given)
+{
+    for (size_t j = 0; j < sizeof num_opts / sizeof num_opts[0]; j++) {
+        const num_opt *o = &num_opts[j];
+        if (strcmp(argv[*i], o->name))
+            continue;
+        const char *v = sl_cli_value("draw", argc, argv, i);
+        char *base = (char *)fo;
+        if (!v || (o->integer ? sl_cli_parse_long("draw", o->name, v, (long *)(base + o->value))
+                              : sl_cli_parse_double("draw", o->name, v, (double *)(base + o->value))))
+            return -1;
+        *(int *)(base + o->has) = 1;
+        *given |= o->bit;
+        return 1;
+    }
+    return 0;
+}
+
 int sl_cli_draw_main(int argc, char **argv)
 {
     const char *probs_src = NULL, *logits_src = NULL, *method = NULL, *rng_name = "pcg32", *framework = NULL;
@@ -170,8 +212,7 @@ int sl_cli_draw_main(int argc, char **argv)
     sl_fw_opts fo;
     memset(&fo, 0, sizeof fo);
     fo.k = 1;
-    double temperature = 1.0;
-    int has_temperature = 0;
+    fo.temperature = 1.0;
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
@@ -223,12 +264,6 @@ int sl_cli_draw_main(int argc, char **argv)
                 fprintf(stderr, "samplab draw: --row takes a non-negative integer\n");
                 return 2;
             }
-        } else if (!strcmp(a, "--temperature")) {
-            VALUE();
-            if (sl_cli_parse_double("draw", a, v, &temperature))
-                return 2;
-            has_temperature = 1;
-            given |= SL_OPT_TEMPERATURE;
         } else if (!strcmp(a, "--num-samples")) {
             VALUE();
             if (sl_cli_parse_size("draw", a, v, &fo.k))
@@ -248,52 +283,21 @@ int sl_cli_draw_main(int argc, char **argv)
         } else if (!strcmp(a, "--simd-sum")) {
             fo.simd_sum = 1;
             given |= SL_OPT_SIMD_SUM;
-        } else if (!strcmp(a, "--top-k")) {
-            VALUE();
-            if (sl_cli_parse_long("draw", a, v, &fo.top_k))
-                return 2;
-            fo.has_top_k = 1;
-            given |= SL_OPT_TOP_K;
-        } else if (!strcmp(a, "--top-p")) {
-            VALUE();
-            if (sl_cli_parse_double("draw", a, v, &fo.top_p))
-                return 2;
-            fo.has_top_p = 1;
-            given |= SL_OPT_TOP_P;
-        } else if (!strcmp(a, "--min-p")) {
-            VALUE();
-            if (sl_cli_parse_double("draw", a, v, &fo.min_p))
-                return 2;
-            fo.has_min_p = 1;
-            given |= SL_OPT_MIN_P;
-        } else if (!strcmp(a, "--typical")) {
-            VALUE();
-            if (sl_cli_parse_double("draw", a, v, &fo.typical))
-                return 2;
-            fo.has_typical = 1;
-            given |= SL_OPT_TYPICAL;
-        } else if (!strcmp(a, "--repetition-penalty")) {
-            VALUE();
-            if (sl_cli_parse_double("draw", a, v, &fo.penalty))
-                return 2;
-            fo.has_penalty = 1;
-            given |= SL_OPT_PENALTY;
         } else if (!strcmp(a, "--context")) {
             VALUE();
             context_text = v;
             given |= SL_OPT_PENALTY;
-        } else if (!strcmp(a, "--min-keep")) {
-            VALUE();
-            if (sl_cli_parse_long("draw", a, v, &fo.min_keep))
-                return 2;
-            fo.has_min_keep = 1;
-            given |= SL_OPT_MIN_KEEP;
         } else if (!strcmp(a, "--defaults")) {
             fo.defaults = 1;
             given |= SL_OPT_DEFAULTS;
         } else {
-            fprintf(stderr, "samplab draw: unknown option '%s' (samplab draw --help)\n", a);
-            return 2;
+            int r = draw_num_opt(argc, argv, &i, &fo, &given);
+            if (r < 0)
+                return 2;
+            if (r == 0) {
+                fprintf(stderr, "samplab draw: unknown option '%s' (samplab draw --help)\n", a);
+                return 2;
+            }
         }
 #undef VALUE
     }
@@ -374,9 +378,7 @@ int sl_cli_draw_main(int argc, char **argv)
         fo.has_seed = seed_text != NULL;
         fo.n = n;
         fo.variant = variant;
-        fo.has_temperature = has_temperature;
-        fo.temperature = temperature;
-        if (!strcmp(ft->name, "candle") && fo.logits && !has_temperature && (fo.has_top_k || fo.has_top_p))
+        if (!strcmp(ft->name, "candle") && fo.logits && !fo.has_temperature && (fo.has_top_k || fo.has_top_p))
             fprintf(stderr, "samplab draw: note: candle without --temperature is ArgMax (LogitsProcessor::new(seed, "
                             "None, ..)): --top-k and --top-p act only with a temperature\n");
         sl_fw_result res;
@@ -415,7 +417,7 @@ int sl_cli_draw_main(int argc, char **argv)
         if (!soft)
             goto out;
         /* Greedy is argmax for every temperature, so T <= 0 is fine there. */
-        double t = !strcmp(dt->name, "greedy") ? 1.0 : temperature;
+        double t = !strcmp(dt->name, "greedy") ? 1.0 : fo.temperature;
         int src = sl_logits_softmax(vec.d, vec.n, t, soft, &err);
         if (src) {
             fprintf(stderr, "samplab: %s: %s\n", vec.source, err.msg);
@@ -424,7 +426,7 @@ int sl_cli_draw_main(int argc, char **argv)
         }
         p = soft;
     } else {
-        if (has_temperature) {
+        if (fo.has_temperature) {
             fprintf(stderr, "samplab draw: --temperature applies to --logits only\n");
             goto out;
         }
