@@ -95,7 +95,7 @@ static int broken_prepare(void **table, const double *p, size_t V, sl_error *e)
 static size_t broken_draw(const void *table, sl_rng *r)
 {
     const broken_table *t = table;
-    double target = sl_uniform_f64(r) * t->total;
+    double target = sl_rng_uniform_f64(r) * t->total;
     size_t i = sl_draw_cdf_search(t->cum + 1, t->V - 1, target); /* off by one */
     return i < t->V ? i : t->V - 1;
 }

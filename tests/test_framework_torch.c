@@ -106,7 +106,7 @@ static void replay_line(gold *g, char *line, const char *dir)
         sl_seed seed;
         sl_error err;
         sl_rng_mt19937_state mt;
-        cr_assert_eq(sl_seed_parse(seedtext, &seed, &err), 0);
+        cr_assert_eq(sl_base_seed_parse(seedtext, &seed, &err), 0);
         cr_assert_eq(sl_rng_torch_mt19937_seed(&mt, &seed, &err), 0);
         sl_dtype dtype = !strcmp(dt, "float32") ? SL_F32 : SL_F64;
         double *x = malloc(n * sizeof *x);
@@ -150,7 +150,7 @@ static void replay_line(gold *g, char *line, const char *dir)
     rest[strcspn(rest, "\n")] = '\0';
     sl_seed seed;
     sl_error err;
-    cr_assert_eq(sl_seed_parse(seedtext, &seed, &err), 0, "%s", err.msg);
+    cr_assert_eq(sl_base_seed_parse(seedtext, &seed, &err), 0, "%s", err.msg);
     sl_rng_mt19937_state mt;
     cr_assert_eq(sl_rng_torch_mt19937_seed(&mt, &seed, &err), 0, "%s", err.msg);
     sl_fw_torch_dist d;
@@ -425,7 +425,7 @@ Test(replay_torch, seeds_keep_low_32_bits)
     /* torch.manual_seed(42); torch.rand(1) is 0.88226926 = (w & 0xFFFFFF) * 2^-24 */
     sl_rng r;
     cr_assert_eq(sl_rng_init(&r, &sl_rng_torch_mt19937_type, &s1, &err), 0);
-    float x = sl_uniform_f32_low24(&r);
+    float x = sl_rng_uniform_f32_low24(&r);
     cr_assert_float_eq(x, 0.88226926f, 1e-8f, "torch.rand(1) after seed 42: %.9g", x);
     sl_rng_release(&r);
 }

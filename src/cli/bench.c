@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/cli.h"
+#include "cli/sl_cli.h"
 
 static double now_s(void)
 {
@@ -110,7 +110,7 @@ int sl_cli_bench_main(int argc, char **argv)
     double p8[8], *pv = malloc(v.n * sizeof *pv);
     if (!pv || sl_logits_softmax(weather, 8, 1.0, p8, &err) || sl_logits_softmax(v.d, v.n, 1.0, pv, &err)) {
         free(pv);
-        sl_vec_free(&v);
+        sl_base_vec_free(&v);
         return sl_cli_fail(&err);
     }
     printf("| method | V | prepare (us) | draw (ns) | words/draw |\n|---|---:|---:|---:|---:|\n");
@@ -132,6 +132,6 @@ int sl_cli_bench_main(int argc, char **argv)
         printf("| %s | %zu | %.1f | %.1f | %.2fx |\n", race_rngs[i], v.n, plain * 1e6, fast * 1e6, plain / fast);
     }
     free(pv);
-    sl_vec_free(&v);
+    sl_base_vec_free(&v);
     return 0;
 }

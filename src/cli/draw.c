@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "cli/cli.h"
+#include "cli/sl_cli.h"
 
 /* Each framework-only option, its bit, and its name for messages. */
 typedef struct opt_seen {
@@ -49,10 +49,10 @@ static void draw_help(FILE *f)
     for (size_t i = 0; sl_rng_types[i]; i++)
         fprintf(f, "%s, ", sl_rng_types[i]->name);
     fprintf(f, "gsl:NAME (any GSL generator, e.g. gsl:taus2, gsl:ranlxd2)\n");
-    if (sl_framework_types[0]) {
+    if (sl_fw_types[0]) {
         fprintf(f, "\nframeworks (bit-exact emulations):\n");
-        for (size_t i = 0; sl_framework_types[i]; i++) {
-            const sl_framework_type *ft = sl_framework_types[i];
+        for (size_t i = 0; sl_fw_types[i]; i++) {
+            const sl_fw_type *ft = sl_fw_types[i];
             fprintf(f, "  %-13s %s\n  %-13s options:", ft->name, ft->summary, "");
             for (size_t j = 0; j < sizeof opt_names / sizeof opt_names[0]; j++)
                 if (ft->accepts & opt_names[j].bit)
@@ -324,7 +324,7 @@ int sl_cli_draw_main(int argc, char **argv)
     long *tokens = NULL;
 
     if (framework) {
-        const sl_framework_type *ft = sl_framework_lookup(framework);
+        const sl_fw_type *ft = sl_fw_lookup(framework);
         if (!ft) {
             fprintf(stderr, "samplab draw: unknown framework '%s' (samplab draw --help lists them)\n", framework);
             goto out;
@@ -363,14 +363,14 @@ int sl_cli_draw_main(int argc, char **argv)
                     fprintf(stderr, "samplab draw: %s: context entry %zu (%.17g) is not a token id in 0..%zu\n",
                             cv.source, i, cv.d[i], vec.n - 1);
                     free(ctx);
-                    sl_vec_free(&cv);
+                    sl_base_vec_free(&cv);
                     goto out;
                 }
                 ctx[i] = (long)cv.d[i];
             }
             fo.context = ctx;
             fo.context_n = cv.n;
-            sl_vec_free(&cv);
+            sl_base_vec_free(&cv);
         }
         fo.probs = probs_src ? &vec : NULL;
         fo.logits = logits_src ? &vec : NULL;
@@ -430,7 +430,7 @@ int sl_cli_draw_main(int argc, char **argv)
             fprintf(stderr, "samplab draw: --temperature applies to --logits only\n");
             goto out;
         }
-        if (sl_vec_check_weights(&vec, &err)) {
+        if (sl_base_vec_check_weights(&vec, &err)) {
             rc = sl_cli_fail(&err);
             goto out;
         }
@@ -475,6 +475,6 @@ int sl_cli_draw_main(int argc, char **argv)
     free(soft);
 out:
     free(tokens);
-    sl_vec_free(&vec);
+    sl_base_vec_free(&vec);
     return rc;
 }

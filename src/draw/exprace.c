@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "draw/sl_draw.h"
 
 typedef struct exprace_table {
     size_t V;
@@ -28,7 +28,7 @@ static int exprace_prepare(void **table, const double *p, size_t V, sl_error *er
 {
     exprace_table *t = malloc(sizeof *t + V * sizeof(double));
     if (!t)
-        return sl_error_set(err, SL_ENOMEM, "exprace: out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "exprace: out of memory");
     t->V = V;
     memcpy(t->p, p, V * sizeof(double));
     *table = t;
@@ -42,7 +42,7 @@ size_t sl_draw_exprace_reference(const double *p, size_t V, sl_rng *rng)
     size_t best = 0;
     double best_r = -1.0;
     for (size_t i = 0; i < V; i++) {
-        double e = -log(1.0 - sl_uniform_f64(rng));
+        double e = -log(1.0 - sl_rng_uniform_f64(rng));
         double r = p[i] / e;
         if (r > best_r) {
             best_r = r;
@@ -89,9 +89,9 @@ static size_t exprace_draw(const void *table, sl_rng *rng)
     double best_r = -1.0, c = exprace_scale(best_r);
     unsigned bits = rng->type->word_bits;
     if (bits != 32 && bits != 64) {
-        /* GSL sources of other widths: sl_uniform_f64's two-digit uniform, word by word */
+        /* GSL sources of other widths: sl_rng_uniform_f64's two-digit uniform, word by word */
         for (size_t i = 0; i < t->V; i++)
-            exprace_consider(p, i, sl_uniform_f64(rng), &best, &best_r, &c);
+            exprace_consider(p, i, sl_rng_uniform_f64(rng), &best, &best_r, &c);
         return best;
     }
     uint64_t w[2 * CH];
@@ -100,11 +100,11 @@ static size_t exprace_draw(const void *table, sl_rng *rng)
         if (bits == 64) {
             sl_rng_fill(rng, w, m);
             for (size_t j = 0; j < m; j++)
-                exprace_consider(p, base + j, sl_uniform_f64_64_high53(w[j]), &best, &best_r, &c);
+                exprace_consider(p, base + j, sl_rng_uniform_f64_64_high53(w[j]), &best, &best_r, &c);
         } else {
             sl_rng_fill(rng, w, 2 * m);
             for (size_t j = 0; j < m; j++) {
-                /* sl_uniform_f64_2x32_numpy on two words already drawn */
+                /* sl_rng_uniform_f64_2x32_numpy on two words already drawn */
                 uint32_t a = (uint32_t)w[2 * j] >> 5, b = (uint32_t)w[2 * j + 1] >> 6;
                 double u = ((double)a * 67108864.0 + (double)b) * 0x1p-53;
                 exprace_consider(p, base + j, u, &best, &best_r, &c);

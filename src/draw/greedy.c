@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "draw/sl_draw.h"
 
 typedef struct greedy_table {
     size_t best;
@@ -14,7 +14,7 @@ static int greedy_prepare(void **table, const double *p, size_t V, sl_error *err
 {
     greedy_table *t = malloc(sizeof *t);
     if (!t)
-        return sl_error_set(err, SL_ENOMEM, "greedy: out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "greedy: out of memory");
     t->best = 0;
     for (size_t i = 1; i < V; i++)
         if (p[i] > p[t->best])

@@ -1,7 +1,7 @@
 /* registry.c — the draw methods by name. */
 #include <string.h>
 
-#include "samplab.h"
+#include "draw/sl_draw.h"
 
 const sl_draw_type *const sl_draw_types[] = {
     &sl_draw_exprace_type, &sl_draw_cdf_type, &sl_draw_linear_type, &sl_draw_alias_type, &sl_draw_greedy_type, NULL,

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "framework/sl_fw.h"
 
 void sl_fw_logits_cfg_from_opts(const sl_fw_opts *o, sl_logits_cfg *c)
 {
@@ -29,20 +29,20 @@ void sl_fw_logits_cfg_from_opts(const sl_fw_opts *o, sl_logits_cfg *c)
     c->defaults = o->defaults;
 }
 
-int sl_fw_torch_after_pipeline(const sl_pipeline_type *t, const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
+int sl_fw_torch_after_pipeline(const sl_logits_pipeline_type *t, const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
 {
     memset(out, 0, sizeof *out);
     sl_logits_cfg c;
     sl_fw_logits_cfg_from_opts(o, &c);
     sl_logits_result r;
-    int rc = sl_pipeline_run(t, o->logits, &c, &r, err);
+    int rc = sl_logits_pipeline_run(t, o->logits, &c, &r, err);
     if (rc)
         return rc;
     if (r.greedy) { /* argmax: no draw, no word */
         out->tokens = malloc((o->n ? o->n : 1) * sizeof *out->tokens);
         if (!out->tokens) {
             sl_logits_result_free(&r);
-            return sl_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
         }
         for (size_t i = 0; i < o->n; i++)
             out->tokens[i] = (long)r.greedy_id;
@@ -54,9 +54,9 @@ int sl_fw_torch_after_pipeline(const sl_pipeline_type *t, const sl_fw_opts *o, s
         return SL_OK;
     }
     sl_vec probs;
-    if (sl_vec_alloc(&probs, r.V, o->logits->source)) {
+    if (sl_base_vec_alloc(&probs, r.V, o->logits->source)) {
         sl_logits_result_free(&r);
-        return sl_error_set(err, SL_ENOMEM, "out of memory for %zu probabilities", r.V);
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu probabilities", r.V);
     }
     for (size_t i = 0; i < r.V; i++) {
         probs.f[i] = (float)r.probs[i]; /* exact: the pipeline's float32 values */
@@ -71,7 +71,7 @@ int sl_fw_torch_after_pipeline(const sl_pipeline_type *t, const sl_fw_opts *o, s
     to.replacement = 0;
     to.dtype_set = 1;
     to.dtype = SL_F32;
-    rc = sl_framework_torch_type.run(&to, out, err);
-    sl_vec_free(&probs);
+    rc = sl_fw_torch_type.run(&to, out, err);
+    sl_base_vec_free(&probs);
     return rc;
 }

@@ -19,27 +19,27 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "samplab.h"
+#include "framework/sl_fw.h"
 
 static int gsl_fw_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
 {
     memset(out, 0, sizeof *out);
     const sl_vec *v = o->probs;
     if (!v)
-        return sl_error_set(err, SL_EINVAL, "gsl: needs --probs (gsl_ran_discrete takes weights)");
-    int rc = sl_vec_check_weights(v, err);
+        return sl_base_error_set(err, SL_EINVAL, "gsl: needs --probs (gsl_ran_discrete takes weights)");
+    int rc = sl_base_vec_check_weights(v, err);
     if (rc)
         return rc;
     unsigned long seed = 0; /* gsl_rng_default_seed */
     if (o->has_seed) {
         if (o->seed.hi)
-            return sl_error_set(err, SL_EINVAL,
+            return sl_base_error_set(err, SL_EINVAL,
                                 "gsl: seed must be below 2^64 (gsl_rng_set takes an unsigned long)");
         seed = (unsigned long)o->seed.lo;
     }
     out->tokens = malloc((o->n ? o->n : 1) * sizeof *out->tokens);
     if (!out->tokens)
-        return sl_error_set(err, SL_ENOMEM, "gsl: out of memory for %zu draws", o->n);
+        return sl_base_error_set(err, SL_ENOMEM, "gsl: out of memory for %zu draws", o->n);
     gsl_error_handler_t *old = gsl_set_error_handler_off();
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_ran_discrete_t *g = r ? gsl_ran_discrete_preproc(v->n, v->d) : NULL;
@@ -47,7 +47,7 @@ static int gsl_fw_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
     if (!r || !g) {
         gsl_rng_free(r);
         sl_fw_result_free(out);
-        return sl_error_set(err, SL_ENOMEM, "%s: gsl_ran_discrete_preproc failed for V = %zu", v->source, v->n);
+        return sl_base_error_set(err, SL_ENOMEM, "%s: gsl_ran_discrete_preproc failed for V = %zu", v->source, v->n);
     }
     gsl_rng_set(r, seed);
     for (size_t i = 0; i < o->n; i++)
@@ -62,7 +62,7 @@ static int gsl_fw_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
     return SL_OK;
 }
 
-const sl_framework_type sl_framework_gsl_type = {
+const sl_fw_type sl_fw_gsl_type = {
     .name = "gsl",
     .summary = "GSL 2.7 gsl_ran_discrete (Walker alias) over gsl_rng_mt19937 seeded with S (0 -> 4357)",
     .accepts = SL_OPT_PROBS,

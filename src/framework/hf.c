@@ -17,17 +17,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "framework/sl_fw.h"
 
 static int hf_fw_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
 {
     memset(out, 0, sizeof *out);
     if (!o->logits)
-        return sl_error_set(err, SL_EINVAL, "framework hf takes --logits (generate samples from scores)");
-    return sl_fw_torch_after_pipeline(&sl_pipeline_hf_type, o, out, err);
+        return sl_base_error_set(err, SL_EINVAL, "framework hf takes --logits (generate samples from scores)");
+    return sl_fw_torch_after_pipeline(&sl_logits_pipeline_hf_type, o, out, err);
 }
 
-const sl_framework_type sl_framework_hf_type = {
+const sl_fw_type sl_fw_hf_type = {
     "hf",
     "transformers generate(do_sample=True) step: the hf pipeline (float32 as torch), then "
     "torch.multinomial(probs, 1) after torch.manual_seed (torch 1.13; --torch 2)",

@@ -39,7 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "framework/sl_fw.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -124,7 +124,7 @@ int sl_fw_torch_prepare(sl_fw_torch_dist *d, const float *pf, const double *pd, 
     d->cdf = malloc((V ? V : 1) * (dtype == SL_F32 ? sizeof(float) : sizeof(double)));
     if (!d->bound || !d->cdf) {
         sl_fw_torch_free(d);
-        return sl_error_set(err, SL_ENOMEM, "%s: out of memory for V = %zu", d->source, V);
+        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for V = %zu", d->source, V);
     }
     int all_zero = 1;
     for (size_t i = 0; i < V; i++) {
@@ -588,10 +588,10 @@ static void topk_order(tk_elem *q, size_t V, size_t k, long *out)
 int sl_fw_torch_topk(const double *v, size_t V, size_t k, long *out, sl_error *err)
 {
     if (k == 0 || k > V)
-        return sl_error_set(err, SL_EINVAL, "topk: k = %zu outside 1..V = %zu", k, V);
+        return sl_base_error_set(err, SL_EINVAL, "topk: k = %zu outside 1..V = %zu", k, V);
     tk_elem *q = malloc(V * sizeof *q);
     if (!q)
-        return sl_error_set(err, SL_ENOMEM, "topk: out of memory for V = %zu", V);
+        return sl_base_error_set(err, SL_ENOMEM, "topk: out of memory for V = %zu", V);
     for (size_t i = 0; i < V; i++)
         q[i].v = v[i];
     topk_order(q, V, k, out);
@@ -603,7 +603,7 @@ static int race_topk(const sl_fw_torch_dist *d, sl_rng_mt19937_state *mt, size_t
 {
     tk_elem *q = malloc(d->V * sizeof *q);
     if (!q)
-        return sl_error_set(err, SL_ENOMEM, "%s: out of memory for V = %zu", d->source, d->V);
+        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for V = %zu", d->source, d->V);
     enum { CH = 512 };
     uint32_t buf[2 * CH];
     for (size_t base = 0; base < d->V; base += CH) {
@@ -637,7 +637,7 @@ static int entry_error(const sl_fw_torch_dist *d, size_t i, const char *torch_ms
 {
     double v = d->dtype == SL_F32 ? (double)d->pf[i] : d->pd[i];
     const char *what = isnan(v) ? "NaN" : isinf(v) ? (v > 0 ? "+inf" : "-inf") : "negative";
-    return sl_error_set(err, SL_EINVAL, "%s: entry %zu is %s; torch.multinomial raises \"%s\"", d->source, i, what,
+    return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu is %s; torch.multinomial raises \"%s\"", d->source, i, what,
                         torch_msg);
 }
 
@@ -646,15 +646,15 @@ int sl_fw_torch_multinomial(const sl_fw_torch_dist *d, sl_rng_mt19937_state *mt,
 {
     /* the order of torch's checks (multinomial_out), all before any draw */
     if (k == 0)
-        return sl_error_set(err, SL_EINVAL, "%s: torch.multinomial raises \"cannot sample n_sample <= 0 samples\"",
+        return sl_base_error_set(err, SL_EINVAL, "%s: torch.multinomial raises \"cannot sample n_sample <= 0 samples\"",
                             d->source);
     if (!replacement && k > d->V)
-        return sl_error_set(err, SL_EINVAL,
+        return sl_base_error_set(err, SL_EINVAL,
                             "%s: torch.multinomial raises \"cannot sample n_sample > prob_dist.size(-1) samples "
                             "without replacement\" (num-samples %zu > V = %zu)",
                             d->source, k, d->V);
     if (d->V > (size_t)TORCH_MAX_CATEGORIES)
-        return sl_error_set(err, SL_EINVAL,
+        return sl_base_error_set(err, SL_EINVAL,
                             "%s: torch.multinomial raises \"number of categories cannot exceed 2^24\" (V = %zu)",
                             d->source, d->V);
     int race = !replacement || (d->version == SL_TORCH_2 && k == 1);
@@ -662,7 +662,7 @@ int sl_fw_torch_multinomial(const sl_fw_torch_dist *d, sl_rng_mt19937_state *mt,
         if (d->bad_race != SIZE_MAX)
             return entry_error(d, d->bad_race, MSG_RACE_BAD, err);
         if (d->all_zero)
-            return sl_error_set(err, SL_EINVAL, "%s: all %zu entries are zero; torch.multinomial raises \"%s\"",
+            return sl_base_error_set(err, SL_EINVAL, "%s: all %zu entries are zero; torch.multinomial raises \"%s\"",
                                 d->source, d->V, MSG_SUM0);
         if (k == 1) {
             out[0] = (long)(mode == SL_TORCH_NAIVE ? race1_naive(d, mt) : race1_fast(d, mt));
@@ -677,7 +677,7 @@ int sl_fw_torch_multinomial(const sl_fw_torch_dist *d, sl_rng_mt19937_state *mt,
     if (d->bad_cdf != SIZE_MAX)
         return entry_error(d, d->bad_cdf, d->bad_cdf_neg ? MSG_CDF_NEG : MSG_CDF_INF, err);
     if (!d->cdf_sum_ok)
-        return sl_error_set(err, SL_EINVAL, "%s: the entries sum to zero; torch.multinomial raises \"%s\"", d->source,
+        return sl_base_error_set(err, SL_EINVAL, "%s: the entries sum to zero; torch.multinomial raises \"%s\"", d->source,
                             MSG_SUM0);
     for (size_t j = 0; j < k; j++) {
         uint32_t w[2];
@@ -699,7 +699,7 @@ static int ends_with(const char *s, const char *suffix)
 static int torch_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
 {
     if (!o->probs)
-        return sl_error_set(err, SL_EINVAL, "framework torch takes --probs (torch.multinomial samples probabilities)");
+        return sl_base_error_set(err, SL_EINVAL, "framework torch takes --probs (torch.multinomial samples probabilities)");
     int version = SL_TORCH_1_13;
     if (o->variant) {
         if (!strcmp(o->variant, "2"))
@@ -707,7 +707,7 @@ static int torch_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
         else if (!strcmp(o->variant, "1.13"))
             version = SL_TORCH_1_13;
         else
-            return sl_error_set(err, SL_EINVAL, "--torch takes 1.13 (default) or 2, not '%s'", o->variant);
+            return sl_base_error_set(err, SL_EINVAL, "--torch takes 1.13 (default) or 2, not '%s'", o->variant);
     }
     const sl_vec *v = o->probs;
     /* text is parsed straight to the dtype (float32 unless --dtype); a .npy or
@@ -728,7 +728,7 @@ static int torch_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
         return rc;
     size_t n = o->n, k = o->k;
     if (k && n > SIZE_MAX / sizeof(long) / k)
-        return sl_error_set(err, SL_EINVAL, "--n %zu times --num-samples %zu is too many tokens", n, k);
+        return sl_base_error_set(err, SL_EINVAL, "--n %zu times --num-samples %zu is too many tokens", n, k);
     sl_fw_torch_dist d;
     rc = sl_fw_torch_prepare(&d, v->f, v->d, v->n, dt, version, v->source, err);
     if (rc)
@@ -737,7 +737,7 @@ static int torch_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
     long *tokens = malloc((ntok ? ntok : 1) * sizeof *tokens);
     if (!tokens) {
         sl_fw_torch_free(&d);
-        return sl_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", n * k);
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", n * k);
     }
     uint64_t words = 0;
     for (size_t i = 0; i < n; i++) {
@@ -758,7 +758,7 @@ static int torch_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
     return SL_OK;
 }
 
-const sl_framework_type sl_framework_torch_type = {
+const sl_fw_type sl_fw_torch_type = {
     .name = "torch",
     .summary = "torch.multinomial on CPU: torch 1.13.1 (--torch 2: 2.x, checked on 2.6.0); builds "
                "without MKL exponentials only (check: analysis/golden/torch_golden.py --fingerprint)",

@@ -15,17 +15,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "framework/sl_fw.h"
 
 static int vllm_fw_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
 {
     memset(out, 0, sizeof *out);
     if (!o->logits)
-        return sl_error_set(err, SL_EINVAL, "framework vllm takes --logits (its sampler starts from logits)");
-    return sl_fw_torch_after_pipeline(&sl_pipeline_vllm_type, o, out, err);
+        return sl_base_error_set(err, SL_EINVAL, "framework vllm takes --logits (its sampler starts from logits)");
+    return sl_fw_torch_after_pipeline(&sl_logits_pipeline_vllm_type, o, out, err);
 }
 
-const sl_framework_type sl_framework_vllm_type = {
+const sl_fw_type sl_fw_vllm_type = {
     "vllm",
     "vLLM V1 sampler, seeded request: the vllm pipeline, then argmax(probs / q) with q.exponential_ from "
     "torch.Generator().manual_seed(seed) (= torch.multinomial); T < 1e-5 greedy",

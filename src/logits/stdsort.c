@@ -13,7 +13,7 @@
  * against this machine's libstdc++ on tie-heavy arrays. */
 #include <string.h>
 
-#include "samplab.h"
+#include "logits/sl_logits.h"
 
 #define SX_MAX 64 /* largest element size handled (bytes) */
 

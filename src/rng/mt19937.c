@@ -3,7 +3,7 @@
  * Type "mt19937": init_genrand(seed mod 2^32), the same words as C++'s
  * std::mt19937(seed); torch, NumPy legacy and GSL differ only in seeding and
  * in how they turn words into floats, and get their own types. */
-#include "samplab.h"
+#include "rng/sl_rng.h"
 
 #define MT_N 624
 #define MT_M 397
@@ -76,9 +76,9 @@ static int mt19937_seed(void *state, const sl_seed *seed, const void *param, sl_
     (void)param;
     /* std::mt19937(s) takes s mod 2^32 of an unsigned long: seeds up to 2^64-1 */
     if (seed->hi)
-        return sl_error_set(err, SL_EINVAL, "mt19937 takes a seed below 2^64");
+        return sl_base_error_set(err, SL_EINVAL, "mt19937 takes a seed below 2^64");
     if (seed->has_stream && seed->stream)
-        return sl_error_set(err, SL_EINVAL, "mt19937 has no streams (--stream selects a PCG or ChaCha stream)");
+        return sl_base_error_set(err, SL_EINVAL, "mt19937 has no streams (--stream selects a PCG or ChaCha stream)");
     sl_rng_mt19937_init_genrand(state, (uint32_t)seed->lo);
     return SL_OK;
 }

@@ -6,21 +6,21 @@
  * word comes after a twist. Raw words therefore equal core "mt19937" for the
  * same seed; the difference is that NumPy refuses seeds >= 2^32 where the core
  * type reduces mod 2^32, and the legacy double takes two words
- * (sl_uniform_f64_2x32_numpy).
+ * (sl_rng_uniform_f64_2x32_numpy).
  * Divergences: list / array seeds (init_by_array) are not reachable from an
  * integer seed and are not offered here.
  */
-#include "samplab.h"
+#include "rng/sl_rng.h"
 
 static int numpy_mt_seed(void *state, const sl_seed *seed, const void *param, sl_error *err)
 {
     (void)param;
     if (seed->hi != 0 || seed->lo > 0xffffffffull)
-        return sl_error_set(err, SL_EINVAL,
+        return sl_base_error_set(err, SL_EINVAL,
                             "numpy-mt19937: np.random.seed takes integers below 2^32 "
                             "(NumPy: Seed must be between 0 and 2**32 - 1)");
     if (seed->has_stream)
-        return sl_error_set(err, SL_EINVAL,
+        return sl_base_error_set(err, SL_EINVAL,
                             "numpy-mt19937: np.random.seed takes no stream");
     sl_rng_mt19937_init_genrand(state, (uint32_t)seed->lo);
     return SL_OK;

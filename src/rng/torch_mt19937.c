@@ -13,7 +13,7 @@
  * run time); the output is identical either way, as the tests check. */
 #include <string.h>
 
-#include "samplab.h"
+#include "rng/sl_rng.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -186,7 +186,7 @@ void sl_rng_mt19937_fill64(sl_rng_mt19937_state *s, uint64_t *out, size_t n)
 int sl_rng_torch_mt19937_seed(sl_rng_mt19937_state *s, const sl_seed *seed, sl_error *err)
 {
     if (seed->hi)
-        return sl_error_set(err, SL_EINVAL, "torch seeds are 64-bit: the seed must be below 2^64 "
+        return sl_base_error_set(err, SL_EINVAL, "torch seeds are 64-bit: the seed must be below 2^64 "
                                             "(torch.manual_seed raises 'Overflow when unpacking long')");
     /* CPUGeneratorImpl::set_current_seed -> mt19937(seed) -> init_with_uint32(seed & 0xffffffff) */
     sl_rng_mt19937_init_genrand(s, (uint32_t)(seed->lo & 0xFFFFFFFFu));
@@ -197,7 +197,7 @@ static int torch_mt_seed(void *state, const sl_seed *seed, const void *param, sl
 {
     (void)param;
     if (seed->has_stream && seed->stream)
-        return sl_error_set(err, SL_EINVAL, "torch-mt19937 has no streams (torch.manual_seed takes a seed only)");
+        return sl_base_error_set(err, SL_EINVAL, "torch-mt19937 has no streams (torch.manual_seed takes a seed only)");
     return sl_rng_torch_mt19937_seed(state, seed, err);
 }
 

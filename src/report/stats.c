@@ -13,15 +13,15 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "cli/report.h"
+#include "report/sl_report.h"
 
-double rep_tv(const double *p, const uint64_t *counts, size_t V, uint64_t N)
+double sl_report_tv(const double *p, const uint64_t *counts, size_t V, uint64_t N)
 {
     return sl_stat_tv(p, counts, V, N);
 }
 
-int rep_gof_with_cells(const sl_stat_cells *c, const double *p, const uint64_t *counts, size_t V, uint64_t N,
-                       rep_gof *out)
+int sl_report_gof_with_cells(const sl_stat_cells *c, const double *p, const uint64_t *counts, size_t V, uint64_t N,
+                       sl_report_gof *out)
 {
     memset(out, 0, sizeof *out);
     sl_stat_chi2_g(c, counts, &out->chi2, &out->g, &out->outside);
@@ -33,24 +33,24 @@ int rep_gof_with_cells(const sl_stat_cells *c, const double *p, const uint64_t *
     return 0;
 }
 
-int rep_gof_compute(const double *p, const uint64_t *counts, size_t V, uint64_t N, rep_gof *out, sl_error *err)
+int sl_report_gof_compute(const double *p, const uint64_t *counts, size_t V, uint64_t N, sl_report_gof *out, sl_error *err)
 {
     sl_stat_cells c;
     memset(out, 0, sizeof *out);
     int rc = sl_stat_cells_build(&c, p, V, N, 5.0, err);
     if (rc)
         return rc;
-    rc = rep_gof_with_cells(&c, p, counts, V, N, out);
+    rc = sl_report_gof_with_cells(&c, p, counts, V, N, out);
     sl_stat_cells_free(&c);
     return rc;
 }
 
-int rep_tv_null(const double *p, size_t V, uint64_t N, size_t R, unsigned long seed, rep_null *out,
+int sl_report_tv_null(const double *p, size_t V, uint64_t N, size_t R, unsigned long seed, sl_report_null *out,
                 sl_error *err)
 {
     double *tv = malloc((R ? R : 1) * sizeof *tv);
     if (!tv)
-        return sl_error_set(err, SL_ENOMEM, "out of memory in the null simulation");
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory in the null simulation");
     int rc = sl_stat_tv_null_sim(p, V, N, R, seed, tv, err);
     if (!rc) {
         double sum = 0.0;
@@ -65,7 +65,7 @@ int rep_tv_null(const double *p, size_t V, uint64_t N, size_t R, unsigned long s
     return rc;
 }
 
-const char *rep_fmt_p(char *buf, size_t n, double p)
+const char *sl_report_fmt_p(char *buf, size_t n, double p)
 {
     if (p < 0.001 || p > 0.999)
         snprintf(buf, n, "%.2g !", p);

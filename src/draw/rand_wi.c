@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "draw/sl_draw.h"
 
 static float f32_from_bits(uint32_t u)
 {
@@ -34,7 +34,7 @@ static uint32_t f32_bits(float f)
     return u;
 }
 
-const char *sl_fw_rand_status_name(sl_fw_rand_status s)
+const char *sl_draw_rand_status_name(sl_draw_rand_status s)
 {
     switch (s) {
     case SL_RAND_OK: return "ok";
@@ -47,7 +47,7 @@ const char *sl_fw_rand_status_name(sl_fw_rand_status s)
     return "?";
 }
 
-sl_fw_rand_status sl_fw_rand_uniform_f32_new(float low, float high, float *scale)
+sl_draw_rand_status sl_draw_rand_uniform_f32_new(float low, float high, float *scale)
 {
     /* assert!(low < high); then the range must be finite */
     if (!(low < high))
@@ -62,14 +62,14 @@ sl_fw_rand_status sl_fw_rand_uniform_f32_new(float low, float high, float *scale
     return SL_RAND_OK;
 }
 
-float sl_fw_rand_uniform_f32_sample(float low, float scale, sl_rng *rng)
+float sl_draw_rand_uniform_f32_sample(float low, float scale, sl_rng *rng)
 {
     uint32_t u = (uint32_t)sl_rng_next(rng);
     float v = f32_from_bits((u >> 9) | 0x3f800000u) - 1.0f;
     return v * scale + low;
 }
 
-sl_fw_rand_status sl_fw_rand_wi_new(sl_fw_rand_wi *wi, const float *w, size_t n, size_t *bad)
+sl_draw_rand_status sl_draw_rand_wi_new(sl_draw_rand_wi *wi, const float *w, size_t n, size_t *bad)
 {
     memset(wi, 0, sizeof *wi);
     if (bad)
@@ -100,7 +100,7 @@ sl_fw_rand_status sl_fw_rand_wi_new(sl_fw_rand_wi *wi, const float *w, size_t n,
         return SL_RAND_ALL_WEIGHTS_ZERO;
     }
     float scale;
-    sl_fw_rand_status st = sl_fw_rand_uniform_f32_new(0.0f, total, &scale);
+    sl_draw_rand_status st = sl_draw_rand_uniform_f32_new(0.0f, total, &scale);
     if (st) {
         free(cum);
         return st;
@@ -123,7 +123,7 @@ sl_fw_rand_status sl_fw_rand_wi_new(sl_fw_rand_wi *wi, const float *w, size_t n,
 /* The index for one word: the uniform, then the partition point of the
  * non-decreasing stored sums (every binary search that answers only Less
  * for <= and Greater otherwise returns it), in Rust's halving form. */
-static inline size_t wi_index(const sl_fw_rand_wi *wi, uint32_t u)
+static inline size_t wi_index(const sl_draw_rand_wi *wi, uint32_t u)
 {
     float chosen = (f32_from_bits((u >> 9) | 0x3f800000u) - 1.0f) * wi->scale + 0.0f;
     const float *c = wi->cum;
@@ -143,7 +143,7 @@ static int is_chacha(const sl_rng *rng)
     return rng->type == &sl_rng_rand_stdrng_type || rng->type == &sl_rng_chacha12_type;
 }
 
-size_t sl_fw_rand_wi_sample(const sl_fw_rand_wi *wi, sl_rng *rng)
+size_t sl_draw_rand_wi_sample(const sl_draw_rand_wi *wi, sl_rng *rng)
 {
     uint32_t u;
     if (is_chacha(rng)) { /* the usual case, inlined: same word, same count */
@@ -155,7 +155,7 @@ size_t sl_fw_rand_wi_sample(const sl_fw_rand_wi *wi, sl_rng *rng)
     return wi_index(wi, u);
 }
 
-void sl_fw_rand_wi_sample_many(const sl_fw_rand_wi *wi, sl_rng *rng, size_t n, size_t *out)
+void sl_draw_rand_wi_sample_many(const sl_draw_rand_wi *wi, sl_rng *rng, size_t n, size_t *out)
 {
     if (is_chacha(rng)) {
         /* straight over the keystream buffer: word i of the stream for draw i */
@@ -179,7 +179,7 @@ void sl_fw_rand_wi_sample_many(const sl_fw_rand_wi *wi, sl_rng *rng, size_t n, s
     }
 }
 
-void sl_fw_rand_wi_free(sl_fw_rand_wi *wi)
+void sl_draw_rand_wi_free(sl_draw_rand_wi *wi)
 {
     free(wi->cum);
     wi->cum = NULL;

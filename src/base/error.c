@@ -2,9 +2,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "samplab.h"
+#include "base/sl_base.h"
 
-int sl_error_set(sl_error *err, int code, const char *fmt, ...)
+int sl_base_error_set(sl_error *err, int code, const char *fmt, ...)
 {
     if (err) {
         va_list ap;

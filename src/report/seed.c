@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/report.h"
+#include "report/sl_report.h"
 
 #define SEED_STEPS 20
 
 typedef struct seed_fw {
-    const sl_framework_type *fw;
+    const sl_fw_type *fw;
     long tokens[SEED_STEPS];
     uint64_t words[SEED_STEPS]; /* after step i */
     unsigned word_bits;
@@ -32,14 +32,14 @@ typedef struct seed_state {
     uint64_t race_w[SEED_STEPS + 1], cdf_w[SEED_STEPS + 1]; /* word index before step i */
 } seed_state;
 
-static int seed_fw_run(const rep_ctx *ctx, void *arg, sl_error *err)
+static int seed_fw_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
 {
     seed_fw *f = arg;
     (void)err;
     sl_error e;
     for (size_t step = 1; step <= SEED_STEPS; step++) {
         sl_fw_result res;
-        f->rc = rep_fw_run(f->fw, ctx->main, ctx->seed, step, 0, &res, &e);
+        f->rc = sl_report_fw_run(f->fw, ctx->main, ctx->seed, step, 0, &res, &e);
         if (f->rc) {
             snprintf(f->msg, sizeof f->msg, "%s", e.msg);
             return 0;
@@ -53,16 +53,16 @@ static int seed_fw_run(const rep_ctx *ctx, void *arg, sl_error *err)
     return 0;
 }
 
-static int seed_shared_run(const rep_ctx *ctx, void *arg, sl_error *err)
+static int seed_shared_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
 {
     seed_state *s = arg;
     const char *names[2] = {"exprace", "cdf"};
     for (int m = 0; m < 2; m++) {
         const sl_draw_type *t = sl_draw_lookup(names[m]);
         if (!t)
-            return sl_error_set(err, SL_EINVAL, "report: draw method %s missing", names[m]);
+            return sl_base_error_set(err, SL_EINVAL, "report: draw method %s missing", names[m]);
         sl_rng r;
-        int rc = rep_rng_open(&r, "pcg32", ctx->seed, err);
+        int rc = sl_report_rng_open(&r, "pcg32", ctx->seed, err);
         if (rc)
             return rc;
         void *table = NULL;
@@ -83,63 +83,63 @@ static int seed_shared_run(const rep_ctx *ctx, void *arg, sl_error *err)
     return 0;
 }
 
-static int seed_plan(rep_ctx *ctx, void **state, sl_error *err)
+static int seed_plan(sl_report_ctx *ctx, void **state, sl_error *err)
 {
     seed_state *s = calloc(1, sizeof *s);
     if (!s)
-        return sl_error_set(err, SL_ENOMEM, "out of memory");
-    while (sl_framework_types[s->nfw])
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+    while (sl_fw_types[s->nfw])
         s->nfw++;
     s->fws = calloc(s->nfw ? s->nfw : 1, sizeof *s->fws);
     if (!s->fws)
-        return sl_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
     for (size_t i = 0; i < s->nfw; i++) {
-        s->fws[i].fw = sl_framework_types[i];
-        if (rep_add_job(ctx, 1, 210.0 * (double)ctx->main->V * 4, seed_fw_run, &s->fws[i]))
-            return sl_error_set(err, SL_ENOMEM, "out of memory");
+        s->fws[i].fw = sl_fw_types[i];
+        if (sl_report_add_job(ctx, 1, 210.0 * (double)ctx->main->V * 4, seed_fw_run, &s->fws[i]))
+            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
     }
-    if (rep_add_job(ctx, 1, 40.0 * (double)ctx->main->V, seed_shared_run, s))
-        return sl_error_set(err, SL_ENOMEM, "out of memory");
+    if (sl_report_add_job(ctx, 1, 40.0 * (double)ctx->main->V, seed_shared_run, s))
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
     *state = s;
     return 0;
 }
 
-static int seed_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
+static int seed_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
 {
     seed_state *s = state;
-    const rep_dist *d = ctx->main;
+    const sl_report_dist *d = ctx->main;
     size_t nok = 0;
     for (size_t i = 0; i < s->nfw; i++)
         nok += !s->fws[i].rc;
     if (nok) {
-        sl_buf_printf(md,
+        sl_io_buf_printf(md,
                       "Seed %llu, vector `%s` (V = %zu), one token per call, through every framework\n"
                       "emulation in this build. Each framework seeds its own generator its own way and\n"
                       "turns words into a token with its own method, so the same seed gives other tokens.\n"
                       "Each cell shows the token and, after the slash, the words the generator has given\n"
                       "so far.\n\n",
                       (unsigned long long)ctx->seed, d->name, d->V);
-        sl_md_rows g;
-        sl_md_rows_init(&g, 4);
+        sl_io_md_rows g;
+        sl_io_md_rows_init(&g, 4);
         for (size_t i = 0; i < s->nfw; i++) {
             const seed_fw *f = &s->fws[i];
             if (f->rc)
                 continue;
-            sl_md_rows_cell(&g, "%s", f->fw->name);
-            sl_md_rows_cell(&g, "%s", f->rng);
-            sl_md_rows_cell(&g, "%u", f->word_bits);
-            sl_md_rows_cell(&g, "%.6g", (double)f->words[SEED_STEPS - 1] / SEED_STEPS);
+            sl_io_md_rows_cell(&g, "%s", f->fw->name);
+            sl_io_md_rows_cell(&g, "%s", f->rng);
+            sl_io_md_rows_cell(&g, "%u", f->word_bits);
+            sl_io_md_rows_cell(&g, "%.6g", (double)f->words[SEED_STEPS - 1] / SEED_STEPS);
         }
         static const char *const gh[4] = {"framework", "generator", "word bits", "words per token"};
-        sl_md_rows_emit(md, &g, gh, "llrr");
-        sl_md_rows_free(&g);
-        sl_buf_puts(md, "\n");
-        sl_md_rows t;
-        sl_md_rows_init(&t, 1 + nok);
+        sl_io_md_rows_emit(md, &g, gh, "llrr");
+        sl_io_md_rows_free(&g);
+        sl_io_buf_puts(md, "\n");
+        sl_io_md_rows t;
+        sl_io_md_rows_init(&t, 1 + nok);
         const char **head = calloc(1 + nok, sizeof *head);
         char *align = calloc(2 + nok, 1);
         if (!head || !align)
-            return sl_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
         head[0] = "step";
         align[0] = 'r';
         for (size_t i = 0, k = 1; i < s->nfw; i++)
@@ -148,57 +148,57 @@ static int seed_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                 align[k++] = 'r';
             }
         for (size_t step = 0; step < SEED_STEPS; step++) {
-            sl_md_rows_cell(&t, "%zu", step + 1);
+            sl_io_md_rows_cell(&t, "%zu", step + 1);
             for (size_t i = 0; i < s->nfw; i++)
                 if (!s->fws[i].rc)
-                    sl_md_rows_cell(&t, "%ld / %llu", s->fws[i].tokens[step],
+                    sl_io_md_rows_cell(&t, "%ld / %llu", s->fws[i].tokens[step],
                                     (unsigned long long)s->fws[i].words[step]);
         }
-        sl_md_rows_emit(md, &t, head, align);
-        sl_md_rows_free(&t);
+        sl_io_md_rows_emit(md, &t, head, align);
+        sl_io_md_rows_free(&t);
         free(head);
         free(align);
         for (size_t i = 0; i < s->nfw; i++)
             if (s->fws[i].rc)
-                sl_buf_printf(md, "\n%s refused this vector: %s\n", s->fws[i].fw->name, s->fws[i].msg);
-        sl_buf_puts(md, "\nReplay a column (DIR is the report's directory, `reports` for `make report`):\n\n");
+                sl_io_buf_printf(md, "\n%s refused this vector: %s\n", s->fws[i].fw->name, s->fws[i].msg);
+        sl_io_buf_puts(md, "\nReplay a column (DIR is the report's directory, `reports` for `make report`):\n\n");
         for (size_t i = 0; i < s->nfw; i++) {
             if (s->fws[i].rc)
                 continue;
             if (s->fws[i].fw->accepts & SL_OPT_LOGITS)
-                sl_buf_printf(md, "    samplab draw --framework %s --logits %s%s --seed %llu --n %d\n",
+                sl_io_buf_printf(md, "    samplab draw --framework %s --logits %s%s --seed %llu --n %d\n",
                               s->fws[i].fw->name, ctx->logits_src ? ctx->logits_src : "data/weather.txt",
                               s->fws[i].fw->accepts & SL_OPT_TEMPERATURE ? " --temperature 1" : "",
                               (unsigned long long)ctx->seed, SEED_STEPS);
             else
-                sl_buf_printf(md, "    samplab draw --framework %s --probs DIR/inputs/%s_probs.txt --seed %llu --n %d\n",
+                sl_io_buf_printf(md, "    samplab draw --framework %s --probs DIR/inputs/%s_probs.txt --seed %llu --n %d\n",
                               s->fws[i].fw->name, d->name, (unsigned long long)ctx->seed, SEED_STEPS);
         }
-        sl_buf_puts(md, "\n");
+        sl_io_buf_puts(md, "\n");
     }
-    sl_buf_printf(md,
+    sl_io_buf_printf(md,
                   "**One generator, two methods.** The exponential race and the cdf method each get a\n"
                   "pcg32 seeded with %llu. Both start at word 0, but the race takes 2V = %llu words per\n"
                   "token and the cdf method 2, so from the second draw on they read different parts of\n"
                   "the stream: the same seed cannot give the same tokens, even when both are exact.\n\n",
                   (unsigned long long)ctx->seed, (unsigned long long)(s->race_w[1] - s->race_w[0]));
-    sl_md_rows t;
-    sl_md_rows_init(&t, 5);
+    sl_io_md_rows t;
+    sl_io_md_rows_init(&t, 5);
     for (size_t i = 0; i < SEED_STEPS; i++) {
-        sl_md_rows_cell(&t, "%zu", i + 1);
-        sl_md_rows_cell(&t, "%llu", (unsigned long long)s->race_w[i]);
-        sl_md_rows_cell(&t, "%zu", s->race_tok[i]);
-        sl_md_rows_cell(&t, "%llu", (unsigned long long)s->cdf_w[i]);
-        sl_md_rows_cell(&t, "%zu", s->cdf_tok[i]);
+        sl_io_md_rows_cell(&t, "%zu", i + 1);
+        sl_io_md_rows_cell(&t, "%llu", (unsigned long long)s->race_w[i]);
+        sl_io_md_rows_cell(&t, "%zu", s->race_tok[i]);
+        sl_io_md_rows_cell(&t, "%llu", (unsigned long long)s->cdf_w[i]);
+        sl_io_md_rows_cell(&t, "%zu", s->cdf_tok[i]);
     }
     static const char *const th[5] = {"step", "exprace: first word", "exprace: token", "cdf: first word",
                                       "cdf: token"};
-    sl_md_rows_emit(md, &t, th, "rrrrr");
-    sl_md_rows_free(&t);
+    sl_io_md_rows_emit(md, &t, th, "rrrrr");
+    sl_io_md_rows_free(&t);
     size_t same = 0;
     for (size_t i = 0; i < SEED_STEPS; i++)
         same += s->race_tok[i] == s->cdf_tok[i];
-    sl_buf_printf(md, "\nThe two agree on %zu of %d tokens (by chance: both draw from the same p). Replay:\n\n"
+    sl_io_buf_printf(md, "\nThe two agree on %zu of %d tokens (by chance: both draw from the same p). Replay:\n\n"
                       "    samplab draw --method exprace --rng pcg32 --seed %llu --n 20 --logits %s\n"
                       "    samplab draw --method cdf --rng pcg32 --seed %llu --n 20 --logits %s\n\n",
                   same, SEED_STEPS, (unsigned long long)ctx->seed,
@@ -209,22 +209,22 @@ static int seed_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
      * 32- and 64-bit generators compare); overlapping curves are told apart
      * by nested markers and dash patterns. */
     sl_buf dat, body;
-    sl_buf_init(&dat);
-    sl_buf_init(&body);
-    sl_buf_puts(&dat, "# random bits consumed after each step (words x word bits)\nstep "
+    sl_io_buf_init(&dat);
+    sl_io_buf_init(&body);
+    sl_io_buf_puts(&dat, "# random bits consumed after each step (words x word bits)\nstep "
                       "exprace/pcg32 cdf/pcg32");
     for (size_t i = 0; i < s->nfw; i++)
         if (!s->fws[i].rc)
-            sl_buf_printf(&dat, " %s/%s", s->fws[i].fw->name, s->fws[i].rng);
-    sl_buf_puts(&dat, "\n");
+            sl_io_buf_printf(&dat, " %s/%s", s->fws[i].fw->name, s->fws[i].rng);
+    sl_io_buf_puts(&dat, "\n");
     for (size_t st = 0; st < SEED_STEPS; st++) {
-        sl_buf_printf(&dat, "%zu %llu %llu", st + 1, 32ull * s->race_w[st + 1], 32ull * s->cdf_w[st + 1]);
+        sl_io_buf_printf(&dat, "%zu %llu %llu", st + 1, 32ull * s->race_w[st + 1], 32ull * s->cdf_w[st + 1]);
         for (size_t i = 0; i < s->nfw; i++)
             if (!s->fws[i].rc)
-                sl_buf_printf(&dat, " %llu", (unsigned long long)s->fws[i].word_bits * s->fws[i].words[st]);
-        sl_buf_puts(&dat, "\n");
+                sl_io_buf_printf(&dat, " %llu", (unsigned long long)s->fws[i].word_bits * s->fws[i].words[st]);
+        sl_io_buf_puts(&dat, "\n");
     }
-    sl_buf_printf(&body,
+    sl_io_buf_printf(&body,
                   "pts = \"1 6 4 8 10 12 14 2 3 5 7 9 11 13\"\n"
                   "cols = \"#9400d3 #009e73 #56b4e9 #e69f00 #0072b2 #d55e00 #cc79a7 #000000 #8c564b #bcbd22 #7f7f7f #17becf #f0e442 #e51e10\"\n"
                   "plot for [i=2:%zu] @DAT@ using 1:i with linespoints lw 2 lc rgb word(cols, (i-2)%%14+1) "
@@ -238,13 +238,13 @@ static int seed_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         .logy = 1, .key = "outside right top box", .width = 1250,
         .extra = "set xrange [0.5:20.5]\nset xtics 1,1,20\n",
         .body = body.data, .dat = dat.data};
-    int rc = rep_plot(ctx, &p, err);
-    sl_buf_free(&dat);
-    sl_buf_free(&body);
+    int rc = sl_report_plot(ctx, &p, err);
+    sl_io_buf_free(&dat);
+    sl_io_buf_free(&body);
     if (rc)
         return rc;
-    sl_buf_puts(md, "![words consumed](figures/seed_words.png)\n\nRemake this section alone:\n\n");
-    rep_cmd_only(ctx, md, "seed");
+    sl_io_buf_puts(md, "![words consumed](figures/seed_words.png)\n\nRemake this section alone:\n\n");
+    sl_report_cmd_only(ctx, md, "seed");
     return 0;
 }
 
@@ -255,7 +255,7 @@ static void seed_release(void *state)
     free(s);
 }
 
-const rep_section rep_section_seed = {"seed", "Why the same seed gives other tokens", seed_plan, seed_emit,
+const sl_report_section sl_report_section_seed = {"seed", "Why the same seed gives other tokens", seed_plan, seed_emit,
                                       seed_release};
 
 /* ---------------------------------------------------------------- ties */
@@ -263,7 +263,7 @@ const rep_section rep_section_seed = {"seed", "Why the same seed gives other tok
 #define TIES_N 10000
 
 typedef struct ties_fw {
-    const sl_framework_type *fw;
+    const sl_fw_type *fw;
     uint64_t counts[4];
     int rc;
     char msg[sizeof(sl_error)];
@@ -274,13 +274,13 @@ typedef struct ties_state {
     size_t nfw;
 } ties_state;
 
-static int ties_run(const rep_ctx *ctx, void *arg, sl_error *err)
+static int ties_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
 {
     ties_fw *f = arg;
     (void)err;
     sl_error e;
     sl_fw_result res;
-    f->rc = rep_fw_run(f->fw, &ctx->ties, ctx->seed, TIES_N, 2, &res, &e);
+    f->rc = sl_report_fw_run(f->fw, &ctx->ties, ctx->seed, TIES_N, 2, &res, &e);
     if (f->rc) {
         snprintf(f->msg, sizeof f->msg, "%s", e.msg);
         return 0;
@@ -292,24 +292,24 @@ static int ties_run(const rep_ctx *ctx, void *arg, sl_error *err)
     return 0;
 }
 
-static int ties_plan(rep_ctx *ctx, void **state, sl_error *err)
+static int ties_plan(sl_report_ctx *ctx, void **state, sl_error *err)
 {
     *state = NULL;
     size_t n = 0, np = 0;
-    for (size_t i = 0; sl_framework_types[i]; i++)
-        n += (sl_framework_types[i]->accepts & SL_OPT_TOP_K) != 0;
-    for (size_t i = 0; sl_pipeline_types[i]; i++)
-        np += (sl_pipeline_types[i]->accepts & SL_OPT_TOP_K) != 0;
+    for (size_t i = 0; sl_fw_types[i]; i++)
+        n += (sl_fw_types[i]->accepts & SL_OPT_TOP_K) != 0;
+    for (size_t i = 0; sl_logits_pipeline_types[i]; i++)
+        np += (sl_logits_pipeline_types[i]->accepts & SL_OPT_TOP_K) != 0;
     if (!n && !np)
         return 0; /* nothing with top-k in this build: section left out */
     ties_state *s = calloc(1, sizeof *s);
     if (!s || !(s->fws = calloc(n ? n : 1, sizeof *s->fws)))
-        return sl_error_set(err, SL_ENOMEM, "out of memory");
-    for (size_t i = 0; sl_framework_types[i]; i++)
-        if (sl_framework_types[i]->accepts & SL_OPT_TOP_K) {
-            s->fws[s->nfw].fw = sl_framework_types[i];
-            if (rep_add_job(ctx, 1, TIES_N * 10.0, ties_run, &s->fws[s->nfw++]))
-                return sl_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+    for (size_t i = 0; sl_fw_types[i]; i++)
+        if (sl_fw_types[i]->accepts & SL_OPT_TOP_K) {
+            s->fws[s->nfw].fw = sl_fw_types[i];
+            if (sl_report_add_job(ctx, 1, TIES_N * 10.0, ties_run, &s->fws[s->nfw++]))
+                return sl_base_error_set(err, SL_ENOMEM, "out of memory");
         }
     *state = s;
     return 0;
@@ -325,11 +325,11 @@ typedef struct ties_pipe {
     size_t kept;
 } ties_pipe;
 
-static size_t ties_pipelines(const rep_ctx *ctx, ties_pipe *out, size_t max)
+static size_t ties_pipelines(const sl_report_ctx *ctx, ties_pipe *out, size_t max)
 {
     size_t n = 0;
-    for (size_t i = 0; sl_pipeline_types[i] && n < max; i++) {
-        const sl_pipeline_type *t = sl_pipeline_types[i];
+    for (size_t i = 0; sl_logits_pipeline_types[i] && n < max; i++) {
+        const sl_logits_pipeline_type *t = sl_logits_pipeline_types[i];
         if (!(t->accepts & SL_OPT_TOP_K))
             continue;
         ties_pipe *q = &out[n++];
@@ -345,7 +345,7 @@ static size_t ties_pipelines(const rep_ctx *ctx, ties_pipe *out, size_t max)
         }
         sl_logits_result r;
         sl_error e;
-        q->rc = sl_pipeline_run(t, &ctx->ties.lvec, &cfg, &r, &e);
+        q->rc = sl_logits_pipeline_run(t, &ctx->ties.lvec, &cfg, &r, &e);
         if (q->rc) {
             snprintf(q->msg, sizeof q->msg, "%s", e.msg);
             continue;
@@ -358,13 +358,13 @@ static size_t ties_pipelines(const rep_ctx *ctx, ties_pipe *out, size_t max)
     return n;
 }
 
-static int ties_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
+static int ties_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
 {
     ties_state *s = state;
     const double *p = ctx->ties.p;
     ties_pipe pipes[16];
     size_t npipe = ties_pipelines(ctx, pipes, 16);
-    sl_buf_printf(md,
+    sl_io_buf_printf(md,
                   "softmax([3, 2, 2, 1]) = [%.4f, %.4f, %.4f, %.4f]: tokens 1 and 2 tie for the second\n"
                   "place. With top-k = 2 a filter that keeps everything tied with the k-th value keeps\n"
                   "3 tokens; one that keeps exactly k must drop one of the tied pair. The pipeline rows\n"
@@ -372,77 +372,77 @@ static int ties_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                   "3,2,2,1 --top-k 2 --temperature 1`): the tokens it keeps and the counts it should give in %d\n"
                   "draws. The draw rows are framework emulations drawing %d tokens with seed %llu.\n\n",
                   p[0], p[1], p[2], p[3], TIES_N, TIES_N, (unsigned long long)ctx->seed);
-    sl_md_rows t;
-    sl_md_rows_init(&t, 7);
+    sl_io_md_rows t;
+    sl_io_md_rows_init(&t, 7);
     for (size_t i = 0; i < npipe; i++) {
         const ties_pipe *q = &pipes[i];
-        sl_md_rows_cell(&t, "%s", q->name);
-        sl_md_rows_cell(&t, "pipeline, expected");
+        sl_io_md_rows_cell(&t, "%s", q->name);
+        sl_io_md_rows_cell(&t, "pipeline, expected");
         if (q->rc) {
-            sl_md_rows_cell(&t, "error: %s", q->msg);
+            sl_io_md_rows_cell(&t, "error: %s", q->msg);
             for (int k = 0; k < 4; k++)
-                sl_md_rows_cell(&t, "-");
+                sl_io_md_rows_cell(&t, "-");
             continue;
         }
         char kept[32] = "";
         for (int k = 0; k < 4; k++)
             if (q->probs[k] > 0)
                 snprintf(kept + strlen(kept), sizeof kept - strlen(kept), "%s%d", kept[0] ? ", " : "", k);
-        sl_md_rows_cell(&t, "%s", kept);
+        sl_io_md_rows_cell(&t, "%s", kept);
         for (int k = 0; k < 4; k++)
-            sl_md_rows_cell(&t, "%.1f", TIES_N * q->probs[k]);
+            sl_io_md_rows_cell(&t, "%.1f", TIES_N * q->probs[k]);
     }
     for (size_t i = 0; i < s->nfw; i++) {
         const ties_fw *f = &s->fws[i];
-        sl_md_rows_cell(&t, "%s", f->fw->name);
-        sl_md_rows_cell(&t, "draws, observed");
+        sl_io_md_rows_cell(&t, "%s", f->fw->name);
+        sl_io_md_rows_cell(&t, "draws, observed");
         if (f->rc) {
-            sl_md_rows_cell(&t, "refused: %s", f->msg);
+            sl_io_md_rows_cell(&t, "refused: %s", f->msg);
             for (int k = 0; k < 4; k++)
-                sl_md_rows_cell(&t, "-");
+                sl_io_md_rows_cell(&t, "-");
             continue;
         }
         char kept[32] = "";
         for (int k = 0; k < 4; k++)
             if (f->counts[k])
                 snprintf(kept + strlen(kept), sizeof kept - strlen(kept), "%s%d", kept[0] ? ", " : "", k);
-        sl_md_rows_cell(&t, "%s", kept);
+        sl_io_md_rows_cell(&t, "%s", kept);
         for (int k = 0; k < 4; k++)
-            sl_md_rows_cell(&t, "%llu", (unsigned long long)f->counts[k]);
+            sl_io_md_rows_cell(&t, "%llu", (unsigned long long)f->counts[k]);
     }
     static const char *const head[7] = {"framework", "row", "tokens kept", "token 0", "token 1", "token 2",
                                         "token 3"};
-    sl_md_rows_emit(md, &t, head, "lllrrrr");
-    sl_md_rows_free(&t);
+    sl_io_md_rows_emit(md, &t, head, "lllrrrr");
+    sl_io_md_rows_free(&t);
 
     sl_buf dat, body;
-    sl_buf_init(&dat);
-    sl_buf_init(&body);
-    sl_buf_puts(&dat, "# draws per token out of 10000, softmax([3,2,2,1]) with top-k = 2: pipelines\n"
+    sl_io_buf_init(&dat);
+    sl_io_buf_init(&body);
+    sl_io_buf_puts(&dat, "# draws per token out of 10000, softmax([3,2,2,1]) with top-k = 2: pipelines\n"
                       "# (expected) then framework draws (observed)\ntoken");
     size_t ncol = 0;
     for (size_t i = 0; i < npipe; i++)
         if (!pipes[i].rc) {
-            sl_buf_printf(&dat, " %s(pipeline)", pipes[i].name);
+            sl_io_buf_printf(&dat, " %s(pipeline)", pipes[i].name);
             ncol++;
         }
     for (size_t i = 0; i < s->nfw; i++)
         if (!s->fws[i].rc) {
-            sl_buf_printf(&dat, " %s(draws)", s->fws[i].fw->name);
+            sl_io_buf_printf(&dat, " %s(draws)", s->fws[i].fw->name);
             ncol++;
         }
-    sl_buf_puts(&dat, "\n");
+    sl_io_buf_puts(&dat, "\n");
     for (int k = 0; k < 4; k++) {
-        sl_buf_printf(&dat, "%d", k);
+        sl_io_buf_printf(&dat, "%d", k);
         for (size_t i = 0; i < npipe; i++)
             if (!pipes[i].rc)
-                sl_buf_printf(&dat, " %.1f", TIES_N * pipes[i].probs[k]);
+                sl_io_buf_printf(&dat, " %.1f", TIES_N * pipes[i].probs[k]);
         for (size_t i = 0; i < s->nfw; i++)
             if (!s->fws[i].rc)
-                sl_buf_printf(&dat, " %llu", (unsigned long long)s->fws[i].counts[k]);
-        sl_buf_puts(&dat, "\n");
+                sl_io_buf_printf(&dat, " %llu", (unsigned long long)s->fws[i].counts[k]);
+        sl_io_buf_puts(&dat, "\n");
     }
-    sl_buf_printf(&body, "cols = \"#9400d3 #009e73 #56b4e9 #e69f00 #0072b2 #d55e00 #cc79a7 #000000 #8c564b #bcbd22 #7f7f7f #17becf #f0e442 #e51e10\"\nplot for [i=2:%zu] @DAT@ using i:xtic(sprintf('token %%d', int(column(1)))) lc rgb word(cols, (i-2)%%14+1) "
+    sl_io_buf_printf(&body, "cols = \"#9400d3 #009e73 #56b4e9 #e69f00 #0072b2 #d55e00 #cc79a7 #000000 #8c564b #bcbd22 #7f7f7f #17becf #f0e442 #e51e10\"\nplot for [i=2:%zu] @DAT@ using i:xtic(sprintf('token %%d', int(column(1)))) lc rgb word(cols, (i-2)%%14+1) "
                          "title columnheader(i)\n", 1 + ncol);
     sl_plot pl = {
         .name = "ties_topk2",
@@ -453,23 +453,23 @@ static int ties_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         .extra = "set style data histograms\nset style histogram clustered gap 1\n"
                  "set style fill solid 0.85 border -1\nset yrange [0:*]\nunset grid\nset grid ytics\n",
         .body = body.data, .dat = dat.data};
-    int rc = rep_plot(ctx, &pl, err);
-    sl_buf_free(&dat);
-    sl_buf_free(&body);
+    int rc = sl_report_plot(ctx, &pl, err);
+    sl_io_buf_free(&dat);
+    sl_io_buf_free(&body);
     if (rc)
         return rc;
-    sl_buf_puts(md, "\n![ties](figures/ties_topk2.png)\n\nReplay a row:\n\n");
+    sl_io_buf_puts(md, "\n![ties](figures/ties_topk2.png)\n\nReplay a row:\n\n");
     for (size_t i = 0; i < npipe; i++)
         if (!pipes[i].rc)
-            sl_buf_printf(md, "    samplab pipeline --framework %s --logits data/ties.txt --top-k 2 --temperature 1\n",
+            sl_io_buf_printf(md, "    samplab pipeline --framework %s --logits data/ties.txt --top-k 2 --temperature 1\n",
                           pipes[i].name);
     for (size_t i = 0; i < s->nfw; i++)
         if (!s->fws[i].rc)
-            sl_buf_printf(md, "    samplab draw --framework %s --logits data/ties.txt --top-k 2%s --seed %llu --n %d --counts\n",
+            sl_io_buf_printf(md, "    samplab draw --framework %s --logits data/ties.txt --top-k 2%s --seed %llu --n %d --counts\n",
                           s->fws[i].fw->name, s->fws[i].fw->accepts & SL_OPT_TEMPERATURE ? " --temperature 1" : "",
                           (unsigned long long)ctx->seed, TIES_N);
-    sl_buf_puts(md, "\nRemake this section alone:\n\n");
-    rep_cmd_only(ctx, md, "ties");
+    sl_io_buf_puts(md, "\nRemake this section alone:\n\n");
+    sl_report_cmd_only(ctx, md, "ties");
     return 0;
 }
 
@@ -480,5 +480,5 @@ static void ties_release(void *state)
     free(s);
 }
 
-const rep_section rep_section_ties = {"ties", "Ties: top-k = 2 on [3, 2, 2, 1]", ties_plan, ties_emit,
+const sl_report_section sl_report_section_ties = {"ties", "Ties: top-k = 2 on [3, 2, 2, 1]", ties_plan, ties_emit,
                                       ties_release};

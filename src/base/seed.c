@@ -4,7 +4,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "base/sl_base.h"
 
 static int parse_u128(const char *what, const char *text, sl_seed *out, sl_error *err)
 {
@@ -12,12 +12,12 @@ static int parse_u128(const char *what, const char *text, sl_seed *out, sl_error
     const char *s = text;
     unsigned base = 10;
     if (!*s)
-        return sl_error_set(err, SL_EINVAL, "%s is empty", what);
+        return sl_base_error_set(err, SL_EINVAL, "%s is empty", what);
     if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
         base = 16;
         s += 2;
         if (!*s)
-            return sl_error_set(err, SL_EINVAL, "%s '%s' has no digits after 0x", what, text);
+            return sl_base_error_set(err, SL_EINVAL, "%s '%s' has no digits after 0x", what, text);
     }
     for (const char *c = s; *c; c++) {
         unsigned d;
@@ -26,11 +26,11 @@ static int parse_u128(const char *what, const char *text, sl_seed *out, sl_error
         else if (base == 16 && isxdigit((unsigned char)*c))
             d = (unsigned)(tolower((unsigned char)*c) - 'a' + 10);
         else
-            return sl_error_set(err, SL_EINVAL, "%s '%s': character %zu ('%c') is not a %s digit",
+            return sl_base_error_set(err, SL_EINVAL, "%s '%s': character %zu ('%c') is not a %s digit",
                                 what, text, (size_t)(c - text) + 1, *c, base == 16 ? "hex" : "decimal");
         unsigned __int128 limit = (~(unsigned __int128)0 - d) / base;
         if (v > limit)
-            return sl_error_set(err, SL_EINVAL, "%s '%s' is not below 2^128", what, text);
+            return sl_base_error_set(err, SL_EINVAL, "%s '%s' is not below 2^128", what, text);
         v = v * base + d;
     }
     memset(out, 0, sizeof *out);
@@ -39,12 +39,12 @@ static int parse_u128(const char *what, const char *text, sl_seed *out, sl_error
     return SL_OK;
 }
 
-int sl_seed_parse(const char *text, sl_seed *out, sl_error *err)
+int sl_base_seed_parse(const char *text, sl_seed *out, sl_error *err)
 {
     return parse_u128("seed", text, out, err);
 }
 
-int sl_seed_parse_stream(const char *text, uint64_t *stream, sl_error *err)
+int sl_base_seed_parse_stream(const char *text, uint64_t *stream, sl_error *err)
 {
     sl_seed st;
     int rc = parse_u128("stream", text, &st, err);
@@ -52,7 +52,7 @@ int sl_seed_parse_stream(const char *text, uint64_t *stream, sl_error *err)
         return rc;
     /* PCG and ChaCha streams are 64-bit: a larger value must not wrap to another stream */
     if (st.hi)
-        return sl_error_set(err, SL_EINVAL, "stream '%s' is not below 2^64", text);
+        return sl_base_error_set(err, SL_EINVAL, "stream '%s' is not below 2^64", text);
     *stream = st.lo;
     return SL_OK;
 }

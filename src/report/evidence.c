@@ -15,7 +15,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "cli/report.h"
+#include "report/sl_report.h"
 
 #define EV_NN 13
 #define EV_NDELTA 17
@@ -42,7 +42,7 @@ struct ev_state {
     size_t V, a, b;        /* the fault moves mass from token a to token b */
     double *pf;            /* the faulty distribution */
     double fault;          /* delta of the TV-vs-N figure */
-    const rep_null *null[EV_NN + 1]; /* ev_N, then the power N */
+    const sl_report_null *null[EV_NN + 1]; /* ev_N, then the power N */
     double tv_ok[EV_NN], tv_bad[EV_NN];
     size_t power_n, power_reps;
     double delta[EV_NDELTA];
@@ -56,14 +56,14 @@ struct ev_state {
 
 /* TV of the running counts at each checkpoint N, for a sampler drawing from
  * q (correct: q = p; faulty: q = pf) and judged against p. */
-static int ev_tv_path(const rep_ctx *ctx, const double *q, uint64_t seed, double *out, sl_error *err)
+static int ev_tv_path(const sl_report_ctx *ctx, const double *q, uint64_t seed, double *out, sl_error *err)
 {
-    const rep_dist *d = ctx->main;
+    const sl_report_dist *d = ctx->main;
     const sl_draw_type *m = sl_draw_lookup("alias");
     if (!m)
-        return sl_error_set(err, SL_EINVAL, "report: draw method alias missing");
+        return sl_base_error_set(err, SL_EINVAL, "report: draw method alias missing");
     sl_rng r;
-    int rc = rep_rng_open(&r, "pcg32", seed, err);
+    int rc = sl_report_rng_open(&r, "pcg32", seed, err);
     if (rc)
         return rc;
     void *table = NULL;
@@ -71,13 +71,13 @@ static int ev_tv_path(const rep_ctx *ctx, const double *q, uint64_t seed, double
     if (!c || (rc = m->prepare(&table, q, d->V, err))) {
         free(c);
         sl_rng_release(&r);
-        return rc ? rc : sl_error_set(err, SL_ENOMEM, "out of memory");
+        return rc ? rc : sl_base_error_set(err, SL_ENOMEM, "out of memory");
     }
     size_t drawn = 0;
     for (size_t k = 0; k < EV_NN; k++) {
         for (; drawn < (size_t)ev_N[k]; drawn++)
             c[m->draw(table, &r)]++;
-        out[k] = rep_tv(d->p, c, d->V, drawn);
+        out[k] = sl_report_tv(d->p, c, d->V, drawn);
     }
     m->free(table);
     free(c);
@@ -85,7 +85,7 @@ static int ev_tv_path(const rep_ctx *ctx, const double *q, uint64_t seed, double
     return 0;
 }
 
-static int ev_path_run(const rep_ctx *ctx, void *arg, sl_error *err)
+static int ev_path_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
 {
     ev_state *s = arg;
     int rc = ev_tv_path(ctx, ctx->main->p, ctx->seed, s->tv_ok, err);
@@ -94,7 +94,7 @@ static int ev_path_run(const rep_ctx *ctx, void *arg, sl_error *err)
     return rc;
 }
 
-static int ev_power_run(const rep_ctx *ctx, void *arg, sl_error *err)
+static int ev_power_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
 {
     ev_power_job *j = arg;
     ev_state *s = j->s;
@@ -108,7 +108,7 @@ static int ev_power_run(const rep_ctx *ctx, void *arg, sl_error *err)
         free(c);
         free(c64);
         gsl_rng_free(g);
-        return sl_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
     }
     sl_stat_cells cells;
     if (sl_stat_cells_build(&cells, ctx->main->p, V, s->power_n, 5.0, err)) {
@@ -128,8 +128,8 @@ static int ev_power_run(const rep_ctx *ctx, void *arg, sl_error *err)
         gsl_ran_multinomial(g, V, (unsigned)s->power_n, q, c);
         for (size_t i = 0; i < V; i++)
             c64[i] = c[i];
-        rep_gof gof;
-        rep_gof_with_cells(&cells, ctx->main->p, c64, V, s->power_n, &gof);
+        sl_report_gof gof;
+        sl_report_gof_with_cells(&cells, ctx->main->p, c64, V, s->power_n, &gof);
         hit_chi += gof.chi2_p < EV_ALPHA;
         hit_g += gof.g_p < EV_ALPHA;
         hit_tv += gof.tv > q99;
@@ -145,14 +145,14 @@ static int ev_power_run(const rep_ctx *ctx, void *arg, sl_error *err)
     return 0;
 }
 
-static int ev_seed_run(const rep_ctx *ctx, void *arg, sl_error *err)
+static int ev_seed_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
 {
     ev_seed_job *j = arg;
     ev_state *s = j->s;
-    const rep_dist *d = ctx->main;
+    const sl_report_dist *d = ctx->main;
     uint64_t *c = calloc(d->V, sizeof *c);
     if (!c)
-        return sl_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
     size_t per = EV_SEEDS / EV_SEED_JOBS;
     sl_stat_cells cells;
     int rc = sl_stat_cells_build(&cells, d->p, d->V, s->seed_n, 5.0, err);
@@ -162,11 +162,11 @@ static int ev_seed_run(const rep_ctx *ctx, void *arg, sl_error *err)
     }
     for (size_t k = j->j * per; k < (j->j + 1) * per && !rc; k++) {
         uint64_t w;
-        rc = rep_draw_counts(d, "alias", "pcg32", ctx->seed + 10000 + k, s->seed_n, c, &w, err);
+        rc = sl_report_draw_counts(d, "alias", "pcg32", ctx->seed + 10000 + k, s->seed_n, c, &w, err);
         if (rc)
             break;
-        rep_gof gof;
-        rep_gof_with_cells(&cells, d->p, c, d->V, s->seed_n, &gof);
+        sl_report_gof gof;
+        sl_report_gof_with_cells(&cells, d->p, c, d->V, s->seed_n, &gof);
         s->pvals[k] = gof.chi2_p;
         s->gvals[k] = gof.g_p;
     }
@@ -175,15 +175,15 @@ static int ev_seed_run(const rep_ctx *ctx, void *arg, sl_error *err)
     return rc;
 }
 
-static int ev_plan(rep_ctx *ctx, void **state, sl_error *err)
+static int ev_plan(sl_report_ctx *ctx, void **state, sl_error *err)
 {
     ev_state *s = calloc(1, sizeof *s);
     if (!s)
-        return sl_error_set(err, SL_ENOMEM, "out of memory");
-    const rep_dist *d = ctx->main;
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+    const sl_report_dist *d = ctx->main;
     s->V = d->V;
     if (d->V < 2)
-        return sl_error_set(err, SL_EINVAL, "report: the vector needs at least 2 tokens");
+        return sl_base_error_set(err, SL_EINVAL, "report: the vector needs at least 2 tokens");
     /* a = most likely token, b = second (first index on ties). */
     s->a = 0;
     for (size_t i = 1; i < d->V; i++)
@@ -218,28 +218,28 @@ static int ev_plan(rep_ctx *ctx, void **state, sl_error *err)
     s->fault = 0.005 < d->p[s->a] / 2 ? 0.005 : d->p[s->a] / 2;
     s->pf = malloc(d->V * sizeof *s->pf);
     if (!s->pf)
-        return sl_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
     memcpy(s->pf, d->p, d->V * sizeof *s->pf);
     s->pf[s->a] -= s->fault;
     s->pf[s->b] += s->fault;
     int bad = 0;
     for (size_t i = 0; i <= EV_NN; i++)
-        if (!(s->null[i] = rep_null_want(ctx, d, i < EV_NN ? (size_t)ev_N[i] : s->power_n, err)))
+        if (!(s->null[i] = sl_report_null_want(ctx, d, i < EV_NN ? (size_t)ev_N[i] : s->power_n, err)))
             return SL_ENOMEM;
-    bad |= rep_add_job(ctx, 1, 2e6 * 20.0, ev_path_run, s);
+    bad |= sl_report_add_job(ctx, 1, 2e6 * 20.0, ev_path_run, s);
     for (size_t i = 0; i < EV_NDELTA; i++) {
         s->pj[i].s = s;
         s->pj[i].i = i;
-        bad |= rep_add_job(ctx, 1, (double)s->power_reps * (double)d->V * 20.0, ev_power_run, &s->pj[i]);
+        bad |= sl_report_add_job(ctx, 1, (double)s->power_reps * (double)d->V * 20.0, ev_power_run, &s->pj[i]);
     }
     for (size_t j = 0; j < EV_SEED_JOBS; j++) {
         s->sj[j].s = s;
         s->sj[j].j = j;
-        bad |= rep_add_job(ctx, 1, (double)(EV_SEEDS / EV_SEED_JOBS) * (double)s->seed_n * 10.0, ev_seed_run,
+        bad |= sl_report_add_job(ctx, 1, (double)(EV_SEEDS / EV_SEED_JOBS) * (double)s->seed_n * 10.0, ev_seed_run,
                            &s->sj[j]);
     }
     if (bad)
-        return sl_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
     *state = s;
     return 0;
 }
@@ -255,36 +255,36 @@ static double ev_detect90(const ev_state *s, const double *pw)
     return NAN;
 }
 
-static int ev_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
+static int ev_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
 {
     ev_state *s = state;
-    const rep_dist *d = ctx->main;
+    const sl_report_dist *d = ctx->main;
     int rc;
-    sl_buf_printf(md,
+    sl_io_buf_printf(md,
                   "On vector `%s` (V = %zu). A *fault* moves mass delta from token %zu (p = %.4f) to\n"
                   "token %zu (p = %.4f): an off-by-one in the table, say. Its TV distance from p is\n"
                   "exactly delta. Null quantiles are simulated (see the header).\n\n",
                   d->name, d->V, s->a, d->p[s->a], s->b, d->p[s->b]);
 
     /* (a) TV against N */
-    sl_buf_printf(md, "**TV against N.** A correct sampler (alias over pcg32, seed %llu) and one with a\n"
+    sl_io_buf_printf(md, "**TV against N.** A correct sampler (alias over pcg32, seed %llu) and one with a\n"
                       "fault of delta = %.4g (seed %llu); the band is TV's null 1%%-99%% range.\n\n",
                   (unsigned long long)ctx->seed, s->fault, (unsigned long long)ctx->seed + 1);
-    sl_md_rows t;
-    sl_md_rows_init(&t, 6);
+    sl_io_md_rows t;
+    sl_io_md_rows_init(&t, 6);
     for (size_t k = 0; k < EV_NN; k++) {
-        sl_md_rows_cell(&t, "%.0f", ev_N[k]);
-        sl_md_rows_cell(&t, "%.5f", s->null[k]->q01);
-        sl_md_rows_cell(&t, "%.5f", s->null[k]->q50);
-        sl_md_rows_cell(&t, "%.5f", s->null[k]->q99);
-        sl_md_rows_cell(&t, "%.5f%s", s->tv_ok[k], s->tv_ok[k] > s->null[k]->q99 ? " !" : "");
-        sl_md_rows_cell(&t, "%.5f%s", s->tv_bad[k], s->tv_bad[k] > s->null[k]->q99 ? " !" : "");
+        sl_io_md_rows_cell(&t, "%.0f", ev_N[k]);
+        sl_io_md_rows_cell(&t, "%.5f", s->null[k]->q01);
+        sl_io_md_rows_cell(&t, "%.5f", s->null[k]->q50);
+        sl_io_md_rows_cell(&t, "%.5f", s->null[k]->q99);
+        sl_io_md_rows_cell(&t, "%.5f%s", s->tv_ok[k], s->tv_ok[k] > s->null[k]->q99 ? " !" : "");
+        sl_io_md_rows_cell(&t, "%.5f%s", s->tv_bad[k], s->tv_bad[k] > s->null[k]->q99 ? " !" : "");
     }
     char hb[64];
     snprintf(hb, sizeof hb, "TV, fault %.4g", s->fault);
     const char *h1[6] = {"N", "null q01", "null median", "null q99", "TV, correct", hb};
-    sl_md_rows_emit(md, &t, h1, "rrrrrr");
-    sl_md_rows_free(&t);
+    sl_io_md_rows_emit(md, &t, h1, "rrrrrr");
+    sl_io_md_rows_free(&t);
     size_t first = EV_NN;
     for (size_t k = 0; k < EV_NN; k++)
         if (s->tv_bad[k] > s->null[k]->q99) {
@@ -297,15 +297,15 @@ static int ev_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
             }
         }
     if (first < EV_NN)
-        sl_buf_printf(md, "\nThe faulty sampler leaves the band for good at N = %.0f ('!' = above null q99).\n\n",
+        sl_io_buf_printf(md, "\nThe faulty sampler leaves the band for good at N = %.0f ('!' = above null q99).\n\n",
                       ev_N[first]);
     else
-        sl_buf_printf(md, "\nThe faulty sampler stays inside the band up to N = 10^6 on this vector.\n\n");
+        sl_io_buf_printf(md, "\nThe faulty sampler stays inside the band up to N = 10^6 on this vector.\n\n");
     sl_buf dat;
-    sl_buf_init(&dat);
-    sl_buf_puts(&dat, "# N null_q01 null_median null_q99 tv_correct tv_faulty\n");
+    sl_io_buf_init(&dat);
+    sl_io_buf_puts(&dat, "# N null_q01 null_median null_q99 tv_correct tv_faulty\n");
     for (size_t k = 0; k < EV_NN; k++)
-        sl_buf_printf(&dat, "%.0f %.17g %.17g %.17g %.17g %.17g\n", ev_N[k], s->null[k]->q01, s->null[k]->q50,
+        sl_io_buf_printf(&dat, "%.0f %.17g %.17g %.17g %.17g %.17g\n", ev_N[k], s->null[k]->q01, s->null[k]->q50,
                       s->null[k]->q99, s->tv_ok[k], s->tv_bad[k]);
     char body[1024], ttl[128];
     snprintf(body, sizeof body,
@@ -319,11 +319,11 @@ static int ev_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     sl_plot p1 = {.name = "evidence_tv_vs_n", .title = ttl, .xlabel = "draws N",
                   .ylabel = "total variation distance from p", .logx = 1, .logy = 1,
                   .key = "bottom left box opaque", .body = body, .dat = dat.data};
-    rc = rep_plot(ctx, &p1, err);
-    sl_buf_free(&dat);
+    rc = sl_report_plot(ctx, &p1, err);
+    sl_io_buf_free(&dat);
     if (rc)
         return rc;
-    sl_buf_puts(md, "![TV against N](figures/evidence_tv_vs_n.png)\n\n");
+    sl_io_buf_puts(md, "![TV against N](figures/evidence_tv_vs_n.png)\n\n");
 
     /* (b) power */
     double d90[3] = {ev_detect90(s, s->pow_chi), ev_detect90(s, s->pow_g), ev_detect90(s, s->pow_tv)};
@@ -334,27 +334,27 @@ static int ev_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         else
             snprintf(f90[k], sizeof f90[k], "%.5f", d90[k]);
     }
-    sl_buf_printf(md,
+    sl_io_buf_printf(md,
                   "**Power at N = %zu.** Probability of rejecting p (alpha = %.2f; TV rejects above its\n"
                   "null q99 = %.5f) against the fault size, %zu multinomial samples per point. Smallest\n"
                   "fault detected with 90%% power: chi-square %s, G %s, TV %s. At delta = 0 (no\n"
                   "fault) they reject %.3f, %.3f and %.3f of the samples, against the nominal %.2f.\n\n",
                   s->power_n, EV_ALPHA, s->null[EV_NN]->q99, s->power_reps, f90[0], f90[1], f90[2],
                   s->pow_chi[0], s->pow_g[0], s->pow_tv[0], EV_ALPHA);
-    sl_md_rows_init(&t, 4);
+    sl_io_md_rows_init(&t, 4);
     for (size_t i = 0; i < EV_NDELTA; i++) {
-        sl_md_rows_cell(&t, "%.5f", s->delta[i]);
-        sl_md_rows_cell(&t, "%.3f", s->pow_chi[i]);
-        sl_md_rows_cell(&t, "%.3f", s->pow_g[i]);
-        sl_md_rows_cell(&t, "%.3f", s->pow_tv[i]);
+        sl_io_md_rows_cell(&t, "%.5f", s->delta[i]);
+        sl_io_md_rows_cell(&t, "%.3f", s->pow_chi[i]);
+        sl_io_md_rows_cell(&t, "%.3f", s->pow_g[i]);
+        sl_io_md_rows_cell(&t, "%.3f", s->pow_tv[i]);
     }
     static const char *const h2[4] = {"fault delta (= TV)", "chi-square", "G", "TV"};
-    sl_md_rows_emit(md, &t, h2, "rrrr");
-    sl_md_rows_free(&t);
-    sl_buf_init(&dat);
-    sl_buf_puts(&dat, "# delta power_chisq power_g power_tv\n");
+    sl_io_md_rows_emit(md, &t, h2, "rrrr");
+    sl_io_md_rows_free(&t);
+    sl_io_buf_init(&dat);
+    sl_io_buf_puts(&dat, "# delta power_chisq power_g power_tv\n");
     for (size_t i = 0; i < EV_NDELTA; i++)
-        sl_buf_printf(&dat, "%.17g %.17g %.17g %.17g\n", s->delta[i], s->pow_chi[i], s->pow_g[i], s->pow_tv[i]);
+        sl_io_buf_printf(&dat, "%.17g %.17g %.17g %.17g\n", s->delta[i], s->pow_chi[i], s->pow_g[i], s->pow_tv[i]);
     snprintf(body, sizeof body,
              "plot @DAT@ using 1:2 with linespoints pt 7 lw 2 lc rgb '#1f77b4' title 'chi-square', \\\n"
              "  @DAT@ using 1:3 with linespoints pt 5 lw 2 dt 2 lc rgb '#ff7f0e' title 'G-test', \\\n"
@@ -366,11 +366,11 @@ static int ev_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     sl_plot p2 = {.name = "evidence_power", .title = ttl, .xlabel = "fault size delta (TV distance from p)",
                   .ylabel = "probability of detection", .key = "bottom right box opaque",
                   .extra = "set yrange [0:1.05]\nset xrange [0:*]\n", .body = body, .dat = dat.data};
-    rc = rep_plot(ctx, &p2, err);
-    sl_buf_free(&dat);
+    rc = sl_report_plot(ctx, &p2, err);
+    sl_io_buf_free(&dat);
     if (rc)
         return rc;
-    sl_buf_puts(md, "\n![power curves](figures/evidence_power.png)\n\n");
+    sl_io_buf_puts(md, "\n![power curves](figures/evidence_power.png)\n\n");
 
     /* (c) p-value histogram */
     size_t hist[EV_HBINS] = {0}, ghist[EV_HBINS] = {0}, below = 0;
@@ -388,7 +388,7 @@ static int ev_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     double ks_d = 0.0, ks_p = 1.0;
     if ((rc = sl_stat_ks_uniform(s->pvals, EV_SEEDS, &ks_d, &ks_p, err)))
         return rc;
-    sl_buf_printf(md,
+    sl_io_buf_printf(md,
                   "**p-values over %d seeds.** The chi-square p-value of a correct sampler (alias over\n"
                   "pcg32, seeds %llu to %llu, N = %zu each) is uniform on [0, 1]: %zu of %d fall below\n"
                   "%.2f (expected %.0f); the %d-bin histogram's own chi-square is %.2f on %d df,\n"
@@ -396,11 +396,11 @@ static int ev_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                   "D = %.4f, p = %s.\n\n",
                   EV_SEEDS, (unsigned long long)ctx->seed + 10000, (unsigned long long)ctx->seed + 10000 + EV_SEEDS - 1,
                   s->seed_n, below, EV_SEEDS, EV_ALPHA, EV_ALPHA * EV_SEEDS, EV_HBINS, x2, EV_HBINS - 1,
-                  rep_fmt_p(pb, sizeof pb, px2), ks_d, rep_fmt_p(pk, sizeof pk, ks_p));
-    sl_buf_init(&dat);
-    sl_buf_puts(&dat, "# bin_lo bin_hi chisq_count g_count expected\n");
+                  sl_report_fmt_p(pb, sizeof pb, px2), ks_d, sl_report_fmt_p(pk, sizeof pk, ks_p));
+    sl_io_buf_init(&dat);
+    sl_io_buf_puts(&dat, "# bin_lo bin_hi chisq_count g_count expected\n");
     for (size_t b = 0; b < EV_HBINS; b++)
-        sl_buf_printf(&dat, "%.2f %.2f %zu %zu %.1f\n", (double)b / EV_HBINS, (double)(b + 1) / EV_HBINS, hist[b],
+        sl_io_buf_printf(&dat, "%.2f %.2f %zu %zu %.1f\n", (double)b / EV_HBINS, (double)(b + 1) / EV_HBINS, hist[b],
                       ghist[b], e);
     snprintf(body, sizeof body,
              "plot @DAT@ using (($1+$2)/2):3 with boxes fs solid 0.6 lc rgb '#6baed6' title 'chi-square p-values', \\\n"
@@ -411,12 +411,12 @@ static int ev_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                   .ylabel = "seeds per bin (of 1,000)", .key = "top right box opaque",
                   .extra = "set boxwidth 0.045\nset xrange [0:1]\nset yrange [0:*]\nset offsets 0,0,graph 0.25,0\n",
                   .body = body, .dat = dat.data};
-    rc = rep_plot(ctx, &p3, err);
-    sl_buf_free(&dat);
+    rc = sl_report_plot(ctx, &p3, err);
+    sl_io_buf_free(&dat);
     if (rc)
         return rc;
-    sl_buf_puts(md, "![p-value histogram](figures/evidence_pvalues.png)\n\nRemake this section alone:\n\n");
-    rep_cmd_only(ctx, md, "evidence");
+    sl_io_buf_puts(md, "![p-value histogram](figures/evidence_pvalues.png)\n\nRemake this section alone:\n\n");
+    sl_report_cmd_only(ctx, md, "evidence");
     return 0;
 }
 
@@ -427,4 +427,4 @@ static void ev_release(void *state)
     free(s);
 }
 
-const rep_section rep_section_evidence = {"evidence", "How much evidence is enough", ev_plan, ev_emit, ev_release};
+const sl_report_section sl_report_section_evidence = {"evidence", "How much evidence is enough", ev_plan, ev_emit, ev_release};

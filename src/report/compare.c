@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/report.h"
+#include "report/sl_report.h"
 
 #define CMP_NCASE 5
 #define CMP_MAXROW 16
@@ -35,8 +35,8 @@ typedef struct cmp_row {
 
 typedef struct cmp_case {
     const char *id, *title, *what, *args;
-    const rep_dist *d;      /* the vector, unless own */
-    rep_dist own;           /* for cases that bring their own logits */
+    const sl_report_dist *d;      /* the vector, unless own */
+    sl_report_dist own;           /* for cases that bring their own logits */
     const char *src;        /* what to pass as --logits in the replay */
     sl_logits_cfg cfg;
     sl_fw_opts fo;          /* the same settings for framework draws */
@@ -50,7 +50,7 @@ typedef struct cmp_case {
 typedef struct cmp_state {
     cmp_case cases[CMP_NCASE];
     long context[CMP_CTX_N];
-    rep_dist k40;
+    sl_report_dist k40;
     int have_k40;
 } cmp_state;
 
@@ -67,21 +67,21 @@ static void cmp_fill_row_from_result(cmp_row *r, const sl_logits_result *res, si
                  res->steps[i]);
 }
 
-static int cmp_case_run(const rep_ctx *ctx, void *arg, sl_error *err)
+static int cmp_case_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
 {
     (void)ctx;
     cmp_case *c = arg;
-    const rep_dist *d = c->d;
+    const sl_report_dist *d = c->d;
     c->nrows = 0;
-    for (size_t i = 0; sl_pipeline_types[i] && c->nrows < CMP_MAXROW; i++) {
-        const sl_pipeline_type *t = sl_pipeline_types[i];
+    for (size_t i = 0; sl_logits_pipeline_types[i] && c->nrows < CMP_MAXROW; i++) {
+        const sl_logits_pipeline_type *t = sl_logits_pipeline_types[i];
         if ((t->accepts & c->need) != c->need)
             continue;
         cmp_row *r = &c->rows[c->nrows++];
         r->name = t->name;
         r->probs = calloc(d->V, sizeof *r->probs);
         if (!r->probs)
-            return sl_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
         /* Sampling at T = 1 said out loud where the case sets no temperature:
          * candle's LogitsProcessor without one is argmax. */
         sl_logits_cfg cfg = c->cfg;
@@ -91,7 +91,7 @@ static int cmp_case_run(const rep_ctx *ctx, void *arg, sl_error *err)
         }
         sl_logits_result res;
         sl_error e;
-        r->rc = sl_pipeline_run(t, &d->lvec, &cfg, &res, &e);
+        r->rc = sl_logits_pipeline_run(t, &d->lvec, &cfg, &res, &e);
         if (r->rc) {
             snprintf(r->msg, sizeof r->msg, "%s", e.msg);
             continue;
@@ -101,8 +101,8 @@ static int cmp_case_run(const rep_ctx *ctx, void *arg, sl_error *err)
     }
     /* Framework draws with the same settings, on small vectors only (each
      * call is O(V)). */
-    for (size_t i = 0; d->V <= 4096 && sl_framework_types[i] && c->nrows < CMP_MAXROW; i++) {
-        const sl_framework_type *fw = sl_framework_types[i];
+    for (size_t i = 0; d->V <= 4096 && sl_fw_types[i] && c->nrows < CMP_MAXROW; i++) {
+        const sl_fw_type *fw = sl_fw_types[i];
         unsigned need = (c->need & ~SL_OPT_DEFAULTS) | SL_OPT_LOGITS;
         if ((fw->accepts & need) != need || (c->need & SL_OPT_DEFAULTS))
             continue;
@@ -111,7 +111,7 @@ static int cmp_case_run(const rep_ctx *ctx, void *arg, sl_error *err)
         r->is_draw = 1;
         r->probs = calloc(d->V, sizeof *r->probs);
         if (!r->probs)
-            return sl_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
         sl_fw_opts o = c->fo;
         o.logits = &d->lvec;
         o.seed.lo = c->seed;
@@ -160,18 +160,18 @@ static size_t cmp_argmax(const double *p, size_t V)
     return a;
 }
 
-static int cmp_plan(rep_ctx *ctx, void **state, sl_error *err)
+static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
 {
     *state = NULL;
-    if (!sl_pipeline_types[0])
+    if (!sl_logits_pipeline_types[0])
         return 0;
     cmp_state *s = calloc(1, sizeof *s);
     if (!s)
-        return sl_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
     /* The vector shaped like the document's 14-against-31 step, if present. */
     sl_vec v;
     sl_error e;
-    const rep_dist *k40 = ctx->logits_src ? &ctx->big : NULL;
+    const sl_report_dist *k40 = ctx->logits_src ? &ctx->big : NULL;
     const char *k40src = ctx->logits_src;
     if (!k40) {
         if (!sl_io_vec_read("data/k40p09.txt", NULL, -1, &v, &e)) {
@@ -265,8 +265,8 @@ static int cmp_plan(rep_ctx *ctx, void **state, sl_error *err)
     memset(&c[2].own, 0, sizeof c[2].own);
     snprintf(c[2].own.name, sizeof c[2].own.name, "%s", name);
     c[2].own.V = 3;
-    if (sl_vec_alloc(&c[2].own.lvec, 3, "boundary"))
-        return sl_error_set(err, SL_ENOMEM, "out of memory");
+    if (sl_base_vec_alloc(&c[2].own.lvec, 3, "boundary"))
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
     for (int i = 0; i < 3; i++) {
         c[2].own.lvec.d[i] = lb[i];
         c[2].own.lvec.f[i] = (float)lb[i];
@@ -279,98 +279,98 @@ static int cmp_plan(rep_ctx *ctx, void **state, sl_error *err)
         double *p = malloc(c[i].d->V * sizeof *p);
         if (!p || sl_logits_softmax(c[i].d->lvec.d, c[i].d->V, 1.0, p, err)) {
             free(p);
-            return p ? SL_EINVAL : sl_error_set(err, SL_ENOMEM, "out of memory");
+            return p ? SL_EINVAL : sl_base_error_set(err, SL_ENOMEM, "out of memory");
         }
         c[i].focus = cmp_argmax(p, c[i].d->V);
         free(p);
         double cost = (double)c[i].d->V * 200.0 + (c[i].d->V <= 4096 ? CMP_DRAWS * (double)c[i].d->V * 4 : 0);
-        if (rep_add_job(ctx, 1, cost, cmp_case_run, &c[i]))
-            return sl_error_set(err, SL_ENOMEM, "out of memory");
+        if (sl_report_add_job(ctx, 1, cost, cmp_case_run, &c[i]))
+            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
     }
     *state = s;
     return 0;
 }
 
-static int cmp_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
+static int cmp_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
 {
     cmp_state *s = state;
     /* The context file the penalty case replays with. */
     sl_buf cb;
-    sl_buf_init(&cb);
-    sl_buf_puts(&cb, "# context of the repetition-penalty case: token 0 x16, then 64 ids cycling 3..7\n");
+    sl_io_buf_init(&cb);
+    sl_io_buf_puts(&cb, "# context of the repetition-penalty case: token 0 x16, then 64 ids cycling 3..7\n");
     for (size_t i = 0; i < CMP_CTX_N; i++)
-        sl_buf_printf(&cb, "%ld\n", s->context[i]);
+        sl_io_buf_printf(&cb, "%ld\n", s->context[i]);
     char path[4300];
     snprintf(path, sizeof path, "%s/inputs/context80.txt", ctx->outdir);
-    int rc = cb.oom ? sl_error_set(err, SL_ENOMEM, "out of memory") : sl_io_write_atomic(path, cb.data, cb.len, err);
-    sl_buf_free(&cb);
+    int rc = cb.oom ? sl_base_error_set(err, SL_ENOMEM, "out of memory") : sl_io_write_atomic(path, cb.data, cb.len, err);
+    sl_io_buf_free(&cb);
     if (rc)
         return rc;
 
-    sl_buf_puts(md, "The same logits and the \"same\" settings through each framework's logits pipeline\n"
+    sl_io_buf_puts(md, "The same logits and the \"same\" settings through each framework's logits pipeline\n"
                     "(exact final distributions, as `samplab pipeline` prints them) and, on small vectors,\n"
                     "through the framework emulations that draw with these settings (distinct tokens seen\n"
                     "in 20,000 draws). TV is measured against the first pipeline row of the case; p(top)\n"
                     "is the final probability of the token the plain softmax ranks first.\n\n");
-    sl_md_rows t;
-    sl_md_rows_init(&t, 6);
+    sl_io_md_rows t;
+    sl_io_md_rows_init(&t, 6);
     sl_buf notes;
-    sl_buf_init(&notes);
+    sl_io_buf_init(&notes);
     size_t nnote = 0;
     for (int i = 0; i < CMP_NCASE; i++) {
         const cmp_case *c = &s->cases[i];
         for (size_t j = 0; j < c->nrows; j++) {
             const cmp_row *r = &c->rows[j];
-            sl_md_rows_cell(&t, "%s", j ? "" : c->title);
-            sl_md_rows_cell(&t, "%s%s", r->name, r->is_draw ? " (draws)" : "");
+            sl_io_md_rows_cell(&t, "%s", j ? "" : c->title);
+            sl_io_md_rows_cell(&t, "%s%s", r->name, r->is_draw ? " (draws)" : "");
             if (r->rc) {
-                sl_md_rows_cell(&t, "error (%zu)", ++nnote);
-                sl_md_rows_cell(&t, "-");
-                sl_md_rows_cell(&t, "-");
-                sl_md_rows_cell(&t, "-");
+                sl_io_md_rows_cell(&t, "error (%zu)", ++nnote);
+                sl_io_md_rows_cell(&t, "-");
+                sl_io_md_rows_cell(&t, "-");
+                sl_io_md_rows_cell(&t, "-");
                 /* One line: messages may hold newlines. */
                 char m[sizeof r->msg];
                 snprintf(m, sizeof m, "%s", r->msg);
                 for (char *q = m; *q; q++)
                     if (*q == '\n')
                         *q = ' ';
-                sl_buf_printf(&notes, "- (%zu) %s, %s: %s\n", nnote, c->title, r->name, m);
+                sl_io_buf_printf(&notes, "- (%zu) %s, %s: %s\n", nnote, c->title, r->name, m);
                 continue;
             }
             if (r->greedy) {
-                sl_md_rows_cell(&t, "greedy → %zu", r->greedy_id);
-                sl_md_rows_cell(&t, "1");
-                sl_md_rows_cell(&t, "-");
+                sl_io_md_rows_cell(&t, "greedy → %zu", r->greedy_id);
+                sl_io_md_rows_cell(&t, "1");
+                sl_io_md_rows_cell(&t, "-");
             } else {
-                sl_md_rows_cell(&t, "%zu %s", r->kept, r->is_draw ? "seen" : "kept");
-                sl_md_rows_cell(&t, "%.4f", r->p0);
+                sl_io_md_rows_cell(&t, "%zu %s", r->kept, r->is_draw ? "seen" : "kept");
+                sl_io_md_rows_cell(&t, "%.4f", r->p0);
                 if (isnan(r->tv))
-                    sl_md_rows_cell(&t, "-");
+                    sl_io_md_rows_cell(&t, "-");
                 else
-                    sl_md_rows_cell(&t, "%.4f", r->tv);
+                    sl_io_md_rows_cell(&t, "%.4f", r->tv);
             }
-            sl_md_rows_cell(&t, "%s", r->steps);
+            sl_io_md_rows_cell(&t, "%s", r->steps);
         }
     }
     static const char *const head[6] = {"case", "framework", "tokens", "p(top)", "TV vs first", "steps"};
-    sl_md_rows_emit(md, &t, head, "llrrrl");
-    sl_md_rows_free(&t);
+    sl_io_md_rows_emit(md, &t, head, "llrrrl");
+    sl_io_md_rows_free(&t);
     if (nnote) {
-        sl_buf_puts(md, "\n");
-        sl_buf_append(md, notes.data, notes.len);
+        sl_io_buf_puts(md, "\n");
+        sl_io_buf_append(md, notes.data, notes.len);
     }
-    sl_buf_free(&notes);
-    sl_buf_puts(md, "\nThe cases and their replays (`samplab compare` runs all pipelines at once):\n\n");
+    sl_io_buf_free(&notes);
+    sl_io_buf_puts(md, "\nThe cases and their replays (`samplab compare` runs all pipelines at once):\n\n");
     for (int i = 0; i < CMP_NCASE; i++) {
         const cmp_case *c = &s->cases[i];
-        sl_buf_printf(md, "- **%s** (%s, V = %zu): %s.\n\n      samplab compare --logits %s %s\n\n", c->title,
+        sl_io_buf_printf(md, "- **%s** (%s, V = %zu): %s.\n\n      samplab compare --logits %s %s\n\n", c->title,
                       i == 2 ? "inline" : c->d->name, c->d->V, c->what, c->src, c->args);
     }
 
     /* Figure: tokens kept per case and framework (log scale). */
     sl_buf dat, body;
-    sl_buf_init(&dat);
-    sl_buf_init(&body);
+    sl_io_buf_init(&dat);
+    sl_io_buf_init(&body);
     const char *names[CMP_MAXROW * 2];
     size_t nn = 0;
     for (int i = 0; i < 3; i++)
@@ -383,13 +383,13 @@ static int cmp_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
             if (!seen && nn < CMP_MAXROW * 2)
                 names[nn++] = strdup(buf);
         }
-    sl_buf_puts(&dat, "# tokens kept (pipelines) or seen in 20000 draws (draws); - = not run\ncase");
+    sl_io_buf_puts(&dat, "# tokens kept (pipelines) or seen in 20000 draws (draws); - = not run\ncase");
     for (size_t k = 0; k < nn; k++)
-        sl_buf_printf(&dat, " %s", names[k]);
-    sl_buf_puts(&dat, "\n");
+        sl_io_buf_printf(&dat, " %s", names[k]);
+    sl_io_buf_puts(&dat, "\n");
     for (int i = 0; i < 3; i++) {
         const cmp_case *c = &s->cases[i];
-        sl_buf_printf(&dat, "\"%s\"", c->title);
+        sl_io_buf_printf(&dat, "\"%s\"", c->title);
         for (size_t k = 0; k < nn; k++) {
             const cmp_row *hit = NULL;
             for (size_t j = 0; j < c->nrows; j++) {
@@ -399,15 +399,15 @@ static int cmp_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                     hit = &c->rows[j];
             }
             if (hit)
-                sl_buf_printf(&dat, " %zu", hit->greedy ? (size_t)1 : hit->kept);
+                sl_io_buf_printf(&dat, " %zu", hit->greedy ? (size_t)1 : hit->kept);
             else
-                sl_buf_puts(&dat, " -");
+                sl_io_buf_puts(&dat, " -");
         }
-        sl_buf_puts(&dat, "\n");
+        sl_io_buf_puts(&dat, "\n");
     }
     for (size_t k = 0; k < nn; k++)
         free((void *)names[k]);
-    sl_buf_printf(&body, "cols = \"#9400d3 #009e73 #56b4e9 #e69f00 #0072b2 #d55e00 #cc79a7 #000000 #8c564b #bcbd22 #7f7f7f #17becf #f0e442 #e51e10\"\nplot for [i=2:%zu] @DAT@ using i:xtic(1) lc rgb word(cols, (i-2)%%14+1) title columnheader(i)\n", nn + 1);
+    sl_io_buf_printf(&body, "cols = \"#9400d3 #009e73 #56b4e9 #e69f00 #0072b2 #d55e00 #cc79a7 #000000 #8c564b #bcbd22 #7f7f7f #17becf #f0e442 #e51e10\"\nplot for [i=2:%zu] @DAT@ using i:xtic(1) lc rgb word(cols, (i-2)%%14+1) title columnheader(i)\n", nn + 1);
     sl_plot p = {
         .name = "compare_kept",
         .title = "Same logits, same settings: tokens each framework keeps",
@@ -418,13 +418,13 @@ static int cmp_emit(rep_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                  "set style fill solid 0.85 border -1\nset datafile missing '-'\nset yrange [1:*]\n"
                  "unset grid\nset grid ytics\n",
         .body = body.data, .dat = dat.data, .width = 1100};
-    rc = rep_plot(ctx, &p, err);
-    sl_buf_free(&dat);
-    sl_buf_free(&body);
+    rc = sl_report_plot(ctx, &p, err);
+    sl_io_buf_free(&dat);
+    sl_io_buf_free(&body);
     if (rc)
         return rc;
-    sl_buf_puts(md, "![tokens kept](figures/compare_kept.png)\n\nRemake this section alone:\n\n");
-    rep_cmd_only(ctx, md, "compare");
+    sl_io_buf_puts(md, "![tokens kept](figures/compare_kept.png)\n\nRemake this section alone:\n\n");
+    sl_report_cmd_only(ctx, md, "compare");
     return 0;
 }
 
@@ -434,11 +434,11 @@ static void cmp_release(void *state)
     for (int i = 0; i < CMP_NCASE; i++) {
         for (size_t j = 0; j < s->cases[i].nrows; j++)
             free(s->cases[i].rows[j].probs);
-        sl_vec_free(&s->cases[i].own.lvec);
+        sl_base_vec_free(&s->cases[i].own.lvec);
     }
     if (s->have_k40)
-        sl_vec_free(&s->k40.lvec);
+        sl_base_vec_free(&s->k40.lvec);
     free(s);
 }
 
-const rep_section rep_section_compare = {"compare", "Same logits, other tokens", cmp_plan, cmp_emit, cmp_release};
+const sl_report_section sl_report_section_compare = {"compare", "Same logits, other tokens", cmp_plan, cmp_emit, cmp_release};

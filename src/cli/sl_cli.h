@@ -1,9 +1,9 @@
-/* cli.h — what the subcommands share: the command table entry and option helpers.
+/* sl_cli.h — what the subcommands share: the command table entry and option helpers.
  * Only cli/ prints and exits; the library layers return statuses. */
 #ifndef SL_CLI_H
 #define SL_CLI_H
 
-#include "samplab.h"
+#include "report/sl_report.h"
 
 typedef struct sl_cli_command {
     const char *name;

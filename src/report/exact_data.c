@@ -16,13 +16,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "samplab.h"
-#include "stats/exact.h"
+#include "report/sl_report.h"
 
-static const sl_exact_type *const report_types[] = {
-    &sl_exact_candle_type, &sl_exact_numpy_type, &sl_exact_torch_repl_type, &sl_exact_gsl_discrete_type,
-    &sl_exact_cdf_type, &sl_exact_alias_type, &sl_exact_linear_type, &sl_exact_llamacpp_type,
-    &sl_exact_torch_race_type, NULL
+static const sl_stat_exact_type *const report_types[] = {
+    &sl_stat_exact_candle_type, &sl_stat_exact_numpy_type, &sl_stat_exact_torch_repl_type, &sl_stat_exact_gsl_discrete_type,
+    &sl_stat_exact_cdf_type, &sl_stat_exact_alias_type, &sl_stat_exact_linear_type, &sl_stat_exact_llamacpp_type,
+    &sl_stat_exact_torch_race_type, NULL
 };
 
 /* Writes text to dir/name through a temporary file renamed into place. */
@@ -33,15 +32,15 @@ static int write_atomic(const char *dir, const char *name, const char *text, siz
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
     FILE *f = fopen(tmp, "wb");
     if (!f)
-        return sl_error_set(err, SL_EIO, "%s: %s", tmp, strerror(errno));
+        return sl_base_error_set(err, SL_EIO, "%s: %s", tmp, strerror(errno));
     size_t w = fwrite(text, 1, len, f);
     if (fclose(f) != 0 || w != len) {
         remove(tmp);
-        return sl_error_set(err, SL_EIO, "%s: write failed", tmp);
+        return sl_base_error_set(err, SL_EIO, "%s: write failed", tmp);
     }
     if (rename(tmp, path) != 0) {
         remove(tmp);
-        return sl_error_set(err, SL_EIO, "%s: %s", path, strerror(errno));
+        return sl_base_error_set(err, SL_EIO, "%s: %s", path, strerror(errno));
     }
     return 0;
 }
@@ -74,7 +73,7 @@ static int report_one(const char *dir, const char *name, const double *logits, s
     size_t ntypes = 0;
     while (report_types[ntypes])
         ntypes++;
-    sl_exact_result *res = calloc(ntypes, sizeof *res);
+    sl_stat_exact_result *res = calloc(ntypes, sizeof *res);
     char *buf = NULL;
     size_t blen = 0;
     FILE *tail = NULL;
@@ -82,35 +81,35 @@ static int report_one(const char *dir, const char *name, const double *logits, s
         goto out;
     for (size_t i = 0; i < V; i++)
         lf[i] = (float)logits[i];
-    if ((rc = sl_logits_softmax(logits, V, T, pd, err)) || (rc = sl_exact_candle_softmax(lf, V, T, pc, err)))
+    if ((rc = sl_logits_softmax(logits, V, T, pd, err)) || (rc = sl_stat_exact_candle_softmax(lf, V, T, pc, err)))
         goto out;
     for (size_t i = 0; i < V; i++) {
         pf[i] = (float)pd[i];
         lt[i] = T == 1.0 ? lf[i] : lf[i] / (float)T; /* llama.cpp's temperature, in float32 */
     }
     for (size_t t = 0; t < ntypes; t++) {
-        sl_exact_input in;
+        sl_stat_exact_input in;
         memset(&in, 0, sizeof in);
         in.V = V;
         in.d = pd;
-        in.f = report_types[t] == &sl_exact_candle_type ? pc : pf;
-        in.dtype = report_types[t] == &sl_exact_torch_repl_type || report_types[t] == &sl_exact_torch_race_type
+        in.f = report_types[t] == &sl_stat_exact_candle_type ? pc : pf;
+        in.dtype = report_types[t] == &sl_stat_exact_torch_repl_type || report_types[t] == &sl_stat_exact_torch_race_type
                        ? SL_F32 : SL_F64;
         in.source = name;
         in.logits_f = lt;
-        if ((rc = sl_exact_run(report_types[t], &in, &res[t], err)))
+        if ((rc = sl_stat_exact_run(report_types[t], &in, &res[t], err)))
             goto out;
-        const sl_exact_result *r = &res[t];
+        const sl_stat_exact_result *r = &res[t];
         fprintf(sum, "%s\t%s\t%.17g\t%s\t%zu\t%zu\t%ld\t%.6g\n", name, r->sampler,
                 r->has_counts ? r->tv : r->tv_bound, r->has_counts ? "exact" : "bound", r->n_never,
                 r->n_zero_drawn, r->worst, r->worst >= 0 ? r->worst_rel : 0.0);
         for (size_t k = 0; k < r->n_paths; k++) {
-            const sl_exact_path *p = &r->paths[k];
+            const sl_stat_exact_path *p = &r->paths[k];
             if (!strcmp(p->name, "subnormal_scale"))
                 continue; /* a note, not a failure */
             char rat[96] = "-";
             if (p->has_rational)
-                sl_exact_rational_format(p->num, p->bits, rat, sizeof rat);
+                sl_stat_exact_rational_format(p->num, p->bits, rat, sizeof rat);
             fprintf(fail, "%s\t%s\t%s\t%.6g\t%.6g\t%s\t%s\t%ld\n", name, r->sampler, p->name, p->prob,
                     per_billion(p->prob), p->exact ? "exact" : "bound", rat, p->token);
         }
@@ -145,7 +144,7 @@ static int report_one(const char *dir, const char *name, const double *logits, s
         fprintf(tail, "%zu\t%zu\t%.17g", rank, i, res[0].ideal[i]);
         for (size_t t = 0; t < ntypes; t++)
             if (res[t].has_counts)
-                fprintf(tail, "\t%.17g", sl_exact_prob(res[t].count[i], res[t].bits));
+                fprintf(tail, "\t%.17g", sl_stat_exact_prob(res[t].count[i], res[t].bits));
         fputc('\n', tail);
     }
     fclose(tail);
@@ -155,9 +154,9 @@ static int report_one(const char *dir, const char *name, const double *logits, s
     rc = write_atomic(dir, fname, buf, blen, err);
 out:
     if (rc == SL_ENOMEM && !err->msg[0])
-        sl_error_set(err, SL_ENOMEM, "out of memory for the exact report on %s", name);
+        sl_base_error_set(err, SL_ENOMEM, "out of memory for the exact report on %s", name);
     for (size_t t = 0; res && t < ntypes; t++)
-        sl_exact_result_free(&res[t]);
+        sl_stat_exact_result_free(&res[t]);
     free(res);
     free(buf);
     free(pd);
@@ -169,7 +168,7 @@ out:
     return rc;
 }
 
-int sl_exact_report_data(const char *dir, const char *zipf_logits, sl_error *err)
+int sl_stat_exact_report_data(const char *dir, const char *zipf_logits, sl_error *err)
 {
     static const double weather[8] = {4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2.2};
     static const double ties[4] = {3, 2, 2, 1};
@@ -208,7 +207,7 @@ int sl_exact_report_data(const char *dir, const char *zipf_logits, sl_error *err
         /* T = 0.8 sharpens the tail below candle's 2^-23 grid: 586 tokens never drawn */
         if (!rc)
             rc = report_one(dir, "zipf49152_t08", v.d, v.n, 0.8, fail, sum, err);
-        sl_vec_free(&v);
+        sl_base_vec_free(&v);
         if (rc)
             goto out;
     }
@@ -224,7 +223,7 @@ out:
     if (sum)
         fclose(sum);
     if (rc == SL_ENOMEM && !err->msg[0])
-        sl_error_set(err, SL_ENOMEM, "out of memory for the exact report");
+        sl_base_error_set(err, SL_ENOMEM, "out of memory for the exact report");
     free(fbuf);
     free(sbuf);
     return rc;

@@ -1,17 +1,17 @@
 /* sl_stats.h — statistics: goodness of fit, total variation, power, calibration.
- * Included by samplab.h; see there for conventions.
+ * Uses the base layer only. Exported names start with sl_stat_.
  *
  * The statistics layer takes counts (one per token id, V = vocabulary size)
  * and a reference distribution p (normalised, sum 1); it never knows where
  * the draws came from, so a user's file of token ids and samplab's own draws
  * go through the same code. */
-#ifndef SL_STATS_H
-#define SL_STATS_H
+#ifndef SL_STAT_H
+#define SL_STAT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-struct sl_error;
+#include "base/sl_base.h"
 
 /* ---------------------------------------------------------------- pooling */
 
@@ -149,8 +149,8 @@ typedef enum sl_fault {
     SL_FAULT_TEMPER,    /* q ∝ p^(1/T), T = 1 + theta (theta in (-1, inf)) */
     SL_FAULT_COUNT
 } sl_fault;
-extern const char *const sl_fault_names[SL_FAULT_COUNT];
-extern const char *const sl_fault_summaries[SL_FAULT_COUNT];
+extern const char *const sl_stat_fault_names[SL_FAULT_COUNT];
+extern const char *const sl_stat_fault_summaries[SL_FAULT_COUNT];
 
 /* Writes q(theta). SL_EINVAL if the family does not apply (LEAK with no
  * p = 0 token, TOPK with theta outside 1..support). */
@@ -219,7 +219,7 @@ int sl_stat_power_detect(sl_stat_power *s, sl_fault f, int test, double target,
 __extension__ typedef unsigned __int128 sl_u128;
 
 /* One failure path of a sampler: an event whose probability per call is reported. */
-typedef struct sl_exact_path {
+typedef struct sl_stat_exact_path {
     char name[32];     /* short id, e.g. "fallback", "u_zero_nan" */
     char what[320];    /* one line: what happens and who receives the draw */
     double prob;       /* per call: the exact value rounded to double, or an upper bound */
@@ -228,12 +228,12 @@ typedef struct sl_exact_path {
     sl_u128 num;
     unsigned bits;
     long token;        /* the token that receives the draw, -1 if none or several */
-} sl_exact_path;
+} sl_stat_exact_path;
 
 #define SL_EXACT_MAX_PATHS 8
 
-typedef struct sl_exact_result {
-    const char *sampler;     /* name of the sl_exact_type that made it */
+typedef struct sl_stat_exact_result {
+    const char *sampler;     /* name of the sl_stat_exact_type that made it */
     size_t V;
     unsigned bits;           /* the grid: counts are over 2^bits equally likely inputs */
     int has_counts;          /* 1: count[] is exact; 0: only bounds (exponential race) */
@@ -249,14 +249,14 @@ typedef struct sl_exact_result {
     size_t n_zero_drawn;     /* tokens with ideal == 0 that can be drawn */
     size_t *zero_drawn;
     size_t n_paths;
-    sl_exact_path paths[SL_EXACT_MAX_PATHS];
+    sl_stat_exact_path paths[SL_EXACT_MAX_PATHS];
     char note[640];          /* what was modelled, in one or two sentences */
-} sl_exact_result;
+} sl_stat_exact_result;
 
 /* What an exact audit reads: the weights in both precisions (a float32 sampler
  * uses f, a float64 one uses d; both are the source's own roundings), and for
  * the method-based samplers the uniform grid of the random source. */
-typedef struct sl_exact_input {
+typedef struct sl_stat_exact_input {
     size_t V;
     const double *d;
     const float *f;
@@ -265,57 +265,62 @@ typedef struct sl_exact_input {
     const float *logits_f;   /* llamacpp: the float32 logits its dist sampler reads (already
                               * divided by the temperature), NULL when only weights are given */
     const char *source;      /* for messages */
-} sl_exact_input;
+} sl_stat_exact_input;
 
-typedef struct sl_exact_type {
+typedef struct sl_stat_exact_type {
     const char *name;
     const char *summary;     /* one line: upstream function and version */
-    int (*run)(const sl_exact_input *in, sl_exact_result *out, sl_error *err);
-} sl_exact_type;
+    int (*run)(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err);
+} sl_stat_exact_type;
 
-extern const sl_exact_type sl_exact_candle_type;        /* rand 0.8.5 WeightedIndex<f32> */
-extern const sl_exact_type sl_exact_numpy_type;         /* NumPy choice (Generator and legacy) */
-extern const sl_exact_type sl_exact_torch_repl_type;    /* torch.multinomial replacement=True */
-extern const sl_exact_type sl_exact_torch_race_type;    /* torch.multinomial(p, 1): argmax(p/q) */
-extern const sl_exact_type sl_exact_gsl_discrete_type;  /* gsl_ran_discrete, 32-bit generator */
-extern const sl_exact_type sl_exact_linear_type;        /* the tutorial's linear inverse CDF */
-extern const sl_exact_type sl_exact_cdf_type;           /* draw/cdf: binary search on the cdf */
-extern const sl_exact_type sl_exact_alias_type;         /* draw/alias (Vose) */
-extern const sl_exact_type sl_exact_llamacpp_type;      /* llama.cpp dist sampler, 2^64 word pairs */
-extern const sl_exact_type *const sl_exact_types[];     /* NULL-terminated */
-const sl_exact_type *sl_exact_lookup(const char *name);
+extern const sl_stat_exact_type sl_stat_exact_candle_type;        /* rand 0.8.5 WeightedIndex<f32> */
+extern const sl_stat_exact_type sl_stat_exact_numpy_type;         /* NumPy choice (Generator and legacy) */
+extern const sl_stat_exact_type sl_stat_exact_torch_repl_type;    /* torch.multinomial replacement=True */
+extern const sl_stat_exact_type sl_stat_exact_torch_race_type;    /* torch.multinomial(p, 1): argmax(p/q) */
+extern const sl_stat_exact_type sl_stat_exact_gsl_discrete_type;  /* gsl_ran_discrete, 32-bit generator */
+extern const sl_stat_exact_type sl_stat_exact_linear_type;        /* the tutorial's linear inverse CDF */
+extern const sl_stat_exact_type sl_stat_exact_cdf_type;           /* draw/cdf: binary search on the cdf */
+extern const sl_stat_exact_type sl_stat_exact_alias_type;         /* draw/alias (Vose) */
+extern const sl_stat_exact_type sl_stat_exact_llamacpp_type;      /* llama.cpp dist sampler, 2^64 word pairs */
+extern const sl_stat_exact_type *const sl_stat_exact_types[];     /* NULL-terminated */
+const sl_stat_exact_type *sl_stat_exact_lookup(const char *name);
 
 /* Runs t on `in` and fills the summary fields of `out` (TV, worst token, never
- * drawable, zero drawable). out is cleared first; free with sl_exact_result_free. */
-int sl_exact_run(const sl_exact_type *t, const sl_exact_input *in, sl_exact_result *out,
+ * drawable, zero drawable). out is cleared first; free with sl_stat_exact_result_free. */
+int sl_stat_exact_run(const sl_stat_exact_type *t, const sl_stat_exact_input *in, sl_stat_exact_result *out,
                  sl_error *err);
-void sl_exact_result_free(sl_exact_result *r);
+void sl_stat_exact_result_free(sl_stat_exact_result *r);
 
 /* count / 2^bits as a double (correctly rounded) and as text "count/2^bits". */
-double sl_exact_prob(sl_u128 count, unsigned bits);
-void sl_exact_rational_format(sl_u128 count, unsigned bits, char *buf, size_t len);
+double sl_stat_exact_prob(sl_u128 count, unsigned bits);
+void sl_stat_exact_rational_format(sl_u128 count, unsigned bits, char *buf, size_t len);
 /* Decimal digits of a 128-bit count. */
-void sl_exact_u128_format(sl_u128 x, char *buf, size_t len);
+void sl_stat_exact_u128_format(sl_u128 x, char *buf, size_t len);
 
 /* candle's float32 softmax of logits/T (candle-nn SoftmaxLastDim, sequential sum):
  * x * (float)(1/T) + 0, max, expf(x - max), sum, divide. -inf logits give 0. */
-int sl_exact_candle_softmax(const float *x, size_t n, double temperature, float *out, sl_error *err);
+int sl_stat_exact_candle_softmax(const float *x, size_t n, double temperature, float *out, sl_error *err);
 
-/* Report data: for every audited sampler (candle, numpy, torch-replacement, gsl, cdf,
- * alias, linear, llamacpp; torch's race in the tables only) on the weather logits, softmax
- * of [3,2,2,1], the weather logits with a top-3 and a top-4 filter (tail logits
- * -inf) and, if zipf_logits is not
- * NULL, the V = 49152 vocabulary read from that file (data/synthetic_49152.txt)
- * at T = 1 (zipf49152) and T = 0.8 (zipf49152_t08),
- * writes into dir:
- *   exact_tail_<dist>.dat  rank, token, ideal, then the exact induced P per sampler,
- *                          tokens by decreasing ideal (all for V <= 256; else
- *                          log-spaced ranks plus the last 200): a log-log figure;
- *   exact_failures.dat     dist, sampler, path, P per call, P in 10^9 calls,
- *                          exact|bound, rational num/2^bits or -, token;
- *   exact_summary.dat      dist, sampler, TV, exact|bound, #never, #zero-p drawn,
- *                          worst token, its relative error.
- * Each file is written through a temporary name renamed into place. */
-int sl_exact_report_data(const char *dir, const char *zipf_logits, sl_error *err);
+
+/* ---- helpers of the exact-audit samplers (stats/exact*.c) */
+
+/* Allocates count[] and ideal[] for V tokens, fills ideal from in->d (or in->f when
+ * in->d is NULL) over its sum, and sets bits. */
+int sl_stat_exact_result_init(sl_stat_exact_result *r, const sl_stat_exact_input *in, unsigned bits, sl_error *err);
+
+/* Turns cumulative counts into per-token counts: cum[j] = number of grid values
+ * whose token is <= j (nondecreasing, cum[V-1] == 2^bits). */
+void sl_stat_exact_counts_from_cumulative(sl_stat_exact_result *r, const uint64_t *cum);
+
+/* Adds a failure path; returns it (NULL when the table is full). */
+sl_stat_exact_path *sl_stat_exact_path_add(sl_stat_exact_result *r, const char *name, long token,
+                                 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Sets the path's probability to num / 2^bits exactly. */
+void sl_stat_exact_path_set(sl_stat_exact_path *p, sl_u128 num, unsigned bits);
+
+/* Checks weights in the precision a sampler reads: finite and >= 0. Message:
+ * "SOURCE: entry I is NaN". */
+int sl_stat_exact_check_d(const sl_stat_exact_input *in, sl_error *err);
+int sl_stat_exact_check_f(const sl_stat_exact_input *in, sl_error *err);
 
 #endif
