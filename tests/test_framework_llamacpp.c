@@ -138,8 +138,8 @@ Test(replay_pipeline, llamacpp_framework_draws)
     }
     sl_fw_result_free(&res);
     /* one candidate left (top-k 1): no word is drawn */
-    o.has_top_k = 1;
-    o.top_k = 1;
+    o.cfg.has_top_k = 1;
+    o.cfg.top_k = 1;
     o.n = 10;
     cr_assert_eq(sl_fw_llamacpp_type.run(&o, &res, &e), 0);
     cr_assert_eq(res.words, 0, "a single candidate is chosen without a draw");

@@ -115,23 +115,7 @@ Test(replay_pipeline, golden_hf_vllm_against_torch_ops)
             o.seed.lo = strtoull(p, &p, 10);
             o.n = 20;
             o.k = 1;
-            o.has_temperature = c.has_temperature;
-            o.temperature = c.temperature;
-            o.has_top_k = c.has_top_k;
-            o.top_k = c.top_k;
-            o.has_top_p = c.has_top_p;
-            o.top_p = c.top_p;
-            o.has_min_p = c.has_min_p;
-            o.min_p = c.min_p;
-            o.has_typical = c.has_typical;
-            o.typical = c.typical;
-            o.has_penalty = c.has_penalty;
-            o.penalty = c.penalty;
-            o.context = c.context;
-            o.context_n = c.context_n;
-            o.has_min_keep = c.has_min_keep;
-            o.min_keep = c.min_keep;
-            o.defaults = c.defaults;
+            o.cfg = c; /* the same settings the pipeline case ran with */
             sl_fw_result fr;
             const sl_fw_type *ft = t == &sl_logits_pipeline_hf_type ? &sl_fw_hf_type : &sl_fw_vllm_type;
             cr_assert_eq(ft->run(&o, &fr, &e), 0, "%s %s draw: %s", fw, name, e.msg);

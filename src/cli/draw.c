@@ -168,7 +168,7 @@ typedef struct num_opt {
     int integer;
 } num_opt;
 
-#define NUM_OPT(name, bit, field, integer) {name, bit, offsetof(sl_fw_opts, field), offsetof(sl_fw_opts, has_##field), integer}
+#define NUM_OPT(name, bit, field, integer) {name, bit, offsetof(sl_fw_opts, cfg.field), offsetof(sl_fw_opts, cfg.has_##field), integer}
 static const num_opt num_opts[] = {
     NUM_OPT("--temperature", SL_OPT_TEMPERATURE, temperature, 0),
     NUM_OPT("--top-k", SL_OPT_TOP_K, top_k, 1),
@@ -212,7 +212,7 @@ int sl_cli_draw_main(int argc, char **argv)
     sl_fw_opts fo;
     memset(&fo, 0, sizeof fo);
     fo.k = 1;
-    fo.temperature = 1.0;
+    fo.cfg.temperature = 1.0;
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
@@ -288,7 +288,7 @@ int sl_cli_draw_main(int argc, char **argv)
             context_text = v;
             given |= SL_OPT_PENALTY;
         } else if (!strcmp(a, "--defaults")) {
-            fo.defaults = 1;
+            fo.cfg.defaults = 1;
             given |= SL_OPT_DEFAULTS;
         } else {
             int r = draw_num_opt(argc, argv, &i, &fo, &given);
@@ -368,8 +368,8 @@ int sl_cli_draw_main(int argc, char **argv)
                 }
                 ctx[i] = (long)cv.d[i];
             }
-            fo.context = ctx;
-            fo.context_n = cv.n;
+            fo.cfg.context = ctx;
+            fo.cfg.context_n = cv.n;
             sl_base_vec_free(&cv);
         }
         fo.probs = probs_src ? &vec : NULL;
@@ -378,7 +378,7 @@ int sl_cli_draw_main(int argc, char **argv)
         fo.has_seed = seed_text != NULL;
         fo.n = n;
         fo.variant = variant;
-        if (!strcmp(ft->name, "candle") && fo.logits && !fo.has_temperature && (fo.has_top_k || fo.has_top_p))
+        if (!strcmp(ft->name, "candle") && fo.logits && !fo.cfg.has_temperature && (fo.cfg.has_top_k || fo.cfg.has_top_p))
             fprintf(stderr, "samplab draw: note: candle without --temperature is ArgMax (LogitsProcessor::new(seed, "
                             "None, ..)): --top-k and --top-p act only with a temperature\n");
         sl_fw_result res;
@@ -417,7 +417,7 @@ int sl_cli_draw_main(int argc, char **argv)
         if (!soft)
             goto out;
         /* Greedy is argmax for every temperature, so T <= 0 is fine there. */
-        double t = !strcmp(dt->name, "greedy") ? 1.0 : fo.temperature;
+        double t = !strcmp(dt->name, "greedy") ? 1.0 : fo.cfg.temperature;
         int src = sl_logits_softmax(vec.d, vec.n, t, soft, &err);
         if (src) {
             fprintf(stderr, "samplab: %s: %s\n", vec.source, err.msg);
@@ -426,7 +426,7 @@ int sl_cli_draw_main(int argc, char **argv)
         }
         p = soft;
     } else {
-        if (fo.has_temperature) {
+        if (fo.cfg.has_temperature) {
             fprintf(stderr, "samplab draw: --temperature applies to --logits only\n");
             goto out;
         }

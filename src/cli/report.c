@@ -241,14 +241,14 @@ int sl_report_fw_run(const sl_fw_type *fw, const sl_report_dist *d, uint64_t see
     o.k = 1;
     o.replacement = 0; /* as `samplab draw` and torch.multinomial default */
     if (top_k > 0) {
-        o.has_top_k = 1;
-        o.top_k = top_k;
+        o.cfg.has_top_k = 1;
+        o.cfg.top_k = top_k;
     }
     /* Sampling at T = 1 said out loud: candle's LogitsProcessor without a
      * temperature is ArgMax, which draws nothing. */
     if (fw->accepts & SL_OPT_TEMPERATURE) {
-        o.has_temperature = 1;
-        o.temperature = 1.0;
+        o.cfg.has_temperature = 1;
+        o.cfg.temperature = 1.0;
     }
     return fw->run(&o, res, err);
 }

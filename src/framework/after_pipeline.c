@@ -7,35 +7,11 @@
 
 #include "framework/sl_fw.h"
 
-void sl_fw_logits_cfg_from_opts(const sl_fw_opts *o, sl_logits_cfg *c)
-{
-    memset(c, 0, sizeof *c);
-    c->has_temperature = o->has_temperature;
-    c->temperature = o->temperature;
-    c->has_top_k = o->has_top_k;
-    c->top_k = o->top_k;
-    c->has_top_p = o->has_top_p;
-    c->top_p = o->top_p;
-    c->has_min_p = o->has_min_p;
-    c->min_p = o->min_p;
-    c->has_typical = o->has_typical;
-    c->typical = o->typical;
-    c->has_penalty = o->has_penalty;
-    c->penalty = o->penalty;
-    c->context = o->context;
-    c->context_n = o->context_n;
-    c->has_min_keep = o->has_min_keep;
-    c->min_keep = o->min_keep;
-    c->defaults = o->defaults;
-}
-
 int sl_fw_torch_after_pipeline(const sl_logits_pipeline_type *t, const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
 {
     memset(out, 0, sizeof *out);
-    sl_logits_cfg c;
-    sl_fw_logits_cfg_from_opts(o, &c);
     sl_logits_result r;
-    int rc = sl_logits_pipeline_run(t, o->logits, &c, &r, err);
+    int rc = sl_logits_pipeline_run(t, o->logits, &o->cfg, &r, err);
     if (rc)
         return rc;
     if (r.greedy) { /* argmax: no draw, no word */

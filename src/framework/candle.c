@@ -88,11 +88,11 @@ static int candle_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
     const char *src = v->source;
     if (o->seed.hi)
         return sl_base_error_set(err, SL_EINVAL, "candle's seed is a u64 (StdRng::seed_from_u64): give one below 2^64");
-    if (o->probs && (o->has_temperature || o->has_top_k || o->has_top_p || o->simd_sum || o->has_penalty))
+    if (o->probs && (o->cfg.has_temperature || o->cfg.has_top_k || o->cfg.has_top_p || o->simd_sum || o->cfg.has_penalty))
         return sl_base_error_set(err, SL_EINVAL,
                             "--temperature, --top-k, --top-p, --simd-sum and --repetition-penalty apply to --logits; "
                             "--probs are drawn with WeightedIndex as given");
-    if (o->context_n && !o->has_penalty)
+    if (o->cfg.context_n && !o->cfg.has_penalty)
         return sl_base_error_set(err, SL_EINVAL, "--context needs --repetition-penalty");
 
     memset(out, 0, sizeof *out);
@@ -116,8 +116,8 @@ static int candle_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
         w = v->f;
         m = V;
     } else {
-        rc = sl_logits_candle_cfg_make(o->has_temperature, o->temperature, o->has_top_k, o->top_k, o->has_top_p,
-                                       o->top_p, o->simd_sum, &cfg, err);
+        rc = sl_logits_candle_cfg_make(o->cfg.has_temperature, o->cfg.temperature, o->cfg.has_top_k, o->cfg.top_k, o->cfg.has_top_p,
+                                       o->cfg.top_p, o->simd_sum, &cfg, err);
         if (rc)
             goto done;
         if (V == 0) {
@@ -132,7 +132,7 @@ static int candle_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
             goto done;
         }
         memcpy(lg, v->f, V * sizeof *lg);
-        if (o->has_penalty && sl_logits_candle_repeat_penalty(lg, V, (float)o->penalty, o->context, o->context_n) < 0) {
+        if (o->cfg.has_penalty && sl_logits_candle_repeat_penalty(lg, V, (float)o->cfg.penalty, o->cfg.context, o->cfg.context_n) < 0) {
             rc = sl_base_error_set(err, SL_ENOMEM, "out of memory for the repeat penalty");
             goto done;
         }

@@ -51,8 +51,7 @@ static int llamacpp_fw_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err
     if (o->seed.hi || o->seed.lo >= 0xFFFFFFFFu)
         return sl_base_error_set(err, SL_EINVAL,
                             "framework llamacpp: seed must be below 4294967295 (a uint32_t; 0xFFFFFFFF means random)");
-    sl_logits_cfg c;
-    sl_fw_logits_cfg_from_opts(o, &c);
+    const sl_logits_cfg c = o->cfg;
 
     const sl_vec *v = o->logits;
     for (size_t i = 0; i < v->n; i++)

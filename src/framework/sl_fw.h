@@ -22,14 +22,7 @@ typedef struct sl_fw_opts {
     int dtype_set; sl_dtype dtype;
     const char *variant;      /* e.g. torch "2"; NULL = default */
     int simd_sum;
-    int has_temperature; double temperature;
-    int has_top_k; long top_k;
-    int has_top_p; double top_p;
-    int has_min_p; double min_p;
-    int has_typical; double typical;
-    int has_penalty; double penalty; const long *context; size_t context_n;
-    int has_min_keep; long min_keep;
-    int defaults;
+    sl_logits_cfg cfg;        /* the pipeline settings (temperature, filters, penalties, context) */
 } sl_fw_opts;
 
 /* What a framework run produced: n calls of k tokens each, row-major. */
@@ -144,8 +137,6 @@ extern const sl_fw_type sl_fw_candle_type;
 
 /* ---------------------------------------------------------------- shared by the logits frameworks (framework/after_pipeline.c) */
 
-/* The draw options as pipeline settings (every field copied). */
-void sl_fw_logits_cfg_from_opts(const sl_fw_opts *o, sl_logits_cfg *c);
 /* Runs pipeline t on o->logits, then torch.multinomial(probs, 1) per call
  * (argmax without a word when the settings are greedy). */
 int sl_fw_torch_after_pipeline(const sl_logits_pipeline_type *t, const sl_fw_opts *o, sl_fw_result *out, sl_error *err);

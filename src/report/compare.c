@@ -212,12 +212,12 @@ static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     c[1].args = "--temperature 0.7 --top-k 40 --top-p 0.9";
     c[1].d = k40;
     c[1].src = k40src;
-    c[1].cfg.has_temperature = c[1].fo.has_temperature = 1;
-    c[1].cfg.temperature = c[1].fo.temperature = 0.7;
-    c[1].cfg.has_top_k = c[1].fo.has_top_k = 1;
-    c[1].cfg.top_k = c[1].fo.top_k = 40;
-    c[1].cfg.has_top_p = c[1].fo.has_top_p = 1;
-    c[1].cfg.top_p = c[1].fo.top_p = 0.9;
+    c[1].cfg.has_temperature = c[1].fo.cfg.has_temperature = 1;
+    c[1].cfg.temperature = c[1].fo.cfg.temperature = 0.7;
+    c[1].cfg.has_top_k = c[1].fo.cfg.has_top_k = 1;
+    c[1].cfg.top_k = c[1].fo.cfg.top_k = 40;
+    c[1].cfg.has_top_p = c[1].fo.cfg.has_top_p = 1;
+    c[1].cfg.top_p = c[1].fo.cfg.top_p = 0.9;
     c[1].need = SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P;
     /* 3. top-p boundary: p = [0.5, 0.3, 0.2] exactly at p = 0.8 */
     static const double bnd[3] = {0.5, 0.3, 0.2};
@@ -229,10 +229,10 @@ static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     c[2].what = "logits ln([0.5, 0.3, 0.2]) with top-p 0.8: the first two tokens hold exactly 0.8";
     c[2].args = "--top-p 0.8 --temperature 1";
     c[2].src = "-0.69314718055994529,-1.2039728043259361,-1.6094379124341003";
-    c[2].cfg.has_top_p = c[2].fo.has_top_p = 1;
-    c[2].cfg.top_p = c[2].fo.top_p = 0.8;
-    c[2].fo.has_temperature = 1;
-    c[2].fo.temperature = 1.0;
+    c[2].cfg.has_top_p = c[2].fo.cfg.has_top_p = 1;
+    c[2].cfg.top_p = c[2].fo.cfg.top_p = 0.8;
+    c[2].fo.cfg.has_temperature = 1;
+    c[2].fo.cfg.temperature = 1.0;
     c[2].need = SL_OPT_TOP_P;
     /* 4. repetition penalty */
     c[3].id = "penalty";
@@ -242,12 +242,12 @@ static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     c[3].args = "--repetition-penalty 1.3 --context DIR/inputs/context80.txt --temperature 1";
     c[3].d = &ctx->weather;
     c[3].src = "data/weather.txt";
-    c[3].cfg.has_penalty = c[3].fo.has_penalty = 1;
-    c[3].cfg.penalty = c[3].fo.penalty = 1.3;
-    c[3].cfg.context = c[3].fo.context = s->context;
-    c[3].cfg.context_n = c[3].fo.context_n = CMP_CTX_N;
-    c[3].fo.has_temperature = 1;
-    c[3].fo.temperature = 1.0;
+    c[3].cfg.has_penalty = c[3].fo.cfg.has_penalty = 1;
+    c[3].cfg.penalty = c[3].fo.cfg.penalty = 1.3;
+    c[3].cfg.context = c[3].fo.cfg.context = s->context;
+    c[3].cfg.context_n = c[3].fo.cfg.context_n = CMP_CTX_N;
+    c[3].fo.cfg.has_temperature = 1;
+    c[3].fo.cfg.temperature = 1.0;
     c[3].need = SL_OPT_PENALTY;
     /* 5. temperature 0 */
     c[4].id = "t0";
@@ -256,8 +256,8 @@ static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     c[4].args = "--temperature 0";
     c[4].d = &ctx->weather;
     c[4].src = "data/weather.txt";
-    c[4].cfg.has_temperature = c[4].fo.has_temperature = 1;
-    c[4].cfg.temperature = c[4].fo.temperature = 0.0;
+    c[4].cfg.has_temperature = c[4].fo.cfg.has_temperature = 1;
+    c[4].cfg.temperature = c[4].fo.cfg.temperature = 0.0;
     c[4].need = SL_OPT_TEMPERATURE;
 
     char name[64];
