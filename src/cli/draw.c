@@ -442,7 +442,7 @@ int sl_cli_draw_main(int argc, char **argv)
         rc = sl_cli_fail(&err);
         goto out;
     }
-    if (dt->prepare(&table, p, vec.n, &err)) {
+    if (sl_draw_prepare(dt, &table, p, vec.n, &err)) {
         sl_rng_release(&rng);
         free(soft);
         rc = sl_cli_fail(&err);

@@ -24,8 +24,11 @@ typedef struct exprace_table {
     double p[];
 } exprace_table;
 
-static int exprace_prepare(void **table, const double *p, size_t V, sl_error *err)
+static int exprace_prepare(void **table, const sl_draw_dist *dist, const void *param, sl_error *err)
 {
+    const double *p = dist->d;
+    size_t V = dist->V;
+    (void)param;
     exprace_table *t = malloc(sizeof *t + V * sizeof(double));
     if (!t)
         return sl_base_error_set(err, SL_ENOMEM, "exprace: out of memory");

@@ -11,15 +11,40 @@
 
 /* ---------------------------------------------------------------- draw methods */
 
+/* What a draw method reads: one weight vector (V = vocabulary size) in both
+ * precisions, the source's own roundings, and the precision the kernel
+ * computes in. Weights need not sum to 1. */
+typedef struct sl_draw_dist {
+    size_t V;
+    const double *d;     /* float64 weights (always set) */
+    const float *f;      /* float32 weights; NULL where only d exists */
+    sl_dtype dtype;      /* SL_F32: a float32 kernel reads f; SL_F64: d */
+    const char *source;  /* name for messages */
+} sl_draw_dist;
+
 /* A draw method, after GSL's gsl_ran_discrete: prepare once per distribution
- * (per-distribution cost), draw per token (per-draw cost), free. */
+ * (per-distribution cost), draw per token (per-draw cost), free. Framework
+ * kernels (torch's race, NumPy's searchsorted, rand's WeightedIndex,
+ * llama.cpp's dist) are draw types too; `param` selects a variant of the
+ * same algorithm (a release line, a uniform conversion). */
 typedef struct sl_draw_type {
     const char *name;
     const char *cost;   /* one line: per-distribution work, per-draw work, words per draw */
-    int (*prepare)(void **table, const double *p, size_t V, sl_error *err);
+    int (*prepare)(void **table, const sl_draw_dist *p, const void *param, sl_error *err);
     size_t (*draw)(const void *table, sl_rng *rng);
     void (*free)(void *table);
+    /* Optional: k tokens in one call, with the call's own checks (torch.multinomial(p, k));
+     * NULL means k calls of draw. Errors draw nothing. */
+    int (*draw_k)(const void *table, sl_rng *rng, size_t k, long *out, sl_error *err);
+    const void *param;
 } sl_draw_type;
+
+/* prepare over a float64 vector p[0..V) (f = NULL, dtype SL_F64, source "probs"). */
+int sl_draw_prepare(const sl_draw_type *t, void **table, const double *p, size_t V, sl_error *err);
+/* prepare over a dist, with the type's own param. */
+int sl_draw_prepare_dist(const sl_draw_type *t, void **table, const sl_draw_dist *p, sl_error *err);
+/* k tokens from a prepared table: the type's draw_k, or k draws. */
+int sl_draw_k(const sl_draw_type *t, const void *table, sl_rng *rng, size_t k, long *out, sl_error *err);
 
 extern const sl_draw_type sl_draw_exprace_type;
 /* The exponential race without shortcuts, one sl_rng_uniform_f64 and one log per token:
