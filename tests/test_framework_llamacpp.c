@@ -25,7 +25,7 @@ static uint64_t fixed2_next(void *s)
     fixed2 *f = s;
     return f->w[f->i++ & 1];
 }
-static const sl_rng_type fixed2_type = {"fixed2", 32, sizeof(fixed2), fixed2_seed, fixed2_next, NULL, NULL, NULL, NULL};
+static const sl_rng_type fixed2_type = {.name = "fixed2", .word_bits = 32, .state_size = sizeof(fixed2), .seed = fixed2_seed, .next = fixed2_next};
 
 Test(replay_pipeline, llamacpp_uniform_equals_libstdcxx)
 {

@@ -61,48 +61,6 @@ double sl_fw_llamacpp_uniform(sl_rng *r);
 
 extern const sl_fw_type sl_fw_torch_type;
 
-enum { SL_TORCH_1_13 = 1, SL_TORCH_2 = 2 };   /* emulated release line (2: checked on 2.6.0) */
-enum { SL_TORCH_FAST = 0, SL_TORCH_NAIVE = 1 };/* one-sample race: log-skipping or every log */
-
-/* One probability row as torch holds it, prepared once for many calls. */
-typedef struct sl_fw_torch_dist {
-    size_t V;
-    sl_dtype dtype;        /* SL_F32: pf is read; SL_F64: pd */
-    const float *pf;
-    const double *pd;
-    int version;           /* SL_TORCH_1_13 or SL_TORCH_2 */
-    float *bound;          /* float upper bounds of p (the fast race's pre-test) */
-    void *cdf;             /* replacement path: normalised cumulative sums (float or double) */
-    /* input checks, done once: index of the first entry each path rejects (SIZE_MAX: none) */
-    size_t bad_race;       /* NaN, +-inf or < 0 (race path message) */
-    size_t bad_cdf;        /* first entry failing `val >= 0 && isfinite(val)` */
-    int bad_cdf_neg;       /* 1: that entry fails `val >= 0` (also NaN), 0: it is infinite */
-    int all_zero;          /* race: sum == 0 */
-    int cdf_sum_ok;        /* replacement: sequential dtype sum > 0 */
-    const char *source;    /* name for messages */
-    int simd;              /* SL_SIMD_* level of the fast race (prepare: the best available) */
-} sl_fw_torch_dist;
-
-/* Prepares p (not copied: pf/pd must outlive dist). Only allocation fails here;
- * invalid entries are reported by the call that meets them, as torch does. */
-int sl_fw_torch_prepare(sl_fw_torch_dist *d, const float *pf, const double *pd, size_t V, sl_dtype dtype,
-                        int version, const char *source, sl_error *err);
-void sl_fw_torch_free(sl_fw_torch_dist *d);
-
-/* One torch.multinomial(p, k, replacement) call: writes k tokens to out and adds the
- * 32-bit words drawn to *words. Errors (torch's message quoted) draw nothing. mode:
- * SL_TORCH_FAST or SL_TORCH_NAIVE (the reference the fast path is tested against). */
-int sl_fw_torch_multinomial(const sl_fw_torch_dist *d, sl_rng_mt19937_state *mt, size_t k, int replacement,
-                            int mode, long *out, uint64_t *words, sl_error *err);
-
-/* torch.empty(n, dtype).exponential_() (lambda = 1), widened to double; adds 2·n to *words. */
-void sl_fw_torch_exponential(sl_rng_mt19937_state *mt, sl_dtype dtype, int version, double *out, size_t n,
-                             uint64_t *words);
-
-/* torch.topk(v, k) indices (largest, sorted) with libstdc++'s order among equal values;
- * the tests compare it with the real std::partial_sort / nth_element / sort. */
-int sl_fw_torch_topk(const double *v, size_t V, size_t k, long *out, sl_error *err);
-
 /* ---------------------------------------------------------------- NumPy (rng/seedseq.c, rng/pcg64.c,
  * rng/numpy_mt19937.c, framework/numpy.c) and GSL (framework/gsl.c) */
 

@@ -94,11 +94,11 @@ static int llama_bucket_sort(const sl_logits_llama_array *a, size_t npartial, sl
     size_t done = 0;
     off = 0;
     for (int j = 127; j > ib; --j) {
-        sl_logits_std_sort(res + off, histo[j], sizeof *res, llama_desc, NULL);
+        sl_base_std_sort(res + off, histo[j], sizeof *res, llama_desc, NULL);
         off += histo[j];
         done += histo[j];
     }
-    sl_logits_std_partial_sort(res + off, npartial - done, histo[ib], sizeof *res, llama_desc, NULL);
+    sl_base_std_partial_sort(res + off, npartial - done, histo[ib], sizeof *res, llama_desc, NULL);
     *nres = nhave;
     return SL_OK;
 }
@@ -108,13 +108,13 @@ static int llama_bucket_sort(const sl_logits_llama_array *a, size_t npartial, sl
 static void llama_partial_sort_inplace(sl_logits_llama_array *a, size_t npartial)
 {
     if (npartial <= 128) {
-        sl_logits_std_partial_sort(a->data, npartial, a->size, sizeof *a->data, llama_desc, NULL);
+        sl_base_std_partial_sort(a->data, npartial, a->size, sizeof *a->data, llama_desc, NULL);
     } else {
         sl_logits_cand *tmp = malloc(a->size * sizeof *tmp);
         size_t n = 0;
         if (!tmp || llama_bucket_sort(a, npartial, tmp, &n)) {
             /* out of memory: libstdc++'s std::sort gives the same set, ties aside */
-            sl_logits_std_sort(a->data, a->size, sizeof *a->data, llama_desc, NULL);
+            sl_base_std_sort(a->data, a->size, sizeof *a->data, llama_desc, NULL);
         } else {
             memcpy(a->data, tmp, npartial * sizeof *tmp);
         }
@@ -206,7 +206,7 @@ void sl_logits_llama_typical(sl_logits_llama_array *a, float p, size_t min_keep)
         sh[i] = fabsf(-logf(a->data[i].p) - entropy);
         idx[i] = i;
     }
-    sl_logits_std_sort(idx, n, sizeof *idx, llama_shift_less, sh);
+    sl_base_std_sort(idx, n, sizeof *idx, llama_shift_less, sh);
     float cum = 0.0f;
     size_t last = n;
     for (size_t i = 0; i < n; i++) {
