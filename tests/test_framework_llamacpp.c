@@ -105,7 +105,7 @@ Test(replay_pipeline, llamacpp_framework_draws)
     o.k = 1;
     sl_fw_result res;
     sl_error e;
-    cr_assert_eq(sl_fw_llamacpp_type.run(&o, &res, &e), 0, "%s", e.msg);
+    cr_assert_eq(sl_fw_run(&sl_fw_llamacpp_type, &o, &res, &e), 0, "%s", e.msg);
     cr_assert_eq(res.words, 2 * 20000u, "two mt19937 words per draw");
     cr_assert_str_eq(res.rng_name, "std-mt19937");
     /* replay by hand: std::mt19937(42), uniform, walk ids in order (no filter sorted the array) */
@@ -141,13 +141,13 @@ Test(replay_pipeline, llamacpp_framework_draws)
     o.cfg.has_top_k = 1;
     o.cfg.top_k = 1;
     o.n = 10;
-    cr_assert_eq(sl_fw_llamacpp_type.run(&o, &res, &e), 0);
+    cr_assert_eq(sl_fw_run(&sl_fw_llamacpp_type, &o, &res, &e), 0);
     cr_assert_eq(res.words, 0, "a single candidate is chosen without a draw");
     cr_assert_eq(res.tokens[0], 2);
     sl_fw_result_free(&res);
     /* no seed: llama.cpp's default means a random seed */
     o.has_seed = 0;
-    cr_assert_eq(sl_fw_llamacpp_type.run(&o, &res, &e), SL_EINVAL);
+    cr_assert_eq(sl_fw_run(&sl_fw_llamacpp_type, &o, &res, &e), SL_EINVAL);
     sl_base_vec_free(&v);
 }
 
