@@ -21,7 +21,7 @@ out=$(cd "$out" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "$chroot_dir/tmp/samplab-rand.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-inner=/tmp/$(basename "$work")
+inner=${work#"$chroot_dir"}  # the same folder as the chroot sees it
 cp -r "$here/rand_golden" "$work/src"
 rm -f "$work/src/Cargo.lock"
 pkgs=$(chroot "$chroot_dir" dpkg-query -W -f '${Package} ${Version}, ' \
