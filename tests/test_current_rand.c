@@ -107,7 +107,7 @@ enum { C_SUB, C_ERRNAME, C_KNOWN, C_OTHER, NCLASS };
 static const char *class_name[NCLASS] = {"subnormal", "errname", "known", "other"};
 
 /* Totals in [2^-127, 2^-126] (rand_sub's names): src/framework/rand_wi.c's
- * sl_fw_rand_uniform_f32_new takes max_rand = 0x3f7fffff, which is 1 - 2^-24,
+ * sl_draw_rand_uniform_f32_new takes max_rand = 0x3f7fffff, which is 1 - 2^-24,
  * where rand 0.8's UniformFloat::new uses (u32::MAX >> 9) as a float in [1, 2)
  * minus 1 = 1 - 2^-23 (0x3f7ffffe). With 1 - 2^-24 the product rounds back to
  * the total (a tie to even at 2^-126) and the scale is shrunk one ulp where
@@ -190,7 +190,7 @@ static sl_rng cr_stdrng(uint64_t seed)
 
 /* our status in rand 0.8's words; rand >= 0.9 spells the same cases
  * InvalidInput, InvalidWeight, InsufficientNonZero and Overflow */
-static const char *cr_status(sl_fw_rand_status st)
+static const char *cr_status(sl_draw_rand_status st)
 {
     switch (st) {
     case SL_RAND_OK: return "ok";
@@ -236,8 +236,8 @@ static int cr_lp(const float *logits, size_t V, const sl_logits_candle_cfg *cfg,
             tok[i] = (long)order[0];
         *ntok = n;
     } else {
-        sl_fw_rand_wi wi;
-        sl_fw_rand_status st = sl_fw_rand_wi_new(&wi, w, m, NULL);
+        sl_draw_rand_wi wi;
+        sl_draw_rand_status st = sl_draw_rand_wi_new(&wi, w, m, NULL);
         if (st == SL_RAND_PANIC_RANGE)
             snprintf(status, sn, "panic Uniform::new: range overflow");
         else if (st)
@@ -246,11 +246,11 @@ static int cr_lp(const float *logits, size_t V, const sl_logits_candle_cfg *cfg,
             *subtotal = wi.total;
             sl_rng r = cr_stdrng(seed);
             for (size_t i = 0; i < n; i++)
-                tok[i] = (long)order[sl_fw_rand_wi_sample(&wi, &r)];
+                tok[i] = (long)order[sl_draw_rand_wi_sample(&wi, &r)];
             *ntok = n;
             *words = r.words;
             sl_rng_release(&r);
-            sl_fw_rand_wi_free(&wi);
+            sl_draw_rand_wi_free(&wi);
         }
     }
     free(w);
@@ -264,7 +264,7 @@ static void replay_soft(const char *path, score *sc)
     cr_assert_not_null(t, "%s missing", path);
     static cr_book bk;
     memset(&bk, 0, sizeof bk);
-    sl_fw_rand_wi wi;
+    sl_draw_rand_wi wi;
     int have_wi = 0, cls = C_OTHER;
     const char *st_name = "ok";
     char *save = NULL;
@@ -290,8 +290,8 @@ static void replay_soft(const char *path, score *sc)
             }
             cr_named *v = cr_put(&bk, name, x, n);
             if (have_wi)
-                sl_fw_rand_wi_free(&wi);
-            sl_fw_rand_status st = sl_fw_rand_wi_new(&wi, v->x, v->n, NULL);
+                sl_draw_rand_wi_free(&wi);
+            sl_draw_rand_status st = sl_draw_rand_wi_new(&wi, v->x, v->n, NULL);
             have_wi = st == SL_RAND_OK;
             st_name = cr_status(st);
             cls = is_known(path, name) ? C_KNOWN : have_wi && subnormal_total(wi.total) ? C_SUB : C_OTHER;
@@ -317,7 +317,7 @@ static void replay_soft(const char *path, score *sc)
             if (have_wi) {
                 sl_rng r = cr_stdrng(seed);
                 for (size_t i = 0; i < n; i++)
-                    ok &= sl_fw_rand_wi_sample(&wi, &r) == strtoul(p, &p, 10);
+                    ok &= sl_draw_rand_wi_sample(&wi, &r) == strtoul(p, &p, 10);
                 unsigned long long words = strtoull(strstr(p, "words") + 5, &p, 10);
                 uint32_t next = (uint32_t)strtoul(strstr(p, "next") + 4, NULL, 16);
                 ok &= r.words == words && (uint32_t)sl_rng_next(&r) == next;
@@ -407,7 +407,7 @@ static void replay_soft(const char *path, score *sc)
         }
     }
     if (have_wi)
-        sl_fw_rand_wi_free(&wi);
+        sl_draw_rand_wi_free(&wi);
     for (size_t i = 0; i < bk.n; i++)
         free(bk.v[i].x);
     free(t);
