@@ -2,7 +2,7 @@
  * exact audit (stats/exact*.c, `samplab exact`) counts, for each sampler and
  * its own arithmetic, how many of the 2^bits uniform values select each
  * token, so the induced probabilities are exact rationals rather than
- * estimates. sl_stat_exact_report_data writes the data files into figures/; this
+ * estimates. sl_report_exact_data writes the data files into figures/; this
  * section turns them into tables (TV to the ideal softmax, tokens never
  * drawn, failure paths per 10^9 calls) and a tail figure. */
 #include <math.h>
@@ -21,7 +21,7 @@ typedef struct exact_state {
 static int exact_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
 {
     exact_state *s = arg;
-    return sl_stat_exact_report_data(ctx->figdir, s->have_zipf ? EXACT_ZIPF_FILE : NULL, err);
+    return sl_report_exact_data(ctx->figdir, s->have_zipf ? EXACT_ZIPF_FILE : NULL, err);
 }
 
 static int exact_plan(sl_report_ctx *ctx, void **state, sl_error *err)
@@ -35,7 +35,7 @@ static int exact_plan(sl_report_ctx *ctx, void **state, sl_error *err)
         fclose(f);
     if (sl_report_add_job(ctx, 1, 1e9, exact_run, s))
         return sl_base_error_set(err, SL_ENOMEM, "out of memory");
-    /* Every exact_* file in figures/ is this section's (sl_stat_exact_report_data's
+    /* Every exact_* file in figures/ is this section's (sl_report_exact_data's
      * own list of distributions may grow). */
     if (sl_report_keep(ctx, "exact_*", err))
         return SL_ENOMEM;

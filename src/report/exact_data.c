@@ -168,7 +168,7 @@ out:
     return rc;
 }
 
-int sl_stat_exact_report_data(const char *dir, const char *zipf_logits, sl_error *err)
+int sl_report_exact_data(const char *dir, const char *zipf_logits, sl_error *err)
 {
     static const double weather[8] = {4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2.2};
     static const double ties[4] = {3, 2, 2, 1};

@@ -176,6 +176,6 @@ const char *sl_report_fmt_p(char *buf, size_t n, double p);
  *   exact_summary.dat      dist, sampler, TV, exact|bound, #never, #zero-p drawn,
  *                          worst token, its relative error.
  * Each file is written through a temporary name renamed into place. */
-int sl_stat_exact_report_data(const char *dir, const char *zipf_logits, sl_error *err);
+int sl_report_exact_data(const char *dir, const char *zipf_logits, sl_error *err);
 
 #endif
