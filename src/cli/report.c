@@ -368,55 +368,31 @@ int sl_cli_report_main(int argc, char **argv)
     long row = -1;
     char logits_arg[4096];
     size_t jobs = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-            return usage(stdout, 0);
-        else if (!strcmp(a, "--no-plot"))
-            ctx.no_plot = 1;
-        else if (!strcmp(a, "--out")) {
-            if (!(v = sl_cli_value(cmd, argc, argv, &i)))
-                return 2;
-            ctx.outdir = v;
-        } else if (!strcmp(a, "--logits")) {
-            if (!(v = sl_cli_value(cmd, argc, argv, &i)))
-                return 2;
-            logits_path = v;
-        } else if (!strcmp(a, "--tensor")) {
-            if (!(v = sl_cli_value(cmd, argc, argv, &i)))
-                return 2;
-            tensor = v;
-        } else if (!strcmp(a, "--row")) {
-            if (!(v = sl_cli_value(cmd, argc, argv, &i)) || sl_cli_parse_long(cmd, a, v, &row))
-                return 2;
-            if (row < 0) {
-                fprintf(stderr, "samplab report: --row takes a non-negative integer\n");
-                return 2;
-            }
-        } else if (!strcmp(a, "--only")) {
-            if (!(v = sl_cli_value(cmd, argc, argv, &i)))
-                return 2;
-            only = v;
-        } else if (!strcmp(a, "--n")) {
-            if (!(v = sl_cli_value(cmd, argc, argv, &i)) || sl_cli_parse_size(cmd, a, v, &ctx.n))
-                return 2;
-        } else if (!strcmp(a, "--jobs")) {
-            if (!(v = sl_cli_value(cmd, argc, argv, &i)) || sl_cli_parse_size(cmd, a, v, &jobs))
-                return 2;
-        } else if (!strcmp(a, "--seed")) {
-            sl_seed s;
-            sl_error e;
-            if (!(v = sl_cli_value(cmd, argc, argv, &i)))
-                return 2;
-            if (sl_base_seed_parse(v, &s, &e) || s.hi || s.lo > UINT64_MAX - 100000) {
-                fprintf(stderr, "samplab report: --seed must be an integer below 2^64 - 100000\n");
-                return 2;
-            }
-            ctx.seed = s.lo;
-        } else {
-            fprintf(stderr, "samplab report: unknown option '%s' (samplab report --help)\n", a);
+    sl_cli_parsed po;
+    if (sl_cli_parse(sl_cli_spec_lookup(cmd), argc, argv, &po))
+        return 2;
+    if (po.help)
+        return usage(stdout, 0);
+    const sl_cli_arg *pa = po.a;
+    ctx.no_plot = pa[SL_CLI_NO_PLOT].given;
+    if (pa[SL_CLI_OUT].given)
+        ctx.outdir = pa[SL_CLI_OUT].text;
+    logits_path = pa[SL_CLI_LOGITS].text;
+    tensor = pa[SL_CLI_TENSOR].text;
+    if (pa[SL_CLI_ROW].given)
+        row = pa[SL_CLI_ROW].l;
+    only = pa[SL_CLI_ONLY].text;
+    if (pa[SL_CLI_N].given)
+        ctx.n = pa[SL_CLI_N].size;
+    jobs = pa[SL_CLI_JOBS].size;
+    if (pa[SL_CLI_SEED].given) {
+        sl_seed s;
+        sl_error e;
+        if (sl_base_seed_parse(pa[SL_CLI_SEED].text, &s, &e) || s.hi || s.lo > UINT64_MAX - 100000) {
+            fprintf(stderr, "samplab report: --seed must be an integer below 2^64 - 100000\n");
             return 2;
         }
+        ctx.seed = s.lo;
     }
     if (ctx.n < 100 || ctx.n > 100000000) {
         fprintf(stderr, "samplab report: --n must be between 100 and 100000000\n");
