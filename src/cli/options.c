@@ -116,6 +116,8 @@ static const sl_cli_take draw_takes[] = {
     O(SL_CLI_COUNTS),
     OH(SL_CLI_JSON, "one object: {\"tokens\": [...], \"rng\": {\"name\", \"word_bits\", \"words\"}}"),
     G(SL_CLI_G_FRAMEWORK),
+    OH(SL_CLI_REPETITION_PENALTY, "penalise the ids in --context: hf every id, vllm every id,\n"
+                                  "llamacpp the last 64"),
     G(SL_CLI_G_SAMPLING),
     END,
 };
