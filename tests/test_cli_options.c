@@ -24,20 +24,6 @@ static const char *sample_value(sl_cli_opt o)
     }
 }
 
-/* Runs `samplab ARGS`, expects a refusal whose one line contains want. */
-static void expect_refused(const char *args, const char *want)
-{
-    sl_test_run r = sl_test_cli(args);
-    cr_expect_eq(r.status, 2, "%s: exit %d (stderr %s)", args, r.status, r.err);
-    cr_expect_str_empty(r.out, "%s: stdout not empty: %s", args, r.out);
-    cr_expect_eq(sl_test_lines(r.err), 1, "%s: stderr is not one line: %s", args, r.err);
-    cr_expect(strstr(r.err, want) != NULL, "%s: stderr '%s' lacks '%s'", args, r.err, want);
-    for (const char *c = r.err; *c; c++)
-        cr_expect(*c == '\n' || (*c >= 0x20 && *c < 0x7f), "%s: unprintable byte 0x%02x in '%s'", args,
-                  (unsigned)(unsigned char)*c, r.err);
-    sl_test_run_free(&r);
-}
-
 Test(cli_options, repeated_option_refused_everywhere)
 {
     size_t checked = 0;
@@ -49,7 +35,7 @@ Test(cli_options, repeated_option_refused_everywhere)
             char args[256], want[128];
             snprintf(args, sizeof args, "%s %s%s %s%s", s->name, name, v, name, v);
             snprintf(want, sizeof want, "samplab %s: %s given twice", s->name, name);
-            expect_refused(args, want);
+            sl_test_expect_refused(args, want);
             checked++;
         }
     cr_assert_gt(checked, 80, "only %zu options in the table", checked);
@@ -61,18 +47,18 @@ Test(cli_options, unknown_option_named)
         char args[128], want[128];
         snprintf(args, sizeof args, "%s --no-such-option", s->name);
         snprintf(want, sizeof want, "samplab %s: unknown option '--no-such-option'", s->name);
-        expect_refused(args, want);
+        sl_test_expect_refused(args, want);
         /* a word that is no option at all */
         snprintf(args, sizeof args, "%s stray", s->name);
         snprintf(want, sizeof want, "samplab %s: unknown option 'stray'", s->name);
-        expect_refused(args, want);
+        sl_test_expect_refused(args, want);
     }
 }
 
 /* An option of the table that a subcommand does not take is refused by name. */
 Test(cli_options, option_of_another_subcommand_named)
 {
-    expect_refused("rng --top-k 3", "samplab rng: --top-k is not an option of rng");
+    sl_test_expect_refused("rng --top-k 3", "samplab rng: --top-k is not an option of rng");
     for (const sl_cli_spec *s = sl_cli_specs; s->name; s++)
         for (int o = SL_CLI_NONE + 1; o < SL_CLI_OPT_COUNT; o++) {
             const char *name = sl_cli_options[o].name;
@@ -84,7 +70,7 @@ Test(cli_options, option_of_another_subcommand_named)
             char args[256], want[160];
             snprintf(args, sizeof args, "%s %s%s", s->name, name, sample_value((sl_cli_opt)o));
             snprintf(want, sizeof want, "samplab %s: %s is not an option of %s", s->name, name, s->name);
-            expect_refused(args, want);
+            sl_test_expect_refused(args, want);
         }
 }
 
@@ -97,12 +83,12 @@ Test(cli_options, missing_value_named)
             char args[256], want[160];
             snprintf(args, sizeof args, "%s %s", s->name, sl_cli_options[o].name);
             snprintf(want, sizeof want, "samplab %s: %s needs a value", s->name, sl_cli_options[o].name);
-            expect_refused(args, want);
+            sl_test_expect_refused(args, want);
             snprintf(args, sizeof args, "%s %s --json", s->name, sl_cli_options[o].name);
             snprintf(want, sizeof want, "%s needs a value, not the option '--json'", sl_cli_options[o].name);
-            expect_refused(args, want);
+            sl_test_expect_refused(args, want);
         }
-    expect_refused("bench --logits", "samplab bench: --logits needs a value");
+    sl_test_expect_refused("bench --logits", "samplab bench: --logits needs a value");
 }
 
 Test(cli_options, malformed_numbers_name_option_and_value)
@@ -116,11 +102,11 @@ Test(cli_options, malformed_numbers_name_option_and_value)
             char args[256], want[160];
             snprintf(args, sizeof args, "%s %s 12x", s->name, sl_cli_options[o].name);
             snprintf(want, sizeof want, "samplab %s: %s takes ", s->name, sl_cli_options[o].name);
-            expect_refused(args, want);
-            expect_refused(args, ", not '12x'");
+            sl_test_expect_refused(args, want);
+            sl_test_expect_refused(args, ", not '12x'");
         }
-    expect_refused("draw --probs 1,2 --method cdf --row -1", "--row takes a non-negative integer");
-    expect_refused("power --probs 1,2 --n 1e3", "--n takes a non-negative integer, not '1e3'");
+    sl_test_expect_refused("draw --probs 1,2 --method cdf --row -1", "--row takes a non-negative integer");
+    sl_test_expect_refused("power --probs 1,2 --n 1e3", "--n takes a non-negative integer, not '1e3'");
 }
 
 /* Does `text` mention option `name` as a whole word? */
@@ -152,7 +138,7 @@ Test(cli_options, help_matches_the_table)
             cr_expect(mentions(h.out, name), "%s does not list %s", args, name);
             /* accepted: parsing goes past it and stops at the next word */
             snprintf(args, sizeof args, "%s %s%s --zz-after", s->name, name, sample_value((sl_cli_opt)o));
-            expect_refused(args, "unknown option '--zz-after'");
+            sl_test_expect_refused(args, "unknown option '--zz-after'");
         }
         /* every --word the help names is an option of this subcommand */
         for (const char *p = strstr(h.out, "--"); p; p = strstr(p + 2, "--")) {
@@ -205,14 +191,14 @@ Test(cli_options, framework_and_method_refusals_name_both)
             snprintf(args, sizeof args, "draw --framework %s%s %s%s%s", ft->name, src, d->name,
                      o == SL_CLI_PROBS || o == SL_CLI_LOGITS ? " 1,2" : "", o == SL_CLI_PROBS || o == SL_CLI_LOGITS ? "" : sample_value((sl_cli_opt)o));
             snprintf(want, sizeof want, "samplab draw: %s is not an option of framework %s", d->name, ft->name);
-            expect_refused(args, want);
+            sl_test_expect_refused(args, want);
             checked++;
         }
         char args[128], want[128];
         snprintf(args, sizeof args, "draw --framework %s --probs 1,2 --rng pcg32", ft->name);
         snprintf(want, sizeof want, "samplab draw: --rng is not an option of framework %s", ft->name);
         if (ft->accepts & SL_OPT_PROBS)
-            expect_refused(args, want);
+            sl_test_expect_refused(args, want);
     }
     for (size_t i = 0; sl_logits_pipeline_types[i]; i++) {
         const sl_logits_pipeline_type *t = sl_logits_pipeline_types[i];
@@ -224,11 +210,11 @@ Test(cli_options, framework_and_method_refusals_name_both)
             snprintf(args, sizeof args, "pipeline --framework %s --logits 1,2 %s%s", t->name, d->name,
                      sample_value((sl_cli_opt)o));
             snprintf(want, sizeof want, "samplab pipeline: %s is not an option of framework %s", d->name, t->name);
-            expect_refused(args, want);
+            sl_test_expect_refused(args, want);
             snprintf(args, sizeof args, "compare --frameworks hf,%s --logits 1,2 %s%s", t->name, d->name,
                      sample_value((sl_cli_opt)o));
             snprintf(want, sizeof want, "samplab compare: %s is not an option of framework ", d->name);
-            expect_refused(args, want);
+            sl_test_expect_refused(args, want);
             checked++;
         }
     }
@@ -241,24 +227,24 @@ Test(cli_options, framework_and_method_refusals_name_both)
         snprintf(args, sizeof args, "draw --probs 1,2 --method alias %s%s", d->name, sample_value((sl_cli_opt)o));
         snprintf(want, sizeof want, "samplab draw: %s is not an option of method alias: it needs --framework",
                  d->name);
-        expect_refused(args, want);
+        sl_test_expect_refused(args, want);
     }
 }
 
 /* A newline, a terminal escape or a control byte in a value is shown as \xNN. */
 Test(cli_options, values_in_messages_are_escaped)
 {
-    expect_refused("draw --probs 1,2 --method \"$(printf 'a\\nb\\033[31mc')\"",
+    sl_test_expect_refused("draw --probs 1,2 --method \"$(printf 'a\\nb\\033[31mc')\"",
                    "unknown method 'a\\x0ab\\x1b[31mc'");
-    expect_refused("draw \"$(printf -- '--x\\ny')\"", "unknown option '--x\\x0ay'");
-    expect_refused("draw --probs 1,2 --method cdf --n \"$(printf '5\\001')\"",
+    sl_test_expect_refused("draw \"$(printf -- '--x\\ny')\"", "unknown option '--x\\x0ay'");
+    sl_test_expect_refused("draw --probs 1,2 --method cdf --n \"$(printf '5\\001')\"",
                    "--n takes a non-negative integer, not '5\\x01'");
-    expect_refused("gof --probs 1,2 --method cdf --n 10 --alpha \"$(printf '0.5\\r')\"",
+    sl_test_expect_refused("gof --probs 1,2 --method cdf --n 10 --alpha \"$(printf '0.5\\r')\"",
                    "--alpha takes a number, not '0.5\\x0d'");
-    expect_refused("draw --probs 1,2 --framework \"$(printf 'to\\033rch')\"", "unknown framework 'to\\x1brch'");
-    expect_refused("rng --rng \"$(printf 'pcg\\n32')\"", "unknown random source 'pcg\\x0a32'");
+    sl_test_expect_refused("draw --probs 1,2 --framework \"$(printf 'to\\033rch')\"", "unknown framework 'to\\x1brch'");
+    sl_test_expect_refused("rng --rng \"$(printf 'pcg\\n32')\"", "unknown random source 'pcg\\x0a32'");
     /* a library message quoting the user's bytes (here a file name) too */
-    expect_refused("draw --probs \"$(printf 'no\\033such')\" --method cdf", "no\\x1bsuch");
+    sl_test_expect_refused("draw --probs \"$(printf 'no\\033such')\" --method cdf", "no\\x1bsuch");
     /* bytes from 0x7f on (C1 controls, a BOM) as well */
-    expect_refused("draw --probs 1,2 --method \"$(printf '\\357\\273\\277cdf')\"", "unknown method '\\xef\\xbb\\xbfcdf'");
+    sl_test_expect_refused("draw --probs 1,2 --method \"$(printf '\\357\\273\\277cdf')\"", "unknown method '\\xef\\xbb\\xbfcdf'");
 }

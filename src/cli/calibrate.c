@@ -36,12 +36,9 @@ static void calibrate_help(FILE *f)
 int sl_cli_calibrate_main(int argc, char **argv)
 {
     sl_cli_parsed po;
-    if (sl_cli_parse(sl_cli_spec_lookup("calibrate"), argc, argv, &po))
-        return 2;
-    if (po.help) {
-        calibrate_help(stdout);
-        return 0;
-    }
+    int st = sl_cli_parse("calibrate", argc, argv, calibrate_help, &po);
+    if (st >= 0)
+        return st;
     const sl_cli_arg *v = po.a;
     sl_cli_ref_opts ro;
     sl_cli_ref_from(&po, &ro);

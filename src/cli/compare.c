@@ -372,12 +372,9 @@ static void cmp_notes(const sl_cli_logits_args *a, int has_hf, int has_candle, F
 int sl_cli_compare_main(int argc, char **argv)
 {
     sl_cli_parsed po;
-    if (sl_cli_parse(sl_cli_spec_lookup("compare"), argc, argv, &po))
-        return 2;
-    if (po.help) {
-        cmp_help(stdout);
-        return 0;
-    }
+    int st = sl_cli_parse("compare", argc, argv, cmp_help, &po);
+    if (st >= 0)
+        return st;
     sl_cli_logits_args a;
     sl_cli_logits_from(&po, &a);
     const char *list = po.a[SL_CLI_FRAMEWORKS].text;

@@ -148,12 +148,9 @@ static int print_result(const long *tokens, size_t n, size_t k, int nested, size
 int sl_cli_draw_main(int argc, char **argv)
 {
     sl_cli_parsed po;
-    if (sl_cli_parse(sl_cli_spec_lookup("draw"), argc, argv, &po))
-        return 2;
-    if (po.help) {
-        draw_help(stdout);
-        return 0;
-    }
+    int st = sl_cli_parse("draw", argc, argv, draw_help, &po);
+    if (st >= 0)
+        return st;
     const sl_cli_arg *v = po.a;
     const char *probs_src = v[SL_CLI_PROBS].text, *logits_src = v[SL_CLI_LOGITS].text;
     const char *method = v[SL_CLI_METHOD].text, *framework = v[SL_CLI_FRAMEWORK].text;

@@ -189,12 +189,9 @@ static int print_json(const sl_stat_exact_result *r, const sl_stat_exact_type *t
 int sl_cli_exact_main(int argc, char **argv)
 {
     sl_cli_parsed po;
-    if (sl_cli_parse(sl_cli_spec_lookup("exact"), argc, argv, &po))
-        return 2;
-    if (po.help) {
-        exact_help(stdout);
-        return 0;
-    }
+    int st = sl_cli_parse("exact", argc, argv, exact_help, &po);
+    if (st >= 0)
+        return st;
     const sl_cli_arg *v = po.a;
     if (v[SL_CLI_REPORT_DATA].given) {
         sl_error err;

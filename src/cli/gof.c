@@ -45,12 +45,9 @@ static size_t tv_null_reps(size_t support, uint64_t n)
 int sl_cli_gof_main(int argc, char **argv)
 {
     sl_cli_parsed po;
-    if (sl_cli_parse(sl_cli_spec_lookup("gof"), argc, argv, &po))
-        return 2;
-    if (po.help) {
-        gof_help(stdout);
-        return 0;
-    }
+    int st = sl_cli_parse("gof", argc, argv, gof_help, &po);
+    if (st >= 0)
+        return st;
     const sl_cli_arg *v = po.a;
     sl_cli_ref_opts ro;
     sl_cli_ref_from(&po, &ro);

@@ -346,7 +346,7 @@ static sl_cli_opt find(const sl_cli_spec *s, const char *word, int *taken)
     return other;
 }
 
-int sl_cli_parse(const sl_cli_spec *s, int argc, char **argv, sl_cli_parsed *p)
+static int parse(const sl_cli_spec *s, int argc, char **argv, sl_cli_parsed *p)
 {
     const char *cmd = s->name;
     char e[SL_CLI_ESC_MAX], e2[SL_CLI_ESC_MAX];
@@ -396,6 +396,18 @@ int sl_cli_parse(const sl_cli_spec *s, int argc, char **argv, sl_cli_parsed *p)
             return 2;
     }
     return 0;
+}
+
+int sl_cli_parse(const char *cmd, int argc, char **argv, void (*help)(FILE *), sl_cli_parsed *p)
+{
+    const sl_cli_spec *s = sl_cli_spec_lookup(cmd);
+    if (!s || parse(s, argc, argv, p))
+        return 2;
+    if (p->help) {
+        help(stdout);
+        return 0;
+    }
+    return -1;
 }
 
 sl_cli_opt sl_cli_refused(const sl_cli_parsed *p, unsigned groups, unsigned accepts)

@@ -116,12 +116,9 @@ static void pipeline_help(FILE *f)
 int sl_cli_pipeline_main(int argc, char **argv)
 {
     sl_cli_parsed po;
-    if (sl_cli_parse(sl_cli_spec_lookup("pipeline"), argc, argv, &po))
-        return 2;
-    if (po.help) {
-        pipeline_help(stdout);
-        return 0;
-    }
+    int st = sl_cli_parse("pipeline", argc, argv, pipeline_help, &po);
+    if (st >= 0)
+        return st;
     sl_cli_logits_args a;
     sl_cli_logits_from(&po, &a);
     const char *fw = po.a[SL_CLI_FRAMEWORK].text;

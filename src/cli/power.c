@@ -52,12 +52,9 @@ static const char *theta_name(sl_fault f)
 int sl_cli_power_main(int argc, char **argv)
 {
     sl_cli_parsed po;
-    if (sl_cli_parse(sl_cli_spec_lookup("power"), argc, argv, &po))
-        return 2;
-    if (po.help) {
-        power_help(stdout);
-        return 0;
-    }
+    int st = sl_cli_parse("power", argc, argv, power_help, &po);
+    if (st >= 0)
+        return st;
     const sl_cli_arg *v = po.a;
     sl_cli_ref_opts ro;
     sl_cli_ref_from(&po, &ro);

@@ -178,7 +178,7 @@ static int sl_report_run_jobs(sl_report_ctx *ctx, int phase, size_t *done, size_
     return 0;
 }
 
-static int usage(FILE *f, int rc)
+static void report_help(FILE *f)
 {
     fprintf(f,
             "usage: samplab report [--out DIR] [--logits SRC [--tensor NAME] [--row R]] [--n N]\n"
@@ -199,7 +199,6 @@ static int usage(FILE *f, int rc)
     for (size_t i = 0; sl_report_sections[i]; i++)
         fprintf(f, " %s", sl_report_sections[i]->id);
     fprintf(f, "\n  --no-plot      write the .dat and .gp files but do not run gnuplot\n");
-    return rc;
 }
 
 static int sl_report_dist_from_logits(sl_report_dist *d, const char *name, const char *desc, const double *x,
@@ -369,10 +368,9 @@ int sl_cli_report_main(int argc, char **argv)
     char logits_arg[4096];
     size_t jobs = 0;
     sl_cli_parsed po;
-    if (sl_cli_parse(sl_cli_spec_lookup(cmd), argc, argv, &po))
-        return 2;
-    if (po.help)
-        return usage(stdout, 0);
+    int st = sl_cli_parse(cmd, argc, argv, report_help, &po);
+    if (st >= 0)
+        return st;
     const sl_cli_arg *pa = po.a;
     ctx.no_plot = pa[SL_CLI_NO_PLOT].given;
     if (pa[SL_CLI_OUT].given)

@@ -27,12 +27,9 @@ static void rng_help(FILE *f)
 int sl_cli_rng_main(int argc, char **argv)
 {
     sl_cli_parsed po;
-    if (sl_cli_parse(sl_cli_spec_lookup("rng"), argc, argv, &po))
-        return 2;
-    if (po.help) {
-        rng_help(stdout);
-        return 0;
-    }
+    int st = sl_cli_parse("rng", argc, argv, rng_help, &po);
+    if (st >= 0)
+        return st;
     const char *rng_name = po.a[SL_CLI_RNG].text, *seed_text = po.a[SL_CLI_SEED].text;
     const char *stream_text = po.a[SL_CLI_STREAM].text;
     size_t n = po.a[SL_CLI_N].given ? po.a[SL_CLI_N].size : 10;

@@ -110,10 +110,11 @@ typedef struct sl_cli_parsed {
     sl_cli_arg a[SL_CLI_OPT_COUNT];
 } sl_cli_parsed;
 
-/* Parses argv[1..] for subcommand s. 0 on success; 2 after printing the one
- * line that says what is wrong: an option given twice, one s does not take,
- * an unknown word, a missing value, a malformed number. */
-int sl_cli_parse(const sl_cli_spec *s, int argc, char **argv, sl_cli_parsed *p);
+/* Parses argv[1..] for subcommand cmd. -1: go on with p filled in; else the
+ * exit status: 0 after printing help(stdout) for --help or -h, 2 after
+ * printing the one line that says what is wrong: an option given twice, one
+ * cmd does not take, an unknown word, a missing value, a malformed number. */
+int sl_cli_parse(const char *cmd, int argc, char **argv, void (*help)(FILE *), sl_cli_parsed *p);
 /* The first given option (table order) of `groups` whose SL_OPT_* bit is not
  * in `accepts`, or SL_CLI_NONE. */
 sl_cli_opt sl_cli_refused(const sl_cli_parsed *p, unsigned groups, unsigned accepts);
