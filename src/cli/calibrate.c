@@ -92,7 +92,7 @@ int sl_cli_calibrate_main(int argc, char **argv)
     }
     if (cells.ncells < 2) {
         fprintf(stderr, "samplab calibrate: %s: one chi-square cell at N = %zu, nothing to calibrate\n",
-                ref.source, n);
+                sl_cli_esc(ref.source, e, sizeof e), n);
         goto out;
     }
     double df = (double)cells.ncells - 1;

@@ -234,7 +234,7 @@ int sl_cli_draw_main(int argc, char **argv)
             for (size_t i = 0; ctx && i < cv.n; i++) {
                 if (cv.d[i] != (double)(long)cv.d[i] || cv.d[i] < 0 || cv.d[i] >= (double)vec.n) {
                     fprintf(stderr, "samplab draw: %s: context entry %zu (%.17g) is not a token id in 0..%zu\n",
-                            cv.source, i, cv.d[i], vec.n - 1);
+                            sl_cli_esc(cv.source, e, sizeof e), i, cv.d[i], vec.n - 1);
                     free(ctx);
                     sl_base_vec_free(&cv);
                     goto out;
@@ -297,7 +297,7 @@ int sl_cli_draw_main(int argc, char **argv)
         double t = !strcmp(dt->name, "greedy") ? 1.0 : fo.cfg.temperature;
         int src = sl_logits_softmax(vec.d, vec.n, t, soft, &err);
         if (src) {
-            fprintf(stderr, "samplab: %s: %s\n", vec.source, err.msg);
+            sl_cli_fail_in(vec.source, &err);
             free(soft);
             goto out;
         }

@@ -337,12 +337,12 @@ int sl_cli_exact_main(int argc, char **argv)
         if (!pd || !pf)
             goto out;
         if (sl_logits_softmax(vec.d, vec.n, temperature, pd, &err)) {
-            fprintf(stderr, "samplab: %s: %s\n", vec.source, err.msg);
+            sl_cli_fail_in(vec.source, &err);
             goto out;
         }
         if (t == &sl_stat_exact_candle_type) {
             if (sl_stat_exact_candle_softmax(vec.f, vec.n, temperature, pf, &err)) {
-                fprintf(stderr, "samplab: %s: %s\n", vec.source, err.msg);
+                sl_cli_fail_in(vec.source, &err);
                 goto out;
             }
         } else {

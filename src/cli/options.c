@@ -240,24 +240,32 @@ const sl_cli_spec *sl_cli_spec_lookup(const char *cmd)
     return NULL;
 }
 
-/* The take that gives `o` to a command: an explicit one (it carries the
- * command's own help) before a group. */
-static const sl_cli_take *take_of(const sl_cli_spec *s, sl_cli_opt o)
+/* The take in s naming option o itself (opt_take), or the first take of
+ * group g (group_take); NULL if none. An option s takes both ways is listed
+ * with its group, with the option take's help. */
+static const sl_cli_take *opt_take(const sl_cli_spec *s, sl_cli_opt o)
 {
-    const sl_cli_take *lists[2] = {s->takes, s->shared}, *group = NULL;
+    const sl_cli_take *lists[2] = {s->takes, s->shared};
     for (int l = 0; l < 2; l++)
-        for (const sl_cli_take *t = lists[l]; t && (t->group || t->opt); t++) {
+        for (const sl_cli_take *t = lists[l]; t && (t->group || t->opt); t++)
             if (t->opt == o)
                 return t;
-            if (!group && t->group && t->group == sl_cli_options[o].group)
-                group = t;
-        }
-    return group;
+    return NULL;
+}
+
+static const sl_cli_take *group_take(const sl_cli_spec *s, unsigned g)
+{
+    const sl_cli_take *lists[2] = {s->takes, s->shared};
+    for (int l = 0; l < 2; l++)
+        for (const sl_cli_take *t = lists[l]; g && t && (t->group || t->opt); t++)
+            if (t->group == g)
+                return t;
+    return NULL;
 }
 
 int sl_cli_takes(const sl_cli_spec *s, sl_cli_opt o)
 {
-    return o > SL_CLI_NONE && o < SL_CLI_OPT_COUNT && take_of(s, o) != NULL;
+    return o > SL_CLI_NONE && o < SL_CLI_OPT_COUNT && (opt_take(s, o) || group_take(s, sl_cli_options[o].group));
 }
 
 const char *sl_cli_esc(const char *s, char *buf, size_t n)
@@ -460,12 +468,18 @@ static void help_list(FILE *f, const sl_cli_spec *s, const sl_cli_take *list)
 {
     for (const sl_cli_take *t = list; t && (t->group || t->opt); t++) {
         if (t->opt) {
-            help_line(f, t->opt, t->help ? t->help : sl_cli_options[t->opt].help);
+            if (!group_take(s, sl_cli_options[t->opt].group))
+                help_line(f, t->opt, t->help ? t->help : sl_cli_options[t->opt].help);
             continue;
         }
-        for (int o = SL_CLI_NONE + 1; o < SL_CLI_OPT_COUNT; o++)
-            if (sl_cli_options[o].group == t->group && take_of(s, (sl_cli_opt)o) == t)
-                help_line(f, (sl_cli_opt)o, sl_cli_options[o].help);
+        if (group_take(s, t->group) != t)
+            continue;
+        for (int o = SL_CLI_NONE + 1; o < SL_CLI_OPT_COUNT; o++) {
+            if (sl_cli_options[o].group != t->group)
+                continue;
+            const sl_cli_take *own = opt_take(s, (sl_cli_opt)o);
+            help_line(f, (sl_cli_opt)o, own && own->help ? own->help : sl_cli_options[o].help);
+        }
     }
 }
 

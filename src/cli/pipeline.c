@@ -76,8 +76,9 @@ int sl_cli_logits_load(const char *cmd, sl_cli_logits_args *a)
         }
         for (size_t i = 0; i < cv.n; i++) {
             if (cv.d[i] != floor(cv.d[i]) || cv.d[i] < 0 || cv.d[i] >= (double)a->vec.n) {
+                char e[SL_CLI_ESC_MAX];
                 fprintf(stderr, "samplab %s: %s: context entry %zu (%.17g) is not a token id in 0..%zu\n", cmd,
-                        cv.source, i, cv.d[i], a->vec.n - 1);
+                        sl_cli_esc(cv.source, e, sizeof e), i, cv.d[i], a->vec.n - 1);
                 sl_base_vec_free(&cv);
                 return 2;
             }

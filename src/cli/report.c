@@ -366,7 +366,6 @@ int sl_cli_report_main(int argc, char **argv)
     const char *only = NULL, *logits_path = NULL, *tensor = NULL;
     long row = -1;
     char logits_arg[4096];
-    size_t jobs = 0;
     sl_cli_parsed po;
     int st = sl_cli_parse(cmd, argc, argv, report_help, &po);
     if (st >= 0)
@@ -382,7 +381,6 @@ int sl_cli_report_main(int argc, char **argv)
     only = pa[SL_CLI_ONLY].text;
     if (pa[SL_CLI_N].given)
         ctx.n = pa[SL_CLI_N].size;
-    jobs = pa[SL_CLI_JOBS].size;
     if (pa[SL_CLI_SEED].given) {
         sl_seed s;
         sl_error e;
@@ -421,15 +419,17 @@ int sl_cli_report_main(int argc, char **argv)
             for (size_t k = 0; sl_report_sections[k]; k++)
                 ok |= strlen(sl_report_sections[k]->id) == len && !strncmp(sl_report_sections[k]->id, p, len);
             if (!ok) {
-                fprintf(stderr, "samplab report: --only: unknown section '%.*s' (samplab report --help lists them)\n",
-                        (int)len, p);
+                char id[256], esc[SL_CLI_ESC_MAX];
+                snprintf(id, sizeof id, "%.*s", (int)len, p);
+                fprintf(stderr, "samplab report: --only: unknown section '%s' (samplab report --help lists them)\n",
+                        sl_cli_esc(id, esc, sizeof esc));
                 return 2;
             }
             p += len + (e != NULL);
         }
 #ifdef _OPENMP
-    if (jobs)
-        omp_set_num_threads((int)jobs);
+    if (pa[SL_CLI_JOBS].size)
+        omp_set_num_threads((int)pa[SL_CLI_JOBS].size);
 #endif
     if (ctx.n < REP_DEFAULT_N)
         ctx.null_reps = 200; /* a quick run (tests) needs no precise null tails */

@@ -27,8 +27,10 @@ int sl_cli_exact_main(int argc, char **argv);
 /* --seed and --stream as the user typed them (NULL if absent) into *out, with
  * samplab's default seed 42; prints the error and returns 2 when malformed. */
 int sl_cli_seed(const char *seed_text, const char *stream_text, sl_seed *out);
-/* Prints "samplab: <msg>" to stderr and returns 2. */
+/* Prints "samplab: <msg>" (escaped) to stderr and returns 2. */
 int sl_cli_fail(const sl_error *err);
+/* The same as "samplab: <source>: <msg>". */
+int sl_cli_fail_in(const char *source, const sl_error *err);
 
 /* Writes `data` to `path` through a temporary file renamed into place, so a
  * failure never leaves a half-written output. */

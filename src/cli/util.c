@@ -18,6 +18,13 @@ int sl_cli_fail(const sl_error *err)
     return 2;
 }
 
+int sl_cli_fail_in(const char *source, const sl_error *err)
+{
+    char e[SL_CLI_ESC_MAX], m[SL_CLI_ESC_MAX];
+    fprintf(stderr, "samplab: %s: %s\n", sl_cli_esc(source, e, sizeof e), sl_cli_esc(err->msg, m, sizeof m));
+    return 2;
+}
+
 int sl_cli_write_atomic(const char *path, const char *data, size_t len, sl_error *err)
 {
     size_t pl = strlen(path);
