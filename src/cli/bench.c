@@ -87,21 +87,20 @@ static int bench_race(const char *rng, const double *p, size_t V, double *plain_
     return 0;
 }
 
+static void bench_help(FILE *f)
+{
+    fprintf(f, "usage: samplab bench [--logits SRC]\n\nTimes prepare and draw of every method at V = 8 "
+               "(the weather example) and on SRC\n(default data/synthetic_49152.txt), with pcg32.\n\n");
+    sl_cli_help_options(f, sl_cli_spec_lookup("bench"), "options:");
+}
+
 int sl_cli_bench_main(int argc, char **argv)
 {
-    const char *big = "data/synthetic_49152.txt";
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: samplab bench [--logits SRC]\n\nTimes prepare and draw of every method at V = 8 "
-                   "(the weather example) and on SRC\n(default data/synthetic_49152.txt), with pcg32.\n");
-            return 0;
-        } else if (!strcmp(argv[i], "--logits") && i + 1 < argc) {
-            big = argv[++i];
-        } else {
-            fprintf(stderr, "samplab bench: unknown option '%s'\n", argv[i]);
-            return 2;
-        }
-    }
+    sl_cli_parsed po;
+    int st = sl_cli_parse("bench", argc, argv, bench_help, &po);
+    if (st >= 0)
+        return st;
+    const char *big = po.a[SL_CLI_LOGITS].given ? po.a[SL_CLI_LOGITS].text : "data/synthetic_49152.txt";
     static const double weather[8] = {4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2.2};
     sl_error err;
     sl_vec v;

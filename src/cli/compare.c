@@ -285,8 +285,9 @@ static void cmp_help(FILE *f)
                "Runs the same logits and settings through each framework's pipeline (default: all that\n"
                "have every option given; a framework named in --frameworks that lacks one is an error).\n"
                "Per framework: kept count, entropy (nats), top N tokens (default 5). Per pair: TV distance,\n"
-               "ids one keeps and the other drops, and a translation that makes them agree (verified).\n\n%s",
-            sl_cli_logits_settings_help);
+               "ids one keeps and the other drops, and a translation that makes them agree (verified).\n\n");
+    sl_cli_help_options(f, sl_cli_spec_lookup("compare"),
+                        "settings (each framework takes the ones it has; others are an error naming it):");
 }
 
 static void cmp_print_ids(const unsigned char *a, const unsigned char *b, size_t V)
@@ -370,40 +371,22 @@ static void cmp_notes(const sl_cli_logits_args *a, int has_hf, int has_candle, F
 
 int sl_cli_compare_main(int argc, char **argv)
 {
+    sl_cli_parsed po;
+    int st = sl_cli_parse("compare", argc, argv, cmp_help, &po);
+    if (st >= 0)
+        return st;
     sl_cli_logits_args a;
-    memset(&a, 0, sizeof a);
-    a.row = -1;
-    const char *list = NULL;
-    size_t ntop = 5;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            cmp_help(stdout);
-            return 0;
-        }
-        if (!strcmp(argv[i], "--frameworks")) {
-            if (!(list = sl_cli_value("compare", argc, argv, &i)))
-                return 2;
-            continue;
-        }
-        if (!strcmp(argv[i], "--top")) {
-            const char *v = sl_cli_value("compare", argc, argv, &i);
-            if (!v || sl_cli_parse_size("compare", "--top", v, &ntop))
-                return 2;
-            if (ntop > 100)
-                ntop = 100;
-            continue;
-        }
-        int r = sl_cli_logits_opt("compare", argc, argv, &i, &a);
-        if (r < 0)
-            return 2;
-        if (r == 0) {
-            fprintf(stderr, "samplab compare: unknown option '%s' (samplab compare --help)\n", argv[i]);
-            return 2;
-        }
-    }
+    sl_cli_logits_from(&po, &a);
+    const char *list = po.a[SL_CLI_FRAMEWORKS].text;
+    size_t ntop = po.a[SL_CLI_TOP].given ? po.a[SL_CLI_TOP].size : 5;
+    if (ntop > 100)
+        ntop = 100;
+    const unsigned settings = SL_CLI_G_SAMPLING | SL_CLI_G_LLAMA_PENALTY;
+    char e[SL_CLI_ESC_MAX];
     cmp_fw fw[CMP_MAX];
     size_t nfw = 0;
     const char *skipped[CMP_MAX][2];
+    char skipped_names[CMP_MAX][64];
     const sl_logits_pipeline_type *skipped_t[CMP_MAX];
     size_t nskip = 0;
     if (list) {
@@ -413,14 +396,12 @@ int sl_cli_compare_main(int argc, char **argv)
             const sl_logits_pipeline_type *t = sl_logits_pipeline_lookup(tok);
             if (!t) {
                 fprintf(stderr, "samplab compare: unknown framework '%s' (samplab pipeline --help lists them)\n",
-                        tok);
+                        sl_cli_esc(tok, e, sizeof e));
                 return 2;
             }
-            const char *miss = sl_cli_logits_missing(a.given, t->accepts);
-            if (miss) {
-                fprintf(stderr, "samplab compare: %s is not an option of framework %s\n", miss, t->name);
-                return 2;
-            }
+            sl_cli_opt miss = sl_cli_refused(&po, settings, t->accepts);
+            if (miss)
+                return sl_cli_not_an_option("compare", sl_cli_options[miss].name, "framework", t->name);
             int dup = 0;
             for (size_t j = 0; j < nfw; j++)
                 dup |= fw[j].t == t;
@@ -433,11 +414,14 @@ int sl_cli_compare_main(int argc, char **argv)
         }
     } else {
         for (size_t i = 0; sl_logits_pipeline_types[i] && nfw < CMP_MAX; i++) {
-            const char *miss = sl_cli_logits_missing(a.given, sl_logits_pipeline_types[i]->accepts);
+            sl_cli_opt miss = sl_cli_refused(&po, settings, sl_logits_pipeline_types[i]->accepts);
             if (miss) {
+                /* the output names the setting as a whole: "--repetition-penalty/--context" */
                 skipped_t[nskip] = sl_logits_pipeline_types[i];
                 skipped[nskip][0] = sl_logits_pipeline_types[i]->name;
-                skipped[nskip++][1] = miss;
+                sl_cli_bit_names(sl_cli_options[miss].bit, skipped_names[nskip], sizeof skipped_names[nskip]);
+                skipped[nskip][1] = skipped_names[nskip];
+                nskip++;
                 continue;
             }
             fw[nfw++].t = sl_logits_pipeline_types[i];

@@ -178,7 +178,7 @@ static int sl_report_run_jobs(sl_report_ctx *ctx, int phase, size_t *done, size_
     return 0;
 }
 
-static int usage(FILE *f, int rc)
+static void report_help(FILE *f)
 {
     fprintf(f,
             "usage: samplab report [--out DIR] [--logits SRC [--tensor NAME] [--row R]] [--n N]\n"
@@ -199,7 +199,6 @@ static int usage(FILE *f, int rc)
     for (size_t i = 0; sl_report_sections[i]; i++)
         fprintf(f, " %s", sl_report_sections[i]->id);
     fprintf(f, "\n  --no-plot      write the .dat and .gp files but do not run gnuplot\n");
-    return rc;
 }
 
 static int sl_report_dist_from_logits(sl_report_dist *d, const char *name, const char *desc, const double *x,
@@ -367,56 +366,29 @@ int sl_cli_report_main(int argc, char **argv)
     const char *only = NULL, *logits_path = NULL, *tensor = NULL;
     long row = -1;
     char logits_arg[4096];
-    size_t jobs = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-            return usage(stdout, 0);
-        else if (!strcmp(a, "--no-plot"))
-            ctx.no_plot = 1;
-        else if (!strcmp(a, "--out")) {
-            if (!(v = sl_cli_value(cmd, argc, argv, &i)))
-                return 2;
-            ctx.outdir = v;
-        } else if (!strcmp(a, "--logits")) {
-            if (!(v = sl_cli_value(cmd, argc, argv, &i)))
-                return 2;
-            logits_path = v;
-        } else if (!strcmp(a, "--tensor")) {
-            if (!(v = sl_cli_value(cmd, argc, argv, &i)))
-                return 2;
-            tensor = v;
-        } else if (!strcmp(a, "--row")) {
-            if (!(v = sl_cli_value(cmd, argc, argv, &i)) || sl_cli_parse_long(cmd, a, v, &row))
-                return 2;
-            if (row < 0) {
-                fprintf(stderr, "samplab report: --row takes a non-negative integer\n");
-                return 2;
-            }
-        } else if (!strcmp(a, "--only")) {
-            if (!(v = sl_cli_value(cmd, argc, argv, &i)))
-                return 2;
-            only = v;
-        } else if (!strcmp(a, "--n")) {
-            if (!(v = sl_cli_value(cmd, argc, argv, &i)) || sl_cli_parse_size(cmd, a, v, &ctx.n))
-                return 2;
-        } else if (!strcmp(a, "--jobs")) {
-            if (!(v = sl_cli_value(cmd, argc, argv, &i)) || sl_cli_parse_size(cmd, a, v, &jobs))
-                return 2;
-        } else if (!strcmp(a, "--seed")) {
-            sl_seed s;
-            sl_error e;
-            if (!(v = sl_cli_value(cmd, argc, argv, &i)))
-                return 2;
-            if (sl_base_seed_parse(v, &s, &e) || s.hi || s.lo > UINT64_MAX - 100000) {
-                fprintf(stderr, "samplab report: --seed must be an integer below 2^64 - 100000\n");
-                return 2;
-            }
-            ctx.seed = s.lo;
-        } else {
-            fprintf(stderr, "samplab report: unknown option '%s' (samplab report --help)\n", a);
+    sl_cli_parsed po;
+    int st = sl_cli_parse(cmd, argc, argv, report_help, &po);
+    if (st >= 0)
+        return st;
+    const sl_cli_arg *pa = po.a;
+    ctx.no_plot = pa[SL_CLI_NO_PLOT].given;
+    if (pa[SL_CLI_OUT].given)
+        ctx.outdir = pa[SL_CLI_OUT].text;
+    logits_path = pa[SL_CLI_LOGITS].text;
+    tensor = pa[SL_CLI_TENSOR].text;
+    if (pa[SL_CLI_ROW].given)
+        row = pa[SL_CLI_ROW].l;
+    only = pa[SL_CLI_ONLY].text;
+    if (pa[SL_CLI_N].given)
+        ctx.n = pa[SL_CLI_N].size;
+    if (pa[SL_CLI_SEED].given) {
+        sl_seed s;
+        sl_error e;
+        if (sl_base_seed_parse(pa[SL_CLI_SEED].text, &s, &e) || s.hi || s.lo > UINT64_MAX - 100000) {
+            fprintf(stderr, "samplab report: --seed must be an integer below 2^64 - 100000\n");
             return 2;
         }
+        ctx.seed = s.lo;
     }
     if (ctx.n < 100 || ctx.n > 100000000) {
         fprintf(stderr, "samplab report: --n must be between 100 and 100000000\n");
@@ -447,15 +419,17 @@ int sl_cli_report_main(int argc, char **argv)
             for (size_t k = 0; sl_report_sections[k]; k++)
                 ok |= strlen(sl_report_sections[k]->id) == len && !strncmp(sl_report_sections[k]->id, p, len);
             if (!ok) {
-                fprintf(stderr, "samplab report: --only: unknown section '%.*s' (samplab report --help lists them)\n",
-                        (int)len, p);
+                char id[256], esc[SL_CLI_ESC_MAX];
+                snprintf(id, sizeof id, "%.*s", (int)len, p);
+                fprintf(stderr, "samplab report: --only: unknown section '%s' (samplab report --help lists them)\n",
+                        sl_cli_esc(id, esc, sizeof esc));
                 return 2;
             }
             p += len + (e != NULL);
         }
 #ifdef _OPENMP
-    if (jobs)
-        omp_set_num_threads((int)jobs);
+    if (pa[SL_CLI_JOBS].size)
+        omp_set_num_threads((int)pa[SL_CLI_JOBS].size);
 #endif
     if (ctx.n < REP_DEFAULT_N)
         ctx.null_reps = 200; /* a quick run (tests) needs no precise null tails */
