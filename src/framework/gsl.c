@@ -94,5 +94,6 @@ const sl_fw_type sl_fw_gsl_type = {
     .default_seed = 0, /* gsl_rng_default_seed */
     .open = gsl_fw_open,
     .step = gsl_fw_step,
+    .probs = sl_fw_probs_of_weights,
     .close = gsl_fw_close,
 };

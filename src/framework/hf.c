@@ -30,5 +30,6 @@ const sl_fw_type sl_fw_hf_type = {
     .default_seed = 42,
     .open = sl_fw_after_pipeline_open,
     .step = sl_fw_after_pipeline_step,
+    .probs = sl_fw_probs_of_pipeline,
     .close = sl_fw_after_pipeline_close,
 };

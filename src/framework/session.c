@@ -72,6 +72,38 @@ int sl_fw_session_step(sl_fw_session *s, const sl_vec *v, sl_fw_step *out, sl_er
     return SL_OK;
 }
 
+int sl_fw_session_probs(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, sl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!s->type->probs)
+        return sl_base_error_set(err, SL_EINVAL, "framework %s cannot say which distribution it draws from",
+                                 s->type->name);
+    return s->type->probs(s, v, out, err);
+}
+
+int sl_fw_probs_of_weights(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, sl_error *err)
+{
+    (void)s;
+    int rc = sl_base_vec_check_weights(v, err);
+    if (rc || (rc = sl_logits_result_alloc(out, v->n, err)))
+        return rc;
+    double sum = 0;
+    for (size_t i = 0; i < v->n; i++)
+        sum += v->d[i];
+    for (size_t i = 0; i < v->n; i++) {
+        out->probs[i] = v->d[i] / sum;
+        out->kept[i] = v->d[i] > 0;
+        out->n_kept += out->kept[i];
+    }
+    out->precision = 64;
+    return SL_OK;
+}
+
+int sl_fw_probs_of_pipeline(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, sl_error *err)
+{
+    return sl_logits_pipeline_run(s->type->pipeline, v, &s->o.cfg, out, err);
+}
+
 int sl_fw_session_accept(sl_fw_session *s, long token, sl_error *err)
 {
     if (token < 0)

@@ -89,6 +89,9 @@ struct sl_fw_type {
     /* One call on v: fill s->tokens[0..s->k) (s->k set by open, default 1) and *kept. */
     int (*step)(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error *err);
     void (*close)(sl_fw_session *s);
+    /* The distribution the next step on v draws from, given the history: probs
+     * (0 where removed), kept, n_kept and the filters that ran. */
+    int (*probs)(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, sl_error *err);
     /* Optional: a one-line note the CLI prints on stderr for these settings, or NULL. */
     const char *(*note)(const sl_fw_opts *o);
     /* Legacy: a whole run at once (frameworks not yet on sessions). */
@@ -98,6 +101,14 @@ struct sl_fw_type {
 /* Opens a session; the settings are copied (the context too). */
 int sl_fw_session_open(sl_fw_session *s, const sl_fw_type *t, const sl_fw_opts *o, sl_error *err);
 int sl_fw_session_step(sl_fw_session *s, const sl_vec *v, sl_fw_step *out, sl_error *err);
+/* The distribution the next step on v draws from (the type's probs hook): what
+ * `samplab check` judges an observed token against. Free with sl_logits_result_free. */
+int sl_fw_session_probs(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, sl_error *err);
+/* The probs hook of frameworks that sample weights as given: w / sum(w) in double
+ * over the float64 weights, every id with w > 0 kept. */
+int sl_fw_probs_of_weights(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, sl_error *err);
+/* The probs hook of the frameworks with a pipeline: the pipeline's result over the history. */
+int sl_fw_probs_of_pipeline(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, sl_error *err);
 /* Appends a token (>= 0) to the history. */
 int sl_fw_session_accept(sl_fw_session *s, long token, sl_error *err);
 void sl_fw_session_close(sl_fw_session *s);

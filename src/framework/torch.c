@@ -96,5 +96,6 @@ const sl_fw_type sl_fw_torch_type = {
     .default_seed = 42,
     .open = torch_open,
     .step = torch_step,
+    .probs = sl_fw_probs_of_weights,
     .close = torch_close,
 };
