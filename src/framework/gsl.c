@@ -40,10 +40,9 @@ static int gsl_fw_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
     out->tokens = malloc((o->n ? o->n : 1) * sizeof *out->tokens);
     if (!out->tokens)
         return sl_base_error_set(err, SL_ENOMEM, "gsl: out of memory for %zu draws", o->n);
-    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    sl_rng_gsl_quiet();
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_ran_discrete_t *g = r ? gsl_ran_discrete_preproc(v->n, v->d) : NULL;
-    gsl_set_error_handler(old);
     if (!r || !g) {
         gsl_rng_free(r);
         sl_fw_result_free(out);

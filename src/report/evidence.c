@@ -102,6 +102,7 @@ static int ev_power_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
     double *q = malloc(V * sizeof *q);
     unsigned *c = malloc(V * sizeof *c);
     uint64_t *c64 = malloc(V * sizeof *c64);
+    sl_rng_gsl_quiet();
     gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
     if (!q || !c || !c64 || !g) {
         free(q);
@@ -383,6 +384,7 @@ static int ev_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     double e = (double)EV_SEEDS / EV_HBINS, x2 = 0.0;
     for (size_t b = 0; b < EV_HBINS; b++)
         x2 += ((double)hist[b] - e) * ((double)hist[b] - e) / e;
+    sl_rng_gsl_quiet();
     double px2 = gsl_cdf_chisq_Q(x2, EV_HBINS - 1);
     char pb[32], pk[32];
     double ks_d = 0.0, ks_p = 1.0;

@@ -27,6 +27,7 @@ int sl_report_gof_with_cells(const sl_stat_cells *c, const double *p, const uint
     sl_stat_chi2_g(c, counts, &out->chi2, &out->g, &out->outside);
     out->bins = c->ncells;
     out->df = c->ncells > 1 ? c->ncells - 1 : 0;
+    sl_rng_gsl_quiet();
     out->chi2_p = out->df ? gsl_cdf_chisq_Q(out->chi2, (double)out->df) : 1.0;
     out->g_p = out->df ? gsl_cdf_chisq_Q(out->g, (double)out->df) : 1.0;
     out->tv = sl_stat_tv(p, counts, V, N);

@@ -15,6 +15,7 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "rng/sl_rng.h"
 #include "stats/sl_stat.h"
 
 int sl_stat_probs_check(const double *p, size_t V, const char *what, sl_error *err)
@@ -240,6 +241,7 @@ int sl_stat_gof_compute(const double *p, const uint64_t *counts, size_t V, sl_st
     out->df = (long)c.ncells - 1;
     sl_stat_chi2_g(&c, counts, &out->chi2, &out->g, &out->outside);
     if (out->df >= 1) {
+        sl_rng_gsl_quiet();
         out->chi2_p = gsl_cdf_chisq_Q(out->chi2, (double)out->df);
         out->g_p = gsl_cdf_chisq_Q(out->g, (double)out->df);
     } else {

@@ -23,6 +23,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "rng/sl_rng.h"
 #include "stats/sl_stat.h"
 
 const char *const sl_stat_test_names[SL_TEST_COUNT] = {"chi2", "G", "TV", "zero", "gof"};
@@ -198,16 +199,17 @@ int sl_stat_power_eval(sl_stat_power *s, const double *q, double power[SL_TEST_C
         }
     if (K == 0)
         return sl_base_error_set(err, SL_EINVAL, "fault distribution is empty");
+    sl_rng_gsl_quiet();
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     if (!r)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "power: out of memory for a GSL generator");
     gsl_rng_set(r, s->seed);
     /* The cheaper exact multinomial sampler, as in tvnull.c: conditional
      * binomials cost ~65 ns per support token, alias draws ~10 ns per draw. */
     gsl_ran_discrete_t *alias = NULL;
     if (10.0 * (double)s->n < 65.0 * (double)K && !(alias = gsl_ran_discrete_preproc(K, s->supp_q))) {
         gsl_rng_free(r);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "power: gsl_ran_discrete_preproc failed for %zu tokens (out of memory)", K);
     }
     size_t rej[SL_TEST_COUNT] = {0};
     double df = (double)s->cells.ncells - 1;
