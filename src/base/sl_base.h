@@ -54,7 +54,9 @@ typedef struct sl_vec {
     char source[256];    /* name for messages: a file name or "inline" */
 } sl_vec;
 
-int sl_base_vec_alloc(sl_vec *v, size_t n, const char *source);
+/* Allocates d and f for n entries (uninitialised); returns 0, or SL_ENOMEM
+ * with err filled ("SOURCE: out of memory for N entries"). */
+int sl_base_vec_alloc(sl_vec *v, size_t n, const char *source, sl_error *err);
 void sl_base_vec_free(sl_vec *v);
 /* Checks weights: finite, >= 0, not all zero, not empty. Messages name the
  * source and the entry ("probs.txt: entry 17 is NaN"). Uses v->d. */

@@ -134,7 +134,10 @@ int sl_cli_calibrate_main(int argc, char **argv)
         }
         double chi2, g;
         uint64_t outside;
-        sl_stat_chi2_g(&cells, counts, &chi2, &g, &outside);
+        if (sl_stat_chi2_g(&cells, counts, &chi2, &g, &outside, &err)) {
+            sl_cli_fail(&err);
+            goto out;
+        }
         outside_total += outside;
         /* A draw on a p = 0 token makes the sample fail outright: p-value 0. */
         pv[k] = outside ? 0.0 : gsl_cdf_chisq_Q(chi2, df);

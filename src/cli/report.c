@@ -209,17 +209,18 @@ static int sl_report_dist_from_logits(sl_report_dist *d, const char *name, const
     snprintf(d->name, sizeof d->name, "%s", name);
     snprintf(d->desc, sizeof d->desc, "%s", desc);
     d->V = V;
-    if (sl_base_vec_alloc(&d->lvec, V, name))
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %s", name);
+    int rc = sl_base_vec_alloc(&d->lvec, V, name, err);
+    if (rc)
+        return rc;
     d->logits = d->lvec.d;
-    if (sl_base_vec_alloc(&d->pvec, V, name))
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %s", name);
+    if ((rc = sl_base_vec_alloc(&d->pvec, V, name, err)))
+        return rc;
     d->p = d->pvec.d;
     for (size_t i = 0; i < V; i++) {
         d->lvec.d[i] = x[i];
         d->lvec.f[i] = (float)x[i];
     }
-    int rc = sl_logits_softmax(d->logits, V, 1.0, d->p, err);
+    rc = sl_logits_softmax(d->logits, V, 1.0, d->p, err);
     for (size_t i = 0; !rc && i < V; i++)
         d->pvec.f[i] = (float)d->p[i];
     return rc;

@@ -30,9 +30,9 @@ int sl_fw_torch_after_pipeline(const sl_logits_pipeline_type *t, const sl_fw_opt
         return SL_OK;
     }
     sl_vec probs;
-    if (sl_base_vec_alloc(&probs, r.V, o->logits->source)) {
+    if ((rc = sl_base_vec_alloc(&probs, r.V, o->logits->source, err))) {
         sl_logits_result_free(&r);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu probabilities", r.V);
+        return rc;
     }
     for (size_t i = 0; i < r.V; i++) {
         probs.f[i] = (float)r.probs[i]; /* exact: the pipeline's float32 values */

@@ -48,6 +48,8 @@ static void gp_body(sl_buf *b, const char *body, const char *name)
 
 int sl_io_plot_write(const char *dir, const sl_plot *p, sl_error *err)
 {
+    if (p->oom)
+        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory building the figure's script or data", p->name);
     char path[4096];
     int w = p->width ? p->width : 1000, h = p->height ? p->height : 620;
     sl_buf gp;

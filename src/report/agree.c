@@ -305,7 +305,7 @@ static int agree_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
         .ylabel = "observed frequency (draws / N)",
         .logx = 1, .logy = 1, .key = "top left box opaque",
         .extra = "set size square\nset xrange [1e-4:1]\nset yrange [1e-4:1]\n",
-        .body = body.data, .dat = dat.data, .width = 800, .height = 760};
+        .body = body.data, .dat = dat.data, .oom = body.oom || dat.oom, .width = 800, .height = 760};
     int rc = sl_report_plot(ctx, &p, err);
     sl_io_buf_free(&body);
     sl_io_buf_init(&body);
@@ -322,7 +322,7 @@ static int agree_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
         .ylabel = "(observed - expected) / standard error",
         .logx = 1, .key = "bottom left box opaque horizontal",
         .extra = "set xrange [1e-4:1]\nset yrange [-5:5]\n",
-        .body = body.data, .dat = dat.data};
+        .body = body.data, .dat = dat.data, .oom = body.oom || dat.oom};
     if (!rc)
         rc = sl_report_plot(ctx, &p2, err);
     sl_io_buf_free(&body);

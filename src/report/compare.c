@@ -93,6 +93,10 @@ static int cmp_case_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         sl_error e;
         r->rc = sl_logits_pipeline_run(t, &d->lvec, &cfg, &res, &e);
         if (r->rc) {
+            if (r->rc == SL_ENOMEM) { /* a refusal is a result; running out of memory is not */
+                *err = e;
+                return r->rc;
+            }
             snprintf(r->msg, sizeof r->msg, "%s", e.msg);
             continue;
         }
@@ -122,6 +126,10 @@ static int cmp_case_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         sl_error e;
         r->rc = fw->run(&o, &res, &e);
         if (r->rc) {
+            if (r->rc == SL_ENOMEM) { /* a refusal is a result; running out of memory is not */
+                *err = e;
+                return r->rc;
+            }
             snprintf(r->msg, sizeof r->msg, "%s", e.msg);
             continue;
         }
@@ -265,8 +273,9 @@ static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     memset(&c[2].own, 0, sizeof c[2].own);
     snprintf(c[2].own.name, sizeof c[2].own.name, "%s", name);
     c[2].own.V = 3;
-    if (sl_base_vec_alloc(&c[2].own.lvec, 3, "boundary"))
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+    int rc = sl_base_vec_alloc(&c[2].own.lvec, 3, "boundary", err);
+    if (rc)
+        return rc;
     for (int i = 0; i < 3; i++) {
         c[2].own.lvec.d[i] = lb[i];
         c[2].own.lvec.f[i] = (float)lb[i];
@@ -277,9 +286,12 @@ static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
         c[i].seed = ctx->seed + (uint64_t)i;
         /* the token to watch: the most likely one of the plain softmax */
         double *p = malloc(c[i].d->V * sizeof *p);
-        if (!p || sl_logits_softmax(c[i].d->lvec.d, c[i].d->V, 1.0, p, err)) {
+        if (!p)
+            return sl_base_error_set(err, SL_ENOMEM, "compare: out of memory for %zu probabilities", c[i].d->V);
+        rc = sl_logits_softmax(c[i].d->lvec.d, c[i].d->V, 1.0, p, err);
+        if (rc) {
             free(p);
-            return p ? SL_EINVAL : sl_base_error_set(err, SL_ENOMEM, "out of memory");
+            return rc;
         }
         c[i].focus = cmp_argmax(p, c[i].d->V);
         free(p);
@@ -417,7 +429,7 @@ static int cmp_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         .extra = "set style data histograms\nset style histogram clustered gap 1\n"
                  "set style fill solid 0.85 border -1\nset datafile missing '-'\nset yrange [1:*]\n"
                  "unset grid\nset grid ytics\n",
-        .body = body.data, .dat = dat.data, .width = 1100};
+        .body = body.data, .dat = dat.data, .oom = body.oom || dat.oom, .width = 1100};
     rc = sl_report_plot(ctx, &p, err);
     sl_io_buf_free(&dat);
     sl_io_buf_free(&body);

@@ -56,6 +56,10 @@ static int cost_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
             sl_fw_result_free(&res);
         }
     }
+    if (c->rc == SL_ENOMEM) { /* a refusal is a result; running out of memory is not */
+        *err = e;
+        return c->rc;
+    }
     if (c->rc)
         snprintf(c->msg, sizeof c->msg, "%s", e.msg);
     return 0; /* a framework refusing a vector is a result, not a failure */
@@ -66,9 +70,10 @@ static int cost_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     cost_state *s = calloc(1, sizeof *s);
     if (!s)
         return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+    int rc;
     for (size_t i = 0; i < COST_NV; i++)
-        if (sl_report_dist_zipf(&s->dists[s->nd++], cost_V[i], err))
-            return SL_ENOMEM;
+        if ((rc = sl_report_dist_zipf(&s->dists[s->nd++], cost_V[i], err)))
+            return rc;
     size_t nm = 0, nf = 0;
     while (sl_report_method_names[nm])
         nm++;
@@ -184,7 +189,7 @@ static int cost_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         .extra = "set style data histograms\nset style histogram clustered gap 1\n"
                  "set style fill solid 0.85 border -1\nset datafile missing '-'\n"
                  "set yrange [1:1e8]\nset xtics nomirror\nset grid ytics\nunset grid\nset grid ytics\n",
-        .body = body, .dat = dat.data, .width = 1100, .height = 620};
+        .body = body, .dat = dat.data, .oom = dat.oom, .width = 1100, .height = 620};
     int rc = sl_report_plot(ctx, &p, err);
     sl_io_buf_free(&dat);
     if (rc)

@@ -109,15 +109,16 @@ static int ev_power_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         free(c);
         free(c64);
         gsl_rng_free(g);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "evidence: out of memory for the power study over %zu tokens", V);
     }
     sl_stat_cells cells;
-    if (sl_stat_cells_build(&cells, ctx->main->p, V, s->power_n, 5.0, err)) {
+    int rc = sl_stat_cells_build(&cells, ctx->main->p, V, s->power_n, 5.0, err);
+    if (rc) {
         free(q);
         free(c);
         free(c64);
         gsl_rng_free(g);
-        return SL_EINVAL;
+        return rc;
     }
     gsl_rng_set(g, (unsigned long)(ctx->seed + 3000 + j->i));
     memcpy(q, ctx->main->p, V * sizeof *q);
@@ -130,7 +131,15 @@ static int ev_power_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         for (size_t i = 0; i < V; i++)
             c64[i] = c[i];
         sl_report_gof gof;
-        sl_report_gof_with_cells(&cells, ctx->main->p, c64, V, s->power_n, &gof);
+        rc = sl_report_gof_with_cells(&cells, ctx->main->p, c64, V, s->power_n, &gof, err);
+        if (rc) {
+            sl_stat_cells_free(&cells);
+            free(q);
+            free(c);
+            free(c64);
+            gsl_rng_free(g);
+            return rc;
+        }
         hit_chi += gof.chi2_p < EV_ALPHA;
         hit_g += gof.g_p < EV_ALPHA;
         hit_tv += gof.tv > q99;
@@ -167,7 +176,8 @@ static int ev_seed_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         if (rc)
             break;
         sl_report_gof gof;
-        sl_report_gof_with_cells(&cells, d->p, c, d->V, s->seed_n, &gof);
+        if ((rc = sl_report_gof_with_cells(&cells, d->p, c, d->V, s->seed_n, &gof, err)))
+            break;
         s->pvals[k] = gof.chi2_p;
         s->gvals[k] = gof.g_p;
     }
@@ -319,7 +329,7 @@ static int ev_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     snprintf(ttl, sizeof ttl, "TV distance against the number of draws (%s, V = %zu)", d->name, d->V);
     sl_plot p1 = {.name = "evidence_tv_vs_n", .title = ttl, .xlabel = "draws N",
                   .ylabel = "total variation distance from p", .logx = 1, .logy = 1,
-                  .key = "bottom left box opaque", .body = body, .dat = dat.data};
+                  .key = "bottom left box opaque", .body = body, .dat = dat.data, .oom = dat.oom};
     rc = sl_report_plot(ctx, &p1, err);
     sl_io_buf_free(&dat);
     if (rc)
@@ -366,7 +376,7 @@ static int ev_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     snprintf(ttl, sizeof ttl, "Power against fault size, N = %zu draws (%s)", s->power_n, d->name);
     sl_plot p2 = {.name = "evidence_power", .title = ttl, .xlabel = "fault size delta (TV distance from p)",
                   .ylabel = "probability of detection", .key = "bottom right box opaque",
-                  .extra = "set yrange [0:1.05]\nset xrange [0:*]\n", .body = body, .dat = dat.data};
+                  .extra = "set yrange [0:1.05]\nset xrange [0:*]\n", .body = body, .dat = dat.data, .oom = dat.oom};
     rc = sl_report_plot(ctx, &p2, err);
     sl_io_buf_free(&dat);
     if (rc)
@@ -412,7 +422,7 @@ static int ev_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     sl_plot p3 = {.name = "evidence_pvalues", .title = ttl, .xlabel = "p-value",
                   .ylabel = "seeds per bin (of 1,000)", .key = "top right box opaque",
                   .extra = "set boxwidth 0.045\nset xrange [0:1]\nset yrange [0:*]\nset offsets 0,0,graph 0.25,0\n",
-                  .body = body, .dat = dat.data};
+                  .body = body, .dat = dat.data, .oom = dat.oom};
     rc = sl_report_plot(ctx, &p3, err);
     sl_io_buf_free(&dat);
     if (rc)

@@ -160,7 +160,7 @@ static int exact_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
                  .xlabel = "ideal probability (float64 softmax)",
                  .ylabel = "induced / ideal (0 = never drawn)", .logx = 1,
                  .key = "top right box opaque", .extra = "set yrange [-0.05:2.05]\n", .body = body.data,
-                 .dat = NULL, .width = 1000, .height = 650};
+                 .dat = NULL, .oom = body.oom, .width = 1000, .height = 650};
     int rc = sl_report_plot(ctx, &p, err);
     sl_io_buf_free(&body);
     if (rc)

@@ -21,10 +21,12 @@ double sl_report_tv(const double *p, const uint64_t *counts, size_t V, uint64_t 
 }
 
 int sl_report_gof_with_cells(const sl_stat_cells *c, const double *p, const uint64_t *counts, size_t V, uint64_t N,
-                       sl_report_gof *out)
+                             sl_report_gof *out, sl_error *err)
 {
     memset(out, 0, sizeof *out);
-    sl_stat_chi2_g(c, counts, &out->chi2, &out->g, &out->outside);
+    int rc = sl_stat_chi2_g(c, counts, &out->chi2, &out->g, &out->outside, err);
+    if (rc)
+        return rc;
     out->bins = c->ncells;
     out->df = c->ncells > 1 ? c->ncells - 1 : 0;
     sl_rng_gsl_quiet();
@@ -41,7 +43,7 @@ int sl_report_gof_compute(const double *p, const uint64_t *counts, size_t V, uin
     int rc = sl_stat_cells_build(&c, p, V, N, 5.0, err);
     if (rc)
         return rc;
-    rc = sl_report_gof_with_cells(&c, p, counts, V, N, out);
+    rc = sl_report_gof_with_cells(&c, p, counts, V, N, out, err);
     sl_stat_cells_free(&c);
     return rc;
 }

@@ -153,18 +153,15 @@ int sl_stat_cells_build(sl_stat_cells *c, const double *p, size_t V, uint64_t n,
     return SL_OK;
 }
 
-void sl_stat_chi2_g(const sl_stat_cells *c, const uint64_t *counts, double *chi2, double *g,
-                    uint64_t *outside)
+int sl_stat_chi2_g(const sl_stat_cells *c, const uint64_t *counts, double *chi2, double *g,
+                   uint64_t *outside, sl_error *err)
 {
     /* Observed per cell; cells are few compared with V only after heavy
      * pooling, so a V-sized scratch is not worth it: accumulate directly. */
     double *obs = calloc(c->ncells ? c->ncells : 1, sizeof *obs);
     uint64_t out = 0;
-    if (!obs) { /* cannot happen in practice; report NaN rather than crash */
-        *chi2 = *g = NAN;
-        *outside = 0;
-        return;
-    }
+    if (!obs)
+        return sl_base_error_set(err, SL_ENOMEM, "chi-square: out of memory for %zu cells", c->ncells);
     for (size_t i = 0; i < c->v; i++) {
         size_t k = c->cell_of[i];
         if (k == SIZE_MAX)
@@ -184,6 +181,7 @@ void sl_stat_chi2_g(const sl_stat_cells *c, const uint64_t *counts, double *chi2
     *chi2 = x2;
     *g = 2 * gg;
     *outside = out;
+    return SL_OK;
 }
 
 double sl_stat_tv(const double *p, const uint64_t *counts, size_t V, uint64_t n)
@@ -239,7 +237,10 @@ int sl_stat_gof_compute(const double *p, const uint64_t *counts, size_t V, sl_st
     out->pooled_tokens = c.pooled_tokens;
     out->pooled_cells = c.pooled_cells;
     out->df = (long)c.ncells - 1;
-    sl_stat_chi2_g(&c, counts, &out->chi2, &out->g, &out->outside);
+    if ((rc = sl_stat_chi2_g(&c, counts, &out->chi2, &out->g, &out->outside, err))) {
+        sl_stat_cells_free(&c);
+        return rc;
+    }
     if (out->df >= 1) {
         sl_rng_gsl_quiet();
         out->chi2_p = gsl_cdf_chisq_Q(out->chi2, (double)out->df);

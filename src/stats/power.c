@@ -226,7 +226,13 @@ int sl_stat_power_eval(sl_stat_power *s, const double *q, double power[SL_TEST_C
             s->counts[s->supp_idx[j]] = s->draw[j];
         double chi2, g;
         uint64_t outside;
-        sl_stat_chi2_g(&s->cells, s->counts, &chi2, &g, &outside);
+        int rc = sl_stat_chi2_g(&s->cells, s->counts, &chi2, &g, &outside, err);
+        if (rc) {
+            gsl_rng_free(r);
+            if (alias)
+                gsl_ran_discrete_free(alias);
+            return rc;
+        }
         double tv = sl_stat_tv(s->p, s->counts, s->v, s->n);
         int r_chi2 = df >= 1 && gsl_cdf_chisq_Q(chi2, df) < s->alpha;
         int r_g = df >= 1 && gsl_cdf_chisq_Q(g, df) < s->alpha;
