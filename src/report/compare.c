@@ -81,7 +81,7 @@ static int cmp_case_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         r->name = t->name;
         r->probs = calloc(d->V, sizeof *r->probs);
         if (!r->probs)
-            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "compare: out of memory");
         /* Sampling at T = 1 said out loud where the case sets no temperature:
          * candle's LogitsProcessor without one is argmax. */
         sl_logits_cfg cfg = c->cfg;
@@ -115,7 +115,7 @@ static int cmp_case_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         r->is_draw = 1;
         r->probs = calloc(d->V, sizeof *r->probs);
         if (!r->probs)
-            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "compare: out of memory");
         sl_fw_opts o = c->fo;
         o.logits = &d->lvec;
         o.seed.lo = c->seed;
@@ -175,7 +175,7 @@ static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
         return 0;
     cmp_state *s = calloc(1, sizeof *s);
     if (!s)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "compare: out of memory");
     /* The vector shaped like the document's 14-against-31 step, if present. */
     sl_vec v;
     sl_error e;
@@ -297,7 +297,7 @@ static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
         free(p);
         double cost = (double)c[i].d->V * 200.0 + (c[i].d->V <= 4096 ? CMP_DRAWS * (double)c[i].d->V * 4 : 0);
         if (sl_report_add_job(ctx, 1, cost, cmp_case_run, &c[i]))
-            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "compare: out of memory");
     }
     *state = s;
     return 0;
@@ -314,7 +314,7 @@ static int cmp_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         sl_io_buf_printf(&cb, "%ld\n", s->context[i]);
     char path[4300];
     snprintf(path, sizeof path, "%s/inputs/context80.txt", ctx->outdir);
-    int rc = cb.oom ? sl_base_error_set(err, SL_ENOMEM, "out of memory") : sl_io_write_atomic(path, cb.data, cb.len, err);
+    int rc = cb.oom ? sl_base_error_set(err, SL_ENOMEM, "compare: out of memory") : sl_io_write_atomic(path, cb.data, cb.len, err);
     sl_io_buf_free(&cb);
     if (rc)
         return rc;

@@ -71,7 +71,7 @@ static int ev_tv_path(const sl_report_ctx *ctx, const double *q, uint64_t seed, 
     if (!c || (rc = m->prepare(&table, q, d->V, err))) {
         free(c);
         sl_rng_release(&r);
-        return rc ? rc : sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return rc ? rc : sl_base_error_set(err, SL_ENOMEM, "evidence: out of memory");
     }
     size_t drawn = 0;
     for (size_t k = 0; k < EV_NN; k++) {
@@ -162,7 +162,7 @@ static int ev_seed_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
     const sl_report_dist *d = ctx->main;
     uint64_t *c = calloc(d->V, sizeof *c);
     if (!c)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "evidence: out of memory");
     size_t per = EV_SEEDS / EV_SEED_JOBS;
     sl_stat_cells cells;
     int rc = sl_stat_cells_build(&cells, d->p, d->V, s->seed_n, 5.0, err);
@@ -190,7 +190,7 @@ static int ev_plan(sl_report_ctx *ctx, void **state, sl_error *err)
 {
     ev_state *s = calloc(1, sizeof *s);
     if (!s)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "evidence: out of memory");
     const sl_report_dist *d = ctx->main;
     s->V = d->V;
     if (d->V < 2)
@@ -229,7 +229,7 @@ static int ev_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     s->fault = 0.005 < d->p[s->a] / 2 ? 0.005 : d->p[s->a] / 2;
     s->pf = malloc(d->V * sizeof *s->pf);
     if (!s->pf)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "evidence: out of memory");
     memcpy(s->pf, d->p, d->V * sizeof *s->pf);
     s->pf[s->a] -= s->fault;
     s->pf[s->b] += s->fault;
@@ -250,7 +250,7 @@ static int ev_plan(sl_report_ctx *ctx, void **state, sl_error *err)
                            &s->sj[j]);
     }
     if (bad)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "evidence: out of memory");
     *state = s;
     return 0;
 }

@@ -28,13 +28,13 @@ static int exact_plan(sl_report_ctx *ctx, void **state, sl_error *err)
 {
     exact_state *s = calloc(1, sizeof *s);
     if (!s)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "exact: out of memory");
     FILE *f = fopen(EXACT_ZIPF_FILE, "rb");
     s->have_zipf = f != NULL;
     if (f)
         fclose(f);
     if (sl_report_add_job(ctx, 1, 1e9, exact_run, s))
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "exact: out of memory");
     /* Every exact_* file in figures/ is this section's (sl_stat_exact_report_data's
      * own list of distributions may grow). */
     if (sl_report_keep(ctx, "exact_*", err))

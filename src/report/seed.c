@@ -91,19 +91,19 @@ static int seed_plan(sl_report_ctx *ctx, void **state, sl_error *err)
 {
     seed_state *s = calloc(1, sizeof *s);
     if (!s)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "seed: out of memory");
     while (sl_fw_types[s->nfw])
         s->nfw++;
     s->fws = calloc(s->nfw ? s->nfw : 1, sizeof *s->fws);
     if (!s->fws)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "seed: out of memory");
     for (size_t i = 0; i < s->nfw; i++) {
         s->fws[i].fw = sl_fw_types[i];
         if (sl_report_add_job(ctx, 1, 210.0 * (double)ctx->main->V * 4, seed_fw_run, &s->fws[i]))
-            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "seed: out of memory");
     }
     if (sl_report_add_job(ctx, 1, 40.0 * (double)ctx->main->V, seed_shared_run, s))
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "seed: out of memory");
     *state = s;
     return 0;
 }
@@ -143,7 +143,7 @@ static int seed_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         const char **head = calloc(1 + nok, sizeof *head);
         char *align = calloc(2 + nok, 1);
         if (!head || !align)
-            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "seed: out of memory");
         head[0] = "step";
         align[0] = 'r';
         for (size_t i = 0, k = 1; i < s->nfw; i++)
@@ -312,12 +312,12 @@ static int ties_plan(sl_report_ctx *ctx, void **state, sl_error *err)
         return 0; /* nothing with top-k in this build: section left out */
     ties_state *s = calloc(1, sizeof *s);
     if (!s || !(s->fws = calloc(n ? n : 1, sizeof *s->fws)))
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "ties: out of memory");
     for (size_t i = 0; sl_fw_types[i]; i++)
         if (sl_fw_types[i]->accepts & SL_OPT_TOP_K) {
             s->fws[s->nfw].fw = sl_fw_types[i];
             if (sl_report_add_job(ctx, 1, TIES_N * 10.0, ties_run, &s->fws[s->nfw++]))
-                return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+                return sl_base_error_set(err, SL_ENOMEM, "ties: out of memory");
         }
     *state = s;
     return 0;

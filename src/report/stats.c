@@ -53,7 +53,7 @@ int sl_report_tv_null(const double *p, size_t V, uint64_t N, size_t R, unsigned 
 {
     double *tv = malloc((R ? R : 1) * sizeof *tv);
     if (!tv)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory in the null simulation");
+        return sl_base_error_set(err, SL_ENOMEM, "TV null: out of memory for %zu replicates", R);
     int rc = sl_stat_tv_null_sim(p, V, N, R, seed, tv, err);
     if (!rc) {
         double sum = 0.0;

@@ -73,7 +73,7 @@ int sl_stat_cells_build(sl_stat_cells *c, const double *p, size_t V, uint64_t n,
     if (!c->cell_of || !c->expected || !small) {
         free(small);
         sl_stat_cells_free(c);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu cells", V);
+        return sl_base_error_set(err, SL_ENOMEM, "cells: out of memory for %zu tokens", V);
     }
     size_t nsmall = 0, ncell = 0;
     double N = (double)n;
@@ -139,7 +139,7 @@ int sl_stat_cells_build(sl_stat_cells *c, const double *p, size_t V, uint64_t n,
     size_t *sizes = calloc(ncell ? ncell : 1, sizeof *sizes);
     if (!sizes) {
         sl_stat_cells_free(c);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "cells: out of memory for %zu cells", ncell);
     }
     for (size_t i = 0; i < V; i++)
         if (c->cell_of[i] != SIZE_MAX)

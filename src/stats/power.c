@@ -94,7 +94,7 @@ int sl_stat_fault_apply(sl_fault f, const double *p, size_t V, double theta, dou
         size_t k = (size_t)kk;
         idx_p *o = malloc(V * sizeof *o);
         if (!o)
-            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "fault: out of memory for %zu tokens", V);
         for (size_t i = 0; i < V; i++) {
             o[i].p = p[i];
             o[i].i = i;
@@ -174,7 +174,7 @@ int sl_stat_power_init(sl_stat_power *s, const double *p, size_t V, uint64_t n, 
     if (!s->supp_idx || !s->supp_q || !s->draw || !s->counts || !tv) {
         free(tv);
         sl_stat_power_free(s);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for the power study");
+        return sl_base_error_set(err, SL_ENOMEM, "power: out of memory for %zu tokens", V);
     }
     rc = sl_stat_tv_null_sim(p, V, n, s->null_reps, seed ^ 0x9e3779b9UL, tv, err);
     if (rc) {
@@ -290,7 +290,7 @@ int sl_stat_power_detect(sl_stat_power *s, sl_fault f, int test, double target,
         return sl_base_error_set(err, SL_EINVAL, "unknown test %d", test);
     double *q = malloc(s->v * sizeof *q);
     if (!q)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "power: out of memory for %zu tokens", s->v);
     int rc = SL_OK;
     double pw, tv;
     if (f == SL_FAULT_TOPK) {

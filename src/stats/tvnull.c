@@ -100,7 +100,7 @@ int sl_stat_tv_null_sim(const double *p, size_t V, uint64_t n, size_t reps, unsi
         free(cnt);
         if (r)
             gsl_rng_free(r);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for the TV null simulation");
+        return sl_base_error_set(err, SL_ENOMEM, "TV null: out of memory for %zu tokens", K);
     }
     gsl_rng_set(r, seed);
     for (size_t i = 0, j = 0; i < V; i++)
@@ -112,7 +112,7 @@ int sl_stat_tv_null_sim(const double *p, size_t V, uint64_t n, size_t reps, unsi
         free(ps);
         free(cnt);
         gsl_rng_free(r);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for the TV null simulation");
+        return sl_base_error_set(err, SL_ENOMEM, "TV null: out of memory for %zu tokens", K);
     }
     for (size_t t = 0; t < reps; t++) {
         if (alias) {
