@@ -394,8 +394,9 @@ static int ev_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     double e = (double)EV_SEEDS / EV_HBINS, x2 = 0.0;
     for (size_t b = 0; b < EV_HBINS; b++)
         x2 += ((double)hist[b] - e) * ((double)hist[b] - e) / e;
-    sl_rng_gsl_quiet();
-    double px2 = gsl_cdf_chisq_Q(x2, EV_HBINS - 1);
+    double px2;
+    if ((rc = sl_stat_chisq_q(x2, EV_HBINS - 1, &px2, err)))
+        return rc;
     char pb[32], pk[32];
     double ks_d = 0.0, ks_p = 1.0;
     if ((rc = sl_stat_ks_uniform(s->pvals, EV_SEEDS, &ks_d, &ks_p, err)))

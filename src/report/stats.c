@@ -29,9 +29,10 @@ int sl_report_gof_with_cells(const sl_stat_cells *c, const double *p, const uint
         return rc;
     out->bins = c->ncells;
     out->df = c->ncells > 1 ? c->ncells - 1 : 0;
-    sl_rng_gsl_quiet();
-    out->chi2_p = out->df ? gsl_cdf_chisq_Q(out->chi2, (double)out->df) : 1.0;
-    out->g_p = out->df ? gsl_cdf_chisq_Q(out->g, (double)out->df) : 1.0;
+    out->chi2_p = out->g_p = 1.0;
+    if (out->df && ((rc = sl_stat_chisq_q(out->chi2, (double)out->df, &out->chi2_p, err)) ||
+                    (rc = sl_stat_chisq_q(out->g, (double)out->df, &out->g_p, err))))
+        return rc;
     out->tv = sl_stat_tv(p, counts, V, N);
     return 0;
 }

@@ -184,6 +184,17 @@ int sl_stat_chi2_g(const sl_stat_cells *c, const uint64_t *counts, double *chi2,
     return SL_OK;
 }
 
+int sl_stat_chisq_q(double x, double df, double *q, sl_error *err)
+{
+    sl_rng_gsl_quiet();
+    double r = gsl_cdf_chisq_Q(x, df);
+    if (!(r >= 0 && r <= 1))
+        return sl_base_error_set(err, SL_EINVAL, "chi-square: gsl_cdf_chisq_Q(%.17g, %.17g) gives %g, not a probability",
+                                 x, df, r);
+    *q = r;
+    return SL_OK;
+}
+
 double sl_stat_tv(const double *p, const uint64_t *counts, size_t V, uint64_t n)
 {
     double N = (double)n, s = 0;
@@ -242,9 +253,11 @@ int sl_stat_gof_compute(const double *p, const uint64_t *counts, size_t V, sl_st
         return rc;
     }
     if (out->df >= 1) {
-        sl_rng_gsl_quiet();
-        out->chi2_p = gsl_cdf_chisq_Q(out->chi2, (double)out->df);
-        out->g_p = gsl_cdf_chisq_Q(out->g, (double)out->df);
+        if ((rc = sl_stat_chisq_q(out->chi2, (double)out->df, &out->chi2_p, err)) ||
+            (rc = sl_stat_chisq_q(out->g, (double)out->df, &out->g_p, err))) {
+            sl_stat_cells_free(&c);
+            return rc;
+        }
     } else {
         out->chi2_p = out->g_p = 1.0; /* one cell: nothing to test */
     }

@@ -234,8 +234,15 @@ int sl_stat_power_eval(sl_stat_power *s, const double *q, double power[SL_TEST_C
             return rc;
         }
         double tv = sl_stat_tv(s->p, s->counts, s->v, s->n);
-        int r_chi2 = df >= 1 && gsl_cdf_chisq_Q(chi2, df) < s->alpha;
-        int r_g = df >= 1 && gsl_cdf_chisq_Q(g, df) < s->alpha;
+        double q_chi2 = 1, q_g = 1;
+        if (df >= 1 && ((rc = sl_stat_chisq_q(chi2, df, &q_chi2, err)) || (rc = sl_stat_chisq_q(g, df, &q_g, err)))) {
+            gsl_rng_free(r);
+            if (alias)
+                gsl_ran_discrete_free(alias);
+            return rc;
+        }
+        int r_chi2 = df >= 1 && q_chi2 < s->alpha;
+        int r_g = df >= 1 && q_g < s->alpha;
         int r_zero = outside > 0;
         rej[SL_TEST_CHI2] += r_chi2;
         rej[SL_TEST_G] += r_g;

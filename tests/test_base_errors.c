@@ -1,9 +1,10 @@
-/* test_base_nomem.c — running out of memory is an error, never a quiet
+/* test_base_errors.c — running out of memory is an error, never a quiet
  * fallback. Each public function here is asked for an absurd size: its
  * first allocation fails before it reads the (small) input, and it must
  * return SL_ENOMEM with a one-line "source: ..." message. No test-only
  * malloc hook exists in the library; the sizes alone make malloc fail. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -31,7 +32,7 @@ static void expect_nomem(int rc, const sl_error *e, const char *source)
     cr_assert_null(strchr(e->msg, '\n'), "message '%s' is not one line", e->msg);
 }
 
-Test(nomem, vec_alloc)
+Test(errors, vec_alloc)
 {
     sl_vec v;
     sl_error e = {{0}};
@@ -42,7 +43,7 @@ Test(nomem, vec_alloc)
     cr_assert(v.d == NULL && v.f == NULL);
 }
 
-Test(nomem, every_pipeline)
+Test(errors, every_pipeline)
 {
     float lf[1] = {0};
     double ld[1] = {0};
@@ -59,7 +60,7 @@ Test(nomem, every_pipeline)
     }
 }
 
-Test(nomem, llamacpp_filters_do_not_fall_back)
+Test(errors, llamacpp_filters_do_not_fall_back)
 {
     /* More than 128 candidates to sort: llama.cpp's bucket sort needs a copy
      * of the array, and without it no other sort may stand in (ties). */
@@ -78,7 +79,7 @@ Test(nomem, llamacpp_filters_do_not_fall_back)
     expect_nomem(sl_logits_llama_chain((const float[]){0}, HUGE_N, &cfg, &b, NULL, &e), &e, "llamacpp");
 }
 
-Test(nomem, torch_argsort_does_not_fall_back)
+Test(errors, torch_argsort_does_not_fall_back)
 {
     float x[1] = {0};
     size_t idx[1];
@@ -88,7 +89,7 @@ Test(nomem, torch_argsort_does_not_fall_back)
     expect_nomem(sl_logits_kth_largest_f32(x, HUGE_N, 1, idx, &kth, &e), &e, "torch sort");
 }
 
-Test(nomem, candle_helpers)
+Test(errors, candle_helpers)
 {
     float x[1] = {0};
     size_t idx[1] = {0};
@@ -100,7 +101,7 @@ Test(nomem, candle_helpers)
     cr_assert_eq(changed, -1, "no count on failure");
 }
 
-Test(nomem, chi_square)
+Test(errors, chi_square)
 {
     sl_stat_cells c;
     memset(&c, 0, sizeof c);
@@ -112,7 +113,7 @@ Test(nomem, chi_square)
     cr_assert(chi2 == -1 && g == -1, "no NaN statistic stands in for the failure");
 }
 
-Test(nomem, result_alloc)
+Test(errors, result_alloc)
 {
     sl_logits_result r;
     sl_error e = {{0}};
@@ -122,11 +123,26 @@ Test(nomem, result_alloc)
 
 /* GSL's default handler would abort this process on the invalid weight;
  * after sl_rng_gsl_quiet (called twice: idempotent) GSL returns NULL. */
-Test(nomem, gsl_quiet_turns_aborts_into_return_values)
+Test(errors, gsl_quiet_turns_aborts_into_return_values)
 {
     sl_rng_gsl_quiet();
     sl_rng_gsl_quiet();
     const double w[2] = {1.0, -1.0};
     gsl_ran_discrete_t *g = gsl_ran_discrete_preproc(2, w);
     cr_assert_null(g, "a negative weight is an error GSL reports by returning NULL");
+}
+
+/* A GSL failure inside the chi-square tail (here a negative df: a domain
+ * error in gsl_sf_gamma_inc_Q) returns NaN once the handler is off; the
+ * wrapper turns it into an error instead of a p-value. */
+Test(errors, chisq_q_reports_gsl_failures)
+{
+    double q = -1;
+    sl_error e = {{0}};
+    cr_assert_eq(sl_stat_chisq_q(3.841458820694124, 1, &q, &e), 0, "%s", e.msg);
+    cr_assert(fabs(q - 0.05) < 1e-12, "Q(3.8415; 1) = %.17g", q);
+    q = -1;
+    cr_assert_eq(sl_stat_chisq_q(1.0, -1.0, &q, &e), SL_EINVAL, "df = -1 gave %.17g", q);
+    cr_assert_eq(q, -1, "no p-value on failure");
+    cr_assert(!strncmp(e.msg, "chi-square: ", 12), "%s", e.msg);
 }
