@@ -314,7 +314,7 @@ static int cmp_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         sl_io_buf_printf(&cb, "%ld\n", s->context[i]);
     char path[4300];
     snprintf(path, sizeof path, "%s/inputs/context80.txt", ctx->outdir);
-    int rc = cb.oom ? sl_base_error_set(err, SL_ENOMEM, "compare: out of memory") : sl_io_write_atomic(path, cb.data, cb.len, err);
+    int rc = cb.oom ? sl_base_error_set(err, SL_ENOMEM, "compare: out of memory for context80.txt") : sl_io_write_atomic(path, cb.data, cb.len, err);
     sl_io_buf_free(&cb);
     if (rc)
         return rc;

@@ -214,8 +214,9 @@ static int ev_plan(sl_report_ctx *ctx, void **state, sl_error *err)
      * whichever is larger. */
     double pa = d->p[s->a], pb = d->p[s->b];
     sl_stat_cells c0;
-    if (sl_stat_cells_build(&c0, d->p, d->V, s->power_n, 5.0, err))
-        return SL_EINVAL;
+    int rc = sl_stat_cells_build(&c0, d->p, d->V, s->power_n, 5.0, err);
+    if (rc)
+        return rc;
     double df0 = c0.ncells > 1 ? (double)(c0.ncells - 1) : 1.0;
     sl_stat_cells_free(&c0);
     double dmax = 6.0 * sqrt((pa + pb) / (double)s->power_n);

@@ -37,8 +37,9 @@ static int exact_plan(sl_report_ctx *ctx, void **state, sl_error *err)
         return sl_base_error_set(err, SL_ENOMEM, "exact: out of memory");
     /* Every exact_* file in figures/ is this section's (sl_stat_exact_report_data's
      * own list of distributions may grow). */
-    if (sl_report_keep(ctx, "exact_*", err))
-        return SL_ENOMEM;
+    int rc = sl_report_keep(ctx, "exact_*", err);
+    if (rc)
+        return rc;
     *state = s;
     return 0;
 }
