@@ -45,7 +45,7 @@ static int run_fw(const sl_fw_type *ft, const ng_vec *g, const char *seed_hex, s
     o.has_seed = 1;
     o.n = n;
     o.k = k;
-    int rc = ft->run(&o, res, err);
+    int rc = sl_fw_run(ft, &o, res, err);
     sl_base_vec_free(&v);
     return rc;
 }
@@ -326,7 +326,7 @@ static int run_gsl(const double *w, size_t V, int has_seed, uint64_t seed, size_
     o.n = n;
     o.k = 1;
     sl_error err;
-    int rc = sl_fw_gsl_type.run(&o, res, &err);
+    int rc = sl_fw_run(&sl_fw_gsl_type, &o, res, &err);
     sl_base_vec_free(&v);
     return rc;
 }

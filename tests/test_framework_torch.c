@@ -108,10 +108,13 @@ static void replay_line(gold *g, char *line, const char *dir)
         sl_rng_mt19937_state mt;
         cr_assert_eq(sl_base_seed_parse(seedtext, &seed, &err), 0);
         cr_assert_eq(sl_rng_torch_mt19937_seed(&mt, &seed, &err), 0);
+        sl_rng rng = {&sl_rng_torch_mt19937_type, &mt, 0};
         sl_dtype dtype = !strcmp(dt, "float32") ? SL_F32 : SL_F64;
         double *x = malloc(n * sizeof *x);
-        uint64_t words = 0, h = 0xcbf29ce484222325ULL;
-        sl_fw_torch_exponential(&mt, dtype, g->version, x, n, &words);
+        uint64_t h = 0xcbf29ce484222325ULL;
+        sl_draw_race_rule rule = {SL_RACE_U_TORCH53, g->version == SL_TORCH_2, 1};
+        sl_draw_race_exponentials(&rule, dtype, &rng, x, n);
+        uint64_t words = rng.words;
         for (size_t i = 0; i < n; i++) {
             unsigned char b[8];
             float f = (float)x[i];
@@ -153,21 +156,25 @@ static void replay_line(gold *g, char *line, const char *dir)
     cr_assert_eq(sl_base_seed_parse(seedtext, &seed, &err), 0, "%s", err.msg);
     sl_rng_mt19937_state mt;
     cr_assert_eq(sl_rng_torch_mt19937_seed(&mt, &seed, &err), 0, "%s", err.msg);
-    sl_fw_torch_dist d;
-    cr_assert_eq(sl_fw_torch_prepare(&d, v->f, v->d, v->V, v->dtype, g->version, v->name, &err), 0);
+    sl_rng rng = {&sl_rng_torch_mt19937_type, &mt, 0};
+    sl_draw_torch_param param = {g->version, repl, k, SL_SIMD_AUTO};
+    sl_draw_type tt = sl_draw_torch_type;
+    tt.param = &param;
+    sl_draw_dist dist = {v->V, v->d, v->f, v->dtype, v->name};
+    void *table = NULL;
+    int prc = sl_draw_prepare_dist(&tt, &table, &dist, &err);
     long *tok = malloc((k ? k : 1) * sizeof *tok);
-    uint64_t words = 0;
     if (!is_case) {
-        /* error ID NAME SEED K R WORDS MESSAGE */
+        /* error ID NAME SEED K R WORDS MESSAGE: torch raises before drawing a word */
         char *msg = strchr(rest, ' ');
         cr_assert(msg, "%s", line);
         msg++;
-        int rc = sl_fw_torch_multinomial(&d, &mt, k, repl, SL_TORCH_FAST, tok, &words, &err);
         char got[1024];
-        snprintf(got, sizeof got, "rc %d words %llu: %s", rc, (unsigned long long)words, rc ? err.msg : "");
-        if (rc == 0 || words != 0 || !strstr(err.msg, msg))
+        snprintf(got, sizeof got, "rc %d words %llu: %s", prc, (unsigned long long)rng.words, prc ? err.msg : "");
+        if (prc == 0 || rng.words != 0 || !strstr(err.msg, msg))
             fail(g, "%s: expected torch's error '%s', observed %s", id, msg, got);
     } else {
+        cr_assert_eq(prc, 0, "%s: %s", id, err.msg);
         /* case ... WORDS TOKENS: cumulative words per call, calls ';', samples ',' */
         char *wsave = NULL, *tsave = NULL;
         char *wl = strtok_r(rest, " ", &wsave);
@@ -179,8 +186,8 @@ static void replay_line(gold *g, char *line, const char *dir)
         for (size_t c = 0; c < n; c++) {
             cr_assert(call && wtok, "%s: truncated", id);
             sl_rng_mt19937_state mt2 = mt;
-            uint64_t words2 = words;
-            int rc = sl_fw_torch_multinomial(&d, &mt, k, repl, SL_TORCH_FAST, tok, &words, &err);
+            int rc = sl_draw_k(&tt, table, &rng, k, tok, &err);
+            uint64_t words = rng.words;
             /* compare numerically: the expected call is "t0,t1,..." and the words after it */
             int same = rc == 0 && words == strtoull(wtok, NULL, 10);
             char *p = call;
@@ -200,8 +207,8 @@ static void replay_line(gold *g, char *line, const char *dir)
             }
             if (!repl && k == 1 && !rc) {
                 /* the every-log race on the same words must agree */
-                long t2;
-                sl_fw_torch_multinomial(&d, &mt2, k, repl, SL_TORCH_NAIVE, &t2, &words2, &err);
+                sl_rng r2 = {&sl_rng_torch_mt19937_type, &mt2, 0};
+                long t2 = (long)sl_draw_torch_naive(table, &r2);
                 if (t2 != tok[0] || memcmp(&mt2, &mt, sizeof mt))
                     fail(g, "%s: naive race disagrees (%s vs %s)", id, "naive", "fast");
             }
@@ -210,7 +217,8 @@ static void replay_line(gold *g, char *line, const char *dir)
         }
     }
     free(tok);
-    sl_fw_torch_free(&d);
+    if (table)
+        tt.free(table);
 }
 
 static void replay_file(const char *path, gold *g)
@@ -329,9 +337,8 @@ Test(replay_torch, fast_race_equals_every_log_race)
             nonzero |= (dt == SL_F32 ? f[i] : d[i]) != 0;
         if (!nonzero)
             d[0] = f[0] = 1;
-        sl_fw_torch_dist dist;
         sl_error err;
-        cr_assert_eq(sl_fw_torch_prepare(&dist, f, d, V, dt, version, "random", &err), 0);
+        sl_draw_dist dd = {V, d, f, dt, "random"};
         sl_seed seed = {sm64(&s), 0, 0, 0};
         sl_rng_mt19937_state start;
         sl_rng_torch_mt19937_seed(&start, &seed, &err);
@@ -341,25 +348,30 @@ Test(replay_torch, fast_race_equals_every_log_race)
             sl_rng_mt19937_next(&start);
         /* every vector width this machine can run: the output must not depend on it */
         for (int level = SL_SIMD_SCALAR; level <= SL_SIMD_AVX2; level++) {
-            if (sl_rng_torch_simd_level(level) != level)
+            if (sl_rng_simd_level(level) != level)
                 continue;
-            dist.simd = level;
+            sl_draw_torch_param param = {version, 0, 1, level};
+            sl_draw_type tt = sl_draw_torch_type;
+            tt.param = &param;
+            void *table = NULL;
+            cr_assert_eq(sl_draw_prepare_dist(&tt, &table, &dd, &err), 0, "%s", err.msg);
             sl_rng_mt19937_state a = start, b = start;
             for (int c = 0; c < 12; c++) {
                 long ta = -1, tb = -2;
-                uint64_t wa = 0, wb = 0;
-                int ra = sl_fw_torch_multinomial(&dist, &a, 1, 0, SL_TORCH_FAST, &ta, &wa, &err);
-                int rb = sl_fw_torch_multinomial(&dist, &b, 1, 0, SL_TORCH_NAIVE, &tb, &wb, &err);
+                sl_rng ra_ = {&sl_rng_torch_mt19937_type, &a, 0}, rb_ = {&sl_rng_torch_mt19937_type, &b, 0};
+                int ra = sl_draw_k(&tt, table, &ra_, 1, &ta, &err);
+                tb = (long)sl_draw_torch_naive(table, &rb_);
+                uint64_t wa = ra_.words, wb = rb_.words;
                 calls++;
-                if (ra || rb || ta != tb || wa != wb || wa != 2 * V || memcmp(&a, &b, sizeof a)) {
+                if (ra || ta != tb || wa != wb || wa != 2 * V || memcmp(&a, &b, sizeof a)) {
                     if (!mism++)
                         snprintf(first, sizeof first,
                                  "V=%zu shape=%d dtype=%d version=%d simd=%d call %d: fast %ld naive %ld", V, shape,
                                  (int)dt, version, level, c, ta, tb);
                 }
             }
+            tt.free(table);
         }
-        sl_fw_torch_free(&dist);
         free(d);
         free(f);
     }
@@ -380,7 +392,7 @@ Test(replay_torch, block_filler_equals_word_by_word)
         uint32_t buf[3000];
         for (int chunk = 0; chunk < 40; chunk++) {
             size_t n = (size_t)(sm64(&s) % 3000);
-            sl_rng_torch_mt19937_fill(&a, buf, n);
+            sl_rng_mt19937_fill32(&a, buf, n);
             for (size_t i = 0; i < n; i++) {
                 uint32_t w = sl_rng_mt19937_next(&b);
                 cr_assert_eq(buf[i], w, "seed %llu chunk %d word %zu: fill %u, next %u", (unsigned long long)seed.lo,
@@ -390,21 +402,30 @@ Test(replay_torch, block_filler_equals_word_by_word)
     }
 }
 
+/* mt19937ar.c's genrand_int32 twist, written out here as the reference */
+static void textbook_twist(uint32_t *mt)
+{
+    static const uint32_t mag01[2] = {0u, 0x9908b0dfu};
+    for (int k = 0; k < 624; k++) {
+        uint32_t y = (mt[k] & 0x80000000u) | (mt[(k + 1) % 624] & 0x7fffffffu);
+        mt[k] = mt[(k + 397) % 624] ^ (y >> 1) ^ mag01[y & 1u];
+    }
+}
+
 Test(replay_torch, twist_widths_agree)
 {
-    /* the scalar, SSE2 and AVX2 twists against mt19937ar's (sl_rng_mt19937_next) */
+    /* the scalar, SSE2 and AVX2 twists against mt19937ar's */
     int levels = 0;
     for (int level = SL_SIMD_SCALAR; level <= SL_SIMD_AVX2; level++) {
-        if (sl_rng_torch_simd_level(level) != level)
+        if (sl_rng_simd_level(level) != level)
             continue;
         levels++;
         sl_rng_mt19937_state a, b;
         sl_rng_mt19937_init_genrand(&a, 5489u + (uint32_t)level);
         b = a;
         for (int t = 0; t < 50; t++) {
-            sl_rng_torch_mt19937_twist_simd(&a, level);
-            for (int i = 0; i < 624; i++) /* the reference twists on its first word */
-                sl_rng_mt19937_next(&b);
+            sl_rng_mt19937_twist(&a, level);
+            textbook_twist(b.mt);
             cr_assert(!memcmp(a.mt, b.mt, sizeof a.mt), "level %d: state differs after twist %d", level, t);
         }
     }
@@ -446,7 +467,7 @@ Test(replay_torch, topk_tie_order_equals_libstdcxx)
             v[j] = codes[strtol(end, &end, 10)];
         end = strchr(end, '|') + 1;
         sl_error err;
-        cr_assert_eq(sl_fw_torch_topk(v, V, k, out, &err), 0, "%s", err.msg);
+        cr_assert_eq(sl_draw_torch_topk(v, V, k, out, &err), 0, "%s", err.msg);
         for (size_t j = 0; j < k; j++) {
             long want = strtol(end, &end, 10);
             if (out[j] != want) {

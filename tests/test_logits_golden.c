@@ -118,7 +118,7 @@ Test(replay_pipeline, golden_hf_vllm_against_torch_ops)
             o.cfg = c; /* the same settings the pipeline case ran with */
             sl_fw_result fr;
             const sl_fw_type *ft = t == &sl_logits_pipeline_hf_type ? &sl_fw_hf_type : &sl_fw_vllm_type;
-            cr_assert_eq(ft->run(&o, &fr, &e), 0, "%s %s draw: %s", fw, name, e.msg);
+            cr_assert_eq(sl_fw_run(ft, &o, &fr, &e), 0, "%s %s draw: %s", fw, name, e.msg);
             for (size_t q = 0; q < 20; q++) {
                 long want_tok = strtol(p, &p, 10);
                 cr_assert_eq(fr.tokens[q], want_tok, "%s %s seed %llu draw %zu: token %ld, torch %ld", fw, name,

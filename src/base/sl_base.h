@@ -62,4 +62,15 @@ void sl_base_vec_free(sl_vec *v);
  * source and the entry ("probs.txt: entry 17 is NaN"). Uses v->d. */
 int sl_base_vec_check_weights(const sl_vec *v, sl_error *err);
 
+/* ---------------------------------------------------------------- libstdc++'s sorts (base/stdsort.c) */
+
+/* std::sort, std::partial_sort and std::nth_element as libstdc++ performs them, so
+ * tied elements end in the order C++ code (llama.cpp's samplers, torch.topk) leaves
+ * them. less(a, b, ctx) is the comparator; elements are at most 64 bytes. */
+typedef int (*sl_base_less)(const void *a, const void *b, const void *ctx);
+void sl_base_std_sort(void *base, size_t n, size_t size, sl_base_less less, const void *ctx);
+void sl_base_std_partial_sort(void *base, size_t middle, size_t n, size_t size, sl_base_less less,
+                              const void *ctx);
+void sl_base_std_nth_element(void *base, size_t nth, size_t n, size_t size, sl_base_less less, const void *ctx);
+
 #endif

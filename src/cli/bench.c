@@ -31,7 +31,7 @@ static void bench_one(const sl_draw_type *dt, const double *p, size_t V, double 
         for (size_t i = 0; i < preps; i++) {
             if (table)
                 dt->free(table);
-            dt->prepare(&table, p, V, &err);
+            sl_draw_prepare(dt, &table, p, V, &err);
         }
         double t1 = now_s();
         sl_rng r;
@@ -63,7 +63,7 @@ static int bench_race(const char *rng, const double *p, size_t V, double *plain_
     sl_error err;
     sl_seed seed = {.lo = 42};
     void *table = NULL;
-    if (!t || sl_draw_exprace_type.prepare(&table, p, V, &err))
+    if (!t || sl_draw_prepare(&sl_draw_exprace_type, &table, p, V, &err))
         return -1;
     size_t draws = V > 1000 ? 100 : 100000, sink = 0;
     *plain_s = *fast_s = 1e30;

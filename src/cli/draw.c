@@ -383,7 +383,7 @@ int sl_cli_draw_main(int argc, char **argv)
                             "None, ..)): --top-k and --top-p act only with a temperature\n");
         sl_fw_result res;
         memset(&res, 0, sizeof res);
-        int frc = ft->run(&fo, &res, &err);
+        int frc = sl_fw_run(ft, &fo, &res, &err);
         free(ctx);
         if (frc) {
             rc = sl_cli_fail(&err);
@@ -442,7 +442,7 @@ int sl_cli_draw_main(int argc, char **argv)
         rc = sl_cli_fail(&err);
         goto out;
     }
-    if (dt->prepare(&table, p, vec.n, &err)) {
+    if (sl_draw_prepare(dt, &table, p, vec.n, &err)) {
         sl_rng_release(&rng);
         free(soft);
         rc = sl_cli_fail(&err);

@@ -251,7 +251,7 @@ int sl_report_fw_run(const sl_fw_type *fw, const sl_report_dist *d, uint64_t see
         o.cfg.has_temperature = 1;
         o.cfg.temperature = 1.0;
     }
-    return fw->run(&o, res, err);
+    return sl_fw_run(fw, &o, res, err);
 }
 
 void sl_report_cmd_only(const sl_report_ctx *ctx, sl_buf *md, const char *id)

@@ -113,7 +113,7 @@ int sl_cli_draw_counts(const double *p, size_t V, const sl_draw_type *dt, const 
     int rc = sl_rng_init(&rng, rt, seed, err);
     if (rc)
         return rc;
-    rc = dt->prepare(&table, p, V, err);
+    rc = sl_draw_prepare(dt, &table, p, V, err);
     if (rc) {
         sl_rng_release(&rng);
         return rc;

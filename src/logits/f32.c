@@ -228,7 +228,7 @@ int sl_logits_argsort_f32(const float *x, size_t n, int descending, size_t *idx,
         pr[i].v = x[i];
         pr[i].i = i;
     }
-    sl_logits_std_sort(pr, n, sizeof *pr, descending ? f32_pair_desc : f32_pair_asc, NULL);
+    sl_base_std_sort(pr, n, sizeof *pr, descending ? f32_pair_desc : f32_pair_asc, NULL);
     for (size_t i = 0; i < n; i++)
         idx[i] = pr[i].i;
     free(pr);

@@ -95,11 +95,11 @@ static int llama_bucket_sort(const sl_logits_llama_array *a, size_t npartial, sl
     size_t done = 0;
     off = 0;
     for (int j = 127; j > ib; --j) {
-        sl_logits_std_sort(res + off, histo[j], sizeof *res, llama_desc, NULL);
+        sl_base_std_sort(res + off, histo[j], sizeof *res, llama_desc, NULL);
         off += histo[j];
         done += histo[j];
     }
-    sl_logits_std_partial_sort(res + off, npartial - done, histo[ib], sizeof *res, llama_desc, NULL);
+    sl_base_std_partial_sort(res + off, npartial - done, histo[ib], sizeof *res, llama_desc, NULL);
     *nres = nhave;
     return SL_OK;
 }
@@ -110,7 +110,7 @@ static int llama_bucket_sort(const sl_logits_llama_array *a, size_t npartial, sl
 static int llama_partial_sort_inplace(sl_logits_llama_array *a, size_t npartial, sl_error *err)
 {
     if (npartial <= 128) {
-        sl_logits_std_partial_sort(a->data, npartial, a->size, sizeof *a->data, llama_desc, NULL);
+        sl_base_std_partial_sort(a->data, npartial, a->size, sizeof *a->data, llama_desc, NULL);
     } else {
         sl_logits_cand *tmp = malloc(a->size * sizeof *tmp);
         size_t n = 0;
@@ -222,7 +222,7 @@ int sl_logits_llama_typical(sl_logits_llama_array *a, float p, size_t min_keep, 
         sh[i] = fabsf(-logf(a->data[i].p) - entropy);
         idx[i] = i;
     }
-    sl_logits_std_sort(idx, n, sizeof *idx, llama_shift_less, sh);
+    sl_base_std_sort(idx, n, sizeof *idx, llama_shift_less, sh);
     float cum = 0.0f;
     size_t last = n;
     for (size_t i = 0; i < n; i++) {

@@ -217,14 +217,6 @@ void sl_logits_pyrepr(double x, char *buf, size_t len);
 /* Appends a step name to r->steps (static string). */
 void sl_logits_step(sl_logits_result *r, const char *name);
 
-/* ---- libstdc++'s std::sort and std::partial_sort (logits/stdsort.c), so that
- * tied elements end in the order llama.cpp's C++ leaves them. less(a, b, ctx)
- * is the comparator; elements are at most 64 bytes. */
-typedef int (*sl_logits_less)(const void *a, const void *b, const void *ctx);
-void sl_logits_std_sort(void *base, size_t n, size_t size, sl_logits_less less, const void *ctx);
-void sl_logits_std_partial_sort(void *base, size_t middle, size_t n, size_t size, sl_logits_less less,
-                                const void *ctx);
-
 /* ---- llama.cpp sampler primitives (logits/llamacpp.c), for the tests and the draw */
 
 typedef struct sl_logits_llama_array {

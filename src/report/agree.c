@@ -86,7 +86,7 @@ int sl_report_draw_counts(const sl_report_dist *d, const char *method, const cha
     if (rc)
         return rc;
     void *table = NULL;
-    if ((rc = m->prepare(&table, d->p, d->V, err))) {
+    if ((rc = sl_draw_prepare(m, &table, d->p, d->V, err))) {
         sl_rng_release(&r);
         return rc;
     }

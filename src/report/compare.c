@@ -124,7 +124,7 @@ static int cmp_case_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         o.k = 1;
         sl_fw_result res;
         sl_error e;
-        r->rc = fw->run(&o, &res, &e);
+        r->rc = sl_fw_run(fw, &o, &res, &e);
         if (r->rc) {
             if (r->rc == SL_ENOMEM) { /* a refusal is a result; running out of memory is not */
                 *err = e;

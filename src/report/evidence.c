@@ -68,7 +68,7 @@ static int ev_tv_path(const sl_report_ctx *ctx, const double *q, uint64_t seed, 
         return rc;
     void *table = NULL;
     uint64_t *c = calloc(d->V, sizeof *c);
-    if (!c || (rc = m->prepare(&table, q, d->V, err))) {
+    if (!c || (rc = sl_draw_prepare(m, &table, q, d->V, err))) {
         free(c);
         sl_rng_release(&r);
         return rc ? rc : sl_base_error_set(err, SL_ENOMEM, "evidence: out of memory");

@@ -70,7 +70,7 @@ static int seed_shared_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         if (rc)
             return rc;
         void *table = NULL;
-        if ((rc = t->prepare(&table, ctx->main->p, ctx->main->V, err))) {
+        if ((rc = sl_draw_prepare(t, &table, ctx->main->p, ctx->main->V, err))) {
             sl_rng_release(&r);
             return rc;
         }

@@ -102,7 +102,7 @@ static int run_alias(const sl_stat_exact_input *in, sl_stat_exact_result *out, s
         return rc;
     const sl_draw_type *t = &sl_draw_alias_type;
     void *table = NULL;
-    if ((rc = t->prepare(&table, in->d, in->V, err)))
+    if ((rc = sl_draw_prepare(t, &table, in->d, in->V, err)))
         return rc;
     size_t V = in->V;
     uint64_t lo = 0;
