@@ -3,7 +3,13 @@
  * Conventions: library code returns a status (0 = ok) and fills an sl_error,
  * it never prints or exits; state is always passed in (no globals, after
  * pcg-c's _r functions); V = vocabulary size throughout. Exported names of
- * this layer start with sl_base_. */
+ * this layer start with sl_base_.
+ * Any function that allocates returns a status: out of memory is SL_ENOMEM,
+ * never a fallback that could change a result (another sort, a truncated
+ * filter, a NaN statistic). Text builders (sl_buf, sl_io_md_rows) keep a
+ * sticky oom flag that their final consumer checks. Every function that
+ * calls GSL first calls sl_rng_gsl_quiet (rng layer), so GSL returns its
+ * errors instead of aborting, and checks what GSL returns. */
 #ifndef SL_BASE_H
 #define SL_BASE_H
 
