@@ -90,7 +90,7 @@ Test(replay_pipeline, llamacpp_dist_picks_in_array_order)
 Test(replay_pipeline, llamacpp_framework_draws)
 {
     sl_vec v;
-    cr_assert_eq(sl_base_vec_alloc(&v, 4, "inline"), 0);
+    cr_assert_eq(sl_base_vec_alloc(&v, 4, "inline", NULL), 0);
     const double x[4] = {1, 2, 3, 0.5};
     for (int i = 0; i < 4; i++) {
         v.d[i] = x[i];

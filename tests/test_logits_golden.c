@@ -70,7 +70,7 @@ Test(replay_pipeline, golden_hf_vllm_against_torch_ops)
             }
         }
         sl_vec v;
-        cr_assert_eq(sl_base_vec_alloc(&v, V, name), 0);
+        cr_assert_eq(sl_base_vec_alloc(&v, V, name, NULL), 0);
         char *lg = strtok_r(NULL, "\n", &save), *kp = strtok_r(NULL, "\n", &save), *pr = strtok_r(NULL, "\n", &save);
         cr_assert(lg && kp && pr && !strncmp(lg, "logits ", 7) && !strncmp(kp, "kept", 4) && !strncmp(pr, "probs ", 6));
         cr_assert_eq(gold_floats(lg + 7, v.d, v.f, V), V);

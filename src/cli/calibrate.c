@@ -111,10 +111,17 @@ int sl_cli_calibrate_main(int argc, char **argv)
         }
         double chi2, g;
         uint64_t outside;
-        sl_stat_chi2_g(&cells, counts, &chi2, &g, &outside);
+        if (sl_stat_chi2_g(&cells, counts, &chi2, &g, &outside, &err)) {
+            sl_cli_fail(&err);
+            goto out;
+        }
         outside_total += outside;
         /* A draw on a p = 0 token makes the sample fail outright: p-value 0. */
-        pv[k] = outside ? 0.0 : gsl_cdf_chisq_Q(chi2, df);
+        pv[k] = 0.0;
+        if (!outside && sl_stat_chisq_q(chi2, df, &pv[k], &err)) {
+            sl_cli_fail(&err);
+            goto out;
+        }
         lo_tail += pv[k] < 0.001;
         hi_tail += pv[k] > 0.999;
         size_t b = (size_t)(pv[k] * CAL_BINS);

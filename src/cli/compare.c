@@ -109,6 +109,8 @@ typedef struct cmp_translation {
     char args[256];
     double tv;
     char scope[128]; /* which rule, or "on these logits" */
+    int rc;          /* SL_ENOMEM when a candidate could not be run: the search is incomplete */
+    sl_error err;
 } cmp_translation;
 
 /* The translation is printed with %.9g: run exactly what is printed. */
@@ -135,19 +137,24 @@ static int cmp_float_desc(const void *a, const void *b)
 }
 
 /* The f64 sum of the k largest of candle's float32 softmax at temperature t
- * (after its repeat penalty when c has one): the mass candle's top-p sees. */
-static double cmp_candle_topk_mass(const sl_vec *v, const sl_logits_cfg *c, double t, long k)
+ * (after its repeat penalty when c has one) into *mass: the mass candle's
+ * top-p sees. Returns 0 or SL_ENOMEM. */
+static int cmp_candle_topk_mass(const sl_vec *v, const sl_logits_cfg *c, double t, long k, double *mass,
+                                sl_error *err)
 {
     size_t V = v->n;
+    *mass = 0;
     if (k <= 0)
-        return 0;
+        return SL_OK;
     float *lg = malloc(V * sizeof *lg);
     if (!lg)
-        return 0;
+        return sl_base_error_set(err, SL_ENOMEM, "compare: out of memory for %zu candle logits", V);
     memcpy(lg, v->f, V * sizeof *lg);
-    if (c->has_penalty && sl_logits_candle_repeat_penalty(lg, V, (float)c->penalty, c->context, c->context_n) < 0) {
+    int rc;
+    if (c->has_penalty &&
+        (rc = sl_logits_candle_repeat_penalty(lg, V, (float)c->penalty, c->context, c->context_n, NULL, err))) {
         free(lg);
-        return 0;
+        return rc;
     }
     sl_logits_candle_softmax(lg, V, t, 0, lg);
     qsort(lg, V, sizeof *lg, cmp_float_desc);
@@ -155,7 +162,8 @@ static double cmp_candle_topk_mass(const sl_vec *v, const sl_logits_cfg *c, doub
     for (size_t j = 0; j < (size_t)k && j < V; j++)
         m += lg[j];
     free(lg);
-    return m;
+    *mass = m;
+    return SL_OK;
 }
 
 /* Settings for framework x that reproduce y's result (run and checked). */
@@ -224,7 +232,9 @@ static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_
         (y->t == &sl_logits_pipeline_hf_type || y->t == &sl_logits_pipeline_vllm_type || y->t == &sl_logits_pipeline_tutorial_type) &&
         (user->has_top_k || (user->defaults && y->t == &sl_logits_pipeline_hf_type))) {
         long k = user->has_top_k ? user->top_k : 50;
-        double m = cmp_candle_topk_mass(v, &base, ty, k);
+        double m;
+        if ((out->rc = cmp_candle_topk_mass(v, &base, ty, k, &m, &out->err)))
+            return;
         if (m > 0) {
             sl_logits_cfg c = base;
             c.has_temperature = 1;
@@ -263,8 +273,16 @@ static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_
             cand[i].temperature = ty;
         }
         cmp_round9(&cand[i]);
-        if ((cmp_bits(&cand[i]) & ~x->accepts) || sl_logits_pipeline_run(x, v, &cand[i], &r, &err))
+        if (cmp_bits(&cand[i]) & ~x->accepts)
             continue;
+        int rc = sl_logits_pipeline_run(x, v, &cand[i], &r, &err);
+        if (rc == SL_ENOMEM) { /* not a refusal: the candidate was never judged */
+            out->rc = rc;
+            out->err = err;
+            return;
+        }
+        if (rc)
+            continue; /* the settings are invalid for x: try the next rule */
         double tv = cmp_tv(&r, &y->r);
         int same = cmp_same_kept(&r, &y->r);
         sl_logits_result_free(&r);
@@ -485,6 +503,18 @@ int sl_cli_compare_main(int argc, char **argv)
                 if (!fw[j].ok)
                     continue;
                 cmp_translate(&a.vec, &a.cfg, &fw[j], skipped_t[i], &t);
+                if (t.rc) {
+                    json_decref(tr);
+                    json_decref(o);
+                    json_decref(root);
+                    json_decref(jf);
+                    json_decref(jp);
+                    json_decref(js);
+                    json_decref(jn);
+                    fprintf(stderr, "samplab compare: %s\n", t.err.msg);
+                    rc = 2;
+                    goto out;
+                }
                 if (!t.found)
                     continue;
                 json_t *x = json_object();
@@ -541,6 +571,18 @@ int sl_cli_compare_main(int argc, char **argv)
                         cmp_translation t;
                         const cmp_fw *src = dir ? &fw[j] : &fw[i], *dst = dir ? &fw[i] : &fw[j];
                         cmp_translate(&a.vec, &a.cfg, src, dst->t, &t);
+                        if (t.rc) {
+                            json_decref(tr);
+                            json_decref(o); /* holds only_a and only_b */
+                            json_decref(root);
+                            json_decref(jf);
+                            json_decref(jp);
+                            json_decref(js);
+                            json_decref(jn);
+                            fprintf(stderr, "samplab compare: %s\n", t.err.msg);
+                            rc = 2;
+                            goto out;
+                        }
                         if (!t.found)
                             continue;
                         json_t *x = json_object();
@@ -604,6 +646,11 @@ int sl_cli_compare_main(int argc, char **argv)
                 cmp_translation t;
                 const cmp_fw *src = dir ? &fw[j] : &fw[i], *dst = dir ? &fw[i] : &fw[j];
                 cmp_translate(&a.vec, &a.cfg, src, dst->t, &t);
+                if (t.rc) {
+                    fprintf(stderr, "samplab compare: %s\n", t.err.msg);
+                    rc = 2;
+                    goto out;
+                }
                 if (!t.found)
                     continue;
                 any = 1;
@@ -620,6 +667,11 @@ int sl_cli_compare_main(int argc, char **argv)
             if (!fw[j].ok)
                 continue;
             cmp_translate(&a.vec, &a.cfg, &fw[j], skipped_t[i], &t);
+            if (t.rc) {
+                fprintf(stderr, "samplab compare: %s\n", t.err.msg);
+                rc = 2;
+                goto out;
+            }
             if (t.found)
                 printf("  %s (skipped) for %s: translation: samplab pipeline --framework %s%s reproduces %s (TV %.3g; "
                        "%s)\n",

@@ -66,12 +66,12 @@ int sl_report_keep(sl_report_ctx *ctx, const char *stem, sl_error *err)
         size_t cap = ctx->capkeep ? 2 * ctx->capkeep : 16;
         char **k = realloc(ctx->keep, cap * sizeof *k);
         if (!k)
-            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "report: out of memory");
         ctx->keep = k;
         ctx->capkeep = cap;
     }
     if (!(ctx->keep[ctx->nkeep] = strdup(stem)))
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "report: out of memory");
     ctx->nkeep++;
     return 0;
 }
@@ -85,13 +85,13 @@ int sl_report_plot(sl_report_ctx *ctx, const sl_plot *p, sl_error *err)
         size_t cap = ctx->capfigs ? 2 * ctx->capfigs : 16;
         char **f = realloc(ctx->figs, cap * sizeof *f);
         if (!f)
-            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "report: out of memory");
         ctx->figs = f;
         ctx->capfigs = cap;
     }
     ctx->figs[ctx->nfigs] = strdup(p->name);
     if (!ctx->figs[ctx->nfigs])
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "report: out of memory");
     ctx->nfigs++;
     return 0;
 }
@@ -132,7 +132,7 @@ const sl_report_null *sl_report_null_want(sl_report_ctx *ctx, const sl_report_di
         goto oom;
     return &z->q;
 oom:
-    sl_base_error_set(err, SL_ENOMEM, "out of memory");
+    sl_base_error_set(err, SL_ENOMEM, "report: out of memory");
     return NULL;
 }
 
@@ -208,17 +208,18 @@ static int sl_report_dist_from_logits(sl_report_dist *d, const char *name, const
     snprintf(d->name, sizeof d->name, "%s", name);
     snprintf(d->desc, sizeof d->desc, "%s", desc);
     d->V = V;
-    if (sl_base_vec_alloc(&d->lvec, V, name))
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %s", name);
+    int rc = sl_base_vec_alloc(&d->lvec, V, name, err);
+    if (rc)
+        return rc;
     d->logits = d->lvec.d;
-    if (sl_base_vec_alloc(&d->pvec, V, name))
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %s", name);
+    if ((rc = sl_base_vec_alloc(&d->pvec, V, name, err)))
+        return rc;
     d->p = d->pvec.d;
     for (size_t i = 0; i < V; i++) {
         d->lvec.d[i] = x[i];
         d->lvec.f[i] = (float)x[i];
     }
-    int rc = sl_logits_softmax(d->logits, V, 1.0, d->p, err);
+    rc = sl_logits_softmax(d->logits, V, 1.0, d->p, err);
     for (size_t i = 0; !rc && i < V; i++)
         d->pvec.f[i] = (float)d->p[i];
     return rc;
@@ -268,7 +269,7 @@ int sl_report_dist_zipf(sl_report_dist *d, size_t V, sl_error *err)
 {
     double *x = malloc(V * sizeof *x);
     if (!x)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for zipf");
+        return sl_base_error_set(err, SL_ENOMEM, "report: out of memory for the zipf vector");
     for (size_t i = 0; i < V; i++)
         x[i] = -1.1 * log((double)(i + 1));
     char name[64], desc[256];
@@ -496,7 +497,7 @@ int sl_cli_report_main(int argc, char **argv)
                 sl_io_buf_printf(&b, "%.17g\n", w[k]->p[i]);
             char path[4300];
             snprintf(path, sizeof path, "%s/%s_probs.txt", dir, w[k]->name);
-            rc = b.oom ? sl_base_error_set(&err, SL_ENOMEM, "out of memory") : sl_io_write_atomic(path, b.data, b.len, &err);
+            rc = b.oom ? sl_base_error_set(&err, SL_ENOMEM, "report: out of memory") : sl_io_write_atomic(path, b.data, b.len, &err);
             sl_io_buf_free(&b);
             if (rc)
                 return sl_cli_fail(&err);

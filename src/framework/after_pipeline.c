@@ -42,9 +42,9 @@ int sl_fw_after_pipeline_step(sl_fw_session *s, const sl_vec *v, size_t *kept, s
         a->greedy_id = (long)r.greedy_id;
         if (!r.greedy) {
             sl_base_vec_free(&a->probs);
-            if (sl_base_vec_alloc(&a->probs, r.V, v->source)) {
+            if ((rc = sl_base_vec_alloc(&a->probs, r.V, v->source, err))) {
                 sl_logits_result_free(&r);
-                return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu probabilities", r.V);
+                return rc;
             }
             for (size_t i = 0; i < r.V; i++) {
                 a->probs.f[i] = (float)r.probs[i]; /* exact: the pipeline's float32 values */

@@ -60,9 +60,8 @@ static int gsl_fw_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error
             return rc;
         if (st->g)
             gsl_ran_discrete_free(st->g);
-        gsl_error_handler_t *old = gsl_set_error_handler_off();
+        sl_rng_gsl_quiet();
         st->g = gsl_ran_discrete_preproc(v->n, v->d);
-        gsl_set_error_handler(old);
         if (!st->g)
             return sl_base_error_set(err, SL_ENOMEM, "%s: gsl_ran_discrete_preproc failed for V = %zu", v->source,
                                      v->n);

@@ -111,7 +111,7 @@ static int agree_cell_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
     agree_cell *c = arg;
     c->counts = calloc(c->d->V, sizeof *c->counts);
     if (!c->counts)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "agree: out of memory");
     int rc = sl_report_draw_counts(c->d, c->method, c->rng, c->seed, c->n, c->counts, &c->words, err);
     if (!rc)
         rc = sl_report_gof_compute(c->d->p, c->counts, c->d->V, c->n, &c->gof, err);
@@ -122,7 +122,7 @@ static int agree_plan(sl_report_ctx *ctx, void **state, sl_error *err)
 {
     agree_state *s = calloc(1, sizeof *s);
     if (!s)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "agree: out of memory");
     const sl_report_dist *ds[3] = {&ctx->weather, &ctx->ties, &ctx->big};
     size_t nm = 0, nr = 0;
     while (sl_report_method_names[nm])
@@ -132,7 +132,7 @@ static int agree_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     s->ncells = 3 * nm * nr;
     s->cells = calloc(s->ncells, sizeof *s->cells);
     if (!s->cells)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "agree: out of memory");
     size_t c = 0;
     for (int di = 0; di < 3; di++)
         for (size_t mi = 0; mi < nm; mi++)
@@ -145,7 +145,7 @@ static int agree_plan(sl_report_ctx *ctx, void **state, sl_error *err)
                 x->n = agree_n(ctx, ds[di], x->method);
                 double cost = (double)x->n * (agree_visits(x->d, x->method) + log2((double)x->d->V));
                 if (sl_report_add_job(ctx, 1, cost, agree_cell_run, x))
-                    return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+                    return sl_base_error_set(err, SL_ENOMEM, "agree: out of memory");
                 if (!(x->null = sl_report_null_want(ctx, x->d, x->n, err)))
                     return SL_ENOMEM;
             }
@@ -272,7 +272,7 @@ static int agree_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
             size_t *ord = agree_order(c->d);
             if (!ord) {
                 sl_io_buf_free(&dat);
-                return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+                return sl_base_error_set(err, SL_ENOMEM, "agree: out of memory");
             }
             for (size_t b = 0; b < nb; b++) {
                 double e = 0.0, o = 0.0;
@@ -305,7 +305,7 @@ static int agree_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
         .ylabel = "observed frequency (draws / N)",
         .logx = 1, .logy = 1, .key = "top left box opaque",
         .extra = "set size square\nset xrange [1e-4:1]\nset yrange [1e-4:1]\n",
-        .body = body.data, .dat = dat.data, .width = 800, .height = 760};
+        .body = body.data, .dat = dat.data, .oom = body.oom || dat.oom, .width = 800, .height = 760};
     int rc = sl_report_plot(ctx, &p, err);
     sl_io_buf_free(&body);
     sl_io_buf_init(&body);
@@ -322,7 +322,7 @@ static int agree_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
         .ylabel = "(observed - expected) / standard error",
         .logx = 1, .key = "bottom left box opaque horizontal",
         .extra = "set xrange [1e-4:1]\nset yrange [-5:5]\n",
-        .body = body.data, .dat = dat.data};
+        .body = body.data, .dat = dat.data, .oom = body.oom || dat.oom};
     if (!rc)
         rc = sl_report_plot(ctx, &p2, err);
     sl_io_buf_free(&body);

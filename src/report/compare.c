@@ -81,7 +81,7 @@ static int cmp_case_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         r->name = t->name;
         r->probs = calloc(d->V, sizeof *r->probs);
         if (!r->probs)
-            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "compare: out of memory");
         /* Sampling at T = 1 said out loud where the case sets no temperature:
          * candle's LogitsProcessor without one is argmax. */
         sl_logits_cfg cfg = c->cfg;
@@ -93,6 +93,10 @@ static int cmp_case_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         sl_error e;
         r->rc = sl_logits_pipeline_run(t, &d->lvec, &cfg, &res, &e);
         if (r->rc) {
+            if (r->rc == SL_ENOMEM) { /* a refusal is a result; running out of memory is not */
+                *err = e;
+                return r->rc;
+            }
             snprintf(r->msg, sizeof r->msg, "%s", e.msg);
             continue;
         }
@@ -111,7 +115,7 @@ static int cmp_case_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         r->is_draw = 1;
         r->probs = calloc(d->V, sizeof *r->probs);
         if (!r->probs)
-            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "compare: out of memory");
         sl_fw_opts o = c->fo;
         o.logits = &d->lvec;
         o.seed.lo = c->seed;
@@ -122,6 +126,10 @@ static int cmp_case_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         sl_error e;
         r->rc = sl_fw_run(fw, &o, &res, &e);
         if (r->rc) {
+            if (r->rc == SL_ENOMEM) { /* a refusal is a result; running out of memory is not */
+                *err = e;
+                return r->rc;
+            }
             snprintf(r->msg, sizeof r->msg, "%s", e.msg);
             continue;
         }
@@ -167,7 +175,7 @@ static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
         return 0;
     cmp_state *s = calloc(1, sizeof *s);
     if (!s)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "compare: out of memory");
     /* The vector shaped like the document's 14-against-31 step, if present. */
     sl_vec v;
     sl_error e;
@@ -265,8 +273,9 @@ static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     memset(&c[2].own, 0, sizeof c[2].own);
     snprintf(c[2].own.name, sizeof c[2].own.name, "%s", name);
     c[2].own.V = 3;
-    if (sl_base_vec_alloc(&c[2].own.lvec, 3, "boundary"))
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+    int rc = sl_base_vec_alloc(&c[2].own.lvec, 3, "boundary", err);
+    if (rc)
+        return rc;
     for (int i = 0; i < 3; i++) {
         c[2].own.lvec.d[i] = lb[i];
         c[2].own.lvec.f[i] = (float)lb[i];
@@ -277,15 +286,18 @@ static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
         c[i].seed = ctx->seed + (uint64_t)i;
         /* the token to watch: the most likely one of the plain softmax */
         double *p = malloc(c[i].d->V * sizeof *p);
-        if (!p || sl_logits_softmax(c[i].d->lvec.d, c[i].d->V, 1.0, p, err)) {
+        if (!p)
+            return sl_base_error_set(err, SL_ENOMEM, "compare: out of memory for %zu probabilities", c[i].d->V);
+        rc = sl_logits_softmax(c[i].d->lvec.d, c[i].d->V, 1.0, p, err);
+        if (rc) {
             free(p);
-            return p ? SL_EINVAL : sl_base_error_set(err, SL_ENOMEM, "out of memory");
+            return rc;
         }
         c[i].focus = cmp_argmax(p, c[i].d->V);
         free(p);
         double cost = (double)c[i].d->V * 200.0 + (c[i].d->V <= 4096 ? CMP_DRAWS * (double)c[i].d->V * 4 : 0);
         if (sl_report_add_job(ctx, 1, cost, cmp_case_run, &c[i]))
-            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "compare: out of memory");
     }
     *state = s;
     return 0;
@@ -302,7 +314,7 @@ static int cmp_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         sl_io_buf_printf(&cb, "%ld\n", s->context[i]);
     char path[4300];
     snprintf(path, sizeof path, "%s/inputs/context80.txt", ctx->outdir);
-    int rc = cb.oom ? sl_base_error_set(err, SL_ENOMEM, "out of memory") : sl_io_write_atomic(path, cb.data, cb.len, err);
+    int rc = cb.oom ? sl_base_error_set(err, SL_ENOMEM, "compare: out of memory for context80.txt") : sl_io_write_atomic(path, cb.data, cb.len, err);
     sl_io_buf_free(&cb);
     if (rc)
         return rc;
@@ -417,7 +429,7 @@ static int cmp_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         .extra = "set style data histograms\nset style histogram clustered gap 1\n"
                  "set style fill solid 0.85 border -1\nset datafile missing '-'\nset yrange [1:*]\n"
                  "unset grid\nset grid ytics\n",
-        .body = body.data, .dat = dat.data, .width = 1100};
+        .body = body.data, .dat = dat.data, .oom = body.oom || dat.oom, .width = 1100};
     rc = sl_report_plot(ctx, &p, err);
     sl_io_buf_free(&dat);
     sl_io_buf_free(&body);

@@ -42,7 +42,7 @@ static int cost_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         uint64_t *counts = calloc(c->d->V, sizeof *counts);
         uint64_t w = 0;
         if (!counts)
-            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "cost: out of memory");
         c->rc = sl_report_draw_counts(c->d, c->row, "pcg32", c->seed, c->draws, counts, &w, &e);
         free(counts);
         c->words = (double)w / (double)c->draws;
@@ -56,6 +56,10 @@ static int cost_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
             sl_fw_result_free(&res);
         }
     }
+    if (c->rc == SL_ENOMEM) { /* a refusal is a result; running out of memory is not */
+        *err = e;
+        return c->rc;
+    }
     if (c->rc)
         snprintf(c->msg, sizeof c->msg, "%s", e.msg);
     return 0; /* a framework refusing a vector is a result, not a failure */
@@ -65,10 +69,11 @@ static int cost_plan(sl_report_ctx *ctx, void **state, sl_error *err)
 {
     cost_state *s = calloc(1, sizeof *s);
     if (!s)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "cost: out of memory");
+    int rc;
     for (size_t i = 0; i < COST_NV; i++)
-        if (sl_report_dist_zipf(&s->dists[s->nd++], cost_V[i], err))
-            return SL_ENOMEM;
+        if ((rc = sl_report_dist_zipf(&s->dists[s->nd++], cost_V[i], err)))
+            return rc;
     size_t nm = 0, nf = 0;
     while (sl_report_method_names[nm])
         nm++;
@@ -78,7 +83,7 @@ static int cost_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     s->ncells = s->nrows * s->nd;
     s->cells = calloc(s->ncells, sizeof *s->cells);
     if (!s->cells)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "cost: out of memory");
     for (size_t r = 0; r < s->nrows; r++)
         for (size_t v = 0; v < s->nd; v++) {
             cost_cell *c = &s->cells[r * s->nd + v];
@@ -93,7 +98,7 @@ static int cost_plan(sl_report_ctx *ctx, void **state, sl_error *err)
             c->draws = draws < 8 ? 8 : draws > 10000 ? 10000 : draws;
             double cost = (double)c->draws * (per_call_v ? (double)c->d->V : 20.0) * 3.0;
             if (sl_report_add_job(ctx, 1, cost, cost_run, c))
-                return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+                return sl_base_error_set(err, SL_ENOMEM, "cost: out of memory");
         }
     *state = s;
     return 0;
@@ -184,7 +189,7 @@ static int cost_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         .extra = "set style data histograms\nset style histogram clustered gap 1\n"
                  "set style fill solid 0.85 border -1\nset datafile missing '-'\n"
                  "set yrange [1:1e8]\nset xtics nomirror\nset grid ytics\nunset grid\nset grid ytics\n",
-        .body = body, .dat = dat.data, .width = 1100, .height = 620};
+        .body = body, .dat = dat.data, .oom = dat.oom, .width = 1100, .height = 620};
     int rc = sl_report_plot(ctx, &p, err);
     sl_io_buf_free(&dat);
     if (rc)

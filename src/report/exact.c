@@ -28,17 +28,18 @@ static int exact_plan(sl_report_ctx *ctx, void **state, sl_error *err)
 {
     exact_state *s = calloc(1, sizeof *s);
     if (!s)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "exact: out of memory");
     FILE *f = fopen(EXACT_ZIPF_FILE, "rb");
     s->have_zipf = f != NULL;
     if (f)
         fclose(f);
     if (sl_report_add_job(ctx, 1, 1e9, exact_run, s))
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "exact: out of memory");
     /* Every exact_* file in figures/ is this section's (sl_report_exact_data's
      * own list of distributions may grow). */
-    if (sl_report_keep(ctx, "exact_*", err))
-        return SL_ENOMEM;
+    int rc = sl_report_keep(ctx, "exact_*", err);
+    if (rc)
+        return rc;
     *state = s;
     return 0;
 }
@@ -160,7 +161,7 @@ static int exact_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
                  .xlabel = "ideal probability (float64 softmax)",
                  .ylabel = "induced / ideal (0 = never drawn)", .logx = 1,
                  .key = "top right box opaque", .extra = "set yrange [-0.05:2.05]\n", .body = body.data,
-                 .dat = NULL, .width = 1000, .height = 650};
+                 .dat = NULL, .oom = body.oom, .width = 1000, .height = 650};
     int rc = sl_report_plot(ctx, &p, err);
     sl_io_buf_free(&body);
     if (rc)

@@ -77,8 +77,10 @@ static int report_one(const char *dir, const char *name, const double *logits, s
     char *buf = NULL;
     size_t blen = 0;
     FILE *tail = NULL;
-    if (!pd || !pf || !pc || !lf || !lt || !order || !res)
+    if (!pd || !pf || !pc || !lf || !lt || !order || !res) {
+        rc = sl_base_error_set(err, SL_ENOMEM, "exact report: %s: out of memory for %zu tokens", name, V);
         goto out;
+    }
     for (size_t i = 0; i < V; i++)
         lf[i] = (float)logits[i];
     if ((rc = sl_logits_softmax(logits, V, T, pd, err)) || (rc = sl_stat_exact_candle_softmax(lf, V, T, pc, err)))
@@ -121,8 +123,10 @@ static int report_one(const char *dir, const char *name, const double *logits, s
     g_ideal = res[0].ideal;
     qsort(order, V, sizeof *order, by_ideal_desc);
     tail = open_memstream(&buf, &blen);
-    if (!tail)
+    if (!tail) {
+        rc = sl_base_error_set(err, SL_ENOMEM, "exact report: %s: out of memory for the tail table", name);
         goto out;
+    }
     fprintf(tail, "# samplab %s exact audit: induced vs ideal probability, distribution %s (V = %zu)\n",
             SL_VERSION, name, V);
     fprintf(tail, "# ideal = float64 softmax at T = %g; induced = exact count/2^bits (0 = never drawn)\n"
@@ -147,14 +151,19 @@ static int report_one(const char *dir, const char *name, const double *logits, s
                 fprintf(tail, "\t%.17g", sl_stat_exact_prob(res[t].count[i], res[t].bits));
         fputc('\n', tail);
     }
-    fclose(tail);
+    int bad = ferror(tail);
+    bad |= fclose(tail) != 0; /* a memory stream fails on flush when it cannot grow */
     tail = NULL;
+    if (bad) {
+        rc = sl_base_error_set(err, SL_ENOMEM, "exact report: %s: out of memory for the tail table", name);
+        goto out;
+    }
     char fname[256];
     snprintf(fname, sizeof fname, "exact_tail_%s.dat", name);
     rc = write_atomic(dir, fname, buf, blen, err);
 out:
-    if (rc == SL_ENOMEM && !err->msg[0])
-        sl_base_error_set(err, SL_ENOMEM, "out of memory for the exact report on %s", name);
+    if (tail)
+        fclose(tail);
     for (size_t t = 0; res && t < ntypes; t++)
         sl_stat_exact_result_free(&res[t]);
     free(res);
@@ -180,10 +189,11 @@ int sl_report_exact_data(const char *dir, const char *zipf_logits, sl_error *err
     char *fbuf = NULL, *sbuf = NULL;
     size_t flen = 0, slen = 0;
     FILE *fail = open_memstream(&fbuf, &flen), *sum = open_memstream(&sbuf, &slen);
-    int rc = SL_ENOMEM;
-    err->msg[0] = '\0';
-    if (!fail || !sum)
+    int rc = SL_OK;
+    if (!fail || !sum) {
+        rc = sl_base_error_set(err, SL_ENOMEM, "exact report: out of memory for the summary tables");
         goto out;
+    }
     fprintf(fail, "# samplab %s exact audit: failure paths per call and in 10^9 calls\n"
                   "# dist\tsampler\tpath\tper_call\tper_1e9_calls\texact_or_bound\trational\ttoken\n", SL_VERSION);
     fprintf(sum, "# samplab %s exact audit: TV(induced, ideal) per sampler (bound = rigorous upper bound)\n"
@@ -211,9 +221,14 @@ int sl_report_exact_data(const char *dir, const char *zipf_logits, sl_error *err
         if (rc)
             goto out;
     }
-    fclose(fail);
-    fclose(sum);
+    int bad = ferror(fail) | ferror(sum);
+    bad |= fclose(fail) != 0; /* a memory stream fails on flush when it cannot grow */
+    bad |= fclose(sum) != 0;
     fail = sum = NULL;
+    if (bad) {
+        rc = sl_base_error_set(err, SL_ENOMEM, "exact report: out of memory for the summary tables");
+        goto out;
+    }
     if ((rc = write_atomic(dir, "exact_failures.dat", fbuf, flen, err)))
         goto out;
     rc = write_atomic(dir, "exact_summary.dat", sbuf, slen, err);
@@ -222,8 +237,6 @@ out:
         fclose(fail);
     if (sum)
         fclose(sum);
-    if (rc == SL_ENOMEM && !err->msg[0])
-        sl_base_error_set(err, SL_ENOMEM, "out of memory for the exact report");
     free(fbuf);
     free(sbuf);
     return rc;

@@ -41,6 +41,10 @@ static int seed_fw_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         sl_fw_result res;
         f->rc = sl_report_fw_run(f->fw, ctx->main, ctx->seed, step, 0, &res, &e);
         if (f->rc) {
+            if (f->rc == SL_ENOMEM) { /* a refusal is a result; running out of memory is not */
+                *err = e;
+                return f->rc;
+            }
             snprintf(f->msg, sizeof f->msg, "%s", e.msg);
             return 0;
         }
@@ -87,19 +91,19 @@ static int seed_plan(sl_report_ctx *ctx, void **state, sl_error *err)
 {
     seed_state *s = calloc(1, sizeof *s);
     if (!s)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "seed: out of memory");
     while (sl_fw_types[s->nfw])
         s->nfw++;
     s->fws = calloc(s->nfw ? s->nfw : 1, sizeof *s->fws);
     if (!s->fws)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "seed: out of memory");
     for (size_t i = 0; i < s->nfw; i++) {
         s->fws[i].fw = sl_fw_types[i];
         if (sl_report_add_job(ctx, 1, 210.0 * (double)ctx->main->V * 4, seed_fw_run, &s->fws[i]))
-            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "seed: out of memory");
     }
     if (sl_report_add_job(ctx, 1, 40.0 * (double)ctx->main->V, seed_shared_run, s))
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "seed: out of memory");
     *state = s;
     return 0;
 }
@@ -139,7 +143,7 @@ static int seed_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         const char **head = calloc(1 + nok, sizeof *head);
         char *align = calloc(2 + nok, 1);
         if (!head || !align)
-            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "seed: out of memory");
         head[0] = "step";
         align[0] = 'r';
         for (size_t i = 0, k = 1; i < s->nfw; i++)
@@ -237,7 +241,7 @@ static int seed_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         .ylabel = "random bits consumed (log scale)",
         .logy = 1, .key = "outside right top box", .width = 1250,
         .extra = "set xrange [0.5:20.5]\nset xtics 1,1,20\n",
-        .body = body.data, .dat = dat.data};
+        .body = body.data, .dat = dat.data, .oom = body.oom || dat.oom};
     int rc = sl_report_plot(ctx, &p, err);
     sl_io_buf_free(&dat);
     sl_io_buf_free(&body);
@@ -282,6 +286,10 @@ static int ties_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
     sl_fw_result res;
     f->rc = sl_report_fw_run(f->fw, &ctx->ties, ctx->seed, TIES_N, 2, &res, &e);
     if (f->rc) {
+        if (f->rc == SL_ENOMEM) { /* a refusal is a result; running out of memory is not */
+            *err = e;
+            return f->rc;
+        }
         snprintf(f->msg, sizeof f->msg, "%s", e.msg);
         return 0;
     }
@@ -304,12 +312,12 @@ static int ties_plan(sl_report_ctx *ctx, void **state, sl_error *err)
         return 0; /* nothing with top-k in this build: section left out */
     ties_state *s = calloc(1, sizeof *s);
     if (!s || !(s->fws = calloc(n ? n : 1, sizeof *s->fws)))
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "ties: out of memory");
     for (size_t i = 0; sl_fw_types[i]; i++)
         if (sl_fw_types[i]->accepts & SL_OPT_TOP_K) {
             s->fws[s->nfw].fw = sl_fw_types[i];
             if (sl_report_add_job(ctx, 1, TIES_N * 10.0, ties_run, &s->fws[s->nfw++]))
-                return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+                return sl_base_error_set(err, SL_ENOMEM, "ties: out of memory");
         }
     *state = s;
     return 0;
@@ -325,7 +333,8 @@ typedef struct ties_pipe {
     size_t kept;
 } ties_pipe;
 
-static size_t ties_pipelines(const sl_report_ctx *ctx, ties_pipe *out, size_t max)
+/* Fills out[0..*n) with each top-k pipeline's result; returns 0 or SL_ENOMEM. */
+static int ties_pipelines(const sl_report_ctx *ctx, ties_pipe *out, size_t max, size_t *count, sl_error *err)
 {
     size_t n = 0;
     for (size_t i = 0; sl_logits_pipeline_types[i] && n < max; i++) {
@@ -347,6 +356,10 @@ static size_t ties_pipelines(const sl_report_ctx *ctx, ties_pipe *out, size_t ma
         sl_error e;
         q->rc = sl_logits_pipeline_run(t, &ctx->ties.lvec, &cfg, &r, &e);
         if (q->rc) {
+            if (q->rc == SL_ENOMEM) { /* a refusal is a result; running out of memory is not */
+                *err = e;
+                return q->rc;
+            }
             snprintf(q->msg, sizeof q->msg, "%s", e.msg);
             continue;
         }
@@ -355,7 +368,8 @@ static size_t ties_pipelines(const sl_report_ctx *ctx, ties_pipe *out, size_t ma
         q->kept = r.n_kept;
         sl_logits_result_free(&r);
     }
-    return n;
+    *count = n;
+    return SL_OK;
 }
 
 static int ties_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
@@ -363,7 +377,10 @@ static int ties_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     ties_state *s = state;
     const double *p = ctx->ties.p;
     ties_pipe pipes[16];
-    size_t npipe = ties_pipelines(ctx, pipes, 16);
+    size_t npipe;
+    int rc = ties_pipelines(ctx, pipes, 16, &npipe, err);
+    if (rc)
+        return rc;
     sl_io_buf_printf(md,
                   "softmax([3, 2, 2, 1]) = [%.4f, %.4f, %.4f, %.4f]: tokens 1 and 2 tie for the second\n"
                   "place. With top-k = 2 a filter that keeps everything tied with the k-th value keeps\n"
@@ -452,8 +469,8 @@ static int ties_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         .key = "top right box opaque",
         .extra = "set style data histograms\nset style histogram clustered gap 1\n"
                  "set style fill solid 0.85 border -1\nset yrange [0:*]\nunset grid\nset grid ytics\n",
-        .body = body.data, .dat = dat.data};
-    int rc = sl_report_plot(ctx, &pl, err);
+        .body = body.data, .dat = dat.data, .oom = body.oom || dat.oom};
+    rc = sl_report_plot(ctx, &pl, err);
     sl_io_buf_free(&dat);
     sl_io_buf_free(&body);
     if (rc)

@@ -143,7 +143,7 @@ typedef struct sl_report_gof {
 int sl_report_gof_compute(const double *p, const uint64_t *counts, size_t V, uint64_t N, sl_report_gof *out, sl_error *err);
 /* The same with cells built once for many count vectors. */
 int sl_report_gof_with_cells(const sl_stat_cells *c, const double *p, const uint64_t *counts, size_t V, uint64_t N,
-                       sl_report_gof *out);
+                             sl_report_gof *out, sl_error *err);
 double sl_report_tv(const double *p, const uint64_t *counts, size_t V, uint64_t N);
 
 typedef struct sl_report_null_q sl_report_null;
