@@ -1,0 +1,19 @@
+#!/bin/sh
+# mkl_vsl_golden.sh BUILDDIR OUTFILE — build analysis/golden/mkl_vsl_golden.c
+# against the Intel MKL that mkl_fetch.sh unpacked under BUILDDIR/mkl, run it
+# and write its records to OUTFILE. MKL runs sequentially (no OpenMP runtime
+# of Intel's is unpacked); MKL_ENABLE_INSTRUCTIONS, if set, is passed through
+# and named in the header, so the same records can be made per CPU kernel.
+set -eu
+[ $# -eq 2 ] || { echo "usage: $0 BUILDDIR OUTFILE" >&2; exit 2; }
+B=$1
+OUT=$2
+HERE=$(dirname "$0")
+M=$B/mkl/usr
+[ -f "$M/lib/x86_64-linux-gnu/libmkl_rt.so" ] || sh "$HERE/mkl_fetch.sh" "$B" >/dev/null
+${CC:-cc} -std=c11 -O1 -Wall -Wextra -Werror -I"$M/include/mkl" -o "$B/mkl_vsl_golden" \
+    "$HERE/mkl_vsl_golden.c" -L"$M/lib/x86_64-linux-gnu" -lmkl_rt -lm
+LD_LIBRARY_PATH="$M/lib/x86_64-linux-gnu" MKL_THREADING_LAYER=SEQUENTIAL \
+    "$B/mkl_vsl_golden" > "$OUT.tmp"
+mv "$OUT.tmp" "$OUT"
+echo "mkl_vsl_golden: wrote $OUT ($(wc -l < "$OUT") lines)" >&2
