@@ -365,3 +365,73 @@ Test(replay_mcg31m1, chunking_is_invisible)
     cr_expect_eq(g.words, 20, "one word per multinomial call");
     sl_rng_release(&g);
 }
+
+/* Issue #132395 (torch 2.4.0): the script of PR #132532 / test_multinomial_sequential_draw,
+ * torch.manual_seed(0xDE0B6B3A764007E8); multinomial(ones(26), 26) repeated, counting
+ * permutations seen before. With the MKL kernel each call opens an MCG31m1 stream at
+ * x0 = (one MT19937 word) mod (2^31 - 1), so two calls repeat a permutation exactly when
+ * their words agree mod 2^31 - 1: a birthday collision among about 2^31 starts. */
+typedef struct perm_set {
+    uint64_t *h;
+    size_t cap;
+} perm_set;
+
+static int perm_insert(perm_set *s, uint64_t h)
+{
+    /* open addressing; 0 marks an empty slot (h | 1 is never 0) */
+    h |= 1u;
+    size_t i = (size_t)(h * 0x9E3779B97F4A7C15ULL >> 11) & (s->cap - 1);
+    while (s->h[i]) {
+        if (s->h[i] == h)
+            return 0;
+        i = (i + 1) & (s->cap - 1);
+    }
+    s->h[i] = h;
+    return 1;
+}
+
+static void count_dups(size_t calls, size_t *dup_perms, size_t *dup_starts)
+{
+    sl_error err;
+    sl_seed sd = {0xDE0B6B3A764007E8ULL, 0, 0, 0};
+    sl_rng g;
+    cr_assert_eq(sl_rng_init(&g, &sl_rng_torch_mt19937_type, &sd, &err), 0);
+    perm_set perms = {calloc(1u << 22, 8), 1u << 22}, starts = {calloc(1u << 22, 8), 1u << 22};
+    float q[26];
+    *dup_perms = *dup_starts = 0;
+    for (size_t c = 0; c < calls; c++) {
+        uint32_t seed = sl_fw_torch_mkl_seed_f32(&g);
+        sl_fw_torch_mkl_fill_f32(seed, q, 26, 1.0, 1);
+        /* topk(1 / q, 26): indices by ascending q; equal q (rare) by index */
+        unsigned char idx[26];
+        for (int i = 0; i < 26; i++)
+            idx[i] = (unsigned char)i;
+        for (int i = 1; i < 26; i++)
+            for (int j = i; j > 0 && (q[idx[j]] < q[idx[j - 1]]); j--) {
+                unsigned char t = idx[j];
+                idx[j] = idx[j - 1];
+                idx[j - 1] = t;
+            }
+        *dup_perms += !perm_insert(&perms, fnv(FNV0, idx, 26));
+        sl_rng_mcg31m1_state s;
+        sl_rng_mcg31m1_seed(&s, seed);
+        *dup_starts += !perm_insert(&starts, (uint64_t)s.x << 1);
+    }
+    cr_expect_eq(g.words, calls, "one MT19937 word per call");
+    free(perms.h);
+    free(starts.h);
+    sl_rng_release(&g);
+}
+
+Test(replay_mcg31m1, issue_132395_duplicate_permutations, .timeout = 120)
+{
+    size_t dp, ds;
+    count_dups(300000, &dp, &ds);
+    cr_log_info("300,000 calls: %zu repeated permutations, %zu repeated stream starts", dp, ds);
+    cr_expect_eq(dp, ds, "every repeat is a repeated MCG31m1 start");
+    /* PR #151218: "For the old (reseeded) implementation ..., this test showed 21 repetitions" */
+    cr_expect_eq(dp, 21, "observed %zu repeated permutations, expected 21 as upstream reported", dp);
+    count_dups(1000000, &dp, &ds);
+    cr_log_info("1,000,000 calls: %zu repeated permutations, %zu repeated stream starts", dp, ds);
+    cr_expect_eq(dp, ds);
+}
