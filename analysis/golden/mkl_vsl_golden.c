@@ -299,6 +299,11 @@ int main(void)
         rec_exp(0, m, 7, 0.5, 2.0, 32);
         rec_exp(1, m, 7, 0.5, 2.0, 32);
     }
+    /* torch 2.0 passed displacement 0: the 63 states x >= 2^31 - 64 give u = 1.0f and
+     * an exponential of exactly 0 (x0 = 2^31 - 2 for seed 2147483646) */
+    rec_exp(0, 0, 2147483646, 0.0, 1.0, 4);
+    rec_exp(0, 0, 2147483584, 0.0, 1.0, 4);
+    rec_exp(0, 0, 2147483583, 0.0, 1.0, 4);
     rec_exp(0, 1, 42, FLT_MIN, 1.0, 32);
     rec_exp(1, 1, 42, DBL_MIN, 1.0, 32);
     /* long runs: a length that is no multiple of any vector width */

@@ -38,8 +38,9 @@ void sl_fw_torch_mkl_fill_f32(uint32_t seed, float *out, size_t n, double lambda
 void sl_fw_torch_mkl_fill_f64(uint32_t seed, double *out, size_t n, double lambda, unsigned threads);
 
 /* tensor.exponential_(lambda) on a contiguous float32 / float64 tensor of n
- * elements: the seed draw, then the fill. The seed is drawn even for n = 0.
- * lambda <= 0, inf or NaN is refused (torch then takes the MT19937 path). */
+ * elements: the seed draw, then the fill. An empty tensor draws nothing (torch
+ * returns before the kernel). lambda <= 0 or NaN is refused (torch raises), and so is
+ * an infinite lambda (torch then takes the MT19937 path). */
 int sl_fw_torch_mkl_exponential_f32(sl_rng *gen, float *out, size_t n, double lambda,
                                     unsigned threads, sl_error *err);
 int sl_fw_torch_mkl_exponential_f64(sl_rng *gen, double *out, size_t n, double lambda,

@@ -105,6 +105,8 @@ int sl_fw_torch_mkl_exponential_f32(sl_rng *gen, float *out, size_t n, double la
     int st = check_lambda(lambda, err);
     if (st)
         return st;
+    if (n == 0)
+        return SL_OK; /* exponential_impl_: CHECK_EMPTY_AND_RETURN before the kernel */
     sl_fw_torch_mkl_fill_f32(sl_fw_torch_mkl_seed_f32(gen), out, n, lambda, threads);
     return SL_OK;
 }
@@ -115,6 +117,8 @@ int sl_fw_torch_mkl_exponential_f64(sl_rng *gen, double *out, size_t n, double l
     int st = check_lambda(lambda, err);
     if (st)
         return st;
+    if (n == 0)
+        return SL_OK; /* exponential_impl_: CHECK_EMPTY_AND_RETURN before the kernel */
     sl_fw_torch_mkl_fill_f64(sl_fw_torch_mkl_seed_f64(gen), out, n, lambda, threads);
     return SL_OK;
 }
