@@ -435,3 +435,20 @@ Test(replay_mcg31m1, issue_132395_duplicate_permutations, .timeout = 120)
     cr_log_info("1,000,000 calls: %zu repeated permutations, %zu repeated stream starts", dp, ds);
     cr_expect_eq(dp, ds);
 }
+
+Test(replay_mcg31m1, issue_114945_first_token)
+{
+    /* issue #114945 (2.1.1+cpu): multinomial(ones(10), 1, replacement=True) with
+     * Generator().manual_seed(123) printed 9; 2.x takes the race for one sample */
+    sl_error err;
+    sl_seed sd = {123, 0, 0, 0};
+    sl_rng g;
+    cr_assert_eq(sl_rng_init(&g, &sl_rng_torch_mt19937_type, &sd, &err), 0);
+    float p[10];
+    for (int i = 0; i < 10; i++)
+        p[i] = 1.0f;
+    size_t tok;
+    cr_assert_eq(sl_fw_torch_mkl_multinomial1_f32(&g, p, 10, 1, &tok, &err), 0);
+    cr_expect_eq(tok, 9, "observed token %zu, expected 9 as printed by 2.1.1+cpu", tok);
+    sl_rng_release(&g);
+}
