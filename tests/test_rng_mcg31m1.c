@@ -452,3 +452,23 @@ Test(replay_mcg31m1, issue_114945_first_token)
     cr_expect_eq(tok, 9, "observed token %zu, expected 9 as printed by 2.1.1+cpu", tok);
     sl_rng_release(&g);
 }
+
+Test(replay_mcg31m1, issue_150538_seed42_values)
+{
+    /* issue #150538 printed, after torch.manual_seed(42) and torch.rand(5) (5 words),
+     * torch.empty(5).exponential_(1) = [0.5809, 0.0436, 2.0548, 1.9680, 0.3315] for one
+     * build: the MKL path seeded by word 5 (3348747335, x0 = 1201263688) */
+    static const double printed[5] = {0.5809, 0.0436, 2.0548, 1.9680, 0.3315};
+    sl_error err;
+    sl_seed sd = {42, 0, 0, 0};
+    sl_rng g;
+    cr_assert_eq(sl_rng_init(&g, &sl_rng_torch_mt19937_type, &sd, &err), 0);
+    for (int i = 0; i < 5; i++)
+        (void)sl_rng_next(&g);
+    float q[5];
+    cr_assert_eq(sl_fw_torch_mkl_exponential_f32(&g, q, 5, 1.0, 1, &err), 0);
+    for (int i = 0; i < 5; i++)
+        cr_expect(fabs(q[i] - printed[i]) <= 0.5e-4, "value %d: observed %.6f, printed %.4f", i, q[i], printed[i]);
+    cr_expect_eq(g.words, 6);
+    sl_rng_release(&g);
+}
