@@ -13,7 +13,16 @@ M=$B/mkl/usr
 [ -f "$M/lib/x86_64-linux-gnu/libmkl_rt.so" ] || sh "$HERE/mkl_fetch.sh" "$B" >/dev/null
 ${CC:-cc} -std=c11 -O1 -Wall -Wextra -Werror -I"$M/include/mkl" -o "$B/mkl_vsl_golden" \
     "$HERE/mkl_vsl_golden.c" -L"$M/lib/x86_64-linux-gnu" -lmkl_rt -lm
+DEB=$(ls "$B"/mkl-apt/debs/libmkl-rt_*.deb 2>/dev/null | head -1)
+PKG=$( [ -n "$DEB" ] && dpkg-deb -f "$DEB" Package Version | tr '\n' ' ' || echo unknown)
+CPU=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
 LD_LIBRARY_PATH="$M/lib/x86_64-linux-gnu" MKL_THREADING_LAYER=SEQUENTIAL \
-    "$B/mkl_vsl_golden" > "$OUT.tmp"
+    "$B/mkl_vsl_golden" > "$OUT.body"
+{
+    head -3 "$OUT.body"
+    echo "# package: ${PKG}(Debian 12 non-free, unpacked by mkl_fetch.sh); cpu: ${CPU:-unknown}"
+    tail -n +4 "$OUT.body"
+} > "$OUT.tmp"
+rm -f "$OUT.body"
 mv "$OUT.tmp" "$OUT"
 echo "mkl_vsl_golden: wrote $OUT ($(wc -l < "$OUT") lines)" >&2
