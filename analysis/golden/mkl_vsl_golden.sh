@@ -14,7 +14,7 @@ M=$B/mkl/usr
 ${CC:-cc} -std=c11 -O1 -Wall -Wextra -Werror -I"$M/include/mkl" -o "$B/mkl_vsl_golden" \
     "$HERE/mkl_vsl_golden.c" -L"$M/lib/x86_64-linux-gnu" -lmkl_rt -lm
 DEB=$(ls "$B"/mkl-apt/debs/libmkl-rt_*.deb 2>/dev/null | head -1)
-PKG=$( [ -n "$DEB" ] && dpkg-deb -f "$DEB" Package Version | tr '\n' ' ' || echo unknown)
+PKG=$( [ -n "$DEB" ] && echo "libmkl-rt $(dpkg-deb -f "$DEB" Version) " || echo 'unknown ')
 CPU=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
 LD_LIBRARY_PATH="$M/lib/x86_64-linux-gnu" MKL_THREADING_LAYER=SEQUENTIAL \
     "$B/mkl_vsl_golden" > "$OUT.body"
