@@ -13,8 +13,7 @@
 #include <string.h>
 
 #include "helpers.h"
-#include "framework/sl_fw_torch_mkl.h"
-#include "rng/sl_rng_mcg31m1.h"
+#include "samplab.h"
 
 static const char *const golden_files[] = {"data/golden/mkl_vsl.txt", "data/golden/mkl_vsl_avx2.txt"};
 

@@ -277,6 +277,20 @@ size_t sl_draw_race_one_naive(const sl_draw_race *r, sl_rng *rng)
     return s.best_i;
 }
 
+size_t sl_draw_race_argmax_q(const sl_draw_race *r, const double *q)
+{
+    race_state s = {0, -INFINITY, 0, INFINITY};
+    for (size_t i = 0; i < r->V && !s.done; i++) {
+        double x = race_ratio(r, i, q[i]);
+        if (x > s.best || (r->rule.nan_wins && isnan(x) && !isnan(s.best))) {
+            s.best = x;
+            s.best_i = i;
+            s.done = isnan(x);
+        }
+    }
+    return s.best_i;
+}
+
 void sl_draw_race_ratios(const sl_draw_race *r, sl_rng *rng, double *ratio)
 {
     for (size_t i = 0; i < r->V; i++)

@@ -85,6 +85,9 @@ void sl_draw_race_free(sl_draw_race *r);
 size_t sl_draw_race_one(const sl_draw_race *r, sl_rng *rng);
 /* The same race taking every log: what sl_draw_race_one must equal, token and words. */
 size_t sl_draw_race_one_naive(const sl_draw_race *r, sl_rng *rng);
+/* The race's argmax over given exponentials q[0..V) (as p's dtype holds them):
+ * for exponentials from another generator (torch's MKL kernel). */
+size_t sl_draw_race_argmax_q(const sl_draw_race *r, const double *q);
 /* Every ratio of one race, widened to double (torch's top-k path), ratio[0..V). */
 void sl_draw_race_ratios(const sl_draw_race *r, sl_rng *rng, double *ratio);
 /* n exponentials as the rule draws them (torch.empty(n, dtype).exponential_()),

@@ -13,9 +13,9 @@
  * with MKL's own logarithm (vsLn in LA mode for float, vdLn in EP mode for double),
  * which differs per CPU branch and is not reproduced: this file takes glibc's. */
 #include <math.h>
+#include <stdlib.h>
 
-#include "framework/sl_fw_torch_mkl.h"
-#include "rng/sl_rng_mcg31m1.h"
+#include "framework/sl_fw.h"
 
 uint32_t sl_fw_torch_mkl_seed_f32(sl_rng *gen)
 {
@@ -94,7 +94,7 @@ void sl_fw_torch_mkl_fill_f64(uint32_t seed, double *out, size_t n, double lambd
 static int check_lambda(double lambda, sl_error *err)
 {
     if (!(lambda > 0) || isinf(lambda))
-        return sl_error_set(err, SL_EINVAL,
+        return sl_base_error_set(err, SL_EINVAL,
                             "torch-mkl: lambda %g takes torch's MT19937 path, not MKL's", lambda);
     return SL_OK;
 }
@@ -127,23 +127,22 @@ int sl_fw_torch_mkl_multinomial1_f32(sl_rng *gen, const float *p, size_t V, unsi
                                      size_t *token, sl_error *err)
 {
     if (V == 0)
-        return sl_error_set(err, SL_EINVAL, "torch-mkl: empty probability vector");
-    /* the stream is chunk-invariant, so the race can run in one pass: the values of
-     * sl_fw_torch_mkl_fill_f32 element by element (tests check both agree) */
-    (void)threads;
-    uint32_t seed = sl_fw_torch_mkl_seed_f32(gen);
-    sl_rng_mcg31m1_state s;
-    sl_rng_mcg31m1_seed(&s, seed);
-    size_t best = 0;
-    float best_r = 0;
-    for (size_t i = 0; i < V; i++) {
-        float q = sl_fw_torch_mkl_expo_f32(sl_rng_mcg31m1_next(&s), 0x1p-126f, 1.0f);
-        float r = p[i] / q;
-        if (i == 0 || r > best_r) { /* argmax keeps the first of equal maxima */
-            best = i;
-            best_r = r;
-        }
+        return sl_base_error_set(err, SL_EINVAL, "torch-mkl: empty probability vector");
+    float *q = malloc(V * sizeof *q);
+    double *qd = malloc(V * sizeof *qd);
+    if (!q || !qd) {
+        free(q);
+        free(qd);
+        return sl_base_error_set(err, SL_ENOMEM, "torch-mkl: out of memory for V = %zu", V);
     }
-    *token = best;
+    /* q = exponential_(1), then the race's argmax of p / q in float32 (draw/race.c) */
+    sl_fw_torch_mkl_fill_f32(sl_fw_torch_mkl_seed_f32(gen), q, V, 1.0, threads);
+    for (size_t i = 0; i < V; i++)
+        qd[i] = q[i];
+    sl_draw_race_rule rule = {SL_RACE_U_TORCH53, 0, 1};
+    sl_draw_race r = {V, SL_F32, p, NULL, NULL, rule, SL_SIMD_SCALAR};
+    *token = sl_draw_race_argmax_q(&r, qd);
+    free(q);
+    free(qd);
     return SL_OK;
 }

@@ -7,7 +7,7 @@
  * Seeding, output order and uniform conversions were matched against the real
  * libmkl_rt 2020.4 (data/golden/mkl_vsl.txt, analysis/golden/mkl_vsl_golden.c):
  * the first output is the seeded state itself, seed mod m with 0 -> 1. */
-#include "rng/sl_rng_mcg31m1.h"
+#include "rng/sl_rng.h"
 
 static inline uint32_t mulmod(uint32_t a, uint32_t b)
 {
@@ -69,7 +69,7 @@ static int mcg_seed(void *state, const sl_seed *seed, const void *param, sl_erro
 {
     (void)param;
     if (seed->hi)
-        return sl_error_set(err, SL_EINVAL, "mcg31m1 takes a seed below 2^64");
+        return sl_base_error_set(err, SL_EINVAL, "mcg31m1 takes a seed below 2^64");
     sl_rng_mcg31m1_seed(state, (uint32_t)seed->lo);
     return SL_OK;
 }
