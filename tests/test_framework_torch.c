@@ -516,7 +516,8 @@ Test(replay_cli, torch_draw_matches_golden)
     expect_cli("draw --framework torch --probs " SM4 " --seed 0 --n 2 --num-samples 2", "2 1\n2 0\n");
     expect_cli("draw --framework torch --probs " SM4 " --seed 0 --n 2 --num-samples 2 --replacement", "3 1\n0 2\n");
     expect_cli("draw --framework torch --probs " SM4 " --seed 0 --n 3 --json",
-               "{\"tokens\":[[2],[2],[0]],\"rng\":{\"name\":\"torch-mt19937\",\"word_bits\":32,\"words\":24}}\n");
+               "{\"tokens\":[[2],[2],[0]],\"rng\":{\"name\":\"torch-mt19937\",\"word_bits\":32,\"words\":24},"
+               "\"version\":\"torch 1.13.1 (CPU, no MKL)\"}\n");
     expect_cli("draw --framework torch --probs data/golden/torch_vec_zipf49152.txt --n 4", "0\n306\n26\n3\n");
 }
 
@@ -567,7 +568,9 @@ Test(replay_cli, torch_draw_variant_2_words)
 {
     /* torch 2.6.0 (data/torch2 c203): one sample with replacement takes the race, 2 V words */
     expect_cli("draw --framework torch --torch 2 --probs " SM4 " --seed 0 --n 2 --replacement --json",
-               "{\"tokens\":[[2],[2]],\"rng\":{\"name\":\"torch-mt19937\",\"word_bits\":32,\"words\":16}}\n");
+               "{\"tokens\":[[2],[2]],\"rng\":{\"name\":\"torch-mt19937\",\"word_bits\":32,\"words\":16},"
+               "\"version\":\"torch 2.x (CPU, MT19937 exponential_; checked on 2.6.0)\"}\n");
     expect_cli("draw --framework torch --probs " SM4 " --seed 0 --n 2 --replacement --json",
-               "{\"tokens\":[[3],[1]],\"rng\":{\"name\":\"torch-mt19937\",\"word_bits\":32,\"words\":4}}\n");
+               "{\"tokens\":[[3],[1]],\"rng\":{\"name\":\"torch-mt19937\",\"word_bits\":32,\"words\":4},"
+               "\"version\":\"torch 1.13.1 (CPU, no MKL)\"}\n");
 }

@@ -85,7 +85,7 @@ static int print_counts(const uint64_t *c, size_t V, int json, const char *rng_n
 }
 
 static int print_result(const long *tokens, size_t n, size_t k, int nested, size_t V, int counts, int json,
-                        const char *rng_name, unsigned word_bits, uint64_t words)
+                        const char *rng_name, unsigned word_bits, uint64_t words, const char *version)
 {
     if (json) {
         json_t *root = json_object();
@@ -119,6 +119,8 @@ static int print_result(const long *tokens, size_t n, size_t k, int nested, size
         json_object_set_new(rng, "word_bits", json_integer(word_bits));
         json_object_set_new(rng, "words", json_integer((json_int_t)words));
         json_object_set_new(root, "rng", rng);
+        if (version)
+            json_object_set_new(root, "version", json_string(version));
         char *s = json_dumps(root, JSON_COMPACT);
         json_decref(root);
         if (!s)
@@ -263,7 +265,7 @@ int sl_cli_draw_main(int argc, char **argv)
             goto out;
         }
         rc = print_result(res.tokens, res.n, res.k, (ft->accepts & SL_OPT_NUM_SAMPLES) != 0, vec.n, counts, json,
-                          res.rng_name, res.word_bits, res.words);
+                          res.rng_name, res.word_bits, res.words, res.version);
         sl_fw_result_free(&res);
         goto out;
     }
@@ -345,7 +347,7 @@ int sl_cli_draw_main(int argc, char **argv)
     } else {
         for (size_t i = 0; i < n; i++)
             tokens[i] = (long)dt->draw(table, &rng);
-        rc = print_result(tokens, n, 1, 0, vec.n, counts, json, rt->name, rt->word_bits, rng.words);
+        rc = print_result(tokens, n, 1, 0, vec.n, counts, json, rt->name, rt->word_bits, rng.words, NULL);
     }
     dt->free(table);
     sl_rng_release(&rng);

@@ -26,7 +26,8 @@ int sl_fw_after_pipeline_open(sl_fw_session *s, sl_error *err)
     a->torch.param.replacement = 0;
     a->torch.param.k = 1;
     a->torch.param.simd = SL_SIMD_AUTO;
-    return sl_fw_torch_version(s->o.variant, &a->torch.param.version, err);
+    a->torch.param.version = s->variant->code;
+    return SL_OK;
 }
 
 int sl_fw_after_pipeline_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error *err)
