@@ -23,6 +23,8 @@ py() { chroot "$root" /usr/bin/python3 "$@"; }
 
 # One line per generator:
 py "$in/torch_golden.py" "$o" && py "$in/libinfo.py" --insert "$o/torch_multinomial.txt"
+py "$in/torch_kernels.py" "$o/torch_kernels.txt"
+py "$in/softmax_order.py" "$o/torch_softmax_order.txt"
 
 # The big vectors are shared with data/golden when equal (the replay looks there).
 for f in "$work"/out/torch_vec_*.txt; do
