@@ -20,11 +20,15 @@ mkdir -p "$work/out" "$out"
 in=${work#"$root"}
 o=$in/out
 py() { chroot "$root" /usr/bin/python3 "$@"; }
+# py_on KERNEL ...: the same under ATEN_CPU_CAPABILITY=KERNEL (avx2, avx512)
+py_on() { k=$1; shift; chroot "$root" /usr/bin/env ATEN_CPU_CAPABILITY="$k" /usr/bin/python3 "$@"; }
 
 # One line per generator:
 py "$in/torch_golden.py" "$o" && py "$in/libinfo.py" --insert "$o/torch_multinomial.txt"
 py "$in/torch_kernels.py" "$o/torch_kernels.txt"
 py "$in/softmax_order.py" "$o/torch_softmax_order.txt"
+py_on avx2 "$in/hf_pipeline.py" "$o/hf_pipeline.txt"
+py_on avx512 "$in/hf_pipeline.py" "$o/hf_pipeline_avx512.txt"
 
 # The big vectors are shared with data/golden when equal (the replay looks there).
 for f in "$work"/out/torch_vec_*.txt; do
