@@ -29,6 +29,8 @@ py "$in/torch_kernels.py" "$o/torch_kernels.txt"
 py "$in/softmax_order.py" "$o/torch_softmax_order.txt"
 py_on avx2 "$in/hf_pipeline.py" "$o/hf_pipeline.txt"
 py_on avx512 "$in/hf_pipeline.py" "$o/hf_pipeline_avx512.txt"
+py_on avx2 "$in/hf_generate.py" "$o"
+py_on avx512 "$in/hf_generate.py" "$o" hf_generate_avx512
 
 # The big vectors are shared with data/golden when equal (the replay looks there).
 for f in "$work"/out/torch_vec_*.txt; do
