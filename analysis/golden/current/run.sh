@@ -31,6 +31,8 @@ py_on avx2 "$in/hf_pipeline.py" "$o/hf_pipeline.txt"
 py_on avx512 "$in/hf_pipeline.py" "$o/hf_pipeline_avx512.txt"
 py_on avx2 "$in/hf_generate.py" "$o"
 py_on avx512 "$in/hf_generate.py" "$o" hf_generate_avx512
+py "$in/numpy_golden.py" "$o" && for f in "$work"/out/numpy_*.txt; do py "$in/libinfo.py" --insert "$o/${f##*/}"; done
+py "$in/exact_numpy_torch.py" "$o/exact_numpy_torch.txt" && py "$in/libinfo.py" --insert "$o/exact_numpy_torch.txt"
 
 # The big vectors are shared with data/golden when equal (the replay looks there).
 for f in "$work"/out/torch_vec_*.txt; do
