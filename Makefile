@@ -25,7 +25,6 @@ SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omi
 
 LIB_SRC := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c)))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
-HDRS    := $(wildcard src/*.h src/*/*.h)
 TEST_SRC:= $(sort $(wildcard tests/*.c))
 
 REL     := build/rel-$(notdir $(CC))
@@ -55,16 +54,19 @@ bin/samplab: $(REL_LIB_OBJ) $(REL_CLI_OBJ)
 	@echo '  LD      $@'
 	@$(CC) $(CFLAGS) $(OMP) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
-$(REL)/%.o: %.c $(HDRS)
+# Header dependencies come from the compiler (-MMD -MP), one .d file per object.
+DEPFLAGS := -MMD -MP
+
+$(REL)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo '  CC      $<'
-	@$(CC) $(BASEFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+	@$(CC) $(BASEFLAGS) $(DEPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
 # The test build: same sources, under AddressSanitizer and UBSan.
-$(TST)/%.o: %.c $(HDRS) $(wildcard tests/*.h tests/fuzz/*.h)
+$(TST)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo '  CC [asan,ubsan] $<'
-	@$(CC) $(BASEFLAGS) $(TEST_EXTRA) -O1 -g $(SAN) $(PKG_CFLAGS) -c -o $@ $<
+	@$(CC) $(BASEFLAGS) $(DEPFLAGS) $(TEST_EXTRA) -O1 -g $(SAN) $(PKG_CFLAGS) -c -o $@ $<
 
 # Test files may use BSD/GNU helpers (mkstemps) on top of POSIX.
 $(TST_OBJ): TEST_EXTRA := -D_DEFAULT_SOURCE -Itests
@@ -122,9 +124,9 @@ FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ)/%.o)
 .SECONDARY: $(FUZZ_LIB_OBJ)
 
-$(FUZZ)/%.o: %.c $(HDRS)
+$(FUZZ)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(BASEFLAGS) -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(PKG_CFLAGS) -c -o $@ $<
+	$(FUZZ_CC) $(BASEFLAGS) $(DEPFLAGS) -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(PKG_CFLAGS) -c -o $@ $<
 
 $(FUZZ)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/targets.h $(FUZZ_LIB_OBJ)
 	$(FUZZ_CC) $(BASEFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) $(PKG_CFLAGS) -o $@ $< $(FUZZ_LIB_OBJ) $(PKG_LIBS) $(LDLIBS)
@@ -146,3 +148,5 @@ fuzz-run: $(FUZZ_TARGETS:%=$(FUZZ)/fuzz_%)
 
 clean:
 	rm -rf build bin
+
+-include $(shell find build -name '*.d' 2>/dev/null)

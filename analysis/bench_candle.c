@@ -28,8 +28,8 @@ int main(void)
         float *w = malloc(V * sizeof *w);
         for (size_t i = 0; i < V; i++)
             w[i] = (float)(1.0 / ((double)i + 1.0));
-        sl_fw_rand_wi wi;
-        if (sl_fw_rand_wi_new(&wi, w, V, NULL))
+        sl_draw_rand_wi wi;
+        if (sl_draw_rand_wi_new(&wi, w, V, NULL))
             return 1;
         double best = 1e30;
         for (int rep = 0; rep < 3; rep++) {
@@ -43,7 +43,7 @@ int main(void)
             double t0 = now_s();
             for (size_t i = 0; i < n; i += 1024) {
                 size_t nb = n - i < 1024 ? n - i : 1024;
-                sl_fw_rand_wi_sample_many(&wi, &r, nb, blk);
+                sl_draw_rand_wi_sample_many(&wi, &r, nb, blk);
                 acc += blk[0] + blk[nb - 1];
             }
             double dt = now_s() - t0;
@@ -54,7 +54,7 @@ int main(void)
                 best = dt * 1e9 / (double)n;
         }
         printf("wi%zu %.3f\n", V, best);
-        sl_fw_rand_wi_free(&wi);
+        sl_draw_rand_wi_free(&wi);
         free(w);
     }
     size_t n = 50000000;

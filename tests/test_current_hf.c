@@ -76,26 +76,11 @@ static int draw_matches(sl_vec *v, const sl_logits_cfg *c, char *p)
     o.seed.lo = strtoull(p, &p, 10);
     o.n = 20;
     o.k = 1;
-    o.has_temperature = c->has_temperature;
-    o.temperature = c->temperature;
-    o.has_top_k = c->has_top_k;
-    o.top_k = c->top_k;
-    o.has_top_p = c->has_top_p;
-    o.top_p = c->top_p;
-    o.has_min_p = c->has_min_p;
-    o.min_p = c->min_p;
-    o.has_typical = c->has_typical;
-    o.typical = c->typical;
-    o.has_penalty = c->has_penalty;
-    o.penalty = c->penalty;
-    o.context = c->context;
-    o.context_n = c->context_n;
-    o.has_min_keep = c->has_min_keep;
-    o.min_keep = c->min_keep;
-    o.defaults = c->defaults;
+    o.variant = "2"; /* torch 2.x's multinomial (--torch 2) */
+    o.cfg = *c;
     sl_fw_result fr;
     sl_error e;
-    cr_assert_eq(sl_framework_hf_type.run(&o, &fr, &e), 0, "draw: %s", e.msg);
+    cr_assert_eq(sl_fw_run(&sl_fw_hf_type, &o, &fr, &e), 0, "draw: %s", e.msg);
     int same = 1;
     for (size_t q = 0; q < 20; q++)
         same &= fr.tokens[q] == strtol(p, &p, 10);
@@ -122,7 +107,7 @@ static void replay_hf(const char *path, hf_replay *r)
         long ctx[64];
         parse_case(line, &c, ctx, 64);
         sl_vec v;
-        cr_assert_eq(sl_vec_alloc(&v, V, name), 0);
+        cr_assert_eq(sl_base_vec_alloc(&v, V, name), 0);
         char *lg = strtok_r(NULL, "\n", &save), *kp = strtok_r(NULL, "\n", &save), *pr = strtok_r(NULL, "\n", &save);
         cr_assert(lg && kp && pr && !strncmp(lg, "logits ", 7) && !strncmp(kp, "kept", 4) && !strncmp(pr, "probs ", 6));
         cr_assert_eq(read_floats(lg + 7, v.d, v.f, V), V);
@@ -139,7 +124,7 @@ static void replay_hf(const char *path, hf_replay *r)
         cr_assert_eq(read_floats(pr + 6, want, NULL, V), V);
         sl_logits_result res;
         sl_error e;
-        cr_assert_eq(sl_pipeline_run(&sl_pipeline_hf_type, &v, &c, &res, &e), 0, "%s: %s", name, e.msg);
+        cr_assert_eq(sl_logits_pipeline_run(&sl_logits_pipeline_hf_type, &v, &c, &res, &e), 0, "%s: %s", name, e.msg);
         int kept_same = 1, probs_same = 1;
         for (size_t i = 0; i < V; i++) {
             kept_same &= res.kept[i] == kept[i];
@@ -161,7 +146,7 @@ static void replay_hf(const char *path, hf_replay *r)
             r->draws_differ += !draw_matches(&v, &c, line + 5);
             line = strtok_r(NULL, "\n", &save);
         }
-        sl_vec_free(&v);
+        sl_base_vec_free(&v);
     }
     free(text);
 }

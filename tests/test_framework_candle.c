@@ -175,7 +175,7 @@ static char *next_tok(char **p)
     return s;
 }
 
-static const char *status_name(sl_fw_rand_status st)
+static const char *status_name(sl_draw_rand_status st)
 {
     switch (st) {
     case SL_RAND_NO_ITEM: return "NoItem";
@@ -223,8 +223,8 @@ static void lp_run(const float *logits, size_t V, const sl_logits_candle_cfg *cf
         return;
     }
     o->has_final = 1;
-    sl_fw_rand_wi wi;
-    sl_fw_rand_status st = sl_fw_rand_wi_new(&wi, o->weights, o->m, NULL);
+    sl_draw_rand_wi wi;
+    sl_draw_rand_status st = sl_draw_rand_wi_new(&wi, o->weights, o->m, NULL);
     if (st == SL_RAND_PANIC_RANGE) {
         snprintf(o->status, sizeof o->status, "panic Uniform::new: range overflow");
         return;
@@ -235,11 +235,11 @@ static void lp_run(const float *logits, size_t V, const sl_logits_candle_cfg *cf
     }
     sl_rng r = stdrng(seed);
     for (size_t i = 0; i < n; i++)
-        o->tokens[i] = (long)o->order[sl_fw_rand_wi_sample(&wi, &r)];
+        o->tokens[i] = (long)o->order[sl_draw_rand_wi_sample(&wi, &r)];
     o->ntok = n;
     o->words = r.words;
     sl_rng_release(&r);
-    sl_fw_rand_wi_free(&wi);
+    sl_draw_rand_wi_free(&wi);
 }
 
 static void lp_free(lp_out *o)
@@ -263,7 +263,7 @@ static void replay(const char *path, tally *tl)
     lp_out last;
     int have_last = 0;
     char lastname[64] = "";
-    sl_fw_rand_wi wi;
+    sl_draw_rand_wi wi;
     int have_wi = 0;
     char *save = NULL;
     for (char *line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -284,10 +284,10 @@ static void replay(const char *path, tally *tl)
             }
             book_put(&bk, name, x, n);
             if (have_wi)
-                sl_fw_rand_wi_free(&wi);
+                sl_draw_rand_wi_free(&wi);
             have_wi = 0;
             named *v = book_get(&bk, name);
-            sl_fw_rand_status st = sl_fw_rand_wi_new(&wi, v->x, v->n, NULL);
+            sl_draw_rand_status st = sl_draw_rand_wi_new(&wi, v->x, v->n, NULL);
             /* the next record says what rand did; keep the status in the book entry's name slot */
             if (st == SL_RAND_OK)
                 have_wi = 1;
@@ -315,7 +315,7 @@ static void replay(const char *path, tally *tl)
             sl_rng r = stdrng(seed);
             for (size_t i = 0; i < n; i++) {
                 unsigned long want = strtoul(p, &p, 10);
-                size_t got = sl_fw_rand_wi_sample(&wi, &r);
+                size_t got = sl_draw_rand_wi_sample(&wi, &r);
                 cr_assert_eq(got, want, "%s seed %" PRIu64 " draw %zu: observed %zu, rand %lu", name, seed, i, got,
                              want);
             }
@@ -484,7 +484,7 @@ static void replay(const char *path, tally *tl)
     if (have_last)
         lp_free(&last);
     if (have_wi)
-        sl_fw_rand_wi_free(&wi);
+        sl_draw_rand_wi_free(&wi);
     book_free(&bk);
     free(t);
 }

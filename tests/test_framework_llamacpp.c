@@ -9,7 +9,6 @@
 
 #include "helpers.h"
 #include "samplab.h"
-#include "stats/exact.h"
 
 /* a generator that replays two fixed words, for the 1.0-clamp corner */
 typedef struct fixed2 {
@@ -26,7 +25,7 @@ static uint64_t fixed2_next(void *s)
     fixed2 *f = s;
     return f->w[f->i++ & 1];
 }
-static const sl_rng_type fixed2_type = {"fixed2", 32, sizeof(fixed2), fixed2_seed, fixed2_next, NULL, NULL, NULL, NULL};
+static const sl_rng_type fixed2_type = {.name = "fixed2", .word_bits = 32, .state_size = sizeof(fixed2), .seed = fixed2_seed, .next = fixed2_next};
 
 Test(replay_pipeline, llamacpp_uniform_equals_libstdcxx)
 {
@@ -91,7 +90,7 @@ Test(replay_pipeline, llamacpp_dist_picks_in_array_order)
 Test(replay_pipeline, llamacpp_framework_draws)
 {
     sl_vec v;
-    cr_assert_eq(sl_vec_alloc(&v, 4, "inline"), 0);
+    cr_assert_eq(sl_base_vec_alloc(&v, 4, "inline"), 0);
     const double x[4] = {1, 2, 3, 0.5};
     for (int i = 0; i < 4; i++) {
         v.d[i] = x[i];
@@ -106,7 +105,7 @@ Test(replay_pipeline, llamacpp_framework_draws)
     o.k = 1;
     sl_fw_result res;
     sl_error e;
-    cr_assert_eq(sl_framework_llamacpp_type.run(&o, &res, &e), 0, "%s", e.msg);
+    cr_assert_eq(sl_fw_run(&sl_fw_llamacpp_type, &o, &res, &e), 0, "%s", e.msg);
     cr_assert_eq(res.words, 2 * 20000u, "two mt19937 words per draw");
     cr_assert_str_eq(res.rng_name, "std-mt19937");
     /* replay by hand: std::mt19937(42), uniform, walk ids in order (no filter sorted the array) */
@@ -139,17 +138,17 @@ Test(replay_pipeline, llamacpp_framework_draws)
     }
     sl_fw_result_free(&res);
     /* one candidate left (top-k 1): no word is drawn */
-    o.has_top_k = 1;
-    o.top_k = 1;
+    o.cfg.has_top_k = 1;
+    o.cfg.top_k = 1;
     o.n = 10;
-    cr_assert_eq(sl_framework_llamacpp_type.run(&o, &res, &e), 0);
+    cr_assert_eq(sl_fw_run(&sl_fw_llamacpp_type, &o, &res, &e), 0);
     cr_assert_eq(res.words, 0, "a single candidate is chosen without a draw");
     cr_assert_eq(res.tokens[0], 2);
     sl_fw_result_free(&res);
     /* no seed: llama.cpp's default means a random seed */
     o.has_seed = 0;
-    cr_assert_eq(sl_framework_llamacpp_type.run(&o, &res, &e), SL_EINVAL);
-    sl_vec_free(&v);
+    cr_assert_eq(sl_fw_run(&sl_fw_llamacpp_type, &o, &res, &e), SL_EINVAL);
+    sl_base_vec_free(&v);
 }
 
 /* Cross-check with the exact audit (stats/exact_llama.c), written
@@ -171,7 +170,7 @@ static long pick_at(const sl_logits_cand *base, size_t V, sl_u128 W)
 Test(replay_pipeline, llamacpp_dist_boundaries_match_exact_audit)
 {
     const float lg[8] = {4.0f, 3.3f, 2.9f, 1.2f, 0.4f, -0.3f, -1.0f, -2.2f};
-    sl_exact_input in;
+    sl_stat_exact_input in;
     memset(&in, 0, sizeof in);
     double d[8];
     for (int i = 0; i < 8; i++)
@@ -181,9 +180,9 @@ Test(replay_pipeline, llamacpp_dist_boundaries_match_exact_audit)
     in.f = lg;
     in.logits_f = lg;
     in.source = "weather";
-    sl_exact_result res;
+    sl_stat_exact_result res;
     sl_error e;
-    cr_assert_eq(sl_exact_run(&sl_exact_llamacpp_type, &in, &res, &e), 0, "%s", e.msg);
+    cr_assert_eq(sl_stat_exact_run(&sl_stat_exact_llamacpp_type, &in, &res, &e), 0, "%s", e.msg);
     cr_assert_eq(res.bits, 64);
     sl_logits_cand base[8];
     for (int i = 0; i < 8; i++)
@@ -201,5 +200,5 @@ Test(replay_pipeline, llamacpp_dist_boundaries_match_exact_audit)
     }
     cr_assert(lo == ((sl_u128)1 << 64), "counts cover all 2^64 word pairs");
     cr_assert_eq(pick_at(base, 8, lo - 1), prev);
-    sl_exact_result_free(&res);
+    sl_stat_exact_result_free(&res);
 }

@@ -25,7 +25,7 @@ static void free_vectors(void)
 /* The vector as samplab reads it: a float32 .npy keeps f (and d = its widening). */
 static void to_slvec(const ng_vec *g, sl_vec *v)
 {
-    cr_assert_eq(sl_vec_alloc(v, g->V, g->name), 0);
+    cr_assert_eq(sl_base_vec_alloc(v, g->V, g->name), 0);
     v->dtype = g->f32 ? SL_F32 : SL_F64;
     for (size_t i = 0; i < g->V; i++) {
         v->d[i] = g->p[i];
@@ -33,7 +33,7 @@ static void to_slvec(const ng_vec *g, sl_vec *v)
     }
 }
 
-static int run_fw(const sl_framework_type *ft, const ng_vec *g, const char *seed_hex, size_t n, size_t k,
+static int run_fw(const sl_fw_type *ft, const ng_vec *g, const char *seed_hex, size_t n, size_t k,
                   sl_fw_result *res, sl_error *err)
 {
     sl_vec v;
@@ -45,8 +45,8 @@ static int run_fw(const sl_framework_type *ft, const ng_vec *g, const char *seed
     o.has_seed = 1;
     o.n = n;
     o.k = k;
-    int rc = ft->run(&o, res, err);
-    sl_vec_free(&v);
+    int rc = sl_fw_run(ft, &o, res, err);
+    sl_base_vec_free(&v);
     return rc;
 }
 
@@ -82,7 +82,7 @@ Test(replay_numpy, generator_choice_draws_and_final_state, .init = load_vectors,
         /* C single calls then one size=K call draw the same words as C+K singles. */
         sl_fw_result res;
         sl_error err;
-        int rc = run_fw(&sl_framework_numpy_type, v, L->f[1], m, 1, &res, &err);
+        int rc = run_fw(&sl_fw_numpy_type, v, L->f[1], m, 1, &res, &err);
         cr_assert_eq(rc, 0, "seed 0x%s %s: %s", L->f[1], v->name, err.msg);
         for (size_t j = 0; j < m; j++)
             cr_assert_eq(res.tokens[j], strtol(L->f[5 + j], NULL, 10),
@@ -119,8 +119,8 @@ Test(replay_numpy, size_k_rows_are_consecutive_words, .init = load_vectors, .fin
     const ng_vec *v = ng_vec_find(VS, NVS, "weather");
     sl_fw_result a, b;
     sl_error err;
-    cr_assert_eq(run_fw(&sl_framework_numpy_type, v, "2a", 4, 6, &a, &err), 0);
-    cr_assert_eq(run_fw(&sl_framework_numpy_type, v, "2a", 24, 1, &b, &err), 0);
+    cr_assert_eq(run_fw(&sl_fw_numpy_type, v, "2a", 4, 6, &a, &err), 0);
+    cr_assert_eq(run_fw(&sl_fw_numpy_type, v, "2a", 24, 1, &b, &err), 0);
     cr_assert_eq(a.n, 4);
     cr_assert_eq(a.k, 6);
     cr_assert_eq(a.words, 24);
@@ -148,7 +148,7 @@ Test(replay_numpy, legacy_choice_draws_and_final_state, .init = load_vectors, .f
                     cr_assert_eq(sl_rng_next(&r), ng_u64(L->f[2 + j]), "legacy seed 0x%s raw %zu", L->f[1], j);
             else
                 for (size_t j = 0; j < 4; j++) {
-                    double u = sl_uniform_f64_2x32_numpy(&r);
+                    double u = sl_rng_uniform_f64_2x32_numpy(&r);
                     cr_assert(u == ng_f64(L->f[2 + j]), "legacy seed 0x%s random_sample %zu: %a vs %s", L->f[1],
                               j, u, L->f[2 + j]);
                 }
@@ -167,7 +167,7 @@ Test(replay_numpy, legacy_choice_draws_and_final_state, .init = load_vectors, .f
                 cr_assert(strstr(err.msg, msg), "seed 0x%s: message '%s' lacks NumPy's '%s'", L->f[1], err.msg,
                           msg);
                 sl_fw_result res;
-                rc = run_fw(&sl_framework_numpy_legacy_type, &VS[0], L->f[1], 1, 1, &res, &err);
+                rc = run_fw(&sl_fw_numpy_legacy_type, &VS[0], L->f[1], 1, 1, &res, &err);
                 cr_assert(rc != 0 && strstr(err.msg, msg), "numpy-legacy seed 0x%s: '%s'", L->f[1], err.msg);
             }
             seeds++;
@@ -176,7 +176,7 @@ Test(replay_numpy, legacy_choice_draws_and_final_state, .init = load_vectors, .f
             size_t C = strtoull(L->f[3], NULL, 10), K = strtoull(L->f[4], NULL, 10), m = C + K;
             cr_assert_eq(L->n, 9 + m);
             sl_fw_result res;
-            int rc = run_fw(&sl_framework_numpy_legacy_type, v, L->f[1], m, 1, &res, &err);
+            int rc = run_fw(&sl_fw_numpy_legacy_type, v, L->f[1], m, 1, &res, &err);
             cr_assert_eq(rc, 0, "legacy seed 0x%s %s: %s", L->f[1], v->name, err.msg);
             for (size_t j = 0; j < m; j++)
                 cr_assert_eq(res.tokens[j], strtol(L->f[5 + j], NULL, 10),
@@ -242,7 +242,7 @@ Test(replay_numpy, cdf_ties_and_forced_states, .init = load_vectors, .fini = fre
             sl_rng_pcg64_state s;
             ng_u128(L->f[2], &s.state_hi, &s.state_lo);
             ng_u128(L->f[3], &s.inc_hi, &s.inc_lo);
-            u = sl_uniform_f64_64_high53(sl_rng_pcg64_next(&s));
+            u = sl_rng_uniform_f64_64_high53(sl_rng_pcg64_next(&s));
             want = strtol(L->f[4], NULL, 10);
             forced++;
         }
@@ -267,8 +267,8 @@ Test(replay_numpy, validation_accepts_and_rejects_as_numpy, .init = load_vectors
         const ng_vec *v = ng_vec_find(VS, NVS, L->f[2]);
         char msg[256];
         ng_rest(L, 3, msg, sizeof msg);
-        const sl_framework_type *ft = !strcmp(L->f[1], "gen") ? &sl_framework_numpy_type
-                                                               : &sl_framework_numpy_legacy_type;
+        const sl_fw_type *ft = !strcmp(L->f[1], "gen") ? &sl_fw_numpy_type
+                                                               : &sl_fw_numpy_legacy_type;
         sl_fw_result res;
         sl_error err;
         int rc = run_fw(ft, v, "0", 1, 1, &res, &err);
@@ -313,7 +313,7 @@ static const double GSL_W[] = { 0.1, 0.25, 0.05, 0.3, 0.0, 0.2, 0.1 };
 static int run_gsl(const double *w, size_t V, int has_seed, uint64_t seed, size_t n, sl_fw_result *res)
 {
     sl_vec v;
-    cr_assert_eq(sl_vec_alloc(&v, V, "gsl-test"), 0);
+    cr_assert_eq(sl_base_vec_alloc(&v, V, "gsl-test"), 0);
     for (size_t i = 0; i < V; i++) {
         v.d[i] = w[i];
         v.f[i] = (float)w[i];
@@ -326,8 +326,8 @@ static int run_gsl(const double *w, size_t V, int has_seed, uint64_t seed, size_
     o.n = n;
     o.k = 1;
     sl_error err;
-    int rc = sl_framework_gsl_type.run(&o, res, &err);
-    sl_vec_free(&v);
+    int rc = sl_fw_run(&sl_fw_gsl_type, &o, res, &err);
+    sl_base_vec_free(&v);
     return rc;
 }
 

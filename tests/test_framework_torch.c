@@ -104,9 +104,8 @@ Test(replay_torch, fast_race_equals_every_log_race)
             nonzero |= (dt == SL_F32 ? f[i] : d[i]) != 0;
         if (!nonzero)
             d[0] = f[0] = 1;
-        sl_fw_torch_dist dist;
         sl_error err;
-        cr_assert_eq(sl_fw_torch_prepare(&dist, f, d, V, dt, version, "random", &err), 0);
+        sl_draw_dist dd = {V, d, f, dt, "random"};
         sl_seed seed = {sm64(&s), 0, 0, 0};
         sl_rng_mt19937_state start;
         sl_rng_torch_mt19937_seed(&start, &seed, &err);
@@ -116,25 +115,30 @@ Test(replay_torch, fast_race_equals_every_log_race)
             sl_rng_mt19937_next(&start);
         /* every vector width this machine can run: the output must not depend on it */
         for (int level = SL_SIMD_SCALAR; level <= SL_SIMD_AVX2; level++) {
-            if (sl_rng_torch_simd_level(level) != level)
+            if (sl_rng_simd_level(level) != level)
                 continue;
-            dist.simd = level;
+            sl_draw_torch_param param = {version, 0, 1, level};
+            sl_draw_type tt = sl_draw_torch_type;
+            tt.param = &param;
+            void *table = NULL;
+            cr_assert_eq(sl_draw_prepare_dist(&tt, &table, &dd, &err), 0, "%s", err.msg);
             sl_rng_mt19937_state a = start, b = start;
             for (int c = 0; c < 12; c++) {
                 long ta = -1, tb = -2;
-                uint64_t wa = 0, wb = 0;
-                int ra = sl_fw_torch_multinomial(&dist, &a, 1, 0, SL_TORCH_FAST, &ta, &wa, &err);
-                int rb = sl_fw_torch_multinomial(&dist, &b, 1, 0, SL_TORCH_NAIVE, &tb, &wb, &err);
+                sl_rng ra_ = {&sl_rng_torch_mt19937_type, &a, 0}, rb_ = {&sl_rng_torch_mt19937_type, &b, 0};
+                int ra = sl_draw_k(&tt, table, &ra_, 1, &ta, &err);
+                tb = (long)sl_draw_torch_naive(table, &rb_);
+                uint64_t wa = ra_.words, wb = rb_.words;
                 calls++;
-                if (ra || rb || ta != tb || wa != wb || wa != 2 * V || memcmp(&a, &b, sizeof a)) {
+                if (ra || ta != tb || wa != wb || wa != 2 * V || memcmp(&a, &b, sizeof a)) {
                     if (!mism++)
                         snprintf(first, sizeof first,
                                  "V=%zu shape=%d dtype=%d version=%d simd=%d call %d: fast %ld naive %ld", V, shape,
                                  (int)dt, version, level, c, ta, tb);
                 }
             }
+            tt.free(table);
         }
-        sl_fw_torch_free(&dist);
         free(d);
         free(f);
     }
@@ -155,7 +159,7 @@ Test(replay_torch, block_filler_equals_word_by_word)
         uint32_t buf[3000];
         for (int chunk = 0; chunk < 40; chunk++) {
             size_t n = (size_t)(sm64(&s) % 3000);
-            sl_rng_torch_mt19937_fill(&a, buf, n);
+            sl_rng_mt19937_fill32(&a, buf, n);
             for (size_t i = 0; i < n; i++) {
                 uint32_t w = sl_rng_mt19937_next(&b);
                 cr_assert_eq(buf[i], w, "seed %llu chunk %d word %zu: fill %u, next %u", (unsigned long long)seed.lo,
@@ -165,21 +169,30 @@ Test(replay_torch, block_filler_equals_word_by_word)
     }
 }
 
+/* mt19937ar.c's genrand_int32 twist, written out here as the reference */
+static void textbook_twist(uint32_t *mt)
+{
+    static const uint32_t mag01[2] = {0u, 0x9908b0dfu};
+    for (int k = 0; k < 624; k++) {
+        uint32_t y = (mt[k] & 0x80000000u) | (mt[(k + 1) % 624] & 0x7fffffffu);
+        mt[k] = mt[(k + 397) % 624] ^ (y >> 1) ^ mag01[y & 1u];
+    }
+}
+
 Test(replay_torch, twist_widths_agree)
 {
-    /* the scalar, SSE2 and AVX2 twists against mt19937ar's (sl_rng_mt19937_next) */
+    /* the scalar, SSE2 and AVX2 twists against mt19937ar's */
     int levels = 0;
     for (int level = SL_SIMD_SCALAR; level <= SL_SIMD_AVX2; level++) {
-        if (sl_rng_torch_simd_level(level) != level)
+        if (sl_rng_simd_level(level) != level)
             continue;
         levels++;
         sl_rng_mt19937_state a, b;
         sl_rng_mt19937_init_genrand(&a, 5489u + (uint32_t)level);
         b = a;
         for (int t = 0; t < 50; t++) {
-            sl_rng_torch_mt19937_twist_simd(&a, level);
-            for (int i = 0; i < 624; i++) /* the reference twists on its first word */
-                sl_rng_mt19937_next(&b);
+            sl_rng_mt19937_twist(&a, level);
+            textbook_twist(b.mt);
             cr_assert(!memcmp(a.mt, b.mt, sizeof a.mt), "level %d: state differs after twist %d", level, t);
         }
     }
@@ -200,7 +213,7 @@ Test(replay_torch, seeds_keep_low_32_bits)
     /* torch.manual_seed(42); torch.rand(1) is 0.88226926 = (w & 0xFFFFFF) * 2^-24 */
     sl_rng r;
     cr_assert_eq(sl_rng_init(&r, &sl_rng_torch_mt19937_type, &s1, &err), 0);
-    float x = sl_uniform_f32_low24(&r);
+    float x = sl_rng_uniform_f32_low24(&r);
     cr_assert_float_eq(x, 0.88226926f, 1e-8f, "torch.rand(1) after seed 42: %.9g", x);
     sl_rng_release(&r);
 }
@@ -221,7 +234,7 @@ Test(replay_torch, topk_tie_order_equals_libstdcxx)
             v[j] = codes[strtol(end, &end, 10)];
         end = strchr(end, '|') + 1;
         sl_error err;
-        cr_assert_eq(sl_fw_torch_topk(v, V, k, out, &err), 0, "%s", err.msg);
+        cr_assert_eq(sl_draw_torch_topk(v, V, k, out, &err), 0, "%s", err.msg);
         for (size_t j = 0; j < k; j++) {
             long want = strtol(end, &end, 10);
             if (out[j] != want) {

@@ -11,7 +11,7 @@
 Test(io_markdown, table_bytes)
 {
     sl_buf b;
-    sl_buf_init(&b);
+    sl_io_buf_init(&b);
     const char *head[3] = {"name", "n", "note"};
     const char *cells[6] = {"pcg32", "42", "a|b", "mt19937", "7", NULL};
     sl_io_md_table(&b, 3, head, "lrl", 2, cells);
@@ -21,22 +21,22 @@ Test(io_markdown, table_bytes)
                        "| pcg32   |  42 | a\\|b |\n"
                        "| mt19937 |   7 |      |\n";
     cr_assert_str_eq(b.data, want, "got:\n%s\nwant:\n%s", b.data, want);
-    sl_buf_free(&b);
+    sl_io_buf_free(&b);
 }
 
 Test(io_markdown, rows_utf8_width)
 {
-    sl_md_rows t;
-    sl_md_rows_init(&t, 1);
-    sl_md_rows_cell(&t, "%d", 12345);
+    sl_io_md_rows t;
+    sl_io_md_rows_init(&t, 1);
+    sl_io_md_rows_cell(&t, "%d", 12345);
     sl_buf b;
-    sl_buf_init(&b);
+    sl_io_buf_init(&b);
     const char *head[1] = {"X²"};
-    sl_md_rows_emit(&b, &t, head, "r");
+    sl_io_md_rows_emit(&b, &t, head, "r");
     /* "X²" is 2 columns wide, so the header pads to the 5-digit cell. */
     cr_assert_str_eq(b.data, "|    X² |\n|------:|\n| 12345 |\n", "got:\n%s", b.data);
-    sl_md_rows_free(&t);
-    sl_buf_free(&b);
+    sl_io_md_rows_free(&t);
+    sl_io_buf_free(&b);
 }
 
 Test(io_gnuplot, script_names_its_data)

@@ -126,7 +126,7 @@ Test(replay_io, safetensors_fixtures_match_torch)
             p = end;
             checked_values++;
         }
-        sl_vec_free(&v);
+        sl_base_vec_free(&v);
         checked_rows++;
     }
     free(line);
@@ -145,24 +145,24 @@ Test(replay_io, safetensors_defaults_and_sources)
     cr_assert_eq(sl_io_vec_read(DIR "single.safetensors", NULL, -1, &v, &err), 0, "%s", err.msg);
     cr_assert_eq(v.n, 48);
     cr_assert_str_eq(v.source, DIR "single.safetensors");
-    sl_vec_free(&v);
+    sl_base_vec_free(&v);
     /* [1, V]: the only row is the default */
     cr_assert_eq(sl_io_vec_read(DIR "row1.safetensors", NULL, -1, &v, &err), 0, "%s", err.msg);
     cr_assert_eq(v.n, 48);
     cr_assert_str_eq(v.source, DIR "row1.safetensors:scores[0]");
-    sl_vec_free(&v);
+    sl_base_vec_free(&v);
     /* a 1-D tensor takes row 0 too */
     cr_assert_eq(sl_io_vec_read(DIR "single.safetensors", "logits", 0, &v, &err), 0, "%s", err.msg);
     cr_assert_str_eq(v.source, DIR "single.safetensors:logits");
-    sl_vec_free(&v);
+    sl_base_vec_free(&v);
     /* 3-D [3, 2, V]: rows flattened in C order, row 3 = [1][1] = rows_f32 row 1 */
     sl_vec w;
     cr_assert_eq(sl_io_vec_read(DIR "multi.safetensors", "steps", 3, &v, &err), 0, "%s", err.msg);
     cr_assert_eq(sl_io_vec_read(DIR "multi.safetensors", "rows_f32", 1, &w, &err), 0, "%s", err.msg);
     cr_assert_eq(v.n, w.n);
     cr_assert(!memcmp(v.f, w.f, v.n * sizeof *v.f), "steps row 3 differs from rows_f32 row 1");
-    sl_vec_free(&v);
-    sl_vec_free(&w);
+    sl_base_vec_free(&v);
+    sl_base_vec_free(&w);
 }
 
 Test(replay_io, safetensors_selection_errors)
@@ -197,7 +197,7 @@ Test(replay_io, safetensors_upstream_test_vectors)
         cr_assert_eq(v.n, 3);
         for (size_t i = 0; i < 3; i++)
             cr_assert_eq(v.f[i], (float)(3 * r + (long)i), "row %ld entry %zu: %.9g", r, i, v.f[i]);
-        sl_vec_free(&v);
+        sl_base_vec_free(&v);
     }
     /* the same bytes one short, one long */
     expect_fail(ser, sizeof ser - 1, "attn.0", 0, "run past the 23 data bytes");
@@ -326,13 +326,13 @@ Test(replay_io, safetensors_malformed_offsets)
     sl_error err;
     cr_assert_eq(sl_io_vec_read_safetensors("ok", b, len, "b", -1, &v, &err), 0, "%s", err.msg);
     cr_assert(v.f[0] == 3 && v.f[1] == 4, "b = %g %g", v.f[0], v.f[1]);
-    sl_vec_free(&v);
+    sl_base_vec_free(&v);
     /* metadata of any shape is ignored */
     free(b);
     b = mk("{\"__metadata__\":{\"format\":\"pt\"},\"a\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[0,16]}}", d4, 16,
            &len);
     cr_assert_eq(sl_io_vec_read_safetensors("ok", b, len, NULL, -1, &v, &err), 0, "%s", err.msg);
-    sl_vec_free(&v);
+    sl_base_vec_free(&v);
     free(b);
 }
 
@@ -366,7 +366,7 @@ Test(replay_io, safetensors_truncations_and_bitflips)
             cr_assert(rc == 0 || rc == SL_EINVAL, "byte %zu bit %u: rc %d", i, bit, rc);
             if (rc == 0) {
                 read_ok++;
-                sl_vec_free(&v);
+                sl_base_vec_free(&v);
             }
             b[i] ^= (unsigned char)(1u << bit);
         }
@@ -401,10 +401,10 @@ Test(replay_io, safetensors_dump_logits_synthetic)
         memcpy(&want, &r, sizeof want);
         cr_assert_eq(bf.f[i], want, "entry %zu: bf16 %.9g, expected %.9g from %.9g", i, bf.f[i], want, lg.f[i]);
     }
-    sl_vec_free(&lg);
-    sl_vec_free(&bf);
-    sl_vec_free(&k40);
-    sl_vec_free(&st);
+    sl_base_vec_free(&lg);
+    sl_base_vec_free(&bf);
+    sl_base_vec_free(&k40);
+    sl_base_vec_free(&st);
     unsigned char *b;
     size_t len;
     slurp(p, &b, &len);

@@ -16,7 +16,7 @@ Test(replay_io, text_with_comments_and_commas)
     cr_assert_eq(v.d[1], 3.3);
     cr_assert_eq(v.f[1], 3.3f, "float32 parsed by strtof from the text");
     cr_assert_eq(v.d[7], -2.2);
-    sl_vec_free(&v);
+    sl_base_vec_free(&v);
 }
 
 Test(replay_io, float32_is_correctly_rounded_from_text)
@@ -29,7 +29,7 @@ Test(replay_io, float32_is_correctly_rounded_from_text)
     cr_assert_eq(sl_io_vec_read_text("x", t, strlen(t), &v, &e), 0);
     cr_assert_eq(v.f[0], 1.0f + 0x1p-23f, "observed %a", (double)v.f[0]);
     cr_assert_eq((float)v.d[0], 1.0f, "double rounding would give 1");
-    sl_vec_free(&v);
+    sl_base_vec_free(&v);
 }
 
 Test(replay_io, text_errors_name_position)
@@ -48,7 +48,7 @@ Test(replay_io, text_errors_name_position)
     t = "1,2,\n3,\n";
     cr_assert_eq(sl_io_vec_read_text("c.txt", t, strlen(t), &v, &e), SL_OK, "trailing commas refused: %s", e.msg);
     cr_assert_eq(v.n, 3);
-    sl_vec_free(&v);
+    sl_base_vec_free(&v);
     cr_assert_eq(sl_io_vec_read_text("e.txt", "# only\n", 7, &v, &e), SL_EINVAL);
     cr_assert(strstr(e.msg, "empty vector"), "%s", e.msg);
 }
@@ -64,9 +64,9 @@ Test(replay_io, weight_checks)
     };
     for (size_t i = 0; i < 5; i++) {
         cr_assert_eq(sl_io_vec_read_text("w", cases[i][0], strlen(cases[i][0]), &v, &e), 0);
-        cr_assert_eq(sl_vec_check_weights(&v, &e), SL_EINVAL, "%s accepted", cases[i][0]);
+        cr_assert_eq(sl_base_vec_check_weights(&v, &e), SL_EINVAL, "%s accepted", cases[i][0]);
         cr_assert_str_eq(e.msg, cases[i][1]);
-        sl_vec_free(&v);
+        sl_base_vec_free(&v);
     }
 }
 
@@ -100,12 +100,12 @@ Test(replay_io, npy_float32_and_float64)
     cr_assert_eq(v.dtype, SL_F32);
     cr_assert_eq(v.f[2], 0.1f);
     cr_assert_eq(v.d[2], (double)0.1f, "float32 widened exactly");
-    sl_vec_free(&v);
+    sl_base_vec_free(&v);
     n = npy_bytes(buf, "<f8", "(2,)", d, sizeof d);
     cr_assert_eq(sl_io_vec_read_npy("b.npy", buf, n, &v, &e), 0, "%s", e.msg);
     cr_assert_eq(v.dtype, SL_F64);
     cr_assert_eq(v.d[1], 1e-300);
-    sl_vec_free(&v);
+    sl_base_vec_free(&v);
 }
 
 Test(replay_io, npy_malformed)
@@ -144,7 +144,7 @@ Test(replay_io, inline_and_file_dispatch)
     cr_assert_eq(sl_io_vec_read("3,2,2,1", NULL, -1, &v, &e), 0, "%s", e.msg);
     cr_assert_eq(v.n, 4);
     cr_assert_str_eq(v.source, "inline");
-    sl_vec_free(&v);
+    sl_base_vec_free(&v);
     /* an inline list with a typo names the entry, not a missing file */
     cr_assert_eq(sl_io_vec_read("3,2,x", NULL, -1, &v, &e), SL_EINVAL);
     cr_assert_str_eq(e.msg, "inline: line 1, entry 2: 'x' is not a number");
@@ -158,7 +158,7 @@ Test(replay_io, inline_and_file_dispatch)
     char *p = sl_test_tmpfile(".txt", "1\n2\n", 4);
     cr_assert_eq(sl_io_vec_read(p, NULL, -1, &v, &e), 0);
     cr_assert_eq(v.n, 2);
-    sl_vec_free(&v);
+    sl_base_vec_free(&v);
     cr_assert_neq(sl_io_vec_read(p, "logits", -1, &v, &e), 0, "--tensor on a text file accepted");
     unlink(p);
     free(p);
@@ -185,5 +185,5 @@ Test(replay_io, empty_field_between_commas_is_an_error)
     cr_assert_eq(sl_io_vec_read_text("c.txt", ok, strlen(ok), &v, &e), 0, "%s", e.msg);
     cr_assert_eq(v.n, 5, "read %zu entries", v.n);
     cr_assert_eq(v.d[4], 3.0);
-    sl_vec_free(&v);
+    sl_base_vec_free(&v);
 }

@@ -28,14 +28,14 @@ static size_t kept(const char *fw, const char *logits, const char *settings)
     c.has_temperature = 1;
     c.temperature = strstr(settings, "t07") ? 0.7 : 1.0;
     sl_logits_result r;
-    cr_assert_eq(sl_pipeline_run(sl_pipeline_lookup(fw), &v, &c, &r, &e), 0, "%s", e.msg);
+    cr_assert_eq(sl_logits_pipeline_run(sl_logits_pipeline_lookup(fw), &v, &c, &r, &e), 0, "%s", e.msg);
     size_t n = r.n_kept;
     double s = 0;
     for (size_t i = 0; i < r.V; i++)
         s += r.probs[i];
     cr_assert_float_eq(s, 1.0, 1e-6, "%s: probabilities sum to %.9g", fw, s);
     sl_logits_result_free(&r);
-    sl_vec_free(&v);
+    sl_base_vec_free(&v);
     return n;
 }
 

@@ -9,21 +9,21 @@
 #include "helpers.h"
 #include "samplab.h"
 
-static int run(const sl_pipeline_type *t, const double *x, size_t n, const sl_logits_cfg *c, sl_logits_result *r,
+static int run(const sl_logits_pipeline_type *t, const double *x, size_t n, const sl_logits_cfg *c, sl_logits_result *r,
                sl_error *e)
 {
     sl_vec v;
-    cr_assert_eq(sl_vec_alloc(&v, n, "case"), 0);
+    cr_assert_eq(sl_base_vec_alloc(&v, n, "case"), 0);
     for (size_t i = 0; i < n; i++) {
         v.d[i] = x[i];
         v.f[i] = (float)x[i];
     }
-    int rc = sl_pipeline_run(t, &v, c, r, e);
-    sl_vec_free(&v);
+    int rc = sl_logits_pipeline_run(t, &v, c, r, e);
+    sl_base_vec_free(&v);
     return rc;
 }
 
-static void expect_kept(const sl_pipeline_type *t, const double *x, size_t n, const sl_logits_cfg *c,
+static void expect_kept(const sl_logits_pipeline_type *t, const double *x, size_t n, const sl_logits_cfg *c,
                         const char *want /* '1'/'0' per id */)
 {
     sl_logits_result r;
@@ -43,19 +43,19 @@ Test(replay_pipeline, tie_case_k2)
     sl_logits_cfg c = {0};
     c.has_top_k = 1;
     c.top_k = 2;
-    expect_kept(&sl_pipeline_hf_type, x, 4, &c, "1110");
-    expect_kept(&sl_pipeline_vllm_type, x, 4, &c, "1110");
-    expect_kept(&sl_pipeline_llamacpp_type, x, 4, &c, "1100");
-    expect_kept(&sl_pipeline_tutorial_type, x, 4, &c, "1100");
+    expect_kept(&sl_logits_pipeline_hf_type, x, 4, &c, "1110");
+    expect_kept(&sl_logits_pipeline_vllm_type, x, 4, &c, "1110");
+    expect_kept(&sl_logits_pipeline_llamacpp_type, x, 4, &c, "1100");
+    expect_kept(&sl_logits_pipeline_tutorial_type, x, 4, &c, "1100");
     /* candle's TopK { k: 2, temperature: 1 }: exactly 2 */
     c.has_temperature = 1;
     c.temperature = 1;
-    expect_kept(&sl_pipeline_candle_type, x, 4, &c, "1100");
+    expect_kept(&sl_logits_pipeline_candle_type, x, 4, &c, "1100");
     c.has_temperature = 0;
     /* hf: e^3 : e^2 : e^2 */
     sl_logits_result r;
     sl_error e;
-    cr_assert_eq(run(&sl_pipeline_hf_type, x, 4, &c, &r, &e), 0);
+    cr_assert_eq(run(&sl_logits_pipeline_hf_type, x, 4, &c, &r, &e), 0);
     double w0 = exp(3) / (exp(3) + 2 * exp(2));
     cr_assert(fabs(r.probs[0] - w0) < 1e-7, "hf p0 %.9g expected %.9g", r.probs[0], w0);
     sl_logits_result_free(&r);
@@ -73,14 +73,14 @@ Test(replay_pipeline, top_p_boundary_05_03_02)
     sl_logits_cfg c = {0};
     c.has_top_p = 1;
     c.top_p = 0.8;
-    expect_kept(&sl_pipeline_hf_type, x, 3, &c, "110");
-    expect_kept(&sl_pipeline_vllm_type, x, 3, &c, "110");
-    expect_kept(&sl_pipeline_llamacpp_type, x, 3, &c, "110");
-    expect_kept(&sl_pipeline_tutorial_type, x, 3, &c, "111");
+    expect_kept(&sl_logits_pipeline_hf_type, x, 3, &c, "110");
+    expect_kept(&sl_logits_pipeline_vllm_type, x, 3, &c, "110");
+    expect_kept(&sl_logits_pipeline_llamacpp_type, x, 3, &c, "110");
+    expect_kept(&sl_logits_pipeline_tutorial_type, x, 3, &c, "111");
     /* candle's TopP at T = 1: f32 0.5 + 0.3 reaches f32 0.8, the third is zeroed */
     c.has_temperature = 1;
     c.temperature = 1;
-    expect_kept(&sl_pipeline_candle_type, x, 3, &c, "110");
+    expect_kept(&sl_logits_pipeline_candle_type, x, 3, &c, "110");
 }
 
 Test(replay_pipeline, temperature_zero_every_framework)
@@ -92,20 +92,20 @@ Test(replay_pipeline, temperature_zero_every_framework)
     sl_logits_result r;
     sl_error e;
     /* transformers: TemperatureLogitsWarper raises */
-    cr_assert_eq(run(&sl_pipeline_hf_type, x, 4, &c, &r, &e), SL_EINVAL);
+    cr_assert_eq(run(&sl_logits_pipeline_hf_type, x, 4, &c, &r, &e), SL_EINVAL);
     cr_assert(strstr(e.msg, "`temperature` (=0.0) has to be a strictly positive float, otherwise your next token "
                             "scores will be invalid. If you're looking for greedy decoding strategies, set "
                             "`do_sample=False`."),
               "hf message: %s", e.msg);
     /* the tutorial rejects it and points to Greedy */
-    cr_assert_eq(run(&sl_pipeline_tutorial_type, x, 4, &c, &r, &e), SL_EINVAL);
+    cr_assert_eq(run(&sl_logits_pipeline_tutorial_type, x, 4, &c, &r, &e), SL_EINVAL);
     cr_assert(strstr(e.msg, "sampling: temperature must be positive (use Greedy for t=0)"), "%s", e.msg);
     /* vLLM: greedy, argmax = the first maximum */
-    cr_assert_eq(run(&sl_pipeline_vllm_type, x, 4, &c, &r, &e), 0);
+    cr_assert_eq(run(&sl_logits_pipeline_vllm_type, x, 4, &c, &r, &e), 0);
     cr_assert(r.greedy && r.greedy_id == 1 && r.n_kept == 1 && r.probs[1] == 1.0, "vllm greedy id %zu", r.greedy_id);
     sl_logits_result_free(&r);
     /* llama.cpp: the first maximum in array order survives, the rest -inf */
-    cr_assert_eq(run(&sl_pipeline_llamacpp_type, x, 4, &c, &r, &e), 0);
+    cr_assert_eq(run(&sl_logits_pipeline_llamacpp_type, x, 4, &c, &r, &e), 0);
     cr_assert(r.n_kept == 1 && r.kept[1] && r.probs[1] == 1.0, "llamacpp kept %zu", r.n_kept);
     sl_logits_result_free(&r);
     /* llama.cpp after top-k: "first max" is in the sorted array's order, and
@@ -114,22 +114,22 @@ Test(replay_pipeline, temperature_zero_every_framework)
      * std::partial_sort itself: tests/oracle/stdcxx_sort.cpp) */
     c.has_top_k = 1;
     c.top_k = 3;
-    cr_assert_eq(run(&sl_pipeline_llamacpp_type, x, 4, &c, &r, &e), 0);
+    cr_assert_eq(run(&sl_logits_pipeline_llamacpp_type, x, 4, &c, &r, &e), 0);
     cr_assert(r.n_kept == 1 && r.kept[2], "llamacpp after top-k kept %zu, id 2 expected", r.n_kept);
     cr_assert_eq(r.cand[0].id, 2, "sorted array starts with id %ld", r.cand[0].id);
     sl_logits_result_free(&r);
     /* candle: LogitsProcessor's ArgMax below 1e-7 (the first maximum), also after top-k */
-    cr_assert_eq(run(&sl_pipeline_candle_type, x, 4, &c, &r, &e), 0);
+    cr_assert_eq(run(&sl_logits_pipeline_candle_type, x, 4, &c, &r, &e), 0);
     cr_assert(r.greedy && r.n_kept == 1 && r.kept[1] && r.probs[1] == 1.0, "candle kept %zu", r.n_kept);
     sl_logits_result_free(&r);
     /* negative temperatures: hf error without the greedy hint, vllm error, llama.cpp greedy */
     c.has_top_k = 0;
     c.temperature = -1;
-    cr_assert_eq(run(&sl_pipeline_hf_type, x, 4, &c, &r, &e), SL_EINVAL);
+    cr_assert_eq(run(&sl_logits_pipeline_hf_type, x, 4, &c, &r, &e), SL_EINVAL);
     cr_assert(strstr(e.msg, "(=-1.0)") && !strstr(e.msg, "greedy"), "%s", e.msg);
-    cr_assert_eq(run(&sl_pipeline_vllm_type, x, 4, &c, &r, &e), SL_EINVAL);
+    cr_assert_eq(run(&sl_logits_pipeline_vllm_type, x, 4, &c, &r, &e), SL_EINVAL);
     cr_assert(strstr(e.msg, "temperature must be non-negative, got -1.0."), "%s", e.msg);
-    cr_assert_eq(run(&sl_pipeline_llamacpp_type, x, 4, &c, &r, &e), 0);
+    cr_assert_eq(run(&sl_logits_pipeline_llamacpp_type, x, 4, &c, &r, &e), 0);
     cr_assert(r.n_kept == 1 && r.kept[1]);
     sl_logits_result_free(&r);
 }
@@ -142,7 +142,7 @@ Test(replay_pipeline, tutorial_weather_example)
     sl_logits_cfg c = {0};
     sl_logits_result r;
     sl_error e;
-    cr_assert_eq(run(&sl_pipeline_tutorial_type, x, 8, &c, &r, &e), 0);
+    cr_assert_eq(run(&sl_logits_pipeline_tutorial_type, x, 8, &c, &r, &e), 0);
     for (int i = 0; i < 8; i++)
         cr_assert(fabs(100 * r.probs[i] - pct[i]) < 0.05 + 1e-9, "token %d: %.3f%% expected %.1f%%", i,
                   100 * r.probs[i], pct[i]);
@@ -150,22 +150,22 @@ Test(replay_pipeline, tutorial_weather_example)
     /* top-p 0.8: 51.5 + 25.6 = 77.1 < 80, so the third (17.2) is kept: cum >= p */
     c.has_top_p = 1;
     c.top_p = 0.8;
-    expect_kept(&sl_pipeline_tutorial_type, x, 8, &c, "11100000");
+    expect_kept(&sl_logits_pipeline_tutorial_type, x, 8, &c, "11100000");
     /* min-p 0.1: keep p >= 0.0515 */
     c.has_top_p = 0;
     c.has_min_p = 1;
     c.min_p = 0.1;
-    expect_kept(&sl_pipeline_tutorial_type, x, 8, &c, "11100000");
+    expect_kept(&sl_logits_pipeline_tutorial_type, x, 8, &c, "11100000");
     /* k = 0 and p = 0 are the tutorial's errors */
     c.has_min_p = 0;
     c.has_top_k = 1;
     c.top_k = 0;
-    cr_assert_eq(run(&sl_pipeline_tutorial_type, x, 8, &c, &r, &e), SL_EINVAL);
+    cr_assert_eq(run(&sl_logits_pipeline_tutorial_type, x, 8, &c, &r, &e), SL_EINVAL);
     cr_assert(strstr(e.msg, "sampling: k must be positive"), "%s", e.msg);
     c.has_top_k = 0;
     c.has_top_p = 1;
     c.top_p = 0;
-    cr_assert_eq(run(&sl_pipeline_tutorial_type, x, 8, &c, &r, &e), SL_EINVAL);
+    cr_assert_eq(run(&sl_logits_pipeline_tutorial_type, x, 8, &c, &r, &e), SL_EINVAL);
     cr_assert(strstr(e.msg, "sampling: p must be in (0, 1]"), "%s", e.msg);
 }
 
@@ -209,21 +209,21 @@ Test(replay_pipeline, k40p09_fourteen_vs_thirtyone)
     c.top_p = 0.9;
     sl_logits_result r;
     sl_error e;
-    cr_assert_eq(run(&sl_pipeline_hf_type, x, n, &c, &r, &e), 0);
+    cr_assert_eq(run(&sl_logits_pipeline_hf_type, x, n, &c, &r, &e), 0);
     cr_assert_eq(r.n_kept, 14, "hf k40p09 kept %zu, expected 14", r.n_kept);
     sl_logits_result_free(&r);
-    cr_assert_eq(run(&sl_pipeline_vllm_type, x, n, &c, &r, &e), 0);
+    cr_assert_eq(run(&sl_logits_pipeline_vllm_type, x, n, &c, &r, &e), 0);
     cr_assert_eq(r.n_kept, 14, "vllm k40p09 kept %zu, expected 14", r.n_kept);
     sl_logits_result_free(&r);
     c.top_k = 0; /* candle's TopKThenTopP here equals top-p alone: 31 */
-    cr_assert_eq(run(&sl_pipeline_hf_type, x, n, &c, &r, &e), 0);
+    cr_assert_eq(run(&sl_logits_pipeline_hf_type, x, n, &c, &r, &e), 0);
     cr_assert_eq(r.n_kept, 31, "hf p09 kept %zu, expected 31", r.n_kept);
     /* the top-40 mass of the T = 0.7 distribution */
     sl_logits_cfg t = {0};
     t.has_temperature = 1;
     t.temperature = 0.7;
     sl_logits_result full;
-    cr_assert_eq(run(&sl_pipeline_hf_type, x, n, &t, &full, &e), 0);
+    cr_assert_eq(run(&sl_logits_pipeline_hf_type, x, n, &t, &full, &e), 0);
     double m40 = 0;
     for (int i = 0; i < 40; i++)
         m40 += full.probs[i];
@@ -232,7 +232,7 @@ Test(replay_pipeline, k40p09_fourteen_vs_thirtyone)
     sl_logits_result_free(&r);
     /* do_sample=True, temperature=0.7: the hidden top_k=50 */
     t.defaults = 1;
-    cr_assert_eq(run(&sl_pipeline_hf_type, x, n, &t, &r, &e), 0);
+    cr_assert_eq(run(&sl_logits_pipeline_hf_type, x, n, &t, &r, &e), 0);
     cr_assert_eq(r.n_kept, 50, "hf --defaults kept %zu, expected 50", r.n_kept);
     sl_logits_result_free(&r);
 }
@@ -246,21 +246,21 @@ Test(replay_pipeline, llamacpp_defaults_and_order)
     c.has_top_p = 1;
     c.top_p = 1.0;
     c.defaults = 1;
-    expect_kept(&sl_pipeline_llamacpp_type, x, 6, &c, "111100");
+    expect_kept(&sl_logits_pipeline_llamacpp_type, x, 6, &c, "111100");
     /* in transformers the same min-p acts after T = 0.8: keep (l - max)/0.8 >= ln 0.05, l >= 2.603 */
     sl_logits_cfg h = {0};
     h.has_temperature = 1;
     h.temperature = 0.8;
     h.has_min_p = 1;
     h.min_p = 0.05;
-    expect_kept(&sl_pipeline_hf_type, x, 6, &h, "111000");
+    expect_kept(&sl_logits_pipeline_hf_type, x, 6, &h, "111000");
     /* rule: llama.cpp min-p 0.05^0.8 reproduces it */
     sl_logits_cfg l = {0};
     l.has_temperature = 1;
     l.temperature = 0.8;
     l.has_min_p = 1;
     l.min_p = pow(0.05, 0.8);
-    expect_kept(&sl_pipeline_llamacpp_type, x, 6, &l, "111000");
+    expect_kept(&sl_logits_pipeline_llamacpp_type, x, 6, &l, "111000");
 }
 
 Test(replay_pipeline, top_p_zero)
@@ -270,11 +270,11 @@ Test(replay_pipeline, top_p_zero)
     sl_logits_cfg c = {0};
     c.has_top_p = 1;
     c.top_p = 0;
-    expect_kept(&sl_pipeline_llamacpp_type, x, 4, &c, "0100");
-    expect_kept(&sl_pipeline_hf_type, x, 4, &c, "0100");
+    expect_kept(&sl_logits_pipeline_llamacpp_type, x, 4, &c, "0100");
+    expect_kept(&sl_logits_pipeline_hf_type, x, 4, &c, "0100");
     sl_logits_result r;
     sl_error e;
-    cr_assert_eq(run(&sl_pipeline_vllm_type, x, 4, &c, &r, &e), SL_EINVAL);
+    cr_assert_eq(run(&sl_logits_pipeline_vllm_type, x, 4, &c, &r, &e), SL_EINVAL);
     cr_assert(strstr(e.msg, "top_p must be in (0, 1], got 0.0."), "%s", e.msg);
 }
 
@@ -292,8 +292,8 @@ Test(replay_pipeline, one_minus_p_in_double_or_float)
     sl_logits_cfg c = {0};
     c.has_top_p = 1;
     c.top_p = 0.16;
-    expect_kept(&sl_pipeline_hf_type, x, 7, &c, "0000011");
-    expect_kept(&sl_pipeline_vllm_type, x, 7, &c, "0000001");
+    expect_kept(&sl_logits_pipeline_hf_type, x, 7, &c, "0000011");
+    expect_kept(&sl_logits_pipeline_vllm_type, x, 7, &c, "0000001");
 }
 
 Test(replay_pipeline, penalty_scope_whole_context_vs_last_64)
@@ -313,9 +313,9 @@ Test(replay_pipeline, penalty_scope_whole_context_vs_last_64)
     c.context_n = 70;
     sl_logits_result h, l, v;
     sl_error e;
-    cr_assert_eq(run(&sl_pipeline_hf_type, x, 3, &c, &h, &e), 0);
-    cr_assert_eq(run(&sl_pipeline_llamacpp_type, x, 3, &c, &l, &e), 0);
-    cr_assert_eq(run(&sl_pipeline_vllm_type, x, 3, &c, &v, &e), 0);
+    cr_assert_eq(run(&sl_logits_pipeline_hf_type, x, 3, &c, &h, &e), 0);
+    cr_assert_eq(run(&sl_logits_pipeline_llamacpp_type, x, 3, &c, &l, &e), 0);
+    cr_assert_eq(run(&sl_logits_pipeline_vllm_type, x, 3, &c, &v, &e), 0);
     /* hf/vllm: logits 1.0, 0.5, 0.5; llama.cpp: 2.0, 0.5, 0.5 */
     cr_assert(fabs(log(h.probs[0] / h.probs[2]) - 0.5) < 1e-6, "hf penalised id 0");
     cr_assert(fabs(log(v.probs[0] / v.probs[2]) - 0.5) < 1e-6, "vllm penalised id 0");
@@ -324,7 +324,7 @@ Test(replay_pipeline, penalty_scope_whole_context_vs_last_64)
     /* --penalty-last-n 70 covers the whole context: the same as hf */
     c.has_last_n = 1;
     c.last_n = 70;
-    cr_assert_eq(run(&sl_pipeline_llamacpp_type, x, 3, &c, &l, &e), 0);
+    cr_assert_eq(run(&sl_logits_pipeline_llamacpp_type, x, 3, &c, &l, &e), 0);
     for (int i = 0; i < 3; i++)
         cr_assert(fabs(l.probs[i] - h.probs[i]) < 1e-7, "id %d: %.9g vs %.9g", i, l.probs[i], h.probs[i]);
     sl_logits_result_free(&h);

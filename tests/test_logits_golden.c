@@ -70,7 +70,7 @@ Test(replay_pipeline, golden_hf_vllm_against_torch_ops)
             }
         }
         sl_vec v;
-        cr_assert_eq(sl_vec_alloc(&v, V, name), 0);
+        cr_assert_eq(sl_base_vec_alloc(&v, V, name), 0);
         char *lg = strtok_r(NULL, "\n", &save), *kp = strtok_r(NULL, "\n", &save), *pr = strtok_r(NULL, "\n", &save);
         cr_assert(lg && kp && pr && !strncmp(lg, "logits ", 7) && !strncmp(kp, "kept", 4) && !strncmp(pr, "probs ", 6));
         cr_assert_eq(gold_floats(lg + 7, v.d, v.f, V), V);
@@ -85,10 +85,10 @@ Test(replay_pipeline, golden_hf_vllm_against_torch_ops)
         }
         double *want = malloc(V * sizeof *want);
         cr_assert_eq(gold_floats(pr + 6, want, NULL, V), V);
-        const sl_pipeline_type *t = !strcmp(fw, "hf") ? &sl_pipeline_hf_type : &sl_pipeline_vllm_type;
+        const sl_logits_pipeline_type *t = !strcmp(fw, "hf") ? &sl_logits_pipeline_hf_type : &sl_logits_pipeline_vllm_type;
         sl_logits_result r;
         sl_error e;
-        cr_assert_eq(sl_pipeline_run(t, &v, &c, &r, &e), 0, "%s %s: %s", fw, name, e.msg);
+        cr_assert_eq(sl_logits_pipeline_run(t, &v, &c, &r, &e), 0, "%s %s: %s", fw, name, e.msg);
         for (size_t i = 0; i < V; i++) {
             cr_assert_eq(r.kept[i], kept[i], "%s %s: id %zu kept %d, torch %d", fw, name, i, r.kept[i], kept[i]);
             double d = fabs(r.probs[i] - want[i]);
@@ -115,26 +115,10 @@ Test(replay_pipeline, golden_hf_vllm_against_torch_ops)
             o.seed.lo = strtoull(p, &p, 10);
             o.n = 20;
             o.k = 1;
-            o.has_temperature = c.has_temperature;
-            o.temperature = c.temperature;
-            o.has_top_k = c.has_top_k;
-            o.top_k = c.top_k;
-            o.has_top_p = c.has_top_p;
-            o.top_p = c.top_p;
-            o.has_min_p = c.has_min_p;
-            o.min_p = c.min_p;
-            o.has_typical = c.has_typical;
-            o.typical = c.typical;
-            o.has_penalty = c.has_penalty;
-            o.penalty = c.penalty;
-            o.context = c.context;
-            o.context_n = c.context_n;
-            o.has_min_keep = c.has_min_keep;
-            o.min_keep = c.min_keep;
-            o.defaults = c.defaults;
+            o.cfg = c; /* the same settings the pipeline case ran with */
             sl_fw_result fr;
-            const sl_framework_type *ft = t == &sl_pipeline_hf_type ? &sl_framework_hf_type : &sl_framework_vllm_type;
-            cr_assert_eq(ft->run(&o, &fr, &e), 0, "%s %s draw: %s", fw, name, e.msg);
+            const sl_fw_type *ft = t == &sl_logits_pipeline_hf_type ? &sl_fw_hf_type : &sl_fw_vllm_type;
+            cr_assert_eq(sl_fw_run(ft, &o, &fr, &e), 0, "%s %s draw: %s", fw, name, e.msg);
             for (size_t q = 0; q < 20; q++) {
                 long want_tok = strtol(p, &p, 10);
                 cr_assert_eq(fr.tokens[q], want_tok, "%s %s seed %llu draw %zu: token %ld, torch %ld", fw, name,
@@ -144,7 +128,7 @@ Test(replay_pipeline, golden_hf_vllm_against_torch_ops)
             draws++;
             line = strtok_r(NULL, "\n", &save);
         }
-        sl_vec_free(&v);
+        sl_base_vec_free(&v);
     }
     cr_assert(cases >= 20, "only %zu golden cases", cases);
     cr_assert(draws >= 20, "only %zu draw lines", draws);

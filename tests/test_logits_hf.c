@@ -13,7 +13,7 @@
 
 static void hf_vec(sl_vec *v, const double *x, size_t n)
 {
-    cr_assert_eq(sl_vec_alloc(v, n, "test"), 0);
+    cr_assert_eq(sl_base_vec_alloc(v, n, "test"), 0);
     for (size_t i = 0; i < n; i++) {
         v->d[i] = x[i];
         v->f[i] = (float)x[i];
@@ -26,9 +26,9 @@ static sl_logits_result hf_run(const double *x, size_t n, const sl_logits_cfg *c
     hf_vec(&v, x, n);
     sl_logits_result r;
     sl_error e;
-    int rc = sl_pipeline_run(&sl_pipeline_hf_type, &v, c, &r, &e);
+    int rc = sl_logits_pipeline_run(&sl_logits_pipeline_hf_type, &v, c, &r, &e);
     cr_assert_eq(rc, 0, "hf pipeline failed: %s", e.msg);
-    sl_vec_free(&v);
+    sl_base_vec_free(&v);
     return r;
 }
 

@@ -232,7 +232,7 @@ Test(replay_pipeline, llamacpp_bucket_paths_match_a_full_sort)
         a[i].p = 0;
     }
     memcpy(ref, a, V * sizeof *a);
-    sl_logits_std_sort(ref, V, sizeof *ref, llc_desc, NULL);
+    sl_base_std_sort(ref, V, sizeof *ref, llc_desc, NULL);
     /* top-k 500: bucket partial sort */
     sl_logits_cand *b = malloc(V * sizeof *b);
     memcpy(b, a, V * sizeof *a);

@@ -82,7 +82,7 @@ Test(replay_pcg32, counting_wrapper_and_stream_option)
     sl_seed seed = {.lo = 42, .stream = 54, .has_stream = 1};
     cr_assert_eq(sl_rng_init(&r, sl_rng_lookup("pcg32"), &seed, &e), 0);
     cr_assert_eq(sl_rng_next(&r), 0xa15c02b7u);
-    (void)sl_uniform_f64(&r);
+    (void)sl_rng_uniform_f64(&r);
     cr_assert_eq(r.words, 3, "words counted: %llu, expected 3", (unsigned long long)r.words);
     sl_rng_release(&r);
 }

@@ -30,11 +30,11 @@ Test(replay_uniform, float32_conversions)
     static const uint64_t w[] = {0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0x01000001u, 0x00000200u};
     fixed_state st;
     sl_rng r = fixed(&fixed32, &st, w);
-    cr_assert_eq(sl_uniform_f32_low24(&r), 1.0f - 0x1p-24f);
-    cr_assert_eq(sl_uniform_f32_high24(&r), 1.0f - 0x1p-24f);
-    cr_assert_eq(sl_uniform_f32_mant23(&r), 1.0f - 0x1p-23f);
-    cr_assert_eq(sl_uniform_f32_low24(&r), 0x1p-24f, "low24 keeps the low bits: 0x01000001 -> 2^-24");
-    cr_assert_eq(sl_uniform_f32_mant23(&r), 0x1p-23f, "mant23 keeps bits 9..31: 0x200 -> 2^-23");
+    cr_assert_eq(sl_rng_uniform_f32_low24(&r), 1.0f - 0x1p-24f);
+    cr_assert_eq(sl_rng_uniform_f32_high24(&r), 1.0f - 0x1p-24f);
+    cr_assert_eq(sl_rng_uniform_f32_mant23(&r), 1.0f - 0x1p-23f);
+    cr_assert_eq(sl_rng_uniform_f32_low24(&r), 0x1p-24f, "low24 keeps the low bits: 0x01000001 -> 2^-24");
+    cr_assert_eq(sl_rng_uniform_f32_mant23(&r), 0x1p-23f, "mant23 keeps bits 9..31: 0x200 -> 2^-23");
     cr_assert_eq(r.words, 5);
 }
 
@@ -44,10 +44,10 @@ Test(replay_uniform, float64_two_words_order)
     static const uint64_t w[] = {0x00000001u, 0x00000000u, 0xFFFFFFFFu, 0xFFFFFFFFu, 0x00000000u, 0x00000040u};
     fixed_state st;
     sl_rng r = fixed(&fixed32, &st, w);
-    cr_assert_eq(sl_uniform_f64_2x32_hifirst_low53(&r), 0x1p-21, "w1 = 1 is bit 32 of the 53");
-    cr_assert_eq(sl_uniform_f64_2x32_hifirst_low53(&r), 1.0 - 0x1p-53);
+    cr_assert_eq(sl_rng_uniform_f64_2x32_hifirst_low53(&r), 0x1p-21, "w1 = 1 is bit 32 of the 53");
+    cr_assert_eq(sl_rng_uniform_f64_2x32_hifirst_low53(&r), 1.0 - 0x1p-53);
     /* genrand_res53: (w1>>5)*2^26 + (w2>>6); w2 = 0x40 -> 1 */
-    cr_assert_eq(sl_uniform_f64_2x32_numpy(&r), 0x1p-53);
+    cr_assert_eq(sl_rng_uniform_f64_2x32_numpy(&r), 0x1p-53);
     cr_assert_eq(r.words, 6);
 }
 
@@ -56,9 +56,9 @@ Test(replay_uniform, float64_one_word_and_generic)
     static const uint64_t w[] = {0xFFFFFFFFFFFFFFFFull, 0x0000000000000800ull};
     fixed_state st;
     sl_rng r = fixed(&fixed64, &st, w);
-    cr_assert_eq(sl_uniform_f64(&r), 1.0 - 0x1p-53);
-    cr_assert_eq(sl_uniform_f64(&r), 0x1p-53);
+    cr_assert_eq(sl_rng_uniform_f64(&r), 1.0 - 0x1p-53);
+    cr_assert_eq(sl_rng_uniform_f64(&r), 0x1p-53);
     cr_assert_eq(r.words, 2, "a 64-bit source spends one word per double");
-    cr_assert_eq(sl_uniform_f64_words(&fixed64), 1);
-    cr_assert_eq(sl_uniform_f64_words(&fixed32), 2);
+    cr_assert_eq(sl_rng_uniform_f64_words(&fixed64), 1);
+    cr_assert_eq(sl_rng_uniform_f64_words(&fixed32), 2);
 }

@@ -14,7 +14,7 @@
 static const float weather[8] = {51.5f, 25.6f, 17.2f, 3.1f, 1.4f, 0.7f, 0.3f, 0.1f};
 
 /* Exact pmf: each of the 2^23 values of (w >> 9) is equally likely. */
-static void exact_pmf(const sl_fw_rand_wi *wi, double *pmf, size_t V)
+static void exact_pmf(const sl_draw_rand_wi *wi, double *pmf, size_t V)
 {
     uint64_t *c = calloc(V, sizeof *c);
     for (uint32_t m = 0; m < (1u << 23); m++) {
@@ -51,8 +51,8 @@ static double chisq_p(const uint64_t *obs, const double *pmf, size_t V, uint64_t
 
 Test(stat_candle, exact_pmf_is_the_weights)
 {
-    sl_fw_rand_wi wi;
-    cr_assert_eq(sl_fw_rand_wi_new(&wi, weather, 8, NULL), SL_RAND_OK);
+    sl_draw_rand_wi wi;
+    cr_assert_eq(sl_draw_rand_wi_new(&wi, weather, 8, NULL), SL_RAND_OK);
     double pmf[8];
     exact_pmf(&wi, pmf, 8);
     /* every token within 2^-23 (one uniform value) of weight / total plus the f32 sum error */
@@ -60,7 +60,7 @@ Test(stat_candle, exact_pmf_is_the_weights)
         double want = (double)weather[i] / (double)wi.total;
         cr_assert(fabs(pmf[i] - want) < 4e-7, "token %d: exact %.9g, weights %.9g", i, pmf[i], want);
     }
-    sl_fw_rand_wi_free(&wi);
+    sl_draw_rand_wi_free(&wi);
 }
 
 Test(stat_candle, draws_follow_exact_pmf_and_bias_is_caught)
@@ -68,8 +68,8 @@ Test(stat_candle, draws_follow_exact_pmf_and_bias_is_caught)
     /* N = 10^6 draws from StdRng seed 20261129; alpha = 1e-3 */
     const uint64_t n = 1000000;
     const double alpha = 1e-3;
-    sl_fw_rand_wi wi;
-    cr_assert_eq(sl_fw_rand_wi_new(&wi, weather, 8, NULL), SL_RAND_OK);
+    sl_draw_rand_wi wi;
+    cr_assert_eq(sl_draw_rand_wi_new(&wi, weather, 8, NULL), SL_RAND_OK);
     double pmf[8];
     exact_pmf(&wi, pmf, 8);
     sl_rng r;
@@ -78,7 +78,7 @@ Test(stat_candle, draws_follow_exact_pmf_and_bias_is_caught)
     cr_assert_eq(sl_rng_init(&r, &sl_rng_rand_stdrng_type, &seed, &err), 0);
     uint64_t obs[8] = {0}, biased[8] = {0};
     size_t *t = malloc(n * sizeof *t);
-    sl_fw_rand_wi_sample_many(&wi, &r, n, t);
+    sl_draw_rand_wi_sample_many(&wi, &r, n, t);
     for (uint64_t i = 0; i < n; i++)
         obs[t[i]]++;
     cr_assert_eq(r.words, n, "%llu words for %llu draws", (unsigned long long)r.words, (unsigned long long)n);
@@ -86,19 +86,19 @@ Test(stat_candle, draws_follow_exact_pmf_and_bias_is_caught)
     cr_assert(p > alpha, "chi-square p = %.3g <= %.3g: the draws do not follow the exact pmf", p, alpha);
     /* power: a sampler that moves 0.1 percentage points from token 3 to token 4
      * (3.1% -> 3.0%, 1.4% -> 1.5%) must be rejected at the same N and alpha */
-    sl_fw_rand_wi bw;
+    sl_draw_rand_wi bw;
     float w2[8];
     memcpy(w2, weather, sizeof w2);
     w2[3] = 3.0f;
     w2[4] = 1.5f;
-    cr_assert_eq(sl_fw_rand_wi_new(&bw, w2, 8, NULL), SL_RAND_OK);
-    sl_fw_rand_wi_sample_many(&bw, &r, n, t);
+    cr_assert_eq(sl_draw_rand_wi_new(&bw, w2, 8, NULL), SL_RAND_OK);
+    sl_draw_rand_wi_sample_many(&bw, &r, n, t);
     for (uint64_t i = 0; i < n; i++)
         biased[t[i]]++;
     double pb = chisq_p(biased, pmf, 8, n);
     cr_assert(pb < alpha, "the biased sampler was not rejected: p = %.3g", pb);
     free(t);
     sl_rng_release(&r);
-    sl_fw_rand_wi_free(&wi);
-    sl_fw_rand_wi_free(&bw);
+    sl_draw_rand_wi_free(&wi);
+    sl_draw_rand_wi_free(&bw);
 }

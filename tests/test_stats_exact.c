@@ -26,9 +26,9 @@
 #include "samplab.h"
 #include "helpers.h"
 
-static sl_exact_input in_f(const float *f, const double *d, size_t V)
+static sl_stat_exact_input in_f(const float *f, const double *d, size_t V)
 {
-    sl_exact_input in;
+    sl_stat_exact_input in;
     memset(&in, 0, sizeof in);
     in.V = V;
     in.f = f;
@@ -38,14 +38,14 @@ static sl_exact_input in_f(const float *f, const double *d, size_t V)
     return in;
 }
 
-static void run_ok(const sl_exact_type *t, const sl_exact_input *in, sl_exact_result *r)
+static void run_ok(const sl_stat_exact_type *t, const sl_stat_exact_input *in, sl_stat_exact_result *r)
 {
     sl_error e;
-    int rc = sl_exact_run(t, in, r, &e);
+    int rc = sl_stat_exact_run(t, in, r, &e);
     cr_assert_eq(rc, 0, "%s: %s", t->name, e.msg);
 }
 
-static void assert_sum(const sl_exact_result *r)
+static void assert_sum(const sl_stat_exact_result *r)
 {
     sl_u128 s = 0;
     for (size_t i = 0; i < r->V; i++)
@@ -62,15 +62,15 @@ Test(replay_exact, candle_absorbed_weight_never_drawn)
      * the middle token is never drawn, the others get half the 2^23 uniforms each. */
     float f[3] = {1.0f, 0x1p-25f, 1.0f};
     double d[3] = {1.0, 0x1p-25, 1.0};
-    sl_exact_input in = in_f(f, d, 3);
-    sl_exact_result r;
-    run_ok(&sl_exact_candle_type, &in, &r);
+    sl_stat_exact_input in = in_f(f, d, 3);
+    sl_stat_exact_result r;
+    run_ok(&sl_stat_exact_candle_type, &in, &r);
     cr_assert(r.count[0] == (1u << 22) && r.count[1] == 0 && r.count[2] == (1u << 22),
               "counts %.0f %.0f %.0f, expected 2^22 0 2^22", (double)r.count[0], (double)r.count[1],
               (double)r.count[2]);
     cr_assert_eq(r.n_never, 1, "never: %zu tokens, expected 1", r.n_never);
     cr_assert_eq(r.never[0], 1, "never[0] = %zu, expected 1", r.never[0]);
-    sl_exact_result_free(&r);
+    sl_stat_exact_result_free(&r);
 }
 
 Test(replay_exact, candle_running_sum_leaves_tokens_unreachable)
@@ -78,13 +78,13 @@ Test(replay_exact, candle_running_sum_leaves_tokens_unreachable)
     /* 2^24 + 1 ties to even (2^24): both unit weights vanish from the running sums. */
     float f[3] = {0x1p24f, 1.0f, 1.0f};
     double d[3] = {0x1p24, 1.0, 1.0};
-    sl_exact_input in = in_f(f, d, 3);
-    sl_exact_result r;
-    run_ok(&sl_exact_candle_type, &in, &r);
+    sl_stat_exact_input in = in_f(f, d, 3);
+    sl_stat_exact_result r;
+    run_ok(&sl_stat_exact_candle_type, &in, &r);
     cr_assert(r.count[0] == (1u << 23) && r.count[1] == 0 && r.count[2] == 0, "counts %.0f %.0f %.0f",
               (double)r.count[0], (double)r.count[1], (double)r.count[2]);
     cr_assert_eq(r.n_never, 2, "never: %zu, expected 2", r.n_never);
-    sl_exact_result_free(&r);
+    sl_stat_exact_result_free(&r);
 }
 
 Test(replay_exact, candle_weight_just_above_half_ulp)
@@ -93,14 +93,14 @@ Test(replay_exact, candle_weight_just_above_half_ulp)
      * k = 2^23-1 reaches (2^24 - 2^-22 rounds up): 1 count, +33% against the ideal 8.9e-8. */
     float f[2] = {0x1p24f, 1.5f};
     double d[2] = {0x1p24, 1.5};
-    sl_exact_input in = in_f(f, d, 2);
-    sl_exact_result r;
-    run_ok(&sl_exact_candle_type, &in, &r);
+    sl_stat_exact_input in = in_f(f, d, 2);
+    sl_stat_exact_result r;
+    run_ok(&sl_stat_exact_candle_type, &in, &r);
     cr_assert(r.count[1] == 1 && r.count[0] == (1u << 23) - 1, "counts %.0f %.0f, expected 2^23-1 1",
               (double)r.count[0], (double)r.count[1]);
     cr_assert_eq(r.worst, 1, "worst token %ld, expected 1", r.worst);
     cr_assert(fabs(r.worst_rel - (0x1p-23 / (1.5 / (0x1p24 + 1.5)) - 1)) < 1e-12, "worst_rel %.17g", r.worst_rel);
-    sl_exact_result_free(&r);
+    sl_stat_exact_result_free(&r);
 }
 
 Test(replay_exact, candle_subnormal_total_shrinks_scale)
@@ -109,14 +109,14 @@ Test(replay_exact, candle_subnormal_total_shrinks_scale)
      * 2^-149; token 1 iff chosen >= 2*2^-149 iff k*2^-22 > 1.5 (ties to even at 1.5 go to 2). */
     float f[2] = {0x1p-148f, 0x1p-149f};
     double d[2] = {0x1p-148, 0x1p-149};
-    sl_exact_input in = in_f(f, d, 2);
-    sl_exact_result r;
-    run_ok(&sl_exact_candle_type, &in, &r);
+    sl_stat_exact_input in = in_f(f, d, 2);
+    sl_stat_exact_result r;
+    run_ok(&sl_stat_exact_candle_type, &in, &r);
     /* k*2^-22 >= 1.5 <=> k >= 3*2^21: at exactly 1.5 the tie goes to even (2) */
     cr_assert(r.count[1] == (1u << 23) - 3u * (1u << 21), "count[1] = %.0f, expected %u", (double)r.count[1],
               (1u << 23) - 3u * (1u << 21));
     cr_assert(r.n_paths >= 1 && !strcmp(r.paths[0].name, "subnormal_scale"), "subnormal path reported");
-    sl_exact_result_free(&r);
+    sl_stat_exact_result_free(&r);
 }
 
 Test(replay_exact, linear_fallback_draws_filtered_token)
@@ -124,13 +124,13 @@ Test(replay_exact, linear_fallback_draws_filtered_token)
     /* seven equal weights and a filtered eighth: 7 * fl(1/7) sums to 1 - 2^-53*2, so the two
      * largest of the 2^53 uniforms fall through to token 7, whose probability is 0. */
     double d[8] = {1, 1, 1, 1, 1, 1, 1, 0};
-    sl_exact_input in;
+    sl_stat_exact_input in;
     memset(&in, 0, sizeof in);
     in.V = 8;
     in.d = d;
     in.source = "test";
-    sl_exact_result r;
-    run_ok(&sl_exact_linear_type, &in, &r);
+    sl_stat_exact_result r;
+    run_ok(&sl_stat_exact_linear_type, &in, &r);
     cr_assert(r.count[7] == 2, "count[7] = %.0f, expected 2", (double)r.count[7]);
     cr_assert_eq(r.n_zero_drawn, 1, "zero-probability tokens drawn: %zu, expected 1", r.n_zero_drawn);
     cr_assert(!strcmp(r.paths[0].name, "fallback") && r.paths[0].num == 2 && r.paths[0].token == 7,
@@ -139,7 +139,7 @@ Test(replay_exact, linear_fallback_draws_filtered_token)
     /* the method itself, fed the two largest uniforms, returns 7; the one below returns 6 */
     void *table;
     sl_error e;
-    cr_assert_eq(sl_draw_linear_type.prepare(&table, d, 8, &e), 0);
+    cr_assert_eq(sl_draw_prepare(&sl_draw_linear_type, &table, d, 8, &e), 0);
     uint64_t hi = (((uint64_t)1 << 53) - 1) << 11, mid = (((uint64_t)1 << 53) - 2) << 11,
              lo = (((uint64_t)1 << 53) - 3) << 11;
     sl_rng_type gt = {.name = "grid", .word_bits = 64, .state_size = 8};
@@ -154,7 +154,7 @@ Test(replay_exact, linear_fallback_draws_filtered_token)
     w = lo;
     cr_assert_eq(sl_draw_linear_type.draw(table, &g), 6);
     sl_draw_linear_type.free(table);
-    sl_exact_result_free(&r);
+    sl_stat_exact_result_free(&r);
 }
 
 uint64_t sl_test_exact_grid_next(void *state);
@@ -167,41 +167,41 @@ Test(replay_exact, torch_replacement_u_zero_draws_token_zero)
 {
     float f[3] = {0, 1, 2};
     double d[3] = {0, 1, 2};
-    sl_exact_input in = in_f(f, d, 3);
-    sl_exact_result r;
-    run_ok(&sl_exact_torch_repl_type, &in, &r);
+    sl_stat_exact_input in = in_f(f, d, 3);
+    sl_stat_exact_result r;
+    run_ok(&sl_stat_exact_torch_repl_type, &in, &r);
     cr_assert(r.count[0] == 1, "count[0] = %.0f, expected 1 (u == 0)", (double)r.count[0]);
     cr_assert(r.n_zero_drawn == 1 && r.zero_drawn[0] == 0, "zero-probability token 0 drawable");
     assert_sum(&r);
-    sl_exact_result_free(&r);
+    sl_stat_exact_result_free(&r);
 }
 
 Test(replay_exact, gsl_uniform_weights_exact_quarters)
 {
     double d[4] = {1, 1, 1, 1};
-    sl_exact_input in;
+    sl_stat_exact_input in;
     memset(&in, 0, sizeof in);
     in.V = 4;
     in.d = d;
-    sl_exact_result r;
-    run_ok(&sl_exact_gsl_discrete_type, &in, &r);
+    sl_stat_exact_result r;
+    run_ok(&sl_stat_exact_gsl_discrete_type, &in, &r);
     for (int i = 0; i < 4; i++)
         cr_assert(r.count[i] == ((sl_u128)1 << 30), "count[%d] = %.0f, expected 2^30", i, (double)r.count[i]);
     cr_assert_eq(r.tv, 0.0, "tv %.17g", r.tv);
-    sl_exact_result_free(&r);
+    sl_stat_exact_result_free(&r);
 }
 
 Test(replay_exact, race_failure_paths)
 {
     float f[4] = {0.5f, 0, 0.5f, 0};
     double d[4] = {0.5, 0, 0.5, 0};
-    sl_exact_input in = in_f(f, d, 4);
-    sl_exact_result r;
-    run_ok(&sl_exact_torch_race_type, &in, &r);
+    sl_stat_exact_input in = in_f(f, d, 4);
+    sl_stat_exact_result r;
+    run_ok(&sl_stat_exact_torch_race_type, &in, &r);
     cr_assert_eq(r.has_counts, 0);
     cr_assert(r.n_zero_drawn == 2 && r.zero_drawn[0] == 1 && r.zero_drawn[1] == 3, "zero tokens drawable via NaN");
     cr_assert_eq(r.n_never, 0, "every positive token is drawable");
-    const sl_exact_path *nan = NULL;
+    const sl_stat_exact_path *nan = NULL;
     for (size_t i = 0; i < r.n_paths; i++)
         if (!strcmp(r.paths[i].name, "nan_wins"))
             nan = &r.paths[i];
@@ -209,7 +209,7 @@ Test(replay_exact, race_failure_paths)
     double expect = -expm1(2 * log1p(-0x1p-53));
     cr_assert(fabs(nan->prob / expect - 1) < 1e-12, "P(nan) %.17g, expected %.17g", nan->prob, expect);
     cr_assert(r.tv_bound > 0 && r.tv_bound < 1e-6, "tv bound %.3g for V = 4", r.tv_bound);
-    sl_exact_result_free(&r);
+    sl_stat_exact_result_free(&r);
 }
 
 /* ---------------------------------------------------------------- enumeration */
@@ -252,15 +252,15 @@ Test(replay_exact, candle_counts_equal_full_enumeration)
         double d[8];
         for (int i = 0; i < 8; i++)
             d[i] = vecs[v][i];
-        sl_exact_input in = in_f(vecs[v], d, 8);
-        sl_exact_result r;
-        run_ok(&sl_exact_candle_type, &in, &r);
+        sl_stat_exact_input in = in_f(vecs[v], d, 8);
+        sl_stat_exact_result r;
+        run_ok(&sl_stat_exact_candle_type, &in, &r);
         uint64_t c[8];
         candle_enumerate(vecs[v], 8, c);
         for (int i = 0; i < 8; i++)
             cr_assert(r.count[i] == c[i], "vector %zu token %d: binary search %.0f, enumeration %llu", v, i,
                       (double)r.count[i], (unsigned long long)c[i]);
-        sl_exact_result_free(&r);
+        sl_stat_exact_result_free(&r);
     }
 }
 
@@ -282,10 +282,10 @@ Test(replay_exact, numpy_and_torch_boundaries)
     float f[8];
     for (int i = 0; i < 8; i++)
         f[i] = (float)d[i];
-    sl_exact_input in = in_f(f, d, 8);
+    sl_stat_exact_input in = in_f(f, d, 8);
     in.dtype = SL_F64;
-    sl_exact_result r;
-    run_ok(&sl_exact_numpy_type, &in, &r);
+    sl_stat_exact_result r;
+    run_ok(&sl_stat_exact_numpy_type, &in, &r);
     assert_sum(&r);
     double cdf[8], s = 0;
     for (int i = 0; i < 8; i++)
@@ -300,10 +300,10 @@ Test(replay_exact, numpy_and_torch_boundaries)
         cr_assert_eq(numpy_token(cdf, 8, ldexp((double)(K - 1), -53)), (size_t)j, "numpy: k = %llu - 1",
                      (unsigned long long)K);
     }
-    sl_exact_result_free(&r);
+    sl_stat_exact_result_free(&r);
 
     in.dtype = SL_F32;
-    run_ok(&sl_exact_torch_repl_type, &in, &r);
+    run_ok(&sl_stat_exact_torch_repl_type, &in, &r);
     assert_sum(&r);
     float cf[8], sf = 0;
     for (int i = 0; i < 8; i++)
@@ -323,22 +323,22 @@ Test(replay_exact, numpy_and_torch_boundaries)
             tm++;
         cr_assert(t == (size_t)j + 1 && tm == (size_t)j, "torch: boundary %d: tokens %zu %zu", j, tm, t);
     }
-    sl_exact_result_free(&r);
+    sl_stat_exact_result_free(&r);
 }
 
 /* Our own cdf and alias methods, called at every boundary the audit reports. */
 Test(replay_exact, own_methods_boundaries)
 {
     double d[6] = {0.3, 0, 1e-12, 0.2, 0.5, 0};
-    sl_exact_input in;
+    sl_stat_exact_input in;
     memset(&in, 0, sizeof in);
     in.V = 6;
     in.d = d;
-    const sl_exact_type *ts[2] = {&sl_exact_cdf_type, &sl_exact_alias_type};
+    const sl_stat_exact_type *ts[2] = {&sl_stat_exact_cdf_type, &sl_stat_exact_alias_type};
     const sl_draw_type *ds[2] = {&sl_draw_cdf_type, &sl_draw_alias_type};
     sl_rng_type gt = {.name = "grid", .word_bits = 64, .state_size = 8, .next = sl_test_exact_grid_next};
     for (int m = 0; m < 2; m++) {
-        sl_exact_result r;
+        sl_stat_exact_result r;
         run_ok(ts[m], &in, &r);
         assert_sum(&r);
         cr_assert(r.count[1] == 0 && r.count[5] == 0, "%s draws a zero weight", ts[m]->name);
@@ -347,7 +347,7 @@ Test(replay_exact, own_methods_boundaries)
          * point: every token drawn there must have a positive exact count */
         void *table;
         sl_error e;
-        cr_assert_eq(ds[m]->prepare(&table, d, 6, &e), 0);
+        cr_assert_eq(sl_draw_prepare(ds[m], &table, d, 6, &e), 0);
         uint64_t w;
         sl_rng g = {.type = &gt, .state = &w};
         for (uint64_t k = 0; k < (1u << 20); k++) {
@@ -357,7 +357,7 @@ Test(replay_exact, own_methods_boundaries)
                       (unsigned long long)(k << 22), t);
         }
         ds[m]->free(table);
-        sl_exact_result_free(&r);
+        sl_stat_exact_result_free(&r);
     }
 }
 
@@ -369,21 +369,21 @@ Test(replay_exact, counts_sum_to_2_bits_on_49152_tokens)
     double *p = malloc(v.n * sizeof *p);
     float *pf = malloc(v.n * sizeof *pf);
     cr_assert_eq(sl_logits_softmax(v.d, v.n, 1.0, p, &e), 0);
-    cr_assert_eq(sl_exact_candle_softmax(v.f, v.n, 1.0, pf, &e), 0);
-    sl_exact_input in = in_f(pf, p, v.n);
+    cr_assert_eq(sl_stat_exact_candle_softmax(v.f, v.n, 1.0, pf, &e), 0);
+    sl_stat_exact_input in = in_f(pf, p, v.n);
     in.logits_f = v.f; /* llamacpp reads the logits */
-    for (size_t i = 0; sl_exact_types[i]; i++) {
-        if (sl_exact_types[i] == &sl_exact_torch_race_type)
+    for (size_t i = 0; sl_stat_exact_types[i]; i++) {
+        if (sl_stat_exact_types[i] == &sl_stat_exact_torch_race_type)
             continue;
-        sl_exact_result r;
-        run_ok(sl_exact_types[i], &in, &r);
+        sl_stat_exact_result r;
+        run_ok(sl_stat_exact_types[i], &in, &r);
         assert_sum(&r);
         cr_assert(r.tv < 0.01, "%s: tv %.3g", r.sampler, r.tv);
-        sl_exact_result_free(&r);
+        sl_stat_exact_result_free(&r);
     }
     free(p);
     free(pf);
-    sl_vec_free(&v);
+    sl_base_vec_free(&v);
 }
 
 /* ---------------------------------------------------------------- CLI */
@@ -461,12 +461,12 @@ Test(replay_exact, cli_errors_and_help)
 
 #define N_STAT 10000000u
 
-static double chi2_q(const uint64_t *obs, const sl_exact_result *r, size_t n)
+static double chi2_q(const uint64_t *obs, const sl_stat_exact_result *r, size_t n)
 {
     double stat = 0;
     size_t df = 0;
     for (size_t i = 0; i < r->V; i++) {
-        double e = sl_exact_prob(r->count[i], r->bits) * (double)n;
+        double e = sl_stat_exact_prob(r->count[i], r->bits) * (double)n;
         if (e == 0) {
             cr_assert_eq(obs[i], 0, "token %zu has exact probability 0 but was drawn %llu times", i,
                          (unsigned long long)obs[i]);
@@ -483,10 +483,10 @@ Test(stat_exact, candle_draws_match_exact)
     /* [3,2,2,1] as float32 and a variant whose last weight is 1% larger (power). */
     float f[4] = {3, 2, 2, 1}, g[4] = {3, 2, 2, 1.01f};
     double d[4] = {3, 2, 2, 1}, dg[4] = {3, 2, 2, 1.01};
-    sl_exact_input in = in_f(f, d, 4), ing = in_f(g, dg, 4);
-    sl_exact_result r, rg;
-    run_ok(&sl_exact_candle_type, &in, &r);
-    run_ok(&sl_exact_candle_type, &ing, &rg);
+    sl_stat_exact_input in = in_f(f, d, 4), ing = in_f(g, dg, 4);
+    sl_stat_exact_result r, rg;
+    run_ok(&sl_stat_exact_candle_type, &in, &r);
+    run_ok(&sl_stat_exact_candle_type, &ing, &rg);
     sl_rng_pcg32_state s;
     sl_rng_pcg32_seed(&s, 20261129, 7);
     uint64_t obs[4] = {0};
@@ -501,8 +501,8 @@ Test(stat_exact, candle_draws_match_exact)
     double q = chi2_q(obs, &r, N_STAT), qg = chi2_q(obs, &rg, N_STAT);
     cr_assert(q > 0.001, "seed 20261129, N = 10^7: chi-square Q = %.3g against the exact candle distribution", q);
     cr_assert(qg < 0.001, "power: Q = %.3g against a 1%% heavier last weight should reject", qg);
-    sl_exact_result_free(&r);
-    sl_exact_result_free(&rg);
+    sl_stat_exact_result_free(&r);
+    sl_stat_exact_result_free(&rg);
 }
 
 Test(stat_exact, gsl_discrete_draws_match_exact)
@@ -511,12 +511,12 @@ Test(stat_exact, gsl_discrete_draws_match_exact)
     double d[8];
     sl_error e;
     cr_assert_eq(sl_logits_softmax(logits, 8, 1.0, d, &e), 0);
-    sl_exact_input in;
+    sl_stat_exact_input in;
     memset(&in, 0, sizeof in);
     in.V = 8;
     in.d = d;
-    sl_exact_result r;
-    run_ok(&sl_exact_gsl_discrete_type, &in, &r);
+    sl_stat_exact_result r;
+    run_ok(&sl_stat_exact_gsl_discrete_type, &in, &r);
     assert_sum(&r);
     gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(g, 12345);
@@ -528,7 +528,7 @@ Test(stat_exact, gsl_discrete_draws_match_exact)
     cr_assert(q > 0.001, "gsl mt19937 seed 12345, N = 10^7: chi-square Q = %.3g", q);
     gsl_ran_discrete_free(t);
     gsl_rng_free(g);
-    sl_exact_result_free(&r);
+    sl_stat_exact_result_free(&r);
 }
 
 /* ---------------------------------------------------------------- golden: the real libraries */
@@ -557,11 +557,11 @@ Test(replay_exact, golden_numpy_boundaries_and_torch_pairs)
             s = end;
         }
         s = strchr(s, '|') + 1;
-        sl_exact_input in = in_f(f, d, V);
-        sl_exact_result r;
+        sl_stat_exact_input in = in_f(f, d, V);
+        sl_stat_exact_result r;
         if (!strcmp(lib, "numpy")) {
             in.dtype = SL_F64;
-            run_ok(&sl_exact_numpy_type, &in, &r);
+            run_ok(&sl_stat_exact_numpy_type, &in, &r);
             uint64_t K = 0;
             for (size_t j = 0; j + 1 < V; j++) {
                 K += (uint64_t)r.count[j];
@@ -571,7 +571,7 @@ Test(replay_exact, golden_numpy_boundaries_and_torch_pairs)
             }
         } else {
             in.dtype = SL_F32;
-            run_ok(&sl_exact_torch_repl_type, &in, &r);
+            run_ok(&sl_stat_exact_torch_repl_type, &in, &r);
             uint64_t lo[16], hi[16], K = 0;
             for (size_t j = 0; j < V; j++) {
                 lo[j] = K;
@@ -589,7 +589,7 @@ Test(replay_exact, golden_numpy_boundaries_and_torch_pairs)
             }
             cr_assert_eq(pairs, 300, "torch %s: %d pairs", name, pairs);
         }
-        sl_exact_result_free(&r);
+        sl_stat_exact_result_free(&r);
         lines++;
     }
     cr_assert_eq(lines, 7, "golden lines: %zu", lines);
@@ -658,23 +658,23 @@ Test(replay_exact, golden_chosen_uniforms)
                 cr_assert(memcmp(&g, &q[i], 4) == 0, "race %s: q[%zu] = %a, torch %a", name, i, (double)q[i], (double)g);
             }
             /* the audit lists every zero token as drawable */
-            sl_exact_input in = in_f(f, d, V);
-            sl_exact_result r;
-            run_ok(&sl_exact_torch_race_type, &in, &r);
+            sl_stat_exact_input in = in_f(f, d, V);
+            sl_stat_exact_result r;
+            run_ok(&sl_stat_exact_torch_race_type, &in, &r);
             if (f[tok] == 0) {
                 int listed = 0;
                 for (size_t i = 0; i < r.n_zero_drawn; i++)
                     listed |= r.zero_drawn[i] == tok;
                 cr_assert(listed, "race %s: zero token %zu drawn by torch but not listed", name, tok);
             }
-            sl_exact_result_free(&r);
+            sl_stat_exact_result_free(&r);
             checks++;
         } else {
             int np = !strcmp(kind, "npleg");
-            sl_exact_input in = in_f(f, d, V);
+            sl_stat_exact_input in = in_f(f, d, V);
             in.dtype = np ? SL_F64 : SL_F32;
-            sl_exact_result r;
-            run_ok(np ? &sl_exact_numpy_type : &sl_exact_torch_repl_type, &in, &r);
+            sl_stat_exact_result r;
+            run_ok(np ? &sl_stat_exact_numpy_type : &sl_stat_exact_torch_repl_type, &in, &r);
             uint64_t hi[16], K = 0;
             for (size_t j = 0; j < V; j++)
                 hi[j] = K += (uint64_t)r.count[j];
@@ -698,7 +698,7 @@ Test(replay_exact, golden_chosen_uniforms)
             for (size_t j = 0; j + 1 < V; j++)
                 need += 2 * (hi[j] > 0 && hi[j] < ((uint64_t)1 << 53));
             cr_assert(seen >= need, "%s %s: boundaries probed %zu of %zu", kind, name, seen, need);
-            sl_exact_result_free(&r);
+            sl_stat_exact_result_free(&r);
         }
         lines++;
     }
@@ -745,12 +745,12 @@ Test(replay_exact, gsl_counts_from_gsl_itself)
     gsl_rng *g = gsl_rng_alloc(&fixed_type);
     for (size_t v = 0; v < 3; v++) {
         const size_t V = 7;
-        sl_exact_input in;
+        sl_stat_exact_input in;
         memset(&in, 0, sizeof in);
         in.V = V;
         in.d = vecs[v];
-        sl_exact_result r;
-        run_ok(&sl_exact_gsl_discrete_type, &in, &r);
+        sl_stat_exact_result r;
+        run_ok(&sl_stat_exact_gsl_discrete_type, &in, &r);
         assert_sum(&r);
         gsl_ran_discrete_t *t = gsl_ran_discrete_preproc(V, vecs[v]);
         uint64_t c[7] = {0}, lo = 0, N = (uint64_t)1 << 32;
@@ -787,7 +787,7 @@ Test(replay_exact, gsl_counts_from_gsl_itself)
             cr_assert(r.count[i] == c[i], "vector %zu token %zu: audit %.0f, GSL %llu", v, i, (double)r.count[i],
                       (unsigned long long)c[i]);
         gsl_ran_discrete_free(t);
-        sl_exact_result_free(&r);
+        sl_stat_exact_result_free(&r);
     }
     gsl_rng_free(g);
 }
@@ -797,15 +797,15 @@ Test(replay_exact, cdf_counts_from_the_method_itself)
     /* draw/cdf's token is nondecreasing in k: the boundaries are found by binary search
      * calling the method's own draw on the 2^53 grid. */
     double d[9] = {0.3, 0, 1e-12, 0.2, 0.5, 0, 1e-300, 0x1p-60, 0};
-    sl_exact_input in;
+    sl_stat_exact_input in;
     memset(&in, 0, sizeof in);
     in.V = 9;
     in.d = d;
-    sl_exact_result r;
-    run_ok(&sl_exact_cdf_type, &in, &r);
+    sl_stat_exact_result r;
+    run_ok(&sl_stat_exact_cdf_type, &in, &r);
     void *table;
     sl_error e;
-    cr_assert_eq(sl_draw_cdf_type.prepare(&table, d, 9, &e), 0);
+    cr_assert_eq(sl_draw_prepare(&sl_draw_cdf_type, &table, d, 9, &e), 0);
     sl_rng_type gt = {.name = "grid", .word_bits = 64, .state_size = 8, .next = sl_test_exact_grid_next};
     uint64_t w;
     sl_rng g = {.type = &gt, .state = &w};
@@ -825,7 +825,7 @@ Test(replay_exact, cdf_counts_from_the_method_itself)
         prev = a;
     }
     sl_draw_cdf_type.free(table);
-    sl_exact_result_free(&r);
+    sl_stat_exact_result_free(&r);
 }
 
 Test(replay_exact, own_methods_when_the_float64_sum_overflows)
@@ -834,17 +834,17 @@ Test(replay_exact, own_methods_when_the_float64_sum_overflows)
      * returns the last positive token), draw/linear's p/inf = 0 sends every draw through
      * the fallback to the zero-probability last token. The audit says so, exactly. */
     double d[3] = {1e308, 1e308, 0};
-    sl_exact_input in;
+    sl_stat_exact_input in;
     memset(&in, 0, sizeof in);
     in.V = 3;
     in.d = d;
-    sl_exact_result r;
-    run_ok(&sl_exact_cdf_type, &in, &r);
+    sl_stat_exact_result r;
+    run_ok(&sl_stat_exact_cdf_type, &in, &r);
     cr_assert(r.count[1] == ((sl_u128)1 << 53) && r.n_never == 1 && r.never[0] == 0, "cdf: all on token 1");
-    sl_exact_result_free(&r);
-    run_ok(&sl_exact_linear_type, &in, &r);
+    sl_stat_exact_result_free(&r);
+    run_ok(&sl_stat_exact_linear_type, &in, &r);
     cr_assert(r.count[2] == ((sl_u128)1 << 53) && r.n_zero_drawn == 1, "linear: all on the zero token 2");
-    sl_exact_result_free(&r);
+    sl_stat_exact_result_free(&r);
     sl_rng_type gt = {.name = "grid", .word_bits = 64, .state_size = 8, .next = sl_test_exact_grid_next};
     uint64_t w;
     sl_rng g = {.type = &gt, .state = &w};
@@ -853,7 +853,7 @@ Test(replay_exact, own_methods_when_the_float64_sum_overflows)
     for (int m = 0; m < 2; m++) {
         void *table;
         sl_error e;
-        cr_assert_eq(ds[m]->prepare(&table, d, 3, &e), 0);
+        cr_assert_eq(sl_draw_prepare(ds[m], &table, d, 3, &e), 0);
         for (uint64_t k = 0; k < 4; k++) {
             w = (k * (((uint64_t)1 << 53) / 3)) << 11;
             cr_assert_eq(ds[m]->draw(table, &g), expect[m], "%s at k = %llu", ds[m]->name, (unsigned long long)k);
@@ -901,16 +901,16 @@ Test(replay_exact, golden_rand_full_enumeration)
                 d[i] = f[i];
             }
             s = strchr(s, '|') + 1;
-            sl_exact_input in = in_f(f, d, V);
-            sl_exact_result r;
-            run_ok(&sl_exact_candle_type, &in, &r);
+            sl_stat_exact_input in = in_f(f, d, V);
+            sl_stat_exact_result r;
+            run_ok(&sl_stat_exact_candle_type, &in, &r);
             for (size_t i = 0; i < V; i++) {
                 unsigned long long c = strtoull(s, &end, 10);
                 s = end;
                 cr_assert(r.count[i] == c, "rand %s token %zu: audit %.0f, rand 0.8.5 %llu", name, i,
                           (double)r.count[i], c);
             }
-            sl_exact_result_free(&r);
+            sl_stat_exact_result_free(&r);
             wi++;
         } else if (!strncmp(line, "zipf T=", 7)) {
             double T;
@@ -921,7 +921,7 @@ Test(replay_exact, golden_rand_full_enumeration)
             cr_assert_eq(V, zipf.n);
             float *f = malloc(V * sizeof *f);
             double *d = malloc(V * sizeof *d);
-            cr_assert_eq(sl_exact_candle_softmax(zipf.f, V, T, f, &e), 0, "%s", e.msg);
+            cr_assert_eq(sl_stat_exact_candle_softmax(zipf.f, V, T, f, &e), 0, "%s", e.msg);
             uint64_t h = 0xcbf29ce484222325ull;
             for (size_t i = 0; i < V; i++) {
                 d[i] = f[i];
@@ -929,9 +929,9 @@ Test(replay_exact, golden_rand_full_enumeration)
             }
             cr_assert_eq(h, wf, "T = %g: candle softmax weights hash %016llx, rand side %016llx", T,
                          (unsigned long long)h, wf);
-            sl_exact_input in = in_f(f, d, V);
-            sl_exact_result r;
-            run_ok(&sl_exact_candle_type, &in, &r);
+            sl_stat_exact_input in = in_f(f, d, V);
+            sl_stat_exact_result r;
+            run_ok(&sl_stat_exact_candle_type, &in, &r);
             h = 0xcbf29ce484222325ull;
             for (size_t i = 0; i < V; i++) {
                 uint64_t c = (uint64_t)r.count[i];
@@ -939,14 +939,14 @@ Test(replay_exact, golden_rand_full_enumeration)
             }
             cr_assert_eq(h, cf, "T = %g: counts hash %016llx, rand 0.8.5 %016llx", T, (unsigned long long)h, cf);
             cr_assert_eq(r.n_never, never, "T = %g: never drawn %zu, rand %zu", T, r.n_never, never);
-            sl_exact_result_free(&r);
+            sl_stat_exact_result_free(&r);
             free(f);
             free(d);
             zl++;
         }
     }
     cr_assert(wi == 8 && zl == 2, "golden lines: %zu wi, %zu zipf", wi, zl);
-    sl_vec_free(&zipf);
+    sl_base_vec_free(&zipf);
     free(text);
 }
 
@@ -1032,20 +1032,20 @@ Test(replay_exact, random_vectors_boundaries)
         double dn[64];
         for (size_t i = 0; i < V; i++)
             dn[i] = d[i] / ds; /* numpy needs p summing to 1 */
-        sl_exact_input in = in_f(f, d, V);
-        const sl_exact_type *ts[5] = {&sl_exact_candle_type, &sl_exact_numpy_type, &sl_exact_torch_repl_type,
-                                      &sl_exact_cdf_type, &sl_exact_linear_type};
+        sl_stat_exact_input in = in_f(f, d, V);
+        const sl_stat_exact_type *ts[5] = {&sl_stat_exact_candle_type, &sl_stat_exact_numpy_type, &sl_stat_exact_torch_repl_type,
+                                      &sl_stat_exact_cdf_type, &sl_stat_exact_linear_type};
         for (int m = 0; m < 5; m++) {
             in.d = m == 1 ? dn : d;
             in.dtype = m == 2 ? SL_F32 : SL_F64;
-            sl_exact_result r;
+            sl_stat_exact_result r;
             run_ok(ts[m], &in, &r);
             cr_assert(!r.always_fails, "%s rep %d always fails: %s", ts[m]->name, rep, r.paths[0].what);
             assert_sum(&r);
             void *table = NULL;
             sl_error e;
             if (m >= 3)
-                cr_assert_eq((m == 3 ? &sl_draw_cdf_type : &sl_draw_linear_type)->prepare(&table, d, V, &e), 0);
+                cr_assert_eq(sl_draw_prepare((m == 3 ? &sl_draw_cdf_type : &sl_draw_linear_type), &table, d, V, &e), 0);
             uint64_t K = 0, N = (uint64_t)1 << r.bits;
             for (size_t j = 0; j + 1 < V; j++) {
                 K += (uint64_t)r.count[j];
@@ -1072,7 +1072,7 @@ Test(replay_exact, random_vectors_boundaries)
             }
             if (table)
                 (m == 3 ? &sl_draw_cdf_type : &sl_draw_linear_type)->free(table);
-            sl_exact_result_free(&r);
+            sl_stat_exact_result_free(&r);
         }
     }
     cr_assert(checks > 3000, "boundaries checked: %zu", checks);
@@ -1132,13 +1132,13 @@ Test(replay_exact, llamacpp_against_libstdcxx)
             lx[i] = x[i];
         sl_error e;
         cr_assert_eq(sl_logits_softmax(lx, V, 1.0, d, &e), 0, "%s", e.msg);
-        sl_exact_input in;
+        sl_stat_exact_input in;
         memset(&in, 0, sizeof in);
         in.V = V;
         in.d = d;
         in.logits_f = x;
-        sl_exact_result r;
-        run_ok(&sl_exact_llamacpp_type, &in, &r);
+        sl_stat_exact_result r;
+        run_ok(&sl_stat_exact_llamacpp_type, &in, &r);
         assert_sum(&r);
         char key[80];
         snprintf(key, sizeof key, "\n%s %zu ", cases[c].name, V);
@@ -1156,13 +1156,13 @@ Test(replay_exact, llamacpp_against_libstdcxx)
                 g = g * 10 + (sl_u128)(*end - '0');
             s = end;
             char a[48], b[48];
-            sl_exact_u128_format(r.count[i], a, sizeof a);
-            sl_exact_u128_format(g, b, sizeof b);
+            sl_stat_exact_u128_format(r.count[i], a, sizeof a);
+            sl_stat_exact_u128_format(g, b, sizeof b);
             cr_assert(r.count[i] == g, "%s token %zu: audit %s, libstdc++ %s", cases[c].name, i, a, b);
         }
         if (!strcmp(cases[c].name, "leading_ban"))
             cr_assert(r.n_zero_drawn == 1 && r.count[0] == 1, "banned token 0 drawn at u = 0 (1/2^64)");
-        sl_exact_result_free(&r);
+        sl_stat_exact_result_free(&r);
         found++;
     }
     cr_assert_eq(found, 5);
@@ -1180,19 +1180,19 @@ Test(stat_exact, alias_and_llamacpp_draws_match_exact)
         lx[i] = x[i];
     sl_error e;
     cr_assert_eq(sl_logits_softmax(lx, 8, 1.0, d, &e), 0);
-    sl_exact_input in;
+    sl_stat_exact_input in;
     memset(&in, 0, sizeof in);
     in.V = 8;
     in.d = d;
     in.logits_f = x;
-    sl_exact_result ra, rl;
-    run_ok(&sl_exact_alias_type, &in, &ra);
-    run_ok(&sl_exact_llamacpp_type, &in, &rl);
+    sl_stat_exact_result ra, rl;
+    run_ok(&sl_stat_exact_alias_type, &in, &ra);
+    run_ok(&sl_stat_exact_llamacpp_type, &in, &rl);
     sl_rng r;
     sl_seed s = {.lo = 77};
     cr_assert_eq(sl_rng_init(&r, &sl_rng_pcg32_type, &s, &e), 0, "%s", e.msg);
     void *table;
-    cr_assert_eq(sl_draw_alias_type.prepare(&table, d, 8, &e), 0);
+    cr_assert_eq(sl_draw_prepare(&sl_draw_alias_type, &table, d, 8, &e), 0);
     uint64_t oa[8] = {0}, ol[8] = {0};
     for (uint32_t n = 0; n < N_STAT; n++)
         oa[sl_draw_alias_type.draw(table, &r)]++;
@@ -1221,8 +1221,8 @@ Test(stat_exact, alias_and_llamacpp_draws_match_exact)
     double qa = chi2_q(oa, &ra, N_STAT), ql = chi2_q(ol, &rl, N_STAT);
     cr_assert(qa > 0.001, "alias, pcg32 seed 77, N = 10^7: Q = %.3g", qa);
     cr_assert(ql > 0.001, "llama.cpp dist, mt19937 seed 5489, N = 10^7: Q = %.3g", ql);
-    sl_exact_result_free(&ra);
-    sl_exact_result_free(&rl);
+    sl_stat_exact_result_free(&ra);
+    sl_stat_exact_result_free(&rl);
 }
 
 /* --temperature 0 is greedy everywhere: one line that says so, not the

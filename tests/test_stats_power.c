@@ -39,7 +39,7 @@ static void draw_counts(const sl_draw_type *dt, const double *p, size_t V, uint6
     void *table;
     seed_of(&s, seed);
     cr_assert_eq(sl_rng_init(&rng, &sl_rng_pcg32_type, &s, &err), 0, "%s", err.msg);
-    cr_assert_eq(dt->prepare(&table, p, V, &err), 0, "%s", err.msg);
+    cr_assert_eq(sl_draw_prepare(dt, &table, p, V, &err), 0, "%s", err.msg);
     memset(counts, 0, V * sizeof *counts);
     for (uint64_t i = 0; i < n; i++)
         counts[dt->draw(table, &rng)]++;
@@ -129,7 +129,7 @@ Test(stat_stats, power_linear_cdf_fallback_on_filtered_token)
     cr_assert_eq(sl_rng_init(&rng, &sl_rng_pcg32_type, &s, &err), 0);
     uint64_t c[8] = {0};
     for (int n = 0; n < 100000; n++) {
-        double r = sl_uniform_f64(&rng), cum = 0;
+        double r = sl_rng_uniform_f64(&rng), cum = 0;
         int tok = 7; /* fallback: the last index */
         for (int i = 0; i < 8; i++) {
             cum += unnorm[i];
@@ -232,7 +232,7 @@ Test(stat_stats, power_off_by_one_binary_search)
     cr_assert_eq(sl_rng_init(&rng, &sl_rng_pcg32_type, &sd, &err), 0);
     uint64_t c[8] = {0};
     for (int n = 0; n < 100000; n++) {
-        double u = sl_uniform_f64(&rng) * cdf[7];
+        double u = sl_rng_uniform_f64(&rng) * cdf[7];
         size_t lo = 0, hi = 8 - 2; /* the bug: should be 8 - 1 */
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
@@ -254,7 +254,7 @@ Test(stat_stats, power_off_by_one_binary_search)
     cr_assert_eq(sl_rng_init(&rng, &sl_rng_pcg32_type, &sd, &err), 0);
     memset(c, 0, sizeof c);
     for (int n = 0; n < 100000; n++) {
-        double u = sl_uniform_f64(&rng) * cdf[7];
+        double u = sl_rng_uniform_f64(&rng) * cdf[7];
         size_t lo = 0, hi = 8 - 1;
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;

@@ -1,5 +1,5 @@
 /* torch_replay.h — replays a golden file of analysis/golden/torch_golden.py
- * (vec/vecfile/case/error/exp records) through framework/torch.c; shared by
+ * (vec/vecfile/case/error/exp records) through the torch draw type; shared by
  * test_framework_torch.c and test_current_torch.c. Header-only, static. */
 #ifndef SL_TEST_TORCH_REPLAY_H
 #define SL_TEST_TORCH_REPLAY_H
@@ -103,12 +103,15 @@ static void replay_line(gold *g, char *line, const char *dir)
         sl_seed seed;
         sl_error err;
         sl_rng_mt19937_state mt;
-        cr_assert_eq(sl_seed_parse(seedtext, &seed, &err), 0);
+        cr_assert_eq(sl_base_seed_parse(seedtext, &seed, &err), 0);
         cr_assert_eq(sl_rng_torch_mt19937_seed(&mt, &seed, &err), 0);
+        sl_rng rng = {&sl_rng_torch_mt19937_type, &mt, 0};
         sl_dtype dtype = !strcmp(dt, "float32") ? SL_F32 : SL_F64;
         double *x = malloc(n * sizeof *x);
-        uint64_t words = 0, h = 0xcbf29ce484222325ULL;
-        sl_fw_torch_exponential(&mt, dtype, g->version, x, n, &words);
+        uint64_t h = 0xcbf29ce484222325ULL;
+        sl_draw_race_rule rule = {SL_RACE_U_TORCH53, g->version == SL_TORCH_2, 1};
+        sl_draw_race_exponentials(&rule, dtype, &rng, x, n);
+        uint64_t words = rng.words;
         for (size_t i = 0; i < n; i++) {
             unsigned char b[8];
             float f = (float)x[i];
@@ -147,24 +150,28 @@ static void replay_line(gold *g, char *line, const char *dir)
     rest[strcspn(rest, "\n")] = '\0';
     sl_seed seed;
     sl_error err;
-    cr_assert_eq(sl_seed_parse(seedtext, &seed, &err), 0, "%s", err.msg);
+    cr_assert_eq(sl_base_seed_parse(seedtext, &seed, &err), 0, "%s", err.msg);
     sl_rng_mt19937_state mt;
     cr_assert_eq(sl_rng_torch_mt19937_seed(&mt, &seed, &err), 0, "%s", err.msg);
-    sl_fw_torch_dist d;
-    cr_assert_eq(sl_fw_torch_prepare(&d, v->f, v->d, v->V, v->dtype, g->version, v->name, &err), 0);
+    sl_rng rng = {&sl_rng_torch_mt19937_type, &mt, 0};
+    sl_draw_torch_param param = {g->version, repl, k, SL_SIMD_AUTO};
+    sl_draw_type tt = sl_draw_torch_type;
+    tt.param = &param;
+    sl_draw_dist dist = {v->V, v->d, v->f, v->dtype, v->name};
+    void *table = NULL;
+    int prc = sl_draw_prepare_dist(&tt, &table, &dist, &err);
     long *tok = malloc((k ? k : 1) * sizeof *tok);
-    uint64_t words = 0;
     if (!is_case) {
-        /* error ID NAME SEED K R WORDS MESSAGE */
+        /* error ID NAME SEED K R WORDS MESSAGE: torch raises before drawing a word */
         char *msg = strchr(rest, ' ');
         cr_assert(msg, "%s", line);
         msg++;
-        int rc = sl_fw_torch_multinomial(&d, &mt, k, repl, SL_TORCH_FAST, tok, &words, &err);
         char got[1024];
-        snprintf(got, sizeof got, "rc %d words %llu: %s", rc, (unsigned long long)words, rc ? err.msg : "");
-        if (rc == 0 || words != 0 || !strstr(err.msg, msg))
+        snprintf(got, sizeof got, "rc %d words %llu: %s", prc, (unsigned long long)rng.words, prc ? err.msg : "");
+        if (prc == 0 || rng.words != 0 || !strstr(err.msg, msg))
             fail(g, "%s: expected torch's error '%s', observed %s", id, msg, got);
     } else {
+        cr_assert_eq(prc, 0, "%s: %s", id, err.msg);
         /* case ... WORDS TOKENS: cumulative words per call, calls ';', samples ',' */
         char *wsave = NULL, *tsave = NULL;
         char *wl = strtok_r(rest, " ", &wsave);
@@ -176,8 +183,8 @@ static void replay_line(gold *g, char *line, const char *dir)
         for (size_t c = 0; c < n; c++) {
             cr_assert(call && wtok, "%s: truncated", id);
             sl_rng_mt19937_state mt2 = mt;
-            uint64_t words2 = words;
-            int rc = sl_fw_torch_multinomial(&d, &mt, k, repl, SL_TORCH_FAST, tok, &words, &err);
+            int rc = sl_draw_k(&tt, table, &rng, k, tok, &err);
+            uint64_t words = rng.words;
             /* compare numerically: the expected call is "t0,t1,..." and the words after it */
             int same = rc == 0 && words == strtoull(wtok, NULL, 10);
             char *p = call;
@@ -197,8 +204,8 @@ static void replay_line(gold *g, char *line, const char *dir)
             }
             if (!repl && k == 1 && !rc) {
                 /* the every-log race on the same words must agree */
-                long t2;
-                sl_fw_torch_multinomial(&d, &mt2, k, repl, SL_TORCH_NAIVE, &t2, &words2, &err);
+                sl_rng r2 = {&sl_rng_torch_mt19937_type, &mt2, 0};
+                long t2 = (long)sl_draw_torch_naive(table, &r2);
                 if (t2 != tok[0] || memcmp(&mt2, &mt, sizeof mt))
                     fail(g, "%s: naive race disagrees (%s vs %s)", id, "naive", "fast");
             }
@@ -207,7 +214,8 @@ static void replay_line(gold *g, char *line, const char *dir)
         }
     }
     free(tok);
-    sl_fw_torch_free(&d);
+    if (table)
+        tt.free(table);
 }
 
 static void replay_file(const char *path, gold *g)

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/cli.h"
+#include "cli/sl_cli.h"
 
 static double now_s(void)
 {
@@ -31,7 +31,7 @@ static void bench_one(const sl_draw_type *dt, const double *p, size_t V, double 
         for (size_t i = 0; i < preps; i++) {
             if (table)
                 dt->free(table);
-            dt->prepare(&table, p, V, &err);
+            sl_draw_prepare(dt, &table, p, V, &err);
         }
         double t1 = now_s();
         sl_rng r;
@@ -63,7 +63,7 @@ static int bench_race(const char *rng, const double *p, size_t V, double *plain_
     sl_error err;
     sl_seed seed = {.lo = 42};
     void *table = NULL;
-    if (!t || sl_draw_exprace_type.prepare(&table, p, V, &err))
+    if (!t || sl_draw_prepare(&sl_draw_exprace_type, &table, p, V, &err))
         return -1;
     size_t draws = V > 1000 ? 100 : 100000, sink = 0;
     *plain_s = *fast_s = 1e30;
@@ -110,7 +110,7 @@ int sl_cli_bench_main(int argc, char **argv)
     double p8[8], *pv = malloc(v.n * sizeof *pv);
     if (!pv || sl_logits_softmax(weather, 8, 1.0, p8, &err) || sl_logits_softmax(v.d, v.n, 1.0, pv, &err)) {
         free(pv);
-        sl_vec_free(&v);
+        sl_base_vec_free(&v);
         return sl_cli_fail(&err);
     }
     printf("| method | V | prepare (us) | draw (ns) | words/draw |\n|---|---:|---:|---:|---:|\n");
@@ -132,6 +132,6 @@ int sl_cli_bench_main(int argc, char **argv)
         printf("| %s | %zu | %.1f | %.1f | %.2fx |\n", race_rngs[i], v.n, plain * 1e6, fast * 1e6, plain / fast);
     }
     free(pv);
-    sl_vec_free(&v);
+    sl_base_vec_free(&v);
     return 0;
 }

@@ -12,7 +12,7 @@
 #include <gsl/gsl_cdf.h>
 #include <jansson.h>
 
-#include "cli/cli.h"
+#include "cli/sl_cli.h"
 
 #define CAL_BINS 10
 
@@ -90,7 +90,7 @@ int sl_cli_calibrate_main(int argc, char **argv)
     sl_seed first;
     memset(&first, 0, sizeof first);
     if (first_text) {
-        if (sl_seed_parse(first_text, &first, &err))
+        if (sl_base_seed_parse(first_text, &first, &err))
             return sl_cli_fail(&err);
         if (first.hi) {
             fprintf(stderr, "samplab calibrate: --first-seed must be below 2^64\n");

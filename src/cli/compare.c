@@ -12,13 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/sl_cli.h"
 
 #define CMP_MAX 8
 #define CMP_AGREE_TV 1e-6
 
 typedef struct cmp_fw {
-    const sl_pipeline_type *t;
+    const sl_logits_pipeline_type *t;
     sl_logits_cfg cfg; /* the settings it ran with */
     int ok;
     char error[512];
@@ -43,10 +43,10 @@ static int cmp_same_kept(const sl_logits_result *a, const sl_logits_result *b)
  * None, ..) is ArgMax whatever k and p say, and every Sampling with k or p
  * needs a temperature: without --temperature candle runs at 1, the value the
  * other frameworks use, so that "the same settings" compare like with like. */
-static sl_logits_cfg cmp_cfg_for(const sl_pipeline_type *t, const sl_logits_cfg *c)
+static sl_logits_cfg cmp_cfg_for(const sl_logits_pipeline_type *t, const sl_logits_cfg *c)
 {
     sl_logits_cfg r = *c;
-    if (t == &sl_pipeline_candle_type && !r.has_temperature) {
+    if (t == &sl_logits_pipeline_candle_type && !r.has_temperature) {
         r.has_temperature = 1;
         r.temperature = 1.0;
     }
@@ -54,11 +54,11 @@ static sl_logits_cfg cmp_cfg_for(const sl_pipeline_type *t, const sl_logits_cfg 
 }
 
 /* the temperature framework t really applies under cfg */
-static double cmp_effective_t(const sl_pipeline_type *t, const sl_logits_cfg *c)
+static double cmp_effective_t(const sl_logits_pipeline_type *t, const sl_logits_cfg *c)
 {
     if (c->has_temperature)
         return c->temperature;
-    if (t == &sl_pipeline_llamacpp_type && c->defaults)
+    if (t == &sl_logits_pipeline_llamacpp_type && c->defaults)
         return 0.8;
     return 1.0;
 }
@@ -105,7 +105,7 @@ static unsigned cmp_bits(const sl_logits_cfg *c)
 
 typedef struct cmp_translation {
     int found;
-    const sl_pipeline_type *target;
+    const sl_logits_pipeline_type *target;
     char args[256];
     double tv;
     char scope[128]; /* which rule, or "on these logits" */
@@ -159,7 +159,7 @@ static double cmp_candle_topk_mass(const sl_vec *v, const sl_logits_cfg *c, doub
 }
 
 /* Settings for framework x that reproduce y's result (run and checked). */
-static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_fw *y, const sl_pipeline_type *x,
+static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_fw *y, const sl_logits_pipeline_type *x,
                           cmp_translation *out)
 {
     memset(out, 0, sizeof *out);
@@ -173,28 +173,28 @@ static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_
     base.penalty = user->has_penalty ? user->penalty : 1.0;
     base.context = user->context;
     base.context_n = user->context_n;
-    if (x == &sl_pipeline_llamacpp_type && user->has_penalty) {
+    if (x == &sl_logits_pipeline_llamacpp_type && user->has_penalty) {
         base.has_last_n = 1; /* cover the whole context, as the others do */
         base.last_n = (long)(user->context_n ? user->context_n : 1);
     }
-    if (x == &sl_pipeline_hf_type && user->has_min_keep && y->t == &sl_pipeline_hf_type) {
+    if (x == &sl_logits_pipeline_hf_type && user->has_min_keep && y->t == &sl_logits_pipeline_hf_type) {
         base.has_min_keep = 1;
         base.min_keep = user->min_keep;
     }
     /* rule 1: the source's defaults written out, the rest as given */
-    if (user->defaults && (y->t == &sl_pipeline_hf_type || y->t == &sl_pipeline_llamacpp_type)) {
+    if (user->defaults && (y->t == &sl_logits_pipeline_hf_type || y->t == &sl_logits_pipeline_llamacpp_type)) {
         sl_logits_cfg c = *user;
         c.defaults = 0;
         c.has_min_keep = 0;
-        if (x == &sl_pipeline_llamacpp_type && user->has_penalty) {
+        if (x == &sl_logits_pipeline_llamacpp_type && user->has_penalty) {
             c.has_last_n = base.has_last_n;
             c.last_n = base.last_n;
         }
-        if (y->t == &sl_pipeline_hf_type && !c.has_top_k) {
+        if (y->t == &sl_logits_pipeline_hf_type && !c.has_top_k) {
             c.has_top_k = 1;
             c.top_k = 50;
         }
-        if (y->t == &sl_pipeline_llamacpp_type) {
+        if (y->t == &sl_logits_pipeline_llamacpp_type) {
             if (!c.has_top_k) { c.has_top_k = 1; c.top_k = 40; }
             if (!c.has_top_p) { c.has_top_p = 1; c.top_p = 0.95; }
             if (!c.has_min_p) { c.has_min_p = 1; c.min_p = 0.05; }
@@ -205,7 +205,7 @@ static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_
     }
     /* rule 2: min-p across temperature (llama.cpp filters before T) */
     if (user->has_min_p && !user->has_top_p && !user->has_typical && ty > 0 &&
-        ((x == &sl_pipeline_llamacpp_type) != (y->t == &sl_pipeline_llamacpp_type))) {
+        ((x == &sl_logits_pipeline_llamacpp_type) != (y->t == &sl_logits_pipeline_llamacpp_type))) {
         sl_logits_cfg c = base;
         c.has_temperature = 1;
         c.temperature = ty;
@@ -214,15 +214,15 @@ static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_
             c.top_k = user->top_k;
         }
         c.has_min_p = 1;
-        c.min_p = x == &sl_pipeline_llamacpp_type ? pow(user->min_p, ty) : pow(user->min_p, 1.0 / ty);
+        c.min_p = x == &sl_logits_pipeline_llamacpp_type ? pow(user->min_p, ty) : pow(user->min_p, 1.0 / ty);
         cand[n] = c;
         snprintf(scope[n++], sizeof scope[0], "rule: min-p m after temperature T is llama.cpp's min-p m^T");
     }
     /* candle: top-k then top-p on the top-k mass m, not renormalised, so the
      * others' top-p P after top-k K is candle's p = P*m (on these logits) */
-    if (x == &sl_pipeline_candle_type && user->has_top_p && !user->has_min_p && !user->has_typical && ty > 0 &&
-        (y->t == &sl_pipeline_hf_type || y->t == &sl_pipeline_vllm_type || y->t == &sl_pipeline_tutorial_type) &&
-        (user->has_top_k || (user->defaults && y->t == &sl_pipeline_hf_type))) {
+    if (x == &sl_logits_pipeline_candle_type && user->has_top_p && !user->has_min_p && !user->has_typical && ty > 0 &&
+        (y->t == &sl_logits_pipeline_hf_type || y->t == &sl_logits_pipeline_vllm_type || y->t == &sl_logits_pipeline_tutorial_type) &&
+        (user->has_top_k || (user->defaults && y->t == &sl_logits_pipeline_hf_type))) {
         long k = user->has_top_k ? user->top_k : 50;
         double m = cmp_candle_topk_mass(v, &base, ty, k);
         if (m > 0) {
@@ -258,12 +258,12 @@ static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_
         sl_logits_result r;
         sl_error err;
         /* candle without a temperature is ArgMax: give it the source's */
-        if (x == &sl_pipeline_candle_type && !cand[i].has_temperature && ty > 0) {
+        if (x == &sl_logits_pipeline_candle_type && !cand[i].has_temperature && ty > 0) {
             cand[i].has_temperature = 1;
             cand[i].temperature = ty;
         }
         cmp_round9(&cand[i]);
-        if ((cmp_bits(&cand[i]) & ~x->accepts) || sl_pipeline_run(x, v, &cand[i], &r, &err))
+        if ((cmp_bits(&cand[i]) & ~x->accepts) || sl_logits_pipeline_run(x, v, &cand[i], &r, &err))
             continue;
         double tv = cmp_tv(&r, &y->r);
         int same = cmp_same_kept(&r, &y->r);
@@ -404,13 +404,13 @@ int sl_cli_compare_main(int argc, char **argv)
     cmp_fw fw[CMP_MAX];
     size_t nfw = 0;
     const char *skipped[CMP_MAX][2];
-    const sl_pipeline_type *skipped_t[CMP_MAX];
+    const sl_logits_pipeline_type *skipped_t[CMP_MAX];
     size_t nskip = 0;
     if (list) {
         char buf[256];
         snprintf(buf, sizeof buf, "%s", list);
         for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-            const sl_pipeline_type *t = sl_pipeline_lookup(tok);
+            const sl_logits_pipeline_type *t = sl_logits_pipeline_lookup(tok);
             if (!t) {
                 fprintf(stderr, "samplab compare: unknown framework '%s' (samplab pipeline --help lists them)\n",
                         tok);
@@ -432,15 +432,15 @@ int sl_cli_compare_main(int argc, char **argv)
             return 2;
         }
     } else {
-        for (size_t i = 0; sl_pipeline_types[i] && nfw < CMP_MAX; i++) {
-            const char *miss = sl_cli_logits_missing(a.given, sl_pipeline_types[i]->accepts);
+        for (size_t i = 0; sl_logits_pipeline_types[i] && nfw < CMP_MAX; i++) {
+            const char *miss = sl_cli_logits_missing(a.given, sl_logits_pipeline_types[i]->accepts);
             if (miss) {
-                skipped_t[nskip] = sl_pipeline_types[i];
-                skipped[nskip][0] = sl_pipeline_types[i]->name;
+                skipped_t[nskip] = sl_logits_pipeline_types[i];
+                skipped[nskip][0] = sl_logits_pipeline_types[i]->name;
                 skipped[nskip++][1] = miss;
                 continue;
             }
-            fw[nfw++].t = sl_pipeline_types[i];
+            fw[nfw++].t = sl_logits_pipeline_types[i];
         }
     }
     if (a.context_src && strlen(a.context_src) <= 80 && !strpbrk(a.context_src, " \t\n'\"\\$`;&|<>()*?"))
@@ -454,13 +454,13 @@ int sl_cli_compare_main(int argc, char **argv)
     for (size_t i = 0; i < nfw; i++) {
         sl_error err;
         fw[i].cfg = cmp_cfg_for(fw[i].t, &a.cfg);
-        fw[i].ok = !sl_pipeline_run(fw[i].t, &a.vec, &fw[i].cfg, &fw[i].r, &err);
+        fw[i].ok = !sl_logits_pipeline_run(fw[i].t, &a.vec, &fw[i].cfg, &fw[i].r, &err);
         if (!fw[i].ok) {
             snprintf(fw[i].error, sizeof fw[i].error, "%s", err.msg);
             continue;
         }
-        has_hf |= fw[i].t == &sl_pipeline_hf_type;
-        has_candle |= fw[i].t == &sl_pipeline_candle_type;
+        has_hf |= fw[i].t == &sl_logits_pipeline_hf_type;
+        has_candle |= fw[i].t == &sl_logits_pipeline_candle_type;
         double h = 0;
         for (size_t j = 0; j < fw[i].r.V; j++)
             if (fw[i].r.probs[j] > 0)

@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "cli/cli.h"
+#include "cli/sl_cli.h"
 
 /* Each framework-only option, its bit, and its name for messages. */
 typedef struct opt_seen {
@@ -49,10 +49,10 @@ static void draw_help(FILE *f)
     for (size_t i = 0; sl_rng_types[i]; i++)
         fprintf(f, "%s, ", sl_rng_types[i]->name);
     fprintf(f, "gsl:NAME (any GSL generator, e.g. gsl:taus2, gsl:ranlxd2)\n");
-    if (sl_framework_types[0]) {
+    if (sl_fw_types[0]) {
         fprintf(f, "\nframeworks (bit-exact emulations):\n");
-        for (size_t i = 0; sl_framework_types[i]; i++) {
-            const sl_framework_type *ft = sl_framework_types[i];
+        for (size_t i = 0; sl_fw_types[i]; i++) {
+            const sl_fw_type *ft = sl_fw_types[i];
             fprintf(f, "  %-13s %s\n  %-13s options:", ft->name, ft->summary, "");
             for (size_t j = 0; j < sizeof opt_names / sizeof opt_names[0]; j++)
                 if (ft->accepts & opt_names[j].bit)
@@ -168,7 +168,7 @@ typedef struct num_opt {
     int integer;
 } num_opt;
 
-#define NUM_OPT(name, bit, field, integer) {name, bit, offsetof(sl_fw_opts, field), offsetof(sl_fw_opts, has_##field), integer}
+#define NUM_OPT(name, bit, field, integer) {name, bit, offsetof(sl_fw_opts, cfg.field), offsetof(sl_fw_opts, cfg.has_##field), integer}
 static const num_opt num_opts[] = {
     NUM_OPT("--temperature", SL_OPT_TEMPERATURE, temperature, 0),
     NUM_OPT("--top-k", SL_OPT_TOP_K, top_k, 1),
@@ -212,7 +212,7 @@ int sl_cli_draw_main(int argc, char **argv)
     sl_fw_opts fo;
     memset(&fo, 0, sizeof fo);
     fo.k = 1;
-    fo.temperature = 1.0;
+    fo.cfg.temperature = 1.0;
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
@@ -288,7 +288,7 @@ int sl_cli_draw_main(int argc, char **argv)
             context_text = v;
             given |= SL_OPT_PENALTY;
         } else if (!strcmp(a, "--defaults")) {
-            fo.defaults = 1;
+            fo.cfg.defaults = 1;
             given |= SL_OPT_DEFAULTS;
         } else {
             int r = draw_num_opt(argc, argv, &i, &fo, &given);
@@ -324,7 +324,7 @@ int sl_cli_draw_main(int argc, char **argv)
     long *tokens = NULL;
 
     if (framework) {
-        const sl_framework_type *ft = sl_framework_lookup(framework);
+        const sl_fw_type *ft = sl_fw_lookup(framework);
         if (!ft) {
             fprintf(stderr, "samplab draw: unknown framework '%s' (samplab draw --help lists them)\n", framework);
             goto out;
@@ -363,14 +363,14 @@ int sl_cli_draw_main(int argc, char **argv)
                     fprintf(stderr, "samplab draw: %s: context entry %zu (%.17g) is not a token id in 0..%zu\n",
                             cv.source, i, cv.d[i], vec.n - 1);
                     free(ctx);
-                    sl_vec_free(&cv);
+                    sl_base_vec_free(&cv);
                     goto out;
                 }
                 ctx[i] = (long)cv.d[i];
             }
-            fo.context = ctx;
-            fo.context_n = cv.n;
-            sl_vec_free(&cv);
+            fo.cfg.context = ctx;
+            fo.cfg.context_n = cv.n;
+            sl_base_vec_free(&cv);
         }
         fo.probs = probs_src ? &vec : NULL;
         fo.logits = logits_src ? &vec : NULL;
@@ -378,12 +378,12 @@ int sl_cli_draw_main(int argc, char **argv)
         fo.has_seed = seed_text != NULL;
         fo.n = n;
         fo.variant = variant;
-        if (!strcmp(ft->name, "candle") && fo.logits && !fo.has_temperature && (fo.has_top_k || fo.has_top_p))
+        if (!strcmp(ft->name, "candle") && fo.logits && !fo.cfg.has_temperature && (fo.cfg.has_top_k || fo.cfg.has_top_p))
             fprintf(stderr, "samplab draw: note: candle without --temperature is ArgMax (LogitsProcessor::new(seed, "
                             "None, ..)): --top-k and --top-p act only with a temperature\n");
         sl_fw_result res;
         memset(&res, 0, sizeof res);
-        int frc = ft->run(&fo, &res, &err);
+        int frc = sl_fw_run(ft, &fo, &res, &err);
         free(ctx);
         if (frc) {
             rc = sl_cli_fail(&err);
@@ -417,7 +417,7 @@ int sl_cli_draw_main(int argc, char **argv)
         if (!soft)
             goto out;
         /* Greedy is argmax for every temperature, so T <= 0 is fine there. */
-        double t = !strcmp(dt->name, "greedy") ? 1.0 : fo.temperature;
+        double t = !strcmp(dt->name, "greedy") ? 1.0 : fo.cfg.temperature;
         int src = sl_logits_softmax(vec.d, vec.n, t, soft, &err);
         if (src) {
             fprintf(stderr, "samplab: %s: %s\n", vec.source, err.msg);
@@ -426,11 +426,11 @@ int sl_cli_draw_main(int argc, char **argv)
         }
         p = soft;
     } else {
-        if (fo.has_temperature) {
+        if (fo.cfg.has_temperature) {
             fprintf(stderr, "samplab draw: --temperature applies to --logits only\n");
             goto out;
         }
-        if (sl_vec_check_weights(&vec, &err)) {
+        if (sl_base_vec_check_weights(&vec, &err)) {
             rc = sl_cli_fail(&err);
             goto out;
         }
@@ -442,7 +442,7 @@ int sl_cli_draw_main(int argc, char **argv)
         rc = sl_cli_fail(&err);
         goto out;
     }
-    if (dt->prepare(&table, p, vec.n, &err)) {
+    if (sl_draw_prepare(dt, &table, p, vec.n, &err)) {
         sl_rng_release(&rng);
         free(soft);
         rc = sl_cli_fail(&err);
@@ -475,6 +475,6 @@ int sl_cli_draw_main(int argc, char **argv)
     free(soft);
 out:
     free(tokens);
-    sl_vec_free(&vec);
+    sl_base_vec_free(&vec);
     return rc;
 }

@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "cli/cli.h"
+#include "cli/sl_cli.h"
 
 static void exact_help(FILE *f)
 {
@@ -64,7 +64,7 @@ static void print_list(const char *label, const size_t *ids, size_t n, const dou
     printf(n > 20 ? " ...\n" : "\n");
 }
 
-static int print_text(const sl_exact_result *r, const sl_exact_type *t, const sl_vec *vec, int tokens)
+static int print_text(const sl_stat_exact_result *r, const sl_stat_exact_type *t, const sl_vec *vec, int tokens)
 {
     printf("sampler    %s: %s\n", t->name, t->summary);
     printf("input      %s: V = %zu\n", vec->source, r->V);
@@ -81,9 +81,9 @@ static int print_text(const sl_exact_result *r, const sl_exact_type *t, const sl
     }
     if (r->worst >= 0) {
         char rat[96];
-        sl_exact_rational_format(r->count[r->worst], r->bits, rat, sizeof rat);
+        sl_stat_exact_rational_format(r->count[r->worst], r->bits, rat, sizeof rat);
         printf("worst      token %ld: induced %s = %.17g, ideal %.17g, relative error %+.3g\n", r->worst, rat,
-               sl_exact_prob(r->count[r->worst], r->bits), r->ideal[r->worst], r->worst_rel);
+               sl_stat_exact_prob(r->count[r->worst], r->bits), r->ideal[r->worst], r->worst_rel);
     }
     print_list("never", r->never, r->n_never, r->ideal);
     print_list("zero-p", r->zero_drawn, r->n_zero_drawn, r->ideal);
@@ -91,10 +91,10 @@ static int print_text(const sl_exact_result *r, const sl_exact_type *t, const sl
     if (!r->n_paths)
         printf("  none\n");
     for (size_t i = 0; i < r->n_paths; i++) {
-        const sl_exact_path *p = &r->paths[i];
+        const sl_stat_exact_path *p = &r->paths[i];
         char rat[96] = "";
         if (p->has_rational)
-            sl_exact_rational_format(p->num, p->bits, rat, sizeof rat);
+            sl_stat_exact_rational_format(p->num, p->bits, rat, sizeof rat);
         printf("  %-16s %s%.6g%s%s%s; %s%.6g\n      %s\n", p->name, p->exact ? "" : "<= ", p->prob,
                rat[0] ? " (" : "", rat, rat[0] ? ")" : "", p->exact ? "" : "<= ", per_billion(p->prob), p->what);
     }
@@ -102,8 +102,8 @@ static int print_text(const sl_exact_result *r, const sl_exact_type *t, const sl
         printf("token\tideal\tinduced\tcount/2^bits\trelative_error\n");
         for (size_t i = 0; i < r->V; i++) {
             char rat[96];
-            sl_exact_rational_format(r->count[i], r->bits, rat, sizeof rat);
-            double q = sl_exact_prob(r->count[i], r->bits);
+            sl_stat_exact_rational_format(r->count[i], r->bits, rat, sizeof rat);
+            double q = sl_stat_exact_prob(r->count[i], r->bits);
             printf("%zu\t%.17g\t%.17g\t%s\t", i, r->ideal[i], q, rat);
             if (r->ideal[i] > 0)
                 printf("%.6g\n", q / r->ideal[i] - 1);
@@ -122,7 +122,7 @@ static json_t *json_ids(const size_t *ids, size_t n)
     return a;
 }
 
-static int print_json(const sl_exact_result *r, const sl_exact_type *t, const sl_vec *vec)
+static int print_json(const sl_stat_exact_result *r, const sl_stat_exact_type *t, const sl_vec *vec)
 {
     json_t *o = json_object();
     char rat[96];
@@ -147,7 +147,7 @@ static int print_json(const sl_exact_result *r, const sl_exact_type *t, const sl
     json_object_set_new(o, "zero_drawn", json_ids(r->zero_drawn, r->n_zero_drawn));
     json_t *paths = json_array();
     for (size_t i = 0; i < r->n_paths; i++) {
-        const sl_exact_path *p = &r->paths[i];
+        const sl_stat_exact_path *p = &r->paths[i];
         json_t *po = json_object();
         json_object_set_new(po, "name", json_string(p->name));
         json_object_set_new(po, "what", json_string(p->what));
@@ -155,7 +155,7 @@ static int print_json(const sl_exact_result *r, const sl_exact_type *t, const sl
         json_object_set_new(po, "per_1e9_calls", json_real(per_billion(p->prob)));
         json_object_set_new(po, "exact", json_boolean(p->exact));
         if (p->has_rational) {
-            sl_exact_rational_format(p->num, p->bits, rat, sizeof rat);
+            sl_stat_exact_rational_format(p->num, p->bits, rat, sizeof rat);
             json_object_set_new(po, "rational", json_string(rat));
         }
         if (p->token >= 0)
@@ -167,7 +167,7 @@ static int print_json(const sl_exact_result *r, const sl_exact_type *t, const sl
     for (size_t i = 0; i < r->V; i++) {
         json_array_append_new(ideal, json_real(r->ideal[i]));
         if (r->has_counts && !r->always_fails) {
-            sl_exact_rational_format(r->count[i], r->bits, rat, sizeof rat);
+            sl_stat_exact_rational_format(r->count[i], r->bits, rat, sizeof rat);
             json_array_append_new(induced, json_string(rat));
         }
     }
@@ -240,7 +240,7 @@ int sl_cli_exact_main(int argc, char **argv)
             VALUE();
             sl_error err;
             const char *z = "data/synthetic_49152.txt";
-            if (sl_exact_report_data(v, access(z, R_OK) == 0 ? z : NULL, &err))
+            if (sl_stat_exact_report_data(v, access(z, R_OK) == 0 ? z : NULL, &err))
                 return sl_cli_fail(&err);
             return 0;
         } else if (!strcmp(a, "--tokens")) {
@@ -271,22 +271,22 @@ int sl_cli_exact_main(int argc, char **argv)
                 temperature);
         return 2;
     }
-    const sl_exact_type *t = NULL;
+    const sl_stat_exact_type *t = NULL;
     const char *name = framework ? framework : method;
     if (framework) {
         if (!strcmp(framework, "torch"))
-            t = replacement ? &sl_exact_torch_repl_type : &sl_exact_torch_race_type;
+            t = replacement ? &sl_stat_exact_torch_repl_type : &sl_stat_exact_torch_race_type;
         else if (!strcmp(framework, "numpy") || !strcmp(framework, "numpy-legacy"))
-            t = &sl_exact_numpy_type;
+            t = &sl_stat_exact_numpy_type;
         else if (!strcmp(framework, "candle"))
-            t = &sl_exact_candle_type;
+            t = &sl_stat_exact_candle_type;
         else if (!strcmp(framework, "gsl"))
-            t = &sl_exact_gsl_discrete_type;
+            t = &sl_stat_exact_gsl_discrete_type;
         else if (!strcmp(framework, "llamacpp"))
-            t = &sl_exact_llamacpp_type;
+            t = &sl_stat_exact_llamacpp_type;
     } else {
         if (!strcmp(method, "cdf") || !strcmp(method, "alias") || !strcmp(method, "linear"))
-            t = sl_exact_lookup(method);
+            t = sl_stat_exact_lookup(method);
         else if (sl_draw_lookup(method)) {
             fprintf(stderr, "samplab exact: method %s is not audited exactly (cdf, alias, linear are; "
                     "for the exponential race see --framework torch)\n", method);
@@ -305,7 +305,7 @@ int sl_cli_exact_main(int argc, char **argv)
             return 2;
         }
     }
-    if (t == &sl_exact_gsl_discrete_type && rng_name) {
+    if (t == &sl_stat_exact_gsl_discrete_type && rng_name) {
         /* gsl_rng_uniform must be word / 2^32: the full-range 32-bit generators whose
          * get_double is exactly that (not ranlxd, ranlux, ... with other grids) */
         static const char *const ok[] = {"gsl:mt19937", "gsl:mt19937_1999", "gsl:mt19937_1998", "gsl:taus",
@@ -328,17 +328,17 @@ int sl_cli_exact_main(int argc, char **argv)
                 name);
         return 2;
     }
-    if (dtype_text && !(t == &sl_exact_numpy_type || t == &sl_exact_torch_race_type ||
-                        t == &sl_exact_torch_repl_type)) {
+    if (dtype_text && !(t == &sl_stat_exact_numpy_type || t == &sl_stat_exact_torch_race_type ||
+                        t == &sl_stat_exact_torch_repl_type)) {
         fprintf(stderr, "samplab exact: --dtype applies to --framework torch and numpy only (%s reads %s)\n",
-                t->name, t == &sl_exact_candle_type ? "float32" : "float64");
+                t->name, t == &sl_stat_exact_candle_type ? "float32" : "float64");
         return 2;
     }
-    if (replacement && t != &sl_exact_torch_repl_type) {
+    if (replacement && t != &sl_stat_exact_torch_repl_type) {
         fprintf(stderr, "samplab exact: --replacement applies to --framework torch only\n");
         return 2;
     }
-    if (t == &sl_exact_llamacpp_type && !logits_src) {
+    if (t == &sl_stat_exact_llamacpp_type && !logits_src) {
         fprintf(stderr, "samplab exact: llama.cpp's dist sampler takes --logits (it computes its own softmax)\n");
         return 2;
     }
@@ -346,13 +346,13 @@ int sl_cli_exact_main(int argc, char **argv)
     sl_vec vec;
     if (sl_io_vec_read(probs_src ? probs_src : logits_src, tensor, row, &vec, &err))
         return sl_cli_fail(&err);
-    sl_exact_input in;
+    sl_stat_exact_input in;
     memset(&in, 0, sizeof in);
     in.V = vec.n;
     in.d = vec.d;
     in.f = vec.f;
     in.source = vec.source;
-    int is_torch = t == &sl_exact_torch_race_type || t == &sl_exact_torch_repl_type;
+    int is_torch = t == &sl_stat_exact_torch_race_type || t == &sl_stat_exact_torch_repl_type;
     /* a binary source keeps its own dtype; text gets the framework's default
      * (torch.tensor(list) is float32, np.array(list) float64) */
     size_t sl = strlen(vec.source);
@@ -366,7 +366,7 @@ int sl_cli_exact_main(int argc, char **argv)
             in.dtype = SL_F64;
         else {
             fprintf(stderr, "samplab exact: --dtype takes float32 or float64, not '%s'\n", dtype_text);
-            sl_vec_free(&vec);
+            sl_base_vec_free(&vec);
             return 2;
         }
     }
@@ -382,8 +382,8 @@ int sl_cli_exact_main(int argc, char **argv)
             fprintf(stderr, "samplab: %s: %s\n", vec.source, err.msg);
             goto out;
         }
-        if (t == &sl_exact_candle_type) {
-            if (sl_exact_candle_softmax(vec.f, vec.n, temperature, pf, &err)) {
+        if (t == &sl_stat_exact_candle_type) {
+            if (sl_stat_exact_candle_softmax(vec.f, vec.n, temperature, pf, &err)) {
                 fprintf(stderr, "samplab: %s: %s\n", vec.source, err.msg);
                 goto out;
             }
@@ -393,7 +393,7 @@ int sl_cli_exact_main(int argc, char **argv)
         }
         in.d = pd;
         in.f = pf;
-        if (t == &sl_exact_llamacpp_type) {
+        if (t == &sl_stat_exact_llamacpp_type) {
             /* llama.cpp's temperature sampler: logit /= temp, in float32 */
             lg = malloc(vec.n * sizeof *lg);
             if (!lg)
@@ -403,17 +403,17 @@ int sl_cli_exact_main(int argc, char **argv)
             in.logits_f = lg;
         }
     }
-    sl_exact_result res;
-    if (sl_exact_run(t, &in, &res, &err)) {
+    sl_stat_exact_result res;
+    if (sl_stat_exact_run(t, &in, &res, &err)) {
         rc = sl_cli_fail(&err);
         goto out;
     }
     rc = json ? print_json(&res, t, &vec) : print_text(&res, t, &vec, tokens);
-    sl_exact_result_free(&res);
+    sl_stat_exact_result_free(&res);
 out:
     free(pd);
     free(pf);
     free(lg);
-    sl_vec_free(&vec);
+    sl_base_vec_free(&vec);
     return rc;
 }

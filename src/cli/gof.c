@@ -12,7 +12,7 @@
 
 #include <jansson.h>
 
-#include "cli/cli.h"
+#include "cli/sl_cli.h"
 
 static void gof_help(FILE *f)
 {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/sl_cli.h"
 
 static const sl_cli_command commands[] = {
     {"draw", "draw tokens with a method and a random source, or as a framework does", sl_cli_draw_main},

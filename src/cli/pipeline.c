@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/sl_cli.h"
 
 static const struct {
     unsigned bit;
     const char *name;
-} sl_cli_logits_names[] = {
+} logits_names[] = {
     {SL_OPT_TEMPERATURE, "--temperature"}, {SL_OPT_TOP_K, "--top-k"}, {SL_OPT_TOP_P, "--top-p"},
     {SL_OPT_MIN_P, "--min-p"}, {SL_OPT_TYPICAL, "--typical"},
     {SL_OPT_PENALTY, "--repetition-penalty/--context"}, {SL_OPT_MIN_KEEP, "--min-keep"},
@@ -24,9 +24,9 @@ static const struct {
 
 const char *sl_cli_logits_missing(unsigned given, unsigned accepts)
 {
-    for (size_t i = 0; i < sizeof sl_cli_logits_names / sizeof sl_cli_logits_names[0]; i++)
-        if ((given & sl_cli_logits_names[i].bit) && !(accepts & sl_cli_logits_names[i].bit))
-            return sl_cli_logits_names[i].name;
+    for (size_t i = 0; i < sizeof logits_names / sizeof logits_names[0]; i++)
+        if ((given & logits_names[i].bit) && !(accepts & logits_names[i].bit))
+            return logits_names[i].name;
     return NULL;
 }
 
@@ -146,7 +146,7 @@ int sl_cli_logits_load(const char *cmd, sl_cli_logits_args *a)
             return sl_cli_fail(&err);
         a->context = malloc((cv.n ? cv.n : 1) * sizeof *a->context);
         if (!a->context) {
-            sl_vec_free(&cv);
+            sl_base_vec_free(&cv);
             fprintf(stderr, "samplab %s: out of memory\n", cmd);
             return 2;
         }
@@ -154,14 +154,14 @@ int sl_cli_logits_load(const char *cmd, sl_cli_logits_args *a)
             if (cv.d[i] != floor(cv.d[i]) || cv.d[i] < 0 || cv.d[i] >= (double)a->vec.n) {
                 fprintf(stderr, "samplab %s: %s: context entry %zu (%.17g) is not a token id in 0..%zu\n", cmd,
                         cv.source, i, cv.d[i], a->vec.n - 1);
-                sl_vec_free(&cv);
+                sl_base_vec_free(&cv);
                 return 2;
             }
             a->context[i] = (long)cv.d[i];
         }
         a->cfg.context = a->context;
         a->cfg.context_n = cv.n;
-        sl_vec_free(&cv);
+        sl_base_vec_free(&cv);
     }
     return 0;
 }
@@ -169,7 +169,7 @@ int sl_cli_logits_load(const char *cmd, sl_cli_logits_args *a)
 void sl_cli_logits_free(sl_cli_logits_args *a)
 {
     if (a->loaded)
-        sl_vec_free(&a->vec);
+        sl_base_vec_free(&a->vec);
     free(a->context);
     a->context = NULL;
     a->loaded = 0;
@@ -203,8 +203,8 @@ static void pipeline_help(FILE *f)
                "line per kept token in id order (%%.9g for float32 pipelines, %%.17g for float64);\n"
                "--json: {\"framework\", \"kept\": [ids], \"probs\": [all V, 0 where removed], \"steps\"}.\n\n"
                "frameworks:\n");
-    for (size_t i = 0; sl_pipeline_types[i]; i++)
-        fprintf(f, "  %-9s %s\n", sl_pipeline_types[i]->name, sl_pipeline_types[i]->summary);
+    for (size_t i = 0; sl_logits_pipeline_types[i]; i++)
+        fprintf(f, "  %-9s %s\n", sl_logits_pipeline_types[i]->name, sl_logits_pipeline_types[i]->summary);
     fprintf(f, "\n%s", sl_cli_logits_settings_help);
 }
 
@@ -236,7 +236,7 @@ int sl_cli_pipeline_main(int argc, char **argv)
         fprintf(stderr, "samplab pipeline: --framework F is required (samplab pipeline --help lists them)\n");
         return 2;
     }
-    const sl_pipeline_type *t = sl_pipeline_lookup(fw);
+    const sl_logits_pipeline_type *t = sl_logits_pipeline_lookup(fw);
     if (!t) {
         fprintf(stderr, "samplab pipeline: unknown framework '%s' (samplab pipeline --help lists them)\n", fw);
         return 2;
@@ -253,11 +253,11 @@ int sl_cli_pipeline_main(int argc, char **argv)
     }
     sl_error err;
     sl_logits_result res;
-    if (sl_pipeline_run(t, &a.vec, &a.cfg, &res, &err)) {
+    if (sl_logits_pipeline_run(t, &a.vec, &a.cfg, &res, &err)) {
         sl_cli_logits_free(&a);
         return sl_cli_fail(&err);
     }
-    if (t == &sl_pipeline_candle_type && !a.cfg.has_temperature && (a.cfg.has_top_k || a.cfg.has_top_p))
+    if (t == &sl_logits_pipeline_candle_type && !a.cfg.has_temperature && (a.cfg.has_top_k || a.cfg.has_top_p))
         fprintf(stderr, "samplab pipeline: note: candle without --temperature is ArgMax (LogitsProcessor::new(seed, "
                         "None, ..)): --top-k and --top-p act only with a temperature\n");
     if (a.json) {

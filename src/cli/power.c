@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "cli/cli.h"
+#include "cli/sl_cli.h"
 
 static void power_help(FILE *f)
 {
@@ -27,7 +27,7 @@ static void power_help(FILE *f)
             "fault families:\n",
             SL_STAT_SIM_RNG, SL_STAT_SIM_SEED);
     for (int k = 0; k < SL_FAULT_COUNT; k++)
-        fprintf(f, "  %-7s %s\n", sl_fault_names[k], sl_fault_summaries[k]);
+        fprintf(f, "  %-7s %s\n", sl_stat_fault_names[k], sl_stat_fault_summaries[k]);
     fprintf(f,
             "  (temper also reports the power at T = 1.05 and T = 0.95 exactly)\n\n"
             "tests:\n"
@@ -149,14 +149,14 @@ int sl_cli_power_main(int argc, char **argv)
                 json_object_set_new(fo, "applies", json_false());
                 json_object_set_new(fo, "why", json_string(err.msg));
             } else {
-                printf("\n%s: %s\n  not applicable: %s\n", sl_fault_names[f], sl_fault_summaries[f], err.msg);
+                printf("\n%s: %s\n  not applicable: %s\n", sl_stat_fault_names[f], sl_stat_fault_summaries[f], err.msg);
             }
             if (json)
-                json_object_set_new(fams, sl_fault_names[f], fo);
+                json_object_set_new(fams, sl_stat_fault_names[f], fo);
             continue;
         }
         if (!json)
-            printf("\n%s: %s\n  %-5s %-12s %-14s %-8s\n", sl_fault_names[f], sl_fault_summaries[f], "test",
+            printf("\n%s: %s\n  %-5s %-12s %-14s %-8s\n", sl_stat_fault_names[f], sl_stat_fault_summaries[f], "test",
                    theta_name((sl_fault)f), "smallest TV", "power");
         json_t *tests = json ? json_object() : NULL;
         for (int t = 0; t < SL_TEST_COUNT; t++) {
@@ -184,7 +184,7 @@ int sl_cli_power_main(int argc, char **argv)
         }
         if (json) {
             json_object_set_new(fo, "applies", json_true());
-            json_object_set_new(fo, "summary", json_string(sl_fault_summaries[f]));
+            json_object_set_new(fo, "summary", json_string(sl_stat_fault_summaries[f]));
             json_object_set_new(fo, "parameter", json_string(theta_name((sl_fault)f)));
             json_object_set_new(fo, "smallest", tests);
         }
@@ -220,7 +220,7 @@ int sl_cli_power_main(int argc, char **argv)
                 json_object_set_new(fo, "at", at);
         }
         if (json)
-            json_object_set_new(fams, sl_fault_names[f], fo);
+            json_object_set_new(fams, sl_stat_fault_names[f], fo);
     }
     if (json) {
         json_object_set_new(root, "faults", fams);

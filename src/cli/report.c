@@ -21,36 +21,36 @@
 #include <omp.h>
 #endif
 
-#include "cli/cli.h"
-#include "cli/report.h"
+#include "cli/sl_cli.h"
+#include "report/sl_report.h"
 
 #define REP_DEFAULT_N 100000
 #define REP_DEFAULT_SEED 42
 #define REP_ZIPF_V 49152
 #define REP_ZIPF_FILE "data/synthetic_49152.txt"
 
-static const rep_section *const rep_sections[] = {
-    &rep_section_agree, &rep_section_cost, &rep_section_seed, &rep_section_ties,
-    &rep_section_compare, &rep_section_evidence, &rep_section_exact, NULL};
+static const sl_report_section *const sl_report_sections[] = {
+    &sl_report_section_agree, &sl_report_section_cost, &sl_report_section_seed, &sl_report_section_ties,
+    &sl_report_section_compare, &sl_report_section_evidence, &sl_report_section_exact, NULL};
 
-static double rep_now(void)
+static double sl_report_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-int rep_add_job(rep_ctx *ctx, int phase, double cost, rep_job_fn fn, void *arg)
+int sl_report_add_job(sl_report_ctx *ctx, int phase, double cost, sl_report_job_fn fn, void *arg)
 {
     if (ctx->njobs == ctx->capjobs) {
         size_t cap = ctx->capjobs ? 2 * ctx->capjobs : 64;
-        rep_job *j = realloc(ctx->jobs, cap * sizeof *j);
+        sl_report_job *j = realloc(ctx->jobs, cap * sizeof *j);
         if (!j)
             return SL_ENOMEM;
         ctx->jobs = j;
         ctx->capjobs = cap;
     }
-    rep_job *j = &ctx->jobs[ctx->njobs++];
+    sl_report_job *j = &ctx->jobs[ctx->njobs++];
     memset(j, 0, sizeof *j);
     j->fn = fn;
     j->arg = arg;
@@ -60,23 +60,23 @@ int rep_add_job(rep_ctx *ctx, int phase, double cost, rep_job_fn fn, void *arg)
     return 0;
 }
 
-int rep_keep(rep_ctx *ctx, const char *stem, sl_error *err)
+int sl_report_keep(sl_report_ctx *ctx, const char *stem, sl_error *err)
 {
     if (ctx->nkeep == ctx->capkeep) {
         size_t cap = ctx->capkeep ? 2 * ctx->capkeep : 16;
         char **k = realloc(ctx->keep, cap * sizeof *k);
         if (!k)
-            return sl_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
         ctx->keep = k;
         ctx->capkeep = cap;
     }
     if (!(ctx->keep[ctx->nkeep] = strdup(stem)))
-        return sl_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
     ctx->nkeep++;
     return 0;
 }
 
-int rep_plot(rep_ctx *ctx, const sl_plot *p, sl_error *err)
+int sl_report_plot(sl_report_ctx *ctx, const sl_plot *p, sl_error *err)
 {
     int rc = sl_io_plot_write(ctx->figdir, p, err);
     if (rc)
@@ -85,38 +85,38 @@ int rep_plot(rep_ctx *ctx, const sl_plot *p, sl_error *err)
         size_t cap = ctx->capfigs ? 2 * ctx->capfigs : 16;
         char **f = realloc(ctx->figs, cap * sizeof *f);
         if (!f)
-            return sl_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
         ctx->figs = f;
         ctx->capfigs = cap;
     }
     ctx->figs[ctx->nfigs] = strdup(p->name);
     if (!ctx->figs[ctx->nfigs])
-        return sl_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
     ctx->nfigs++;
     return 0;
 }
 
-static int rep_null_run(const rep_ctx *ctx, void *arg, sl_error *err)
+static int sl_report_null_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
 {
     (void)ctx;
-    rep_null_slot *z = arg;
-    return rep_tv_null(z->d->p, z->d->V, z->n, z->reps, z->seed, &z->q, err);
+    sl_report_null_slot *z = arg;
+    return sl_report_tv_null(z->d->p, z->d->V, z->n, z->reps, z->seed, &z->q, err);
 }
 
-const rep_null *rep_null_want(rep_ctx *ctx, const rep_dist *d, size_t n, sl_error *err)
+const sl_report_null *sl_report_null_want(sl_report_ctx *ctx, const sl_report_dist *d, size_t n, sl_error *err)
 {
     for (size_t i = 0; i < ctx->nnulls; i++)
         if (ctx->nulls[i]->d == d && ctx->nulls[i]->n == n)
             return &ctx->nulls[i]->q;
     if (ctx->nnulls == ctx->capnulls) {
         size_t cap = ctx->capnulls ? 2 * ctx->capnulls : 16;
-        rep_null_slot **z = realloc(ctx->nulls, cap * sizeof *z);
+        sl_report_null_slot **z = realloc(ctx->nulls, cap * sizeof *z);
         if (!z)
             goto oom;
         ctx->nulls = z;
         ctx->capnulls = cap;
     }
-    rep_null_slot *z = calloc(1, sizeof *z);
+    sl_report_null_slot *z = calloc(1, sizeof *z);
     if (!z)
         goto oom;
     z->d = d;
@@ -128,31 +128,31 @@ const rep_null *rep_null_want(rep_ctx *ctx, const rep_dist *d, size_t n, sl_erro
         h = (h ^ (unsigned char)*c) * 1099511628211u;
     z->seed = (unsigned long)((h ^ (uint64_t)n ^ ctx->seed) & 0xFFFFFFFFu);
     ctx->nulls[ctx->nnulls++] = z;
-    if (rep_add_job(ctx, 0, (double)z->reps * ((double)d->V * 20.0 + 1000.0), rep_null_run, z))
+    if (sl_report_add_job(ctx, 0, (double)z->reps * ((double)d->V * 20.0 + 1000.0), sl_report_null_run, z))
         goto oom;
     return &z->q;
 oom:
-    sl_error_set(err, SL_ENOMEM, "out of memory");
+    sl_base_error_set(err, SL_ENOMEM, "out of memory");
     return NULL;
 }
 
 /* Longest first, so the two cores finish together; ties keep queue order. */
 static int job_order_cmp(const void *a, const void *b)
 {
-    const rep_job *const *x = a, *const *y = b;
+    const sl_report_job *const *x = a, *const *y = b;
     if ((*x)->cost != (*y)->cost)
         return (*x)->cost < (*y)->cost ? 1 : -1;
     return (*x < *y) ? -1 : (*x > *y);
 }
 
-static int rep_run_jobs(rep_ctx *ctx, int phase, size_t *done, size_t total, int progress)
+static int sl_report_run_jobs(sl_report_ctx *ctx, int phase, size_t *done, size_t total, int progress)
 {
     size_t n = 0;
     for (size_t i = 0; i < ctx->njobs; i++)
         n += ctx->jobs[i].phase == phase;
     if (!n)
         return 0;
-    rep_job **order = malloc(n * sizeof *order);
+    sl_report_job **order = malloc(n * sizeof *order);
     if (!order)
         return SL_ENOMEM;
     n = 0;
@@ -163,11 +163,11 @@ static int rep_run_jobs(rep_ctx *ctx, int phase, size_t *done, size_t total, int
     long nn = (long)n;
 #pragma omp parallel for schedule(dynamic, 1)
     for (long i = 0; i < nn; i++) {
-        rep_job *j = order[i];
-        double t0 = rep_now();
+        sl_report_job *j = order[i];
+        double t0 = sl_report_now();
         j->rc = j->fn(ctx, j->arg, &j->err);
-        j->seconds = rep_now() - t0;
-#pragma omp critical(rep_progress)
+        j->seconds = sl_report_now() - t0;
+#pragma omp critical(sl_report_progress)
         {
             (*done)++;
             if (progress)
@@ -196,24 +196,24 @@ static int usage(FILE *f, int rc)
             "  --jobs J       threads (default: all cores); results do not depend on it\n"
             "  --only IDS     comma-separated sections:",
             REP_ZIPF_V, REP_DEFAULT_N, REP_DEFAULT_SEED);
-    for (size_t i = 0; rep_sections[i]; i++)
-        fprintf(f, " %s", rep_sections[i]->id);
+    for (size_t i = 0; sl_report_sections[i]; i++)
+        fprintf(f, " %s", sl_report_sections[i]->id);
     fprintf(f, "\n  --no-plot      write the .dat and .gp files but do not run gnuplot\n");
     return rc;
 }
 
-static int rep_dist_from_logits(rep_dist *d, const char *name, const char *desc, const double *x,
+static int sl_report_dist_from_logits(sl_report_dist *d, const char *name, const char *desc, const double *x,
                                 size_t V, sl_error *err)
 {
     memset(d, 0, sizeof *d);
     snprintf(d->name, sizeof d->name, "%s", name);
     snprintf(d->desc, sizeof d->desc, "%s", desc);
     d->V = V;
-    if (sl_vec_alloc(&d->lvec, V, name))
-        return sl_error_set(err, SL_ENOMEM, "out of memory for %s", name);
+    if (sl_base_vec_alloc(&d->lvec, V, name))
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %s", name);
     d->logits = d->lvec.d;
-    if (sl_vec_alloc(&d->pvec, V, name))
-        return sl_error_set(err, SL_ENOMEM, "out of memory for %s", name);
+    if (sl_base_vec_alloc(&d->pvec, V, name))
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %s", name);
     d->p = d->pvec.d;
     for (size_t i = 0; i < V; i++) {
         d->lvec.d[i] = x[i];
@@ -225,7 +225,7 @@ static int rep_dist_from_logits(rep_dist *d, const char *name, const char *desc,
     return rc;
 }
 
-int rep_fw_run(const sl_framework_type *fw, const rep_dist *d, uint64_t seed, size_t n, long top_k,
+int sl_report_fw_run(const sl_fw_type *fw, const sl_report_dist *d, uint64_t seed, size_t n, long top_k,
                sl_fw_result *res, sl_error *err)
 {
     sl_fw_opts o;
@@ -241,53 +241,53 @@ int rep_fw_run(const sl_framework_type *fw, const rep_dist *d, uint64_t seed, si
     o.k = 1;
     o.replacement = 0; /* as `samplab draw` and torch.multinomial default */
     if (top_k > 0) {
-        o.has_top_k = 1;
-        o.top_k = top_k;
+        o.cfg.has_top_k = 1;
+        o.cfg.top_k = top_k;
     }
     /* Sampling at T = 1 said out loud: candle's LogitsProcessor without a
      * temperature is ArgMax, which draws nothing. */
     if (fw->accepts & SL_OPT_TEMPERATURE) {
-        o.has_temperature = 1;
-        o.temperature = 1.0;
+        o.cfg.has_temperature = 1;
+        o.cfg.temperature = 1.0;
     }
-    return fw->run(&o, res, err);
+    return sl_fw_run(fw, &o, res, err);
 }
 
-void rep_cmd_only(const rep_ctx *ctx, sl_buf *md, const char *id)
+void sl_report_cmd_only(const sl_report_ctx *ctx, sl_buf *md, const char *id)
 {
-    sl_buf_printf(md, "    samplab report --only %s", id);
+    sl_io_buf_printf(md, "    samplab report --only %s", id);
     if (ctx->logits_src)
-        sl_buf_printf(md, " --logits %s", ctx->logits_src);
+        sl_io_buf_printf(md, " --logits %s", ctx->logits_src);
     if (ctx->n != REP_DEFAULT_N)
-        sl_buf_printf(md, " --n %zu", ctx->n);
+        sl_io_buf_printf(md, " --n %zu", ctx->n);
     if (ctx->seed != REP_DEFAULT_SEED)
-        sl_buf_printf(md, " --seed %llu", (unsigned long long)ctx->seed);
-    sl_buf_puts(md, " --out DIR\n\n");
+        sl_io_buf_printf(md, " --seed %llu", (unsigned long long)ctx->seed);
+    sl_io_buf_puts(md, " --out DIR\n\n");
 }
 
-int rep_dist_zipf(rep_dist *d, size_t V, sl_error *err)
+int sl_report_dist_zipf(sl_report_dist *d, size_t V, sl_error *err)
 {
     double *x = malloc(V * sizeof *x);
     if (!x)
-        return sl_error_set(err, SL_ENOMEM, "out of memory for zipf");
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for zipf");
     for (size_t i = 0; i < V; i++)
         x[i] = -1.1 * log((double)(i + 1));
     char name[64], desc[256];
     snprintf(name, sizeof name, "zipf%zu", V);
     snprintf(desc, sizeof desc, "synthetic Zipf-like vocabulary, V = %zu, logit_i = -1.1 ln(i+1)", V);
-    int rc = rep_dist_from_logits(d, name, desc, x, V, err);
+    int rc = sl_report_dist_from_logits(d, name, desc, x, V, err);
     free(x);
     return rc;
 }
 
-void rep_dist_free(rep_dist *d)
+void sl_report_dist_free(sl_report_dist *d)
 {
-    sl_vec_free(&d->lvec);
-    sl_vec_free(&d->pvec);
+    sl_base_vec_free(&d->lvec);
+    sl_base_vec_free(&d->pvec);
     memset(d, 0, sizeof *d);
 }
 
-static int rep_wanted(const char *only, const char *id)
+static int sl_report_wanted(const char *only, const char *id)
 {
     if (!only)
         return 1;
@@ -302,63 +302,63 @@ static int rep_wanted(const char *only, const char *id)
     return 0;
 }
 
-static void rep_header(const rep_ctx *ctx, sl_buf *md, const char *only, const void *const *state)
+static void sl_report_header(const sl_report_ctx *ctx, sl_buf *md, const char *only, const void *const *state)
 {
-    sl_buf_puts(md, "# samplab report\n\n");
-    sl_buf_puts(md, "What the draw methods, random sources and framework emulations of samplab do to\n"
+    sl_io_buf_puts(md, "# samplab report\n\n");
+    sl_io_buf_puts(md, "What the draw methods, random sources and framework emulations of samplab do to\n"
                     "a probability vector, measured. Every table and figure below is remade,\n"
                     "byte for byte, by the command in this header; each section names the command\n"
                     "that remakes it alone. Figures: PNG and SVG in `figures/`, each with the `.dat`\n"
                     "and `.gp` that made it.\n\n");
-    sl_buf_puts(md, "```\n");
-    sl_buf_printf(md, "samplab version     %s\n", SL_VERSION);
-    sl_buf_puts(md, "command             samplab report");
+    sl_io_buf_puts(md, "```\n");
+    sl_io_buf_printf(md, "samplab version     %s\n", SL_VERSION);
+    sl_io_buf_puts(md, "command             samplab report");
     if (ctx->logits_src)
-        sl_buf_printf(md, " --logits %s", ctx->logits_src);
+        sl_io_buf_printf(md, " --logits %s", ctx->logits_src);
     if (ctx->n != REP_DEFAULT_N)
-        sl_buf_printf(md, " --n %zu", ctx->n);
+        sl_io_buf_printf(md, " --n %zu", ctx->n);
     if (ctx->seed != REP_DEFAULT_SEED)
-        sl_buf_printf(md, " --seed %llu", (unsigned long long)ctx->seed);
+        sl_io_buf_printf(md, " --seed %llu", (unsigned long long)ctx->seed);
     if (only)
-        sl_buf_printf(md, " --only %s", only);
+        sl_io_buf_printf(md, " --only %s", only);
     if (!ctx->logits_src && ctx->n == REP_DEFAULT_N && ctx->seed == REP_DEFAULT_SEED && !only)
-        sl_buf_puts(md, "   (make report)");
-    sl_buf_puts(md, "\ngenerators          ");
-    for (size_t i = 0; rep_rng_names[i]; i++)
-        sl_buf_printf(md, "%s%s", i ? ", " : "", rep_rng_names[i]);
-    sl_buf_puts(md, "\nmethods             ");
-    for (size_t i = 0; rep_method_names[i]; i++)
-        sl_buf_printf(md, "%s%s", i ? ", " : "", rep_method_names[i]);
-    sl_buf_puts(md, "\nframeworks          ");
-    if (!sl_framework_types[0])
-        sl_buf_puts(md, "(none in this build)");
-    for (size_t i = 0; sl_framework_types[i]; i++)
-        sl_buf_printf(md, "%s%s", i ? ", " : "", sl_framework_types[i]->name);
-    sl_buf_printf(md, "\nN                   %zu draws per cell (exceptions stated in the tables)\n", ctx->n);
-    sl_buf_printf(md, "base seed           %llu (cell i of a table uses seed %llu + i; seeds listed per row)\n",
+        sl_io_buf_puts(md, "   (make report)");
+    sl_io_buf_puts(md, "\ngenerators          ");
+    for (size_t i = 0; sl_report_rng_names[i]; i++)
+        sl_io_buf_printf(md, "%s%s", i ? ", " : "", sl_report_rng_names[i]);
+    sl_io_buf_puts(md, "\nmethods             ");
+    for (size_t i = 0; sl_report_method_names[i]; i++)
+        sl_io_buf_printf(md, "%s%s", i ? ", " : "", sl_report_method_names[i]);
+    sl_io_buf_puts(md, "\nframeworks          ");
+    if (!sl_fw_types[0])
+        sl_io_buf_puts(md, "(none in this build)");
+    for (size_t i = 0; sl_fw_types[i]; i++)
+        sl_io_buf_printf(md, "%s%s", i ? ", " : "", sl_fw_types[i]->name);
+    sl_io_buf_printf(md, "\nN                   %zu draws per cell (exceptions stated in the tables)\n", ctx->n);
+    sl_io_buf_printf(md, "base seed           %llu (cell i of a table uses seed %llu + i; seeds listed per row)\n",
                   (unsigned long long)ctx->seed, (unsigned long long)ctx->seed);
-    sl_buf_printf(md, "null quantiles      simulated: %zu multinomial samples per (vector, N) (300 when\n"
+    sl_io_buf_printf(md, "null quantiles      simulated: %zu multinomial samples per (vector, N) (300 when\n"
                       "                    V > 4096), sl_stat_tv_null_sim over %s seeded from the\n"
                       "                    vector's name, N and the base seed\n",
                   ctx->null_reps, SL_STAT_SIM_RNG);
-    sl_buf_puts(md, "vocabularies        ");
-    const rep_dist *ds[3] = {&ctx->weather, &ctx->ties, &ctx->big};
+    sl_io_buf_puts(md, "vocabularies        ");
+    const sl_report_dist *ds[3] = {&ctx->weather, &ctx->ties, &ctx->big};
     for (int i = 0; i < 3; i++)
-        sl_buf_printf(md, "%s%s (V = %zu): %s\n", i ? "                    " : "", ds[i]->name, ds[i]->V,
+        sl_io_buf_printf(md, "%s%s (V = %zu): %s\n", i ? "                    " : "", ds[i]->name, ds[i]->V,
                       ds[i]->desc);
-    sl_buf_puts(md, "p-value flags       '!' marks p < 0.001 or p > 0.999 (both tails, as TestU01)\n");
-    sl_buf_puts(md, "```\n\n");
-    sl_buf_puts(md, "Contents:\n\n");
-    for (size_t i = 0, k = 0; rep_sections[i]; i++)
+    sl_io_buf_puts(md, "p-value flags       '!' marks p < 0.001 or p > 0.999 (both tails, as TestU01)\n");
+    sl_io_buf_puts(md, "```\n\n");
+    sl_io_buf_puts(md, "Contents:\n\n");
+    for (size_t i = 0, k = 0; sl_report_sections[i]; i++)
         if (state[i])
-            sl_buf_printf(md, "%zu. [%s](#%s)\n", ++k, rep_sections[i]->title, rep_sections[i]->id);
-    sl_buf_puts(md, "\n");
+            sl_io_buf_printf(md, "%zu. [%s](#%s)\n", ++k, sl_report_sections[i]->title, sl_report_sections[i]->id);
+    sl_io_buf_puts(md, "\n");
 }
 
 int sl_cli_report_main(int argc, char **argv)
 {
     const char *cmd = "report";
-    rep_ctx ctx;
+    sl_report_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.n = REP_DEFAULT_N;
     ctx.seed = REP_DEFAULT_SEED;
@@ -408,7 +408,7 @@ int sl_cli_report_main(int argc, char **argv)
             sl_error e;
             if (!(v = sl_cli_value(cmd, argc, argv, &i)))
                 return 2;
-            if (sl_seed_parse(v, &s, &e) || s.hi || s.lo > UINT64_MAX - 100000) {
+            if (sl_base_seed_parse(v, &s, &e) || s.hi || s.lo > UINT64_MAX - 100000) {
                 fprintf(stderr, "samplab report: --seed must be an integer below 2^64 - 100000\n");
                 return 2;
             }
@@ -444,8 +444,8 @@ int sl_cli_report_main(int argc, char **argv)
             const char *e = strchr(p, ',');
             size_t len = e ? (size_t)(e - p) : strlen(p);
             int ok = 0;
-            for (size_t k = 0; rep_sections[k]; k++)
-                ok |= strlen(rep_sections[k]->id) == len && !strncmp(rep_sections[k]->id, p, len);
+            for (size_t k = 0; sl_report_sections[k]; k++)
+                ok |= strlen(sl_report_sections[k]->id) == len && !strncmp(sl_report_sections[k]->id, p, len);
             if (!ok) {
                 fprintf(stderr, "samplab report: --only: unknown section '%.*s' (samplab report --help lists them)\n",
                         (int)len, p);
@@ -460,15 +460,15 @@ int sl_cli_report_main(int argc, char **argv)
     if (ctx.n < REP_DEFAULT_N)
         ctx.null_reps = 200; /* a quick run (tests) needs no precise null tails */
 
-    double t_start = rep_now();
+    double t_start = sl_report_now();
     sl_error err;
     int rc = 0;
     static const double weather[8] = {4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2.2};
     static const double ties[4] = {3, 2, 2, 1};
-    if ((rc = rep_dist_from_logits(&ctx.weather, "weather",
+    if ((rc = sl_report_dist_from_logits(&ctx.weather, "weather",
                                    "logits 4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2.2 (the weather example)",
                                    weather, 8, &err)) ||
-        (rc = rep_dist_from_logits(&ctx.ties, "ties", "logits 3, 2, 2, 1 (a tie at the 2nd place)", ties,
+        (rc = sl_report_dist_from_logits(&ctx.ties, "ties", "logits 3, 2, 2, 1 (a tie at the 2nd place)", ties,
                                    4, &err)))
         return sl_cli_fail(&err);
     if (logits_path) {
@@ -477,8 +477,8 @@ int sl_cli_report_main(int argc, char **argv)
             return sl_cli_fail(&err);
         char desc[4096 + 64];
         snprintf(desc, sizeof desc, "logits read from %s", ctx.logits_src);
-        rc = rep_dist_from_logits(&ctx.big, "logits", desc, v.d, v.n, &err);
-        sl_vec_free(&v);
+        rc = sl_report_dist_from_logits(&ctx.big, "logits", desc, v.d, v.n, &err);
+        sl_base_vec_free(&v);
         if (rc) {
             /* the softmax's message names the entry; add the file, as draw does */
             fprintf(stderr, "samplab: %s: %s\n", logits_path, err.msg);
@@ -490,14 +490,14 @@ int sl_cli_report_main(int argc, char **argv)
          * outside the source tree, the same kind of vector made in code. */
         sl_vec v;
         if (!sl_io_vec_read(REP_ZIPF_FILE, NULL, -1, &v, &err)) {
-            rc = rep_dist_from_logits(&ctx.big, "synthetic49152",
+            rc = sl_report_dist_from_logits(&ctx.big, "synthetic49152",
                                       REP_ZIPF_FILE ": Zipf-like, logit of rank r = -1.1 ln r + U(-0.25, 0.25), "
                                       "ranks randomly permuted (analysis/make_synthetic_vocab.py)",
                                       v.d, v.n, &err);
-            sl_vec_free(&v);
+            sl_base_vec_free(&v);
             if (rc)
                 return sl_cli_fail(&err);
-        } else if (rep_dist_zipf(&ctx.big, REP_ZIPF_V, &err))
+        } else if (sl_report_dist_zipf(&ctx.big, REP_ZIPF_V, &err))
             return sl_cli_fail(&err);
         ctx.main = &ctx.weather;
     }
@@ -513,17 +513,17 @@ int sl_cli_report_main(int argc, char **argv)
         snprintf(dir, sizeof dir, "%s/inputs", ctx.outdir);
         if (sl_io_mkdir_p(dir, &err))
             return sl_cli_fail(&err);
-        const rep_dist *w[2] = {ctx.main, &ctx.ties};
+        const sl_report_dist *w[2] = {ctx.main, &ctx.ties};
         for (int k = 0; k < 2; k++) {
             sl_buf b;
-            sl_buf_init(&b);
-            sl_buf_printf(&b, "# softmax of %s (%s), %%.17g; written by samplab report\n", w[k]->name, w[k]->desc);
+            sl_io_buf_init(&b);
+            sl_io_buf_printf(&b, "# softmax of %s (%s), %%.17g; written by samplab report\n", w[k]->name, w[k]->desc);
             for (size_t i = 0; i < w[k]->V; i++)
-                sl_buf_printf(&b, "%.17g\n", w[k]->p[i]);
+                sl_io_buf_printf(&b, "%.17g\n", w[k]->p[i]);
             char path[4300];
             snprintf(path, sizeof path, "%s/%s_probs.txt", dir, w[k]->name);
-            rc = b.oom ? sl_error_set(&err, SL_ENOMEM, "out of memory") : sl_io_write_atomic(path, b.data, b.len, &err);
-            sl_buf_free(&b);
+            rc = b.oom ? sl_base_error_set(&err, SL_ENOMEM, "out of memory") : sl_io_write_atomic(path, b.data, b.len, &err);
+            sl_io_buf_free(&b);
             if (rc)
                 return sl_cli_fail(&err);
         }
@@ -531,23 +531,23 @@ int sl_cli_report_main(int argc, char **argv)
 
     /* Plan every section, run all jobs, then emit in order. */
     size_t nsec = 0;
-    while (rep_sections[nsec])
+    while (sl_report_sections[nsec])
         nsec++;
     void **state = calloc(nsec, sizeof *state);
     double *secs = calloc(nsec, sizeof *secs);
     if (!state || !secs)
         return 2;
     for (size_t i = 0; i < nsec; i++) {
-        if (!rep_wanted(only, rep_sections[i]->id))
+        if (!sl_report_wanted(only, sl_report_sections[i]->id))
             continue;
         ctx.cur_section = (int)i;
-        if ((rc = rep_sections[i]->plan(&ctx, &state[i], &err)))
+        if ((rc = sl_report_sections[i]->plan(&ctx, &state[i], &err)))
             return sl_cli_fail(&err);
     }
     int progress = isatty(2);
     size_t done = 0;
     for (int phase = 0; phase < 2; phase++)
-        if (rep_run_jobs(&ctx, phase, &done, ctx.njobs, progress)) {
+        if (sl_report_run_jobs(&ctx, phase, &done, ctx.njobs, progress)) {
             fprintf(stderr, "samplab report: out of memory\n");
             return 2;
         }
@@ -564,16 +564,16 @@ int sl_cli_report_main(int argc, char **argv)
         return sl_cli_fail(&err);
 
     sl_buf md;
-    sl_buf_init(&md);
-    rep_header(&ctx, &md, only, (const void *const *)state);
+    sl_io_buf_init(&md);
+    sl_report_header(&ctx, &md, only, (const void *const *)state);
     for (size_t i = 0, k = 0; i < nsec; i++) {
         if (!state[i])
             continue;
-        sl_buf_printf(&md, "<a id=\"%s\"></a>\n\n## %zu. %s\n\n", rep_sections[i]->id, ++k,
-                      rep_sections[i]->title);
-        if ((rc = rep_sections[i]->emit(&ctx, state[i], &md, &err)))
+        sl_io_buf_printf(&md, "<a id=\"%s\"></a>\n\n## %zu. %s\n\n", sl_report_sections[i]->id, ++k,
+                      sl_report_sections[i]->title);
+        if ((rc = sl_report_sections[i]->emit(&ctx, state[i], &md, &err)))
             return sl_cli_fail(&err);
-        rep_sections[i]->release(state[i]);
+        sl_report_sections[i]->release(state[i]);
     }
     if (md.oom) {
         fprintf(stderr, "samplab report: out of memory\n");
@@ -583,7 +583,7 @@ int sl_cli_report_main(int argc, char **argv)
     snprintf(path, sizeof path, "%s/REPORT.md", ctx.outdir);
     if (sl_io_write_atomic(path, md.data, md.len, &err))
         return sl_cli_fail(&err);
-    double t_studies = rep_now() - t_start;
+    double t_studies = sl_report_now() - t_start;
     if (!ctx.no_plot) {
         if (progress)
             fprintf(stderr, "samplab report: rendering %zu figures with gnuplot\n", ctx.nfigs);
@@ -619,29 +619,29 @@ int sl_cli_report_main(int argc, char **argv)
         if (dir)
             closedir(dir);
     }
-    double t_total = rep_now() - t_start;
+    double t_total = sl_report_now() - t_start;
 
     sl_buf tm;
-    sl_buf_init(&tm);
-    sl_buf_printf(&tm, "# samplab report timings (seconds; not reproducible, kept out of REPORT.md)\n");
+    sl_io_buf_init(&tm);
+    sl_io_buf_printf(&tm, "# samplab report timings (seconds; not reproducible, kept out of REPORT.md)\n");
 #ifdef _OPENMP
-    sl_buf_printf(&tm, "threads\t%d\n", omp_get_max_threads());
+    sl_io_buf_printf(&tm, "threads\t%d\n", omp_get_max_threads());
 #else
-    sl_buf_printf(&tm, "threads\t1\n");
+    sl_io_buf_printf(&tm, "threads\t1\n");
 #endif
     for (size_t i = 0; i < nsec; i++)
         if (state[i])
-            sl_buf_printf(&tm, "section %s (cpu)\t%.3f\n", rep_sections[i]->id, secs[i]);
-    sl_buf_printf(&tm, "studies + markdown (wall)\t%.3f\n", t_studies);
-    sl_buf_printf(&tm, "figures (wall)\t%.3f\n", t_total - t_studies);
-    sl_buf_printf(&tm, "total (wall)\t%.3f\n", t_total);
+            sl_io_buf_printf(&tm, "section %s (cpu)\t%.3f\n", sl_report_sections[i]->id, secs[i]);
+    sl_io_buf_printf(&tm, "studies + markdown (wall)\t%.3f\n", t_studies);
+    sl_io_buf_printf(&tm, "figures (wall)\t%.3f\n", t_total - t_studies);
+    sl_io_buf_printf(&tm, "total (wall)\t%.3f\n", t_total);
     snprintf(path, sizeof path, "%s/timings.txt", ctx.outdir);
     if (sl_io_write_atomic(path, tm.data ? tm.data : "", tm.len, &err))
         return sl_cli_fail(&err);
     printf("samplab report: wrote %s/REPORT.md and %zu figures in %s (%.1f s)\n", ctx.outdir, ctx.nfigs,
            ctx.figdir, t_total);
-    sl_buf_free(&tm);
-    sl_buf_free(&md);
+    sl_io_buf_free(&tm);
+    sl_io_buf_free(&md);
     for (size_t i = 0; i < ctx.nfigs; i++)
         free(ctx.figs[i]);
     free(ctx.figs);
@@ -654,8 +654,8 @@ int sl_cli_report_main(int argc, char **argv)
     free(ctx.nulls);
     free(state);
     free(secs);
-    rep_dist_free(&ctx.weather);
-    rep_dist_free(&ctx.ties);
-    rep_dist_free(&ctx.big);
+    sl_report_dist_free(&ctx.weather);
+    sl_report_dist_free(&ctx.ties);
+    sl_report_dist_free(&ctx.big);
     return 0;
 }

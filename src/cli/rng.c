@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/sl_cli.h"
 
 static void rng_help(FILE *f)
 {

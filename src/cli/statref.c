@@ -7,15 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/sl_cli.h"
 
 int sl_cli_ref_load(const sl_cli_ref_opts *o, sl_cli_ref *ref, sl_error *err)
 {
     memset(ref, 0, sizeof *ref);
     if (!!o->probs == !!o->logits)
-        return sl_error_set(err, SL_EINVAL, "give exactly one of --probs SRC and --logits SRC");
+        return sl_base_error_set(err, SL_EINVAL, "give exactly one of --probs SRC and --logits SRC");
     if (o->probs && o->has_temperature)
-        return sl_error_set(err, SL_EINVAL, "--temperature applies to --logits only");
+        return sl_base_error_set(err, SL_EINVAL, "--temperature applies to --logits only");
     sl_vec vec;
     int rc = sl_io_vec_read(o->probs ? o->probs : o->logits, o->tensor, o->row, &vec, err);
     if (rc)
@@ -24,8 +24,8 @@ int sl_cli_ref_load(const sl_cli_ref_opts *o, sl_cli_ref *ref, sl_error *err)
     ref->v = vec.n;
     ref->p = malloc((vec.n ? vec.n : 1) * sizeof *ref->p);
     if (!ref->p) {
-        sl_vec_free(&vec);
-        return sl_error_set(err, SL_ENOMEM, "%s: out of memory", ref->source);
+        sl_base_vec_free(&vec);
+        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory", ref->source);
     }
     if (o->logits) {
         double t = o->has_temperature ? o->temperature : 1.0;
@@ -33,13 +33,13 @@ int sl_cli_ref_load(const sl_cli_ref_opts *o, sl_cli_ref *ref, sl_error *err)
         if (rc) {
             char msg[sizeof err->msg];
             snprintf(msg, sizeof msg, "%s", err->msg);
-            sl_error_set(err, rc, "%s: %s", ref->source, msg);
+            sl_base_error_set(err, rc, "%s: %s", ref->source, msg);
         }
         ref->weight_sum = 1.0;
         ref->temperature = t;
         ref->from_logits = 1;
     } else {
-        rc = sl_vec_check_weights(&vec, err);
+        rc = sl_base_vec_check_weights(&vec, err);
         if (!rc) {
             double s = 0;
             for (size_t i = 0; i < vec.n; i++)
@@ -49,7 +49,7 @@ int sl_cli_ref_load(const sl_cli_ref_opts *o, sl_cli_ref *ref, sl_error *err)
                 ref->p[i] = vec.d[i] / s;
         }
     }
-    sl_vec_free(&vec);
+    sl_base_vec_free(&vec);
     if (rc) {
         free(ref->p);
         ref->p = NULL;
@@ -113,7 +113,7 @@ int sl_cli_draw_counts(const double *p, size_t V, const sl_draw_type *dt, const 
     int rc = sl_rng_init(&rng, rt, seed, err);
     if (rc)
         return rc;
-    rc = dt->prepare(&table, p, V, err);
+    rc = sl_draw_prepare(dt, &table, p, V, err);
     if (rc) {
         sl_rng_release(&rng);
         return rc;

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "cli/sl_cli.h"
 
 int sl_cli_parse_size(const char *cmd, const char *opt, const char *text, size_t *out)
 {
@@ -80,14 +80,14 @@ int sl_cli_write_atomic(const char *path, const char *data, size_t len, sl_error
     size_t pl = strlen(path);
     char *tmp = malloc(pl + 16);
     if (!tmp)
-        return sl_error_set(err, SL_ENOMEM, "%s: out of memory", path);
+        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory", path);
     memcpy(tmp, path, pl);
     memcpy(tmp + pl, ".tmp.XXXXXX", 12);
     int fd = mkstemp(tmp);
     if (fd < 0) {
         int e = errno;
         free(tmp);
-        return sl_error_set(err, SL_EIO, "%s: cannot create a temporary file: %s", path, strerror(e));
+        return sl_base_error_set(err, SL_EIO, "%s: cannot create a temporary file: %s", path, strerror(e));
     }
     fchmod(fd, 0644); /* mkstemp makes 0600; an output is meant to be read */
     size_t done = 0;
@@ -100,7 +100,7 @@ int sl_cli_write_atomic(const char *path, const char *data, size_t len, sl_error
             close(fd);
             unlink(tmp);
             free(tmp);
-            return sl_error_set(err, SL_EIO, "%s: write failed: %s", path, strerror(e));
+            return sl_base_error_set(err, SL_EIO, "%s: write failed: %s", path, strerror(e));
         }
         done += (size_t)w;
     }
@@ -108,7 +108,7 @@ int sl_cli_write_atomic(const char *path, const char *data, size_t len, sl_error
         int e = errno;
         unlink(tmp);
         free(tmp);
-        return sl_error_set(err, SL_EIO, "%s: cannot move the output into place: %s", path, strerror(e));
+        return sl_base_error_set(err, SL_EIO, "%s: cannot move the output into place: %s", path, strerror(e));
     }
     free(tmp);
     return SL_OK;
@@ -119,10 +119,10 @@ int sl_cli_seed(const char *seed_text, const char *stream_text, sl_seed *out)
     sl_error err;
     memset(out, 0, sizeof *out);
     out->lo = 42; /* samplab's default seed */
-    if (seed_text && sl_seed_parse(seed_text, out, &err))
+    if (seed_text && sl_base_seed_parse(seed_text, out, &err))
         return sl_cli_fail(&err);
     if (stream_text) {
-        if (sl_seed_parse_stream(stream_text, &out->stream, &err))
+        if (sl_base_seed_parse_stream(stream_text, &out->stream, &err))
             return sl_cli_fail(&err);
         out->has_stream = 1;
     }

@@ -10,7 +10,7 @@
  * Cost: prepare O(V); draw O(1), 1 uniform = 2 words (32-bit source). */
 #include <stdlib.h>
 
-#include "samplab.h"
+#include "draw/sl_draw.h"
 
 typedef struct alias_table {
     size_t V;
@@ -28,8 +28,11 @@ static void alias_free(void *table)
     free(t);
 }
 
-static int alias_prepare(void **table, const double *p, size_t V, sl_error *err)
+static int alias_prepare(void **table, const sl_draw_dist *dist, const void *param, sl_error *err)
 {
+    const double *p = dist->d;
+    size_t V = dist->V;
+    (void)param;
     alias_table *t = calloc(1, sizeof *t);
     size_t *stack = malloc(V * sizeof *stack); /* small from the front, large from the back */
     double *scaled = malloc(V * sizeof *scaled);
@@ -41,7 +44,7 @@ static int alias_prepare(void **table, const double *p, size_t V, sl_error *err)
         alias_free(t);
         free(stack);
         free(scaled);
-        return sl_error_set(err, SL_ENOMEM, "alias: out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "alias: out of memory");
     }
     t->V = V;
     double s = 0;
@@ -90,7 +93,7 @@ static int alias_prepare(void **table, const double *p, size_t V, sl_error *err)
 static size_t alias_draw(const void *table, sl_rng *rng)
 {
     const alias_table *t = table;
-    double x = sl_uniform_f64(rng) * (double)t->V;
+    double x = sl_rng_uniform_f64(rng) * (double)t->V;
     size_t col = (size_t)x;
     if (col >= t->V)
         col = t->V - 1;

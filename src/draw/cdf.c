@@ -6,7 +6,7 @@
  * Cost: prepare O(V) sums; draw O(log V), one uniform, 2 words (32-bit source). */
 #include <stdlib.h>
 
-#include "samplab.h"
+#include "draw/sl_draw.h"
 
 typedef struct cdf_table {
     size_t V;
@@ -15,11 +15,14 @@ typedef struct cdf_table {
     double cum[];
 } cdf_table;
 
-static int cdf_prepare(void **table, const double *p, size_t V, sl_error *err)
+static int cdf_prepare(void **table, const sl_draw_dist *dist, const void *param, sl_error *err)
 {
+    const double *p = dist->d;
+    size_t V = dist->V;
+    (void)param;
     cdf_table *t = malloc(sizeof *t + V * sizeof(double));
     if (!t)
-        return sl_error_set(err, SL_ENOMEM, "cdf: out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "cdf: out of memory");
     double s = 0;
     t->V = V;
     t->last_positive = 0;
@@ -51,7 +54,7 @@ size_t sl_draw_cdf_search(const double *cum, size_t V, double target)
 static size_t cdf_draw(const void *table, sl_rng *rng)
 {
     const cdf_table *t = table;
-    double target = sl_uniform_f64(rng) * t->total;
+    double target = sl_rng_uniform_f64(rng) * t->total;
     size_t i = sl_draw_cdf_search(t->cum, t->V, target);
     return i < t->V ? i : t->last_positive;
 }

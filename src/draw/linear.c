@@ -9,18 +9,21 @@
  * Cost: prepare O(V) normalisation; draw O(V) scan; 1 uniform = 2 words (32-bit source). */
 #include <stdlib.h>
 
-#include "samplab.h"
+#include "draw/sl_draw.h"
 
 typedef struct linear_table {
     size_t V;
     double p[];
 } linear_table;
 
-static int linear_prepare(void **table, const double *p, size_t V, sl_error *err)
+static int linear_prepare(void **table, const sl_draw_dist *dist, const void *param, sl_error *err)
 {
+    const double *p = dist->d;
+    size_t V = dist->V;
+    (void)param;
     linear_table *t = malloc(sizeof *t + V * sizeof(double));
     if (!t)
-        return sl_error_set(err, SL_ENOMEM, "linear: out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "linear: out of memory");
     double s = 0;
     for (size_t i = 0; i < V; i++)
         s += p[i];
@@ -34,7 +37,7 @@ static int linear_prepare(void **table, const double *p, size_t V, sl_error *err
 static size_t linear_draw(const void *table, sl_rng *rng)
 {
     const linear_table *t = table;
-    double r = sl_uniform_f64(rng), cum = 0;
+    double r = sl_rng_uniform_f64(rng), cum = 0;
     for (size_t i = 0; i < t->V; i++) {
         cum += t->p[i];
         if (r < cum)

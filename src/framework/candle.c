@@ -17,10 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "framework/sl_fw.h"
 
 /* rand 0.9's name for the same failure: candle >= 0.8.4 links rand 0.9. */
-static const char *rand09_name(sl_fw_rand_status st)
+static const char *rand09_name(sl_draw_rand_status st)
 {
     switch (st) {
     case SL_RAND_NO_ITEM: return "InvalidInput";
@@ -32,35 +32,35 @@ static const char *rand09_name(sl_fw_rand_status st)
 
 /* Explains a WeightedIndex::new failure in one line naming the source; for
  * --logits also rand 0.9's name, the one candle 0.11 itself reports. */
-static int wi_error(sl_error *err, const char *src, sl_fw_rand_status st, size_t bad, const float *w, size_t m,
+static int wi_error(sl_error *err, const char *src, sl_draw_rand_status st, size_t bad, const float *w, size_t m,
                     const size_t *order, int from_logits, int topk0)
 {
-    const char *what = sl_fw_rand_status_name(st);
+    const char *what = sl_draw_rand_status_name(st);
     size_t tok = order && bad < m ? order[bad] : bad;
     switch (st) {
     case SL_RAND_NO_ITEM:
         if (topk0)
-            return sl_error_set(err, SL_EINVAL,
+            return sl_base_error_set(err, SL_EINVAL,
                                 "%s: top-k 0 keeps no token: WeightedIndex::new returns NoItem (rand 0.9 as in candle "
                                 "0.11: %s; 0 words drawn)",
                                 src, rand09_name(st));
-        return sl_error_set(err, SL_EINVAL, "%s: no weights: WeightedIndex::new returns NoItem (0 words drawn)", src);
+        return sl_base_error_set(err, SL_EINVAL, "%s: no weights: WeightedIndex::new returns NoItem (0 words drawn)", src);
     case SL_RAND_INVALID_WEIGHT:
         if (from_logits)
-            return sl_error_set(err, SL_EINVAL,
+            return sl_base_error_set(err, SL_EINVAL,
                                 "%s: token %zu gets weight %.9g from candle's softmax (a NaN or +inf logit, or all "
                                 "-inf): WeightedIndex::new returns %s (rand 0.9 as in candle 0.11: %s; 0 words drawn)",
                                 src, tok, (double)w[bad], what, rand09_name(st));
-        return sl_error_set(err, SL_EINVAL,
+        return sl_base_error_set(err, SL_EINVAL,
                             "%s: entry %zu is %.9g (not >= 0): WeightedIndex::new returns %s (0 words drawn)", src,
                             tok, (double)w[bad], what);
     case SL_RAND_ALL_WEIGHTS_ZERO:
         if (from_logits)
-            return sl_error_set(err, SL_EINVAL,
+            return sl_base_error_set(err, SL_EINVAL,
                                 "%s: every weight is zero after candle's filters: WeightedIndex::new returns %s (rand "
                                 "0.9 as in candle 0.11: %s; 0 words drawn)",
                                 src, what, rand09_name(st));
-        return sl_error_set(err, SL_EINVAL, "%s: every weight is zero: WeightedIndex::new returns %s (0 words drawn)",
+        return sl_base_error_set(err, SL_EINVAL, "%s: every weight is zero: WeightedIndex::new returns %s (0 words drawn)",
                             src, what);
     case SL_RAND_PANIC_RANGE: {
         size_t at = 0;
@@ -72,13 +72,13 @@ static int wi_error(sl_error *err, const char *src, sl_fw_rand_status st, size_t
                 break;
             }
         }
-        return sl_error_set(err, SL_EINVAL,
+        return sl_base_error_set(err, SL_EINVAL,
                             "%s: the f32 sum of the weights is +inf from entry %zu on (%s): rand panics in "
                             "Uniform::new \"range overflow\" (0 words drawn)",
                             src, order && at < m ? order[at] : at, isinf(w[at]) ? "an infinite weight" : "overflow");
     }
     default:
-        return sl_error_set(err, SL_ENOMEM, "%s: out of memory for WeightedIndex over %zu weights", src, m);
+        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for WeightedIndex over %zu weights", src, m);
     }
 }
 
@@ -87,13 +87,13 @@ static int candle_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
     const sl_vec *v = o->probs ? o->probs : o->logits;
     const char *src = v->source;
     if (o->seed.hi)
-        return sl_error_set(err, SL_EINVAL, "candle's seed is a u64 (StdRng::seed_from_u64): give one below 2^64");
-    if (o->probs && (o->has_temperature || o->has_top_k || o->has_top_p || o->simd_sum || o->has_penalty))
-        return sl_error_set(err, SL_EINVAL,
+        return sl_base_error_set(err, SL_EINVAL, "candle's seed is a u64 (StdRng::seed_from_u64): give one below 2^64");
+    if (o->probs && (o->cfg.has_temperature || o->cfg.has_top_k || o->cfg.has_top_p || o->simd_sum || o->cfg.has_penalty))
+        return sl_base_error_set(err, SL_EINVAL,
                             "--temperature, --top-k, --top-p, --simd-sum and --repetition-penalty apply to --logits; "
                             "--probs are drawn with WeightedIndex as given");
-    if (o->context_n && !o->has_penalty)
-        return sl_error_set(err, SL_EINVAL, "--context needs --repetition-penalty");
+    if (o->cfg.context_n && !o->cfg.has_penalty)
+        return sl_base_error_set(err, SL_EINVAL, "--context needs --repetition-penalty");
 
     memset(out, 0, sizeof *out);
     out->n = o->n;
@@ -109,31 +109,31 @@ static int candle_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
     sl_logits_candle_cfg cfg;
     memset(&cfg, 0, sizeof cfg);
     if (!out->tokens) {
-        rc = sl_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", o->n);
+        rc = sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", o->n);
         goto done;
     }
     if (o->probs) {
         w = v->f;
         m = V;
     } else {
-        rc = sl_logits_candle_cfg_make(o->has_temperature, o->temperature, o->has_top_k, o->top_k, o->has_top_p,
-                                       o->top_p, o->simd_sum, &cfg, err);
+        rc = sl_logits_candle_cfg_make(o->cfg.has_temperature, o->cfg.temperature, o->cfg.has_top_k, o->cfg.top_k, o->cfg.has_top_p,
+                                       o->cfg.top_p, o->simd_sum, &cfg, err);
         if (rc)
             goto done;
         if (V == 0) {
-            rc = sl_error_set(err, SL_EINVAL, "%s: no logits", src);
+            rc = sl_base_error_set(err, SL_EINVAL, "%s: no logits", src);
             goto done;
         }
         buf = malloc(V * sizeof *buf);
         lg = malloc(V * sizeof *lg);
         order = malloc(V * sizeof *order);
         if (!buf || !lg || !order) {
-            rc = sl_error_set(err, SL_ENOMEM, "out of memory for %zu logits", V);
+            rc = sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu logits", V);
             goto done;
         }
         memcpy(lg, v->f, V * sizeof *lg);
-        if (o->has_penalty && sl_logits_candle_repeat_penalty(lg, V, (float)o->penalty, o->context, o->context_n) < 0) {
-            rc = sl_error_set(err, SL_ENOMEM, "out of memory for the repeat penalty");
+        if (o->cfg.has_penalty && sl_logits_candle_repeat_penalty(lg, V, (float)o->cfg.penalty, o->cfg.context, o->cfg.context_n) < 0) {
+            rc = sl_base_error_set(err, SL_ENOMEM, "out of memory for the repeat penalty");
             goto done;
         }
         /* The logits are the same at every step, so the distribution is too:
@@ -149,9 +149,9 @@ static int candle_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
         w = buf;
     }
 
-    sl_fw_rand_wi wi;
+    sl_draw_rand_wi wi;
     size_t bad;
-    sl_fw_rand_status st = sl_fw_rand_wi_new(&wi, w, m, &bad);
+    sl_draw_rand_status st = sl_draw_rand_wi_new(&wi, w, m, &bad);
     if (st) {
         rc = wi_error(err, src, st, bad, w, m, o->logits ? order : NULL, o->logits != NULL,
                       o->logits && cfg.k == 0 &&
@@ -163,20 +163,20 @@ static int candle_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
     seed.has_stream = 0;
     rc = sl_rng_init(&rng, &sl_rng_rand_stdrng_type, &seed, err);
     if (rc) {
-        sl_fw_rand_wi_free(&wi);
+        sl_draw_rand_wi_free(&wi);
         goto done;
     }
     /* draw in blocks, then map through the top-k order */
     size_t blk[1024];
     for (size_t i = 0; i < o->n; i += 1024) {
         size_t nb = o->n - i < 1024 ? o->n - i : 1024;
-        sl_fw_rand_wi_sample_many(&wi, &rng, nb, blk);
+        sl_draw_rand_wi_sample_many(&wi, &rng, nb, blk);
         for (size_t j = 0; j < nb; j++)
             out->tokens[i + j] = (long)(o->logits ? order[blk[j]] : blk[j]);
     }
     out->words = rng.words;
     sl_rng_release(&rng);
-    sl_fw_rand_wi_free(&wi);
+    sl_draw_rand_wi_free(&wi);
 done:
     free(buf);
     free(lg);
@@ -188,7 +188,7 @@ done:
     return rc;
 }
 
-const sl_framework_type sl_framework_candle_type = {
+const sl_fw_type sl_fw_candle_type = {
     .name = "candle",
     .summary = "candle 0.11 LogitsProcessor / rand 0.8.5 WeightedIndex<f32> over StdRng (ChaCha12), 1 word per draw",
     .accepts = SL_OPT_PROBS | SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_SIMD_SUM |

@@ -13,25 +13,22 @@
  * Known divergences: those of its two parts; with --torch 2 only the race
  * follows torch 2.x — the pipeline's float32 kernels (softmax, sort tie order)
  * were checked against torch 1.13 only. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "framework/sl_fw.h"
 
-#include "samplab.h"
-
-static int hf_fw_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
-{
-    memset(out, 0, sizeof *out);
-    if (!o->logits)
-        return sl_error_set(err, SL_EINVAL, "framework hf takes --logits (generate samples from scores)");
-    return sl_fw_torch_after_pipeline(&sl_pipeline_hf_type, o, out, err);
-}
-
-const sl_framework_type sl_framework_hf_type = {
-    "hf",
-    "transformers generate(do_sample=True) step: the hf pipeline (float32 as torch), then "
-    "torch.multinomial(probs, 1) after torch.manual_seed (torch 1.13; --torch 2)",
-    SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
+const sl_fw_type sl_fw_hf_type = {
+    .name = "hf",
+    .summary = "transformers generate(do_sample=True) step: the hf pipeline (float32 as torch), then "
+               "torch.multinomial(probs, 1) after torch.manual_seed (torch 1.13; --torch 2)",
+    .version = "transformers generate() processors (4.x order), torch 1.13.1",
+    .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
         SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS | SL_OPT_VARIANT,
-    hf_fw_run,
+    .takes_logits = 1,
+    .input_why = "generate samples from scores",
+    .pipeline = &sl_logits_pipeline_hf_type,
+    .draw = &sl_draw_torch_type,
+    .rng = "torch-mt19937",
+    .default_seed = 42,
+    .open = sl_fw_after_pipeline_open,
+    .step = sl_fw_after_pipeline_step,
+    .close = sl_fw_after_pipeline_close,
 };

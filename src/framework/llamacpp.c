@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "framework/sl_fw.h"
 
 double sl_fw_llamacpp_uniform(sl_rng *r)
 {
@@ -44,20 +44,19 @@ static int llamacpp_fw_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err
 {
     memset(out, 0, sizeof *out);
     if (!o->logits)
-        return sl_error_set(err, SL_EINVAL, "framework llamacpp takes --logits (its samplers work on logits)");
+        return sl_base_error_set(err, SL_EINVAL, "framework llamacpp takes --logits (its samplers work on logits)");
     if (!o->has_seed)
-        return sl_error_set(err, SL_EINVAL,
+        return sl_base_error_set(err, SL_EINVAL,
                             "framework llamacpp needs --seed S (llama.cpp's default seed 0xFFFFFFFF means a random one)");
     if (o->seed.hi || o->seed.lo >= 0xFFFFFFFFu)
-        return sl_error_set(err, SL_EINVAL,
+        return sl_base_error_set(err, SL_EINVAL,
                             "framework llamacpp: seed must be below 4294967295 (a uint32_t; 0xFFFFFFFF means random)");
-    sl_logits_cfg c;
-    sl_fw_logits_cfg_from_opts(o, &c);
+    const sl_logits_cfg c = o->cfg;
 
     const sl_vec *v = o->logits;
     for (size_t i = 0; i < v->n; i++)
         if (isnan(v->f[i]) || v->f[i] == INFINITY)
-            return sl_error_set(err, SL_EINVAL, "%s: entry %zu is %s", v->source, i,
+            return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu is %s", v->source, i,
                                 isnan(v->f[i]) ? "NaN" : "+infinity in float32");
 
     sl_logits_llama_array a;
@@ -69,7 +68,7 @@ static int llamacpp_fw_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err
     sl_rng rng;
     memset(&rng, 0, sizeof rng);
     if (!b.data || !out->tokens) {
-        rc = sl_error_set(err, SL_ENOMEM, "out of memory");
+        rc = sl_base_error_set(err, SL_ENOMEM, "out of memory");
         goto done;
     }
     sl_seed s = o->seed;
@@ -97,10 +96,10 @@ done:
     return rc;
 }
 
-const sl_framework_type sl_framework_llamacpp_type = {
-    "llamacpp",
-    "llama.cpp default chain + dist sampler: std::mt19937(seed), libstdc++ uniform double, pick in array order",
-    SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
-        SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS,
-    llamacpp_fw_run,
+const sl_fw_type sl_fw_llamacpp_type = {
+    .name = "llamacpp",
+    .summary = "llama.cpp default chain + dist sampler: std::mt19937(seed), libstdc++ uniform double, pick in array order",
+    .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
+               SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS,
+    .run = llamacpp_fw_run,
 };

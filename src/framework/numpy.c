@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "framework/sl_fw.h"
 
 double sl_fw_numpy_kahan_sum(const double *p, size_t V)
 {
@@ -111,11 +111,11 @@ static int numpy_probs(const sl_fw_opts *o, double **pout, int *is_f32, sl_error
 {
     const sl_vec *v = o->probs;
     if (!v)
-        return sl_error_set(err, SL_EINVAL, "numpy: needs --probs (choice takes probabilities p)");
+        return sl_base_error_set(err, SL_EINVAL, "numpy: needs --probs (choice takes probabilities p)");
     int f32 = o->dtype_set ? o->dtype == SL_F32 : v->dtype == SL_F32;
     double *p = malloc((v->n ? v->n : 1) * sizeof *p);
     if (!p)
-        return sl_error_set(err, SL_ENOMEM, "%s: out of memory for %zu probabilities", v->source, v->n);
+        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu probabilities", v->source, v->n);
     for (size_t i = 0; i < v->n; i++) {
         if (!f32)
             p[i] = v->dtype == SL_F32 ? (double)v->f[i] : v->d[i];
@@ -135,19 +135,19 @@ static int numpy_check(const sl_vec *v, const double *p, int is_f32, sl_error *e
         return SL_OK;
     const char *what = is_f32 ? "float32" : "float64";
     if (v->n == 0)
-        return sl_error_set(err, SL_EINVAL, "%s: empty vector (NumPy: %s)", v->source, c.numpy_message);
+        return sl_base_error_set(err, SL_EINVAL, "%s: empty vector (NumPy: %s)", v->source, c.numpy_message);
     if (!strcmp(c.numpy_message, "probabilities contain NaN")) {
         if (isnan(p[c.entry]))
-            return sl_error_set(err, SL_EINVAL, "%s: entry %zu is NaN (NumPy: %s)", v->source, c.entry,
+            return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu is NaN (NumPy: %s)", v->source, c.entry,
                                 c.numpy_message);
-        return sl_error_set(err, SL_EINVAL,
+        return sl_base_error_set(err, SL_EINVAL,
                             "%s: entry %zu is %s, which makes NumPy's Kahan sum of p NaN (NumPy: %s)",
                             v->source, c.entry, p[c.entry] > 0 ? "infinite" : "-infinite", c.numpy_message);
     }
     if (!strcmp(c.numpy_message, "probabilities are not non-negative"))
-        return sl_error_set(err, SL_EINVAL, "%s: entry %zu is negative (%.17g) (NumPy: %s)", v->source, c.entry,
+        return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu is negative (%.17g) (NumPy: %s)", v->source, c.entry,
                             p[c.entry], c.numpy_message);
-    return sl_error_set(err, SL_EINVAL,
+    return sl_base_error_set(err, SL_EINVAL,
                         "%s: NumPy's Kahan sum of p is %.17g, more than %.17g (its tolerance for %s p) "
                         "away from 1 (NumPy: %s)",
                         v->source, c.kahan_sum, c.atol, what, c.numpy_message);
@@ -169,7 +169,7 @@ static int numpy_run_with(const sl_fw_opts *o, sl_fw_result *out, sl_error *err,
     size_t V = o->probs->n, n = o->n, k = o->k;
     if (k && n > SIZE_MAX / sizeof(long) / k) {
         free(p);
-        return sl_error_set(err, SL_EINVAL, "numpy: --n times --num-samples is too large");
+        return sl_base_error_set(err, SL_EINVAL, "numpy: --n times --num-samples is too large");
     }
     sl_rng rng;
     sl_seed seed = o->seed; /* without --seed: samplab's default seed (NumPy's own default is OS entropy) */
@@ -185,11 +185,11 @@ static int numpy_run_with(const sl_fw_opts *o, sl_fw_result *out, sl_error *err,
         free(cdf);
         sl_rng_release(&rng);
         sl_fw_result_free(out);
-        return sl_error_set(err, SL_ENOMEM, "numpy: out of memory for %zu draws over V = %zu", n * k, V);
+        return sl_base_error_set(err, SL_ENOMEM, "numpy: out of memory for %zu draws over V = %zu", n * k, V);
     }
     sl_fw_numpy_cdf_build(p, V, cdf);
     for (size_t i = 0; i < total; i++) {
-        double u = legacy ? sl_uniform_f64_2x32_numpy(&rng) : sl_uniform_f64_64_high53(sl_rng_next(&rng));
+        double u = legacy ? sl_rng_uniform_f64_2x32_numpy(&rng) : sl_rng_uniform_f64_64_high53(sl_rng_next(&rng));
         out->tokens[i] = (long)sl_fw_numpy_cdf_search(cdf, V, u);
     }
     out->n = n;
@@ -212,21 +212,21 @@ static int numpy_legacy_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *er
 {
     if (o->seed.hi || o->seed.lo > 0xffffffffull) {
         memset(out, 0, sizeof *out);
-        return sl_error_set(err, SL_EINVAL,
+        return sl_base_error_set(err, SL_EINVAL,
                             "numpy-legacy: np.random.seed takes integers below 2^32, --framework numpy "
                             "up to 2^128 - 1 (NumPy: Seed must be between 0 and 2**32 - 1)");
     }
     return numpy_run_with(o, out, err, &sl_rng_numpy_mt19937_type, 1);
 }
 
-const sl_framework_type sl_framework_numpy_type = {
+const sl_fw_type sl_fw_numpy_type = {
     .name = "numpy",
     .summary = "NumPy 1.24 default_rng(S).choice(V, p=p[, size=K]): SeedSequence + PCG64, cdf + searchsorted",
     .accepts = SL_OPT_PROBS | SL_OPT_NUM_SAMPLES | SL_OPT_DTYPE,
     .run = numpy_run,
 };
 
-const sl_framework_type sl_framework_numpy_legacy_type = {
+const sl_fw_type sl_fw_numpy_legacy_type = {
     .name = "numpy-legacy",
     .summary = "NumPy 1.24 np.random.seed(S); np.random.choice(V, p=p[, size=K]): MT19937, 2 words per draw",
     .accepts = SL_OPT_PROBS | SL_OPT_NUM_SAMPLES | SL_OPT_DTYPE,

@@ -1,28 +1,28 @@
 /* registry.c — the framework emulations `samplab draw --framework F` knows.
- * Each emulation lives in its own file and exports one const sl_framework_type. */
+ * Each emulation lives in its own file and exports one const sl_fw_type. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "framework/sl_fw.h"
 
-const sl_framework_type *const sl_framework_types[] = {
+const sl_fw_type *const sl_fw_types[] = {
     /* one line per framework, in the order --help lists them */
-    &sl_framework_llamacpp_type,
-    &sl_framework_hf_type,
-    &sl_framework_vllm_type,
-    &sl_framework_torch_type,
-    &sl_framework_numpy_type,
-    &sl_framework_numpy_legacy_type,
-    &sl_framework_gsl_type,
-    &sl_framework_candle_type,
+    &sl_fw_llamacpp_type,
+    &sl_fw_hf_type,
+    &sl_fw_vllm_type,
+    &sl_fw_torch_type,
+    &sl_fw_numpy_type,
+    &sl_fw_numpy_legacy_type,
+    &sl_fw_gsl_type,
+    &sl_fw_candle_type,
     NULL
 };
 
-const sl_framework_type *sl_framework_lookup(const char *name)
+const sl_fw_type *sl_fw_lookup(const char *name)
 {
-    for (size_t i = 0; sl_framework_types[i]; i++)
-        if (!strcmp(sl_framework_types[i]->name, name))
-            return sl_framework_types[i];
+    for (size_t i = 0; sl_fw_types[i]; i++)
+        if (!strcmp(sl_fw_types[i]->name, name))
+            return sl_fw_types[i];
     return NULL;
 }
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "io/sl_io.h"
 
 #define DRAWS_BUF (1u << 20)
 #define TOKEN_SHOW 40 /* characters of a bad token quoted in a message */
@@ -42,7 +42,7 @@ int sl_io_draws_stream(FILE *f, const char *name, size_t V, uint64_t *counts, ui
 {
     char *buf = malloc(DRAWS_BUF);
     if (!buf)
-        return sl_error_set(err, SL_ENOMEM, "%s: out of memory", name);
+        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory", name);
     uint64_t line = 1, col = 0, tok_line = 0, tok_col = 0, draws = 0;
     /* Current token: its value so far (saturating past V), its first
      * characters for the message, and whether it is all digits. */
@@ -57,14 +57,14 @@ int sl_io_draws_stream(FILE *f, const char *name, size_t V, uint64_t *counts, ui
         got = fread(buf, 1, DRAWS_BUF, f);
         if (got < DRAWS_BUF) {
             if (ferror(f)) {
-                rc = sl_error_set(err, SL_EIO, "%s: read error after line %llu: %s", name,
+                rc = sl_base_error_set(err, SL_EIO, "%s: read error after line %llu: %s", name,
                                   (unsigned long long)line, strerror(errno));
                 goto out;
             }
             eof = 1;
         }
         if (draws == 0 && line == 1 && col == 0 && got >= 6 && !memcmp(buf, "\x93NUMPY", 6)) {
-            rc = sl_error_set(err, SL_EINVAL,
+            rc = sl_base_error_set(err, SL_EINVAL,
                               "%s: a .npy file; draws are text token ids (np.savetxt(f, a, fmt='%%d'))", name);
             goto out;
         }
@@ -98,7 +98,7 @@ int sl_io_draws_stream(FILE *f, const char *name, size_t V, uint64_t *counts, ui
                 size_t k = tlen < TOKEN_SHOW ? tlen : TOKEN_SHOW;
                 shown[k] = 0;
                 if (!digits_only) {
-                    rc = sl_error_set(err, SL_EINVAL,
+                    rc = sl_base_error_set(err, SL_EINVAL,
                                       "%s: line %llu, column %llu (draw %llu): '%s%s' is not a token id: %s",
                                       name, (unsigned long long)tok_line, (unsigned long long)tok_col,
                                       (unsigned long long)draws + 1, shown, tlen > TOKEN_SHOW ? "..." : "",
@@ -106,7 +106,7 @@ int sl_io_draws_stream(FILE *f, const char *name, size_t V, uint64_t *counts, ui
                     goto out;
                 }
                 if (val >= (uint64_t)V) {
-                    rc = sl_error_set(err, SL_EINVAL,
+                    rc = sl_base_error_set(err, SL_EINVAL,
                                       "%s: line %llu, column %llu (draw %llu): token id %s%s outside 0..%zu",
                                       name, (unsigned long long)tok_line, (unsigned long long)tok_col,
                                       (unsigned long long)draws + 1, shown, tlen > TOKEN_SHOW ? "..." : "",
@@ -134,7 +134,7 @@ static FILE *open_input(const char *path, sl_error *err, int *rc)
         return stdin;
     FILE *f = fopen(path, "rb");
     if (!f)
-        *rc = sl_error_set(err, SL_EINVAL, "%s: cannot open: %s", path, strerror(errno));
+        *rc = sl_base_error_set(err, SL_EINVAL, "%s: cannot open: %s", path, strerror(errno));
     return f;
 }
 
@@ -150,7 +150,7 @@ int sl_io_draws_read(const char *path, size_t V, uint64_t *counts, uint64_t *n, 
     if (f != stdin)
         fclose(f);
     if (!rc && *n == 0)
-        rc = sl_error_set(err, SL_EINVAL, "%s: no draws (no token ids in the file)", name);
+        rc = sl_base_error_set(err, SL_EINVAL, "%s: no draws (no token ids in the file)", name);
     return rc;
 }
 
@@ -198,7 +198,7 @@ int sl_io_counts_read(const char *path, size_t V, uint64_t *counts, uint64_t *n,
     size_t next_id = 0; /* plain format: the id of the next count */
     int format = 0;     /* 0 unknown, 1 plain counts, 2 id<TAB>count */
     if (!seen) {
-        rc = sl_error_set(err, SL_ENOMEM, "%s: out of memory", name);
+        rc = sl_base_error_set(err, SL_ENOMEM, "%s: out of memory", name);
         goto out;
     }
     while ((len = getline(&ln, &cap, f)) >= 0) {
@@ -224,7 +224,7 @@ int sl_io_counts_read(const char *path, size_t V, uint64_t *counts, uint64_t *n,
         if (nf == 0)
             continue;
         if (nf > 2) {
-            rc = sl_error_set(err, SL_EINVAL,
+            rc = sl_base_error_set(err, SL_EINVAL,
                               "%s: line %llu has %d fields; expected a count or id<TAB>count", name,
                               (unsigned long long)line, nf);
             goto out;
@@ -232,7 +232,7 @@ int sl_io_counts_read(const char *path, size_t V, uint64_t *counts, uint64_t *n,
         if (format == 0)
             format = nf;
         if (nf != format) {
-            rc = sl_error_set(err, SL_EINVAL,
+            rc = sl_base_error_set(err, SL_EINVAL,
                               "%s: line %llu has %d field%s but earlier lines have %d: mixed formats",
                               name, (unsigned long long)line, nf, nf == 1 ? "" : "s", format);
             goto out;
@@ -243,27 +243,27 @@ int sl_io_counts_read(const char *path, size_t V, uint64_t *counts, uint64_t *n,
             uint64_t v;
             int pr = parse_u64(fs[0], fe[0], &v);
             if (pr == -1) {
-                rc = sl_error_set(err, SL_EINVAL, "%s: line %llu, column 1: '%.*s' is not a token id",
+                rc = sl_base_error_set(err, SL_EINVAL, "%s: line %llu, column 1: '%.*s' is not a token id",
                                   name, (unsigned long long)line, (int)(fe[0] - fs[0] > 40 ? 40 : fe[0] - fs[0]),
                                   fs[0]);
                 goto out;
             }
             if (pr == -2 || v >= (uint64_t)V) {
-                rc = sl_error_set(err, SL_EINVAL, "%s: line %llu: token id %.*s outside 0..%zu", name,
+                rc = sl_base_error_set(err, SL_EINVAL, "%s: line %llu: token id %.*s outside 0..%zu", name,
                                   (unsigned long long)line, (int)(fe[0] - fs[0] > 40 ? 40 : fe[0] - fs[0]),
                                   fs[0], V - 1);
                 goto out;
             }
             id = (size_t)v;
             if (seen[id]) {
-                rc = sl_error_set(err, SL_EINVAL, "%s: line %llu: token id %zu appears twice", name,
+                rc = sl_base_error_set(err, SL_EINVAL, "%s: line %llu: token id %zu appears twice", name,
                                   (unsigned long long)line, id);
                 goto out;
             }
         } else {
             id = next_id++;
             if (id >= V) {
-                rc = sl_error_set(err, SL_EINVAL,
+                rc = sl_base_error_set(err, SL_EINVAL,
                                   "%s: line %llu: count for token id %zu, but the distribution has %zu tokens",
                                   name, (unsigned long long)line, id, V);
                 goto out;
@@ -272,13 +272,13 @@ int sl_io_counts_read(const char *path, size_t V, uint64_t *counts, uint64_t *n,
         uint64_t v;
         int pr = parse_u64(cs, ce, &v);
         if (pr) {
-            rc = sl_error_set(err, SL_EINVAL, "%s: line %llu, column %ld: '%.*s' is not a count: %s", name,
+            rc = sl_base_error_set(err, SL_EINVAL, "%s: line %llu, column %ld: '%.*s' is not a count: %s", name,
                               (unsigned long long)line, (long)(cs - ln) + 1, (int)(ce - cs > 40 ? 40 : ce - cs),
                               cs, pr == -2 ? "larger than 2^64-1" : count_hint(cs, ce));
             goto out;
         }
         if (v > UINT64_MAX - total) {
-            rc = sl_error_set(err, SL_EINVAL, "%s: line %llu: counts add up past 2^64-1", name,
+            rc = sl_base_error_set(err, SL_EINVAL, "%s: line %llu: counts add up past 2^64-1", name,
                               (unsigned long long)line);
             goto out;
         }
@@ -287,7 +287,7 @@ int sl_io_counts_read(const char *path, size_t V, uint64_t *counts, uint64_t *n,
         total += v;
     }
     if (ferror(f)) {
-        rc = sl_error_set(err, SL_EIO, "%s: read error after line %llu: %s", name, (unsigned long long)line,
+        rc = sl_base_error_set(err, SL_EIO, "%s: read error after line %llu: %s", name, (unsigned long long)line,
                           strerror(errno));
         goto out;
     }
@@ -295,19 +295,19 @@ int sl_io_counts_read(const char *path, size_t V, uint64_t *counts, uint64_t *n,
         /* draw --counts prints every id: a missing one means a cut-off file, not a zero. */
         for (size_t i = 0; i < V; i++)
             if (!seen[i]) {
-                rc = sl_error_set(err, SL_EINVAL,
+                rc = sl_base_error_set(err, SL_EINVAL,
                                   "%s: no line for token id %zu (id<TAB>count lines must cover 0..%zu)", name, i,
                                   V - 1);
                 goto out;
             }
     }
     if (format == 1 && next_id != V) {
-        rc = sl_error_set(err, SL_EINVAL, "%s: %zu counts, but the distribution has %zu tokens", name, next_id,
+        rc = sl_base_error_set(err, SL_EINVAL, "%s: %zu counts, but the distribution has %zu tokens", name, next_id,
                           V);
         goto out;
     }
     if (total == 0)
-        rc = sl_error_set(err, SL_EINVAL, "%s: no draws (all counts are zero or the file is empty)", name);
+        rc = sl_base_error_set(err, SL_EINVAL, "%s: no draws (all counts are zero or the file is empty)", name);
 out:
     free(ln);
     free(seen);

@@ -14,18 +14,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "samplab.h"
+#include "io/sl_io.h"
 
 /* A gnuplot double-quoted string literal. */
 static void gp_quote(sl_buf *b, const char *s)
 {
-    sl_buf_puts(b, "\"");
+    sl_io_buf_puts(b, "\"");
     for (; s && *s; s++) {
         if (*s == '"' || *s == '\\')
-            sl_buf_puts(b, "\\");
-        sl_buf_append(b, s, 1);
+            sl_io_buf_puts(b, "\\");
+        sl_io_buf_append(b, s, 1);
     }
-    sl_buf_puts(b, "\"");
+    sl_io_buf_puts(b, "\"");
 }
 
 /* Appends `body` with every "@DAT@" replaced by 'NAME.dat'. */
@@ -35,15 +35,15 @@ static void gp_body(sl_buf *b, const char *body, const char *name)
     for (;;) {
         const char *q = strstr(p, "@DAT@");
         if (!q) {
-            sl_buf_puts(b, p);
+            sl_io_buf_puts(b, p);
             break;
         }
-        sl_buf_append(b, p, (size_t)(q - p));
-        sl_buf_printf(b, "'%s.dat'", name);
+        sl_io_buf_append(b, p, (size_t)(q - p));
+        sl_io_buf_printf(b, "'%s.dat'", name);
         p = q + 5;
     }
     if (b->len && b->data[b->len - 1] != '\n')
-        sl_buf_puts(b, "\n");
+        sl_io_buf_puts(b, "\n");
 }
 
 int sl_io_plot_write(const char *dir, const sl_plot *p, sl_error *err)
@@ -51,23 +51,23 @@ int sl_io_plot_write(const char *dir, const sl_plot *p, sl_error *err)
     char path[4096];
     int w = p->width ? p->width : 1000, h = p->height ? p->height : 620;
     sl_buf gp;
-    sl_buf_init(&gp);
-    sl_buf_printf(&gp, "# %s.gp: gnuplot 5.4 script written by samplab report.\n"
+    sl_io_buf_init(&gp);
+    sl_io_buf_printf(&gp, "# %s.gp: gnuplot 5.4 script written by samplab report.\n"
                        "# In this directory, `gnuplot %s.gp` remakes %s.png and %s.svg from %s.dat.\n",
                   p->name, p->name, p->name, p->name, p->name);
-    sl_buf_printf(&gp, "if (!exists(\"outstem\")) outstem = \"%s\"\n", p->name);
-    sl_buf_puts(&gp, "set encoding utf8\nset title ");
+    sl_io_buf_printf(&gp, "if (!exists(\"outstem\")) outstem = \"%s\"\n", p->name);
+    sl_io_buf_puts(&gp, "set encoding utf8\nset title ");
     gp_quote(&gp, p->title);
-    sl_buf_puts(&gp, " noenhanced\nset xlabel ");
+    sl_io_buf_puts(&gp, " noenhanced\nset xlabel ");
     gp_quote(&gp, p->xlabel);
-    sl_buf_puts(&gp, " noenhanced\nset ylabel ");
+    sl_io_buf_puts(&gp, " noenhanced\nset ylabel ");
     gp_quote(&gp, p->ylabel);
-    sl_buf_puts(&gp, " noenhanced\nset grid back lc rgb '#dddddd'\n");
-    sl_buf_printf(&gp, "set key %s noenhanced\n", p->key ? p->key : "top left");
+    sl_io_buf_puts(&gp, " noenhanced\nset grid back lc rgb '#dddddd'\n");
+    sl_io_buf_printf(&gp, "set key %s noenhanced\n", p->key ? p->key : "top left");
     if (p->logx)
-        sl_buf_puts(&gp, "set logscale x\nset format x '10^{%L}'\n");
+        sl_io_buf_puts(&gp, "set logscale x\nset format x '10^{%L}'\n");
     if (p->logy)
-        sl_buf_puts(&gp, "set logscale y\nset format y '10^{%L}'\n");
+        sl_io_buf_puts(&gp, "set logscale y\nset format y '10^{%L}'\n");
     if (p->extra)
         gp_body(&gp, p->extra, p->name);
     /* The same plot twice: once per terminal (replot cannot repeat a multiplot). */
@@ -75,20 +75,20 @@ int sl_io_plot_write(const char *dir, const sl_plot *p, sl_error *err)
         {"pngcairo size %d,%d font 'DejaVu Sans,13' linewidth 1.5", ".png"},
         {"svg size %d,%d font 'DejaVu Sans,13' linewidth 1.5 background '#ffffff'", ".svg"}};
     for (int t = 0; t < 2; t++) {
-        sl_buf_puts(&gp, "set terminal ");
-        sl_buf_printf(&gp, term[t][0], w, h);
-        sl_buf_printf(&gp, "\nset output outstem.'%s'\n", term[t][1]);
+        sl_io_buf_puts(&gp, "set terminal ");
+        sl_io_buf_printf(&gp, term[t][0], w, h);
+        sl_io_buf_printf(&gp, "\nset output outstem.'%s'\n", term[t][1]);
         gp_body(&gp, p->body, p->name);
-        sl_buf_puts(&gp, "unset output\n");
+        sl_io_buf_puts(&gp, "unset output\n");
     }
     if (gp.oom) {
-        sl_buf_free(&gp);
-        return sl_error_set(err, SL_ENOMEM, "out of memory writing %s.gp", p->name);
+        sl_io_buf_free(&gp);
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory writing %s.gp", p->name);
     }
     int rc = 0;
     snprintf(path, sizeof path, "%s/%s.gp", dir, p->name);
     rc = sl_io_write_atomic(path, gp.data, gp.len, err);
-    sl_buf_free(&gp);
+    sl_io_buf_free(&gp);
     if (rc)
         return rc;
     if (!p->dat)
@@ -101,12 +101,12 @@ int sl_io_plot_render(const char *dir, const char *const *names, size_t n, sl_er
 {
     pid_t *pid = calloc(n ? n : 1, sizeof *pid);
     if (!pid)
-        return sl_error_set(err, SL_ENOMEM, "out of memory starting gnuplot");
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory starting gnuplot");
     int rc = 0;
     for (size_t i = 0; i < n; i++) {
         pid[i] = fork();
         if (pid[i] < 0) {
-            rc = sl_error_set(err, SL_EIO, "cannot start gnuplot for %s: %s", names[i], strerror(errno));
+            rc = sl_base_error_set(err, SL_EIO, "cannot start gnuplot for %s: %s", names[i], strerror(errno));
             break;
         }
         if (pid[i] == 0) {
@@ -129,7 +129,7 @@ int sl_io_plot_render(const char *dir, const char *const *names, size_t n, sl_er
             ;
         int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
         if (!ok && !rc)
-            rc = sl_error_set(err, SL_EIO, "%s/%s.gp: gnuplot %s", dir, names[i],
+            rc = sl_base_error_set(err, SL_EIO, "%s/%s.gp: gnuplot %s", dir, names[i],
                               WIFEXITED(st) && WEXITSTATUS(st) == 127 ? "not found (install gnuplot-nox)"
                                                                       : "failed");
         for (int t = 0; ok && t < 2; t++) {
@@ -138,7 +138,7 @@ int sl_io_plot_render(const char *dir, const char *const *names, size_t n, sl_er
             snprintf(from, sizeof from, "%s/%s.tmp.%s", dir, names[i], ext);
             snprintf(to, sizeof to, "%s/%s.%s", dir, names[i], ext);
             if (rename(from, to) != 0 && !rc)
-                rc = sl_error_set(err, SL_EIO, "%s: cannot rename into place: %s", to, strerror(errno));
+                rc = sl_base_error_set(err, SL_EIO, "%s: cannot rename into place: %s", to, strerror(errno));
         }
     }
     free(pid);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "io/sl_io.h"
 
 /* Display width: counts UTF-8 code points, not bytes, so "×" pads right. */
 static size_t md_width(const char *s)
@@ -23,15 +23,15 @@ static void md_cell(sl_buf *b, const char *s, size_t width, char align)
     size_t w = md_width(s), pad = width > w ? width - w : 0;
     size_t left = align == 'r' ? pad : align == 'c' ? pad / 2 : 0;
     for (size_t i = 0; i < left; i++)
-        sl_buf_puts(b, " ");
+        sl_io_buf_puts(b, " ");
     for (const char *p = s; *p; p++) {
         if (*p == '|')
-            sl_buf_puts(b, "\\|");
+            sl_io_buf_puts(b, "\\|");
         else
-            sl_buf_append(b, p, 1);
+            sl_io_buf_append(b, p, 1);
     }
     for (size_t i = 0; i < pad - left; i++)
-        sl_buf_puts(b, " ");
+        sl_io_buf_puts(b, " ");
 }
 
 void sl_io_md_table(sl_buf *b, size_t ncol, const char *const *head, const char *align,
@@ -54,33 +54,33 @@ void sl_io_md_table(sl_buf *b, size_t ncol, const char *const *head, const char 
         }
     }
     for (size_t c = 0; c < ncol; c++) {
-        sl_buf_puts(b, "| ");
+        sl_io_buf_puts(b, "| ");
         md_cell(b, head[c], width[c], align ? align[c] : 'l');
-        sl_buf_puts(b, " ");
+        sl_io_buf_puts(b, " ");
     }
-    sl_buf_puts(b, "|\n");
+    sl_io_buf_puts(b, "|\n");
     for (size_t c = 0; c < ncol; c++) {
         char a = align ? align[c] : 'l';
-        sl_buf_puts(b, "|");
-        sl_buf_puts(b, a == 'c' ? ":" : "-");
+        sl_io_buf_puts(b, "|");
+        sl_io_buf_puts(b, a == 'c' ? ":" : "-");
         for (size_t i = 0; i < width[c]; i++)
-            sl_buf_puts(b, "-");
-        sl_buf_puts(b, a == 'r' || a == 'c' ? ":" : "-");
+            sl_io_buf_puts(b, "-");
+        sl_io_buf_puts(b, a == 'r' || a == 'c' ? ":" : "-");
     }
-    sl_buf_puts(b, "|\n");
+    sl_io_buf_puts(b, "|\n");
     for (size_t r = 0; r < nrow; r++) {
         for (size_t c = 0; c < ncol; c++) {
             const char *s = cells[r * ncol + c] ? cells[r * ncol + c] : "";
-            sl_buf_puts(b, "| ");
+            sl_io_buf_puts(b, "| ");
             md_cell(b, s, width[c], align ? align[c] : 'l');
-            sl_buf_puts(b, " ");
+            sl_io_buf_puts(b, " ");
         }
-        sl_buf_puts(b, "|\n");
+        sl_io_buf_puts(b, "|\n");
     }
     free(width);
 }
 
-void sl_md_rows_init(sl_md_rows *t, size_t ncol)
+void sl_io_md_rows_init(sl_io_md_rows *t, size_t ncol)
 {
     t->ncol = ncol;
     t->n = t->cap = 0;
@@ -88,7 +88,7 @@ void sl_md_rows_init(sl_md_rows *t, size_t ncol)
     t->oom = 0;
 }
 
-void sl_md_rows_cell(sl_md_rows *t, const char *fmt, ...)
+void sl_io_md_rows_cell(sl_io_md_rows *t, const char *fmt, ...)
 {
     if (t->oom)
         return;
@@ -118,7 +118,7 @@ void sl_md_rows_cell(sl_md_rows *t, const char *fmt, ...)
     t->cells[t->n++] = s;
 }
 
-void sl_md_rows_emit(sl_buf *b, const sl_md_rows *t, const char *const *head, const char *align)
+void sl_io_md_rows_emit(sl_buf *b, const sl_io_md_rows *t, const char *const *head, const char *align)
 {
     if (t->oom) {
         b->oom = 1;
@@ -128,10 +128,10 @@ void sl_md_rows_emit(sl_buf *b, const sl_md_rows *t, const char *const *head, co
     sl_io_md_table(b, t->ncol, head, align, nrow, (const char *const *)t->cells);
 }
 
-void sl_md_rows_free(sl_md_rows *t)
+void sl_io_md_rows_free(sl_io_md_rows *t)
 {
     for (size_t i = 0; i < t->n; i++)
         free(t->cells[i]);
     free(t->cells);
-    sl_md_rows_init(t, t->ncol);
+    sl_io_md_rows_init(t, t->ncol);
 }

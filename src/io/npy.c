@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "io/sl_io.h"
 
 static const char *find_key(const char *hdr, size_t hl, const char *key)
 {
@@ -19,7 +19,7 @@ static const char *find_key(const char *hdr, size_t hl, const char *key)
 int sl_io_vec_read_npy(const char *name, const unsigned char *buf, size_t len, sl_vec *out, sl_error *err)
 {
     if (len < 10 || memcmp(buf, "\x93NUMPY", 6))
-        return sl_error_set(err, SL_EINVAL, "%s: byte 0: not a .npy file (no \\x93NUMPY magic)", name);
+        return sl_base_error_set(err, SL_EINVAL, "%s: byte 0: not a .npy file (no \\x93NUMPY magic)", name);
     unsigned major = buf[6];
     size_t hl, off;
     if (major == 1) {
@@ -27,14 +27,14 @@ int sl_io_vec_read_npy(const char *name, const unsigned char *buf, size_t len, s
         off = 10;
     } else if (major == 2 || major == 3) {
         if (len < 12)
-            return sl_error_set(err, SL_EINVAL, "%s: byte 8: truncated .npy header length", name);
+            return sl_base_error_set(err, SL_EINVAL, "%s: byte 8: truncated .npy header length", name);
         hl = (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16 | (size_t)buf[11] << 24;
         off = 12;
     } else {
-        return sl_error_set(err, SL_EINVAL, "%s: byte 6: unsupported .npy format version %u", name, major);
+        return sl_base_error_set(err, SL_EINVAL, "%s: byte 6: unsupported .npy format version %u", name, major);
     }
     if (hl > len - off)
-        return sl_error_set(err, SL_EINVAL, "%s: byte %zu: header of %zu bytes runs past the end of the file (%zu bytes)",
+        return sl_base_error_set(err, SL_EINVAL, "%s: byte %zu: header of %zu bytes runs past the end of the file (%zu bytes)",
                             name, off, hl, len);
     const char *hdr = (const char *)buf + off;
     /* The header is a Python dict literal, padded with spaces and a newline: a cut
@@ -45,13 +45,13 @@ int sl_io_vec_read_npy(const char *name, const unsigned char *buf, size_t len, s
     while (he > hb && (hdr[he - 1] == ' ' || hdr[he - 1] == '\n' || hdr[he - 1] == '\0'))
         he--;
     if (hb == he || hdr[hb] != '{' || hdr[he - 1] != '}')
-        return sl_error_set(err, SL_EINVAL, "%s: byte %zu: the header is not a {...} dictionary", name,
+        return sl_base_error_set(err, SL_EINVAL, "%s: byte %zu: the header is not a {...} dictionary", name,
                             off + (hb < he && hdr[hb] != '{' ? hb : he));
     const char *descr = find_key(hdr, hl, "'descr':");
     const char *fo = find_key(hdr, hl, "'fortran_order':");
     const char *shape = find_key(hdr, hl, "'shape':");
     if (!descr || !fo || !shape)
-        return sl_error_set(err, SL_EINVAL, "%s: byte %zu: header lacks descr, fortran_order or shape", name, off);
+        return sl_base_error_set(err, SL_EINVAL, "%s: byte %zu: header lacks descr, fortran_order or shape", name, off);
     size_t rest = hl - (size_t)(descr - hdr);
     while (rest && *descr == ' ') {
         descr++;
@@ -63,7 +63,7 @@ int sl_io_vec_read_npy(const char *name, const unsigned char *buf, size_t len, s
     else if (rest >= 5 && (!memcmp(descr, "'<f8'", 5) || !memcmp(descr, "'|f8'", 5)))
         width = 8;
     else
-        return sl_error_set(err, SL_EINVAL, "%s: byte %zu: dtype must be little-endian float32 '<f4' or float64 '<f8'",
+        return sl_base_error_set(err, SL_EINVAL, "%s: byte %zu: dtype must be little-endian float32 '<f4' or float64 '<f8'",
                             name, off + (size_t)(descr - hdr));
     rest = hl - (size_t)(fo - hdr);
     while (rest && *fo == ' ') {
@@ -71,7 +71,7 @@ int sl_io_vec_read_npy(const char *name, const unsigned char *buf, size_t len, s
         rest--;
     }
     if (!(rest >= 5 && !memcmp(fo, "False", 5)))
-        return sl_error_set(err, SL_EINVAL, "%s: byte %zu: fortran_order must be False", name, off + (size_t)(fo - hdr));
+        return sl_base_error_set(err, SL_EINVAL, "%s: byte %zu: fortran_order must be False", name, off + (size_t)(fo - hdr));
     rest = hl - (size_t)(shape - hdr);
     while (rest && *shape == ' ') {
         shape++;
@@ -79,26 +79,26 @@ int sl_io_vec_read_npy(const char *name, const unsigned char *buf, size_t len, s
     }
     /* 1-D only: "(n,)" */
     if (!rest || *shape != '(')
-        return sl_error_set(err, SL_EINVAL, "%s: byte %zu: malformed shape", name, off + (size_t)(shape - hdr));
+        return sl_base_error_set(err, SL_EINVAL, "%s: byte %zu: malformed shape", name, off + (size_t)(shape - hdr));
     size_t i = 1, n = 0, digits = 0;
     while (i < rest && shape[i] >= '0' && shape[i] <= '9') {
         if (n > (SIZE_MAX - 9) / 10)
-            return sl_error_set(err, SL_EINVAL, "%s: shape is too large", name);
+            return sl_base_error_set(err, SL_EINVAL, "%s: shape is too large", name);
         n = n * 10 + (size_t)(shape[i] - '0');
         i++;
         digits++;
     }
     if (!digits || i + 1 >= rest || shape[i] != ',' || shape[i + 1] != ')')
-        return sl_error_set(err, SL_EINVAL, "%s: byte %zu: shape must be 1-D, written (n,)", name,
+        return sl_base_error_set(err, SL_EINVAL, "%s: byte %zu: shape must be 1-D, written (n,)", name,
                             off + (size_t)(shape - hdr));
     size_t data = off + hl;
     if (n > (len - data) / width || (len - data) != n * width)
-        return sl_error_set(err, SL_EINVAL, "%s: byte %zu: shape (%zu,) needs %zu data bytes, the file has %zu", name,
+        return sl_base_error_set(err, SL_EINVAL, "%s: byte %zu: shape (%zu,) needs %zu data bytes, the file has %zu", name,
                             data, n, n > SIZE_MAX / width ? SIZE_MAX : n * width, len - data);
     if (n == 0)
-        return sl_error_set(err, SL_EINVAL, "%s: empty vector (shape (0,))", name);
-    if (sl_vec_alloc(out, n, name))
-        return sl_error_set(err, SL_ENOMEM, "%s: out of memory", name);
+        return sl_base_error_set(err, SL_EINVAL, "%s: empty vector (shape (0,))", name);
+    if (sl_base_vec_alloc(out, n, name))
+        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory", name);
     const unsigned char *p = buf + data;
     for (size_t k = 0; k < n; k++) {
         if (width == 4) {

@@ -30,7 +30,7 @@
 
 #include <jansson.h>
 
-#include "samplab.h"
+#include "io/sl_io.h"
 
 /* Upstream's MAX_HEADER_SIZE: a longer header is refused before it is read. */
 #define SL_ST_MAX_HEADER 100000000ull
@@ -41,7 +41,7 @@ typedef struct sl_st_dtype {
     int readable;       /* one of the four float types we convert */
 } sl_st_dtype;
 
-static const sl_st_dtype sl_st_dtypes[] = {
+static const sl_st_dtype st_dtypes[] = {
     {"F64", 64, 1}, {"F32", 32, 1}, {"F16", 16, 1}, {"BF16", 16, 1},
     {"BOOL", 8, 0}, {"U8", 8, 0}, {"I8", 8, 0}, {"F8_E5M2", 8, 0}, {"F8_E4M3", 8, 0},
     {"F8_E8M0", 8, 0}, {"I16", 16, 0}, {"U16", 16, 0}, {"I32", 32, 0}, {"U32", 32, 0},
@@ -72,7 +72,7 @@ static const char *sl_st_clean(const char *s, char *out, size_t cap)
     return out;
 }
 
-static int sl_st_cmp_offset(const void *a, const void *b)
+static int st_cmp_offset(const void *a, const void *b)
 {
     const sl_st_tensor *x = a, *y = b;
     if (x->begin != y->begin)
@@ -105,9 +105,9 @@ static int sl_st_parse_entry(const char *key, json_t *v, sl_st_tensor *t, char *
         return snprintf(why, cap, "has a dtype that is not a string"), -1;
     const char *dn = json_string_value(jd);
     t->dtype = NULL;
-    for (size_t i = 0; i < sizeof sl_st_dtypes / sizeof sl_st_dtypes[0]; i++)
-        if (!strcmp(dn, sl_st_dtypes[i].name))
-            t->dtype = &sl_st_dtypes[i];
+    for (size_t i = 0; i < sizeof st_dtypes / sizeof st_dtypes[0]; i++)
+        if (!strcmp(dn, st_dtypes[i].name))
+            t->dtype = &st_dtypes[i];
     if (!t->dtype) {
         char c[48];
         return snprintf(why, cap, "has unknown dtype \"%s\"", sl_st_clean(dn, c, sizeof c)), -1;
@@ -145,7 +145,7 @@ static int sl_st_size(const sl_st_tensor *t, uint64_t *nelem, uint64_t *nbytes)
     return (n * t->dtype->bits) % 8 ? -2 : 0;
 }
 
-static void sl_st_shape_str(const sl_st_tensor *t, char *out, size_t cap)
+static void st_shape_str(const sl_st_tensor *t, char *out, size_t cap)
 {
     size_t j = 0;
     j += (size_t)snprintf(out, cap, "[");
@@ -208,14 +208,14 @@ int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_
 
     memset(out, 0, sizeof *out);
     if (len < 8)
-        return sl_error_set(err, SL_EINVAL, "%s: %zu bytes, too short for the 8-byte header length of a .safetensors file",
+        return sl_base_error_set(err, SL_EINVAL, "%s: %zu bytes, too short for the 8-byte header length of a .safetensors file",
                             name, len);
     uint64_t n = sl_st_le(buf, 8);
     if (n > SL_ST_MAX_HEADER)
-        return sl_error_set(err, SL_EINVAL, "%s: header length %llu (bytes 0-7) is over the 100000000 safetensors allows (not a .safetensors file?)",
+        return sl_base_error_set(err, SL_EINVAL, "%s: header length %llu (bytes 0-7) is over the 100000000 safetensors allows (not a .safetensors file?)",
                             name, (unsigned long long)n);
     if (n > len - 8)
-        return sl_error_set(err, SL_EINVAL, "%s: header length %llu (bytes 0-7) runs past the end of the file (%zu bytes)",
+        return sl_base_error_set(err, SL_EINVAL, "%s: header length %llu (bytes 0-7) runs past the end of the file (%zu bytes)",
                             name, (unsigned long long)n, len);
 
     json_error_t je;
@@ -223,19 +223,19 @@ int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_
     if (!root) {
         /* jansson's position is within the header; +8 makes it a file offset */
         char jt[160];
-        rc = sl_error_set(err, SL_EINVAL, "%s: header is not valid JSON at byte %lld: %s", name,
+        rc = sl_base_error_set(err, SL_EINVAL, "%s: header is not valid JSON at byte %lld: %s", name,
                           (long long)je.position + 8, sl_st_clean(je.text, jt, sizeof jt));
         goto done;
     }
     if (!json_is_object(root)) {
-        rc = sl_error_set(err, SL_EINVAL, "%s: header is JSON but not an object", name);
+        rc = sl_base_error_set(err, SL_EINVAL, "%s: header is JSON but not an object", name);
         goto done;
     }
 
     size_t cap = json_object_size(root);
     ts = calloc(cap ? cap : 1, sizeof *ts);
     if (!ts) {
-        rc = sl_error_set(err, SL_ENOMEM, "%s: out of memory for %zu tensor entries", name, cap);
+        rc = sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu tensor entries", name, cap);
         goto done;
     }
     const char *key;
@@ -245,52 +245,52 @@ int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_
             continue;
         if (sl_st_parse_entry(key, val, &ts[nt], why, sizeof why)) {
             free(ts[nt].shape);
-            rc = sl_error_set(err, SL_EINVAL, "%s: header entry \"%s\" %s", name, sl_st_clean(key, cn, sizeof cn), why);
+            rc = sl_base_error_set(err, SL_EINVAL, "%s: header entry \"%s\" %s", name, sl_st_clean(key, cn, sizeof cn), why);
             goto done;
         }
         nt++;
     }
     if (!nt) {
-        rc = sl_error_set(err, SL_EINVAL, "%s: holds no tensors", name);
+        rc = sl_base_error_set(err, SL_EINVAL, "%s: holds no tensors", name);
         goto done;
     }
 
     /* Upstream's validate(): sorted by offsets, each tensor starts where the
      * previous one ended, its byte length is shape x dtype, and the last one
      * ends at the end of the file. */
-    qsort(ts, nt, sizeof *ts, sl_st_cmp_offset);
+    qsort(ts, nt, sizeof *ts, st_cmp_offset);
     uint64_t data_len = (uint64_t)(len - 8) - n, at = 0;
     for (size_t i = 0; i < nt; i++) {
         sl_st_tensor *t = &ts[i];
         uint64_t ne, nb;
         sl_st_clean(t->name, cn, sizeof cn);
         if (t->end < t->begin) {
-            rc = sl_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has data_offsets [%llu,%llu] that end before they begin",
+            rc = sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has data_offsets [%llu,%llu] that end before they begin",
                               name, cn, (unsigned long long)t->begin, (unsigned long long)t->end);
             goto done;
         }
         if (t->begin != at) {
             if (t->begin < at)
-                rc = sl_error_set(err, SL_EINVAL, "%s: tensor \"%s\" data_offsets [%llu,%llu] overlap the tensor before it (ends at %llu)",
+                rc = sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" data_offsets [%llu,%llu] overlap the tensor before it (ends at %llu)",
                                   name, cn, (unsigned long long)t->begin, (unsigned long long)t->end, (unsigned long long)at);
             else
-                rc = sl_error_set(err, SL_EINVAL, "%s: tensor \"%s\" data_offsets [%llu,%llu] leave a gap after byte %llu of the data",
+                rc = sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" data_offsets [%llu,%llu] leave a gap after byte %llu of the data",
                                   name, cn, (unsigned long long)t->begin, (unsigned long long)t->end, (unsigned long long)at);
             goto done;
         }
         if (t->end > data_len) {
-            rc = sl_error_set(err, SL_EINVAL, "%s: tensor \"%s\" data_offsets [%llu,%llu] run past the %llu data bytes in the file",
+            rc = sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" data_offsets [%llu,%llu] run past the %llu data bytes in the file",
                               name, cn, (unsigned long long)t->begin, (unsigned long long)t->end, (unsigned long long)data_len);
             goto done;
         }
-        sl_st_shape_str(t, shp, sizeof shp);
+        st_shape_str(t, shp, sizeof shp);
         int s = sl_st_size(t, &ne, &nb);
         if (s == -1) {
-            rc = sl_error_set(err, SL_EINVAL, "%s: tensor \"%s\" shape %s overflows 64 bits", name, cn, shp);
+            rc = sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" shape %s overflows 64 bits", name, cn, shp);
             goto done;
         }
         if (s == -2 || t->end - t->begin != nb) {
-            rc = sl_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has %llu data bytes but shape %s of %s needs %llu%s",
+            rc = sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has %llu data bytes but shape %s of %s needs %llu%s",
                               name, cn, (unsigned long long)(t->end - t->begin), shp, t->dtype->name,
                               (unsigned long long)nb, s == -2 ? " and a part byte" : "");
             goto done;
@@ -298,7 +298,7 @@ int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_
         at = t->end;
     }
     if (at != data_len) {
-        rc = sl_error_set(err, SL_EINVAL, "%s: tensors end at data byte %llu but the file has %llu data bytes (trailing bytes)",
+        rc = sl_base_error_set(err, SL_EINVAL, "%s: tensors end at data byte %llu but the file has %llu data bytes (trailing bytes)",
                           name, (unsigned long long)at, (unsigned long long)data_len);
         goto done;
     }
@@ -323,21 +323,21 @@ int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_
         if (j >= sizeof list - 8)
             memcpy(list + sizeof list - 5, "...", 4);
         if (tensor)
-            rc = sl_error_set(err, SL_EINVAL, "%s: no tensor \"%s\" (it has: %s)", name,
+            rc = sl_base_error_set(err, SL_EINVAL, "%s: no tensor \"%s\" (it has: %s)", name,
                               sl_st_clean(tensor, cn, sizeof cn), list);
         else
-            rc = sl_error_set(err, SL_EINVAL, "%s: %zu tensors, choose one with --tensor (it has: %s)", name, nt, list);
+            rc = sl_base_error_set(err, SL_EINVAL, "%s: %zu tensors, choose one with --tensor (it has: %s)", name, nt, list);
         goto done;
     }
     sl_st_clean(t->name, cn, sizeof cn);
-    sl_st_shape_str(t, shp, sizeof shp);
+    st_shape_str(t, shp, sizeof shp);
     if (!t->dtype->readable) {
-        rc = sl_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has dtype %s; samplab reads F32, F64, F16 and BF16",
+        rc = sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has dtype %s; samplab reads F32, F64, F16 and BF16",
                           name, cn, t->dtype->name);
         goto done;
     }
     if (t->ndim == 0) {
-        rc = sl_error_set(err, SL_EINVAL, "%s: tensor \"%s\" is a scalar (shape []), not a vector", name, cn);
+        rc = sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" is a scalar (shape []), not a vector", name, cn);
         goto done;
     }
 
@@ -346,19 +346,19 @@ int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_
     for (size_t i = 0; i + 1 < t->ndim; i++)
         rows *= t->shape[i]; /* cannot overflow: product(shape) * bits fit in 64 bits */
     if (V == 0 || rows == 0) {
-        rc = sl_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has shape %s: no entries", name, cn, shp);
+        rc = sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has shape %s: no entries", name, cn, shp);
         goto done;
     }
     if (row < 0) {
         if (rows > 1) {
-            rc = sl_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has shape %s, %llu rows: choose one with --row (0 to %llu)",
+            rc = sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has shape %s, %llu rows: choose one with --row (0 to %llu)",
                               name, cn, shp, (unsigned long long)rows, (unsigned long long)(rows - 1));
             goto done;
         }
         row = 0;
     }
     if ((uint64_t)row >= rows) {
-        rc = sl_error_set(err, SL_EINVAL, "%s: row %ld is out of range: tensor \"%s\" has shape %s, rows 0 to %llu",
+        rc = sl_base_error_set(err, SL_EINVAL, "%s: row %ld is out of range: tensor \"%s\" has shape %s, rows 0 to %llu",
                           name, row, cn, shp, (unsigned long long)(rows - 1));
         goto done;
     }
@@ -370,8 +370,8 @@ int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_
         snprintf(src, sizeof src, "%s:%s", name, cn);
     else
         snprintf(src, sizeof src, "%s:%s[%ld]", name, cn, row);
-    if (V > SIZE_MAX / sizeof(double) || sl_vec_alloc(out, (size_t)V, src)) {
-        rc = sl_error_set(err, SL_ENOMEM, "%s: out of memory for %llu entries", name, (unsigned long long)V);
+    if (V > SIZE_MAX / sizeof(double) || sl_base_vec_alloc(out, (size_t)V, src)) {
+        rc = sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %llu entries", name, (unsigned long long)V);
         goto done;
     }
 

@@ -1,9 +1,22 @@
 /* sl_io.h — readers and writers beyond the core vector readers (safetensors, draws/counts files, JSON, Markdown, gnuplot).
- * Included by samplab.h; see there for conventions. */
+ * Uses the base layer only. Exported names start with sl_io_. */
 #ifndef SL_IO_H
 #define SL_IO_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/sl_base.h"
+
+/* Reads "3,2,2,1" (inline), a text file, a .npy or (io/safetensors) a
+ * .safetensors file. tensor/row select within a safetensors file (NULL/-1 if unused). */
+int sl_io_vec_read(const char *spec, const char *tensor, long row, sl_vec *out, sl_error *err);
+int sl_io_vec_read_text(const char *name, const char *text, size_t len, sl_vec *out, sl_error *err);
+int sl_io_vec_read_npy(const char *name, const unsigned char *buf, size_t len, sl_vec *out, sl_error *err);
+/* Reads a whole file into memory (caller frees). */
+int sl_io_file_slurp(const char *path, unsigned char **buf, size_t *len, sl_error *err);
+
 
 /* ---------------------------------------------------------------- text buffer */
 
@@ -15,11 +28,11 @@ typedef struct sl_buf {
     int oom;
 } sl_buf;
 
-void sl_buf_init(sl_buf *b);
-void sl_buf_free(sl_buf *b);
-void sl_buf_puts(sl_buf *b, const char *s);
-void sl_buf_append(sl_buf *b, const char *s, size_t n);
-void sl_buf_printf(sl_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sl_io_buf_init(sl_buf *b);
+void sl_io_buf_free(sl_buf *b);
+void sl_io_buf_puts(sl_buf *b, const char *s);
+void sl_io_buf_append(sl_buf *b, const char *s, size_t n);
+void sl_io_buf_printf(sl_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Writes `len` bytes to `path` through a temporary file in the same
  * directory (path.tmp.PID) renamed into place, so a reader never sees a
@@ -39,15 +52,15 @@ void sl_io_md_table(sl_buf *b, size_t ncol, const char *const *head, const char 
                     size_t nrow, const char *const *cells);
 
 /* A table being filled cell by cell (printf style), then emitted. */
-typedef struct sl_md_rows {
+typedef struct sl_io_md_rows {
     size_t ncol, n, cap;
     char **cells;
     int oom;
-} sl_md_rows;
-void sl_md_rows_init(sl_md_rows *t, size_t ncol);
-void sl_md_rows_cell(sl_md_rows *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sl_md_rows_emit(sl_buf *b, const sl_md_rows *t, const char *const *head, const char *align);
-void sl_md_rows_free(sl_md_rows *t);
+} sl_io_md_rows;
+void sl_io_md_rows_init(sl_io_md_rows *t, size_t ncol);
+void sl_io_md_rows_cell(sl_io_md_rows *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sl_io_md_rows_emit(sl_buf *b, const sl_io_md_rows *t, const char *const *head, const char *align);
+void sl_io_md_rows_free(sl_io_md_rows *t);
 
 /* ---------------------------------------------------------------- gnuplot */
 
@@ -77,10 +90,6 @@ int sl_io_plot_write(const char *dir, const sl_plot *p, sl_error *err);
  * (fork/exec, then waits for every child); gnuplot's stderr passes through.
  * Fails naming the first figure whose gnuplot exited non-zero. */
 int sl_io_plot_render(const char *dir, const char *const *names, size_t n, sl_error *err);
-#include <stdint.h>
-#include <stdio.h>
-
-struct sl_error;
 
 /* Draws: token ids (non-negative decimal integers) separated by whitespace,
  * any number per line. Read as a stream into counts[0..V) (O(V) memory);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "io/sl_io.h"
 
 static int is_sep(char c)
 {
@@ -25,7 +25,7 @@ int sl_io_vec_read_text(const char *name, const char *text, size_t len, sl_vec *
     int rc = SL_OK;
     size_t i = 0;
     if (!d || !f) {
-        rc = sl_error_set(err, SL_ENOMEM, "%s: out of memory", name);
+        rc = sl_base_error_set(err, SL_ENOMEM, "%s: out of memory", name);
         goto done;
     }
     int after_comma = 0; /* a comma seen and no number since */
@@ -37,7 +37,7 @@ int sl_io_vec_read_text(const char *name, const char *text, size_t len, sl_vec *
             /* "1,,2" or a leading comma: an empty field, which would shift every later
              * token id by one if skipped. A trailing comma ("1, 2, 3,") is fine. */
             if (after_comma || n == 0) {
-                rc = sl_error_set(err, SL_EINVAL, "%s: line %zu, entry %zu is empty (a comma with no number before it)",
+                rc = sl_base_error_set(err, SL_EINVAL, "%s: line %zu, entry %zu is empty (a comma with no number before it)",
                                   name, line, n);
                 goto done;
             }
@@ -53,7 +53,7 @@ int sl_io_vec_read_text(const char *name, const char *text, size_t len, sl_vec *
             continue;
         }
         if (c == '\0') {
-            rc = sl_error_set(err, SL_EINVAL, "%s: line %zu: NUL byte in a text vector", name, line);
+            rc = sl_base_error_set(err, SL_EINVAL, "%s: line %zu: NUL byte in a text vector", name, line);
             goto done;
         }
         size_t start = i;
@@ -61,7 +61,7 @@ int sl_io_vec_read_text(const char *name, const char *text, size_t len, sl_vec *
             i++;
         size_t tl = i - start;
         if (tl >= sizeof tok) {
-            rc = sl_error_set(err, SL_EINVAL, "%s: line %zu, entry %zu: token of %zu characters is not a number",
+            rc = sl_base_error_set(err, SL_EINVAL, "%s: line %zu, entry %zu: token of %zu characters is not a number",
                               name, line, n, tl);
             goto done;
         }
@@ -71,7 +71,7 @@ int sl_io_vec_read_text(const char *name, const char *text, size_t len, sl_vec *
         errno = 0;
         double dv = strtod(tok, &end);
         if (end != tok + tl || tl == 0) {
-            rc = sl_error_set(err, SL_EINVAL, "%s: line %zu, entry %zu: '%s' is not a number", name, line, n, tok);
+            rc = sl_base_error_set(err, SL_EINVAL, "%s: line %zu, entry %zu: '%s' is not a number", name, line, n, tok);
             goto done;
         }
         float fv = strtof(tok, NULL);
@@ -84,7 +84,7 @@ int sl_io_vec_read_text(const char *name, const char *text, size_t len, sl_vec *
             if (nf)
                 f = nf;
             if (!nd || !nf) {
-                rc = sl_error_set(err, SL_ENOMEM, "%s: out of memory", name);
+                rc = sl_base_error_set(err, SL_ENOMEM, "%s: out of memory", name);
                 goto done;
             }
         }
@@ -94,7 +94,7 @@ int sl_io_vec_read_text(const char *name, const char *text, size_t len, sl_vec *
         after_comma = 0;
     }
     if (n == 0) {
-        rc = sl_error_set(err, SL_EINVAL, "%s: no numbers found (empty vector)", name);
+        rc = sl_base_error_set(err, SL_EINVAL, "%s: no numbers found (empty vector)", name);
         goto done;
     }
     memset(out, 0, sizeof *out);

@@ -10,22 +10,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "samplab.h"
+#include "io/sl_io.h"
 
-void sl_buf_init(sl_buf *b)
+void sl_io_buf_init(sl_buf *b)
 {
     b->data = NULL;
     b->len = b->cap = 0;
     b->oom = 0;
 }
 
-void sl_buf_free(sl_buf *b)
+void sl_io_buf_free(sl_buf *b)
 {
     free(b->data);
-    sl_buf_init(b);
+    sl_io_buf_init(b);
 }
 
-static int sl_buf_reserve(sl_buf *b, size_t extra)
+static int buf_reserve(sl_buf *b, size_t extra)
 {
     if (b->oom)
         return -1;
@@ -44,21 +44,21 @@ static int sl_buf_reserve(sl_buf *b, size_t extra)
     return 0;
 }
 
-void sl_buf_append(sl_buf *b, const char *s, size_t n)
+void sl_io_buf_append(sl_buf *b, const char *s, size_t n)
 {
-    if (sl_buf_reserve(b, n))
+    if (buf_reserve(b, n))
         return;
     memcpy(b->data + b->len, s, n);
     b->len += n;
     b->data[b->len] = '\0';
 }
 
-void sl_buf_puts(sl_buf *b, const char *s)
+void sl_io_buf_puts(sl_buf *b, const char *s)
 {
-    sl_buf_append(b, s, strlen(s));
+    sl_io_buf_append(b, s, strlen(s));
 }
 
-void sl_buf_printf(sl_buf *b, const char *fmt, ...)
+void sl_io_buf_printf(sl_buf *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -66,7 +66,7 @@ void sl_buf_printf(sl_buf *b, const char *fmt, ...)
     va_copy(ap2, ap);
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    if (n < 0 || sl_buf_reserve(b, (size_t)n)) {
+    if (n < 0 || buf_reserve(b, (size_t)n)) {
         if (n < 0)
             b->oom = 1;
         va_end(ap2);
@@ -82,10 +82,10 @@ int sl_io_write_atomic(const char *path, const char *data, size_t len, sl_error 
     char tmp[4096];
     int n = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     if (n < 0 || (size_t)n >= sizeof tmp)
-        return sl_error_set(err, SL_EINVAL, "%s: path too long", path);
+        return sl_base_error_set(err, SL_EINVAL, "%s: path too long", path);
     FILE *f = fopen(tmp, "wb");
     if (!f)
-        return sl_error_set(err, SL_EIO, "%s: cannot create: %s", tmp, strerror(errno));
+        return sl_base_error_set(err, SL_EIO, "%s: cannot create: %s", tmp, strerror(errno));
     size_t w = len ? fwrite(data, 1, len, f) : 0;
     int bad = (w != len) | ferror(f);
     if (fclose(f) != 0)
@@ -93,12 +93,12 @@ int sl_io_write_atomic(const char *path, const char *data, size_t len, sl_error 
     if (bad) {
         int e = errno;
         remove(tmp);
-        return sl_error_set(err, SL_EIO, "%s: write failed: %s", path, strerror(e));
+        return sl_base_error_set(err, SL_EIO, "%s: write failed: %s", path, strerror(e));
     }
     if (rename(tmp, path) != 0) {
         int e = errno;
         remove(tmp);
-        return sl_error_set(err, SL_EIO, "%s: cannot rename into place: %s", path, strerror(e));
+        return sl_base_error_set(err, SL_EIO, "%s: cannot rename into place: %s", path, strerror(e));
     }
     return 0;
 }
@@ -108,19 +108,19 @@ int sl_io_mkdir_p(const char *path, sl_error *err)
     char buf[4096];
     size_t n = strlen(path);
     if (n == 0 || n >= sizeof buf)
-        return sl_error_set(err, SL_EINVAL, "bad directory name '%s'", path);
+        return sl_base_error_set(err, SL_EINVAL, "bad directory name '%s'", path);
     memcpy(buf, path, n + 1);
     for (size_t i = 1; i <= n; i++) {
         if (buf[i] == '/' || buf[i] == '\0') {
             char c = buf[i];
             buf[i] = '\0';
             if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return sl_error_set(err, SL_EIO, "%s: cannot create directory: %s", buf, strerror(errno));
+                return sl_base_error_set(err, SL_EIO, "%s: cannot create directory: %s", buf, strerror(errno));
             buf[i] = c;
         }
     }
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-        return sl_error_set(err, SL_EIO, "%s: not a directory", path);
+        return sl_base_error_set(err, SL_EIO, "%s: not a directory", path);
     return 0;
 }

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "logits/sl_logits.h"
 
 /* ---------------------------------------------------------------- configuration */
 
@@ -30,7 +30,7 @@ int sl_logits_candle_cfg_make(int has_t, double t, int has_k, long k, int has_p,
     memset(cfg, 0, sizeof *cfg);
     cfg->simd_sum = simd_sum;
     if (has_k && k < 0)
-        return sl_error_set(err, SL_EINVAL, "top-k %ld is negative (candle's k is a usize)", k);
+        return sl_base_error_set(err, SL_EINVAL, "top-k %ld is negative (candle's k is a usize)", k);
     /* A NaN T or p flows on as in candle: T = NaN is not < 1e-7, so All with
      * NaN weights (InvalidWeight at the draw); p = NaN zeroes nothing. */
     /* LogitsProcessor::new: temperature None or < 1e-7 -> ArgMax */
@@ -501,7 +501,7 @@ int sl_logits_candle_process(const float *logits, size_t V, const sl_logits_cand
         else if (cfg->sampling == SL_CANDLE_TOPK_TOPP) /* k >= V: sample_topp, p unchecked */
             rc = sl_logits_candle_topp_zero(weights, V, (float)cfg->p);
         if (rc)
-            return sl_error_set(err, rc, "out of memory for top-p over %zu tokens", V);
+            return sl_base_error_set(err, rc, "out of memory for top-p over %zu tokens", V);
         return SL_OK;
     }
     /* top-k: select the k most probable in std's partition order */
@@ -510,7 +510,7 @@ int sl_logits_candle_process(const float *logits, size_t V, const sl_logits_cand
     if (!key || !sub) {
         free(key);
         free(sub);
-        return sl_error_set(err, SL_ENOMEM, "out of memory for top-k over %zu tokens", V);
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for top-k over %zu tokens", V);
     }
     for (size_t i = 0; i < V; i++) {
         key[i] = total_key(weights[i]);
@@ -530,7 +530,7 @@ int sl_logits_candle_process(const float *logits, size_t V, const sl_logits_cand
             sum_p += weights[i];
         if (!(pf <= 0.0f || pf >= sum_p))
             if (sl_logits_candle_topp_zero(weights, k, pf))
-                return sl_error_set(err, SL_ENOMEM, "out of memory for top-p over %zu tokens", k);
+                return sl_base_error_set(err, SL_ENOMEM, "out of memory for top-p over %zu tokens", k);
     }
     return SL_OK;
 }
@@ -541,19 +541,19 @@ int sl_logits_candle_probs(const float *logits, size_t V, const sl_logits_candle
     size_t *order = malloc((V ? V : 1) * sizeof *order), m = 0;
     int rc = SL_OK;
     if (!w || !order) {
-        rc = sl_error_set(err, SL_ENOMEM, "out of memory for %zu logits", V);
+        rc = sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu logits", V);
         goto out;
     }
     if ((rc = sl_logits_candle_process(logits, V, cfg, w, order, &m, err)))
         goto out;
     for (size_t i = 0; i < V; i++)
         p[i] = 0.0;
-    sl_fw_rand_wi wi;
+    sl_draw_rand_wi wi;
     size_t bad;
-    sl_fw_rand_status st = cfg->sampling == SL_CANDLE_ARGMAX ? SL_RAND_OK : sl_fw_rand_wi_new(&wi, w, m, &bad);
+    sl_draw_rand_status st = cfg->sampling == SL_CANDLE_ARGMAX ? SL_RAND_OK : sl_draw_rand_wi_new(&wi, w, m, &bad);
     if (st) {
-        rc = sl_error_set(err, st == SL_RAND_NOMEM ? SL_ENOMEM : SL_EINVAL, "candle would fail: %s",
-                          sl_fw_rand_status_name(st));
+        rc = sl_base_error_set(err, st == SL_RAND_NOMEM ? SL_ENOMEM : SL_EINVAL, "candle would fail: %s",
+                          sl_draw_rand_status_name(st));
         goto out;
     }
     if (cfg->sampling == SL_CANDLE_ARGMAX) {
@@ -561,7 +561,7 @@ int sl_logits_candle_probs(const float *logits, size_t V, const sl_logits_candle
     } else {
         for (size_t i = 0; i < m; i++)
             p[order[i]] = (double)w[i] / (double)wi.total;
-        sl_fw_rand_wi_free(&wi);
+        sl_draw_rand_wi_free(&wi);
     }
 out:
     free(w);

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "logits/sl_logits.h"
 
 static int candle_pipeline_run(const float *lf, const double *ld, size_t V, const sl_logits_cfg *c,
                                sl_logits_result *out, sl_error *err)
@@ -29,12 +29,12 @@ static int candle_pipeline_run(const float *lf, const double *ld, size_t V, cons
     float *lg = malloc(V * sizeof *lg);
     if (!lg) {
         sl_logits_result_free(out);
-        return sl_error_set(err, SL_ENOMEM, "out of memory for %zu logits", V);
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu logits", V);
     }
     memcpy(lg, lf, V * sizeof *lg);
     if (c->has_penalty) {
         if (sl_logits_candle_repeat_penalty(lg, V, (float)c->penalty, c->context, c->context_n) < 0) {
-            rc = sl_error_set(err, SL_ENOMEM, "out of memory for the repeat penalty");
+            rc = sl_base_error_set(err, SL_ENOMEM, "out of memory for the repeat penalty");
             goto done;
         }
         sl_logits_step(out, "repeat_penalty");
@@ -77,7 +77,7 @@ done:
     return rc;
 }
 
-const sl_pipeline_type sl_pipeline_candle_type = {
+const sl_logits_pipeline_type sl_logits_pipeline_candle_type = {
     .name = "candle",
     .summary = "LogitsProcessor 0.11: repeat penalty -> T (ArgMax < 1e-7) -> softmax -> top-k (exactly k) -> "
                "top-p (no renormalisation)",

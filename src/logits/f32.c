@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "logits/sl_logits.h"
 
 /* 2^q as a float, q in the normal exponent range */
 static float sl_f32_pow2i(int q)
@@ -160,7 +160,7 @@ static void sl_f32_multi_row_sum(const float *in, int64_t row_stride, int64_t co
 }
 
 /* row_sum: size elements of `lanes` floats each, 4-way ilp, tail into part 0 */
-static void sl_f32_row_sum(const float *in, int64_t size, int lanes, int nan0, float *res)
+static void f32_row_sum(const float *in, int64_t size, int lanes, int nan0, float *res)
 {
     float part[4 * 8];
     const int64_t size_ilp = size / 4;
@@ -179,12 +179,12 @@ float sl_logits_sum_torch_f32(const float *x, size_t n, int ignore_nan)
     if (n < 8) {
         float r = 0.0f;
         if (n)
-            sl_f32_row_sum(x, (int64_t)n, 1, ignore_nan, &r);
+            f32_row_sum(x, (int64_t)n, 1, ignore_nan, &r);
         return r;
     }
     const int64_t vec_size = (int64_t)n / 8;
     float v[8], fin = 0.0f;
-    sl_f32_row_sum(x, vec_size, 8, ignore_nan, v);
+    f32_row_sum(x, vec_size, 8, ignore_nan, v);
     for (int64_t k = vec_size * 8; k < (int64_t)n; k++)
         fin += ignore_nan && isnan(x[k]) ? 0.0f : x[k];
     for (int l = 0; l < 8; l++)
@@ -209,13 +209,13 @@ static int sl_f32_before(const float *x, size_t a, size_t b, int desc)
     return desc ? x[a] > x[b] : x[a] < x[b];
 }
 
-static void sl_f32_merge(const float *x, size_t *idx, size_t *tmp, size_t n, int desc)
+static void f32_merge(const float *x, size_t *idx, size_t *tmp, size_t n, int desc)
 {
     if (n < 2)
         return;
     size_t h = n / 2;
-    sl_f32_merge(x, idx, tmp, h, desc);
-    sl_f32_merge(x, idx + h, tmp, n - h, desc);
+    f32_merge(x, idx, tmp, h, desc);
+    f32_merge(x, idx + h, tmp, n - h, desc);
     size_t i = 0, j = h, k = 0;
     while (i < h && j < n) {
         if (sl_f32_before(x, idx[j], idx[i], desc))
@@ -235,13 +235,13 @@ typedef struct sl_f32_pair {
     size_t i;
 } sl_f32_pair;
 
-static int sl_f32_pair_asc(const void *a, const void *b, const void *ctx)
+static int f32_pair_asc(const void *a, const void *b, const void *ctx)
 {
     (void)ctx;
     return ((const sl_f32_pair *)a)->v < ((const sl_f32_pair *)b)->v;
 }
 
-static int sl_f32_pair_desc(const void *a, const void *b, const void *ctx)
+static int f32_pair_desc(const void *a, const void *b, const void *ctx)
 {
     (void)ctx;
     return ((const sl_f32_pair *)a)->v > ((const sl_f32_pair *)b)->v;
@@ -253,14 +253,14 @@ void sl_logits_argsort_f32(const float *x, size_t n, int descending, size_t *idx
     if (!pr) { /* out of memory: a stable sort, same order except among ties */
         for (size_t i = 0; i < n; i++)
             idx[i] = i;
-        sl_f32_merge(x, idx, tmp, n, descending);
+        f32_merge(x, idx, tmp, n, descending);
         return;
     }
     for (size_t i = 0; i < n; i++) {
         pr[i].v = x[i];
         pr[i].i = i;
     }
-    sl_logits_std_sort(pr, n, sizeof *pr, descending ? sl_f32_pair_desc : sl_f32_pair_asc, NULL);
+    sl_base_std_sort(pr, n, sizeof *pr, descending ? f32_pair_desc : f32_pair_asc, NULL);
     for (size_t i = 0; i < n; i++)
         idx[i] = pr[i].i;
     free(pr);

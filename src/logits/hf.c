@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "logits/sl_logits.h"
 
 typedef struct hf_work {
     size_t V;
@@ -57,7 +57,7 @@ static int hf_work_alloc(hf_work *w, size_t V, sl_error *err)
     w->tmp = malloc(V * sizeof *w->tmp);
     if (!w->s || !w->a || !w->b || !w->c || !w->d || !w->idx || !w->tmp) {
         hf_work_free(w);
-        return sl_error_set(err, SL_ENOMEM, "out of memory for %zu logits", V);
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu logits", V);
     }
     return SL_OK;
 }
@@ -149,18 +149,18 @@ static int hf_run(const float *lf, const double *ld, size_t V, const sl_logits_c
     char num[64];
     long min_keep = c->has_min_keep ? c->min_keep : 1;
     if (min_keep < 1)
-        return sl_error_set(err, SL_EINVAL,
+        return sl_base_error_set(err, SL_EINVAL,
                             "hf: `min_tokens_to_keep` has to be a positive integer, but is %ld", min_keep);
     /* validate in construction order, as _get_logits_processor does */
     int do_pen = c->has_penalty && c->penalty != 1.0;
     if (do_pen && !(c->penalty > 0)) {
         sl_logits_pyrepr(c->penalty, num, sizeof num);
-        return sl_error_set(err, SL_EINVAL, "hf: `penalty` has to be a strictly positive float, but is %s", num);
+        return sl_base_error_set(err, SL_EINVAL, "hf: `penalty` has to be a strictly positive float, but is %s", num);
     }
     int do_temp = c->has_temperature && c->temperature != 1.0;
     if (do_temp && !(c->temperature > 0)) {
         sl_logits_pyrepr(c->temperature, num, sizeof num);
-        return sl_error_set(err, SL_EINVAL,
+        return sl_base_error_set(err, SL_EINVAL,
                             "hf: `temperature` (=%s) has to be a strictly positive float, otherwise your next "
                             "token scores will be invalid.%s",
                             num, c->temperature == 0.0
@@ -170,22 +170,22 @@ static int hf_run(const float *lf, const double *ld, size_t V, const sl_logits_c
     long top_k = c->has_top_k ? c->top_k : (c->defaults ? 50 : 0);
     int do_k = top_k != 0;
     if (do_k && top_k < 0)
-        return sl_error_set(err, SL_EINVAL, "hf: `top_k` has to be a strictly positive integer, but is %ld", top_k);
+        return sl_base_error_set(err, SL_EINVAL, "hf: `top_k` has to be a strictly positive integer, but is %ld", top_k);
     double top_p = c->has_top_p ? c->top_p : 1.0;
     int do_p = top_p < 1.0;
     if (do_p && top_p < 0) {
         sl_logits_pyrepr(top_p, num, sizeof num);
-        return sl_error_set(err, SL_EINVAL, "hf: `top_p` has to be a float > 0 and < 1, but is %s", num);
+        return sl_base_error_set(err, SL_EINVAL, "hf: `top_p` has to be a float > 0 and < 1, but is %s", num);
     }
     int do_minp = c->has_min_p;
     if (do_minp && !(c->min_p >= 0 && c->min_p <= 1.0)) {
         sl_logits_pyrepr(c->min_p, num, sizeof num);
-        return sl_error_set(err, SL_EINVAL, "hf: `min_p` has to be a float in the [0, 1] interval, but is %s", num);
+        return sl_base_error_set(err, SL_EINVAL, "hf: `min_p` has to be a float in the [0, 1] interval, but is %s", num);
     }
     int do_typ = c->has_typical && c->typical < 1.0;
     if (do_typ && !(c->typical > 0 && c->typical < 1)) {
         sl_logits_pyrepr(c->typical, num, sizeof num);
-        return sl_error_set(err, SL_EINVAL, "hf: `typical_p` has to be a float > 0 and < 1, but is %s", num);
+        return sl_base_error_set(err, SL_EINVAL, "hf: `typical_p` has to be a float > 0 and < 1, but is %s", num);
     }
 
     hf_work w;
@@ -206,7 +206,7 @@ static int hf_run(const float *lf, const double *ld, size_t V, const sl_logits_c
         if (!hit) {
             hf_work_free(&w);
             sl_logits_result_free(out);
-            return sl_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
         }
         for (size_t i = 0; i < c->context_n; i++)
             hit[c->context[i]] = 1;
@@ -252,7 +252,7 @@ static int hf_run(const float *lf, const double *ld, size_t V, const sl_logits_c
     return SL_OK;
 }
 
-const sl_pipeline_type sl_pipeline_hf_type = {
+const sl_logits_pipeline_type sl_logits_pipeline_hf_type = {
     "hf",
     "transformers generate(do_sample=True): repetition penalty -> temperature -> top-k (ties kept) -> top-p -> "
     "min-p -> typical, float32; --defaults = top_k 50",

@@ -39,10 +39,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "logits/sl_logits.h"
 
 /* llama.cpp's comparator: logit descending (ties: whatever libstdc++ does) */
-static int sl_llama_desc(const void *a, const void *b, const void *ctx)
+static int llama_desc(const void *a, const void *b, const void *ctx)
 {
     (void)ctx;
     return ((const sl_logits_cand *)a)->logit > ((const sl_logits_cand *)b)->logit;
@@ -63,7 +63,7 @@ static int sl_llama_bucket(float logit)
 /* llama_token_data_array_partial_sort: the top npartial of a (not changed)
  * into res, sorted descending, via 128 logit buckets over [-10, 10]; res gets
  * every candidate of the buckets it needed (*nres of them). */
-static int sl_llama_bucket_sort(const sl_logits_llama_array *a, size_t npartial, sl_logits_cand *res, size_t *nres)
+static int llama_bucket_sort(const sl_logits_llama_array *a, size_t npartial, sl_logits_cand *res, size_t *nres)
 {
     size_t histo[128] = {0}, pos[128];
     unsigned char *bi = malloc(a->size ? a->size : 1);
@@ -94,27 +94,27 @@ static int sl_llama_bucket_sort(const sl_logits_llama_array *a, size_t npartial,
     size_t done = 0;
     off = 0;
     for (int j = 127; j > ib; --j) {
-        sl_logits_std_sort(res + off, histo[j], sizeof *res, sl_llama_desc, NULL);
+        sl_base_std_sort(res + off, histo[j], sizeof *res, llama_desc, NULL);
         off += histo[j];
         done += histo[j];
     }
-    sl_logits_std_partial_sort(res + off, npartial - done, histo[ib], sizeof *res, sl_llama_desc, NULL);
+    sl_base_std_partial_sort(res + off, npartial - done, histo[ib], sizeof *res, llama_desc, NULL);
     *nres = nhave;
     return SL_OK;
 }
 
 /* llama_token_data_array_partial_sort_inplace: keep the top npartial,
  * sorted; std::partial_sort up to 128, the bucket sort beyond. */
-static void sl_llama_partial_sort_inplace(sl_logits_llama_array *a, size_t npartial)
+static void llama_partial_sort_inplace(sl_logits_llama_array *a, size_t npartial)
 {
     if (npartial <= 128) {
-        sl_logits_std_partial_sort(a->data, npartial, a->size, sizeof *a->data, sl_llama_desc, NULL);
+        sl_base_std_partial_sort(a->data, npartial, a->size, sizeof *a->data, llama_desc, NULL);
     } else {
         sl_logits_cand *tmp = malloc(a->size * sizeof *tmp);
         size_t n = 0;
-        if (!tmp || sl_llama_bucket_sort(a, npartial, tmp, &n)) {
+        if (!tmp || llama_bucket_sort(a, npartial, tmp, &n)) {
             /* out of memory: libstdc++'s std::sort gives the same set, ties aside */
-            sl_logits_std_sort(a->data, a->size, sizeof *a->data, sl_llama_desc, NULL);
+            sl_base_std_sort(a->data, a->size, sizeof *a->data, llama_desc, NULL);
         } else {
             memcpy(a->data, tmp, npartial * sizeof *tmp);
         }
@@ -129,7 +129,7 @@ void sl_logits_llama_softmax(sl_logits_llama_array *a, int do_sort)
     if (!a->size)
         return;
     if (do_sort && !a->sorted)
-        sl_llama_partial_sort_inplace(a, a->size);
+        llama_partial_sort_inplace(a, a->size);
     float max_l = a->data[0].logit;
     if (!a->sorted)
         for (size_t i = 1; i < a->size; i++)
@@ -173,12 +173,12 @@ void sl_logits_llama_top_k(sl_logits_llama_array *a, long k)
     if ((size_t)k > a->size)
         k = (long)a->size;
     if (!a->sorted)
-        sl_llama_partial_sort_inplace(a, (size_t)k);
+        llama_partial_sort_inplace(a, (size_t)k);
     a->size = (size_t)k;
 }
 
 /* the typical sampler's index sort: shifted_scores[a] < shifted_scores[b] */
-static int sl_llama_shift_less(const void *a, const void *b, const void *ctx)
+static int llama_shift_less(const void *a, const void *b, const void *ctx)
 {
     const float *sh = ctx;
     return sh[*(const size_t *)a] < sh[*(const size_t *)b];
@@ -206,7 +206,7 @@ void sl_logits_llama_typical(sl_logits_llama_array *a, float p, size_t min_keep)
         sh[i] = fabsf(-logf(a->data[i].p) - entropy);
         idx[i] = i;
     }
-    sl_logits_std_sort(idx, n, sizeof *idx, sl_llama_shift_less, sh);
+    sl_base_std_sort(idx, n, sizeof *idx, llama_shift_less, sh);
     float cum = 0.0f;
     size_t last = n;
     for (size_t i = 0; i < n; i++) {
@@ -237,16 +237,16 @@ void sl_logits_llama_top_p(sl_logits_llama_array *a, float p, size_t min_keep)
         /* adaptive: bucket-sort the top 256 first, everything if that is not enough */
         k = 256;
         buf = malloc(a->size * sizeof *buf);
-        if (!buf || sl_llama_bucket_sort(a, k, buf, &nbuf)) {
+        if (!buf || llama_bucket_sort(a, k, buf, &nbuf)) {
             free(buf);
             buf = NULL;
-            sl_llama_partial_sort_inplace(a, a->size);
+            llama_partial_sort_inplace(a, a->size);
             pd = a->data;
         } else {
             pd = buf;
         }
     } else if (!a->sorted) {
-        sl_llama_partial_sort_inplace(a, a->size);
+        llama_partial_sort_inplace(a, a->size);
     }
     float cum = 0.0f;
     size_t last = a->size;
@@ -258,7 +258,7 @@ void sl_logits_llama_top_p(sl_logits_llama_array *a, float p, size_t min_keep)
         }
         if (!a->sorted && i == k - 1) {
             k = a->size;
-            if (sl_llama_bucket_sort(a, k, buf, &nbuf)) { /* out of memory: stop here */
+            if (llama_bucket_sort(a, k, buf, &nbuf)) { /* out of memory: stop here */
                 last = i + 1;
                 break;
             }
@@ -293,7 +293,7 @@ void sl_logits_llama_min_p(sl_logits_llama_array *a, float p, size_t min_keep)
             a->size = w;
             return;
         }
-        sl_llama_partial_sort_inplace(a, a->size);
+        llama_partial_sort_inplace(a, a->size);
     }
     const float min_l = a->data[0].logit + logf(p);
     size_t i = 1;
@@ -361,10 +361,10 @@ int sl_logits_llama_chain(const float *lf, size_t V, const sl_logits_cfg *c, sl_
 {
     long min_keep = c->has_min_keep ? c->min_keep : 0;
     if (min_keep < 0)
-        return sl_error_set(err, SL_EINVAL, "llamacpp: min_keep %ld is negative (it is a size_t)", min_keep);
+        return sl_base_error_set(err, SL_EINVAL, "llamacpp: min_keep %ld is negative (it is a size_t)", min_keep);
     long last_n = c->has_last_n ? c->last_n : 64;
     if (last_n < 0)
-        return sl_error_set(err, SL_EINVAL, "llamacpp: penalty_last_n %ld is negative", last_n);
+        return sl_base_error_set(err, SL_EINVAL, "llamacpp: penalty_last_n %ld is negative", last_n);
     const int d = c->defaults;
     long top_k = c->has_top_k ? c->top_k : (d ? 40 : 0);
     float top_p = (float)(c->has_top_p ? c->top_p : (d ? 0.95 : 1.0));
@@ -377,7 +377,7 @@ int sl_logits_llama_chain(const float *lf, size_t V, const sl_logits_cfg *c, sl_
 
     a->data = malloc(V * sizeof *a->data);
     if (!a->data)
-        return sl_error_set(err, SL_ENOMEM, "out of memory for %zu candidates", V);
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu candidates", V);
     for (size_t i = 0; i < V; i++) {
         a->data[i].id = (long)i;
         a->data[i].logit = lf[i];
@@ -437,7 +437,7 @@ static int llamacpp_run(const float *lf, const double *ld, size_t V, const sl_lo
     if (!b.data) {
         free(a.data);
         sl_logits_result_free(out);
-        return sl_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
     }
     memcpy(b.data, a.data, a.size * sizeof *a.data);
     sl_logits_llama_dist(&b, 0.0);
@@ -456,7 +456,7 @@ static int llamacpp_run(const float *lf, const double *ld, size_t V, const sl_lo
     return SL_OK;
 }
 
-const sl_pipeline_type sl_pipeline_llamacpp_type = {
+const sl_logits_pipeline_type sl_logits_pipeline_llamacpp_type = {
     "llamacpp",
     "llama.cpp default chain: penalties (last N) -> top-k (exactly k) -> typical -> top-p -> min-p (logit space) "
     "-> temperature -> dist, float32; --defaults = top-k 40, top-p 0.95, min-p 0.05, T 0.8",

@@ -6,22 +6,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "logits/sl_logits.h"
 
-const sl_pipeline_type *const sl_pipeline_types[] = {
-    &sl_pipeline_hf_type,
-    &sl_pipeline_candle_type,
-    &sl_pipeline_llamacpp_type,
-    &sl_pipeline_vllm_type,
-    &sl_pipeline_tutorial_type,
+const sl_logits_pipeline_type *const sl_logits_pipeline_types[] = {
+    &sl_logits_pipeline_hf_type,
+    &sl_logits_pipeline_candle_type,
+    &sl_logits_pipeline_llamacpp_type,
+    &sl_logits_pipeline_vllm_type,
+    &sl_logits_pipeline_tutorial_type,
     NULL
 };
 
-const sl_pipeline_type *sl_pipeline_lookup(const char *name)
+const sl_logits_pipeline_type *sl_logits_pipeline_lookup(const char *name)
 {
-    for (size_t i = 0; sl_pipeline_types[i]; i++)
-        if (!strcmp(sl_pipeline_types[i]->name, name))
-            return sl_pipeline_types[i];
+    for (size_t i = 0; sl_logits_pipeline_types[i]; i++)
+        if (!strcmp(sl_logits_pipeline_types[i]->name, name))
+            return sl_logits_pipeline_types[i];
     return NULL;
 }
 
@@ -33,7 +33,7 @@ int sl_logits_result_alloc(sl_logits_result *r, size_t V, sl_error *err)
     r->kept = calloc(V ? V : 1, 1);
     if (!r->probs || !r->kept) {
         sl_logits_result_free(r);
-        return sl_error_set(err, SL_ENOMEM, "out of memory for %zu probabilities", V);
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu probabilities", V);
     }
     return SL_OK;
 }
@@ -77,28 +77,28 @@ void sl_logits_pyrepr(double x, char *buf, size_t len)
     }
 }
 
-int sl_pipeline_run(const sl_pipeline_type *t, const sl_vec *v, const sl_logits_cfg *cfg,
+int sl_logits_pipeline_run(const sl_logits_pipeline_type *t, const sl_vec *v, const sl_logits_cfg *cfg,
                     sl_logits_result *out, sl_error *err)
 {
     memset(out, 0, sizeof *out);
     if (v->n == 0)
-        return sl_error_set(err, SL_EINVAL, "%s: no logits", v->source);
+        return sl_base_error_set(err, SL_EINVAL, "%s: no logits", v->source);
     for (size_t i = 0; i < v->n; i++) {
         if (isnan(v->d[i]))
-            return sl_error_set(err, SL_EINVAL, "%s: entry %zu is NaN", v->source, i);
+            return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu is NaN", v->source, i);
         if (v->d[i] == INFINITY)
-            return sl_error_set(err, SL_EINVAL, "%s: entry %zu is +infinity", v->source, i);
+            return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu is +infinity", v->source, i);
         if (v->f && v->f[i] == INFINITY) /* the float32 pipelines read f */
-            return sl_error_set(err, SL_EINVAL, "%s: entry %zu overflows float32", v->source, i);
+            return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu overflows float32", v->source, i);
     }
     size_t finite = 0;
     for (size_t i = 0; i < v->n; i++)
         finite += v->d[i] != -INFINITY;
     if (!finite)
-        return sl_error_set(err, SL_EINVAL, "%s: all %zu logits are -infinity", v->source, v->n);
+        return sl_base_error_set(err, SL_EINVAL, "%s: all %zu logits are -infinity", v->source, v->n);
     for (size_t i = 0; i < cfg->context_n; i++)
         if (cfg->context[i] < 0 || (size_t)cfg->context[i] >= v->n)
-            return sl_error_set(err, SL_EINVAL, "context: id %ld at position %zu is outside [0, %zu)",
+            return sl_base_error_set(err, SL_EINVAL, "context: id %ld at position %zu is outside [0, %zu)",
                                 cfg->context[i], i, v->n);
     int rc = t->run(v->f, v->d, v->n, cfg, out, err);
     if (rc)
@@ -108,7 +108,7 @@ int sl_pipeline_run(const sl_pipeline_type *t, const sl_vec *v, const sl_logits_
     for (size_t i = 0; i < out->V; i++)
         if (isnan(out->probs[i])) {
             sl_logits_result_free(out);
-            return sl_error_set(err, SL_EINVAL,
+            return sl_base_error_set(err, SL_EINVAL,
                                 "%s: %s gives NaN for id %zu: a scaled logit overflows %s (the framework's own "
                                 "sampler would fail too)",
                                 v->source, t->name, i, out->precision == 32 ? "float32" : "float64");

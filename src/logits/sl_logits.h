@@ -1,7 +1,7 @@
 /* sl_logits.h — logits pipelines per framework (temperature, top-k, top-p, min-p, typical, penalties).
- * Included by samplab.h; see there for conventions.
+ * Uses the draw, rng and base layers. Exported names start with sl_logits_.
  *
- * A pipeline is data plus a function: a const sl_pipeline_type names the
+ * A pipeline is data plus a function: a const sl_logits_pipeline_type names the
  * framework, says which settings it has (SL_OPT_* bits) and runs that
  * framework's ordered filters with its exact comparison rules and precision
  * over one logits vector (V = vocabulary size). The result is the final
@@ -12,6 +12,15 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "draw/sl_draw.h"
+
+/* ---------------------------------------------------------------- logits */
+
+/* Numerically stable softmax of x/T in double: max subtracted first. T <= 0
+ * is an error pointing to greedy. */
+int sl_logits_softmax(const double *x, size_t n, double temperature, double *out, sl_error *err);
+
 
 /* ---------------------------------------------------------------- candle 0.11 (logits/candle.c) */
 
@@ -81,7 +90,7 @@ long sl_logits_candle_repeat_penalty(float *logits, size_t V, float penalty, con
  * at index 0 wins, later NaNs are ignored, as candle's CPU argmax); no draw.
  * weights and order need room for V entries.
  * Returns 0, or SL_ENOMEM. It does not validate the weights: feed them to
- * sl_fw_rand_wi_new, which reports what rand would (e.g. NaN logits give
+ * sl_draw_rand_wi_new, which reports what rand would (e.g. NaN logits give
  * InvalidWeight, k = 0 gives NoItem, TopKThenTopP with k >= V and p <= 0
  * gives AllWeightsZero). */
 int sl_logits_candle_process(const float *logits, size_t V, const sl_logits_candle_cfg *cfg, float *weights,
@@ -94,6 +103,16 @@ int sl_logits_candle_process(const float *logits, size_t V, const sl_logits_cand
  * error name in err. The exact chance of a token differs from p[t] by less
  * than 2^-23 (the uniform has 23 random bits). */
 int sl_logits_candle_probs(const float *logits, size_t V, const sl_logits_candle_cfg *cfg, double *p, sl_error *err);
+
+/* The options `samplab draw --framework F` passes; a framework declares in
+ * `accepts` which it understands, and the CLI rejects the others by name. */
+enum {
+    SL_OPT_PROBS = 1u << 0, SL_OPT_LOGITS = 1u << 1, SL_OPT_TEMPERATURE = 1u << 2,
+    SL_OPT_TOP_K = 1u << 3, SL_OPT_TOP_P = 1u << 4, SL_OPT_MIN_P = 1u << 5,
+    SL_OPT_NUM_SAMPLES = 1u << 6, SL_OPT_REPLACEMENT = 1u << 7, SL_OPT_DTYPE = 1u << 8,
+    SL_OPT_VARIANT = 1u << 9, SL_OPT_SIMD_SUM = 1u << 10, SL_OPT_TYPICAL = 1u << 11,
+    SL_OPT_PENALTY = 1u << 12, SL_OPT_MIN_KEEP = 1u << 13, SL_OPT_DEFAULTS = 1u << 14
+};
 
 /* Pipeline-only option bits, above samplab.h's SL_OPT_* range. */
 enum {
@@ -142,25 +161,25 @@ typedef struct sl_logits_result {
     size_t n_steps;
 } sl_logits_result;
 
-typedef struct sl_pipeline_type {
+typedef struct sl_logits_pipeline_type {
     const char *name;
     const char *summary;    /* one line: the order and where it comes from */
     unsigned accepts;       /* SL_OPT_* bits of samplab.h */
     int (*run)(const float *lf, const double *ld, size_t V, const sl_logits_cfg *cfg,
                sl_logits_result *out, sl_error *err);
-} sl_pipeline_type;
+} sl_logits_pipeline_type;
 
-extern const sl_pipeline_type sl_pipeline_hf_type;
-extern const sl_pipeline_type sl_pipeline_llamacpp_type;
-extern const sl_pipeline_type sl_pipeline_vllm_type;
-extern const sl_pipeline_type sl_pipeline_tutorial_type;
-extern const sl_pipeline_type sl_pipeline_candle_type;
-extern const sl_pipeline_type *const sl_pipeline_types[]; /* NULL-terminated */
-const sl_pipeline_type *sl_pipeline_lookup(const char *name);
+extern const sl_logits_pipeline_type sl_logits_pipeline_hf_type;
+extern const sl_logits_pipeline_type sl_logits_pipeline_llamacpp_type;
+extern const sl_logits_pipeline_type sl_logits_pipeline_vllm_type;
+extern const sl_logits_pipeline_type sl_logits_pipeline_tutorial_type;
+extern const sl_logits_pipeline_type sl_logits_pipeline_candle_type;
+extern const sl_logits_pipeline_type *const sl_logits_pipeline_types[]; /* NULL-terminated */
+const sl_logits_pipeline_type *sl_logits_pipeline_lookup(const char *name);
 
 /* Runs pipeline t over a vector as read (float32 pipelines use v->f,
  * float64 ones v->d). Checks that context ids are inside [0, V). */
-int sl_pipeline_run(const sl_pipeline_type *t, const sl_vec *v, const sl_logits_cfg *cfg,
+int sl_logits_pipeline_run(const sl_logits_pipeline_type *t, const sl_vec *v, const sl_logits_cfg *cfg,
                     sl_logits_result *out, sl_error *err);
 void sl_logits_result_free(sl_logits_result *r);
 /* Allocates probs/kept for V entries, zeroed. */
@@ -194,14 +213,6 @@ float sl_logits_kth_largest_f32(const float *x, size_t n, size_t k, size_t *idx,
 void sl_logits_pyrepr(double x, char *buf, size_t len);
 /* Appends a step name to r->steps (static string). */
 void sl_logits_step(sl_logits_result *r, const char *name);
-
-/* ---- libstdc++'s std::sort and std::partial_sort (logits/stdsort.c), so that
- * tied elements end in the order llama.cpp's C++ leaves them. less(a, b, ctx)
- * is the comparator; elements are at most 64 bytes. */
-typedef int (*sl_logits_less)(const void *a, const void *b, const void *ctx);
-void sl_logits_std_sort(void *base, size_t n, size_t size, sl_logits_less less, const void *ctx);
-void sl_logits_std_partial_sort(void *base, size_t middle, size_t n, size_t size, sl_logits_less less,
-                                const void *ctx);
 
 /* ---- llama.cpp sampler primitives (logits/llamacpp.c), for the tests and the draw */
 

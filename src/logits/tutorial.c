@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "logits/sl_logits.h"
 
 static void tut_softmax(const double *x, size_t n, double *out)
 {
@@ -65,13 +65,13 @@ static int tut_run(const float *lf, const double *ld, size_t V, const sl_logits_
     (void)lf;
     double t = c->has_temperature ? c->temperature : 1.0;
     if (t <= 0 || isnan(t))
-        return sl_error_set(err, SL_EINVAL, "tutorial: sampling: temperature must be positive (use Greedy for t=0)");
+        return sl_base_error_set(err, SL_EINVAL, "tutorial: sampling: temperature must be positive (use Greedy for t=0)");
     if (c->has_top_k && c->top_k <= 0)
-        return sl_error_set(err, SL_EINVAL, "tutorial: sampling: k must be positive");
+        return sl_base_error_set(err, SL_EINVAL, "tutorial: sampling: k must be positive");
     if (c->has_top_p && !(c->top_p > 0 && c->top_p <= 1))
-        return sl_error_set(err, SL_EINVAL, "tutorial: sampling: p must be in (0, 1]");
+        return sl_base_error_set(err, SL_EINVAL, "tutorial: sampling: p must be in (0, 1]");
     if (c->has_min_p && !(c->min_p >= 0 && c->min_p <= 1))
-        return sl_error_set(err, SL_EINVAL, "tutorial: sampling: minP must be in [0, 1]");
+        return sl_base_error_set(err, SL_EINVAL, "tutorial: sampling: minP must be in [0, 1]");
 
     int rc = sl_logits_result_alloc(out, V, err);
     if (rc)
@@ -81,7 +81,7 @@ static int tut_run(const float *lf, const double *ld, size_t V, const sl_logits_
     size_t *idx = malloc(V * sizeof *idx), *tmp = malloc(V * sizeof *tmp);
     unsigned char *keep = malloc(V);
     if (!s || !p || !idx || !tmp || !keep) {
-        rc = sl_error_set(err, SL_ENOMEM, "out of memory for %zu logits", V);
+        rc = sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu logits", V);
         goto done;
     }
     for (size_t i = 0; i < V; i++)
@@ -143,7 +143,7 @@ done:
     return rc;
 }
 
-const sl_pipeline_type sl_pipeline_tutorial_type = {
+const sl_logits_pipeline_type sl_logits_pipeline_tutorial_type = {
     "tutorial",
     "the tutorial of 003_1857ebf1d0eff5ab.txt: /temperature -> top-k (exactly k) -> top-p (cum >= p) -> min-p "
     "(p >= minP*max) -> softmax, float64",

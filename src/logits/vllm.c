@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "logits/sl_logits.h"
 
 static int vllm_run(const float *lf, const double *ld, size_t V, const sl_logits_cfg *c,
                     sl_logits_result *out, sl_error *err)
@@ -37,21 +37,21 @@ static int vllm_run(const float *lf, const double *ld, size_t V, const sl_logits
     /* SamplingParams._verify_args */
     if (!(T >= 0)) {
         sl_logits_pyrepr(T, num, sizeof num);
-        return sl_error_set(err, SL_EINVAL, "vllm: temperature must be non-negative, got %s.", num);
+        return sl_base_error_set(err, SL_EINVAL, "vllm: temperature must be non-negative, got %s.", num);
     }
     if (!(top_p > 0 && top_p <= 1)) {
         sl_logits_pyrepr(top_p, num, sizeof num);
-        return sl_error_set(err, SL_EINVAL, "vllm: top_p must be in (0, 1], got %s.", num);
+        return sl_base_error_set(err, SL_EINVAL, "vllm: top_p must be in (0, 1], got %s.", num);
     }
     if (top_k < -1)
-        return sl_error_set(err, SL_EINVAL, "vllm: top_k must be 0 (disable), or at least 1, got %ld.", top_k);
+        return sl_base_error_set(err, SL_EINVAL, "vllm: top_k must be 0 (disable), or at least 1, got %ld.", top_k);
     if (!(min_p >= 0 && min_p <= 1)) {
         sl_logits_pyrepr(min_p, num, sizeof num);
-        return sl_error_set(err, SL_EINVAL, "vllm: min_p must be in [0, 1], got %s.", num);
+        return sl_base_error_set(err, SL_EINVAL, "vllm: min_p must be in [0, 1], got %s.", num);
     }
     if (!(rep > 0)) {
         sl_logits_pyrepr(rep, num, sizeof num);
-        return sl_error_set(err, SL_EINVAL, "vllm: repetition_penalty must be greater than zero, got %s.", num);
+        return sl_base_error_set(err, SL_EINVAL, "vllm: repetition_penalty must be greater than zero, got %s.", num);
     }
     if (T > 0 && T < 1e-2) /* _MAX_TEMP clamp with a warning */
         T = 1e-2;
@@ -71,7 +71,7 @@ static int vllm_run(const float *lf, const double *ld, size_t V, const sl_logits
     float *s = malloc(V * sizeof *s), *a = malloc(V * sizeof *a), *b = malloc(V * sizeof *b);
     size_t *idx = malloc(V * sizeof *idx), *tmp = malloc(V * sizeof *tmp);
     if (!s || !a || !b || !idx || !tmp) {
-        rc = sl_error_set(err, SL_ENOMEM, "out of memory for %zu logits", V);
+        rc = sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu logits", V);
         goto done;
     }
     memcpy(s, lf, V * sizeof *s);
@@ -79,7 +79,7 @@ static int vllm_run(const float *lf, const double *ld, size_t V, const sl_logits
     if (rep != 1.0 && c->context_n) {
         unsigned char *hit = calloc(V, 1);
         if (!hit) {
-            rc = sl_error_set(err, SL_ENOMEM, "out of memory");
+            rc = sl_base_error_set(err, SL_ENOMEM, "out of memory");
             goto done;
         }
         for (size_t i = 0; i < c->context_n; i++)
@@ -164,7 +164,7 @@ done:
     return rc;
 }
 
-const sl_pipeline_type sl_pipeline_vllm_type = {
+const sl_logits_pipeline_type sl_logits_pipeline_vllm_type = {
     "vllm",
     "vLLM V1 sampler: repetition penalty (prompt+output) -> greedy if T < 1e-5 -> temperature -> min-p -> top-k "
     "(ties kept) -> top-p, float32; defaults apply nothing",

@@ -16,7 +16,7 @@
  * Known divergences: none in the stream; rand's fill_bytes is not offered. */
 #include <string.h>
 
-#include "samplab.h"
+#include "rng/sl_rng.h"
 
 #define ROTL32(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
 #define QR(a, b, c, d)                 \

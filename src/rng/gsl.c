@@ -12,7 +12,7 @@
 #define HAVE_INLINE 1
 #include <gsl/gsl_rng.h>
 
-#include "samplab.h"
+#include "rng/sl_rng.h"
 
 typedef struct gsl_state {
     gsl_rng *r;
@@ -24,12 +24,12 @@ static int gsl_adapter_seed(void *state, const sl_seed *seed, const void *param,
     gsl_state *s = state;
     const gsl_rng_type *t = param;
     if (seed->hi)
-        return sl_error_set(err, SL_EINVAL, "gsl:%s takes a seed below 2^64", t->name);
+        return sl_base_error_set(err, SL_EINVAL, "gsl:%s takes a seed below 2^64", t->name);
     if (seed->has_stream && seed->stream)
-        return sl_error_set(err, SL_EINVAL, "gsl:%s has no streams (gsl_rng_set takes a seed only)", t->name);
+        return sl_base_error_set(err, SL_EINVAL, "gsl:%s has no streams (gsl_rng_set takes a seed only)", t->name);
     s->r = gsl_rng_alloc(t);
     if (!s->r)
-        return sl_error_set(err, SL_ENOMEM, "gsl:%s: gsl_rng_alloc failed", t->name);
+        return sl_base_error_set(err, SL_ENOMEM, "gsl:%s: gsl_rng_alloc failed", t->name);
     gsl_rng_set(s->r, (unsigned long)seed->lo);
     s->min = gsl_rng_min(s->r);
     return SL_OK;

@@ -6,34 +6,24 @@
  * word comes after a twist. Raw words therefore equal core "mt19937" for the
  * same seed; the difference is that NumPy refuses seeds >= 2^32 where the core
  * type reduces mod 2^32, and the legacy double takes two words
- * (sl_uniform_f64_2x32_numpy).
+ * (sl_rng_uniform_f64_2x32_numpy).
  * Divergences: list / array seeds (init_by_array) are not reachable from an
  * integer seed and are not offered here.
  */
-#include "samplab.h"
+#include "rng/sl_rng.h"
 
 static int numpy_mt_seed(void *state, const sl_seed *seed, const void *param, sl_error *err)
 {
     (void)param;
     if (seed->hi != 0 || seed->lo > 0xffffffffull)
-        return sl_error_set(err, SL_EINVAL,
+        return sl_base_error_set(err, SL_EINVAL,
                             "numpy-mt19937: np.random.seed takes integers below 2^32 "
                             "(NumPy: Seed must be between 0 and 2**32 - 1)");
     if (seed->has_stream)
-        return sl_error_set(err, SL_EINVAL,
+        return sl_base_error_set(err, SL_EINVAL,
                             "numpy-mt19937: np.random.seed takes no stream");
     sl_rng_mt19937_init_genrand(state, (uint32_t)seed->lo);
     return SL_OK;
-}
-
-static uint64_t numpy_mt_next(void *state)
-{
-    return sl_rng_mt19937_next(state);
-}
-
-static void numpy_mt_fill(void *state, uint64_t *out, size_t n)
-{
-    sl_rng_mt19937_fill64(state, out, n);
 }
 
 const sl_rng_type sl_rng_numpy_mt19937_type = {
@@ -41,8 +31,9 @@ const sl_rng_type sl_rng_numpy_mt19937_type = {
     .word_bits = 32,
     .state_size = sizeof(sl_rng_mt19937_state),
     .seed = numpy_mt_seed,
-    .next = numpy_mt_next,
-    .fill = numpy_mt_fill,
+    .next = sl_rng_mt19937_type_next,
+    .fill = sl_rng_mt19937_type_fill,
+    .fill32 = sl_rng_mt19937_type_fill32,
     .advance = NULL,
     .release = NULL,
     .param = NULL,

@@ -3,7 +3,7 @@
  * pcg32_random_r, pcg32_boundedrand_r and pcg32_advance_r define it.
  * Seeding: --seed S --stream Q gives pcg32_srandom_r(S, Q); the stream
  * defaults to 0 (pcg-cpp's default stream 0x0a02bdbf7bb3c0a7 is just a number). */
-#include "samplab.h"
+#include "rng/sl_rng.h"
 
 #define PCG32_MULT 6364136223846793005ULL
 
@@ -59,7 +59,7 @@ static int pcg32_seed(void *state, const sl_seed *seed, const void *param, sl_er
 {
     (void)param;
     if (seed->hi)
-        return sl_error_set(err, SL_EINVAL, "pcg32 takes a seed below 2^64");
+        return sl_base_error_set(err, SL_EINVAL, "pcg32 takes a seed below 2^64");
     sl_rng_pcg32_seed(state, seed->lo, seed->stream);
     return SL_OK;
 }

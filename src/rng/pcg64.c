@@ -13,7 +13,7 @@
  * Divergences: NumPy's buffered 32-bit half (has_uint32) is not kept; no
  * NumPy path used here (next_double, choice) reads it.
  */
-#include "samplab.h"
+#include "rng/sl_rng.h"
 
 /* Multiplier of pcg-c's PCG_DEFAULT_MULTIPLIER_128. */
 #define PCG64_MULT_HI 0x2360ed051fc65da4ull

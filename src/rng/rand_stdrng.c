@@ -5,15 +5,15 @@
  * Words are next_u32; rand's next_u64 is two consecutive words, low first,
  * also across the 64-word buffer boundary (sl_rng_next_u64_lohi).
  * Known divergences: none; seeds must be below 2^64 and there is no stream. */
-#include "samplab.h"
+#include "rng/sl_rng.h"
 
 static int stdrng_seed(void *state, const sl_seed *seed, const void *param, sl_error *err)
 {
     (void)param;
     if (seed->hi)
-        return sl_error_set(err, SL_EINVAL, "rand-stdrng takes a seed below 2^64 (seed_from_u64)");
+        return sl_base_error_set(err, SL_EINVAL, "rand-stdrng takes a seed below 2^64 (seed_from_u64)");
     if (seed->has_stream && seed->stream)
-        return sl_error_set(err, SL_EINVAL,
+        return sl_base_error_set(err, SL_EINVAL,
                             "rand-stdrng has no stream (StdRng::seed_from_u64); use --rng chacha12 for set_stream");
     uint32_t key[8];
     sl_rng_rand_seed_from_u64(seed->lo, key);

@@ -7,7 +7,7 @@
  * Checked against data/golden/numpy_seedseq.txt (Debian python3-numpy 1.24.2).
  * Divergences: none known; only the default pool size 4 is provided.
  */
-#include "samplab.h"
+#include "rng/sl_rng.h"
 
 #define SS_POOL 4
 #define SS_INIT_A 0x43b0d7e5u

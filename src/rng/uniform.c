@@ -10,21 +10,21 @@
  */
 #include <string.h>
 
-#include "samplab.h"
+#include "rng/sl_rng.h"
 
 double sl_rng_gsl_range(const sl_rng_type *t);
 
-float sl_uniform_f32_low24(sl_rng *r)
+float sl_rng_uniform_f32_low24(sl_rng *r)
 {
     return (float)(sl_rng_next(r) & 0xFFFFFFu) * 0x1p-24f;
 }
 
-float sl_uniform_f32_high24(sl_rng *r)
+float sl_rng_uniform_f32_high24(sl_rng *r)
 {
     return (float)((uint32_t)sl_rng_next(r) >> 8) * 0x1p-24f;
 }
 
-float sl_uniform_f32_mant23(sl_rng *r)
+float sl_rng_uniform_f32_mant23(sl_rng *r)
 {
     uint32_t bits = ((uint32_t)sl_rng_next(r) >> 9) | 0x3f800000u;
     float f;
@@ -32,31 +32,31 @@ float sl_uniform_f32_mant23(sl_rng *r)
     return f - 1.0f;
 }
 
-double sl_uniform_f64_2x32_hifirst_low53(sl_rng *r)
+double sl_rng_uniform_f64_2x32_hifirst_low53(sl_rng *r)
 {
     uint64_t hi = (uint32_t)sl_rng_next(r);
     uint64_t lo = (uint32_t)sl_rng_next(r);
     return (double)(((hi << 32) | lo) & ((1ULL << 53) - 1)) * 0x1p-53;
 }
 
-double sl_uniform_f64_2x32_numpy(sl_rng *r)
+double sl_rng_uniform_f64_2x32_numpy(sl_rng *r)
 {
     uint32_t a = (uint32_t)sl_rng_next(r) >> 5, b = (uint32_t)sl_rng_next(r) >> 6;
     return ((double)a * 67108864.0 + (double)b) * 0x1p-53;
 }
 
-double sl_uniform_f64_64_high53(uint64_t w)
+double sl_rng_uniform_f64_64_high53(uint64_t w)
 {
     return (double)(w >> 11) * 0x1p-53;
 }
 
-double sl_uniform_f64(sl_rng *r)
+double sl_rng_uniform_f64(sl_rng *r)
 {
     switch (r->type->word_bits) {
     case 64:
-        return sl_uniform_f64_64_high53(sl_rng_next(r));
+        return sl_rng_uniform_f64_64_high53(sl_rng_next(r));
     case 32:
-        return sl_uniform_f64_2x32_numpy(r);
+        return sl_rng_uniform_f64_2x32_numpy(r);
     default: {
         /* A GSL source whose words are not 32 bits wide: two words as base-R
          * digits, as gsl_rng_uniform would with a finer grid. Stays below 1. */
@@ -68,7 +68,7 @@ double sl_uniform_f64(sl_rng *r)
     }
 }
 
-unsigned sl_uniform_f64_words(const sl_rng_type *t)
+unsigned sl_rng_uniform_f64_words(const sl_rng_type *t)
 {
     return t->word_bits == 64 ? 1u : 2u;
 }

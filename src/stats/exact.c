@@ -10,41 +10,41 @@
  * The TV is computed in long double from exact counts; it is "exact" up to the
  * rounding of the ideal probabilities themselves (relative 2^-53 each). */
 #include <math.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
-#include "stats/exact.h"
+#include "stats/sl_stat.h"
 
-const sl_exact_type *const sl_exact_types[] = {
-    &sl_exact_candle_type,
-    &sl_exact_numpy_type,
-    &sl_exact_torch_race_type,
-    &sl_exact_torch_repl_type,
-    &sl_exact_gsl_discrete_type,
-    &sl_exact_linear_type,
-    &sl_exact_cdf_type,
-    &sl_exact_alias_type,
-    &sl_exact_llamacpp_type,
+const sl_stat_exact_type *const sl_stat_exact_types[] = {
+    &sl_stat_exact_candle_type,
+    &sl_stat_exact_numpy_type,
+    &sl_stat_exact_torch_race_type,
+    &sl_stat_exact_torch_repl_type,
+    &sl_stat_exact_gsl_discrete_type,
+    &sl_stat_exact_linear_type,
+    &sl_stat_exact_cdf_type,
+    &sl_stat_exact_alias_type,
+    &sl_stat_exact_llamacpp_type,
     NULL
 };
 
-const sl_exact_type *sl_exact_lookup(const char *name)
+const sl_stat_exact_type *sl_stat_exact_lookup(const char *name)
 {
-    for (size_t i = 0; sl_exact_types[i]; i++)
-        if (!strcmp(sl_exact_types[i]->name, name))
-            return sl_exact_types[i];
+    for (size_t i = 0; sl_stat_exact_types[i]; i++)
+        if (!strcmp(sl_stat_exact_types[i]->name, name))
+            return sl_stat_exact_types[i];
     return NULL;
 }
 
-double sl_exact_prob(sl_u128 count, unsigned bits)
+double sl_stat_exact_prob(sl_u128 count, unsigned bits)
 {
     /* A count below 2^128 converts with one rounding; the scaling is exact. */
     return ldexp((double)count, -(int)bits);
 }
 
-void sl_exact_u128_format(sl_u128 x, char *buf, size_t len)
+void sl_stat_exact_u128_format(sl_u128 x, char *buf, size_t len)
 {
     char tmp[48];
     size_t n = 0;
@@ -59,48 +59,48 @@ void sl_exact_u128_format(sl_u128 x, char *buf, size_t len)
         buf[i < len ? i : len - 1] = '\0';
 }
 
-void sl_exact_rational_format(sl_u128 count, unsigned bits, char *buf, size_t len)
+void sl_stat_exact_rational_format(sl_u128 count, unsigned bits, char *buf, size_t len)
 {
     char num[48];
-    sl_exact_u128_format(count, num, sizeof num);
+    sl_stat_exact_u128_format(count, num, sizeof num);
     snprintf(buf, len, "%s/2^%u", num, bits);
 }
 
-int sl_exact_check_d(const sl_exact_input *in, sl_error *err)
+int sl_stat_exact_check_d(const sl_stat_exact_input *in, sl_error *err)
 {
     const char *src = in->source ? in->source : "weights";
     if (in->V == 0)
-        return sl_error_set(err, SL_EINVAL, "%s: no entries", src);
+        return sl_base_error_set(err, SL_EINVAL, "%s: no entries", src);
     for (size_t i = 0; i < in->V; i++) {
         double x = in->d[i];
         if (isnan(x))
-            return sl_error_set(err, SL_EINVAL, "%s: entry %zu is NaN", src, i);
+            return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu is NaN", src, i);
         if (isinf(x))
-            return sl_error_set(err, SL_EINVAL, "%s: entry %zu is infinite", src, i);
+            return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu is infinite", src, i);
         if (x < 0)
-            return sl_error_set(err, SL_EINVAL, "%s: entry %zu is negative (%.17g)", src, i, x);
+            return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu is negative (%.17g)", src, i, x);
     }
     return 0;
 }
 
-int sl_exact_check_f(const sl_exact_input *in, sl_error *err)
+int sl_stat_exact_check_f(const sl_stat_exact_input *in, sl_error *err)
 {
     const char *src = in->source ? in->source : "weights";
     if (in->V == 0)
-        return sl_error_set(err, SL_EINVAL, "%s: no entries", src);
+        return sl_base_error_set(err, SL_EINVAL, "%s: no entries", src);
     for (size_t i = 0; i < in->V; i++) {
         float x = in->f[i];
         if (isnan(x))
-            return sl_error_set(err, SL_EINVAL, "%s: entry %zu is NaN", src, i);
+            return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu is NaN", src, i);
         if (isinf(x))
-            return sl_error_set(err, SL_EINVAL, "%s: entry %zu is infinite in float32", src, i);
+            return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu is infinite in float32", src, i);
         if (x < 0)
-            return sl_error_set(err, SL_EINVAL, "%s: entry %zu is negative (%.9g)", src, i, (double)x);
+            return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu is negative (%.9g)", src, i, (double)x);
     }
     return 0;
 }
 
-int sl_exact_result_init(sl_exact_result *r, const sl_exact_input *in, unsigned bits, sl_error *err)
+int sl_stat_exact_result_init(sl_stat_exact_result *r, const sl_stat_exact_input *in, unsigned bits, sl_error *err)
 {
     size_t V = in->V;
     r->V = V;
@@ -108,7 +108,7 @@ int sl_exact_result_init(sl_exact_result *r, const sl_exact_input *in, unsigned 
     r->count = calloc(V ? V : 1, sizeof *r->count);
     r->ideal = calloc(V ? V : 1, sizeof *r->ideal);
     if (!r->count || !r->ideal)
-        return sl_error_set(err, SL_ENOMEM, "out of memory for an exact audit of %zu tokens", V);
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for an exact audit of %zu tokens", V);
     /* The ideal is what the user asked for: the float64 weights over their sum
      * (long double, so that the normalisation adds no visible error). */
     long double s = 0;
@@ -122,7 +122,7 @@ int sl_exact_result_init(sl_exact_result *r, const sl_exact_input *in, unsigned 
     return 0;
 }
 
-void sl_exact_counts_from_cumulative(sl_exact_result *r, const uint64_t *cum)
+void sl_stat_exact_counts_from_cumulative(sl_stat_exact_result *r, const uint64_t *cum)
 {
     sl_u128 prev = 0;
     for (size_t j = 0; j < r->V; j++) {
@@ -134,12 +134,12 @@ void sl_exact_counts_from_cumulative(sl_exact_result *r, const uint64_t *cum)
     r->has_counts = 1;
 }
 
-sl_exact_path *sl_exact_path_add(sl_exact_result *r, const char *name, long token,
+sl_stat_exact_path *sl_stat_exact_path_add(sl_stat_exact_result *r, const char *name, long token,
                                  const char *fmt, ...)
 {
     if (r->n_paths >= SL_EXACT_MAX_PATHS)
         return NULL;
-    sl_exact_path *p = &r->paths[r->n_paths++];
+    sl_stat_exact_path *p = &r->paths[r->n_paths++];
     memset(p, 0, sizeof *p);
     snprintf(p->name, sizeof p->name, "%s", name);
     p->token = token;
@@ -150,7 +150,7 @@ sl_exact_path *sl_exact_path_add(sl_exact_result *r, const char *name, long toke
     return p;
 }
 
-void sl_exact_path_set(sl_exact_path *p, sl_u128 num, unsigned bits)
+void sl_stat_exact_path_set(sl_stat_exact_path *p, sl_u128 num, unsigned bits)
 {
     if (!p)
         return;
@@ -158,11 +158,11 @@ void sl_exact_path_set(sl_exact_path *p, sl_u128 num, unsigned bits)
     p->has_rational = 1;
     p->num = num;
     p->bits = bits;
-    p->prob = sl_exact_prob(num, bits);
+    p->prob = sl_stat_exact_prob(num, bits);
 }
 
 /* Fills tv, worst, never and zero_drawn from exact counts. */
-static int summarise(sl_exact_result *r, sl_error *err)
+static int summarise(sl_stat_exact_result *r, sl_error *err)
 {
     size_t V = r->V;
     /* The exponential race fills these itself (it has no counts). */
@@ -171,7 +171,7 @@ static int summarise(sl_exact_result *r, sl_error *err)
     if (!r->zero_drawn)
         r->zero_drawn = calloc(V ? V : 1, sizeof *r->zero_drawn);
     if (!r->never || !r->zero_drawn)
-        return sl_error_set(err, SL_ENOMEM, "out of memory for an exact audit of %zu tokens", V);
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for an exact audit of %zu tokens", V);
     if (!r->has_counts || r->always_fails)
         return 0;
     long double tv = 0, den = ldexpl(1.0L, (int)r->bits);
@@ -198,7 +198,7 @@ static int summarise(sl_exact_result *r, sl_error *err)
     return 0;
 }
 
-int sl_exact_run(const sl_exact_type *t, const sl_exact_input *in, sl_exact_result *out,
+int sl_stat_exact_run(const sl_stat_exact_type *t, const sl_stat_exact_input *in, sl_stat_exact_result *out,
                  sl_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -208,11 +208,11 @@ int sl_exact_run(const sl_exact_type *t, const sl_exact_input *in, sl_exact_resu
     if (!rc)
         rc = summarise(out, err);
     if (rc)
-        sl_exact_result_free(out);
+        sl_stat_exact_result_free(out);
     return rc;
 }
 
-void sl_exact_result_free(sl_exact_result *r)
+void sl_stat_exact_result_free(sl_stat_exact_result *r)
 {
     free(r->count);
     free(r->ideal);

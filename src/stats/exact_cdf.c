@@ -27,11 +27,11 @@
  * n=1 (see exact_race.c); reduced float types are not modelled. */
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
-#include "stats/exact.h"
+#include "stats/sl_stat.h"
 
 /* #{k in [0, 2^bits) : k * 2^-bits < c} for a float64 c >= 0 (bits <= 53). */
 static uint64_t grid_below(double c, unsigned bits)
@@ -82,12 +82,12 @@ static float candle_chosen(uint32_t k, float scale)
     return v * scale + 0.0f;
 }
 
-static int run_candle(const sl_exact_input *in, sl_exact_result *out, sl_error *err)
+static int run_candle(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
 {
-    int rc = sl_exact_check_f(in, err);
+    int rc = sl_stat_exact_check_f(in, err);
     if (rc)
         return rc;
-    if ((rc = sl_exact_result_init(out, in, 23, err)))
+    if ((rc = sl_stat_exact_result_init(out, in, 23, err)))
         return rc;
     size_t V = in->V;
     uint64_t *K = malloc(V * sizeof *K);
@@ -95,7 +95,7 @@ static int run_candle(const sl_exact_input *in, sl_exact_result *out, sl_error *
     if (!K || !cum) {
         free(K);
         free(cum);
-        return sl_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
     }
     float total = in->f[0];
     for (size_t i = 1; i < V; i++) {
@@ -107,14 +107,14 @@ static int run_candle(const sl_exact_input *in, sl_exact_result *out, sl_error *
              "(u>>9), chosen = v*scale in float32, token = #{running sum <= chosen}");
     if (total == 0) {
         out->always_fails = 1;
-        sl_exact_path *p = sl_exact_path_add(out, "all_zero", -1,
+        sl_stat_exact_path *p = sl_stat_exact_path_add(out, "all_zero", -1,
             "WeightedIndex::new returns Err(AllWeightsZero): the float32 weights sum to 0");
-        sl_exact_path_set(p, 1, 0);
+        sl_stat_exact_path_set(p, 1, 0);
     } else if (isinf(total)) {
         out->always_fails = 1;
-        sl_exact_path *p = sl_exact_path_add(out, "panic_overflow", -1,
+        sl_stat_exact_path *p = sl_stat_exact_path_add(out, "panic_overflow", -1,
             "the float32 sum overflows to +inf: Uniform::new panics (not an Err)");
-        sl_exact_path_set(p, 1, 0);
+        sl_stat_exact_path_set(p, 1, 0);
     } else {
         float scale = candle_scale(total);
         const uint32_t N = 1u << 23;
@@ -133,13 +133,13 @@ static int run_candle(const sl_exact_input *in, sl_exact_result *out, sl_error *
             lo = a;
         }
         K[V - 1] = N;
-        sl_exact_counts_from_cumulative(out, K);
+        sl_stat_exact_counts_from_cumulative(out, K);
         if (scale != total) {
-            sl_exact_path *p = sl_exact_path_add(out, "subnormal_scale", -1,
+            sl_stat_exact_path *p = sl_stat_exact_path_add(out, "subnormal_scale", -1,
                 "subnormal total %.9g: rand 0.8.5 shrinks the uniform's scale to %.9g "
                 "(counts above include it; rand 0.9 shrinks less)", (double)total, (double)scale);
             if (p)
-                sl_exact_path_set(p, 1, 0);
+                sl_stat_exact_path_set(p, 1, 0);
         }
     }
     free(K);
@@ -147,25 +147,25 @@ static int run_candle(const sl_exact_input *in, sl_exact_result *out, sl_error *
     return 0;
 }
 
-const sl_exact_type sl_exact_candle_type = {
+const sl_stat_exact_type sl_stat_exact_candle_type = {
     "candle", "rand 0.8.5 WeightedIndex<f32> (candle LogitsProcessor, 23-bit uniform)", run_candle
 };
 
-int sl_exact_candle_softmax(const float *x, size_t n, double temperature, float *out, sl_error *err)
+int sl_stat_exact_candle_softmax(const float *x, size_t n, double temperature, float *out, sl_error *err)
 {
     if (n == 0)
-        return sl_error_set(err, SL_EINVAL, "softmax of an empty vector");
+        return sl_base_error_set(err, SL_EINVAL, "softmax of an empty vector");
     if (!(temperature > 0) || isinf(temperature))
-        return sl_error_set(err, SL_EINVAL, "temperature %g is not a positive finite number", temperature);
+        return sl_base_error_set(err, SL_EINVAL, "temperature %g is not a positive finite number", temperature);
     float a = (float)(1.0 / temperature), mx = -INFINITY;
     for (size_t i = 0; i < n; i++) {
         if (isnan(x[i]) || x[i] == INFINITY)
-            return sl_error_set(err, SL_EINVAL, "logit %zu is %s", i, isnan(x[i]) ? "NaN" : "+infinite");
+            return sl_base_error_set(err, SL_EINVAL, "logit %zu is %s", i, isnan(x[i]) ? "NaN" : "+infinite");
         out[i] = x[i] * a + 0.0f; /* candle's affine(1/T, 0) */
         mx = fmaxf(mx, out[i]);
     }
     if (mx == -INFINITY)
-        return sl_error_set(err, SL_EINVAL, "all %zu logits are -infinite", n);
+        return sl_base_error_set(err, SL_EINVAL, "all %zu logits are -infinite", n);
     float sum = 0;
     for (size_t i = 0; i < n; i++) {
         out[i] = expf(out[i] - mx);
@@ -178,13 +178,13 @@ int sl_exact_candle_softmax(const float *x, size_t n, double temperature, float 
 
 /* ------------------------------------------------------------------ numpy */
 
-static int run_numpy(const sl_exact_input *in, sl_exact_result *out, sl_error *err)
+static int run_numpy(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
 {
     int f32 = in->dtype == SL_F32;
-    int rc = f32 ? sl_exact_check_f(in, err) : sl_exact_check_d(in, err);
+    int rc = f32 ? sl_stat_exact_check_f(in, err) : sl_stat_exact_check_d(in, err);
     if (rc)
         return rc;
-    if ((rc = sl_exact_result_init(out, in, 53, err)))
+    if ((rc = sl_stat_exact_result_init(out, in, 53, err)))
         return rc;
     size_t V = in->V;
     double *cdf = calloc(V, sizeof *cdf);
@@ -192,7 +192,7 @@ static int run_numpy(const sl_exact_input *in, sl_exact_result *out, sl_error *e
     if (!cdf || !K) {
         free(cdf);
         free(K);
-        return sl_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
     }
     for (size_t i = 0; i < V; i++)
         cdf[i] = f32 ? (double)in->f[i] : in->d[i];
@@ -212,10 +212,10 @@ static int run_numpy(const sl_exact_input *in, sl_exact_result *out, sl_error *e
              f32 ? "float32" : "float64");
     if (fabs(sum - 1.) > atol) {
         out->always_fails = 1;
-        sl_exact_path *p = sl_exact_path_add(out, "value_error", -1,
+        sl_stat_exact_path *p = sl_stat_exact_path_add(out, "value_error", -1,
             "ValueError('probabilities do not sum to 1'): kahan_sum(p) = %.17g, |sum-1| > %.3g",
             sum, atol);
-        sl_exact_path_set(p, 1, 0);
+        sl_stat_exact_path_set(p, 1, 0);
     } else {
         for (size_t i = 1; i < V; i++)
             cdf[i] += cdf[i - 1];
@@ -225,14 +225,14 @@ static int run_numpy(const sl_exact_input *in, sl_exact_result *out, sl_error *e
         /* token > j  <=>  cdf[j] <= u  <=>  k >= ceil(cdf[j] * 2^53) */
         for (size_t j = 0; j < V; j++)
             K[j] = grid_below(cdf[j], 53);
-        sl_exact_counts_from_cumulative(out, K);
+        sl_stat_exact_counts_from_cumulative(out, K);
     }
     free(cdf);
     free(K);
     return 0;
 }
 
-const sl_exact_type sl_exact_numpy_type = {
+const sl_stat_exact_type sl_stat_exact_numpy_type = {
     "numpy", "NumPy 1.24 choice with p (default_rng PCG64 or legacy MT19937, 53-bit uniform)", run_numpy
 };
 
@@ -252,13 +252,13 @@ static size_t torch_search(const double *cum, size_t V, double u)
     return l;
 }
 
-static int run_torch_repl(const sl_exact_input *in, sl_exact_result *out, sl_error *err)
+static int run_torch_repl(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
 {
     int f32 = in->dtype == SL_F32;
-    int rc = f32 ? sl_exact_check_f(in, err) : sl_exact_check_d(in, err);
+    int rc = f32 ? sl_stat_exact_check_f(in, err) : sl_stat_exact_check_d(in, err);
     if (rc)
         return rc;
-    if ((rc = sl_exact_result_init(out, in, 53, err)))
+    if ((rc = sl_stat_exact_result_init(out, in, 53, err)))
         return rc;
     size_t V = in->V;
     double *cum = malloc(V * sizeof *cum);
@@ -266,7 +266,7 @@ static int run_torch_repl(const sl_exact_input *in, sl_exact_result *out, sl_err
     if (!cum || !K) {
         free(cum);
         free(K);
-        return sl_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
     }
     double sumd = 0;
     if (f32) {
@@ -275,7 +275,7 @@ static int run_torch_repl(const sl_exact_input *in, sl_exact_result *out, sl_err
         if (!cf) {
             free(cum);
             free(K);
-            return sl_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
+            return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
         }
         for (size_t j = 0; j < V; j++) {
             s += in->f[j];
@@ -301,9 +301,9 @@ static int run_torch_repl(const sl_exact_input *in, sl_exact_result *out, sl_err
              f32 ? "float32" : "float64");
     if (!(sumd > 0)) {
         out->always_fails = 1;
-        sl_exact_path *p = sl_exact_path_add(out, "runtime_error", -1,
+        sl_stat_exact_path *p = sl_stat_exact_path_add(out, "runtime_error", -1,
             "RuntimeError: invalid multinomial distribution (sum of probabilities <= 0)");
-        sl_exact_path_set(p, 1, 0);
+        sl_stat_exact_path_set(p, 1, 0);
     } else {
         cum[V - 1] = 1;
         int has_nan = 0;
@@ -331,22 +331,22 @@ static int run_torch_repl(const sl_exact_input *in, sl_exact_result *out, sl_err
             }
             K[V - 1] = (uint64_t)1 << 53;
         }
-        sl_exact_counts_from_cumulative(out, K);
+        sl_stat_exact_counts_from_cumulative(out, K);
         if (isinf(sumd)) {
-            sl_exact_path *p = sl_exact_path_add(out, "sum_overflow", (long)V - 1,
+            sl_stat_exact_path *p = sl_stat_exact_path_add(out, "sum_overflow", (long)V - 1,
                 "the %s running sum overflows to +inf: cum/sum is 0 before the overflow and "
                 "NaN after it, and torch's binary search lands where the sum overflowed",
                 f32 ? "float32" : "float64");
             if (p)
-                sl_exact_path_set(p, 1, 0);
+                sl_stat_exact_path_set(p, 1, 0);
         }
         /* u = 0 (k = 0): the first j with cum[j] >= 0 is 0, whatever p[0] is;
          * a failure only when p[0] == 0 */
         double p0 = f32 ? (double)in->f[0] : in->d[0];
         if (p0 == 0) {
-            sl_exact_path *p = sl_exact_path_add(out, "u_zero", 0,
+            sl_stat_exact_path *p = sl_stat_exact_path_add(out, "u_zero", 0,
                 "u == 0 exactly (k = 0): returns token 0, which has probability 0");
-            sl_exact_path_set(p, 1, 53);
+            sl_stat_exact_path_set(p, 1, 53);
         }
     }
     free(cum);
@@ -354,27 +354,27 @@ static int run_torch_repl(const sl_exact_input *in, sl_exact_result *out, sl_err
     return 0;
 }
 
-const sl_exact_type sl_exact_torch_repl_type = {
+const sl_stat_exact_type sl_stat_exact_torch_repl_type = {
     "torch-replacement", "torch 1.13 multinomial(p, n, replacement=True): float cdf, 53-bit uniform",
     run_torch_repl
 };
 
 /* ------------------------------------------------------------------ the tutorial's linear scan */
 
-static int run_linear(const sl_exact_input *in, sl_exact_result *out, sl_error *err)
+static int run_linear(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
 {
-    int rc = sl_exact_check_d(in, err);
+    int rc = sl_stat_exact_check_d(in, err);
     if (rc)
         return rc;
     unsigned bits = in->grid_bits ? in->grid_bits : 53;
     if (bits > 53)
-        return sl_error_set(err, SL_EINVAL, "linear: a uniform grid of %u bits does not fit a double", bits);
-    if ((rc = sl_exact_result_init(out, in, bits, err)))
+        return sl_base_error_set(err, SL_EINVAL, "linear: a uniform grid of %u bits does not fit a double", bits);
+    if ((rc = sl_stat_exact_result_init(out, in, bits, err)))
         return rc;
     size_t V = in->V;
     uint64_t *K = malloc(V * sizeof *K);
     if (!K)
-        return sl_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
     /* draw/linear.c normalises once by the plain sum, as the tutorial's softmax
      * output is normalised, then scans the running sum */
     double s = 0, cum = 0;
@@ -382,26 +382,26 @@ static int run_linear(const sl_exact_input *in, sl_exact_result *out, sl_error *
         s += in->d[i];
     if (!(s > 0)) {
         free(K);
-        return sl_error_set(err, SL_EINVAL, "%s: the weights sum to 0", in->source ? in->source : "weights");
+        return sl_base_error_set(err, SL_EINVAL, "%s: the weights sum to 0", in->source ? in->source : "weights");
     }
     for (size_t i = 0; i < V; i++) {
         cum += in->d[i] / s;
         K[i] = grid_below(cum, bits); /* token <= i  <=>  u < cum_i */
     }
     uint64_t N = (uint64_t)1 << bits, fell = N - K[V - 1];
-    sl_exact_counts_from_cumulative(out, K); /* the fallback lands on V-1 */
+    sl_stat_exact_counts_from_cumulative(out, K); /* the fallback lands on V-1 */
     snprintf(out->note, sizeof out->note,
              "tutorial Sample() (samplab draw/linear): p/sum, float64 running sum, first i with "
              "u < sum, else the last index; u = k*2^-%u", bits);
     double plast = in->d[V - 1];
-    sl_exact_path *p = sl_exact_path_add(out, "fallback", (long)V - 1,
+    sl_stat_exact_path *p = sl_stat_exact_path_add(out, "fallback", (long)V - 1,
         "the running sum %.17g ends at or below u: the loop falls through to the last token %zu%s",
         cum, V - 1, plast == 0 ? ", which has probability 0" : "");
-    sl_exact_path_set(p, fell, bits);
+    sl_stat_exact_path_set(p, fell, bits);
     free(K);
     return 0;
 }
 
-const sl_exact_type sl_exact_linear_type = {
+const sl_stat_exact_type sl_stat_exact_linear_type = {
     "linear", "the tutorial's linear inverse CDF with a last-index fallback (float64)", run_linear
 };

@@ -16,8 +16,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_randist.h>
 
-#include "samplab.h"
-#include "stats/exact.h"
+#include "stats/sl_stat.h"
 
 static size_t gsl_bucket(uint64_t w, size_t K)
 {
@@ -25,26 +24,26 @@ static size_t gsl_bucket(uint64_t w, size_t K)
     return (size_t)(u * (double)K);
 }
 
-static int run_gsl(const sl_exact_input *in, sl_exact_result *out, sl_error *err)
+static int run_gsl(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
 {
-    int rc = sl_exact_check_d(in, err);
+    int rc = sl_stat_exact_check_d(in, err);
     if (rc)
         return rc;
     double s = 0;
     for (size_t i = 0; i < in->V; i++)
         s += in->d[i];
     if (!(s > 0))
-        return sl_error_set(err, SL_EINVAL, "%s: the weights sum to 0",
+        return sl_base_error_set(err, SL_EINVAL, "%s: the weights sum to 0",
                             in->source ? in->source : "weights");
     if (isinf(s))
-        return sl_error_set(err, SL_EINVAL, "%s: the weights sum to +inf in float64 (GSL's table "
+        return sl_base_error_set(err, SL_EINVAL, "%s: the weights sum to +inf in float64 (GSL's table "
                             "would hold NaN)", in->source ? in->source : "weights");
-    if ((rc = sl_exact_result_init(out, in, 32, err)))
+    if ((rc = sl_stat_exact_result_init(out, in, 32, err)))
         return rc;
     /* The inputs are checked above, so GSL's error handler is never reached. */
     gsl_ran_discrete_t *g = gsl_ran_discrete_preproc(in->V, in->d);
     if (!g)
-        return sl_error_set(err, SL_ENOMEM, "gsl_ran_discrete_preproc failed for %zu tokens", in->V);
+        return sl_base_error_set(err, SL_ENOMEM, "gsl_ran_discrete_preproc failed for %zu tokens", in->V);
     size_t K = g->K;
     const uint64_t N = (uint64_t)1 << 32;
     uint64_t lo = 0;
@@ -82,6 +81,6 @@ static int run_gsl(const sl_exact_input *in, sl_exact_result *out, sl_error *err
     return 0;
 }
 
-const sl_exact_type sl_exact_gsl_discrete_type = {
+const sl_stat_exact_type sl_stat_exact_gsl_discrete_type = {
     "gsl", "GSL 2.7 gsl_ran_discrete with a 32-bit generator (u = w/2^32)", run_gsl
 };

@@ -17,10 +17,10 @@
  * normalise-then-scan loop; the candidate array order is whatever the chain left
  * (here: the order given); libc++ (macOS) has another generate_canonical. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
-#include "samplab.h"
-#include "stats/exact.h"
+#include "stats/sl_stat.h"
 
 /* u for the word pair W = w2 * 2^32 + w1 (w1 drawn first). */
 static double llama_canonical(uint64_t W)
@@ -45,29 +45,29 @@ static sl_u128 first_w_above(double S, double sum_cum, sl_u128 lo)
     return a;
 }
 
-static int run_llama(const sl_exact_input *in, sl_exact_result *out, sl_error *err)
+static int run_llama(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
 {
     const char *src = in->source ? in->source : "logits";
     if (!in->logits_f)
-        return sl_error_set(err, SL_EINVAL, "%s: llama.cpp's dist sampler takes logits (use --logits)", src);
+        return sl_base_error_set(err, SL_EINVAL, "%s: llama.cpp's dist sampler takes logits (use --logits)", src);
     size_t V = in->V;
     if (V == 0)
-        return sl_error_set(err, SL_EINVAL, "%s: no entries", src);
+        return sl_base_error_set(err, SL_EINVAL, "%s: no entries", src);
     float mx = in->logits_f[0];
     for (size_t i = 0; i < V; i++) {
         float x = in->logits_f[i];
         if (isnan(x) || x == INFINITY)
-            return sl_error_set(err, SL_EINVAL, "%s: logit %zu is %s", src, i, isnan(x) ? "NaN" : "+infinite");
+            return sl_base_error_set(err, SL_EINVAL, "%s: logit %zu is %s", src, i, isnan(x) ? "NaN" : "+infinite");
         mx = fmaxf(mx, x);
     }
     if (mx == -INFINITY)
-        return sl_error_set(err, SL_EINVAL, "%s: all %zu logits are -infinite", src, V);
-    int rc = sl_exact_result_init(out, in, 64, err);
+        return sl_base_error_set(err, SL_EINVAL, "%s: all %zu logits are -infinite", src, V);
+    int rc = sl_stat_exact_result_init(out, in, 64, err);
     if (rc)
         return rc;
     double *S = malloc(V * sizeof *S), sum_cum = 0;
     if (!S)
-        return sl_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
     for (size_t i = 0; i < V; i++) {
         float p = expf(in->logits_f[i] - mx);
         sum_cum += p;
@@ -87,14 +87,14 @@ static int run_llama(const sl_exact_input *in, sl_exact_result *out, sl_error *e
         }
         sl_u128 fell = ((sl_u128)1 << 64) - prev;
         out->count[V - 1] += fell;
-        sl_exact_path *p = sl_exact_path_add(out, "not_found", (long)V - 1,
+        sl_stat_exact_path *p = sl_stat_exact_path_add(out, "not_found", (long)V - 1,
             "no running sum reaches u*sum: the fallback returns the last index %zu", V - 1);
-        sl_exact_path_set(p, fell, 64);
+        sl_stat_exact_path_set(p, fell, 64);
         if (expf(in->logits_f[0] - mx) == 0) {
-            p = sl_exact_path_add(out, "u_zero", 0,
+            p = sl_stat_exact_path_add(out, "u_zero", 0,
                 "u == 0 (both words 0): target 0, and the first running sum (0) reaches it: "
                 "token 0, whose probability is 0");
-            sl_exact_path_set(p, 1, 64);
+            sl_stat_exact_path_set(p, 1, 64);
         }
     }
     out->has_counts = 1;
@@ -102,7 +102,7 @@ static int run_llama(const sl_exact_input *in, sl_exact_result *out, sl_error *e
     return 0;
 }
 
-const sl_exact_type sl_exact_llamacpp_type = {
+const sl_stat_exact_type sl_stat_exact_llamacpp_type = {
     "llamacpp", "llama.cpp dist sampler (float32 expf, double sums, libstdc++ 64-bit canonical uniform)",
     run_llama
 };

@@ -1,5 +1,5 @@
 /* exact_method.c — exact induced distributions of samplab's own draw methods
- * (draw/cdf.c and draw/alias.c) with the generic 53-bit uniform sl_uniform_f64:
+ * (draw/cdf.c and draw/alias.c) with the generic 53-bit uniform sl_rng_uniform_f64:
  * one 64-bit word (high 53 bits) or two 32-bit words (genrand_res53), both a
  * uniform k * 2^-53 with k uniform on [0, 2^53).
  *
@@ -15,16 +15,17 @@
  * The source only has to deliver words of 32 or 64 bits (other GSL ranges give a
  * different grid and are refused by the CLI). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
-#include "stats/exact.h"
+#include "draw/sl_draw.h"
+#include "stats/sl_stat.h"
 
 #define GRID53 ((uint64_t)1 << 53)
 
 /* A generator whose every word is the value in its state: with 64-bit words,
- * sl_uniform_f64 returns (w >> 11) * 2^-53, so the state k << 11 yields k*2^-53. */
+ * sl_rng_uniform_f64 returns (w >> 11) * 2^-53, so the state k << 11 yields k*2^-53. */
 static uint64_t grid_next(void *state)
 {
     return *(uint64_t *)state;
@@ -41,17 +42,17 @@ static size_t draw_at(const sl_draw_type *t, const void *table, uint64_t k)
     return t->draw(table, &r);
 }
 
-static int run_cdf(const sl_exact_input *in, sl_exact_result *out, sl_error *err)
+static int run_cdf(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
 {
-    int rc = sl_exact_check_d(in, err);
+    int rc = sl_stat_exact_check_d(in, err);
     if (rc)
         return rc;
-    if ((rc = sl_exact_result_init(out, in, 53, err)))
+    if ((rc = sl_stat_exact_result_init(out, in, 53, err)))
         return rc;
     size_t V = in->V, last_positive = 0;
     double *cum = malloc(V * sizeof *cum), total = 0;
     if (!cum)
-        return sl_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
     for (size_t i = 0; i < V; i++) {
         total += in->d[i];
         cum[i] = total;
@@ -77,10 +78,10 @@ static int run_cdf(const sl_exact_input *in, sl_exact_result *out, sl_error *err
     }
     out->count[last_positive] += GRID53 - prev; /* the guard: target >= total */
     out->has_counts = 1;
-    sl_exact_path *p = sl_exact_path_add(out, "past_end", (long)last_positive,
+    sl_stat_exact_path *p = sl_stat_exact_path_add(out, "past_end", (long)last_positive,
         "u*total rounds to >= the last running sum: the guard returns the last positive token %zu",
         last_positive);
-    sl_exact_path_set(p, GRID53 - prev, 53);
+    sl_stat_exact_path_set(p, GRID53 - prev, 53);
     snprintf(out->note, sizeof out->note,
              "samplab draw/cdf: float64 running sums, target = u*total, first cum[i] > target; "
              "u = k*2^-53 (any 32- or 64-bit source)");
@@ -88,20 +89,20 @@ static int run_cdf(const sl_exact_input *in, sl_exact_result *out, sl_error *err
     return 0;
 }
 
-const sl_exact_type sl_exact_cdf_type = {
+const sl_stat_exact_type sl_stat_exact_cdf_type = {
     "cdf", "samplab draw/cdf (binary search on float64 running sums, 53-bit uniform)", run_cdf
 };
 
-static int run_alias(const sl_exact_input *in, sl_exact_result *out, sl_error *err)
+static int run_alias(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
 {
-    int rc = sl_exact_check_d(in, err);
+    int rc = sl_stat_exact_check_d(in, err);
     if (rc)
         return rc;
-    if ((rc = sl_exact_result_init(out, in, 53, err)))
+    if ((rc = sl_stat_exact_result_init(out, in, 53, err)))
         return rc;
     const sl_draw_type *t = &sl_draw_alias_type;
     void *table = NULL;
-    if ((rc = t->prepare(&table, in->d, in->V, err)))
+    if ((rc = sl_draw_prepare(t, &table, in->d, in->V, err)))
         return rc;
     size_t V = in->V;
     uint64_t lo = 0;
@@ -123,7 +124,7 @@ static int run_alias(const sl_exact_input *in, sl_exact_result *out, sl_error *e
             } else {
                 if (t_lo != c) {
                     t->free(table);
-                    return sl_error_set(err, SL_EINVAL, "alias: column %zu starts with token %zu, "
+                    return sl_base_error_set(err, SL_EINVAL, "alias: column %zu starts with token %zu, "
                                         "not itself: the table is not column-then-alias", c, t_lo);
                 }
                 uint64_t x = lo, y = hi - 1; /* first k in the column not drawing c */
@@ -148,6 +149,6 @@ static int run_alias(const sl_exact_input *in, sl_exact_result *out, sl_error *e
     return 0;
 }
 
-const sl_exact_type sl_exact_alias_type = {
+const sl_stat_exact_type sl_stat_exact_alias_type = {
     "alias", "samplab draw/alias (Vose, one 53-bit uniform for column and coin)", run_alias
 };

@@ -37,10 +37,10 @@
  * float16/bfloat16 not modelled. */
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
-#include "samplab.h"
-#include "stats/exact.h"
+#include "stats/sl_stat.h"
 
 /* 1 - (1 - 2^-53)^n, accurately. */
 static double any_zero(double n)
@@ -48,20 +48,20 @@ static double any_zero(double n)
     return -expm1(n * log1p(-0x1p-53));
 }
 
-static int run_race(const sl_exact_input *in, sl_exact_result *out, sl_error *err)
+static int run_race(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
 {
     int f32 = in->dtype == SL_F32;
-    int rc = f32 ? sl_exact_check_f(in, err) : sl_exact_check_d(in, err);
+    int rc = f32 ? sl_stat_exact_check_f(in, err) : sl_stat_exact_check_d(in, err);
     if (rc)
         return rc;
-    if ((rc = sl_exact_result_init(out, in, 53, err)))
+    if ((rc = sl_stat_exact_result_init(out, in, 53, err)))
         return rc;
     size_t V = in->V;
     out->has_counts = 0;
     out->never = calloc(V, sizeof *out->never);
     out->zero_drawn = calloc(V, sizeof *out->zero_drawn);
     if (!out->never || !out->zero_drawn)
-        return sl_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
 
     /* the weights the race really sees, and their own normalisation */
     long double s = 0, s2 = 0, tvw = 0;
@@ -85,9 +85,9 @@ static int run_race(const sl_exact_input *in, sl_exact_result *out, sl_error *er
              f32 ? "float32" : "float64");
     if (!(s > 0)) {
         out->always_fails = 1;
-        sl_exact_path *p = sl_exact_path_add(out, "runtime_error", -1,
+        sl_stat_exact_path *p = sl_stat_exact_path_add(out, "runtime_error", -1,
             "RuntimeError: invalid multinomial distribution (sum of probabilities <= 0)");
-        sl_exact_path_set(p, 1, 0);
+        sl_stat_exact_path_set(p, 1, 0);
         return 0;
     }
     for (size_t i = 0; i < V; i++) {
@@ -137,28 +137,28 @@ static int run_race(const sl_exact_input *in, sl_exact_result *out, sl_error *er
     out->tv_bound = best < 1 ? best : 1;
     out->tv = NAN;
 
-    sl_exact_path *p = sl_exact_path_add(out, "u_zero", -1,
+    sl_stat_exact_path *p = sl_stat_exact_path_add(out, "u_zero", -1,
         "some u_i == 0 (exact: 1-(1-2^-53)^V): q_i = -0.0, p_i/q_i = -inf (p_i > 0) or NaN (p_i = 0)");
     if (p) {
         p->exact = 1;
         p->prob = any_zero((double)V);
     }
-    p = !nzero ? NULL : sl_exact_path_add(out, "nan_wins", (long)first_zero,
+    p = !nzero ? NULL : sl_stat_exact_path_add(out, "nan_wins", (long)first_zero,
         "a zero-probability token gets u == 0: 0/-0 = NaN wins argmax (%zu such tokens, the first is %ld "
         "with probability 2^-53)", nzero, (long)first_zero);
     if (p) {
         p->exact = 1;
         p->prob = any_zero((double)nzero);
         if (nzero == 1)
-            sl_exact_path_set(p, 1, 53);
+            sl_stat_exact_path_set(p, 1, 53);
     }
-    p = sl_exact_path_add(out, "neg_inf", -1,
+    p = sl_stat_exact_path_add(out, "neg_inf", -1,
         "a positive-probability token gets u == 0: p/-0 = -inf, it cannot win that call");
     if (p) {
         p->exact = 1;
         p->prob = any_zero((double)(V - nzero));
     }
-    p = sl_exact_path_add(out, "rounding", -1,
+    p = sl_stat_exact_path_add(out, "rounding", -1,
         "%s: the computed argmax differs from the continuous race (grid of u, log, %s roundings, ties "
         "to the first index)%s",
         ok ? "upper bound" : "no bound available", f32 ? "float32" : "float64",
@@ -171,7 +171,7 @@ static int run_race(const sl_exact_input *in, sl_exact_result *out, sl_error *er
     return 0;
 }
 
-const sl_exact_type sl_exact_torch_race_type = {
+const sl_stat_exact_type sl_stat_exact_torch_race_type = {
     "torch", "torch 1.13 multinomial(p, 1): exponential race argmax(p/q), bound + exact failure paths",
     run_race
 };

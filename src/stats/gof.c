@@ -15,22 +15,22 @@
 
 #include <gsl/gsl_cdf.h>
 
-#include "samplab.h"
+#include "stats/sl_stat.h"
 
 int sl_stat_probs_check(const double *p, size_t V, const char *what, sl_error *err)
 {
     if (V == 0)
-        return sl_error_set(err, SL_EINVAL, "%s: empty distribution", what);
+        return sl_base_error_set(err, SL_EINVAL, "%s: empty distribution", what);
     double sum = 0;
     for (size_t i = 0; i < V; i++) {
         if (!isfinite(p[i]))
-            return sl_error_set(err, SL_EINVAL, "%s: entry %zu is not finite", what, i);
+            return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu is not finite", what, i);
         if (p[i] < 0)
-            return sl_error_set(err, SL_EINVAL, "%s: entry %zu is negative (%.17g)", what, i, p[i]);
+            return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu is negative (%.17g)", what, i, p[i]);
         sum += p[i];
     }
     if (!(fabs(sum - 1.0) <= 1e-9))
-        return sl_error_set(err, SL_EINVAL, "%s: probabilities sum to %.17g, not 1", what, sum);
+        return sl_base_error_set(err, SL_EINVAL, "%s: probabilities sum to %.17g, not 1", what, sum);
     return SL_OK;
 }
 
@@ -62,7 +62,7 @@ int sl_stat_cells_build(sl_stat_cells *c, const double *p, size_t V, uint64_t n,
     if (rc)
         return rc;
     if (n == 0)
-        return sl_error_set(err, SL_EINVAL, "no draws");
+        return sl_base_error_set(err, SL_EINVAL, "no draws");
     c->v = V;
     c->n = n;
     c->min_expected = min_expected;
@@ -72,7 +72,7 @@ int sl_stat_cells_build(sl_stat_cells *c, const double *p, size_t V, uint64_t n,
     if (!c->cell_of || !c->expected || !small) {
         free(small);
         sl_stat_cells_free(c);
-        return sl_error_set(err, SL_ENOMEM, "out of memory for %zu cells", V);
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu cells", V);
     }
     size_t nsmall = 0, ncell = 0;
     double N = (double)n;
@@ -138,7 +138,7 @@ int sl_stat_cells_build(sl_stat_cells *c, const double *p, size_t V, uint64_t n,
     size_t *sizes = calloc(ncell ? ncell : 1, sizeof *sizes);
     if (!sizes) {
         sl_stat_cells_free(c);
-        return sl_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
     }
     for (size_t i = 0; i < V; i++)
         if (c->cell_of[i] != SIZE_MAX)
@@ -222,11 +222,11 @@ int sl_stat_gof_compute(const double *p, const uint64_t *counts, size_t V, sl_st
     uint64_t n = 0;
     for (size_t i = 0; i < V; i++) {
         if (counts[i] > UINT64_MAX - n)
-            return sl_error_set(err, SL_EINVAL, "counts overflow 2^64");
+            return sl_base_error_set(err, SL_EINVAL, "counts overflow 2^64");
         n += counts[i];
     }
     if (n == 0)
-        return sl_error_set(err, SL_EINVAL, "no draws");
+        return sl_base_error_set(err, SL_EINVAL, "no draws");
     sl_stat_cells c;
     int rc = sl_stat_cells_build(&c, p, V, n, 5.0, err);
     if (rc)

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "stats/sl_stat.h"
 
 /* C = A B, all m x m, row-major. */
 static void mat_mul(const double *A, const double *B, double *C, size_t m)
@@ -135,14 +135,14 @@ static int dbl_cmp(const void *a, const void *b)
 int sl_stat_ks_uniform(const double *x, size_t n, double *d, double *p, sl_error *err)
 {
     if (n == 0)
-        return sl_error_set(err, SL_EINVAL, "KS test needs at least one value");
+        return sl_base_error_set(err, SL_EINVAL, "KS test needs at least one value");
     double *s = malloc(n * sizeof *s);
     if (!s)
-        return sl_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
         if (!(x[i] >= 0 && x[i] <= 1)) {
             free(s);
-            return sl_error_set(err, SL_EINVAL, "KS value %zu (%.17g) is outside [0,1]", i, x[i]);
+            return sl_base_error_set(err, SL_EINVAL, "KS value %zu (%.17g) is outside [0,1]", i, x[i]);
         }
         s[i] = x[i];
     }

@@ -23,12 +23,12 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "samplab.h"
+#include "stats/sl_stat.h"
 
 const char *const sl_stat_test_names[SL_TEST_COUNT] = {"chi2", "G", "TV", "zero", "gof"};
 
-const char *const sl_fault_names[SL_FAULT_COUNT] = {"shift", "leak", "topk", "temper"};
-const char *const sl_fault_summaries[SL_FAULT_COUNT] = {
+const char *const sl_stat_fault_names[SL_FAULT_COUNT] = {"shift", "leak", "topk", "temper"};
+const char *const sl_stat_fault_summaries[SL_FAULT_COUNT] = {
     "off-by-one: a fraction of each token's mass moves to its right neighbour",
     "mass leaked onto a zero-probability token",
     "top-k without renormalisation, missing mass falling back to the last token",
@@ -62,7 +62,7 @@ int sl_stat_fault_apply(sl_fault f, const double *p, size_t V, double theta, dou
     switch (f) {
     case SL_FAULT_SHIFT:
         if (!(theta >= 0 && theta <= 1))
-            return sl_error_set(err, SL_EINVAL, "shift fraction %g outside [0,1]", theta);
+            return sl_base_error_set(err, SL_EINVAL, "shift fraction %g outside [0,1]", theta);
         for (size_t i = 0; i < V; i++)
             q[i] = (1 - theta) * p[i] + (i > 0 ? theta * p[i - 1] : 0);
         q[V - 1] += theta * p[V - 1];
@@ -75,9 +75,9 @@ int sl_stat_fault_apply(sl_fault f, const double *p, size_t V, double theta, dou
                 break;
             }
         if (z == SIZE_MAX)
-            return sl_error_set(err, SL_EINVAL, "no zero-probability token to leak onto");
+            return sl_base_error_set(err, SL_EINVAL, "no zero-probability token to leak onto");
         if (!(theta >= 0 && theta <= 1))
-            return sl_error_set(err, SL_EINVAL, "leak mass %g outside [0,1]", theta);
+            return sl_base_error_set(err, SL_EINVAL, "leak mass %g outside [0,1]", theta);
         for (size_t i = 0; i < V; i++)
             q[i] = (1 - theta) * p[i];
         q[z] = theta;
@@ -89,11 +89,11 @@ int sl_stat_fault_apply(sl_fault f, const double *p, size_t V, double theta, dou
             supp += p[i] > 0;
         double kk = floor(theta);
         if (!(kk >= 1 && kk <= (double)supp))
-            return sl_error_set(err, SL_EINVAL, "top-k %g outside 1..%zu", theta, supp);
+            return sl_base_error_set(err, SL_EINVAL, "top-k %g outside 1..%zu", theta, supp);
         size_t k = (size_t)kk;
         idx_p *o = malloc(V * sizeof *o);
         if (!o)
-            return sl_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
         for (size_t i = 0; i < V; i++) {
             o[i].p = p[i];
             o[i].i = i;
@@ -113,7 +113,7 @@ int sl_stat_fault_apply(sl_fault f, const double *p, size_t V, double theta, dou
     }
     case SL_FAULT_TEMPER: {
         if (!(theta > -1))
-            return sl_error_set(err, SL_EINVAL, "temperature 1%+g is not positive", theta);
+            return sl_base_error_set(err, SL_EINVAL, "temperature 1%+g is not positive", theta);
         double T = 1 + theta, mx = 0;
         for (size_t i = 0; i < V; i++)
             if (p[i] > mx)
@@ -129,7 +129,7 @@ int sl_stat_fault_apply(sl_fault f, const double *p, size_t V, double theta, dou
         return SL_OK;
     }
     default:
-        return sl_error_set(err, SL_EINVAL, "unknown fault family %d", (int)f);
+        return sl_base_error_set(err, SL_EINVAL, "unknown fault family %d", (int)f);
     }
 }
 
@@ -148,11 +148,11 @@ int sl_stat_power_init(sl_stat_power *s, const double *p, size_t V, uint64_t n, 
 {
     memset(s, 0, sizeof *s);
     if (n == 0 || n > UINT32_MAX)
-        return sl_error_set(err, SL_EINVAL, "power simulation needs 1 <= N < 2^32");
+        return sl_base_error_set(err, SL_EINVAL, "power simulation needs 1 <= N < 2^32");
     if (!(alpha > 0 && alpha < 1))
-        return sl_error_set(err, SL_EINVAL, "alpha %g outside (0,1)", alpha);
+        return sl_base_error_set(err, SL_EINVAL, "alpha %g outside (0,1)", alpha);
     if (trials == 0)
-        return sl_error_set(err, SL_EINVAL, "trials must be positive");
+        return sl_base_error_set(err, SL_EINVAL, "trials must be positive");
     int rc = sl_stat_cells_build(&s->cells, p, V, n, 5.0, err);
     if (rc)
         return rc;
@@ -173,7 +173,7 @@ int sl_stat_power_init(sl_stat_power *s, const double *p, size_t V, uint64_t n, 
     if (!s->supp_idx || !s->supp_q || !s->draw || !s->counts || !tv) {
         free(tv);
         sl_stat_power_free(s);
-        return sl_error_set(err, SL_ENOMEM, "out of memory for the power study");
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for the power study");
     }
     rc = sl_stat_tv_null_sim(p, V, n, s->null_reps, seed ^ 0x9e3779b9UL, tv, err);
     if (rc) {
@@ -197,17 +197,17 @@ int sl_stat_power_eval(sl_stat_power *s, const double *q, double power[SL_TEST_C
             K++;
         }
     if (K == 0)
-        return sl_error_set(err, SL_EINVAL, "fault distribution is empty");
+        return sl_base_error_set(err, SL_EINVAL, "fault distribution is empty");
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     if (!r)
-        return sl_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
     gsl_rng_set(r, s->seed);
     /* The cheaper exact multinomial sampler, as in tvnull.c: conditional
      * binomials cost ~65 ns per support token, alias draws ~10 ns per draw. */
     gsl_ran_discrete_t *alias = NULL;
     if (10.0 * (double)s->n < 65.0 * (double)K && !(alias = gsl_ran_discrete_preproc(K, s->supp_q))) {
         gsl_rng_free(r);
-        return sl_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
     }
     size_t rej[SL_TEST_COUNT] = {0};
     double df = (double)s->cells.ncells - 1;
@@ -279,10 +279,10 @@ int sl_stat_power_detect(sl_stat_power *s, sl_fault f, int test, double target,
 {
     memset(out, 0, sizeof *out);
     if (test < 0 || test >= SL_TEST_COUNT)
-        return sl_error_set(err, SL_EINVAL, "unknown test %d", test);
+        return sl_base_error_set(err, SL_EINVAL, "unknown test %d", test);
     double *q = malloc(s->v * sizeof *q);
     if (!q)
-        return sl_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
     int rc = SL_OK;
     double pw, tv;
     if (f == SL_FAULT_TOPK) {

@@ -19,7 +19,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "samplab.h"
+#include "stats/sl_stat.h"
 
 /* E|X - Np| for X ~ Binomial(n, p). */
 static double binom_mad(uint64_t n, double p)
@@ -85,7 +85,7 @@ int sl_stat_tv_null_sim(const double *p, size_t V, uint64_t n, size_t reps, unsi
                         double *tv, sl_error *err)
 {
     if (n > UINT32_MAX)
-        return sl_error_set(err, SL_EINVAL, "TV null simulation needs N < 2^32 (N = %llu)",
+        return sl_base_error_set(err, SL_EINVAL, "TV null simulation needs N < 2^32 (N = %llu)",
                             (unsigned long long)n);
     size_t K = 0;
     for (size_t i = 0; i < V; i++)
@@ -98,7 +98,7 @@ int sl_stat_tv_null_sim(const double *p, size_t V, uint64_t n, size_t reps, unsi
         free(cnt);
         if (r)
             gsl_rng_free(r);
-        return sl_error_set(err, SL_ENOMEM, "out of memory for the TV null simulation");
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for the TV null simulation");
     }
     gsl_rng_set(r, seed);
     for (size_t i = 0, j = 0; i < V; i++)
@@ -110,7 +110,7 @@ int sl_stat_tv_null_sim(const double *p, size_t V, uint64_t n, size_t reps, unsi
         free(ps);
         free(cnt);
         gsl_rng_free(r);
-        return sl_error_set(err, SL_ENOMEM, "out of memory for the TV null simulation");
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for the TV null simulation");
     }
     for (size_t t = 0; t < reps; t++) {
         if (alias) {

@@ -41,8 +41,8 @@ static inline int sl_fuzz_text_one(const uint8_t *data, size_t size)
     int rc = sl_io_vec_read_text("fuzz.txt", (const char *)data, size, &v, &err);
     sl_fuzz_check(rc, &v, &err);
     if (rc == 0) {
-        (void)sl_vec_check_weights(&v, &err);
-        sl_vec_free(&v);
+        (void)sl_base_vec_check_weights(&v, &err);
+        sl_base_vec_free(&v);
     }
     return 0;
 }
@@ -56,8 +56,8 @@ static inline int sl_fuzz_npy_one(const uint8_t *data, size_t size)
     int rc = sl_io_vec_read_npy("fuzz.npy", data, size, &v, &err);
     sl_fuzz_check(rc, &v, &err);
     if (rc == 0) {
-        (void)sl_vec_check_weights(&v, &err);
-        sl_vec_free(&v);
+        (void)sl_base_vec_check_weights(&v, &err);
+        sl_base_vec_free(&v);
     }
     return 0;
 }
@@ -77,7 +77,7 @@ static inline int sl_fuzz_safetensors_one(const uint8_t *data, size_t size)
         int rc = sl_io_vec_read_safetensors("fuzz.safetensors", data, size, sel[i].tensor, sel[i].row, &v, &err);
         sl_fuzz_check(rc, &v, &err);
         if (rc == 0)
-            sl_vec_free(&v);
+            sl_base_vec_free(&v);
     }
     return 0;
 }

@@ -1,0 +1,74 @@
+/* sl_base.h — the base layer: what every layer may use (errors, seeds, vectors).
+ *
+ * Conventions: library code returns a status (0 = ok) and fills an sl_error,
+ * it never prints or exits; state is always passed in (no globals, after
+ * pcg-c's _r functions); V = vocabulary size throughout. Exported names of
+ * this layer start with sl_base_. */
+#ifndef SL_BASE_H
+#define SL_BASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SL_VERSION "0.1.0"
+
+/* ---------------------------------------------------------------- errors */
+
+enum { SL_OK = 0, SL_EINVAL = 2, SL_ENOMEM = 3, SL_EIO = 4 };
+
+typedef struct sl_error {
+    char msg[512]; /* one line, "source: what is wrong at which position" */
+} sl_error;
+
+/* Formats err->msg (printf style) and returns code, so callers can write
+ * `return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu is NaN", src, i);`. */
+int sl_base_error_set(sl_error *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* ---------------------------------------------------------------- seeds */
+
+/* A seed as the user typed it, widened to 128 bits (NumPy takes up to 2^128-1,
+ * torch and rand up to 2^64-1), plus an optional stream (PCG32's sequence). */
+typedef struct sl_seed {
+    uint64_t lo, hi;     /* value = hi * 2^64 + lo */
+    uint64_t stream;     /* PCG stream selector; 0 unless given */
+    int has_stream;
+} sl_seed;
+
+/* Parses a decimal or 0x-hex integer in [0, 2^128). */
+int sl_base_seed_parse(const char *text, sl_seed *out, sl_error *err);
+int sl_base_seed_parse_stream(const char *text, uint64_t *stream, sl_error *err); /* [0, 2^64) */
+
+/* ---------------------------------------------------------------- vectors */
+
+typedef enum sl_dtype { SL_F64 = 0, SL_F32 = 1 } sl_dtype;
+
+/* A 1-D vector of weights or logits as read. Both precisions are kept from
+ * the source itself: text parsed by strtod into d and by strtof (correctly
+ * rounded) into f, so a float32 consumer never sees a double rounding. */
+typedef struct sl_vec {
+    size_t n;
+    double *d;
+    float *f;
+    sl_dtype dtype;      /* the source's own type (.npy), SL_F64 for text */
+    char source[256];    /* name for messages: a file name or "inline" */
+} sl_vec;
+
+int sl_base_vec_alloc(sl_vec *v, size_t n, const char *source);
+void sl_base_vec_free(sl_vec *v);
+/* Checks weights: finite, >= 0, not all zero, not empty. Messages name the
+ * source and the entry ("probs.txt: entry 17 is NaN"). Uses v->d. */
+int sl_base_vec_check_weights(const sl_vec *v, sl_error *err);
+
+/* ---------------------------------------------------------------- libstdc++'s sorts (base/stdsort.c) */
+
+/* std::sort, std::partial_sort and std::nth_element as libstdc++ performs them, so
+ * tied elements end in the order C++ code (llama.cpp's samplers, torch.topk) leaves
+ * them. less(a, b, ctx) is the comparator; elements are at most 64 bytes. */
+typedef int (*sl_base_less)(const void *a, const void *b, const void *ctx);
+void sl_base_std_sort(void *base, size_t n, size_t size, sl_base_less less, const void *ctx);
+void sl_base_std_partial_sort(void *base, size_t middle, size_t n, size_t size, sl_base_less less,
+                              const void *ctx);
+void sl_base_std_nth_element(void *base, size_t nth, size_t n, size_t size, sl_base_less less, const void *ctx);
+
+#endif

@@ -1,0 +1,186 @@
+/* rand_wi.c — Rust rand 0.8.5 WeightedIndex<f32> and UniformFloat<f32>
+ * (src/distributions/weighted_index.rs, uniform.rs, utils.rs), bit for bit.
+ *
+ * new: total = w[0] (must be >= 0), then for each later weight: check >= 0,
+ * store the running total, add the weight (f32, left to right); n-1 sums are
+ * stored. total == 0 -> AllWeightsZero. Then UniformFloat::new(0, total):
+ * scale = total - 0 must be finite (else rand panics), and is shrunk one ulp
+ * at a time while scale * (1 - 2^-23) + 0 >= total (only subnormal totals).
+ * sample: one u32, (w >> 9) | 0x3f800000 as a float in [1,2), minus 1, times
+ * scale, plus 0; the index is the number of stored sums <= that value
+ * (binary_search_by with Less/Greater only, unwrap_err). One word per draw.
+ *
+ * rand 0.9 (candle >= 0.8.4): the same words and the same draws for normal
+ * totals; it shrinks the scale only while the product is > high (not >=), so
+ * subnormal totals can differ, and the errors are renamed (README.candle.md).
+ * Needs IEEE f32 without FMA contraction (the Makefile sets -ffp-contract=off). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "draw/sl_draw.h"
+
+static float f32_from_bits(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static uint32_t f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+const char *sl_draw_rand_status_name(sl_draw_rand_status s)
+{
+    switch (s) {
+    case SL_RAND_OK: return "ok";
+    case SL_RAND_NO_ITEM: return "NoItem";
+    case SL_RAND_INVALID_WEIGHT: return "InvalidWeight";
+    case SL_RAND_ALL_WEIGHTS_ZERO: return "AllWeightsZero";
+    case SL_RAND_PANIC_RANGE: return "panic: Uniform::new: range overflow";
+    case SL_RAND_NOMEM: return "out of memory";
+    }
+    return "?";
+}
+
+sl_draw_rand_status sl_draw_rand_uniform_f32_new(float low, float high, float *scale)
+{
+    /* assert!(low < high); then the range must be finite */
+    if (!(low < high))
+        return SL_RAND_PANIC_RANGE;
+    float s = high - low;
+    if (!isfinite(s))
+        return SL_RAND_PANIC_RANGE;
+    const float max_rand = f32_from_bits(0x3f7fffffu); /* 1 - 2^-23 */
+    while (s * max_rand + low >= high)
+        s = f32_from_bits(f32_bits(s) - 1u);
+    *scale = s;
+    return SL_RAND_OK;
+}
+
+float sl_draw_rand_uniform_f32_sample(float low, float scale, sl_rng *rng)
+{
+    uint32_t u = (uint32_t)sl_rng_next(rng);
+    float v = f32_from_bits((u >> 9) | 0x3f800000u) - 1.0f;
+    return v * scale + low;
+}
+
+sl_draw_rand_status sl_draw_rand_wi_new(sl_draw_rand_wi *wi, const float *w, size_t n, size_t *bad)
+{
+    memset(wi, 0, sizeof *wi);
+    if (bad)
+        *bad = n;
+    if (n == 0)
+        return SL_RAND_NO_ITEM;
+    float total = w[0];
+    if (!(total >= 0.0f)) {
+        if (bad)
+            *bad = 0;
+        return SL_RAND_INVALID_WEIGHT;
+    }
+    float *cum = malloc((n > 1 ? n - 1 : 1) * sizeof *cum);
+    if (!cum)
+        return SL_RAND_NOMEM;
+    for (size_t i = 1; i < n; i++) {
+        if (!(w[i] >= 0.0f)) { /* negative, NaN, -inf */
+            free(cum);
+            if (bad)
+                *bad = i;
+            return SL_RAND_INVALID_WEIGHT;
+        }
+        cum[i - 1] = total;
+        total += w[i];
+    }
+    if (total == 0.0f) {
+        free(cum);
+        return SL_RAND_ALL_WEIGHTS_ZERO;
+    }
+    float scale;
+    sl_draw_rand_status st = sl_draw_rand_uniform_f32_new(0.0f, total, &scale);
+    if (st) {
+        free(cum);
+        return st;
+    }
+    wi->cum = cum;
+    wi->n = n;
+    wi->total = total;
+    wi->scale = scale;
+    return SL_RAND_OK;
+}
+
+/* A hint that the comparison is a coin toss, so compilers emit a conditional
+ * move (Rust's binary_search_by asks for one with select_unpredictable). */
+#if defined(__GNUC__) || defined(__clang__)
+#define SL_COIN(c) __builtin_expect_with_probability(!!(c), 1, 0.5)
+#else
+#define SL_COIN(c) (c)
+#endif
+
+/* The index for one word: the uniform, then the partition point of the
+ * non-decreasing stored sums (every binary search that answers only Less
+ * for <= and Greater otherwise returns it), in Rust's halving form. */
+static inline size_t wi_index(const sl_draw_rand_wi *wi, uint32_t u)
+{
+    float chosen = (f32_from_bits((u >> 9) | 0x3f800000u) - 1.0f) * wi->scale + 0.0f;
+    const float *c = wi->cum;
+    size_t size = wi->n - 1, base = 0;
+    if (size == 0)
+        return 0;
+    while (size > 1) {
+        size_t half = size / 2, mid = base + half;
+        base = SL_COIN(c[mid] <= chosen) ? mid : base;
+        size -= half;
+    }
+    return base + (c[base] <= chosen);
+}
+
+static int is_chacha(const sl_rng *rng)
+{
+    return rng->type == &sl_rng_rand_stdrng_type || rng->type == &sl_rng_chacha12_type;
+}
+
+size_t sl_draw_rand_wi_sample(const sl_draw_rand_wi *wi, sl_rng *rng)
+{
+    uint32_t u;
+    if (is_chacha(rng)) { /* the usual case, inlined: same word, same count */
+        rng->words++;
+        u = sl_rng_chacha_next(rng->state);
+    } else {
+        u = (uint32_t)sl_rng_next(rng);
+    }
+    return wi_index(wi, u);
+}
+
+void sl_draw_rand_wi_sample_many(const sl_draw_rand_wi *wi, sl_rng *rng, size_t n, size_t *out)
+{
+    if (is_chacha(rng)) {
+        /* straight over the keystream buffer: word i of the stream for draw i */
+        sl_rng_chacha_state *s = rng->state;
+        for (size_t i = 0; i < n;) {
+            if (s->idx >= SL_CHACHA_BUF_WORDS)
+                sl_rng_chacha_refill(s);
+            size_t take = SL_CHACHA_BUF_WORDS - s->idx;
+            if (take > n - i)
+                take = n - i;
+            const uint32_t *w = s->buf + s->idx;
+            for (size_t j = 0; j < take; j++)
+                out[i + j] = wi_index(wi, w[j]);
+            s->idx += (unsigned)take;
+            i += take;
+        }
+        rng->words += n;
+    } else {
+        for (size_t i = 0; i < n; i++)
+            out[i] = wi_index(wi, (uint32_t)sl_rng_next(rng));
+    }
+}
+
+void sl_draw_rand_wi_free(sl_draw_rand_wi *wi)
+{
+    free(wi->cum);
+    wi->cum = NULL;
+}

@@ -1,0 +1,180 @@
+/* sl_fw.h — the framework layer: bit-exact emulations of real libraries, each
+ * a fixed choice of pipeline, draw method, generator and seeding. Uses the
+ * logits, draw, rng and base layers. Exported names start with sl_fw_. */
+#ifndef SL_FW_H
+#define SL_FW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "logits/sl_logits.h"
+
+/* ---------------------------------------------------------------- framework emulations */
+
+typedef struct sl_fw_opts {
+    const sl_vec *probs;      /* exactly one of probs / logits */
+    const sl_vec *logits;
+    sl_seed seed;
+    int has_seed;             /* 0: the framework's default seed */
+    size_t n;                 /* calls */
+    size_t k;                 /* samples per call (num-samples) */
+    int replacement;
+    int dtype_set; sl_dtype dtype;
+    const char *variant;      /* e.g. torch "2"; NULL = default */
+    int simd_sum;
+    sl_logits_cfg cfg;        /* the pipeline settings (temperature, filters, penalties, context) */
+} sl_fw_opts;
+
+/* What a framework run produced: n calls of k tokens each, row-major. */
+typedef struct sl_fw_result {
+    size_t n, k;
+    long *tokens;             /* n*k entries, malloc'd */
+    const char *rng_name;     /* as reported in --json */
+    unsigned word_bits;
+    uint64_t words;           /* words consumed by all calls */
+} sl_fw_result;
+
+/* ---------------------------------------------------------------- sampler sessions (framework/session.c)
+ *
+ * A session is what a framework is at run time: opened from a framework type,
+ * settings and a seed; each step turns one vector (probabilities or logits) into
+ * the token(s) of one call and reports the words it spent; accept takes a token
+ * into the history the sampler keeps (llama.cpp's penalty ring buffer,
+ * transformers' growing input_ids, candle's context). One draw, N draws from one
+ * vector and a whole generation are the same loop. */
+
+typedef struct sl_fw_type sl_fw_type;
+
+typedef struct sl_fw_session {
+    const sl_fw_type *type;
+    sl_fw_opts o;             /* the settings; o.cfg.context points at hist */
+    sl_rng rng;               /* the framework's generator, seeded as it seeds it */
+    long *hist;               /* the history: context, then every accepted token, oldest first */
+    size_t hist_n, hist_cap;
+    long *tokens;             /* the last step's tokens (k entries) */
+    size_t k;
+    void *state;              /* the framework's own: prepared tables, scratch */
+    /* the vector and history length the state was prepared for: a step on the
+     * same vector with the same history reuses it (N draws from one vector) */
+    const sl_vec *prepared_vec;
+    size_t prepared_hist;
+} sl_fw_session;
+
+/* What one step gave. */
+typedef struct sl_fw_step {
+    const long *tokens;       /* k tokens (the session's; valid until the next step) */
+    size_t k;
+    uint64_t words;           /* words this step consumed */
+    size_t kept;              /* tokens the pipeline kept (V when there is no pipeline) */
+} sl_fw_step;
+
+/* A framework type is data: it names its pipeline, its draw method, its generator
+ * (whose seed function is the framework's seeding) and the upstream version it
+ * follows; step composes them. */
+struct sl_fw_type {
+    const char *name;
+    const char *summary;      /* one line for --help */
+    const char *version;      /* the upstream release it follows, e.g. "torch 1.13.1" */
+    unsigned accepts;         /* SL_OPT_* bits */
+    int takes_logits;         /* 1: steps read logits; 0: probabilities */
+    const char *input_why;    /* why, for the message when the other kind is given */
+    const sl_logits_pipeline_type *pipeline; /* NULL when there is none */
+    const sl_draw_type *draw;               /* the final draw */
+    const char *rng;          /* the generator and its seeding, by sl_rng_lookup name */
+    const char *rng_label;    /* the generator's name in --json (NULL: the rng's) */
+    uint64_t default_seed;    /* used when the settings give none */
+    int accepts_drawn;        /* 1: the sampler accepts what it draws (llama_sampler_sample) */
+    /* Optional: check the settings and make the framework's state. */
+    int (*open)(sl_fw_session *s, sl_error *err);
+    /* One call on v: fill s->tokens[0..s->k) (s->k set by open, default 1) and *kept. */
+    int (*step)(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error *err);
+    void (*close)(sl_fw_session *s);
+    /* Optional: a one-line note the CLI prints on stderr for these settings, or NULL. */
+    const char *(*note)(const sl_fw_opts *o);
+    /* Legacy: a whole run at once (frameworks not yet on sessions). */
+    int (*run)(const sl_fw_opts *o, sl_fw_result *out, sl_error *err);
+};
+
+/* Opens a session; the settings are copied (the context too). */
+int sl_fw_session_open(sl_fw_session *s, const sl_fw_type *t, const sl_fw_opts *o, sl_error *err);
+int sl_fw_session_step(sl_fw_session *s, const sl_vec *v, sl_fw_step *out, sl_error *err);
+/* Appends a token (>= 0) to the history. */
+int sl_fw_session_accept(sl_fw_session *s, long token, sl_error *err);
+void sl_fw_session_close(sl_fw_session *s);
+
+/* `samplab draw --framework F --n N`: N steps of one session on o->probs or
+ * o->logits, each drawn token accepted when the sampler does so itself. */
+int sl_fw_run(const sl_fw_type *t, const sl_fw_opts *o, sl_fw_result *out, sl_error *err);
+
+extern const sl_fw_type *const sl_fw_types[]; /* NULL-terminated */
+const sl_fw_type *sl_fw_lookup(const char *name);
+void sl_fw_result_free(sl_fw_result *r);
+
+/* llama.cpp (framework/llamacpp.c): the chain of logits/llamacpp.c, then
+ * llama_sampler_dist_apply with std::mt19937 and libstdc++'s uniform double. */
+extern const sl_fw_type sl_fw_llamacpp_type;
+/* transformers (framework/hf.c): the hf pipeline, then the torch framework's
+ * torch.multinomial(probs, 1). */
+extern const sl_fw_type sl_fw_hf_type;
+/* vLLM (framework/vllm.c): the vllm pipeline, then random_sample's
+ * argmax(probs / q) from the request's seeded torch.Generator. */
+extern const sl_fw_type sl_fw_vllm_type;
+/* std::uniform_real_distribution<double>(0, 1) over std::mt19937 as
+ * libstdc++ computes it: generate_canonical<double, 53>, two 32-bit words. */
+double sl_fw_llamacpp_uniform(sl_rng *r);
+/* ---------------------------------------------------------------- torch (framework/torch.c) */
+
+extern const sl_fw_type sl_fw_torch_type;
+/* --torch VARIANT ("1.13" or NULL: 1.13; "2": 2.x) as an SL_TORCH_* line. */
+int sl_fw_torch_version(const char *variant, int *version, sl_error *err);
+/* A torch.multinomial draw prepared for one vector: the draw type with its param. */
+typedef struct sl_fw_torch_table {
+    sl_draw_torch_param param;
+    sl_draw_type draw;        /* sl_draw_torch_type with .param = &param */
+    void *table;
+} sl_fw_torch_table;
+int sl_fw_torch_table_prepare(sl_fw_torch_table *t, const sl_draw_dist *p, sl_error *err);
+void sl_fw_torch_table_free(sl_fw_torch_table *t);
+
+/* The hooks of the frameworks that end in torch.multinomial(probs, 1) after their
+ * pipeline (hf, vllm: framework/after_pipeline.c). */
+int sl_fw_after_pipeline_open(sl_fw_session *s, sl_error *err);
+int sl_fw_after_pipeline_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error *err);
+void sl_fw_after_pipeline_close(sl_fw_session *s);
+
+/* ---------------------------------------------------------------- NumPy (rng/seedseq.c, rng/pcg64.c,
+ * rng/numpy_mt19937.c, framework/numpy.c) and GSL (framework/gsl.c) */
+
+/* NumPy's choice(V, p=p) with replacement (Generator and RandomState, v1.24):
+ * validation, then cdf = cumsum(p) left to right, cdf /= cdf[-1], and
+ * searchsorted(cdf, u, side='right'). */
+typedef struct sl_fw_numpy_check {
+    int code;            /* 0 ok, else the NumPy ValueError below */
+    const char *numpy_message; /* NumPy's own text, e.g. "probabilities do not sum to 1" */
+    double kahan_sum;    /* NumPy's kahan_sum(p) */
+    double atol;         /* sqrt(eps) of float64, or of float32 for a float32 array */
+    size_t entry;        /* the first offending entry (NaN / negative) */
+} sl_fw_numpy_check;
+/* p in float64 (a float32 array widened exactly); is_f32: p came as a float32
+ * ndarray, which widens NumPy's tolerance to sqrt(FLT_EPSILON). */
+void sl_fw_numpy_validate(const double *p, size_t V, int is_f32, sl_fw_numpy_check *out);
+/* NumPy's kahan_sum from numpy/random/_common.pyx (V >= 1). */
+double sl_fw_numpy_kahan_sum(const double *p, size_t V);
+/* cdf[i] = p[0] + ... + p[i] left to right, then each divided by cdf[V-1]. */
+void sl_fw_numpy_cdf_build(const double *p, size_t V, double *cdf);
+/* #{i : cdf[i] <= u} = searchsorted(cdf, u, side='right'). */
+size_t sl_fw_numpy_cdf_search(const double *cdf, size_t V, double u);
+
+extern const sl_fw_type sl_fw_numpy_type;        /* "numpy" */
+extern const sl_fw_type sl_fw_numpy_legacy_type; /* "numpy-legacy" */
+extern const sl_fw_type sl_fw_gsl_type;          /* "gsl" */
+
+/* ---------------------------------------------------------------- framework types */
+
+/* "candle": candle 0.11 LogitsProcessor / rand WeightedIndex<f32> with StdRng. */
+extern const sl_fw_type sl_fw_candle_type;
+
+/* ---------------------------------------------------------------- shared by the logits frameworks (framework/after_pipeline.c) */
+
+
+#endif

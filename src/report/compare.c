@@ -1,0 +1,444 @@
+/* report_compare.c — section "Same logits, other tokens": the same logits and
+ * the "same" settings through every framework's logits pipeline (the ones
+ * `samplab pipeline` and `samplab compare` run), in five cases where they
+ * part ways: the hidden top-k 50 of transformers' generate(do_sample=True),
+ * top-k 40 + top-p 0.9 (renormalised or not between the two), the top-p
+ * boundary, a repetition penalty over the whole context against the last 64
+ * tokens, and temperature 0. Frameworks that draw with these settings
+ * (candle, llama.cpp) add a row of observed draws: the distinct tokens they
+ * produced, which shows what they keep. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/sl_report.h"
+
+#define CMP_NCASE 5
+#define CMP_MAXROW 16
+#define CMP_DRAWS 20000
+#define CMP_CTX_N 80
+
+typedef struct cmp_row {
+    const char *name;
+    int is_draw;            /* 0: pipeline (exact distribution); 1: framework draws */
+    int rc;
+    char msg[sizeof(sl_error)];
+    int greedy;
+    size_t greedy_id;
+    size_t kept;            /* pipeline: kept count; draws: distinct tokens drawn */
+    double p0;              /* probability (or frequency) of token `focus` */
+    double tv;              /* TV against the first pipeline row */
+    double *probs;          /* V entries (pipelines: final distribution; draws: frequencies) */
+    char steps[256];
+} cmp_row;
+
+typedef struct cmp_case {
+    const char *id, *title, *what, *args;
+    const sl_report_dist *d;      /* the vector, unless own */
+    sl_report_dist own;           /* for cases that bring their own logits */
+    const char *src;        /* what to pass as --logits in the replay */
+    sl_logits_cfg cfg;
+    sl_fw_opts fo;          /* the same settings for framework draws */
+    unsigned need;          /* SL_OPT_* the settings use */
+    size_t focus;           /* the token whose probability is shown */
+    cmp_row rows[CMP_MAXROW];
+    size_t nrows;
+    uint64_t seed;
+} cmp_case;
+
+typedef struct cmp_state {
+    cmp_case cases[CMP_NCASE];
+    long context[CMP_CTX_N];
+    sl_report_dist k40;
+    int have_k40;
+} cmp_state;
+
+static void cmp_fill_row_from_result(cmp_row *r, const sl_logits_result *res, size_t V, size_t focus)
+{
+    r->greedy = res->greedy;
+    r->greedy_id = res->greedy_id;
+    r->kept = res->n_kept;
+    r->p0 = focus < V ? res->probs[focus] : 0.0;
+    memcpy(r->probs, res->probs, V * sizeof *r->probs);
+    r->steps[0] = '\0';
+    for (size_t i = 0; i < res->n_steps; i++)
+        snprintf(r->steps + strlen(r->steps), sizeof r->steps - strlen(r->steps), "%s%s", i ? " → " : "",
+                 res->steps[i]);
+}
+
+static int cmp_case_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
+{
+    (void)ctx;
+    cmp_case *c = arg;
+    const sl_report_dist *d = c->d;
+    c->nrows = 0;
+    for (size_t i = 0; sl_logits_pipeline_types[i] && c->nrows < CMP_MAXROW; i++) {
+        const sl_logits_pipeline_type *t = sl_logits_pipeline_types[i];
+        if ((t->accepts & c->need) != c->need)
+            continue;
+        cmp_row *r = &c->rows[c->nrows++];
+        r->name = t->name;
+        r->probs = calloc(d->V, sizeof *r->probs);
+        if (!r->probs)
+            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        /* Sampling at T = 1 said out loud where the case sets no temperature:
+         * candle's LogitsProcessor without one is argmax. */
+        sl_logits_cfg cfg = c->cfg;
+        if (!cfg.has_temperature && (t->accepts & SL_OPT_TEMPERATURE)) {
+            cfg.has_temperature = 1;
+            cfg.temperature = 1.0;
+        }
+        sl_logits_result res;
+        sl_error e;
+        r->rc = sl_logits_pipeline_run(t, &d->lvec, &cfg, &res, &e);
+        if (r->rc) {
+            snprintf(r->msg, sizeof r->msg, "%s", e.msg);
+            continue;
+        }
+        cmp_fill_row_from_result(r, &res, d->V, c->focus);
+        sl_logits_result_free(&res);
+    }
+    /* Framework draws with the same settings, on small vectors only (each
+     * call is O(V)). */
+    for (size_t i = 0; d->V <= 4096 && sl_fw_types[i] && c->nrows < CMP_MAXROW; i++) {
+        const sl_fw_type *fw = sl_fw_types[i];
+        unsigned need = (c->need & ~SL_OPT_DEFAULTS) | SL_OPT_LOGITS;
+        if ((fw->accepts & need) != need || (c->need & SL_OPT_DEFAULTS))
+            continue;
+        cmp_row *r = &c->rows[c->nrows++];
+        r->name = fw->name;
+        r->is_draw = 1;
+        r->probs = calloc(d->V, sizeof *r->probs);
+        if (!r->probs)
+            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        sl_fw_opts o = c->fo;
+        o.logits = &d->lvec;
+        o.seed.lo = c->seed;
+        o.has_seed = 1;
+        o.n = CMP_DRAWS;
+        o.k = 1;
+        sl_fw_result res;
+        sl_error e;
+        r->rc = sl_fw_run(fw, &o, &res, &e);
+        if (r->rc) {
+            snprintf(r->msg, sizeof r->msg, "%s", e.msg);
+            continue;
+        }
+        for (size_t k = 0; k < res.n * res.k; k++)
+            if (res.tokens[k] >= 0 && (size_t)res.tokens[k] < d->V)
+                r->probs[res.tokens[k]] += 1.0 / (double)(res.n * res.k);
+        for (size_t k = 0; k < d->V; k++)
+            r->kept += r->probs[k] > 0;
+        r->p0 = r->probs[c->focus];
+        snprintf(r->steps, sizeof r->steps, "%d draws, seed %llu", CMP_DRAWS, (unsigned long long)c->seed);
+        sl_fw_result_free(&res);
+    }
+    const cmp_row *ref = NULL;
+    for (size_t i = 0; i < c->nrows && !ref; i++)
+        if (!c->rows[i].rc && !c->rows[i].is_draw && !c->rows[i].greedy)
+            ref = &c->rows[i];
+    for (size_t i = 0; i < c->nrows; i++) {
+        cmp_row *r = &c->rows[i];
+        r->tv = NAN;
+        if (!ref || r->rc || r->greedy)
+            continue;
+        double s = 0.0;
+        for (size_t k = 0; k < d->V; k++)
+            s += fabs(r->probs[k] - ref->probs[k]);
+        r->tv = 0.5 * s;
+    }
+    return 0;
+}
+
+static size_t cmp_argmax(const double *p, size_t V)
+{
+    size_t a = 0;
+    for (size_t i = 1; i < V; i++)
+        if (p[i] > p[a])
+            a = i;
+    return a;
+}
+
+static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
+{
+    *state = NULL;
+    if (!sl_logits_pipeline_types[0])
+        return 0;
+    cmp_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+    /* The vector shaped like the document's 14-against-31 step, if present. */
+    sl_vec v;
+    sl_error e;
+    const sl_report_dist *k40 = ctx->logits_src ? &ctx->big : NULL;
+    const char *k40src = ctx->logits_src;
+    if (!k40) {
+        if (!sl_io_vec_read("data/k40p09.txt", NULL, -1, &v, &e)) {
+            memset(&s->k40, 0, sizeof s->k40);
+            snprintf(s->k40.name, sizeof s->k40.name, "k40p09");
+            s->k40.V = v.n;
+            s->k40.lvec = v;
+            s->k40.logits = v.d;
+            s->have_k40 = 1;
+            k40 = &s->k40;
+            k40src = "data/k40p09.txt";
+        } else {
+            k40 = &ctx->big;
+            k40src = "data/synthetic_49152.txt";
+        }
+    }
+    /* Context: token 0 sixteen times, then 64 tokens cycling over 3..7, so
+     * token 0 lies outside the last 64. */
+    for (size_t i = 0; i < CMP_CTX_N; i++)
+        s->context[i] = i < 16 ? 0 : (long)(3 + (i - 16) % 5);
+
+    cmp_case *c = s->cases;
+    /* 1. hidden top-k 50 */
+    c[0].id = "defaults";
+    c[0].title = "hidden defaults";
+    c[0].what = "T = 0.7 with each framework's own defaults (transformers' generate(do_sample=True) adds top_k = 50)";
+    c[0].args = "--temperature 0.7 --defaults";
+    c[0].d = ctx->logits_src ? &ctx->big : &ctx->big;
+    c[0].src = ctx->logits_src ? ctx->logits_src : "data/synthetic_49152.txt";
+    c[0].cfg.has_temperature = 1;
+    c[0].cfg.temperature = 0.7;
+    c[0].cfg.defaults = 1;
+    c[0].need = SL_OPT_TEMPERATURE | SL_OPT_DEFAULTS;
+    /* 2. top-k 40 + top-p 0.9 */
+    c[1].id = "k40p09";
+    c[1].title = "top-k 40 + top-p 0.9";
+    c[1].what = "T = 0.7, top-k 40 then top-p 0.9: renormalising between the two (transformers) or not (candle)";
+    c[1].args = "--temperature 0.7 --top-k 40 --top-p 0.9";
+    c[1].d = k40;
+    c[1].src = k40src;
+    c[1].cfg.has_temperature = c[1].fo.cfg.has_temperature = 1;
+    c[1].cfg.temperature = c[1].fo.cfg.temperature = 0.7;
+    c[1].cfg.has_top_k = c[1].fo.cfg.has_top_k = 1;
+    c[1].cfg.top_k = c[1].fo.cfg.top_k = 40;
+    c[1].cfg.has_top_p = c[1].fo.cfg.has_top_p = 1;
+    c[1].cfg.top_p = c[1].fo.cfg.top_p = 0.9;
+    c[1].need = SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P;
+    /* 3. top-p boundary: p = [0.5, 0.3, 0.2] exactly at p = 0.8 */
+    static const double bnd[3] = {0.5, 0.3, 0.2};
+    double lb[3];
+    for (int i = 0; i < 3; i++)
+        lb[i] = log(bnd[i]);
+    c[2].id = "boundary";
+    c[2].title = "top-p boundary";
+    c[2].what = "logits ln([0.5, 0.3, 0.2]) with top-p 0.8: the first two tokens hold exactly 0.8";
+    c[2].args = "--top-p 0.8 --temperature 1";
+    c[2].src = "-0.69314718055994529,-1.2039728043259361,-1.6094379124341003";
+    c[2].cfg.has_top_p = c[2].fo.cfg.has_top_p = 1;
+    c[2].cfg.top_p = c[2].fo.cfg.top_p = 0.8;
+    c[2].fo.cfg.has_temperature = 1;
+    c[2].fo.cfg.temperature = 1.0;
+    c[2].need = SL_OPT_TOP_P;
+    /* 4. repetition penalty */
+    c[3].id = "penalty";
+    c[3].title = "repetition penalty scope";
+    c[3].what = "penalty 1.3 over a context of 80 ids: token 0 sixteen times, then 64 ids cycling over 3-7 "
+                "(token 0 is outside the last 64)";
+    c[3].args = "--repetition-penalty 1.3 --context DIR/inputs/context80.txt --temperature 1";
+    c[3].d = &ctx->weather;
+    c[3].src = "data/weather.txt";
+    c[3].cfg.has_penalty = c[3].fo.cfg.has_penalty = 1;
+    c[3].cfg.penalty = c[3].fo.cfg.penalty = 1.3;
+    c[3].cfg.context = c[3].fo.cfg.context = s->context;
+    c[3].cfg.context_n = c[3].fo.cfg.context_n = CMP_CTX_N;
+    c[3].fo.cfg.has_temperature = 1;
+    c[3].fo.cfg.temperature = 1.0;
+    c[3].need = SL_OPT_PENALTY;
+    /* 5. temperature 0 */
+    c[4].id = "t0";
+    c[4].title = "temperature 0";
+    c[4].what = "T = 0 on the weather logits: an error, argmax, or a clamp";
+    c[4].args = "--temperature 0";
+    c[4].d = &ctx->weather;
+    c[4].src = "data/weather.txt";
+    c[4].cfg.has_temperature = c[4].fo.cfg.has_temperature = 1;
+    c[4].cfg.temperature = c[4].fo.cfg.temperature = 0.0;
+    c[4].need = SL_OPT_TEMPERATURE;
+
+    char name[64];
+    snprintf(name, sizeof name, "boundary");
+    memset(&c[2].own, 0, sizeof c[2].own);
+    snprintf(c[2].own.name, sizeof c[2].own.name, "%s", name);
+    c[2].own.V = 3;
+    if (sl_base_vec_alloc(&c[2].own.lvec, 3, "boundary"))
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+    for (int i = 0; i < 3; i++) {
+        c[2].own.lvec.d[i] = lb[i];
+        c[2].own.lvec.f[i] = (float)lb[i];
+    }
+    c[2].d = &c[2].own;
+
+    for (int i = 0; i < CMP_NCASE; i++) {
+        c[i].seed = ctx->seed + (uint64_t)i;
+        /* the token to watch: the most likely one of the plain softmax */
+        double *p = malloc(c[i].d->V * sizeof *p);
+        if (!p || sl_logits_softmax(c[i].d->lvec.d, c[i].d->V, 1.0, p, err)) {
+            free(p);
+            return p ? SL_EINVAL : sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        }
+        c[i].focus = cmp_argmax(p, c[i].d->V);
+        free(p);
+        double cost = (double)c[i].d->V * 200.0 + (c[i].d->V <= 4096 ? CMP_DRAWS * (double)c[i].d->V * 4 : 0);
+        if (sl_report_add_job(ctx, 1, cost, cmp_case_run, &c[i]))
+            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+    }
+    *state = s;
+    return 0;
+}
+
+static int cmp_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
+{
+    cmp_state *s = state;
+    /* The context file the penalty case replays with. */
+    sl_buf cb;
+    sl_io_buf_init(&cb);
+    sl_io_buf_puts(&cb, "# context of the repetition-penalty case: token 0 x16, then 64 ids cycling 3..7\n");
+    for (size_t i = 0; i < CMP_CTX_N; i++)
+        sl_io_buf_printf(&cb, "%ld\n", s->context[i]);
+    char path[4300];
+    snprintf(path, sizeof path, "%s/inputs/context80.txt", ctx->outdir);
+    int rc = cb.oom ? sl_base_error_set(err, SL_ENOMEM, "out of memory") : sl_io_write_atomic(path, cb.data, cb.len, err);
+    sl_io_buf_free(&cb);
+    if (rc)
+        return rc;
+
+    sl_io_buf_puts(md, "The same logits and the \"same\" settings through each framework's logits pipeline\n"
+                    "(exact final distributions, as `samplab pipeline` prints them) and, on small vectors,\n"
+                    "through the framework emulations that draw with these settings (distinct tokens seen\n"
+                    "in 20,000 draws). TV is measured against the first pipeline row of the case; p(top)\n"
+                    "is the final probability of the token the plain softmax ranks first.\n\n");
+    sl_io_md_rows t;
+    sl_io_md_rows_init(&t, 6);
+    sl_buf notes;
+    sl_io_buf_init(&notes);
+    size_t nnote = 0;
+    for (int i = 0; i < CMP_NCASE; i++) {
+        const cmp_case *c = &s->cases[i];
+        for (size_t j = 0; j < c->nrows; j++) {
+            const cmp_row *r = &c->rows[j];
+            sl_io_md_rows_cell(&t, "%s", j ? "" : c->title);
+            sl_io_md_rows_cell(&t, "%s%s", r->name, r->is_draw ? " (draws)" : "");
+            if (r->rc) {
+                sl_io_md_rows_cell(&t, "error (%zu)", ++nnote);
+                sl_io_md_rows_cell(&t, "-");
+                sl_io_md_rows_cell(&t, "-");
+                sl_io_md_rows_cell(&t, "-");
+                /* One line: messages may hold newlines. */
+                char m[sizeof r->msg];
+                snprintf(m, sizeof m, "%s", r->msg);
+                for (char *q = m; *q; q++)
+                    if (*q == '\n')
+                        *q = ' ';
+                sl_io_buf_printf(&notes, "- (%zu) %s, %s: %s\n", nnote, c->title, r->name, m);
+                continue;
+            }
+            if (r->greedy) {
+                sl_io_md_rows_cell(&t, "greedy → %zu", r->greedy_id);
+                sl_io_md_rows_cell(&t, "1");
+                sl_io_md_rows_cell(&t, "-");
+            } else {
+                sl_io_md_rows_cell(&t, "%zu %s", r->kept, r->is_draw ? "seen" : "kept");
+                sl_io_md_rows_cell(&t, "%.4f", r->p0);
+                if (isnan(r->tv))
+                    sl_io_md_rows_cell(&t, "-");
+                else
+                    sl_io_md_rows_cell(&t, "%.4f", r->tv);
+            }
+            sl_io_md_rows_cell(&t, "%s", r->steps);
+        }
+    }
+    static const char *const head[6] = {"case", "framework", "tokens", "p(top)", "TV vs first", "steps"};
+    sl_io_md_rows_emit(md, &t, head, "llrrrl");
+    sl_io_md_rows_free(&t);
+    if (nnote) {
+        sl_io_buf_puts(md, "\n");
+        sl_io_buf_append(md, notes.data, notes.len);
+    }
+    sl_io_buf_free(&notes);
+    sl_io_buf_puts(md, "\nThe cases and their replays (`samplab compare` runs all pipelines at once):\n\n");
+    for (int i = 0; i < CMP_NCASE; i++) {
+        const cmp_case *c = &s->cases[i];
+        sl_io_buf_printf(md, "- **%s** (%s, V = %zu): %s.\n\n      samplab compare --logits %s %s\n\n", c->title,
+                      i == 2 ? "inline" : c->d->name, c->d->V, c->what, c->src, c->args);
+    }
+
+    /* Figure: tokens kept per case and framework (log scale). */
+    sl_buf dat, body;
+    sl_io_buf_init(&dat);
+    sl_io_buf_init(&body);
+    const char *names[CMP_MAXROW * 2];
+    size_t nn = 0;
+    for (int i = 0; i < 3; i++)
+        for (size_t j = 0; j < s->cases[i].nrows; j++) {
+            char buf[64];
+            snprintf(buf, sizeof buf, "%s%s", s->cases[i].rows[j].name, s->cases[i].rows[j].is_draw ? "(draws)" : "");
+            int seen = 0;
+            for (size_t k = 0; k < nn; k++)
+                seen |= !strcmp(names[k], buf);
+            if (!seen && nn < CMP_MAXROW * 2)
+                names[nn++] = strdup(buf);
+        }
+    sl_io_buf_puts(&dat, "# tokens kept (pipelines) or seen in 20000 draws (draws); - = not run\ncase");
+    for (size_t k = 0; k < nn; k++)
+        sl_io_buf_printf(&dat, " %s", names[k]);
+    sl_io_buf_puts(&dat, "\n");
+    for (int i = 0; i < 3; i++) {
+        const cmp_case *c = &s->cases[i];
+        sl_io_buf_printf(&dat, "\"%s\"", c->title);
+        for (size_t k = 0; k < nn; k++) {
+            const cmp_row *hit = NULL;
+            for (size_t j = 0; j < c->nrows; j++) {
+                char buf[64];
+                snprintf(buf, sizeof buf, "%s%s", c->rows[j].name, c->rows[j].is_draw ? "(draws)" : "");
+                if (!strcmp(buf, names[k]) && !c->rows[j].rc)
+                    hit = &c->rows[j];
+            }
+            if (hit)
+                sl_io_buf_printf(&dat, " %zu", hit->greedy ? (size_t)1 : hit->kept);
+            else
+                sl_io_buf_puts(&dat, " -");
+        }
+        sl_io_buf_puts(&dat, "\n");
+    }
+    for (size_t k = 0; k < nn; k++)
+        free((void *)names[k]);
+    sl_io_buf_printf(&body, "cols = \"#9400d3 #009e73 #56b4e9 #e69f00 #0072b2 #d55e00 #cc79a7 #000000 #8c564b #bcbd22 #7f7f7f #17becf #f0e442 #e51e10\"\nplot for [i=2:%zu] @DAT@ using i:xtic(1) lc rgb word(cols, (i-2)%%14+1) title columnheader(i)\n", nn + 1);
+    sl_plot p = {
+        .name = "compare_kept",
+        .title = "Same logits, same settings: tokens each framework keeps",
+        .xlabel = "case",
+        .ylabel = "tokens kept (log scale)",
+        .logy = 1, .key = "top right box opaque",
+        .extra = "set style data histograms\nset style histogram clustered gap 1\n"
+                 "set style fill solid 0.85 border -1\nset datafile missing '-'\nset yrange [1:*]\n"
+                 "unset grid\nset grid ytics\n",
+        .body = body.data, .dat = dat.data, .width = 1100};
+    rc = sl_report_plot(ctx, &p, err);
+    sl_io_buf_free(&dat);
+    sl_io_buf_free(&body);
+    if (rc)
+        return rc;
+    sl_io_buf_puts(md, "![tokens kept](figures/compare_kept.png)\n\nRemake this section alone:\n\n");
+    sl_report_cmd_only(ctx, md, "compare");
+    return 0;
+}
+
+static void cmp_release(void *state)
+{
+    cmp_state *s = state;
+    for (int i = 0; i < CMP_NCASE; i++) {
+        for (size_t j = 0; j < s->cases[i].nrows; j++)
+            free(s->cases[i].rows[j].probs);
+        sl_base_vec_free(&s->cases[i].own.lvec);
+    }
+    if (s->have_k40)
+        sl_base_vec_free(&s->k40.lvec);
+    free(s);
+}
+
+const sl_report_section sl_report_section_compare = {"compare", "Same logits, other tokens", cmp_plan, cmp_emit, cmp_release};

@@ -1,0 +1,484 @@
+/* report_seed.c — sections "Why the same seed gives other tokens" and
+ * "Ties". The first runs every registered framework emulation with one seed
+ * on one vector and prints their first 20 tokens with the words each has
+ * consumed, then gives the exponential race and the cdf method one and the
+ * same generator (pcg32, same seed) to show that their word streams fall
+ * out of step after the first draw. The second draws 10,000 tokens from
+ * softmax([3, 2, 2, 1]) with top-k = 2 in every framework that takes top-k. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/sl_report.h"
+
+#define SEED_STEPS 20
+
+typedef struct seed_fw {
+    const sl_fw_type *fw;
+    long tokens[SEED_STEPS];
+    uint64_t words[SEED_STEPS]; /* after step i */
+    unsigned word_bits;
+    char rng[64];
+    int rc;
+    char msg[sizeof(sl_error)];
+} seed_fw;
+
+typedef struct seed_state {
+    seed_fw *fws;
+    size_t nfw;
+    /* the shared-generator experiment */
+    size_t race_tok[SEED_STEPS], cdf_tok[SEED_STEPS];
+    uint64_t race_w[SEED_STEPS + 1], cdf_w[SEED_STEPS + 1]; /* word index before step i */
+} seed_state;
+
+static int seed_fw_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
+{
+    seed_fw *f = arg;
+    (void)err;
+    sl_error e;
+    for (size_t step = 1; step <= SEED_STEPS; step++) {
+        sl_fw_result res;
+        f->rc = sl_report_fw_run(f->fw, ctx->main, ctx->seed, step, 0, &res, &e);
+        if (f->rc) {
+            snprintf(f->msg, sizeof f->msg, "%s", e.msg);
+            return 0;
+        }
+        f->tokens[step - 1] = res.tokens[(step - 1) * res.k];
+        f->words[step - 1] = res.words;
+        f->word_bits = res.word_bits;
+        snprintf(f->rng, sizeof f->rng, "%s", res.rng_name ? res.rng_name : "?");
+        sl_fw_result_free(&res);
+    }
+    return 0;
+}
+
+static int seed_shared_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
+{
+    seed_state *s = arg;
+    const char *names[2] = {"exprace", "cdf"};
+    for (int m = 0; m < 2; m++) {
+        const sl_draw_type *t = sl_draw_lookup(names[m]);
+        if (!t)
+            return sl_base_error_set(err, SL_EINVAL, "report: draw method %s missing", names[m]);
+        sl_rng r;
+        int rc = sl_report_rng_open(&r, "pcg32", ctx->seed, err);
+        if (rc)
+            return rc;
+        void *table = NULL;
+        if ((rc = sl_draw_prepare(t, &table, ctx->main->p, ctx->main->V, err))) {
+            sl_rng_release(&r);
+            return rc;
+        }
+        uint64_t *w = m ? s->cdf_w : s->race_w;
+        size_t *tok = m ? s->cdf_tok : s->race_tok;
+        for (size_t i = 0; i < SEED_STEPS; i++) {
+            w[i] = r.words;
+            tok[i] = t->draw(table, &r);
+        }
+        w[SEED_STEPS] = r.words;
+        t->free(table);
+        sl_rng_release(&r);
+    }
+    return 0;
+}
+
+static int seed_plan(sl_report_ctx *ctx, void **state, sl_error *err)
+{
+    seed_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+    while (sl_fw_types[s->nfw])
+        s->nfw++;
+    s->fws = calloc(s->nfw ? s->nfw : 1, sizeof *s->fws);
+    if (!s->fws)
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+    for (size_t i = 0; i < s->nfw; i++) {
+        s->fws[i].fw = sl_fw_types[i];
+        if (sl_report_add_job(ctx, 1, 210.0 * (double)ctx->main->V * 4, seed_fw_run, &s->fws[i]))
+            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+    }
+    if (sl_report_add_job(ctx, 1, 40.0 * (double)ctx->main->V, seed_shared_run, s))
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+    *state = s;
+    return 0;
+}
+
+static int seed_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
+{
+    seed_state *s = state;
+    const sl_report_dist *d = ctx->main;
+    size_t nok = 0;
+    for (size_t i = 0; i < s->nfw; i++)
+        nok += !s->fws[i].rc;
+    if (nok) {
+        sl_io_buf_printf(md,
+                      "Seed %llu, vector `%s` (V = %zu), one token per call, through every framework\n"
+                      "emulation in this build. Each framework seeds its own generator its own way and\n"
+                      "turns words into a token with its own method, so the same seed gives other tokens.\n"
+                      "Each cell shows the token and, after the slash, the words the generator has given\n"
+                      "so far.\n\n",
+                      (unsigned long long)ctx->seed, d->name, d->V);
+        sl_io_md_rows g;
+        sl_io_md_rows_init(&g, 4);
+        for (size_t i = 0; i < s->nfw; i++) {
+            const seed_fw *f = &s->fws[i];
+            if (f->rc)
+                continue;
+            sl_io_md_rows_cell(&g, "%s", f->fw->name);
+            sl_io_md_rows_cell(&g, "%s", f->rng);
+            sl_io_md_rows_cell(&g, "%u", f->word_bits);
+            sl_io_md_rows_cell(&g, "%.6g", (double)f->words[SEED_STEPS - 1] / SEED_STEPS);
+        }
+        static const char *const gh[4] = {"framework", "generator", "word bits", "words per token"};
+        sl_io_md_rows_emit(md, &g, gh, "llrr");
+        sl_io_md_rows_free(&g);
+        sl_io_buf_puts(md, "\n");
+        sl_io_md_rows t;
+        sl_io_md_rows_init(&t, 1 + nok);
+        const char **head = calloc(1 + nok, sizeof *head);
+        char *align = calloc(2 + nok, 1);
+        if (!head || !align)
+            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        head[0] = "step";
+        align[0] = 'r';
+        for (size_t i = 0, k = 1; i < s->nfw; i++)
+            if (!s->fws[i].rc) {
+                head[k] = s->fws[i].fw->name;
+                align[k++] = 'r';
+            }
+        for (size_t step = 0; step < SEED_STEPS; step++) {
+            sl_io_md_rows_cell(&t, "%zu", step + 1);
+            for (size_t i = 0; i < s->nfw; i++)
+                if (!s->fws[i].rc)
+                    sl_io_md_rows_cell(&t, "%ld / %llu", s->fws[i].tokens[step],
+                                    (unsigned long long)s->fws[i].words[step]);
+        }
+        sl_io_md_rows_emit(md, &t, head, align);
+        sl_io_md_rows_free(&t);
+        free(head);
+        free(align);
+        for (size_t i = 0; i < s->nfw; i++)
+            if (s->fws[i].rc)
+                sl_io_buf_printf(md, "\n%s refused this vector: %s\n", s->fws[i].fw->name, s->fws[i].msg);
+        sl_io_buf_puts(md, "\nReplay a column (DIR is the report's directory, `reports` for `make report`):\n\n");
+        for (size_t i = 0; i < s->nfw; i++) {
+            if (s->fws[i].rc)
+                continue;
+            if (s->fws[i].fw->accepts & SL_OPT_LOGITS)
+                sl_io_buf_printf(md, "    samplab draw --framework %s --logits %s%s --seed %llu --n %d\n",
+                              s->fws[i].fw->name, ctx->logits_src ? ctx->logits_src : "data/weather.txt",
+                              s->fws[i].fw->accepts & SL_OPT_TEMPERATURE ? " --temperature 1" : "",
+                              (unsigned long long)ctx->seed, SEED_STEPS);
+            else
+                sl_io_buf_printf(md, "    samplab draw --framework %s --probs DIR/inputs/%s_probs.txt --seed %llu --n %d\n",
+                              s->fws[i].fw->name, d->name, (unsigned long long)ctx->seed, SEED_STEPS);
+        }
+        sl_io_buf_puts(md, "\n");
+    }
+    sl_io_buf_printf(md,
+                  "**One generator, two methods.** The exponential race and the cdf method each get a\n"
+                  "pcg32 seeded with %llu. Both start at word 0, but the race takes 2V = %llu words per\n"
+                  "token and the cdf method 2, so from the second draw on they read different parts of\n"
+                  "the stream: the same seed cannot give the same tokens, even when both are exact.\n\n",
+                  (unsigned long long)ctx->seed, (unsigned long long)(s->race_w[1] - s->race_w[0]));
+    sl_io_md_rows t;
+    sl_io_md_rows_init(&t, 5);
+    for (size_t i = 0; i < SEED_STEPS; i++) {
+        sl_io_md_rows_cell(&t, "%zu", i + 1);
+        sl_io_md_rows_cell(&t, "%llu", (unsigned long long)s->race_w[i]);
+        sl_io_md_rows_cell(&t, "%zu", s->race_tok[i]);
+        sl_io_md_rows_cell(&t, "%llu", (unsigned long long)s->cdf_w[i]);
+        sl_io_md_rows_cell(&t, "%zu", s->cdf_tok[i]);
+    }
+    static const char *const th[5] = {"step", "exprace: first word", "exprace: token", "cdf: first word",
+                                      "cdf: token"};
+    sl_io_md_rows_emit(md, &t, th, "rrrrr");
+    sl_io_md_rows_free(&t);
+    size_t same = 0;
+    for (size_t i = 0; i < SEED_STEPS; i++)
+        same += s->race_tok[i] == s->cdf_tok[i];
+    sl_io_buf_printf(md, "\nThe two agree on %zu of %d tokens (by chance: both draw from the same p). Replay:\n\n"
+                      "    samplab draw --method exprace --rng pcg32 --seed %llu --n 20 --logits %s\n"
+                      "    samplab draw --method cdf --rng pcg32 --seed %llu --n 20 --logits %s\n\n",
+                  same, SEED_STEPS, (unsigned long long)ctx->seed,
+                  ctx->logits_src ? ctx->logits_src : "data/weather.txt",
+                  (unsigned long long)ctx->seed, ctx->logits_src ? ctx->logits_src : "data/weather.txt");
+
+    /* Figure: cumulative random bits against step (words x word width, so
+     * 32- and 64-bit generators compare); overlapping curves are told apart
+     * by nested markers and dash patterns. */
+    sl_buf dat, body;
+    sl_io_buf_init(&dat);
+    sl_io_buf_init(&body);
+    sl_io_buf_puts(&dat, "# random bits consumed after each step (words x word bits)\nstep "
+                      "exprace/pcg32 cdf/pcg32");
+    for (size_t i = 0; i < s->nfw; i++)
+        if (!s->fws[i].rc)
+            sl_io_buf_printf(&dat, " %s/%s", s->fws[i].fw->name, s->fws[i].rng);
+    sl_io_buf_puts(&dat, "\n");
+    for (size_t st = 0; st < SEED_STEPS; st++) {
+        sl_io_buf_printf(&dat, "%zu %llu %llu", st + 1, 32ull * s->race_w[st + 1], 32ull * s->cdf_w[st + 1]);
+        for (size_t i = 0; i < s->nfw; i++)
+            if (!s->fws[i].rc)
+                sl_io_buf_printf(&dat, " %llu", (unsigned long long)s->fws[i].word_bits * s->fws[i].words[st]);
+        sl_io_buf_puts(&dat, "\n");
+    }
+    sl_io_buf_printf(&body,
+                  "pts = \"1 6 4 8 10 12 14 2 3 5 7 9 11 13\"\n"
+                  "cols = \"#9400d3 #009e73 #56b4e9 #e69f00 #0072b2 #d55e00 #cc79a7 #000000 #8c564b #bcbd22 #7f7f7f #17becf #f0e442 #e51e10\"\n"
+                  "plot for [i=2:%zu] @DAT@ using 1:i with linespoints lw 2 lc rgb word(cols, (i-2)%%14+1) "
+                  "pointtype int(word(pts, (i-2)%%14+1)) pointsize (2.7-0.15*i) dashtype i title columnheader(i)\n",
+                  3 + nok);
+    sl_plot p = {
+        .name = "seed_words",
+        .title = "Randomness consumed after each token, one seed for all",
+        .xlabel = "tokens drawn (step)",
+        .ylabel = "random bits consumed (log scale)",
+        .logy = 1, .key = "outside right top box", .width = 1250,
+        .extra = "set xrange [0.5:20.5]\nset xtics 1,1,20\n",
+        .body = body.data, .dat = dat.data};
+    int rc = sl_report_plot(ctx, &p, err);
+    sl_io_buf_free(&dat);
+    sl_io_buf_free(&body);
+    if (rc)
+        return rc;
+    sl_io_buf_puts(md, "![words consumed](figures/seed_words.png)\n\nRemake this section alone:\n\n");
+    sl_report_cmd_only(ctx, md, "seed");
+    return 0;
+}
+
+static void seed_release(void *state)
+{
+    seed_state *s = state;
+    free(s->fws);
+    free(s);
+}
+
+const sl_report_section sl_report_section_seed = {"seed", "Why the same seed gives other tokens", seed_plan, seed_emit,
+                                      seed_release};
+
+/* ---------------------------------------------------------------- ties */
+
+#define TIES_N 10000
+
+typedef struct ties_fw {
+    const sl_fw_type *fw;
+    uint64_t counts[4];
+    int rc;
+    char msg[sizeof(sl_error)];
+} ties_fw;
+
+typedef struct ties_state {
+    ties_fw *fws;
+    size_t nfw;
+} ties_state;
+
+static int ties_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
+{
+    ties_fw *f = arg;
+    (void)err;
+    sl_error e;
+    sl_fw_result res;
+    f->rc = sl_report_fw_run(f->fw, &ctx->ties, ctx->seed, TIES_N, 2, &res, &e);
+    if (f->rc) {
+        snprintf(f->msg, sizeof f->msg, "%s", e.msg);
+        return 0;
+    }
+    for (size_t i = 0; i < res.n * res.k; i++)
+        if (res.tokens[i] >= 0 && res.tokens[i] < 4)
+            f->counts[res.tokens[i]]++;
+    sl_fw_result_free(&res);
+    return 0;
+}
+
+static int ties_plan(sl_report_ctx *ctx, void **state, sl_error *err)
+{
+    *state = NULL;
+    size_t n = 0, np = 0;
+    for (size_t i = 0; sl_fw_types[i]; i++)
+        n += (sl_fw_types[i]->accepts & SL_OPT_TOP_K) != 0;
+    for (size_t i = 0; sl_logits_pipeline_types[i]; i++)
+        np += (sl_logits_pipeline_types[i]->accepts & SL_OPT_TOP_K) != 0;
+    if (!n && !np)
+        return 0; /* nothing with top-k in this build: section left out */
+    ties_state *s = calloc(1, sizeof *s);
+    if (!s || !(s->fws = calloc(n ? n : 1, sizeof *s->fws)))
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+    for (size_t i = 0; sl_fw_types[i]; i++)
+        if (sl_fw_types[i]->accepts & SL_OPT_TOP_K) {
+            s->fws[s->nfw].fw = sl_fw_types[i];
+            if (sl_report_add_job(ctx, 1, TIES_N * 10.0, ties_run, &s->fws[s->nfw++]))
+                return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        }
+    *state = s;
+    return 0;
+}
+
+/* What each logits pipeline keeps with top-k = 2 on [3, 2, 2, 1], and the
+ * distribution it then samples from (samplab pipeline). */
+typedef struct ties_pipe {
+    const char *name;
+    int rc;
+    char msg[sizeof(sl_error)];
+    double probs[4];
+    size_t kept;
+} ties_pipe;
+
+static size_t ties_pipelines(const sl_report_ctx *ctx, ties_pipe *out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; sl_logits_pipeline_types[i] && n < max; i++) {
+        const sl_logits_pipeline_type *t = sl_logits_pipeline_types[i];
+        if (!(t->accepts & SL_OPT_TOP_K))
+            continue;
+        ties_pipe *q = &out[n++];
+        memset(q, 0, sizeof *q);
+        q->name = t->name;
+        sl_logits_cfg cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.has_top_k = 1;
+        cfg.top_k = 2;
+        if (t->accepts & SL_OPT_TEMPERATURE) { /* candle without one is argmax */
+            cfg.has_temperature = 1;
+            cfg.temperature = 1.0;
+        }
+        sl_logits_result r;
+        sl_error e;
+        q->rc = sl_logits_pipeline_run(t, &ctx->ties.lvec, &cfg, &r, &e);
+        if (q->rc) {
+            snprintf(q->msg, sizeof q->msg, "%s", e.msg);
+            continue;
+        }
+        for (int k = 0; k < 4; k++)
+            q->probs[k] = r.probs[k];
+        q->kept = r.n_kept;
+        sl_logits_result_free(&r);
+    }
+    return n;
+}
+
+static int ties_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
+{
+    ties_state *s = state;
+    const double *p = ctx->ties.p;
+    ties_pipe pipes[16];
+    size_t npipe = ties_pipelines(ctx, pipes, 16);
+    sl_io_buf_printf(md,
+                  "softmax([3, 2, 2, 1]) = [%.4f, %.4f, %.4f, %.4f]: tokens 1 and 2 tie for the second\n"
+                  "place. With top-k = 2 a filter that keeps everything tied with the k-th value keeps\n"
+                  "3 tokens; one that keeps exactly k must drop one of the tied pair. The pipeline rows\n"
+                  "are each framework's logits pipeline (`samplab pipeline --framework F --logits\n"
+                  "3,2,2,1 --top-k 2 --temperature 1`): the tokens it keeps and the counts it should give in %d\n"
+                  "draws. The draw rows are framework emulations drawing %d tokens with seed %llu.\n\n",
+                  p[0], p[1], p[2], p[3], TIES_N, TIES_N, (unsigned long long)ctx->seed);
+    sl_io_md_rows t;
+    sl_io_md_rows_init(&t, 7);
+    for (size_t i = 0; i < npipe; i++) {
+        const ties_pipe *q = &pipes[i];
+        sl_io_md_rows_cell(&t, "%s", q->name);
+        sl_io_md_rows_cell(&t, "pipeline, expected");
+        if (q->rc) {
+            sl_io_md_rows_cell(&t, "error: %s", q->msg);
+            for (int k = 0; k < 4; k++)
+                sl_io_md_rows_cell(&t, "-");
+            continue;
+        }
+        char kept[32] = "";
+        for (int k = 0; k < 4; k++)
+            if (q->probs[k] > 0)
+                snprintf(kept + strlen(kept), sizeof kept - strlen(kept), "%s%d", kept[0] ? ", " : "", k);
+        sl_io_md_rows_cell(&t, "%s", kept);
+        for (int k = 0; k < 4; k++)
+            sl_io_md_rows_cell(&t, "%.1f", TIES_N * q->probs[k]);
+    }
+    for (size_t i = 0; i < s->nfw; i++) {
+        const ties_fw *f = &s->fws[i];
+        sl_io_md_rows_cell(&t, "%s", f->fw->name);
+        sl_io_md_rows_cell(&t, "draws, observed");
+        if (f->rc) {
+            sl_io_md_rows_cell(&t, "refused: %s", f->msg);
+            for (int k = 0; k < 4; k++)
+                sl_io_md_rows_cell(&t, "-");
+            continue;
+        }
+        char kept[32] = "";
+        for (int k = 0; k < 4; k++)
+            if (f->counts[k])
+                snprintf(kept + strlen(kept), sizeof kept - strlen(kept), "%s%d", kept[0] ? ", " : "", k);
+        sl_io_md_rows_cell(&t, "%s", kept);
+        for (int k = 0; k < 4; k++)
+            sl_io_md_rows_cell(&t, "%llu", (unsigned long long)f->counts[k]);
+    }
+    static const char *const head[7] = {"framework", "row", "tokens kept", "token 0", "token 1", "token 2",
+                                        "token 3"};
+    sl_io_md_rows_emit(md, &t, head, "lllrrrr");
+    sl_io_md_rows_free(&t);
+
+    sl_buf dat, body;
+    sl_io_buf_init(&dat);
+    sl_io_buf_init(&body);
+    sl_io_buf_puts(&dat, "# draws per token out of 10000, softmax([3,2,2,1]) with top-k = 2: pipelines\n"
+                      "# (expected) then framework draws (observed)\ntoken");
+    size_t ncol = 0;
+    for (size_t i = 0; i < npipe; i++)
+        if (!pipes[i].rc) {
+            sl_io_buf_printf(&dat, " %s(pipeline)", pipes[i].name);
+            ncol++;
+        }
+    for (size_t i = 0; i < s->nfw; i++)
+        if (!s->fws[i].rc) {
+            sl_io_buf_printf(&dat, " %s(draws)", s->fws[i].fw->name);
+            ncol++;
+        }
+    sl_io_buf_puts(&dat, "\n");
+    for (int k = 0; k < 4; k++) {
+        sl_io_buf_printf(&dat, "%d", k);
+        for (size_t i = 0; i < npipe; i++)
+            if (!pipes[i].rc)
+                sl_io_buf_printf(&dat, " %.1f", TIES_N * pipes[i].probs[k]);
+        for (size_t i = 0; i < s->nfw; i++)
+            if (!s->fws[i].rc)
+                sl_io_buf_printf(&dat, " %llu", (unsigned long long)s->fws[i].counts[k]);
+        sl_io_buf_puts(&dat, "\n");
+    }
+    sl_io_buf_printf(&body, "cols = \"#9400d3 #009e73 #56b4e9 #e69f00 #0072b2 #d55e00 #cc79a7 #000000 #8c564b #bcbd22 #7f7f7f #17becf #f0e442 #e51e10\"\nplot for [i=2:%zu] @DAT@ using i:xtic(sprintf('token %%d', int(column(1)))) lc rgb word(cols, (i-2)%%14+1) "
+                         "title columnheader(i)\n", 1 + ncol);
+    sl_plot pl = {
+        .name = "ties_topk2",
+        .title = "top-k = 2 on softmax([3, 2, 2, 1]): who keeps the tie",
+        .xlabel = "token id",
+        .ylabel = "draws out of 10,000",
+        .key = "top right box opaque",
+        .extra = "set style data histograms\nset style histogram clustered gap 1\n"
+                 "set style fill solid 0.85 border -1\nset yrange [0:*]\nunset grid\nset grid ytics\n",
+        .body = body.data, .dat = dat.data};
+    int rc = sl_report_plot(ctx, &pl, err);
+    sl_io_buf_free(&dat);
+    sl_io_buf_free(&body);
+    if (rc)
+        return rc;
+    sl_io_buf_puts(md, "\n![ties](figures/ties_topk2.png)\n\nReplay a row:\n\n");
+    for (size_t i = 0; i < npipe; i++)
+        if (!pipes[i].rc)
+            sl_io_buf_printf(md, "    samplab pipeline --framework %s --logits data/ties.txt --top-k 2 --temperature 1\n",
+                          pipes[i].name);
+    for (size_t i = 0; i < s->nfw; i++)
+        if (!s->fws[i].rc)
+            sl_io_buf_printf(md, "    samplab draw --framework %s --logits data/ties.txt --top-k 2%s --seed %llu --n %d --counts\n",
+                          s->fws[i].fw->name, s->fws[i].fw->accepts & SL_OPT_TEMPERATURE ? " --temperature 1" : "",
+                          (unsigned long long)ctx->seed, TIES_N);
+    sl_io_buf_puts(md, "\nRemake this section alone:\n\n");
+    sl_report_cmd_only(ctx, md, "ties");
+    return 0;
+}
+
+static void ties_release(void *state)
+{
+    ties_state *s = state;
+    free(s->fws);
+    free(s);
+}
+
+const sl_report_section sl_report_section_ties = {"ties", "Ties: top-k = 2 on [3, 2, 2, 1]", ties_plan, ties_emit,
+                                      ties_release};

@@ -1,0 +1,181 @@
+/* report.h — what the parts of `samplab report` share: the run context, the
+ * embedded vocabularies, the job queue (independent studies run in parallel
+ * under OpenMP, each with its own generator, so results never depend on
+ * scheduling) and the section table. Uses every library layer. Exported names
+ * start with sl_report_. */
+#ifndef SL_REPORT_H
+#define SL_REPORT_H
+
+#include <stdint.h>
+
+#include "base/sl_base.h"
+#include "rng/sl_rng.h"
+#include "draw/sl_draw.h"
+#include "logits/sl_logits.h"
+#include "framework/sl_fw.h"
+#include "stats/sl_stat.h"
+#include "io/sl_io.h"
+
+/* A probability vector the report studies, with the logits it came from. */
+typedef struct sl_report_dist {
+    char name[64];      /* short id used in tables and file names: weather, ties, zipf */
+    char desc[512];     /* one line: where it comes from */
+    size_t V;
+    double *logits;     /* V entries (NULL for none) */
+    double *p;          /* softmax(logits), V entries */
+    sl_vec lvec;        /* the logits as an sl_vec, for framework runs */
+    sl_vec pvec;        /* p as an sl_vec, for frameworks that take probabilities */
+} sl_report_dist;
+
+struct sl_report_ctx;
+typedef int (*sl_report_job_fn)(const struct sl_report_ctx *ctx, void *arg, sl_error *err);
+
+typedef struct sl_report_job {
+    sl_report_job_fn fn;
+    void *arg;
+    double cost;        /* rough work estimate: longest jobs start first */
+    int phase;          /* phase 0 runs to completion before phase 1 starts */
+    int section;        /* index into the section table, for timings */
+    int rc;
+    sl_error err;
+    double seconds;
+} sl_report_job;
+
+/* A TV null distribution shared by every section that needs it for the same
+ * vector and N (so one report never shows two q99 for the same case). */
+typedef struct sl_report_null_slot {
+    const struct sl_report_dist *d;
+    size_t n;
+    size_t reps;
+    unsigned long seed;
+    struct sl_report_null_q {
+        double mean, q01, q50, q99;
+    } q;
+} sl_report_null_slot;
+
+typedef struct sl_report_ctx {
+    /* options */
+    size_t n;           /* draws per cell (--n) */
+    uint64_t seed;      /* base seed (--seed) */
+    const char *logits_src; /* --logits, or NULL */
+    const char *outdir; /* --out */
+    char figdir[4096];
+    int no_plot;        /* --no-plot: write .dat/.gp, skip gnuplot */
+    size_t null_reps;   /* simulation size for null quantiles */
+    /* data */
+    sl_report_dist weather, ties, big; /* big = the synthetic Zipf vocabulary or --logits */
+    sl_report_dist *main;     /* the vector the per-framework sections run on */
+    /* jobs */
+    sl_report_job *jobs;
+    size_t njobs, capjobs;
+    int cur_section;
+    sl_report_null_slot **nulls;
+    size_t nnulls, capnulls;
+    /* figures written, rendered at the end */
+    char **figs;
+    size_t nfigs, capfigs;
+    char **keep;        /* other file stems in figures/ a section writes */
+    size_t nkeep, capkeep;
+} sl_report_ctx;
+
+int sl_report_add_job(sl_report_ctx *ctx, int phase, double cost, sl_report_job_fn fn, void *arg);
+/* Marks figures/STEM.* (or every file starting with PREFIX for "PREFIX*")
+ * as written by a section, so a full run keeps it. */
+int sl_report_keep(sl_report_ctx *ctx, const char *stem, sl_error *err);
+/* Writes FIGDIR/NAME.{dat,gp} and queues NAME for rendering. */
+int sl_report_plot(sl_report_ctx *ctx, const sl_plot *p, sl_error *err);
+
+/* A section: plan() allocates its state and queues its jobs (or sets *state
+ * to NULL when its inputs are not in this build, so the section is left
+ * out); emit() appends its Markdown and writes its figures once every job
+ * has run. */
+typedef struct sl_report_section {
+    const char *id;     /* for --only */
+    const char *title;
+    int (*plan)(sl_report_ctx *ctx, void **state, sl_error *err);
+    int (*emit)(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err);
+    void (*release)(void *state);
+} sl_report_section;
+
+extern const sl_report_section sl_report_section_agree;
+extern const sl_report_section sl_report_section_cost;
+extern const sl_report_section sl_report_section_seed;
+extern const sl_report_section sl_report_section_ties;
+extern const sl_report_section sl_report_section_compare;
+extern const sl_report_section sl_report_section_evidence;
+extern const sl_report_section sl_report_section_exact;
+
+/* The generators and methods the report compares. */
+extern const char *const sl_report_rng_names[];     /* NULL-terminated */
+extern const char *const sl_report_method_names[];  /* NULL-terminated */
+
+/* Appends the command that remakes section `id` alone (indented code). */
+void sl_report_cmd_only(const sl_report_ctx *ctx, sl_buf *md, const char *id);
+
+/* Draws n tokens from d with a method and a generator; counts has V slots. */
+int sl_report_draw_counts(const sl_report_dist *d, const char *method, const char *rng, uint64_t seed, size_t n,
+                    uint64_t *counts, uint64_t *words, sl_error *err);
+
+/* Runs a framework emulation on d (its logits if it takes logits, else p):
+ * n calls of one token each. top_k > 0 sets --top-k. */
+int sl_report_fw_run(const sl_fw_type *fw, const sl_report_dist *d, uint64_t seed, size_t n, long top_k,
+               sl_fw_result *res, sl_error *err);
+
+/* Seeds a generator by name with a 64-bit seed. */
+int sl_report_rng_open(sl_rng *r, const char *name, uint64_t seed, sl_error *err);
+
+/* Makes a Zipf-like vocabulary: logit_i = -1.1 ln(i + 1), i = 0..V-1. */
+int sl_report_dist_zipf(sl_report_dist *d, size_t V, sl_error *err);
+void sl_report_dist_free(sl_report_dist *d);
+
+/* ---------------------------------------------------------------- statistics */
+
+typedef struct sl_report_gof {
+    double chi2, chi2_p;   /* Pearson over pooled bins */
+    double g, g_p;         /* likelihood ratio over the same bins */
+    size_t df, bins;
+    double tv;             /* 1/2 sum |c_i/N - p_i| over all tokens */
+    uint64_t outside;      /* draws on zero-probability tokens */
+} sl_report_gof;
+
+/* Chi-square and G over the cells of the statistics layer (SL_STAT_POOL_RULE,
+ * minimum expected count 5), TV over all tokens. */
+int sl_report_gof_compute(const double *p, const uint64_t *counts, size_t V, uint64_t N, sl_report_gof *out, sl_error *err);
+/* The same with cells built once for many count vectors. */
+int sl_report_gof_with_cells(const sl_stat_cells *c, const double *p, const uint64_t *counts, size_t V, uint64_t N,
+                       sl_report_gof *out);
+double sl_report_tv(const double *p, const uint64_t *counts, size_t V, uint64_t N);
+
+typedef struct sl_report_null_q sl_report_null;
+/* Null distribution of TV for N draws from p: R multinomial samples
+ * (sl_stat_tv_null_sim: GSL's mt19937 seeded with `seed`). */
+int sl_report_tv_null(const double *p, size_t V, uint64_t N, size_t R, unsigned long seed, sl_report_null *out,
+                sl_error *err);
+
+/* The null of TV for N draws from d, computed in phase 0 (queued on first
+ * request; read it only from phase-1 jobs or emit). Simulation size:
+ * ctx->null_reps, at most 300 when V > 4096 (each sample costs O(V)). */
+const sl_report_null *sl_report_null_want(sl_report_ctx *ctx, const sl_report_dist *d, size_t n, sl_error *err);
+
+/* Formats a p-value for a table, flagging both tails (TestU01's habit):
+ * "0.0004 !" below 0.001 and "0.9996 !" above 0.999. */
+const char *sl_report_fmt_p(char *buf, size_t n, double p);
+
+/* Report data: for every audited sampler (candle, numpy, torch-replacement, gsl, cdf,
+ * alias, linear, llamacpp; torch's race in the tables only) on the weather logits, softmax
+ * of [3,2,2,1], the weather logits with a top-3 and a top-4 filter (tail logits
+ * -inf) and, if zipf_logits is not
+ * NULL, the V = 49152 vocabulary read from that file (data/synthetic_49152.txt)
+ * at T = 1 (zipf49152) and T = 0.8 (zipf49152_t08),
+ * writes into dir:
+ *   exact_tail_<dist>.dat  rank, token, ideal, then the exact induced P per sampler,
+ *                          tokens by decreasing ideal (all for V <= 256; else
+ *                          log-spaced ranks plus the last 200): a log-log figure;
+ *   exact_failures.dat     dist, sampler, path, P per call, P in 10^9 calls,
+ *                          exact|bound, rational num/2^bits or -, token;
+ *   exact_summary.dat      dist, sampler, TV, exact|bound, #never, #zero-p drawn,
+ *                          worst token, its relative error.
+ * Each file is written through a temporary name renamed into place. */
+int sl_stat_exact_report_data(const char *dir, const char *zipf_logits, sl_error *err);
+
+#endif

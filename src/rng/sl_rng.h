@@ -1,0 +1,250 @@
+/* sl_rng.h — the random-source layer: generator types, the counting wrapper,
+ * uniform conversions, and every generator a framework seeds (one file each
+ * in src/rng/). Uses the base layer only. Exported names start with sl_rng_. */
+#ifndef SL_RNG_H
+#define SL_RNG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/sl_base.h"
+
+/* ---------------------------------------------------------------- random sources */
+
+/* A generator type, after GSL's gsl_rng_type: a constant table over a
+ * caller-owned state. `next` returns one native word (word_bits wide). */
+typedef struct sl_rng_type {
+    const char *name;
+    unsigned word_bits;  /* 32 or 64 */
+    size_t state_size;   /* bytes of state the caller allocates */
+    int (*seed)(void *state, const sl_seed *seed, const void *param, sl_error *err);
+    uint64_t (*next)(void *state);
+    /* Optional: jump `delta` words (two's complement, so negative steps back). NULL if absent. */
+    void (*advance)(void *state, uint64_t delta_lo, uint64_t delta_hi);
+    /* Optional: releases resources inside the state (the GSL adapter). */
+    void (*release)(void *state);
+    const void *param;   /* adapter data (the GSL adapter keeps its gsl_rng_type here) */
+    /* Optional: the next n words into out, exactly the words n calls of `next` would
+     * return (one indirect call for a whole block). NULL if absent. */
+    void (*fill)(void *state, uint64_t *out, size_t n);
+    /* Optional, 32-bit types: the same block as 32-bit words (no widening). NULL if absent. */
+    void (*fill32)(void *state, uint32_t *out, size_t n);
+} sl_rng_type;
+
+/* A generator instance: type, state and the counting wrapper. Every word
+ * drawn through sl_rng_next is tallied in `words`, so draw methods report
+ * their consumption without knowing about counting. */
+typedef struct sl_rng {
+    const sl_rng_type *type;
+    void *state;
+    uint64_t words;
+} sl_rng;
+
+/* Looks up a generator by name: "pcg32", "mt19937", "gsl:NAME", and whatever
+ * the framework layers register (sl_rng_types). NULL if unknown. */
+const sl_rng_type *sl_rng_lookup(const char *name);
+/* NULL-terminated list of the built-in types (gsl:* not listed). */
+extern const sl_rng_type *const sl_rng_types[];
+
+int sl_rng_init(sl_rng *r, const sl_rng_type *t, const sl_seed *seed, sl_error *err);
+void sl_rng_release(sl_rng *r);
+
+static inline uint64_t sl_rng_next(sl_rng *r)
+{
+    r->words++;
+    return r->type->next(r->state);
+}
+
+/* The next n words, counted like n sl_rng_next calls: through the type's bulk
+ * `fill` where it has one, word by word otherwise. */
+static inline void sl_rng_fill(sl_rng *r, uint64_t *out, size_t n)
+{
+    r->words += n;
+    if (r->type->fill) {
+        r->type->fill(r->state, out, n);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        out[i] = r->type->next(r->state);
+}
+
+/* The next n words of a 32-bit source as uint32_t, counted like n sl_rng_next
+ * calls: through the type's fill32 where it has one, word by word otherwise. */
+static inline void sl_rng_fill32(sl_rng *r, uint32_t *out, size_t n)
+{
+    r->words += n;
+    if (r->type->fill32) {
+        r->type->fill32(r->state, out, n);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        out[i] = (uint32_t)r->type->next(r->state);
+}
+
+/* The generator types of rng/. */
+extern const sl_rng_type sl_rng_pcg32_type;   /* PCG XSH-RR 64/32, pcg-c pcg32_srandom_r */
+extern const sl_rng_type sl_rng_mt19937_type; /* MT19937, init_genrand(seed mod 2^32) */
+
+/* PCG32 primitives, exposed for tests and for rand's seed_from_u64. */
+typedef struct sl_rng_pcg32_state {
+    uint64_t state, inc;
+} sl_rng_pcg32_state;
+void sl_rng_pcg32_seed(sl_rng_pcg32_state *s, uint64_t initstate, uint64_t initseq);
+uint32_t sl_rng_pcg32_next(sl_rng_pcg32_state *s);
+/* Unbiased draw in [0, bound) by rejection (pcg-c pcg32_boundedrand_r); bound > 0. */
+uint32_t sl_rng_pcg32_bounded(sl_rng_pcg32_state *s, uint32_t bound);
+/* Jumps delta steps (mod 2^64, so -k steps back k), O(log delta): Brown 1994. */
+void sl_rng_pcg32_advance(sl_rng_pcg32_state *s, uint64_t delta);
+
+/* Vector width of the SIMD kernels (rng/simd.c, the one CPU dispatch). AUTO picks
+ * AVX2 when the CPU has it, else SSE2 (x86-64), else scalar; tests force each
+ * level (same output). */
+enum { SL_SIMD_AUTO = 0, SL_SIMD_SCALAR = 1, SL_SIMD_SSE2 = 2, SL_SIMD_AVX2 = 3 };
+int sl_rng_simd_level(int wanted);   /* the level that will run for `wanted` */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define SL_RNG_HAVE_AVX2 1           /* AVX2 kernels are compiled (target attribute), run if the CPU has it */
+#else
+#define SL_RNG_HAVE_AVX2 0
+#endif
+
+/* MT19937 primitives (Matsumoto & Nishimura 1998, mt19937ar.c): the one twist
+ * and temper every MT19937 type (mt19937, torch-mt19937, numpy-mt19937, the
+ * draw kernels) goes through; the types differ only in seeding. */
+typedef struct sl_rng_mt19937_state {
+    uint32_t mt[624];
+    int mti;
+} sl_rng_mt19937_state;
+void sl_rng_mt19937_init_genrand(sl_rng_mt19937_state *s, uint32_t seed);
+void sl_rng_mt19937_init_by_array(sl_rng_mt19937_state *s, const uint32_t *key, size_t n);
+uint32_t sl_rng_mt19937_next(sl_rng_mt19937_state *s);
+/* One twist of the whole state at the given SIMD level (the same state at every level). */
+void sl_rng_mt19937_twist(sl_rng_mt19937_state *s, int level);
+/* The next n words, the same as n sl_rng_mt19937_next calls: block twist, SIMD tempering. */
+void sl_rng_mt19937_fill32(sl_rng_mt19937_state *s, uint32_t *out, size_t n);
+void sl_rng_mt19937_fill64(sl_rng_mt19937_state *s, uint64_t *out, size_t n);
+/* The next / fill / fill32 entries of every MT19937 type table (state: sl_rng_mt19937_state). */
+uint64_t sl_rng_mt19937_type_next(void *state);
+void sl_rng_mt19937_type_fill(void *state, uint64_t *out, size_t n);
+void sl_rng_mt19937_type_fill32(void *state, uint32_t *out, size_t n);
+
+/* ---------------------------------------------------------------- uniform conversions */
+/* Each is named by what it does; the comment in rng/uniform.c says which library uses it. */
+
+float sl_rng_uniform_f32_low24(sl_rng *r);      /* (w & 0xFFFFFF) * 2^-24, 1 word: torch float32 */
+float sl_rng_uniform_f32_high24(sl_rng *r);     /* (w >> 8) * 2^-24, 1 word */
+float sl_rng_uniform_f32_mant23(sl_rng *r);     /* asfloat((w>>9)|0x3f800000) - 1, 1 word: Rust rand f32 */
+double sl_rng_uniform_f64_2x32_hifirst_low53(sl_rng *r); /* ((w1<<32|w2) & (2^53-1)) * 2^-53: torch float64 */
+double sl_rng_uniform_f64_2x32_numpy(sl_rng *r);/* ((w1>>5)*2^26 + (w2>>6)) * 2^-53: NumPy legacy, MT 2002 genrand_res53 */
+double sl_rng_uniform_f64_64_high53(uint64_t w);/* (w >> 11) * 2^-53: NumPy PCG64 next_double */
+/* The generic 53-bit double the portable draw methods use: one 64-bit word
+ * (high 53 bits), or two 32-bit words as genrand_res53 takes them. */
+double sl_rng_uniform_f64(sl_rng *r);
+/* Words sl_rng_uniform_f64 takes from a generator of this word width. */
+unsigned sl_rng_uniform_f64_words(const sl_rng_type *t);
+
+/* ---------------------------------------------------------------- torch's CPU generator (rng/torch_mt19937.c) */
+
+/* torch's CPU generator: MT19937, init_genrand(seed & 0xFFFFFFFF), seeds up to 2^64-1. */
+extern const sl_rng_type sl_rng_torch_mt19937_type;
+int sl_rng_torch_mt19937_seed(sl_rng_mt19937_state *s, const sl_seed *seed, sl_error *err);
+
+/* ---------------------------------------------------------------- NumPy (rng/seedseq.c, rng/pcg64.c, rng/numpy_mt19937.c) */
+
+/* NumPy's SeedSequence (numpy/random/bit_generator.pyx, v1.24): a 4-word pool
+ * hashed from the entropy words (lowest base-2^32 digit first) and an optional
+ * spawn key; generate_state hashes the pool out again. */
+typedef struct sl_rng_seedseq {
+    uint32_t pool[4];
+} sl_rng_seedseq;
+/* entropy: n words (n >= 1); spawn: nspawn words appended after the entropy,
+ * which is first zero-padded to 4 words when a spawn key is present. */
+void sl_rng_seedseq_init(sl_rng_seedseq *ss, const uint32_t *entropy, size_t n,
+                         const uint32_t *spawn, size_t nspawn);
+void sl_rng_seedseq_generate32(const sl_rng_seedseq *ss, uint32_t *out, size_t n);
+/* generate_state(n, np.uint64): word i = w[2i] | w[2i+1] << 32. */
+void sl_rng_seedseq_generate64(const sl_rng_seedseq *ss, uint64_t *out, size_t n);
+/* An integer as NumPy coerces it: base-2^32 digits, lowest first, 0 -> [0].
+ * Returns the count (1..4). */
+size_t sl_rng_seedseq_int_words(uint64_t lo, uint64_t hi, uint32_t out[4]);
+
+/* PCG64 as NumPy 1.24 uses it: pcg-c's setseq XSL-RR 128/64 (step first,
+ * then output from the new state). 128-bit values as hi/lo halves. */
+typedef struct sl_rng_pcg64_state {
+    uint64_t state_hi, state_lo, inc_hi, inc_lo;
+} sl_rng_pcg64_state;
+void sl_rng_pcg64_srandom(sl_rng_pcg64_state *s, uint64_t initstate_hi, uint64_t initstate_lo,
+                          uint64_t initseq_hi, uint64_t initseq_lo);
+/* default_rng / PCG64(seed) with a SeedSequence: generate_state(4, uint64). */
+void sl_rng_pcg64_seed_seedseq(sl_rng_pcg64_state *s, const sl_rng_seedseq *ss);
+uint64_t sl_rng_pcg64_next(sl_rng_pcg64_state *s);
+/* PCG64.advance(delta), delta mod 2^128 (Brown 1994, O(log delta)). */
+void sl_rng_pcg64_advance(sl_rng_pcg64_state *s, uint64_t delta_lo, uint64_t delta_hi);
+
+/* "pcg64": seed S as default_rng(S) (SeedSequence(S)); a stream q gives
+ * SeedSequence(S, spawn_key=(q,)). 64-bit words. */
+extern const sl_rng_type sl_rng_pcg64_type;
+/* "numpy-mt19937": np.random.seed(S) (RandomState legacy seeding): S in
+ * [0, 2^32) -> init_genrand(S). 32-bit words. */
+extern const sl_rng_type sl_rng_numpy_mt19937_type;
+
+/* ---------------------------------------------------------------- ChaCha (rng/chacha12.c) */
+
+/* A ChaCha keystream as rand_chacha 0.3.1 lays it out: words 0-3 the
+ * constants, 4-11 the key, 12/13 a 64-bit block counter (low, high), 14/15 a
+ * 64-bit stream id. rand_core's BlockRng reads it through a 4-block buffer;
+ * the stream is contiguous, so the buffer size never shows in the output and
+ * ours holds 8 blocks (one AVX2 refill). */
+#define SL_CHACHA_BUF_BLOCKS 8
+#define SL_CHACHA_BUF_WORDS (16 * SL_CHACHA_BUF_BLOCKS)
+typedef struct sl_rng_chacha_state {
+    uint32_t key[8];
+    uint64_t counter;        /* block counter of the next refill */
+    uint64_t stream;
+    unsigned double_rounds;  /* 6 = ChaCha12, 10 = ChaCha20 */
+    unsigned idx;            /* next word in buf; SL_CHACHA_BUF_WORDS = empty */
+    uint32_t buf[SL_CHACHA_BUF_WORDS];
+} sl_rng_chacha_state;
+
+/* One ChaCha block: `double_rounds` column+diagonal double rounds over the
+ * 16-word input, then the input added (RFC 7539 section 2.3). */
+void sl_rng_chacha_block(const uint32_t in[16], unsigned double_rounds, uint32_t out[16]);
+void sl_rng_chacha_init(sl_rng_chacha_state *s, const uint32_t key[8], uint64_t stream, unsigned double_rounds);
+void sl_rng_chacha_refill(sl_rng_chacha_state *s);
+/* rand's next_u32: the next keystream word. */
+static inline uint32_t sl_rng_chacha_next(sl_rng_chacha_state *s)
+{
+    if (s->idx >= SL_CHACHA_BUF_WORDS)
+        sl_rng_chacha_refill(s);
+    return s->buf[s->idx++];
+}
+/* rand's next_u64: two consecutive words, the first in the low half (also
+ * across a buffer refill, as BlockRng does). */
+uint64_t sl_rng_chacha_next_u64(sl_rng_chacha_state *s);
+/* ChaCha12Rng::set_word_pos / get_word_pos: a 68-bit word position, given
+ * and returned as block (word / 16, mod 2^64) and word within the block. */
+void sl_rng_chacha_set_pos(sl_rng_chacha_state *s, uint64_t block, unsigned word);
+void sl_rng_chacha_get_pos(const sl_rng_chacha_state *s, uint64_t *block, unsigned *word);
+
+/* rand_core 0.6 SeedableRng::seed_from_u64 for a 32-byte seed: PCG32
+ * (multiplier 6364136223846793005, increment 11634580027462260723), state
+ * advanced before each output, 8 outputs = the 8 key words. */
+void sl_rng_rand_seed_from_u64(uint64_t seed, uint32_t key[8]);
+
+/* "chacha12": ChaCha12 with key = the 128-bit --seed little-endian (low 64
+ * bits first) followed by 16 zero bytes, stream = --stream: that is
+ * ChaCha12Rng::from_seed(key) + set_stream(stream). 32-bit words. */
+extern const sl_rng_type sl_rng_chacha12_type;
+/* "rand-stdrng": rand 0.8/0.9 StdRng::seed_from_u64(--seed) = ChaCha12 keyed
+ * by the PCG32 expansion, stream 0. 32-bit words = next_u32; rand's next_u64
+ * is two words, low first (sl_rng_next_u64_lohi). Seeds below 2^64, no stream. */
+extern const sl_rng_type sl_rng_rand_stdrng_type;
+
+/* rand's next_u64 over any 32-bit source: low word first. Counts 2 words. */
+static inline uint64_t sl_rng_next_u64_lohi(sl_rng *r)
+{
+    uint64_t lo = (uint32_t)sl_rng_next(r);
+    uint64_t hi = (uint32_t)sl_rng_next(r);
+    return lo | (hi << 32);
+}
+
+#endif
