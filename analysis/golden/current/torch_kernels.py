@@ -41,6 +41,9 @@ Format (one record a line, '#' comments; floats are float.hex() of the float32):
                                          configurations and the largest distance
                                          in units in the last place
   config KERNEL THREADS CAPABILITY NUM_THREADS   what torch reported in that child
+  summary OP CFG1 CFG2 FINITE_LO FINITE_HI VECTORS DIFFER MAXULP
+                                         the diff lines grouped by number of finite
+                                         entries (FINITE_LO <= FINITE < FINITE_HI)
 """
 import os
 import struct
@@ -175,6 +178,8 @@ def main():
         subprocess.run([sys.executable, os.path.abspath(__file__), '--child', k, t, path], env=env, check=True)
         runs[(k, t)] = np.load(path)
     cfgname = {}
+    summary = {}
+    buckets = [(1, 16), (16, 100), (100, 1000), (1000, 10000), (10000, 1 << 30)]
     with open(sys.argv[1], 'w') as f:
         f.write('# torch float32 reductions per CPU kernel and thread count; '
                 'analysis/golden/current/torch_kernels.py (format in its docstring)\n')
@@ -204,8 +209,15 @@ def main():
                          (('avx2', 'default'), ('avx2', '1')), (('avx512', 'default'), ('avx512', '1'))]
                 for c1, c2 in pairs:
                     d = ulps(outs[c1], outs[c2])
-                    f.write('diff %s %s %s %s %d %d\n' % (name, op, cfgname[c1], cfgname[c2],
-                                                          int((d > 0).sum()), int(d.max())))
+                    nd, mu = int((d > 0).sum()), int(d.max())
+                    f.write('diff %s %s %s %s %d %d\n' % (name, op, cfgname[c1], cfgname[c2], nd, mu))
+                    b = next(b for b in buckets if b[0] <= fin < b[1])
+                    st = summary.setdefault((op, cfgname[c1], cfgname[c2], b), [0, 0, 0])
+                    st[0] += 1
+                    st[1] += nd > 0
+                    st[2] = max(st[2], mu)
+        for (op, c1, c2, b), (nv, ndiff, mu) in summary.items():
+            f.write('summary %s %s %s %d %d %d %d %d\n' % (op, c1, c2, b[0], b[1], nv, ndiff, mu))
     for path in os.listdir(tmp):
         os.remove(os.path.join(tmp, path))
     os.rmdir(tmp)
