@@ -106,24 +106,25 @@ static void replay_hf(const char *path, hf_replay *r)
         sl_logits_cfg c;
         long ctx[64];
         parse_case(line, &c, ctx, 64);
-        sl_vec v;
-        cr_assert_eq(sl_base_vec_alloc(&v, V, name), 0);
         char *lg = strtok_r(NULL, "\n", &save), *kp = strtok_r(NULL, "\n", &save), *pr = strtok_r(NULL, "\n", &save);
         cr_assert(lg && kp && pr && !strncmp(lg, "logits ", 7) && !strncmp(kp, "kept", 4) && !strncmp(pr, "probs ", 6));
-        cr_assert_eq(read_floats(lg + 7, v.d, v.f, V), V);
+        /* the text reader parses each value with strtod and strtof, as torch got them */
+        sl_vec v;
+        sl_error e;
+        cr_assert_eq(sl_io_vec_read_text(name, lg + 7, strlen(lg + 7), &v, &e), 0, "%s: %s", name, e.msg);
+        cr_assert_eq(v.n, V, "%s: %zu logits, V=%zu", name, v.n, V);
         unsigned char *kept = calloc(V, 1);
         for (char *p = kp + 4; *p;) {
-            char *e;
-            long id = strtol(p, &e, 10);
-            if (e == p)
+            char *end;
+            long id = strtol(p, &end, 10);
+            if (end == p)
                 break;
             kept[id] = 1;
-            p = e;
+            p = end;
         }
         double *want = malloc(V * sizeof *want);
         cr_assert_eq(read_floats(pr + 6, want, NULL, V), V);
         sl_logits_result res;
-        sl_error e;
         cr_assert_eq(sl_logits_pipeline_run(&sl_logits_pipeline_hf_type, &v, &c, &res, &e), 0, "%s: %s", name, e.msg);
         int kept_same = 1, probs_same = 1;
         for (size_t i = 0; i < V; i++) {
