@@ -137,6 +137,7 @@ typedef struct sl_logits_cfg {
     int has_min_keep; long min_keep;
     int defaults;                             /* apply the framework's own defaults */
     int cpu;                                  /* torch's CPU kernel (SL_CPU_*): hf, vllm */
+    int transformers;                         /* hf: transformers' major version, 4 or 5 (0: 5) */
 } sl_logits_cfg;
 
 /* One llama.cpp candidate (llama_token_data). */
