@@ -246,7 +246,7 @@ Test(replay_numpy, cdf_ties_and_forced_states, .init = load_vectors, .fini = fre
             want = strtol(L->f[4], NULL, 10);
             forced++;
         }
-        size_t got = sl_fw_numpy_cdf_search(cdf, v->V, u);
+        size_t got = sl_draw_search_gt_f64(cdf, v->V, u);
         cr_assert_eq((long)got, want, "%s %s u=%a: observed %zu expected %ld", L->f[0], v->name, u, got, want);
         left_wrong += (long)search_left(cdf, v->V, u) != want;
         free(cdf);

@@ -37,25 +37,11 @@ static int cdf_prepare(void **table, const sl_draw_dist *dist, const void *param
     return SL_OK;
 }
 
-/* First i with cum[i] > target, or V if none. */
-size_t sl_draw_cdf_search(const double *cum, size_t V, double target)
-{
-    size_t lo = 0, hi = V;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (cum[mid] > target)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
-}
-
 static size_t cdf_draw(const void *table, sl_rng *rng)
 {
     const cdf_table *t = table;
     double target = sl_rng_uniform_f64(rng) * t->total;
-    size_t i = sl_draw_cdf_search(t->cum, t->V, target);
+    size_t i = sl_draw_search_gt_f64(t->cum, t->V, target);
     return i < t->V ? i : t->last_positive;
 }
 

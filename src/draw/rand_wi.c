@@ -112,30 +112,13 @@ sl_draw_rand_status sl_draw_rand_wi_new(sl_draw_rand_wi *wi, const float *w, siz
     return SL_RAND_OK;
 }
 
-/* A hint that the comparison is a coin toss, so compilers emit a conditional
- * move (Rust's binary_search_by asks for one with select_unpredictable). */
-#if defined(__GNUC__) || defined(__clang__)
-#define SL_COIN(c) __builtin_expect_with_probability(!!(c), 1, 0.5)
-#else
-#define SL_COIN(c) (c)
-#endif
-
 /* The index for one word: the uniform, then the partition point of the
- * non-decreasing stored sums (every binary search that answers only Less
- * for <= and Greater otherwise returns it), in Rust's halving form. */
+ * stored sums, which are nondecreasing (weights >= 0, finite total), so every
+ * correct binary search returns it, Rust's halving form included. */
 static inline size_t wi_index(const sl_draw_rand_wi *wi, uint32_t u)
 {
     float chosen = (f32_from_bits((u >> 9) | 0x3f800000u) - 1.0f) * wi->scale + 0.0f;
-    const float *c = wi->cum;
-    size_t size = wi->n - 1, base = 0;
-    if (size == 0)
-        return 0;
-    while (size > 1) {
-        size_t half = size / 2, mid = base + half;
-        base = SL_COIN(c[mid] <= chosen) ? mid : base;
-        size -= half;
-    }
-    return base + (c[base] <= chosen);
+    return sl_draw_search_gt_f32(wi->cum, wi->n - 1, chosen);
 }
 
 static int is_chacha(const sl_rng *rng)

@@ -48,10 +48,13 @@ int sl_draw_k(const sl_draw_type *t, const void *table, sl_rng *rng, size_t k, l
 
 /* ---------------------------------------------------------------- binary search (draw/search.c) */
 
-/* The first i in a[0..n) with a[i] > x (gt) or a[i] >= x (ge), n if none; a nondecreasing. */
+/* The first i in a[0..n) with a[i] > x (gt; #{a[i] <= x} when sorted) or with
+ * !(a[i] < x) (ge), n if none. On a sorted table without NaN every binary search
+ * agrees; otherwise a NaN entry counts as not greater (gt) and not less (ge),
+ * probed in torch's own bisection order for ge (search.c says why). */
 size_t sl_draw_search_gt_f64(const double *a, size_t n, double x);
 size_t sl_draw_search_ge_f64(const double *a, size_t n, double x);
-size_t sl_draw_search_gt_f32(const float *a, size_t n, double x);
+size_t sl_draw_search_gt_f32(const float *a, size_t n, float x);
 size_t sl_draw_search_ge_f32(const float *a, size_t n, double x);
 
 /* ---------------------------------------------------------------- the exponential race (draw/race.c) */
@@ -105,8 +108,6 @@ extern const sl_draw_type sl_draw_alias_type;
 extern const sl_draw_type sl_draw_greedy_type;
 extern const sl_draw_type *const sl_draw_types[]; /* NULL-terminated */
 const sl_draw_type *sl_draw_lookup(const char *name);
-/* First i with cum[i] > target, or V if none (the cdf method's search). */
-size_t sl_draw_cdf_search(const double *cum, size_t V, double target);
 
 /* ---------------------------------------------------------------- rand 0.8.5 WeightedIndex<f32> (draw/rand_wi.c) */
 

@@ -93,19 +93,6 @@ void sl_fw_numpy_cdf_build(const double *p, size_t V, double *cdf)
         cdf[i] /= last;
 }
 
-size_t sl_fw_numpy_cdf_search(const double *cdf, size_t V, double u)
-{
-    size_t lo = 0, hi = V;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (cdf[mid] <= u)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* p as NumPy receives it: float64, or a float32 array widened exactly. */
 static int numpy_probs(const sl_fw_opts *o, double **pout, int *is_f32, sl_error *err)
 {
@@ -190,7 +177,7 @@ static int numpy_run_with(const sl_fw_opts *o, sl_fw_result *out, sl_error *err,
     sl_fw_numpy_cdf_build(p, V, cdf);
     for (size_t i = 0; i < total; i++) {
         double u = legacy ? sl_rng_uniform_f64_2x32_numpy(&rng) : sl_rng_uniform_f64_64_high53(sl_rng_next(&rng));
-        out->tokens[i] = (long)sl_fw_numpy_cdf_search(cdf, V, u);
+        out->tokens[i] = (long)sl_draw_search_gt_f64(cdf, V, u);
     }
     out->n = n;
     out->k = k;

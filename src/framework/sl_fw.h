@@ -187,8 +187,6 @@ void sl_fw_numpy_validate(const double *p, size_t V, int is_f32, sl_fw_numpy_che
 double sl_fw_numpy_kahan_sum(const double *p, size_t V);
 /* cdf[i] = p[0] + ... + p[i] left to right, then each divided by cdf[V-1]. */
 void sl_fw_numpy_cdf_build(const double *p, size_t V, double *cdf);
-/* #{i : cdf[i] <= u} = searchsorted(cdf, u, side='right'). */
-size_t sl_fw_numpy_cdf_search(const double *cdf, size_t V, double u);
 
 extern const sl_fw_type sl_fw_numpy_type;        /* "numpy" */
 extern const sl_fw_type sl_fw_numpy_legacy_type; /* "numpy-legacy" */
