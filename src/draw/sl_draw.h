@@ -109,6 +109,37 @@ extern const sl_draw_type sl_draw_greedy_type;
 extern const sl_draw_type *const sl_draw_types[]; /* NULL-terminated */
 const sl_draw_type *sl_draw_lookup(const char *name);
 
+/* ---------------------------------------------------------------- NumPy 1.24 choice with p (draw/numpy_choice.c) */
+
+/* NumPy's choice(V, p=p) with replacement (Generator and RandomState, v1.24):
+ * validation, then cdf = cumsum(p) left to right, cdf /= cdf[-1], and
+ * searchsorted(cdf, u, side='right') (draw/numpy_choice.c). */
+typedef struct sl_draw_numpy_check {
+    int code;            /* 0 ok, else the NumPy ValueError below */
+    const char *numpy_message; /* NumPy's own text, e.g. "probabilities do not sum to 1" */
+    double kahan_sum;    /* NumPy's kahan_sum(p) */
+    double atol;         /* sqrt(eps) of float64, or of float32 for a float32 array */
+    size_t entry;        /* the first offending entry (NaN / negative) */
+} sl_draw_numpy_check;
+/* p in float64 (a float32 array widened exactly); is_f32: p came as a float32
+ * ndarray, which widens NumPy's tolerance to sqrt(FLT_EPSILON). */
+void sl_draw_numpy_validate(const double *p, size_t V, int is_f32, sl_draw_numpy_check *out);
+/* NumPy's kahan_sum from numpy/random/_common.pyx (V >= 1). */
+double sl_draw_numpy_kahan_sum(const double *p, size_t V);
+/* cdf[i] = p[0] + ... + p[i] left to right, then each divided by cdf[V-1]. */
+void sl_draw_numpy_cdf_build(const double *p, size_t V, double *cdf);
+
+/* The draw type's param: the uniform NumPy turns words into. */
+typedef struct sl_draw_numpy_param {
+    double (*uniform)(sl_rng *rng);
+} sl_draw_numpy_param;
+/* Generator.choice (one 64-bit word per draw: (w >> 11) * 2^-53) and
+ * RandomState.choice (genrand_res53 from two 32-bit words). dist->d is p in
+ * float64; dist->dtype SL_F32 when p was a float32 ndarray (its tolerance).
+ * prepare reports NumPy's ValueError naming dist->source. */
+extern const sl_draw_type sl_draw_numpy_choice_type;
+extern const sl_draw_type sl_draw_numpy_legacy_choice_type;
+
 /* ---------------------------------------------------------------- rand 0.8.5 WeightedIndex<f32> (draw/rand_wi.c) */
 
 /* What WeightedIndex::new reports. The panics are rand's `assert!`s in

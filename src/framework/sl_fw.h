@@ -170,24 +170,6 @@ void sl_fw_after_pipeline_close(sl_fw_session *s);
 /* ---------------------------------------------------------------- NumPy (rng/seedseq.c, rng/pcg64.c,
  * rng/numpy_mt19937.c, framework/numpy.c) and GSL (framework/gsl.c) */
 
-/* NumPy's choice(V, p=p) with replacement (Generator and RandomState, v1.24):
- * validation, then cdf = cumsum(p) left to right, cdf /= cdf[-1], and
- * searchsorted(cdf, u, side='right'). */
-typedef struct sl_fw_numpy_check {
-    int code;            /* 0 ok, else the NumPy ValueError below */
-    const char *numpy_message; /* NumPy's own text, e.g. "probabilities do not sum to 1" */
-    double kahan_sum;    /* NumPy's kahan_sum(p) */
-    double atol;         /* sqrt(eps) of float64, or of float32 for a float32 array */
-    size_t entry;        /* the first offending entry (NaN / negative) */
-} sl_fw_numpy_check;
-/* p in float64 (a float32 array widened exactly); is_f32: p came as a float32
- * ndarray, which widens NumPy's tolerance to sqrt(FLT_EPSILON). */
-void sl_fw_numpy_validate(const double *p, size_t V, int is_f32, sl_fw_numpy_check *out);
-/* NumPy's kahan_sum from numpy/random/_common.pyx (V >= 1). */
-double sl_fw_numpy_kahan_sum(const double *p, size_t V);
-/* cdf[i] = p[0] + ... + p[i] left to right, then each divided by cdf[V-1]. */
-void sl_fw_numpy_cdf_build(const double *p, size_t V, double *cdf);
-
 extern const sl_fw_type sl_fw_numpy_type;        /* "numpy" */
 extern const sl_fw_type sl_fw_numpy_legacy_type; /* "numpy-legacy" */
 extern const sl_fw_type sl_fw_gsl_type;          /* "gsl" */
