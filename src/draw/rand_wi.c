@@ -167,3 +167,76 @@ void sl_draw_rand_wi_free(sl_draw_rand_wi *wi)
     free(wi->cum);
     wi->cum = NULL;
 }
+
+/* ---------------------------------------------------------------- as a draw type */
+
+/* prepare: WeightedIndex::new over the float32 weights (dist->f; float64
+ * weights are rounded to f32 first, as a Vec<f32> would hold them). A failure
+ * is rand's error or panic, named; callers that want more context (candle's
+ * token order) call sl_draw_rand_wi_new themselves for the status. */
+static int wi_prepare(void **table, const sl_draw_dist *dist, const void *param, sl_error *err)
+{
+    (void)param;
+    const char *src = dist->source ? dist->source : "weights";
+    float *tmp = NULL;
+    const float *w = dist->f;
+    if (!w) {
+        tmp = malloc((dist->V ? dist->V : 1) * sizeof *tmp);
+        if (!tmp)
+            return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu weights", src, dist->V);
+        for (size_t i = 0; i < dist->V; i++)
+            tmp[i] = (float)dist->d[i];
+        w = tmp;
+    }
+    sl_draw_rand_wi *wi = malloc(sizeof *wi);
+    size_t bad = dist->V;
+    sl_draw_rand_status st = wi ? sl_draw_rand_wi_new(wi, w, dist->V, &bad) : SL_RAND_NOMEM;
+    free(tmp);
+    if (st) {
+        free(wi);
+        if (st == SL_RAND_NOMEM)
+            return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for WeightedIndex over %zu weights", src,
+                                     dist->V);
+        if (st == SL_RAND_INVALID_WEIGHT)
+            return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu: WeightedIndex::new returns %s", src, bad,
+                                     sl_draw_rand_status_name(st));
+        return sl_base_error_set(err, SL_EINVAL, "%s: WeightedIndex::new: %s", src, sl_draw_rand_status_name(st));
+    }
+    *table = wi;
+    return SL_OK;
+}
+
+static size_t wi_draw(const void *table, sl_rng *rng)
+{
+    return sl_draw_rand_wi_sample(table, rng);
+}
+
+/* k samples through sample_many (straight over the ChaCha keystream). */
+static int wi_draw_k(const void *table, sl_rng *rng, size_t k, long *out, sl_error *err)
+{
+    size_t blk[1024];
+    (void)err;
+    for (size_t i = 0; i < k; i += 1024) {
+        size_t nb = k - i < 1024 ? k - i : 1024;
+        sl_draw_rand_wi_sample_many(table, rng, nb, blk);
+        for (size_t j = 0; j < nb; j++)
+            out[i + j] = (long)blk[j];
+    }
+    return SL_OK;
+}
+
+static void wi_free(void *table)
+{
+    if (table)
+        sl_draw_rand_wi_free(table);
+    free(table);
+}
+
+const sl_draw_type sl_draw_rand_wi_type = {
+    .name = "rand-wi",
+    .cost = "prepare O(V) f32 running sums; draw O(log V) binary search; 1 uniform f32 = 1 word (32 bits)",
+    .prepare = wi_prepare,
+    .draw = wi_draw,
+    .free = wi_free,
+    .draw_k = wi_draw_k,
+};

@@ -180,6 +180,9 @@ size_t sl_draw_rand_wi_sample(const sl_draw_rand_wi *wi, sl_rng *rng);
 /* n samples into out[0..n): the same draws as n calls, in one loop. */
 void sl_draw_rand_wi_sample_many(const sl_draw_rand_wi *wi, sl_rng *rng, size_t n, size_t *out);
 void sl_draw_rand_wi_free(sl_draw_rand_wi *wi);
+/* The same as a draw type: prepare = WeightedIndex::new over dist->f (rand's
+ * failures as errors), draw = sample, draw_k = sample_many. */
+extern const sl_draw_type sl_draw_rand_wi_type;
 
 /* ---------------------------------------------------------------- torch.multinomial (draw/torch.c) */
 
