@@ -140,6 +140,18 @@ typedef struct sl_draw_numpy_param {
 extern const sl_draw_type sl_draw_numpy_choice_type;
 extern const sl_draw_type sl_draw_numpy_legacy_choice_type;
 
+/* ---------------------------------------------------------------- llama.cpp's dist (draw/llama_dist.c) */
+
+/* llama_sampler_dist_apply's draw over a candidate array: dist->f holds the
+ * candidates' float32 logits in array order; draw returns an array index (the
+ * caller maps it to a token id). One libstdc++ uniform double (2 words) per
+ * draw; a one-candidate array is chosen without a draw. */
+extern const sl_draw_type sl_draw_llama_dist_type;
+/* S[i] = double running sum of expf(logit[j] - max) for j <= i (n >= 1). */
+int sl_draw_llama_dist_sums(const float *logit, size_t n, double *S);
+/* The array index for uniform u: first i with S[i] >= S[n-1] * u, else n - 1. */
+size_t sl_draw_llama_dist_pick(const double *S, size_t n, double u);
+
 /* ---------------------------------------------------------------- rand 0.8.5 WeightedIndex<f32> (draw/rand_wi.c) */
 
 /* What WeightedIndex::new reports. The panics are rand's `assert!`s in

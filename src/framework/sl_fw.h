@@ -146,9 +146,6 @@ extern const sl_fw_type sl_fw_hf_type;
 /* vLLM (framework/vllm.c): the vllm pipeline, then random_sample's
  * argmax(probs / q) from the request's seeded torch.Generator. */
 extern const sl_fw_type sl_fw_vllm_type;
-/* std::uniform_real_distribution<double>(0, 1) over std::mt19937 as
- * libstdc++ computes it: generate_canonical<double, 53>, two 32-bit words. */
-double sl_fw_llamacpp_uniform(sl_rng *r);
 /* ---------------------------------------------------------------- torch (framework/torch.c) */
 
 extern const sl_fw_type sl_fw_torch_type;
