@@ -182,7 +182,7 @@ Test(replay_pipeline, llamacpp_dist_boundaries_match_exact_audit)
     in.source = "weather";
     sl_stat_exact_result res;
     sl_error e;
-    cr_assert_eq(sl_stat_exact_run(&sl_stat_exact_llamacpp_type, &in, &res, &e), 0, "%s", e.msg);
+    cr_assert_eq(sl_stat_exact_run(&sl_draw_llama_dist_exact, &in, &res, &e), 0, "%s", e.msg);
     cr_assert_eq(res.bits, 64);
     sl_logits_cand base[8];
     for (int i = 0; i < 8; i++)

@@ -16,6 +16,7 @@
  * Checked against data/golden/numpy_{choice,legacy,validate}.txt (Debian python3-numpy 1.24.2). */
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,6 +164,7 @@ const sl_draw_type sl_draw_numpy_choice_type = {
     .draw = numpy_draw,
     .free = numpy_free,
     .param = &generator_param,
+    .exact = &sl_draw_numpy_exact,
 };
 
 const sl_draw_type sl_draw_numpy_legacy_choice_type = {
@@ -172,4 +174,58 @@ const sl_draw_type sl_draw_numpy_legacy_choice_type = {
     .draw = numpy_draw,
     .free = numpy_free,
     .param = &legacy_param,
+    .exact = &sl_draw_numpy_exact,
+};
+
+/* ---------------------------------------------------------------- exact audit */
+
+/* The induced distribution of both choices (each u = k * 2^-53): NumPy's own
+ * validation (a ValueError is a failure path taken by every call), then the cdf
+ * prepare builds (sl_draw_numpy_cdf_build); token > j  <=>  cdf[j] <= u  <=>  k >= ceil(cdf[j] * 2^53). */
+static int numpy_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
+{
+    int f32 = in->dtype == SL_F32;
+    int rc = f32 ? sl_stat_exact_check_f(in, err) : sl_stat_exact_check_d(in, err);
+    if (rc)
+        return rc;
+    if ((rc = sl_stat_exact_result_init(out, in, 53, err)))
+        return rc;
+    size_t V = in->V;
+    double *p = malloc(V * sizeof *p);
+    uint64_t *K = malloc(V * sizeof *K);
+    if (!p || !K) {
+        free(p);
+        free(K);
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
+    }
+    for (size_t i = 0; i < V; i++)
+        p[i] = f32 ? (double)in->f[i] : in->d[i];
+    snprintf(out->note, sizeof out->note,
+             "NumPy 1.24 choice(p=...) over %s probabilities: float64 cumsum, cdf /= cdf[-1], "
+             "53-bit uniform, searchsorted side='right' (Generator and RandomState alike)",
+             f32 ? "float32" : "float64");
+    /* The entries are finite and >= 0 here, so only the tolerance is tested.
+     * Not modelled: finite weights whose sum overflows make the Kahan sum NaN,
+     * where NumPy raises "probabilities contain NaN"; this audit counts them. */
+    sl_draw_numpy_check c;
+    sl_draw_numpy_validate(p, V, f32, &c);
+    if (fabs(c.kahan_sum - 1.0) > c.atol) {
+        out->always_fails = 1;
+        sl_stat_exact_path *fp = sl_stat_exact_path_add(out, "value_error", -1,
+            "ValueError('probabilities do not sum to 1'): kahan_sum(p) = %.17g, |sum-1| > %.3g",
+            c.kahan_sum, c.atol);
+        sl_stat_exact_path_set(fp, 1, 0);
+    } else {
+        sl_draw_numpy_cdf_build(p, V, p); /* prepare's cdf, in place */
+        for (size_t j = 0; j < V; j++)
+            K[j] = sl_stat_exact_grid_below(p[j], 53);
+        sl_stat_exact_counts_from_cumulative(out, K);
+    }
+    free(p);
+    free(K);
+    return 0;
+}
+
+const sl_stat_exact_type sl_draw_numpy_exact = {
+    "numpy", "NumPy 1.24 choice with p (default_rng PCG64 or legacy MT19937, 53-bit uniform)", numpy_exact_run
 };

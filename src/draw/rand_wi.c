@@ -15,6 +15,7 @@
  * subnormal totals can differ, and the errors are renamed (README.candle.md).
  * Needs IEEE f32 without FMA contraction (the Makefile sets -ffp-contract=off). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,4 +240,79 @@ const sl_draw_type sl_draw_rand_wi_type = {
     .draw = wi_draw,
     .free = wi_free,
     .draw_k = wi_draw_k,
+    .exact = &sl_draw_rand_wi_exact,
+};
+
+/* ---------------------------------------------------------------- exact audit */
+
+/* The induced distribution over the 2^23 values of u >> 9 (the mantissa bits
+ * rand keeps), with this file's WeightedIndex::new and wi_index: the token is
+ * nondecreasing in k, so the tokens <= j end at the first k whose index
+ * exceeds j (a binary search over k that carries over from j to j + 1).
+ * rand 0.9 (candle >= 0.8.4) differs only for subnormal totals. */
+static int wi_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
+{
+    int rc = sl_stat_exact_check_f(in, err);
+    if (rc)
+        return rc;
+    if ((rc = sl_stat_exact_result_init(out, in, 23, err)))
+        return rc;
+    size_t V = in->V;
+    snprintf(out->note, sizeof out->note,
+             "rand 0.8.5 WeightedIndex<f32> over float32 weights; uniform on 2^23 values "
+             "(u>>9), chosen = v*scale in float32, token = #{running sum <= chosen}");
+    sl_draw_rand_wi wi;
+    sl_draw_rand_status st = sl_draw_rand_wi_new(&wi, in->f, V, NULL);
+    if (st == SL_RAND_ALL_WEIGHTS_ZERO) {
+        out->always_fails = 1;
+        sl_stat_exact_path *p = sl_stat_exact_path_add(out, "all_zero", -1,
+            "WeightedIndex::new returns Err(AllWeightsZero): the float32 weights sum to 0");
+        sl_stat_exact_path_set(p, 1, 0);
+        return 0;
+    }
+    if (st == SL_RAND_PANIC_RANGE) {
+        out->always_fails = 1;
+        sl_stat_exact_path *p = sl_stat_exact_path_add(out, "panic_overflow", -1,
+            "the float32 sum overflows to +inf: Uniform::new panics (not an Err)");
+        sl_stat_exact_path_set(p, 1, 0);
+        return 0;
+    }
+    if (st)
+        return sl_base_error_set(err, st == SL_RAND_NOMEM ? SL_ENOMEM : SL_EINVAL, "%s: WeightedIndex::new: %s",
+                                 in->source ? in->source : "weights", sl_draw_rand_status_name(st));
+    uint64_t *K = malloc(V * sizeof *K);
+    if (!K) {
+        sl_draw_rand_wi_free(&wi);
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
+    }
+    const uint32_t N = 1u << 23;
+    uint32_t lo = 0;
+    for (size_t j = 0; j + 1 < V; j++) {
+        uint32_t a = lo, b = N;
+        while (a < b) {
+            uint32_t mid = a + (b - a) / 2;
+            if (wi_index(&wi, mid << 9) > j) /* the word whose u >> 9 is mid */
+                b = mid;
+            else
+                a = mid + 1;
+        }
+        K[j] = a;
+        lo = a;
+    }
+    K[V - 1] = N;
+    sl_stat_exact_counts_from_cumulative(out, K);
+    if (wi.scale != wi.total) {
+        sl_stat_exact_path *p = sl_stat_exact_path_add(out, "subnormal_scale", -1,
+            "subnormal total %.9g: rand 0.8.5 shrinks the uniform's scale to %.9g "
+            "(counts above include it; rand 0.9 shrinks less)", (double)wi.total, (double)wi.scale);
+        if (p)
+            sl_stat_exact_path_set(p, 1, 0);
+    }
+    free(K);
+    sl_draw_rand_wi_free(&wi);
+    return 0;
+}
+
+const sl_stat_exact_type sl_draw_rand_wi_exact = {
+    "candle", "rand 0.8.5 WeightedIndex<f32> (candle LogitsProcessor, 23-bit uniform)", wi_exact_run
 };

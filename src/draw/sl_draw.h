@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "rng/sl_rng.h"
+#include "stats/sl_stat.h"
 
 /* ---------------------------------------------------------------- draw methods */
 
@@ -37,6 +38,10 @@ typedef struct sl_draw_type {
      * NULL means k calls of draw. Errors draw nothing. */
     int (*draw_k)(const void *table, sl_rng *rng, size_t k, long *out, sl_error *err);
     const void *param;
+    /* Optional: the exact audit of this sampler, beside it and built from its own
+     * functions (its table, its search, its uniform grid); stats/ keeps the
+     * bookkeeping over the counts. NULL when there is none. */
+    const sl_stat_exact_type *exact;
 } sl_draw_type;
 
 /* prepare over a float64 vector p[0..V) (f = NULL, dtype SL_F64, source "probs"). */
@@ -107,6 +112,10 @@ extern const sl_draw_type sl_draw_linear_type;
 extern const sl_draw_type sl_draw_alias_type;
 extern const sl_draw_type sl_draw_greedy_type;
 extern const sl_draw_type *const sl_draw_types[]; /* NULL-terminated */
+/* The audits of cdf, linear and alias (also their types' `exact`). */
+extern const sl_stat_exact_type sl_draw_cdf_exact;
+extern const sl_stat_exact_type sl_draw_linear_exact;
+extern const sl_stat_exact_type sl_draw_alias_exact;
 const sl_draw_type *sl_draw_lookup(const char *name);
 
 /* ---------------------------------------------------------------- NumPy 1.24 choice with p (draw/numpy_choice.c) */
@@ -139,6 +148,8 @@ typedef struct sl_draw_numpy_param {
  * prepare reports NumPy's ValueError naming dist->source. */
 extern const sl_draw_type sl_draw_numpy_choice_type;
 extern const sl_draw_type sl_draw_numpy_legacy_choice_type;
+/* Their audit (both: a 53-bit uniform), "numpy": the ValueError as a failure path. */
+extern const sl_stat_exact_type sl_draw_numpy_exact;
 
 /* ---------------------------------------------------------------- llama.cpp's dist (draw/llama_dist.c) */
 
@@ -147,6 +158,8 @@ extern const sl_draw_type sl_draw_numpy_legacy_choice_type;
  * caller maps it to a token id). One libstdc++ uniform double (2 words) per
  * draw; a one-candidate array is chosen without a draw. */
 extern const sl_draw_type sl_draw_llama_dist_type;
+/* Its audit, "llamacpp": counts over the 2^64 word pairs; reads in->logits_f. */
+extern const sl_stat_exact_type sl_draw_llama_dist_exact;
 /* S[i] = double running sum of expf(logit[j] - max) for j <= i (n >= 1). */
 int sl_draw_llama_dist_sums(const float *logit, size_t n, double *S);
 /* The array index for uniform u: first i with S[i] >= S[n-1] * u, else n - 1. */
@@ -195,6 +208,8 @@ void sl_draw_rand_wi_free(sl_draw_rand_wi *wi);
 /* The same as a draw type: prepare = WeightedIndex::new over dist->f (rand's
  * failures as errors), draw = sample, draw_k = sample_many. */
 extern const sl_draw_type sl_draw_rand_wi_type;
+/* Its audit, "candle": counts over the 2^23 mantissa values; reads in->f. */
+extern const sl_stat_exact_type sl_draw_rand_wi_exact;
 
 /* ---------------------------------------------------------------- torch.multinomial (draw/torch.c) */
 

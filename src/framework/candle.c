@@ -197,5 +197,7 @@ const sl_fw_type sl_fw_candle_type = {
     .summary = "candle 0.11 LogitsProcessor / rand 0.8.5 WeightedIndex<f32> over StdRng (ChaCha12), 1 word per draw",
     .accepts = SL_OPT_PROBS | SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_SIMD_SUM |
                SL_OPT_PENALTY,
+    .draw = &sl_draw_rand_wi_type,
+    .exact = &sl_draw_rand_wi_exact,
     .run = candle_run,
 };

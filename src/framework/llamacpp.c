@@ -103,5 +103,7 @@ const sl_fw_type sl_fw_llamacpp_type = {
     .summary = "llama.cpp default chain + dist sampler: std::mt19937(seed), libstdc++ uniform double, pick in array order",
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
                SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS,
+    .draw = &sl_draw_llama_dist_type,
+    .exact = &sl_draw_llama_dist_exact,
     .run = llamacpp_fw_run,
 };

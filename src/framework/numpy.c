@@ -120,6 +120,8 @@ const sl_fw_type sl_fw_numpy_type = {
     .name = "numpy",
     .summary = "NumPy 1.24 default_rng(S).choice(V, p=p[, size=K]): SeedSequence + PCG64, cdf + searchsorted",
     .accepts = SL_OPT_PROBS | SL_OPT_NUM_SAMPLES | SL_OPT_DTYPE,
+    .draw = &sl_draw_numpy_choice_type,
+    .exact = &sl_draw_numpy_exact,
     .run = numpy_run,
 };
 
@@ -127,5 +129,7 @@ const sl_fw_type sl_fw_numpy_legacy_type = {
     .name = "numpy-legacy",
     .summary = "NumPy 1.24 np.random.seed(S); np.random.choice(V, p=p[, size=K]): MT19937, 2 words per draw",
     .accepts = SL_OPT_PROBS | SL_OPT_NUM_SAMPLES | SL_OPT_DTYPE,
+    .draw = &sl_draw_numpy_legacy_choice_type,
+    .exact = &sl_draw_numpy_exact,
     .run = numpy_legacy_run,
 };

@@ -108,6 +108,9 @@ struct sl_fw_type {
     const char *(*note)(const sl_fw_opts *o);
     /* Legacy: a whole run at once (frameworks not yet on sessions). */
     int (*run)(const sl_fw_opts *o, sl_fw_result *out, sl_error *err);
+    /* Optional: the exact audit of this framework's draw (its draw type's, or
+     * its own beside it, as gsl's); NULL when there is none. */
+    const sl_stat_exact_type *exact;
 };
 
 /* The variant o->variant names (NULL: the default) or an error naming the choices. */
@@ -134,6 +137,12 @@ void sl_fw_session_close(sl_fw_session *s);
 int sl_fw_run(const sl_fw_type *t, const sl_fw_opts *o, sl_fw_result *out, sl_error *err);
 
 extern const sl_fw_type *const sl_fw_types[]; /* NULL-terminated */
+/* Every exact audit, beside its sampler (draw and framework types), by name
+ * (`samplab exact --method`): NULL-terminated, in the order the CLI lists them. */
+extern const sl_stat_exact_type *const sl_fw_exact_types[];
+const sl_stat_exact_type *sl_fw_exact_lookup(const char *name);
+/* gsl_ran_discrete's audit (framework/gsl.c), the "gsl" framework's exact. */
+extern const sl_stat_exact_type sl_fw_gsl_exact;
 const sl_fw_type *sl_fw_lookup(const char *name);
 void sl_fw_result_free(sl_fw_result *r);
 

@@ -1,8 +1,9 @@
-/* exact.c — the exact audit: result bookkeeping, summary statistics, the type table.
+/* exact.c — the exact audit: result bookkeeping and summary statistics.
  *
  * A sampler that maps one uniform on a grid of 2^bits values to a token induces
- * P(i) = count[i] / 2^bits; the per-sampler files (exact_cdf.c, exact_gsl.c,
- * exact_race.c) compute the counts without enumerating the grid. This file turns
+ * P(i) = count[i] / 2^bits; each sampler's audit (the `exact` of its draw or
+ * framework type, beside the sampler) computes the counts without enumerating
+ * the grid. This file turns
  * counts into the reported summary: TV against the ideal distribution (the float64
  * weights over their sum), the token with the largest relative error, tokens with
  * p > 0 that are never drawn and tokens with p = 0 that are.
@@ -16,27 +17,6 @@
 #include <string.h>
 
 #include "stats/sl_stat.h"
-
-const sl_stat_exact_type *const sl_stat_exact_types[] = {
-    &sl_stat_exact_candle_type,
-    &sl_stat_exact_numpy_type,
-    &sl_stat_exact_torch_race_type,
-    &sl_stat_exact_torch_repl_type,
-    &sl_stat_exact_gsl_discrete_type,
-    &sl_stat_exact_linear_type,
-    &sl_stat_exact_cdf_type,
-    &sl_stat_exact_alias_type,
-    &sl_stat_exact_llamacpp_type,
-    NULL
-};
-
-const sl_stat_exact_type *sl_stat_exact_lookup(const char *name)
-{
-    for (size_t i = 0; sl_stat_exact_types[i]; i++)
-        if (!strcmp(sl_stat_exact_types[i]->name, name))
-            return sl_stat_exact_types[i];
-    return NULL;
-}
 
 double sl_stat_exact_prob(sl_u128 count, unsigned bits)
 {
