@@ -169,7 +169,7 @@ Test(replay_exact, torch_replacement_u_zero_draws_token_zero)
     double d[3] = {0, 1, 2};
     sl_stat_exact_input in = in_f(f, d, 3);
     sl_stat_exact_result r;
-    run_ok(&sl_stat_exact_torch_repl_type, &in, &r);
+    run_ok(&sl_draw_torch_repl_exact, &in, &r);
     cr_assert(r.count[0] == 1, "count[0] = %.0f, expected 1 (u == 0)", (double)r.count[0]);
     cr_assert(r.n_zero_drawn == 1 && r.zero_drawn[0] == 0, "zero-probability token 0 drawable");
     assert_sum(&r);
@@ -197,7 +197,7 @@ Test(replay_exact, race_failure_paths)
     double d[4] = {0.5, 0, 0.5, 0};
     sl_stat_exact_input in = in_f(f, d, 4);
     sl_stat_exact_result r;
-    run_ok(&sl_stat_exact_torch_race_type, &in, &r);
+    run_ok(&sl_draw_torch_race_exact, &in, &r);
     cr_assert_eq(r.has_counts, 0);
     cr_assert(r.n_zero_drawn == 2 && r.zero_drawn[0] == 1 && r.zero_drawn[1] == 3, "zero tokens drawable via NaN");
     cr_assert_eq(r.n_never, 0, "every positive token is drawable");
@@ -303,7 +303,7 @@ Test(replay_exact, numpy_and_torch_boundaries)
     sl_stat_exact_result_free(&r);
 
     in.dtype = SL_F32;
-    run_ok(&sl_stat_exact_torch_repl_type, &in, &r);
+    run_ok(&sl_draw_torch_repl_exact, &in, &r);
     assert_sum(&r);
     float cf[8], sf = 0;
     for (int i = 0; i < 8; i++)
@@ -374,7 +374,7 @@ Test(replay_exact, counts_sum_to_2_bits_on_49152_tokens)
     sl_stat_exact_input in = in_f(pf, p, v.n);
     in.logits_f = v.f; /* llamacpp reads the logits */
     for (size_t i = 0; sl_fw_exact_types[i]; i++) {
-        if (sl_fw_exact_types[i] == &sl_stat_exact_torch_race_type)
+        if (sl_fw_exact_types[i] == &sl_draw_torch_race_exact)
             continue;
         sl_stat_exact_result r;
         run_ok(sl_fw_exact_types[i], &in, &r);
@@ -572,7 +572,7 @@ Test(replay_exact, golden_numpy_boundaries_and_torch_pairs)
             }
         } else {
             in.dtype = SL_F32;
-            run_ok(&sl_stat_exact_torch_repl_type, &in, &r);
+            run_ok(&sl_draw_torch_repl_exact, &in, &r);
             uint64_t lo[16], hi[16], K = 0;
             for (size_t j = 0; j < V; j++) {
                 lo[j] = K;
@@ -661,7 +661,7 @@ Test(replay_exact, golden_chosen_uniforms)
             /* the audit lists every zero token as drawable */
             sl_stat_exact_input in = in_f(f, d, V);
             sl_stat_exact_result r;
-            run_ok(&sl_stat_exact_torch_race_type, &in, &r);
+            run_ok(&sl_draw_torch_race_exact, &in, &r);
             if (f[tok] == 0) {
                 int listed = 0;
                 for (size_t i = 0; i < r.n_zero_drawn; i++)
@@ -675,7 +675,7 @@ Test(replay_exact, golden_chosen_uniforms)
             sl_stat_exact_input in = in_f(f, d, V);
             in.dtype = np ? SL_F64 : SL_F32;
             sl_stat_exact_result r;
-            run_ok(np ? &sl_draw_numpy_exact : &sl_stat_exact_torch_repl_type, &in, &r);
+            run_ok(np ? &sl_draw_numpy_exact : &sl_draw_torch_repl_exact, &in, &r);
             uint64_t hi[16], K = 0;
             for (size_t j = 0; j < V; j++)
                 hi[j] = K += (uint64_t)r.count[j];
@@ -1035,7 +1035,7 @@ Test(replay_exact, random_vectors_boundaries)
         for (size_t i = 0; i < V; i++)
             dn[i] = d[i] / ds; /* numpy needs p summing to 1 */
         sl_stat_exact_input in = in_f(f, d, V);
-        const sl_stat_exact_type *ts[5] = {&sl_draw_rand_wi_exact, &sl_draw_numpy_exact, &sl_stat_exact_torch_repl_type,
+        const sl_stat_exact_type *ts[5] = {&sl_draw_rand_wi_exact, &sl_draw_numpy_exact, &sl_draw_torch_repl_exact,
                                       &sl_draw_cdf_exact, &sl_draw_linear_exact};
         for (int m = 0; m < 5; m++) {
             in.d = m == 1 ? dn : d;

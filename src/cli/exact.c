@@ -233,7 +233,7 @@ int sl_cli_exact_main(int argc, char **argv)
     if (framework) {
         const sl_fw_type *ft = sl_fw_lookup(framework);
         if (!strcmp(framework, "torch"))
-            t = replacement ? &sl_stat_exact_torch_repl_type : &sl_stat_exact_torch_race_type;
+            t = replacement ? &sl_draw_torch_repl_exact : &sl_draw_torch_race_exact;
         else if (ft)
             t = ft->exact;
     } else {
@@ -281,13 +281,13 @@ int sl_cli_exact_main(int argc, char **argv)
                 sl_cli_esc(name, e, sizeof e));
         return 2;
     }
-    if (dtype_text && !(t == &sl_draw_numpy_exact || t == &sl_stat_exact_torch_race_type ||
-                        t == &sl_stat_exact_torch_repl_type)) {
+    if (dtype_text && !(t == &sl_draw_numpy_exact || t == &sl_draw_torch_race_exact ||
+                        t == &sl_draw_torch_repl_exact)) {
         fprintf(stderr, "samplab exact: --dtype applies to --framework torch and numpy only (%s reads %s)\n",
                 t->name, t == &sl_draw_rand_wi_exact ? "float32" : "float64");
         return 2;
     }
-    if (replacement && t != &sl_stat_exact_torch_repl_type) {
+    if (replacement && t != &sl_draw_torch_repl_exact) {
         fprintf(stderr, "samplab exact: --replacement applies to --framework torch only\n");
         return 2;
     }
@@ -305,7 +305,7 @@ int sl_cli_exact_main(int argc, char **argv)
     in.d = vec.d;
     in.f = vec.f;
     in.source = vec.source;
-    int is_torch = t == &sl_stat_exact_torch_race_type || t == &sl_stat_exact_torch_repl_type;
+    int is_torch = t == &sl_draw_torch_race_exact || t == &sl_draw_torch_repl_exact;
     /* a binary source keeps its own dtype; text gets the framework's default
      * (torch.tensor(list) is float32, np.array(list) float64) */
     size_t sl = strlen(vec.source);

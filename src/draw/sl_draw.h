@@ -229,5 +229,9 @@ extern const sl_draw_type sl_draw_torch_type;
 size_t sl_draw_torch_naive(const void *table, sl_rng *rng);
 /* torch.topk(v, k) indices (largest, sorted) with libstdc++'s order among equal values. */
 int sl_draw_torch_topk(const double *v, size_t V, size_t k, long *out, sl_error *err);
+/* torch's audits: "torch" (multinomial(p, 1), the race: exact failure paths and a
+ * rigorous TV bound) and "torch-replacement" (the cdf path: exact counts). */
+extern const sl_stat_exact_type sl_draw_torch_race_exact;
+extern const sl_stat_exact_type sl_draw_torch_repl_exact;
 
 #endif

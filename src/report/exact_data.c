@@ -19,9 +19,9 @@
 #include "report/sl_report.h"
 
 static const sl_stat_exact_type *const report_types[] = {
-    &sl_draw_rand_wi_exact, &sl_draw_numpy_exact, &sl_stat_exact_torch_repl_type, &sl_fw_gsl_exact,
+    &sl_draw_rand_wi_exact, &sl_draw_numpy_exact, &sl_draw_torch_repl_exact, &sl_fw_gsl_exact,
     &sl_draw_cdf_exact, &sl_draw_alias_exact, &sl_draw_linear_exact, &sl_draw_llama_dist_exact,
-    &sl_stat_exact_torch_race_type, NULL
+    &sl_draw_torch_race_exact, NULL
 };
 
 /* Writes text to dir/name through a temporary file renamed into place. */
@@ -96,7 +96,7 @@ static int report_one(const char *dir, const char *name, const double *logits, s
         in.V = V;
         in.d = pd;
         in.f = report_types[t] == &sl_draw_rand_wi_exact ? pc : pf;
-        in.dtype = report_types[t] == &sl_stat_exact_torch_repl_type || report_types[t] == &sl_stat_exact_torch_race_type
+        in.dtype = report_types[t] == &sl_draw_torch_repl_exact || report_types[t] == &sl_draw_torch_race_exact
                        ? SL_F32 : SL_F64;
         in.source = name;
         in.logits_f = lt;

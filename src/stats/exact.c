@@ -202,3 +202,31 @@ void sl_stat_exact_result_free(sl_stat_exact_result *r)
     r->ideal = NULL;
     r->never = r->zero_drawn = NULL;
 }
+
+/* The uniform-grid counts of the inverse-CDF audits: their token is a
+ * nondecreasing function of k (u = k * 2^-bits), so the grid values selecting a
+ * token <= j are those below the boundary; a ceiling when the comparison is made
+ * in float64 against k * 2^-bits (exact: scaling by 2^bits is exact). */
+/* #{k in [0, 2^bits) : k * 2^-bits < c} for a float64 c >= 0 (bits <= 53). */
+uint64_t sl_stat_exact_grid_below(double c, unsigned bits)
+{
+    double n = 0x1p0 * ldexp(1.0, (int)bits);
+    double x = ldexp(c, (int)bits); /* exact: a power-of-two scaling of a finite double */
+    if (!(x > 0))
+        return 0;
+    if (x >= n)
+        return (uint64_t)n;
+    return (uint64_t)ceil(x);
+}
+
+/* #{k : k * 2^-bits <= c}. */
+uint64_t sl_stat_exact_grid_at_most(double c, unsigned bits)
+{
+    double n = ldexp(1.0, (int)bits);
+    double x = ldexp(c, (int)bits);
+    if (x < 0)
+        return 0;
+    if (x >= n)
+        return (uint64_t)n;
+    return (uint64_t)floor(x) + 1;
+}

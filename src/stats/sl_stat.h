@@ -281,10 +281,7 @@ typedef struct sl_stat_exact_type {
 } sl_stat_exact_type;
 
 /* The audits live beside the sampler they audit (the `exact` of a draw or
- * framework type; sl_fw_exact_types lists them all). Still here: torch's, whose
- * kernels moved to draw/torch.c after these were written. */
-extern const sl_stat_exact_type sl_stat_exact_torch_repl_type;    /* torch.multinomial replacement=True */
-extern const sl_stat_exact_type sl_stat_exact_torch_race_type;    /* torch.multinomial(p, 1): argmax(p/q) */
+ * framework type); sl_fw_exact_types lists them all. */
 
 /* Runs t on `in` and fills the summary fields of `out` (TV, worst token, never
  * drawable, zero drawable). out is cleared first; free with sl_stat_exact_result_free. */
