@@ -151,8 +151,9 @@ Test(replay_pipeline, llamacpp_framework_draws)
     sl_base_vec_free(&v);
 }
 
-/* Cross-check with the exact audit (stats/exact_llama.c), written
- * independently: it counts, over all 2^64 word pairs (w1, w2), how many pick
+/* Cross-check with the exact audit of the dist draw type (draw/llama_dist.c:
+ * running sums and a binary search), against logits/llamacpp.c's own linear
+ * scan (sl_logits_llama_dist), a separate implementation: the audit counts, over all 2^64 word pairs (w1, w2), how many pick
  * each token. Those counts put token i on the word-pair range [lo_i, lo_i +
  * count_i) (u is nondecreasing in W = w2·2^32 + w1); at each boundary this
  * emulation's uniform and pick must switch token exactly there. */

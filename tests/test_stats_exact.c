@@ -597,7 +597,7 @@ Test(replay_exact, golden_numpy_boundaries_and_torch_pairs)
     free(text);
 }
 
-/* torch's race at chosen uniforms, as exact_race.c models it: q = float32((-1.0) * log(1 - u)),
+/* torch's race at chosen uniforms, as the race audit in draw/torch.c models it: q = float32((-1.0) * log(1 - u)),
  * r = p / q in float32, argmax with the first NaN winning, else the first maximum. */
 static size_t race_model(const float *p, const uint64_t *ks, size_t V, float *q)
 {

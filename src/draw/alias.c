@@ -144,10 +144,8 @@ static size_t draw_at(const sl_draw_type *t, const void *table, uint64_t k)
 
 static int alias_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
 {
-    int rc = sl_stat_exact_check_d(in, err);
+    int rc = sl_stat_exact_begin(in, 0, 53, out, err);
     if (rc)
-        return rc;
-    if ((rc = sl_stat_exact_result_init(out, in, 53, err)))
         return rc;
     const sl_draw_type *t = &sl_draw_alias_type;
     void *table = NULL;

@@ -70,10 +70,8 @@ const sl_draw_type sl_draw_cdf_type = {
  * k per boundary, with the draw's own comparison. */
 static int cdf_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
 {
-    int rc = sl_stat_exact_check_d(in, err);
+    int rc = sl_stat_exact_begin(in, 0, 53, out, err);
     if (rc)
-        return rc;
-    if ((rc = sl_stat_exact_result_init(out, in, 53, err)))
         return rc;
     const uint64_t N = (uint64_t)1 << 53;
     void *table = NULL;

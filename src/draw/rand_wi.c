@@ -252,10 +252,8 @@ const sl_draw_type sl_draw_rand_wi_type = {
  * rand 0.9 (candle >= 0.8.4) differs only for subnormal totals. */
 static int wi_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
 {
-    int rc = sl_stat_exact_check_f(in, err);
+    int rc = sl_stat_exact_begin(in, 1, 23, out, err);
     if (rc)
-        return rc;
-    if ((rc = sl_stat_exact_result_init(out, in, 23, err)))
         return rc;
     size_t V = in->V;
     snprintf(out->note, sizeof out->note,

@@ -28,54 +28,37 @@
 #define COIN(c) (!!(c))
 #endif
 
-size_t sl_draw_search_gt_f64(const double *a, size_t n, double x)
-{
-    size_t size = n, base = 0;
-    if (size == 0)
-        return 0;
-    while (size > 1) {
-        size_t half = size / 2, mid = base + half;
-        base = COIN(!(a[mid] > x)) ? mid : base;
-        size -= half;
+/* gt: Rust's halving form; the select of each step is a coin toss */
+#define SEARCH_GT(name, type, key)                                \
+    size_t name(const type *a, size_t n, key x)                   \
+    {                                                             \
+        size_t size = n, base = 0;                                \
+        if (size == 0)                                            \
+            return 0;                                             \
+        while (size > 1) {                                        \
+            size_t half = size / 2, mid = base + half;            \
+            base = COIN(!(a[mid] > x)) ? mid : base;              \
+            size -= half;                                         \
+        }                                                         \
+        return base + !(a[base] > x);                             \
     }
-    return base + !(a[base] > x);
-}
 
-size_t sl_draw_search_gt_f32(const float *a, size_t n, float x)
-{
-    size_t size = n, base = 0;
-    if (size == 0)
-        return 0;
-    while (size > 1) {
-        size_t half = size / 2, mid = base + half;
-        base = COIN(!(a[mid] > x)) ? mid : base;
-        size -= half;
+/* ge: torch's bisection; a float entry is compared widened to double */
+#define SEARCH_GE(name, type)                                     \
+    size_t name(const type *a, size_t n, double x)                \
+    {                                                             \
+        size_t left = 0, right = n;                               \
+        while (right > left) {                                    \
+            size_t mid = left + (right - left) / 2;               \
+            if ((double)a[mid] < x)                               \
+                left = mid + 1;                                   \
+            else                                                  \
+                right = mid;                                      \
+        }                                                         \
+        return left;                                              \
     }
-    return base + !(a[base] > x);
-}
 
-size_t sl_draw_search_ge_f64(const double *a, size_t n, double x)
-{
-    size_t left = 0, right = n;
-    while (right > left) {
-        size_t mid = left + (right - left) / 2;
-        if (a[mid] < x)
-            left = mid + 1;
-        else
-            right = mid;
-    }
-    return left;
-}
-
-size_t sl_draw_search_ge_f32(const float *a, size_t n, double x)
-{
-    size_t left = 0, right = n;
-    while (right > left) {
-        size_t mid = left + (right - left) / 2;
-        if ((double)a[mid] < x)
-            left = mid + 1;
-        else
-            right = mid;
-    }
-    return left;
-}
+SEARCH_GT(sl_draw_search_gt_f64, double, double)
+SEARCH_GT(sl_draw_search_gt_f32, float, float)
+SEARCH_GE(sl_draw_search_ge_f64, double)
+SEARCH_GE(sl_draw_search_ge_f32, float)

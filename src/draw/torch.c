@@ -280,10 +280,8 @@ const sl_draw_type sl_draw_torch_type = {
 static int repl_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
 {
     int f32 = in->dtype == SL_F32;
-    int rc = f32 ? sl_stat_exact_check_f(in, err) : sl_stat_exact_check_d(in, err);
+    int rc = sl_stat_exact_begin(in, f32, 53, out, err);
     if (rc)
-        return rc;
-    if ((rc = sl_stat_exact_result_init(out, in, 53, err)))
         return rc;
     size_t V = in->V;
     torch_table t;
@@ -412,10 +410,8 @@ static double any_zero(double n)
 static int race_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
 {
     int f32 = in->dtype == SL_F32;
-    int rc = f32 ? sl_stat_exact_check_f(in, err) : sl_stat_exact_check_d(in, err);
+    int rc = sl_stat_exact_begin(in, f32, 53, out, err);
     if (rc)
-        return rc;
-    if ((rc = sl_stat_exact_result_init(out, in, 53, err)))
         return rc;
     size_t V = in->V;
     out->has_counts = 0;

@@ -230,3 +230,10 @@ uint64_t sl_stat_exact_grid_at_most(double c, unsigned bits)
         return (uint64_t)n;
     return (uint64_t)floor(x) + 1;
 }
+
+int sl_stat_exact_begin(const sl_stat_exact_input *in, int f32, unsigned bits, sl_stat_exact_result *out,
+                        sl_error *err)
+{
+    int rc = f32 ? sl_stat_exact_check_f(in, err) : sl_stat_exact_check_d(in, err);
+    return rc ? rc : sl_stat_exact_result_init(out, in, bits, err);
+}

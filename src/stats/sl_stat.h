@@ -321,5 +321,9 @@ void sl_stat_exact_path_set(sl_stat_exact_path *p, sl_u128 num, unsigned bits);
  * "SOURCE: entry I is NaN". */
 int sl_stat_exact_check_d(const sl_stat_exact_input *in, sl_error *err);
 int sl_stat_exact_check_f(const sl_stat_exact_input *in, sl_error *err);
+/* The start of most audits: check the weights in the precision the sampler reads
+ * (f32: in->f, else in->d), then sl_stat_exact_result_init with bits. */
+int sl_stat_exact_begin(const sl_stat_exact_input *in, int f32, unsigned bits, sl_stat_exact_result *out,
+                        sl_error *err);
 
 #endif
