@@ -87,7 +87,7 @@ static int linear_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result 
     void *table = NULL;
     if (!K || (rc = sl_draw_prepare(&sl_draw_linear_type, &table, in->d, V, err))) {
         free(K);
-        return K ? rc : sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
+        return K ? rc : sl_base_error_set(err, SL_ENOMEM, "exact audit: out of memory for %zu tokens", V);
     }
     const linear_table *t = table;
     double cum = 0;

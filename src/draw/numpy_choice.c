@@ -194,7 +194,7 @@ static int numpy_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *
     if (!p || !K) {
         free(p);
         free(K);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
+        return sl_base_error_set(err, SL_ENOMEM, "exact audit: out of memory for %zu tokens", V);
     }
     for (size_t i = 0; i < V; i++)
         p[i] = f32 ? (double)in->f[i] : in->d[i];

@@ -281,7 +281,7 @@ static int wi_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *out
     uint64_t *K = malloc(V * sizeof *K);
     if (!K) {
         sl_draw_rand_wi_free(&wi);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
+        return sl_base_error_set(err, SL_ENOMEM, "exact audit: out of memory for %zu tokens", V);
     }
     const uint32_t N = 1u << 23;
     uint32_t lo = 0;

@@ -293,7 +293,7 @@ static int repl_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *o
     if (!t.cdf || !K) {
         free(t.cdf);
         free(K);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
+        return sl_base_error_set(err, SL_ENOMEM, "exact audit: out of memory for %zu tokens", V);
     }
     sl_draw_dist dist = {V, in->d, in->f, t.dtype, in->source};
     double sumd = 0;
@@ -418,7 +418,7 @@ static int race_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *o
     out->never = calloc(V, sizeof *out->never);
     out->zero_drawn = calloc(V, sizeof *out->zero_drawn);
     if (!out->never || !out->zero_drawn)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
+        return sl_base_error_set(err, SL_ENOMEM, "exact audit: out of memory for %zu tokens", V);
 
     /* the weights the race really sees, and their own normalisation */
     long double s = 0, s2 = 0, tvw = 0;

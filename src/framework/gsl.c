@@ -137,10 +137,12 @@ static int gsl_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *ou
                             "would hold NaN)", in->source ? in->source : "weights");
     if ((rc = sl_stat_exact_result_init(out, in, 32, err)))
         return rc;
-    /* The inputs are checked above, so GSL's error handler is never reached. */
+    /* The inputs are checked above, so GSL can only fail for want of memory. */
+    sl_rng_gsl_quiet();
     gsl_ran_discrete_t *g = gsl_ran_discrete_preproc(in->V, in->d);
     if (!g)
-        return sl_base_error_set(err, SL_ENOMEM, "gsl_ran_discrete_preproc failed for %zu tokens", in->V);
+        return sl_base_error_set(err, SL_ENOMEM,
+                                 "exact audit: gsl_ran_discrete_preproc failed for %zu tokens (out of memory)", in->V);
     size_t K = g->K;
     const uint64_t N = (uint64_t)1 << 32;
     uint64_t lo = 0;
