@@ -102,7 +102,7 @@ static int ev_power_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
     double *q = malloc(V * sizeof *q);
     unsigned *c = malloc(V * sizeof *c);
     uint64_t *c64 = malloc(V * sizeof *c64);
-    sl_rng_gsl_quiet();
+    sl_base_gsl_quiet();
     gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
     if (!q || !c || !c64 || !g) {
         free(q);
