@@ -88,7 +88,6 @@ const sl_fw_type sl_fw_gsl_type = {
     .summary = "GSL 2.7 gsl_ran_discrete (Walker alias) over gsl_rng_mt19937 seeded with S (0 -> 4357)",
     .version = "GSL 2.7.1",
     .accepts = SL_OPT_PROBS,
-    .takes_logits = 0,
     .input_why = "gsl_ran_discrete takes weights",
     .rng = "gsl:mt19937",
     .rng_label = "gsl-mt19937",
