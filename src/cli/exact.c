@@ -239,8 +239,8 @@ int sl_cli_exact_main(int argc, char **argv)
         } else if (!strcmp(a, "--report-data")) {
             VALUE();
             sl_error err;
-            const char *z = "data/synthetic_49152.txt";
-            if (sl_stat_exact_report_data(v, access(z, R_OK) == 0 ? z : NULL, &err))
+            const char *z = SL_REPORT_ZIPF_PATH;
+            if (sl_report_exact_data(v, access(z, R_OK) == 0 ? z : NULL, &err))
                 return sl_cli_fail(&err);
             return 0;
         } else if (!strcmp(a, "--tokens")) {

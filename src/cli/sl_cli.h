@@ -34,10 +34,6 @@ int sl_cli_seed(const char *seed_text, const char *stream_text, sl_seed *out);
 /* Prints "samplab: <msg>" to stderr and returns 2. */
 int sl_cli_fail(const sl_error *err);
 
-/* Writes `data` to `path` through a temporary file renamed into place, so a
- * failure never leaves a half-written output. */
-int sl_cli_write_atomic(const char *path, const char *data, size_t len, sl_error *err);
-
 /* The logits settings `samplab pipeline` and `samplab compare` share (cli/pipeline.c). */
 typedef struct sl_cli_logits_args {
     const char *src, *tensor, *context_src;

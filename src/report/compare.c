@@ -1,4 +1,4 @@
-/* report_compare.c — section "Same logits, other tokens": the same logits and
+/* compare.c — section "Same logits, other tokens": the same logits and
  * the "same" settings through every framework's logits pipeline (the ones
  * `samplab pipeline` and `samplab compare` run), in five cases where they
  * part ways: the hidden top-k 50 of transformers' generate(do_sample=True),
@@ -17,7 +17,6 @@
 #define CMP_NCASE 5
 #define CMP_MAXROW 16
 #define CMP_DRAWS 20000
-#define CMP_CTX_N 80
 
 typedef struct cmp_row {
     const char *name;
@@ -35,6 +34,7 @@ typedef struct cmp_row {
 
 typedef struct cmp_case {
     const char *id, *title, *what, *args;
+    char text[2][256];      /* what and args, when made at run time */
     const sl_report_dist *d;      /* the vector, unless own */
     sl_report_dist own;           /* for cases that bring their own logits */
     const char *src;        /* what to pass as --logits in the replay */
@@ -49,9 +49,8 @@ typedef struct cmp_case {
 
 typedef struct cmp_state {
     cmp_case cases[CMP_NCASE];
-    long context[CMP_CTX_N];
+    long context[SL_REPORT_CONTEXT_N];
     sl_report_dist k40;
-    int have_k40;
 } cmp_state;
 
 static void cmp_fill_row_from_result(cmp_row *r, const sl_logits_result *res, size_t V, size_t focus)
@@ -160,6 +159,8 @@ static size_t cmp_argmax(const double *p, size_t V)
     return a;
 }
 
+static void cmp_release(void *state);
+
 static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
 {
     *state = NULL;
@@ -168,30 +169,13 @@ static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     cmp_state *s = calloc(1, sizeof *s);
     if (!s)
         return sl_base_error_set(err, SL_ENOMEM, "out of memory");
-    /* The vector shaped like the document's 14-against-31 step, if present. */
-    sl_vec v;
+    /* The vector shaped like the document's 14-against-31 step, if present
+     * (with --logits, the user's vector). */
     sl_error e;
-    const sl_report_dist *k40 = ctx->logits_src ? &ctx->big : NULL;
-    const char *k40src = ctx->logits_src;
-    if (!k40) {
-        if (!sl_io_vec_read("data/k40p09.txt", NULL, -1, &v, &e)) {
-            memset(&s->k40, 0, sizeof s->k40);
-            snprintf(s->k40.name, sizeof s->k40.name, "k40p09");
-            s->k40.V = v.n;
-            s->k40.lvec = v;
-            s->k40.logits = v.d;
-            s->have_k40 = 1;
-            k40 = &s->k40;
-            k40src = "data/k40p09.txt";
-        } else {
-            k40 = &ctx->big;
-            k40src = "data/synthetic_49152.txt";
-        }
-    }
-    /* Context: token 0 sixteen times, then 64 tokens cycling over 3..7, so
-     * token 0 lies outside the last 64. */
-    for (size_t i = 0; i < CMP_CTX_N; i++)
-        s->context[i] = i < 16 ? 0 : (long)(3 + (i - 16) % 5);
+    const sl_report_dist *k40 = &ctx->big;
+    if (!ctx->logits_src && !sl_report_dist_read(&s->k40, SL_REPORT_K40_NAME, SL_REPORT_K40_PATH, &e))
+        k40 = &s->k40;
+    sl_report_context_ids(s->context);
 
     cmp_case *c = s->cases;
     /* 1. hidden top-k 50 */
@@ -199,8 +183,8 @@ static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     c[0].title = "hidden defaults";
     c[0].what = "T = 0.7 with each framework's own defaults (transformers' generate(do_sample=True) adds top_k = 50)";
     c[0].args = "--temperature 0.7 --defaults";
-    c[0].d = ctx->logits_src ? &ctx->big : &ctx->big;
-    c[0].src = ctx->logits_src ? ctx->logits_src : "data/synthetic_49152.txt";
+    c[0].d = &ctx->big;
+    c[0].src = ctx->big.src;
     c[0].cfg.has_temperature = 1;
     c[0].cfg.temperature = 0.7;
     c[0].cfg.defaults = 1;
@@ -211,7 +195,7 @@ static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     c[1].what = "T = 0.7, top-k 40 then top-p 0.9: renormalising between the two (transformers) or not (candle)";
     c[1].args = "--temperature 0.7 --top-k 40 --top-p 0.9";
     c[1].d = k40;
-    c[1].src = k40src;
+    c[1].src = k40->src;
     c[1].cfg.has_temperature = c[1].fo.cfg.has_temperature = 1;
     c[1].cfg.temperature = c[1].fo.cfg.temperature = 0.7;
     c[1].cfg.has_top_k = c[1].fo.cfg.has_top_k = 1;
@@ -237,15 +221,19 @@ static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     /* 4. repetition penalty */
     c[3].id = "penalty";
     c[3].title = "repetition penalty scope";
-    c[3].what = "penalty 1.3 over a context of 80 ids: token 0 sixteen times, then 64 ids cycling over 3-7 "
-                "(token 0 is outside the last 64)";
-    c[3].args = "--repetition-penalty 1.3 --context DIR/inputs/context80.txt --temperature 1";
+    snprintf(c[3].text[0], sizeof c[3].text[0],
+             "penalty 1.3 over a context of %d ids: token 0 sixteen times, then 64 ids cycling over 3-7 "
+             "(token 0 is outside the last 64)", SL_REPORT_CONTEXT_N);
+    c[3].what = c[3].text[0];
+    snprintf(c[3].text[1], sizeof c[3].text[1],
+             "--repetition-penalty 1.3 --context DIR/inputs/%s --temperature 1", SL_REPORT_CONTEXT_FILE);
+    c[3].args = c[3].text[1];
     c[3].d = &ctx->weather;
-    c[3].src = "data/weather.txt";
+    c[3].src = ctx->weather.src;
     c[3].cfg.has_penalty = c[3].fo.cfg.has_penalty = 1;
     c[3].cfg.penalty = c[3].fo.cfg.penalty = 1.3;
     c[3].cfg.context = c[3].fo.cfg.context = s->context;
-    c[3].cfg.context_n = c[3].fo.cfg.context_n = CMP_CTX_N;
+    c[3].cfg.context_n = c[3].fo.cfg.context_n = SL_REPORT_CONTEXT_N;
     c[3].fo.cfg.has_temperature = 1;
     c[3].fo.cfg.temperature = 1.0;
     c[3].need = SL_OPT_PENALTY;
@@ -255,37 +243,40 @@ static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     c[4].what = "T = 0 on the weather logits: an error, argmax, or a clamp";
     c[4].args = "--temperature 0";
     c[4].d = &ctx->weather;
-    c[4].src = "data/weather.txt";
+    c[4].src = ctx->weather.src;
     c[4].cfg.has_temperature = c[4].fo.cfg.has_temperature = 1;
     c[4].cfg.temperature = c[4].fo.cfg.temperature = 0.0;
     c[4].need = SL_OPT_TEMPERATURE;
 
-    char name[64];
-    snprintf(name, sizeof name, "boundary");
-    memset(&c[2].own, 0, sizeof c[2].own);
-    snprintf(c[2].own.name, sizeof c[2].own.name, "%s", name);
+    snprintf(c[2].own.name, sizeof c[2].own.name, "boundary");
     c[2].own.V = 3;
-    if (sl_base_vec_alloc(&c[2].own.lvec, 3, "boundary"))
+    if (sl_base_vec_alloc(&c[2].own.lvec, 3, "boundary")) {
+        cmp_release(s);
         return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+    }
     for (int i = 0; i < 3; i++) {
         c[2].own.lvec.d[i] = lb[i];
         c[2].own.lvec.f[i] = (float)lb[i];
     }
     c[2].d = &c[2].own;
 
-    for (int i = 0; i < CMP_NCASE; i++) {
+    int rc = 0;
+    for (int i = 0; i < CMP_NCASE && !rc; i++) {
         c[i].seed = ctx->seed + (uint64_t)i;
         /* the token to watch: the most likely one of the plain softmax */
         double *p = malloc(c[i].d->V * sizeof *p);
-        if (!p || sl_logits_softmax(c[i].d->lvec.d, c[i].d->V, 1.0, p, err)) {
-            free(p);
-            return p ? SL_EINVAL : sl_base_error_set(err, SL_ENOMEM, "out of memory");
-        }
-        c[i].focus = cmp_argmax(p, c[i].d->V);
+        if (!p)
+            rc = sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        else if (!(rc = sl_logits_softmax(c[i].d->lvec.d, c[i].d->V, 1.0, p, err)))
+            c[i].focus = cmp_argmax(p, c[i].d->V);
         free(p);
         double cost = (double)c[i].d->V * 200.0 + (c[i].d->V <= 4096 ? CMP_DRAWS * (double)c[i].d->V * 4 : 0);
-        if (sl_report_add_job(ctx, 1, cost, cmp_case_run, &c[i]))
-            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        if (!rc)
+            rc = sl_report_add_job(ctx, 1, cost, cmp_case_run, &c[i], err);
+    }
+    if (rc) {
+        cmp_release(s);
+        return rc;
     }
     *state = s;
     return 0;
@@ -295,15 +286,7 @@ static int cmp_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
 {
     cmp_state *s = state;
     /* The context file the penalty case replays with. */
-    sl_buf cb;
-    sl_io_buf_init(&cb);
-    sl_io_buf_puts(&cb, "# context of the repetition-penalty case: token 0 x16, then 64 ids cycling 3..7\n");
-    for (size_t i = 0; i < CMP_CTX_N; i++)
-        sl_io_buf_printf(&cb, "%ld\n", s->context[i]);
-    char path[4300];
-    snprintf(path, sizeof path, "%s/inputs/context80.txt", ctx->outdir);
-    int rc = cb.oom ? sl_base_error_set(err, SL_ENOMEM, "out of memory") : sl_io_write_atomic(path, cb.data, cb.len, err);
-    sl_io_buf_free(&cb);
+    int rc = sl_report_context_write(ctx, err);
     if (rc)
         return rc;
 
@@ -371,7 +354,7 @@ static int cmp_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     sl_buf dat, body;
     sl_io_buf_init(&dat);
     sl_io_buf_init(&body);
-    const char *names[CMP_MAXROW * 2];
+    char names[CMP_MAXROW * 2][64];
     size_t nn = 0;
     for (int i = 0; i < 3; i++)
         for (size_t j = 0; j < s->cases[i].nrows; j++) {
@@ -381,7 +364,7 @@ static int cmp_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
             for (size_t k = 0; k < nn; k++)
                 seen |= !strcmp(names[k], buf);
             if (!seen && nn < CMP_MAXROW * 2)
-                names[nn++] = strdup(buf);
+                memcpy(names[nn++], buf, sizeof buf);
         }
     sl_io_buf_puts(&dat, "# tokens kept (pipelines) or seen in 20000 draws (draws); - = not run\ncase");
     for (size_t k = 0; k < nn; k++)
@@ -405,8 +388,6 @@ static int cmp_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         }
         sl_io_buf_puts(&dat, "\n");
     }
-    for (size_t k = 0; k < nn; k++)
-        free((void *)names[k]);
     sl_io_buf_printf(&body, "cols = \"#9400d3 #009e73 #56b4e9 #e69f00 #0072b2 #d55e00 #cc79a7 #000000 #8c564b #bcbd22 #7f7f7f #17becf #f0e442 #e51e10\"\nplot for [i=2:%zu] @DAT@ using i:xtic(1) lc rgb word(cols, (i-2)%%14+1) title columnheader(i)\n", nn + 1);
     sl_plot p = {
         .name = "compare_kept",
@@ -436,8 +417,7 @@ static void cmp_release(void *state)
             free(s->cases[i].rows[j].probs);
         sl_base_vec_free(&s->cases[i].own.lvec);
     }
-    if (s->have_k40)
-        sl_base_vec_free(&s->k40.lvec);
+    sl_report_dist_free(&s->k40);
     free(s);
 }
 
