@@ -113,6 +113,28 @@ static size_t ties_pipelines(const sl_report_ctx *ctx, ties_pipe *out, size_t ma
     return n;
 }
 
+/* One table row: the tokens with a positive count and the four counts
+ * (expected or observed) with `decimals` digits, or why there are none. */
+static void ties_row(sl_io_md_rows *t, const char *name, const char *kind, const char *why, const double *w,
+                     int decimals)
+{
+    sl_io_md_rows_cell(t, "%s", name);
+    sl_io_md_rows_cell(t, "%s", kind);
+    if (why) {
+        sl_io_md_rows_cell(t, "%s", why);
+        for (int k = 0; k < 4; k++)
+            sl_io_md_rows_cell(t, "-");
+        return;
+    }
+    char kept[32] = "";
+    for (int k = 0; k < 4; k++)
+        if (w[k] > 0)
+            snprintf(kept + strlen(kept), sizeof kept - strlen(kept), "%s%d", kept[0] ? ", " : "", k);
+    sl_io_md_rows_cell(t, "%s", kept);
+    for (int k = 0; k < 4; k++)
+        sl_io_md_rows_cell(t, "%.*f", decimals, w[k]);
+}
+
 static int ties_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
 {
     ties_state *s = state;
@@ -129,41 +151,21 @@ static int ties_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                   p[0], p[1], p[2], p[3], TIES_N, TIES_N, (unsigned long long)ctx->seed);
     sl_io_md_rows t;
     sl_io_md_rows_init(&t, 7);
+    char why[sizeof(sl_error) + 16];
+    double w[4];
     for (size_t i = 0; i < npipe; i++) {
         const ties_pipe *q = &pipes[i];
-        sl_io_md_rows_cell(&t, "%s", q->name);
-        sl_io_md_rows_cell(&t, "pipeline, expected");
-        if (q->rc) {
-            sl_io_md_rows_cell(&t, "error: %s", q->msg);
-            for (int k = 0; k < 4; k++)
-                sl_io_md_rows_cell(&t, "-");
-            continue;
-        }
-        char kept[32] = "";
+        snprintf(why, sizeof why, "error: %s", q->msg);
         for (int k = 0; k < 4; k++)
-            if (q->probs[k] > 0)
-                snprintf(kept + strlen(kept), sizeof kept - strlen(kept), "%s%d", kept[0] ? ", " : "", k);
-        sl_io_md_rows_cell(&t, "%s", kept);
-        for (int k = 0; k < 4; k++)
-            sl_io_md_rows_cell(&t, "%.1f", TIES_N * q->probs[k]);
+            w[k] = TIES_N * q->probs[k];
+        ties_row(&t, q->name, "pipeline, expected", q->rc ? why : NULL, w, 1);
     }
     for (size_t i = 0; i < s->nfw; i++) {
         const ties_fw *f = &s->fws[i];
-        sl_io_md_rows_cell(&t, "%s", f->fw->name);
-        sl_io_md_rows_cell(&t, "draws, observed");
-        if (f->rc) {
-            sl_io_md_rows_cell(&t, "refused: %s", f->msg);
-            for (int k = 0; k < 4; k++)
-                sl_io_md_rows_cell(&t, "-");
-            continue;
-        }
-        char kept[32] = "";
+        snprintf(why, sizeof why, "refused: %s", f->msg);
         for (int k = 0; k < 4; k++)
-            if (f->counts[k])
-                snprintf(kept + strlen(kept), sizeof kept - strlen(kept), "%s%d", kept[0] ? ", " : "", k);
-        sl_io_md_rows_cell(&t, "%s", kept);
-        for (int k = 0; k < 4; k++)
-            sl_io_md_rows_cell(&t, "%llu", (unsigned long long)f->counts[k]);
+            w[k] = (double)f->counts[k];
+        ties_row(&t, f->fw->name, "draws, observed", f->rc ? why : NULL, w, 0);
     }
     static const char *const head[7] = {"framework", "row", "tokens kept", "token 0", "token 1", "token 2",
                                         "token 3"};
