@@ -259,7 +259,7 @@ static int agree_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
         .logx = 1, .logy = 1, .key = "top left box opaque",
         .extra = "set size square\nset xrange [1e-4:1]\nset yrange [1e-4:1]\n",
         .body = body.data, .dat = dat.data, .width = 800, .height = 760};
-    int rc = sl_report_plot(ctx, &p, err);
+    int rc = sl_report_plot(ctx, &p, &dat, &body, err);
     sl_io_buf_free(&body);
     sl_io_buf_init(&body);
     sl_io_buf_puts(&body, "plot 3 with lines lc rgb '#888888' dt 2 title '±3 standard errors', "
@@ -277,7 +277,7 @@ static int agree_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
         .extra = "set xrange [1e-4:1]\nset yrange [-5:5]\n",
         .body = body.data, .dat = dat.data};
     if (!rc)
-        rc = sl_report_plot(ctx, &p2, err);
+        rc = sl_report_plot(ctx, &p2, &dat, &body, err);
     sl_io_buf_free(&body);
     sl_io_buf_free(&dat);
     if (rc)

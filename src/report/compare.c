@@ -338,7 +338,9 @@ static int cmp_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     static const char *const head[6] = {"case", "framework", "tokens", "p(top)", "TV vs first", "steps"};
     sl_io_md_rows_emit(md, &t, head, "llrrrl");
     sl_io_md_rows_free(&t);
-    if (nnote) {
+    if (notes.oom)
+        md->oom = 1; /* as sl_io_md_rows_emit does: the report fails, never drops a note */
+    else if (nnote) {
         sl_io_buf_puts(md, "\n");
         sl_io_buf_append(md, notes.data, notes.len);
     }
@@ -399,7 +401,7 @@ static int cmp_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                  "set style fill solid 0.85 border -1\nset datafile missing '-'\nset yrange [1:*]\n"
                  "unset grid\nset grid ytics\n",
         .body = body.data, .dat = dat.data, .width = 1100};
-    rc = sl_report_plot(ctx, &p, err);
+    rc = sl_report_plot(ctx, &p, &dat, &body, err);
     sl_io_buf_free(&dat);
     sl_io_buf_free(&body);
     if (rc)

@@ -198,7 +198,7 @@ static int cost_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                  "set style fill solid 0.85 border -1\nset datafile missing '-'\n"
                  "set yrange [1:1e8]\nset xtics nomirror\nset grid ytics\nunset grid\nset grid ytics\n",
         .body = body, .dat = dat.data, .width = 1100, .height = 620};
-    int rc = sl_report_plot(ctx, &p, err);
+    int rc = sl_report_plot(ctx, &p, &dat, NULL, err);
     sl_io_buf_free(&dat);
     if (rc)
         return rc;

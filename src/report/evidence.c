@@ -328,7 +328,7 @@ static int ev_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     sl_plot p1 = {.name = "evidence_tv_vs_n", .title = ttl, .xlabel = "draws N",
                   .ylabel = "total variation distance from p", .logx = 1, .logy = 1,
                   .key = "bottom left box opaque", .body = body, .dat = dat.data};
-    rc = sl_report_plot(ctx, &p1, err);
+    rc = sl_report_plot(ctx, &p1, &dat, NULL, err);
     sl_io_buf_free(&dat);
     if (rc)
         return rc;
@@ -375,7 +375,7 @@ static int ev_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     sl_plot p2 = {.name = "evidence_power", .title = ttl, .xlabel = "fault size delta (TV distance from p)",
                   .ylabel = "probability of detection", .key = "bottom right box opaque",
                   .extra = "set yrange [0:1.05]\nset xrange [0:*]\n", .body = body, .dat = dat.data};
-    rc = sl_report_plot(ctx, &p2, err);
+    rc = sl_report_plot(ctx, &p2, &dat, NULL, err);
     sl_io_buf_free(&dat);
     if (rc)
         return rc;
@@ -420,7 +420,7 @@ static int ev_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                   .ylabel = "seeds per bin (of 1,000)", .key = "top right box opaque",
                   .extra = "set boxwidth 0.045\nset xrange [0:1]\nset yrange [0:*]\nset offsets 0,0,graph 0.25,0\n",
                   .body = body, .dat = dat.data};
-    rc = sl_report_plot(ctx, &p3, err);
+    rc = sl_report_plot(ctx, &p3, &dat, NULL, err);
     sl_io_buf_free(&dat);
     if (rc)
         return rc;

@@ -157,7 +157,7 @@ static int exact_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
                  .ylabel = "induced / ideal (0 = never drawn)", .logx = 1,
                  .key = "top right box opaque", .extra = "set yrange [-0.05:2.05]\n", .body = body.data,
                  .dat = NULL, .width = 1000, .height = 650};
-    rc = sl_report_plot(ctx, &p, err);
+    rc = sl_report_plot(ctx, &p, NULL, &body, err);
     sl_io_buf_free(&body);
     if (rc)
         return rc;

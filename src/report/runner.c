@@ -77,9 +77,16 @@ int sl_report_keep(sl_report_ctx *ctx, const char *stem, sl_error *err)
     return push_str(&ctx->keep, &ctx->nkeep, &ctx->capkeep, stem, err);
 }
 
-int sl_report_plot(sl_report_ctx *ctx, const sl_plot *p, sl_error *err)
+int sl_report_plot(sl_report_ctx *ctx, const sl_plot *p, const sl_buf *dat, const sl_buf *body, sl_error *err)
 {
-    int rc = sl_io_plot_write(ctx->figdir, p, err);
+    sl_plot q = *p;
+    if ((dat && dat->oom) || (body && body->oom))
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for figure %s", p->name);
+    if (dat)
+        q.dat = dat->data ? dat->data : "";
+    if (body)
+        q.body = body->data ? body->data : "";
+    int rc = sl_io_plot_write(ctx->figdir, &q, err);
     return rc ? rc : push_str(&ctx->figs, &ctx->nfigs, &ctx->capfigs, p->name, err);
 }
 
@@ -141,7 +148,7 @@ static int run_jobs(sl_report_ctx *ctx, const sl_report_opts *o, int threads, in
             order[n++] = &ctx->jobs[i];
     qsort(order, n, sizeof *order, job_order_cmp);
     long nn = (long)n;
-    (void)threads;
+    (void)threads; /* unused without OpenMP */
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (long i = 0; i < nn; i++) {
         sl_report_job *j = order[i];
@@ -304,7 +311,7 @@ static void prune_figures(const sl_report_ctx *ctx)
         closedir(dir);
 }
 
-static int write_out(const sl_report_ctx *ctx, const char *name, const sl_buf *b, sl_error *err)
+int sl_report_write(const sl_report_ctx *ctx, const char *name, const sl_buf *b, sl_error *err)
 {
     if (b->oom)
         return sl_base_error_set(err, SL_ENOMEM, "out of memory");
@@ -416,7 +423,7 @@ int sl_report_run(const sl_report_opts *o, sl_report_result *res, sl_error *err)
         if (rc)
             goto out;
     }
-    if ((rc = write_out(&ctx, "REPORT.md", &md, err)))
+    if ((rc = sl_report_write(&ctx, "REPORT.md", &md, err)))
         goto out;
     double t_studies = now() - t_start;
     if (!o->no_plot) {
@@ -429,7 +436,7 @@ int sl_report_run(const sl_report_opts *o, sl_report_result *res, sl_error *err)
         prune_figures(&ctx);
     double t_total = now() - t_start;
     timings_md(&tm, threads, run, nsec, t_studies, t_total);
-    if ((rc = write_out(&ctx, "timings.txt", &tm, err)))
+    if ((rc = sl_report_write(&ctx, "timings.txt", &tm, err)))
         goto out;
     res->nfigs = ctx.nfigs;
     res->seconds = t_total;

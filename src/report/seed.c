@@ -242,7 +242,7 @@ static int seed_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         .logy = 1, .key = "outside right top box", .width = 1250,
         .extra = "set xrange [0.5:20.5]\nset xtics 1,1,20\n",
         .body = body.data, .dat = dat.data};
-    int rc = sl_report_plot(ctx, &p, err);
+    int rc = sl_report_plot(ctx, &p, &dat, &body, err);
     sl_io_buf_free(&dat);
     sl_io_buf_free(&body);
     if (rc)

@@ -181,11 +181,16 @@ typedef struct sl_report_ctx {
 } sl_report_ctx;
 
 int sl_report_add_job(sl_report_ctx *ctx, int phase, double cost, sl_report_job_fn fn, void *arg, sl_error *err);
+/* Writes OUTDIR/NAME from b (sl_io_write_atomic); a buffer that ran out of
+ * memory is an SL_ENOMEM. */
+int sl_report_write(const sl_report_ctx *ctx, const char *name, const sl_buf *b, sl_error *err);
 /* Marks figures/STEM.* (or every file starting with PREFIX for "PREFIX*")
  * as written by a section, so a full run keeps it. */
 int sl_report_keep(sl_report_ctx *ctx, const char *stem, sl_error *err);
-/* Writes FIGDIR/NAME.{dat,gp} and queues NAME for rendering. */
-int sl_report_plot(sl_report_ctx *ctx, const sl_plot *p, sl_error *err);
+/* Writes FIGDIR/NAME.{dat,gp} and queues NAME for rendering. A non-NULL dat
+ * or body buffer stands for p->dat or p->body; one that ran out of memory is
+ * an SL_ENOMEM, never a figure with a missing part. */
+int sl_report_plot(sl_report_ctx *ctx, const sl_plot *p, const sl_buf *dat, const sl_buf *body, sl_error *err);
 
 /* A section: plan() allocates its state and queues its jobs (or sets *state
  * to NULL when its inputs are not in this build, so the section is left

@@ -210,7 +210,7 @@ static int ties_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         .extra = "set style data histograms\nset style histogram clustered gap 1\n"
                  "set style fill solid 0.85 border -1\nset yrange [0:*]\nunset grid\nset grid ytics\n",
         .body = body.data, .dat = dat.data};
-    int rc = sl_report_plot(ctx, &pl, err);
+    int rc = sl_report_plot(ctx, &pl, &dat, &body, err);
     sl_io_buf_free(&dat);
     sl_io_buf_free(&body);
     if (rc)

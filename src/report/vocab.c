@@ -197,8 +197,8 @@ static int input_write(const sl_report_ctx *ctx, const char *name, sl_buf *b, sl
     snprintf(path, sizeof path, "%s/inputs", ctx->outdir);
     int rc = sl_io_mkdir_p(path, err);
     if (!rc) {
-        snprintf(path, sizeof path, "%s/inputs/%s", ctx->outdir, name);
-        rc = b->oom ? sl_base_error_set(err, SL_ENOMEM, "out of memory") : sl_io_write_atomic(path, b->data, b->len, err);
+        snprintf(path, sizeof path, "inputs/%s", name);
+        rc = sl_report_write(ctx, path, b, err);
     }
     sl_io_buf_free(b);
     return rc;
