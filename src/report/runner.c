@@ -155,7 +155,7 @@ static int run_jobs(sl_report_ctx *ctx, const sl_report_opts *o, int threads, in
         double t0 = now();
         j->rc = j->fn(ctx, j->arg, &j->err);
         j->seconds = now() - t0;
-#pragma omp critical(sl_report_progress)
+#pragma omp critical
         {
             (*done)++;
             if (o->progress)
