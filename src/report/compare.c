@@ -92,7 +92,9 @@ static int cmp_case_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         sl_error e;
         r->rc = sl_logits_pipeline_run(t, &d->lvec, &cfg, &res, &e);
         if (r->rc) {
-            snprintf(r->msg, sizeof r->msg, "%s", e.msg);
+            int rc = sl_report_refusal(r->rc, &e, r->msg, sizeof r->msg, err);
+            if (rc)
+                return rc;
             continue;
         }
         cmp_fill_row_from_result(r, &res, d->V, c->focus);
@@ -121,7 +123,9 @@ static int cmp_case_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         sl_error e;
         r->rc = fw->run(&o, &res, &e);
         if (r->rc) {
-            snprintf(r->msg, sizeof r->msg, "%s", e.msg);
+            int rc = sl_report_refusal(r->rc, &e, r->msg, sizeof r->msg, err);
+            if (rc)
+                return rc;
             continue;
         }
         for (size_t k = 0; k < res.n * res.k; k++)

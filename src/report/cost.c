@@ -36,7 +36,6 @@ static int cost_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
 {
     (void)ctx;
     cost_cell *c = arg;
-    (void)err;
     sl_error e;
     if (!c->fw) {
         uint64_t *counts = calloc(c->d->V, sizeof *counts);
@@ -56,9 +55,8 @@ static int cost_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
             sl_fw_result_free(&res);
         }
     }
-    if (c->rc)
-        snprintf(c->msg, sizeof c->msg, "%s", e.msg);
-    return 0; /* a framework refusing a vector is a result, not a failure */
+    /* a framework refusing a vector is a result, not a failure */
+    return c->rc ? sl_report_refusal(c->rc, &e, c->msg, sizeof c->msg, err) : 0;
 }
 
 static void cost_release(void *state);

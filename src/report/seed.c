@@ -34,15 +34,12 @@ typedef struct seed_state {
 static int seed_fw_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
 {
     seed_fw *f = arg;
-    (void)err;
     sl_error e;
     for (size_t step = 1; step <= SEED_STEPS; step++) {
         sl_fw_result res;
         f->rc = sl_report_fw_run(f->fw, ctx->main, ctx->seed, step, 0, &res, &e);
-        if (f->rc) {
-            snprintf(f->msg, sizeof f->msg, "%s", e.msg);
-            return 0;
-        }
+        if (f->rc)
+            return sl_report_refusal(f->rc, &e, f->msg, sizeof f->msg, err);
         f->tokens[step - 1] = res.tokens[(step - 1) * res.k];
         f->words[step - 1] = res.words;
         f->word_bits = res.word_bits;

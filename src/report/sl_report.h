@@ -231,6 +231,11 @@ int sl_report_draw_counts(const sl_report_dist *d, const char *method, const cha
 int sl_report_fw_run(const sl_fw_type *fw, const sl_report_dist *d, uint64_t seed, size_t n, long top_k,
                sl_fw_result *res, sl_error *err);
 
+/* A framework or pipeline that refuses its input (status rc, message in e)
+ * is a result: its message goes to msg[0..n) and this returns 0. Running out
+ * of memory is no result: e goes to err and rc is returned. */
+int sl_report_refusal(int rc, const sl_error *e, char *msg, size_t n, sl_error *err);
+
 /* Seeds a generator by name with a 64-bit seed. */
 int sl_report_rng_open(sl_rng *r, const char *name, uint64_t seed, sl_error *err);
 

@@ -78,3 +78,13 @@ int sl_report_fw_run(const sl_fw_type *fw, const sl_report_dist *d, uint64_t see
     }
     return fw->run(&o, res, err);
 }
+
+int sl_report_refusal(int rc, const sl_error *e, char *msg, size_t n, sl_error *err)
+{
+    if (rc == SL_ENOMEM) {
+        *err = *e;
+        return rc;
+    }
+    snprintf(msg, n, "%s", e->msg);
+    return 0;
+}

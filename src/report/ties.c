@@ -26,14 +26,11 @@ typedef struct ties_state {
 static int ties_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
 {
     ties_fw *f = arg;
-    (void)err;
     sl_error e;
     sl_fw_result res;
     f->rc = sl_report_fw_run(f->fw, &ctx->ties, ctx->seed, TIES_N, 2, &res, &e);
-    if (f->rc) {
-        snprintf(f->msg, sizeof f->msg, "%s", e.msg);
-        return 0;
-    }
+    if (f->rc)
+        return sl_report_refusal(f->rc, &e, f->msg, sizeof f->msg, err);
     for (size_t i = 0; i < res.n * res.k; i++)
         if (res.tokens[i] >= 0 && res.tokens[i] < 4)
             f->counts[res.tokens[i]]++;
@@ -80,9 +77,12 @@ typedef struct ties_pipe {
     size_t kept;
 } ties_pipe;
 
-static size_t ties_pipelines(const sl_report_ctx *ctx, ties_pipe *out, size_t max)
+/* Runs every pipeline that takes top-k into out[0..*n); fails only when
+ * out of memory. */
+static int ties_pipelines(const sl_report_ctx *ctx, ties_pipe *out, size_t max, size_t *np, sl_error *err)
 {
     size_t n = 0;
+    *np = 0;
     for (size_t i = 0; sl_logits_pipeline_types[i] && n < max; i++) {
         const sl_logits_pipeline_type *t = sl_logits_pipeline_types[i];
         if (!(t->accepts & SL_OPT_TOP_K))
@@ -102,7 +102,9 @@ static size_t ties_pipelines(const sl_report_ctx *ctx, ties_pipe *out, size_t ma
         sl_error e;
         q->rc = sl_logits_pipeline_run(t, &ctx->ties.lvec, &cfg, &r, &e);
         if (q->rc) {
-            snprintf(q->msg, sizeof q->msg, "%s", e.msg);
+            int rc = sl_report_refusal(q->rc, &e, q->msg, sizeof q->msg, err);
+            if (rc)
+                return rc;
             continue;
         }
         for (int k = 0; k < 4; k++)
@@ -110,7 +112,8 @@ static size_t ties_pipelines(const sl_report_ctx *ctx, ties_pipe *out, size_t ma
         q->kept = r.n_kept;
         sl_logits_result_free(&r);
     }
-    return n;
+    *np = n;
+    return 0;
 }
 
 /* One table row: the tokens with a positive count and the four counts
@@ -140,7 +143,10 @@ static int ties_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     ties_state *s = state;
     const double *p = ctx->ties.p;
     ties_pipe pipes[16];
-    size_t npipe = ties_pipelines(ctx, pipes, 16);
+    size_t npipe;
+    int rc = ties_pipelines(ctx, pipes, 16, &npipe, err);
+    if (rc)
+        return rc;
     sl_io_buf_printf(md,
                   "softmax([3, 2, 2, 1]) = [%.4f, %.4f, %.4f, %.4f]: tokens 1 and 2 tie for the second\n"
                   "place. With top-k = 2 a filter that keeps everything tied with the k-th value keeps\n"
@@ -210,7 +216,7 @@ static int ties_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         .extra = "set style data histograms\nset style histogram clustered gap 1\n"
                  "set style fill solid 0.85 border -1\nset yrange [0:*]\nunset grid\nset grid ytics\n",
         .body = body.data, .dat = dat.data};
-    int rc = sl_report_plot(ctx, &pl, &dat, &body, err);
+    rc = sl_report_plot(ctx, &pl, &dat, &body, err);
     sl_io_buf_free(&dat);
     sl_io_buf_free(&body);
     if (rc)
