@@ -352,6 +352,10 @@ int sl_report_run(const sl_report_opts *o, sl_report_result *res, sl_error *err)
 {
     double t_start = now();
     memset(res, 0, sizeof *res);
+    if (!o->outdir)
+        return sl_base_error_set(err, SL_EINVAL, "report: no output directory");
+    if (o->n < 100 || o->n > 100000000)
+        return sl_base_error_set(err, SL_EINVAL, "report: n must be between 100 and 100000000, not %zu", o->n);
     int rc = sl_report_only_check(o->only, err);
     if (rc)
         return rc;
