@@ -295,7 +295,7 @@ static int agree_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
 static void agree_release(void *state)
 {
     agree_state *s = state;
-    for (size_t i = 0; i < s->ncells; i++)
+    for (size_t i = 0; s->cells && i < s->ncells; i++)
         free(s->cells[i].counts);
     free(s->cells);
     free(s);
