@@ -41,16 +41,26 @@ static int exact_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     return 0;
 }
 
-/* Reads figures/NAME into a new string *txt (caller frees). */
+/* Reads figures/NAME into a new NUL-terminated string *txt (caller frees);
+ * sl_io_file_slurp gives bytes, not a string. */
 static int exact_slurp(const sl_report_ctx *ctx, const char *name, char **txt, sl_error *err)
 {
     char path[4300];
     snprintf(path, sizeof path, "%s/%s", ctx->figdir, name);
     unsigned char *buf = NULL;
     size_t len = 0;
+    *txt = NULL;
     int rc = sl_io_file_slurp(path, &buf, &len, err);
-    *txt = rc ? NULL : (char *)buf;
-    return rc;
+    if (rc)
+        return rc;
+    char *t = realloc(buf, len + 1);
+    if (!t) {
+        free(buf);
+        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory", path);
+    }
+    t[len] = '\0';
+    *txt = t;
+    return 0;
 }
 
 static size_t exact_split(char *line, char **f, size_t max)
