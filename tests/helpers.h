@@ -3,6 +3,7 @@
 #ifndef SL_TEST_HELPERS_H
 #define SL_TEST_HELPERS_H
 
+#include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,21 @@ static inline size_t sl_test_lines(const char *s)
     for (; s && *s; s++)
         n += *s == '\n';
     return n;
+}
+
+/* Runs `samplab ARGS` and expects a refusal: exit 2, nothing on stdout, one
+ * printable line on stderr that contains want. */
+static inline void sl_test_expect_refused(const char *args, const char *want)
+{
+    sl_test_run r = sl_test_cli(args);
+    cr_expect_eq(r.status, 2, "%s: exit %d (stderr %s)", args, r.status, r.err);
+    cr_expect_str_empty(r.out, "%s: stdout not empty: %s", args, r.out);
+    cr_expect_eq(sl_test_lines(r.err), 1, "%s: stderr is not one line: %s", args, r.err);
+    cr_expect(strstr(r.err, want) != NULL, "%s: stderr '%s' lacks '%s'", args, r.err, want);
+    for (const char *c = r.err; *c; c++)
+        cr_expect(*c == '\n' || (*c >= 0x20 && *c < 0x7f), "%s: unprintable byte 0x%02x in '%s'", args,
+                  (unsigned)(unsigned char)*c, r.err);
+    sl_test_run_free(&r);
 }
 
 #endif

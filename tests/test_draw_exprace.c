@@ -87,7 +87,7 @@ Test(replay_draw_exprace, fast_draw_equals_the_plain_race)
             make_vec(p, V, kind);
             void *table;
             sl_error e;
-            cr_assert_eq(m->prepare(&table, p, V, &e), 0, "%s", e.msg);
+            cr_assert_eq(sl_draw_prepare(m, &table, p, V, &e), 0, "%s", e.msg);
             for (size_t ri = 0; rngs[ri]; ri++) {
                 const sl_rng_type *t = sl_rng_lookup(rngs[ri]);
                 cr_assert_not_null(t, "%s", rngs[ri]);
@@ -132,7 +132,7 @@ Test(replay_draw_exprace, words_per_draw)
     make_vec(p, 1000, 0);
     void *table;
     sl_error e;
-    cr_assert_eq(m->prepare(&table, p, 1000, &e), 0);
+    cr_assert_eq(sl_draw_prepare(m, &table, p, 1000, &e), 0);
     static const char *const rngs[] = {"pcg32", "pcg64", "gsl:ranlux"};
     static const uint64_t per[] = {2000, 1000, 2000};
     for (int i = 0; i < 3; i++) {
@@ -229,7 +229,7 @@ Test(replay_draw_exprace, numpy_race_golden)
         golden_weights(kind, w, V);
         void *table;
         sl_error e;
-        cr_assert_eq(m->prepare(&table, w, V, &e), 0, "%s", e.msg);
+        cr_assert_eq(sl_draw_prepare(m, &table, w, V, &e), 0, "%s", e.msg);
         sl_rng r;
         open_rng(&r, &sl_rng_mt19937_type, seed);
         const char *q = line + off;

@@ -36,7 +36,7 @@ static double draw_and_test(const sl_draw_type *dt, const char *rng_name, uint64
     sl_seed s = {.lo = seed};
     cr_assert_eq(sl_rng_init(&r, sl_rng_lookup(rng_name), &s, &e), 0, "%s", e.msg);
     void *table;
-    cr_assert_eq(dt->prepare(&table, p, V, &e), 0, "%s", e.msg);
+    cr_assert_eq(sl_draw_prepare(dt, &table, p, V, &e), 0, "%s", e.msg);
     uint64_t counts[64] = {0};
     for (size_t i = 0; i < N_DRAWS; i++) {
         size_t t = dt->draw(table, &r);
@@ -80,9 +80,12 @@ typedef struct broken_table {
     double total;
     double cum[8];
 } broken_table;
-static int broken_prepare(void **table, const double *p, size_t V, sl_error *e)
+static int broken_prepare(void **table, const sl_draw_dist *d, const void *param, sl_error *e)
 {
     (void)e;
+    (void)param;
+    const double *p = d->d;
+    size_t V = d->V;
     broken_table *t = calloc(1, sizeof *t);
     double s = 0;
     for (size_t i = 0; i < V; i++)
@@ -129,7 +132,7 @@ Test(replay_draw, zero_probability_never_drawn)
         sl_seed s = {.lo = 99};
         sl_rng_init(&r, &sl_rng_pcg32_type, &s, &e);
         void *t;
-        methods[m]->prepare(&t, p, 7, &e);
+        sl_draw_prepare(methods[m], &t, p, 7, &e);
         uint64_t c[7] = {0};
         for (int i = 0; i < N_DRAWS; i++)
             c[methods[m]->draw(t, &r)]++;
@@ -154,7 +157,7 @@ Test(replay_draw, words_per_draw_as_documented)
         sl_seed s = {.lo = 5};
         sl_rng_init(&r, &sl_rng_mt19937_type, &s, &e);
         void *t;
-        methods[m]->prepare(&t, weather, 8, &e);
+        sl_draw_prepare(methods[m], &t, weather, 8, &e);
         for (int i = 0; i < 1000; i++)
             methods[m]->draw(t, &r);
         cr_assert_eq(r.words, 1000 * per_draw[m], "%s: %llu words for 1000 draws, expected %llu", methods[m]->name,
@@ -169,7 +172,7 @@ Test(replay_draw, greedy_first_index_on_ties)
     static const double p[4] = {0.2, 0.4, 0.4, 0.0};
     sl_error e;
     void *t;
-    sl_draw_greedy_type.prepare(&t, p, 4, &e);
+    sl_draw_prepare(&sl_draw_greedy_type, &t, p, 4, &e);
     cr_assert_eq(sl_draw_greedy_type.draw(t, NULL), 1);
     sl_draw_greedy_type.free(t);
 }
@@ -202,11 +205,11 @@ Test(replay_draw, linear_fallback_hands_a_filtered_token_the_leftover)
     sl_rng r = {.type = &ones32, .state = &st};
     sl_error e;
     void *t;
-    sl_draw_linear_type.prepare(&t, p, 8, &e);
+    sl_draw_prepare(&sl_draw_linear_type, &t, p, 8, &e);
     cr_assert_eq(sl_draw_linear_type.draw(t, &r), 7, "the fallback should return the zero-probability last token");
     sl_draw_linear_type.free(t);
     /* the cdf method, given the same uniform, stays in the support */
-    sl_draw_cdf_type.prepare(&t, p, 8, &e);
+    sl_draw_prepare(&sl_draw_cdf_type, &t, p, 8, &e);
     size_t c = sl_draw_cdf_type.draw(t, &r);
     cr_assert_lt(c, 7, "cdf returned %zu", c);
     sl_draw_cdf_type.free(t);

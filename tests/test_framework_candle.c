@@ -435,7 +435,8 @@ static void replay(const char *path, tally *tl)
                 prs[i] = q == 0 ? (float)(uint32_t)x * (1.0f / 16777216.0f) : (float)(x % q) / (float)q;
                 idx[i] = i;
             }
-            cr_assert_eq(sl_logits_candle_select_nth(idx, V, k, prs), 0);
+            sl_error e;
+            cr_assert_eq(sl_logits_candle_select_nth(idx, V, k, prs, &e), 0, "%s", e.msg);
             for (size_t i = 0; i < V; i++)
                 w[i] = (uint32_t)idx[i];
             uint64_t got = fnv_words(w, V);
@@ -467,7 +468,8 @@ static void replay(const char *path, tally *tl)
                                                  : smix_unit(&g);
                 idx[i] = i;
             }
-            cr_assert_eq(sl_logits_candle_select_nth(idx, V, k, prs), 0);
+            sl_error e;
+            cr_assert_eq(sl_logits_candle_select_nth(idx, V, k, prs, &e), 0, "%s", e.msg);
             for (size_t i = 0; i < V; i++)
                 w[i] = (uint32_t)idx[i];
             uint64_t got = fnv_words(w, V);
@@ -608,7 +610,10 @@ Test(replay_candle, repeat_penalty)
      * ids beyond V skipped */
     float lg[5] = {2.0f, -1.0f, -0.0f, 3.0f, 0.5f};
     long ctx[] = {0, 1, 1, 2, 0, 7, 4};
-    long changed = sl_logits_candle_repeat_penalty(lg, 5, 2.0f, ctx, sizeof ctx / sizeof ctx[0]);
+    long changed = -1;
+    sl_error e;
+    int rc = sl_logits_candle_repeat_penalty(lg, 5, 2.0f, ctx, sizeof ctx / sizeof ctx[0], &changed, &e);
+    cr_assert_eq(rc, 0, "%s", e.msg);
     cr_assert_eq(changed, 4, "changed %ld", changed);
     cr_assert(lg[0] == 1.0f && lg[1] == -2.0f && lg[3] == 3.0f && lg[4] == 0.25f, "got %g %g %g %g", (double)lg[0],
               (double)lg[1], (double)lg[3], (double)lg[4]);

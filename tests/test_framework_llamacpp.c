@@ -25,7 +25,7 @@ static uint64_t fixed2_next(void *s)
     fixed2 *f = s;
     return f->w[f->i++ & 1];
 }
-static const sl_rng_type fixed2_type = {"fixed2", 32, sizeof(fixed2), fixed2_seed, fixed2_next, NULL, NULL, NULL, NULL};
+static const sl_rng_type fixed2_type = {.name = "fixed2", .word_bits = 32, .state_size = sizeof(fixed2), .seed = fixed2_seed, .next = fixed2_next};
 
 Test(replay_pipeline, llamacpp_uniform_equals_libstdcxx)
 {
@@ -90,7 +90,7 @@ Test(replay_pipeline, llamacpp_dist_picks_in_array_order)
 Test(replay_pipeline, llamacpp_framework_draws)
 {
     sl_vec v;
-    cr_assert_eq(sl_base_vec_alloc(&v, 4, "inline"), 0);
+    cr_assert_eq(sl_base_vec_alloc(&v, 4, "inline", NULL), 0);
     const double x[4] = {1, 2, 3, 0.5};
     for (int i = 0; i < 4; i++) {
         v.d[i] = x[i];
@@ -105,7 +105,7 @@ Test(replay_pipeline, llamacpp_framework_draws)
     o.k = 1;
     sl_fw_result res;
     sl_error e;
-    cr_assert_eq(sl_fw_llamacpp_type.run(&o, &res, &e), 0, "%s", e.msg);
+    cr_assert_eq(sl_fw_run(&sl_fw_llamacpp_type, &o, &res, &e), 0, "%s", e.msg);
     cr_assert_eq(res.words, 2 * 20000u, "two mt19937 words per draw");
     cr_assert_str_eq(res.rng_name, "std-mt19937");
     /* replay by hand: std::mt19937(42), uniform, walk ids in order (no filter sorted the array) */
@@ -141,13 +141,13 @@ Test(replay_pipeline, llamacpp_framework_draws)
     o.cfg.has_top_k = 1;
     o.cfg.top_k = 1;
     o.n = 10;
-    cr_assert_eq(sl_fw_llamacpp_type.run(&o, &res, &e), 0);
+    cr_assert_eq(sl_fw_run(&sl_fw_llamacpp_type, &o, &res, &e), 0);
     cr_assert_eq(res.words, 0, "a single candidate is chosen without a draw");
     cr_assert_eq(res.tokens[0], 2);
     sl_fw_result_free(&res);
     /* no seed: llama.cpp's default means a random seed */
     o.has_seed = 0;
-    cr_assert_eq(sl_fw_llamacpp_type.run(&o, &res, &e), SL_EINVAL);
+    cr_assert_eq(sl_fw_run(&sl_fw_llamacpp_type, &o, &res, &e), SL_EINVAL);
     sl_base_vec_free(&v);
 }
 

@@ -25,7 +25,7 @@ static void free_vectors(void)
 /* The vector as samplab reads it: a float32 .npy keeps f (and d = its widening). */
 static void to_slvec(const ng_vec *g, sl_vec *v)
 {
-    cr_assert_eq(sl_base_vec_alloc(v, g->V, g->name), 0);
+    cr_assert_eq(sl_base_vec_alloc(v, g->V, g->name, NULL), 0);
     v->dtype = g->f32 ? SL_F32 : SL_F64;
     for (size_t i = 0; i < g->V; i++) {
         v->d[i] = g->p[i];
@@ -45,7 +45,7 @@ static int run_fw(const sl_fw_type *ft, const ng_vec *g, const char *seed_hex, s
     o.has_seed = 1;
     o.n = n;
     o.k = k;
-    int rc = ft->run(&o, res, err);
+    int rc = sl_fw_run(ft, &o, res, err);
     sl_base_vec_free(&v);
     return rc;
 }
@@ -313,7 +313,7 @@ static const double GSL_W[] = { 0.1, 0.25, 0.05, 0.3, 0.0, 0.2, 0.1 };
 static int run_gsl(const double *w, size_t V, int has_seed, uint64_t seed, size_t n, sl_fw_result *res)
 {
     sl_vec v;
-    cr_assert_eq(sl_base_vec_alloc(&v, V, "gsl-test"), 0);
+    cr_assert_eq(sl_base_vec_alloc(&v, V, "gsl-test", NULL), 0);
     for (size_t i = 0; i < V; i++) {
         v.d[i] = w[i];
         v.f[i] = (float)w[i];
@@ -326,7 +326,7 @@ static int run_gsl(const double *w, size_t V, int has_seed, uint64_t seed, size_
     o.n = n;
     o.k = 1;
     sl_error err;
-    int rc = sl_fw_gsl_type.run(&o, res, &err);
+    int rc = sl_fw_run(&sl_fw_gsl_type, &o, res, &err);
     sl_base_vec_free(&v);
     return rc;
 }

@@ -12,232 +12,7 @@
 #include "helpers.h"
 #include "samplab.h"
 
-typedef struct gvec {
-    char name[64];
-    sl_dtype dtype;
-    size_t V;
-    float *f;
-    double *d;
-} gvec;
-
-typedef struct gold {
-    int version;          /* SL_TORCH_2 when the header names torch 2.x */
-    gvec *vecs;
-    size_t nvec;
-    size_t ncase, nerror;
-    size_t fail;
-    char first_fail[4096];
-} gold;
-
-static gvec *find_vec(gold *g, const char *name)
-{
-    for (size_t i = 0; i < g->nvec; i++)
-        if (!strcmp(g->vecs[i].name, name))
-            return &g->vecs[i];
-    return NULL;
-}
-
-static void fail(gold *g, const char *fmt, const char *id, const char *a, const char *b)
-{
-    if (!g->fail++)
-        snprintf(g->first_fail, sizeof g->first_fail, fmt, id, a, b);
-}
-
-static void fail3(gold *g, const char *id, const char *call, const char *wtok, const char *got)
-{
-    if (!g->fail++)
-        snprintf(g->first_fail, sizeof g->first_fail, "%s: expected tokens %.200s (words %s), observed %s", id, call,
-                 wtok, got);
-}
-
-static void parse_values(gvec *v, char *text, const char *sep)
-{
-    v->f = malloc((v->V ? v->V : 1) * sizeof *v->f);
-    v->d = malloc((v->V ? v->V : 1) * sizeof *v->d);
-    char *save = NULL, *tok = strtok_r(text, sep, &save);
-    for (size_t i = 0; i < v->V; i++) {
-        cr_assert(tok, "%s: only %zu of %zu values", v->name, i, v->V);
-        v->f[i] = strtof(tok, NULL);
-        v->d[i] = strtod(tok, NULL);
-        tok = strtok_r(NULL, sep, &save);
-    }
-}
-
-/* Replays one "case" line (or "error" line). */
-static void replay_line(gold *g, char *line, const char *dir)
-{
-    char kind[16], id[32], name[64];
-    if (sscanf(line, "%15s %31s %63s", kind, id, name) != 3)
-        return;
-    if (!strcmp(kind, "vec") || !strcmp(kind, "vecfile")) {
-        gvec v;
-        memset(&v, 0, sizeof v);
-        char dt[16];
-        int off = 0;
-        sscanf(line, "%*s %63s %15s %zu %n", v.name, dt, &v.V, &off);
-        v.dtype = !strcmp(dt, "float32") ? SL_F32 : SL_F64;
-        char *rest = line + off;
-        rest[strcspn(rest, "\n")] = '\0';
-        if (!strcmp(kind, "vec")) {
-            parse_values(&v, rest, ",");
-        } else {
-            char path[512];
-            snprintf(path, sizeof path, "%s/%s", dir, rest);
-            char *text = sl_test_slurp(path);
-            if (!text) { /* data/torch2 shares the big vectors of data/golden */
-                snprintf(path, sizeof path, "data/golden/%s", rest);
-                text = sl_test_slurp(path);
-            }
-            cr_assert(text, "cannot read %s", path);
-            parse_values(&v, text, "\n");
-            free(text);
-        }
-        g->vecs = realloc(g->vecs, (g->nvec + 1) * sizeof *g->vecs);
-        g->vecs[g->nvec++] = v;
-        return;
-    }
-    if (!strcmp(kind, "exp")) {
-        /* exp ID SEED DTYPE N WORDS FNV x0,x1,x2 */
-        char seedtext[32], dt[16], first[200];
-        size_t n;
-        unsigned long long want_words, want_hash;
-        cr_assert(sscanf(line, "%*s %*s %31s %15s %zu %llu %llx %199s", seedtext, dt, &n, &want_words, &want_hash,
-                         first) == 6, "%s", line);
-        sl_seed seed;
-        sl_error err;
-        sl_rng_mt19937_state mt;
-        cr_assert_eq(sl_base_seed_parse(seedtext, &seed, &err), 0);
-        cr_assert_eq(sl_rng_torch_mt19937_seed(&mt, &seed, &err), 0);
-        sl_dtype dtype = !strcmp(dt, "float32") ? SL_F32 : SL_F64;
-        double *x = malloc(n * sizeof *x);
-        uint64_t words = 0, h = 0xcbf29ce484222325ULL;
-        sl_fw_torch_exponential(&mt, dtype, g->version, x, n, &words);
-        for (size_t i = 0; i < n; i++) {
-            unsigned char b[8];
-            float f = (float)x[i];
-            size_t len = dtype == SL_F32 ? 4 : 8;
-            if (dtype == SL_F32)
-                memcpy(b, &f, 4);
-            else
-                memcpy(b, &x[i], 8);
-            for (size_t j = 0; j < len; j++) /* little-endian bytes, as numpy's tobytes() here */
-                h = (h ^ b[j]) * 0x100000001b3ULL;
-        }
-        char got[200];
-        snprintf(got, sizeof got, "%a,%a,%a", x[0], x[1], x[2]);
-        g->ncase++;
-        if (h != want_hash || words != want_words)
-            fail3(g, id, first, "exponential_ hash", got);
-        free(x);
-        return;
-    }
-    int is_case = !strcmp(kind, "case");
-    if (!is_case && strcmp(kind, "error"))
-        return;
-    gvec *v = find_vec(g, name);
-    cr_assert(v, "%s: unknown vector %s", id, name);
-    char seedtext[32];
-    size_t n = 1, k;
-    int repl, off = 0;
-    if (is_case) {
-        cr_assert(sscanf(line, "%*s %*s %*s %31s %zu %zu %d %n", seedtext, &n, &k, &repl, &off) == 4, "%s", line);
-        g->ncase++;
-    } else {
-        cr_assert(sscanf(line, "%*s %*s %*s %31s %zu %d %n", seedtext, &k, &repl, &off) == 3, "%s", line);
-        g->nerror++;
-    }
-    char *rest = line + off;
-    rest[strcspn(rest, "\n")] = '\0';
-    sl_seed seed;
-    sl_error err;
-    cr_assert_eq(sl_base_seed_parse(seedtext, &seed, &err), 0, "%s", err.msg);
-    sl_rng_mt19937_state mt;
-    cr_assert_eq(sl_rng_torch_mt19937_seed(&mt, &seed, &err), 0, "%s", err.msg);
-    sl_fw_torch_dist d;
-    cr_assert_eq(sl_fw_torch_prepare(&d, v->f, v->d, v->V, v->dtype, g->version, v->name, &err), 0);
-    long *tok = malloc((k ? k : 1) * sizeof *tok);
-    uint64_t words = 0;
-    if (!is_case) {
-        /* error ID NAME SEED K R WORDS MESSAGE */
-        char *msg = strchr(rest, ' ');
-        cr_assert(msg, "%s", line);
-        msg++;
-        int rc = sl_fw_torch_multinomial(&d, &mt, k, repl, SL_TORCH_FAST, tok, &words, &err);
-        char got[1024];
-        snprintf(got, sizeof got, "rc %d words %llu: %s", rc, (unsigned long long)words, rc ? err.msg : "");
-        if (rc == 0 || words != 0 || !strstr(err.msg, msg))
-            fail(g, "%s: expected torch's error '%s', observed %s", id, msg, got);
-    } else {
-        /* case ... WORDS TOKENS: cumulative words per call, calls ';', samples ',' */
-        char *wsave = NULL, *tsave = NULL;
-        char *wl = strtok_r(rest, " ", &wsave);
-        char *tl = strtok_r(NULL, " ", &wsave);
-        cr_assert(wl && tl, "%s", line);
-        char *wtok = strtok_r(wl, ",", &tsave);
-        char *csave = NULL;
-        char *call = strtok_r(tl, ";", &csave);
-        for (size_t c = 0; c < n; c++) {
-            cr_assert(call && wtok, "%s: truncated", id);
-            sl_rng_mt19937_state mt2 = mt;
-            uint64_t words2 = words;
-            int rc = sl_fw_torch_multinomial(&d, &mt, k, repl, SL_TORCH_FAST, tok, &words, &err);
-            /* compare numerically: the expected call is "t0,t1,..." and the words after it */
-            int same = rc == 0 && words == strtoull(wtok, NULL, 10);
-            char *p = call;
-            for (size_t j = 0; same && j < k; j++) {
-                char *end;
-                long want = strtol(p, &end, 10);
-                same = end != p && want == tok[j];
-                p = *end == ',' ? end + 1 : end;
-            }
-            if (!same) {
-                char got[256];
-                if (rc)
-                    snprintf(got, sizeof got, "error: %.200s", err.msg);
-                else
-                    snprintf(got, sizeof got, "first token %ld, words %llu", tok[0], (unsigned long long)words);
-                fail3(g, id, call, wtok, got);
-            }
-            if (!repl && k == 1 && !rc) {
-                /* the every-log race on the same words must agree */
-                long t2;
-                sl_fw_torch_multinomial(&d, &mt2, k, repl, SL_TORCH_NAIVE, &t2, &words2, &err);
-                if (t2 != tok[0] || memcmp(&mt2, &mt, sizeof mt))
-                    fail(g, "%s: naive race disagrees (%s vs %s)", id, "naive", "fast");
-            }
-            wtok = strtok_r(NULL, ",", &tsave);
-            call = strtok_r(NULL, ";", &csave);
-        }
-    }
-    free(tok);
-    sl_fw_torch_free(&d);
-}
-
-static void replay_file(const char *path, gold *g)
-{
-    char *text = sl_test_slurp(path);
-    cr_assert(text, "cannot read %s (make golden writes it)", path);
-    char dir[512];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        *slash = '\0';
-    else
-        snprintf(dir, sizeof dir, ".");
-    memset(g, 0, sizeof *g);
-    /* "# torch.multinomial golden outputs: torch 2.6.0+debian ..." selects the 2.x variant */
-    g->version = strstr(text, "golden outputs: torch 2.") ? SL_TORCH_2 : SL_TORCH_1_13;
-    char *save = NULL;
-    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-        if (line[0] != '#')
-            replay_line(g, line, dir);
-    for (size_t i = 0; i < g->nvec; i++) {
-        free(g->vecs[i].f);
-        free(g->vecs[i].d);
-    }
-    free(g->vecs);
-    free(text);
-}
+#include "torch_replay.h"
 
 Test(replay_torch, golden_torch_1_13)
 {
@@ -329,9 +104,8 @@ Test(replay_torch, fast_race_equals_every_log_race)
             nonzero |= (dt == SL_F32 ? f[i] : d[i]) != 0;
         if (!nonzero)
             d[0] = f[0] = 1;
-        sl_fw_torch_dist dist;
         sl_error err;
-        cr_assert_eq(sl_fw_torch_prepare(&dist, f, d, V, dt, version, "random", &err), 0);
+        sl_draw_dist dd = {V, d, f, dt, "random"};
         sl_seed seed = {sm64(&s), 0, 0, 0};
         sl_rng_mt19937_state start;
         sl_rng_torch_mt19937_seed(&start, &seed, &err);
@@ -341,25 +115,30 @@ Test(replay_torch, fast_race_equals_every_log_race)
             sl_rng_mt19937_next(&start);
         /* every vector width this machine can run: the output must not depend on it */
         for (int level = SL_SIMD_SCALAR; level <= SL_SIMD_AVX2; level++) {
-            if (sl_rng_torch_simd_level(level) != level)
+            if (sl_rng_simd_level(level) != level)
                 continue;
-            dist.simd = level;
+            sl_draw_torch_param param = {version, 0, 1, level};
+            sl_draw_type tt = sl_draw_torch_type;
+            tt.param = &param;
+            void *table = NULL;
+            cr_assert_eq(sl_draw_prepare_dist(&tt, &table, &dd, &err), 0, "%s", err.msg);
             sl_rng_mt19937_state a = start, b = start;
             for (int c = 0; c < 12; c++) {
                 long ta = -1, tb = -2;
-                uint64_t wa = 0, wb = 0;
-                int ra = sl_fw_torch_multinomial(&dist, &a, 1, 0, SL_TORCH_FAST, &ta, &wa, &err);
-                int rb = sl_fw_torch_multinomial(&dist, &b, 1, 0, SL_TORCH_NAIVE, &tb, &wb, &err);
+                sl_rng ra_ = {&sl_rng_torch_mt19937_type, &a, 0}, rb_ = {&sl_rng_torch_mt19937_type, &b, 0};
+                int ra = sl_draw_k(&tt, table, &ra_, 1, &ta, &err);
+                tb = (long)sl_draw_torch_naive(table, &rb_);
+                uint64_t wa = ra_.words, wb = rb_.words;
                 calls++;
-                if (ra || rb || ta != tb || wa != wb || wa != 2 * V || memcmp(&a, &b, sizeof a)) {
+                if (ra || ta != tb || wa != wb || wa != 2 * V || memcmp(&a, &b, sizeof a)) {
                     if (!mism++)
                         snprintf(first, sizeof first,
                                  "V=%zu shape=%d dtype=%d version=%d simd=%d call %d: fast %ld naive %ld", V, shape,
                                  (int)dt, version, level, c, ta, tb);
                 }
             }
+            tt.free(table);
         }
-        sl_fw_torch_free(&dist);
         free(d);
         free(f);
     }
@@ -380,7 +159,7 @@ Test(replay_torch, block_filler_equals_word_by_word)
         uint32_t buf[3000];
         for (int chunk = 0; chunk < 40; chunk++) {
             size_t n = (size_t)(sm64(&s) % 3000);
-            sl_rng_torch_mt19937_fill(&a, buf, n);
+            sl_rng_mt19937_fill32(&a, buf, n);
             for (size_t i = 0; i < n; i++) {
                 uint32_t w = sl_rng_mt19937_next(&b);
                 cr_assert_eq(buf[i], w, "seed %llu chunk %d word %zu: fill %u, next %u", (unsigned long long)seed.lo,
@@ -390,21 +169,30 @@ Test(replay_torch, block_filler_equals_word_by_word)
     }
 }
 
+/* mt19937ar.c's genrand_int32 twist, written out here as the reference */
+static void textbook_twist(uint32_t *mt)
+{
+    static const uint32_t mag01[2] = {0u, 0x9908b0dfu};
+    for (int k = 0; k < 624; k++) {
+        uint32_t y = (mt[k] & 0x80000000u) | (mt[(k + 1) % 624] & 0x7fffffffu);
+        mt[k] = mt[(k + 397) % 624] ^ (y >> 1) ^ mag01[y & 1u];
+    }
+}
+
 Test(replay_torch, twist_widths_agree)
 {
-    /* the scalar, SSE2 and AVX2 twists against mt19937ar's (sl_rng_mt19937_next) */
+    /* the scalar, SSE2 and AVX2 twists against mt19937ar's */
     int levels = 0;
     for (int level = SL_SIMD_SCALAR; level <= SL_SIMD_AVX2; level++) {
-        if (sl_rng_torch_simd_level(level) != level)
+        if (sl_rng_simd_level(level) != level)
             continue;
         levels++;
         sl_rng_mt19937_state a, b;
         sl_rng_mt19937_init_genrand(&a, 5489u + (uint32_t)level);
         b = a;
         for (int t = 0; t < 50; t++) {
-            sl_rng_torch_mt19937_twist_simd(&a, level);
-            for (int i = 0; i < 624; i++) /* the reference twists on its first word */
-                sl_rng_mt19937_next(&b);
+            sl_rng_mt19937_twist(&a, level);
+            textbook_twist(b.mt);
             cr_assert(!memcmp(a.mt, b.mt, sizeof a.mt), "level %d: state differs after twist %d", level, t);
         }
     }
@@ -446,7 +234,7 @@ Test(replay_torch, topk_tie_order_equals_libstdcxx)
             v[j] = codes[strtol(end, &end, 10)];
         end = strchr(end, '|') + 1;
         sl_error err;
-        cr_assert_eq(sl_fw_torch_topk(v, V, k, out, &err), 0, "%s", err.msg);
+        cr_assert_eq(sl_draw_torch_topk(v, V, k, out, &err), 0, "%s", err.msg);
         for (size_t j = 0; j < k; j++) {
             long want = strtol(end, &end, 10);
             if (out[j] != want) {
@@ -495,7 +283,8 @@ Test(replay_cli, torch_draw_matches_golden)
     expect_cli("draw --framework torch --probs " SM4 " --seed 0 --n 2 --num-samples 2", "2 1\n2 0\n");
     expect_cli("draw --framework torch --probs " SM4 " --seed 0 --n 2 --num-samples 2 --replacement", "3 1\n0 2\n");
     expect_cli("draw --framework torch --probs " SM4 " --seed 0 --n 3 --json",
-               "{\"tokens\":[[2],[2],[0]],\"rng\":{\"name\":\"torch-mt19937\",\"word_bits\":32,\"words\":24}}\n");
+               "{\"tokens\":[[2],[2],[0]],\"rng\":{\"name\":\"torch-mt19937\",\"word_bits\":32,\"words\":24},"
+               "\"version\":\"torch 1.13.1 (CPU, no MKL)\"}\n");
     expect_cli("draw --framework torch --probs data/golden/torch_vec_zipf49152.txt --n 4", "0\n306\n26\n3\n");
 }
 
@@ -546,7 +335,9 @@ Test(replay_cli, torch_draw_variant_2_words)
 {
     /* torch 2.6.0 (data/torch2 c203): one sample with replacement takes the race, 2 V words */
     expect_cli("draw --framework torch --torch 2 --probs " SM4 " --seed 0 --n 2 --replacement --json",
-               "{\"tokens\":[[2],[2]],\"rng\":{\"name\":\"torch-mt19937\",\"word_bits\":32,\"words\":16}}\n");
+               "{\"tokens\":[[2],[2]],\"rng\":{\"name\":\"torch-mt19937\",\"word_bits\":32,\"words\":16},"
+               "\"version\":\"torch 2.x (CPU, MT19937 exponential_; checked on 2.6.0)\"}\n");
     expect_cli("draw --framework torch --probs " SM4 " --seed 0 --n 2 --replacement --json",
-               "{\"tokens\":[[3],[1]],\"rng\":{\"name\":\"torch-mt19937\",\"word_bits\":32,\"words\":4}}\n");
+               "{\"tokens\":[[3],[1]],\"rng\":{\"name\":\"torch-mt19937\",\"word_bits\":32,\"words\":4},"
+               "\"version\":\"torch 1.13.1 (CPU, no MKL)\"}\n");
 }

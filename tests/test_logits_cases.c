@@ -13,7 +13,7 @@ static int run(const sl_logits_pipeline_type *t, const double *x, size_t n, cons
                sl_error *e)
 {
     sl_vec v;
-    cr_assert_eq(sl_base_vec_alloc(&v, n, "case"), 0);
+    cr_assert_eq(sl_base_vec_alloc(&v, n, "case", NULL), 0);
     for (size_t i = 0; i < n; i++) {
         v.d[i] = x[i];
         v.f[i] = (float)x[i];

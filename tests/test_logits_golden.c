@@ -70,7 +70,7 @@ Test(replay_pipeline, golden_hf_vllm_against_torch_ops)
             }
         }
         sl_vec v;
-        cr_assert_eq(sl_base_vec_alloc(&v, V, name), 0);
+        cr_assert_eq(sl_base_vec_alloc(&v, V, name, NULL), 0);
         char *lg = strtok_r(NULL, "\n", &save), *kp = strtok_r(NULL, "\n", &save), *pr = strtok_r(NULL, "\n", &save);
         cr_assert(lg && kp && pr && !strncmp(lg, "logits ", 7) && !strncmp(kp, "kept", 4) && !strncmp(pr, "probs ", 6));
         cr_assert_eq(gold_floats(lg + 7, v.d, v.f, V), V);
@@ -118,7 +118,7 @@ Test(replay_pipeline, golden_hf_vllm_against_torch_ops)
             o.cfg = c; /* the same settings the pipeline case ran with */
             sl_fw_result fr;
             const sl_fw_type *ft = t == &sl_logits_pipeline_hf_type ? &sl_fw_hf_type : &sl_fw_vllm_type;
-            cr_assert_eq(ft->run(&o, &fr, &e), 0, "%s %s draw: %s", fw, name, e.msg);
+            cr_assert_eq(sl_fw_run(ft, &o, &fr, &e), 0, "%s %s draw: %s", fw, name, e.msg);
             for (size_t q = 0; q < 20; q++) {
                 long want_tok = strtol(p, &p, 10);
                 cr_assert_eq(fr.tokens[q], want_tok, "%s %s seed %llu draw %zu: token %ld, torch %ld", fw, name,

@@ -13,7 +13,7 @@
 
 static void hf_vec(sl_vec *v, const double *x, size_t n)
 {
-    cr_assert_eq(sl_base_vec_alloc(v, n, "test"), 0);
+    cr_assert_eq(sl_base_vec_alloc(v, n, "test", NULL), 0);
     for (size_t i = 0; i < n; i++) {
         v->d[i] = x[i];
         v->f[i] = (float)x[i];

@@ -22,15 +22,17 @@ static void llc_check(const char *what, const float *probs, size_t n, const floa
         data[i].logit = logf(probs[i]);
         data[i].p = probs[i];
     }
-    int dist = 1;
+    int dist = 1, rc = 0;
+    sl_error e = {{0}};
     switch (kind) {
     case T_TEMP: sl_logits_llama_temp(&a, arg); break;
-    case T_TOP_K: sl_logits_llama_top_k(&a, (long)arg); break;
-    case T_TOP_P: sl_logits_llama_top_p(&a, arg, 0); break;
-    case T_MIN_P: sl_logits_llama_min_p(&a, arg, 0); break;
-    case T_TYPICAL: sl_logits_llama_typical(&a, arg, 0); dist = 0; break;
+    case T_TOP_K: rc = sl_logits_llama_top_k(&a, (long)arg, &e); break;
+    case T_TOP_P: rc = sl_logits_llama_top_p(&a, arg, 0, &e); break;
+    case T_MIN_P: rc = sl_logits_llama_min_p(&a, arg, 0, &e); break;
+    case T_TYPICAL: rc = sl_logits_llama_typical(&a, arg, 0, &e); dist = 0; break;
     case T_PENALTIES: sl_logits_llama_penalties(&a, last, nlast, (long)nlast, rep, freq, pres); break;
     }
+    cr_assert_eq(rc, 0, "%s: %s", what, e.msg);
     if (dist)
         sl_logits_llama_dist(&a, 0.5);
     cr_assert_eq(a.size, nwant, "%s: observed %zu candidates, expected %zu", what, a.size, nwant);
@@ -139,12 +141,15 @@ static void llc_queue(size_t n_vocab, const char *seq, int top_k, float top_p, f
     int min_id = 0;
     const int max_id = (int)n_vocab - 1;
     for (const char *s = seq; *s; s++) {
+        sl_error e = {{0}};
+        int rc;
         if (*s == 'k')
-            sl_logits_llama_top_k(&a, top_k);
+            rc = sl_logits_llama_top_k(&a, top_k, &e);
         else if (*s == 'p')
-            sl_logits_llama_top_p(&a, top_p, 1);
+            rc = sl_logits_llama_top_p(&a, top_p, 1, &e);
         else
-            sl_logits_llama_min_p(&a, min_p, 1);
+            rc = sl_logits_llama_min_p(&a, min_p, 1, &e);
+        cr_assert_eq(rc, 0, "queue %s %c: %s", seq, *s, e.msg);
         sl_logits_llama_dist(&a, 0.5);
         const int size = (int)a.size;
         if (*s == 'k') {
@@ -232,12 +237,14 @@ Test(replay_pipeline, llamacpp_bucket_paths_match_a_full_sort)
         a[i].p = 0;
     }
     memcpy(ref, a, V * sizeof *a);
-    sl_logits_std_sort(ref, V, sizeof *ref, llc_desc, NULL);
+    sl_base_std_sort(ref, V, sizeof *ref, llc_desc, NULL);
     /* top-k 500: bucket partial sort */
     sl_logits_cand *b = malloc(V * sizeof *b);
     memcpy(b, a, V * sizeof *a);
     sl_logits_llama_array arr = {b, V, 0};
-    sl_logits_llama_top_k(&arr, 500);
+    sl_error e = {{0}};
+    int rc = sl_logits_llama_top_k(&arr, 500, &e);
+    cr_assert_eq(rc, 0, "%s", e.msg);
     cr_assert_eq(arr.size, 500);
     for (size_t i = 0; i < 500; i++)
         cr_assert_eq(arr.data[i].logit, ref[i].logit, "top-k position %zu: %g vs %g", i, arr.data[i].logit,
@@ -246,7 +253,8 @@ Test(replay_pipeline, llamacpp_bucket_paths_match_a_full_sort)
     for (float p = 0.05f; p < 1.0f; p += 0.3f) {
         memcpy(b, a, V * sizeof *a);
         sl_logits_llama_array t = {b, V, 0};
-        sl_logits_llama_top_p(&t, p, 0);
+        rc = sl_logits_llama_top_p(&t, p, 0, &e);
+        cr_assert_eq(rc, 0, "%s", e.msg);
         /* reference: softmax in id order (float sum), then the descending float walk */
         float mx = ref[0].logit, cum = 0;
         float *pid = malloc(V * sizeof *pid);

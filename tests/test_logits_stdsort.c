@@ -41,7 +41,7 @@ Test(replay_pipeline, stdsort_all_nan_keys_equals_libstdcxx)
             key[i] = NAN;
             idx[i] = (size_t)i;
         }
-        sl_logits_std_sort(idx, (size_t)n, sizeof *idx, nan_less, key);
+        sl_base_std_sort(idx, (size_t)n, sizeof *idx, nan_less, key);
         char *p = ids + 7;
         for (int i = 0; i < n; i++) {
             unsigned long want = strtoul(p, &p, 10);
@@ -75,8 +75,8 @@ Test(replay_pipeline, stdsort_equals_libstdcxx)
             a[i].p = 0;
         }
         memcpy(b, a, (size_t)n * sizeof *a);
-        sl_logits_std_partial_sort(a, (size_t)k, (size_t)n, sizeof *a, desc, NULL);
-        sl_logits_std_sort(b, (size_t)n, sizeof *b, desc, NULL);
+        sl_base_std_partial_sort(a, (size_t)k, (size_t)n, sizeof *a, desc, NULL);
+        sl_base_std_sort(b, (size_t)n, sizeof *b, desc, NULL);
         p = pa + 7;
         for (int i = 0; i < k; i++) {
             long id = strtol(p, &p, 10);

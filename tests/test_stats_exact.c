@@ -139,7 +139,7 @@ Test(replay_exact, linear_fallback_draws_filtered_token)
     /* the method itself, fed the two largest uniforms, returns 7; the one below returns 6 */
     void *table;
     sl_error e;
-    cr_assert_eq(sl_draw_linear_type.prepare(&table, d, 8, &e), 0);
+    cr_assert_eq(sl_draw_prepare(&sl_draw_linear_type, &table, d, 8, &e), 0);
     uint64_t hi = (((uint64_t)1 << 53) - 1) << 11, mid = (((uint64_t)1 << 53) - 2) << 11,
              lo = (((uint64_t)1 << 53) - 3) << 11;
     sl_rng_type gt = {.name = "grid", .word_bits = 64, .state_size = 8};
@@ -347,7 +347,7 @@ Test(replay_exact, own_methods_boundaries)
          * point: every token drawn there must have a positive exact count */
         void *table;
         sl_error e;
-        cr_assert_eq(ds[m]->prepare(&table, d, 6, &e), 0);
+        cr_assert_eq(sl_draw_prepare(ds[m], &table, d, 6, &e), 0);
         uint64_t w;
         sl_rng g = {.type = &gt, .state = &w};
         for (uint64_t k = 0; k < (1u << 20); k++) {
@@ -805,7 +805,7 @@ Test(replay_exact, cdf_counts_from_the_method_itself)
     run_ok(&sl_stat_exact_cdf_type, &in, &r);
     void *table;
     sl_error e;
-    cr_assert_eq(sl_draw_cdf_type.prepare(&table, d, 9, &e), 0);
+    cr_assert_eq(sl_draw_prepare(&sl_draw_cdf_type, &table, d, 9, &e), 0);
     sl_rng_type gt = {.name = "grid", .word_bits = 64, .state_size = 8, .next = sl_test_exact_grid_next};
     uint64_t w;
     sl_rng g = {.type = &gt, .state = &w};
@@ -853,7 +853,7 @@ Test(replay_exact, own_methods_when_the_float64_sum_overflows)
     for (int m = 0; m < 2; m++) {
         void *table;
         sl_error e;
-        cr_assert_eq(ds[m]->prepare(&table, d, 3, &e), 0);
+        cr_assert_eq(sl_draw_prepare(ds[m], &table, d, 3, &e), 0);
         for (uint64_t k = 0; k < 4; k++) {
             w = (k * (((uint64_t)1 << 53) / 3)) << 11;
             cr_assert_eq(ds[m]->draw(table, &g), expect[m], "%s at k = %llu", ds[m]->name, (unsigned long long)k);
@@ -1045,7 +1045,7 @@ Test(replay_exact, random_vectors_boundaries)
             void *table = NULL;
             sl_error e;
             if (m >= 3)
-                cr_assert_eq((m == 3 ? &sl_draw_cdf_type : &sl_draw_linear_type)->prepare(&table, d, V, &e), 0);
+                cr_assert_eq(sl_draw_prepare((m == 3 ? &sl_draw_cdf_type : &sl_draw_linear_type), &table, d, V, &e), 0);
             uint64_t K = 0, N = (uint64_t)1 << r.bits;
             for (size_t j = 0; j + 1 < V; j++) {
                 K += (uint64_t)r.count[j];
@@ -1192,7 +1192,7 @@ Test(stat_exact, alias_and_llamacpp_draws_match_exact)
     sl_seed s = {.lo = 77};
     cr_assert_eq(sl_rng_init(&r, &sl_rng_pcg32_type, &s, &e), 0, "%s", e.msg);
     void *table;
-    cr_assert_eq(sl_draw_alias_type.prepare(&table, d, 8, &e), 0);
+    cr_assert_eq(sl_draw_prepare(&sl_draw_alias_type, &table, d, 8, &e), 0);
     uint64_t oa[8] = {0}, ol[8] = {0};
     for (uint32_t n = 0; n < N_STAT; n++)
         oa[sl_draw_alias_type.draw(table, &r)]++;

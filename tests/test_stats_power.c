@@ -39,7 +39,7 @@ static void draw_counts(const sl_draw_type *dt, const double *p, size_t V, uint6
     void *table;
     seed_of(&s, seed);
     cr_assert_eq(sl_rng_init(&rng, &sl_rng_pcg32_type, &s, &err), 0, "%s", err.msg);
-    cr_assert_eq(dt->prepare(&table, p, V, &err), 0, "%s", err.msg);
+    cr_assert_eq(sl_draw_prepare(dt, &table, p, V, &err), 0, "%s", err.msg);
     memset(counts, 0, V * sizeof *counts);
     for (uint64_t i = 0; i < n; i++)
         counts[dt->draw(table, &rng)]++;

@@ -3,7 +3,13 @@
  * Conventions: library code returns a status (0 = ok) and fills an sl_error,
  * it never prints or exits; state is always passed in (no globals, after
  * pcg-c's _r functions); V = vocabulary size throughout. Exported names of
- * this layer start with sl_base_. */
+ * this layer start with sl_base_.
+ * Any function that allocates returns a status: out of memory is SL_ENOMEM,
+ * never a fallback that could change a result (another sort, a truncated
+ * filter, a NaN statistic). Text builders (sl_buf, sl_io_md_rows) keep a
+ * sticky oom flag that their final consumer checks. Every function that
+ * calls GSL first calls sl_rng_gsl_quiet (rng layer), so GSL returns its
+ * errors instead of aborting, and checks what GSL returns. */
 #ifndef SL_BASE_H
 #define SL_BASE_H
 
@@ -54,10 +60,23 @@ typedef struct sl_vec {
     char source[256];    /* name for messages: a file name or "inline" */
 } sl_vec;
 
-int sl_base_vec_alloc(sl_vec *v, size_t n, const char *source);
+/* Allocates d and f for n entries (uninitialised); returns 0, or SL_ENOMEM
+ * with err filled ("SOURCE: out of memory for N entries"). */
+int sl_base_vec_alloc(sl_vec *v, size_t n, const char *source, sl_error *err);
 void sl_base_vec_free(sl_vec *v);
 /* Checks weights: finite, >= 0, not all zero, not empty. Messages name the
  * source and the entry ("probs.txt: entry 17 is NaN"). Uses v->d. */
 int sl_base_vec_check_weights(const sl_vec *v, sl_error *err);
+
+/* ---------------------------------------------------------------- libstdc++'s sorts (base/stdsort.c) */
+
+/* std::sort, std::partial_sort and std::nth_element as libstdc++ performs them, so
+ * tied elements end in the order C++ code (llama.cpp's samplers, torch.topk) leaves
+ * them. less(a, b, ctx) is the comparator; elements are at most 64 bytes. */
+typedef int (*sl_base_less)(const void *a, const void *b, const void *ctx);
+void sl_base_std_sort(void *base, size_t n, size_t size, sl_base_less less, const void *ctx);
+void sl_base_std_partial_sort(void *base, size_t middle, size_t n, size_t size, sl_base_less less,
+                              const void *ctx);
+void sl_base_std_nth_element(void *base, size_t nth, size_t n, size_t size, sl_base_less less, const void *ctx);
 
 #endif

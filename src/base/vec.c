@@ -7,16 +7,18 @@
 
 #include "base/sl_base.h"
 
-int sl_base_vec_alloc(sl_vec *v, size_t n, const char *source)
+int sl_base_vec_alloc(sl_vec *v, size_t n, const char *source, sl_error *err)
 {
     memset(v, 0, sizeof *v);
     snprintf(v->source, sizeof v->source, "%s", source);
     v->n = n;
-    v->d = malloc((n ? n : 1) * sizeof *v->d);
-    v->f = malloc((n ? n : 1) * sizeof *v->f);
+    if (n <= SIZE_MAX / sizeof *v->d) { /* n * 8 must not wrap */
+        v->d = malloc((n ? n : 1) * sizeof *v->d);
+        v->f = malloc((n ? n : 1) * sizeof *v->f);
+    }
     if (!v->d || !v->f) {
         sl_base_vec_free(v);
-        return SL_ENOMEM;
+        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu entries", source, n);
     }
     return SL_OK;
 }

@@ -31,7 +31,7 @@ static void bench_one(const sl_draw_type *dt, const double *p, size_t V, double 
         for (size_t i = 0; i < preps; i++) {
             if (table)
                 dt->free(table);
-            dt->prepare(&table, p, V, &err);
+            sl_draw_prepare(dt, &table, p, V, &err);
         }
         double t1 = now_s();
         sl_rng r;
@@ -63,7 +63,7 @@ static int bench_race(const char *rng, const double *p, size_t V, double *plain_
     sl_error err;
     sl_seed seed = {.lo = 42};
     void *table = NULL;
-    if (!t || sl_draw_exprace_type.prepare(&table, p, V, &err))
+    if (!t || sl_draw_prepare(&sl_draw_exprace_type, &table, p, V, &err))
         return -1;
     size_t draws = V > 1000 ? 100 : 100000, sink = 0;
     *plain_s = *fast_s = 1e30;
@@ -87,21 +87,20 @@ static int bench_race(const char *rng, const double *p, size_t V, double *plain_
     return 0;
 }
 
+static void bench_help(FILE *f)
+{
+    fprintf(f, "usage: samplab bench [--logits SRC]\n\nTimes prepare and draw of every method at V = 8 "
+               "(the weather example) and on SRC\n(default data/synthetic_49152.txt), with pcg32.\n\n");
+    sl_cli_help_options(f, sl_cli_spec_lookup("bench"), "options:");
+}
+
 int sl_cli_bench_main(int argc, char **argv)
 {
-    const char *big = "data/synthetic_49152.txt";
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: samplab bench [--logits SRC]\n\nTimes prepare and draw of every method at V = 8 "
-                   "(the weather example) and on SRC\n(default data/synthetic_49152.txt), with pcg32.\n");
-            return 0;
-        } else if (!strcmp(argv[i], "--logits") && i + 1 < argc) {
-            big = argv[++i];
-        } else {
-            fprintf(stderr, "samplab bench: unknown option '%s'\n", argv[i]);
-            return 2;
-        }
-    }
+    sl_cli_parsed po;
+    int st = sl_cli_parse("bench", argc, argv, bench_help, &po);
+    if (st >= 0)
+        return st;
+    const char *big = po.a[SL_CLI_LOGITS].given ? po.a[SL_CLI_LOGITS].text : "data/synthetic_49152.txt";
     static const double weather[8] = {4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2.2};
     sl_error err;
     sl_vec v;

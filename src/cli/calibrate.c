@@ -29,61 +29,38 @@ static void calibrate_help(FILE *f)
             "p-values in each tail and prints a %d-bin histogram (bin, low, high, count, expected).\n"
             "Pooling of the chi-square cells: %s.\n",
             CAL_BINS, SL_STAT_POOL_RULE);
+    fprintf(f, "\n");
+    sl_cli_help_options(f, sl_cli_spec_lookup("calibrate"), "options:");
 }
 
 int sl_cli_calibrate_main(int argc, char **argv)
 {
+    sl_cli_parsed po;
+    int st = sl_cli_parse("calibrate", argc, argv, calibrate_help, &po);
+    if (st >= 0)
+        return st;
+    const sl_cli_arg *v = po.a;
     sl_cli_ref_opts ro;
-    memset(&ro, 0, sizeof ro);
-    ro.row = -1;
-    const char *method = NULL, *rng_name = "pcg32", *first_text = NULL;
-    size_t n = 0, K = 0;
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        int st;
-        if (sl_cli_ref_option(argc, argv, &i, "calibrate", &ro, &st)) {
-            if (st)
-                return st;
-            continue;
-        }
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            calibrate_help(stdout);
-            return 0;
-        }
-        if (!strcmp(a, "--json")) {
-            json = 1;
-            continue;
-        }
-        if (strcmp(a, "--method") && strcmp(a, "--rng") && strcmp(a, "--n") && strcmp(a, "--seeds") &&
-            strcmp(a, "--first-seed")) {
-            fprintf(stderr, "samplab calibrate: unknown option '%s' (samplab calibrate --help)\n", a);
-            return 2;
-        }
-        if (!(v = sl_cli_value("calibrate", argc, argv, &i)))
-            return 2;
-        if (!strcmp(a, "--method"))
-            method = v;
-        else if (!strcmp(a, "--rng"))
-            rng_name = v;
-        else if (!strcmp(a, "--first-seed"))
-            first_text = v;
-        else if (sl_cli_parse_size("calibrate", a, v, !strcmp(a, "--n") ? &n : &K))
-            return 2;
-    }
+    sl_cli_ref_from(&po, &ro);
+    const char *method = v[SL_CLI_METHOD].text, *first_text = v[SL_CLI_FIRST_SEED].text;
+    const char *rng_name = v[SL_CLI_RNG].given ? v[SL_CLI_RNG].text : "pcg32";
+    size_t n = v[SL_CLI_N].size, K = v[SL_CLI_SEEDS].size;
+    int json = v[SL_CLI_JSON].given;
+    char e[SL_CLI_ESC_MAX];
     if (!method || n == 0 || K == 0) {
         fprintf(stderr, "samplab calibrate: --method M, --n N >= 1 and --seeds K >= 1 are required\n");
         return 2;
     }
     const sl_draw_type *dt = sl_draw_lookup(method);
     if (!dt) {
-        fprintf(stderr, "samplab calibrate: unknown method '%s' (exprace, cdf, linear, alias, greedy)\n", method);
+        fprintf(stderr, "samplab calibrate: unknown method '%s' (exprace, cdf, linear, alias, greedy)\n",
+                sl_cli_esc(method, e, sizeof e));
         return 2;
     }
     const sl_rng_type *rt = sl_rng_lookup(rng_name);
     if (!rt) {
         fprintf(stderr, "samplab calibrate: unknown random source '%s' (samplab draw --help lists them)\n",
-                rng_name);
+                sl_cli_esc(rng_name, e, sizeof e));
         return 2;
     }
     sl_error err;
@@ -115,7 +92,7 @@ int sl_cli_calibrate_main(int argc, char **argv)
     }
     if (cells.ncells < 2) {
         fprintf(stderr, "samplab calibrate: %s: one chi-square cell at N = %zu, nothing to calibrate\n",
-                ref.source, n);
+                sl_cli_esc(ref.source, e, sizeof e), n);
         goto out;
     }
     double df = (double)cells.ncells - 1;
@@ -134,10 +111,17 @@ int sl_cli_calibrate_main(int argc, char **argv)
         }
         double chi2, g;
         uint64_t outside;
-        sl_stat_chi2_g(&cells, counts, &chi2, &g, &outside);
+        if (sl_stat_chi2_g(&cells, counts, &chi2, &g, &outside, &err)) {
+            sl_cli_fail(&err);
+            goto out;
+        }
         outside_total += outside;
         /* A draw on a p = 0 token makes the sample fail outright: p-value 0. */
-        pv[k] = outside ? 0.0 : gsl_cdf_chisq_Q(chi2, df);
+        pv[k] = 0.0;
+        if (!outside && sl_stat_chisq_q(chi2, df, &pv[k], &err)) {
+            sl_cli_fail(&err);
+            goto out;
+        }
         lo_tail += pv[k] < 0.001;
         hi_tail += pv[k] > 0.999;
         size_t b = (size_t)(pv[k] * CAL_BINS);

@@ -109,6 +109,8 @@ typedef struct cmp_translation {
     char args[256];
     double tv;
     char scope[128]; /* which rule, or "on these logits" */
+    int rc;          /* SL_ENOMEM when a candidate could not be run: the search is incomplete */
+    sl_error err;
 } cmp_translation;
 
 /* The translation is printed with %.9g: run exactly what is printed. */
@@ -135,19 +137,24 @@ static int cmp_float_desc(const void *a, const void *b)
 }
 
 /* The f64 sum of the k largest of candle's float32 softmax at temperature t
- * (after its repeat penalty when c has one): the mass candle's top-p sees. */
-static double cmp_candle_topk_mass(const sl_vec *v, const sl_logits_cfg *c, double t, long k)
+ * (after its repeat penalty when c has one) into *mass: the mass candle's
+ * top-p sees. Returns 0 or SL_ENOMEM. */
+static int cmp_candle_topk_mass(const sl_vec *v, const sl_logits_cfg *c, double t, long k, double *mass,
+                                sl_error *err)
 {
     size_t V = v->n;
+    *mass = 0;
     if (k <= 0)
-        return 0;
+        return SL_OK;
     float *lg = malloc(V * sizeof *lg);
     if (!lg)
-        return 0;
+        return sl_base_error_set(err, SL_ENOMEM, "compare: out of memory for %zu candle logits", V);
     memcpy(lg, v->f, V * sizeof *lg);
-    if (c->has_penalty && sl_logits_candle_repeat_penalty(lg, V, (float)c->penalty, c->context, c->context_n) < 0) {
+    int rc;
+    if (c->has_penalty &&
+        (rc = sl_logits_candle_repeat_penalty(lg, V, (float)c->penalty, c->context, c->context_n, NULL, err))) {
         free(lg);
-        return 0;
+        return rc;
     }
     sl_logits_candle_softmax(lg, V, t, 0, lg);
     qsort(lg, V, sizeof *lg, cmp_float_desc);
@@ -155,7 +162,8 @@ static double cmp_candle_topk_mass(const sl_vec *v, const sl_logits_cfg *c, doub
     for (size_t j = 0; j < (size_t)k && j < V; j++)
         m += lg[j];
     free(lg);
-    return m;
+    *mass = m;
+    return SL_OK;
 }
 
 /* Settings for framework x that reproduce y's result (run and checked). */
@@ -224,7 +232,9 @@ static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_
         (y->t == &sl_logits_pipeline_hf_type || y->t == &sl_logits_pipeline_vllm_type || y->t == &sl_logits_pipeline_tutorial_type) &&
         (user->has_top_k || (user->defaults && y->t == &sl_logits_pipeline_hf_type))) {
         long k = user->has_top_k ? user->top_k : 50;
-        double m = cmp_candle_topk_mass(v, &base, ty, k);
+        double m;
+        if ((out->rc = cmp_candle_topk_mass(v, &base, ty, k, &m, &out->err)))
+            return;
         if (m > 0) {
             sl_logits_cfg c = base;
             c.has_temperature = 1;
@@ -263,8 +273,16 @@ static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_
             cand[i].temperature = ty;
         }
         cmp_round9(&cand[i]);
-        if ((cmp_bits(&cand[i]) & ~x->accepts) || sl_logits_pipeline_run(x, v, &cand[i], &r, &err))
+        if (cmp_bits(&cand[i]) & ~x->accepts)
             continue;
+        int rc = sl_logits_pipeline_run(x, v, &cand[i], &r, &err);
+        if (rc == SL_ENOMEM) { /* not a refusal: the candidate was never judged */
+            out->rc = rc;
+            out->err = err;
+            return;
+        }
+        if (rc)
+            continue; /* the settings are invalid for x: try the next rule */
         double tv = cmp_tv(&r, &y->r);
         int same = cmp_same_kept(&r, &y->r);
         sl_logits_result_free(&r);
@@ -285,8 +303,9 @@ static void cmp_help(FILE *f)
                "Runs the same logits and settings through each framework's pipeline (default: all that\n"
                "have every option given; a framework named in --frameworks that lacks one is an error).\n"
                "Per framework: kept count, entropy (nats), top N tokens (default 5). Per pair: TV distance,\n"
-               "ids one keeps and the other drops, and a translation that makes them agree (verified).\n\n%s",
-            sl_cli_logits_settings_help);
+               "ids one keeps and the other drops, and a translation that makes them agree (verified).\n\n");
+    sl_cli_help_options(f, sl_cli_spec_lookup("compare"),
+                        "settings (each framework takes the ones it has; others are an error naming it):");
 }
 
 static void cmp_print_ids(const unsigned char *a, const unsigned char *b, size_t V)
@@ -370,40 +389,22 @@ static void cmp_notes(const sl_cli_logits_args *a, int has_hf, int has_candle, F
 
 int sl_cli_compare_main(int argc, char **argv)
 {
+    sl_cli_parsed po;
+    int st = sl_cli_parse("compare", argc, argv, cmp_help, &po);
+    if (st >= 0)
+        return st;
     sl_cli_logits_args a;
-    memset(&a, 0, sizeof a);
-    a.row = -1;
-    const char *list = NULL;
-    size_t ntop = 5;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            cmp_help(stdout);
-            return 0;
-        }
-        if (!strcmp(argv[i], "--frameworks")) {
-            if (!(list = sl_cli_value("compare", argc, argv, &i)))
-                return 2;
-            continue;
-        }
-        if (!strcmp(argv[i], "--top")) {
-            const char *v = sl_cli_value("compare", argc, argv, &i);
-            if (!v || sl_cli_parse_size("compare", "--top", v, &ntop))
-                return 2;
-            if (ntop > 100)
-                ntop = 100;
-            continue;
-        }
-        int r = sl_cli_logits_opt("compare", argc, argv, &i, &a);
-        if (r < 0)
-            return 2;
-        if (r == 0) {
-            fprintf(stderr, "samplab compare: unknown option '%s' (samplab compare --help)\n", argv[i]);
-            return 2;
-        }
-    }
+    sl_cli_logits_from(&po, &a);
+    const char *list = po.a[SL_CLI_FRAMEWORKS].text;
+    size_t ntop = po.a[SL_CLI_TOP].given ? po.a[SL_CLI_TOP].size : 5;
+    if (ntop > 100)
+        ntop = 100;
+    const unsigned settings = SL_CLI_G_SAMPLING | SL_CLI_G_LLAMA_PENALTY;
+    char e[SL_CLI_ESC_MAX];
     cmp_fw fw[CMP_MAX];
     size_t nfw = 0;
     const char *skipped[CMP_MAX][2];
+    char skipped_names[CMP_MAX][64];
     const sl_logits_pipeline_type *skipped_t[CMP_MAX];
     size_t nskip = 0;
     if (list) {
@@ -413,14 +414,12 @@ int sl_cli_compare_main(int argc, char **argv)
             const sl_logits_pipeline_type *t = sl_logits_pipeline_lookup(tok);
             if (!t) {
                 fprintf(stderr, "samplab compare: unknown framework '%s' (samplab pipeline --help lists them)\n",
-                        tok);
+                        sl_cli_esc(tok, e, sizeof e));
                 return 2;
             }
-            const char *miss = sl_cli_logits_missing(a.given, t->accepts);
-            if (miss) {
-                fprintf(stderr, "samplab compare: %s is not an option of framework %s\n", miss, t->name);
-                return 2;
-            }
+            sl_cli_opt miss = sl_cli_refused(&po, settings, t->accepts);
+            if (miss)
+                return sl_cli_not_an_option("compare", sl_cli_options[miss].name, "framework", t->name);
             int dup = 0;
             for (size_t j = 0; j < nfw; j++)
                 dup |= fw[j].t == t;
@@ -433,11 +432,14 @@ int sl_cli_compare_main(int argc, char **argv)
         }
     } else {
         for (size_t i = 0; sl_logits_pipeline_types[i] && nfw < CMP_MAX; i++) {
-            const char *miss = sl_cli_logits_missing(a.given, sl_logits_pipeline_types[i]->accepts);
+            sl_cli_opt miss = sl_cli_refused(&po, settings, sl_logits_pipeline_types[i]->accepts);
             if (miss) {
+                /* the output names the setting as a whole: "--repetition-penalty/--context" */
                 skipped_t[nskip] = sl_logits_pipeline_types[i];
                 skipped[nskip][0] = sl_logits_pipeline_types[i]->name;
-                skipped[nskip++][1] = miss;
+                sl_cli_bit_names(sl_cli_options[miss].bit, skipped_names[nskip], sizeof skipped_names[nskip]);
+                skipped[nskip][1] = skipped_names[nskip];
+                nskip++;
                 continue;
             }
             fw[nfw++].t = sl_logits_pipeline_types[i];
@@ -501,6 +503,18 @@ int sl_cli_compare_main(int argc, char **argv)
                 if (!fw[j].ok)
                     continue;
                 cmp_translate(&a.vec, &a.cfg, &fw[j], skipped_t[i], &t);
+                if (t.rc) {
+                    json_decref(tr);
+                    json_decref(o);
+                    json_decref(root);
+                    json_decref(jf);
+                    json_decref(jp);
+                    json_decref(js);
+                    json_decref(jn);
+                    fprintf(stderr, "samplab compare: %s\n", t.err.msg);
+                    rc = 2;
+                    goto out;
+                }
                 if (!t.found)
                     continue;
                 json_t *x = json_object();
@@ -557,6 +571,18 @@ int sl_cli_compare_main(int argc, char **argv)
                         cmp_translation t;
                         const cmp_fw *src = dir ? &fw[j] : &fw[i], *dst = dir ? &fw[i] : &fw[j];
                         cmp_translate(&a.vec, &a.cfg, src, dst->t, &t);
+                        if (t.rc) {
+                            json_decref(tr);
+                            json_decref(o); /* holds only_a and only_b */
+                            json_decref(root);
+                            json_decref(jf);
+                            json_decref(jp);
+                            json_decref(js);
+                            json_decref(jn);
+                            fprintf(stderr, "samplab compare: %s\n", t.err.msg);
+                            rc = 2;
+                            goto out;
+                        }
                         if (!t.found)
                             continue;
                         json_t *x = json_object();
@@ -620,6 +646,11 @@ int sl_cli_compare_main(int argc, char **argv)
                 cmp_translation t;
                 const cmp_fw *src = dir ? &fw[j] : &fw[i], *dst = dir ? &fw[i] : &fw[j];
                 cmp_translate(&a.vec, &a.cfg, src, dst->t, &t);
+                if (t.rc) {
+                    fprintf(stderr, "samplab compare: %s\n", t.err.msg);
+                    rc = 2;
+                    goto out;
+                }
                 if (!t.found)
                     continue;
                 any = 1;
@@ -636,6 +667,11 @@ int sl_cli_compare_main(int argc, char **argv)
             if (!fw[j].ok)
                 continue;
             cmp_translate(&a.vec, &a.cfg, &fw[j], skipped_t[i], &t);
+            if (t.rc) {
+                fprintf(stderr, "samplab compare: %s\n", t.err.msg);
+                rc = 2;
+                goto out;
+            }
             if (t.found)
                 printf("  %s (skipped) for %s: translation: samplab pipeline --framework %s%s reproduces %s (TV %.3g; "
                        "%s)\n",

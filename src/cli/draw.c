@@ -2,7 +2,6 @@
  * draw method over a random source (--method, --rng) or exactly as a real
  * framework would draw them (--framework). Output: one call per line, or
  * per-token counts, or one JSON object with the words consumed. */
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,21 +9,6 @@
 #include <jansson.h>
 
 #include "cli/sl_cli.h"
-
-/* Each framework-only option, its bit, and its name for messages. */
-typedef struct opt_seen {
-    unsigned bit;
-    const char *name;
-} opt_seen;
-
-static const opt_seen opt_names[] = {
-    {SL_OPT_PROBS, "--probs"}, {SL_OPT_LOGITS, "--logits"}, {SL_OPT_TEMPERATURE, "--temperature"},
-    {SL_OPT_TOP_K, "--top-k"}, {SL_OPT_TOP_P, "--top-p"}, {SL_OPT_MIN_P, "--min-p"},
-    {SL_OPT_NUM_SAMPLES, "--num-samples"}, {SL_OPT_REPLACEMENT, "--replacement"},
-    {SL_OPT_DTYPE, "--dtype"}, {SL_OPT_VARIANT, "--torch"}, {SL_OPT_SIMD_SUM, "--simd-sum"},
-    {SL_OPT_TYPICAL, "--typical"}, {SL_OPT_PENALTY, "--repetition-penalty/--context"},
-    {SL_OPT_MIN_KEEP, "--min-keep"}, {SL_OPT_DEFAULTS, "--defaults"},
-};
 
 static void draw_help(FILE *f)
 {
@@ -54,9 +38,9 @@ static void draw_help(FILE *f)
         for (size_t i = 0; sl_fw_types[i]; i++) {
             const sl_fw_type *ft = sl_fw_types[i];
             fprintf(f, "  %-13s %s\n  %-13s options:", ft->name, ft->summary, "");
-            for (size_t j = 0; j < sizeof opt_names / sizeof opt_names[0]; j++)
-                if (ft->accepts & opt_names[j].bit)
-                    fprintf(f, " %s", opt_names[j].name);
+            for (int o = SL_CLI_NONE + 1; o < SL_CLI_OPT_COUNT; o++)
+                if (sl_cli_options[o].bit & ft->accepts)
+                    fprintf(f, " %s", sl_cli_options[o].name);
             fprintf(f, "\n");
         }
         fprintf(f, "\nframework options: --num-samples K is torch.multinomial(p, K) or NumPy's size=K (K\n"
@@ -66,6 +50,8 @@ static void draw_help(FILE *f)
                    "0 .. 2^64 - 1, numpy 0 .. 2^128 - 1, numpy-legacy 0 .. 2^32 - 1. An option a framework does\n"
                    "not list is an error, never ignored.\n");
     }
+    fprintf(f, "\n");
+    sl_cli_help_options(f, sl_cli_spec_lookup("draw"), "options:");
 }
 
 
@@ -99,7 +85,7 @@ static int print_counts(const uint64_t *c, size_t V, int json, const char *rng_n
 }
 
 static int print_result(const long *tokens, size_t n, size_t k, int nested, size_t V, int counts, int json,
-                        const char *rng_name, unsigned word_bits, uint64_t words)
+                        const char *rng_name, unsigned word_bits, uint64_t words, const char *version)
 {
     if (json) {
         json_t *root = json_object();
@@ -133,6 +119,8 @@ static int print_result(const long *tokens, size_t n, size_t k, int nested, size
         json_object_set_new(rng, "word_bits", json_integer(word_bits));
         json_object_set_new(rng, "words", json_integer((json_int_t)words));
         json_object_set_new(root, "rng", rng);
+        if (version)
+            json_object_set_new(root, "version", json_string(version));
         char *s = json_dumps(root, JSON_COMPACT);
         json_decref(root);
         if (!s)
@@ -159,148 +147,36 @@ static int print_result(const long *tokens, size_t n, size_t k, int nested, size
     return 0;
 }
 
-/* The numeric framework settings: option, its SL_OPT_* bit, where the value
- * and its "given" flag live in sl_fw_opts, and whether it is an integer. */
-typedef struct num_opt {
-    const char *name;
-    unsigned bit;
-    size_t value, has; /* offsetof into sl_fw_opts */
-    int integer;
-} num_opt;
-
-#define NUM_OPT(name, bit, field, integer) {name, bit, offsetof(sl_fw_opts, cfg.field), offsetof(sl_fw_opts, cfg.has_##field), integer}
-static const num_opt num_opts[] = {
-    NUM_OPT("--temperature", SL_OPT_TEMPERATURE, temperature, 0),
-    NUM_OPT("--top-k", SL_OPT_TOP_K, top_k, 1),
-    NUM_OPT("--top-p", SL_OPT_TOP_P, top_p, 0),
-    NUM_OPT("--min-p", SL_OPT_MIN_P, min_p, 0),
-    NUM_OPT("--typical", SL_OPT_TYPICAL, typical, 0),
-    NUM_OPT("--repetition-penalty", SL_OPT_PENALTY, penalty, 0),
-    NUM_OPT("--min-keep", SL_OPT_MIN_KEEP, min_keep, 1),
-};
-#undef NUM_OPT
-
-/* argv[*i] if it is one of num_opts: parses its value into fo. 1 consumed,
- * 0 not a numeric setting, -1 error (printed). */
-static int draw_num_opt(int argc, char **argv, int *i, sl_fw_opts *fo, unsigned *given)
-{
-    for (size_t j = 0; j < sizeof num_opts / sizeof num_opts[0]; j++) {
-        const num_opt *o = &num_opts[j];
-        if (strcmp(argv[*i], o->name))
-            continue;
-        const char *v = sl_cli_value("draw", argc, argv, i);
-        char *base = (char *)fo;
-        if (!v || (o->integer ? sl_cli_parse_long("draw", o->name, v, (long *)(base + o->value))
-                              : sl_cli_parse_double("draw", o->name, v, (double *)(base + o->value))))
-            return -1;
-        *(int *)(base + o->has) = 1;
-        *given |= o->bit;
-        return 1;
-    }
-    return 0;
-}
-
 int sl_cli_draw_main(int argc, char **argv)
 {
-    const char *probs_src = NULL, *logits_src = NULL, *method = NULL, *rng_name = "pcg32", *framework = NULL;
-    const char *seed_text = NULL, *stream_text = NULL, *tensor = NULL, *dtype_text = NULL, *variant = NULL;
-    const char *context_text = NULL;
-    long row = -1;
-    size_t n = 1;
-    int counts = 0, json = 0;
-    unsigned given = 0; /* SL_OPT_* bits the user gave */
+    sl_cli_parsed po;
+    int st = sl_cli_parse("draw", argc, argv, draw_help, &po);
+    if (st >= 0)
+        return st;
+    const sl_cli_arg *v = po.a;
+    const char *probs_src = v[SL_CLI_PROBS].text, *logits_src = v[SL_CLI_LOGITS].text;
+    const char *method = v[SL_CLI_METHOD].text, *framework = v[SL_CLI_FRAMEWORK].text;
+    const char *rng_name = v[SL_CLI_RNG].given ? v[SL_CLI_RNG].text : "pcg32";
+    const char *seed_text = v[SL_CLI_SEED].text, *stream_text = v[SL_CLI_STREAM].text;
+    const char *tensor = v[SL_CLI_TENSOR].text, *dtype_text = v[SL_CLI_DTYPE].text;
+    const char *variant = v[SL_CLI_TORCH].text, *context_text = v[SL_CLI_CONTEXT].text;
+    long row = v[SL_CLI_ROW].given ? v[SL_CLI_ROW].l : -1;
+    size_t n = v[SL_CLI_N].given ? v[SL_CLI_N].size : 1;
+    int counts = v[SL_CLI_COUNTS].given, json = v[SL_CLI_JSON].given;
+    char e[SL_CLI_ESC_MAX];
     sl_fw_opts fo;
     memset(&fo, 0, sizeof fo);
-    fo.k = 1;
-    fo.cfg.temperature = 1.0;
-
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-#define VALUE()                                           \
-    do {                                                  \
-        if (!(v = sl_cli_value("draw", argc, argv, &i))) \
-            return 2;                                     \
-    } while (0)
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            draw_help(stdout);
-            return 0;
-        } else if (!strcmp(a, "--probs")) {
-            VALUE();
-            probs_src = v;
-        } else if (!strcmp(a, "--logits")) {
-            VALUE();
-            logits_src = v;
-        } else if (!strcmp(a, "--method")) {
-            VALUE();
-            method = v;
-        } else if (!strcmp(a, "--framework")) {
-            VALUE();
-            framework = v;
-        } else if (!strcmp(a, "--rng")) {
-            VALUE();
-            rng_name = v;
-        } else if (!strcmp(a, "--seed")) {
-            VALUE();
-            seed_text = v;
-        } else if (!strcmp(a, "--stream")) {
-            VALUE();
-            stream_text = v;
-        } else if (!strcmp(a, "--n")) {
-            VALUE();
-            if (sl_cli_parse_size("draw", a, v, &n))
-                return 2;
-        } else if (!strcmp(a, "--counts")) {
-            counts = 1;
-        } else if (!strcmp(a, "--json")) {
-            json = 1;
-        } else if (!strcmp(a, "--tensor")) {
-            VALUE();
-            tensor = v;
-        } else if (!strcmp(a, "--row")) {
-            VALUE();
-            if (sl_cli_parse_long("draw", a, v, &row))
-                return 2;
-            if (row < 0) {
-                fprintf(stderr, "samplab draw: --row takes a non-negative integer\n");
-                return 2;
-            }
-        } else if (!strcmp(a, "--num-samples")) {
-            VALUE();
-            if (sl_cli_parse_size("draw", a, v, &fo.k))
-                return 2;
-            given |= SL_OPT_NUM_SAMPLES;
-        } else if (!strcmp(a, "--replacement")) {
-            fo.replacement = 1;
-            given |= SL_OPT_REPLACEMENT;
-        } else if (!strcmp(a, "--dtype")) {
-            VALUE();
-            dtype_text = v;
-            given |= SL_OPT_DTYPE;
-        } else if (!strcmp(a, "--torch")) {
-            VALUE();
-            variant = v;
-            given |= SL_OPT_VARIANT;
-        } else if (!strcmp(a, "--simd-sum")) {
-            fo.simd_sum = 1;
-            given |= SL_OPT_SIMD_SUM;
-        } else if (!strcmp(a, "--context")) {
-            VALUE();
-            context_text = v;
-            given |= SL_OPT_PENALTY;
-        } else if (!strcmp(a, "--defaults")) {
-            fo.cfg.defaults = 1;
-            given |= SL_OPT_DEFAULTS;
-        } else {
-            int r = draw_num_opt(argc, argv, &i, &fo, &given);
-            if (r < 0)
-                return 2;
-            if (r == 0) {
-                fprintf(stderr, "samplab draw: unknown option '%s' (samplab draw --help)\n", a);
-                return 2;
-            }
-        }
-#undef VALUE
+    fo.k = v[SL_CLI_NUM_SAMPLES].given ? v[SL_CLI_NUM_SAMPLES].size : 1;
+    fo.replacement = v[SL_CLI_REPLACEMENT].given;
+    fo.simd_sum = v[SL_CLI_SIMD_SUM].given;
+    {
+        /* the pipeline settings draw takes, as pipeline and compare read them */
+        sl_cli_logits_args la;
+        sl_cli_logits_from(&po, &la);
+        fo.cfg = la.cfg;
     }
+    if (!fo.cfg.has_temperature)
+        fo.cfg.temperature = 1.0;
     if (!!probs_src == !!logits_src) {
         fprintf(stderr, "samplab draw: give exactly one of --probs SRC and --logits SRC\n");
         return 2;
@@ -326,26 +202,25 @@ int sl_cli_draw_main(int argc, char **argv)
     if (framework) {
         const sl_fw_type *ft = sl_fw_lookup(framework);
         if (!ft) {
-            fprintf(stderr, "samplab draw: unknown framework '%s' (samplab draw --help lists them)\n", framework);
+            fprintf(stderr, "samplab draw: unknown framework '%s' (samplab draw --help lists them)\n",
+                    sl_cli_esc(framework, e, sizeof e));
             goto out;
         }
-        if (stream_text) {
-            fprintf(stderr, "samplab draw: --stream is not an option of framework %s\n", ft->name);
+        /* a framework fixes its own random source; its seed is --seed */
+        sl_cli_opt miss = v[SL_CLI_STREAM].given ? SL_CLI_STREAM : v[SL_CLI_RNG].given ? SL_CLI_RNG
+                        : sl_cli_refused(&po, SL_CLI_G_SOURCE | SL_CLI_G_SAMPLING | SL_CLI_G_FRAMEWORK, ft->accepts);
+        if (miss) {
+            rc = sl_cli_not_an_option("draw", sl_cli_options[miss].name, "framework", ft->name);
             goto out;
         }
-        given |= probs_src ? SL_OPT_PROBS : SL_OPT_LOGITS;
-        for (size_t i = 0; i < sizeof opt_names / sizeof opt_names[0]; i++)
-            if ((given & opt_names[i].bit) && !(ft->accepts & opt_names[i].bit)) {
-                fprintf(stderr, "samplab draw: %s is not an option of framework %s\n", opt_names[i].name, ft->name);
-                goto out;
-            }
         if (dtype_text) {
             if (!strcmp(dtype_text, "float32"))
                 fo.dtype = SL_F32;
             else if (!strcmp(dtype_text, "float64"))
                 fo.dtype = SL_F64;
             else {
-                fprintf(stderr, "samplab draw: --dtype takes float32 or float64, not '%s'\n", dtype_text);
+                fprintf(stderr, "samplab draw: --dtype takes float32 or float64, not '%s'\n",
+                        sl_cli_esc(dtype_text, e, sizeof e));
                 goto out;
             }
             fo.dtype_set = 1;
@@ -361,7 +236,7 @@ int sl_cli_draw_main(int argc, char **argv)
             for (size_t i = 0; ctx && i < cv.n; i++) {
                 if (cv.d[i] != (double)(long)cv.d[i] || cv.d[i] < 0 || cv.d[i] >= (double)vec.n) {
                     fprintf(stderr, "samplab draw: %s: context entry %zu (%.17g) is not a token id in 0..%zu\n",
-                            cv.source, i, cv.d[i], vec.n - 1);
+                            sl_cli_esc(cv.source, e, sizeof e), i, cv.d[i], vec.n - 1);
                     free(ctx);
                     sl_base_vec_free(&cv);
                     goto out;
@@ -383,31 +258,35 @@ int sl_cli_draw_main(int argc, char **argv)
                             "None, ..)): --top-k and --top-p act only with a temperature\n");
         sl_fw_result res;
         memset(&res, 0, sizeof res);
-        int frc = ft->run(&fo, &res, &err);
+        int frc = sl_fw_run(ft, &fo, &res, &err);
         free(ctx);
         if (frc) {
             rc = sl_cli_fail(&err);
             goto out;
         }
         rc = print_result(res.tokens, res.n, res.k, (ft->accepts & SL_OPT_NUM_SAMPLES) != 0, vec.n, counts, json,
-                          res.rng_name, res.word_bits, res.words);
+                          res.rng_name, res.word_bits, res.words, res.version);
         sl_fw_result_free(&res);
         goto out;
     }
 
     /* --method: a draw method over a random source. */
-    if (given & ~SL_OPT_TEMPERATURE) {
-        fprintf(stderr, "samplab draw: that option needs --framework (a method takes --rng, --seed, --stream)\n");
+    sl_cli_opt fw_only = sl_cli_refused(&po, SL_CLI_G_SAMPLING | SL_CLI_G_FRAMEWORK, SL_OPT_TEMPERATURE);
+    if (fw_only) {
+        fprintf(stderr, "samplab draw: %s is not an option of method %s: it needs --framework (a method takes --rng, "
+                        "--seed, --stream)\n", sl_cli_options[fw_only].name, sl_cli_esc(method, e, sizeof e));
         goto out;
     }
     const sl_draw_type *dt = sl_draw_lookup(method);
     if (!dt) {
-        fprintf(stderr, "samplab draw: unknown method '%s' (exprace, cdf, linear, alias, greedy)\n", method);
+        fprintf(stderr, "samplab draw: unknown method '%s' (exprace, cdf, linear, alias, greedy)\n",
+                sl_cli_esc(method, e, sizeof e));
         goto out;
     }
     const sl_rng_type *rt = sl_rng_lookup(rng_name);
     if (!rt) {
-        fprintf(stderr, "samplab draw: unknown random source '%s' (samplab draw --help lists them)\n", rng_name);
+        fprintf(stderr, "samplab draw: unknown random source '%s' (samplab draw --help lists them)\n",
+                sl_cli_esc(rng_name, e, sizeof e));
         goto out;
     }
     double *p = vec.d;
@@ -420,7 +299,7 @@ int sl_cli_draw_main(int argc, char **argv)
         double t = !strcmp(dt->name, "greedy") ? 1.0 : fo.cfg.temperature;
         int src = sl_logits_softmax(vec.d, vec.n, t, soft, &err);
         if (src) {
-            fprintf(stderr, "samplab: %s: %s\n", vec.source, err.msg);
+            sl_cli_fail_in(vec.source, &err);
             free(soft);
             goto out;
         }
@@ -442,7 +321,7 @@ int sl_cli_draw_main(int argc, char **argv)
         rc = sl_cli_fail(&err);
         goto out;
     }
-    if (dt->prepare(&table, p, vec.n, &err)) {
+    if (sl_draw_prepare(dt, &table, p, vec.n, &err)) {
         sl_rng_release(&rng);
         free(soft);
         rc = sl_cli_fail(&err);
@@ -468,7 +347,7 @@ int sl_cli_draw_main(int argc, char **argv)
     } else {
         for (size_t i = 0; i < n; i++)
             tokens[i] = (long)dt->draw(table, &rng);
-        rc = print_result(tokens, n, 1, 0, vec.n, counts, json, rt->name, rt->word_bits, rng.words);
+        rc = print_result(tokens, n, 1, 0, vec.n, counts, json, rt->name, rt->word_bits, rng.words, NULL);
     }
     dt->free(table);
     sl_rng_release(&rng);

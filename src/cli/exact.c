@@ -41,7 +41,8 @@ static void exact_help(FILE *f)
         "  cdf, alias, linear (the tutorial's inverse CDF with its last-index fallback)\n\n"
         "--dtype sets the precision torch and numpy receive (defaults: torch float32, numpy float64;\n"
         "a .npy source keeps its own). torch with --logits receives float32(softmax in float64), not\n"
-        "torch's own softmax.\n");
+        "torch's own softmax.\n\n");
+    sl_cli_help_options(f, sl_cli_spec_lookup("exact"), "options:");
 }
 
 static double per_billion(double p)
@@ -187,70 +188,26 @@ static int print_json(const sl_stat_exact_result *r, const sl_stat_exact_type *t
 
 int sl_cli_exact_main(int argc, char **argv)
 {
-    const char *probs_src = NULL, *logits_src = NULL, *method = NULL, *framework = NULL;
-    const char *rng_name = NULL, *dtype_text = NULL, *tensor = NULL;
-    long row = -1;
-    int json = 0, tokens = 0, replacement = 0, has_t = 0;
-    double temperature = 1.0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-#define VALUE()                                            \
-    do {                                                   \
-        if (!(v = sl_cli_value("exact", argc, argv, &i))) \
-            return 2;                                      \
-    } while (0)
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            exact_help(stdout);
-            return 0;
-        } else if (!strcmp(a, "--probs")) {
-            VALUE();
-            probs_src = v;
-        } else if (!strcmp(a, "--logits")) {
-            VALUE();
-            logits_src = v;
-        } else if (!strcmp(a, "--method")) {
-            VALUE();
-            method = v;
-        } else if (!strcmp(a, "--framework")) {
-            VALUE();
-            framework = v;
-        } else if (!strcmp(a, "--rng")) {
-            VALUE();
-            rng_name = v;
-        } else if (!strcmp(a, "--dtype")) {
-            VALUE();
-            dtype_text = v;
-        } else if (!strcmp(a, "--tensor")) {
-            VALUE();
-            tensor = v;
-        } else if (!strcmp(a, "--row")) {
-            VALUE();
-            if (sl_cli_parse_long("exact", a, v, &row))
-                return 2;
-        } else if (!strcmp(a, "--temperature")) {
-            VALUE();
-            if (sl_cli_parse_double("exact", a, v, &temperature))
-                return 2;
-            has_t = 1;
-        } else if (!strcmp(a, "--replacement")) {
-            replacement = 1;
-        } else if (!strcmp(a, "--json")) {
-            json = 1;
-        } else if (!strcmp(a, "--report-data")) {
-            VALUE();
-            sl_error err;
-            const char *z = SL_REPORT_ZIPF_PATH;
-            if (sl_report_exact_data(v, access(z, R_OK) == 0 ? z : NULL, &err))
-                return sl_cli_fail(&err);
-            return 0;
-        } else if (!strcmp(a, "--tokens")) {
-            tokens = 1;
-        } else {
-            fprintf(stderr, "samplab exact: unknown option '%s' (samplab exact --help)\n", a);
-            return 2;
-        }
-#undef VALUE
+    sl_cli_parsed po;
+    int st = sl_cli_parse("exact", argc, argv, exact_help, &po);
+    if (st >= 0)
+        return st;
+    const sl_cli_arg *v = po.a;
+    if (v[SL_CLI_REPORT_DATA].given) {
+        sl_error err;
+        const char *z = SL_REPORT_ZIPF_PATH;
+        if (sl_report_exact_data(v[SL_CLI_REPORT_DATA].text, access(z, R_OK) == 0 ? z : NULL, &err))
+            return sl_cli_fail(&err);
+        return 0;
     }
+    const char *probs_src = v[SL_CLI_PROBS].text, *logits_src = v[SL_CLI_LOGITS].text;
+    const char *method = v[SL_CLI_METHOD].text, *framework = v[SL_CLI_FRAMEWORK].text;
+    const char *rng_name = v[SL_CLI_RNG].text, *dtype_text = v[SL_CLI_DTYPE].text, *tensor = v[SL_CLI_TENSOR].text;
+    long row = v[SL_CLI_ROW].given ? v[SL_CLI_ROW].l : -1;
+    int json = v[SL_CLI_JSON].given, tokens = v[SL_CLI_TOKENS].given, replacement = v[SL_CLI_REPLACEMENT].given;
+    int has_t = v[SL_CLI_TEMPERATURE].given;
+    double temperature = has_t ? v[SL_CLI_TEMPERATURE].d : 1.0;
+    char e[SL_CLI_ESC_MAX];
     if (!!probs_src == !!logits_src) {
         fprintf(stderr, "samplab exact: give exactly one of --probs SRC and --logits SRC\n");
         return 2;
@@ -289,14 +246,14 @@ int sl_cli_exact_main(int argc, char **argv)
             t = sl_stat_exact_lookup(method);
         else if (sl_draw_lookup(method)) {
             fprintf(stderr, "samplab exact: method %s is not audited exactly (cdf, alias, linear are; "
-                    "for the exponential race see --framework torch)\n", method);
+                    "for the exponential race see --framework torch)\n", sl_cli_esc(method, e, sizeof e));
             return 2;
         }
         if (!rng_name)
             rng_name = "pcg32";
         const sl_rng_type *rt = sl_rng_lookup(rng_name);
         if (!rt) {
-            fprintf(stderr, "samplab exact: unknown random source '%s'\n", rng_name);
+            fprintf(stderr, "samplab exact: unknown random source '%s'\n", sl_cli_esc(rng_name, e, sizeof e));
             return 2;
         }
         if (rt->word_bits != 32 && rt->word_bits != 64) {
@@ -315,17 +272,17 @@ int sl_cli_exact_main(int argc, char **argv)
             i++;
         if (!ok[i]) {
             fprintf(stderr, "samplab exact: --framework gsl models a generator whose gsl_rng_uniform is w/2^32 "
-                    "(gsl:mt19937, gsl:taus2, gsl:gfsr4, ...), not '%s'\n", rng_name);
+                    "(gsl:mt19937, gsl:taus2, gsl:gfsr4, ...), not '%s'\n", sl_cli_esc(rng_name, e, sizeof e));
             return 2;
         }
     } else if (framework && rng_name) {
         fprintf(stderr, "samplab exact: --rng is not an option of framework %s (it fixes its own source)\n",
-                framework);
+                sl_cli_esc(framework, e, sizeof e));
         return 2;
     }
     if (!t) {
         fprintf(stderr, "samplab exact: unknown %s '%s' (samplab exact --help)\n", framework ? "framework" : "method",
-                name);
+                sl_cli_esc(name, e, sizeof e));
         return 2;
     }
     if (dtype_text && !(t == &sl_stat_exact_numpy_type || t == &sl_stat_exact_torch_race_type ||
@@ -365,7 +322,8 @@ int sl_cli_exact_main(int argc, char **argv)
         else if (!strcmp(dtype_text, "float64"))
             in.dtype = SL_F64;
         else {
-            fprintf(stderr, "samplab exact: --dtype takes float32 or float64, not '%s'\n", dtype_text);
+            fprintf(stderr, "samplab exact: --dtype takes float32 or float64, not '%s'\n",
+                    sl_cli_esc(dtype_text, e, sizeof e));
             sl_base_vec_free(&vec);
             return 2;
         }
@@ -379,12 +337,12 @@ int sl_cli_exact_main(int argc, char **argv)
         if (!pd || !pf)
             goto out;
         if (sl_logits_softmax(vec.d, vec.n, temperature, pd, &err)) {
-            fprintf(stderr, "samplab: %s: %s\n", vec.source, err.msg);
+            sl_cli_fail_in(vec.source, &err);
             goto out;
         }
         if (t == &sl_stat_exact_candle_type) {
             if (sl_stat_exact_candle_softmax(vec.f, vec.n, temperature, pf, &err)) {
-                fprintf(stderr, "samplab: %s: %s\n", vec.source, err.msg);
+                sl_cli_fail_in(vec.source, &err);
                 goto out;
             }
         } else {

@@ -20,19 +20,7 @@ static void gof_help(FILE *f)
             "usage: samplab gof (--probs SRC | --logits SRC [--temperature T])\n"
             "                   (--draws FILE | --counts FILE | --method M [--rng R] [--seed S] --n N)\n"
             "                   [--alpha A] [--null-reps R] [--json]\n\n"
-            "Tests whether draws come from the reference distribution p.\n"
-            "  --probs SRC      weights (inline 3,2,2,1, a text file, .npy); divided by their sum\n"
-            "  --logits SRC     logits, through a stable softmax at --temperature T (default 1)\n"
-            "  --draws FILE     token ids separated by whitespace or newlines ('-' = stdin);\n"
-            "                   read as a stream: memory O(V) whatever the number of draws\n"
-            "  --counts FILE    one count per token id in order, or id<TAB>count lines\n"
-            "                   for every id (the output of `samplab draw --counts` as is)\n"
-            "  --method M       draw N tokens here with method M (exprace, cdf, linear, alias, greedy)\n"
-            "                   over --rng R (default pcg32) seeded with --seed S (default 42)\n"
-            "  --alpha A        level of the chi-square test (default 0.01)\n"
-            "  --null-reps R    TV null samples for its 99th percentile (default: 200 to 2000, about\n"
-            "                   0.15 s of simulation; 0 skips the simulation)\n"
-            "  --json           one JSON object instead of text\n\n"
+            "Tests whether draws come from the reference distribution p.\n\n"
             "Rules, in order (the verdict names the one that decided):\n"
             "  1. any draw on a token with p = 0 fails outright;\n"
             "  2. Pearson's chi-square p-value < alpha fails;\n"
@@ -43,6 +31,8 @@ static void gof_help(FILE *f)
             "whichever is cheaper) over %s seeded %lu.\n\n"
             "Exit status: 0 consistent (PASS), 1 rejected (FAIL), 2 bad input or usage.\n",
             SL_STAT_POOL_RULE, SL_STAT_SIM_RNG, SL_STAT_SIM_SEED);
+    fprintf(f, "\n");
+    sl_cli_help_options(f, sl_cli_spec_lookup("gof"), "options:");
 }
 
 /* TV null replicates: about 0.15 s of simulation, between 200 and 2000. */
@@ -54,62 +44,23 @@ static size_t tv_null_reps(size_t support, uint64_t n)
 
 int sl_cli_gof_main(int argc, char **argv)
 {
+    sl_cli_parsed po;
+    int st = sl_cli_parse("gof", argc, argv, gof_help, &po);
+    if (st >= 0)
+        return st;
+    const sl_cli_arg *v = po.a;
     sl_cli_ref_opts ro;
-    memset(&ro, 0, sizeof ro);
-    ro.row = -1;
-    const char *draws = NULL, *counts_path = NULL, *method = NULL, *rng_name = "pcg32", *seed_text = NULL;
-    size_t n_opt = 0;
-    int has_n = 0, json = 0, has_reps = 0;
-    size_t reps_opt = 0;
-    double alpha = 0.01;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        int st;
-        if (sl_cli_ref_option(argc, argv, &i, "gof", &ro, &st)) {
-            if (st)
-                return st;
-            continue;
-        }
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            gof_help(stdout);
-            return 0;
-        } else if (!strcmp(a, "--json")) {
-            json = 1;
-            continue;
-        }
-        if (strcmp(a, "--draws") && strcmp(a, "--counts") && strcmp(a, "--method") && strcmp(a, "--rng") &&
-            strcmp(a, "--seed") && strcmp(a, "--n") && strcmp(a, "--alpha") && strcmp(a, "--null-reps")) {
-            fprintf(stderr, "samplab gof: unknown option '%s' (samplab gof --help)\n", a);
-            return 2;
-        }
-        if (!(v = sl_cli_value("gof", argc, argv, &i)))
-            return 2;
-        if (!strcmp(a, "--draws"))
-            draws = v;
-        else if (!strcmp(a, "--counts"))
-            counts_path = v;
-        else if (!strcmp(a, "--method"))
-            method = v;
-        else if (!strcmp(a, "--rng"))
-            rng_name = v;
-        else if (!strcmp(a, "--seed"))
-            seed_text = v;
-        else if (!strcmp(a, "--null-reps")) {
-            if (sl_cli_parse_size("gof", a, v, &reps_opt))
-                return 2;
-            has_reps = 1;
-        } else if (!strcmp(a, "--n")) {
-            if (sl_cli_parse_size("gof", a, v, &n_opt))
-                return 2;
-            has_n = 1;
-        } else if (!strcmp(a, "--alpha")) {
-            if (sl_cli_parse_double("gof", a, v, &alpha))
-                return 2;
-            if (!(alpha > 0 && alpha < 1)) {
-                fprintf(stderr, "samplab gof: --alpha must be in (0,1), not %s\n", v);
-                return 2;
-            }
-        }
+    sl_cli_ref_from(&po, &ro);
+    const char *draws = v[SL_CLI_DRAWS].text, *counts_path = v[SL_CLI_COUNTS_FILE].text;
+    const char *method = v[SL_CLI_METHOD].text, *seed_text = v[SL_CLI_SEED].text;
+    const char *rng_name = v[SL_CLI_RNG].given ? v[SL_CLI_RNG].text : "pcg32";
+    size_t n_opt = v[SL_CLI_N].size, reps_opt = v[SL_CLI_NULL_REPS].size;
+    int has_n = v[SL_CLI_N].given, json = v[SL_CLI_JSON].given, has_reps = v[SL_CLI_NULL_REPS].given;
+    double alpha = v[SL_CLI_ALPHA].given ? v[SL_CLI_ALPHA].d : 0.01;
+    char e[SL_CLI_ESC_MAX];
+    if (!(alpha > 0 && alpha < 1)) {
+        fprintf(stderr, "samplab gof: --alpha must be in (0,1), not %s\n", sl_cli_esc(v[SL_CLI_ALPHA].text, e, sizeof e));
+        return 2;
     }
     if ((draws != NULL) + (counts_path != NULL) + (method != NULL) != 1) {
         fprintf(stderr, "samplab gof: give exactly one of --draws FILE, --counts FILE, --method M\n");
@@ -129,11 +80,13 @@ int sl_cli_gof_main(int argc, char **argv)
     sl_error err;
     if (method) {
         if (!(dt = sl_draw_lookup(method))) {
-            fprintf(stderr, "samplab gof: unknown method '%s' (exprace, cdf, linear, alias, greedy)\n", method);
+            fprintf(stderr, "samplab gof: unknown method '%s' (exprace, cdf, linear, alias, greedy)\n",
+                    sl_cli_esc(method, e, sizeof e));
             return 2;
         }
         if (!(rt = sl_rng_lookup(rng_name))) {
-            fprintf(stderr, "samplab gof: unknown random source '%s' (samplab draw --help lists them)\n", rng_name);
+            fprintf(stderr, "samplab gof: unknown random source '%s' (samplab draw --help lists them)\n",
+                    sl_cli_esc(rng_name, e, sizeof e));
             return 2;
         }
     }

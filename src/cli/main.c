@@ -55,9 +55,11 @@ int main(int argc, char **argv)
         printf("samplab %s\n", SL_VERSION);
         return finish(0);
     }
+    sl_rng_gsl_quiet(); /* the commands' own GSL calls (calibrate's p-values) report, never abort */
     for (const sl_cli_command *c = commands; c->name; c++)
         if (!strcmp(argv[1], c->name))
             return finish(c->main(argc - 1, argv + 1));
-    fprintf(stderr, "samplab: unknown command '%s' (samplab --help lists them)\n", argv[1]);
+    char e[SL_CLI_ESC_MAX];
+    fprintf(stderr, "samplab: unknown command '%s' (samplab --help lists them)\n", sl_cli_esc(argv[1], e, sizeof e));
     return 2;
 }

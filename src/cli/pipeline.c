@@ -11,115 +11,39 @@
 
 #include "cli/sl_cli.h"
 
-static const struct {
-    unsigned bit;
-    const char *name;
-} logits_names[] = {
-    {SL_OPT_TEMPERATURE, "--temperature"}, {SL_OPT_TOP_K, "--top-k"}, {SL_OPT_TOP_P, "--top-p"},
-    {SL_OPT_MIN_P, "--min-p"}, {SL_OPT_TYPICAL, "--typical"},
-    {SL_OPT_PENALTY, "--repetition-penalty/--context"}, {SL_OPT_MIN_KEEP, "--min-keep"},
-    {SL_OPT_DEFAULTS, "--defaults"}, {SL_OPT_LAST_N, "--penalty-last-n"},
-    {SL_OPT_FREQ_PRESENCE, "--frequency-penalty/--presence-penalty"},
-};
-
-const char *sl_cli_logits_missing(unsigned given, unsigned accepts)
+void sl_cli_logits_from(const sl_cli_parsed *p, sl_cli_logits_args *a)
 {
-    for (size_t i = 0; i < sizeof logits_names / sizeof logits_names[0]; i++)
-        if ((given & logits_names[i].bit) && !(accepts & logits_names[i].bit))
-            return logits_names[i].name;
-    return NULL;
-}
-
-int sl_cli_logits_opt(const char *cmd, int argc, char **argv, int *i, sl_cli_logits_args *a)
-{
-    const char *o = argv[*i], *v;
+    const sl_cli_arg *v = p->a;
     sl_logits_cfg *c = &a->cfg;
-#define VAL()                                          \
-    do {                                               \
-        if (!(v = sl_cli_value(cmd, argc, argv, i))) \
-            return -1;                                 \
+    memset(a, 0, sizeof *a);
+    a->src = v[SL_CLI_LOGITS].text;
+    a->tensor = v[SL_CLI_TENSOR].text;
+    a->row = v[SL_CLI_ROW].given ? v[SL_CLI_ROW].l : -1;
+    a->json = v[SL_CLI_JSON].given;
+    a->context_src = v[SL_CLI_CONTEXT].text;
+#define DBL(opt, field)                            \
+    do {                                           \
+        c->field = v[opt].d;                       \
+        c->has_##field = v[opt].given;             \
     } while (0)
-#define DBL(field, has, bit)                                  \
-    do {                                                      \
-        VAL();                                                \
-        if (sl_cli_parse_double(cmd, o, v, &c->field))        \
-            return -1;                                        \
-        c->has = 1;                                           \
-        a->given |= (bit);                                    \
-        return 1;                                             \
+#define LNG(opt, field)                            \
+    do {                                           \
+        c->field = v[opt].l;                       \
+        c->has_##field = v[opt].given;             \
     } while (0)
-    if (!strcmp(o, "--logits")) {
-        VAL();
-        a->src = v;
-        return 1;
-    }
-    if (!strcmp(o, "--tensor")) {
-        VAL();
-        a->tensor = v;
-        return 1;
-    }
-    if (!strcmp(o, "--row")) {
-        VAL();
-        if (sl_cli_parse_long(cmd, o, v, &a->row))
-            return -1;
-        if (a->row < 0) {
-            fprintf(stderr, "samplab %s: --row takes a non-negative integer\n", cmd);
-            return -1;
-        }
-        return 1;
-    }
-    if (!strcmp(o, "--json")) {
-        a->json = 1;
-        return 1;
-    }
-    if (!strcmp(o, "--temperature"))
-        DBL(temperature, has_temperature, SL_OPT_TEMPERATURE);
-    if (!strcmp(o, "--top-p"))
-        DBL(top_p, has_top_p, SL_OPT_TOP_P);
-    if (!strcmp(o, "--min-p"))
-        DBL(min_p, has_min_p, SL_OPT_MIN_P);
-    if (!strcmp(o, "--typical"))
-        DBL(typical, has_typical, SL_OPT_TYPICAL);
-    if (!strcmp(o, "--repetition-penalty"))
-        DBL(penalty, has_penalty, SL_OPT_PENALTY);
-    if (!strcmp(o, "--frequency-penalty"))
-        DBL(freq, has_freq, SL_OPT_FREQ_PRESENCE);
-    if (!strcmp(o, "--presence-penalty"))
-        DBL(presence, has_presence, SL_OPT_FREQ_PRESENCE);
-    if (!strcmp(o, "--top-k") || !strcmp(o, "--min-keep") || !strcmp(o, "--penalty-last-n")) {
-        VAL();
-        long x;
-        if (sl_cli_parse_long(cmd, o, v, &x))
-            return -1;
-        if (o[2] == 't') {
-            c->top_k = x;
-            c->has_top_k = 1;
-            a->given |= SL_OPT_TOP_K;
-        } else if (o[2] == 'm') {
-            c->min_keep = x;
-            c->has_min_keep = 1;
-            a->given |= SL_OPT_MIN_KEEP;
-        } else {
-            c->last_n = x;
-            c->has_last_n = 1;
-            a->given |= SL_OPT_LAST_N;
-        }
-        return 1;
-    }
-    if (!strcmp(o, "--context")) {
-        VAL();
-        a->context_src = v;
-        a->given |= SL_OPT_PENALTY;
-        return 1;
-    }
-    if (!strcmp(o, "--defaults")) {
-        c->defaults = 1;
-        a->given |= SL_OPT_DEFAULTS;
-        return 1;
-    }
+    DBL(SL_CLI_TEMPERATURE, temperature);
+    DBL(SL_CLI_TOP_P, top_p);
+    DBL(SL_CLI_MIN_P, min_p);
+    DBL(SL_CLI_TYPICAL, typical);
+    DBL(SL_CLI_REPETITION_PENALTY, penalty);
+    DBL(SL_CLI_FREQUENCY_PENALTY, freq);
+    DBL(SL_CLI_PRESENCE_PENALTY, presence);
+    LNG(SL_CLI_TOP_K, top_k);
+    LNG(SL_CLI_MIN_KEEP, min_keep);
+    LNG(SL_CLI_PENALTY_LAST_N, last_n);
 #undef DBL
-#undef VAL
-    return 0;
+#undef LNG
+    c->defaults = v[SL_CLI_DEFAULTS].given;
 }
 
 int sl_cli_logits_load(const char *cmd, sl_cli_logits_args *a)
@@ -152,8 +76,9 @@ int sl_cli_logits_load(const char *cmd, sl_cli_logits_args *a)
         }
         for (size_t i = 0; i < cv.n; i++) {
             if (cv.d[i] != floor(cv.d[i]) || cv.d[i] < 0 || cv.d[i] >= (double)a->vec.n) {
+                char e[SL_CLI_ESC_MAX];
                 fprintf(stderr, "samplab %s: %s: context entry %zu (%.17g) is not a token id in 0..%zu\n", cmd,
-                        cv.source, i, cv.d[i], a->vec.n - 1);
+                        sl_cli_esc(cv.source, e, sizeof e), i, cv.d[i], a->vec.n - 1);
                 sl_base_vec_free(&cv);
                 return 2;
             }
@@ -175,27 +100,6 @@ void sl_cli_logits_free(sl_cli_logits_args *a)
     a->loaded = 0;
 }
 
-const char sl_cli_logits_settings_help[] =
-    "settings (each framework takes the ones it has; others are an error naming it):\n"
-    "  --logits SRC               logits: inline \"3,2,2,1\", a text file, .npy, or .safetensors\n"
-    "  --tensor NAME --row I      which tensor (and row of a 2-D one) of a .safetensors file\n"
-    "  --temperature T            hf: T must be > 0 (0 is transformers' ValueError); vllm: T < 1e-5 is greedy;\n"
-    "                             llamacpp: T <= 0 keeps the first maximum; tutorial: T must be > 0\n"
-    "  --top-k K                  hf, vllm: ties with the k-th value survive; llamacpp, tutorial: exactly K\n"
-    "  --top-p P                  nucleus; hf/vllm remove ascending cumsum <= 1-P; llamacpp/tutorial keep\n"
-    "                             through the token where the descending sum reaches P\n"
-    "  --min-p M                  hf/vllm/tutorial in probability space after temperature;\n"
-    "                             llamacpp in logit space (l >= max + ln M), before temperature\n"
-    "  --typical M                locally typical sampling (hf, llamacpp)\n"
-    "  --repetition-penalty R --context IDS\n"
-    "                             penalise ids in IDS (inline list or file): hf every id, vllm every id,\n"
-    "                             llamacpp the last --penalty-last-n (default 64)\n"
-    "  --frequency-penalty F --presence-penalty P   llamacpp only (need --context)\n"
-    "  --min-keep N               hf min_tokens_to_keep (default 1); llamacpp min_keep (default 0)\n"
-    "  --defaults                 the framework's own defaults: hf top_k 50; llamacpp top-k 40, top-p 0.95,\n"
-    "                             min-p 0.05, T 0.8; vllm none\n"
-    "  --json                     machine-readable output\n";
-
 static void pipeline_help(FILE *f)
 {
     fprintf(f, "usage: samplab pipeline --framework F --logits SRC [settings] [--json]\n\n"
@@ -205,47 +109,34 @@ static void pipeline_help(FILE *f)
                "frameworks:\n");
     for (size_t i = 0; sl_logits_pipeline_types[i]; i++)
         fprintf(f, "  %-9s %s\n", sl_logits_pipeline_types[i]->name, sl_logits_pipeline_types[i]->summary);
-    fprintf(f, "\n%s", sl_cli_logits_settings_help);
+    fprintf(f, "\n");
+    sl_cli_help_options(f, sl_cli_spec_lookup("pipeline"),
+                        "settings (each framework takes the ones it has; others are an error naming it):");
 }
 
 int sl_cli_pipeline_main(int argc, char **argv)
 {
+    sl_cli_parsed po;
+    int st = sl_cli_parse("pipeline", argc, argv, pipeline_help, &po);
+    if (st >= 0)
+        return st;
     sl_cli_logits_args a;
-    memset(&a, 0, sizeof a);
-    a.row = -1;
-    const char *fw = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            pipeline_help(stdout);
-            return 0;
-        }
-        if (!strcmp(argv[i], "--framework")) {
-            if (!(fw = sl_cli_value("pipeline", argc, argv, &i)))
-                return 2;
-            continue;
-        }
-        int r = sl_cli_logits_opt("pipeline", argc, argv, &i, &a);
-        if (r < 0)
-            return 2;
-        if (r == 0) {
-            fprintf(stderr, "samplab pipeline: unknown option '%s' (samplab pipeline --help)\n", argv[i]);
-            return 2;
-        }
-    }
+    sl_cli_logits_from(&po, &a);
+    const char *fw = po.a[SL_CLI_FRAMEWORK].text;
+    char e[SL_CLI_ESC_MAX];
     if (!fw) {
         fprintf(stderr, "samplab pipeline: --framework F is required (samplab pipeline --help lists them)\n");
         return 2;
     }
     const sl_logits_pipeline_type *t = sl_logits_pipeline_lookup(fw);
     if (!t) {
-        fprintf(stderr, "samplab pipeline: unknown framework '%s' (samplab pipeline --help lists them)\n", fw);
+        fprintf(stderr, "samplab pipeline: unknown framework '%s' (samplab pipeline --help lists them)\n",
+                sl_cli_esc(fw, e, sizeof e));
         return 2;
     }
-    const char *miss = sl_cli_logits_missing(a.given, t->accepts);
-    if (miss) {
-        fprintf(stderr, "samplab pipeline: %s is not an option of framework %s\n", miss, t->name);
-        return 2;
-    }
+    sl_cli_opt miss = sl_cli_refused(&po, SL_CLI_G_SAMPLING | SL_CLI_G_LLAMA_PENALTY, t->accepts);
+    if (miss)
+        return sl_cli_not_an_option("pipeline", sl_cli_options[miss].name, "framework", t->name);
     int rc = sl_cli_logits_load("pipeline", &a);
     if (rc) {
         sl_cli_logits_free(&a);

@@ -35,7 +35,8 @@ static void power_help(FILE *f)
             "  G       G-test over the same cells, p < A\n"
             "  TV      TV above its simulated null 1-A quantile\n"
             "  zero    any draw on a p = 0 token\n"
-            "  gof     samplab gof's verdict (zero or chi2)\n");
+            "  gof     samplab gof's verdict (zero or chi2)\n\n");
+    sl_cli_help_options(f, sl_cli_spec_lookup("power"), "options:");
 }
 
 static const char *theta_name(sl_fault f)
@@ -50,50 +51,28 @@ static const char *theta_name(sl_fault f)
 
 int sl_cli_power_main(int argc, char **argv)
 {
+    sl_cli_parsed po;
+    int st = sl_cli_parse("power", argc, argv, power_help, &po);
+    if (st >= 0)
+        return st;
+    const sl_cli_arg *v = po.a;
     sl_cli_ref_opts ro;
-    memset(&ro, 0, sizeof ro);
-    ro.row = -1;
-    size_t n = 0, trials = 200;
+    sl_cli_ref_from(&po, &ro);
+    size_t n = v[SL_CLI_N].size, trials = v[SL_CLI_TRIALS].given ? v[SL_CLI_TRIALS].size : 200;
     double alpha = 0.01, target = 0.9;
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        int st;
-        if (sl_cli_ref_option(argc, argv, &i, "power", &ro, &st)) {
-            if (st)
-                return st;
+    int json = v[SL_CLI_JSON].given;
+    static const sl_cli_opt levels[2] = {SL_CLI_ALPHA, SL_CLI_TARGET};
+    for (int k = 0; k < 2; k++) {
+        const sl_cli_arg *l = &v[levels[k]];
+        if (!l->given)
             continue;
-        }
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            power_help(stdout);
-            return 0;
-        }
-        if (!strcmp(a, "--json")) {
-            json = 1;
-            continue;
-        }
-        if (strcmp(a, "--n") && strcmp(a, "--alpha") && strcmp(a, "--trials") && strcmp(a, "--target")) {
-            fprintf(stderr, "samplab power: unknown option '%s' (samplab power --help)\n", a);
+        if (!(l->d > 0 && l->d < 1)) {
+            char e[SL_CLI_ESC_MAX];
+            fprintf(stderr, "samplab power: %s must be in (0,1), not %s\n", sl_cli_options[levels[k]].name,
+                    sl_cli_esc(l->text, e, sizeof e));
             return 2;
         }
-        if (!(v = sl_cli_value("power", argc, argv, &i)))
-            return 2;
-        if (!strcmp(a, "--n")) {
-            if (sl_cli_parse_size("power", a, v, &n))
-                return 2;
-        } else if (!strcmp(a, "--trials")) {
-            if (sl_cli_parse_size("power", a, v, &trials))
-                return 2;
-        } else {
-            double x;
-            if (sl_cli_parse_double("power", a, v, &x))
-                return 2;
-            if (!(x > 0 && x < 1)) {
-                fprintf(stderr, "samplab power: %s must be in (0,1), not %s\n", a, v);
-                return 2;
-            }
-            *(!strcmp(a, "--alpha") ? &alpha : &target) = x;
-        }
+        *(levels[k] == SL_CLI_ALPHA ? &alpha : &target) = l->d;
     }
     if (n == 0 || n > UINT32_MAX) {
         fprintf(stderr, "samplab power: --n N is required, 1 <= N < 2^32\n");

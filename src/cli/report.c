@@ -9,7 +9,7 @@
 
 #include "cli/sl_cli.h"
 
-static int usage(FILE *f, int rc)
+static void report_help(FILE *f)
 {
     fprintf(f,
             "usage: samplab report [--out DIR] [--logits SRC [--tensor NAME] [--row R]] [--n N]\n"
@@ -30,7 +30,6 @@ static int usage(FILE *f, int rc)
     for (size_t i = 0; sl_report_sections[i]; i++)
         fprintf(f, " %s", sl_report_sections[i]->id);
     fprintf(f, "\n  --no-plot      write the .dat and .gp files but do not run gnuplot\n");
-    return rc;
 }
 
 static void progress(void *user, sl_report_event ev, size_t done, size_t total)
@@ -55,55 +54,30 @@ int sl_cli_report_main(int argc, char **argv)
     sl_report_opts o;
     sl_report_opts_init(&o);
     char logits_arg[4096];
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-            return usage(stdout, 0);
-        else if (!strcmp(a, "--no-plot"))
-            o.no_plot = 1;
-        else if (!strcmp(a, "--out")) {
-            if (!(v = sl_cli_value(cmd, argc, argv, &i)))
-                return 2;
-            o.outdir = v;
-        } else if (!strcmp(a, "--logits")) {
-            if (!(v = sl_cli_value(cmd, argc, argv, &i)))
-                return 2;
-            o.logits = v;
-        } else if (!strcmp(a, "--tensor")) {
-            if (!(v = sl_cli_value(cmd, argc, argv, &i)))
-                return 2;
-            o.tensor = v;
-        } else if (!strcmp(a, "--row")) {
-            if (!(v = sl_cli_value(cmd, argc, argv, &i)) || sl_cli_parse_long(cmd, a, v, &o.row))
-                return 2;
-            if (o.row < 0) {
-                fprintf(stderr, "samplab report: --row takes a non-negative integer\n");
-                return 2;
-            }
-        } else if (!strcmp(a, "--only")) {
-            if (!(v = sl_cli_value(cmd, argc, argv, &i)))
-                return 2;
-            o.only = v;
-        } else if (!strcmp(a, "--n")) {
-            if (!(v = sl_cli_value(cmd, argc, argv, &i)) || sl_cli_parse_size(cmd, a, v, &o.n))
-                return 2;
-        } else if (!strcmp(a, "--jobs")) {
-            if (!(v = sl_cli_value(cmd, argc, argv, &i)) || sl_cli_parse_size(cmd, a, v, &o.jobs))
-                return 2;
-        } else if (!strcmp(a, "--seed")) {
-            sl_seed s;
-            sl_error e;
-            if (!(v = sl_cli_value(cmd, argc, argv, &i)))
-                return 2;
-            if (sl_base_seed_parse(v, &s, &e) || s.hi || s.lo > UINT64_MAX - 100000) {
-                fprintf(stderr, "samplab report: --seed must be an integer below 2^64 - 100000\n");
-                return 2;
-            }
-            o.seed = s.lo;
-        } else {
-            fprintf(stderr, "samplab report: unknown option '%s' (samplab report --help)\n", a);
+    sl_cli_parsed po;
+    int st = sl_cli_parse(cmd, argc, argv, report_help, &po);
+    if (st >= 0)
+        return st;
+    const sl_cli_arg *pa = po.a;
+    o.no_plot = pa[SL_CLI_NO_PLOT].given;
+    if (pa[SL_CLI_OUT].given)
+        o.outdir = pa[SL_CLI_OUT].text;
+    o.logits = pa[SL_CLI_LOGITS].text;
+    o.tensor = pa[SL_CLI_TENSOR].text;
+    if (pa[SL_CLI_ROW].given)
+        o.row = pa[SL_CLI_ROW].l;
+    o.only = pa[SL_CLI_ONLY].text;
+    if (pa[SL_CLI_N].given)
+        o.n = pa[SL_CLI_N].size;
+    o.jobs = pa[SL_CLI_JOBS].size;
+    if (pa[SL_CLI_SEED].given) {
+        sl_seed s;
+        sl_error e;
+        if (sl_base_seed_parse(pa[SL_CLI_SEED].text, &s, &e) || s.hi || s.lo > UINT64_MAX - 100000) {
+            fprintf(stderr, "samplab report: --seed must be an integer below 2^64 - 100000\n");
             return 2;
         }
+        o.seed = s.lo;
     }
     if (o.n < 100 || o.n > 100000000) {
         fprintf(stderr, "samplab report: --n must be between 100 and 100000000\n");
@@ -128,7 +102,8 @@ int sl_cli_report_main(int argc, char **argv)
     }
     sl_error err;
     if (sl_report_only_check(o.only, &err)) {
-        fprintf(stderr, "samplab report: %s\n", err.msg);
+        char esc[SL_CLI_ESC_MAX];
+        fprintf(stderr, "samplab report: %s\n", sl_cli_esc(err.msg, esc, sizeof esc));
         return 2;
     }
     if (isatty(2))

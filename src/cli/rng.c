@@ -20,37 +20,21 @@ static void rng_help(FILE *f)
                "torch-mt19937 and gsl:* have no streams).\n\nrandom sources: ");
     for (size_t i = 0; sl_rng_types[i]; i++)
         fprintf(f, "%s (%u-bit), ", sl_rng_types[i]->name, sl_rng_types[i]->word_bits);
-    fprintf(f, "gsl:NAME (any GSL generator)\n");
+    fprintf(f, "gsl:NAME (any GSL generator)\n\n");
+    sl_cli_help_options(f, sl_cli_spec_lookup("rng"), "options:");
 }
 
 int sl_cli_rng_main(int argc, char **argv)
 {
-    const char *rng_name = NULL, *seed_text = NULL, *stream_text = NULL;
-    size_t n = 10;
-    int binary = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            rng_help(stdout);
-            return 0;
-        } else if (!strcmp(a, "--binary")) {
-            binary = 1;
-        } else if (!strcmp(a, "--rng") || !strcmp(a, "--seed") || !strcmp(a, "--stream") || !strcmp(a, "--n")) {
-            if (!(v = sl_cli_value("rng", argc, argv, &i)))
-                return 2;
-            if (!strcmp(a, "--rng"))
-                rng_name = v;
-            else if (!strcmp(a, "--seed"))
-                seed_text = v;
-            else if (!strcmp(a, "--stream"))
-                stream_text = v;
-            else if (sl_cli_parse_size("rng", a, v, &n))
-                return 2;
-        } else {
-            fprintf(stderr, "samplab rng: unknown option '%s' (samplab rng --help)\n", a);
-            return 2;
-        }
-    }
+    sl_cli_parsed po;
+    int st = sl_cli_parse("rng", argc, argv, rng_help, &po);
+    if (st >= 0)
+        return st;
+    const char *rng_name = po.a[SL_CLI_RNG].text, *seed_text = po.a[SL_CLI_SEED].text;
+    const char *stream_text = po.a[SL_CLI_STREAM].text;
+    size_t n = po.a[SL_CLI_N].given ? po.a[SL_CLI_N].size : 10;
+    int binary = po.a[SL_CLI_BINARY].given;
+    char e[SL_CLI_ESC_MAX];
     if (!rng_name) {
         fprintf(stderr, "samplab rng: --rng R is required (samplab rng --help lists the sources)\n");
         return 2;
@@ -61,7 +45,8 @@ int sl_cli_rng_main(int argc, char **argv)
     }
     const sl_rng_type *t = sl_rng_lookup(rng_name);
     if (!t) {
-        fprintf(stderr, "samplab rng: unknown random source '%s' (samplab rng --help lists them)\n", rng_name);
+        fprintf(stderr, "samplab rng: unknown random source '%s' (samplab rng --help lists them)\n",
+                sl_cli_esc(rng_name, e, sizeof e));
         return 2;
     }
     sl_error err;

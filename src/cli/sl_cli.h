@@ -3,6 +3,8 @@
 #ifndef SL_CLI_H
 #define SL_CLI_H
 
+#include <stdio.h>
+
 #include "report/sl_report.h"
 
 typedef struct sl_cli_command {
@@ -22,38 +24,124 @@ int sl_cli_bench_main(int argc, char **argv);
 int sl_cli_report_main(int argc, char **argv);
 int sl_cli_exact_main(int argc, char **argv);
 
-/* Option parsing helpers: each prints "samplab CMD: ..." and returns 2 on error. */
-int sl_cli_parse_size(const char *cmd, const char *opt, const char *text, size_t *out);
-int sl_cli_parse_long(const char *cmd, const char *opt, const char *text, long *out);
-int sl_cli_parse_double(const char *cmd, const char *opt, const char *text, double *out);
-/* Returns argv[*i+1] and advances *i, or prints "OPT needs a value" and returns NULL. */
-const char *sl_cli_value(const char *cmd, int argc, char **argv, int *i);
 /* --seed and --stream as the user typed them (NULL if absent) into *out, with
  * samplab's default seed 42; prints the error and returns 2 when malformed. */
 int sl_cli_seed(const char *seed_text, const char *stream_text, sl_seed *out);
-/* Prints "samplab: <msg>" to stderr and returns 2. */
+/* Prints "samplab: <msg>" (escaped) to stderr and returns 2. */
 int sl_cli_fail(const sl_error *err);
+/* The same as "samplab: <source>: <msg>". */
+int sl_cli_fail_in(const char *source, const sl_error *err);
+
+/* The option table (options.c): every option samplab has, its kind, its group
+ * and its help. Option ids start at 1 so that 0 means none. */
+typedef enum sl_cli_opt {
+    SL_CLI_NONE,
+    SL_CLI_PROBS, SL_CLI_LOGITS, SL_CLI_TEMPERATURE, SL_CLI_TOP_K, SL_CLI_TOP_P, SL_CLI_MIN_P,
+    SL_CLI_FRAMEWORK, SL_CLI_NUM_SAMPLES, SL_CLI_REPLACEMENT, SL_CLI_DTYPE, SL_CLI_TORCH, SL_CLI_SIMD_SUM,
+    SL_CLI_TYPICAL, SL_CLI_REPETITION_PENALTY, SL_CLI_CONTEXT, SL_CLI_MIN_KEEP, SL_CLI_DEFAULTS,
+    SL_CLI_PENALTY_LAST_N, SL_CLI_FREQUENCY_PENALTY, SL_CLI_PRESENCE_PENALTY,
+    SL_CLI_TENSOR, SL_CLI_ROW, SL_CLI_METHOD, SL_CLI_RNG, SL_CLI_SEED, SL_CLI_STREAM,
+    SL_CLI_N, SL_CLI_COUNTS, SL_CLI_JSON, SL_CLI_BINARY, SL_CLI_DRAWS, SL_CLI_COUNTS_FILE,
+    SL_CLI_ALPHA, SL_CLI_NULL_REPS, SL_CLI_TRIALS, SL_CLI_TARGET, SL_CLI_SEEDS, SL_CLI_FIRST_SEED,
+    SL_CLI_FRAMEWORKS, SL_CLI_TOP, SL_CLI_TOKENS, SL_CLI_REPORT_DATA,
+    SL_CLI_OUT, SL_CLI_ONLY, SL_CLI_JOBS, SL_CLI_NO_PLOT,
+    SL_CLI_OPT_COUNT
+} sl_cli_opt;
+
+typedef enum sl_cli_kind {
+    SL_CLI_FLAG,    /* no value */
+    SL_CLI_STRING,  /* a name, a path, a seed or a list, read by the subcommand */
+    SL_CLI_SIZE,    /* a non-negative integer (size_t) */
+    SL_CLI_LONG,    /* an integer */
+    SL_CLI_INDEX,   /* a non-negative integer (long) */
+    SL_CLI_DOUBLE   /* a number, not NaN */
+} sl_cli_kind;
+
+/* Groups a subcommand takes whole. */
+enum {
+    SL_CLI_G_SOURCE = 1u << 0,        /* --probs --logits --tensor --row */
+    SL_CLI_G_RNG = 1u << 1,           /* --rng --seed --stream */
+    SL_CLI_G_SAMPLING = 1u << 2,      /* --temperature --top-k ... --defaults */
+    SL_CLI_G_LLAMA_PENALTY = 1u << 3, /* --penalty-last-n --frequency-penalty --presence-penalty */
+    SL_CLI_G_FRAMEWORK = 1u << 4      /* --framework --num-samples --replacement --dtype --torch --simd-sum */
+};
+
+typedef struct sl_cli_option {
+    const char *name;   /* "--probs" */
+    sl_cli_kind kind;
+    unsigned group;     /* one SL_CLI_G_* bit, or 0 for a subcommand's own option */
+    unsigned bit;       /* the SL_OPT_* bit a framework or pipeline lists in `accepts`, or 0 */
+    const char *arg;    /* the value in help ("SRC"); NULL for a flag */
+    const char *help;   /* one line; '\n' continues it under itself */
+} sl_cli_option;
+extern const sl_cli_option sl_cli_options[SL_CLI_OPT_COUNT];
+
+/* What a subcommand takes: a whole group (opt 0), or one option with the
+ * subcommand's own help (help NULL: the table's). Lists end with {0, 0, NULL}. */
+typedef struct sl_cli_take {
+    unsigned group;
+    sl_cli_opt opt;
+    const char *help;
+} sl_cli_take;
+
+typedef struct sl_cli_spec {
+    const char *name;           /* "draw" */
+    const sl_cli_take *takes;
+    const sl_cli_take *shared;  /* a list two subcommands share (pipeline, compare), or NULL */
+} sl_cli_spec;
+extern const sl_cli_spec sl_cli_specs[]; /* ends with name NULL */
+const sl_cli_spec *sl_cli_spec_lookup(const char *cmd);
+int sl_cli_takes(const sl_cli_spec *s, sl_cli_opt o);
+
+/* One option as parsed: given, where (argv index), its text and its number. */
+typedef struct sl_cli_arg {
+    int given, pos;
+    const char *text;   /* NULL for a flag */
+    size_t size;        /* SL_CLI_SIZE */
+    long l;             /* SL_CLI_LONG, SL_CLI_INDEX */
+    double d;           /* SL_CLI_DOUBLE */
+} sl_cli_arg;
+
+typedef struct sl_cli_parsed {
+    const sl_cli_spec *spec;
+    int help;           /* --help or -h was given (parsing stopped there) */
+    sl_cli_arg a[SL_CLI_OPT_COUNT];
+} sl_cli_parsed;
+
+/* Parses argv[1..] for subcommand cmd. -1: go on with p filled in; else the
+ * exit status: 0 after printing help(stdout) for --help or -h, 2 after
+ * printing the one line that says what is wrong: an option given twice, one
+ * cmd does not take, an unknown word, a missing value, a malformed number. */
+int sl_cli_parse(const char *cmd, int argc, char **argv, void (*help)(FILE *), sl_cli_parsed *p);
+/* The first given option (table order) of `groups` whose SL_OPT_* bit is not
+ * in `accepts`, or SL_CLI_NONE. */
+sl_cli_opt sl_cli_refused(const sl_cli_parsed *p, unsigned groups, unsigned accepts);
+/* Every option name carrying `bit`, joined by '/', into buf. */
+const char *sl_cli_bit_names(unsigned bit, char *buf, size_t n);
+/* Prints "samplab CMD: OPT is not an option of WHAT NAME" (NAME escaped); returns 2. */
+int sl_cli_not_an_option(const char *cmd, const char *opt, const char *what, const char *name);
+/* The option list of s, generated from the table, under `title`. */
+void sl_cli_help_options(FILE *f, const sl_cli_spec *s, const char *title);
+/* `s` escaped for a one-line message: bytes below 0x20 and from 0x7f on as \xNN,
+ * cut with "..." to fit n. Returns buf. */
+#define SL_CLI_ESC_MAX 1024
+const char *sl_cli_esc(const char *s, char *buf, size_t n);
 
 /* The logits settings `samplab pipeline` and `samplab compare` share (cli/pipeline.c). */
 typedef struct sl_cli_logits_args {
     const char *src, *tensor, *context_src;
     long row;
     int json;
-    unsigned given;          /* SL_OPT_* bits the user gave */
     sl_logits_cfg cfg;
     sl_vec vec;
     int loaded;
     long *context;
 } sl_cli_logits_args;
-/* Consumes argv[*i] (and its value) if it is a settings option: 1 consumed,
- * 0 not a settings option, -1 error (already printed). */
-int sl_cli_logits_opt(const char *cmd, int argc, char **argv, int *i, sl_cli_logits_args *a);
+/* The settings of a parsed command line (a fresh sl_cli_logits_args). */
+void sl_cli_logits_from(const sl_cli_parsed *p, sl_cli_logits_args *a);
 /* Reads the logits and the context; prints the error and returns 2 on failure. */
 int sl_cli_logits_load(const char *cmd, sl_cli_logits_args *a);
 void sl_cli_logits_free(sl_cli_logits_args *a);
-/* The first option name in `given` that `accepts` lacks, or NULL. */
-const char *sl_cli_logits_missing(unsigned given, unsigned accepts);
-extern const char sl_cli_logits_settings_help[];
 /* The reference distribution of gof / power / calibrate (statref.c). */
 typedef struct sl_cli_ref_opts {
     const char *probs, *logits, *tensor;
@@ -71,9 +159,8 @@ typedef struct sl_cli_ref {
     char source[256];
 } sl_cli_ref;
 
-/* Consumes --probs/--logits/--temperature/--tensor/--row at argv[*i]: returns 1
- * if it was one of them (then *status is 2 on a bad value), else 0. */
-int sl_cli_ref_option(int argc, char **argv, int *i, const char *cmd, sl_cli_ref_opts *o, int *status);
+/* --probs/--logits/--temperature/--tensor/--row of a parsed command line. */
+void sl_cli_ref_from(const sl_cli_parsed *p, sl_cli_ref_opts *o);
 int sl_cli_ref_load(const sl_cli_ref_opts *o, sl_cli_ref *ref, sl_error *err);
 void sl_cli_ref_free(sl_cli_ref *ref);
 /* Draws n tokens from p with method dt over generator rt, into counts[V] (zeroed first). */

@@ -66,43 +66,15 @@ void sl_cli_ref_free(sl_cli_ref *ref)
     ref->p = NULL;
 }
 
-int sl_cli_ref_option(int argc, char **argv, int *i, const char *cmd, sl_cli_ref_opts *o, int *status)
+void sl_cli_ref_from(const sl_cli_parsed *p, sl_cli_ref_opts *o)
 {
-    const char *a = argv[*i], *v;
-    *status = 0;
-    if (!strcmp(a, "--probs") || !strcmp(a, "--logits") || !strcmp(a, "--tensor")) {
-        if (!(v = sl_cli_value(cmd, argc, argv, i))) {
-            *status = 2;
-            return 1;
-        }
-        if (a[2] == 'p')
-            o->probs = v;
-        else if (a[2] == 'l')
-            o->logits = v;
-        else
-            o->tensor = v;
-        return 1;
-    }
-    if (!strcmp(a, "--temperature")) {
-        if (!(v = sl_cli_value(cmd, argc, argv, i)) || sl_cli_parse_double(cmd, a, v, &o->temperature)) {
-            *status = 2;
-            return 1;
-        }
-        o->has_temperature = 1;
-        return 1;
-    }
-    if (!strcmp(a, "--row")) {
-        if (!(v = sl_cli_value(cmd, argc, argv, i)) || sl_cli_parse_long(cmd, a, v, &o->row)) {
-            *status = 2;
-            return 1;
-        }
-        if (o->row < 0) {
-            fprintf(stderr, "samplab %s: --row takes a non-negative integer\n", cmd);
-            *status = 2;
-        }
-        return 1;
-    }
-    return 0;
+    memset(o, 0, sizeof *o);
+    o->probs = p->a[SL_CLI_PROBS].text;
+    o->logits = p->a[SL_CLI_LOGITS].text;
+    o->tensor = p->a[SL_CLI_TENSOR].text;
+    o->row = p->a[SL_CLI_ROW].given ? p->a[SL_CLI_ROW].l : -1;
+    o->has_temperature = p->a[SL_CLI_TEMPERATURE].given;
+    o->temperature = p->a[SL_CLI_TEMPERATURE].d;
 }
 
 int sl_cli_draw_counts(const double *p, size_t V, const sl_draw_type *dt, const sl_rng_type *rt,
@@ -113,7 +85,7 @@ int sl_cli_draw_counts(const double *p, size_t V, const sl_draw_type *dt, const 
     int rc = sl_rng_init(&rng, rt, seed, err);
     if (rc)
         return rc;
-    rc = dt->prepare(&table, p, V, err);
+    rc = sl_draw_prepare(dt, &table, p, V, err);
     if (rc) {
         sl_rng_release(&rng);
         return rc;

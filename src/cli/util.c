@@ -1,4 +1,4 @@
-/* util.c — option parsing and error output shared by the subcommands. */
+/* util.c — seeds and errors shared by the subcommands. */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -8,68 +8,18 @@
 
 #include "cli/sl_cli.h"
 
-int sl_cli_parse_size(const char *cmd, const char *opt, const char *text, size_t *out)
-{
-    char *end;
-    errno = 0;
-    if (!*text || *text == '-' || *text == '+') {
-        fprintf(stderr, "samplab %s: %s takes a non-negative integer, not '%s'\n", cmd, opt, text);
-        return 2;
-    }
-    unsigned long long v = strtoull(text, &end, 10);
-    if (*end || errno == ERANGE || v > SIZE_MAX) {
-        fprintf(stderr, "samplab %s: %s takes a non-negative integer, not '%s'\n", cmd, opt, text);
-        return 2;
-    }
-    *out = (size_t)v;
-    return 0;
-}
-
-int sl_cli_parse_long(const char *cmd, const char *opt, const char *text, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (!*text || *end || errno == ERANGE) {
-        fprintf(stderr, "samplab %s: %s takes an integer, not '%s'\n", cmd, opt, text);
-        return 2;
-    }
-    *out = v;
-    return 0;
-}
-
-int sl_cli_parse_double(const char *cmd, const char *opt, const char *text, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (!*text || *end || isnan(v)) {
-        fprintf(stderr, "samplab %s: %s takes a number, not '%s'\n", cmd, opt, text);
-        return 2;
-    }
-    *out = v;
-    return 0;
-}
-
-const char *sl_cli_value(const char *cmd, int argc, char **argv, int *i)
-{
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "samplab %s: %s needs a value\n", cmd, argv[*i]);
-        return NULL;
-    }
-    /* "--probs --method cdf" forgot the value: say so, rather than read "--method" as a
-     * file name and complain about "cdf". A lone "-" (stdin) or "-1,2" stays a value. */
-    const char *v = argv[*i + 1];
-    if (v[0] == '-' && v[1] == '-' && v[2] != '\0') {
-        fprintf(stderr, "samplab %s: %s needs a value, not the option '%s'\n", cmd, argv[*i], v);
-        return NULL;
-    }
-    return argv[++*i];
-}
-
 int sl_cli_fail(const sl_error *err)
 {
-    fprintf(stderr, "samplab: %s\n", err->msg);
+    char e[SL_CLI_ESC_MAX];
+    /* a message may quote the user's bytes (a file name, a field): one printable line */
+    fprintf(stderr, "samplab: %s\n", sl_cli_esc(err->msg, e, sizeof e));
+    return 2;
+}
+
+int sl_cli_fail_in(const char *source, const sl_error *err)
+{
+    char e[SL_CLI_ESC_MAX], m[SL_CLI_ESC_MAX];
+    fprintf(stderr, "samplab: %s: %s\n", sl_cli_esc(source, e, sizeof e), sl_cli_esc(err->msg, m, sizeof m));
     return 2;
 }
 

@@ -28,8 +28,11 @@ static void alias_free(void *table)
     free(t);
 }
 
-static int alias_prepare(void **table, const double *p, size_t V, sl_error *err)
+static int alias_prepare(void **table, const sl_draw_dist *dist, const void *param, sl_error *err)
 {
+    const double *p = dist->d;
+    size_t V = dist->V;
+    (void)param;
     alias_table *t = calloc(1, sizeof *t);
     size_t *stack = malloc(V * sizeof *stack); /* small from the front, large from the back */
     double *scaled = malloc(V * sizeof *scaled);

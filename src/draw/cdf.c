@@ -15,8 +15,11 @@ typedef struct cdf_table {
     double cum[];
 } cdf_table;
 
-static int cdf_prepare(void **table, const double *p, size_t V, sl_error *err)
+static int cdf_prepare(void **table, const sl_draw_dist *dist, const void *param, sl_error *err)
 {
+    const double *p = dist->d;
+    size_t V = dist->V;
+    (void)param;
     cdf_table *t = malloc(sizeof *t + V * sizeof(double));
     if (!t)
         return sl_base_error_set(err, SL_ENOMEM, "cdf: out of memory");

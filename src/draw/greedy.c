@@ -10,8 +10,11 @@ typedef struct greedy_table {
     size_t best;
 } greedy_table;
 
-static int greedy_prepare(void **table, const double *p, size_t V, sl_error *err)
+static int greedy_prepare(void **table, const sl_draw_dist *dist, const void *param, sl_error *err)
 {
+    const double *p = dist->d;
+    size_t V = dist->V;
+    (void)param;
     greedy_table *t = malloc(sizeof *t);
     if (!t)
         return sl_base_error_set(err, SL_ENOMEM, "greedy: out of memory");

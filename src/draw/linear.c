@@ -16,8 +16,11 @@ typedef struct linear_table {
     double p[];
 } linear_table;
 
-static int linear_prepare(void **table, const double *p, size_t V, sl_error *err)
+static int linear_prepare(void **table, const sl_draw_dist *dist, const void *param, sl_error *err)
 {
+    const double *p = dist->d;
+    size_t V = dist->V;
+    (void)param;
     linear_table *t = malloc(sizeof *t + V * sizeof(double));
     if (!t)
         return sl_base_error_set(err, SL_ENOMEM, "linear: out of memory");

@@ -11,19 +11,93 @@
 
 /* ---------------------------------------------------------------- draw methods */
 
+/* What a draw method reads: one weight vector (V = vocabulary size) in both
+ * precisions, the source's own roundings, and the precision the kernel
+ * computes in. Weights need not sum to 1. */
+typedef struct sl_draw_dist {
+    size_t V;
+    const double *d;     /* float64 weights (always set) */
+    const float *f;      /* float32 weights; NULL where only d exists */
+    sl_dtype dtype;      /* SL_F32: a float32 kernel reads f; SL_F64: d */
+    const char *source;  /* name for messages */
+} sl_draw_dist;
+
 /* A draw method, after GSL's gsl_ran_discrete: prepare once per distribution
- * (per-distribution cost), draw per token (per-draw cost), free. */
+ * (per-distribution cost), draw per token (per-draw cost), free. Framework
+ * kernels (torch's race, NumPy's searchsorted, rand's WeightedIndex,
+ * llama.cpp's dist) are draw types too; `param` selects a variant of the
+ * same algorithm (a release line, a uniform conversion). */
 typedef struct sl_draw_type {
     const char *name;
     const char *cost;   /* one line: per-distribution work, per-draw work, words per draw */
-    int (*prepare)(void **table, const double *p, size_t V, sl_error *err);
+    int (*prepare)(void **table, const sl_draw_dist *p, const void *param, sl_error *err);
     size_t (*draw)(const void *table, sl_rng *rng);
     void (*free)(void *table);
+    /* Optional: k tokens in one call, with the call's own checks (torch.multinomial(p, k));
+     * NULL means k calls of draw. Errors draw nothing. */
+    int (*draw_k)(const void *table, sl_rng *rng, size_t k, long *out, sl_error *err);
+    const void *param;
 } sl_draw_type;
 
+/* prepare over a float64 vector p[0..V) (f = NULL, dtype SL_F64, source "probs"). */
+int sl_draw_prepare(const sl_draw_type *t, void **table, const double *p, size_t V, sl_error *err);
+/* prepare over a dist, with the type's own param. */
+int sl_draw_prepare_dist(const sl_draw_type *t, void **table, const sl_draw_dist *p, sl_error *err);
+/* k tokens from a prepared table: the type's draw_k, or k draws. */
+int sl_draw_k(const sl_draw_type *t, const void *table, sl_rng *rng, size_t k, long *out, sl_error *err);
+
+/* ---------------------------------------------------------------- binary search (draw/search.c) */
+
+/* The first i in a[0..n) with a[i] > x (gt) or a[i] >= x (ge), n if none; a nondecreasing. */
+size_t sl_draw_search_gt_f64(const double *a, size_t n, double x);
+size_t sl_draw_search_ge_f64(const double *a, size_t n, double x);
+size_t sl_draw_search_gt_f32(const float *a, size_t n, double x);
+size_t sl_draw_search_ge_f32(const float *a, size_t n, double x);
+
+/* ---------------------------------------------------------------- the exponential race (draw/race.c) */
+
+/* What differs between the libraries' races (draw/race.c says where each comes from). */
+enum { SL_RACE_U_RES53 = 0, SL_RACE_U_TORCH53 = 1 };
+typedef struct sl_draw_race_rule {
+    int uniform;   /* SL_RACE_U_RES53: genrand_res53 (NumPy; one 64-bit word: high 53 bits);
+                      SL_RACE_U_TORCH53: torch's random64() & (2^53 - 1) */
+    int log1p;     /* q = -log1p(-u) (torch 2.x) instead of -log(1 - u) */
+    int nan_wins;  /* a NaN ratio wins, as torch's argmax; else NaN never wins */
+} sl_draw_race_rule;
+
+/* One weight vector prepared for races: the weights are not copied (they must
+ * outlive the race); bound[] holds float upper bounds for the pre-test. */
+typedef struct sl_draw_race {
+    size_t V;
+    sl_dtype dtype;          /* SL_F32: r = f / (float)q; SL_F64: d / q */
+    const float *pf;
+    const double *pd;
+    float *bound;
+    sl_draw_race_rule rule;
+    int simd;                /* SL_SIMD_* level of the pre-test */
+} sl_draw_race;
+
+/* simd: SL_SIMD_AUTO, or a level to force (tests). Only allocation fails. */
+int sl_draw_race_init(sl_draw_race *r, const sl_draw_dist *p, const sl_draw_race_rule *rule, int simd,
+                      sl_error *err);
+void sl_draw_race_free(sl_draw_race *r);
+/* One race: V uniforms (2V words from a 32-bit source, V from a 64-bit one), few logs. */
+size_t sl_draw_race_one(const sl_draw_race *r, sl_rng *rng);
+/* The same race taking every log: what sl_draw_race_one must equal, token and words. */
+size_t sl_draw_race_one_naive(const sl_draw_race *r, sl_rng *rng);
+/* The race's argmax over given exponentials q[0..V) (as p's dtype holds them):
+ * for exponentials from another generator (torch's MKL kernel). */
+size_t sl_draw_race_argmax_q(const sl_draw_race *r, const double *q);
+/* Every ratio of one race, widened to double (torch's top-k path), ratio[0..V). */
+void sl_draw_race_ratios(const sl_draw_race *r, sl_rng *rng, double *ratio);
+/* n exponentials as the rule draws them (torch.empty(n, dtype).exponential_()),
+ * rounded to dtype and widened to double. 32-bit sources. */
+void sl_draw_race_exponentials(const sl_draw_race_rule *rule, sl_dtype dtype, sl_rng *rng, double *out, size_t n);
+
+/* "exprace": the race over float64 weights with the generic uniform (NumPy's
+ * random_sample over mt19937: np.argmax(p / -np.log(1 - u))), NaN never winning. */
 extern const sl_draw_type sl_draw_exprace_type;
-/* The exponential race without shortcuts, one sl_rng_uniform_f64 and one log per token:
- * what exprace's draw must equal, token and words (kept for the tests). */
+/* The plain race over p[0..V) with the generic rule (sl_draw_race_one_naive). */
 size_t sl_draw_exprace_reference(const double *p, size_t V, sl_rng *rng);
 extern const sl_draw_type sl_draw_cdf_type;
 extern const sl_draw_type sl_draw_linear_type;
@@ -74,5 +148,24 @@ size_t sl_draw_rand_wi_sample(const sl_draw_rand_wi *wi, sl_rng *rng);
 /* n samples into out[0..n): the same draws as n calls, in one loop. */
 void sl_draw_rand_wi_sample_many(const sl_draw_rand_wi *wi, sl_rng *rng, size_t n, size_t *out);
 void sl_draw_rand_wi_free(sl_draw_rand_wi *wi);
+
+/* ---------------------------------------------------------------- torch.multinomial (draw/torch.c) */
+
+enum { SL_TORCH_1_13 = 1, SL_TORCH_2 = 2 };   /* emulated release line */
+/* The variant of one torch.multinomial(p, k, replacement) call. */
+typedef struct sl_draw_torch_param {
+    int version;        /* SL_TORCH_1_13 or SL_TORCH_2 */
+    int replacement;
+    size_t k;           /* samples a call (num_samples) */
+    int simd;           /* SL_SIMD_AUTO, or a level the tests force */
+} sl_draw_torch_param;
+/* param: an sl_draw_torch_param (the const type below has none: set it in a copy).
+ * prepare makes torch's checks (its messages quoted); draw_k then cannot fail.
+ * Words: 2V a call on the race path, 2 a sample on the cdf path (torch-mt19937). */
+extern const sl_draw_type sl_draw_torch_type;
+/* The race of a prepared k = 1 table taking every log (the reference of the tests). */
+size_t sl_draw_torch_naive(const void *table, sl_rng *rng);
+/* torch.topk(v, k) indices (largest, sorted) with libstdc++'s order among equal values. */
+int sl_draw_torch_topk(const double *v, size_t V, size_t k, long *out, sl_error *err);
 
 #endif

@@ -1,53 +1,80 @@
-/* after_pipeline.c — what the frameworks that start from logits share: the
- * draw options turned into pipeline settings, and "run a framework's
- * pipeline, then torch.multinomial(probs, 1)", the final step of both
- * transformers' generate(do_sample=True) and vLLM's seeded random_sample. */
+/* after_pipeline.c — what transformers' generate(do_sample=True) and vLLM's seeded
+ * random_sample share: run the framework's pipeline over the step's logits with
+ * the history as context, then torch.multinomial(probs, 1) on the float32
+ * probabilities (the torch race, draw/torch.c), or the argmax without a word when
+ * the settings are greedy. The pipeline runs again only when the logits or the
+ * history change. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "framework/sl_fw.h"
 
-int sl_fw_torch_after_pipeline(const sl_logits_pipeline_type *t, const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
+typedef struct after_state {
+    sl_fw_torch_table torch;
+    sl_vec probs;             /* the pipeline's float32 probabilities (exact in d and f) */
+    int greedy;
+    long greedy_id;
+    size_t kept;
+} after_state;
+
+int sl_fw_after_pipeline_open(sl_fw_session *s, sl_error *err)
 {
-    memset(out, 0, sizeof *out);
-    sl_logits_result r;
-    int rc = sl_logits_pipeline_run(t, o->logits, &o->cfg, &r, err);
-    if (rc)
-        return rc;
-    if (r.greedy) { /* argmax: no draw, no word */
-        out->tokens = malloc((o->n ? o->n : 1) * sizeof *out->tokens);
-        if (!out->tokens) {
-            sl_logits_result_free(&r);
-            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+    after_state *a = calloc(1, sizeof *a);
+    if (!a)
+        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory", s->type->name);
+    s->state = a;
+    a->torch.param.replacement = 0;
+    a->torch.param.k = 1;
+    a->torch.param.simd = SL_SIMD_AUTO;
+    a->torch.param.version = s->variant->code;
+    return SL_OK;
+}
+
+int sl_fw_after_pipeline_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error *err)
+{
+    after_state *a = s->state;
+    if (v != s->prepared_vec || s->hist_n != s->prepared_hist || (!a->greedy && !a->torch.table)) {
+        sl_logits_result r;
+        int rc = sl_logits_pipeline_run(s->type->pipeline, v, &s->o.cfg, &r, err);
+        if (rc)
+            return rc;
+        a->kept = r.n_kept;
+        a->greedy = r.greedy;
+        a->greedy_id = (long)r.greedy_id;
+        if (!r.greedy) {
+            sl_base_vec_free(&a->probs);
+            if ((rc = sl_base_vec_alloc(&a->probs, r.V, v->source, err))) {
+                sl_logits_result_free(&r);
+                return rc;
+            }
+            for (size_t i = 0; i < r.V; i++) {
+                a->probs.f[i] = (float)r.probs[i]; /* exact: the pipeline's float32 values */
+                a->probs.d[i] = r.probs[i];
+            }
+            a->probs.dtype = SL_F32;
         }
-        for (size_t i = 0; i < o->n; i++)
-            out->tokens[i] = (long)r.greedy_id;
-        out->n = o->n;
-        out->k = 1;
-        out->rng_name = "torch-mt19937";
-        out->word_bits = 32;
         sl_logits_result_free(&r);
+        if (!a->greedy) {
+            sl_draw_dist dist = {a->probs.n, a->probs.d, a->probs.f, SL_F32, a->probs.source};
+            if ((rc = sl_fw_torch_table_prepare(&a->torch, &dist, err)))
+                return rc;
+        }
+    }
+    *kept = a->kept;
+    if (a->greedy) { /* argmax: no draw, no word */
+        s->tokens[0] = a->greedy_id;
         return SL_OK;
     }
-    sl_vec probs;
-    if (sl_base_vec_alloc(&probs, r.V, o->logits->source)) {
-        sl_logits_result_free(&r);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu probabilities", r.V);
+    return sl_draw_k(&a->torch.draw, a->torch.table, &s->rng, 1, s->tokens, err);
+}
+
+void sl_fw_after_pipeline_close(sl_fw_session *s)
+{
+    after_state *a = s->state;
+    if (a) {
+        sl_fw_torch_table_free(&a->torch);
+        sl_base_vec_free(&a->probs);
     }
-    for (size_t i = 0; i < r.V; i++) {
-        probs.f[i] = (float)r.probs[i]; /* exact: the pipeline's float32 values */
-        probs.d[i] = r.probs[i];
-    }
-    probs.dtype = SL_F32;
-    sl_logits_result_free(&r);
-    sl_fw_opts to = *o;
-    to.logits = NULL;
-    to.probs = &probs;
-    to.k = 1;
-    to.replacement = 0;
-    to.dtype_set = 1;
-    to.dtype = SL_F32;
-    rc = sl_fw_torch_type.run(&to, out, err);
-    sl_base_vec_free(&probs);
-    return rc;
+    free(a);
+    s->state = NULL;
 }

@@ -132,10 +132,10 @@ static int candle_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
             goto done;
         }
         memcpy(lg, v->f, V * sizeof *lg);
-        if (o->cfg.has_penalty && sl_logits_candle_repeat_penalty(lg, V, (float)o->cfg.penalty, o->cfg.context, o->cfg.context_n) < 0) {
-            rc = sl_base_error_set(err, SL_ENOMEM, "out of memory for the repeat penalty");
+        if (o->cfg.has_penalty &&
+            (rc = sl_logits_candle_repeat_penalty(lg, V, (float)o->cfg.penalty, o->cfg.context, o->cfg.context_n,
+                                                  NULL, err)))
             goto done;
-        }
         /* The logits are the same at every step, so the distribution is too:
          * compute it once; only the generator moves between draws. */
         rc = sl_logits_candle_process(lg, V, &cfg, buf, order, &m, err);

@@ -13,25 +13,30 @@
  * Known divergences: those of its two parts; with --torch 2 only the race
  * follows torch 2.x — the pipeline's float32 kernels (softmax, sort tie order)
  * were checked against torch 1.13 only. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "framework/sl_fw.h"
 
-static int hf_fw_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
-{
-    memset(out, 0, sizeof *out);
-    if (!o->logits)
-        return sl_base_error_set(err, SL_EINVAL, "framework hf takes --logits (generate samples from scores)");
-    return sl_fw_torch_after_pipeline(&sl_logits_pipeline_hf_type, o, out, err);
-}
+static const sl_fw_variant hf_variants[] = {
+    {"1.13", "transformers generate() processors (4.x order) on torch 1.13.1", SL_TORCH_1_13},
+    {"2", "transformers generate() processors (4.x order) on torch 2.x", SL_TORCH_2},
+    {NULL, NULL, 0},
+};
 
 const sl_fw_type sl_fw_hf_type = {
-    "hf",
-    "transformers generate(do_sample=True) step: the hf pipeline (float32 as torch), then "
-    "torch.multinomial(probs, 1) after torch.manual_seed (torch 1.13; --torch 2)",
-    SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
+    .name = "hf",
+    .summary = "transformers generate(do_sample=True) step: the hf pipeline (float32 as torch), then "
+               "torch.multinomial(probs, 1) after torch.manual_seed (torch 1.13; --torch 2)",
+    .variant_option = "--torch",
+    .variants = hf_variants,
+    .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
         SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS | SL_OPT_VARIANT,
-    hf_fw_run,
+    .takes_logits = 1,
+    .input_why = "generate samples from scores",
+    .pipeline = &sl_logits_pipeline_hf_type,
+    .draw = &sl_draw_torch_type,
+    .rng = "torch-mt19937",
+    .default_seed = 42,
+    .open = sl_fw_after_pipeline_open,
+    .step = sl_fw_after_pipeline_step,
+    .probs = sl_fw_probs_of_pipeline,
+    .close = sl_fw_after_pipeline_close,
 };

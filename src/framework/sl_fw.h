@@ -30,16 +30,107 @@ typedef struct sl_fw_result {
     size_t n, k;
     long *tokens;             /* n*k entries, malloc'd */
     const char *rng_name;     /* as reported in --json */
+    const char *version;      /* the upstream release the run followed */
     unsigned word_bits;
     uint64_t words;           /* words consumed by all calls */
 } sl_fw_result;
 
-typedef struct sl_fw_type {
+/* ---------------------------------------------------------------- sampler sessions (framework/session.c)
+ *
+ * A session is what a framework is at run time: opened from a framework type,
+ * settings and a seed; each step turns one vector (probabilities or logits) into
+ * the token(s) of one call and reports the words it spent; accept takes a token
+ * into the history the sampler keeps (llama.cpp's penalty ring buffer,
+ * transformers' growing input_ids, candle's context). One draw, N draws from one
+ * vector and a whole generation are the same loop. */
+
+typedef struct sl_fw_type sl_fw_type;
+
+/* A release line a framework emulates, chosen by its variant option (--torch). */
+typedef struct sl_fw_variant {
+    const char *name;         /* as the option takes it: "2", "1.13" */
+    const char *version;      /* the upstream release it follows and was checked against */
+    int code;                 /* the framework's own number for it (SL_TORCH_2 ...) */
+} sl_fw_variant;
+
+typedef struct sl_fw_session {
+    const sl_fw_type *type;
+    const sl_fw_variant *variant; /* the release line (the type's default unless chosen); NULL if none */
+    sl_fw_opts o;             /* the settings; o.cfg.context points at hist */
+    sl_rng rng;               /* the framework's generator, seeded as it seeds it */
+    long *hist;               /* the history: context, then every accepted token, oldest first */
+    size_t hist_n, hist_cap;
+    long *tokens;             /* the last step's tokens (k entries) */
+    size_t k;
+    void *state;              /* the framework's own: prepared tables, scratch */
+    /* the vector and history length the state was prepared for: a step on the
+     * same vector with the same history reuses it (N draws from one vector) */
+    const sl_vec *prepared_vec;
+    size_t prepared_hist;
+} sl_fw_session;
+
+/* What one step gave. */
+typedef struct sl_fw_step {
+    const long *tokens;       /* k tokens (the session's; valid until the next step) */
+    size_t k;
+    uint64_t words;           /* words this step consumed */
+    size_t kept;              /* tokens the pipeline kept (V when there is no pipeline) */
+} sl_fw_step;
+
+/* A framework type is data: it names its pipeline, its draw method, its generator
+ * (whose seed function is the framework's seeding) and the upstream version it
+ * follows; step composes them. */
+struct sl_fw_type {
     const char *name;
     const char *summary;      /* one line for --help */
+    const char *version;      /* the upstream release it follows (without variants) */
+    const char *variant_option; /* the option that picks a release line, e.g. "--torch" */
+    const sl_fw_variant *variants; /* the lines it emulates, the default first, ended by {NULL} */
     unsigned accepts;         /* SL_OPT_* bits */
+    int takes_logits;         /* 1: steps read logits; 0: probabilities */
+    const char *input_why;    /* why, for the message when the other kind is given */
+    const sl_logits_pipeline_type *pipeline; /* NULL when there is none */
+    const sl_draw_type *draw;               /* the final draw */
+    const char *rng;          /* the generator and its seeding, by sl_rng_lookup name */
+    const char *rng_label;    /* the generator's name in --json (NULL: the rng's) */
+    uint64_t default_seed;    /* used when the settings give none */
+    int accepts_drawn;        /* 1: the sampler accepts what it draws (llama_sampler_sample) */
+    /* Optional: check the settings and make the framework's state. */
+    int (*open)(sl_fw_session *s, sl_error *err);
+    /* One call on v: fill s->tokens[0..s->k) (s->k set by open, default 1) and *kept. */
+    int (*step)(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error *err);
+    void (*close)(sl_fw_session *s);
+    /* The distribution the next step on v draws from, given the history: probs
+     * (0 where removed), kept, n_kept and the filters that ran. */
+    int (*probs)(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, sl_error *err);
+    /* Optional: a one-line note the CLI prints on stderr for these settings, or NULL. */
+    const char *(*note)(const sl_fw_opts *o);
+    /* Legacy: a whole run at once (frameworks not yet on sessions). */
     int (*run)(const sl_fw_opts *o, sl_fw_result *out, sl_error *err);
-} sl_fw_type;
+};
+
+/* The variant o->variant names (NULL: the default) or an error naming the choices. */
+int sl_fw_variant_find(const sl_fw_type *t, const char *name, const sl_fw_variant **out, sl_error *err);
+/* The release a session follows: its variant's version, or the type's. */
+const char *sl_fw_session_version(const sl_fw_session *s);
+/* Opens a session; the settings are copied (the context too). */
+int sl_fw_session_open(sl_fw_session *s, const sl_fw_type *t, const sl_fw_opts *o, sl_error *err);
+int sl_fw_session_step(sl_fw_session *s, const sl_vec *v, sl_fw_step *out, sl_error *err);
+/* The distribution the next step on v draws from (the type's probs hook): what
+ * `samplab check` judges an observed token against. Free with sl_logits_result_free. */
+int sl_fw_session_probs(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, sl_error *err);
+/* The probs hook of frameworks that sample weights as given: w / sum(w) in double
+ * over the float64 weights, every id with w > 0 kept. */
+int sl_fw_probs_of_weights(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, sl_error *err);
+/* The probs hook of the frameworks with a pipeline: the pipeline's result over the history. */
+int sl_fw_probs_of_pipeline(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, sl_error *err);
+/* Appends a token (>= 0) to the history. */
+int sl_fw_session_accept(sl_fw_session *s, long token, sl_error *err);
+void sl_fw_session_close(sl_fw_session *s);
+
+/* `samplab draw --framework F --n N`: N steps of one session on o->probs or
+ * o->logits, each drawn token accepted when the sampler does so itself. */
+int sl_fw_run(const sl_fw_type *t, const sl_fw_opts *o, sl_fw_result *out, sl_error *err);
 
 extern const sl_fw_type *const sl_fw_types[]; /* NULL-terminated */
 const sl_fw_type *sl_fw_lookup(const char *name);
@@ -60,48 +151,20 @@ double sl_fw_llamacpp_uniform(sl_rng *r);
 /* ---------------------------------------------------------------- torch (framework/torch.c) */
 
 extern const sl_fw_type sl_fw_torch_type;
+/* A torch.multinomial draw prepared for one vector: the draw type with its param. */
+typedef struct sl_fw_torch_table {
+    sl_draw_torch_param param;
+    sl_draw_type draw;        /* sl_draw_torch_type with .param = &param */
+    void *table;
+} sl_fw_torch_table;
+int sl_fw_torch_table_prepare(sl_fw_torch_table *t, const sl_draw_dist *p, sl_error *err);
+void sl_fw_torch_table_free(sl_fw_torch_table *t);
 
-enum { SL_TORCH_1_13 = 1, SL_TORCH_2 = 2 };   /* emulated release line (2: checked on 2.6.0) */
-enum { SL_TORCH_FAST = 0, SL_TORCH_NAIVE = 1 };/* one-sample race: log-skipping or every log */
-
-/* One probability row as torch holds it, prepared once for many calls. */
-typedef struct sl_fw_torch_dist {
-    size_t V;
-    sl_dtype dtype;        /* SL_F32: pf is read; SL_F64: pd */
-    const float *pf;
-    const double *pd;
-    int version;           /* SL_TORCH_1_13 or SL_TORCH_2 */
-    float *bound;          /* float upper bounds of p (the fast race's pre-test) */
-    void *cdf;             /* replacement path: normalised cumulative sums (float or double) */
-    /* input checks, done once: index of the first entry each path rejects (SIZE_MAX: none) */
-    size_t bad_race;       /* NaN, +-inf or < 0 (race path message) */
-    size_t bad_cdf;        /* first entry failing `val >= 0 && isfinite(val)` */
-    int bad_cdf_neg;       /* 1: that entry fails `val >= 0` (also NaN), 0: it is infinite */
-    int all_zero;          /* race: sum == 0 */
-    int cdf_sum_ok;        /* replacement: sequential dtype sum > 0 */
-    const char *source;    /* name for messages */
-    int simd;              /* SL_SIMD_* level of the fast race (prepare: the best available) */
-} sl_fw_torch_dist;
-
-/* Prepares p (not copied: pf/pd must outlive dist). Only allocation fails here;
- * invalid entries are reported by the call that meets them, as torch does. */
-int sl_fw_torch_prepare(sl_fw_torch_dist *d, const float *pf, const double *pd, size_t V, sl_dtype dtype,
-                        int version, const char *source, sl_error *err);
-void sl_fw_torch_free(sl_fw_torch_dist *d);
-
-/* One torch.multinomial(p, k, replacement) call: writes k tokens to out and adds the
- * 32-bit words drawn to *words. Errors (torch's message quoted) draw nothing. mode:
- * SL_TORCH_FAST or SL_TORCH_NAIVE (the reference the fast path is tested against). */
-int sl_fw_torch_multinomial(const sl_fw_torch_dist *d, sl_rng_mt19937_state *mt, size_t k, int replacement,
-                            int mode, long *out, uint64_t *words, sl_error *err);
-
-/* torch.empty(n, dtype).exponential_() (lambda = 1), widened to double; adds 2·n to *words. */
-void sl_fw_torch_exponential(sl_rng_mt19937_state *mt, sl_dtype dtype, int version, double *out, size_t n,
-                             uint64_t *words);
-
-/* torch.topk(v, k) indices (largest, sorted) with libstdc++'s order among equal values;
- * the tests compare it with the real std::partial_sort / nth_element / sort. */
-int sl_fw_torch_topk(const double *v, size_t V, size_t k, long *out, sl_error *err);
+/* The hooks of the frameworks that end in torch.multinomial(probs, 1) after their
+ * pipeline (hf, vllm: framework/after_pipeline.c). */
+int sl_fw_after_pipeline_open(sl_fw_session *s, sl_error *err);
+int sl_fw_after_pipeline_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error *err);
+void sl_fw_after_pipeline_close(sl_fw_session *s);
 
 /* ---------------------------------------------------------------- NumPy (rng/seedseq.c, rng/pcg64.c,
  * rng/numpy_mt19937.c, framework/numpy.c) and GSL (framework/gsl.c) */
@@ -137,8 +200,49 @@ extern const sl_fw_type sl_fw_candle_type;
 
 /* ---------------------------------------------------------------- shared by the logits frameworks (framework/after_pipeline.c) */
 
-/* Runs pipeline t on o->logits, then torch.multinomial(probs, 1) per call
- * (argmax without a word when the settings are greedy). */
-int sl_fw_torch_after_pipeline(const sl_logits_pipeline_type *t, const sl_fw_opts *o, sl_fw_result *out, sl_error *err);
+
+/* ---------------------------------------------------------------- torch's MKL exponential_ (framework/torch_mkl.c) */
+
+/* at::parallel_for's grain in exponential_kernel */
+#define SL_FW_TORCH_MKL_GRAIN 800
+
+/* The seed the kernel draws, under the generator's lock, before anything else:
+ * float, half, bfloat16: random() (1 word). double: random64() = (w1 << 32) | w2,
+ * of which vslNewStream keeps the low 32 bits, w2 (2 words). */
+uint32_t sl_fw_torch_mkl_seed_f32(sl_rng *gen);
+uint32_t sl_fw_torch_mkl_seed_f64(sl_rng *gen);
+
+/* at::parallel_for(0, n, 800, f) under OpenMP with `threads` threads: the number of
+ * chunks, each of *chunk_size elements but the last. threads <= 1, or n <= 800, give
+ * one chunk of n. n = 0 gives 0 chunks. */
+size_t sl_fw_torch_mkl_chunks(size_t n, unsigned threads, size_t *chunk_size);
+
+/* One value of v?RngExponential(VSL_RNG_METHOD_EXPONENTIAL_ICDF, displacement a,
+ * scale beta) from the raw state x: fma(beta, -ln(u), a), u the MKL uniform of x.
+ * The logarithm is glibc's (log, or float(log(double))): MKL's own (vsLn LA,
+ * vdLn EP) differs in the last bits, so values are close but not always equal. */
+float sl_fw_torch_mkl_expo_f32(uint32_t x, float a, float beta);
+double sl_fw_torch_mkl_expo_f64(uint32_t x, double a, double beta);
+
+/* The kernel's fill from a given MKL seed: chunk by chunk, each a new stream from
+ * the seed skipped ahead to its begin, displacement FLT_MIN / DBL_MIN, scale
+ * 1/lambda (float: (float)(1.0 / lambda)). lambda must be finite and > 0. */
+void sl_fw_torch_mkl_fill_f32(uint32_t seed, float *out, size_t n, double lambda, unsigned threads);
+void sl_fw_torch_mkl_fill_f64(uint32_t seed, double *out, size_t n, double lambda, unsigned threads);
+
+/* tensor.exponential_(lambda) on a contiguous float32 / float64 tensor of n
+ * elements: the seed draw, then the fill. An empty tensor draws nothing (torch
+ * returns before the kernel). lambda <= 0 or NaN is refused (torch raises), and so is
+ * an infinite lambda (torch then takes the MT19937 path). */
+int sl_fw_torch_mkl_exponential_f32(sl_rng *gen, float *out, size_t n, double lambda,
+                                    unsigned threads, sl_error *err);
+int sl_fw_torch_mkl_exponential_f64(sl_rng *gen, double *out, size_t n, double lambda,
+                                    unsigned threads, sl_error *err);
+
+/* torch.multinomial(p, 1) on a 1-D float32 p of V entries (the exponential race of
+ * multinomial_out): q = exponential_(1), r = p / q in float32, the first index of
+ * the largest r. 1 word of gen per call. p is not validated here. */
+int sl_fw_torch_mkl_multinomial1_f32(sl_rng *gen, const float *p, size_t V, unsigned threads,
+                                     size_t *token, sl_error *err);
 
 #endif

@@ -12,24 +12,30 @@
  * without FlashInfer). Known divergences: FlashInfer's rejection sampler (the
  * CUDA default when installed) and the Triton/CPU fused kernels of later
  * releases draw the same distribution from other random numbers. */
-#include <stdlib.h>
-#include <string.h>
-
 #include "framework/sl_fw.h"
 
-static int vllm_fw_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
-{
-    memset(out, 0, sizeof *out);
-    if (!o->logits)
-        return sl_base_error_set(err, SL_EINVAL, "framework vllm takes --logits (its sampler starts from logits)");
-    return sl_fw_torch_after_pipeline(&sl_logits_pipeline_vllm_type, o, out, err);
-}
+static const sl_fw_variant vllm_variants[] = {
+    {"1.13", "vLLM 0.8-0.11 V1 sampler (PyTorch path) on torch 1.13.1", SL_TORCH_1_13},
+    {"2", "vLLM 0.8-0.11 V1 sampler (PyTorch path) on torch 2.x", SL_TORCH_2},
+    {NULL, NULL, 0},
+};
 
 const sl_fw_type sl_fw_vllm_type = {
-    "vllm",
-    "vLLM V1 sampler, seeded request: the vllm pipeline, then argmax(probs / q) with q.exponential_ from "
+    .name = "vllm",
+    .summary = "vLLM V1 sampler, seeded request: the vllm pipeline, then argmax(probs / q) with q.exponential_ from "
     "torch.Generator().manual_seed(seed) (= torch.multinomial); T < 1e-5 greedy",
-    SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_PENALTY |
+    .variant_option = "--torch",
+    .variants = vllm_variants,
+    .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_PENALTY |
         SL_OPT_DEFAULTS | SL_OPT_VARIANT,
-    vllm_fw_run,
+    .takes_logits = 1,
+    .input_why = "its sampler starts from logits",
+    .pipeline = &sl_logits_pipeline_vllm_type,
+    .draw = &sl_draw_torch_type,
+    .rng = "torch-mt19937",
+    .default_seed = 42,
+    .open = sl_fw_after_pipeline_open,
+    .step = sl_fw_after_pipeline_step,
+    .probs = sl_fw_probs_of_pipeline,
+    .close = sl_fw_after_pipeline_close,
 };

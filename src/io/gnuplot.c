@@ -48,6 +48,8 @@ static void gp_body(sl_buf *b, const char *body, const char *name)
 
 int sl_io_plot_write(const char *dir, const sl_plot *p, sl_error *err)
 {
+    if (p->oom)
+        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory building the figure's script or data", p->name);
     char path[4096];
     int w = p->width ? p->width : 1000, h = p->height ? p->height : 620;
     sl_buf gp;
@@ -83,7 +85,7 @@ int sl_io_plot_write(const char *dir, const sl_plot *p, sl_error *err)
     }
     if (gp.oom) {
         sl_io_buf_free(&gp);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory writing %s.gp", p->name);
+        return sl_base_error_set(err, SL_ENOMEM, "%s.gp: out of memory", p->name);
     }
     int rc = 0;
     snprintf(path, sizeof path, "%s/%s.gp", dir, p->name);
@@ -101,7 +103,7 @@ int sl_io_plot_render(const char *dir, const char *const *names, size_t n, sl_er
 {
     pid_t *pid = calloc(n ? n : 1, sizeof *pid);
     if (!pid)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory starting gnuplot");
+        return sl_base_error_set(err, SL_ENOMEM, "gnuplot: out of memory for %zu processes", n);
     int rc = 0;
     for (size_t i = 0; i < n; i++) {
         pid[i] = fork();

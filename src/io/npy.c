@@ -97,8 +97,9 @@ int sl_io_vec_read_npy(const char *name, const unsigned char *buf, size_t len, s
                             data, n, n > SIZE_MAX / width ? SIZE_MAX : n * width, len - data);
     if (n == 0)
         return sl_base_error_set(err, SL_EINVAL, "%s: empty vector (shape (0,))", name);
-    if (sl_base_vec_alloc(out, n, name))
-        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory", name);
+    int rc = sl_base_vec_alloc(out, n, name, err);
+    if (rc)
+        return rc;
     const unsigned char *p = buf + data;
     for (size_t k = 0; k < n; k++) {
         if (width == 4) {

@@ -370,10 +370,12 @@ int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_
         snprintf(src, sizeof src, "%s:%s", name, cn);
     else
         snprintf(src, sizeof src, "%s:%s[%ld]", name, cn, row);
-    if (V > SIZE_MAX / sizeof(double) || sl_base_vec_alloc(out, (size_t)V, src)) {
+    if (V > SIZE_MAX / sizeof(double)) {
         rc = sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %llu entries", name, (unsigned long long)V);
         goto done;
     }
+    if ((rc = sl_base_vec_alloc(out, (size_t)V, src, err)))
+        goto done;
 
     unsigned eb = t->dtype->bits / 8;
     const unsigned char *p = buf + 8 + n + t->begin + (uint64_t)row * V * eb;

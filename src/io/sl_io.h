@@ -81,6 +81,7 @@ typedef struct sl_plot {
     const char *extra;   /* further set commands before the plot (may be NULL) */
     const char *body;    /* the plot command(s) */
     const char *dat;     /* the data file's text; NULL: no NAME.dat (the body names its own files) */
+    int oom;             /* the sl_buf behind body or dat ran out of memory: write nothing, fail */
 } sl_plot;
 
 /* Writes DIR/NAME.dat and DIR/NAME.gp (atomically). */

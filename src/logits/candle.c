@@ -385,12 +385,12 @@ static void select_nth_keys(size_t *idx, size_t V, size_t k, const int32_t *key)
         partition_at_index_loop(&c, idx, V, k);
 }
 
-int sl_logits_candle_select_nth(size_t *idx, size_t V, size_t k, const float *prs)
+int sl_logits_candle_select_nth(size_t *idx, size_t V, size_t k, const float *prs, sl_error *err)
 {
     /* keys indexed by token id; idx holds token ids < V */
     int32_t *key = malloc((V ? V : 1) * sizeof *key);
     if (!key)
-        return SL_ENOMEM;
+        return sl_base_error_set(err, SL_ENOMEM, "candle: select_nth: out of memory for %zu keys", V);
     for (size_t i = 0; i < V; i++)
         key[i] = total_key(prs[i]);
     select_nth_keys(idx, V, k, key);
@@ -414,13 +414,13 @@ static int keyed_desc(const void *pa, const void *pb)
     return a->i < b->i ? -1 : a->i > b->i; /* stable: the earlier index first */
 }
 
-int sl_logits_candle_topp_zero(float *prs, size_t n, float p)
+int sl_logits_candle_topp_zero(float *prs, size_t n, float p, sl_error *err)
 {
     if (n == 0)
         return SL_OK;
     keyed *ks = malloc(n * sizeof *ks);
     if (!ks)
-        return SL_ENOMEM;
+        return sl_base_error_set(err, SL_ENOMEM, "candle: top-p: out of memory for %zu tokens", n);
     for (size_t i = 0; i < n; i++) {
         ks[i].key = total_key(prs[i]);
         ks[i].pad = 0;
@@ -442,11 +442,12 @@ int sl_logits_candle_topp_zero(float *prs, size_t n, float p)
 
 /* ---------------------------------------------------------------- repeat penalty */
 
-long sl_logits_candle_repeat_penalty(float *logits, size_t V, float penalty, const long *context, size_t n)
+int sl_logits_candle_repeat_penalty(float *logits, size_t V, float penalty, const long *context, size_t n,
+                                    long *n_changed, sl_error *err)
 {
     unsigned char *seen = calloc(V ? V : 1, 1);
     if (!seen)
-        return -1;
+        return sl_base_error_set(err, SL_ENOMEM, "candle: repeat penalty: out of memory for %zu ids", V);
     long changed = 0;
     for (size_t i = 0; i < n; i++) {
         long t = context[i];
@@ -460,7 +461,9 @@ long sl_logits_candle_repeat_penalty(float *logits, size_t V, float penalty, con
         changed++;
     }
     free(seen);
-    return changed;
+    if (n_changed)
+        *n_changed = changed;
+    return SL_OK;
 }
 
 /* ---------------------------------------------------------------- one step */
@@ -495,13 +498,10 @@ int sl_logits_candle_process(const float *logits, size_t V, const sl_logits_cand
         for (size_t i = 0; i < V; i++)
             order[i] = i;
         *m = V;
-        int rc = SL_OK;
         if (cfg->sampling == SL_CANDLE_TOPP && !(cfg->p <= 0.0 || cfg->p >= 1.0))
-            rc = sl_logits_candle_topp_zero(weights, V, (float)cfg->p);
-        else if (cfg->sampling == SL_CANDLE_TOPK_TOPP) /* k >= V: sample_topp, p unchecked */
-            rc = sl_logits_candle_topp_zero(weights, V, (float)cfg->p);
-        if (rc)
-            return sl_base_error_set(err, rc, "out of memory for top-p over %zu tokens", V);
+            return sl_logits_candle_topp_zero(weights, V, (float)cfg->p, err);
+        if (cfg->sampling == SL_CANDLE_TOPK_TOPP) /* k >= V: sample_topp, p unchecked */
+            return sl_logits_candle_topp_zero(weights, V, (float)cfg->p, err);
         return SL_OK;
     }
     /* top-k: select the k most probable in std's partition order */
@@ -510,7 +510,7 @@ int sl_logits_candle_process(const float *logits, size_t V, const sl_logits_cand
     if (!key || !sub) {
         free(key);
         free(sub);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for top-k over %zu tokens", V);
+        return sl_base_error_set(err, SL_ENOMEM, "candle: top-k: out of memory for %zu tokens", V);
     }
     for (size_t i = 0; i < V; i++) {
         key[i] = total_key(weights[i]);
@@ -529,8 +529,7 @@ int sl_logits_candle_process(const float *logits, size_t V, const sl_logits_cand
         for (size_t i = 0; i < k; i++)
             sum_p += weights[i];
         if (!(pf <= 0.0f || pf >= sum_p))
-            if (sl_logits_candle_topp_zero(weights, k, pf))
-                return sl_base_error_set(err, SL_ENOMEM, "out of memory for top-p over %zu tokens", k);
+            return sl_logits_candle_topp_zero(weights, k, pf, err);
     }
     return SL_OK;
 }
@@ -541,7 +540,7 @@ int sl_logits_candle_probs(const float *logits, size_t V, const sl_logits_candle
     size_t *order = malloc((V ? V : 1) * sizeof *order), m = 0;
     int rc = SL_OK;
     if (!w || !order) {
-        rc = sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu logits", V);
+        rc = sl_base_error_set(err, SL_ENOMEM, "candle: out of memory for %zu logits", V);
         goto out;
     }
     if ((rc = sl_logits_candle_process(logits, V, cfg, w, order, &m, err)))

@@ -29,14 +29,12 @@ static int candle_pipeline_run(const float *lf, const double *ld, size_t V, cons
     float *lg = malloc(V * sizeof *lg);
     if (!lg) {
         sl_logits_result_free(out);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu logits", V);
+        return sl_base_error_set(err, SL_ENOMEM, "candle: out of memory for %zu logits", V);
     }
     memcpy(lg, lf, V * sizeof *lg);
     if (c->has_penalty) {
-        if (sl_logits_candle_repeat_penalty(lg, V, (float)c->penalty, c->context, c->context_n) < 0) {
-            rc = sl_base_error_set(err, SL_ENOMEM, "out of memory for the repeat penalty");
+        if ((rc = sl_logits_candle_repeat_penalty(lg, V, (float)c->penalty, c->context, c->context_n, NULL, err)))
             goto done;
-        }
         sl_logits_step(out, "repeat_penalty");
     }
     rc = sl_logits_candle_probs(lg, V, &cfg, out->probs, err);

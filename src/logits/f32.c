@@ -202,34 +202,6 @@ void sl_logits_cumsum_f32(const float *x, size_t n, float *out)
     }
 }
 
-/* Merge sort on indices: stable, O(n log n), no qsort_r needed. */
-static int sl_f32_before(const float *x, size_t a, size_t b, int desc)
-{
-    /* NaN never reaches here (inputs are checked); -inf sorts as a number */
-    return desc ? x[a] > x[b] : x[a] < x[b];
-}
-
-static void f32_merge(const float *x, size_t *idx, size_t *tmp, size_t n, int desc)
-{
-    if (n < 2)
-        return;
-    size_t h = n / 2;
-    f32_merge(x, idx, tmp, h, desc);
-    f32_merge(x, idx + h, tmp, n - h, desc);
-    size_t i = 0, j = h, k = 0;
-    while (i < h && j < n) {
-        if (sl_f32_before(x, idx[j], idx[i], desc))
-            tmp[k++] = idx[j++];
-        else
-            tmp[k++] = idx[i++];
-    }
-    while (i < h)
-        tmp[k++] = idx[i++];
-    while (j < n)
-        tmp[k++] = idx[j++];
-    memcpy(idx, tmp, n * sizeof *idx);
-}
-
 typedef struct sl_f32_pair {
     float v;
     size_t i;
@@ -247,27 +219,27 @@ static int f32_pair_desc(const void *a, const void *b, const void *ctx)
     return ((const sl_f32_pair *)a)->v > ((const sl_f32_pair *)b)->v;
 }
 
-void sl_logits_argsort_f32(const float *x, size_t n, int descending, size_t *idx, size_t *tmp)
+int sl_logits_argsort_f32(const float *x, size_t n, int descending, size_t *idx, sl_error *err)
 {
     sl_f32_pair *pr = malloc((n ? n : 1) * sizeof *pr);
-    if (!pr) { /* out of memory: a stable sort, same order except among ties */
-        for (size_t i = 0; i < n; i++)
-            idx[i] = i;
-        f32_merge(x, idx, tmp, n, descending);
-        return;
-    }
+    if (!pr)
+        return sl_base_error_set(err, SL_ENOMEM, "torch sort: out of memory for %zu (value, index) pairs", n);
     for (size_t i = 0; i < n; i++) {
         pr[i].v = x[i];
         pr[i].i = i;
     }
-    sl_logits_std_sort(pr, n, sizeof *pr, descending ? f32_pair_desc : f32_pair_asc, NULL);
+    sl_base_std_sort(pr, n, sizeof *pr, descending ? f32_pair_desc : f32_pair_asc, NULL);
     for (size_t i = 0; i < n; i++)
         idx[i] = pr[i].i;
     free(pr);
+    return SL_OK;
 }
 
-float sl_logits_kth_largest_f32(const float *x, size_t n, size_t k, size_t *idx, size_t *tmp)
+int sl_logits_kth_largest_f32(const float *x, size_t n, size_t k, size_t *idx, float *kth, sl_error *err)
 {
-    sl_logits_argsort_f32(x, n, 1, idx, tmp);
-    return x[idx[k - 1]];
+    int rc = sl_logits_argsort_f32(x, n, 1, idx, err);
+    if (rc)
+        return rc;
+    *kth = x[idx[k - 1]];
+    return SL_OK;
 }

@@ -30,7 +30,7 @@
 typedef struct hf_work {
     size_t V;
     float *s, *a, *b, *c, *d;
-    size_t *idx, *tmp;
+    size_t *idx;
 } hf_work;
 
 static void hf_work_free(hf_work *w)
@@ -41,7 +41,6 @@ static void hf_work_free(hf_work *w)
     free(w->c);
     free(w->d);
     free(w->idx);
-    free(w->tmp);
 }
 
 static int hf_work_alloc(hf_work *w, size_t V, sl_error *err)
@@ -54,32 +53,37 @@ static int hf_work_alloc(hf_work *w, size_t V, sl_error *err)
     w->c = malloc(V * sizeof *w->c);
     w->d = malloc(V * sizeof *w->d);
     w->idx = malloc(V * sizeof *w->idx);
-    w->tmp = malloc(V * sizeof *w->tmp);
-    if (!w->s || !w->a || !w->b || !w->c || !w->d || !w->idx || !w->tmp) {
+    if (!w->s || !w->a || !w->b || !w->c || !w->d || !w->idx) {
         hf_work_free(w);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu logits", V);
+        return sl_base_error_set(err, SL_ENOMEM, "hf: out of memory for %zu logits", V);
     }
     return SL_OK;
 }
 
 /* TopKLogitsWarper.__call__: scores < topk(scores, k).values[-1] → -inf. */
-static void hf_top_k(hf_work *w, size_t k)
+static int hf_top_k(hf_work *w, size_t k, sl_error *err)
 {
     if (k > w->V)
         k = w->V;
-    float kth = sl_logits_kth_largest_f32(w->s, w->V, k, w->idx, w->tmp);
+    float kth;
+    int rc = sl_logits_kth_largest_f32(w->s, w->V, k, w->idx, &kth, err);
+    if (rc)
+        return rc;
     for (size_t i = 0; i < w->V; i++)
         if (w->s[i] < kth)
             w->s[i] = -INFINITY;
+    return SL_OK;
 }
 
 /* TopPLogitsWarper.__call__: ascending sort, softmax, cumsum, remove
  * cum <= (1 - top_p) with 1 - top_p computed in Python (double) and the
  * comparison in float32; the last min_keep sorted positions always stay. */
-static void hf_top_p(hf_work *w, double top_p, size_t min_keep)
+static int hf_top_p(hf_work *w, double top_p, size_t min_keep, sl_error *err)
 {
     size_t V = w->V;
-    sl_logits_argsort_f32(w->s, V, 0, w->idx, w->tmp);
+    int rc = sl_logits_argsort_f32(w->s, V, 0, w->idx, err);
+    if (rc)
+        return rc;
     for (size_t j = 0; j < V; j++)
         w->a[j] = w->s[w->idx[j]];
     sl_logits_softmax_f32(w->a, V, w->b);
@@ -89,11 +93,12 @@ static void hf_top_p(hf_work *w, double top_p, size_t min_keep)
     for (size_t j = 0; j < protect; j++)
         if (w->a[j] <= thr)
             w->s[w->idx[j]] = -INFINITY;
+    return SL_OK;
 }
 
 /* MinPLogitsWarper.__call__: probs < min_p * max(probs) → -inf, except the
  * min_keep highest scores (argsort descending). */
-static void hf_min_p(hf_work *w, double min_p, size_t min_keep)
+static int hf_min_p(hf_work *w, double min_p, size_t min_keep, sl_error *err)
 {
     size_t V = w->V;
     sl_logits_softmax_f32(w->s, V, w->a);
@@ -102,16 +107,19 @@ static void hf_min_p(hf_work *w, double min_p, size_t min_keep)
         if (w->a[i] > top)
             top = w->a[i];
     float thr = (float)min_p * top;
-    sl_logits_argsort_f32(w->s, V, 1, w->idx, w->tmp);
+    int rc = sl_logits_argsort_f32(w->s, V, 1, w->idx, err);
+    if (rc)
+        return rc;
     for (size_t j = (min_keep < V ? min_keep : V); j < V; j++) {
         size_t i = w->idx[j];
         if (w->a[i] < thr)
             w->s[i] = -INFINITY;
     }
+    return SL_OK;
 }
 
 /* TypicalLogitsWarper.__call__ (Meister et al. 2022, locally typical sampling). */
-static void hf_typical(hf_work *w, double mass, size_t min_keep)
+static int hf_typical(hf_work *w, double mass, size_t min_keep, sl_error *err)
 {
     size_t V = w->V;
     float *lp = w->a, *shift = w->b;
@@ -123,7 +131,9 @@ static void hf_typical(hf_work *w, double mass, size_t min_keep)
     float ent = -sl_logits_sum_torch_f32(shift, V, 1);
     for (size_t i = 0; i < V; i++)
         shift[i] = fabsf(-lp[i] - ent);
-    sl_logits_argsort_f32(shift, V, 0, w->idx, w->tmp);
+    int rc = sl_logits_argsort_f32(shift, V, 0, w->idx, err);
+    if (rc)
+        return rc;
     /* cumulative softmax of the scores in shift order */
     float *sorted = w->c, *cum = w->d;
     for (size_t j = 0; j < V; j++)
@@ -140,6 +150,7 @@ static void hf_typical(hf_work *w, double mass, size_t min_keep)
     for (size_t j = (min_keep < V ? min_keep : V); j < V; j++)
         if (shift[w->idx[j]] > cut)
             w->s[w->idx[j]] = -INFINITY;
+    return SL_OK;
 }
 
 static int hf_run(const float *lf, const double *ld, size_t V, const sl_logits_cfg *c,
@@ -206,7 +217,7 @@ static int hf_run(const float *lf, const double *ld, size_t V, const sl_logits_c
         if (!hit) {
             hf_work_free(&w);
             sl_logits_result_free(out);
-            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "hf: out of memory for the repetition penalty over %zu ids", V);
         }
         for (size_t i = 0; i < c->context_n; i++)
             hit[c->context[i]] = 1;
@@ -226,19 +237,23 @@ static int hf_run(const float *lf, const double *ld, size_t V, const sl_logits_c
     if (do_k) {
         /* TopKLogitsWarper.__init__: top_k = max(top_k, min_tokens_to_keep) */
         size_t k = (size_t)(top_k > min_keep ? top_k : min_keep);
-        hf_top_k(&w, k);
+        if ((rc = hf_top_k(&w, k, err)))
+            goto fail;
         sl_logits_step(out, "top_k");
     }
     if (do_p) {
-        hf_top_p(&w, top_p, (size_t)min_keep);
+        if ((rc = hf_top_p(&w, top_p, (size_t)min_keep, err)))
+            goto fail;
         sl_logits_step(out, "top_p");
     }
     if (do_minp) {
-        hf_min_p(&w, c->min_p, (size_t)min_keep);
+        if ((rc = hf_min_p(&w, c->min_p, (size_t)min_keep, err)))
+            goto fail;
         sl_logits_step(out, "min_p");
     }
     if (do_typ) {
-        hf_typical(&w, c->typical, (size_t)min_keep);
+        if ((rc = hf_typical(&w, c->typical, (size_t)min_keep, err)))
+            goto fail;
         sl_logits_step(out, "typical");
     }
     /* _sample: probs = softmax(next_token_scores) */
@@ -250,6 +265,10 @@ static int hf_run(const float *lf, const double *ld, size_t V, const sl_logits_c
     }
     hf_work_free(&w);
     return SL_OK;
+fail:
+    hf_work_free(&w);
+    sl_logits_result_free(out);
+    return rc;
 }
 
 const sl_logits_pipeline_type sl_logits_pipeline_hf_type = {

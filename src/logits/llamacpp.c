@@ -63,12 +63,13 @@ static int sl_llama_bucket(float logit)
 /* llama_token_data_array_partial_sort: the top npartial of a (not changed)
  * into res, sorted descending, via 128 logit buckets over [-10, 10]; res gets
  * every candidate of the buckets it needed (*nres of them). */
-static int llama_bucket_sort(const sl_logits_llama_array *a, size_t npartial, sl_logits_cand *res, size_t *nres)
+static int llama_bucket_sort(const sl_logits_llama_array *a, size_t npartial, sl_logits_cand *res, size_t *nres,
+                             sl_error *err)
 {
     size_t histo[128] = {0}, pos[128];
     unsigned char *bi = malloc(a->size ? a->size : 1);
     if (!bi)
-        return SL_ENOMEM;
+        return sl_base_error_set(err, SL_ENOMEM, "llamacpp: out of memory bucketing %zu candidates", a->size);
     for (size_t i = 0; i < a->size; i++) {
         bi[i] = (unsigned char)sl_llama_bucket(a->data[i].logit);
         histo[bi[i]]++;
@@ -94,42 +95,50 @@ static int llama_bucket_sort(const sl_logits_llama_array *a, size_t npartial, sl
     size_t done = 0;
     off = 0;
     for (int j = 127; j > ib; --j) {
-        sl_logits_std_sort(res + off, histo[j], sizeof *res, llama_desc, NULL);
+        sl_base_std_sort(res + off, histo[j], sizeof *res, llama_desc, NULL);
         off += histo[j];
         done += histo[j];
     }
-    sl_logits_std_partial_sort(res + off, npartial - done, histo[ib], sizeof *res, llama_desc, NULL);
+    sl_base_std_partial_sort(res + off, npartial - done, histo[ib], sizeof *res, llama_desc, NULL);
     *nres = nhave;
     return SL_OK;
 }
 
 /* llama_token_data_array_partial_sort_inplace: keep the top npartial,
- * sorted; std::partial_sort up to 128, the bucket sort beyond. */
-static void llama_partial_sort_inplace(sl_logits_llama_array *a, size_t npartial)
+ * sorted; std::partial_sort up to 128, the bucket sort beyond. Out of memory
+ * is an error (a is unchanged): another sort would order ties differently. */
+static int llama_partial_sort_inplace(sl_logits_llama_array *a, size_t npartial, sl_error *err)
 {
     if (npartial <= 128) {
-        sl_logits_std_partial_sort(a->data, npartial, a->size, sizeof *a->data, llama_desc, NULL);
+        sl_base_std_partial_sort(a->data, npartial, a->size, sizeof *a->data, llama_desc, NULL);
     } else {
         sl_logits_cand *tmp = malloc(a->size * sizeof *tmp);
         size_t n = 0;
-        if (!tmp || llama_bucket_sort(a, npartial, tmp, &n)) {
-            /* out of memory: libstdc++'s std::sort gives the same set, ties aside */
-            sl_logits_std_sort(a->data, a->size, sizeof *a->data, llama_desc, NULL);
-        } else {
-            memcpy(a->data, tmp, npartial * sizeof *tmp);
+        if (!tmp) {
+            return sl_base_error_set(err, SL_ENOMEM, "llamacpp: out of memory sorting %zu candidates", a->size);
         }
+        int rc = llama_bucket_sort(a, npartial, tmp, &n, err);
+        if (rc) {
+            free(tmp);
+            return rc;
+        }
+        memcpy(a->data, tmp, npartial * sizeof *tmp);
         free(tmp);
     }
     a->size = npartial;
     a->sorted = 1;
+    return SL_OK;
 }
 
-void sl_logits_llama_softmax(sl_logits_llama_array *a, int do_sort)
+int sl_logits_llama_softmax(sl_logits_llama_array *a, int do_sort, sl_error *err)
 {
     if (!a->size)
-        return;
-    if (do_sort && !a->sorted)
-        llama_partial_sort_inplace(a, a->size);
+        return SL_OK;
+    if (do_sort && !a->sorted) {
+        int rc = llama_partial_sort_inplace(a, a->size, err);
+        if (rc)
+            return rc;
+    }
     float max_l = a->data[0].logit;
     if (!a->sorted)
         for (size_t i = 1; i < a->size; i++)
@@ -142,6 +151,7 @@ void sl_logits_llama_softmax(sl_logits_llama_array *a, int do_sort)
     }
     for (size_t i = 0; i < a->size; i++)
         a->data[i].p /= cum;
+    return SL_OK;
 }
 
 void sl_logits_llama_penalties(sl_logits_llama_array *a, const long *ctx, size_t ctx_n, long last_n,
@@ -166,15 +176,19 @@ void sl_logits_llama_penalties(sl_logits_llama_array *a, const long *ctx, size_t
     a->sorted = 0;
 }
 
-void sl_logits_llama_top_k(sl_logits_llama_array *a, long k)
+int sl_logits_llama_top_k(sl_logits_llama_array *a, long k, sl_error *err)
 {
     if (k <= 0)
-        return;
+        return SL_OK;
     if ((size_t)k > a->size)
         k = (long)a->size;
-    if (!a->sorted)
-        llama_partial_sort_inplace(a, (size_t)k);
+    if (!a->sorted) {
+        int rc = llama_partial_sort_inplace(a, (size_t)k, err);
+        if (rc)
+            return rc;
+    }
     a->size = (size_t)k;
+    return SL_OK;
 }
 
 /* the typical sampler's index sort: shifted_scores[a] < shifted_scores[b] */
@@ -184,11 +198,13 @@ static int llama_shift_less(const void *a, const void *b, const void *ctx)
     return sh[*(const size_t *)a] < sh[*(const size_t *)b];
 }
 
-void sl_logits_llama_typical(sl_logits_llama_array *a, float p, size_t min_keep)
+int sl_logits_llama_typical(sl_logits_llama_array *a, float p, size_t min_keep, sl_error *err)
 {
     if (p >= 1.0f || !a->size)
-        return;
-    sl_logits_llama_softmax(a, 1);
+        return SL_OK;
+    int rc = sl_logits_llama_softmax(a, 1, err);
+    if (rc)
+        return rc;
     float entropy = 0.0f;
     for (size_t i = 0; i < a->size; i++)
         entropy += -a->data[i].p * logf(a->data[i].p);
@@ -200,13 +216,13 @@ void sl_logits_llama_typical(sl_logits_llama_array *a, float p, size_t min_keep)
         free(sh);
         free(idx);
         free(nd);
-        return;
+        return sl_base_error_set(err, SL_ENOMEM, "llamacpp: typical: out of memory for %zu candidates", n);
     }
     for (size_t i = 0; i < n; i++) {
         sh[i] = fabsf(-logf(a->data[i].p) - entropy);
         idx[i] = i;
     }
-    sl_logits_std_sort(idx, n, sizeof *idx, llama_shift_less, sh);
+    sl_base_std_sort(idx, n, sizeof *idx, llama_shift_less, sh);
     float cum = 0.0f;
     size_t last = n;
     for (size_t i = 0; i < n; i++) {
@@ -224,29 +240,32 @@ void sl_logits_llama_typical(sl_logits_llama_array *a, float p, size_t min_keep)
     free(sh);
     free(idx);
     free(nd);
+    return SL_OK;
 }
 
-void sl_logits_llama_top_p(sl_logits_llama_array *a, float p, size_t min_keep)
+int sl_logits_llama_top_p(sl_logits_llama_array *a, float p, size_t min_keep, sl_error *err)
 {
     if (p >= 1.0f || !a->size)
-        return;
-    sl_logits_llama_softmax(a, 0); /* probabilities in the current order */
+        return SL_OK;
+    int rc = sl_logits_llama_softmax(a, 0, err); /* probabilities in the current order */
+    if (rc)
+        return rc;
     sl_logits_cand *buf = NULL, *pd = a->data;
     size_t k = a->size, nbuf = 0;
     if (!a->sorted && a->size > 1024) {
         /* adaptive: bucket-sort the top 256 first, everything if that is not enough */
         k = 256;
         buf = malloc(a->size * sizeof *buf);
-        if (!buf || llama_bucket_sort(a, k, buf, &nbuf)) {
+        if (!buf)
+            return sl_base_error_set(err, SL_ENOMEM, "llamacpp: top-p: out of memory for %zu candidates", a->size);
+        if ((rc = llama_bucket_sort(a, k, buf, &nbuf, err))) {
             free(buf);
-            buf = NULL;
-            llama_partial_sort_inplace(a, a->size);
-            pd = a->data;
-        } else {
-            pd = buf;
+            return rc;
         }
+        pd = buf;
     } else if (!a->sorted) {
-        llama_partial_sort_inplace(a, a->size);
+        if ((rc = llama_partial_sort_inplace(a, a->size, err)))
+            return rc;
     }
     float cum = 0.0f;
     size_t last = a->size;
@@ -258,9 +277,9 @@ void sl_logits_llama_top_p(sl_logits_llama_array *a, float p, size_t min_keep)
         }
         if (!a->sorted && i == k - 1) {
             k = a->size;
-            if (llama_bucket_sort(a, k, buf, &nbuf)) { /* out of memory: stop here */
-                last = i + 1;
-                break;
+            if ((rc = llama_bucket_sort(a, k, buf, &nbuf, err))) {
+                free(buf);
+                return rc;
             }
             pd = buf;
         }
@@ -271,12 +290,13 @@ void sl_logits_llama_top_p(sl_logits_llama_array *a, float p, size_t min_keep)
     }
     free(buf);
     a->size = last;
+    return SL_OK;
 }
 
-void sl_logits_llama_min_p(sl_logits_llama_array *a, float p, size_t min_keep)
+int sl_logits_llama_min_p(sl_logits_llama_array *a, float p, size_t min_keep, sl_error *err)
 {
     if (p <= 0.0f || !a->size)
-        return;
+        return SL_OK;
     if (!a->sorted) {
         float max_l = -3.40282347e+38f; /* -FLT_MAX */
         for (size_t i = 0; i < a->size; i++)
@@ -291,9 +311,11 @@ void sl_logits_llama_min_p(sl_logits_llama_array *a, float p, size_t min_keep)
                 if (a->data[i].logit >= min_l)
                     a->data[w++] = a->data[i];
             a->size = w;
-            return;
+            return SL_OK;
         }
-        llama_partial_sort_inplace(a, a->size);
+        int rc = llama_partial_sort_inplace(a, a->size, err);
+        if (rc)
+            return rc;
     }
     const float min_l = a->data[0].logit + logf(p);
     size_t i = 1;
@@ -301,6 +323,7 @@ void sl_logits_llama_min_p(sl_logits_llama_array *a, float p, size_t min_keep)
         if (a->data[i].logit < min_l && i >= min_keep)
             break;
     a->size = i;
+    return SL_OK;
 }
 
 void sl_logits_llama_temp(sl_logits_llama_array *a, float temp)
@@ -377,7 +400,7 @@ int sl_logits_llama_chain(const float *lf, size_t V, const sl_logits_cfg *c, sl_
 
     a->data = malloc(V * sizeof *a->data);
     if (!a->data)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu candidates", V);
+        return sl_base_error_set(err, SL_ENOMEM, "llamacpp: out of memory for %zu candidates", V);
     for (size_t i = 0; i < V; i++) {
         a->data[i].id = (long)i;
         a->data[i].logit = lf[i];
@@ -391,23 +414,28 @@ int sl_logits_llama_chain(const float *lf, size_t V, const sl_logits_cfg *c, sl_
         if (trace)
             sl_logits_step(trace, "penalties");
     }
+    int rc = SL_OK;
     if (top_k > 0) {
-        sl_logits_llama_top_k(a, top_k);
+        if ((rc = sl_logits_llama_top_k(a, top_k, err)))
+            goto fail;
         if (trace)
             sl_logits_step(trace, "top-k");
     }
     if (typ < 1.0f) {
-        sl_logits_llama_typical(a, typ, (size_t)min_keep);
+        if ((rc = sl_logits_llama_typical(a, typ, (size_t)min_keep, err)))
+            goto fail;
         if (trace)
             sl_logits_step(trace, "typical");
     }
     if (top_p < 1.0f) {
-        sl_logits_llama_top_p(a, top_p, (size_t)min_keep);
+        if ((rc = sl_logits_llama_top_p(a, top_p, (size_t)min_keep, err)))
+            goto fail;
         if (trace)
             sl_logits_step(trace, "top-p");
     }
     if (min_p > 0.0f) {
-        sl_logits_llama_min_p(a, min_p, (size_t)min_keep);
+        if ((rc = sl_logits_llama_min_p(a, min_p, (size_t)min_keep, err)))
+            goto fail;
         if (trace)
             sl_logits_step(trace, "min-p");
     }
@@ -416,6 +444,11 @@ int sl_logits_llama_chain(const float *lf, size_t V, const sl_logits_cfg *c, sl_
     if (trace && temp != 1.0f)
         sl_logits_step(trace, temp <= 0.0f ? "temp (<= 0: first max only)" : "temp");
     return SL_OK;
+fail: /* the array is freed: a half-filtered chain is no result */
+    free(a->data);
+    a->data = NULL;
+    a->size = 0;
+    return rc;
 }
 
 static int llamacpp_run(const float *lf, const double *ld, size_t V, const sl_logits_cfg *c,
@@ -437,7 +470,7 @@ static int llamacpp_run(const float *lf, const double *ld, size_t V, const sl_lo
     if (!b.data) {
         free(a.data);
         sl_logits_result_free(out);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "llamacpp: out of memory for %zu candidates", a.size);
     }
     memcpy(b.data, a.data, a.size * sizeof *a.data);
     sl_logits_llama_dist(&b, 0.0);

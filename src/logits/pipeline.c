@@ -33,7 +33,7 @@ int sl_logits_result_alloc(sl_logits_result *r, size_t V, sl_error *err)
     r->kept = calloc(V ? V : 1, 1);
     if (!r->probs || !r->kept) {
         sl_logits_result_free(r);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu probabilities", V);
+        return sl_base_error_set(err, SL_ENOMEM, "pipeline: out of memory for %zu probabilities", V);
     }
     return SL_OK;
 }

@@ -64,20 +64,21 @@ float sl_logits_candle_sum_simd(const float *x, size_t n);
  * sort/select.rs with shared/pivot.rs choose_pivot, shared/smallsort.rs
  * insertion sort and unstable/quicksort.rs branchless cyclic Lomuto
  * partition): the order of idx afterwards is the real std's. k < V (else
- * nothing moves). Returns 0, or SL_ENOMEM (idx untouched). */
-int sl_logits_candle_select_nth(size_t *idx, size_t V, size_t k, const float *prs);
+ * nothing moves). Returns 0, or SL_ENOMEM with err filled (idx untouched). */
+int sl_logits_candle_select_nth(size_t *idx, size_t V, size_t k, const float *prs, sl_error *err);
 
 /* sample_topp's clamp: stable sort by descending total_cmp, f32 running
  * sum; a probability is zeroed once the sum of the ones kept before it
- * reaches p. Returns 0 or SL_ENOMEM (prs untouched). */
-int sl_logits_candle_topp_zero(float *prs, size_t n, float p);
+ * reaches p. Returns 0 or SL_ENOMEM with err filled (prs untouched). */
+int sl_logits_candle_topp_zero(float *prs, size_t n, float p, sl_error *err);
 
 /* candle-transformers utils::apply_repeat_penalty(logits, penalty, context):
  * every distinct id of the context that is < V, once: logit >= 0 (also -0.0)
  * is divided by the penalty, otherwise multiplied. Ids >= V or < 0 are
- * skipped, as candle's get_mut does. Returns the number of logits changed,
- * or -1 when out of memory. */
-long sl_logits_candle_repeat_penalty(float *logits, size_t V, float penalty, const long *context, size_t n);
+ * skipped, as candle's get_mut does. Stores the number of logits changed in
+ * *n_changed (may be NULL); returns 0, or SL_ENOMEM with err filled. */
+int sl_logits_candle_repeat_penalty(float *logits, size_t V, float penalty, const long *context, size_t n,
+                                    long *n_changed, sl_error *err);
 
 /* The distribution LogitsProcessor::sample draws from, for one step over
  * logits[0..V] (float32; candle converts to f32 first):
@@ -201,26 +202,20 @@ void sl_logits_log_softmax_f32(const float *x, size_t n, float *out);
 float sl_logits_sum_torch_f32(const float *x, size_t n, int ignore_nan);
 /* torch.cumsum on CPU for float32: accumulated in double, each prefix rounded to float. */
 void sl_logits_cumsum_f32(const float *x, size_t n, float *out);
-/* Index sort of x (ascending or descending) as torch.sort/argsort on CPU
- * order it, ties included (libstdc++ std::sort over (value, index) pairs).
- * idx and tmp: n entries each, caller-owned scratch. */
-void sl_logits_argsort_f32(const float *x, size_t n, int descending, size_t *idx, size_t *tmp);
-/* The k-th largest value (1-based k <= n) counting duplicates, as torch.topk(x, k)[0][-1]. */
-float sl_logits_kth_largest_f32(const float *x, size_t n, size_t k, size_t *idx, size_t *tmp);
+/* Index sort of x (ascending or descending) into idx[0..n) as torch.sort/
+ * argsort on CPU order it, ties included (libstdc++ std::sort over (value,
+ * index) pairs). Returns SL_OK, or SL_ENOMEM with err filled: no other sort
+ * gives torch's tie order, so there is no fallback. */
+int sl_logits_argsort_f32(const float *x, size_t n, int descending, size_t *idx, sl_error *err);
+/* The k-th largest value (1-based k <= n) counting duplicates, as
+ * torch.topk(x, k)[0][-1], into *kth; idx: n entries of scratch. */
+int sl_logits_kth_largest_f32(const float *x, size_t n, size_t k, size_t *idx, float *kth, sl_error *err);
 
 /* Formats x as Python's repr(float) does ("0.0", "0.7", "1e-05"), so error
  * messages read exactly like the framework's own. */
 void sl_logits_pyrepr(double x, char *buf, size_t len);
 /* Appends a step name to r->steps (static string). */
 void sl_logits_step(sl_logits_result *r, const char *name);
-
-/* ---- libstdc++'s std::sort and std::partial_sort (logits/stdsort.c), so that
- * tied elements end in the order llama.cpp's C++ leaves them. less(a, b, ctx)
- * is the comparator; elements are at most 64 bytes. */
-typedef int (*sl_logits_less)(const void *a, const void *b, const void *ctx);
-void sl_logits_std_sort(void *base, size_t n, size_t size, sl_logits_less less, const void *ctx);
-void sl_logits_std_partial_sort(void *base, size_t middle, size_t n, size_t size, sl_logits_less less,
-                                const void *ctx);
 
 /* ---- llama.cpp sampler primitives (logits/llamacpp.c), for the tests and the draw */
 
@@ -230,19 +225,24 @@ typedef struct sl_logits_llama_array {
     int sorted;
 } sl_logits_llama_array;
 
-void sl_logits_llama_softmax(sl_logits_llama_array *a, int do_sort);
+/* The filters that sort (softmax with do_sort, top-k, typical, top-p, min-p)
+ * need scratch memory beyond 128 candidates; they return SL_OK, or SL_ENOMEM
+ * with err filled (then the array is unusable: a different sort would order
+ * tied logits differently, so there is no fallback). */
+int sl_logits_llama_softmax(sl_logits_llama_array *a, int do_sort, sl_error *err);
 void sl_logits_llama_penalties(sl_logits_llama_array *a, const long *ctx, size_t ctx_n, long last_n,
                                float repeat, float freq, float present);
-void sl_logits_llama_top_k(sl_logits_llama_array *a, long k);
-void sl_logits_llama_typical(sl_logits_llama_array *a, float p, size_t min_keep);
-void sl_logits_llama_top_p(sl_logits_llama_array *a, float p, size_t min_keep);
-void sl_logits_llama_min_p(sl_logits_llama_array *a, float p, size_t min_keep);
+int sl_logits_llama_top_k(sl_logits_llama_array *a, long k, sl_error *err);
+int sl_logits_llama_typical(sl_logits_llama_array *a, float p, size_t min_keep, sl_error *err);
+int sl_logits_llama_top_p(sl_logits_llama_array *a, float p, size_t min_keep, sl_error *err);
+int sl_logits_llama_min_p(sl_logits_llama_array *a, float p, size_t min_keep, sl_error *err);
 void sl_logits_llama_temp(sl_logits_llama_array *a, float temp);
 /* llama_sampler_dist_apply with a given uniform u in [0,1): normalises p in
  * place and returns the selected array index. n == 1 selects 0 (no draw). */
 size_t sl_logits_llama_dist(sl_logits_llama_array *a, double u);
 /* Runs the default chain (penalties → top-k → typical → top-p → min-p → temp)
- * over the V logits into a fresh candidate array (caller frees a->data). */
+ * over the V logits into a fresh candidate array (caller frees a->data on
+ * success; on an error a->data is not left allocated). */
 int sl_logits_llama_chain(const float *lf, size_t V, const sl_logits_cfg *cfg,
                           sl_logits_llama_array *a, sl_logits_result *trace, sl_error *err);
 

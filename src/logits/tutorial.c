@@ -81,7 +81,7 @@ static int tut_run(const float *lf, const double *ld, size_t V, const sl_logits_
     size_t *idx = malloc(V * sizeof *idx), *tmp = malloc(V * sizeof *tmp);
     unsigned char *keep = malloc(V);
     if (!s || !p || !idx || !tmp || !keep) {
-        rc = sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu logits", V);
+        rc = sl_base_error_set(err, SL_ENOMEM, "tutorial: out of memory for %zu logits", V);
         goto done;
     }
     for (size_t i = 0; i < V; i++)

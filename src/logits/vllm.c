@@ -69,9 +69,9 @@ static int vllm_run(const float *lf, const double *ld, size_t V, const sl_logits
         return rc;
     out->precision = 32;
     float *s = malloc(V * sizeof *s), *a = malloc(V * sizeof *a), *b = malloc(V * sizeof *b);
-    size_t *idx = malloc(V * sizeof *idx), *tmp = malloc(V * sizeof *tmp);
-    if (!s || !a || !b || !idx || !tmp) {
-        rc = sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu logits", V);
+    size_t *idx = malloc(V * sizeof *idx);
+    if (!s || !a || !b || !idx) {
+        rc = sl_base_error_set(err, SL_ENOMEM, "vllm: out of memory for %zu logits", V);
         goto done;
     }
     memcpy(s, lf, V * sizeof *s);
@@ -79,7 +79,7 @@ static int vllm_run(const float *lf, const double *ld, size_t V, const sl_logits
     if (rep != 1.0 && c->context_n) {
         unsigned char *hit = calloc(V, 1);
         if (!hit) {
-            rc = sl_base_error_set(err, SL_ENOMEM, "out of memory");
+            rc = sl_base_error_set(err, SL_ENOMEM, "vllm: out of memory for the repetition penalty over %zu ids", V);
             goto done;
         }
         for (size_t i = 0; i < c->context_n; i++)
@@ -125,7 +125,8 @@ static int vllm_run(const float *lf, const double *ld, size_t V, const sl_logits
         sl_logits_step(out, "min_p");
     }
     if (top_k > 0 || top_p < 1.0) {
-        sl_logits_argsort_f32(s, V, 0, idx, tmp);
+        if ((rc = sl_logits_argsort_f32(s, V, 0, idx, err)))
+            goto done;
         for (size_t j = 0; j < V; j++)
             a[j] = s[idx[j]];
         if (top_k > 0) {
@@ -158,7 +159,6 @@ done:
     free(a);
     free(b);
     free(idx);
-    free(tmp);
     if (rc)
         sl_logits_result_free(out);
     return rc;

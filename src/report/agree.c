@@ -67,7 +67,7 @@ static int agree_cell_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
     agree_cell *c = arg;
     c->counts = calloc(c->d->V, sizeof *c->counts);
     if (!c->counts)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "agree: out of memory");
     int rc = sl_report_draw_counts(c->d, c->method, c->rng, c->seed, c->n, c->counts, &c->words, err);
     if (!rc)
         rc = sl_report_gof_compute(c->d->p, c->counts, c->d->V, c->n, &c->gof, err);
@@ -80,7 +80,7 @@ static int agree_plan(sl_report_ctx *ctx, void **state, sl_error *err)
 {
     agree_state *s = calloc(1, sizeof *s);
     if (!s)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "agree: out of memory");
     const sl_report_dist *ds[3] = {&ctx->weather, &ctx->ties, &ctx->big};
     int rc = 0;
     size_t nm = 0, nr = 0;
@@ -92,7 +92,7 @@ static int agree_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     s->cells = calloc(s->ncells, sizeof *s->cells);
     if (!s->cells) {
         agree_release(s);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "agree: out of memory");
     }
     size_t c = 0;
     for (int di = 0; di < 3 && !rc; di++)
@@ -146,7 +146,7 @@ static int agree_order(const sl_report_dist *d, size_t **order, sl_error *err)
         return sl_report_rank_order(d->p, d->V, order, err);
     size_t *o = malloc(d->V * sizeof *o);
     if (!o)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "agree: out of memory");
     for (size_t i = 0; i < d->V; i++)
         o[i] = i;
     *order = o;
@@ -258,8 +258,8 @@ static int agree_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
         .ylabel = "observed frequency (draws / N)",
         .logx = 1, .logy = 1, .key = "top left box opaque",
         .extra = "set size square\nset xrange [1e-4:1]\nset yrange [1e-4:1]\n",
-        .body = body.data, .dat = dat.data, .width = 800, .height = 760};
-    int rc = sl_report_plot(ctx, &p, &dat, &body, err);
+        .body = body.data, .dat = dat.data, .oom = body.oom || dat.oom, .width = 800, .height = 760};
+    int rc = sl_report_plot(ctx, &p, err);
     sl_io_buf_free(&body);
     sl_io_buf_init(&body);
     sl_io_buf_puts(&body, "plot 3 with lines lc rgb '#888888' dt 2 title '±3 standard errors', "
@@ -275,9 +275,9 @@ static int agree_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
         .ylabel = "(observed - expected) / standard error",
         .logx = 1, .key = "bottom left box opaque horizontal",
         .extra = "set xrange [1e-4:1]\nset yrange [-5:5]\n",
-        .body = body.data, .dat = dat.data};
+        .body = body.data, .dat = dat.data, .oom = body.oom || dat.oom};
     if (!rc)
-        rc = sl_report_plot(ctx, &p2, &dat, &body, err);
+        rc = sl_report_plot(ctx, &p2, err);
     sl_io_buf_free(&body);
     sl_io_buf_free(&dat);
     if (rc)

@@ -80,7 +80,7 @@ static int cmp_case_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         r->name = t->name;
         r->probs = calloc(d->V, sizeof *r->probs);
         if (!r->probs)
-            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "compare: out of memory");
         /* Sampling at T = 1 said out loud where the case sets no temperature:
          * candle's LogitsProcessor without one is argmax. */
         sl_logits_cfg cfg = c->cfg;
@@ -112,7 +112,7 @@ static int cmp_case_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         r->is_draw = 1;
         r->probs = calloc(d->V, sizeof *r->probs);
         if (!r->probs)
-            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "compare: out of memory");
         sl_fw_opts o = c->fo;
         o.logits = &d->lvec;
         o.seed.lo = c->seed;
@@ -121,7 +121,7 @@ static int cmp_case_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         o.k = 1;
         sl_fw_result res;
         sl_error e;
-        r->rc = fw->run(&o, &res, &e);
+        r->rc = sl_fw_run(fw, &o, &res, &e);
         if (r->rc) {
             int rc = sl_report_refusal(r->rc, &e, r->msg, sizeof r->msg, err);
             if (rc)
@@ -172,7 +172,7 @@ static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
         return 0;
     cmp_state *s = calloc(1, sizeof *s);
     if (!s)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "compare: out of memory");
     /* The vector shaped like the document's 14-against-31 step, if present
      * (with --logits, the user's vector). */
     sl_error e;
@@ -254,9 +254,10 @@ static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
 
     snprintf(c[2].own.name, sizeof c[2].own.name, "boundary");
     c[2].own.V = 3;
-    if (sl_base_vec_alloc(&c[2].own.lvec, 3, "boundary")) {
+    int rc = sl_base_vec_alloc(&c[2].own.lvec, 3, "boundary", err);
+    if (rc) {
         cmp_release(s);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return rc;
     }
     for (int i = 0; i < 3; i++) {
         c[2].own.lvec.d[i] = lb[i];
@@ -264,13 +265,12 @@ static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     }
     c[2].d = &c[2].own;
 
-    int rc = 0;
     for (int i = 0; i < CMP_NCASE && !rc; i++) {
         c[i].seed = ctx->seed + (uint64_t)i;
         /* the token to watch: the most likely one of the plain softmax */
         double *p = malloc(c[i].d->V * sizeof *p);
         if (!p)
-            rc = sl_base_error_set(err, SL_ENOMEM, "out of memory");
+            rc = sl_base_error_set(err, SL_ENOMEM, "compare: out of memory for %zu probabilities", c[i].d->V);
         else if (!(rc = sl_logits_softmax(c[i].d->lvec.d, c[i].d->V, 1.0, p, err)))
             c[i].focus = cmp_argmax(p, c[i].d->V);
         free(p);
@@ -404,8 +404,8 @@ static int cmp_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         .extra = "set style data histograms\nset style histogram clustered gap 1\n"
                  "set style fill solid 0.85 border -1\nset datafile missing '-'\nset yrange [1:*]\n"
                  "unset grid\nset grid ytics\n",
-        .body = body.data, .dat = dat.data, .width = 1100};
-    rc = sl_report_plot(ctx, &p, &dat, &body, err);
+        .body = body.data, .dat = dat.data, .oom = body.oom || dat.oom, .width = 1100};
+    rc = sl_report_plot(ctx, &p, err);
     sl_io_buf_free(&dat);
     sl_io_buf_free(&body);
     if (rc)

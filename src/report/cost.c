@@ -41,7 +41,7 @@ static int cost_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         uint64_t *counts = calloc(c->d->V, sizeof *counts);
         uint64_t w = 0;
         if (!counts)
-            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "cost: out of memory");
         c->rc = sl_report_draw_counts(c->d, c->row, "pcg32", c->seed, c->draws, counts, &w, &e);
         free(counts);
         c->words = (double)w / (double)c->draws;
@@ -65,7 +65,7 @@ static int cost_plan(sl_report_ctx *ctx, void **state, sl_error *err)
 {
     cost_state *s = calloc(1, sizeof *s);
     if (!s)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "cost: out of memory");
     int rc = 0;
     for (size_t i = 0; i < COST_NV && !rc; i++)
         if (!(rc = sl_report_dist_zipf(&s->dists[s->nd], cost_V[i], err)))
@@ -84,7 +84,7 @@ static int cost_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     s->cells = calloc(s->ncells, sizeof *s->cells);
     if (!s->cells) {
         cost_release(s);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "cost: out of memory");
     }
     for (size_t r = 0; r < s->nrows && !rc; r++)
         for (size_t v = 0; v < s->nd && !rc; v++) {
@@ -195,8 +195,8 @@ static int cost_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         .extra = "set style data histograms\nset style histogram clustered gap 1\n"
                  "set style fill solid 0.85 border -1\nset datafile missing '-'\n"
                  "set yrange [1:1e8]\nset xtics nomirror\nset grid ytics\nunset grid\nset grid ytics\n",
-        .body = body, .dat = dat.data, .width = 1100, .height = 620};
-    int rc = sl_report_plot(ctx, &p, &dat, NULL, err);
+        .body = body, .dat = dat.data, .oom = dat.oom, .width = 1100, .height = 620};
+    int rc = sl_report_plot(ctx, &p, err);
     sl_io_buf_free(&dat);
     if (rc)
         return rc;

@@ -68,10 +68,10 @@ static int ev_tv_path(const sl_report_ctx *ctx, const double *q, uint64_t seed, 
         return rc;
     void *table = NULL;
     uint64_t *c = calloc(d->V, sizeof *c);
-    if (!c || (rc = m->prepare(&table, q, d->V, err))) {
+    if (!c || (rc = sl_draw_prepare(m, &table, q, d->V, err))) {
         free(c);
         sl_rng_release(&r);
-        return rc ? rc : sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return rc ? rc : sl_base_error_set(err, SL_ENOMEM, "evidence: out of memory");
     }
     size_t drawn = 0;
     for (size_t k = 0; k < EV_NN; k++) {
@@ -102,13 +102,14 @@ static int ev_power_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
     double *q = malloc(V * sizeof *q);
     unsigned *c = malloc(V * sizeof *c);
     uint64_t *c64 = malloc(V * sizeof *c64);
+    sl_rng_gsl_quiet();
     gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
     if (!q || !c || !c64 || !g) {
         free(q);
         free(c);
         free(c64);
         gsl_rng_free(g);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "evidence: out of memory for the power study over %zu tokens", V);
     }
     sl_stat_cells cells;
     int rc = sl_stat_cells_build(&cells, ctx->main->p, V, s->power_n, 5.0, err);
@@ -130,7 +131,15 @@ static int ev_power_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         for (size_t i = 0; i < V; i++)
             c64[i] = c[i];
         sl_report_gof gof;
-        sl_report_gof_with_cells(&cells, ctx->main->p, c64, V, s->power_n, &gof);
+        rc = sl_report_gof_with_cells(&cells, ctx->main->p, c64, V, s->power_n, &gof, err);
+        if (rc) {
+            sl_stat_cells_free(&cells);
+            free(q);
+            free(c);
+            free(c64);
+            gsl_rng_free(g);
+            return rc;
+        }
         hit_chi += gof.chi2_p < EV_ALPHA;
         hit_g += gof.g_p < EV_ALPHA;
         hit_tv += gof.tv > q99;
@@ -153,7 +162,7 @@ static int ev_seed_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
     const sl_report_dist *d = ctx->main;
     uint64_t *c = calloc(d->V, sizeof *c);
     if (!c)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "evidence: out of memory");
     size_t per = EV_SEEDS / EV_SEED_JOBS;
     sl_stat_cells cells;
     int rc = sl_stat_cells_build(&cells, d->p, d->V, s->seed_n, 5.0, err);
@@ -167,7 +176,8 @@ static int ev_seed_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         if (rc)
             break;
         sl_report_gof gof;
-        sl_report_gof_with_cells(&cells, d->p, c, d->V, s->seed_n, &gof);
+        if ((rc = sl_report_gof_with_cells(&cells, d->p, c, d->V, s->seed_n, &gof, err)))
+            break;
         s->pvals[k] = gof.chi2_p;
         s->gvals[k] = gof.g_p;
     }
@@ -185,7 +195,7 @@ static int ev_plan(sl_report_ctx *ctx, void **state, sl_error *err)
         return sl_base_error_set(err, SL_EINVAL, "report: the vector needs at least 2 tokens");
     ev_state *s = calloc(1, sizeof *s);
     if (!s)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "evidence: out of memory");
     s->V = d->V;
     /* a = most likely token, b = second (first index on ties). */
     s->a = 0;
@@ -225,7 +235,7 @@ static int ev_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     s->pf = malloc(d->V * sizeof *s->pf);
     if (!s->pf) {
         ev_release(s);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "evidence: out of memory");
     }
     memcpy(s->pf, d->p, d->V * sizeof *s->pf);
     s->pf[s->a] -= s->fault;
@@ -327,8 +337,8 @@ static int ev_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     snprintf(ttl, sizeof ttl, "TV distance against the number of draws (%s, V = %zu)", d->name, d->V);
     sl_plot p1 = {.name = "evidence_tv_vs_n", .title = ttl, .xlabel = "draws N",
                   .ylabel = "total variation distance from p", .logx = 1, .logy = 1,
-                  .key = "bottom left box opaque", .body = body, .dat = dat.data};
-    rc = sl_report_plot(ctx, &p1, &dat, NULL, err);
+                  .key = "bottom left box opaque", .body = body, .dat = dat.data, .oom = dat.oom};
+    rc = sl_report_plot(ctx, &p1, err);
     sl_io_buf_free(&dat);
     if (rc)
         return rc;
@@ -374,8 +384,8 @@ static int ev_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     snprintf(ttl, sizeof ttl, "Power against fault size, N = %zu draws (%s)", s->power_n, d->name);
     sl_plot p2 = {.name = "evidence_power", .title = ttl, .xlabel = "fault size delta (TV distance from p)",
                   .ylabel = "probability of detection", .key = "bottom right box opaque",
-                  .extra = "set yrange [0:1.05]\nset xrange [0:*]\n", .body = body, .dat = dat.data};
-    rc = sl_report_plot(ctx, &p2, &dat, NULL, err);
+                  .extra = "set yrange [0:1.05]\nset xrange [0:*]\n", .body = body, .dat = dat.data, .oom = dat.oom};
+    rc = sl_report_plot(ctx, &p2, err);
     sl_io_buf_free(&dat);
     if (rc)
         return rc;
@@ -392,7 +402,9 @@ static int ev_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     double e = (double)EV_SEEDS / EV_HBINS, x2 = 0.0;
     for (size_t b = 0; b < EV_HBINS; b++)
         x2 += ((double)hist[b] - e) * ((double)hist[b] - e) / e;
-    double px2 = gsl_cdf_chisq_Q(x2, EV_HBINS - 1);
+    double px2;
+    if ((rc = sl_stat_chisq_q(x2, EV_HBINS - 1, &px2, err)))
+        return rc;
     char pb[32], pk[32];
     double ks_d = 0.0, ks_p = 1.0;
     if ((rc = sl_stat_ks_uniform(s->pvals, EV_SEEDS, &ks_d, &ks_p, err)))
@@ -419,8 +431,8 @@ static int ev_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     sl_plot p3 = {.name = "evidence_pvalues", .title = ttl, .xlabel = "p-value",
                   .ylabel = "seeds per bin (of 1,000)", .key = "top right box opaque",
                   .extra = "set boxwidth 0.045\nset xrange [0:1]\nset yrange [0:*]\nset offsets 0,0,graph 0.25,0\n",
-                  .body = body, .dat = dat.data};
-    rc = sl_report_plot(ctx, &p3, &dat, NULL, err);
+                  .body = body, .dat = dat.data, .oom = dat.oom};
+    rc = sl_report_plot(ctx, &p3, err);
     sl_io_buf_free(&dat);
     if (rc)
         return rc;

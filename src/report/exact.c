@@ -26,7 +26,7 @@ static int exact_plan(sl_report_ctx *ctx, void **state, sl_error *err)
 {
     exact_state *s = calloc(1, sizeof *s);
     if (!s)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "exact: out of memory");
     s->have_zipf = sl_report_zipf_present();
     /* Every exact_* file in figures/ is this section's (sl_report_exact_data's
      * own list of distributions may grow). */
@@ -166,8 +166,8 @@ static int exact_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
                  .xlabel = "ideal probability (float64 softmax)",
                  .ylabel = "induced / ideal (0 = never drawn)", .logx = 1,
                  .key = "top right box opaque", .extra = "set yrange [-0.05:2.05]\n", .body = body.data,
-                 .dat = NULL, .width = 1000, .height = 650};
-    rc = sl_report_plot(ctx, &p, NULL, &body, err);
+                 .dat = NULL, .oom = body.oom, .width = 1000, .height = 650};
+    rc = sl_report_plot(ctx, &p, err);
     sl_io_buf_free(&body);
     if (rc)
         return rc;

@@ -62,8 +62,10 @@ static int report_one(const char *dir, const char *name, const double *logits, s
     char *buf = NULL;
     size_t blen = 0;
     FILE *tail = NULL;
-    if (!pd || !pf || !pc || !lf || !lt || !res)
+    if (!pd || !pf || !pc || !lf || !lt || !res) {
+        rc = sl_base_error_set(err, SL_ENOMEM, "exact report: %s: out of memory for %zu tokens", name, V);
         goto out;
+    }
     for (size_t i = 0; i < V; i++)
         lf[i] = (float)logits[i];
     if ((rc = sl_logits_softmax(logits, V, T, pd, err)) || (rc = sl_stat_exact_candle_softmax(lf, V, T, pc, err)))
@@ -105,7 +107,7 @@ static int report_one(const char *dir, const char *name, const double *logits, s
         goto out;
     tail = open_memstream(&buf, &blen);
     if (!tail) {
-        rc = SL_ENOMEM;
+        rc = sl_base_error_set(err, SL_ENOMEM, "exact report: %s: out of memory for the tail table", name);
         goto out;
     }
     fprintf(tail, "# samplab %s exact audit: induced vs ideal probability, distribution %s (V = %zu)\n",
@@ -132,14 +134,19 @@ static int report_one(const char *dir, const char *name, const double *logits, s
                 fprintf(tail, "\t%.17g", sl_stat_exact_prob(res[t].count[i], res[t].bits));
         fputc('\n', tail);
     }
-    fclose(tail);
+    int bad = ferror(tail);
+    bad |= fclose(tail) != 0; /* a memory stream fails on flush when it cannot grow */
     tail = NULL;
+    if (bad) {
+        rc = sl_base_error_set(err, SL_ENOMEM, "exact report: %s: out of memory for the tail table", name);
+        goto out;
+    }
     char fname[256];
     snprintf(fname, sizeof fname, "exact_tail_%s.dat", name);
     rc = write_file(dir, fname, buf, blen, err);
 out:
-    if (rc == SL_ENOMEM && !err->msg[0])
-        sl_base_error_set(err, SL_ENOMEM, "out of memory for the exact report on %s", name);
+    if (tail)
+        fclose(tail);
     for (size_t t = 0; res && t < ntypes; t++)
         sl_stat_exact_result_free(&res[t]);
     free(res);
@@ -160,18 +167,21 @@ int sl_report_exact_data(const char *dir, const char *zipf_logits, sl_error *err
     size_t flen = 0, slen = 0;
     FILE *fail = NULL, *sum = NULL;
     double *top3 = malloc(w->V * sizeof *top3), *top4 = malloc(w->V * sizeof *top4);
-    int rc = SL_ENOMEM;
-    err->msg[0] = '\0';
-    if (!top3 || !top4)
+    int rc = SL_OK;
+    if (!top3 || !top4) {
+        rc = sl_base_error_set(err, SL_ENOMEM, "exact report: out of memory for the filtered vectors");
         goto out;
+    }
     for (size_t i = 0; i < w->V; i++) {
         top3[i] = i < 3 ? w->logits[i] : -INFINITY;
         top4[i] = i < 4 ? w->logits[i] : -INFINITY;
     }
     fail = open_memstream(&fbuf, &flen);
     sum = open_memstream(&sbuf, &slen);
-    if (!fail || !sum)
+    if (!fail || !sum) {
+        rc = sl_base_error_set(err, SL_ENOMEM, "exact report: out of memory for the summary tables");
         goto out;
+    }
     fprintf(fail, "# samplab %s exact audit: failure paths per call and in 10^9 calls\n"
                   "# dist\tsampler\tpath\tper_call\tper_1e9_calls\texact_or_bound\trational\ttoken\n", SL_VERSION);
     fprintf(sum, "# samplab %s exact audit: TV(induced, ideal) per sampler (bound = rigorous upper bound)\n"
@@ -202,9 +212,14 @@ int sl_report_exact_data(const char *dir, const char *zipf_logits, sl_error *err
         if (rc)
             goto out;
     }
-    fclose(fail);
-    fclose(sum);
+    int bad = ferror(fail) | ferror(sum);
+    bad |= fclose(fail) != 0; /* a memory stream fails on flush when it cannot grow */
+    bad |= fclose(sum) != 0;
     fail = sum = NULL;
+    if (bad) {
+        rc = sl_base_error_set(err, SL_ENOMEM, "exact report: out of memory for the summary tables");
+        goto out;
+    }
     if ((rc = write_file(dir, "exact_failures.dat", fbuf, flen, err)))
         goto out;
     rc = write_file(dir, "exact_summary.dat", sbuf, slen, err);
@@ -213,8 +228,6 @@ out:
         fclose(fail);
     if (sum)
         fclose(sum);
-    if (rc == SL_ENOMEM && !err->msg[0])
-        sl_base_error_set(err, SL_ENOMEM, "out of memory for the exact report");
     free(fbuf);
     free(sbuf);
     free(top3);

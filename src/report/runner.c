@@ -51,7 +51,7 @@ static int grow(void **arr, size_t *cap, size_t n, size_t first, size_t size)
 int sl_report_add_job(sl_report_ctx *ctx, int phase, double cost, sl_report_job_fn fn, void *arg, sl_error *err)
 {
     if (grow((void **)&ctx->jobs, &ctx->capjobs, ctx->njobs, 64, sizeof *ctx->jobs))
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "report: out of memory");
     sl_report_job *j = &ctx->jobs[ctx->njobs++];
     memset(j, 0, sizeof *j);
     j->fn = fn;
@@ -67,7 +67,7 @@ static int push_str(char ***list, size_t *n, size_t *cap, const char *s, sl_erro
 {
     char *c;
     if (grow((void **)list, cap, *n, 16, sizeof **list) || !(c = strdup(s)))
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "report: out of memory");
     (*list)[(*n)++] = c;
     return 0;
 }
@@ -77,16 +77,9 @@ int sl_report_keep(sl_report_ctx *ctx, const char *stem, sl_error *err)
     return push_str(&ctx->keep, &ctx->nkeep, &ctx->capkeep, stem, err);
 }
 
-int sl_report_plot(sl_report_ctx *ctx, const sl_plot *p, const sl_buf *dat, const sl_buf *body, sl_error *err)
+int sl_report_plot(sl_report_ctx *ctx, const sl_plot *p, sl_error *err)
 {
-    sl_plot q = *p;
-    if ((dat && dat->oom) || (body && body->oom))
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for figure %s", p->name);
-    if (dat)
-        q.dat = dat->data ? dat->data : "";
-    if (body)
-        q.body = body->data ? body->data : "";
-    int rc = sl_io_plot_write(ctx->figdir, &q, err);
+    int rc = sl_io_plot_write(ctx->figdir, p, err);
     return rc ? rc : push_str(&ctx->figs, &ctx->nfigs, &ctx->capfigs, p->name, err);
 }
 
@@ -108,7 +101,7 @@ int sl_report_null_want(sl_report_ctx *ctx, const sl_report_dist *d, size_t n, c
     sl_report_null_slot *z;
     if (grow((void **)&ctx->nulls, &ctx->capnulls, ctx->nnulls, 16, sizeof *ctx->nulls) ||
         !(z = calloc(1, sizeof *z)))
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "report: out of memory");
     z->d = d;
     z->n = n;
     z->reps = d->V > 4096 && ctx->null_reps > 300 ? 300 : ctx->null_reps;
@@ -141,7 +134,7 @@ static int run_jobs(sl_report_ctx *ctx, const sl_report_opts *o, int threads, in
         return 0;
     sl_report_job **order = malloc(n * sizeof *order);
     if (!order)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "report: out of memory");
     n = 0;
     for (size_t i = 0; i < ctx->njobs; i++)
         if (ctx->jobs[i].phase == phase)
@@ -314,7 +307,7 @@ static void prune_figures(const sl_report_ctx *ctx)
 int sl_report_write(const sl_report_ctx *ctx, const char *name, const sl_buf *b, sl_error *err)
 {
     if (b->oom)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "report: out of memory");
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", ctx->outdir, name);
     return sl_io_write_atomic(path, b->data ? b->data : "", b->len, err);
@@ -381,7 +374,7 @@ int sl_report_run(const sl_report_opts *o, sl_report_result *res, sl_error *err)
     sl_io_buf_init(&md);
     sl_io_buf_init(&tm);
     if (!run)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "report: out of memory");
     if ((rc = sl_report_vocab_open(&ctx, o, err)))
         goto out;
     snprintf(ctx.figdir, sizeof ctx.figdir, "%s/figures", ctx.outdir);

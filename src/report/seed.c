@@ -62,7 +62,7 @@ static int seed_shared_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         if (rc)
             return rc;
         void *table = NULL;
-        if ((rc = t->prepare(&table, ctx->main->p, ctx->main->V, err))) {
+        if ((rc = sl_draw_prepare(t, &table, ctx->main->p, ctx->main->V, err))) {
             sl_rng_release(&r);
             return rc;
         }
@@ -85,11 +85,11 @@ static int seed_plan(sl_report_ctx *ctx, void **state, sl_error *err)
 {
     seed_state *s = calloc(1, sizeof *s);
     if (!s)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "seed: out of memory");
     while (sl_fw_types[s->nfw])
         s->nfw++;
     s->fws = calloc(s->nfw ? s->nfw : 1, sizeof *s->fws);
-    int rc = s->fws ? 0 : sl_base_error_set(err, SL_ENOMEM, "out of memory");
+    int rc = s->fws ? 0 : sl_base_error_set(err, SL_ENOMEM, "seed: out of memory");
     for (size_t i = 0; i < s->nfw && !rc; i++) {
         s->fws[i].fw = sl_fw_types[i];
         rc = sl_report_add_job(ctx, 1, 210.0 * (double)ctx->main->V * 4, seed_fw_run, &s->fws[i], err);
@@ -139,7 +139,7 @@ static int seed_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         if (!head || !align) {
             free(head);
             free(align);
-            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "seed: out of memory");
         }
         sl_io_md_rows t;
         sl_io_md_rows_init(&t, 1 + nok);
@@ -238,8 +238,8 @@ static int seed_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         .ylabel = "random bits consumed (log scale)",
         .logy = 1, .key = "outside right top box", .width = 1250,
         .extra = "set xrange [0.5:20.5]\nset xtics 1,1,20\n",
-        .body = body.data, .dat = dat.data};
-    int rc = sl_report_plot(ctx, &p, &dat, &body, err);
+        .body = body.data, .dat = dat.data, .oom = body.oom || dat.oom};
+    int rc = sl_report_plot(ctx, &p, err);
     sl_io_buf_free(&dat);
     sl_io_buf_free(&body);
     if (rc)

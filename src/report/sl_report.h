@@ -187,10 +187,9 @@ int sl_report_write(const sl_report_ctx *ctx, const char *name, const sl_buf *b,
 /* Marks figures/STEM.* (or every file starting with PREFIX for "PREFIX*")
  * as written by a section, so a full run keeps it. */
 int sl_report_keep(sl_report_ctx *ctx, const char *stem, sl_error *err);
-/* Writes FIGDIR/NAME.{dat,gp} and queues NAME for rendering. A non-NULL dat
- * or body buffer stands for p->dat or p->body; one that ran out of memory is
- * an SL_ENOMEM, never a figure with a missing part. */
-int sl_report_plot(sl_report_ctx *ctx, const sl_plot *p, const sl_buf *dat, const sl_buf *body, sl_error *err);
+/* Writes FIGDIR/NAME.{dat,gp} and queues NAME for rendering (p->oom: an
+ * SL_ENOMEM, never a figure with a missing part). */
+int sl_report_plot(sl_report_ctx *ctx, const sl_plot *p, sl_error *err);
 
 /* A section: plan() allocates its state and queues its jobs (or sets *state
  * to NULL when its inputs are not in this build, so the section is left
@@ -254,7 +253,7 @@ typedef struct sl_report_gof {
 int sl_report_gof_compute(const double *p, const uint64_t *counts, size_t V, uint64_t N, sl_report_gof *out, sl_error *err);
 /* The same with cells built once for many count vectors. */
 int sl_report_gof_with_cells(const sl_stat_cells *c, const double *p, const uint64_t *counts, size_t V, uint64_t N,
-                       sl_report_gof *out);
+                             sl_report_gof *out, sl_error *err);
 double sl_report_tv(const double *p, const uint64_t *counts, size_t V, uint64_t N);
 
 typedef struct sl_report_null_q sl_report_null;

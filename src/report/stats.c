@@ -21,14 +21,18 @@ double sl_report_tv(const double *p, const uint64_t *counts, size_t V, uint64_t 
 }
 
 int sl_report_gof_with_cells(const sl_stat_cells *c, const double *p, const uint64_t *counts, size_t V, uint64_t N,
-                       sl_report_gof *out)
+                             sl_report_gof *out, sl_error *err)
 {
     memset(out, 0, sizeof *out);
-    sl_stat_chi2_g(c, counts, &out->chi2, &out->g, &out->outside);
+    int rc = sl_stat_chi2_g(c, counts, &out->chi2, &out->g, &out->outside, err);
+    if (rc)
+        return rc;
     out->bins = c->ncells;
     out->df = c->ncells > 1 ? c->ncells - 1 : 0;
-    out->chi2_p = out->df ? gsl_cdf_chisq_Q(out->chi2, (double)out->df) : 1.0;
-    out->g_p = out->df ? gsl_cdf_chisq_Q(out->g, (double)out->df) : 1.0;
+    out->chi2_p = out->g_p = 1.0;
+    if (out->df && ((rc = sl_stat_chisq_q(out->chi2, (double)out->df, &out->chi2_p, err)) ||
+                    (rc = sl_stat_chisq_q(out->g, (double)out->df, &out->g_p, err))))
+        return rc;
     out->tv = sl_stat_tv(p, counts, V, N);
     return 0;
 }
@@ -40,7 +44,7 @@ int sl_report_gof_compute(const double *p, const uint64_t *counts, size_t V, uin
     int rc = sl_stat_cells_build(&c, p, V, N, 5.0, err);
     if (rc)
         return rc;
-    rc = sl_report_gof_with_cells(&c, p, counts, V, N, out);
+    rc = sl_report_gof_with_cells(&c, p, counts, V, N, out, err);
     sl_stat_cells_free(&c);
     return rc;
 }
@@ -50,7 +54,7 @@ int sl_report_tv_null(const double *p, size_t V, uint64_t N, size_t R, unsigned 
 {
     double *tv = malloc((R ? R : 1) * sizeof *tv);
     if (!tv)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory in the null simulation");
+        return sl_base_error_set(err, SL_ENOMEM, "TV null: out of memory for %zu replicates", R);
     int rc = sl_stat_tv_null_sim(p, V, N, R, seed, tv, err);
     if (!rc) {
         double sum = 0.0;

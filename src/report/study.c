@@ -32,7 +32,7 @@ int sl_report_draw_counts(const sl_report_dist *d, const char *method, const cha
     if (rc)
         return rc;
     void *table = NULL;
-    if ((rc = m->prepare(&table, d->p, d->V, err))) {
+    if ((rc = sl_draw_prepare(m, &table, d->p, d->V, err))) {
         sl_rng_release(&r);
         return rc;
     }
@@ -76,7 +76,7 @@ int sl_report_fw_run(const sl_fw_type *fw, const sl_report_dist *d, uint64_t see
         o.cfg.has_temperature = 1;
         o.cfg.temperature = 1.0;
     }
-    return fw->run(&o, res, err);
+    return sl_fw_run(fw, &o, res, err);
 }
 
 int sl_report_refusal(int rc, const sl_error *e, char *msg, size_t n, sl_error *err)

@@ -52,8 +52,8 @@ static int ties_plan(sl_report_ctx *ctx, void **state, sl_error *err)
         return 0; /* nothing with top-k in this build: section left out */
     ties_state *s = calloc(1, sizeof *s);
     if (!s)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
-    int rc = (s->fws = calloc(n ? n : 1, sizeof *s->fws)) ? 0 : sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "ties: out of memory");
+    int rc = (s->fws = calloc(n ? n : 1, sizeof *s->fws)) ? 0 : sl_base_error_set(err, SL_ENOMEM, "ties: out of memory");
     for (size_t i = 0; sl_fw_types[i] && !rc; i++)
         if (sl_fw_types[i]->accepts & SL_OPT_TOP_K) {
             s->fws[s->nfw].fw = sl_fw_types[i];
@@ -215,8 +215,8 @@ static int ties_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         .key = "top right box opaque",
         .extra = "set style data histograms\nset style histogram clustered gap 1\n"
                  "set style fill solid 0.85 border -1\nset yrange [0:*]\nunset grid\nset grid ytics\n",
-        .body = body.data, .dat = dat.data};
-    rc = sl_report_plot(ctx, &pl, &dat, &body, err);
+        .body = body.data, .dat = dat.data, .oom = body.oom || dat.oom};
+    rc = sl_report_plot(ctx, &pl, err);
     sl_io_buf_free(&dat);
     sl_io_buf_free(&body);
     if (rc)

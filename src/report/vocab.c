@@ -28,9 +28,10 @@ int sl_report_dist_from_logits(sl_report_dist *d, const char *name, const char *
     snprintf(d->name, sizeof d->name, "%s", name);
     snprintf(d->desc, sizeof d->desc, "%s", desc);
     d->V = V;
-    if (sl_base_vec_alloc(&d->lvec, V, name) || sl_base_vec_alloc(&d->pvec, V, name)) {
+    int rc;
+    if ((rc = sl_base_vec_alloc(&d->lvec, V, name, err)) || (rc = sl_base_vec_alloc(&d->pvec, V, name, err))) {
         sl_report_dist_free(d);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %s", name);
+        return rc;
     }
     d->logits = d->lvec.d;
     d->p = d->pvec.d;
@@ -38,7 +39,7 @@ int sl_report_dist_from_logits(sl_report_dist *d, const char *name, const char *
         d->lvec.d[i] = x[i];
         d->lvec.f[i] = (float)x[i];
     }
-    int rc = sl_logits_softmax(d->logits, V, 1.0, d->p, err);
+    rc = sl_logits_softmax(d->logits, V, 1.0, d->p, err);
     for (size_t i = 0; !rc && i < V; i++)
         d->pvec.f[i] = (float)d->p[i];
     if (rc)
@@ -58,7 +59,7 @@ int sl_report_dist_zipf(sl_report_dist *d, size_t V, sl_error *err)
 {
     double *x = malloc(V * sizeof *x);
     if (!x)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for zipf");
+        return sl_base_error_set(err, SL_ENOMEM, "report: out of memory for the zipf vector");
     for (size_t i = 0; i < V; i++)
         x[i] = -1.1 * log((double)(i + 1));
     char name[64], desc[256];
@@ -170,7 +171,7 @@ int sl_report_rank_order(const double *p, size_t V, size_t **order, sl_error *er
     if (!r || !o) {
         free(r);
         free(o);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "report: out of memory for the rank order of %zu tokens", V);
     }
     for (size_t i = 0; i < V; i++) {
         r[i].p = p[i];

@@ -10,9 +10,27 @@
 
 /* gsl_rng_get as GSL's inline (one indirect call per word, not two) */
 #define HAVE_INLINE 1
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_rng.h>
 
 #include "rng/sl_rng.h"
+
+/* GSL's default error handler aborts the process. Every samplab function
+ * that calls GSL calls this first, so GSL reports through return values
+ * instead. gsl_set_error_handler is one process-wide variable, so it is set
+ * once (pthread_once) and never restored: a save/restore around each call
+ * would race between the report's OpenMP threads. */
+static pthread_once_t gsl_quiet_once = PTHREAD_ONCE_INIT;
+
+static void gsl_quiet_init(void)
+{
+    gsl_set_error_handler_off();
+}
+
+void sl_rng_gsl_quiet(void)
+{
+    pthread_once(&gsl_quiet_once, gsl_quiet_init);
+}
 
 typedef struct gsl_state {
     gsl_rng *r;
@@ -27,6 +45,7 @@ static int gsl_adapter_seed(void *state, const sl_seed *seed, const void *param,
         return sl_base_error_set(err, SL_EINVAL, "gsl:%s takes a seed below 2^64", t->name);
     if (seed->has_stream && seed->stream)
         return sl_base_error_set(err, SL_EINVAL, "gsl:%s has no streams (gsl_rng_set takes a seed only)", t->name);
+    sl_rng_gsl_quiet();
     s->r = gsl_rng_alloc(t);
     if (!s->r)
         return sl_base_error_set(err, SL_ENOMEM, "gsl:%s: gsl_rng_alloc failed", t->name);
@@ -55,8 +74,12 @@ static void gsl_adapter_release(void *state)
     s->r = NULL;
 }
 
-static sl_rng_type *gsl_table;
-static char (*gsl_names)[64];
+/* GSL 2.7's gsl_rng_types_setup lists 62 generators; the table is static so
+ * that a lookup cannot fail for want of memory (a name past the capacity is
+ * not found, which tests/test_rng_gsl.c would catch for every listed name). */
+#define GSL_TYPES_MAX 128
+static sl_rng_type gsl_table[GSL_TYPES_MAX];
+static char gsl_names[GSL_TYPES_MAX][64];
 static size_t gsl_count;
 static pthread_once_t gsl_once = PTHREAD_ONCE_INIT;
 
@@ -64,12 +87,8 @@ static void gsl_table_build(void)
 {
     const gsl_rng_type **all = gsl_rng_types_setup();
     size_t n = 0;
-    while (all[n])
+    while (all[n] && n < GSL_TYPES_MAX)
         n++;
-    gsl_table = calloc(n, sizeof *gsl_table);
-    gsl_names = calloc(n, sizeof *gsl_names);
-    if (!gsl_table || !gsl_names)
-        return;
     for (size_t i = 0; i < n; i++) {
         unsigned long range = all[i]->max - all[i]->min; /* + 1, without overflow */
         /* floor(log2(range + 1)): the bits of range, one fewer unless range is all ones */
@@ -83,7 +102,7 @@ static void gsl_table_build(void)
             .state_size = sizeof(gsl_state),
             .seed = gsl_adapter_seed,
             .next = gsl_adapter_next,
-    .fill = gsl_adapter_fill,
+            .fill = gsl_adapter_fill,
             .release = gsl_adapter_release,
             .param = all[i],
         };

@@ -26,23 +26,14 @@ static int numpy_mt_seed(void *state, const sl_seed *seed, const void *param, sl
     return SL_OK;
 }
 
-static uint64_t numpy_mt_next(void *state)
-{
-    return sl_rng_mt19937_next(state);
-}
-
-static void numpy_mt_fill(void *state, uint64_t *out, size_t n)
-{
-    sl_rng_mt19937_fill64(state, out, n);
-}
-
 const sl_rng_type sl_rng_numpy_mt19937_type = {
     .name = "numpy-mt19937",
     .word_bits = 32,
     .state_size = sizeof(sl_rng_mt19937_state),
     .seed = numpy_mt_seed,
-    .next = numpy_mt_next,
-    .fill = numpy_mt_fill,
+    .next = sl_rng_mt19937_type_next,
+    .fill = sl_rng_mt19937_type_fill,
+    .fill32 = sl_rng_mt19937_type_fill32,
     .advance = NULL,
     .release = NULL,
     .param = NULL,

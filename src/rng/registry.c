@@ -35,7 +35,7 @@ int sl_rng_init(sl_rng *r, const sl_rng_type *t, const sl_seed *seed, sl_error *
     r->words = 0;
     r->state = calloc(1, t->state_size);
     if (!r->state)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for generator %s", t->name);
+        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for the generator state", t->name);
     int rc = t->seed(r->state, seed, t->param, err);
     if (rc) {
         free(r->state);

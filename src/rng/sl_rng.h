@@ -27,6 +27,8 @@ typedef struct sl_rng_type {
     /* Optional: the next n words into out, exactly the words n calls of `next` would
      * return (one indirect call for a whole block). NULL if absent. */
     void (*fill)(void *state, uint64_t *out, size_t n);
+    /* Optional, 32-bit types: the same block as 32-bit words (no widening). NULL if absent. */
+    void (*fill32)(void *state, uint32_t *out, size_t n);
 } sl_rng_type;
 
 /* A generator instance: type, state and the counting wrapper. Every word
@@ -41,6 +43,10 @@ typedef struct sl_rng {
 /* Looks up a generator by name: "pcg32", "mt19937", "gsl:NAME", and whatever
  * the framework layers register (sl_rng_types). NULL if unknown. */
 const sl_rng_type *sl_rng_lookup(const char *name);
+/* Switches GSL's abort-on-error handler off, once per process and thread-safe
+ * (rng/gsl.c); every function that calls GSL calls it first and then checks
+ * GSL's return values. Idempotent and cheap. */
+void sl_rng_gsl_quiet(void);
 /* NULL-terminated list of the built-in types (gsl:* not listed). */
 extern const sl_rng_type *const sl_rng_types[];
 
@@ -66,6 +72,19 @@ static inline void sl_rng_fill(sl_rng *r, uint64_t *out, size_t n)
         out[i] = r->type->next(r->state);
 }
 
+/* The next n words of a 32-bit source as uint32_t, counted like n sl_rng_next
+ * calls: through the type's fill32 where it has one, word by word otherwise. */
+static inline void sl_rng_fill32(sl_rng *r, uint32_t *out, size_t n)
+{
+    r->words += n;
+    if (r->type->fill32) {
+        r->type->fill32(r->state, out, n);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        out[i] = (uint32_t)r->type->next(r->state);
+}
+
 /* The generator types of rng/. */
 extern const sl_rng_type sl_rng_pcg32_type;   /* PCG XSH-RR 64/32, pcg-c pcg32_srandom_r */
 extern const sl_rng_type sl_rng_mt19937_type; /* MT19937, init_genrand(seed mod 2^32) */
@@ -81,16 +100,36 @@ uint32_t sl_rng_pcg32_bounded(sl_rng_pcg32_state *s, uint32_t bound);
 /* Jumps delta steps (mod 2^64, so -k steps back k), O(log delta): Brown 1994. */
 void sl_rng_pcg32_advance(sl_rng_pcg32_state *s, uint64_t delta);
 
-/* MT19937 primitives (Matsumoto & Nishimura 1998, mt19937ar.c). */
+/* Vector width of the SIMD kernels (rng/simd.c, the one CPU dispatch). AUTO picks
+ * AVX2 when the CPU has it, else SSE2 (x86-64), else scalar; tests force each
+ * level (same output). */
+enum { SL_SIMD_AUTO = 0, SL_SIMD_SCALAR = 1, SL_SIMD_SSE2 = 2, SL_SIMD_AVX2 = 3 };
+int sl_rng_simd_level(int wanted);   /* the level that will run for `wanted` */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define SL_RNG_HAVE_AVX2 1           /* AVX2 kernels are compiled (target attribute), run if the CPU has it */
+#else
+#define SL_RNG_HAVE_AVX2 0
+#endif
+
+/* MT19937 primitives (Matsumoto & Nishimura 1998, mt19937ar.c): the one twist
+ * and temper every MT19937 type (mt19937, torch-mt19937, numpy-mt19937, the
+ * draw kernels) goes through; the types differ only in seeding. */
 typedef struct sl_rng_mt19937_state {
     uint32_t mt[624];
     int mti;
 } sl_rng_mt19937_state;
 void sl_rng_mt19937_init_genrand(sl_rng_mt19937_state *s, uint32_t seed);
-/* n words at once, the same as n sl_rng_mt19937_next calls (block twist, SIMD tempering). */
-void sl_rng_mt19937_fill64(sl_rng_mt19937_state *s, uint64_t *out, size_t n);
 void sl_rng_mt19937_init_by_array(sl_rng_mt19937_state *s, const uint32_t *key, size_t n);
 uint32_t sl_rng_mt19937_next(sl_rng_mt19937_state *s);
+/* One twist of the whole state at the given SIMD level (the same state at every level). */
+void sl_rng_mt19937_twist(sl_rng_mt19937_state *s, int level);
+/* The next n words, the same as n sl_rng_mt19937_next calls: block twist, SIMD tempering. */
+void sl_rng_mt19937_fill32(sl_rng_mt19937_state *s, uint32_t *out, size_t n);
+void sl_rng_mt19937_fill64(sl_rng_mt19937_state *s, uint64_t *out, size_t n);
+/* The next / fill / fill32 entries of every MT19937 type table (state: sl_rng_mt19937_state). */
+uint64_t sl_rng_mt19937_type_next(void *state);
+void sl_rng_mt19937_type_fill(void *state, uint64_t *out, size_t n);
+void sl_rng_mt19937_type_fill32(void *state, uint32_t *out, size_t n);
 
 /* ---------------------------------------------------------------- uniform conversions */
 /* Each is named by what it does; the comment in rng/uniform.c says which library uses it. */
@@ -112,14 +151,6 @@ unsigned sl_rng_uniform_f64_words(const sl_rng_type *t);
 /* torch's CPU generator: MT19937, init_genrand(seed & 0xFFFFFFFF), seeds up to 2^64-1. */
 extern const sl_rng_type sl_rng_torch_mt19937_type;
 int sl_rng_torch_mt19937_seed(sl_rng_mt19937_state *s, const sl_seed *seed, sl_error *err);
-/* Writes the next n words (the same as n sl_rng_mt19937_next calls), a block at a time. */
-void sl_rng_torch_mt19937_fill(sl_rng_mt19937_state *s, uint32_t *out, size_t n);
-void sl_rng_torch_mt19937_twist(sl_rng_mt19937_state *s);
-/* Vector width of the twist and of the race's pre-test. AUTO picks AVX2 when the CPU
- * has it, else SSE2 (x86-64), else scalar; tests force each level (same output). */
-enum { SL_SIMD_AUTO = 0, SL_SIMD_SCALAR = 1, SL_SIMD_SSE2 = 2, SL_SIMD_AVX2 = 3 };
-int sl_rng_torch_simd_level(int wanted);   /* the level that will run for `wanted` */
-void sl_rng_torch_mt19937_twist_simd(sl_rng_mt19937_state *s, int level);
 
 /* ---------------------------------------------------------------- NumPy (rng/seedseq.c, rng/pcg64.c, rng/numpy_mt19937.c) */
 
@@ -219,5 +250,38 @@ static inline uint64_t sl_rng_next_u64_lohi(sl_rng *r)
     uint64_t hi = (uint32_t)sl_rng_next(r);
     return lo | (hi << 32);
 }
+
+/* ---------------------------------------------------------------- Intel MKL's MCG31m1 (rng/mcg31m1.c) */
+
+#define SL_RNG_MCG31M1_M 2147483647u /* modulus 2^31 - 1 */
+#define SL_RNG_MCG31M1_A 1132489760u /* multiplier */
+
+/* x is the next output: MKL returns the seeded state itself first. */
+typedef struct sl_rng_mcg31m1_state {
+    uint32_t x; /* in [1, 2^31 - 2] */
+} sl_rng_mcg31m1_state;
+
+/* vslNewStream(VSL_BRNG_MCG31, seed): x = seed mod (2^31 - 1), then 0 becomes 1.
+ * The seed is MKL_UINT, 32 bits in the LP64 interface; callers holding 64 bits cut
+ * them first (torch's int64_t seed converts to unsigned int at the call). */
+void sl_rng_mcg31m1_seed(sl_rng_mcg31m1_state *s, uint32_t seed);
+/* One raw output (viRngUniformBits), in [1, 2^31 - 2]; then x <- a·x mod m. */
+uint32_t sl_rng_mcg31m1_next(sl_rng_mcg31m1_state *s);
+/* vslSkipAheadStream(n): x <- a^n·x mod m, O(log n). The period is 2^31 - 2. */
+void sl_rng_mcg31m1_skip(sl_rng_mcg31m1_state *s, uint64_t n);
+/* a^n mod m */
+uint32_t sl_rng_mcg31m1_pow(uint64_t n);
+/* vdRngUniform(0, 1): x · (1.0 / m) in double (one rounding of the product). */
+double sl_rng_mcg31m1_u01_f64(uint32_t x);
+/* vsRngUniform(0, 1) on MKL's AVX2 and AVX-512 branches: (float)x · (float)(1/m),
+ * and (float)(1/m) is 2^-31, so this is (float)x · 2^-31; it reaches 1.0f for the
+ * 63 states x >= 2^31 - 64. (The SSE4.2 branch rounds differently: x / m in double,
+ * then to float; sl_rng_mcg31m1_u01_f32_sse42.) */
+float sl_rng_mcg31m1_u01_f32(uint32_t x);
+float sl_rng_mcg31m1_u01_f32_sse42(uint32_t x);
+
+/* Type "mcg31m1": 31-bit words (the raw outputs), seed below 2^64 taken mod 2^32
+ * as the LP64 call does; advance is the skip-ahead. */
+extern const sl_rng_type sl_rng_mcg31m1_type;
 
 #endif

@@ -108,7 +108,7 @@ int sl_stat_exact_result_init(sl_stat_exact_result *r, const sl_stat_exact_input
     r->count = calloc(V ? V : 1, sizeof *r->count);
     r->ideal = calloc(V ? V : 1, sizeof *r->ideal);
     if (!r->count || !r->ideal)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for an exact audit of %zu tokens", V);
+        return sl_base_error_set(err, SL_ENOMEM, "exact audit: out of memory for %zu tokens", V);
     /* The ideal is what the user asked for: the float64 weights over their sum
      * (long double, so that the normalisation adds no visible error). */
     long double s = 0;
@@ -171,7 +171,7 @@ static int summarise(sl_stat_exact_result *r, sl_error *err)
     if (!r->zero_drawn)
         r->zero_drawn = calloc(V ? V : 1, sizeof *r->zero_drawn);
     if (!r->never || !r->zero_drawn)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for an exact audit of %zu tokens", V);
+        return sl_base_error_set(err, SL_ENOMEM, "exact audit: out of memory for %zu tokens", V);
     if (!r->has_counts || r->always_fails)
         return 0;
     long double tv = 0, den = ldexpl(1.0L, (int)r->bits);

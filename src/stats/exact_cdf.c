@@ -95,7 +95,7 @@ static int run_candle(const sl_stat_exact_input *in, sl_stat_exact_result *out, 
     if (!K || !cum) {
         free(K);
         free(cum);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
+        return sl_base_error_set(err, SL_ENOMEM, "exact audit: out of memory for %zu tokens", V);
     }
     float total = in->f[0];
     for (size_t i = 1; i < V; i++) {
@@ -192,7 +192,7 @@ static int run_numpy(const sl_stat_exact_input *in, sl_stat_exact_result *out, s
     if (!cdf || !K) {
         free(cdf);
         free(K);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
+        return sl_base_error_set(err, SL_ENOMEM, "exact audit: out of memory for %zu tokens", V);
     }
     for (size_t i = 0; i < V; i++)
         cdf[i] = f32 ? (double)in->f[i] : in->d[i];
@@ -266,7 +266,7 @@ static int run_torch_repl(const sl_stat_exact_input *in, sl_stat_exact_result *o
     if (!cum || !K) {
         free(cum);
         free(K);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
+        return sl_base_error_set(err, SL_ENOMEM, "exact audit: out of memory for %zu tokens", V);
     }
     double sumd = 0;
     if (f32) {
@@ -275,7 +275,7 @@ static int run_torch_repl(const sl_stat_exact_input *in, sl_stat_exact_result *o
         if (!cf) {
             free(cum);
             free(K);
-            return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
+            return sl_base_error_set(err, SL_ENOMEM, "exact audit: out of memory for %zu tokens", V);
         }
         for (size_t j = 0; j < V; j++) {
             s += in->f[j];
@@ -374,7 +374,7 @@ static int run_linear(const sl_stat_exact_input *in, sl_stat_exact_result *out, 
     size_t V = in->V;
     uint64_t *K = malloc(V * sizeof *K);
     if (!K)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
+        return sl_base_error_set(err, SL_ENOMEM, "exact audit: out of memory for %zu tokens", V);
     /* draw/linear.c normalises once by the plain sum, as the tutorial's softmax
      * output is normalised, then scans the running sum */
     double s = 0, cum = 0;

@@ -16,6 +16,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_randist.h>
 
+#include "rng/sl_rng.h"
 #include "stats/sl_stat.h"
 
 static size_t gsl_bucket(uint64_t w, size_t K)
@@ -40,10 +41,11 @@ static int run_gsl(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_
                             "would hold NaN)", in->source ? in->source : "weights");
     if ((rc = sl_stat_exact_result_init(out, in, 32, err)))
         return rc;
-    /* The inputs are checked above, so GSL's error handler is never reached. */
+    /* The inputs are checked above, so GSL can only fail for want of memory. */
+    sl_rng_gsl_quiet();
     gsl_ran_discrete_t *g = gsl_ran_discrete_preproc(in->V, in->d);
     if (!g)
-        return sl_base_error_set(err, SL_ENOMEM, "gsl_ran_discrete_preproc failed for %zu tokens", in->V);
+        return sl_base_error_set(err, SL_ENOMEM, "exact audit: gsl_ran_discrete_preproc failed for %zu tokens (out of memory)", in->V);
     size_t K = g->K;
     const uint64_t N = (uint64_t)1 << 32;
     uint64_t lo = 0;

@@ -67,7 +67,7 @@ static int run_llama(const sl_stat_exact_input *in, sl_stat_exact_result *out, s
         return rc;
     double *S = malloc(V * sizeof *S), sum_cum = 0;
     if (!S)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
+        return sl_base_error_set(err, SL_ENOMEM, "exact audit: out of memory for %zu tokens", V);
     for (size_t i = 0; i < V; i++) {
         float p = expf(in->logits_f[i] - mx);
         sum_cum += p;

@@ -52,7 +52,7 @@ static int run_cdf(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_
     size_t V = in->V, last_positive = 0;
     double *cum = malloc(V * sizeof *cum), total = 0;
     if (!cum)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
+        return sl_base_error_set(err, SL_ENOMEM, "exact audit: out of memory for %zu tokens", V);
     for (size_t i = 0; i < V; i++) {
         total += in->d[i];
         cum[i] = total;
@@ -102,7 +102,7 @@ static int run_alias(const sl_stat_exact_input *in, sl_stat_exact_result *out, s
         return rc;
     const sl_draw_type *t = &sl_draw_alias_type;
     void *table = NULL;
-    if ((rc = t->prepare(&table, in->d, in->V, err)))
+    if ((rc = sl_draw_prepare(t, &table, in->d, in->V, err)))
         return rc;
     size_t V = in->V;
     uint64_t lo = 0;

@@ -61,7 +61,7 @@ static int run_race(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl
     out->never = calloc(V, sizeof *out->never);
     out->zero_drawn = calloc(V, sizeof *out->zero_drawn);
     if (!out->never || !out->zero_drawn)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", V);
+        return sl_base_error_set(err, SL_ENOMEM, "exact audit: out of memory for %zu tokens", V);
 
     /* the weights the race really sees, and their own normalisation */
     long double s = 0, s2 = 0, tvw = 0;

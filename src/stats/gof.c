@@ -15,6 +15,7 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "rng/sl_rng.h"
 #include "stats/sl_stat.h"
 
 int sl_stat_probs_check(const double *p, size_t V, const char *what, sl_error *err)
@@ -72,7 +73,7 @@ int sl_stat_cells_build(sl_stat_cells *c, const double *p, size_t V, uint64_t n,
     if (!c->cell_of || !c->expected || !small) {
         free(small);
         sl_stat_cells_free(c);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu cells", V);
+        return sl_base_error_set(err, SL_ENOMEM, "cells: out of memory for %zu tokens", V);
     }
     size_t nsmall = 0, ncell = 0;
     double N = (double)n;
@@ -138,7 +139,7 @@ int sl_stat_cells_build(sl_stat_cells *c, const double *p, size_t V, uint64_t n,
     size_t *sizes = calloc(ncell ? ncell : 1, sizeof *sizes);
     if (!sizes) {
         sl_stat_cells_free(c);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "cells: out of memory for %zu cells", ncell);
     }
     for (size_t i = 0; i < V; i++)
         if (c->cell_of[i] != SIZE_MAX)
@@ -152,18 +153,15 @@ int sl_stat_cells_build(sl_stat_cells *c, const double *p, size_t V, uint64_t n,
     return SL_OK;
 }
 
-void sl_stat_chi2_g(const sl_stat_cells *c, const uint64_t *counts, double *chi2, double *g,
-                    uint64_t *outside)
+int sl_stat_chi2_g(const sl_stat_cells *c, const uint64_t *counts, double *chi2, double *g,
+                   uint64_t *outside, sl_error *err)
 {
     /* Observed per cell; cells are few compared with V only after heavy
      * pooling, so a V-sized scratch is not worth it: accumulate directly. */
     double *obs = calloc(c->ncells ? c->ncells : 1, sizeof *obs);
     uint64_t out = 0;
-    if (!obs) { /* cannot happen in practice; report NaN rather than crash */
-        *chi2 = *g = NAN;
-        *outside = 0;
-        return;
-    }
+    if (!obs)
+        return sl_base_error_set(err, SL_ENOMEM, "chi-square: out of memory for %zu cells", c->ncells);
     for (size_t i = 0; i < c->v; i++) {
         size_t k = c->cell_of[i];
         if (k == SIZE_MAX)
@@ -183,6 +181,18 @@ void sl_stat_chi2_g(const sl_stat_cells *c, const uint64_t *counts, double *chi2
     *chi2 = x2;
     *g = 2 * gg;
     *outside = out;
+    return SL_OK;
+}
+
+int sl_stat_chisq_q(double x, double df, double *q, sl_error *err)
+{
+    sl_rng_gsl_quiet();
+    double r = gsl_cdf_chisq_Q(x, df);
+    if (!(r >= 0 && r <= 1))
+        return sl_base_error_set(err, SL_EINVAL, "chi-square: gsl_cdf_chisq_Q(%.17g, %.17g) gives %g, not a probability",
+                                 x, df, r);
+    *q = r;
+    return SL_OK;
 }
 
 double sl_stat_tv(const double *p, const uint64_t *counts, size_t V, uint64_t n)
@@ -238,10 +248,16 @@ int sl_stat_gof_compute(const double *p, const uint64_t *counts, size_t V, sl_st
     out->pooled_tokens = c.pooled_tokens;
     out->pooled_cells = c.pooled_cells;
     out->df = (long)c.ncells - 1;
-    sl_stat_chi2_g(&c, counts, &out->chi2, &out->g, &out->outside);
+    if ((rc = sl_stat_chi2_g(&c, counts, &out->chi2, &out->g, &out->outside, err))) {
+        sl_stat_cells_free(&c);
+        return rc;
+    }
     if (out->df >= 1) {
-        out->chi2_p = gsl_cdf_chisq_Q(out->chi2, (double)out->df);
-        out->g_p = gsl_cdf_chisq_Q(out->g, (double)out->df);
+        if ((rc = sl_stat_chisq_q(out->chi2, (double)out->df, &out->chi2_p, err)) ||
+            (rc = sl_stat_chisq_q(out->g, (double)out->df, &out->g_p, err))) {
+            sl_stat_cells_free(&c);
+            return rc;
+        }
     } else {
         out->chi2_p = out->g_p = 1.0; /* one cell: nothing to test */
     }

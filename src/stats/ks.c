@@ -64,16 +64,16 @@ static void mat_pow(const double *A, size_t m, size_t n, double *V, int *eV, dou
     }
 }
 
-double sl_stat_kolmogorov_cdf(size_t n, double d)
+int sl_stat_kolmogorov_cdf(size_t n, double d, double *out, sl_error *err)
 {
     if (n == 0 || !(d > 0))
-        return 0;
+        return *out = 0, SL_OK;
     double N = (double)n;
     if (d >= 1)
-        return 1;
+        return *out = 1, SL_OK;
     double s = d * d * N;
     if (s > 7.24 || (s > 3.76 && n > 99))
-        return 1 - 2 * exp(-(2.000071 + 0.331 / sqrt(N) + 1.409 / N) * s);
+        return *out = 1 - 2 * exp(-(2.000071 + 0.331 / sqrt(N) + 1.409 / N) * s), SL_OK;
     size_t k = (size_t)(N * d) + 1;
     size_t m = 2 * k - 1;
     if (m > 1001) {
@@ -88,12 +88,12 @@ double sl_stat_kolmogorov_cdf(size_t n, double d)
                 break;
         }
         double r = 1 - 2 * sum;
-        return r < 0 ? 0 : r > 1 ? 1 : r;
+        return *out = r < 0 ? 0 : r > 1 ? 1 : r, SL_OK;
     }
     double h = (double)k - N * d;
     double *H = malloc(3 * m * m * sizeof *H);
     if (!H)
-        return NAN;
+        return sl_base_error_set(err, SL_ENOMEM, "Kolmogorov distribution: out of memory for a %zu x %zu matrix", m, m);
     double *Q = H + m * m, *T = Q + m * m;
     for (size_t i = 0; i < m; i++)
         for (size_t j = 0; j < m; j++)
@@ -123,7 +123,8 @@ double sl_stat_kolmogorov_cdf(size_t n, double d)
     }
     free(H);
     r *= pow(10.0, e);
-    return r > 1 ? 1 : r;
+    *out = r > 1 ? 1 : r;
+    return SL_OK;
 }
 
 static int dbl_cmp(const void *a, const void *b)
@@ -138,7 +139,7 @@ int sl_stat_ks_uniform(const double *x, size_t n, double *d, double *p, sl_error
         return sl_base_error_set(err, SL_EINVAL, "KS test needs at least one value");
     double *s = malloc(n * sizeof *s);
     if (!s)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "KS test: out of memory for %zu values", n);
     for (size_t i = 0; i < n; i++) {
         if (!(x[i] >= 0 && x[i] <= 1)) {
             free(s);
@@ -154,8 +155,12 @@ int sl_stat_ks_uniform(const double *x, size_t n, double *d, double *p, sl_error
         if (lo > D) D = lo;
     }
     free(s);
+    double k;
+    int rc = sl_stat_kolmogorov_cdf(n, D, &k, err);
+    if (rc)
+        return rc;
     *d = D;
-    *p = 1 - sl_stat_kolmogorov_cdf(n, D);
+    *p = 1 - k;
     if (*p < 0)
         *p = 0;
     return SL_OK;

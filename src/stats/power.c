@@ -23,6 +23,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "rng/sl_rng.h"
 #include "stats/sl_stat.h"
 
 const char *const sl_stat_test_names[SL_TEST_COUNT] = {"chi2", "G", "TV", "zero", "gof"};
@@ -93,7 +94,7 @@ int sl_stat_fault_apply(sl_fault f, const double *p, size_t V, double theta, dou
         size_t k = (size_t)kk;
         idx_p *o = malloc(V * sizeof *o);
         if (!o)
-            return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+            return sl_base_error_set(err, SL_ENOMEM, "fault: out of memory for %zu tokens", V);
         for (size_t i = 0; i < V; i++) {
             o[i].p = p[i];
             o[i].i = i;
@@ -173,7 +174,7 @@ int sl_stat_power_init(sl_stat_power *s, const double *p, size_t V, uint64_t n, 
     if (!s->supp_idx || !s->supp_q || !s->draw || !s->counts || !tv) {
         free(tv);
         sl_stat_power_free(s);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for the power study");
+        return sl_base_error_set(err, SL_ENOMEM, "power: out of memory for %zu tokens", V);
     }
     rc = sl_stat_tv_null_sim(p, V, n, s->null_reps, seed ^ 0x9e3779b9UL, tv, err);
     if (rc) {
@@ -198,16 +199,17 @@ int sl_stat_power_eval(sl_stat_power *s, const double *q, double power[SL_TEST_C
         }
     if (K == 0)
         return sl_base_error_set(err, SL_EINVAL, "fault distribution is empty");
+    sl_rng_gsl_quiet();
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     if (!r)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "power: out of memory for a GSL generator");
     gsl_rng_set(r, s->seed);
     /* The cheaper exact multinomial sampler, as in tvnull.c: conditional
      * binomials cost ~65 ns per support token, alias draws ~10 ns per draw. */
     gsl_ran_discrete_t *alias = NULL;
     if (10.0 * (double)s->n < 65.0 * (double)K && !(alias = gsl_ran_discrete_preproc(K, s->supp_q))) {
         gsl_rng_free(r);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "power: gsl_ran_discrete_preproc failed for %zu tokens (out of memory)", K);
     }
     size_t rej[SL_TEST_COUNT] = {0};
     double df = (double)s->cells.ncells - 1;
@@ -224,10 +226,23 @@ int sl_stat_power_eval(sl_stat_power *s, const double *q, double power[SL_TEST_C
             s->counts[s->supp_idx[j]] = s->draw[j];
         double chi2, g;
         uint64_t outside;
-        sl_stat_chi2_g(&s->cells, s->counts, &chi2, &g, &outside);
+        int rc = sl_stat_chi2_g(&s->cells, s->counts, &chi2, &g, &outside, err);
+        if (rc) {
+            gsl_rng_free(r);
+            if (alias)
+                gsl_ran_discrete_free(alias);
+            return rc;
+        }
         double tv = sl_stat_tv(s->p, s->counts, s->v, s->n);
-        int r_chi2 = df >= 1 && gsl_cdf_chisq_Q(chi2, df) < s->alpha;
-        int r_g = df >= 1 && gsl_cdf_chisq_Q(g, df) < s->alpha;
+        double q_chi2 = 1, q_g = 1;
+        if (df >= 1 && ((rc = sl_stat_chisq_q(chi2, df, &q_chi2, err)) || (rc = sl_stat_chisq_q(g, df, &q_g, err)))) {
+            gsl_rng_free(r);
+            if (alias)
+                gsl_ran_discrete_free(alias);
+            return rc;
+        }
+        int r_chi2 = df >= 1 && q_chi2 < s->alpha;
+        int r_g = df >= 1 && q_g < s->alpha;
         int r_zero = outside > 0;
         rej[SL_TEST_CHI2] += r_chi2;
         rej[SL_TEST_G] += r_g;
@@ -282,7 +297,7 @@ int sl_stat_power_detect(sl_stat_power *s, sl_fault f, int test, double target,
         return sl_base_error_set(err, SL_EINVAL, "unknown test %d", test);
     double *q = malloc(s->v * sizeof *q);
     if (!q)
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory");
+        return sl_base_error_set(err, SL_ENOMEM, "power: out of memory for %zu tokens", s->v);
     int rc = SL_OK;
     double pw, tv;
     if (f == SL_FAULT_TOPK) {

@@ -79,9 +79,15 @@ typedef struct sl_stat_gof {
 
 /* Chi-square and G over cells for counts (V entries) summing to n. Observed
  * counts on p = 0 tokens are returned in *outside and left out of the cells;
- * the expectations stay those of all N draws, so the deficit shows. */
-void sl_stat_chi2_g(const sl_stat_cells *c, const uint64_t *counts, double *chi2, double *g,
-                    uint64_t *outside);
+ * the expectations stay those of all N draws, so the deficit shows.
+ * Returns 0, or SL_ENOMEM (err filled). */
+int sl_stat_chi2_g(const sl_stat_cells *c, const uint64_t *counts, double *chi2, double *g,
+                   uint64_t *outside, sl_error *err);
+/* The chi-square upper tail Q(x; df) by GSL's gsl_cdf_chisq_Q. GSL signals
+ * its own failures (no convergence, a domain error) through its error
+ * handler, which sl_rng_gsl_quiet switches off, and then returns whatever it
+ * has: so a result outside [0, 1] (NaN) is an error here (SL_EINVAL). */
+int sl_stat_chisq_q(double x, double df, double *q, sl_error *err);
 /* TV = 1/2 sum |c_i/n - p_i|. */
 double sl_stat_tv(const double *p, const uint64_t *counts, size_t V, uint64_t n);
 
@@ -123,8 +129,9 @@ double sl_stat_quantile_sorted(const double *x, size_t n, double q);
  * right-tail approximation, 1 - 2 exp(-(2.000071 + .331/sqrt(n) + 1.409/n) n d^2),
  * accurate to 7 digits there: the p-value is then below 1e-3. For n d > 500
  * (a matrix over 1001 x 1001) Kolmogorov's limit with Stephens' finite-n
- * correction is used (about 3 digits). */
-double sl_stat_kolmogorov_cdf(size_t n, double d);
+ * correction is used (about 3 digits). The matrix needs memory: returns 0
+ * with K in *cdf, or SL_ENOMEM with err filled. */
+int sl_stat_kolmogorov_cdf(size_t n, double d, double *cdf, sl_error *err);
 
 /* KS test of x[0..n) (values in [0,1]) against Uniform(0,1): D and its
  * p-value 1 - K(n, D). x is not modified. */

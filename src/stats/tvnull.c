@@ -19,6 +19,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "rng/sl_rng.h"
 #include "stats/sl_stat.h"
 
 /* E|X - Np| for X ~ Binomial(n, p). */
@@ -92,13 +93,14 @@ int sl_stat_tv_null_sim(const double *p, size_t V, uint64_t n, size_t reps, unsi
         K += p[i] > 0;
     double *ps = malloc((K ? K : 1) * sizeof *ps);
     unsigned int *cnt = malloc((K ? K : 1) * sizeof *cnt);
+    sl_rng_gsl_quiet();
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     if (!ps || !cnt || !r) {
         free(ps);
         free(cnt);
         if (r)
             gsl_rng_free(r);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for the TV null simulation");
+        return sl_base_error_set(err, SL_ENOMEM, "TV null: out of memory for %zu tokens", K);
     }
     gsl_rng_set(r, seed);
     for (size_t i = 0, j = 0; i < V; i++)
@@ -110,7 +112,7 @@ int sl_stat_tv_null_sim(const double *p, size_t V, uint64_t n, size_t reps, unsi
         free(ps);
         free(cnt);
         gsl_rng_free(r);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for the TV null simulation");
+        return sl_base_error_set(err, SL_ENOMEM, "TV null: out of memory for %zu tokens", K);
     }
     for (size_t t = 0; t < reps; t++) {
         if (alias) {

@@ -9,18 +9,22 @@
  * sections of at most 16 left to a final insertion sort; heapsort when the
  * depth limit runs out). std::partial_sort: __heap_select (make_heap on the
  * first middle elements, then every later element smaller than the heap top
- * replaces it) and __sort_heap. tests/oracle/stdcxx_sort.cpp checks both
- * against this machine's libstdc++ on tie-heavy arrays. */
+ * replaces it) and __sort_heap. std::nth_element: __introselect (the same
+ * pivot and partition, depth limit 2·floor(log2 n), heap select when it runs
+ * out, a final insertion sort of at most 3). tests/oracle/stdcxx_sort.cpp checks
+ * sort and partial_sort against this machine's libstdc++ on tie-heavy arrays,
+ * and torch.topk's golden files (which go through all three) the rest.
+ * Used by llama.cpp's samplers (logits/) and torch.topk's order (draw/). */
 #include <string.h>
 
-#include "logits/sl_logits.h"
+#include "base/sl_base.h"
 
 #define SX_MAX 64 /* largest element size handled (bytes) */
 
 typedef struct sx {
     unsigned char *b;
     size_t sz;
-    sl_logits_less less;
+    sl_base_less less;
     const void *ctx;
 } sx;
 
@@ -140,6 +144,21 @@ static size_t sx_unguarded_partition(const sx *s, size_t first, size_t last, siz
     }
 }
 
+static size_t sx_partition_pivot(const sx *s, size_t first, size_t last)
+{
+    size_t mid = first + (last - first) / 2;
+    sx_move_median_to_first(s, first, first + 1, mid, last - 1);
+    return sx_unguarded_partition(s, first + 1, last, first);
+}
+
+static int sx_lg2(size_t n)
+{
+    int lg = 0;
+    for (size_t m = n; m > 1; m >>= 1)
+        lg++;
+    return lg;
+}
+
 static void sx_introsort_loop(const sx *s, size_t first, size_t last, int depth)
 {
     while (last - first > 16) {
@@ -148,9 +167,7 @@ static void sx_introsort_loop(const sx *s, size_t first, size_t last, int depth)
             return;
         }
         depth--;
-        size_t mid = first + (last - first) / 2;
-        sx_move_median_to_first(s, first, first + 1, mid, last - 1);
-        size_t cut = sx_unguarded_partition(s, first + 1, last, first);
+        size_t cut = sx_partition_pivot(s, first, last);
         sx_introsort_loop(s, cut, last, depth);
         last = cut;
     }
@@ -185,15 +202,12 @@ static void sx_insertion_sort(const sx *s, size_t first, size_t last)
     }
 }
 
-void sl_logits_std_sort(void *base, size_t n, size_t size, sl_logits_less less, const void *ctx)
+void sl_base_std_sort(void *base, size_t n, size_t size, sl_base_less less, const void *ctx)
 {
     sx s = {base, size, less, ctx};
     if (n < 2 || size > SX_MAX)
         return;
-    int lg = 0;
-    for (size_t m = n; m > 1; m >>= 1)
-        lg++;
-    sx_introsort_loop(&s, 0, n, 2 * lg);
+    sx_introsort_loop(&s, 0, n, 2 * sx_lg2(n));
     if (n > 16) {
         sx_insertion_sort(&s, 0, 16);
         for (size_t i = 16; i < n; i++)
@@ -203,11 +217,39 @@ void sl_logits_std_sort(void *base, size_t n, size_t size, sl_logits_less less, 
     }
 }
 
-void sl_logits_std_partial_sort(void *base, size_t middle, size_t n, size_t size, sl_logits_less less,
+void sl_base_std_partial_sort(void *base, size_t middle, size_t n, size_t size, sl_base_less less,
                                 const void *ctx)
 {
     sx s = {base, size, less, ctx};
     if (size > SX_MAX || middle > n)
         return;
     sx_partial_sort(&s, 0, middle, n);
+}
+
+void sl_base_std_nth_element(void *base, size_t nth, size_t n, size_t size, sl_base_less less, const void *ctx)
+{
+    sx s = {base, size, less, ctx};
+    if (size > SX_MAX || nth >= n)
+        return;
+    size_t first = 0, last = n;
+    int depth = 2 * sx_lg2(n);
+    while (last - first > 3) {
+        if (depth == 0) {
+            /* __heap_select(first, nth + 1, last), then iter_swap(first, nth) */
+            size_t len = nth + 1 - first;
+            sx_make_heap(&s, first, len);
+            for (size_t i = nth + 1; i < last; i++)
+                if (sx_lt(&s, sx_at(&s, i), sx_at(&s, first)))
+                    sx_pop_heap(&s, first, len, i);
+            sx_swap(&s, first, nth);
+            return;
+        }
+        depth--;
+        size_t cut = sx_partition_pivot(&s, first, last);
+        if (cut <= nth)
+            first = cut;
+        else
+            last = cut;
+    }
+    sx_insertion_sort(&s, first, last);
 }

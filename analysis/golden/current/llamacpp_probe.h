@@ -1,0 +1,176 @@
+/* llamacpp_probe.h — shared by llamacpp_chain.c and llamacpp_generate.c: an
+ * MT19937 reference stream, libstdc++'s uniform double, the probe that reads
+ * the word position of a chain's dist sampler, and the splitmix64 logits
+ * generator. Static functions only; include once per program. */
+#ifndef LLAMACPP_PROBE_H
+#define LLAMACPP_PROBE_H
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include <llama.h>
+
+#define PROBE_V 65536
+#define MAXW 4096
+
+/* ------------------------------------------------------------ MT19937 */
+
+typedef struct {
+    uint32_t mt[624];
+    int i;
+} mt19937;
+
+static void mt_seed(mt19937 *g, uint32_t s)
+{
+    g->mt[0] = s;
+    for (int i = 1; i < 624; i++)
+        g->mt[i] = 1812433253u * (g->mt[i - 1] ^ (g->mt[i - 1] >> 30)) + (uint32_t)i;
+    g->i = 624;
+}
+
+static uint32_t mt_next(mt19937 *g)
+{
+    if (g->i >= 624) {
+        for (int k = 0; k < 624; k++) {
+            uint32_t y = (g->mt[k] & 0x80000000u) | (g->mt[(k + 1) % 624] & 0x7fffffffu);
+            g->mt[k] = g->mt[(k + 397) % 624] ^ (y >> 1) ^ ((y & 1u) ? 0x9908b0dfu : 0u);
+        }
+        g->i = 0;
+    }
+    uint32_t y = g->mt[g->i++];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    return y ^ (y >> 18);
+}
+
+/* libstdc++ generate_canonical<double, 53>(mt19937): two words, low first */
+static double canon(uint32_t w1, uint32_t w2)
+{
+    double r = ((double)w1 + (double)w2 * 4294967296.0) / 18446744073709551616.0;
+    return r >= 1.0 ? nextafter(1.0, 0.0) : r;
+}
+
+/* the dist sampler's pick over PROBE_V equal logits: first i with i+1 >= u*V */
+static long probe_pick(double u)
+{
+    double t = u * (double)PROBE_V;
+    long i = (long)ceil(t) - 1;
+    return i < 0 ? 0 : i;
+}
+
+/* ------------------------------------------------------------ vectors */
+
+static inline uint64_t sm_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static inline void gen_logits(uint64_t seed, size_t n, float *x)
+{
+    uint64_t s = seed;
+    for (size_t i = 0; i < n; i++) {
+        float u = (float)(uint32_t)(sm_next(&s) >> 40) * (1.0f / 16777216.0f);
+        float v = u * 20.0f - 10.0f;
+        if (sm_next(&s) % 1000 == 0)
+            v = v + 12.0f;
+        x[i] = v;
+    }
+}
+
+static uint64_t fnv_f32(const float *x, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t b;
+        memcpy(&b, &x[i], 4);
+        for (int k = 0; k < 4; k++) {
+            h ^= (b >> (8 * k)) & 0xffu;
+            h *= 0x100000001b3ull;
+        }
+    }
+    return h;
+}
+
+/* ------------------------------------------------------------ probing */
+
+static llama_token_data *probe_buf; /* PROBE_V entries, allocated by main */
+static uint32_t refw[MAXW + 4];
+
+static void probe_two(struct llama_sampler *dist, long *i1, long *i2)
+{
+    llama_token_data_array a;
+    for (int r = 0; r < 2; r++) {
+        for (int i = 0; i < PROBE_V; i++)
+            probe_buf[i] = (llama_token_data){i, 0.0f, 0.0f};
+        a = (llama_token_data_array){probe_buf, PROBE_V, -1, false};
+        llama_sampler_apply(dist, &a);
+        if (r == 0)
+            *i1 = probe_buf[a.selected].id;
+        else
+            *i2 = probe_buf[a.selected].id;
+    }
+}
+
+/* the word position of the chain's dist engine, searched from `from`; -1 if
+ * no offset matches */
+static long position(const struct llama_sampler *chain, int dist_idx, long from)
+{
+    struct llama_sampler *cl = llama_sampler_clone(chain);
+    long i1, i2;
+    probe_two(llama_sampler_chain_get(cl, dist_idx), &i1, &i2);
+    llama_sampler_free(cl);
+    for (long k = from; k + 3 < MAXW; k++)
+        if (probe_pick(canon(refw[k], refw[k + 1])) == i1 && probe_pick(canon(refw[k + 2], refw[k + 3])) == i2)
+            return k;
+    return -1;
+}
+
+static void ref_stream(uint32_t seed)
+{
+    mt19937 g;
+    mt_seed(&g, seed);
+    for (int i = 0; i < MAXW + 4; i++)
+        refw[i] = mt_next(&g);
+}
+
+/* ------------------------------------------------------------ settings */
+
+/* common_params_sampling's knobs that the chain below uses */
+typedef struct {
+    float temp;
+    int top_k;
+    float top_p, min_p, typical;
+    int last_n;
+    float repeat, freq, present;
+    int min_keep;
+} cfg;
+
+static struct llama_sampler *build_chain(const cfg *c, size_t V, uint32_t seed, int *dist_idx)
+{
+    struct llama_sampler *ch = llama_sampler_chain_init(llama_sampler_chain_default_params());
+    llama_sampler_chain_add(ch, llama_sampler_init_penalties((int32_t)V, c->last_n, c->repeat, c->freq, c->present));
+    llama_sampler_chain_add(ch, llama_sampler_init_top_n_sigma(-1.0f));
+    llama_sampler_chain_add(ch, llama_sampler_init_top_k(c->top_k));
+    llama_sampler_chain_add(ch, llama_sampler_init_typical(c->typical, (size_t)c->min_keep));
+    llama_sampler_chain_add(ch, llama_sampler_init_top_p(c->top_p, (size_t)c->min_keep));
+    llama_sampler_chain_add(ch, llama_sampler_init_min_p(c->min_p, (size_t)c->min_keep));
+    llama_sampler_chain_add(ch, llama_sampler_init_xtc(0.0f, 0.10f, (size_t)c->min_keep, seed));
+    llama_sampler_chain_add(ch, llama_sampler_init_temp_ext(c->temp, 0.0f, 1.0f));
+    if (c->temp > 0.0f) {
+        llama_sampler_chain_add(ch, llama_sampler_init_dist(seed));
+        *dist_idx = llama_sampler_chain_n(ch) - 1;
+    } else {
+        llama_sampler_chain_add(ch, llama_sampler_init_greedy());
+        *dist_idx = -1;
+    }
+    return ch;
+}
+
+/* ------------------------------------------------------------ one case */
+
+#endif

@@ -1,0 +1,1114 @@
+//! rand_golden (current): golden outputs of the real Rust rand 0.10.3 or 0.8.8
+//! for samplab, the oracle of analysis/golden/rand_golden (rand 0.8.5) with its
+//! imports behind a small compatibility module: rand 0.9 renamed
+//! `rand::distributions` to `rand::distr` and moved WeightedIndex to
+//! `rand::distr::weighted`; rand_core 0.10 replaced `RngCore` by `TryRng` +
+//! `Rng` and rand 0.10 takes ChaCha from the chacha20 crate. Build with
+//! `--features r010` or `--features r08`. Extra mode:
+//!   sub     WeightedIndex<f32> over weights with a subnormal total (and
+//!           mixtures): the Uniform scale, draws and words, many seeds.
+//!
+//! Modes (one golden file each, written to stdout):
+//!   raw     StdRng::seed_from_u64 keys and words (next_u32, next_u64, mixes,
+//!           word positions), ChaCha12Rng::from_seed + set_stream + set_word_pos,
+//!           one ChaCha20 block at the RFC 7539 position.
+//!   wi      WeightedIndex<f32>: stored sums, total, Uniform scale, draws and
+//!           words consumed, or the error / panic, over fixed and generated vectors.
+//!   select  the order std's select_nth_unstable_by leaves (this rustc), as
+//!           candle's sample_topk calls it.
+//!   candle  an emulation of candle 0.11's LogitsProcessor (generation/mod.rs)
+//!           driven by the real StdRng, WeightedIndex and select_nth_unstable_by.
+//!   fuzz    random seeds, weight vectors and logits pipelines, inline.
+//!   bench   time per WeightedIndex::sample (Zipf V = 49152 and V = 8) and per next_u32.
+//!   probs LIST SEED N / logits LIST SEED N T K P SIMD: ad-hoc runs on any
+//!           input, for analysis/candle_crosscheck.sh.
+//!
+//! candle itself is not packaged in Debian, so its LogitsProcessor is emulated
+//! here (sample_argmax, sample_multinomial, sample_topp, sample_topk,
+//! sample_topk_topp, the temperature as affine(1/T, 0), candle-nn's CPU
+//! softmax_last_dim with a sequential or AVX 4x8-lane sum). candle >= 0.8.4
+//! uses rand 0.9, whose draws equal 0.8.5's for normal totals (README.candle.md).
+//!
+//! Generated vectors use splitmix64 so the C tests rebuild them bit for bit.
+
+#[cfg(all(feature = "r010", feature = "r08"))]
+compile_error!("build with exactly one of --features r010 / r08");
+
+#[cfg(feature = "r010")]
+mod compat {
+    pub use rand010::distr::weighted::WeightedIndex;
+    pub use rand010::distr::Distribution;
+    pub use rand010::rngs::{ChaCha12Rng, ChaCha20Rng, StdRng};
+    pub use rand010::{Rng as RngCore, SeedableRng};
+    pub const VERSIONS: &str = "rand 0.10.3, chacha20 0.10.2, rand_core 0.10.1 (Debian sid librust-rand-dev)";
+}
+#[cfg(feature = "r08")]
+mod compat {
+    pub use rand08::distributions::{Distribution, WeightedIndex};
+    pub use rand08::rngs::StdRng;
+    pub use rand08::{RngCore, SeedableRng};
+    pub use rand_chacha03::{ChaCha12Rng, ChaCha20Rng};
+    pub const VERSIONS: &str = "rand 0.8.8, rand_chacha 0.3.1, rand_core 0.6.4 (Debian sid librust-rand-0.8-dev)";
+}
+use compat::*;
+use std::fmt::Write as _;
+use std::panic;
+
+const RUSTC: &str = env!("GOLDEN_RUSTC_VERSION");
+
+fn header(what: &str) {
+    println!(
+        "# rand_golden {}: {}, {}",
+        what, VERSIONS, RUSTC
+    );
+}
+
+// ------------------------------------------------------------------ utilities
+
+struct SplitMix(u64);
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e3779b97f4a7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58476d1ce4e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d049bb133111eb);
+        z ^ (z >> 31)
+    }
+    /// Uniform f32 in [0,1) from the top 24 bits: exact in both languages.
+    fn unit(&mut self) -> f32 {
+        ((self.next() >> 40) as u32) as f32 * (1.0f32 / 16777216.0f32)
+    }
+}
+
+fn fnv(words: impl IntoIterator<Item = u32>) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for w in words {
+        for b in w.to_le_bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x100000001b3);
+        }
+    }
+    h
+}
+
+fn hexf(v: &[f32]) -> String {
+    let mut s = String::new();
+    for (i, x) in v.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        write!(s, "{:08x}", x.to_bits()).unwrap();
+    }
+    s
+}
+
+fn quiet_panics() {
+    panic::set_hook(Box::new(|_| {}));
+}
+
+fn panic_msg(e: Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = e.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = e.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic".to_string()
+    }
+}
+
+// ------------------------------------------------------------------ generated vectors
+
+/// Generated weight vectors, rebuilt by the C tests from the same formulas.
+fn gen_vector(name: &str) -> Option<Vec<f32>> {
+    let v = 49152usize;
+    match name {
+        "zipf49152" => Some((0..v).map(|i| (1.0f64 / (i as f64 + 1.0)) as f32).collect()),
+        "zipf49152perm" => {
+            let z: Vec<f32> = (0..v).map(|i| (1.0f64 / (i as f64 + 1.0)) as f32).collect();
+            Some((0..v).map(|i| z[(i * 40507) % v]).collect())
+        }
+        "ones49152" => Some(vec![1.0f32; v]),
+        _ => None,
+    }
+}
+
+/// LLM-like logits: splitmix64(seed) uniform in [-10, 10) plus a few peaks.
+fn gen_logits(seed: u64, n: usize) -> Vec<f32> {
+    let mut g = SplitMix(seed);
+    (0..n)
+        .map(|_| {
+            let u = g.unit();
+            let mut x = u * 20.0f32 - 10.0f32;
+            if g.next() % 1000 == 0 {
+                x = x + 12.0f32;
+            }
+            x
+        })
+        .collect()
+}
+
+// ------------------------------------------------------------------ candle emulation
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+unsafe fn avx_sum(row: &[f32]) -> f32 {
+    // candle-core cpu/mod.rs vec_sum with cpu/avx.rs (STEP 32, EPR 8, ARR 4).
+    use std::arch::x86_64::*;
+    let k = row.len();
+    let np = k & !31usize;
+    let p = row.as_ptr();
+    let mut sum = [_mm256_setzero_ps(); 4];
+    let mut i = 0;
+    while i < np {
+        for j in 0..4 {
+            let x = _mm256_loadu_ps(p.add(i + j * 8));
+            sum[j] = _mm256_add_ps(sum[j], x);
+        }
+        i += 32;
+    }
+    sum[0] = _mm256_add_ps(sum[0], sum[1]);
+    sum[2] = _mm256_add_ps(sum[2], sum[3]);
+    sum[0] = _mm256_add_ps(sum[0], sum[2]);
+    let t0 = _mm_add_ps(_mm256_castps256_ps128(sum[0]), _mm256_extractf128_ps(sum[0], 1));
+    let t1 = _mm_hadd_ps(t0, t0);
+    let mut b = _mm_cvtss_f32(_mm_hadd_ps(t1, t1));
+    for &x in &row[np..] {
+        b += x;
+    }
+    b
+}
+
+/// The same order in scalar code, for machines without AVX (bitwise equal).
+fn lanes_sum(row: &[f32]) -> f32 {
+    let k = row.len();
+    let np = k & !31usize;
+    let mut s = [[0f32; 8]; 4];
+    let mut i = 0;
+    while i < np {
+        for j in 0..4 {
+            for l in 0..8 {
+                s[j][l] += row[i + j * 8 + l];
+            }
+        }
+        i += 32;
+    }
+    let mut x = [0f32; 8];
+    for l in 0..8 {
+        x[l] = (s[0][l] + s[1][l]) + (s[2][l] + s[3][l]);
+    }
+    let t0 = [x[0] + x[4], x[1] + x[5], x[2] + x[6], x[3] + x[7]];
+    let mut b = (t0[0] + t0[1]) + (t0[2] + t0[3]);
+    for &v in &row[np..] {
+        b += v;
+    }
+    b
+}
+
+fn simd_sum(row: &[f32]) -> f32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if is_x86_feature_detected!("avx") {
+            let a = unsafe { avx_sum(row) };
+            let b = lanes_sum(row);
+            assert_eq!(a.to_bits(), b.to_bits(), "AVX and lane emulation disagree");
+            return a;
+        }
+    }
+    lanes_sum(row)
+}
+
+/// candle: `(&logits / t)` = affine(1/t, 0) in f32, then softmax_last_dim on CPU.
+fn candle_probs(logits: &[f32], t: f64, simd: bool) -> Vec<f32> {
+    let mul = (1.0f64 / t) as f32;
+    let add = 0.0f64 as f32;
+    let x: Vec<f32> = logits.iter().map(|&v| v * mul + add).collect();
+    let mut max = x[0];
+    for &v in &x[1..] {
+        max = max.max(v);
+    }
+    let mut d: Vec<f32> = x.iter().map(|&s| (s - max).exp()).collect();
+    let sum = if simd {
+        simd_sum(&d)
+    } else {
+        let mut s = 0f32;
+        for &v in &d {
+            s += v;
+        }
+        s
+    };
+    for v in d.iter_mut() {
+        *v /= sum;
+    }
+    d
+}
+
+#[derive(Clone, Debug)]
+enum Sampling {
+    ArgMax,
+    All { t: f64 },
+    TopK { k: usize, t: f64 },
+    TopP { p: f64, t: f64 },
+    TopKThenTopP { k: usize, p: f64, t: f64 },
+}
+
+fn sampling_str(s: &Sampling) -> String {
+    match s {
+        Sampling::ArgMax => "argmax".into(),
+        Sampling::All { t } => format!("all T={:e}", t),
+        Sampling::TopK { k, t } => format!("topk K={} T={:e}", k, t),
+        Sampling::TopP { p, t } => format!("topp P={:e} T={:e}", p, t),
+        Sampling::TopKThenTopP { k, p, t } => format!("topkp K={} P={:e} T={:e}", k, p, t),
+    }
+}
+
+/// The weights the final WeightedIndex sees and the map back to token ids.
+struct Final {
+    weights: Vec<f32>,
+    map: Option<Vec<usize>>,
+}
+
+/// StdRng with a tally of 32-bit words drawn (StdRng has no get_word_pos).
+struct Counting {
+    inner: StdRng,
+    words: u64,
+}
+#[cfg(feature = "r08")]
+impl RngCore for Counting {
+    fn next_u32(&mut self) -> u32 {
+        self.words += 1;
+        self.inner.next_u32()
+    }
+    fn next_u64(&mut self) -> u64 {
+        self.words += 2;
+        self.inner.next_u64()
+    }
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        self.words += ((dest.len() + 3) / 4) as u64;
+        self.inner.fill_bytes(dest)
+    }
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand08::Error> {
+        self.fill_bytes(dest);
+        Ok(())
+    }
+}
+// rand_core 0.10: an infallible generator implements TryRng with
+// Error = Infallible and gets Rng (next_u32, ...) from the blanket impl.
+#[cfg(feature = "r010")]
+impl rand010::TryRng for Counting {
+    type Error = core::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        self.words += 1;
+        Ok(self.inner.next_u32())
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        self.words += 2;
+        Ok(self.inner.next_u64())
+    }
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), Self::Error> {
+        self.words += ((dest.len() + 3) / 4) as u64;
+        self.inner.fill_bytes(dest);
+        Ok(())
+    }
+}
+
+struct Lp {
+    rng: Counting,
+    sampling: Sampling,
+    simd: bool,
+    last: Option<Final>,
+}
+
+fn desc(prs: &[f32]) -> impl Fn(&usize, &usize) -> std::cmp::Ordering + '_ {
+    move |&i, &j| prs[j].total_cmp(&prs[i])
+}
+
+impl Lp {
+    fn new(seed: u64, sampling: Sampling, simd: bool) -> Self {
+        Lp { rng: Counting { inner: StdRng::seed_from_u64(seed), words: 0 }, sampling, simd, last: None }
+    }
+
+    fn multinomial(&mut self, prs: &[f32], map: Option<Vec<usize>>) -> Result<usize, String> {
+        self.last = Some(Final { weights: prs.to_vec(), map });
+        let d = WeightedIndex::new(prs).map_err(|e| format!("{:?}", e))?;
+        Ok(d.sample(&mut self.rng))
+    }
+
+    fn topp_zero(prs: &mut [f32], top_p: f32) {
+        let mut idx: Vec<usize> = (0..prs.len()).collect();
+        idx.sort_by(desc(prs));
+        let mut cumsum = 0f32;
+        for &i in &idx {
+            if cumsum >= top_p {
+                prs[i] = 0.0;
+            } else {
+                cumsum += prs[i];
+            }
+        }
+    }
+
+    fn topp(&mut self, prs: &mut Vec<f32>, top_p: f32, map: Option<Vec<usize>>) -> Result<usize, String> {
+        Self::topp_zero(prs, top_p);
+        self.multinomial(prs, map)
+    }
+
+    fn topk(&mut self, prs: &mut Vec<f32>, k: usize) -> Result<usize, String> {
+        if k >= prs.len() {
+            self.multinomial(prs, None)
+        } else {
+            let mut idx: Vec<usize> = (0..prs.len()).collect();
+            let (ind, _, _) = idx.select_nth_unstable_by(k, desc(prs));
+            let ind = ind.to_vec();
+            let sub: Vec<f32> = ind.iter().map(|&i| prs[i]).collect();
+            let r = self.multinomial(&sub, Some(ind.clone()))?;
+            Ok(ind[r])
+        }
+    }
+
+    fn topk_topp(&mut self, prs: &mut Vec<f32>, k: usize, top_p: f32) -> Result<usize, String> {
+        if k >= prs.len() {
+            self.topp(prs, top_p, None)
+        } else {
+            let mut idx: Vec<usize> = (0..prs.len()).collect();
+            let (ind, _, _) = idx.select_nth_unstable_by(k, desc(prs));
+            let ind = ind.to_vec();
+            let mut sub: Vec<f32> = ind.iter().map(|&i| prs[i]).collect();
+            let sum_p = sub.iter().sum::<f32>();
+            let r = if top_p <= 0.0 || top_p >= sum_p {
+                self.multinomial(&sub, Some(ind.clone()))?
+            } else {
+                self.topp(&mut sub, top_p, Some(ind.clone()))?
+            };
+            Ok(ind[r])
+        }
+    }
+
+    fn sample(&mut self, logits: &[f32]) -> Result<usize, String> {
+        self.last = None;
+        let simd = self.simd;
+        match self.sampling.clone() {
+            Sampling::ArgMax => {
+                // candle 0.11: Tensor::argmax, CPU ReduceIndex keeps the first maximum (acc < x).
+                let mut acc = 0usize;
+                let mut val = logits[0];
+                for (i, &x) in logits.iter().enumerate() {
+                    if val < x {
+                        acc = i;
+                        val = x;
+                    }
+                }
+                Ok(acc)
+            }
+            Sampling::All { t } => {
+                let prs = candle_probs(logits, t, simd);
+                self.multinomial(&prs, None)
+            }
+            Sampling::TopP { p, t } => {
+                let mut prs = candle_probs(logits, t, simd);
+                if p <= 0.0 || p >= 1.0 {
+                    self.multinomial(&prs, None)
+                } else {
+                    self.topp(&mut prs, p as f32, None)
+                }
+            }
+            Sampling::TopK { k, t } => {
+                let mut prs = candle_probs(logits, t, simd);
+                self.topk(&mut prs, k)
+            }
+            Sampling::TopKThenTopP { k, p, t } => {
+                let mut prs = candle_probs(logits, t, simd);
+                self.topk_topp(&mut prs, k, p as f32)
+            }
+        }
+    }
+}
+
+// ------------------------------------------------------------------ raw
+
+fn raw() {
+    header("raw");
+    println!("# stdrng SEED key: the 8 key words (seed_from_u64 = PCG32 expansion)");
+    println!("# u32 SEED N: next_u32 x N; u64 SEED N: next_u64 x N; mix SEED N: op i is u64 when (i*7+3)%5<2, else u32; pos = get_word_pos after");
+    let seeds: [u64; 10] = [
+        0,
+        1,
+        42,
+        299792458,
+        0xdeadbeef,
+        1 << 63,
+        u64::MAX,
+        12345678901234567890,
+        7,
+        0x0123456789abcdef,
+    ];
+    for &s in &seeds {
+        let r = ChaCha12Rng::seed_from_u64(s);
+        let key = r.get_seed();
+        let mut line = format!("stdrng {} key", s);
+        for c in key.chunks(4) {
+            write!(line, " {:08x}", u32::from_le_bytes([c[0], c[1], c[2], c[3]])).unwrap();
+        }
+        println!("{}", line);
+        // StdRng and ChaCha12Rng give the same stream.
+        let mut a = StdRng::seed_from_u64(s);
+        let mut b = ChaCha12Rng::seed_from_u64(s);
+        for _ in 0..300 {
+            assert_eq!(a.next_u32(), b.next_u32());
+        }
+        let mut r = StdRng::seed_from_u64(s);
+        let mut line = format!("u32 {} 200", s);
+        for _ in 0..200 {
+            write!(line, " {:08x}", r.next_u32()).unwrap();
+        }
+        println!("{}", line);
+        let mut r = StdRng::seed_from_u64(s);
+        let mut line = format!("u64 {} 100", s);
+        for _ in 0..100 {
+            write!(line, " {:016x}", r.next_u64()).unwrap();
+        }
+        println!("{}", line);
+        let mut r = ChaCha12Rng::seed_from_u64(s);
+        let mut line = format!("mix {} 150", s);
+        for i in 0..150u64 {
+            if (i * 7 + 3) % 5 < 2 {
+                write!(line, " {:016x}", r.next_u64()).unwrap();
+            } else {
+                write!(line, " {:08x}", r.next_u32()).unwrap();
+            }
+        }
+        write!(line, " pos {}", r.get_word_pos()).unwrap();
+        println!("{}", line);
+        // u64 straddling the 64-word buffer end after 63 and after 64 u32 words.
+        for skip in [63u32, 64, 127, 1] {
+            let mut r = ChaCha12Rng::seed_from_u64(s);
+            for _ in 0..skip {
+                r.next_u32();
+            }
+            let x = r.next_u64();
+            let y = r.next_u32();
+            println!("straddle {} {} {:016x} {:08x} pos {}", s, skip, x, y, r.get_word_pos());
+        }
+    }
+    println!("# chacha KEYLO KEYHI STREAM POS N: ChaCha12Rng::from_seed(key bytes = KEYLO, KEYHI little-endian, then 16 zero bytes), set_stream(STREAM), set_word_pos(POS), next_u32 x N");
+    let cases: [(u64, u64, u64, u128); 8] = [
+        (0, 0, 0, 0),
+        (42, 0, 0, 0),
+        (42, 0, 1, 0),
+        (0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0),
+        (1, 2, 3, 17),
+        (1, 2, 3, 1 << 40),
+        (99, 0, 0, (1u128 << 68) - 5),
+        (5, 6, 7, 63),
+    ];
+    for &(lo, hi, st, pos) in &cases {
+        let mut key = [0u8; 32];
+        key[..8].copy_from_slice(&lo.to_le_bytes());
+        key[8..16].copy_from_slice(&hi.to_le_bytes());
+        let mut r = ChaCha12Rng::from_seed(key);
+        r.set_stream(st);
+        r.set_word_pos(pos);
+        let mut line = format!("chacha {} {} {} {} 40", lo, hi, st, pos);
+        for _ in 0..40 {
+            write!(line, " {:08x}", r.next_u32()).unwrap();
+        }
+        println!("{}", line);
+    }
+    // RFC 7539 2.3.2: key 00..1f, nonce 00000009 0000004a 00000000, counter 1.
+    // rand_chacha's 64-bit counter + 64-bit stream lay out the same 4 words.
+    let mut key = [0u8; 32];
+    for (i, k) in key.iter_mut().enumerate() {
+        *k = i as u8;
+    }
+    let mut r = ChaCha20Rng::from_seed(key);
+    r.set_stream(0x4a000000);
+    r.set_word_pos(16 * 0x0900000000000001u128);
+    let mut line = String::from("chacha20_rfc7539 16");
+    for _ in 0..16 {
+        write!(line, " {:08x}", r.next_u32()).unwrap();
+    }
+    println!("{}", line);
+}
+
+// ------------------------------------------------------------------ weighted index
+
+/// Parses the crate's Debug output for the stored running sums and the scale.
+fn wi_internals(d: &WeightedIndex<f32>) -> (Vec<f32>, f32, f32) {
+    let s = format!("{:?}", d);
+    let grab = |key: &str| -> String {
+        let i = s.find(key).expect(key) + key.len();
+        let rest = &s[i..];
+        let end = rest.find(|c: char| c == ',' || c == ' ' || c == '}').unwrap();
+        rest[..end].to_string()
+    };
+    let ci = s.find("cumulative_weights: [").unwrap() + "cumulative_weights: [".len();
+    let ce = s[ci..].find(']').unwrap();
+    let cum: Vec<f32> = s[ci..ci + ce]
+        .split(", ")
+        .filter(|x| !x.is_empty())
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let total: f32 = grab("total_weight: ").parse().unwrap();
+    let scale: f32 = grab("scale: ").parse().unwrap();
+    (cum, total, scale)
+}
+
+fn wi_case(name: &str, w: &[f32], inline: bool, seeds: &[u64], n: usize) {
+    if inline {
+        println!("vec {} {} {}", name, w.len(), hexf(w));
+    } else {
+        println!("gen {} {} {:016x}", name, w.len(), fnv(w.iter().map(|x| x.to_bits())));
+    }
+    let res = panic::catch_unwind(|| WeightedIndex::new(w));
+    let d = match res {
+        Err(e) => {
+            println!("panic {} {}", name, panic_msg(e));
+            return;
+        }
+        Ok(Err(e)) => {
+            println!("err {} {:?}", name, e);
+            return;
+        }
+        Ok(Ok(d)) => d,
+    };
+    let (cum, total, scale) = wi_internals(&d);
+    println!(
+        "table {} {} {:016x} {:08x} {:08x}",
+        name,
+        cum.len(),
+        fnv(cum.iter().map(|x| x.to_bits())),
+        total.to_bits(),
+        scale.to_bits()
+    );
+    for &s in seeds {
+        let mut r = ChaCha12Rng::seed_from_u64(s);
+        let mut line = format!("draw {} {} {}", name, s, n);
+        for _ in 0..n {
+            write!(line, " {}", d.sample(&mut r)).unwrap();
+        }
+        let pos = r.get_word_pos();
+        write!(line, " words {} next {:08x}", pos, r.next_u32()).unwrap();
+        println!("{}", line);
+    }
+}
+
+fn wi() {
+    header("wi");
+    println!("# vec NAME V hex-f32...; gen NAME V fnv1a64(bits); table NAME n-1 fnv1a64(cumulative bits) total scale;");
+    println!("# draw NAME SEED N tokens... words W next NEXT_U32; err NAME KIND; panic NAME MESSAGE");
+    let seeds = [0u64, 42, 299792458, 1 << 63, u64::MAX];
+    let t = f32::from_bits;
+    let mut cases: Vec<(&str, Vec<f32>)> = vec![
+        ("logits3221_raw", vec![3.0, 2.0, 2.0, 1.0]),
+        ("logits3221_softmax_T1", candle_probs(&[3.0, 2.0, 2.0, 1.0], 1.0, false)),
+        ("logits3221_softmax_T07", candle_probs(&[3.0, 2.0, 2.0, 1.0], 0.7, false)),
+        ("ties4", vec![0.25; 4]),
+        ("ties_ones7", vec![1.0; 7]),
+        ("zeros_start", vec![0.0, 0.0, 1.0, 2.0]),
+        ("zeros_end", vec![1.0, 2.0, 0.0, 0.0]),
+        ("zeros_both", vec![0.0, 0.0, 1.0, 2.0, 0.0, 0.0]),
+        ("zeros_middle", vec![1.0, 0.0, 0.0, 1.0]),
+        ("only_last", vec![0.0, 0.0, 0.0, 5.0]),
+        ("only_first", vec![5.0, 0.0, 0.0, 0.0]),
+        ("negzero_first", vec![-0.0, 1.0]),
+        ("negzero_mid", vec![1.0, -0.0, 2.0]),
+        ("one", vec![7.5]),
+        ("one_tiny", vec![t(1)]),
+        ("sub_3min", vec![t(1), t(1), t(1)]),
+        ("sub_min_0_2min", vec![t(1), 0.0, t(2)]),
+        ("sub_1e-40", vec![1e-40, 2e-40]),
+        ("sub_then_normal", vec![t(1), 1.0]),
+        ("absorbed_mid", vec![1.0, 1e-8, 1.0]),
+        ("absorbed_end", vec![1.0, t(0x33000000)]),
+        ("absorbed_big", vec![1e8, 1.0, 1.0]),
+        ("near_overflow", vec![1e38, 1e38, 1e38]),
+        ("max_one", vec![f32::MAX]),
+        ("skewed", vec![1e-30, 1.0, 1e-30, 1e30, 1e-30]),
+        ("odd_weights", vec![0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7]),
+        // errors and panics
+        ("err_empty", vec![]),
+        ("err_zero", vec![0.0]),
+        ("err_zeros", vec![0.0, 0.0, 0.0]),
+        ("err_negzero", vec![-0.0]),
+        ("err_negzeros", vec![-0.0, 0.0, -0.0]),
+        ("err_neg_first", vec![-1.0, 1.0]),
+        ("err_neg_later", vec![1.0, -1e-30]),
+        ("err_nan_first", vec![f32::NAN, 1.0]),
+        ("err_nan_later", vec![1.0, f32::NAN]),
+        ("err_neginf", vec![1.0, f32::NEG_INFINITY]),
+        ("panic_inf_first", vec![f32::INFINITY]),
+        ("panic_inf_later", vec![1.0, f32::INFINITY]),
+        ("panic_overflow", vec![2e38, 2e38]),
+        ("panic_max2", vec![f32::MAX, f32::MAX]),
+        ("err_nan_after_inf", vec![f32::INFINITY, f32::NAN]),
+    ];
+    // candle-style softmax outputs at V = 49152, sequential and AVX-order sums.
+    let lg = gen_logits(2024, 49152);
+    let soft: Vec<(String, Vec<f32>)> = vec![
+        ("softmax49152_T1_seq".into(), candle_probs(&lg, 1.0, false)),
+        ("softmax49152_T1_simd".into(), candle_probs(&lg, 1.0, true)),
+        ("softmax49152_T08_seq".into(), candle_probs(&lg, 0.8, false)),
+        ("softmax49152_T13_simd".into(), candle_probs(&lg, 1.3, true)),
+    ];
+    for (name, w) in cases.drain(..) {
+        wi_case(name, &w, true, &seeds, 200);
+    }
+    for name in ["zipf49152", "zipf49152perm", "ones49152"] {
+        let w = gen_vector(name).unwrap();
+        wi_case(name, &w, false, &seeds, 1000);
+    }
+    for (name, w) in &soft {
+        wi_case(name, w, false, &seeds, 1000);
+    }
+}
+
+// ------------------------------------------------------------------ select_nth_unstable_by
+
+fn select() {
+    header("select");
+    println!("# sel V K Q GSEED fnv1a64(all V indices after select_nth_unstable_by(K, desc total_cmp)) [first indices...]");
+    println!("# probs[i] = (splitmix64(GSEED) >> 40) % Q as f32 / Q as f32 (Q = 0: top-24-bit unit float)");
+    let sizes = [2usize, 3, 4, 5, 8, 15, 16, 17, 18, 20, 31, 33, 50, 63, 64, 65, 100, 127, 128, 200, 500, 1000, 1025, 4096, 49152, 140000];
+    let mut gs = 1u64;
+    for &v in &sizes {
+        let mut ks: Vec<usize> = vec![0, 1, v / 2, v.saturating_sub(2), v - 1];
+        for extra in [2usize, 3, 10, 16, 17, 40, 50, 64, 100, 1000] {
+            if extra < v {
+                ks.push(extra);
+            }
+        }
+        ks.sort();
+        ks.dedup();
+        for &q in &[0u64, 2, 5, 1000] {
+            for &k in &ks {
+                gs += 1;
+                let mut g = SplitMix(gs);
+                let prs: Vec<f32> = (0..v)
+                    .map(|_| {
+                        let x = g.next() >> 40;
+                        if q == 0 {
+                            (x as u32) as f32 * (1.0f32 / 16777216.0f32)
+                        } else {
+                            (x % q) as f32 / q as f32
+                        }
+                    })
+                    .collect();
+                let mut idx: Vec<usize> = (0..v).collect();
+                idx.select_nth_unstable_by(k, desc(&prs));
+                let mut line = format!(
+                    "sel {} {} {} {} {:016x}",
+                    v,
+                    k,
+                    q,
+                    gs,
+                    fnv(idx.iter().map(|&i| i as u32))
+                );
+                if v <= 200 {
+                    for &i in &idx {
+                        write!(line, " {}", i).unwrap();
+                    }
+                }
+                println!("{}", line);
+            }
+        }
+    }
+    // Patterned inputs, large and small: these reach the partition on an
+    // equal ancestor pivot and the median-of-medians fallback after 16 rounds.
+    println!("# selp V K PATTERN fnv1a64(order): probs[i] = asc i/V, desc (V-i)/V, organ min(i, V-i)/V (i < V/2: i), saw (i mod 1000)/1000, rand = unit floats of splitmix64(7)");
+    for &v in &[17usize, 100, 1000, 100_000, 1_000_000] {
+        for pat in ["asc", "desc", "organ", "saw", "rand"] {
+            let mut g = SplitMix(7);
+            let prs: Vec<f32> = (0..v)
+                .map(|i| match pat {
+                    "asc" => i as f32 / v as f32,
+                    "desc" => (v - i) as f32 / v as f32,
+                    "organ" => (if i < v / 2 { i } else { v - i }) as f32 / v as f32,
+                    "saw" => (i % 1000) as f32 / 1000.0f32,
+                    _ => g.unit(),
+                })
+                .collect();
+            for k in [1usize, 40, 1000, v / 2, v - 2] {
+                if k >= v {
+                    continue;
+                }
+                let mut idx: Vec<usize> = (0..v).collect();
+                idx.select_nth_unstable_by(k, desc(&prs));
+                println!("selp {} {} {} {:016x}", v, k, pat, fnv(idx.iter().map(|&i| i as u32)));
+            }
+        }
+    }
+}
+
+// ------------------------------------------------------------------ candle LogitsProcessor
+
+fn lp_run(name: &str, logits: &[f32], inline: bool, s: Sampling, simd: bool, seed: u64, n: usize) {
+    if inline {
+        println!("logits {} {} {}", name, logits.len(), hexf(logits));
+    }
+    let mut lp = Lp::new(seed, s.clone(), simd);
+    let mut line = format!("lp {} {} simd={} seed {} n {} :", name, sampling_str(&s), simd as u8, seed, n);
+    let mut first: Option<Final> = None;
+    let mut status = String::from("ok");
+    for step in 0..n {
+        let r = panic::catch_unwind(panic::AssertUnwindSafe(|| lp.sample(logits)));
+        if step == 0 {
+            first = lp.last.take();
+        }
+        match r {
+            Ok(Ok(tok)) => write!(line, " {}", tok).unwrap(),
+            Ok(Err(e)) => {
+                status = format!("err {}", e);
+                break;
+            }
+            Err(e) => {
+                status = format!("panic {}", panic_msg(e));
+                break;
+            }
+        }
+    }
+    write!(line, " | words {} {}", lp.rng.words, status).unwrap();
+    println!("{}", line);
+    // The distribution the first draw was made over: weights in draw order and the index map.
+    if let Some(f) = first {
+        let m = f.weights.len();
+        let idx: Vec<u32> = match &f.map {
+            Some(map) => map.iter().map(|&i| i as u32).collect(),
+            None => (0..m as u32).collect(),
+        };
+        let h = fnv(idx.iter().zip(f.weights.iter()).flat_map(|(&i, w)| [i, w.to_bits()]));
+        let mut l2 = format!("final {} {} {:016x}", name, m, h);
+        if m <= 64 {
+            for (i, w) in idx.iter().zip(f.weights.iter()) {
+                write!(l2, " {}:{:08x}", i, w.to_bits()).unwrap();
+            }
+        }
+        println!("{}", l2);
+    }
+}
+
+fn candle() {
+    header("candle LogitsProcessor (candle 0.11 generation/mod.rs emulated)");
+    println!("# logits NAME V hex-f32...; genlogits NAME V GSEED (gen_logits: splitmix64 in [-10,10) + rare peaks of +12)");
+    println!("# lp NAME SAMPLING simd=0|1 seed S n N : tokens | words W ok|err KIND|panic MSG");
+    println!("# final NAME m fnv1a64(index,bits pairs) [index:bits ...]: the first draw's WeightedIndex input in draw order");
+    let t4 = [3.0f32, 2.0, 2.0, 1.0];
+    println!("logits t3221 4 {}", hexf(&t4));
+    for seed in [0u64, 42, 299792458] {
+        lp_run("t3221", &t4, false, Sampling::TopK { k: 2, t: 1.0 }, false, seed, 10000);
+    }
+    let specs: Vec<Sampling> = vec![
+        Sampling::ArgMax,
+        Sampling::All { t: 1.0 },
+        Sampling::All { t: 0.7 },
+        Sampling::All { t: 1e-7 },
+        Sampling::TopK { k: 1, t: 1.0 },
+        Sampling::TopK { k: 3, t: 0.7 },
+        Sampling::TopK { k: 4, t: 1.0 },
+        Sampling::TopK { k: 0, t: 1.0 },
+        Sampling::TopP { p: 0.9, t: 1.0 },
+        Sampling::TopP { p: 0.5, t: 0.7 },
+        Sampling::TopP { p: 1.0, t: 1.0 },
+        Sampling::TopP { p: 0.0, t: 1.0 },
+        Sampling::TopKThenTopP { k: 2, p: 0.5, t: 1.0 },
+        Sampling::TopKThenTopP { k: 3, p: 0.9, t: 1.0 },
+        Sampling::TopKThenTopP { k: 3, p: 0.99, t: 1.0 },
+        Sampling::TopKThenTopP { k: 9, p: 0.5, t: 1.0 },
+        Sampling::TopKThenTopP { k: 9, p: 0.0, t: 1.0 },
+        Sampling::TopKThenTopP { k: 2, p: 0.0, t: 1.0 },
+    ];
+    let small = [3.0f32, 2.0, 2.0, 1.0, 2.0];
+    println!("logits t32212 5 {}", hexf(&small));
+    for s in &specs {
+        lp_run("t32212", &small, false, s.clone(), false, 42, 500);
+    }
+    let edge: Vec<(&str, Vec<f32>)> = vec![
+        ("nan_logit", vec![1.0, f32::NAN, 0.5]),
+        ("inf_logit", vec![1.0, f32::INFINITY, 0.5]),
+        ("neginf_logits", vec![0.0, f32::NEG_INFINITY, 1.0, f32::NEG_INFINITY]),
+        ("all_neginf", vec![f32::NEG_INFINITY; 3]),
+        ("ties_max", vec![1.0, 5.0, 5.0, 5.0, 0.0]),
+        ("nan_first", vec![f32::NAN, 1.0, 2.0]),
+        ("single", vec![0.3]),
+    ];
+    for (name, l) in &edge {
+        println!("logits {} {} {}", name, l.len(), hexf(l));
+        for s in [
+            Sampling::ArgMax,
+            Sampling::All { t: 1.0 },
+            Sampling::TopP { p: 0.9, t: 1.0 },
+            Sampling::TopK { k: 2, t: 1.0 },
+            Sampling::TopKThenTopP { k: 2, p: 0.5, t: 1.0 },
+        ] {
+            lp_run(name, l, false, s, false, 7, 20);
+        }
+    }
+    // Vocabulary-sized: V = 49152 (k = 40 etc. depend on std's select order).
+    let lg = gen_logits(77, 49152);
+    println!("genlogits big49152 49152 77 {:016x}", fnv(lg.iter().map(|x| x.to_bits())));
+    let big_specs: Vec<(Sampling, bool)> = vec![
+        (Sampling::ArgMax, false),
+        (Sampling::All { t: 1.0 }, false),
+        (Sampling::All { t: 1.0 }, true),
+        (Sampling::All { t: 0.8 }, true),
+        (Sampling::TopP { p: 0.9, t: 0.7 }, false),
+        (Sampling::TopP { p: 0.5, t: 1.0 }, true),
+        (Sampling::TopK { k: 40, t: 0.7 }, false),
+        (Sampling::TopK { k: 50, t: 1.0 }, true),
+        (Sampling::TopK { k: 1000, t: 1.0 }, false),
+        (Sampling::TopKThenTopP { k: 40, p: 0.9, t: 0.7 }, false),
+        (Sampling::TopKThenTopP { k: 40, p: 0.05, t: 0.7 }, false),
+    ];
+    for (s, simd) in big_specs {
+        for seed in [0u64, 42] {
+            lp_run("big49152", &lg, false, s.clone(), simd, seed, 200);
+        }
+    }
+    // Mid-sized vocabularies: select_nth_unstable's quickselect path (V > 16).
+    for (v, gseed) in [(17usize, 5u64), (64, 6), (100, 8), (1000, 9), (5000, 10)] {
+        let name = format!("mid{}", v);
+        let lg = gen_logits(gseed, v);
+        println!("genlogits {} {} {} {:016x}", name, v, gseed, fnv(lg.iter().map(|x| x.to_bits())));
+        for s in [
+            Sampling::TopK { k: 5, t: 1.0 },
+            Sampling::TopK { k: v / 2, t: 1.5 },
+            Sampling::TopKThenTopP { k: 10, p: 0.3, t: 2.0 },
+        ] {
+            lp_run(&name, &lg, false, s, false, 1234, 100);
+        }
+    }
+}
+
+// ------------------------------------------------------------------ fuzz
+
+fn fuzz() {
+    header("fuzz");
+    println!("# random cases (splitmix64 seed 20261129): same record formats as rand_wi.txt and rand_candle.txt");
+    let mut g = SplitMix(20261129);
+    let t = f32::from_bits;
+    for c in 0..300 {
+        let v = 1 + (g.next() % if c % 10 == 0 { 300 } else { 40 }) as usize;
+        let kind = g.next() % 8;
+        let w: Vec<f32> = (0..v)
+            .map(|_| {
+                let u = g.unit();
+                let z = g.next() % 100;
+                match kind {
+                    0 => u,
+                    1 => if z < 40 { 0.0 } else { u },
+                    2 => ((g.next() % 4) as f32) * 0.25,
+                    3 => t((g.next() % 8) as u32),
+                    4 => (u * 60.0 - 30.0).exp2(),
+                    5 => if z < 2 { -0.0 } else if z < 50 { 0.0 } else { u * 1e-3 },
+                    6 => if z < 3 { f32::NAN } else if z < 6 { -1.0 } else if z < 8 { f32::INFINITY } else { u },
+                    _ => u * 1e37,
+                }
+            })
+            .collect();
+        let seed = g.next();
+        wi_case(&format!("f{}", c), &w, true, &[seed], 64);
+    }
+    for c in 0..200 {
+        let v = 1 + (g.next() % if c % 10 == 0 { 400 } else { 40 }) as usize;
+        let tie = g.next() % 3 == 0;
+        let l: Vec<f32> = (0..v)
+            .map(|_| {
+                let z = g.next() % 1000;
+                if z < 10 {
+                    f32::NEG_INFINITY
+                } else if z < 12 && c % 7 == 0 {
+                    f32::NAN
+                } else if tie {
+                    ((g.next() % 5) as f32) - 2.0
+                } else {
+                    g.unit() * 40.0 - 20.0
+                }
+            })
+            .collect();
+        let temps = [0.3f64, 0.7, 1.0, 1.5, 2.0, 0.05];
+        let tt = temps[(g.next() % 6) as usize];
+        let k = (g.next() % (v as u64 + 3)) as usize;
+        let ps = [0.0f64, 0.3, 0.5, 0.9, 0.95, 1.0, 1.2, -0.1];
+        let p = if g.next() % 2 == 0 { ps[(g.next() % 8) as usize] } else { g.unit() as f64 };
+        let s = match g.next() % 5 {
+            0 => Sampling::ArgMax,
+            1 => Sampling::All { t: tt },
+            2 => Sampling::TopK { k, t: tt },
+            3 => Sampling::TopP { p, t: tt },
+            _ => Sampling::TopKThenTopP { k, p, t: tt },
+        };
+        let simd = g.next() % 2 == 0;
+        let seed = g.next();
+        lp_run(&format!("g{}", c), &l, true, s, simd, seed, 24);
+    }
+}
+
+// ------------------------------------------------------------------ bench
+
+/// Keeps a result alive without std::hint::black_box (Rust 1.66+): Debian 12's
+/// rustc is 1.63.
+fn keep<T: Copy>(x: &T) {
+    unsafe { std::ptr::read_volatile(x) };
+}
+
+/// Per-draw time of the real rand: WeightedIndex<f32>::sample with StdRng over
+/// a Zipf vector of V weights, and raw next_u32; best of 3, nanoseconds.
+fn bench() {
+    use std::time::Instant;
+    for &(v, n) in &[(49152usize, 4_000_000usize), (8, 20_000_000)] {
+        let w: Vec<f32> = (0..v).map(|i| (1.0f64 / (i as f64 + 1.0)) as f32).collect();
+        let d = WeightedIndex::new(&w).unwrap();
+        let mut best = f64::INFINITY;
+        for _ in 0..3 {
+            let mut r = StdRng::seed_from_u64(42);
+            let mut acc = 0usize;
+            let t0 = Instant::now();
+            for _ in 0..n {
+                acc = acc.wrapping_add(d.sample(&mut r));
+            }
+            let dt = t0.elapsed().as_secs_f64();
+            keep(&acc);
+            best = best.min(dt * 1e9 / n as f64);
+        }
+        println!("wi{} {:.3}", v, best);
+    }
+    let n = 50_000_000usize;
+    let mut best = f64::INFINITY;
+    for _ in 0..3 {
+        let mut r = StdRng::seed_from_u64(42);
+        let mut acc = 0u32;
+        let t0 = Instant::now();
+        for _ in 0..n {
+            acc = acc.wrapping_add(r.next_u32());
+        }
+        let dt = t0.elapsed().as_secs_f64();
+        keep(&acc);
+        best = best.min(dt * 1e9 / n as f64);
+    }
+    println!("u32 {:.3}", best);
+}
+
+// ------------------------------------------------------------------ ad-hoc cross-checks
+
+fn parse_list(spec: &str) -> Vec<f32> {
+    let text = match spec.strip_prefix('@') {
+        Some(path) => std::fs::read_to_string(path).expect("cannot read the list file"),
+        None => spec.to_string(),
+    };
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+        .map(|t| t.parse::<f32>().expect("not a number"))
+        .collect()
+}
+
+/// `probs LIST SEED N`: WeightedIndex::new(&w) then N samples, one per line,
+/// or `err KIND` / `panic MESSAGE`. LIST is 1,2,3 or @file.
+fn adhoc_probs(args: &[String]) {
+    let w = parse_list(&args[0]);
+    let seed: u64 = args[1].parse().unwrap();
+    let n: usize = args[2].parse().unwrap();
+    match panic::catch_unwind(|| WeightedIndex::new(&w)) {
+        Err(e) => println!("panic {}", panic_msg(e)),
+        Ok(Err(e)) => println!("err {:?}", e),
+        Ok(Ok(d)) => {
+            let mut r = StdRng::seed_from_u64(seed);
+            for _ in 0..n {
+                println!("{}", d.sample(&mut r));
+            }
+        }
+    }
+}
+
+/// `logits LIST SEED N T K P SIMD` ("-" = absent): the Sampling that samplab's
+/// --temperature/--top-k/--top-p map to, then N LogitsProcessor samples.
+fn adhoc_logits(args: &[String]) {
+    let l = parse_list(&args[0]);
+    let seed: u64 = args[1].parse().unwrap();
+    let n: usize = args[2].parse().unwrap();
+    let opt = |s: &String| if s == "-" { None } else { Some(s.clone()) };
+    let t: Option<f64> = opt(&args[3]).map(|s| s.parse().unwrap());
+    let k: Option<usize> = opt(&args[4]).map(|s| s.parse().unwrap());
+    let p: Option<f64> = opt(&args[5]).map(|s| s.parse().unwrap());
+    let simd = args[6] == "1";
+    let s = match t {
+        None => Sampling::ArgMax,
+        Some(t) if t < 1e-7 => Sampling::ArgMax,
+        Some(t) => match (k, p) {
+            (Some(k), Some(p)) => Sampling::TopKThenTopP { k, p, t },
+            (Some(k), None) => Sampling::TopK { k, t },
+            (None, Some(p)) => Sampling::TopP { p, t },
+            (None, None) => Sampling::All { t },
+        },
+    };
+    let mut lp = Lp::new(seed, s, simd);
+    for _ in 0..n {
+        match panic::catch_unwind(panic::AssertUnwindSafe(|| lp.sample(&l))) {
+            Ok(Ok(tok)) => println!("{}", tok),
+            Ok(Err(e)) => {
+                println!("err {}", e);
+                return;
+            }
+            Err(e) => {
+                println!("panic {}", panic_msg(e));
+                return;
+            }
+        }
+    }
+}
+
+// ------------------------------------------------------------------ subnormal totals
+
+/// WeightedIndex<f32> where the total weight is subnormal (and neighbours):
+/// rand 0.8 builds Uniform::new(0, total) shrinking the scale while
+/// scale*(1-eps) >= total, rand 0.10 only while scale*(1-eps) > total, so for a
+/// subnormal total (where total*(1-eps) rounds back to total) the scales differ.
+fn sub() {
+    header("sub");
+    println!("# same records as rand_wi.txt: vec NAME V hex-f32...; table NAME n-1 fnv1a64(cumulative bits) total scale;");
+    println!("# draw NAME SEED N tokens... words W next NEXT_U32; err NAME KIND; panic NAME MESSAGE");
+    let t = f32::from_bits;
+    let cases: Vec<(&str, Vec<f32>)> = vec![
+        ("min2_0", vec![t(1), t(1), 0.0]),
+        ("min_0", vec![t(1), 0.0]),
+        ("min_only", vec![t(1)]),
+        ("lit1e-45x3_0", vec![1e-45, 1e-45, 1e-45, 0.0]),
+        ("zero_min_0", vec![0.0, t(1), 0.0]),
+        ("min_0_0_min_0", vec![t(1), 0.0, 0.0, t(1), 0.0]),
+        ("three5_0", vec![t(3), t(5), 0.0]),
+        ("max_sub_0", vec![t(0x007f_ffff), 0.0]),
+        ("half_half_normal", vec![t(0x0040_0000), t(0x0040_0000), 0.0]),
+        ("below_normal", vec![t(0x003f_ffff), t(0x0040_0000), 0.0]),
+        ("sub_1e-40_2e-40_0", vec![1e-40, 2e-40, 0.0]),
+        ("sub_1e-39_1e-40_0", vec![1e-39, 1e-40, 0.0]),
+        ("sub_mixed_0", vec![1e-42, t(7), 3e-41, 0.0]),
+        ("normal_1e-38_1e-39_0", vec![1e-38, 1e-39, 0.0]),
+        ("normal_one_min_0", vec![1.0, t(1), 0.0]),
+        ("normal_min_one_0", vec![t(1), 1.0, 0.0]),
+        ("min_normal_0", vec![f32::MIN_POSITIVE, 0.0]),
+        ("min_normal2_0", vec![f32::MIN_POSITIVE, f32::MIN_POSITIVE, 0.0]),
+        ("ties_sub4_0", vec![t(2), t(2), t(2), t(2), 0.0]),
+        ("sub_ramp_0", (1..=16).map(|i| t(i)).chain(std::iter::once(0.0)).collect()),
+    ];
+    let mut seeds: Vec<u64> = (0..48u64).collect();
+    seeds.extend_from_slice(&[299792458, 0xdeadbeef, 1 << 63, u64::MAX, 12345678901234567890]);
+    for (name, w) in &cases {
+        wi_case(name, w, true, &seeds, 64);
+    }
+}
+
+fn main() {
+    quiet_panics();
+    let args: Vec<String> = std::env::args().collect();
+    match args.get(1).map(|s| s.as_str()) {
+        Some("raw") => raw(),
+        Some("wi") => wi(),
+        Some("select") => select(),
+        Some("candle") => candle(),
+        Some("fuzz") => fuzz(),
+        Some("sub") => sub(),
+        Some("bench") => bench(),
+        Some("probs") if args.len() == 5 => adhoc_probs(&args[2..]),
+        Some("logits") if args.len() == 9 => adhoc_logits(&args[2..]),
+        _ => {
+            eprintln!("usage: rand_golden raw|wi|select|candle|fuzz|sub|bench\n       rand_golden probs LIST SEED N\n       rand_golden logits LIST SEED N T|- K|- P|- SIMD(0|1)");
+            std::process::exit(2);
+        }
+    }
+}

@@ -1,0 +1,491 @@
+/* options.c — every option samplab has, in one table, and the one parser the
+ * subcommands share. Each subcommand declares (sl_cli_specs) the groups and
+ * single options it takes; sl_cli_parse reads argv into an sl_cli_parsed
+ * (value, given flag, position) and refuses, with the messages below and
+ * nowhere else: an option given twice, one the subcommand does not take, a
+ * missing value, a malformed number. Values shown in a message are escaped so
+ * it stays one printable line. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/sl_cli.h"
+
+#define OPT(id, nm, k, g, b, a, h) [id] = {nm, k, g, b, a, h}
+/* Table order is the order of the "not an option of framework" checks and of
+ * `draw --help`'s per-framework lists (the SL_OPT_* options first). */
+const sl_cli_option sl_cli_options[SL_CLI_OPT_COUNT] = {
+    OPT(SL_CLI_PROBS, "--probs", SL_CLI_STRING, SL_CLI_G_SOURCE, SL_OPT_PROBS, "SRC",
+        "weights (finite, >= 0, not all zero; divided by their sum):\n"
+        "inline 3,2,2,1, a text file, .npy or .safetensors"),
+    OPT(SL_CLI_LOGITS, "--logits", SL_CLI_STRING, SL_CLI_G_SOURCE, SL_OPT_LOGITS, "SRC",
+        "logits: inline \"3,2,2,1\", a text file, .npy, or .safetensors"),
+    OPT(SL_CLI_TEMPERATURE, "--temperature", SL_CLI_DOUBLE, SL_CLI_G_SAMPLING, SL_OPT_TEMPERATURE, "T",
+        "hf: T must be > 0 (0 is transformers' ValueError); vllm: T < 1e-5 is greedy;\n"
+        "llamacpp: T <= 0 keeps the first maximum; tutorial: T must be > 0"),
+    OPT(SL_CLI_TOP_K, "--top-k", SL_CLI_LONG, SL_CLI_G_SAMPLING, SL_OPT_TOP_K, "K",
+        "hf, vllm: ties with the k-th value survive; llamacpp, tutorial: exactly K"),
+    OPT(SL_CLI_TOP_P, "--top-p", SL_CLI_DOUBLE, SL_CLI_G_SAMPLING, SL_OPT_TOP_P, "P",
+        "nucleus; hf/vllm remove ascending cumsum <= 1-P; llamacpp/tutorial keep\n"
+        "through the token where the descending sum reaches P"),
+    OPT(SL_CLI_MIN_P, "--min-p", SL_CLI_DOUBLE, SL_CLI_G_SAMPLING, SL_OPT_MIN_P, "M",
+        "hf/vllm/tutorial in probability space after temperature;\n"
+        "llamacpp in logit space (l >= max + ln M), before temperature"),
+    OPT(SL_CLI_FRAMEWORK, "--framework", SL_CLI_STRING, SL_CLI_G_FRAMEWORK, 0, "F", "the framework to emulate"),
+    OPT(SL_CLI_NUM_SAMPLES, "--num-samples", SL_CLI_SIZE, SL_CLI_G_FRAMEWORK, SL_OPT_NUM_SAMPLES, "K",
+        "torch.multinomial(p, K) or NumPy's size=K (K tokens per output line)"),
+    OPT(SL_CLI_REPLACEMENT, "--replacement", SL_CLI_FLAG, SL_CLI_G_FRAMEWORK, SL_OPT_REPLACEMENT, NULL,
+        "torch's replacement=True"),
+    OPT(SL_CLI_DTYPE, "--dtype", SL_CLI_STRING, SL_CLI_G_FRAMEWORK, SL_OPT_DTYPE, "float32|float64",
+        "the tensor / array dtype (default: a .npy keeps its own, text is float32 for\n"
+        "torch, float64 for NumPy)"),
+    OPT(SL_CLI_TORCH, "--torch", SL_CLI_STRING, SL_CLI_G_FRAMEWORK, SL_OPT_VARIANT, "2", "the torch 2.x CPU kernel"),
+    OPT(SL_CLI_SIMD_SUM, "--simd-sum", SL_CLI_FLAG, SL_CLI_G_FRAMEWORK, SL_OPT_SIMD_SUM, NULL,
+        "candle: the float32 total as the SIMD build adds it"),
+    OPT(SL_CLI_TYPICAL, "--typical", SL_CLI_DOUBLE, SL_CLI_G_SAMPLING, SL_OPT_TYPICAL, "M",
+        "locally typical sampling (hf, llamacpp)"),
+    OPT(SL_CLI_REPETITION_PENALTY, "--repetition-penalty", SL_CLI_DOUBLE, SL_CLI_G_SAMPLING, SL_OPT_PENALTY, "R",
+        "penalise the ids in --context: hf every id, vllm every id,\n"
+        "llamacpp the last --penalty-last-n (default 64)"),
+    OPT(SL_CLI_CONTEXT, "--context", SL_CLI_STRING, SL_CLI_G_SAMPLING, SL_OPT_PENALTY, "IDS",
+        "the token ids a penalty applies to (inline list or file)"),
+    OPT(SL_CLI_MIN_KEEP, "--min-keep", SL_CLI_LONG, SL_CLI_G_SAMPLING, SL_OPT_MIN_KEEP, "N",
+        "hf min_tokens_to_keep (default 1); llamacpp min_keep (default 0)"),
+    OPT(SL_CLI_DEFAULTS, "--defaults", SL_CLI_FLAG, SL_CLI_G_SAMPLING, SL_OPT_DEFAULTS, NULL,
+        "the framework's own defaults: hf top_k 50; llamacpp top-k 40, top-p 0.95,\n"
+        "min-p 0.05, T 0.8; vllm none"),
+    OPT(SL_CLI_PENALTY_LAST_N, "--penalty-last-n", SL_CLI_LONG, SL_CLI_G_LLAMA_PENALTY, SL_OPT_LAST_N, "N",
+        "llamacpp: how many of the last --context ids are penalised (default 64)"),
+    OPT(SL_CLI_FREQUENCY_PENALTY, "--frequency-penalty", SL_CLI_DOUBLE, SL_CLI_G_LLAMA_PENALTY,
+        SL_OPT_FREQ_PRESENCE, "F", "llamacpp only (needs --context)"),
+    OPT(SL_CLI_PRESENCE_PENALTY, "--presence-penalty", SL_CLI_DOUBLE, SL_CLI_G_LLAMA_PENALTY,
+        SL_OPT_FREQ_PRESENCE, "P", "llamacpp only (needs --context)"),
+    OPT(SL_CLI_TENSOR, "--tensor", SL_CLI_STRING, SL_CLI_G_SOURCE, 0, "NAME",
+        "which tensor of a .safetensors file (needed when it holds several)"),
+    OPT(SL_CLI_ROW, "--row", SL_CLI_INDEX, SL_CLI_G_SOURCE, 0, "I", "row I (from 0) of a 2-D or larger tensor"),
+    OPT(SL_CLI_METHOD, "--method", SL_CLI_STRING, 0, 0, "M", "draw method: exprace, cdf, linear, alias, greedy"),
+    OPT(SL_CLI_RNG, "--rng", SL_CLI_STRING, SL_CLI_G_RNG, 0, "R", "random source (default pcg32)"),
+    OPT(SL_CLI_SEED, "--seed", SL_CLI_STRING, SL_CLI_G_RNG, 0, "S",
+        "seed: decimal or 0x hex (default 42)"),
+    OPT(SL_CLI_STREAM, "--stream", SL_CLI_STRING, SL_CLI_G_RNG, 0, "Q", "stream of the source, where it has streams"),
+    OPT(SL_CLI_N, "--n", SL_CLI_SIZE, 0, 0, "N", "how many"),
+    OPT(SL_CLI_COUNTS, "--counts", SL_CLI_FLAG, 0, 0, NULL, "one line per token id: id<TAB>count"),
+    OPT(SL_CLI_JSON, "--json", SL_CLI_FLAG, 0, 0, NULL, "machine-readable output"),
+    OPT(SL_CLI_BINARY, "--binary", SL_CLI_FLAG, 0, 0, NULL,
+        "little-endian bytes (4 per word, 8 for 64-bit sources); endless when N is 0"),
+    OPT(SL_CLI_DRAWS, "--draws", SL_CLI_STRING, 0, 0, "FILE",
+        "token ids separated by whitespace or newlines ('-' = stdin);\n"
+        "read as a stream: memory O(V) whatever the number of draws"),
+    OPT(SL_CLI_COUNTS_FILE, "--counts", SL_CLI_STRING, 0, 0, "FILE",
+        "one count per token id in order, or id<TAB>count lines\n"
+        "for every id (the output of `samplab draw --counts` as is)"),
+    OPT(SL_CLI_ALPHA, "--alpha", SL_CLI_DOUBLE, 0, 0, "A", "test level (default 0.01)"),
+    OPT(SL_CLI_NULL_REPS, "--null-reps", SL_CLI_SIZE, 0, 0, "R",
+        "TV null samples for its 99th percentile (default: 200 to 2000, about\n"
+        "0.15 s of simulation; 0 skips the simulation)"),
+    OPT(SL_CLI_TRIALS, "--trials", SL_CLI_SIZE, 0, 0, "K", "simulated samples per fault size (default 200)"),
+    OPT(SL_CLI_TARGET, "--target", SL_CLI_DOUBLE, 0, 0, "P", "target power (default 0.9)"),
+    OPT(SL_CLI_SEEDS, "--seeds", SL_CLI_SIZE, 0, 0, "K", "how many seeds"),
+    OPT(SL_CLI_FIRST_SEED, "--first-seed", SL_CLI_STRING, 0, 0, "S", "the first seed (default 0)"),
+    OPT(SL_CLI_FRAMEWORKS, "--frameworks", SL_CLI_STRING, 0, 0, "a,b,...",
+        "the frameworks to compare (default: all that have every option given)"),
+    OPT(SL_CLI_TOP, "--top", SL_CLI_SIZE, 0, 0, "N", "top N tokens per framework (default 5, at most 100)"),
+    OPT(SL_CLI_TOKENS, "--tokens", SL_CLI_FLAG, 0, 0, NULL, "one line per token"),
+    OPT(SL_CLI_REPORT_DATA, "--report-data", SL_CLI_STRING, 0, 0, "DIR", "write the report's tables and figure data"),
+    OPT(SL_CLI_OUT, "--out", SL_CLI_STRING, 0, 0, "DIR", "output directory (default reports)"),
+    OPT(SL_CLI_ONLY, "--only", SL_CLI_STRING, 0, 0, "IDS", "comma-separated sections"),
+    OPT(SL_CLI_JOBS, "--jobs", SL_CLI_SIZE, 0, 0, "J", "threads (default: all cores); results do not depend on it"),
+    OPT(SL_CLI_NO_PLOT, "--no-plot", SL_CLI_FLAG, 0, 0, NULL, "write the .dat and .gp files but do not run gnuplot"),
+};
+#undef OPT
+
+#define G(g) {g, SL_CLI_NONE, NULL}
+#define O(o) {0, o, NULL}
+#define OH(o, h) {0, o, h}
+#define END {0, SL_CLI_NONE, NULL}
+
+static const sl_cli_take draw_takes[] = {
+    G(SL_CLI_G_SOURCE),
+    OH(SL_CLI_TEMPERATURE, "softmax temperature of --logits (default 1; T <= 0 is an error: use --method\n"
+                           "greedy); with --framework, the framework's temperature"),
+    O(SL_CLI_METHOD),
+    G(SL_CLI_G_RNG),
+    OH(SL_CLI_N, "how many draws (default 1)"),
+    O(SL_CLI_COUNTS),
+    OH(SL_CLI_JSON, "one object: {\"tokens\": [...], \"rng\": {\"name\", \"word_bits\", \"words\"}}"),
+    G(SL_CLI_G_FRAMEWORK),
+    OH(SL_CLI_REPETITION_PENALTY, "penalise the ids in --context: hf every id, vllm every id,\n"
+                                  "llamacpp the last 64"),
+    G(SL_CLI_G_SAMPLING),
+    END,
+};
+static const sl_cli_take logits_cmd_takes[] = {
+    OH(SL_CLI_LOGITS, "logits: inline \"3,2,2,1\", a text file, .npy, or .safetensors"),
+    O(SL_CLI_TENSOR),
+    O(SL_CLI_ROW),
+    G(SL_CLI_G_SAMPLING),
+    G(SL_CLI_G_LLAMA_PENALTY),
+    O(SL_CLI_JSON),
+    END,
+};
+static const sl_cli_take pipeline_takes[] = {
+    OH(SL_CLI_FRAMEWORK, "the pipeline: hf, llamacpp, vllm, tutorial, candle"),
+    END,
+};
+static const sl_cli_take compare_takes[] = {
+    O(SL_CLI_FRAMEWORKS),
+    O(SL_CLI_TOP),
+    END,
+};
+static const sl_cli_take rng_takes[] = {
+    OH(SL_CLI_RNG, "random source (required)"),
+    O(SL_CLI_SEED),
+    O(SL_CLI_STREAM),
+    OH(SL_CLI_N, "how many words (default 10)"),
+    O(SL_CLI_BINARY),
+    END,
+};
+static const sl_cli_take gof_takes[] = {
+    G(SL_CLI_G_SOURCE),
+    OH(SL_CLI_TEMPERATURE, "softmax temperature of --logits (default 1)"),
+    O(SL_CLI_DRAWS),
+    O(SL_CLI_COUNTS_FILE),
+    OH(SL_CLI_METHOD, "draw N tokens here with method M (exprace, cdf, linear, alias, greedy)\n"
+                      "over --rng R (default pcg32) seeded with --seed S (default 42)"),
+    O(SL_CLI_RNG),
+    O(SL_CLI_SEED),
+    OH(SL_CLI_N, "draws with --method"),
+    OH(SL_CLI_ALPHA, "level of the chi-square test (default 0.01)"),
+    O(SL_CLI_NULL_REPS),
+    OH(SL_CLI_JSON, "one JSON object instead of text"),
+    END,
+};
+static const sl_cli_take power_takes[] = {
+    G(SL_CLI_G_SOURCE),
+    OH(SL_CLI_TEMPERATURE, "softmax temperature of --logits (default 1)"),
+    OH(SL_CLI_N, "draws (required, 1 <= N < 2^32)"),
+    OH(SL_CLI_ALPHA, "level of the tests (default 0.01)"),
+    O(SL_CLI_TRIALS),
+    O(SL_CLI_TARGET),
+    O(SL_CLI_JSON),
+    END,
+};
+static const sl_cli_take calibrate_takes[] = {
+    G(SL_CLI_G_SOURCE),
+    OH(SL_CLI_TEMPERATURE, "softmax temperature of --logits (default 1)"),
+    O(SL_CLI_METHOD),
+    O(SL_CLI_RNG),
+    OH(SL_CLI_N, "draws per seed"),
+    O(SL_CLI_SEEDS),
+    O(SL_CLI_FIRST_SEED),
+    O(SL_CLI_JSON),
+    END,
+};
+static const sl_cli_take exact_takes[] = {
+    OH(SL_CLI_FRAMEWORK, "candle, numpy, numpy-legacy, torch, llamacpp, gsl"),
+    OH(SL_CLI_METHOD, "cdf, alias, linear"),
+    OH(SL_CLI_RNG, "for a method: any 32- or 64-bit source (default pcg32); for gsl: gsl:mt19937 ..."),
+    G(SL_CLI_G_SOURCE),
+    OH(SL_CLI_TEMPERATURE, "softmax temperature of --logits (default 1; must be > 0)"),
+    OH(SL_CLI_REPLACEMENT, "torch: multinomial(p, n, replacement=True)"),
+    OH(SL_CLI_DTYPE, "the precision torch and numpy receive"),
+    OH(SL_CLI_TOKENS, "one line per token: ideal, induced, count/2^bits, relative error"),
+    OH(SL_CLI_JSON, "one object, induced probabilities as exact rationals \"numerator/2^bits\""),
+    O(SL_CLI_REPORT_DATA),
+    END,
+};
+static const sl_cli_take bench_takes[] = {
+    OH(SL_CLI_LOGITS, "the large vocabulary (default data/synthetic_49152.txt)"),
+    END,
+};
+/* report prints its own help (cli/report.c) */
+static const sl_cli_take report_takes[] = {
+    O(SL_CLI_OUT),
+    O(SL_CLI_LOGITS),
+    O(SL_CLI_TENSOR),
+    O(SL_CLI_ROW),
+    O(SL_CLI_N),
+    O(SL_CLI_SEED),
+    O(SL_CLI_JOBS),
+    O(SL_CLI_ONLY),
+    O(SL_CLI_NO_PLOT),
+    END,
+};
+#undef G
+#undef O
+#undef OH
+#undef END
+
+const sl_cli_spec sl_cli_specs[] = {
+    {"draw", draw_takes, NULL},
+    {"pipeline", pipeline_takes, logits_cmd_takes},
+    {"compare", compare_takes, logits_cmd_takes},
+    {"rng", rng_takes, NULL},
+    {"gof", gof_takes, NULL},
+    {"power", power_takes, NULL},
+    {"calibrate", calibrate_takes, NULL},
+    {"exact", exact_takes, NULL},
+    {"bench", bench_takes, NULL},
+    {"report", report_takes, NULL},
+    {NULL, NULL, NULL},
+};
+
+const sl_cli_spec *sl_cli_spec_lookup(const char *cmd)
+{
+    for (const sl_cli_spec *s = sl_cli_specs; s->name; s++)
+        if (!strcmp(s->name, cmd))
+            return s;
+    return NULL;
+}
+
+/* The take in s naming option o itself (opt_take), or the first take of
+ * group g (group_take); NULL if none. An option s takes both ways is listed
+ * with its group, with the option take's help. */
+static const sl_cli_take *opt_take(const sl_cli_spec *s, sl_cli_opt o)
+{
+    const sl_cli_take *lists[2] = {s->takes, s->shared};
+    for (int l = 0; l < 2; l++)
+        for (const sl_cli_take *t = lists[l]; t && (t->group || t->opt); t++)
+            if (t->opt == o)
+                return t;
+    return NULL;
+}
+
+static const sl_cli_take *group_take(const sl_cli_spec *s, unsigned g)
+{
+    const sl_cli_take *lists[2] = {s->takes, s->shared};
+    for (int l = 0; l < 2; l++)
+        for (const sl_cli_take *t = lists[l]; g && t && (t->group || t->opt); t++)
+            if (t->group == g)
+                return t;
+    return NULL;
+}
+
+int sl_cli_takes(const sl_cli_spec *s, sl_cli_opt o)
+{
+    return o > SL_CLI_NONE && o < SL_CLI_OPT_COUNT && (opt_take(s, o) || group_take(s, sl_cli_options[o].group));
+}
+
+const char *sl_cli_esc(const char *s, char *buf, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t k = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (k + 8 >= n) { /* room for one \xNN and "..." */
+            memcpy(buf + k, "...", 4);
+            return buf;
+        }
+        if (*p < 0x20 || *p >= 0x7f) {
+            buf[k++] = '\\';
+            buf[k++] = 'x';
+            buf[k++] = hex[*p >> 4];
+            buf[k++] = hex[*p & 15];
+        } else {
+            buf[k++] = (char)*p;
+        }
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
+/* The numbers: the value is the whole word, in range. */
+static int bad_value(const char *cmd, const char *opt, const char *what, const char *text)
+{
+    char e[SL_CLI_ESC_MAX];
+    fprintf(stderr, "samplab %s: %s takes %s, not '%s'\n", cmd, opt, what, sl_cli_esc(text, e, sizeof e));
+    return 2;
+}
+
+static int parse_value(const char *cmd, const sl_cli_option *o, const char *text, sl_cli_arg *a)
+{
+    char *end;
+    errno = 0;
+    switch (o->kind) {
+    case SL_CLI_SIZE: {
+        if (!*text || *text == '-' || *text == '+')
+            return bad_value(cmd, o->name, "a non-negative integer", text);
+        unsigned long long v = strtoull(text, &end, 10);
+        if (*end || errno == ERANGE || v > SIZE_MAX)
+            return bad_value(cmd, o->name, "a non-negative integer", text);
+        a->size = (size_t)v;
+        return 0;
+    }
+    case SL_CLI_LONG:
+    case SL_CLI_INDEX: {
+        long v = strtol(text, &end, 10);
+        if (!*text || *end || errno == ERANGE)
+            return bad_value(cmd, o->name, "an integer", text);
+        if (o->kind == SL_CLI_INDEX && v < 0) {
+            fprintf(stderr, "samplab %s: %s takes a non-negative integer\n", cmd, o->name);
+            return 2;
+        }
+        a->l = v;
+        return 0;
+    }
+    case SL_CLI_DOUBLE: {
+        double v = strtod(text, &end);
+        if (!*text || *end || isnan(v))
+            return bad_value(cmd, o->name, "a number", text);
+        a->d = v;
+        return 0;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* The table entry named `word` that `s` takes, else any entry of that name
+ * (*taken = 0), else SL_CLI_NONE. */
+static sl_cli_opt find(const sl_cli_spec *s, const char *word, int *taken)
+{
+    sl_cli_opt other = SL_CLI_NONE;
+    for (int o = SL_CLI_NONE + 1; o < SL_CLI_OPT_COUNT; o++) {
+        if (strcmp(sl_cli_options[o].name, word))
+            continue;
+        if (sl_cli_takes(s, (sl_cli_opt)o)) {
+            *taken = 1;
+            return (sl_cli_opt)o;
+        }
+        other = (sl_cli_opt)o;
+    }
+    *taken = 0;
+    return other;
+}
+
+static int parse(const sl_cli_spec *s, int argc, char **argv, sl_cli_parsed *p)
+{
+    const char *cmd = s->name;
+    char e[SL_CLI_ESC_MAX], e2[SL_CLI_ESC_MAX];
+    memset(p, 0, sizeof *p);
+    p->spec = s;
+    for (int i = 1; i < argc; i++) {
+        const char *w = argv[i];
+        if (!strcmp(w, "--help") || !strcmp(w, "-h")) {
+            p->help = 1;
+            return 0;
+        }
+        int taken;
+        sl_cli_opt id = find(s, w, &taken);
+        if (id == SL_CLI_NONE) {
+            fprintf(stderr, "samplab %s: unknown option '%s' (samplab %s --help)\n", cmd, sl_cli_esc(w, e, sizeof e),
+                    cmd);
+            return 2;
+        }
+        const sl_cli_option *o = &sl_cli_options[id];
+        if (!taken) {
+            fprintf(stderr, "samplab %s: %s is not an option of %s (samplab %s --help)\n", cmd, o->name, cmd, cmd);
+            return 2;
+        }
+        sl_cli_arg *a = &p->a[id];
+        if (a->given) {
+            fprintf(stderr, "samplab %s: %s given twice\n", cmd, o->name);
+            return 2;
+        }
+        a->given = 1;
+        a->pos = i;
+        if (o->kind == SL_CLI_FLAG)
+            continue;
+        if (i + 1 >= argc) {
+            fprintf(stderr, "samplab %s: %s needs a value\n", cmd, o->name);
+            return 2;
+        }
+        /* "--probs --method cdf" forgot the value: say so, rather than read "--method" as a
+         * file name and complain about "cdf". A lone "-" (stdin) or "-1,2" stays a value. */
+        const char *v = argv[i + 1];
+        if (v[0] == '-' && v[1] == '-' && v[2] != '\0') {
+            fprintf(stderr, "samplab %s: %s needs a value, not the option '%s'\n", cmd, o->name,
+                    sl_cli_esc(v, e2, sizeof e2));
+            return 2;
+        }
+        a->text = argv[++i];
+        if (parse_value(cmd, o, a->text, a))
+            return 2;
+    }
+    return 0;
+}
+
+int sl_cli_parse(const char *cmd, int argc, char **argv, void (*help)(FILE *), sl_cli_parsed *p)
+{
+    const sl_cli_spec *s = sl_cli_spec_lookup(cmd);
+    if (!s || parse(s, argc, argv, p))
+        return 2;
+    if (p->help) {
+        help(stdout);
+        return 0;
+    }
+    return -1;
+}
+
+sl_cli_opt sl_cli_refused(const sl_cli_parsed *p, unsigned groups, unsigned accepts)
+{
+    for (int o = SL_CLI_NONE + 1; o < SL_CLI_OPT_COUNT; o++) {
+        const sl_cli_option *d = &sl_cli_options[o];
+        if (p->a[o].given && (d->group & groups) && d->bit && !(d->bit & accepts))
+            return (sl_cli_opt)o;
+    }
+    return SL_CLI_NONE;
+}
+
+const char *sl_cli_bit_names(unsigned bit, char *buf, size_t n)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int o = SL_CLI_NONE + 1; o < SL_CLI_OPT_COUNT && k < n; o++)
+        if (sl_cli_options[o].bit == bit)
+            k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? "/" : "", sl_cli_options[o].name);
+    return buf;
+}
+
+int sl_cli_not_an_option(const char *cmd, const char *opt, const char *what, const char *name)
+{
+    char e[SL_CLI_ESC_MAX];
+    fprintf(stderr, "samplab %s: %s is not an option of %s %s\n", cmd, opt, what, sl_cli_esc(name, e, sizeof e));
+    return 2;
+}
+
+/* One line per option: "--name ARG" in a 26-column field, the help beside it,
+ * continuation lines of the help under it. */
+static void help_line(FILE *f, sl_cli_opt id, const char *help)
+{
+    const sl_cli_option *o = &sl_cli_options[id];
+    char head[64];
+    snprintf(head, sizeof head, "%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+    if (strlen(head) > 25)
+        fprintf(f, "  %s\n  %-25s ", head, "");
+    else
+        fprintf(f, "  %-25s ", head);
+    for (const char *c = help; *c; c++) {
+        fputc(*c, f);
+        if (*c == '\n')
+            fprintf(f, "  %-25s ", "");
+    }
+    fputc('\n', f);
+}
+
+static void help_list(FILE *f, const sl_cli_spec *s, const sl_cli_take *list)
+{
+    for (const sl_cli_take *t = list; t && (t->group || t->opt); t++) {
+        if (t->opt) {
+            if (!group_take(s, sl_cli_options[t->opt].group))
+                help_line(f, t->opt, t->help ? t->help : sl_cli_options[t->opt].help);
+            continue;
+        }
+        if (group_take(s, t->group) != t)
+            continue;
+        for (int o = SL_CLI_NONE + 1; o < SL_CLI_OPT_COUNT; o++) {
+            if (sl_cli_options[o].group != t->group)
+                continue;
+            const sl_cli_take *own = opt_take(s, (sl_cli_opt)o);
+            help_line(f, (sl_cli_opt)o, own && own->help ? own->help : sl_cli_options[o].help);
+        }
+    }
+}
+
+void sl_cli_help_options(FILE *f, const sl_cli_spec *s, const char *title)
+{
+    fprintf(f, "%s\n", title);
+    help_list(f, s, s->takes);
+    help_list(f, s, s->shared);
+}

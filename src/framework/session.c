@@ -1,0 +1,203 @@
+/* session.c — sampler sessions: one generator stream and one history across
+ * steps, whatever the framework. The framework type's step composes its
+ * pipeline and draw; this file owns the stream, the history and the words. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "framework/sl_fw.h"
+
+static int hist_reserve(sl_fw_session *s, size_t n, sl_error *err)
+{
+    if (n <= s->hist_cap)
+        return SL_OK;
+    size_t cap = s->hist_cap ? s->hist_cap : 64;
+    while (cap < n)
+        cap *= 2;
+    long *h = realloc(s->hist, cap * sizeof *h);
+    if (!h)
+        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for a history of %zu tokens", s->type->name, n);
+    s->hist = h;
+    s->hist_cap = cap;
+    s->o.cfg.context = s->hist;
+    return SL_OK;
+}
+
+int sl_fw_variant_find(const sl_fw_type *t, const char *name, const sl_fw_variant **out, sl_error *err)
+{
+    *out = NULL;
+    if (!t->variants)
+        return name ? sl_base_error_set(err, SL_EINVAL, "framework %s has no release lines to choose", t->name) : SL_OK;
+    if (!name) {
+        *out = &t->variants[0];
+        return SL_OK;
+    }
+    char list[256] = "";
+    for (const sl_fw_variant *v = t->variants; v->name; v++) {
+        if (!strcmp(v->name, name)) {
+            *out = v;
+            return SL_OK;
+        }
+        size_t n = strlen(list);
+        snprintf(list + n, sizeof list - n, "%s%s%s", n ? ", " : "", v->name, v == t->variants ? " (default)" : "");
+    }
+    return sl_base_error_set(err, SL_EINVAL, "%s takes %s, not '%s'", t->variant_option, list, name);
+}
+
+const char *sl_fw_session_version(const sl_fw_session *s)
+{
+    return s->variant ? s->variant->version : s->type->version;
+}
+
+int sl_fw_session_open(sl_fw_session *s, const sl_fw_type *t, const sl_fw_opts *o, sl_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->type = t;
+    s->o = *o;
+    s->o.probs = s->o.logits = NULL;
+    s->k = 1;
+    sl_seed seed;
+    memset(&seed, 0, sizeof seed);
+    seed.lo = t->default_seed;
+    if (o->has_seed)
+        seed = o->seed;
+    int rc = sl_fw_variant_find(t, o->variant, &s->variant, err);
+    if (!rc)
+        rc = hist_reserve(s, o->cfg.context_n ? o->cfg.context_n : 1, err);
+    if (!rc) {
+        if (o->cfg.context_n)
+            memcpy(s->hist, o->cfg.context, o->cfg.context_n * sizeof *s->hist);
+        s->hist_n = o->cfg.context_n;
+        s->o.cfg.context = s->hist;
+        s->o.cfg.context_n = s->hist_n;
+    }
+    if (!rc && t->open)
+        rc = t->open(s, err);
+    if (!rc) {
+        const sl_rng_type *rt = sl_rng_lookup(t->rng);
+        rc = rt ? sl_rng_init(&s->rng, rt, &seed, err)
+                : sl_base_error_set(err, SL_EINVAL, "%s: no random source '%s'", t->name, t->rng);
+    }
+    if (!rc && !(s->tokens = malloc((s->k ? s->k : 1) * sizeof *s->tokens)))
+        rc = sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu tokens a call", t->name, s->k);
+    if (rc)
+        sl_fw_session_close(s);
+    return rc;
+}
+
+int sl_fw_session_step(sl_fw_session *s, const sl_vec *v, sl_fw_step *out, sl_error *err)
+{
+    uint64_t before = s->rng.words;
+    size_t kept = v->n;
+    int rc = s->type->step(s, v, &kept, err);
+    if (rc)
+        return rc;
+    s->prepared_vec = v;
+    s->prepared_hist = s->hist_n;
+    out->tokens = s->tokens;
+    out->k = s->k;
+    out->words = s->rng.words - before;
+    out->kept = kept;
+    return SL_OK;
+}
+
+int sl_fw_session_probs(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, sl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!s->type->probs)
+        return sl_base_error_set(err, SL_EINVAL, "framework %s cannot say which distribution it draws from",
+                                 s->type->name);
+    return s->type->probs(s, v, out, err);
+}
+
+int sl_fw_probs_of_weights(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, sl_error *err)
+{
+    (void)s;
+    int rc = sl_base_vec_check_weights(v, err);
+    if (rc || (rc = sl_logits_result_alloc(out, v->n, err)))
+        return rc;
+    double sum = 0;
+    for (size_t i = 0; i < v->n; i++)
+        sum += v->d[i];
+    for (size_t i = 0; i < v->n; i++) {
+        out->probs[i] = v->d[i] / sum;
+        out->kept[i] = v->d[i] > 0;
+        out->n_kept += out->kept[i];
+    }
+    out->precision = 64;
+    return SL_OK;
+}
+
+int sl_fw_probs_of_pipeline(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, sl_error *err)
+{
+    return sl_logits_pipeline_run(s->type->pipeline, v, &s->o.cfg, out, err);
+}
+
+int sl_fw_session_accept(sl_fw_session *s, long token, sl_error *err)
+{
+    if (token < 0)
+        return sl_base_error_set(err, SL_EINVAL, "%s: token %ld is not a token id", s->type->name, token);
+    int rc = hist_reserve(s, s->hist_n + 1, err);
+    if (rc)
+        return rc;
+    s->hist[s->hist_n++] = token;
+    s->o.cfg.context_n = s->hist_n;
+    return SL_OK;
+}
+
+void sl_fw_session_close(sl_fw_session *s)
+{
+    if (s->type && s->type->close)
+        s->type->close(s);
+    sl_rng_release(&s->rng);
+    free(s->hist);
+    free(s->tokens);
+    memset(s, 0, sizeof *s);
+}
+
+int sl_fw_run(const sl_fw_type *t, const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (t->run)
+        return t->run(o, out, err);
+    const sl_vec *v = t->takes_logits ? o->logits : o->probs;
+    if (!v)
+        return sl_base_error_set(err, SL_EINVAL, "framework %s takes --%s (%s)", t->name,
+                                 t->takes_logits ? "logits" : "probs", t->input_why);
+    sl_fw_session s;
+    int rc = sl_fw_session_open(&s, t, o, err);
+    if (rc)
+        return rc;
+    size_t n = o->n, k = s.k;
+    if (k && n > SIZE_MAX / sizeof(long) / k) {
+        sl_fw_session_close(&s);
+        return sl_base_error_set(err, SL_EINVAL, "--n %zu times --num-samples %zu is too many tokens", n, k);
+    }
+    size_t ntok = n * k;
+    out->tokens = malloc((ntok ? ntok : 1) * sizeof *out->tokens);
+    if (!out->tokens) {
+        sl_fw_session_close(&s);
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", n * k);
+    }
+    for (size_t i = 0; i < n && !rc; i++) {
+        sl_fw_step st;
+        rc = sl_fw_session_step(&s, v, &st, err);
+        if (!rc)
+            memcpy(out->tokens + i * k, st.tokens, k * sizeof *st.tokens);
+        for (size_t j = 0; !rc && t->accepts_drawn && j < k; j++)
+            rc = sl_fw_session_accept(&s, st.tokens[j], err);
+    }
+    if (rc) {
+        sl_fw_result_free(out);
+        sl_fw_session_close(&s);
+        return rc;
+    }
+    out->n = n;
+    out->k = k;
+    out->rng_name = t->rng_label ? t->rng_label : s.rng.type->name;
+    out->version = sl_fw_session_version(&s);
+    out->word_bits = s.rng.type->word_bits;
+    out->words = s.rng.words;
+    sl_fw_session_close(&s);
+    return SL_OK;
+}

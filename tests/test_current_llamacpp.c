@@ -1,0 +1,334 @@
+/* test_current_llamacpp.c — the llama.cpp emulation (logits/llamacpp.c's
+ * chain and dist, framework/llamacpp.c's uniform) against llama.cpp 0.7.0
+ * itself: data/golden/current/llamacpp_chain.txt, made through libllama's C
+ * API by analysis/golden/current/llamacpp_golden.sh (record formats in
+ * analysis/golden/current/llamacpp_chain.c), and the generation run
+ * llamacpp_generate.txt with its logits (.npy).
+ *
+ * Each case is replayed step by step as libllama ran it: the accepted tokens
+ * so far are the penalties history (accept=1), the chain runs over the step's
+ * logits, then greedy (first maximum) at T <= 0, else one uniform from
+ * std::mt19937(seed) and the dist pick. llama.cpp 0.7.0 draws that uniform
+ * (2 words) even when one candidate is left; sl_logits_llama_dist's comment
+ * and llamacpp_fw_run skip the draw there, so this replay draws itself and
+ * counts the cases where skipping would have changed the words. A penalty
+ * window last_n < 0 disables the penalties in libllama
+ * (llama_sampler_init_penalties clamps it to 0; common's CLI turns -1 into
+ * the context size before) where sl_logits_llama_chain rejects it: replayed
+ * as 0. */
+#include <criterion/criterion.h>
+#include <inttypes.h>
+#include <math.h>
+
+#include "helpers.h"
+#include "samplab.h"
+
+static uint64_t lc_smix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* llamacpp_chain.c's gen_logits (analysis/golden/rand_golden's generator) */
+static void lc_gen(uint64_t seed, size_t n, float *x)
+{
+    uint64_t s = seed;
+    for (size_t i = 0; i < n; i++) {
+        float u = (float)(uint32_t)(lc_smix(&s) >> 40) * (1.0f / 16777216.0f);
+        float v = u * 20.0f - 10.0f;
+        if (lc_smix(&s) % 1000 == 0)
+            v = v + 12.0f;
+        x[i] = v;
+    }
+}
+
+typedef struct {
+    char name[32];
+    size_t V;
+    uint64_t gseed;
+    float *x;
+} lc_vec;
+
+typedef struct {
+    double temp, top_p, min_p, typical, repeat, freq, present;
+    long top_k, last_n, min_keep;
+    uint32_t seed;
+    int accept, steps, perstep;
+    lc_vec *v;
+} lc_case;
+
+static double kv(const char *line, const char *key)
+{
+    const char *p = strstr(line, key);
+    cr_assert_not_null(p, "no %s in '%s'", key, line);
+    return strtod(p + strlen(key), NULL);
+}
+
+typedef struct {
+    size_t cases, steps, tok_match, tok_differ, ncand_match, ncand_differ, word_match, word_differ, cases_ok,
+        one_cand_steps, cases_with_one_cand, negative_last_n, skip_rule_token_cases;
+} lc_score;
+
+/* one step: the chain, then greedy or dist; returns the token, sets the
+ * candidate count and the words drawn */
+static long lc_step(const lc_case *c, const float *x, const long *hist, size_t nh, sl_rng *rng, size_t *ncand,
+                    uint64_t *words, int skip_one)
+{
+    sl_logits_cfg cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.has_temperature = 1, cfg.temperature = c->temp;
+    cfg.has_top_k = 1, cfg.top_k = c->top_k;
+    cfg.has_top_p = 1, cfg.top_p = c->top_p;
+    cfg.has_min_p = 1, cfg.min_p = c->min_p;
+    cfg.has_typical = 1, cfg.typical = c->typical;
+    cfg.has_penalty = 1, cfg.penalty = c->repeat;
+    cfg.has_freq = 1, cfg.freq = c->freq;
+    cfg.has_presence = 1, cfg.presence = c->present;
+    cfg.has_last_n = 1, cfg.last_n = c->last_n < 0 ? 0 : c->last_n;
+    cfg.has_min_keep = 1, cfg.min_keep = c->min_keep;
+    cfg.context = hist, cfg.context_n = nh;
+    sl_logits_llama_array a;
+    sl_error err;
+    cr_assert_eq(sl_logits_llama_chain(x, c->v->V, &cfg, &a, NULL, &err), 0, "%s", err.msg);
+    *ncand = a.size;
+    long tok;
+    uint64_t w0 = rng->words;
+    if (c->temp <= 0.0) {
+        size_t best = 0;
+        for (size_t i = 1; i < a.size; i++)
+            if (a.data[i].logit > a.data[best].logit)
+                best = i;
+        tok = a.data[best].id;
+    } else {
+        /* drawn even for one candidate, as 0.7.0 does (skip_one: the framework's rule) */
+        double u = skip_one && a.size == 1 ? 0.0 : sl_fw_llamacpp_uniform(rng);
+        tok = a.data[sl_logits_llama_dist(&a, u)].id;
+    }
+    *words = rng->words - w0;
+    free(a.data);
+    return tok;
+}
+
+static void replay_chain(lc_score *sc)
+{
+    char *t = sl_test_slurp("data/golden/current/llamacpp_chain.txt");
+    cr_assert_not_null(t, "llamacpp_chain.txt missing");
+    static lc_vec vecs[16];
+    size_t nv = 0;
+    lc_case c;
+    memset(&c, 0, sizeof c);
+    long *tok = NULL;
+    size_t *nc = NULL;
+    uint64_t *wd = NULL;
+    int ok_case = 1, have_case = 0, one_cand = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (line[0] == '#')
+            continue;
+        char kind[16], name[32];
+        if (sscanf(line, "%15s", kind) != 1)
+            continue;
+        if (!strcmp(kind, "vec") || !strcmp(kind, "gen")) {
+            cr_assert(nv < 16);
+            lc_vec *v = &vecs[nv++];
+            char *p = line + strlen(kind);
+            int used;
+            cr_assert_eq(sscanf(p, " %31s %zu%n", v->name, &v->V, &used), 2);
+            p += used;
+            v->x = malloc(v->V * sizeof *v->x);
+            if (!strcmp(kind, "vec")) {
+                for (size_t i = 0; i < v->V; i++)
+                    v->x[i] = strtof(p, &p);
+            } else {
+                v->gseed = strtoull(p, &p, 10);
+                lc_gen(v->gseed, v->V, v->x);
+            }
+        } else if (!strcmp(kind, "case")) {
+            int id, perstep;
+            cr_assert_eq(sscanf(line, "case %d %31s %d", &id, name, &perstep), 3);
+            memset(&c, 0, sizeof c);
+            for (size_t i = 0; i < nv; i++)
+                if (!strcmp(vecs[i].name, name))
+                    c.v = &vecs[i];
+            cr_assert_not_null(c.v, "vector %s", name);
+            c.perstep = perstep;
+            c.seed = (uint32_t)kv(line, " seed=");
+            c.temp = kv(line, " temp="), c.top_k = (long)kv(line, " top_k="), c.top_p = kv(line, " top_p=");
+            c.min_p = kv(line, " min_p="), c.typical = kv(line, " typical="), c.last_n = (long)kv(line, " last_n=");
+            c.repeat = kv(line, " repeat="), c.freq = kv(line, " freq="), c.present = kv(line, " present=");
+            c.min_keep = (long)kv(line, " min_keep="), c.accept = (int)kv(line, " accept=");
+            c.steps = (int)kv(line, " steps=");
+            sc->negative_last_n += c.last_n < 0;
+            free(tok), free(nc), free(wd);
+            tok = malloc((size_t)c.steps * sizeof *tok);
+            nc = malloc((size_t)c.steps * sizeof *nc);
+            wd = malloc((size_t)c.steps * sizeof *wd);
+            float *x = malloc(c.v->V * sizeof *x);
+            sl_rng rng;
+            sl_error err;
+            sl_seed sd = {.lo = c.seed};
+            cr_assert_eq(sl_rng_init(&rng, &sl_rng_mt19937_type, &sd, &err), 0, "%s", err.msg);
+            one_cand = 0;
+            for (int s = 0; s < c.steps; s++) {
+                if (c.perstep)
+                    lc_gen(c.v->gseed + (uint64_t)s, c.v->V, x);
+                else
+                    memcpy(x, c.v->x, c.v->V * sizeof *x);
+                tok[s] = lc_step(&c, x, tok, c.accept ? (size_t)s : 0, &rng, &nc[s], &wd[s], 0);
+                if (nc[s] == 1 && c.temp > 0.0) {
+                    sc->one_cand_steps++;
+                    one_cand = 1;
+                }
+            }
+            sl_rng_release(&rng);
+            if (one_cand) { /* the same case without the draw for one candidate */
+                long *tk2 = malloc((size_t)c.steps * sizeof *tk2);
+                size_t n2;
+                uint64_t w2;
+                int differ = 0;
+                cr_assert_eq(sl_rng_init(&rng, &sl_rng_mt19937_type, &sd, &err), 0, "%s", err.msg);
+                for (int s = 0; s < c.steps; s++) {
+                    if (c.perstep)
+                        lc_gen(c.v->gseed + (uint64_t)s, c.v->V, x);
+                    else
+                        memcpy(x, c.v->x, c.v->V * sizeof *x);
+                    tk2[s] = lc_step(&c, x, tk2, c.accept ? (size_t)s : 0, &rng, &n2, &w2, 1);
+                    differ |= tk2[s] != tok[s];
+                }
+                sl_rng_release(&rng);
+                sc->skip_rule_token_cases += differ;
+                free(tk2);
+            }
+            free(x);
+            have_case = 1;
+            ok_case = 1;
+            sc->cases++;
+            sc->cases_with_one_cand += one_cand;
+        } else if (!strcmp(kind, "tokens") || !strcmp(kind, "ncand") || !strcmp(kind, "words")) {
+            cr_assert(have_case);
+            char *p = line + strlen(kind);
+            strtol(p, &p, 10); /* id */
+            for (int s = 0; s < c.steps; s++) {
+                while (*p == ' ')
+                    p++;
+                if (!strcmp(kind, "tokens")) {
+                    int ok = strtol(p, &p, 10) == tok[s];
+                    sc->tok_match += ok, sc->tok_differ += !ok, ok_case &= ok;
+                    sc->steps++;
+                } else if (!strcmp(kind, "ncand")) {
+                    int ok = strtoul(p, &p, 10) == nc[s];
+                    sc->ncand_match += ok, sc->ncand_differ += !ok, ok_case &= ok;
+                } else {
+                    int ok = *p == '-' ? (p++, wd[s] == 0) : strtoull(p, &p, 10) == wd[s];
+                    sc->word_match += ok, sc->word_differ += !ok, ok_case &= ok;
+                    sc->cases_ok += ok_case && s == c.steps - 1;
+                    if (!ok_case && s == c.steps - 1 && sc->cases - sc->cases_ok <= 5)
+                        cr_log_info("llamacpp_chain.txt: %s differs", line);
+                }
+            }
+        }
+    }
+    free(tok), free(nc), free(wd);
+    for (size_t i = 0; i < nv; i++)
+        free(vecs[i].x);
+    free(t);
+}
+
+Test(current_llamacpp, chain_cases_replay)
+{
+    lc_score s = {0};
+    replay_chain(&s);
+    cr_log_info("llama.cpp 0.7.0 chain: %zu cases, %zu equal in tokens, candidates and words; %zu steps: tokens %zu "
+                "equal %zu differ, candidates %zu/%zu, words %zu/%zu",
+                s.cases, s.cases_ok, s.steps, s.tok_match, s.tok_differ, s.ncand_match, s.ncand_differ, s.word_match,
+                s.word_differ);
+    cr_log_info("one-candidate dist steps %zu in %zu cases: each drew 2 words in llama.cpp; skipping those draws "
+                "(llamacpp_fw_run's rule) changes the tokens of %zu cases; %zu cases have last_n < 0 (penalties off "
+                "in libllama)",
+                s.one_cand_steps, s.cases_with_one_cand, s.skip_rule_token_cases, s.negative_last_n);
+    cr_assert(s.cases == 1536 && s.steps > 0, "%zu cases read: golden file changed?", s.cases);
+    cr_assert_eq(s.cases_ok, s.cases, "%zu of %zu cases differ from llama.cpp 0.7.0", s.cases - s.cases_ok, s.cases);
+}
+
+/* ---------------------------------------------------------------- the generation loop */
+
+static float *lc_npy(const char *path, size_t *rows, size_t *cols)
+{
+    char *b = sl_test_slurp(path); /* binary: slurp reads bytes, NUL-terminates */
+    cr_assert_not_null(b, "%s missing", path);
+    cr_assert(!memcmp(b, "\x93NUMPY\x01\x00", 8), "%s: not a .npy v1", path);
+    size_t hl = (size_t)(unsigned char)b[8] | (size_t)(unsigned char)b[9] << 8;
+    cr_assert_not_null(strstr(b + 10, "'<f4'"), "%s: not float32", path);
+    const char *sh = strstr(b + 10, "'shape': (");
+    cr_assert_not_null(sh);
+    cr_assert_eq(sscanf(sh, "'shape': (%zu, %zu)", rows, cols), 2);
+    float *x = malloc(*rows * *cols * sizeof *x);
+    memcpy(x, b + 10 + hl, *rows * *cols * sizeof *x);
+    free(b);
+    return x;
+}
+
+Test(current_llamacpp, generation_loop_replay)
+{
+    size_t R, V;
+    float *lg = lc_npy("data/golden/current/llamacpp_generate_logits.npy", &R, &V);
+    char *t = sl_test_slurp("data/golden/current/llamacpp_generate.txt");
+    cr_assert_not_null(t);
+    lc_case c;
+    lc_vec v = {"model", V, 0, NULL};
+    long prompt[64], hist[256];
+    size_t np = 0, runs = 0, steps = 0, equal = 0;
+    int accept_prompt = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (!strncmp(line, "run ", 4)) {
+            memset(&c, 0, sizeof c);
+            c.v = &v;
+            c.seed = (uint32_t)kv(line, " seed=");
+            c.temp = kv(line, " temp="), c.top_k = (long)kv(line, " top_k="), c.top_p = kv(line, " top_p=");
+            c.min_p = kv(line, " min_p="), c.typical = kv(line, " typical="), c.last_n = (long)kv(line, " last_n=");
+            c.repeat = kv(line, " repeat="), c.freq = kv(line, " freq="), c.present = kv(line, " present=");
+            c.min_keep = (long)kv(line, " min_keep="), c.accept = 1, c.steps = (int)kv(line, " steps=");
+            accept_prompt = (int)kv(line, " accept_prompt=");
+        } else if (!strncmp(line, "prompt ", 7)) {
+            char *p = line + 7;
+            strtol(p, &p, 10);
+            for (np = 0; *p && np < 64; np++)
+                prompt[np] = strtol(p, &p, 10);
+        } else if (!strncmp(line, "tokens ", 7)) {
+            char *p = line + 7;
+            long r = strtol(p, &p, 10);
+            size_t nh = 0;
+            if (accept_prompt)
+                for (size_t i = 0; i < np; i++)
+                    hist[nh++] = prompt[i];
+            sl_rng rng;
+            sl_error err;
+            sl_seed sd = {.lo = c.seed};
+            cr_assert_eq(sl_rng_init(&rng, &sl_rng_mt19937_type, &sd, &err), 0, "%s", err.msg);
+            int ok = 1;
+            for (int s = 0; s < c.steps; s++) {
+                const float *x = lg + ((size_t)r * (size_t)c.steps + (size_t)s) * V;
+                size_t nc;
+                uint64_t w;
+                long want = strtol(p, &p, 10);
+                long got = lc_step(&c, x, hist, nh, &rng, &nc, &w, 0);
+                ok &= got == want;
+                hist[nh++] = want;
+                steps++;
+            }
+            sl_rng_release(&rng);
+            runs++;
+            equal += ok;
+            if (!ok)
+                cr_log_info("generation run %ld differs", r);
+        }
+    }
+    cr_log_info("llama.cpp 0.7.0 generation loop: %zu of %zu runs (%zu steps) equal", equal, runs, steps);
+    cr_assert(runs == 9 && R == 9 * 24, "%zu runs, %zu logit rows: golden files changed?", runs, R);
+    cr_assert_eq(equal, runs);
+    free(lg);
+    free(t);
+}
