@@ -8,8 +8,8 @@
  *   tokens with torch.topk(probs, k), not with the descending argsort of 4.x
  *   (logits_process.py MinPLogitsWarper.__call__), so among tied logits other
  *   ids survive.
- * The AVX-512 twin (hf_pipeline_avx512.txt) is replayed for the record only:
- * samplab's softmax sums in the 8-lane AVX2 order. */
+ * The AVX-512 twin (hf_pipeline_avx512.txt, torch's default kernel on this machine)
+ * is replayed with the 16-lane kernel model. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -88,7 +88,7 @@ static int draw_matches(sl_vec *v, const sl_logits_cfg *c, char *p)
     return same;
 }
 
-static void replay_hf(const char *path, hf_replay *r)
+static void replay_hf(const char *path, int cpu, hf_replay *r)
 {
     memset(r, 0, sizeof *r);
     char *text = sl_test_slurp(path);
@@ -106,6 +106,7 @@ static void replay_hf(const char *path, hf_replay *r)
         sl_logits_cfg c;
         long ctx[64];
         parse_case(line, &c, ctx, 64);
+        c.cpu = cpu;
         char *lg = strtok_r(NULL, "\n", &save), *kp = strtok_r(NULL, "\n", &save), *pr = strtok_r(NULL, "\n", &save);
         cr_assert(lg && kp && pr && !strncmp(lg, "logits ", 7) && !strncmp(kp, "kept", 4) && !strncmp(pr, "probs ", 6));
         /* the text reader parses each value with strtod and strtof, as torch got them */
@@ -155,7 +156,7 @@ static void replay_hf(const char *path, hf_replay *r)
 Test(replay_current, hf_pipeline_transformers_5_12_avx2)
 {
     hf_replay r;
-    replay_hf("data/golden/current/hf_pipeline.txt", &r);
+    replay_hf("data/golden/current/hf_pipeline.txt", SL_CPU_AVX2, &r);
     cr_log_info("transformers 5.12.1 (AVX2): %zu cases, %zu differ (%s), %zu of %zu draw lines differ", r.cases,
                 r.differ, r.names, r.draws_differ, r.draws);
     cr_assert(r.cases >= 30 && r.draws >= 20, "only %zu cases, %zu draw lines", r.cases, r.draws);
@@ -164,11 +165,14 @@ Test(replay_current, hf_pipeline_transformers_5_12_avx2)
     cr_assert_eq(r.draws_differ, 0, "%zu draw lines differ", r.draws_differ);
 }
 
-Test(replay_current, hf_pipeline_transformers_5_12_avx512_record)
+Test(replay_current, hf_pipeline_transformers_5_12_avx512)
 {
+    /* torch 2.14.1 on its AVX-512 kernel: the 16-lane reduce_all order (logits/f32.c) */
     hf_replay r;
-    replay_hf("data/golden/current/hf_pipeline_avx512.txt", &r);
+    replay_hf("data/golden/current/hf_pipeline_avx512.txt", SL_CPU_AVX512, &r);
     cr_log_info("transformers 5.12.1 (AVX-512): %zu cases, %zu differ (%zu in probabilities only): %s; "
                 "%zu of %zu draw lines differ", r.cases, r.differ, r.prob_only, r.names, r.draws_differ, r.draws);
     cr_assert(r.cases >= 30, "only %zu cases", r.cases);
+    cr_assert_str_eq(r.names, "ties1_minp", "cases that differ from transformers 5.12.1 (AVX-512): '%s'", r.names);
+    cr_assert_eq(r.draws_differ, 0, "%zu draw lines differ", r.draws_differ);
 }

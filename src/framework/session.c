@@ -196,6 +196,8 @@ int sl_fw_run(const sl_fw_type *t, const sl_fw_opts *o, sl_fw_result *out, sl_er
     out->k = k;
     out->rng_name = t->rng_label ? t->rng_label : s.rng.type->name;
     out->version = sl_fw_session_version(&s);
+    if (t->accepts & SL_OPT_CPU)
+        out->cpu = sl_logits_cpu_name(sl_logits_cpu_resolve(s.o.cfg.cpu));
     out->word_bits = s.rng.type->word_bits;
     out->words = s.rng.words;
     sl_fw_session_close(&s);

@@ -31,6 +31,7 @@ typedef struct sl_fw_result {
     long *tokens;             /* n*k entries, malloc'd */
     const char *rng_name;     /* as reported in --json */
     const char *version;      /* the upstream release the run followed */
+    const char *cpu;          /* torch's CPU kernel modelled ("avx2", "avx512"), NULL if none */
     unsigned word_bits;
     uint64_t words;           /* words consumed by all calls */
 } sl_fw_result;

@@ -88,6 +88,9 @@ extern const sl_report_vocab sl_report_ties;    /* logits [3, 2, 2, 1] */
  * ids cycling over 3..7, so token 0 lies outside the last 64. */
 #define SL_REPORT_CONTEXT_N 80
 #define SL_REPORT_CONTEXT_FILE "context80.txt"
+/* torch's CPU kernel the report models (hf, vllm), fixed so the report is the same
+ * bytes on every machine; `samplab draw --cpu` chooses it elsewhere. */
+#define SL_REPORT_CPU SL_CPU_AVX2
 
 /* A probability vector the report studies, with the logits it came from. */
 typedef struct sl_report_dist {
