@@ -32,10 +32,6 @@ int sl_cli_fail(const sl_error *err);
 /* The same as "samplab: <source>: <msg>". */
 int sl_cli_fail_in(const char *source, const sl_error *err);
 
-/* Writes `data` to `path` through a temporary file renamed into place, so a
- * failure never leaves a half-written output. */
-int sl_cli_write_atomic(const char *path, const char *data, size_t len, sl_error *err);
-
 /* The option table (options.c): every option samplab has, its kind, its group
  * and its help. Option ids start at 1 so that 0 means none. */
 typedef enum sl_cli_opt {
