@@ -134,6 +134,11 @@ int sl_fw_probs_of_pipeline(sl_fw_session *s, const sl_vec *v, sl_logits_result 
     return sl_logits_pipeline_run(s->type->pipeline, v, &s->o.cfg, out, err);
 }
 
+void sl_fw_session_forget(sl_fw_session *s)
+{
+    s->prepared_vec = NULL;
+}
+
 int sl_fw_session_accept(sl_fw_session *s, long token, sl_error *err)
 {
     if (token < 0)

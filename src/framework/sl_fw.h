@@ -129,6 +129,9 @@ int sl_fw_session_probs(sl_fw_session *s, const sl_vec *v, sl_logits_result *out
 int sl_fw_probs_of_weights(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, sl_error *err);
 /* The probs hook of the frameworks with a pipeline: the pipeline's result over the history. */
 int sl_fw_probs_of_pipeline(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, sl_error *err);
+/* Forgets what was prepared for the last vector: call it when a vector's contents
+ * change in place between steps (a reused row buffer). */
+void sl_fw_session_forget(sl_fw_session *s);
 /* Appends a token (>= 0) to the history. */
 int sl_fw_session_accept(sl_fw_session *s, long token, sl_error *err);
 void sl_fw_session_close(sl_fw_session *s);

@@ -300,7 +300,9 @@ static int cmp_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                     "(exact final distributions, as `samplab pipeline` prints them) and, on small vectors,\n"
                     "through the framework emulations that draw with these settings (distinct tokens seen\n"
                     "in 20,000 draws). TV is measured against the first pipeline row of the case; p(top)\n"
-                    "is the final probability of the token the plain softmax ranks first.\n\n");
+                    "is the final probability of the token the plain softmax ranks first. llama.cpp's sampler\n"
+                    "accepts every token it draws into its penalty history (llama_sampler_sample), so with a\n"
+                    "repetition penalty its draws drift from the one-step pipeline as the history grows.\n\n");
     sl_io_md_rows t;
     sl_io_md_rows_init(&t, 6);
     sl_buf notes;
