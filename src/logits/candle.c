@@ -562,7 +562,7 @@ int sl_logits_candle_probs(const float *logits, size_t V, const sl_logits_candle
         p[i] = 0.0;
     sl_draw_rand_wi wi;
     size_t bad;
-    sl_draw_rand_status st = cfg->sampling == SL_CANDLE_ARGMAX ? SL_RAND_OK : sl_draw_rand_wi_new(&wi, w, m, &bad);
+    sl_draw_rand_status st = cfg->sampling == SL_CANDLE_ARGMAX ? SL_RAND_OK : sl_draw_rand_wi_new(&wi, w, m, 8, &bad);
     if (st) {
         rc = sl_base_error_set(err, st == SL_RAND_NOMEM ? SL_ENOMEM : SL_EINVAL, "candle would fail: %s",
                           sl_draw_rand_status_name(st));
