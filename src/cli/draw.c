@@ -276,9 +276,9 @@ int sl_cli_draw_main(int argc, char **argv)
         fo.variant = variant;
         if (sl_cli_cpu("draw", cpu_text, &fo.cfg.cpu))
             goto out;
-        if (!strcmp(ft->name, "candle") && fo.logits && !fo.cfg.has_temperature && (fo.cfg.has_top_k || fo.cfg.has_top_p))
-            fprintf(stderr, "samplab draw: note: candle without --temperature is ArgMax (LogitsProcessor::new(seed, "
-                            "None, ..)): --top-k and --top-p act only with a temperature\n");
+        const char *note = ft->note ? ft->note(&fo) : NULL;
+        if (note)
+            fprintf(stderr, "samplab draw: note: %s\n", note);
         sl_fw_result res;
         memset(&res, 0, sizeof res);
         int frc = sl_fw_run(ft, &fo, &res, &err);

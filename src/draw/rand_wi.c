@@ -71,12 +71,6 @@ sl_draw_rand_status sl_draw_rand_uniform_f32_new(float low, float high, int vers
     return SL_RAND_OK;
 }
 
-float sl_draw_rand_uniform_f32_sample(float low, float scale, sl_rng *rng)
-{
-    uint32_t u = (uint32_t)sl_rng_next(rng);
-    float v = f32_from_bits((u >> 9) | 0x3f800000u) - 1.0f;
-    return v * scale + low;
-}
 
 sl_draw_rand_status sl_draw_rand_wi_new(sl_draw_rand_wi *wi, const float *w, size_t n, int version, size_t *bad)
 {
@@ -183,10 +177,6 @@ void sl_draw_rand_wi_free(sl_draw_rand_wi *wi)
  * weights are rounded to f32 first, as a Vec<f32> would hold them). A failure
  * is rand's error or panic, named; callers that want more context (candle's
  * token order) call sl_draw_rand_wi_new themselves for the status. */
-const sl_draw_rand_param sl_draw_rand_0_8 = {8};
-const sl_draw_rand_param sl_draw_rand_0_9 = {9};
-const sl_draw_rand_param sl_draw_rand_0_10 = {10};
-
 static int wi_prepare(void **table, const sl_draw_dist *dist, const void *param, sl_error *err)
 {
     int version = param ? ((const sl_draw_rand_param *)param)->version : 8;

@@ -191,8 +191,6 @@ const char *sl_draw_rand_status_name(sl_draw_rand_status s);
  * can draw the last index of a subnormal total even with weight 0. Returns
  * SL_RAND_PANIC_RANGE when rand fails (low >= high, or a non-finite scale). */
 sl_draw_rand_status sl_draw_rand_uniform_f32_new(float low, float high, int version, float *scale);
-/* One sample: value1_2 = bits (w >> 9) | 0x3f800000, minus 1, times scale, plus low. One word. */
-float sl_draw_rand_uniform_f32_sample(float low, float scale, sl_rng *rng);
 
 typedef struct sl_draw_rand_wi {
     float *cum;      /* the n-1 running f32 sums rand stores (cum[i] = w[0] + ... + w[i]) */
@@ -218,7 +216,6 @@ void sl_draw_rand_wi_free(sl_draw_rand_wi *wi);
 typedef struct sl_draw_rand_param {
     int version;      /* 8, 9 or 10 */
 } sl_draw_rand_param;
-extern const sl_draw_rand_param sl_draw_rand_0_8, sl_draw_rand_0_9, sl_draw_rand_0_10;
 extern const sl_draw_type sl_draw_rand_wi_type;
 /* Its audit, "candle": counts over the 2^23 mantissa values; reads in->f. */
 extern const sl_stat_exact_type sl_draw_rand_wi_exact;

@@ -269,6 +269,14 @@ static int candle_probs(sl_fw_session *s, const sl_vec *v, sl_logits_result *out
     return rc;
 }
 
+static const char *candle_note(const sl_fw_opts *o)
+{
+    if (o->logits && !o->cfg.has_temperature && (o->cfg.has_top_k || o->cfg.has_top_p))
+        return "candle without --temperature is ArgMax (LogitsProcessor::new(seed, None, ..)): --top-k and --top-p "
+               "act only with a temperature";
+    return NULL;
+}
+
 const sl_fw_type sl_fw_candle_type = {
     .name = "candle",
     .summary = "candle 0.11 LogitsProcessor / rand WeightedIndex<f32> over StdRng (ChaCha12), 1 word per draw "
@@ -286,5 +294,6 @@ const sl_fw_type sl_fw_candle_type = {
     .step = candle_step,
     .probs = candle_probs,
     .close = candle_close,
+    .note = candle_note,
     .exact = &sl_draw_rand_wi_exact,
 };

@@ -52,24 +52,6 @@ int sl_logits_candle_cfg_make(int has_t, double t, int has_k, long k, int has_p,
     return SL_OK;
 }
 
-void sl_logits_candle_cfg_describe(const sl_logits_candle_cfg *c, char *buf, size_t len)
-{
-    const char *sum = c->simd_sum ? ", simd sum" : "";
-    switch (c->sampling) {
-    case SL_CANDLE_ARGMAX: snprintf(buf, len, "ArgMax"); break;
-    case SL_CANDLE_ALL: snprintf(buf, len, "All { temperature: %.17g }%s", c->temperature, sum); break;
-    case SL_CANDLE_TOPK:
-        snprintf(buf, len, "TopK { k: %zu, temperature: %.17g }%s", c->k, c->temperature, sum);
-        break;
-    case SL_CANDLE_TOPP:
-        snprintf(buf, len, "TopP { p: %.17g, temperature: %.17g }%s", c->p, c->temperature, sum);
-        break;
-    case SL_CANDLE_TOPK_TOPP:
-        snprintf(buf, len, "TopKThenTopP { k: %zu, p: %.17g, temperature: %.17g }%s", c->k, c->p, c->temperature,
-                 sum);
-        break;
-    }
-}
 
 /* ---------------------------------------------------------------- softmax */
 
