@@ -43,6 +43,9 @@ const sl_cli_option sl_cli_options[SL_CLI_OPT_COUNT] = {
         "torch, float64 for NumPy)"),
     OPT(SL_CLI_TORCH, "--torch", SL_CLI_STRING, SL_CLI_G_FRAMEWORK, SL_OPT_VARIANT, "2|1.13",
         "torch's release line: 2 (default: 2.x, checked on 2.14.1 and 2.6.0) or 1.13"),
+    OPT(SL_CLI_TORCH_BUILD, "--torch-build", SL_CLI_STRING, SL_CLI_G_FRAMEWORK, SL_OPT_TORCH_BUILD, "default|mkl",
+        "torch: mkl is a build whose exponential_ is MKL's MCG31m1 (pip wheels 2.1 to 2.6;\n"
+        "its stream exact, MKL's log not: docs/torch-builds.md)"),
     OPT(SL_CLI_LLAMACPP, "--llamacpp", SL_CLI_STRING, SL_CLI_G_FRAMEWORK, SL_OPT_LLAMA_VERSION, "0.7.0|pr15704",
         "llama.cpp's release line: 0.7.0 (default; a lone candidate still draws, greedy at\n"
         "T <= 0) or pr15704 (the 2025-08 commit: no draw for one candidate)"),
