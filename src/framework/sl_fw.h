@@ -112,6 +112,9 @@ struct sl_fw_type {
     /* Optional: the exact audit of this framework's draw (its draw type's, or
      * its own beside it, as gsl's); NULL when there is none. */
     const sl_stat_exact_type *exact;
+    /* Optional: the audit for these settings when it depends on them (torch's
+     * replacement path is another sampler than its race); NULL: exact. */
+    const sl_stat_exact_type *(*exact_for)(const sl_fw_opts *o);
 };
 
 /* The variant o->variant names (NULL: the default) or an error naming the choices. */

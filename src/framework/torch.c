@@ -120,6 +120,11 @@ static void torch_close(sl_fw_session *s)
     s->state = NULL;
 }
 
+static const sl_stat_exact_type *torch_exact_for(const sl_fw_opts *o)
+{
+    return o->replacement ? &sl_draw_torch_repl_exact : &sl_draw_torch_race_exact;
+}
+
 const sl_fw_type sl_fw_torch_type = {
     .name = "torch",
     .summary = "torch.multinomial on CPU: torch 2.x (checked on 2.14.1 and 2.6.0; --torch 1.13 for 1.13.1), "
@@ -136,4 +141,6 @@ const sl_fw_type sl_fw_torch_type = {
     .step = torch_step,
     .probs = sl_fw_probs_of_weights,
     .close = torch_close,
+    .exact = &sl_draw_torch_race_exact,
+    .exact_for = torch_exact_for,
 };
