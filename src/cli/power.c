@@ -38,9 +38,11 @@ static void power_help(FILE *f)
         fprintf(f, "  %-7s %s\n", sl_stat_fault_names[k], sl_stat_fault_summaries[k]);
     fprintf(f,
             "  (temper also reports the power at T = 1.05 and T = 0.95 exactly)\n\n"
-            "--fault " MKL_FAULT ": " MKL_FAULT_SUMMARY ".\n"
+            "--fault " MKL_FAULT ": torch 2.0-2.6 pip wheels' MKL exponential_ (PyTorch\n"
+            "issue #132395) opens an MCG31m1 stream at one MT19937 word mod (2^31 - 1) a call, so\n"
+            "torch.multinomial(ones(26), 26) reaches at most 2^31 - 2 permutations.\n"
             "The repeat (birthday) test counts the permutations seen before (64-bit hashes) and\n"
-            "rejects when P(R >= repeats) < A under 26! equally likely orderings; the study prints\n"
+            "rejects when P(R >= repeats) <= A under 26! equally likely orderings; the study prints\n"
             "the smallest N (calls) with power >= P against 2^31 - 2 equally likely ones (exact\n"
             "birthday product, or Poisson with mean N(N-1)/2M), and with --n the power at N.\n\n"
             "tests:\n"
