@@ -99,6 +99,9 @@ const sl_cli_option sl_cli_options[SL_CLI_OPT_COUNT] = {
         "0.15 s of simulation; 0 skips the simulation)"),
     OPT(SL_CLI_TRIALS, "--trials", SL_CLI_SIZE, 0, 0, "K", "simulated samples per fault size (default 200)"),
     OPT(SL_CLI_TARGET, "--target", SL_CLI_DOUBLE, 0, 0, "P", "target power (default 0.9)"),
+    OPT(SL_CLI_FAULT, "--fault", SL_CLI_STRING, 0, 0, "F",
+        "one fault family only (shift, leak, topk, temper), or mkl-seed-collision:\n"
+        "the repeat test against torch's MKL exponential_ (no --probs or --logits)"),
     OPT(SL_CLI_SEEDS, "--seeds", SL_CLI_SIZE, 0, 0, "K", "how many seeds"),
     OPT(SL_CLI_FIRST_SEED, "--first-seed", SL_CLI_STRING, 0, 0, "S", "the first seed (default 0)"),
     OPT(SL_CLI_FRAMEWORKS, "--frameworks", SL_CLI_STRING, 0, 0, "a,b,...",
@@ -182,6 +185,7 @@ static const sl_cli_take power_takes[] = {
     OH(SL_CLI_ALPHA, "level of the tests (default 0.01)"),
     O(SL_CLI_TRIALS),
     O(SL_CLI_TARGET),
+    O(SL_CLI_FAULT),
     O(SL_CLI_JSON),
     END,
 };
