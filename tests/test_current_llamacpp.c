@@ -20,28 +20,14 @@
 #include <inttypes.h>
 #include <math.h>
 
+#include "golden_gen.h"
 #include "helpers.h"
 #include "samplab.h"
-
-static uint64_t lc_smix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
 /* llamacpp_chain.c's gen_logits (analysis/golden/rand_golden's generator) */
 static void lc_gen(uint64_t seed, size_t n, float *x)
 {
-    uint64_t s = seed;
-    for (size_t i = 0; i < n; i++) {
-        float u = (float)(uint32_t)(lc_smix(&s) >> 40) * (1.0f / 16777216.0f);
-        float v = u * 20.0f - 10.0f;
-        if (lc_smix(&s) % 1000 == 0)
-            v = v + 12.0f;
-        x[i] = v;
-    }
+    gg_fill_logits(seed, n, x);
 }
 
 typedef struct {

@@ -16,63 +16,13 @@
 #include <inttypes.h>
 #include <math.h>
 
+#include "golden_gen.h"
 #include "helpers.h"
 #include "samplab.h"
 
 /* ---------------------------------------------------------------- the generators of rand_golden */
 
-static uint64_t cr_smix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
-static float cr_unit(uint64_t *s)
-{
-    return (float)(uint32_t)(cr_smix(s) >> 40) * (1.0f / 16777216.0f);
-}
-
-static uint64_t cr_fnv32(const uint32_t *w, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < n; i++)
-        for (int b = 0; b < 4; b++) {
-            h ^= (w[i] >> (8 * b)) & 0xffu;
-            h *= 0x100000001b3ULL;
-        }
-    return h;
-}
-
-static uint32_t cr_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-static uint64_t cr_fnvf(const float *x, size_t n)
-{
-    uint32_t *w = malloc((n ? n : 1) * sizeof *w);
-    for (size_t i = 0; i < n; i++)
-        w[i] = cr_bits(x[i]);
-    uint64_t h = cr_fnv32(w, n);
-    free(w);
-    return h;
-}
-
-static float *cr_logits(uint64_t seed, size_t n)
-{
-    uint64_t s = seed;
-    float *x = malloc((n ? n : 1) * sizeof *x);
-    for (size_t i = 0; i < n; i++) {
-        x[i] = cr_unit(&s) * 20.0f - 10.0f;
-        if (cr_smix(&s) % 1000 == 0)
-            x[i] = x[i] + 12.0f;
-    }
-    return x;
-}
 
 static float *cr_gen_vector(const char *name, size_t n)
 {
@@ -91,7 +41,7 @@ static float *cr_gen_vector(const char *name, size_t n)
         for (size_t i = 0; i < n; i++)
             w[i] = 1.0f;
     } else if (!strncmp(name, "softmax49152_", 13)) {
-        float *lg = cr_logits(2024, n);
+        float *lg = gg_logits(2024, n);
         double t = strstr(name, "_T1_") ? 1.0 : strstr(name, "_T08_") ? 0.8 : 1.3;
         sl_logits_candle_softmax(lg, n, t, strstr(name, "simd") != NULL, w);
         free(lg);
@@ -285,7 +235,7 @@ static void replay_soft(const char *path, score *sc)
             } else {
                 x = cr_gen_vector(name, n);
                 uint64_t h = strtoull(p, &p, 16);
-                cr_assert_eq(cr_fnvf(x, n), h, "%s: generated vector differs from rand_golden's", name);
+                cr_assert_eq(gg_fnv_floats(x, n), h, "%s: generated vector differs from rand_golden's", name);
             }
             cr_named *v = cr_put(&bk, name, x, n);
             if (have_wi)
@@ -299,13 +249,13 @@ static void replay_soft(const char *path, score *sc)
             size_t ncum = strtoul(p, &p, 10);
             uint64_t h = strtoull(p, &p, 16);
             uint32_t total = (uint32_t)strtoul(p, &p, 16), scale = (uint32_t)strtoul(p, &p, 16);
-            int ok = have_wi && wi.n - 1 == ncum && cr_fnvf(wi.cum, wi.n - 1) == h && cr_bits(wi.total) == total &&
-                     cr_bits(wi.scale) == scale;
+            int ok = have_wi && wi.n - 1 == ncum && gg_fnv_floats(wi.cum, wi.n - 1) == h && gg_fbits(wi.total) == total &&
+                     gg_fbits(wi.scale) == scale;
             if (!ok && getenv("SL_DEBUG_CURRENT"))
                 cr_log_info("%s table: ours n %zu total %08x scale %08x cum %016" PRIx64 "; rand n %zu total %08x "
                             "scale %08x cum %016" PRIx64,
-                            name, have_wi ? wi.n - 1 : 0, have_wi ? cr_bits(wi.total) : 0,
-                            have_wi ? cr_bits(wi.scale) : 0, have_wi ? cr_fnvf(wi.cum, wi.n - 1) : 0, ncum, total,
+                            name, have_wi ? wi.n - 1 : 0, have_wi ? gg_fbits(wi.total) : 0,
+                            have_wi ? gg_fbits(wi.scale) : 0, have_wi ? gg_fnv_floats(wi.cum, wi.n - 1) : 0, ncum, total,
                             scale, h);
             tally(sc, have_wi ? cls : C_ERRNAME, ok, path, name);
         } else if (!strcmp(kind, "draw")) {
@@ -340,8 +290,8 @@ static void replay_soft(const char *path, score *sc)
             char *name = cr_tok(&p);
             size_t n = strtoul(p, &p, 10);
             uint64_t gs = strtoull(p, &p, 10), h = strtoull(p, &p, 16);
-            float *x = cr_logits(gs, n);
-            cr_assert_eq(cr_fnvf(x, n), h, "%s: generated logits differ", name);
+            float *x = gg_logits(gs, n);
+            cr_assert_eq(gg_fnv_floats(x, n), h, "%s: generated logits differ", name);
             cr_put(&bk, name, x, n);
         } else if (!strcmp(kind, "lp")) {
             char *name = cr_tok(&p);

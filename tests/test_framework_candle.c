@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <math.h>
 
+#include "golden_gen.h"
 #include "helpers.h"
 #include "samplab.h"
 
@@ -18,67 +19,7 @@ typedef struct smix {
     uint64_t s;
 } smix;
 
-static uint64_t smix_next(smix *g)
-{
-    g->s += 0x9e3779b97f4a7c15ULL;
-    uint64_t z = g->s;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
-static float smix_unit(smix *g)
-{
-    return (float)(uint32_t)(smix_next(g) >> 40) * (1.0f / 16777216.0f);
-}
-
-static uint64_t fnv_words(const uint32_t *w, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < n; i++)
-        for (int b = 0; b < 4; b++) {
-            h ^= (w[i] >> (8 * b)) & 0xffu;
-            h *= 0x100000001b3ULL;
-        }
-    return h;
-}
-
-static uint32_t fbits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-static float bitsf(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-static uint64_t fnv_floats(const float *x, size_t n)
-{
-    uint32_t *w = malloc((n ? n : 1) * sizeof *w);
-    for (size_t i = 0; i < n; i++)
-        w[i] = fbits(x[i]);
-    uint64_t h = fnv_words(w, n);
-    free(w);
-    return h;
-}
-
-static float *gen_logits(uint64_t seed, size_t n)
-{
-    smix g = {seed};
-    float *x = malloc(n * sizeof *x);
-    for (size_t i = 0; i < n; i++) {
-        float u = smix_unit(&g);
-        x[i] = u * 20.0f - 10.0f;
-        if (smix_next(&g) % 1000 == 0)
-            x[i] = x[i] + 12.0f;
-    }
-    return x;
-}
 
 /* The generated vectors of rand_wi.txt. */
 static float *gen_vector(const char *name, size_t n)
@@ -98,7 +39,7 @@ static float *gen_vector(const char *name, size_t n)
         for (size_t i = 0; i < n; i++)
             w[i] = 1.0f;
     } else if (!strncmp(name, "softmax49152_", 13)) {
-        float *lg = gen_logits(2024, n);
+        float *lg = gg_logits(2024, n);
         double t = strstr(name, "_T1_") ? 1.0 : strstr(name, "_T08_") ? 0.8 : 1.3;
         sl_logits_candle_softmax(lg, n, t, strstr(name, "simd") != NULL, w);
         free(lg);
@@ -159,7 +100,7 @@ static float *read_hex_floats(char **p, size_t n)
 {
     float *x = malloc((n ? n : 1) * sizeof *x);
     for (size_t i = 0; i < n; i++)
-        x[i] = bitsf((uint32_t)strtoul(*p, p, 16));
+        x[i] = gg_bitsf((uint32_t)strtoul(*p, p, 16));
     return x;
 }
 
@@ -279,7 +220,7 @@ static void replay(const char *path, tally *tl)
                 x = read_hex_floats(&p, n);
             } else {
                 x = gen_vector(name, n);
-                uint64_t h = strtoull(p, &p, 16), got = fnv_floats(x, n);
+                uint64_t h = strtoull(p, &p, 16), got = gg_fnv_floats(x, n);
                 cr_assert_eq(got, h, "%s: generated vector hash %016" PRIx64 ", rand's %016" PRIx64, name, got, h);
             }
             book_put(&bk, name, x, n);
@@ -301,11 +242,11 @@ static void replay(const char *path, tally *tl)
             uint32_t total = (uint32_t)strtoul(p, &p, 16), scale = (uint32_t)strtoul(p, &p, 16);
             cr_assert(have_wi, "%s: rand built a table, we report %s", name, lastname);
             cr_assert_eq(wi.n - 1, ncum, "%s: %zu stored sums, rand %zu", name, wi.n - 1, ncum);
-            uint64_t got = fnv_floats(wi.cum, wi.n - 1);
+            uint64_t got = gg_fnv_floats(wi.cum, wi.n - 1);
             cr_assert_eq(got, h, "%s: stored sums hash %016" PRIx64 ", rand %016" PRIx64, name, got, h);
-            cr_assert_eq(fbits(wi.total), total, "%s: total %08x, rand %08x", name, fbits(wi.total), total);
-            cr_assert_eq(fbits(wi.scale), scale, "%s: scale %08x (%.9g), rand %08x (%.9g)", name, fbits(wi.scale),
-                         (double)wi.scale, scale, (double)bitsf(scale));
+            cr_assert_eq(gg_fbits(wi.total), total, "%s: total %08x, rand %08x", name, gg_fbits(wi.total), total);
+            cr_assert_eq(gg_fbits(wi.scale), scale, "%s: scale %08x (%.9g), rand %08x (%.9g)", name, gg_fbits(wi.scale),
+                         (double)wi.scale, scale, (double)gg_bitsf(scale));
             tl->tables++;
         } else if (!strcmp(kind, "draw")) {
             char *name = next_tok(&p);
@@ -341,8 +282,8 @@ static void replay(const char *path, tally *tl)
             char *name = next_tok(&p);
             size_t n = strtoul(p, &p, 10);
             uint64_t gs = strtoull(p, &p, 10), h = strtoull(p, &p, 16);
-            float *x = gen_logits(gs, n);
-            cr_assert_eq(fnv_floats(x, n), h, "%s: generated logits differ from the oracle's", name);
+            float *x = gg_logits(gs, n);
+            cr_assert_eq(gg_fnv_floats(x, n), h, "%s: generated logits differ from the oracle's", name);
             book_put(&bk, name, x, n);
         } else if (!strcmp(kind, "lp")) {
             /* lp NAME SAMPLING.. simd=X seed S n N : tokens | words W status */
@@ -409,9 +350,9 @@ static void replay(const char *path, tally *tl)
             uint32_t *pairs = malloc((2 * m + 1) * sizeof *pairs);
             for (size_t i = 0; i < m; i++) {
                 pairs[2 * i] = (uint32_t)last.order[i];
-                pairs[2 * i + 1] = fbits(last.weights[i]);
+                pairs[2 * i + 1] = gg_fbits(last.weights[i]);
             }
-            uint64_t got = fnv_words(pairs, 2 * m);
+            uint64_t got = gg_fnv_words(pairs, 2 * m);
             if (got != h) /* say where, for the small ones */
                 for (size_t i = 0; i < m && *p; i++) {
                     unsigned long idx = strtoul(p, &p, 10);
@@ -431,7 +372,7 @@ static void replay(const char *path, tally *tl)
             size_t *idx = malloc(V * sizeof *idx);
             uint32_t *w = malloc(V * sizeof *w);
             for (size_t i = 0; i < V; i++) {
-                uint64_t x = smix_next(&g) >> 40;
+                uint64_t x = gg_smix(&g.s) >> 40;
                 prs[i] = q == 0 ? (float)(uint32_t)x * (1.0f / 16777216.0f) : (float)(x % q) / (float)q;
                 idx[i] = i;
             }
@@ -439,7 +380,7 @@ static void replay(const char *path, tally *tl)
             cr_assert_eq(sl_logits_candle_select_nth(idx, V, k, prs, &e), 0, "%s", e.msg);
             for (size_t i = 0; i < V; i++)
                 w[i] = (uint32_t)idx[i];
-            uint64_t got = fnv_words(w, V);
+            uint64_t got = gg_fnv_words(w, V);
             if (got != h)
                 for (size_t i = 0; i < V && *p; i++) {
                     unsigned long want = strtoul(p, &p, 10);
@@ -465,14 +406,14 @@ static void replay(const char *path, tally *tl)
                          : !strcmp(pat, "desc")  ? (float)(V - i) / (float)V
                          : !strcmp(pat, "organ") ? (float)(i < V / 2 ? i : V - i) / (float)V
                          : !strcmp(pat, "saw")   ? (float)(i % 1000) / 1000.0f
-                                                 : smix_unit(&g);
+                                                 : gg_unit(&g.s);
                 idx[i] = i;
             }
             sl_error e;
             cr_assert_eq(sl_logits_candle_select_nth(idx, V, k, prs, &e), 0, "%s", e.msg);
             for (size_t i = 0; i < V; i++)
                 w[i] = (uint32_t)idx[i];
-            uint64_t got = fnv_words(w, V);
+            uint64_t got = gg_fnv_words(w, V);
             cr_assert_eq(got, h, "select %s V=%zu k=%zu: order hash %016" PRIx64 ", std %016" PRIx64, pat, V, k, got,
                          h);
             free(prs);
