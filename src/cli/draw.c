@@ -85,7 +85,8 @@ static int print_counts(const uint64_t *c, size_t V, int json, const char *rng_n
 }
 
 static int print_result(const long *tokens, size_t n, size_t k, int nested, size_t V, int counts, int json,
-                        const char *rng_name, unsigned word_bits, uint64_t words)
+                        const char *rng_name, unsigned word_bits, uint64_t words, const char *version,
+                        const char *cpu)
 {
     if (json) {
         json_t *root = json_object();
@@ -119,6 +120,10 @@ static int print_result(const long *tokens, size_t n, size_t k, int nested, size
         json_object_set_new(rng, "word_bits", json_integer(word_bits));
         json_object_set_new(rng, "words", json_integer((json_int_t)words));
         json_object_set_new(root, "rng", rng);
+        if (version)
+            json_object_set_new(root, "version", json_string(version));
+        if (cpu)
+            json_object_set_new(root, "cpu", json_string(cpu));
         char *s = json_dumps(root, JSON_COMPACT);
         json_decref(root);
         if (!s)
@@ -163,6 +168,7 @@ int sl_cli_draw_main(int argc, char **argv)
     int counts = v[SL_CLI_COUNTS].given, json = v[SL_CLI_JSON].given;
     char e[SL_CLI_ESC_MAX];
     sl_fw_opts fo;
+    const char *cpu_text = NULL;
     memset(&fo, 0, sizeof fo);
     fo.k = v[SL_CLI_NUM_SAMPLES].given ? v[SL_CLI_NUM_SAMPLES].size : 1;
     fo.replacement = v[SL_CLI_REPLACEMENT].given;
@@ -172,6 +178,7 @@ int sl_cli_draw_main(int argc, char **argv)
         sl_cli_logits_args la;
         sl_cli_logits_from(&po, &la);
         fo.cfg = la.cfg;
+        cpu_text = la.cpu_text;
     }
     if (!fo.cfg.has_temperature)
         fo.cfg.temperature = 1.0;
@@ -251,6 +258,8 @@ int sl_cli_draw_main(int argc, char **argv)
         fo.has_seed = seed_text != NULL;
         fo.n = n;
         fo.variant = variant;
+        if (sl_cli_cpu("draw", cpu_text, &fo.cfg.cpu))
+            goto out;
         if (!strcmp(ft->name, "candle") && fo.logits && !fo.cfg.has_temperature && (fo.cfg.has_top_k || fo.cfg.has_top_p))
             fprintf(stderr, "samplab draw: note: candle without --temperature is ArgMax (LogitsProcessor::new(seed, "
                             "None, ..)): --top-k and --top-p act only with a temperature\n");
@@ -263,7 +272,7 @@ int sl_cli_draw_main(int argc, char **argv)
             goto out;
         }
         rc = print_result(res.tokens, res.n, res.k, (ft->accepts & SL_OPT_NUM_SAMPLES) != 0, vec.n, counts, json,
-                          res.rng_name, res.word_bits, res.words);
+                          res.rng_name, res.word_bits, res.words, res.version, res.cpu);
         sl_fw_result_free(&res);
         goto out;
     }
@@ -345,7 +354,7 @@ int sl_cli_draw_main(int argc, char **argv)
     } else {
         for (size_t i = 0; i < n; i++)
             tokens[i] = (long)dt->draw(table, &rng);
-        rc = print_result(tokens, n, 1, 0, vec.n, counts, json, rt->name, rt->word_bits, rng.words);
+        rc = print_result(tokens, n, 1, 0, vec.n, counts, json, rt->name, rt->word_bits, rng.words, NULL, NULL);
     }
     dt->free(table);
     sl_rng_release(&rng);

@@ -42,6 +42,9 @@ const sl_cli_option sl_cli_options[SL_CLI_OPT_COUNT] = {
         "the tensor / array dtype (default: a .npy keeps its own, text is float32 for\n"
         "torch, float64 for NumPy)"),
     OPT(SL_CLI_TORCH, "--torch", SL_CLI_STRING, SL_CLI_G_FRAMEWORK, SL_OPT_VARIANT, "2", "the torch 2.x CPU kernel"),
+    OPT(SL_CLI_CPU, "--cpu", SL_CLI_STRING, SL_CLI_G_FRAMEWORK, SL_OPT_CPU, "avx2|avx512",
+        "hf, vllm: torch's CPU kernel, which orders softmax's sum (default: the one torch 2.x\n"
+        "picks on this CPU, as ATEN_CPU_CAPABILITY would; torch 1.13: avx2)"),
     OPT(SL_CLI_SIMD_SUM, "--simd-sum", SL_CLI_FLAG, SL_CLI_G_FRAMEWORK, SL_OPT_SIMD_SUM, NULL,
         "candle: the float32 total as the SIMD build adds it"),
     OPT(SL_CLI_TYPICAL, "--typical", SL_CLI_DOUBLE, SL_CLI_G_SAMPLING, SL_OPT_TYPICAL, "M",
@@ -127,6 +130,7 @@ static const sl_cli_take logits_cmd_takes[] = {
     O(SL_CLI_TENSOR),
     O(SL_CLI_ROW),
     G(SL_CLI_G_SAMPLING),
+    O(SL_CLI_CPU),
     G(SL_CLI_G_LLAMA_PENALTY),
     O(SL_CLI_JSON),
     END,

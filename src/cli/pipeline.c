@@ -44,11 +44,14 @@ void sl_cli_logits_from(const sl_cli_parsed *p, sl_cli_logits_args *a)
 #undef DBL
 #undef LNG
     c->defaults = v[SL_CLI_DEFAULTS].given;
+    a->cpu_text = v[SL_CLI_CPU].text;
 }
 
 int sl_cli_logits_load(const char *cmd, sl_cli_logits_args *a)
 {
     sl_error err;
+    if (sl_cli_cpu(cmd, a->cpu_text, &a->cfg.cpu))
+        return 2;
     if (!a->src) {
         fprintf(stderr, "samplab %s: --logits SRC is required\n", cmd);
         return 2;
@@ -162,6 +165,8 @@ int sl_cli_pipeline_main(int argc, char **argv)
             json_array_append_new(steps, json_string(res.steps[i]));
         json_object_set_new(root, "framework", json_string(t->name));
         json_object_set_new(root, "precision", json_integer(res.precision));
+        if (t->accepts & SL_OPT_CPU)
+            json_object_set_new(root, "cpu", json_string(sl_logits_cpu_name(sl_logits_cpu_resolve(a.cfg.cpu))));
         json_object_set_new(root, "steps", steps);
         json_object_set_new(root, "kept", kept);
         json_object_set_new(root, "probs", probs);

@@ -240,6 +240,7 @@ int sl_report_fw_run(const sl_fw_type *fw, const sl_report_dist *d, uint64_t see
     o.n = n;
     o.k = 1;
     o.replacement = 0; /* as `samplab draw` and torch.multinomial default */
+    o.cfg.cpu = SL_REPORT_CPU;
     if (top_k > 0) {
         o.cfg.has_top_k = 1;
         o.cfg.top_k = top_k;

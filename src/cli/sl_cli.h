@@ -43,7 +43,7 @@ int sl_cli_write_atomic(const char *path, const char *data, size_t len, sl_error
 typedef enum sl_cli_opt {
     SL_CLI_NONE,
     SL_CLI_PROBS, SL_CLI_LOGITS, SL_CLI_TEMPERATURE, SL_CLI_TOP_K, SL_CLI_TOP_P, SL_CLI_MIN_P,
-    SL_CLI_FRAMEWORK, SL_CLI_NUM_SAMPLES, SL_CLI_REPLACEMENT, SL_CLI_DTYPE, SL_CLI_TORCH, SL_CLI_SIMD_SUM,
+    SL_CLI_FRAMEWORK, SL_CLI_NUM_SAMPLES, SL_CLI_REPLACEMENT, SL_CLI_DTYPE, SL_CLI_TORCH, SL_CLI_CPU, SL_CLI_SIMD_SUM,
     SL_CLI_TYPICAL, SL_CLI_REPETITION_PENALTY, SL_CLI_CONTEXT, SL_CLI_MIN_KEEP, SL_CLI_DEFAULTS,
     SL_CLI_PENALTY_LAST_N, SL_CLI_FREQUENCY_PENALTY, SL_CLI_PRESENCE_PENALTY,
     SL_CLI_TENSOR, SL_CLI_ROW, SL_CLI_METHOD, SL_CLI_RNG, SL_CLI_SEED, SL_CLI_STREAM,
@@ -135,7 +135,7 @@ const char *sl_cli_esc(const char *s, char *buf, size_t n);
 
 /* The logits settings `samplab pipeline` and `samplab compare` share (cli/pipeline.c). */
 typedef struct sl_cli_logits_args {
-    const char *src, *tensor, *context_src;
+    const char *src, *tensor, *context_src, *cpu_text;
     long row;
     int json;
     sl_logits_cfg cfg;
@@ -144,7 +144,10 @@ typedef struct sl_cli_logits_args {
     long *context;
 } sl_cli_logits_args;
 /* The settings of a parsed command line (a fresh sl_cli_logits_args). */
+/* Reads the settings options into a (--cpu as text: sl_cli_logits_load parses it). */
 void sl_cli_logits_from(const sl_cli_parsed *p, sl_cli_logits_args *a);
+/* --cpu avx2|avx512 (NULL: auto) as an SL_CPU_*; prints the error and returns 2. */
+int sl_cli_cpu(const char *cmd, const char *text, int *cpu);
 /* Reads the logits and the context; prints the error and returns 2 on failure. */
 int sl_cli_logits_load(const char *cmd, sl_cli_logits_args *a);
 void sl_cli_logits_free(sl_cli_logits_args *a);

@@ -78,3 +78,20 @@ int sl_cli_seed(const char *seed_text, const char *stream_text, sl_seed *out)
     }
     return 0;
 }
+
+int sl_cli_cpu(const char *cmd, const char *text, int *cpu)
+{
+    char e[SL_CLI_ESC_MAX];
+    *cpu = SL_CPU_AUTO;
+    if (!text)
+        return 0;
+    if (!strcmp(text, "avx2"))
+        *cpu = SL_CPU_AVX2;
+    else if (!strcmp(text, "avx512"))
+        *cpu = SL_CPU_AVX512;
+    else {
+        fprintf(stderr, "samplab %s: --cpu takes avx2 or avx512, not '%s'\n", cmd, sl_cli_esc(text, e, sizeof e));
+        return 2;
+    }
+    return 0;
+}

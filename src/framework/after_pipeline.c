@@ -26,7 +26,11 @@ int sl_fw_after_pipeline_open(sl_fw_session *s, sl_error *err)
     a->torch.param.replacement = 0;
     a->torch.param.k = 1;
     a->torch.param.simd = SL_SIMD_AUTO;
-    return sl_fw_torch_version(s->o.variant, &a->torch.param.version, err);
+    a->torch.param.version = s->variant->code;
+    /* torch 1.13 ran its AVX2 kernels on AVX-512 machines too; 2.x picks by CPU */
+    if (s->o.cfg.cpu == SL_CPU_AUTO)
+        s->o.cfg.cpu = a->torch.param.version == SL_TORCH_1_13 ? SL_CPU_AVX2 : sl_logits_cpu_resolve(SL_CPU_AUTO);
+    return SL_OK;
 }
 
 int sl_fw_after_pipeline_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error *err)

@@ -15,13 +15,20 @@
  * were checked against torch 1.13 only. */
 #include "framework/sl_fw.h"
 
+static const sl_fw_variant hf_variants[] = {
+    {"1.13", "transformers generate() processors (4.x order) on torch 1.13.1", SL_TORCH_1_13},
+    {"2", "transformers generate() processors (4.x order) on torch 2.x", SL_TORCH_2},
+    {NULL, NULL, 0},
+};
+
 const sl_fw_type sl_fw_hf_type = {
     .name = "hf",
     .summary = "transformers generate(do_sample=True) step: the hf pipeline (float32 as torch), then "
                "torch.multinomial(probs, 1) after torch.manual_seed (torch 1.13; --torch 2)",
-    .version = "transformers generate() processors (4.x order), torch 1.13.1",
+    .variant_option = "--torch",
+    .variants = hf_variants,
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
-        SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS | SL_OPT_VARIANT,
+        SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS | SL_OPT_VARIANT | SL_OPT_CPU,
     .takes_logits = 1,
     .input_why = "generate samples from scores",
     .pipeline = &sl_logits_pipeline_hf_type,

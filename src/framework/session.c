@@ -1,6 +1,7 @@
 /* session.c — sampler sessions: one generator stream and one history across
  * steps, whatever the framework. The framework type's step composes its
  * pipeline and draw; this file owns the stream, the history and the words. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,32 @@ static int hist_reserve(sl_fw_session *s, size_t n, sl_error *err)
     return SL_OK;
 }
 
+int sl_fw_variant_find(const sl_fw_type *t, const char *name, const sl_fw_variant **out, sl_error *err)
+{
+    *out = NULL;
+    if (!t->variants)
+        return name ? sl_base_error_set(err, SL_EINVAL, "framework %s has no release lines to choose", t->name) : SL_OK;
+    if (!name) {
+        *out = &t->variants[0];
+        return SL_OK;
+    }
+    char list[256] = "";
+    for (const sl_fw_variant *v = t->variants; v->name; v++) {
+        if (!strcmp(v->name, name)) {
+            *out = v;
+            return SL_OK;
+        }
+        size_t n = strlen(list);
+        snprintf(list + n, sizeof list - n, "%s%s%s", n ? ", " : "", v->name, v == t->variants ? " (default)" : "");
+    }
+    return sl_base_error_set(err, SL_EINVAL, "%s takes %s, not '%s'", t->variant_option, list, name);
+}
+
+const char *sl_fw_session_version(const sl_fw_session *s)
+{
+    return s->variant ? s->variant->version : s->type->version;
+}
+
 int sl_fw_session_open(sl_fw_session *s, const sl_fw_type *t, const sl_fw_opts *o, sl_error *err)
 {
     memset(s, 0, sizeof *s);
@@ -34,7 +61,9 @@ int sl_fw_session_open(sl_fw_session *s, const sl_fw_type *t, const sl_fw_opts *
     seed.lo = t->default_seed;
     if (o->has_seed)
         seed = o->seed;
-    int rc = hist_reserve(s, o->cfg.context_n ? o->cfg.context_n : 1, err);
+    int rc = sl_fw_variant_find(t, o->variant, &s->variant, err);
+    if (!rc)
+        rc = hist_reserve(s, o->cfg.context_n ? o->cfg.context_n : 1, err);
     if (!rc) {
         if (o->cfg.context_n)
             memcpy(s->hist, o->cfg.context, o->cfg.context_n * sizeof *s->hist);
@@ -166,6 +195,9 @@ int sl_fw_run(const sl_fw_type *t, const sl_fw_opts *o, sl_fw_result *out, sl_er
     out->n = n;
     out->k = k;
     out->rng_name = t->rng_label ? t->rng_label : s.rng.type->name;
+    out->version = sl_fw_session_version(&s);
+    if (t->accepts & SL_OPT_CPU)
+        out->cpu = sl_logits_cpu_name(sl_logits_cpu_resolve(s.o.cfg.cpu));
     out->word_bits = s.rng.type->word_bits;
     out->words = s.rng.words;
     sl_fw_session_close(&s);

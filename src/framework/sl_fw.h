@@ -30,6 +30,8 @@ typedef struct sl_fw_result {
     size_t n, k;
     long *tokens;             /* n*k entries, malloc'd */
     const char *rng_name;     /* as reported in --json */
+    const char *version;      /* the upstream release the run followed */
+    const char *cpu;          /* torch's CPU kernel modelled ("avx2", "avx512"), NULL if none */
     unsigned word_bits;
     uint64_t words;           /* words consumed by all calls */
 } sl_fw_result;
@@ -45,8 +47,16 @@ typedef struct sl_fw_result {
 
 typedef struct sl_fw_type sl_fw_type;
 
+/* A release line a framework emulates, chosen by its variant option (--torch). */
+typedef struct sl_fw_variant {
+    const char *name;         /* as the option takes it: "2", "1.13" */
+    const char *version;      /* the upstream release it follows and was checked against */
+    int code;                 /* the framework's own number for it (SL_TORCH_2 ...) */
+} sl_fw_variant;
+
 typedef struct sl_fw_session {
     const sl_fw_type *type;
+    const sl_fw_variant *variant; /* the release line (the type's default unless chosen); NULL if none */
     sl_fw_opts o;             /* the settings; o.cfg.context points at hist */
     sl_rng rng;               /* the framework's generator, seeded as it seeds it */
     long *hist;               /* the history: context, then every accepted token, oldest first */
@@ -74,7 +84,9 @@ typedef struct sl_fw_step {
 struct sl_fw_type {
     const char *name;
     const char *summary;      /* one line for --help */
-    const char *version;      /* the upstream release it follows, e.g. "torch 1.13.1" */
+    const char *version;      /* the upstream release it follows (without variants) */
+    const char *variant_option; /* the option that picks a release line, e.g. "--torch" */
+    const sl_fw_variant *variants; /* the lines it emulates, the default first, ended by {NULL} */
     unsigned accepts;         /* SL_OPT_* bits */
     int takes_logits;         /* 1: steps read logits; 0: probabilities */
     const char *input_why;    /* why, for the message when the other kind is given */
@@ -98,6 +110,10 @@ struct sl_fw_type {
     int (*run)(const sl_fw_opts *o, sl_fw_result *out, sl_error *err);
 };
 
+/* The variant o->variant names (NULL: the default) or an error naming the choices. */
+int sl_fw_variant_find(const sl_fw_type *t, const char *name, const sl_fw_variant **out, sl_error *err);
+/* The release a session follows: its variant's version, or the type's. */
+const char *sl_fw_session_version(const sl_fw_session *s);
 /* Opens a session; the settings are copied (the context too). */
 int sl_fw_session_open(sl_fw_session *s, const sl_fw_type *t, const sl_fw_opts *o, sl_error *err);
 int sl_fw_session_step(sl_fw_session *s, const sl_vec *v, sl_fw_step *out, sl_error *err);
@@ -136,8 +152,6 @@ double sl_fw_llamacpp_uniform(sl_rng *r);
 /* ---------------------------------------------------------------- torch (framework/torch.c) */
 
 extern const sl_fw_type sl_fw_torch_type;
-/* --torch VARIANT ("1.13" or NULL: 1.13; "2": 2.x) as an SL_TORCH_* line. */
-int sl_fw_torch_version(const char *variant, int *version, sl_error *err);
 /* A torch.multinomial draw prepared for one vector: the draw type with its param. */
 typedef struct sl_fw_torch_table {
     sl_draw_torch_param param;

@@ -8,17 +8,11 @@
 
 #include "framework/sl_fw.h"
 
-int sl_fw_torch_version(const char *variant, int *version, sl_error *err)
-{
-    *version = SL_TORCH_1_13;
-    if (!variant || !strcmp(variant, "1.13"))
-        return SL_OK;
-    if (!strcmp(variant, "2")) {
-        *version = SL_TORCH_2;
-        return SL_OK;
-    }
-    return sl_base_error_set(err, SL_EINVAL, "--torch takes 1.13 (default) or 2, not '%s'", variant);
-}
+static const sl_fw_variant torch_variants[] = {
+    {"1.13", "torch 1.13.1 (CPU, no MKL)", SL_TORCH_1_13},
+    {"2", "torch 2.x (CPU, MT19937 exponential_; checked on 2.6.0)", SL_TORCH_2},
+    {NULL, NULL, 0},
+};
 
 void sl_fw_torch_table_free(sl_fw_torch_table *t)
 {
@@ -47,12 +41,12 @@ static int torch_open(sl_fw_session *s, sl_error *err)
     if (!t)
         return sl_base_error_set(err, SL_ENOMEM, "torch: out of memory");
     s->state = t;
-    int rc = sl_fw_torch_version(s->o.variant, &t->param.version, err);
+    t->param.version = s->variant->code;
     t->param.replacement = s->o.replacement;
     t->param.k = s->o.k;
     t->param.simd = SL_SIMD_AUTO;
     s->k = s->o.k;
-    return rc;
+    return SL_OK;
 }
 
 static int torch_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error *err)
@@ -87,7 +81,8 @@ const sl_fw_type sl_fw_torch_type = {
     .name = "torch",
     .summary = "torch.multinomial on CPU: torch 1.13.1 (--torch 2: 2.x, checked on 2.6.0); builds "
                "without MKL exponentials only (check: analysis/golden/torch_golden.py --fingerprint)",
-    .version = "torch 1.13.1",
+    .variant_option = "--torch",
+    .variants = torch_variants,
     .accepts = SL_OPT_PROBS | SL_OPT_NUM_SAMPLES | SL_OPT_REPLACEMENT | SL_OPT_DTYPE | SL_OPT_VARIANT,
     .takes_logits = 0,
     .input_why = "torch.multinomial samples probabilities",

@@ -14,13 +14,20 @@
  * releases draw the same distribution from other random numbers. */
 #include "framework/sl_fw.h"
 
+static const sl_fw_variant vllm_variants[] = {
+    {"1.13", "vLLM 0.8-0.11 V1 sampler (PyTorch path) on torch 1.13.1", SL_TORCH_1_13},
+    {"2", "vLLM 0.8-0.11 V1 sampler (PyTorch path) on torch 2.x", SL_TORCH_2},
+    {NULL, NULL, 0},
+};
+
 const sl_fw_type sl_fw_vllm_type = {
     .name = "vllm",
     .summary = "vLLM V1 sampler, seeded request: the vllm pipeline, then argmax(probs / q) with q.exponential_ from "
     "torch.Generator().manual_seed(seed) (= torch.multinomial); T < 1e-5 greedy",
-    .version = "vLLM 0.8-0.11 V1 sampler on torch 1.13.1",
+    .variant_option = "--torch",
+    .variants = vllm_variants,
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_PENALTY |
-        SL_OPT_DEFAULTS | SL_OPT_VARIANT,
+        SL_OPT_DEFAULTS | SL_OPT_VARIANT | SL_OPT_CPU,
     .takes_logits = 1,
     .input_why = "its sampler starts from logits",
     .pipeline = &sl_logits_pipeline_vllm_type,

@@ -54,31 +54,55 @@ float sl_logits_expf_sleef(float d)
     return u * sl_f32_pow2i(q >> 1) * sl_f32_pow2i(q - (q >> 1));
 }
 
-float sl_logits_sum_avx2(const float *x, size_t n)
+int sl_logits_cpu_resolve(int cpu)
 {
-    /* at::vec::reduce_all(+): n < 8 lane by lane; otherwise 8 lane
-     * accumulators over full vectors, the tail into the first lanes, then the
-     * AVX2 shuffle tree ((a0+a4)+(a2+a6)) + ((a1+a5)+(a3+a7)) */
+    if (cpu != SL_CPU_AUTO)
+        return cpu;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    /* aten/src/ATen/native/DispatchStub.cpp compute_cpu_capability (torch 2.x):
+     * AVX512 needs avx512 vl, bw, dq and fma; otherwise AVX2 */
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("fma"))
+        return SL_CPU_AVX512;
+#endif
+    return SL_CPU_AVX2;
+}
+
+const char *sl_logits_cpu_name(int cpu)
+{
+    return cpu == SL_CPU_AVX512 ? "avx512" : cpu == SL_CPU_AVX2 ? "avx2" : "auto";
+}
+
+float sl_logits_sum_reduce_all(const float *x, size_t n, int cpu)
+{
+    /* at::vec::reduce_all(+) (aten/src/ATen/cpu/vec/functional_base.h): n < L lane
+     * by lane; otherwise one L-lane accumulator over full vectors, the tail into the
+     * first lanes, then the shuffle tree: a_i + a_(i^8) (16 lanes only), then
+     * a_i + a_(i^4), a_i + a_(i^2), a_0 + a_1. L = 8 on AVX2, 16 on AVX-512. */
+    size_t L = cpu == SL_CPU_AVX512 ? 16 : 8;
     if (n == 0)
         return 0.0f;
-    if (n < 8) {
+    if (n < L) {
         float s = x[0];
         for (size_t i = 1; i < n; i++)
             s += x[i];
         return s;
     }
-    float a[8];
-    memcpy(a, x, sizeof a);
-    size_t d = 8;
-    for (; d < n - (n % 8); d += 8)
-        for (int l = 0; l < 8; l++)
+    float a[16];
+    memcpy(a, x, L * sizeof *a);
+    size_t d = L;
+    for (; d < n - (n % L); d += L)
+        for (size_t l = 0; l < L; l++)
             a[l] += x[d + l];
     for (size_t l = 0; d + l < n; l++)
         a[l] += x[d + l];
-    return ((a[0] + a[4]) + (a[2] + a[6])) + ((a[1] + a[5]) + (a[3] + a[7]));
+    for (size_t w = L / 2; w >= 1; w /= 2)
+        for (size_t l = 0; l < w; l++)
+            a[l] = a[l] + a[l + w];
+    return a[0];
 }
 
-void sl_logits_softmax_f32(const float *x, size_t n, float *out)
+void sl_logits_softmax_f32(const float *x, size_t n, float *out, int cpu)
 {
     float mx = -INFINITY;
     for (size_t i = 0; i < n; i++)
@@ -86,12 +110,12 @@ void sl_logits_softmax_f32(const float *x, size_t n, float *out)
             mx = x[i];
     for (size_t i = 0; i < n; i++)
         out[i] = sl_logits_expf_sleef(x[i] - mx);
-    float inv = 1.0f / sl_logits_sum_avx2(out, n);
+    float inv = 1.0f / sl_logits_sum_reduce_all(out, n, cpu);
     for (size_t i = 0; i < n; i++)
         out[i] *= inv;
 }
 
-void sl_logits_log_softmax_f32(const float *x, size_t n, float *out)
+void sl_logits_log_softmax_f32(const float *x, size_t n, float *out, int cpu)
 {
     float mx = -INFINITY;
     for (size_t i = 0; i < n; i++)
@@ -99,7 +123,7 @@ void sl_logits_log_softmax_f32(const float *x, size_t n, float *out)
             mx = x[i];
     for (size_t i = 0; i < n; i++)
         out[i] = sl_logits_expf_sleef(x[i] - mx);
-    float lse = logf(sl_logits_sum_avx2(out, n));
+    float lse = logf(sl_logits_sum_reduce_all(out, n, cpu));
     for (size_t i = 0; i < n; i++)
         out[i] = (x[i] - mx) - lse;
 }

@@ -29,6 +29,7 @@
 
 typedef struct hf_work {
     size_t V;
+    int cpu;               /* torch's CPU kernel (SL_CPU_AVX2 / AVX512), resolved */
     float *s, *a, *b, *c, *d;
     size_t *idx;
 } hf_work;
@@ -86,7 +87,7 @@ static int hf_top_p(hf_work *w, double top_p, size_t min_keep, sl_error *err)
         return rc;
     for (size_t j = 0; j < V; j++)
         w->a[j] = w->s[w->idx[j]];
-    sl_logits_softmax_f32(w->a, V, w->b);
+    sl_logits_softmax_f32(w->a, V, w->b, w->cpu);
     sl_logits_cumsum_f32(w->b, V, w->a);
     float thr = (float)(1.0 - top_p);
     size_t protect = min_keep < V ? V - min_keep : 0;
@@ -101,7 +102,7 @@ static int hf_top_p(hf_work *w, double top_p, size_t min_keep, sl_error *err)
 static int hf_min_p(hf_work *w, double min_p, size_t min_keep, sl_error *err)
 {
     size_t V = w->V;
-    sl_logits_softmax_f32(w->s, V, w->a);
+    sl_logits_softmax_f32(w->s, V, w->a, w->cpu);
     float top = 0;
     for (size_t i = 0; i < V; i++)
         if (w->a[i] > top)
@@ -123,7 +124,7 @@ static int hf_typical(hf_work *w, double mass, size_t min_keep, sl_error *err)
 {
     size_t V = w->V;
     float *lp = w->a, *shift = w->b;
-    sl_logits_log_softmax_f32(w->s, V, lp);
+    sl_logits_log_softmax_f32(w->s, V, lp, w->cpu);
     /* ent = -(normalized * p).nansum(): p = exp(normalized) (SLEEF), and
      * 0 * -inf is NaN, which nansum reads as 0 */
     for (size_t i = 0; i < V; i++)
@@ -138,7 +139,7 @@ static int hf_typical(hf_work *w, double mass, size_t min_keep, sl_error *err)
     float *sorted = w->c, *cum = w->d;
     for (size_t j = 0; j < V; j++)
         sorted[j] = w->s[w->idx[j]];
-    sl_logits_softmax_f32(sorted, V, cum);
+    sl_logits_softmax_f32(sorted, V, cum, w->cpu);
     sl_logits_cumsum_f32(cum, V, sorted);
     float fm = (float)mass;
     size_t last = 0;
@@ -201,6 +202,7 @@ static int hf_run(const float *lf, const double *ld, size_t V, const sl_logits_c
 
     hf_work w;
     int rc = hf_work_alloc(&w, V, err);
+    w.cpu = sl_logits_cpu_resolve(c->cpu);
     if (rc)
         return rc;
     if ((rc = sl_logits_result_alloc(out, V, err))) {
@@ -257,7 +259,7 @@ static int hf_run(const float *lf, const double *ld, size_t V, const sl_logits_c
         sl_logits_step(out, "typical");
     }
     /* _sample: probs = softmax(next_token_scores) */
-    sl_logits_softmax_f32(w.s, V, w.a);
+    sl_logits_softmax_f32(w.s, V, w.a, w.cpu);
     for (size_t i = 0; i < V; i++) {
         out->kept[i] = w.s[i] != -INFINITY;
         out->n_kept += out->kept[i];
@@ -276,6 +278,6 @@ const sl_logits_pipeline_type sl_logits_pipeline_hf_type = {
     "transformers generate(do_sample=True): repetition penalty -> temperature -> top-k (ties kept) -> top-p -> "
     "min-p -> typical, float32; --defaults = top_k 50",
     SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
-        SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS,
+        SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS | SL_OPT_CPU,
     hf_run,
 };

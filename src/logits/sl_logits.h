@@ -112,7 +112,7 @@ enum {
     SL_OPT_TOP_K = 1u << 3, SL_OPT_TOP_P = 1u << 4, SL_OPT_MIN_P = 1u << 5,
     SL_OPT_NUM_SAMPLES = 1u << 6, SL_OPT_REPLACEMENT = 1u << 7, SL_OPT_DTYPE = 1u << 8,
     SL_OPT_VARIANT = 1u << 9, SL_OPT_SIMD_SUM = 1u << 10, SL_OPT_TYPICAL = 1u << 11,
-    SL_OPT_PENALTY = 1u << 12, SL_OPT_MIN_KEEP = 1u << 13, SL_OPT_DEFAULTS = 1u << 14
+    SL_OPT_PENALTY = 1u << 12, SL_OPT_MIN_KEEP = 1u << 13, SL_OPT_DEFAULTS = 1u << 14, SL_OPT_CPU = 1u << 15
 };
 
 /* Pipeline-only option bits, above samplab.h's SL_OPT_* range. */
@@ -136,6 +136,7 @@ typedef struct sl_logits_cfg {
     int has_last_n; long last_n;              /* llama.cpp penalty_last_n */
     int has_min_keep; long min_keep;
     int defaults;                             /* apply the framework's own defaults */
+    int cpu;                                  /* torch's CPU kernel (SL_CPU_*): hf, vllm */
 } sl_logits_cfg;
 
 /* One llama.cpp candidate (llama_token_data). */
@@ -188,15 +189,22 @@ int sl_logits_result_alloc(sl_logits_result *r, size_t V, sl_error *err);
 
 /* ---- shared float32 kernels (logits/f32.c), as torch's CPU ops compute them */
 
-/* torch.softmax over x[0..n) in float32 as torch's AVX2 CPU kernel computes
- * it: max subtracted, SLEEF expf, the 8-lane reduce_all sum, times 1/sum. */
-void sl_logits_softmax_f32(const float *x, size_t n, float *out);
-/* SLEEF's expf_u10 (FMA build), torch's vectorised float exp, bit for bit. */
+/* torch's CPU kernels (its vectorised code, aten/src/ATen/cpu/vec): which one runs
+ * decides the last bits of every reduction. SL_CPU_AUTO resolves to what torch 2.x
+ * picks on this machine (ATEN_CPU_CAPABILITY overrides it in torch). */
+enum { SL_CPU_AUTO = 0, SL_CPU_AVX2 = 1, SL_CPU_AVX512 = 2 };
+int sl_logits_cpu_resolve(int cpu);
+const char *sl_logits_cpu_name(int cpu);   /* "avx2", "avx512" */
+/* torch.softmax over x[0..n) in float32 as torch's CPU kernel computes it
+ * (SoftMaxKernel.cpp _vec_softmax_lastdim): max subtracted, SLEEF expf, the
+ * reduce_all sum of that kernel's width, times 1/sum. cpu: SL_CPU_AVX2 or AVX512. */
+void sl_logits_softmax_f32(const float *x, size_t n, float *out, int cpu);
+/* SLEEF's expf_u10 (FMA build), torch's vectorised float exp, bit for bit (both kernels). */
 float sl_logits_expf_sleef(float d);
-/* at::vec::reduce_all's float sum with AVX2 (8 lanes, shuffle-tree finish). */
-float sl_logits_sum_avx2(const float *x, size_t n);
+/* at::vec::reduce_all's float sum: 8 lanes (AVX2) or 16 (AVX-512), shuffle-tree finish. */
+float sl_logits_sum_reduce_all(const float *x, size_t n, int cpu);
 /* log_softmax in float32: (x - max) - logf(sum of SLEEF exp(x - max)). */
-void sl_logits_log_softmax_f32(const float *x, size_t n, float *out);
+void sl_logits_log_softmax_f32(const float *x, size_t n, float *out, int cpu);
 /* torch.sum (ignore_nan = 0) or torch.nansum (1) of a contiguous float32 row
  * on CPU with one thread: ATen's cascade sum, bit for bit. */
 float sl_logits_sum_torch_f32(const float *x, size_t n, int ignore_nan);

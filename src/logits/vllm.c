@@ -34,6 +34,7 @@ static int vllm_run(const float *lf, const double *ld, size_t V, const sl_logits
     long top_k = c->has_top_k ? c->top_k : 0;
     double min_p = c->has_min_p ? c->min_p : 0.0;
     double rep = c->has_penalty ? c->penalty : 1.0;
+    int cpu = sl_logits_cpu_resolve(c->cpu);
     /* SamplingParams._verify_args */
     if (!(T >= 0)) {
         sl_logits_pyrepr(T, num, sizeof num);
@@ -113,7 +114,7 @@ static int vllm_run(const float *lf, const double *ld, size_t V, const sl_logits
         sl_logits_step(out, "temperature");
     }
     if (min_p > 0) {
-        sl_logits_softmax_f32(s, V, a);
+        sl_logits_softmax_f32(s, V, a, cpu);
         float top = 0;
         for (size_t i = 0; i < V; i++)
             if (a[i] > top)
@@ -137,7 +138,7 @@ static int vllm_run(const float *lf, const double *ld, size_t V, const sl_logits
             sl_logits_step(out, "top_k");
         }
         if (top_p < 1.0) {
-            sl_logits_softmax_f32(a, V, b);
+            sl_logits_softmax_f32(a, V, b, cpu);
             sl_logits_cumsum_f32(b, V, b);
             float thr = 1.0f - (float)top_p; /* p is a float32 tensor: 1 - p in float32 */
             for (size_t j = 0; j + 1 < V; j++)
@@ -148,7 +149,7 @@ static int vllm_run(const float *lf, const double *ld, size_t V, const sl_logits
         for (size_t j = 0; j < V; j++)
             s[idx[j]] = a[j];
     }
-    sl_logits_softmax_f32(s, V, a);
+    sl_logits_softmax_f32(s, V, a, cpu);
     for (size_t i = 0; i < V; i++) {
         out->kept[i] = s[i] != -INFINITY;
         out->n_kept += out->kept[i];
@@ -169,6 +170,6 @@ const sl_logits_pipeline_type sl_logits_pipeline_vllm_type = {
     "vLLM V1 sampler: repetition penalty (prompt+output) -> greedy if T < 1e-5 -> temperature -> min-p -> top-k "
     "(ties kept) -> top-p, float32; defaults apply nothing",
     SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_PENALTY |
-        SL_OPT_DEFAULTS,
+        SL_OPT_DEFAULTS | SL_OPT_CPU,
     vllm_run,
 };

@@ -85,6 +85,7 @@ static int cmp_case_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         /* Sampling at T = 1 said out loud where the case sets no temperature:
          * candle's LogitsProcessor without one is argmax. */
         sl_logits_cfg cfg = c->cfg;
+        cfg.cpu = SL_REPORT_CPU;
         if (!cfg.has_temperature && (t->accepts & SL_OPT_TEMPERATURE)) {
             cfg.has_temperature = 1;
             cfg.temperature = 1.0;
@@ -117,6 +118,7 @@ static int cmp_case_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         if (!r->probs)
             return sl_base_error_set(err, SL_ENOMEM, "compare: out of memory");
         sl_fw_opts o = c->fo;
+        o.cfg.cpu = SL_REPORT_CPU;
         o.logits = &d->lvec;
         o.seed.lo = c->seed;
         o.has_seed = 1;

@@ -346,6 +346,7 @@ static int ties_pipelines(const sl_report_ctx *ctx, ties_pipe *out, size_t max, 
         q->name = t->name;
         sl_logits_cfg cfg;
         memset(&cfg, 0, sizeof cfg);
+        cfg.cpu = SL_REPORT_CPU;
         cfg.has_top_k = 1;
         cfg.top_k = 2;
         if (t->accepts & SL_OPT_TEMPERATURE) { /* candle without one is argmax */

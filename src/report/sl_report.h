@@ -16,6 +16,10 @@
 #include "stats/sl_stat.h"
 #include "io/sl_io.h"
 
+/* torch's CPU kernel the report models (hf, vllm), fixed so the report is the same
+ * bytes on every machine; `samplab draw --cpu` chooses it elsewhere. */
+#define SL_REPORT_CPU SL_CPU_AVX2
+
 /* A probability vector the report studies, with the logits it came from. */
 typedef struct sl_report_dist {
     char name[64];      /* short id used in tables and file names: weather, ties, zipf */

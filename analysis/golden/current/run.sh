@@ -8,8 +8,25 @@ chroot_dir=${1:?usage: run.sh CHROOT OUTDIR}
 out=${2:?usage: run.sh CHROOT OUTDIR}
 mkdir -p "$out"
 here=$(dirname "$0")
+# py KERNEL SCRIPT [ARG...]: a Python generator in the chroot (chroot_py.sh)
+py() { sh "$here/chroot_py.sh" "$chroot_dir" "$out" "$@"; }
 # One line per generator:
 # llama.cpp 0.7.0 (libllama C API): llamacpp_chain.txt, llamacpp_generate.txt + _logits.npy
 sh "$here/llamacpp_golden.sh" "$chroot_dir" "$out"
 # Rust rand 0.10.3 and 0.8.8 (offline cargo): rand_{raw,wi,select,candle,fuzz,sub}_{0.10.3,0.8.8}.txt
 sh "$here/rand_golden.sh" "$chroot_dir" "$out"
+# torch 2.14.1 multinomial, analysis/golden/torch_golden.py unmodified: torch_multinomial.txt
+py default torch_golden.py @
+# torch float32 softmax/log_softmax/exp/cumsum/sum per CPU kernel and threads: torch_kernels.txt
+py default torch_kernels.py @/torch_kernels.txt
+# the 8/16-lane softmax sum-order model checked against torch: torch_softmax_order.txt
+py default softmax_order.py @/torch_softmax_order.txt
+# transformers 5.12.1 logits processors on the hf cases of hf_golden.py: hf_pipeline.txt, _avx512.txt
+py avx2 hf_pipeline.py @/hf_pipeline.txt
+py avx512 hf_pipeline.py @/hf_pipeline_avx512.txt
+# transformers 5.12.1 generate() on small random Llama models: hf_generate.txt + .safetensors, _avx512
+py avx2 hf_generate.py @
+py avx512 hf_generate.py @ hf_generate_avx512
+# NumPy 2.4.6, analysis/golden/numpy_golden.py and exact_numpy_torch.py unmodified
+py default numpy_golden.py @
+py default exact_numpy_torch.py @/exact_numpy_torch.txt
