@@ -215,6 +215,7 @@ static const sl_cli_take gen_takes[] = {
     OH(SL_CLI_SEED, "the framework's seed (replay: default the framework's own)"),
     O(SL_CLI_DTYPE),
     O(SL_CLI_TORCH),
+    O(SL_CLI_CPU),
     O(SL_CLI_SIMD_SUM),
     G(SL_CLI_G_SAMPLING),
     G(SL_CLI_G_LLAMA_PENALTY),

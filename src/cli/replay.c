@@ -123,6 +123,8 @@ int sl_cli_gen_load(const char *cmd, const sl_cli_parsed *po, int allow_all, sl_
     fo->n = 1;
     fo->simd_sum = v[SL_CLI_SIMD_SUM].given;
     fo->variant = v[SL_CLI_TORCH].text;
+    if (sl_cli_cpu(cmd, la.cpu_text, &fo->cfg.cpu))
+        return 2;
     if (v[SL_CLI_DTYPE].text) {
         const char *dt = v[SL_CLI_DTYPE].text;
         if (!strcmp(dt, "float32"))
