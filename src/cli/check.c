@@ -358,26 +358,71 @@ int sl_cli_check_main(int argc, char **argv)
         rc = sl_cli_fail(&err);
         goto out;
     }
-    size_t n_out = 0;
-    for (size_t t = 0; t < T; t++) {
-        sl_logits_result r;
-        sl_stat_gen_one one;
-        if (claim_probs(&c, t, &c.cfg, &r, &err) || sl_stat_gen_step(r.probs, V, (size_t)obs[t], t, &one, &err) ||
-            sl_stat_gen_add(&sg, &one, &err)) {
-            rc = sl_cli_fail_in(c.row.source, &err);
-            goto out;
-        }
-        if (one.px == 0) {
-            const char *why;
-            if (which_filter(&c, t, (size_t)obs[t], &r, &why, &err)) {
-                sl_logits_result_free(&r);
-                rc = sl_cli_fail(&err);
-                goto out;
+    /* Given the observed log every step's claim is known (its history is the
+     * observed tokens), so the steps run in parallel, each thread with its own
+     * row; the terms are then added in step order, so the result does not
+     * depend on the number of threads. */
+    size_t n_out = 0, fail_t = SIZE_MAX;
+    sl_error fail_err;
+    sl_stat_gen_one *ones = malloc(T * sizeof *ones);
+    const char **why_t = calloc(T, sizeof *why_t);
+    if (!ones || !why_t) {
+        free(ones);
+        free(why_t);
+        fprintf(stderr, "samplab check: out of memory for %zu steps\n", T);
+        goto out;
+    }
+#pragma omp parallel
+    {
+        claim cl = c;
+        sl_error te;
+        int ok = !sl_base_vec_alloc(&cl.row, V, m->source, &te);
+        cl.row_t = SIZE_MAX;
+        if (!ok) {
+#pragma omp critical
+            if (fail_t == SIZE_MAX) {
+                fail_t = 0;
+                fail_err = te;
             }
-            out_steps[n_out] = t;
-            out_why[n_out++] = why;
         }
-        sl_logits_result_free(&r);
+#pragma omp for schedule(dynamic, 8)
+        for (size_t t = 0; t < T; t++) {
+            if (!ok)
+                continue;
+            sl_logits_result r;
+            int bad = claim_probs(&cl, t, &cl.cfg, &r, &te) != 0;
+            if (!bad) {
+                bad = sl_stat_gen_step(r.probs, V, (size_t)obs[t], t, &ones[t], &te) != 0;
+                if (!bad && ones[t].px == 0 && which_filter(&cl, t, (size_t)obs[t], &r, &why_t[t], &te))
+                    bad = 1;
+                sl_logits_result_free(&r);
+            }
+            if (bad) {
+#pragma omp critical
+                if (t < fail_t) {
+                    fail_t = t;
+                    sl_base_error_set(&fail_err, SL_EINVAL, "%.200s step %zu: %.280s", m->source, t, te.msg);
+                }
+            }
+        }
+        if (ok)
+            sl_base_vec_free(&cl.row);
+    }
+    for (size_t t = 0; fail_t == SIZE_MAX && t < T; t++) {
+        if (sl_stat_gen_add(&sg, &ones[t], &fail_err)) {
+            fail_t = t;
+            break;
+        }
+        if (ones[t].px == 0) {
+            out_steps[n_out] = t;
+            out_why[n_out++] = why_t[t];
+        }
+    }
+    free(ones);
+    free(why_t);
+    if (fail_t != SIZE_MAX) {
+        rc = sl_cli_fail(&fail_err);
+        goto out;
     }
     sl_stat_gen_result res;
     if (sl_stat_gen_finish(&sg, alpha, &res, &err)) {

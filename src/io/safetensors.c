@@ -456,6 +456,13 @@ int sl_io_steps_read_safetensors(const char *name, const unsigned char *buf, siz
     if ((rc = sl_io_steps_alloc(out, (size_t)fd.d0, (size_t)fd.V, f64 ? SL_F64 : SL_F32, src, err)))
         return rc;
     size_t n = out->t * out->v;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* F32 and F64 bytes are the host's: one copy (F16, BF16 widen below) */
+    if (fd.dtype->bits == 64 || !strcmp(fd.dtype->name, "F32")) {
+        memcpy(f64 ? (void *)out->d : (void *)out->f, fd.data, n * (fd.dtype->bits / 8));
+        return SL_OK;
+    }
+#endif
     for (size_t i = 0; i < n; i++) {
         double d;
         float f;

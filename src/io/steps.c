@@ -68,14 +68,25 @@ static int check_rows(const sl_io_steps *m, sl_error *err)
 {
     size_t V = m->v;
     for (size_t i = 0; i < m->t; i++) {
-        int finite_or_inf = 0;
-        for (size_t j = 0; j < V; j++) {
-            double x = m->d ? m->d[i * V + j] : (double)m->f[i * V + j];
-            if (isnan(x))
-                return sl_base_error_set(err, SL_EINVAL, "%s: step %zu, entry %zu is NaN", m->source, i, j);
-            finite_or_inf |= x != -INFINITY;
+        /* count, branch-free, then find the entry only when there is one */
+        size_t nan = 0, ninf = 0;
+        if (m->d) {
+            const double *x = m->d + i * V;
+            for (size_t j = 0; j < V; j++) {
+                nan += x[j] != x[j];
+                ninf += x[j] == -INFINITY;
+            }
+        } else {
+            const float *x = m->f + i * V;
+            for (size_t j = 0; j < V; j++) {
+                nan += x[j] != x[j];
+                ninf += x[j] == -INFINITY;
+            }
         }
-        if (!finite_or_inf)
+        for (size_t j = 0; nan && j < V; j++)
+            if (isnan(m->d ? m->d[i * V + j] : (double)m->f[i * V + j]))
+                return sl_base_error_set(err, SL_EINVAL, "%s: step %zu, entry %zu is NaN", m->source, i, j);
+        if (ninf == V)
             return sl_base_error_set(err, SL_EINVAL, "%s: step %zu is all -inf (nothing to draw)", m->source, i);
     }
     return SL_OK;
@@ -97,6 +108,11 @@ int sl_io_steps_read_npy(const char *name, const unsigned char *buf, size_t len,
     sl_dtype dt = info.width == 8 ? SL_F64 : SL_F32;
     if ((rc = sl_io_steps_alloc(out, info.shape[0], info.shape[1], dt, name, err)))
         return rc;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* the file's little-endian bytes are the host's: one copy */
+    memcpy(dt == SL_F64 ? (void *)out->d : (void *)out->f, info.data, info.count * info.width);
+    return SL_OK;
+#endif
     for (size_t k = 0; k < info.count; k++) {
         double d;
         float f;
