@@ -186,3 +186,49 @@ Test(stat_generation, power_simulation_sees_temperature_1_2)
     cr_expect_geq(power, 0.9, "power %.3f", power);
     sl_base_vec_free(&c.row);
 }
+
+/* one step's terms by hand: p = (1/2, 1/4, 1/4) */
+Test(stat_generation, step_terms_exact)
+{
+    const double w[3] = {2, 1, 1}; /* weights, divided by their sum */
+    sl_stat_gen_one o;
+    sl_error e;
+    double l2 = log(0.5), l4 = log(0.25), m = 0.5 * l2 + 0.5 * l4;
+    double var = 0.5 * l2 * l2 + 0.5 * l4 * l4 - m * m;
+    cr_assert_eq(sl_stat_gen_step(w, 3, 1, 0, &o, &e), 0);
+    cr_expect_float_eq(o.px, 0.25, 1e-15);
+    cr_expect_float_eq(o.mean, m, 1e-15, "mean %.17g, want %.17g", o.mean, m);
+    cr_expect_float_eq(o.var, var, 1e-15, "var %.17g, want %.17g", o.var, var);
+    cr_expect_float_eq(o.before, 0.5, 1e-15, "token 1 ranks after token 0 only");
+    cr_assert_eq(sl_stat_gen_step(w, 3, 2, 0, &o, &e), 0);
+    cr_expect_float_eq(o.before, 0.75, 1e-15, "a tie ranks by id: token 2 after 0 and 1");
+    cr_assert_eq(sl_stat_gen_step(w, 3, 0, 0, &o, &e), 0);
+    cr_expect_float_eq(o.before, 0.0, 1e-15);
+    const double z[3] = {1, 0, 1};
+    cr_assert_eq(sl_stat_gen_step(z, 3, 1, 4, &o, &e), 0);
+    cr_expect_eq(o.px, 0.0, "a removed token has probability 0");
+    cr_expect_neq(sl_stat_gen_step(z, 3, 3, 4, &o, &e), 0);
+    cr_expect(strstr(e.msg, "step 4: token 3 is not below V = 3"), "%s", e.msg);
+    const double bad[2] = {1, -1};
+    cr_expect_neq(sl_stat_gen_step(bad, 2, 0, 7, &o, &e), 0);
+    cr_expect(strstr(e.msg, "step 7"), "%s", e.msg);
+    /* a log of certain steps: L equals its mean, p = 1; one outside: p_value 0 */
+    sl_stat_gen g;
+    sl_stat_gen_result r;
+    const double one[2] = {0, 1};
+    cr_assert_eq(sl_stat_gen_init(&g, 1, SL_STAT_GEN_SEED, &e), 0);
+    for (int t = 0; t < 5; t++) {
+        sl_stat_gen_step(one, 2, 1, (size_t)t, &o, &e);
+        cr_assert_eq(sl_stat_gen_add(&g, &o, &e), 0);
+    }
+    cr_assert_eq(sl_stat_gen_finish(&g, 0.01, &r, &e), 0);
+    cr_expect_eq(r.ll_p, 1.0);
+    cr_expect_eq(r.reject, 0);
+    sl_stat_gen_step(one, 2, 0, 5, &o, &e);
+    sl_stat_gen_add(&g, &o, &e);
+    cr_assert_eq(sl_stat_gen_finish(&g, 0.01, &r, &e), 0);
+    cr_expect_eq(r.outside, 1);
+    cr_expect_eq(r.p_value, 0.0);
+    cr_expect_eq(r.reject, 1);
+    sl_stat_gen_free(&g);
+}
