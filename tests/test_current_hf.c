@@ -3,11 +3,10 @@
  * data/golden/current/hf_pipeline.txt, written by
  * analysis/golden/current/hf_pipeline.py in the format of data/golden/hf_pipeline.txt.
  * Unlike tests/test_logits_golden.c this counts the differing cases instead of
- * stopping at the first, so a known difference can be pinned by name:
- *   ties1_minp — transformers 5.x MinPLogitsWarper keeps its min_tokens_to_keep
- *   tokens with torch.topk(probs, k), not with the descending argsort of 4.x
- *   (logits_process.py MinPLogitsWarper.__call__), so among tied logits other
- *   ids survive.
+ * stopping at the first and names them. transformers 5.x's MinPLogitsWarper keeps
+ * its min_tokens_to_keep tokens with torch.topk(probs, k), not with the descending
+ * argsort of 4.x (case ties1_minp tells them apart), so the pipeline runs with
+ * cfg.transformers = 5.
  * The AVX-512 twin (hf_pipeline_avx512.txt, torch's default kernel on this machine)
  * is replayed with the 16-lane kernel model. */
 #include <criterion/criterion.h>
@@ -107,6 +106,7 @@ static void replay_hf(const char *path, int cpu, hf_replay *r)
         long ctx[64];
         parse_case(line, &c, ctx, 64);
         c.cpu = cpu;
+        c.transformers = 5;
         char *lg = strtok_r(NULL, "\n", &save), *kp = strtok_r(NULL, "\n", &save), *pr = strtok_r(NULL, "\n", &save);
         cr_assert(lg && kp && pr && !strncmp(lg, "logits ", 7) && !strncmp(kp, "kept", 4) && !strncmp(pr, "probs ", 6));
         /* the text reader parses each value with strtod and strtof, as torch got them */
@@ -160,8 +160,7 @@ Test(replay_current, hf_pipeline_transformers_5_12_avx2)
     cr_log_info("transformers 5.12.1 (AVX2): %zu cases, %zu differ (%s), %zu of %zu draw lines differ", r.cases,
                 r.differ, r.names, r.draws_differ, r.draws);
     cr_assert(r.cases >= 30 && r.draws >= 20, "only %zu cases, %zu draw lines", r.cases, r.draws);
-    /* the one known difference (see the top of this file); anything else is new */
-    cr_assert_str_eq(r.names, "ties1_minp", "cases that differ from transformers 5.12.1: '%s'", r.names);
+    cr_assert_str_eq(r.names, "", "cases that differ from transformers 5.12.1: '%s'", r.names);
     cr_assert_eq(r.draws_differ, 0, "%zu draw lines differ", r.draws_differ);
 }
 
@@ -173,6 +172,6 @@ Test(replay_current, hf_pipeline_transformers_5_12_avx512)
     cr_log_info("transformers 5.12.1 (AVX-512): %zu cases, %zu differ (%zu in probabilities only): %s; "
                 "%zu of %zu draw lines differ", r.cases, r.differ, r.prob_only, r.names, r.draws_differ, r.draws);
     cr_assert(r.cases >= 30, "only %zu cases", r.cases);
-    cr_assert_str_eq(r.names, "ties1_minp", "cases that differ from transformers 5.12.1 (AVX-512): '%s'", r.names);
+    cr_assert_str_eq(r.names, "", "cases that differ from transformers 5.12.1 (AVX-512): '%s'", r.names);
     cr_assert_eq(r.draws_differ, 0, "%zu draw lines differ", r.draws_differ);
 }

@@ -103,7 +103,7 @@ static long lc_step(const lc_case *c, const float *x, const long *hist, size_t n
         tok = a.data[best].id;
     } else {
         /* drawn even for one candidate, as 0.7.0 does (skip_one: the framework's rule) */
-        double u = skip_one && a.size == 1 ? 0.0 : sl_fw_llamacpp_uniform(rng);
+        double u = skip_one && a.size == 1 ? 0.0 : sl_rng_uniform_f64_stdcxx(rng);
         tok = a.data[sl_logits_llama_dist(&a, u)].id;
     }
     *words = rng->words - w0;

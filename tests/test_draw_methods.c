@@ -99,7 +99,7 @@ static size_t broken_draw(const void *table, sl_rng *r)
 {
     const broken_table *t = table;
     double target = sl_rng_uniform_f64(r) * t->total;
-    size_t i = sl_draw_cdf_search(t->cum + 1, t->V - 1, target); /* off by one */
+    size_t i = sl_draw_search_gt_f64(t->cum + 1, t->V - 1, target); /* off by one */
     return i < t->V ? i : t->V - 1;
 }
 static void broken_free(void *t)
@@ -213,4 +213,32 @@ Test(replay_draw, linear_fallback_hands_a_filtered_token_the_leftover)
     size_t c = sl_draw_cdf_type.draw(t, &r);
     cr_assert_lt(c, 7, "cdf returned %zu", c);
     sl_draw_cdf_type.free(t);
+}
+
+/* The one cdf search: on sorted tables with plateaus, gt counts the entries <= x
+ * and ge those < x, for every x at, between and beyond the entries. */
+Test(replay_draw, search_rules_on_sorted_tables_with_plateaus)
+{
+    const double d[] = {0.0, 0.0, 0.25, 0.25, 0.25, 0.5, 0.75, 0.75, 1.0};
+    float f[9];
+    for (size_t n = 0; n <= 9; n++) {
+        for (size_t i = 0; i < n; i++)
+            f[i] = (float)d[i];
+        for (int q = -1; q <= 9; q++) {
+            double x = q * 0.125;
+            size_t le = 0, lt = 0;
+            for (size_t i = 0; i < n; i++) {
+                le += d[i] <= x;
+                lt += d[i] < x;
+            }
+            cr_assert_eq(sl_draw_search_gt_f64(d, n, x), le, "gt_d n=%zu x=%g", n, x);
+            cr_assert_eq(sl_draw_search_gt_f32(f, n, (float)x), le, "gt_f n=%zu x=%g", n, x);
+            cr_assert_eq(sl_draw_search_ge_f64(d, n, x), lt, "ge_d n=%zu x=%g", n, x);
+            cr_assert_eq(sl_draw_search_ge_f32(f, n, x), lt, "ge_f n=%zu x=%g", n, x);
+        }
+    }
+    /* torch's overflowed cdf: 0 before the overflow, NaN after; ge treats NaN as
+     * "not less", so the bisection lands on the first NaN or earlier */
+    const double t[] = {0.0, 0.0, NAN, NAN};
+    cr_assert_eq(sl_draw_search_ge_f64(t, 4, 0.5), 2);
 }

@@ -51,7 +51,7 @@ Test(replay_pipeline, llamacpp_uniform_equals_libstdcxx)
                 cur = (uint32_t)seed;
                 seeds++;
             }
-            double want = strtod(hex, NULL), got = sl_fw_llamacpp_uniform(&r);
+            double want = strtod(hex, NULL), got = sl_rng_uniform_f64_stdcxx(&r);
             cr_assert(got == want, "seed %lu draw %d: observed %a, libstdc++ %a", seed, i, got, want);
             cr_assert_eq(r.words, 2u * (unsigned)(i + 1), "two words per double");
         } else if (!strncmp(line, "words ", 6)) {
@@ -60,7 +60,7 @@ Test(replay_pipeline, llamacpp_uniform_equals_libstdcxx)
             cr_assert_eq(sscanf(line, "words %lu %lu %63s", &w1, &w2, hex), 3);
             fixed2 st = {{(uint32_t)w1, (uint32_t)w2}, 0};
             sl_rng fr = {&fixed2_type, &st, 0};
-            double want = strtod(hex, NULL), got = sl_fw_llamacpp_uniform(&fr);
+            double want = strtod(hex, NULL), got = sl_rng_uniform_f64_stdcxx(&fr);
             cr_assert(got == want, "words %lu %lu: observed %a, libstdc++ %a", w1, w2, got, want);
             corners++;
         }
@@ -116,7 +116,7 @@ Test(replay_pipeline, llamacpp_framework_draws)
     for (int i = 0; i < 4; i++)
         s += p[i] = expf((float)x[i] - 3.0f);
     for (size_t t = 0; t < 50; t++) {
-        double u = sl_fw_llamacpp_uniform(&r), acc = 0;
+        double u = sl_rng_uniform_f64_stdcxx(&r), acc = 0;
         long want = 3;
         for (int i = 0; i < 4; i++) {
             acc += (float)p[i];
@@ -151,8 +151,9 @@ Test(replay_pipeline, llamacpp_framework_draws)
     sl_base_vec_free(&v);
 }
 
-/* Cross-check with the exact audit (stats/exact_llama.c), written
- * independently: it counts, over all 2^64 word pairs (w1, w2), how many pick
+/* Cross-check with the exact audit of the dist draw type (draw/llama_dist.c:
+ * running sums and a binary search), against logits/llamacpp.c's own linear
+ * scan (sl_logits_llama_dist), a separate implementation: the audit counts, over all 2^64 word pairs (w1, w2), how many pick
  * each token. Those counts put token i on the word-pair range [lo_i, lo_i +
  * count_i) (u is nondecreasing in W = w2·2^32 + w1); at each boundary this
  * emulation's uniform and pick must switch token exactly there. */
@@ -160,7 +161,7 @@ static long pick_at(const sl_logits_cand *base, size_t V, sl_u128 W)
 {
     fixed2 st = {{(uint32_t)W, (uint32_t)(W >> 32)}, 0};
     sl_rng fr = {&fixed2_type, &st, 0};
-    double u = sl_fw_llamacpp_uniform(&fr);
+    double u = sl_rng_uniform_f64_stdcxx(&fr);
     sl_logits_cand d[16];
     memcpy(d, base, V * sizeof *d);
     sl_logits_llama_array a = {d, V, 0};
@@ -182,7 +183,7 @@ Test(replay_pipeline, llamacpp_dist_boundaries_match_exact_audit)
     in.source = "weather";
     sl_stat_exact_result res;
     sl_error e;
-    cr_assert_eq(sl_stat_exact_run(&sl_stat_exact_llamacpp_type, &in, &res, &e), 0, "%s", e.msg);
+    cr_assert_eq(sl_stat_exact_run(&sl_draw_llama_dist_exact, &in, &res, &e), 0, "%s", e.msg);
     cr_assert_eq(res.bits, 64);
     sl_logits_cand base[8];
     for (int i = 0; i < 8; i++)

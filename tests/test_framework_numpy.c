@@ -231,7 +231,7 @@ Test(replay_numpy, cdf_ties_and_forced_states, .init = load_vectors, .fini = fre
             continue;
         const ng_vec *v = ng_vec_find(VS, NVS, L->f[1]);
         double *cdf = malloc(v->V * sizeof *cdf);
-        sl_fw_numpy_cdf_build(v->p, v->V, cdf);
+        sl_draw_numpy_cdf_build(v->p, v->V, cdf);
         double u;
         long want;
         if (tie) {
@@ -246,7 +246,7 @@ Test(replay_numpy, cdf_ties_and_forced_states, .init = load_vectors, .fini = fre
             want = strtol(L->f[4], NULL, 10);
             forced++;
         }
-        size_t got = sl_fw_numpy_cdf_search(cdf, v->V, u);
+        size_t got = sl_draw_search_gt_f64(cdf, v->V, u);
         cr_assert_eq((long)got, want, "%s %s u=%a: observed %zu expected %ld", L->f[0], v->name, u, got, want);
         left_wrong += (long)search_left(cdf, v->V, u) != want;
         free(cdf);
@@ -293,16 +293,16 @@ Test(replay_numpy, validation_accepts_and_rejects_as_numpy, .init = load_vectors
 
 Test(replay_numpy, validation_points_at_the_entry_and_tolerance)
 {
-    sl_fw_numpy_check c;
+    sl_draw_numpy_check c;
     const double p[] = { 0.6, -0.1, 0.5 };
-    sl_fw_numpy_validate(p, 3, 0, &c);
+    sl_draw_numpy_validate(p, 3, 0, &c);
     cr_assert_eq(c.entry, 1);
     cr_assert_str_eq(c.numpy_message, "probabilities are not non-negative");
     const double q[] = { 0.5, 0.5 };
-    sl_fw_numpy_validate(q, 2, 1, &c);
+    sl_draw_numpy_validate(q, 2, 1, &c);
     cr_assert_eq(c.code, 0);
     cr_assert(c.atol == 0x1.6a09e6p-12, "float32 atol %a", c.atol);
-    sl_fw_numpy_validate(q, 2, 0, &c);
+    sl_draw_numpy_validate(q, 2, 0, &c);
     cr_assert(c.atol == 0x1p-26, "float64 atol %a", c.atol);
 }
 

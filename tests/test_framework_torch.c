@@ -278,20 +278,25 @@ static void expect_cli_error(const char *args, const char *msg_part)
 Test(replay_cli, torch_draw_matches_golden)
 {
     /* golden c1, c5, c83, c206, c667 (torch 1.13.1) */
-    expect_cli("draw --framework torch --probs " SM4 " --seed 0 --n 3", "2\n2\n0\n");
-    expect_cli("draw --framework torch --probs " SM4 " --seed 18446744073709551615 --n 3", "1\n0\n1\n");
-    expect_cli("draw --framework torch --probs " SM4 " --seed 0 --n 2 --num-samples 2", "2 1\n2 0\n");
-    expect_cli("draw --framework torch --probs " SM4 " --seed 0 --n 2 --num-samples 2 --replacement", "3 1\n0 2\n");
-    expect_cli("draw --framework torch --probs " SM4 " --seed 0 --n 3 --json",
+    expect_cli("draw --framework torch --torch 1.13 --probs " SM4 " --seed 0 --n 3", "2\n2\n0\n");
+    expect_cli("draw --framework torch --torch 1.13 --probs " SM4 " --seed 18446744073709551615 --n 3", "1\n0\n1\n");
+    expect_cli("draw --framework torch --torch 1.13 --probs " SM4 " --seed 0 --n 2 --num-samples 2", "2 1\n2 0\n");
+    expect_cli("draw --framework torch --torch 1.13 --probs " SM4 " --seed 0 --n 2 --num-samples 2 --replacement", "3 1\n0 2\n");
+    expect_cli("draw --framework torch --torch 1.13 --probs " SM4 " --seed 0 --n 3 --json",
                "{\"tokens\":[[2],[2],[0]],\"rng\":{\"name\":\"torch-mt19937\",\"word_bits\":32,\"words\":24},"
                "\"version\":\"torch 1.13.1 (CPU, no MKL)\"}\n");
-    expect_cli("draw --framework torch --probs data/golden/torch_vec_zipf49152.txt --n 4", "0\n306\n26\n3\n");
+    expect_cli("draw --framework torch --torch 1.13 --probs data/golden/torch_vec_zipf49152.txt --n 4", "0\n306\n26\n3\n");
 }
 
 Test(replay_cli, torch_draw_errors_as_torch)
 {
     expect_cli_error("draw --framework torch --probs 0.5,nan,0.5", "probability tensor contains either");
-    expect_cli_error("draw --framework torch --probs 0.5,-1,0.5 --replacement", "encountering probability entry < 0");
+    expect_cli_error("draw --framework torch --torch 1.13 --probs 0.5,-1,0.5 --replacement",
+                     "encountering probability entry < 0");
+    /* torch 2.x: one sample with replacement takes the race, and its check */
+    expect_cli_error("draw --framework torch --probs 0.5,-1,0.5 --replacement", "probability tensor contains either");
+    expect_cli_error("draw --framework torch --probs 0.5,-1,0.5 --replacement --num-samples 2",
+                     "encountering probability entry < 0");
     expect_cli_error("draw --framework torch --probs 0,0,0", "sum of probabilities <= 0");
     expect_cli_error("draw --framework torch --probs 1,2 --num-samples 3", "cannot sample n_sample > prob_dist.size(-1)");
     expect_cli_error("draw --framework torch --probs 1,2 --seed 18446744073709551616", "below 2^64");
@@ -336,8 +341,8 @@ Test(replay_cli, torch_draw_variant_2_words)
     /* torch 2.6.0 (data/torch2 c203): one sample with replacement takes the race, 2 V words */
     expect_cli("draw --framework torch --torch 2 --probs " SM4 " --seed 0 --n 2 --replacement --json",
                "{\"tokens\":[[2],[2]],\"rng\":{\"name\":\"torch-mt19937\",\"word_bits\":32,\"words\":16},"
-               "\"version\":\"torch 2.x (CPU, MT19937 exponential_; checked on 2.6.0)\"}\n");
-    expect_cli("draw --framework torch --probs " SM4 " --seed 0 --n 2 --replacement --json",
+               "\"version\":\"torch 2.14.1 (CPU, MT19937 exponential_; also 2.6.0)\"}\n");
+    expect_cli("draw --framework torch --torch 1.13 --probs " SM4 " --seed 0 --n 2 --replacement --json",
                "{\"tokens\":[[3],[1]],\"rng\":{\"name\":\"torch-mt19937\",\"word_bits\":32,\"words\":4},"
                "\"version\":\"torch 1.13.1 (CPU, no MKL)\"}\n");
 }

@@ -46,7 +46,8 @@ Test(replay_pipeline, golden_hf_vllm_against_torch_ops)
         cr_assert_eq(sscanf(line, "case %15s %63s V=%zu", fw, name, &V), 3);
         sl_logits_cfg c;
         memset(&c, 0, sizeof c);
-        c.cpu = SL_CPU_AVX2; /* the golden file forced torch 1.13's AVX2 kernels */
+        c.cpu = SL_CPU_AVX2;  /* the golden file forced torch 1.13's AVX2 kernels */
+        c.transformers = 4;   /* and re-expressed transformers 4.x's warpers */
         long ctx[64];
         char *tok = strstr(line, " V=");
         for (char *kv = strchr(tok + 1, ' '); kv; kv = strchr(kv + 1, ' ')) {

@@ -64,7 +64,7 @@ Test(replay_exact, candle_absorbed_weight_never_drawn)
     double d[3] = {1.0, 0x1p-25, 1.0};
     sl_stat_exact_input in = in_f(f, d, 3);
     sl_stat_exact_result r;
-    run_ok(&sl_stat_exact_candle_type, &in, &r);
+    run_ok(&sl_draw_rand_wi_exact, &in, &r);
     cr_assert(r.count[0] == (1u << 22) && r.count[1] == 0 && r.count[2] == (1u << 22),
               "counts %.0f %.0f %.0f, expected 2^22 0 2^22", (double)r.count[0], (double)r.count[1],
               (double)r.count[2]);
@@ -80,7 +80,7 @@ Test(replay_exact, candle_running_sum_leaves_tokens_unreachable)
     double d[3] = {0x1p24, 1.0, 1.0};
     sl_stat_exact_input in = in_f(f, d, 3);
     sl_stat_exact_result r;
-    run_ok(&sl_stat_exact_candle_type, &in, &r);
+    run_ok(&sl_draw_rand_wi_exact, &in, &r);
     cr_assert(r.count[0] == (1u << 23) && r.count[1] == 0 && r.count[2] == 0, "counts %.0f %.0f %.0f",
               (double)r.count[0], (double)r.count[1], (double)r.count[2]);
     cr_assert_eq(r.n_never, 2, "never: %zu, expected 2", r.n_never);
@@ -95,7 +95,7 @@ Test(replay_exact, candle_weight_just_above_half_ulp)
     double d[2] = {0x1p24, 1.5};
     sl_stat_exact_input in = in_f(f, d, 2);
     sl_stat_exact_result r;
-    run_ok(&sl_stat_exact_candle_type, &in, &r);
+    run_ok(&sl_draw_rand_wi_exact, &in, &r);
     cr_assert(r.count[1] == 1 && r.count[0] == (1u << 23) - 1, "counts %.0f %.0f, expected 2^23-1 1",
               (double)r.count[0], (double)r.count[1]);
     cr_assert_eq(r.worst, 1, "worst token %ld, expected 1", r.worst);
@@ -111,7 +111,7 @@ Test(replay_exact, candle_subnormal_total_shrinks_scale)
     double d[2] = {0x1p-148, 0x1p-149};
     sl_stat_exact_input in = in_f(f, d, 2);
     sl_stat_exact_result r;
-    run_ok(&sl_stat_exact_candle_type, &in, &r);
+    run_ok(&sl_draw_rand_wi_exact, &in, &r);
     /* k*2^-22 >= 1.5 <=> k >= 3*2^21: at exactly 1.5 the tie goes to even (2) */
     cr_assert(r.count[1] == (1u << 23) - 3u * (1u << 21), "count[1] = %.0f, expected %u", (double)r.count[1],
               (1u << 23) - 3u * (1u << 21));
@@ -130,7 +130,7 @@ Test(replay_exact, linear_fallback_draws_filtered_token)
     in.d = d;
     in.source = "test";
     sl_stat_exact_result r;
-    run_ok(&sl_stat_exact_linear_type, &in, &r);
+    run_ok(&sl_draw_linear_exact, &in, &r);
     cr_assert(r.count[7] == 2, "count[7] = %.0f, expected 2", (double)r.count[7]);
     cr_assert_eq(r.n_zero_drawn, 1, "zero-probability tokens drawn: %zu, expected 1", r.n_zero_drawn);
     cr_assert(!strcmp(r.paths[0].name, "fallback") && r.paths[0].num == 2 && r.paths[0].token == 7,
@@ -169,7 +169,7 @@ Test(replay_exact, torch_replacement_u_zero_draws_token_zero)
     double d[3] = {0, 1, 2};
     sl_stat_exact_input in = in_f(f, d, 3);
     sl_stat_exact_result r;
-    run_ok(&sl_stat_exact_torch_repl_type, &in, &r);
+    run_ok(&sl_draw_torch_repl_exact, &in, &r);
     cr_assert(r.count[0] == 1, "count[0] = %.0f, expected 1 (u == 0)", (double)r.count[0]);
     cr_assert(r.n_zero_drawn == 1 && r.zero_drawn[0] == 0, "zero-probability token 0 drawable");
     assert_sum(&r);
@@ -184,7 +184,7 @@ Test(replay_exact, gsl_uniform_weights_exact_quarters)
     in.V = 4;
     in.d = d;
     sl_stat_exact_result r;
-    run_ok(&sl_stat_exact_gsl_discrete_type, &in, &r);
+    run_ok(&sl_fw_gsl_exact, &in, &r);
     for (int i = 0; i < 4; i++)
         cr_assert(r.count[i] == ((sl_u128)1 << 30), "count[%d] = %.0f, expected 2^30", i, (double)r.count[i]);
     cr_assert_eq(r.tv, 0.0, "tv %.17g", r.tv);
@@ -197,7 +197,7 @@ Test(replay_exact, race_failure_paths)
     double d[4] = {0.5, 0, 0.5, 0};
     sl_stat_exact_input in = in_f(f, d, 4);
     sl_stat_exact_result r;
-    run_ok(&sl_stat_exact_torch_race_type, &in, &r);
+    run_ok(&sl_draw_torch_race_exact, &in, &r);
     cr_assert_eq(r.has_counts, 0);
     cr_assert(r.n_zero_drawn == 2 && r.zero_drawn[0] == 1 && r.zero_drawn[1] == 3, "zero tokens drawable via NaN");
     cr_assert_eq(r.n_never, 0, "every positive token is drawable");
@@ -254,7 +254,7 @@ Test(replay_exact, candle_counts_equal_full_enumeration)
             d[i] = vecs[v][i];
         sl_stat_exact_input in = in_f(vecs[v], d, 8);
         sl_stat_exact_result r;
-        run_ok(&sl_stat_exact_candle_type, &in, &r);
+        run_ok(&sl_draw_rand_wi_exact, &in, &r);
         uint64_t c[8];
         candle_enumerate(vecs[v], 8, c);
         for (int i = 0; i < 8; i++)
@@ -285,7 +285,7 @@ Test(replay_exact, numpy_and_torch_boundaries)
     sl_stat_exact_input in = in_f(f, d, 8);
     in.dtype = SL_F64;
     sl_stat_exact_result r;
-    run_ok(&sl_stat_exact_numpy_type, &in, &r);
+    run_ok(&sl_draw_numpy_exact, &in, &r);
     assert_sum(&r);
     double cdf[8], s = 0;
     for (int i = 0; i < 8; i++)
@@ -303,7 +303,7 @@ Test(replay_exact, numpy_and_torch_boundaries)
     sl_stat_exact_result_free(&r);
 
     in.dtype = SL_F32;
-    run_ok(&sl_stat_exact_torch_repl_type, &in, &r);
+    run_ok(&sl_draw_torch_repl_exact, &in, &r);
     assert_sum(&r);
     float cf[8], sf = 0;
     for (int i = 0; i < 8; i++)
@@ -334,7 +334,7 @@ Test(replay_exact, own_methods_boundaries)
     memset(&in, 0, sizeof in);
     in.V = 6;
     in.d = d;
-    const sl_stat_exact_type *ts[2] = {&sl_stat_exact_cdf_type, &sl_stat_exact_alias_type};
+    const sl_stat_exact_type *ts[2] = {&sl_draw_cdf_exact, &sl_draw_alias_exact};
     const sl_draw_type *ds[2] = {&sl_draw_cdf_type, &sl_draw_alias_type};
     sl_rng_type gt = {.name = "grid", .word_bits = 64, .state_size = 8, .next = sl_test_exact_grid_next};
     for (int m = 0; m < 2; m++) {
@@ -369,14 +369,15 @@ Test(replay_exact, counts_sum_to_2_bits_on_49152_tokens)
     double *p = malloc(v.n * sizeof *p);
     float *pf = malloc(v.n * sizeof *pf);
     cr_assert_eq(sl_logits_softmax(v.d, v.n, 1.0, p, &e), 0);
-    cr_assert_eq(sl_stat_exact_candle_softmax(v.f, v.n, 1.0, pf, &e), 0);
+    cr_assert_eq(sl_logits_candle_check(v.f, v.n, &e), 0);
+    sl_logits_candle_softmax(v.f, v.n, 1.0, 0, pf);
     sl_stat_exact_input in = in_f(pf, p, v.n);
     in.logits_f = v.f; /* llamacpp reads the logits */
-    for (size_t i = 0; sl_stat_exact_types[i]; i++) {
-        if (sl_stat_exact_types[i] == &sl_stat_exact_torch_race_type)
+    for (size_t i = 0; sl_fw_exact_types[i]; i++) {
+        if (sl_fw_exact_types[i] == &sl_draw_torch_race_exact)
             continue;
         sl_stat_exact_result r;
-        run_ok(sl_stat_exact_types[i], &in, &r);
+        run_ok(sl_fw_exact_types[i], &in, &r);
         assert_sum(&r);
         cr_assert(r.tv < 0.01, "%s: tv %.3g", r.sampler, r.tv);
         sl_stat_exact_result_free(&r);
@@ -485,8 +486,8 @@ Test(stat_exact, candle_draws_match_exact)
     double d[4] = {3, 2, 2, 1}, dg[4] = {3, 2, 2, 1.01};
     sl_stat_exact_input in = in_f(f, d, 4), ing = in_f(g, dg, 4);
     sl_stat_exact_result r, rg;
-    run_ok(&sl_stat_exact_candle_type, &in, &r);
-    run_ok(&sl_stat_exact_candle_type, &ing, &rg);
+    run_ok(&sl_draw_rand_wi_exact, &in, &r);
+    run_ok(&sl_draw_rand_wi_exact, &ing, &rg);
     sl_rng_pcg32_state s;
     sl_rng_pcg32_seed(&s, 20261129, 7);
     uint64_t obs[4] = {0};
@@ -516,7 +517,7 @@ Test(stat_exact, gsl_discrete_draws_match_exact)
     in.V = 8;
     in.d = d;
     sl_stat_exact_result r;
-    run_ok(&sl_stat_exact_gsl_discrete_type, &in, &r);
+    run_ok(&sl_fw_gsl_exact, &in, &r);
     assert_sum(&r);
     gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(g, 12345);
@@ -561,7 +562,7 @@ Test(replay_exact, golden_numpy_boundaries_and_torch_pairs)
         sl_stat_exact_result r;
         if (!strcmp(lib, "numpy")) {
             in.dtype = SL_F64;
-            run_ok(&sl_stat_exact_numpy_type, &in, &r);
+            run_ok(&sl_draw_numpy_exact, &in, &r);
             uint64_t K = 0;
             for (size_t j = 0; j + 1 < V; j++) {
                 K += (uint64_t)r.count[j];
@@ -571,7 +572,7 @@ Test(replay_exact, golden_numpy_boundaries_and_torch_pairs)
             }
         } else {
             in.dtype = SL_F32;
-            run_ok(&sl_stat_exact_torch_repl_type, &in, &r);
+            run_ok(&sl_draw_torch_repl_exact, &in, &r);
             uint64_t lo[16], hi[16], K = 0;
             for (size_t j = 0; j < V; j++) {
                 lo[j] = K;
@@ -596,7 +597,7 @@ Test(replay_exact, golden_numpy_boundaries_and_torch_pairs)
     free(text);
 }
 
-/* torch's race at chosen uniforms, as exact_race.c models it: q = float32((-1.0) * log(1 - u)),
+/* torch's race at chosen uniforms, as the race audit in draw/torch.c models it: q = float32((-1.0) * log(1 - u)),
  * r = p / q in float32, argmax with the first NaN winning, else the first maximum. */
 static size_t race_model(const float *p, const uint64_t *ks, size_t V, float *q)
 {
@@ -660,7 +661,7 @@ Test(replay_exact, golden_chosen_uniforms)
             /* the audit lists every zero token as drawable */
             sl_stat_exact_input in = in_f(f, d, V);
             sl_stat_exact_result r;
-            run_ok(&sl_stat_exact_torch_race_type, &in, &r);
+            run_ok(&sl_draw_torch_race_exact, &in, &r);
             if (f[tok] == 0) {
                 int listed = 0;
                 for (size_t i = 0; i < r.n_zero_drawn; i++)
@@ -674,7 +675,7 @@ Test(replay_exact, golden_chosen_uniforms)
             sl_stat_exact_input in = in_f(f, d, V);
             in.dtype = np ? SL_F64 : SL_F32;
             sl_stat_exact_result r;
-            run_ok(np ? &sl_stat_exact_numpy_type : &sl_stat_exact_torch_repl_type, &in, &r);
+            run_ok(np ? &sl_draw_numpy_exact : &sl_draw_torch_repl_exact, &in, &r);
             uint64_t hi[16], K = 0;
             for (size_t j = 0; j < V; j++)
                 hi[j] = K += (uint64_t)r.count[j];
@@ -750,7 +751,7 @@ Test(replay_exact, gsl_counts_from_gsl_itself)
         in.V = V;
         in.d = vecs[v];
         sl_stat_exact_result r;
-        run_ok(&sl_stat_exact_gsl_discrete_type, &in, &r);
+        run_ok(&sl_fw_gsl_exact, &in, &r);
         assert_sum(&r);
         gsl_ran_discrete_t *t = gsl_ran_discrete_preproc(V, vecs[v]);
         uint64_t c[7] = {0}, lo = 0, N = (uint64_t)1 << 32;
@@ -802,7 +803,7 @@ Test(replay_exact, cdf_counts_from_the_method_itself)
     in.V = 9;
     in.d = d;
     sl_stat_exact_result r;
-    run_ok(&sl_stat_exact_cdf_type, &in, &r);
+    run_ok(&sl_draw_cdf_exact, &in, &r);
     void *table;
     sl_error e;
     cr_assert_eq(sl_draw_prepare(&sl_draw_cdf_type, &table, d, 9, &e), 0);
@@ -839,10 +840,10 @@ Test(replay_exact, own_methods_when_the_float64_sum_overflows)
     in.V = 3;
     in.d = d;
     sl_stat_exact_result r;
-    run_ok(&sl_stat_exact_cdf_type, &in, &r);
+    run_ok(&sl_draw_cdf_exact, &in, &r);
     cr_assert(r.count[1] == ((sl_u128)1 << 53) && r.n_never == 1 && r.never[0] == 0, "cdf: all on token 1");
     sl_stat_exact_result_free(&r);
-    run_ok(&sl_stat_exact_linear_type, &in, &r);
+    run_ok(&sl_draw_linear_exact, &in, &r);
     cr_assert(r.count[2] == ((sl_u128)1 << 53) && r.n_zero_drawn == 1, "linear: all on the zero token 2");
     sl_stat_exact_result_free(&r);
     sl_rng_type gt = {.name = "grid", .word_bits = 64, .state_size = 8, .next = sl_test_exact_grid_next};
@@ -903,7 +904,7 @@ Test(replay_exact, golden_rand_full_enumeration)
             s = strchr(s, '|') + 1;
             sl_stat_exact_input in = in_f(f, d, V);
             sl_stat_exact_result r;
-            run_ok(&sl_stat_exact_candle_type, &in, &r);
+            run_ok(&sl_draw_rand_wi_exact, &in, &r);
             for (size_t i = 0; i < V; i++) {
                 unsigned long long c = strtoull(s, &end, 10);
                 s = end;
@@ -921,7 +922,8 @@ Test(replay_exact, golden_rand_full_enumeration)
             cr_assert_eq(V, zipf.n);
             float *f = malloc(V * sizeof *f);
             double *d = malloc(V * sizeof *d);
-            cr_assert_eq(sl_stat_exact_candle_softmax(zipf.f, V, T, f, &e), 0, "%s", e.msg);
+            cr_assert_eq(sl_logits_candle_check(zipf.f, V, &e), 0, "%s", e.msg);
+            sl_logits_candle_softmax(zipf.f, V, T, 0, f);
             uint64_t h = 0xcbf29ce484222325ull;
             for (size_t i = 0; i < V; i++) {
                 d[i] = f[i];
@@ -931,7 +933,7 @@ Test(replay_exact, golden_rand_full_enumeration)
                          (unsigned long long)h, wf);
             sl_stat_exact_input in = in_f(f, d, V);
             sl_stat_exact_result r;
-            run_ok(&sl_stat_exact_candle_type, &in, &r);
+            run_ok(&sl_draw_rand_wi_exact, &in, &r);
             h = 0xcbf29ce484222325ull;
             for (size_t i = 0; i < V; i++) {
                 uint64_t c = (uint64_t)r.count[i];
@@ -1033,8 +1035,8 @@ Test(replay_exact, random_vectors_boundaries)
         for (size_t i = 0; i < V; i++)
             dn[i] = d[i] / ds; /* numpy needs p summing to 1 */
         sl_stat_exact_input in = in_f(f, d, V);
-        const sl_stat_exact_type *ts[5] = {&sl_stat_exact_candle_type, &sl_stat_exact_numpy_type, &sl_stat_exact_torch_repl_type,
-                                      &sl_stat_exact_cdf_type, &sl_stat_exact_linear_type};
+        const sl_stat_exact_type *ts[5] = {&sl_draw_rand_wi_exact, &sl_draw_numpy_exact, &sl_draw_torch_repl_exact,
+                                      &sl_draw_cdf_exact, &sl_draw_linear_exact};
         for (int m = 0; m < 5; m++) {
             in.d = m == 1 ? dn : d;
             in.dtype = m == 2 ? SL_F32 : SL_F64;
@@ -1138,7 +1140,7 @@ Test(replay_exact, llamacpp_against_libstdcxx)
         in.d = d;
         in.logits_f = x;
         sl_stat_exact_result r;
-        run_ok(&sl_stat_exact_llamacpp_type, &in, &r);
+        run_ok(&sl_draw_llama_dist_exact, &in, &r);
         assert_sum(&r);
         char key[80];
         snprintf(key, sizeof key, "\n%s %zu ", cases[c].name, V);
@@ -1186,8 +1188,8 @@ Test(stat_exact, alias_and_llamacpp_draws_match_exact)
     in.d = d;
     in.logits_f = x;
     sl_stat_exact_result ra, rl;
-    run_ok(&sl_stat_exact_alias_type, &in, &ra);
-    run_ok(&sl_stat_exact_llamacpp_type, &in, &rl);
+    run_ok(&sl_draw_alias_exact, &in, &ra);
+    run_ok(&sl_draw_llama_dist_exact, &in, &rl);
     sl_rng r;
     sl_seed s = {.lo = 77};
     cr_assert_eq(sl_rng_init(&r, &sl_rng_pcg32_type, &s, &e), 0, "%s", e.msg);

@@ -1,4 +1,4 @@
-"""Golden data for the exact audit (stats/exact_cdf.c), from the real NumPy and torch.
+"""Golden data for the exact audit (draw/numpy_choice.c and draw/torch.c), from the real NumPy and torch.
 
 numpy: for each vector, the cdf NumPy's choice builds (float64 cumsum, cdf /= cdf[-1])
 and, for each token j < V-1, K_j = number of the 2^53 uniforms u = k*2^-53 whose

@@ -231,20 +231,16 @@ int sl_cli_exact_main(int argc, char **argv)
     const sl_stat_exact_type *t = NULL;
     const char *name = framework ? framework : method;
     if (framework) {
+        const sl_fw_type *ft = sl_fw_lookup(framework);
         if (!strcmp(framework, "torch"))
-            t = replacement ? &sl_stat_exact_torch_repl_type : &sl_stat_exact_torch_race_type;
-        else if (!strcmp(framework, "numpy") || !strcmp(framework, "numpy-legacy"))
-            t = &sl_stat_exact_numpy_type;
-        else if (!strcmp(framework, "candle"))
-            t = &sl_stat_exact_candle_type;
-        else if (!strcmp(framework, "gsl"))
-            t = &sl_stat_exact_gsl_discrete_type;
-        else if (!strcmp(framework, "llamacpp"))
-            t = &sl_stat_exact_llamacpp_type;
+            t = replacement ? &sl_draw_torch_repl_exact : &sl_draw_torch_race_exact;
+        else if (ft)
+            t = ft->exact;
     } else {
-        if (!strcmp(method, "cdf") || !strcmp(method, "alias") || !strcmp(method, "linear"))
-            t = sl_stat_exact_lookup(method);
-        else if (sl_draw_lookup(method)) {
+        const sl_draw_type *dt = sl_draw_lookup(method);
+        if (dt && dt->exact)
+            t = dt->exact;
+        else if (dt) {
             fprintf(stderr, "samplab exact: method %s is not audited exactly (cdf, alias, linear are; "
                     "for the exponential race see --framework torch)\n", sl_cli_esc(method, e, sizeof e));
             return 2;
@@ -262,7 +258,7 @@ int sl_cli_exact_main(int argc, char **argv)
             return 2;
         }
     }
-    if (t == &sl_stat_exact_gsl_discrete_type && rng_name) {
+    if (t == &sl_fw_gsl_exact && rng_name) {
         /* gsl_rng_uniform must be word / 2^32: the full-range 32-bit generators whose
          * get_double is exactly that (not ranlxd, ranlux, ... with other grids) */
         static const char *const ok[] = {"gsl:mt19937", "gsl:mt19937_1999", "gsl:mt19937_1998", "gsl:taus",
@@ -285,17 +281,17 @@ int sl_cli_exact_main(int argc, char **argv)
                 sl_cli_esc(name, e, sizeof e));
         return 2;
     }
-    if (dtype_text && !(t == &sl_stat_exact_numpy_type || t == &sl_stat_exact_torch_race_type ||
-                        t == &sl_stat_exact_torch_repl_type)) {
+    if (dtype_text && !(t == &sl_draw_numpy_exact || t == &sl_draw_torch_race_exact ||
+                        t == &sl_draw_torch_repl_exact)) {
         fprintf(stderr, "samplab exact: --dtype applies to --framework torch and numpy only (%s reads %s)\n",
-                t->name, t == &sl_stat_exact_candle_type ? "float32" : "float64");
+                t->name, t == &sl_draw_rand_wi_exact ? "float32" : "float64");
         return 2;
     }
-    if (replacement && t != &sl_stat_exact_torch_repl_type) {
+    if (replacement && t != &sl_draw_torch_repl_exact) {
         fprintf(stderr, "samplab exact: --replacement applies to --framework torch only\n");
         return 2;
     }
-    if (t == &sl_stat_exact_llamacpp_type && !logits_src) {
+    if (t == &sl_draw_llama_dist_exact && !logits_src) {
         fprintf(stderr, "samplab exact: llama.cpp's dist sampler takes --logits (it computes its own softmax)\n");
         return 2;
     }
@@ -309,7 +305,7 @@ int sl_cli_exact_main(int argc, char **argv)
     in.d = vec.d;
     in.f = vec.f;
     in.source = vec.source;
-    int is_torch = t == &sl_stat_exact_torch_race_type || t == &sl_stat_exact_torch_repl_type;
+    int is_torch = t == &sl_draw_torch_race_exact || t == &sl_draw_torch_repl_exact;
     /* a binary source keeps its own dtype; text gets the framework's default
      * (torch.tensor(list) is float32, np.array(list) float64) */
     size_t sl = strlen(vec.source);
@@ -340,18 +336,19 @@ int sl_cli_exact_main(int argc, char **argv)
             sl_cli_fail_in(vec.source, &err);
             goto out;
         }
-        if (t == &sl_stat_exact_candle_type) {
-            if (sl_stat_exact_candle_softmax(vec.f, vec.n, temperature, pf, &err)) {
+        if (t == &sl_draw_rand_wi_exact) {
+            if (sl_logits_candle_check(vec.f, vec.n, &err)) {
                 sl_cli_fail_in(vec.source, &err);
                 goto out;
             }
+            sl_logits_candle_softmax(vec.f, vec.n, temperature, 0, pf); /* candle's own, sequential sum */
         } else {
             for (size_t i = 0; i < vec.n; i++)
                 pf[i] = (float)pd[i];
         }
         in.d = pd;
         in.f = pf;
-        if (t == &sl_stat_exact_llamacpp_type) {
+        if (t == &sl_draw_llama_dist_exact) {
             /* llama.cpp's temperature sampler: logit /= temp, in float32 */
             lg = malloc(vec.n * sizeof *lg);
             if (!lg)

@@ -41,7 +41,8 @@ const sl_cli_option sl_cli_options[SL_CLI_OPT_COUNT] = {
     OPT(SL_CLI_DTYPE, "--dtype", SL_CLI_STRING, SL_CLI_G_FRAMEWORK, SL_OPT_DTYPE, "float32|float64",
         "the tensor / array dtype (default: a .npy keeps its own, text is float32 for\n"
         "torch, float64 for NumPy)"),
-    OPT(SL_CLI_TORCH, "--torch", SL_CLI_STRING, SL_CLI_G_FRAMEWORK, SL_OPT_VARIANT, "2", "the torch 2.x CPU kernel"),
+    OPT(SL_CLI_TORCH, "--torch", SL_CLI_STRING, SL_CLI_G_FRAMEWORK, SL_OPT_VARIANT, "2|1.13",
+        "torch's release line: 2 (default: 2.x, checked on 2.14.1 and 2.6.0) or 1.13"),
     OPT(SL_CLI_CPU, "--cpu", SL_CLI_STRING, SL_CLI_G_FRAMEWORK, SL_OPT_CPU, "avx2|avx512",
         "hf, vllm: torch's CPU kernel, which orders softmax's sum (default: the one torch 2.x\n"
         "picks on this CPU, as ATEN_CPU_CAPABILITY would; torch 1.13: avx2)"),

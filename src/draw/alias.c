@@ -8,6 +8,8 @@
  * Zero-weight columns get threshold 0 and an alias with positive weight, so
  * they are never drawn, also when rounding leaves columns over at the end.
  * Cost: prepare O(V); draw O(1), 1 uniform = 2 words (32-bit source). */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "draw/sl_draw.h"
@@ -106,4 +108,94 @@ const sl_draw_type sl_draw_alias_type = {
     .prepare = alias_prepare,
     .draw = alias_draw,
     .free = alias_free,
+    .exact = &sl_draw_alias_exact,
+};
+
+/* ---------------------------------------------------------------- exact audit
+ *
+ * The induced distribution with the generic 53-bit uniform (u = k * 2^-53):
+ * x = u * V, column = (size_t)x, coin = x - column against the column's
+ * threshold. The column is nondecreasing in k; inside a column the token is the
+ * column, then its alias. The table is built by this method's own prepare, and
+ * tokens are read by calling its own draw with a generator that returns the
+ * chosen k, so the count follows the code that draws. The source only has to
+ * deliver words of 32 or 64 bits (other GSL ranges give a different grid and
+ * are refused by the CLI). */
+
+#define GRID53 ((uint64_t)1 << 53)
+
+/* A generator whose every word is the value in its state: with 64-bit words,
+ * sl_rng_uniform_f64 returns (w >> 11) * 2^-53, so the state k << 11 yields k*2^-53. */
+static uint64_t grid_next(void *state)
+{
+    return *(uint64_t *)state;
+}
+
+static const sl_rng_type grid_type = {
+    .name = "exact-grid", .word_bits = 64, .state_size = sizeof(uint64_t), .next = grid_next
+};
+
+static size_t draw_at(const sl_draw_type *t, const void *table, uint64_t k)
+{
+    uint64_t w = k << 11;
+    sl_rng r = {.type = &grid_type, .state = &w, .words = 0};
+    return t->draw(table, &r);
+}
+
+static int alias_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
+{
+    int rc = sl_stat_exact_begin(in, 0, 53, out, err);
+    if (rc)
+        return rc;
+    const sl_draw_type *t = &sl_draw_alias_type;
+    void *table = NULL;
+    if ((rc = sl_draw_prepare(t, &table, in->d, in->V, err)))
+        return rc;
+    size_t V = in->V;
+    uint64_t lo = 0;
+    for (size_t c = 0; c < V && lo < GRID53; c++) {
+        uint64_t a = lo, b = GRID53;
+        while (a < b) { /* first k whose column exceeds c (the draw clamps to V-1) */
+            uint64_t mid = a + (b - a) / 2;
+            size_t col = (size_t)(ldexp((double)mid, -53) * (double)V);
+            if (col > c && c + 1 < V)
+                b = mid;
+            else
+                a = mid + 1;
+        }
+        uint64_t hi = a;
+        if (hi > lo) {
+            size_t t_lo = draw_at(t, table, lo), t_hi = draw_at(t, table, hi - 1);
+            if (t_lo == t_hi) {
+                out->count[t_lo] += hi - lo;
+            } else {
+                if (t_lo != c) {
+                    t->free(table);
+                    return sl_base_error_set(err, SL_EINVAL, "alias: column %zu starts with token %zu, "
+                                        "not itself: the table is not column-then-alias", c, t_lo);
+                }
+                uint64_t x = lo, y = hi - 1; /* first k in the column not drawing c */
+                while (x < y) {
+                    uint64_t mid = x + (y - x) / 2;
+                    if (draw_at(t, table, mid) != c)
+                        y = mid;
+                    else
+                        x = mid + 1;
+                }
+                out->count[c] += x - lo;
+                out->count[t_hi] += hi - x;
+            }
+        }
+        lo = hi;
+    }
+    t->free(table);
+    out->has_counts = 1;
+    snprintf(out->note, sizeof out->note,
+             "samplab draw/alias (Vose table): x = u*V, column floor(x), coin x - column; "
+             "u = k*2^-53 (any 32- or 64-bit source)");
+    return 0;
+}
+
+const sl_stat_exact_type sl_draw_alias_exact = {
+    "alias", "samplab draw/alias (Vose, one 53-bit uniform for column and coin)", alias_exact_run
 };

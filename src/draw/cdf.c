@@ -4,6 +4,8 @@
  * the generic 53-bit uniform. Zero-weight entries are never drawn: their
  * running sum equals the one before, which is already <= u * total.
  * Cost: prepare O(V) sums; draw O(log V), one uniform, 2 words (32-bit source). */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "draw/sl_draw.h"
@@ -37,25 +39,11 @@ static int cdf_prepare(void **table, const sl_draw_dist *dist, const void *param
     return SL_OK;
 }
 
-/* First i with cum[i] > target, or V if none. */
-size_t sl_draw_cdf_search(const double *cum, size_t V, double target)
-{
-    size_t lo = 0, hi = V;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (cum[mid] > target)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
-}
-
 static size_t cdf_draw(const void *table, sl_rng *rng)
 {
     const cdf_table *t = table;
     double target = sl_rng_uniform_f64(rng) * t->total;
-    size_t i = sl_draw_cdf_search(t->cum, t->V, target);
+    size_t i = sl_draw_search_gt_f64(t->cum, t->V, target);
     return i < t->V ? i : t->last_positive;
 }
 
@@ -70,4 +58,57 @@ const sl_draw_type sl_draw_cdf_type = {
     .prepare = cdf_prepare,
     .draw = cdf_draw,
     .free = cdf_free,
+    .exact = &sl_draw_cdf_exact,
+};
+
+/* ---------------------------------------------------------------- exact audit */
+
+/* The induced distribution with the generic 53-bit uniform (u = k * 2^-53 from one
+ * 64-bit word or genrand_res53's two 32-bit words), over the table cdf_prepare
+ * builds: target = u * total (one rounding), token = first cum[i] > target, else
+ * the last positive index. The token is nondecreasing in k: a binary search over
+ * k per boundary, with the draw's own comparison. */
+static int cdf_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
+{
+    int rc = sl_stat_exact_begin(in, 0, 53, out, err);
+    if (rc)
+        return rc;
+    const uint64_t N = (uint64_t)1 << 53;
+    void *table = NULL;
+    if ((rc = sl_draw_prepare(&sl_draw_cdf_type, &table, in->d, in->V, err)))
+        return rc;
+    const cdf_table *t = table;
+    size_t V = t->V;
+    uint64_t prev = 0, a = 0;
+    /* total = +inf: target = u*inf is inf (NaN at u = 0), no running sum exceeds
+     * it, and every draw takes the guard */
+    for (size_t j = 0; j < V && !isinf(t->total); j++) {
+        /* first k with cum[j] <= u*total: the tokens <= j end there */
+        uint64_t lo = a, hi = N;
+        while (lo < hi) {
+            uint64_t mid = lo + (hi - lo) / 2;
+            if (!(t->cum[j] > ldexp((double)mid, -53) * t->total))
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        a = lo;
+        out->count[j] = a - prev;
+        prev = a;
+    }
+    out->count[t->last_positive] += N - prev; /* the guard: target >= total */
+    out->has_counts = 1;
+    sl_stat_exact_path *p = sl_stat_exact_path_add(out, "past_end", (long)t->last_positive,
+        "u*total rounds to >= the last running sum: the guard returns the last positive token %zu",
+        t->last_positive);
+    sl_stat_exact_path_set(p, N - prev, 53);
+    snprintf(out->note, sizeof out->note,
+             "samplab draw/cdf: float64 running sums, target = u*total, first cum[i] > target; "
+             "u = k*2^-53 (any 32- or 64-bit source)");
+    cdf_free(table);
+    return 0;
+}
+
+const sl_stat_exact_type sl_draw_cdf_exact = {
+    "cdf", "samplab draw/cdf (binary search on float64 running sums, 53-bit uniform)", cdf_exact_run
 };

@@ -7,6 +7,7 @@
  * The probabilities are normalised once by their plain sum, as the tutorial's
  * Softmax does, and not scaled per draw.
  * Cost: prepare O(V) normalisation; draw O(V) scan; 1 uniform = 2 words (32-bit source). */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "draw/sl_draw.h"
@@ -57,4 +58,58 @@ const sl_draw_type sl_draw_linear_type = {
     .prepare = linear_prepare,
     .draw = linear_draw,
     .free = linear_free,
+    .exact = &sl_draw_linear_exact,
+};
+
+/* ---------------------------------------------------------------- exact audit */
+
+/* The induced distribution for u = k * 2^-bits (bits = in->grid_bits, 0 = 53),
+ * over the table linear_prepare builds (p / plain sum): token <= i while u is
+ * below the running sum; what is left past the final sum falls through to the
+ * last index. */
+static int linear_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
+{
+    int rc = sl_stat_exact_check_d(in, err);
+    if (rc)
+        return rc;
+    unsigned bits = in->grid_bits ? in->grid_bits : 53;
+    if (bits > 53)
+        return sl_base_error_set(err, SL_EINVAL, "linear: a uniform grid of %u bits does not fit a double", bits);
+    if ((rc = sl_stat_exact_result_init(out, in, bits, err)))
+        return rc;
+    size_t V = in->V;
+    double s = 0;
+    for (size_t i = 0; i < V; i++)
+        s += in->d[i];
+    if (!(s > 0))
+        return sl_base_error_set(err, SL_EINVAL, "%s: the weights sum to 0", in->source ? in->source : "weights");
+    uint64_t *K = malloc(V * sizeof *K);
+    void *table = NULL;
+    if (!K || (rc = sl_draw_prepare(&sl_draw_linear_type, &table, in->d, V, err))) {
+        free(K);
+        return K ? rc : sl_base_error_set(err, SL_ENOMEM, "exact audit: out of memory for %zu tokens", V);
+    }
+    const linear_table *t = table;
+    double cum = 0;
+    for (size_t i = 0; i < V; i++) {
+        cum += t->p[i]; /* the draw's running sum */
+        K[i] = sl_stat_exact_grid_below(cum, bits); /* token <= i  <=>  u < cum_i */
+    }
+    uint64_t N = (uint64_t)1 << bits, fell = N - K[V - 1];
+    sl_stat_exact_counts_from_cumulative(out, K); /* the fallback lands on V-1 */
+    snprintf(out->note, sizeof out->note,
+             "tutorial Sample() (samplab draw/linear): p/sum, float64 running sum, first i with "
+             "u < sum, else the last index; u = k*2^-%u", bits);
+    double plast = in->d[V - 1];
+    sl_stat_exact_path *p = sl_stat_exact_path_add(out, "fallback", (long)V - 1,
+        "the running sum %.17g ends at or below u: the loop falls through to the last token %zu%s",
+        cum, V - 1, plast == 0 ? ", which has probability 0" : "");
+    sl_stat_exact_path_set(p, fell, bits);
+    linear_free(table);
+    free(K);
+    return 0;
+}
+
+const sl_stat_exact_type sl_draw_linear_exact = {
+    "linear", "the tutorial's linear inverse CDF with a last-index fallback (float64)", linear_exact_run
 };

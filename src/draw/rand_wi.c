@@ -15,6 +15,7 @@
  * subnormal totals can differ, and the errors are renamed (README.candle.md).
  * Needs IEEE f32 without FMA contraction (the Makefile sets -ffp-contract=off). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,30 +113,13 @@ sl_draw_rand_status sl_draw_rand_wi_new(sl_draw_rand_wi *wi, const float *w, siz
     return SL_RAND_OK;
 }
 
-/* A hint that the comparison is a coin toss, so compilers emit a conditional
- * move (Rust's binary_search_by asks for one with select_unpredictable). */
-#if defined(__GNUC__) || defined(__clang__)
-#define SL_COIN(c) __builtin_expect_with_probability(!!(c), 1, 0.5)
-#else
-#define SL_COIN(c) (c)
-#endif
-
 /* The index for one word: the uniform, then the partition point of the
- * non-decreasing stored sums (every binary search that answers only Less
- * for <= and Greater otherwise returns it), in Rust's halving form. */
+ * stored sums, which are nondecreasing (weights >= 0, finite total), so every
+ * correct binary search returns it, Rust's halving form included. */
 static inline size_t wi_index(const sl_draw_rand_wi *wi, uint32_t u)
 {
     float chosen = (f32_from_bits((u >> 9) | 0x3f800000u) - 1.0f) * wi->scale + 0.0f;
-    const float *c = wi->cum;
-    size_t size = wi->n - 1, base = 0;
-    if (size == 0)
-        return 0;
-    while (size > 1) {
-        size_t half = size / 2, mid = base + half;
-        base = SL_COIN(c[mid] <= chosen) ? mid : base;
-        size -= half;
-    }
-    return base + (c[base] <= chosen);
+    return sl_draw_search_gt_f32(wi->cum, wi->n - 1, chosen);
 }
 
 static int is_chacha(const sl_rng *rng)
@@ -184,3 +168,149 @@ void sl_draw_rand_wi_free(sl_draw_rand_wi *wi)
     free(wi->cum);
     wi->cum = NULL;
 }
+
+/* ---------------------------------------------------------------- as a draw type */
+
+/* prepare: WeightedIndex::new over the float32 weights (dist->f; float64
+ * weights are rounded to f32 first, as a Vec<f32> would hold them). A failure
+ * is rand's error or panic, named; callers that want more context (candle's
+ * token order) call sl_draw_rand_wi_new themselves for the status. */
+static int wi_prepare(void **table, const sl_draw_dist *dist, const void *param, sl_error *err)
+{
+    (void)param;
+    const char *src = dist->source ? dist->source : "weights";
+    float *tmp = NULL;
+    const float *w = dist->f;
+    if (!w) {
+        tmp = malloc((dist->V ? dist->V : 1) * sizeof *tmp);
+        if (!tmp)
+            return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu weights", src, dist->V);
+        for (size_t i = 0; i < dist->V; i++)
+            tmp[i] = (float)dist->d[i];
+        w = tmp;
+    }
+    sl_draw_rand_wi *wi = malloc(sizeof *wi);
+    size_t bad = dist->V;
+    sl_draw_rand_status st = wi ? sl_draw_rand_wi_new(wi, w, dist->V, &bad) : SL_RAND_NOMEM;
+    free(tmp);
+    if (st) {
+        free(wi);
+        if (st == SL_RAND_NOMEM)
+            return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for WeightedIndex over %zu weights", src,
+                                     dist->V);
+        if (st == SL_RAND_INVALID_WEIGHT)
+            return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu: WeightedIndex::new returns %s", src, bad,
+                                     sl_draw_rand_status_name(st));
+        return sl_base_error_set(err, SL_EINVAL, "%s: WeightedIndex::new: %s", src, sl_draw_rand_status_name(st));
+    }
+    *table = wi;
+    return SL_OK;
+}
+
+static size_t wi_draw(const void *table, sl_rng *rng)
+{
+    return sl_draw_rand_wi_sample(table, rng);
+}
+
+/* k samples through sample_many (straight over the ChaCha keystream). */
+static int wi_draw_k(const void *table, sl_rng *rng, size_t k, long *out, sl_error *err)
+{
+    size_t blk[1024];
+    (void)err;
+    for (size_t i = 0; i < k; i += 1024) {
+        size_t nb = k - i < 1024 ? k - i : 1024;
+        sl_draw_rand_wi_sample_many(table, rng, nb, blk);
+        for (size_t j = 0; j < nb; j++)
+            out[i + j] = (long)blk[j];
+    }
+    return SL_OK;
+}
+
+static void wi_free(void *table)
+{
+    if (table)
+        sl_draw_rand_wi_free(table);
+    free(table);
+}
+
+const sl_draw_type sl_draw_rand_wi_type = {
+    .name = "rand-wi",
+    .cost = "prepare O(V) f32 running sums; draw O(log V) binary search; 1 uniform f32 = 1 word (32 bits)",
+    .prepare = wi_prepare,
+    .draw = wi_draw,
+    .free = wi_free,
+    .draw_k = wi_draw_k,
+    .exact = &sl_draw_rand_wi_exact,
+};
+
+/* ---------------------------------------------------------------- exact audit */
+
+/* The induced distribution over the 2^23 values of u >> 9 (the mantissa bits
+ * rand keeps), with this file's WeightedIndex::new and wi_index: the token is
+ * nondecreasing in k, so the tokens <= j end at the first k whose index
+ * exceeds j (a binary search over k that carries over from j to j + 1).
+ * rand 0.9 (candle >= 0.8.4) differs only for subnormal totals. */
+static int wi_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
+{
+    int rc = sl_stat_exact_begin(in, 1, 23, out, err);
+    if (rc)
+        return rc;
+    size_t V = in->V;
+    snprintf(out->note, sizeof out->note,
+             "rand 0.8.5 WeightedIndex<f32> over float32 weights; uniform on 2^23 values "
+             "(u>>9), chosen = v*scale in float32, token = #{running sum <= chosen}");
+    sl_draw_rand_wi wi;
+    sl_draw_rand_status st = sl_draw_rand_wi_new(&wi, in->f, V, NULL);
+    if (st == SL_RAND_ALL_WEIGHTS_ZERO) {
+        out->always_fails = 1;
+        sl_stat_exact_path *p = sl_stat_exact_path_add(out, "all_zero", -1,
+            "WeightedIndex::new returns Err(AllWeightsZero): the float32 weights sum to 0");
+        sl_stat_exact_path_set(p, 1, 0);
+        return 0;
+    }
+    if (st == SL_RAND_PANIC_RANGE) {
+        out->always_fails = 1;
+        sl_stat_exact_path *p = sl_stat_exact_path_add(out, "panic_overflow", -1,
+            "the float32 sum overflows to +inf: Uniform::new panics (not an Err)");
+        sl_stat_exact_path_set(p, 1, 0);
+        return 0;
+    }
+    if (st)
+        return sl_base_error_set(err, st == SL_RAND_NOMEM ? SL_ENOMEM : SL_EINVAL, "%s: WeightedIndex::new: %s",
+                                 in->source ? in->source : "weights", sl_draw_rand_status_name(st));
+    uint64_t *K = malloc(V * sizeof *K);
+    if (!K) {
+        sl_draw_rand_wi_free(&wi);
+        return sl_base_error_set(err, SL_ENOMEM, "exact audit: out of memory for %zu tokens", V);
+    }
+    const uint32_t N = 1u << 23;
+    uint32_t lo = 0;
+    for (size_t j = 0; j + 1 < V; j++) {
+        uint32_t a = lo, b = N;
+        while (a < b) {
+            uint32_t mid = a + (b - a) / 2;
+            if (wi_index(&wi, mid << 9) > j) /* the word whose u >> 9 is mid */
+                b = mid;
+            else
+                a = mid + 1;
+        }
+        K[j] = a;
+        lo = a;
+    }
+    K[V - 1] = N;
+    sl_stat_exact_counts_from_cumulative(out, K);
+    if (wi.scale != wi.total) {
+        sl_stat_exact_path *p = sl_stat_exact_path_add(out, "subnormal_scale", -1,
+            "subnormal total %.9g: rand 0.8.5 shrinks the uniform's scale to %.9g "
+            "(counts above include it; rand 0.9 shrinks less)", (double)wi.total, (double)wi.scale);
+        if (p)
+            sl_stat_exact_path_set(p, 1, 0);
+    }
+    free(K);
+    sl_draw_rand_wi_free(&wi);
+    return 0;
+}
+
+const sl_stat_exact_type sl_draw_rand_wi_exact = {
+    "candle", "rand 0.8.5 WeightedIndex<f32> (candle LogitsProcessor, 23-bit uniform)", wi_exact_run
+};

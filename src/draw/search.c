@@ -1,29 +1,64 @@
-/* search.c — the one binary search over a nondecreasing table, in the two rules
- * the samplers use: the first index whose entry is > x (upper bound: draw/cdf.c,
- * NumPy's searchsorted(side='right'), rand's WeightedIndex), or >= x (lower
- * bound: torch's multinomial with replacement, which tests !(cum[j] < u)).
- * Returns n when no entry qualifies. */
+/* search.c — the one binary search over cumulative tables, in two rules:
+ *   gt: the first i with a[i] > x, i.e. #{a[i] <= x} on a sorted table: NumPy's
+ *       searchsorted side='right', rand's binary_search_by ... unwrap_err, draw/cdf.
+ *   ge: the first i with !(a[i] < x): torch's cdf search
+ *       (aten/src/ATen/native/cpu/MultinomialKernel.cpp, left/right bisection).
+ * gt_f compares floats with a float x (rand's target is a float); ge_f compares
+ * the widened entry with a double x, as torch compares its float cdf with its
+ * double uniform.
+ *
+ * On a table where the rule's predicate holds on a prefix (a nondecreasing
+ * table without NaN), every correct binary search returns the same index, so
+ * the form only matters for speed and for tables that are not sorted:
+ *  - gt is Rust's halving form (fixed trip count, one conditional select per
+ *    step). Its callers' tables are sorted: rand's and NumPy's are running sums
+ *    of validated weights, draw/cdf's of weights the callers check (a NaN total
+ *    makes every comparison false, which any form answers with n). A bisection
+ *    with a data-dependent exit made rand's WeightedIndex 4x slower at V = 49,152.
+ *  - ge is torch's own bisection, step for step, because torch's cdf is NOT
+ *    always sorted: when the running sum overflows, inf/inf leaves NaN entries
+ *    (each counts as "not less"), and then the probe order decides the token. */
 #include "draw/sl_draw.h"
 
-#define SEARCH(name, type, keep_left)                         \
-    size_t name(const type *a, size_t n, double x)            \
-    {                                                         \
-        size_t lo = 0, hi = n;                                \
-        while (lo < hi) {                                     \
-            size_t mid = lo + (hi - lo) / 2;                  \
-            if (keep_left((double)a[mid], x))                 \
-                lo = mid + 1;                                 \
-            else                                              \
-                hi = mid;                                     \
-        }                                                     \
-        return lo;                                            \
+/* A hint that the comparison is a coin toss, so compilers emit a conditional
+ * move (Rust's binary_search_by asks for one with select_unpredictable). */
+#if defined(__GNUC__) || defined(__clang__)
+#define COIN(c) __builtin_expect_with_probability(!!(c), 1, 0.5)
+#else
+#define COIN(c) (!!(c))
+#endif
+
+/* gt: Rust's halving form; the select of each step is a coin toss */
+#define SEARCH_GT(name, type, key)                                \
+    size_t name(const type *a, size_t n, key x)                   \
+    {                                                             \
+        size_t size = n, base = 0;                                \
+        if (size == 0)                                            \
+            return 0;                                             \
+        while (size > 1) {                                        \
+            size_t half = size / 2, mid = base + half;            \
+            base = COIN(!(a[mid] > x)) ? mid : base;              \
+            size -= half;                                         \
+        }                                                         \
+        return base + !(a[base] > x);                             \
     }
 
-/* "go right" tests: entry <= x for the > rule, entry < x for the >= rule */
-#define LE(v, x) ((v) <= (x))
-#define LT(v, x) ((v) < (x))
+/* ge: torch's bisection; a float entry is compared widened to double */
+#define SEARCH_GE(name, type)                                     \
+    size_t name(const type *a, size_t n, double x)                \
+    {                                                             \
+        size_t left = 0, right = n;                               \
+        while (right > left) {                                    \
+            size_t mid = left + (right - left) / 2;               \
+            if ((double)a[mid] < x)                               \
+                left = mid + 1;                                   \
+            else                                                  \
+                right = mid;                                      \
+        }                                                         \
+        return left;                                              \
+    }
 
-SEARCH(sl_draw_search_gt_f64, double, LE)
-SEARCH(sl_draw_search_ge_f64, double, LT)
-SEARCH(sl_draw_search_gt_f32, float, LE)
-SEARCH(sl_draw_search_ge_f32, float, LT)
+SEARCH_GT(sl_draw_search_gt_f64, double, double)
+SEARCH_GT(sl_draw_search_gt_f32, float, float)
+SEARCH_GE(sl_draw_search_ge_f64, double)
+SEARCH_GE(sl_draw_search_ge_f32, float)

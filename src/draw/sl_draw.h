@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "rng/sl_rng.h"
+#include "stats/sl_stat.h"
 
 /* ---------------------------------------------------------------- draw methods */
 
@@ -37,6 +38,10 @@ typedef struct sl_draw_type {
      * NULL means k calls of draw. Errors draw nothing. */
     int (*draw_k)(const void *table, sl_rng *rng, size_t k, long *out, sl_error *err);
     const void *param;
+    /* Optional: the exact audit of this sampler, beside it and built from its own
+     * functions (its table, its search, its uniform grid); stats/ keeps the
+     * bookkeeping over the counts. NULL when there is none. */
+    const sl_stat_exact_type *exact;
 } sl_draw_type;
 
 /* prepare over a float64 vector p[0..V) (f = NULL, dtype SL_F64, source "probs"). */
@@ -48,10 +53,13 @@ int sl_draw_k(const sl_draw_type *t, const void *table, sl_rng *rng, size_t k, l
 
 /* ---------------------------------------------------------------- binary search (draw/search.c) */
 
-/* The first i in a[0..n) with a[i] > x (gt) or a[i] >= x (ge), n if none; a nondecreasing. */
+/* The first i in a[0..n) with a[i] > x (gt; #{a[i] <= x} when sorted) or with
+ * !(a[i] < x) (ge), n if none. On a sorted table without NaN every binary search
+ * agrees; otherwise a NaN entry counts as not greater (gt) and not less (ge),
+ * probed in torch's own bisection order for ge (search.c says why). */
 size_t sl_draw_search_gt_f64(const double *a, size_t n, double x);
 size_t sl_draw_search_ge_f64(const double *a, size_t n, double x);
-size_t sl_draw_search_gt_f32(const float *a, size_t n, double x);
+size_t sl_draw_search_gt_f32(const float *a, size_t n, float x);
 size_t sl_draw_search_ge_f32(const float *a, size_t n, double x);
 
 /* ---------------------------------------------------------------- the exponential race (draw/race.c) */
@@ -104,9 +112,58 @@ extern const sl_draw_type sl_draw_linear_type;
 extern const sl_draw_type sl_draw_alias_type;
 extern const sl_draw_type sl_draw_greedy_type;
 extern const sl_draw_type *const sl_draw_types[]; /* NULL-terminated */
+/* The audits of cdf, linear and alias (also their types' `exact`). */
+extern const sl_stat_exact_type sl_draw_cdf_exact;
+extern const sl_stat_exact_type sl_draw_linear_exact;
+extern const sl_stat_exact_type sl_draw_alias_exact;
 const sl_draw_type *sl_draw_lookup(const char *name);
-/* First i with cum[i] > target, or V if none (the cdf method's search). */
-size_t sl_draw_cdf_search(const double *cum, size_t V, double target);
+
+/* ---------------------------------------------------------------- NumPy 1.24 choice with p (draw/numpy_choice.c) */
+
+/* NumPy's choice(V, p=p) with replacement (Generator and RandomState, v1.24):
+ * validation, then cdf = cumsum(p) left to right, cdf /= cdf[-1], and
+ * searchsorted(cdf, u, side='right') (draw/numpy_choice.c). */
+typedef struct sl_draw_numpy_check {
+    int code;            /* 0 ok, else the NumPy ValueError below */
+    const char *numpy_message; /* NumPy's own text, e.g. "probabilities do not sum to 1" */
+    double kahan_sum;    /* NumPy's kahan_sum(p) */
+    double atol;         /* sqrt(eps) of float64, or of float32 for a float32 array */
+    size_t entry;        /* the first offending entry (NaN / negative) */
+} sl_draw_numpy_check;
+/* p in float64 (a float32 array widened exactly); is_f32: p came as a float32
+ * ndarray, which widens NumPy's tolerance to sqrt(FLT_EPSILON). */
+void sl_draw_numpy_validate(const double *p, size_t V, int is_f32, sl_draw_numpy_check *out);
+/* NumPy's kahan_sum from numpy/random/_common.pyx (V >= 1). */
+double sl_draw_numpy_kahan_sum(const double *p, size_t V);
+/* cdf[i] = p[0] + ... + p[i] left to right, then each divided by cdf[V-1]. */
+void sl_draw_numpy_cdf_build(const double *p, size_t V, double *cdf);
+
+/* The draw type's param: the uniform NumPy turns words into. */
+typedef struct sl_draw_numpy_param {
+    double (*uniform)(sl_rng *rng);
+} sl_draw_numpy_param;
+/* Generator.choice (one 64-bit word per draw: (w >> 11) * 2^-53) and
+ * RandomState.choice (genrand_res53 from two 32-bit words). dist->d is p in
+ * float64; dist->dtype SL_F32 when p was a float32 ndarray (its tolerance).
+ * prepare reports NumPy's ValueError naming dist->source. */
+extern const sl_draw_type sl_draw_numpy_choice_type;
+extern const sl_draw_type sl_draw_numpy_legacy_choice_type;
+/* Their audit (both: a 53-bit uniform), "numpy": the ValueError as a failure path. */
+extern const sl_stat_exact_type sl_draw_numpy_exact;
+
+/* ---------------------------------------------------------------- llama.cpp's dist (draw/llama_dist.c) */
+
+/* llama_sampler_dist_apply's draw over a candidate array: dist->f holds the
+ * candidates' float32 logits in array order; draw returns an array index (the
+ * caller maps it to a token id). One libstdc++ uniform double (2 words) per
+ * draw; a one-candidate array is chosen without a draw. */
+extern const sl_draw_type sl_draw_llama_dist_type;
+/* Its audit, "llamacpp": counts over the 2^64 word pairs; reads in->logits_f. */
+extern const sl_stat_exact_type sl_draw_llama_dist_exact;
+/* S[i] = double running sum of expf(logit[j] - max) for j <= i (n >= 1). */
+int sl_draw_llama_dist_sums(const float *logit, size_t n, double *S);
+/* The array index for uniform u: first i with S[i] >= S[n-1] * u, else n - 1. */
+size_t sl_draw_llama_dist_pick(const double *S, size_t n, double u);
 
 /* ---------------------------------------------------------------- rand 0.8.5 WeightedIndex<f32> (draw/rand_wi.c) */
 
@@ -148,6 +205,11 @@ size_t sl_draw_rand_wi_sample(const sl_draw_rand_wi *wi, sl_rng *rng);
 /* n samples into out[0..n): the same draws as n calls, in one loop. */
 void sl_draw_rand_wi_sample_many(const sl_draw_rand_wi *wi, sl_rng *rng, size_t n, size_t *out);
 void sl_draw_rand_wi_free(sl_draw_rand_wi *wi);
+/* The same as a draw type: prepare = WeightedIndex::new over dist->f (rand's
+ * failures as errors), draw = sample, draw_k = sample_many. */
+extern const sl_draw_type sl_draw_rand_wi_type;
+/* Its audit, "candle": counts over the 2^23 mantissa values; reads in->f. */
+extern const sl_stat_exact_type sl_draw_rand_wi_exact;
 
 /* ---------------------------------------------------------------- torch.multinomial (draw/torch.c) */
 
@@ -167,5 +229,9 @@ extern const sl_draw_type sl_draw_torch_type;
 size_t sl_draw_torch_naive(const void *table, sl_rng *rng);
 /* torch.topk(v, k) indices (largest, sorted) with libstdc++'s order among equal values. */
 int sl_draw_torch_topk(const double *v, size_t V, size_t k, long *out, sl_error *err);
+/* torch's audits: "torch" (multinomial(p, 1), the race: exact failure paths and a
+ * rigorous TV bound) and "torch-replacement" (the cdf path: exact counts). */
+extern const sl_stat_exact_type sl_draw_torch_race_exact;
+extern const sl_stat_exact_type sl_draw_torch_repl_exact;
 
 #endif

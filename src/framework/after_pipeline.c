@@ -30,6 +30,9 @@ int sl_fw_after_pipeline_open(sl_fw_session *s, sl_error *err)
     /* torch 1.13 ran its AVX2 kernels on AVX-512 machines too; 2.x picks by CPU */
     if (s->o.cfg.cpu == SL_CPU_AUTO)
         s->o.cfg.cpu = a->torch.param.version == SL_TORCH_1_13 ? SL_CPU_AVX2 : sl_logits_cpu_resolve(SL_CPU_AUTO);
+    /* the torch 1.13 line goes with transformers 4.x, the 2.x line with 5.x */
+    if (!s->o.cfg.transformers)
+        s->o.cfg.transformers = a->torch.param.version == SL_TORCH_1_13 ? 4 : 5;
     return SL_OK;
 }
 

@@ -8,7 +8,7 @@
  *   All). --repetition-penalty R --context IDS applies candle-transformers'
  *   apply_repeat_penalty first, as candle's examples do.
  * Each successful sample takes one 32-bit word; ArgMax and errors take none.
- * The weights path is logits/candle.c, the draw framework/rand_wi.c, the
+ * The weights path is logits/candle.c, the draw type draw/rand_wi.c, the
  * generator rng/rand_stdrng.c. candle >= 0.8.4 links rand 0.9, whose draws
  * are the same for normal totals (README.candle.md).
  * Known divergences: GumbelSoftmax (OS-seeded in candle) is not offered;
@@ -149,13 +149,21 @@ static int candle_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
         w = buf;
     }
 
-    sl_draw_rand_wi wi;
-    size_t bad;
-    sl_draw_rand_status st = sl_draw_rand_wi_new(&wi, w, m, &bad);
-    if (st) {
-        rc = wi_error(err, src, st, bad, w, m, o->logits ? order : NULL, o->logits != NULL,
-                      o->logits && cfg.k == 0 &&
-                          (cfg.sampling == SL_CANDLE_TOPK || cfg.sampling == SL_CANDLE_TOPK_TOPP));
+    const sl_draw_type *dt = &sl_draw_rand_wi_type;
+    sl_draw_dist dist = {m, NULL, w, SL_F32, src};
+    void *table = NULL;
+    if ((rc = sl_draw_prepare_dist(dt, &table, &dist, err))) {
+        /* rand's failure with candle's context: ask WeightedIndex::new again
+         * for the status and the entry (it fails the same way, keeping nothing) */
+        sl_draw_rand_wi wi;
+        size_t bad;
+        sl_draw_rand_status st = sl_draw_rand_wi_new(&wi, w, m, &bad);
+        if (st)
+            rc = wi_error(err, src, st, bad, w, m, o->logits ? order : NULL, o->logits != NULL,
+                          o->logits && cfg.k == 0 &&
+                              (cfg.sampling == SL_CANDLE_TOPK || cfg.sampling == SL_CANDLE_TOPK_TOPP));
+        else
+            sl_draw_rand_wi_free(&wi);
         goto done;
     }
     sl_rng rng;
@@ -163,20 +171,16 @@ static int candle_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
     seed.has_stream = 0;
     rc = sl_rng_init(&rng, &sl_rng_rand_stdrng_type, &seed, err);
     if (rc) {
-        sl_draw_rand_wi_free(&wi);
+        dt->free(table);
         goto done;
     }
-    /* draw in blocks, then map through the top-k order */
-    size_t blk[1024];
-    for (size_t i = 0; i < o->n; i += 1024) {
-        size_t nb = o->n - i < 1024 ? o->n - i : 1024;
-        sl_draw_rand_wi_sample_many(&wi, &rng, nb, blk);
-        for (size_t j = 0; j < nb; j++)
-            out->tokens[i + j] = (long)(o->logits ? order[blk[j]] : blk[j]);
-    }
+    /* draw all n (in blocks over the keystream), then map through the top-k order */
+    if (!(rc = sl_draw_k(dt, table, &rng, o->n, out->tokens, err)) && o->logits)
+        for (size_t i = 0; i < o->n; i++)
+            out->tokens[i] = (long)order[out->tokens[i]];
     out->words = rng.words;
     sl_rng_release(&rng);
-    sl_draw_rand_wi_free(&wi);
+    dt->free(table);
 done:
     free(buf);
     free(lg);
@@ -193,5 +197,7 @@ const sl_fw_type sl_fw_candle_type = {
     .summary = "candle 0.11 LogitsProcessor / rand 0.8.5 WeightedIndex<f32> over StdRng (ChaCha12), 1 word per draw",
     .accepts = SL_OPT_PROBS | SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_SIMD_SUM |
                SL_OPT_PENALTY,
+    .draw = &sl_draw_rand_wi_type,
+    .exact = &sl_draw_rand_wi_exact,
     .run = candle_run,
 };

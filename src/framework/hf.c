@@ -16,15 +16,15 @@
 #include "framework/sl_fw.h"
 
 static const sl_fw_variant hf_variants[] = {
-    {"1.13", "transformers generate() processors (4.x order) on torch 1.13.1", SL_TORCH_1_13},
-    {"2", "transformers generate() processors (4.x order) on torch 2.x", SL_TORCH_2},
+    {"2", "transformers 5.12.1 generate() on torch 2.14.1", SL_TORCH_2},
+    {"1.13", "transformers 4.x generate() processors on torch 1.13.1", SL_TORCH_1_13},
     {NULL, NULL, 0},
 };
 
 const sl_fw_type sl_fw_hf_type = {
     .name = "hf",
     .summary = "transformers generate(do_sample=True) step: the hf pipeline (float32 as torch), then "
-               "torch.multinomial(probs, 1) after torch.manual_seed (torch 1.13; --torch 2)",
+               "torch.multinomial(probs, 1) after torch.manual_seed (torch 2.x, transformers 5.x; --torch 1.13)",
     .variant_option = "--torch",
     .variants = hf_variants,
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |

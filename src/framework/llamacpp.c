@@ -20,6 +20,10 @@
  * double, 1.0 replaced by nextafter(1, 0); tests/oracle/stdcxx_uniform.cpp
  * checks it against this machine's libstdc++. libc++ and MSVC differ.
  *
+ * The draw is the draw type draw/llama_dist.c (the uniform is
+ * sl_rng_uniform_f64_stdcxx in rng/uniform.c); this file runs the chain, the
+ * generator and the seeding, and maps array indices to token ids.
+ *
  * Calls are independent (llama_sampler_apply on fresh arrays): drawn tokens
  * are not accepted into the penalties history between calls. */
 #include <math.h>
@@ -27,18 +31,6 @@
 #include <string.h>
 
 #include "framework/sl_fw.h"
-
-double sl_fw_llamacpp_uniform(sl_rng *r)
-{
-    uint32_t w1 = (uint32_t)sl_rng_next(r);
-    uint32_t w2 = (uint32_t)sl_rng_next(r);
-    double sum = (double)w1;
-    sum += (double)w2 * 4294967296.0;
-    double ret = sum / 18446744073709551616.0;
-    if (ret >= 1.0)
-        ret = nextafter(1.0, 0.0);
-    return ret;
-}
 
 static int llamacpp_fw_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
 {
@@ -63,23 +55,30 @@ static int llamacpp_fw_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err
     int rc = sl_logits_llama_chain(v->f, v->n, &c, &a, NULL, err);
     if (rc)
         return rc;
-    sl_logits_llama_array b = {malloc((a.size ? a.size : 1) * sizeof *a.data), a.size, a.sorted};
+    /* the dist draw type reads the candidates' logits in array order */
+    const sl_draw_type *dt = &sl_draw_llama_dist_type;
+    void *table = NULL;
+    float *lf = malloc((a.size ? a.size : 1) * sizeof *lf);
+    double *ld = malloc((a.size ? a.size : 1) * sizeof *ld);
     out->tokens = malloc((o->n ? o->n : 1) * sizeof *out->tokens);
     sl_rng rng;
     memset(&rng, 0, sizeof rng);
-    if (!b.data || !out->tokens) {
+    if (!lf || !ld || !out->tokens) {
         rc = sl_base_error_set(err, SL_ENOMEM, "out of memory");
         goto done;
     }
+    for (size_t i = 0; i < a.size; i++)
+        ld[i] = lf[i] = a.data[i].logit;
+    sl_draw_dist dist = {a.size, ld, lf, SL_F32, v->source};
+    if ((rc = sl_draw_prepare_dist(dt, &table, &dist, err)))
+        goto done;
     sl_seed s = o->seed;
     if ((rc = sl_rng_init(&rng, &sl_rng_mt19937_type, &s, err)))
         goto done;
-    for (size_t t = 0; t < o->n; t++) {
-        memcpy(b.data, a.data, a.size * sizeof *a.data);
-        double u = b.size > 1 ? sl_fw_llamacpp_uniform(&rng) : 0.0;
-        size_t sel = sl_logits_llama_dist(&b, u);
-        out->tokens[t] = b.data[sel].id;
-    }
+    if ((rc = sl_draw_k(dt, table, &rng, o->n, out->tokens, err)))
+        goto done;
+    for (size_t t = 0; t < o->n; t++)
+        out->tokens[t] = a.data[out->tokens[t]].id;
     out->n = o->n;
     out->k = 1;
     out->rng_name = "std-mt19937";
@@ -87,8 +86,11 @@ static int llamacpp_fw_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err
     out->words = rng.words;
 done:
     sl_rng_release(&rng);
+    if (table)
+        dt->free(table);
     free(a.data);
-    free(b.data);
+    free(lf);
+    free(ld);
     if (rc) {
         free(out->tokens);
         out->tokens = NULL;
@@ -101,5 +103,7 @@ const sl_fw_type sl_fw_llamacpp_type = {
     .summary = "llama.cpp default chain + dist sampler: std::mt19937(seed), libstdc++ uniform double, pick in array order",
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
                SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS,
+    .draw = &sl_draw_llama_dist_type,
+    .exact = &sl_draw_llama_dist_exact,
     .run = llamacpp_fw_run,
 };

@@ -1,4 +1,6 @@
-/* numpy.c — bit-exact emulations of NumPy 1.24's weighted choice with replacement:
+/* numpy.c — bit-exact emulations of NumPy 1.24's weighted choice with replacement
+ * (the kernel is the draw type in draw/numpy_choice.c; this file picks the
+ * generator, the seeding and NumPy's view of p):
  *   "numpy"        rng = np.random.default_rng(S); N times rng.choice(V, p=p[, size=K])
  *                  (Generator.choice in numpy/random/_generator.pyx over PCG64
  *                  seeded through SeedSequence; rng/pcg64.c)
@@ -26,86 +28,6 @@
 
 #include "framework/sl_fw.h"
 
-double sl_fw_numpy_kahan_sum(const double *p, size_t V)
-{
-    /* Compensated sum exactly as NumPy writes it; needs -ffp-contract=off. */
-    double sum = p[0], c = 0.0;
-    for (size_t i = 1; i < V; i++) {
-        double y = p[i] - c;
-        double t = sum + y;
-        c = (t - sum) - y;
-        sum = t;
-    }
-    return sum;
-}
-
-void sl_fw_numpy_validate(const double *p, size_t V, int is_f32, sl_fw_numpy_check *out)
-{
-    memset(out, 0, sizeof *out);
-    /* np.sqrt(np.finfo(np.float32).eps) is a float32: 0x1.6a09e6p-12, and
-     * max(float64 atol, it) compares and keeps it exactly. */
-    out->atol = is_f32 ? (double)sqrtf(FLT_EPSILON) : sqrt(DBL_EPSILON);
-    out->kahan_sum = V ? sl_fw_numpy_kahan_sum(p, V) : 0.0;
-    if (V == 0) {
-        out->code = SL_EINVAL;
-        out->numpy_message = "a cannot be empty unless no samples are taken";
-        return;
-    }
-    if (isnan(out->kahan_sum)) {
-        out->code = SL_EINVAL;
-        out->numpy_message = "probabilities contain NaN";
-        /* Point at a NaN entry, or else at the first infinity that made the sum NaN. */
-        size_t first_inf = V;
-        for (size_t i = 0; i < V; i++) {
-            if (isnan(p[i])) {
-                out->entry = i;
-                return;
-            }
-            if (isinf(p[i]) && first_inf == V)
-                first_inf = i;
-        }
-        out->entry = first_inf;
-        return;
-    }
-    for (size_t i = 0; i < V; i++)
-        if (p[i] < 0) {
-            out->code = SL_EINVAL;
-            out->numpy_message = "probabilities are not non-negative";
-            out->entry = i;
-            return;
-        }
-    if (fabs(out->kahan_sum - 1.0) > out->atol) {
-        out->code = SL_EINVAL;
-        out->numpy_message = "probabilities do not sum to 1";
-    }
-}
-
-void sl_fw_numpy_cdf_build(const double *p, size_t V, double *cdf)
-{
-    double s = 0.0;
-    for (size_t i = 0; i < V; i++) {
-        s += p[i];
-        cdf[i] = s;
-    }
-    /* cdf[-1] is read once, before the in-place division, as NumPy does. */
-    double last = cdf[V - 1];
-    for (size_t i = 0; i < V; i++)
-        cdf[i] /= last;
-}
-
-size_t sl_fw_numpy_cdf_search(const double *cdf, size_t V, double u)
-{
-    size_t lo = 0, hi = V;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (cdf[mid] <= u)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* p as NumPy receives it: float64, or a float32 array widened exactly. */
 static int numpy_probs(const sl_fw_opts *o, double **pout, int *is_f32, sl_error *err)
 {
@@ -127,85 +49,59 @@ static int numpy_probs(const sl_fw_opts *o, double **pout, int *is_f32, sl_error
     return SL_OK;
 }
 
-static int numpy_check(const sl_vec *v, const double *p, int is_f32, sl_error *err)
-{
-    sl_fw_numpy_check c;
-    sl_fw_numpy_validate(p, v->n, is_f32, &c);
-    if (!c.code)
-        return SL_OK;
-    const char *what = is_f32 ? "float32" : "float64";
-    if (v->n == 0)
-        return sl_base_error_set(err, SL_EINVAL, "%s: empty vector (NumPy: %s)", v->source, c.numpy_message);
-    if (!strcmp(c.numpy_message, "probabilities contain NaN")) {
-        if (isnan(p[c.entry]))
-            return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu is NaN (NumPy: %s)", v->source, c.entry,
-                                c.numpy_message);
-        return sl_base_error_set(err, SL_EINVAL,
-                            "%s: entry %zu is %s, which makes NumPy's Kahan sum of p NaN (NumPy: %s)",
-                            v->source, c.entry, p[c.entry] > 0 ? "infinite" : "-infinite", c.numpy_message);
-    }
-    if (!strcmp(c.numpy_message, "probabilities are not non-negative"))
-        return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu is negative (%.17g) (NumPy: %s)", v->source, c.entry,
-                            p[c.entry], c.numpy_message);
-    return sl_base_error_set(err, SL_EINVAL,
-                        "%s: NumPy's Kahan sum of p is %.17g, more than %.17g (its tolerance for %s p) "
-                        "away from 1 (NumPy: %s)",
-                        v->source, c.kahan_sum, c.atol, what, c.numpy_message);
-}
-
-/* The shared run: validate, build the cdf once, then n calls of k draws. */
+/* The shared run: validate and build the cdf once (the draw type's prepare),
+ * then n calls of k draws, the words counted by the generator wrapper. */
 static int numpy_run_with(const sl_fw_opts *o, sl_fw_result *out, sl_error *err, const sl_rng_type *t,
-                          int legacy)
+                          const sl_draw_type *dt, const char *rng_name)
 {
-    double *p = NULL, *cdf = NULL;
+    double *p = NULL;
+    void *table = NULL;
     int is_f32 = 0, rc;
     memset(out, 0, sizeof *out);
     if ((rc = numpy_probs(o, &p, &is_f32, err)))
         return rc;
-    if ((rc = numpy_check(o->probs, p, is_f32, err))) {
+    const sl_vec *v = o->probs;
+    sl_draw_dist dist = {v->n, p, NULL, is_f32 ? SL_F32 : SL_F64, v->source};
+    if ((rc = sl_draw_prepare_dist(dt, &table, &dist, err))) {
         free(p);
         return rc;
     }
-    size_t V = o->probs->n, n = o->n, k = o->k;
+    size_t V = v->n, n = o->n, k = o->k;
     if (k && n > SIZE_MAX / sizeof(long) / k) {
-        free(p);
-        return sl_base_error_set(err, SL_EINVAL, "numpy: --n times --num-samples is too large");
+        rc = sl_base_error_set(err, SL_EINVAL, "numpy: --n times --num-samples is too large");
+        goto done;
     }
     sl_rng rng;
     sl_seed seed = o->seed; /* without --seed: samplab's default seed (NumPy's own default is OS entropy) */
-    if ((rc = sl_rng_init(&rng, t, &seed, err))) {
-        free(p);
-        return rc;
-    }
-    cdf = malloc(V * sizeof *cdf);
+    if ((rc = sl_rng_init(&rng, t, &seed, err)))
+        goto done;
     size_t total = n * k;
     out->tokens = malloc((total ? total : 1) * sizeof *out->tokens);
-    if (!cdf || !out->tokens) {
-        free(p);
-        free(cdf);
+    if (!out->tokens) {
+        sl_rng_release(&rng);
+        rc = sl_base_error_set(err, SL_ENOMEM, "numpy: out of memory for %zu draws over V = %zu", n * k, V);
+        goto done;
+    }
+    if ((rc = sl_draw_k(dt, table, &rng, total, out->tokens, err))) {
         sl_rng_release(&rng);
         sl_fw_result_free(out);
-        return sl_base_error_set(err, SL_ENOMEM, "numpy: out of memory for %zu draws over V = %zu", n * k, V);
-    }
-    sl_fw_numpy_cdf_build(p, V, cdf);
-    for (size_t i = 0; i < total; i++) {
-        double u = legacy ? sl_rng_uniform_f64_2x32_numpy(&rng) : sl_rng_uniform_f64_64_high53(sl_rng_next(&rng));
-        out->tokens[i] = (long)sl_fw_numpy_cdf_search(cdf, V, u);
+        goto done;
     }
     out->n = n;
     out->k = k;
-    out->rng_name = legacy ? "numpy-mt19937" : "numpy-pcg64";
+    out->rng_name = rng_name;
     out->word_bits = t->word_bits;
     out->words = rng.words;
     sl_rng_release(&rng);
-    free(cdf);
+done:
+    dt->free(table);
     free(p);
-    return SL_OK;
+    return rc;
 }
 
 static int numpy_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
 {
-    return numpy_run_with(o, out, err, &sl_rng_pcg64_type, 0);
+    return numpy_run_with(o, out, err, &sl_rng_pcg64_type, &sl_draw_numpy_choice_type, "numpy-pcg64");
 }
 
 static int numpy_legacy_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
@@ -216,13 +112,16 @@ static int numpy_legacy_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *er
                             "numpy-legacy: np.random.seed takes integers below 2^32, --framework numpy "
                             "up to 2^128 - 1 (NumPy: Seed must be between 0 and 2**32 - 1)");
     }
-    return numpy_run_with(o, out, err, &sl_rng_numpy_mt19937_type, 1);
+    return numpy_run_with(o, out, err, &sl_rng_numpy_mt19937_type, &sl_draw_numpy_legacy_choice_type,
+                          "numpy-mt19937");
 }
 
 const sl_fw_type sl_fw_numpy_type = {
     .name = "numpy",
     .summary = "NumPy 1.24 default_rng(S).choice(V, p=p[, size=K]): SeedSequence + PCG64, cdf + searchsorted",
     .accepts = SL_OPT_PROBS | SL_OPT_NUM_SAMPLES | SL_OPT_DTYPE,
+    .draw = &sl_draw_numpy_choice_type,
+    .exact = &sl_draw_numpy_exact,
     .run = numpy_run,
 };
 
@@ -230,5 +129,7 @@ const sl_fw_type sl_fw_numpy_legacy_type = {
     .name = "numpy-legacy",
     .summary = "NumPy 1.24 np.random.seed(S); np.random.choice(V, p=p[, size=K]): MT19937, 2 words per draw",
     .accepts = SL_OPT_PROBS | SL_OPT_NUM_SAMPLES | SL_OPT_DTYPE,
+    .draw = &sl_draw_numpy_legacy_choice_type,
+    .exact = &sl_draw_numpy_exact,
     .run = numpy_legacy_run,
 };

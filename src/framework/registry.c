@@ -31,3 +31,24 @@ void sl_fw_result_free(sl_fw_result *r)
     free(r->tokens);
     r->tokens = NULL;
 }
+
+const sl_stat_exact_type *const sl_fw_exact_types[] = {
+    &sl_draw_rand_wi_exact,
+    &sl_draw_numpy_exact,
+    &sl_draw_torch_race_exact,
+    &sl_draw_torch_repl_exact,
+    &sl_fw_gsl_exact,
+    &sl_draw_linear_exact,
+    &sl_draw_cdf_exact,
+    &sl_draw_alias_exact,
+    &sl_draw_llama_dist_exact,
+    NULL
+};
+
+const sl_stat_exact_type *sl_fw_exact_lookup(const char *name)
+{
+    for (size_t i = 0; sl_fw_exact_types[i]; i++)
+        if (!strcmp(sl_fw_exact_types[i]->name, name))
+            return sl_fw_exact_types[i];
+    return NULL;
+}

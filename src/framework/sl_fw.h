@@ -108,6 +108,9 @@ struct sl_fw_type {
     const char *(*note)(const sl_fw_opts *o);
     /* Legacy: a whole run at once (frameworks not yet on sessions). */
     int (*run)(const sl_fw_opts *o, sl_fw_result *out, sl_error *err);
+    /* Optional: the exact audit of this framework's draw (its draw type's, or
+     * its own beside it, as gsl's); NULL when there is none. */
+    const sl_stat_exact_type *exact;
 };
 
 /* The variant o->variant names (NULL: the default) or an error naming the choices. */
@@ -134,6 +137,12 @@ void sl_fw_session_close(sl_fw_session *s);
 int sl_fw_run(const sl_fw_type *t, const sl_fw_opts *o, sl_fw_result *out, sl_error *err);
 
 extern const sl_fw_type *const sl_fw_types[]; /* NULL-terminated */
+/* Every exact audit, beside its sampler (draw and framework types), by name
+ * (`samplab exact --method`): NULL-terminated, in the order the CLI lists them. */
+extern const sl_stat_exact_type *const sl_fw_exact_types[];
+const sl_stat_exact_type *sl_fw_exact_lookup(const char *name);
+/* gsl_ran_discrete's audit (framework/gsl.c), the "gsl" framework's exact. */
+extern const sl_stat_exact_type sl_fw_gsl_exact;
 const sl_fw_type *sl_fw_lookup(const char *name);
 void sl_fw_result_free(sl_fw_result *r);
 
@@ -146,9 +155,6 @@ extern const sl_fw_type sl_fw_hf_type;
 /* vLLM (framework/vllm.c): the vllm pipeline, then random_sample's
  * argmax(probs / q) from the request's seeded torch.Generator. */
 extern const sl_fw_type sl_fw_vllm_type;
-/* std::uniform_real_distribution<double>(0, 1) over std::mt19937 as
- * libstdc++ computes it: generate_canonical<double, 53>, two 32-bit words. */
-double sl_fw_llamacpp_uniform(sl_rng *r);
 /* ---------------------------------------------------------------- torch (framework/torch.c) */
 
 extern const sl_fw_type sl_fw_torch_type;
@@ -169,26 +175,6 @@ void sl_fw_after_pipeline_close(sl_fw_session *s);
 
 /* ---------------------------------------------------------------- NumPy (rng/seedseq.c, rng/pcg64.c,
  * rng/numpy_mt19937.c, framework/numpy.c) and GSL (framework/gsl.c) */
-
-/* NumPy's choice(V, p=p) with replacement (Generator and RandomState, v1.24):
- * validation, then cdf = cumsum(p) left to right, cdf /= cdf[-1], and
- * searchsorted(cdf, u, side='right'). */
-typedef struct sl_fw_numpy_check {
-    int code;            /* 0 ok, else the NumPy ValueError below */
-    const char *numpy_message; /* NumPy's own text, e.g. "probabilities do not sum to 1" */
-    double kahan_sum;    /* NumPy's kahan_sum(p) */
-    double atol;         /* sqrt(eps) of float64, or of float32 for a float32 array */
-    size_t entry;        /* the first offending entry (NaN / negative) */
-} sl_fw_numpy_check;
-/* p in float64 (a float32 array widened exactly); is_f32: p came as a float32
- * ndarray, which widens NumPy's tolerance to sqrt(FLT_EPSILON). */
-void sl_fw_numpy_validate(const double *p, size_t V, int is_f32, sl_fw_numpy_check *out);
-/* NumPy's kahan_sum from numpy/random/_common.pyx (V >= 1). */
-double sl_fw_numpy_kahan_sum(const double *p, size_t V);
-/* cdf[i] = p[0] + ... + p[i] left to right, then each divided by cdf[V-1]. */
-void sl_fw_numpy_cdf_build(const double *p, size_t V, double *cdf);
-/* #{i : cdf[i] <= u} = searchsorted(cdf, u, side='right'). */
-size_t sl_fw_numpy_cdf_search(const double *cdf, size_t V, double u);
 
 extern const sl_fw_type sl_fw_numpy_type;        /* "numpy" */
 extern const sl_fw_type sl_fw_numpy_legacy_type; /* "numpy-legacy" */

@@ -2,15 +2,16 @@
  * torch.manual_seed(S) (rng/torch_mt19937.c), then one torch.multinomial(p, K,
  * replacement) call a step (draw/torch.c, which says what is reproduced and from
  * which source). p is float32 unless --dtype says otherwise or a .npy or
- * .safetensors brings its own dtype. --torch picks the release line. */
+ * .safetensors brings its own dtype. --torch picks the release line: 2 (the
+ * default, today's 2.x) or 1.13. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "framework/sl_fw.h"
 
 static const sl_fw_variant torch_variants[] = {
+    {"2", "torch 2.14.1 (CPU, MT19937 exponential_; also 2.6.0)", SL_TORCH_2},
     {"1.13", "torch 1.13.1 (CPU, no MKL)", SL_TORCH_1_13},
-    {"2", "torch 2.x (CPU, MT19937 exponential_; checked on 2.6.0)", SL_TORCH_2},
     {NULL, NULL, 0},
 };
 
@@ -79,8 +80,8 @@ static void torch_close(sl_fw_session *s)
 
 const sl_fw_type sl_fw_torch_type = {
     .name = "torch",
-    .summary = "torch.multinomial on CPU: torch 1.13.1 (--torch 2: 2.x, checked on 2.6.0); builds "
-               "without MKL exponentials only (check: analysis/golden/torch_golden.py --fingerprint)",
+    .summary = "torch.multinomial on CPU: torch 2.x (checked on 2.14.1 and 2.6.0; --torch 1.13 for 1.13.1), "
+               "builds whose exponential_ takes the MT19937 path (docs/torch-builds.md)",
     .variant_option = "--torch",
     .variants = torch_variants,
     .accepts = SL_OPT_PROBS | SL_OPT_NUM_SAMPLES | SL_OPT_REPLACEMENT | SL_OPT_DTYPE | SL_OPT_VARIANT,

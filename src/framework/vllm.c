@@ -15,8 +15,8 @@
 #include "framework/sl_fw.h"
 
 static const sl_fw_variant vllm_variants[] = {
-    {"1.13", "vLLM 0.8-0.11 V1 sampler (PyTorch path) on torch 1.13.1", SL_TORCH_1_13},
     {"2", "vLLM 0.8-0.11 V1 sampler (PyTorch path) on torch 2.x", SL_TORCH_2},
+    {"1.13", "vLLM 0.8-0.11 V1 sampler (PyTorch path) on torch 1.13.1", SL_TORCH_1_13},
     {NULL, NULL, 0},
 };
 

@@ -117,6 +117,19 @@ void sl_logits_candle_softmax(const float *logits, size_t V, double temperature,
         out[i] /= sum;
 }
 
+int sl_logits_candle_check(const float *logits, size_t V, sl_error *err)
+{
+    float mx = -INFINITY;
+    for (size_t i = 0; i < V; i++) {
+        if (isnan(logits[i]) || logits[i] == INFINITY)
+            return sl_base_error_set(err, SL_EINVAL, "logit %zu is %s", i, isnan(logits[i]) ? "NaN" : "+infinite");
+        mx = fmaxf(mx, logits[i]);
+    }
+    if (mx == -INFINITY)
+        return sl_base_error_set(err, SL_EINVAL, "all %zu logits are -infinite", V);
+    return SL_OK;
+}
+
 /* ---------------------------------------------------------------- total_cmp keys */
 
 /* f32::total_cmp orders by this signed key: negative numbers have their

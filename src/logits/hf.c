@@ -98,8 +98,10 @@ static int hf_top_p(hf_work *w, double top_p, size_t min_keep, sl_error *err)
 }
 
 /* MinPLogitsWarper.__call__: probs < min_p * max(probs) → -inf, except the
- * min_keep highest scores (argsort descending). */
-static int hf_min_p(hf_work *w, double min_p, size_t min_keep, sl_error *err)
+ * min_keep tokens transformers protects: 4.x the highest scores (argsort
+ * descending), 5.x torch.topk(probs, min_keep).indices, which among tied
+ * probabilities keeps the ids torch's topk order leaves first (draw/torch.c). */
+static int hf_min_p(hf_work *w, double min_p, size_t min_keep, int v5, sl_error *err)
 {
     size_t V = w->V;
     sl_logits_softmax_f32(w->s, V, w->a, w->cpu);
@@ -108,10 +110,32 @@ static int hf_min_p(hf_work *w, double min_p, size_t min_keep, sl_error *err)
         if (w->a[i] > top)
             top = w->a[i];
     float thr = (float)min_p * top;
+    size_t keep = min_keep < V ? min_keep : V;
+    if (v5) {
+        double *pd = malloc(V * sizeof *pd);
+        long *top_ids = malloc((keep ? keep : 1) * sizeof *top_ids);
+        int rc = pd && top_ids ? SL_OK : sl_base_error_set(err, SL_ENOMEM, "hf: out of memory for %zu logits", V);
+        for (size_t i = 0; !rc && i < V; i++)
+            pd[i] = w->a[i];
+        if (!rc && keep)
+            rc = sl_draw_torch_topk(pd, V, keep, top_ids, err);
+        if (!rc) {
+            /* w->b marks the protected ids */
+            memset(w->b, 0, V * sizeof *w->b);
+            for (size_t j = 0; j < keep; j++)
+                w->b[top_ids[j]] = 1;
+            for (size_t i = 0; i < V; i++)
+                if (w->a[i] < thr && w->b[i] == 0)
+                    w->s[i] = -INFINITY;
+        }
+        free(pd);
+        free(top_ids);
+        return rc;
+    }
     int rc = sl_logits_argsort_f32(w->s, V, 1, w->idx, err);
     if (rc)
         return rc;
-    for (size_t j = (min_keep < V ? min_keep : V); j < V; j++) {
+    for (size_t j = keep; j < V; j++) {
         size_t i = w->idx[j];
         if (w->a[i] < thr)
             w->s[i] = -INFINITY;
@@ -249,7 +273,7 @@ static int hf_run(const float *lf, const double *ld, size_t V, const sl_logits_c
         sl_logits_step(out, "top_p");
     }
     if (do_minp) {
-        if ((rc = hf_min_p(&w, c->min_p, (size_t)min_keep, err)))
+        if ((rc = hf_min_p(&w, c->min_p, (size_t)min_keep, c->transformers != 4, err)))
             goto fail;
         sl_logits_step(out, "min_p");
     }

@@ -54,6 +54,11 @@ void sl_logits_candle_cfg_describe(const sl_logits_candle_cfg *cfg, char *buf, s
  * expf(x - max) (the platform libm, glibc here), an f32 sum (sequential, or
  * the AVX order when simd_sum), then a division. out may equal logits. */
 void sl_logits_candle_softmax(const float *logits, size_t V, double temperature, int simd_sum, float *out);
+/* The float32 logits an exact audit of candle refuses before its softmax: a NaN
+ * or +inf entry ("logit I is NaN" / "+infinite"), or all -inf. candle itself
+ * would go on (f32::max skips NaN) and WeightedIndex would reject the NaN
+ * weights; the audit names the logit instead. */
+int sl_logits_candle_check(const float *logits, size_t V, sl_error *err);
 /* candle-core cpu::vec_sum with AVX: 4 accumulators of 8 lanes over
  * 32-element steps, reduced (a0+a1)+(a2+a3), then high+low 128-bit halves,
  * two horizontal adds, then the tail added one by one. */
@@ -137,6 +142,7 @@ typedef struct sl_logits_cfg {
     int has_min_keep; long min_keep;
     int defaults;                             /* apply the framework's own defaults */
     int cpu;                                  /* torch's CPU kernel (SL_CPU_*): hf, vllm */
+    int transformers;                         /* hf: transformers' major version, 4 or 5 (0: 5) */
 } sl_logits_cfg;
 
 /* One llama.cpp candidate (llama_token_data). */

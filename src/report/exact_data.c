@@ -19,9 +19,9 @@
 #include "report/sl_report.h"
 
 static const sl_stat_exact_type *const report_types[] = {
-    &sl_stat_exact_candle_type, &sl_stat_exact_numpy_type, &sl_stat_exact_torch_repl_type, &sl_stat_exact_gsl_discrete_type,
-    &sl_stat_exact_cdf_type, &sl_stat_exact_alias_type, &sl_stat_exact_linear_type, &sl_stat_exact_llamacpp_type,
-    &sl_stat_exact_torch_race_type, NULL
+    &sl_draw_rand_wi_exact, &sl_draw_numpy_exact, &sl_draw_torch_repl_exact, &sl_fw_gsl_exact,
+    &sl_draw_cdf_exact, &sl_draw_alias_exact, &sl_draw_linear_exact, &sl_draw_llama_dist_exact,
+    &sl_draw_torch_race_exact, NULL
 };
 
 /* Writes text to dir/name through a temporary file renamed into place. */
@@ -83,8 +83,9 @@ static int report_one(const char *dir, const char *name, const double *logits, s
     }
     for (size_t i = 0; i < V; i++)
         lf[i] = (float)logits[i];
-    if ((rc = sl_logits_softmax(logits, V, T, pd, err)) || (rc = sl_stat_exact_candle_softmax(lf, V, T, pc, err)))
+    if ((rc = sl_logits_softmax(logits, V, T, pd, err)) || (rc = sl_logits_candle_check(lf, V, err)))
         goto out;
+    sl_logits_candle_softmax(lf, V, T, 0, pc); /* candle's own softmax, sequential sum */
     for (size_t i = 0; i < V; i++) {
         pf[i] = (float)pd[i];
         lt[i] = T == 1.0 ? lf[i] : lf[i] / (float)T; /* llama.cpp's temperature, in float32 */
@@ -94,8 +95,8 @@ static int report_one(const char *dir, const char *name, const double *logits, s
         memset(&in, 0, sizeof in);
         in.V = V;
         in.d = pd;
-        in.f = report_types[t] == &sl_stat_exact_candle_type ? pc : pf;
-        in.dtype = report_types[t] == &sl_stat_exact_torch_repl_type || report_types[t] == &sl_stat_exact_torch_race_type
+        in.f = report_types[t] == &sl_draw_rand_wi_exact ? pc : pf;
+        in.dtype = report_types[t] == &sl_draw_torch_repl_exact || report_types[t] == &sl_draw_torch_race_exact
                        ? SL_F32 : SL_F64;
         in.source = name;
         in.logits_f = lt;

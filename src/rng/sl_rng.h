@@ -140,6 +140,10 @@ float sl_rng_uniform_f32_mant23(sl_rng *r);     /* asfloat((w>>9)|0x3f800000) - 
 double sl_rng_uniform_f64_2x32_hifirst_low53(sl_rng *r); /* ((w1<<32|w2) & (2^53-1)) * 2^-53: torch float64 */
 double sl_rng_uniform_f64_2x32_numpy(sl_rng *r);/* ((w1>>5)*2^26 + (w2>>6)) * 2^-53: NumPy legacy, MT 2002 genrand_res53 */
 double sl_rng_uniform_f64_64_high53(uint64_t w);/* (w >> 11) * 2^-53: NumPy PCG64 next_double */
+/* std::uniform_real_distribution<double>(0, 1) over a 32-bit engine as libstdc++
+ * (GCC <= 14) computes it: generate_canonical<double, 53>, two words,
+ * (w1 + w2 * 2^32) / 2^64 rounded to double, 1.0 replaced by nextafter(1, 0). */
+double sl_rng_uniform_f64_stdcxx(sl_rng *r);
 /* The generic 53-bit double the portable draw methods use: one 64-bit word
  * (high 53 bits), or two 32-bit words as genrand_res53 takes them. */
 double sl_rng_uniform_f64(sl_rng *r);

@@ -7,7 +7,10 @@
  *   2x32_hifirst_low53  torch float64: random64() = w1<<32 | w2, low 53 bits
  *   2x32_numpy          genrand_res53 (mt19937ar.c), NumPy legacy random_sample
  *   64_high53           NumPy PCG64 next_double, Rust rand f64
+ *   stdcxx              libstdc++ generate_canonical<double, 53> over two 32-bit words
+ *                       (std::uniform_real_distribution<double>, llama.cpp's dist)
  */
+#include <math.h>
 #include <string.h>
 
 #include "rng/sl_rng.h"
@@ -48,6 +51,22 @@ double sl_rng_uniform_f64_2x32_numpy(sl_rng *r)
 double sl_rng_uniform_f64_64_high53(uint64_t w)
 {
     return (double)(w >> 11) * 0x1p-53;
+}
+
+/* libstdc++ bits/random.tcc (GCC 12): sum = w1 + w2 * 2^32 accumulated in
+ * double, divided by 2^64; a result of 1.0 becomes nextafter(1, 0).
+ * tests/oracle/stdcxx_uniform.cpp checks it against this machine's libstdc++;
+ * libc++ and MSVC differ. */
+double sl_rng_uniform_f64_stdcxx(sl_rng *r)
+{
+    uint32_t w1 = (uint32_t)sl_rng_next(r);
+    uint32_t w2 = (uint32_t)sl_rng_next(r);
+    double sum = (double)w1;
+    sum += (double)w2 * 4294967296.0;
+    double ret = sum / 18446744073709551616.0;
+    if (ret >= 1.0)
+        ret = nextafter(1.0, 0.0);
+    return ret;
 }
 
 double sl_rng_uniform_f64(sl_rng *r)

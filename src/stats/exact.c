@@ -1,8 +1,9 @@
-/* exact.c — the exact audit: result bookkeeping, summary statistics, the type table.
+/* exact.c — the exact audit: result bookkeeping and summary statistics.
  *
  * A sampler that maps one uniform on a grid of 2^bits values to a token induces
- * P(i) = count[i] / 2^bits; the per-sampler files (exact_cdf.c, exact_gsl.c,
- * exact_race.c) compute the counts without enumerating the grid. This file turns
+ * P(i) = count[i] / 2^bits; each sampler's audit (the `exact` of its draw or
+ * framework type, beside the sampler) computes the counts without enumerating
+ * the grid. This file turns
  * counts into the reported summary: TV against the ideal distribution (the float64
  * weights over their sum), the token with the largest relative error, tokens with
  * p > 0 that are never drawn and tokens with p = 0 that are.
@@ -16,27 +17,6 @@
 #include <string.h>
 
 #include "stats/sl_stat.h"
-
-const sl_stat_exact_type *const sl_stat_exact_types[] = {
-    &sl_stat_exact_candle_type,
-    &sl_stat_exact_numpy_type,
-    &sl_stat_exact_torch_race_type,
-    &sl_stat_exact_torch_repl_type,
-    &sl_stat_exact_gsl_discrete_type,
-    &sl_stat_exact_linear_type,
-    &sl_stat_exact_cdf_type,
-    &sl_stat_exact_alias_type,
-    &sl_stat_exact_llamacpp_type,
-    NULL
-};
-
-const sl_stat_exact_type *sl_stat_exact_lookup(const char *name)
-{
-    for (size_t i = 0; sl_stat_exact_types[i]; i++)
-        if (!strcmp(sl_stat_exact_types[i]->name, name))
-            return sl_stat_exact_types[i];
-    return NULL;
-}
 
 double sl_stat_exact_prob(sl_u128 count, unsigned bits)
 {
@@ -221,4 +201,39 @@ void sl_stat_exact_result_free(sl_stat_exact_result *r)
     r->count = NULL;
     r->ideal = NULL;
     r->never = r->zero_drawn = NULL;
+}
+
+/* The uniform-grid counts of the inverse-CDF audits: their token is a
+ * nondecreasing function of k (u = k * 2^-bits), so the grid values selecting a
+ * token <= j are those below the boundary; a ceiling when the comparison is made
+ * in float64 against k * 2^-bits (exact: scaling by 2^bits is exact). */
+/* #{k in [0, 2^bits) : k * 2^-bits < c} for a float64 c >= 0 (bits <= 53). */
+uint64_t sl_stat_exact_grid_below(double c, unsigned bits)
+{
+    double n = 0x1p0 * ldexp(1.0, (int)bits);
+    double x = ldexp(c, (int)bits); /* exact: a power-of-two scaling of a finite double */
+    if (!(x > 0))
+        return 0;
+    if (x >= n)
+        return (uint64_t)n;
+    return (uint64_t)ceil(x);
+}
+
+/* #{k : k * 2^-bits <= c}. */
+uint64_t sl_stat_exact_grid_at_most(double c, unsigned bits)
+{
+    double n = ldexp(1.0, (int)bits);
+    double x = ldexp(c, (int)bits);
+    if (x < 0)
+        return 0;
+    if (x >= n)
+        return (uint64_t)n;
+    return (uint64_t)floor(x) + 1;
+}
+
+int sl_stat_exact_begin(const sl_stat_exact_input *in, int f32, unsigned bits, sl_stat_exact_result *out,
+                        sl_error *err)
+{
+    int rc = f32 ? sl_stat_exact_check_f(in, err) : sl_stat_exact_check_d(in, err);
+    return rc ? rc : sl_stat_exact_result_init(out, in, bits, err);
 }

@@ -339,17 +339,8 @@ typedef struct sl_stat_exact_type {
     int (*run)(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err);
 } sl_stat_exact_type;
 
-extern const sl_stat_exact_type sl_stat_exact_candle_type;        /* rand 0.8.5 WeightedIndex<f32> */
-extern const sl_stat_exact_type sl_stat_exact_numpy_type;         /* NumPy choice (Generator and legacy) */
-extern const sl_stat_exact_type sl_stat_exact_torch_repl_type;    /* torch.multinomial replacement=True */
-extern const sl_stat_exact_type sl_stat_exact_torch_race_type;    /* torch.multinomial(p, 1): argmax(p/q) */
-extern const sl_stat_exact_type sl_stat_exact_gsl_discrete_type;  /* gsl_ran_discrete, 32-bit generator */
-extern const sl_stat_exact_type sl_stat_exact_linear_type;        /* the tutorial's linear inverse CDF */
-extern const sl_stat_exact_type sl_stat_exact_cdf_type;           /* draw/cdf: binary search on the cdf */
-extern const sl_stat_exact_type sl_stat_exact_alias_type;         /* draw/alias (Vose) */
-extern const sl_stat_exact_type sl_stat_exact_llamacpp_type;      /* llama.cpp dist sampler, 2^64 word pairs */
-extern const sl_stat_exact_type *const sl_stat_exact_types[];     /* NULL-terminated */
-const sl_stat_exact_type *sl_stat_exact_lookup(const char *name);
+/* The audits live beside the sampler they audit (the `exact` of a draw or
+ * framework type); sl_fw_exact_types lists them all. */
 
 /* Runs t on `in` and fills the summary fields of `out` (TV, worst token, never
  * drawable, zero drawable). out is cleared first; free with sl_stat_exact_result_free. */
@@ -363,9 +354,10 @@ void sl_stat_exact_rational_format(sl_u128 count, unsigned bits, char *buf, size
 /* Decimal digits of a 128-bit count. */
 void sl_stat_exact_u128_format(sl_u128 x, char *buf, size_t len);
 
-/* candle's float32 softmax of logits/T (candle-nn SoftmaxLastDim, sequential sum):
- * x * (float)(1/T) + 0, max, expf(x - max), sum, divide. -inf logits give 0. */
-int sl_stat_exact_candle_softmax(const float *x, size_t n, double temperature, float *out, sl_error *err);
+/* Grid counts for u = k * 2^-bits, k in [0, 2^bits) (bits <= 53), c a float64:
+ * below = #{k : k * 2^-bits < c}, at_most = #{k : k * 2^-bits <= c}. */
+uint64_t sl_stat_exact_grid_below(double c, unsigned bits);
+uint64_t sl_stat_exact_grid_at_most(double c, unsigned bits);
 
 
 /* ---- helpers of the exact-audit samplers (stats/exact*.c) */
@@ -388,5 +380,9 @@ void sl_stat_exact_path_set(sl_stat_exact_path *p, sl_u128 num, unsigned bits);
  * "SOURCE: entry I is NaN". */
 int sl_stat_exact_check_d(const sl_stat_exact_input *in, sl_error *err);
 int sl_stat_exact_check_f(const sl_stat_exact_input *in, sl_error *err);
+/* The start of most audits: check the weights in the precision the sampler reads
+ * (f32: in->f, else in->d), then sl_stat_exact_result_init with bits. */
+int sl_stat_exact_begin(const sl_stat_exact_input *in, int f32, unsigned bits, sl_stat_exact_result *out,
+                        sl_error *err);
 
 #endif

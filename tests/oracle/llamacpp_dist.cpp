@@ -4,7 +4,7 @@
 // driven by a generator that returns chosen words (first w1, then w2). The token is
 // nondecreasing in W = w2*2^32 + w1, so each boundary is a binary search over W.
 // Prints "NAME V c_0 ... c_{V-1}" (counts over 2^64, decimal) and, for a few W,
-// "u W bits-of-u". tests/test_stats_exact.c compares stats/exact_llama.c.
+// "u W bits-of-u". tests/test_stats_exact.c compares the audit in draw/llama_dist.c.
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
