@@ -49,7 +49,7 @@ A whole generation, what `samplab replay` and `samplab check` read (--generate):
   tokenizer, or a hub name already in the cache), --prompt "..." tokenised by its tokenizer;
   logits of a large vocabulary take T * V * 4 bytes (24 steps of V = 32,000: 3 MB).
   Then:
-    samplab replay --framework hf --torch 2 --logits gen.safetensors --tensor logits \
+    samplab replay --framework hf --logits gen.safetensors --tensor logits \
         --context gen.context --seed 42 --temperature 0.7 --top-k 40 --top-p 0.9 --repetition-penalty 1.3
     samplab check  ... the same ... --tokens gen.tokens
 
@@ -201,7 +201,7 @@ def dump_generate(args):
             raise SystemExit("dump_logits.py: setting %s has no samplab option" % k)
         opts += [SAMPLAB_OPTS[k], repr(v)]
     stem = args.out[:-len(".safetensors")] if args.out.endswith(".safetensors") else args.out
-    cmd = ("samplab replay --framework hf --torch 2 --logits %s --tensor logits --context %s.context --seed %d %s"
+    cmd = ("samplab replay --framework hf --logits %s --tensor logits --context %s.context --seed %d %s"
            % (os.path.basename(args.out), os.path.basename(stem), args.seed, " ".join(opts)))
     meta = {"model": name, "transformers": transformers.__version__, "torch": torch.__version__,
             "prompt_ids": ",".join(map(str, prompt)), "tokens": ",".join(map(str, gen)),

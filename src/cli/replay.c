@@ -235,7 +235,8 @@ static void replay_help(FILE *f)
             "\"rng\": name}. --framework all runs every framework that takes logits and all the given\n"
             "settings, one column each, and the first step where each departs from the first-listed.\n"
             "torch and numpy take --probs rows (one plain draw per step); hf, vllm take --logits.\n"
-            "transformers 5.x runs on torch 2.x: give --torch 2 for it.\n\nframeworks (step by step):\n");
+            "torch 2.x is the default (--torch 1.13 for the old line); --cpu avx2|avx512 the kernel.\n\n"
+            "frameworks (step by step):\n");
     for (size_t i = 0; sl_fw_types[i]; i++)
         if (is_session(sl_fw_types[i]))
             fprintf(f, "  %-13s --%s; %s\n", sl_fw_types[i]->name, sl_fw_types[i]->takes_logits ? "logits" : "probs",
