@@ -13,20 +13,6 @@
 
 #include "helpers.h"
 
-static const char *field(const char *line, const char *key, char *buf, size_t cap)
-{
-    char pat[32];
-    snprintf(pat, sizeof pat, " %s=", key);
-    const char *p = strstr(line, pat);
-    cr_assert(p, "no %s in %.80s", key, line);
-    p += strlen(pat);
-    size_t n = strcspn(p, " \n");
-    cr_assert(n < cap, "%s too long", key);
-    memcpy(buf, p, n);
-    buf[n] = '\0';
-    return buf;
-}
-
 /* settings=temperature:0.7,top_k:40 as samplab options; generate()'s unset ones are --defaults */
 static void options(const char *s, char *out, size_t cap)
 {
@@ -62,12 +48,12 @@ static void replay_file(const char *manifest, const char *tensors, const char *c
             continue;
         char id[16], prompt[512], tokens[1024], words[2048], set[256], opts[512], seed[32], tname[64], args[4096];
         sscanf(line, "run %15s", id);
-        field(line, "prompt", prompt, sizeof prompt);
-        field(line, "tokens", tokens, sizeof tokens);
-        field(line, "words", words, sizeof words);
-        field(line, "seed", seed, sizeof seed);
-        field(line, "logits", tname, sizeof tname);
-        options(field(line, "settings", set, sizeof set), opts, sizeof opts);
+        sl_test_field(line, "prompt", prompt, sizeof prompt);
+        sl_test_field(line, "tokens", tokens, sizeof tokens);
+        sl_test_field(line, "words", words, sizeof words);
+        sl_test_field(line, "seed", seed, sizeof seed);
+        sl_test_field(line, "logits", tname, sizeof tname);
+        options(sl_test_field(line, "settings", set, sizeof set), opts, sizeof opts);
         const char *common = "--framework hf --torch 2 --cpu";
         snprintf(args, sizeof args, "replay %s %s --logits %s --tensor %s --context %s --seed %s %s --json", common,
                  cpu, tensors, tname, prompt, seed, opts);

@@ -189,18 +189,6 @@ static int which_filter(claim *c, size_t t, size_t x, const sl_logits_result *fu
     return SL_OK;
 }
 
-static int emit(json_t *root)
-{
-    char *s = json_dumps(root, JSON_COMPACT);
-    json_decref(root);
-    if (!s)
-        return 2;
-    fputs(s, stdout);
-    fputc('\n', stdout);
-    free(s);
-    return 0;
-}
-
 /* ---------------------------------------------------------------- with a seed */
 
 static int check_seeded(sl_cli_gen *g, const long *obs)
@@ -266,7 +254,7 @@ static int check_seeded(sl_cli_gen *g, const long *obs)
             json_object_set_new(root, "p_observed", json_real(p_obs));
             json_object_set_new(root, "p_predicted", json_real(p_pred));
         }
-        rc = emit(root);
+        rc = sl_cli_json_emit(root);
     } else if (div == T) {
         printf("check: %s, %zu steps: every observed token is the one the seeded sampler draws\n", g->ft->name, T);
     } else {
@@ -505,7 +493,7 @@ int sl_cli_check_main(int argc, char **argv)
             json_object_set_new(pw, "top_p_detected", isnan(det[1]) ? json_null() : json_real(det[1]));
             json_object_set_new(root, "power", pw);
         }
-        rc = emit(root);
+        rc = sl_cli_json_emit(root);
     } else {
         printf("check: framework %s, %zu steps, V = %zu, alpha %g\n", g.ft->name, T, V, alpha);
         if (!n_out)

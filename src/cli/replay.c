@@ -260,18 +260,6 @@ static int print_json_run(json_t *o, const gen_run *r, size_t T)
     return 0;
 }
 
-static int emit_json(json_t *root)
-{
-    char *s = json_dumps(root, JSON_COMPACT);
-    json_decref(root);
-    if (!s)
-        return 2;
-    fputs(s, stdout);
-    fputc('\n', stdout);
-    free(s);
-    return 0;
-}
-
 int sl_cli_replay_main(int argc, char **argv)
 {
     sl_cli_parsed po;
@@ -292,7 +280,7 @@ int sl_cli_replay_main(int argc, char **argv)
             json_t *root = json_object();
             json_object_set_new(root, "framework", json_string(g.ft->name));
             print_json_run(root, &r, T);
-            rc = emit_json(root);
+            rc = sl_cli_json_emit(root);
         } else {
             for (size_t t = 0; t < T; t++)
                 printf("%ld\n", r.tokens[t]);
@@ -342,7 +330,7 @@ int sl_cli_replay_main(int argc, char **argv)
             json_array_append_new(arr, o);
         }
         json_object_set_new(root, "frameworks", arr);
-        rc = emit_json(root);
+        rc = sl_cli_json_emit(root);
     } else {
         printf("step");
         for (size_t j = 0; j < nr; j++)

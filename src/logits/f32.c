@@ -270,19 +270,21 @@ int sl_logits_kth_largest_f32(const float *x, size_t n, size_t k, size_t *idx, f
     /* Without NaN, '>' is a strict weak order and the k-th value of the sorted order
      * is unique, so a selection (libstdc++'s nth_element, O(n)) finds the very value
      * the full sort does; with a NaN the order is not one, so the sort decides. */
+    float *c = n <= SIZE_MAX / sizeof *c ? malloc((n ? n : 1) * sizeof *c) : NULL;
+    if (!c)
+        return sl_base_error_set(err, SL_ENOMEM, "torch sort: out of memory for %zu values to select from", n);
     size_t nan = 0;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        c[i] = x[i];
         nan += x[i] != x[i];
+    }
     if (!nan) {
-        float *c = malloc((n ? n : 1) * sizeof *c);
-        if (!c)
-            return sl_base_error_set(err, SL_ENOMEM, "torch topk: out of memory for %zu values", n);
-        memcpy(c, x, n * sizeof *c);
         sl_base_std_nth_element(c, k - 1, n, sizeof *c, f32_desc, NULL);
         *kth = c[k - 1];
         free(c);
         return SL_OK;
     }
+    free(c);
     int rc = sl_logits_argsort_f32(x, n, 1, idx, err);
     if (rc)
         return rc;
