@@ -2,6 +2,7 @@
  * nth_element when there is no NaN) against the full argsort it replaces:
  * 2,000 random vectors with many ties and -inf entries, every k. */
 #include <criterion/criterion.h>
+#include <math.h>
 
 #include "samplab.h"
 
