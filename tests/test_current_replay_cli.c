@@ -93,12 +93,12 @@ static void replay_file(const char *manifest, const char *tensors, const char *c
     free(text);
 }
 
-Test(replay_current, cli_replay_check_hf_generate_avx2, .timeout = 300)
+Test(replay_current, cli_replay_check_hf_generate_avx2)
 {
     replay_file("data/golden/current/hf_generate.txt", "data/golden/current/hf_generate.safetensors", "avx2");
 }
 
-Test(replay_current, cli_replay_check_hf_generate_avx512, .timeout = 300)
+Test(replay_current, cli_replay_check_hf_generate_avx512)
 {
     replay_file("data/golden/current/hf_generate_avx512.txt", "data/golden/current/hf_generate_avx512.safetensors",
                 "avx512");

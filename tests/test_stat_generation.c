@@ -97,7 +97,7 @@ static sl_stat_gen_result judge(const sl_fw_opts *draw, const sl_fw_opts *claim,
     return res;
 }
 
-Test(stat_generation, calibrated_under_a_correct_sampler, .timeout = 120)
+Test(stat_generation, calibrated_under_a_correct_sampler)
 {
     enum { SEEDS = 300, T = 100, V = 64 };
     double pks[SEEDS], pll[SEEDS];
@@ -124,7 +124,7 @@ Test(stat_generation, calibrated_under_a_correct_sampler, .timeout = 120)
     cr_expect_leq((double)rej, lim, "verdict rejects %zu of %d correct logs at alpha 0.05", rej, SEEDS);
 }
 
-Test(stat_generation, wrong_samplers_rejected, .timeout = 120)
+Test(stat_generation, wrong_samplers_rejected)
 {
     enum { SEEDS = 20, T = 300, V = 64 };
     size_t hot = 0, wide = 0;
