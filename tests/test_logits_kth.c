@@ -31,3 +31,27 @@ Test(replay_logits_kth, selection_equals_sort)
     }
     cr_log_info("k-th largest: %zu (vector, k) cases equal", checked);
 }
+
+/* softmax's exp loop (an FMA build where the CPU has FMA) gives the bits of
+ * SLEEF's expf as sl_logits_expf_sleef computes it with libm's fmaf */
+Test(replay_logits_kth, softmax_exp_loop_equals_scalar_expf)
+{
+    enum { N = 20000 };
+    static float x[N], a[N], b[N];
+    uint64_t s = 99;
+    for (size_t i = 0; i < N; i++) {
+        s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+        x[i] = (float)((double)(s >> 11) * 0x1p-53 * 200.0 - 150.0); /* under -104 too: exp is 0 */
+    }
+    sl_logits_softmax_f32(x, N, a, SL_CPU_AVX2);
+    float mx = -INFINITY;
+    for (size_t i = 0; i < N; i++)
+        mx = x[i] > mx ? x[i] : mx;
+    for (size_t i = 0; i < N; i++)
+        b[i] = sl_logits_expf_sleef(x[i] - mx);
+    float inv = 1.0f / sl_logits_sum_reduce_all(b, N, SL_CPU_AVX2);
+    size_t diff = 0;
+    for (size_t i = 0; i < N; i++)
+        diff += a[i] != b[i] * inv;
+    cr_expect_eq(diff, 0, "%zu of %d softmax entries differ from the scalar expf", diff, N);
+}
