@@ -59,16 +59,21 @@ Test(replay_io, steps_npy_safetensors_text)
     sl_io_steps m;
     sl_error e;
     unsigned char *b = npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", x, sizeof x, &len);
-    cr_assert_eq(sl_io_steps_read_npy("a.npy", b, len, &m, &e), 0, "%s", e.msg);
+    cr_assert_eq(sl_io_steps_read_npy("a.npy", b, len, 0, &m, &e), 0, "%s", e.msg);
     cr_expect_eq(m.t, 2);
     cr_expect_eq(m.v, 3);
     row_eq(&m, 0, x);
     row_eq(&m, 1, x + 3);
     sl_io_steps_free(&m);
+    /* a view points into the buffer (64-byte aligned data) and reads the same rows */
+    cr_assert_eq(sl_io_steps_read_npy("a.npy", b, len, 1, &m, &e), 0, "%s", e.msg);
+    cr_expect(m.view && (const unsigned char *)m.f == b + len - sizeof x, "the view is the file's data");
+    row_eq(&m, 1, x + 3);
+    sl_io_steps_free(&m);
     free(b);
 
     b = st("F32", "[2,3]", x, sizeof x, &len);
-    cr_assert_eq(sl_io_steps_read_safetensors("a.safetensors", b, len, NULL, &m, &e), 0, "%s", e.msg);
+    cr_assert_eq(sl_io_steps_read_safetensors("a.safetensors", b, len, NULL, 0, &m, &e), 0, "%s", e.msg);
     cr_expect_eq(m.t, 2);
     row_eq(&m, 1, x + 3);
     sl_io_steps_free(&m);
@@ -99,11 +104,11 @@ Test(replay_io, steps_refusals)
     sl_io_steps m;
     sl_error e;
     unsigned char *b = npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2, 2), }", x, sizeof x, &len);
-    cr_expect_neq(sl_io_steps_read_npy("a.npy", b, len, &m, &e), 0);
+    cr_expect_neq(sl_io_steps_read_npy("a.npy", b, len, 0, &m, &e), 0);
     cr_expect(strstr(e.msg, "a.npy: a 3-D array"), "%s", e.msg);
     free(b);
     b = npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2 3), }", x, 24, &len);
-    cr_expect_neq(sl_io_steps_read_npy("a.npy", b, len, &m, &e), 0);
+    cr_expect_neq(sl_io_steps_read_npy("a.npy", b, len, 0, &m, &e), 0);
     cr_expect(strstr(e.msg, "malformed shape"), "%s", e.msg);
     free(b);
     b = npy("{'descr': '<f4', 'fortran_order': False, 'shape': (8), }", x, 32, &len);
@@ -111,7 +116,7 @@ Test(replay_io, steps_refusals)
     cr_expect_neq(sl_io_vec_read_npy("a.npy", b, len, &v, &e), 0, "(8) is an int, not a tuple");
     free(b);
     b = st("F32", "[2,2,2]", x, sizeof x, &len);
-    cr_expect_neq(sl_io_steps_read_safetensors("a.safetensors", b, len, NULL, &m, &e), 0);
+    cr_expect_neq(sl_io_steps_read_safetensors("a.safetensors", b, len, NULL, 0, &m, &e), 0);
     cr_expect(strstr(e.msg, "2-D [T, V]"), "%s", e.msg);
     free(b);
     const char *ragged = "1 2 3\n4 5\n";

@@ -434,7 +434,7 @@ int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_
     return SL_OK;
 }
 
-int sl_io_steps_read_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor,
+int sl_io_steps_read_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor, int view,
                                  sl_io_steps *out, sl_error *err)
 {
     st_found fd;
@@ -453,6 +453,21 @@ int sl_io_steps_read_safetensors(const char *name, const unsigned char *buf, siz
     else
         snprintf(src, sizeof src, "%s", name);
     int f64 = fd.dtype->bits == 64;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (view && (f64 || !strcmp(fd.dtype->name, "F32")) && (uintptr_t)fd.data % (f64 ? 8 : 4) == 0) {
+        memset(out, 0, sizeof *out);
+        snprintf(out->source, sizeof out->source, "%s", src);
+        out->t = (size_t)fd.d0;
+        out->v = (size_t)fd.V;
+        out->dtype = f64 ? SL_F64 : SL_F32;
+        if (f64)
+            out->d = (double *)(uintptr_t)fd.data;
+        else
+            out->f = (float *)(uintptr_t)fd.data;
+        out->view = 1;
+        return SL_OK;
+    }
+#endif
     if ((rc = sl_io_steps_alloc(out, (size_t)fd.d0, (size_t)fd.V, f64 ? SL_F64 : SL_F32, src, err)))
         return rc;
     size_t n = out->t * out->v;

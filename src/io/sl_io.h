@@ -136,9 +136,12 @@ typedef struct sl_io_steps {
     double *d;          /* T*V entries, or NULL */
     float *f;           /* T*V entries, or NULL */
     char source[256];
+    int view;           /* d or f point into the caller's (or the mapped) buffer: not freed */
+    void *map;          /* the file mapping sl_io_steps_read made, or NULL */
+    size_t map_len;
 } sl_io_steps;
 
-/* Reads PATH: a .safetensors file (its only tensor, or `tensor`), which must
+/* Reads PATH (binary files are mapped, not copied): a .safetensors file (its only tensor, or `tensor`), which must
  * be 2-D [T, V]; a 2-D .npy (float32 or float64); or text, one step per line
  * (numbers separated by spaces or commas, '#' comments, blank lines skipped;
  * an inline list is one step). Refused, with one line naming the file and the
@@ -146,8 +149,11 @@ typedef struct sl_io_steps {
  * or an all -inf row (by step, from 0), no steps. */
 int sl_io_steps_read(const char *path, const char *tensor, sl_io_steps *out, sl_error *err);
 int sl_io_steps_read_text(const char *name, const char *text, size_t len, sl_io_steps *out, sl_error *err);
-int sl_io_steps_read_npy(const char *name, const unsigned char *buf, size_t len, sl_io_steps *out, sl_error *err);
-int sl_io_steps_read_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor,
+/* view: when the data are the host's float32 / float64, suitably aligned,
+ * point into buf instead of copying (buf must then outlive out). */
+int sl_io_steps_read_npy(const char *name, const unsigned char *buf, size_t len, int view, sl_io_steps *out,
+                         sl_error *err);
+int sl_io_steps_read_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor, int view,
                                  sl_io_steps *out, sl_error *err);
 /* Allocates the array of `dtype` (d for SL_F64, else f) for t*v entries. */
 int sl_io_steps_alloc(sl_io_steps *m, size_t t, size_t v, sl_dtype dtype, const char *source, sl_error *err);

@@ -6,9 +6,15 @@
  * Every row must have a number that is not NaN and not all -inf: a sampler
  * has nothing to draw from such a step, so it is refused here, by step. */
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "io/sl_io.h"
 
@@ -34,8 +40,12 @@ int sl_io_steps_alloc(sl_io_steps *m, size_t t, size_t v, sl_dtype dtype, const 
 
 void sl_io_steps_free(sl_io_steps *m)
 {
-    free(m->d);
-    free(m->f);
+    if (!m->view) {
+        free(m->d);
+        free(m->f);
+    }
+    if (m->map)
+        munmap(m->map, m->map_len);
     memset(m, 0, sizeof *m);
 }
 
@@ -92,7 +102,8 @@ static int check_rows(const sl_io_steps *m, sl_error *err)
     return SL_OK;
 }
 
-int sl_io_steps_read_npy(const char *name, const unsigned char *buf, size_t len, sl_io_steps *out, sl_error *err)
+int sl_io_steps_read_npy(const char *name, const unsigned char *buf, size_t len, int view, sl_io_steps *out,
+                         sl_error *err)
 {
     sl_io_npy_info info;
     memset(out, 0, sizeof *out);
@@ -106,6 +117,20 @@ int sl_io_steps_read_npy(const char *name, const unsigned char *buf, size_t len,
         return sl_base_error_set(err, SL_EINVAL, "%s: shape (%zu, %zu) has no entries", name, info.shape[0],
                                  info.shape[1]);
     sl_dtype dt = info.width == 8 ? SL_F64 : SL_F32;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (view && (uintptr_t)info.data % info.width == 0) {
+        snprintf(out->source, sizeof out->source, "%s", name);
+        out->t = info.shape[0];
+        out->v = info.shape[1];
+        out->dtype = dt;
+        if (dt == SL_F64)
+            out->d = (double *)(uintptr_t)info.data;
+        else
+            out->f = (float *)(uintptr_t)info.data;
+        out->view = 1;
+        return SL_OK;
+    }
+#endif
     if ((rc = sl_io_steps_alloc(out, info.shape[0], info.shape[1], dt, name, err)))
         return rc;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -224,20 +249,44 @@ int sl_io_steps_read(const char *path, const char *tensor, sl_io_steps *out, sl_
         }
         return sl_base_error_set(err, SL_EIO, "%s: cannot open a file of per-step logits", path);
     }
-    unsigned char *buf;
-    size_t len;
-    int rc = sl_io_file_slurp(path, &buf, &len, err);
-    if (rc)
-        return rc;
-    if (ends_with(path, ".safetensors"))
-        rc = sl_io_steps_read_safetensors(path, buf, len, tensor, out, err);
-    else if (tensor)
-        rc = sl_base_error_set(err, SL_EINVAL, "%s: --tensor applies to .safetensors files only", path);
-    else if (ends_with(path, ".npy"))
-        rc = sl_io_steps_read_npy(path, buf, len, out, err);
-    else
-        rc = sl_io_steps_read_text(path, (const char *)buf, len, out, err);
-    free(buf);
+    int bin = ends_with(path, ".safetensors") || ends_with(path, ".npy");
+    if (tensor && !ends_with(path, ".safetensors"))
+        return sl_base_error_set(err, SL_EINVAL, "%s: --tensor applies to .safetensors files only", path);
+    int rc;
+    if (bin && st.st_size > 0) {
+        /* mapped, not read: a [10000, 32000] float32 dump is 1.28 GB, and its rows are
+         * used in place where the bytes are the host's floats */
+        int fd = open(path, O_RDONLY);
+        if (fd < 0)
+            return sl_base_error_set(err, SL_EIO, "%s: cannot open: %s", path, strerror(errno));
+        size_t len = (size_t)st.st_size;
+        void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+        close(fd);
+        if (map == MAP_FAILED)
+            return sl_base_error_set(err, SL_EIO, "%s: cannot map: %s", path, strerror(errno));
+        if (ends_with(path, ".safetensors"))
+            rc = sl_io_steps_read_safetensors(path, map, len, tensor, 1, out, err);
+        else
+            rc = sl_io_steps_read_npy(path, map, len, 1, out, err);
+        if (!rc && out->view) {
+            out->map = map;
+            out->map_len = len;
+        } else {
+            munmap(map, len);
+        }
+    } else {
+        unsigned char *buf;
+        size_t len;
+        if ((rc = sl_io_file_slurp(path, &buf, &len, err)))
+            return rc;
+        if (ends_with(path, ".safetensors"))
+            rc = sl_io_steps_read_safetensors(path, buf, len, tensor, 0, out, err);
+        else if (ends_with(path, ".npy"))
+            rc = sl_io_steps_read_npy(path, buf, len, 0, out, err);
+        else
+            rc = sl_io_steps_read_text(path, (const char *)buf, len, out, err);
+        free(buf);
+    }
     if (!rc && (rc = check_rows(out, err)))
         sl_io_steps_free(out);
     return rc;

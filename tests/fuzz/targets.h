@@ -83,9 +83,9 @@ static inline int sl_fuzz_steps_one(const uint8_t *data, size_t size)
     sl_io_steps m;
     sl_error err;
     sl_fuzz_steps_rows(sl_io_steps_read_text("fuzz.txt", (const char *)data, size, &m, &err), &m);
-    sl_fuzz_steps_rows(sl_io_steps_read_npy("fuzz.npy", data, size, &m, &err), &m);
-    sl_fuzz_steps_rows(sl_io_steps_read_safetensors("fuzz.safetensors", data, size, NULL, &m, &err), &m);
-    sl_fuzz_steps_rows(sl_io_steps_read_safetensors("fuzz.safetensors", data, size, "logits", &m, &err), &m);
+    sl_fuzz_steps_rows(sl_io_steps_read_npy("fuzz.npy", data, size, 0, &m, &err), &m);
+    sl_fuzz_steps_rows(sl_io_steps_read_safetensors("fuzz.safetensors", data, size, NULL, 0, &m, &err), &m);
+    sl_fuzz_steps_rows(sl_io_steps_read_safetensors("fuzz.safetensors", data, size, "logits", 0, &m, &err), &m);
     return 0;
 }
 
