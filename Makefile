@@ -86,6 +86,7 @@ test: deps-test
 	@$(MAKE) --no-print-directory test-unit
 
 test-unit: $(TST)/samplab-tests $(ORACLES) bin/samplab
+	@sh mk/check-layers.sh $(CC) $(REL_LIB_OBJ) $(REL_CLI_OBJ)
 	@for o in $(ORACLES); do $$o > $$o.txt || exit 1; done
 	SL_ORACLE_DIR=$(TST)/oracle SL_BIN=bin/samplab ASAN_OPTIONS=detect_leaks=1 \
 	  $(TST)/samplab-tests -j2 --short-filename

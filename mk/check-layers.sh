@@ -40,7 +40,9 @@ prefix() {
 
 cflags=$(pkg-config --cflags gsl jansson 2>/dev/null)
 for h in src/*/sl_*.h; do
-  if $cc -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Isrc $cflags -fsyntax-only -x c "$h" 2>/dev/null; then
+  # a translation unit that includes only this header (as its first line)
+  if printf '#include "%s"\n' "${h#src/}" |
+    $cc -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Isrc $cflags -fsyntax-only -x c - 2>/dev/null; then
     ok
   else
     bad "$h does not compile on its own"

@@ -122,11 +122,11 @@ Test(errors, result_alloc)
 }
 
 /* GSL's default handler would abort this process on the invalid weight;
- * after sl_rng_gsl_quiet (called twice: idempotent) GSL returns NULL. */
+ * after sl_base_gsl_quiet (called twice: idempotent) GSL returns NULL. */
 Test(errors, gsl_quiet_turns_aborts_into_return_values)
 {
-    sl_rng_gsl_quiet();
-    sl_rng_gsl_quiet();
+    sl_base_gsl_quiet();
+    sl_base_gsl_quiet();
     const double w[2] = {1.0, -1.0};
     gsl_ran_discrete_t *g = gsl_ran_discrete_preproc(2, w);
     cr_assert_null(g, "a negative weight is an error GSL reports by returning NULL");

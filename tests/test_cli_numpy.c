@@ -24,13 +24,15 @@ Test(replay_cli_numpy, draws_match_numpy_golden)
     sl_test_run b = sl_test_cli(args);
     cr_assert_eq(b.status, 0, "%s", b.err);
     cr_assert_str_eq(b.out, "{\"tokens\":[[0,1,0,0,0,2],[2,0,0,0,0,1]],"
-                            "\"rng\":{\"name\":\"numpy-pcg64\",\"word_bits\":64,\"words\":12}}\n");
+                            "\"rng\":{\"name\":\"numpy-pcg64\",\"word_bits\":64,\"words\":12},"
+                            "\"version\":\"NumPy 1.24.2 and 2.4.6 (1.24 error texts)\"}\n");
     /* numpy_legacy.txt: np.random.seed(2**32 - 1), weather. */
     snprintf(args, sizeof args, "draw --framework numpy-legacy --probs %s --seed 4294967295 --n 12 --json", w);
     sl_test_run c = sl_test_cli(args);
     cr_assert_eq(c.status, 0, "%s", c.err);
     cr_assert_str_eq(c.out, "{\"tokens\":[[0],[2],[2],[2],[0],[3],[1],[0],[2],[1],[4],[0]],"
-                            "\"rng\":{\"name\":\"numpy-mt19937\",\"word_bits\":32,\"words\":24}}\n");
+                            "\"rng\":{\"name\":\"numpy-mt19937\",\"word_bits\":32,\"words\":24},"
+                            "\"version\":\"NumPy 1.24.2 and 2.4.6 (1.24 error texts)\"}\n");
     snprintf(args, sizeof args, "draw --framework gsl --probs %s --seed 7 --n 9 --json", w);
     sl_test_run d = sl_test_cli(args);
     cr_assert_eq(d.status, 0, "%s", d.err);

@@ -5,13 +5,13 @@
  * analysis/golden/current/llamacpp_chain.c), and the generation run
  * llamacpp_generate.txt with its logits (.npy).
  *
- * Each case is replayed step by step as libllama ran it: the accepted tokens
- * so far are the penalties history (accept=1), the chain runs over the step's
- * logits, then greedy (first maximum) at T <= 0, else one uniform from
- * std::mt19937(seed) and the dist pick. llama.cpp 0.7.0 draws that uniform
- * (2 words) even when one candidate is left; sl_logits_llama_dist's comment
- * and llamacpp_fw_run skip the draw there, so this replay draws itself and
- * counts the cases where skipping would have changed the words. A penalty
+ * Each case is replayed step by step through the framework's session
+ * (sl_fw_llamacpp_type, its 0.7.0 line): the accepted tokens so far are the
+ * penalties history (accept=1), the chain runs over the step's logits, then
+ * greedy (first maximum) at T <= 0, else one uniform from std::mt19937(seed)
+ * and the dist pick. llama.cpp 0.7.0 draws that uniform (2 words) even when one
+ * candidate is left; the older pr15704 line skipped it, and the replay counts
+ * (by hand) the cases where skipping would have changed the tokens. A penalty
  * window last_n < 0 disables the penalties in libllama
  * (llama_sampler_init_penalties clamps it to 0; common's CLI turns -1 into
  * the context size before) where sl_logits_llama_chain rejects it: replayed
@@ -71,23 +71,29 @@ typedef struct {
         one_cand_steps, cases_with_one_cand, negative_last_n, skip_rule_token_cases;
 } lc_score;
 
-/* one step: the chain, then greedy or dist; returns the token, sets the
- * candidate count and the words drawn */
+/* The case's settings as the framework takes them. */
+static void lc_cfg(const lc_case *c, sl_logits_cfg *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->has_temperature = 1, cfg->temperature = c->temp;
+    cfg->has_top_k = 1, cfg->top_k = c->top_k;
+    cfg->has_top_p = 1, cfg->top_p = c->top_p;
+    cfg->has_min_p = 1, cfg->min_p = c->min_p;
+    cfg->has_typical = 1, cfg->typical = c->typical;
+    cfg->has_penalty = 1, cfg->penalty = c->repeat;
+    cfg->has_freq = 1, cfg->freq = c->freq;
+    cfg->has_presence = 1, cfg->presence = c->present;
+    cfg->has_last_n = 1, cfg->last_n = c->last_n < 0 ? 0 : c->last_n;
+    cfg->has_min_keep = 1, cfg->min_keep = c->min_keep;
+}
+
+/* one step by hand: the chain, then greedy or dist; returns the token, sets the
+ * candidate count and the words drawn (the framework's rule, skip_one, aside) */
 static long lc_step(const lc_case *c, const float *x, const long *hist, size_t nh, sl_rng *rng, size_t *ncand,
                     uint64_t *words, int skip_one)
 {
     sl_logits_cfg cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.has_temperature = 1, cfg.temperature = c->temp;
-    cfg.has_top_k = 1, cfg.top_k = c->top_k;
-    cfg.has_top_p = 1, cfg.top_p = c->top_p;
-    cfg.has_min_p = 1, cfg.min_p = c->min_p;
-    cfg.has_typical = 1, cfg.typical = c->typical;
-    cfg.has_penalty = 1, cfg.penalty = c->repeat;
-    cfg.has_freq = 1, cfg.freq = c->freq;
-    cfg.has_presence = 1, cfg.presence = c->present;
-    cfg.has_last_n = 1, cfg.last_n = c->last_n < 0 ? 0 : c->last_n;
-    cfg.has_min_keep = 1, cfg.min_keep = c->min_keep;
+    lc_cfg(c, &cfg);
     cfg.context = hist, cfg.context_n = nh;
     sl_logits_llama_array a;
     sl_error err;
@@ -169,20 +175,40 @@ static void replay_chain(lc_score *sc)
             sl_rng rng;
             sl_error err;
             sl_seed sd = {.lo = c.seed};
-            cr_assert_eq(sl_rng_init(&rng, &sl_rng_mt19937_type, &sd, &err), 0, "%s", err.msg);
+            /* the framework's session (llama.cpp 0.7.0, its default line): accept=1
+             * cases accept each drawn token, as llama_sampler_sample does */
+            sl_fw_opts o;
+            memset(&o, 0, sizeof o);
+            lc_cfg(&c, &o.cfg);
+            o.has_seed = 1;
+            o.seed.lo = c.seed;
+            o.k = 1;
+            sl_vec xv;
+            cr_assert_eq(sl_base_vec_alloc(&xv, c.v->V, c.v->name, &err), 0);
+            o.logits = &xv;
+            sl_fw_session ss;
+            cr_assert_eq(sl_fw_session_open(&ss, &sl_fw_llamacpp_type, &o, &err), 0, "%s", err.msg);
             one_cand = 0;
             for (int s = 0; s < c.steps; s++) {
                 if (c.perstep)
                     lc_gen(c.v->gseed + (uint64_t)s, c.v->V, x);
                 else
                     memcpy(x, c.v->x, c.v->V * sizeof *x);
-                tok[s] = lc_step(&c, x, tok, c.accept ? (size_t)s : 0, &rng, &nc[s], &wd[s], 0);
+                for (size_t i = 0; i < c.v->V; i++)
+                    xv.d[i] = xv.f[i] = x[i];
+                sl_fw_session_forget(&ss); /* the row's contents changed in place */
+                sl_fw_step st;
+                cr_assert_eq(sl_fw_session_step(&ss, &xv, &st, &err), 0, "%s", err.msg);
+                tok[s] = st.tokens[0], nc[s] = st.kept, wd[s] = st.words;
+                if (c.accept)
+                    cr_assert_eq(sl_fw_session_accept(&ss, tok[s], &err), 0);
                 if (nc[s] == 1 && c.temp > 0.0) {
                     sc->one_cand_steps++;
                     one_cand = 1;
                 }
             }
-            sl_rng_release(&rng);
+            sl_fw_session_close(&ss);
+            sl_base_vec_free(&xv);
             if (one_cand) { /* the same case without the draw for one candidate */
                 long *tk2 = malloc((size_t)c.steps * sizeof *tk2);
                 size_t n2;

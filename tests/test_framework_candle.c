@@ -550,6 +550,8 @@ Test(replay_candle, cli_topk_tie_3221)
     sl_test_run_free(&r);
 }
 
+#define CANDLE_V "candle 0.11 with rand 0.8.5 (0.8.8; 0.10.3 for normal totals)"
+
 Test(replay_candle, cli_json_words_and_probs)
 {
     /* the golden "odd_weights" vector, seed 42: same tokens through the CLI, one word per draw */
@@ -564,13 +566,14 @@ Test(replay_candle, cli_json_words_and_probs)
         long t = strtol(line, &line, 10);
         snprintf(want + strlen(want), sizeof want - strlen(want), "%s%ld", i ? "," : "", t);
     }
-    strcat(want, "],\"rng\":{\"name\":\"rand-stdrng-chacha12\",\"word_bits\":32,\"words\":5}}\n");
+    strcat(want, "],\"rng\":{\"name\":\"rand-stdrng-chacha12\",\"word_bits\":32,\"words\":5},\"version\":\"" CANDLE_V "\"}\n");
     cr_assert_str_eq(r.out, want, "observed %s", r.out);
     free(g);
     sl_test_run_free(&r);
     /* ArgMax (no temperature) consumes nothing and keeps the first maximum */
     r = sl_test_cli("draw --framework candle --logits 1,5,5,0 --n 3 --json");
-    cr_assert_str_eq(r.out, "{\"tokens\":[1,1,1],\"rng\":{\"name\":\"rand-stdrng-chacha12\",\"word_bits\":32,\"words\":0}}\n",
+    cr_assert_str_eq(r.out, "{\"tokens\":[1,1,1],\"rng\":{\"name\":\"rand-stdrng-chacha12\",\"word_bits\":32,\"words\":0},"
+                            "\"version\":\"" CANDLE_V "\"}\n",
                      "observed %s", r.out);
     sl_test_run_free(&r);
 }

@@ -137,14 +137,37 @@ Test(replay_pipeline, llamacpp_framework_draws)
         cr_assert(fabs(cnt[i] / 20000.0 - q) < sd5, "id %d: freq %.4f p %.4f", i, cnt[i] / 20000.0, q);
     }
     sl_fw_result_free(&res);
-    /* one candidate left (top-k 1): no word is drawn */
+    /* one candidate left (top-k 1): llama.cpp 0.7.0 still draws one uniform a step;
+     * the pr15704 line chose it without a draw */
     o.cfg.has_top_k = 1;
     o.cfg.top_k = 1;
     o.n = 10;
     cr_assert_eq(sl_fw_run(&sl_fw_llamacpp_type, &o, &res, &e), 0);
-    cr_assert_eq(res.words, 0, "a single candidate is chosen without a draw");
+    cr_assert_eq(res.words, 20, "0.7.0: a single candidate still takes a uniform (2 words)");
+    cr_assert_eq(res.tokens[0], 2);
+    cr_assert_str_eq(res.version, "llama.cpp 0.7.0 (build b11669)");
+    sl_fw_result_free(&res);
+    o.variant = "pr15704";
+    cr_assert_eq(sl_fw_run(&sl_fw_llamacpp_type, &o, &res, &e), 0);
+    cr_assert_eq(res.words, 0, "pr15704: a single candidate is chosen without a draw");
     cr_assert_eq(res.tokens[0], 2);
     sl_fw_result_free(&res);
+    /* temperature 0: 0.7.0's common_sampler ends in greedy, no word; pr15704 ran dist */
+    o.cfg.has_top_k = 0;
+    o.cfg.has_temperature = 1;
+    o.cfg.temperature = 0;
+    o.variant = NULL;
+    cr_assert_eq(sl_fw_run(&sl_fw_llamacpp_type, &o, &res, &e), 0);
+    cr_assert_eq(res.words, 0, "0.7.0 greedy at T = 0 draws nothing");
+    cr_assert_eq(res.tokens[0], 2);
+    sl_fw_result_free(&res);
+    o.variant = "pr15704";
+    cr_assert_eq(sl_fw_run(&sl_fw_llamacpp_type, &o, &res, &e), 0);
+    cr_assert_eq(res.words, 20, "pr15704 runs dist at T = 0 (2 words a step)");
+    cr_assert_eq(res.tokens[0], 2);
+    sl_fw_result_free(&res);
+    o.variant = NULL;
+    o.cfg.has_temperature = 0;
     /* no seed: llama.cpp's default means a random seed */
     o.has_seed = 0;
     cr_assert_eq(sl_fw_run(&sl_fw_llamacpp_type, &o, &res, &e), SL_EINVAL);

@@ -8,7 +8,7 @@
  * never a fallback that could change a result (another sort, a truncated
  * filter, a NaN statistic). Text builders (sl_buf, sl_io_md_rows) keep a
  * sticky oom flag that their final consumer checks. Every function that
- * calls GSL first calls sl_rng_gsl_quiet (rng layer), so GSL returns its
+ * calls GSL first calls sl_base_gsl_quiet, so GSL returns its
  * errors instead of aborting, and checks what GSL returns. */
 #ifndef SL_BASE_H
 #define SL_BASE_H
@@ -67,6 +67,11 @@ void sl_base_vec_free(sl_vec *v);
 /* Checks weights: finite, >= 0, not all zero, not empty. Messages name the
  * source and the entry ("probs.txt: entry 17 is NaN"). Uses v->d. */
 int sl_base_vec_check_weights(const sl_vec *v, sl_error *err);
+
+/* Switches GSL's abort-on-error handler off, once per process and thread-safe
+ * (base/gsl.c); every function that calls GSL calls it first and then checks
+ * GSL's return values. Idempotent and cheap. */
+void sl_base_gsl_quiet(void);
 
 /* ---------------------------------------------------------------- libstdc++'s sorts (base/stdsort.c) */
 

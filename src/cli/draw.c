@@ -162,7 +162,11 @@ int sl_cli_draw_main(int argc, char **argv)
     const char *rng_name = v[SL_CLI_RNG].given ? v[SL_CLI_RNG].text : "pcg32";
     const char *seed_text = v[SL_CLI_SEED].text, *stream_text = v[SL_CLI_STREAM].text;
     const char *tensor = v[SL_CLI_TENSOR].text, *dtype_text = v[SL_CLI_DTYPE].text;
-    const char *variant = v[SL_CLI_TORCH].text, *context_text = v[SL_CLI_CONTEXT].text;
+    /* the release-line options all name the framework's variant; each is taken only by its framework */
+    const char *variant = v[SL_CLI_TORCH].given      ? v[SL_CLI_TORCH].text
+                          : v[SL_CLI_LLAMACPP].given ? v[SL_CLI_LLAMACPP].text
+                                                     : v[SL_CLI_RAND].text;
+    const char *context_text = v[SL_CLI_CONTEXT].text;
     long row = v[SL_CLI_ROW].given ? v[SL_CLI_ROW].l : -1;
     size_t n = v[SL_CLI_N].given ? v[SL_CLI_N].size : 1;
     int counts = v[SL_CLI_COUNTS].given, json = v[SL_CLI_JSON].given;

@@ -195,7 +195,7 @@ int sl_cli_exact_main(int argc, char **argv)
     const sl_cli_arg *v = po.a;
     if (v[SL_CLI_REPORT_DATA].given) {
         sl_error err;
-        const char *z = "data/synthetic_49152.txt";
+        const char *z = SL_REPORT_ZIPF_PATH;
         if (sl_report_exact_data(v[SL_CLI_REPORT_DATA].text, access(z, R_OK) == 0 ? z : NULL, &err))
             return sl_cli_fail(&err);
         return 0;

@@ -57,7 +57,7 @@ int main(int argc, char **argv)
         printf("samplab %s\n", SL_VERSION);
         return finish(0);
     }
-    sl_rng_gsl_quiet(); /* the commands' own GSL calls (calibrate's p-values) report, never abort */
+    sl_base_gsl_quiet(); /* the commands' own GSL calls (calibrate's p-values) report, never abort */
     for (const sl_cli_command *c = commands; c->name; c++)
         if (!strcmp(argv[1], c->name))
             return finish(c->main(argc - 1, argv + 1));

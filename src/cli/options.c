@@ -43,6 +43,11 @@ const sl_cli_option sl_cli_options[SL_CLI_OPT_COUNT] = {
         "torch, float64 for NumPy)"),
     OPT(SL_CLI_TORCH, "--torch", SL_CLI_STRING, SL_CLI_G_FRAMEWORK, SL_OPT_VARIANT, "2|1.13",
         "torch's release line: 2 (default: 2.x, checked on 2.14.1 and 2.6.0) or 1.13"),
+    OPT(SL_CLI_LLAMACPP, "--llamacpp", SL_CLI_STRING, SL_CLI_G_FRAMEWORK, SL_OPT_LLAMA_VERSION, "0.7.0|pr15704",
+        "llama.cpp's release line: 0.7.0 (default; a lone candidate still draws, greedy at\n"
+        "T <= 0) or pr15704 (the 2025-08 commit: no draw for one candidate)"),
+    OPT(SL_CLI_RAND, "--rand", SL_CLI_STRING, SL_CLI_G_FRAMEWORK, SL_OPT_RAND_VERSION, "0.8|0.9|0.10",
+        "candle: Rust rand's WeightedIndex<f32> (they differ for subnormal totals)"),
     OPT(SL_CLI_CPU, "--cpu", SL_CLI_STRING, SL_CLI_G_FRAMEWORK, SL_OPT_CPU, "avx2|avx512",
         "hf, vllm: torch's CPU kernel, which orders softmax's sum (default: the one torch 2.x\n"
         "picks on this CPU, as ATEN_CPU_CAPABILITY would; torch 1.13: avx2)"),

@@ -37,16 +37,12 @@ int sl_cli_fail(const sl_error *err);
 /* The same as "samplab: <source>: <msg>". */
 int sl_cli_fail_in(const char *source, const sl_error *err);
 
-/* Writes `data` to `path` through a temporary file renamed into place, so a
- * failure never leaves a half-written output. */
-int sl_cli_write_atomic(const char *path, const char *data, size_t len, sl_error *err);
-
 /* The option table (options.c): every option samplab has, its kind, its group
  * and its help. Option ids start at 1 so that 0 means none. */
 typedef enum sl_cli_opt {
     SL_CLI_NONE,
     SL_CLI_PROBS, SL_CLI_LOGITS, SL_CLI_TEMPERATURE, SL_CLI_TOP_K, SL_CLI_TOP_P, SL_CLI_MIN_P,
-    SL_CLI_FRAMEWORK, SL_CLI_NUM_SAMPLES, SL_CLI_REPLACEMENT, SL_CLI_DTYPE, SL_CLI_TORCH, SL_CLI_CPU, SL_CLI_SIMD_SUM,
+    SL_CLI_FRAMEWORK, SL_CLI_NUM_SAMPLES, SL_CLI_REPLACEMENT, SL_CLI_DTYPE, SL_CLI_TORCH, SL_CLI_LLAMACPP, SL_CLI_RAND, SL_CLI_CPU, SL_CLI_SIMD_SUM,
     SL_CLI_TYPICAL, SL_CLI_REPETITION_PENALTY, SL_CLI_CONTEXT, SL_CLI_MIN_KEEP, SL_CLI_DEFAULTS,
     SL_CLI_PENALTY_LAST_N, SL_CLI_FREQUENCY_PENALTY, SL_CLI_PRESENCE_PENALTY,
     SL_CLI_TENSOR, SL_CLI_ROW, SL_CLI_METHOD, SL_CLI_RNG, SL_CLI_SEED, SL_CLI_STREAM,

@@ -1,12 +1,10 @@
-/* util.c — seeds, errors and safe output shared by the subcommands. */
+/* util.c — seeds and errors shared by the subcommands. */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
@@ -25,45 +23,6 @@ int sl_cli_fail_in(const char *source, const sl_error *err)
     char e[SL_CLI_ESC_MAX], m[SL_CLI_ESC_MAX];
     fprintf(stderr, "samplab: %s: %s\n", sl_cli_esc(source, e, sizeof e), sl_cli_esc(err->msg, m, sizeof m));
     return 2;
-}
-
-int sl_cli_write_atomic(const char *path, const char *data, size_t len, sl_error *err)
-{
-    size_t pl = strlen(path);
-    char *tmp = malloc(pl + 16);
-    if (!tmp)
-        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory", path);
-    memcpy(tmp, path, pl);
-    memcpy(tmp + pl, ".tmp.XXXXXX", 12);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        return sl_base_error_set(err, SL_EIO, "%s: cannot create a temporary file: %s", path, strerror(e));
-    }
-    fchmod(fd, 0644); /* mkstemp makes 0600; an output is meant to be read */
-    size_t done = 0;
-    while (done < len) {
-        ssize_t w = write(fd, data + done, len - done);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            int e = errno;
-            close(fd);
-            unlink(tmp);
-            free(tmp);
-            return sl_base_error_set(err, SL_EIO, "%s: write failed: %s", path, strerror(e));
-        }
-        done += (size_t)w;
-    }
-    if (close(fd) != 0 || rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        free(tmp);
-        return sl_base_error_set(err, SL_EIO, "%s: cannot move the output into place: %s", path, strerror(e));
-    }
-    free(tmp);
-    return SL_OK;
 }
 
 int sl_cli_seed(const char *seed_text, const char *stream_text, sl_seed *out)

@@ -16,8 +16,9 @@
  * -inf: expf(NaN)) reaches no sum in llama.cpp's loop, which then returns the
  * last index, and so does pick. max is fmaxf over the array: llama.cpp reads
  * data[0] when the array is sorted, the same value for a sorted array.
- * A one-candidate array is chosen without a draw (no word), as llama.cpp
- * before 0.7.0 does. */
+ * A one-candidate array: llama.cpp 0.7.0 (build b11669) still draws the
+ * uniform (2 words, measured through libllama), the commit above chose it
+ * without a draw; param (sl_draw_llama_param) says which. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,14 +49,18 @@ size_t sl_draw_llama_dist_pick(const double *S, size_t n, double u)
     return i < n ? i : n - 1;
 }
 
+const sl_draw_llama_param sl_draw_llama_0_7_0 = {1};
+const sl_draw_llama_param sl_draw_llama_pr15704 = {0};
+
 typedef struct llama_table {
     size_t n;
+    int draw_single;
     double S[];
 } llama_table;
 
 static int llama_prepare(void **table, const sl_draw_dist *dist, const void *param, sl_error *err)
 {
-    (void)param;
+    const sl_draw_llama_param *lp = param ? param : &sl_draw_llama_0_7_0;
     const char *src = dist->source ? dist->source : "candidates";
     if (!dist->f)
         return sl_base_error_set(err, SL_EINVAL, "%s: llama.cpp's dist reads float32 logits", src);
@@ -65,6 +70,7 @@ static int llama_prepare(void **table, const sl_draw_dist *dist, const void *par
     if (!t)
         return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu candidates", src, dist->V);
     t->n = dist->V;
+    t->draw_single = lp->draw_single;
     sl_draw_llama_dist_sums(dist->f, dist->V, t->S);
     *table = t;
     return SL_OK;
@@ -73,7 +79,7 @@ static int llama_prepare(void **table, const sl_draw_dist *dist, const void *par
 static size_t llama_draw(const void *table, sl_rng *rng)
 {
     const llama_table *t = table;
-    if (t->n == 1)
+    if (t->n == 1 && !t->draw_single)
         return 0;
     return sl_draw_llama_dist_pick(t->S, t->n, sl_rng_uniform_f64_stdcxx(rng));
 }
@@ -85,11 +91,13 @@ static void llama_free(void *table)
 
 const sl_draw_type sl_draw_llama_dist_type = {
     .name = "llama-dist",
-    .cost = "prepare O(V) expf + double running sums; draw O(log V) search; 1 uniform = 2 words (none if V = 1)",
+    .cost = "prepare O(V) expf + double running sums; draw O(log V) search; 1 uniform = 2 words "
+            "(also for V = 1 in 0.7.0)",
     .prepare = llama_prepare,
     .draw = llama_draw,
     .free = llama_free,
     .exact = &sl_draw_llama_dist_exact,
+    .param = &sl_draw_llama_0_7_0,
 };
 
 /* ---------------------------------------------------------------- exact audit */

@@ -156,7 +156,12 @@ extern const sl_stat_exact_type sl_draw_numpy_exact;
 /* llama_sampler_dist_apply's draw over a candidate array: dist->f holds the
  * candidates' float32 logits in array order; draw returns an array index (the
  * caller maps it to a token id). One libstdc++ uniform double (2 words) per
- * draw; a one-candidate array is chosen without a draw. */
+ * draw; param says whether a one-candidate array draws it too (0.7.0: yes). */
+typedef struct sl_draw_llama_param {
+    int draw_single;    /* 1: one candidate still draws (llama.cpp 0.7.0); 0: chosen without a draw */
+} sl_draw_llama_param;
+extern const sl_draw_llama_param sl_draw_llama_0_7_0;   /* the type's default */
+extern const sl_draw_llama_param sl_draw_llama_pr15704; /* the commit 0344068c after PR #15704 */
 extern const sl_draw_type sl_draw_llama_dist_type;
 /* Its audit, "llamacpp": counts over the 2^64 word pairs; reads in->logits_f. */
 extern const sl_stat_exact_type sl_draw_llama_dist_exact;

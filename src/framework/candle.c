@@ -2,11 +2,13 @@
  * --probs W: rand 0.8.5 `StdRng::seed_from_u64(S)`, `WeightedIndex::new(&w)`
  *   with w: Vec<f32> the input, then N times `d.sample(&mut rng)`.
  * --logits L: candle 0.11 `LogitsProcessor::from_sampling(S, sampling)` then
- *   N times `sample(&logits)` on the same logits, with the Sampling that
+ *   one `sample(&logits)` a step (N on the same logits), with the Sampling that
  *   LogitsProcessor::new builds from --temperature/--top-p, extended by
  *   --top-k (ArgMax when T is absent or < 1e-7; TopKThenTopP, TopK, TopP,
- *   All). --repetition-penalty R --context IDS applies candle-transformers'
- *   apply_repeat_penalty first, as candle's examples do.
+ *   All). --repetition-penalty R applies candle-transformers'
+ *   apply_repeat_penalty to the history first (the context, then each accepted
+ *   token), over its last --penalty-last-n ids when given (the examples'
+ *   repeat_last_n: tokens[len - n..]), as candle's examples do.
  * Each successful sample takes one 32-bit word; ArgMax and errors take none.
  * The weights path is logits/candle.c, the draw type draw/rand_wi.c, the
  * generator rng/rand_stdrng.c. candle >= 0.8.4 links rand 0.9, whose draws
@@ -82,122 +84,193 @@ static int wi_error(sl_error *err, const char *src, sl_draw_rand_status st, size
     }
 }
 
-static int candle_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
+typedef struct candle_state {
+    sl_logits_candle_cfg cfg;
+    float *lg, *w;            /* the step's logits (penalised), the weights WeightedIndex gets */
+    size_t *order;            /* the token id of each weight */
+    size_t V, m;
+    int argmax;
+    void *table;              /* the prepared WeightedIndex */
+} candle_state;
+
+static int candle_open(sl_fw_session *s, sl_error *err)
 {
-    const sl_vec *v = o->probs ? o->probs : o->logits;
-    const char *src = v->source;
-    if (o->seed.hi)
+    const sl_fw_opts *o = &s->o;
+    if (o->has_seed && o->seed.hi)
         return sl_base_error_set(err, SL_EINVAL, "candle's seed is a u64 (StdRng::seed_from_u64): give one below 2^64");
-    if (o->probs && (o->cfg.has_temperature || o->cfg.has_top_k || o->cfg.has_top_p || o->simd_sum || o->cfg.has_penalty))
+    if (!s->logits_input && (o->cfg.has_temperature || o->cfg.has_top_k || o->cfg.has_top_p || o->simd_sum ||
+                             o->cfg.has_penalty))
         return sl_base_error_set(err, SL_EINVAL,
-                            "--temperature, --top-k, --top-p, --simd-sum and --repetition-penalty apply to --logits; "
-                            "--probs are drawn with WeightedIndex as given");
+                                 "--temperature, --top-k, --top-p, --simd-sum and --repetition-penalty apply to --logits; "
+                                 "--probs are drawn with WeightedIndex as given");
     if (o->cfg.context_n && !o->cfg.has_penalty)
         return sl_base_error_set(err, SL_EINVAL, "--context needs --repetition-penalty");
+    candle_state *st = calloc(1, sizeof *st);
+    if (!(s->state = st))
+        return sl_base_error_set(err, SL_ENOMEM, "candle: out of memory");
+    s->o.seed.has_stream = 0;
+    if (s->logits_input)
+        return sl_logits_candle_cfg_make(o->cfg.has_temperature, o->cfg.temperature, o->cfg.has_top_k, o->cfg.top_k,
+                                         o->cfg.has_top_p, o->cfg.top_p, o->simd_sum, &st->cfg, err);
+    return SL_OK;
+}
 
-    memset(out, 0, sizeof *out);
-    out->n = o->n;
-    out->k = 1;
-    out->rng_name = "rand-stdrng-chacha12";
-    out->word_bits = 32;
-    out->tokens = malloc((o->n ? o->n : 1) * sizeof *out->tokens);
-    size_t V = v->n, m = 0;
-    float *buf = NULL, *lg = NULL;
-    size_t *order = NULL;
-    int rc = SL_OK;
-    const float *w;
-    sl_logits_candle_cfg cfg;
-    memset(&cfg, 0, sizeof cfg);
-    if (!out->tokens) {
-        rc = sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", o->n);
-        goto done;
-    }
-    if (o->probs) {
-        w = v->f;
-        m = V;
-    } else {
-        rc = sl_logits_candle_cfg_make(o->cfg.has_temperature, o->cfg.temperature, o->cfg.has_top_k, o->cfg.top_k, o->cfg.has_top_p,
-                                       o->cfg.top_p, o->simd_sum, &cfg, err);
-        if (rc)
-            goto done;
-        if (V == 0) {
-            rc = sl_base_error_set(err, SL_EINVAL, "%s: no logits", src);
-            goto done;
-        }
-        buf = malloc(V * sizeof *buf);
-        lg = malloc(V * sizeof *lg);
-        order = malloc(V * sizeof *order);
-        if (!buf || !lg || !order) {
-            rc = sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu logits", V);
-            goto done;
-        }
-        memcpy(lg, v->f, V * sizeof *lg);
-        if (o->cfg.has_penalty &&
-            (rc = sl_logits_candle_repeat_penalty(lg, V, (float)o->cfg.penalty, o->cfg.context, o->cfg.context_n,
-                                                  NULL, err)))
-            goto done;
-        /* The logits are the same at every step, so the distribution is too:
-         * compute it once; only the generator moves between draws. */
-        rc = sl_logits_candle_process(lg, V, &cfg, buf, order, &m, err);
-        if (rc)
-            goto done;
-        if (cfg.sampling == SL_CANDLE_ARGMAX) {
-            for (size_t i = 0; i < o->n; i++)
-                out->tokens[i] = (long)order[0];
-            goto done;
-        }
-        w = buf;
-    }
+static void candle_clear(candle_state *st)
+{
+    if (st->table)
+        sl_draw_rand_wi_type.free(st->table);
+    st->table = NULL;
+}
 
-    const sl_draw_type *dt = &sl_draw_rand_wi_type;
+static void candle_close(sl_fw_session *s)
+{
+    candle_state *st = s->state;
+    if (st) {
+        candle_clear(st);
+        free(st->lg);
+        free(st->w);
+        free(st->order);
+    }
+    free(st);
+    s->state = NULL;
+}
+
+/* The repeat penalty's window of the history: all of it, or its last
+ * --penalty-last-n ids (candle's examples: tokens[len.saturating_sub(n)..]). */
+static void candle_window(const sl_fw_session *s, const long **ctx, size_t *n)
+{
+    size_t start = 0;
+    if (s->o.cfg.has_last_n && s->o.cfg.last_n >= 0 && (size_t)s->o.cfg.last_n < s->hist_n)
+        start = s->hist_n - (size_t)s->o.cfg.last_n;
+    *ctx = s->hist + start;
+    *n = s->hist_n - start;
+}
+
+/* The weights of the step's vector, and WeightedIndex::new over them. */
+static int candle_prepare(sl_fw_session *s, const sl_vec *v, sl_error *err)
+{
+    candle_state *st = s->state;
+    const char *src = v->source;
+    size_t V = v->n;
+    candle_clear(st);
+    if (st->V < V || !st->lg) {
+        free(st->lg);
+        free(st->w);
+        free(st->order);
+        st->lg = malloc((V ? V : 1) * sizeof *st->lg);
+        st->w = malloc((V ? V : 1) * sizeof *st->w);
+        st->order = malloc((V ? V : 1) * sizeof *st->order);
+        st->V = V;
+        if (!st->lg || !st->w || !st->order)
+            return sl_base_error_set(err, SL_ENOMEM, "candle: out of memory for %zu logits", V);
+    }
+    st->argmax = 0;
+    const float *w = v->f;
+    size_t m = V;
+    int rc;
+    if (s->logits_input) {
+        if (V == 0)
+            return sl_base_error_set(err, SL_EINVAL, "%s: no logits", src);
+        memcpy(st->lg, v->f, V * sizeof *st->lg);
+        if (s->o.cfg.has_penalty) {
+            const long *ctx;
+            size_t n;
+            candle_window(s, &ctx, &n);
+            if ((rc = sl_logits_candle_repeat_penalty(st->lg, V, (float)s->o.cfg.penalty, ctx, n, NULL, err)))
+                return rc;
+        }
+        if ((rc = sl_logits_candle_process(st->lg, V, &st->cfg, st->w, st->order, &m, err)))
+            return rc;
+        if (st->cfg.sampling == SL_CANDLE_ARGMAX) {
+            st->argmax = 1;
+            st->m = m;
+            return SL_OK;
+        }
+        w = st->w;
+    }
+    st->m = m;
     sl_draw_dist dist = {m, NULL, w, SL_F32, src};
-    void *table = NULL;
-    if ((rc = sl_draw_prepare_dist(dt, &table, &dist, err))) {
+    if ((rc = sl_draw_prepare_dist(&sl_draw_rand_wi_type, &st->table, &dist, err))) {
         /* rand's failure with candle's context: ask WeightedIndex::new again
          * for the status and the entry (it fails the same way, keeping nothing) */
+        st->table = NULL;
         sl_draw_rand_wi wi;
         size_t bad;
-        sl_draw_rand_status st = sl_draw_rand_wi_new(&wi, w, m, &bad);
-        if (st)
-            rc = wi_error(err, src, st, bad, w, m, o->logits ? order : NULL, o->logits != NULL,
-                          o->logits && cfg.k == 0 &&
-                              (cfg.sampling == SL_CANDLE_TOPK || cfg.sampling == SL_CANDLE_TOPK_TOPP));
+        sl_draw_rand_status rs = sl_draw_rand_wi_new(&wi, w, m, &bad);
+        if (rs)
+            rc = wi_error(err, src, rs, bad, w, m, s->logits_input ? st->order : NULL, s->logits_input,
+                          s->logits_input && st->cfg.k == 0 &&
+                              (st->cfg.sampling == SL_CANDLE_TOPK || st->cfg.sampling == SL_CANDLE_TOPK_TOPP));
         else
             sl_draw_rand_wi_free(&wi);
-        goto done;
     }
-    sl_rng rng;
-    sl_seed seed = o->seed;
-    seed.has_stream = 0;
-    rc = sl_rng_init(&rng, &sl_rng_rand_stdrng_type, &seed, err);
-    if (rc) {
-        dt->free(table);
-        goto done;
+    return rc;
+}
+
+static int candle_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error *err)
+{
+    candle_state *st = s->state;
+    int stale = v != s->prepared_vec || (!st->argmax && !st->table) ||
+                (s->o.cfg.has_penalty && s->hist_n != s->prepared_hist);
+    if (stale) {
+        int rc = candle_prepare(s, v, err);
+        if (rc)
+            return rc;
     }
-    /* draw all n (in blocks over the keystream), then map through the top-k order */
-    if (!(rc = sl_draw_k(dt, table, &rng, o->n, out->tokens, err)) && o->logits)
-        for (size_t i = 0; i < o->n; i++)
-            out->tokens[i] = (long)order[out->tokens[i]];
-    out->words = rng.words;
-    sl_rng_release(&rng);
-    dt->free(table);
-done:
-    free(buf);
+    *kept = st->argmax ? 1 : st->m;
+    if (st->argmax) { /* Sampling::ArgMax: no draw, no word */
+        s->tokens[0] = (long)st->order[0];
+        return SL_OK;
+    }
+    size_t idx = sl_draw_rand_wi_type.draw(st->table, &s->rng);
+    s->tokens[0] = s->logits_input ? (long)st->order[idx] : (long)idx;
+    return SL_OK;
+}
+
+/* The distribution the next sample draws from: candle's weights over their f32 total. */
+static int candle_probs(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, sl_error *err)
+{
+    if (!s->logits_input)
+        return sl_fw_probs_of_weights(s, v, out, err);
+    candle_state *st = s->state;
+    int rc = sl_logits_result_alloc(out, v->n, err);
+    if (rc)
+        return rc;
+    float *lg = malloc((v->n ? v->n : 1) * sizeof *lg);
+    if (!lg)
+        return sl_base_error_set(err, SL_ENOMEM, "candle: out of memory for %zu logits", v->n);
+    memcpy(lg, v->f, v->n * sizeof *lg);
+    if (s->o.cfg.has_penalty) {
+        const long *ctx;
+        size_t n;
+        candle_window(s, &ctx, &n);
+        rc = sl_logits_candle_repeat_penalty(lg, v->n, (float)s->o.cfg.penalty, ctx, n, NULL, err);
+    }
+    if (!rc)
+        rc = sl_logits_candle_probs(lg, v->n, &st->cfg, out->probs, err);
     free(lg);
-    free(order);
-    if (rc) {
-        free(out->tokens);
-        out->tokens = NULL;
+    for (size_t i = 0; !rc && i < v->n; i++) {
+        out->kept[i] = out->probs[i] > 0;
+        out->n_kept += out->kept[i];
     }
+    out->precision = 32;
     return rc;
 }
 
 const sl_fw_type sl_fw_candle_type = {
     .name = "candle",
     .summary = "candle 0.11 LogitsProcessor / rand 0.8.5 WeightedIndex<f32> over StdRng (ChaCha12), 1 word per draw",
+    .version = "candle 0.11 with rand 0.8.5 (0.8.8; 0.10.3 for normal totals)",
     .accepts = SL_OPT_PROBS | SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_SIMD_SUM |
                SL_OPT_PENALTY,
+    .input_why = "WeightedIndex takes weights",
     .draw = &sl_draw_rand_wi_type,
+    .rng = "rand-stdrng",
+    .rng_label = "rand-stdrng-chacha12",
+    .default_seed = 42,
+    .open = candle_open,
+    .step = candle_step,
+    .probs = candle_probs,
+    .close = candle_close,
     .exact = &sl_draw_rand_wi_exact,
-    .run = candle_run,
 };

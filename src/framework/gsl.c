@@ -62,7 +62,7 @@ static int gsl_fw_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error
             return rc;
         if (st->g)
             gsl_ran_discrete_free(st->g);
-        sl_rng_gsl_quiet();
+        sl_base_gsl_quiet();
         st->g = gsl_ran_discrete_preproc(v->n, v->d);
         if (!st->g)
             return sl_base_error_set(err, SL_ENOMEM, "%s: gsl_ran_discrete_preproc failed for V = %zu", v->source,
@@ -88,7 +88,6 @@ const sl_fw_type sl_fw_gsl_type = {
     .summary = "GSL 2.7 gsl_ran_discrete (Walker alias) over gsl_rng_mt19937 seeded with S (0 -> 4357)",
     .version = "GSL 2.7.1",
     .accepts = SL_OPT_PROBS,
-    .takes_logits = 0,
     .input_why = "gsl_ran_discrete takes weights",
     .rng = "gsl:mt19937",
     .rng_label = "gsl-mt19937",
@@ -138,7 +137,7 @@ static int gsl_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *ou
     if ((rc = sl_stat_exact_result_init(out, in, 32, err)))
         return rc;
     /* The inputs are checked above, so GSL can only fail for want of memory. */
-    sl_rng_gsl_quiet();
+    sl_base_gsl_quiet();
     gsl_ran_discrete_t *g = gsl_ran_discrete_preproc(in->V, in->d);
     if (!g)
         return sl_base_error_set(err, SL_ENOMEM,

@@ -24,86 +24,144 @@
  * sl_rng_uniform_f64_stdcxx in rng/uniform.c); this file runs the chain, the
  * generator and the seeding, and maps array indices to token ids.
  *
- * Calls are independent (llama_sampler_apply on fresh arrays): drawn tokens
- * are not accepted into the penalties history between calls. */
+ * A session is one sampler chain: the context is accepted first, and each
+ * drawn token is accepted into the penalties history, as llama_sampler_sample
+ * does, so `draw --n N` with penalties is N steps of a generation on the same
+ * logits. Release lines (--llamacpp): 0.7.0 (build b11669, the default,
+ * measured through libllama: data/golden/current/llamacpp_*) draws one uniform
+ * even when one candidate is left, and common_sampler ends its chain in greedy
+ * at temperature <= 0 (no word); pr15704 (the commit 0344068c above) chose a
+ * lone candidate without a draw and ran dist at T <= 0 too. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "framework/sl_fw.h"
 
-static int llamacpp_fw_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
+static const sl_fw_variant llamacpp_variants[] = {
+    {"0.7.0", "llama.cpp 0.7.0 (build b11669)", 1},
+    {"pr15704", "llama.cpp at commit 0344068c (PR #15704, 2025-08)", 0},
+    {NULL, NULL, 0},
+};
+
+/* LLAMA_DEFAULT_SEED (llama.h): llama_sampler_init_dist replaces it by a random seed. */
+#define LLAMA_DEFAULT_SEED 0xFFFFFFFFu
+
+typedef struct llama_state {
+    sl_logits_llama_array a;  /* the chain's candidates for the prepared vector and history */
+    float *lf;
+    double *ld;
+    void *table;              /* the dist draw over them */
+    sl_draw_type dist;        /* sl_draw_llama_dist_type with the release line's param */
+    int greedy;               /* common_sampler at T <= 0 (0.7.0): greedy, no draw */
+} llama_state;
+
+static int llamacpp_open(sl_fw_session *s, sl_error *err)
 {
-    memset(out, 0, sizeof *out);
-    if (!o->logits)
-        return sl_base_error_set(err, SL_EINVAL, "framework llamacpp takes --logits (its samplers work on logits)");
+    const sl_fw_opts *o = &s->o;
     if (!o->has_seed)
         return sl_base_error_set(err, SL_EINVAL,
-                            "framework llamacpp needs --seed S (llama.cpp's default seed 0xFFFFFFFF means a random one)");
-    if (o->seed.hi || o->seed.lo >= 0xFFFFFFFFu)
+                                 "framework llamacpp needs --seed S: llama.cpp's default, LLAMA_DEFAULT_SEED "
+                                 "(0xFFFFFFFF), means a random seed; llama_sampler_get_seed(chain) returns the one it "
+                                 "used (llama-cli and llama-completion print it as 'sampler seed: N')");
+    if (o->seed.hi || o->seed.lo >= LLAMA_DEFAULT_SEED)
         return sl_base_error_set(err, SL_EINVAL,
-                            "framework llamacpp: seed must be below 4294967295 (a uint32_t; 0xFFFFFFFF means random)");
-    const sl_logits_cfg c = o->cfg;
+                                 "framework llamacpp: seed must be below 4294967295 (a uint32_t; 0xFFFFFFFF is "
+                                 "LLAMA_DEFAULT_SEED, which llama.cpp replaces by a random seed: read the one it used "
+                                 "with llama_sampler_get_seed(chain), printed as 'sampler seed: N', and give that)");
+    llama_state *st = calloc(1, sizeof *st);
+    if (!(s->state = st))
+        return sl_base_error_set(err, SL_ENOMEM, "llamacpp: out of memory");
+    st->dist = sl_draw_llama_dist_type;
+    st->dist.param = s->variant->code ? &sl_draw_llama_0_7_0 : &sl_draw_llama_pr15704;
+    double T = o->cfg.has_temperature ? o->cfg.temperature : o->cfg.defaults ? 0.8 : 1.0;
+    st->greedy = s->variant->code && T <= 0;
+    return SL_OK;
+}
 
-    const sl_vec *v = o->logits;
-    for (size_t i = 0; i < v->n; i++)
-        if (isnan(v->f[i]) || v->f[i] == INFINITY)
-            return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu is %s", v->source, i,
-                                isnan(v->f[i]) ? "NaN" : "+infinity in float32");
+static void llama_clear(llama_state *st)
+{
+    if (st->table)
+        st->dist.free(st->table);
+    st->table = NULL;
+    free(st->a.data);
+    free(st->lf);
+    free(st->ld);
+    st->a.data = NULL;
+    st->lf = NULL;
+    st->ld = NULL;
+}
 
-    sl_logits_llama_array a;
-    int rc = sl_logits_llama_chain(v->f, v->n, &c, &a, NULL, err);
-    if (rc)
-        return rc;
-    /* the dist draw type reads the candidates' logits in array order */
-    const sl_draw_type *dt = &sl_draw_llama_dist_type;
-    void *table = NULL;
-    float *lf = malloc((a.size ? a.size : 1) * sizeof *lf);
-    double *ld = malloc((a.size ? a.size : 1) * sizeof *ld);
-    out->tokens = malloc((o->n ? o->n : 1) * sizeof *out->tokens);
-    sl_rng rng;
-    memset(&rng, 0, sizeof rng);
-    if (!lf || !ld || !out->tokens) {
-        rc = sl_base_error_set(err, SL_ENOMEM, "out of memory");
-        goto done;
+static void llamacpp_close(sl_fw_session *s)
+{
+    if (s->state)
+        llama_clear(s->state);
+    free(s->state);
+    s->state = NULL;
+}
+
+static int llama_penalised(const sl_logits_cfg *c)
+{
+    return (c->has_penalty && c->penalty != 1.0) || (c->has_freq && c->freq != 0) ||
+           (c->has_presence && c->presence != 0);
+}
+
+static int llamacpp_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error *err)
+{
+    llama_state *st = s->state;
+    int stale = v != s->prepared_vec || !st->a.data ||
+                (llama_penalised(&s->o.cfg) && s->hist_n != s->prepared_hist);
+    if (stale) {
+        llama_clear(st);
+        for (size_t i = 0; i < v->n; i++)
+            if (isnan(v->f[i]) || v->f[i] == INFINITY)
+                return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu is %s", v->source, i,
+                                         isnan(v->f[i]) ? "NaN" : "+infinity in float32");
+        int rc = sl_logits_llama_chain(v->f, v->n, &s->o.cfg, &st->a, NULL, err);
+        if (rc)
+            return rc;
+        size_t n = st->a.size;
+        st->lf = malloc((n ? n : 1) * sizeof *st->lf);
+        st->ld = malloc((n ? n : 1) * sizeof *st->ld);
+        if (!st->lf || !st->ld)
+            return sl_base_error_set(err, SL_ENOMEM, "llamacpp: out of memory for %zu candidates", n);
+        /* the dist draw type reads the candidates' logits in array order */
+        for (size_t i = 0; i < n; i++)
+            st->ld[i] = st->lf[i] = st->a.data[i].logit;
+        sl_draw_dist dist = {n, st->ld, st->lf, SL_F32, v->source};
+        if (!st->greedy && (rc = sl_draw_prepare_dist(&st->dist, &st->table, &dist, err)))
+            return rc;
     }
-    for (size_t i = 0; i < a.size; i++)
-        ld[i] = lf[i] = a.data[i].logit;
-    sl_draw_dist dist = {a.size, ld, lf, SL_F32, v->source};
-    if ((rc = sl_draw_prepare_dist(dt, &table, &dist, err)))
-        goto done;
-    sl_seed s = o->seed;
-    if ((rc = sl_rng_init(&rng, &sl_rng_mt19937_type, &s, err)))
-        goto done;
-    if ((rc = sl_draw_k(dt, table, &rng, o->n, out->tokens, err)))
-        goto done;
-    for (size_t t = 0; t < o->n; t++)
-        out->tokens[t] = a.data[out->tokens[t]].id;
-    out->n = o->n;
-    out->k = 1;
-    out->rng_name = "std-mt19937";
-    out->word_bits = 32;
-    out->words = rng.words;
-done:
-    sl_rng_release(&rng);
-    if (table)
-        dt->free(table);
-    free(a.data);
-    free(lf);
-    free(ld);
-    if (rc) {
-        free(out->tokens);
-        out->tokens = NULL;
+    *kept = st->a.size;
+    size_t sel = 0;
+    if (st->greedy) { /* llama_sampler_greedy: the first maximum, no word */
+        for (size_t i = 1; i < st->a.size; i++)
+            if (st->a.data[i].logit > st->a.data[sel].logit)
+                sel = i;
+    } else {
+        sel = st->dist.draw(st->table, &s->rng);
     }
-    return rc;
+    s->tokens[0] = st->a.data[sel].id;
+    return SL_OK;
 }
 
 const sl_fw_type sl_fw_llamacpp_type = {
     .name = "llamacpp",
-    .summary = "llama.cpp default chain + dist sampler: std::mt19937(seed), libstdc++ uniform double, pick in array order",
+    .summary = "llama.cpp common_sampler chain + dist: std::mt19937(seed), libstdc++ uniform double, pick in array "
+               "order; each drawn token joins the penalties history",
+    .variant_option = "--llamacpp",
+    .variants = llamacpp_variants,
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
-               SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS,
+               SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS | SL_OPT_LLAMA_VERSION,
+    .input_why = "its samplers work on logits",
+    .pipeline = &sl_logits_pipeline_llamacpp_type,
     .draw = &sl_draw_llama_dist_type,
+    .rng = "mt19937",
+    .rng_label = "std-mt19937",
+    .accepts_drawn = 1,
+    .open = llamacpp_open,
+    .step = llamacpp_step,
+    .probs = sl_fw_probs_of_pipeline,
+    .close = llamacpp_close,
     .exact = &sl_draw_llama_dist_exact,
-    .run = llamacpp_fw_run,
 };

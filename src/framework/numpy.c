@@ -29,12 +29,11 @@
 #include "framework/sl_fw.h"
 
 /* p as NumPy receives it: float64, or a float32 array widened exactly. */
-static int numpy_probs(const sl_fw_opts *o, double **pout, int *is_f32, sl_error *err)
+/* The probabilities as the ndarray NumPy receives: float64, or a float32 array
+ * (--dtype float32, or a float32 .npy), widened exactly. */
+static int numpy_probs(const sl_fw_session *s, const sl_vec *v, double **pout, int *is_f32, sl_error *err)
 {
-    const sl_vec *v = o->probs;
-    if (!v)
-        return sl_base_error_set(err, SL_EINVAL, "numpy: needs --probs (choice takes probabilities p)");
-    int f32 = o->dtype_set ? o->dtype == SL_F32 : v->dtype == SL_F32;
+    int f32 = s->o.dtype_set ? s->o.dtype == SL_F32 : v->dtype == SL_F32;
     double *p = malloc((v->n ? v->n : 1) * sizeof *p);
     if (!p)
         return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu probabilities", v->source, v->n);
@@ -49,87 +48,92 @@ static int numpy_probs(const sl_fw_opts *o, double **pout, int *is_f32, sl_error
     return SL_OK;
 }
 
-/* The shared run: validate and build the cdf once (the draw type's prepare),
- * then n calls of k draws, the words counted by the generator wrapper. */
-static int numpy_run_with(const sl_fw_opts *o, sl_fw_result *out, sl_error *err, const sl_rng_type *t,
-                          const sl_draw_type *dt, const char *rng_name)
+typedef struct numpy_state {
+    double *p;
+    void *table;
+} numpy_state;
+
+static int numpy_open(sl_fw_session *s, sl_error *err)
 {
-    double *p = NULL;
-    void *table = NULL;
-    int is_f32 = 0, rc;
-    memset(out, 0, sizeof *out);
-    if ((rc = numpy_probs(o, &p, &is_f32, err)))
-        return rc;
-    const sl_vec *v = o->probs;
-    sl_draw_dist dist = {v->n, p, NULL, is_f32 ? SL_F32 : SL_F64, v->source};
-    if ((rc = sl_draw_prepare_dist(dt, &table, &dist, err))) {
-        free(p);
-        return rc;
-    }
-    size_t V = v->n, n = o->n, k = o->k;
-    if (k && n > SIZE_MAX / sizeof(long) / k) {
-        rc = sl_base_error_set(err, SL_EINVAL, "numpy: --n times --num-samples is too large");
-        goto done;
-    }
-    sl_rng rng;
-    sl_seed seed = o->seed; /* without --seed: samplab's default seed (NumPy's own default is OS entropy) */
-    if ((rc = sl_rng_init(&rng, t, &seed, err)))
-        goto done;
-    size_t total = n * k;
-    out->tokens = malloc((total ? total : 1) * sizeof *out->tokens);
-    if (!out->tokens) {
-        sl_rng_release(&rng);
-        rc = sl_base_error_set(err, SL_ENOMEM, "numpy: out of memory for %zu draws over V = %zu", n * k, V);
-        goto done;
-    }
-    if ((rc = sl_draw_k(dt, table, &rng, total, out->tokens, err))) {
-        sl_rng_release(&rng);
-        sl_fw_result_free(out);
-        goto done;
-    }
-    out->n = n;
-    out->k = k;
-    out->rng_name = rng_name;
-    out->word_bits = t->word_bits;
-    out->words = rng.words;
-    sl_rng_release(&rng);
-done:
-    dt->free(table);
-    free(p);
-    return rc;
+    if (!(s->state = calloc(1, sizeof(numpy_state))))
+        return sl_base_error_set(err, SL_ENOMEM, "numpy: out of memory");
+    s->k = s->o.k;
+    return SL_OK;
 }
 
-static int numpy_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
+static int numpy_legacy_open(sl_fw_session *s, sl_error *err)
 {
-    return numpy_run_with(o, out, err, &sl_rng_pcg64_type, &sl_draw_numpy_choice_type, "numpy-pcg64");
-}
-
-static int numpy_legacy_run(const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
-{
-    if (o->seed.hi || o->seed.lo > 0xffffffffull) {
-        memset(out, 0, sizeof *out);
+    const sl_seed *seed = &s->o.seed;
+    if (s->o.has_seed && (seed->hi || seed->lo > 0xffffffffull))
         return sl_base_error_set(err, SL_EINVAL,
-                            "numpy-legacy: np.random.seed takes integers below 2^32, --framework numpy "
-                            "up to 2^128 - 1 (NumPy: Seed must be between 0 and 2**32 - 1)");
+                                 "numpy-legacy: np.random.seed takes integers below 2^32, --framework numpy "
+                                 "up to 2^128 - 1 (NumPy: Seed must be between 0 and 2**32 - 1)");
+    return numpy_open(s, err);
+}
+
+static void numpy_close(sl_fw_session *s)
+{
+    numpy_state *st = s->state;
+    if (st) {
+        if (st->table)
+            s->type->draw->free(st->table);
+        free(st->p);
     }
-    return numpy_run_with(o, out, err, &sl_rng_numpy_mt19937_type, &sl_draw_numpy_legacy_choice_type,
-                          "numpy-mt19937");
+    free(st);
+    s->state = NULL;
+}
+
+/* One rng.choice(V, p=p, size=K) call: NumPy validates p and builds the cdf on
+ * every call; the same p gives the same table, so it is built once per vector. */
+static int numpy_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error *err)
+{
+    numpy_state *st = s->state;
+    (void)kept;
+    if (v != s->prepared_vec || !st->table) {
+        if (st->table)
+            s->type->draw->free(st->table);
+        st->table = NULL;
+        free(st->p);
+        st->p = NULL;
+        int is_f32 = 0, rc = numpy_probs(s, v, &st->p, &is_f32, err);
+        if (rc)
+            return rc;
+        sl_draw_dist dist = {v->n, st->p, NULL, is_f32 ? SL_F32 : SL_F64, v->source};
+        if ((rc = sl_draw_prepare_dist(s->type->draw, &st->table, &dist, err)))
+            return rc;
+    }
+    return sl_draw_k(s->type->draw, st->table, &s->rng, s->k, s->tokens, err);
 }
 
 const sl_fw_type sl_fw_numpy_type = {
     .name = "numpy",
-    .summary = "NumPy 1.24 default_rng(S).choice(V, p=p[, size=K]): SeedSequence + PCG64, cdf + searchsorted",
+    .summary = "NumPy default_rng(S).choice(V, p=p[, size=K]): SeedSequence + PCG64, cdf + searchsorted",
+    .version = "NumPy 1.24.2 and 2.4.6 (1.24 error texts)",
     .accepts = SL_OPT_PROBS | SL_OPT_NUM_SAMPLES | SL_OPT_DTYPE,
+    .input_why = "choice takes probabilities p",
     .draw = &sl_draw_numpy_choice_type,
+    .rng = "pcg64",
+    .rng_label = "numpy-pcg64",
+    .default_seed = 42, /* samplab's default seed (NumPy's own default is OS entropy) */
+    .open = numpy_open,
+    .step = numpy_step,
+    .probs = sl_fw_probs_of_weights,
+    .close = numpy_close,
     .exact = &sl_draw_numpy_exact,
-    .run = numpy_run,
 };
 
 const sl_fw_type sl_fw_numpy_legacy_type = {
     .name = "numpy-legacy",
-    .summary = "NumPy 1.24 np.random.seed(S); np.random.choice(V, p=p[, size=K]): MT19937, 2 words per draw",
+    .summary = "NumPy np.random.seed(S); np.random.choice(V, p=p[, size=K]): MT19937, 2 words per draw",
+    .version = "NumPy 1.24.2 and 2.4.6 (1.24 error texts)",
     .accepts = SL_OPT_PROBS | SL_OPT_NUM_SAMPLES | SL_OPT_DTYPE,
+    .input_why = "choice takes probabilities p",
     .draw = &sl_draw_numpy_legacy_choice_type,
+    .rng = "numpy-mt19937",
+    .default_seed = 42,
+    .open = numpy_legacy_open,
+    .step = numpy_step,
+    .probs = sl_fw_probs_of_weights,
+    .close = numpy_close,
     .exact = &sl_draw_numpy_exact,
-    .run = numpy_legacy_run,
 };

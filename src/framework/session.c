@@ -54,6 +54,7 @@ int sl_fw_session_open(sl_fw_session *s, const sl_fw_type *t, const sl_fw_opts *
     memset(s, 0, sizeof *s);
     s->type = t;
     s->o = *o;
+    s->logits_input = (t->accepts & SL_OPT_LOGITS) && (o->logits || !(t->accepts & SL_OPT_PROBS));
     s->o.probs = s->o.logits = NULL;
     s->k = 1;
     sl_seed seed;
@@ -133,6 +134,11 @@ int sl_fw_probs_of_pipeline(sl_fw_session *s, const sl_vec *v, sl_logits_result 
     return sl_logits_pipeline_run(s->type->pipeline, v, &s->o.cfg, out, err);
 }
 
+void sl_fw_session_forget(sl_fw_session *s)
+{
+    s->prepared_vec = NULL;
+}
+
 int sl_fw_session_accept(sl_fw_session *s, long token, sl_error *err)
 {
     if (token < 0)
@@ -160,10 +166,11 @@ int sl_fw_run(const sl_fw_type *t, const sl_fw_opts *o, sl_fw_result *out, sl_er
     memset(out, 0, sizeof *out);
     if (t->run)
         return t->run(o, out, err);
-    const sl_vec *v = t->takes_logits ? o->logits : o->probs;
+    const sl_vec *v = (t->accepts & SL_OPT_LOGITS) && o->logits ? o->logits
+                      : (t->accepts & SL_OPT_PROBS) && o->probs ? o->probs : NULL;
     if (!v)
         return sl_base_error_set(err, SL_EINVAL, "framework %s takes --%s (%s)", t->name,
-                                 t->takes_logits ? "logits" : "probs", t->input_why);
+                                 t->accepts & SL_OPT_LOGITS ? "logits" : "probs", t->input_why);
     sl_fw_session s;
     int rc = sl_fw_session_open(&s, t, o, err);
     if (rc)

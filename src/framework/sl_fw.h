@@ -68,6 +68,8 @@ typedef struct sl_fw_session {
      * same vector with the same history reuses it (N draws from one vector) */
     const sl_vec *prepared_vec;
     size_t prepared_hist;
+    int logits_input;         /* steps read logits (else probabilities): the type's only kind, or,
+                               * for a type that takes both, whether the settings give o->logits */
 } sl_fw_session;
 
 /* What one step gave. */
@@ -88,8 +90,7 @@ struct sl_fw_type {
     const char *variant_option; /* the option that picks a release line, e.g. "--torch" */
     const sl_fw_variant *variants; /* the lines it emulates, the default first, ended by {NULL} */
     unsigned accepts;         /* SL_OPT_* bits */
-    int takes_logits;         /* 1: steps read logits; 0: probabilities */
-    const char *input_why;    /* why, for the message when the other kind is given */
+    const char *input_why;    /* why it takes the kind of vector it takes (SL_OPT_PROBS / SL_OPT_LOGITS in accepts) */
     const sl_logits_pipeline_type *pipeline; /* NULL when there is none */
     const sl_draw_type *draw;               /* the final draw */
     const char *rng;          /* the generator and its seeding, by sl_rng_lookup name */
@@ -128,6 +129,9 @@ int sl_fw_session_probs(sl_fw_session *s, const sl_vec *v, sl_logits_result *out
 int sl_fw_probs_of_weights(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, sl_error *err);
 /* The probs hook of the frameworks with a pipeline: the pipeline's result over the history. */
 int sl_fw_probs_of_pipeline(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, sl_error *err);
+/* Forgets what was prepared for the last vector: call it when a vector's contents
+ * change in place between steps (a reused row buffer). */
+void sl_fw_session_forget(sl_fw_session *s);
 /* Appends a token (>= 0) to the history. */
 int sl_fw_session_accept(sl_fw_session *s, long token, sl_error *err);
 void sl_fw_session_close(sl_fw_session *s);

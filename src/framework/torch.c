@@ -85,7 +85,6 @@ const sl_fw_type sl_fw_torch_type = {
     .variant_option = "--torch",
     .variants = torch_variants,
     .accepts = SL_OPT_PROBS | SL_OPT_NUM_SAMPLES | SL_OPT_REPLACEMENT | SL_OPT_DTYPE | SL_OPT_VARIANT,
-    .takes_logits = 0,
     .input_why = "torch.multinomial samples probabilities",
     .draw = &sl_draw_torch_type,
     .rng = "torch-mt19937",

@@ -59,7 +59,7 @@ typedef struct sl_st_tensor {
 
 /* Copies `s` into `out` for a one-line message: control bytes become '?', and a
  * long name is cut with "..." so the message keeps its tail. */
-static const char *sl_st_clean(const char *s, char *out, size_t cap)
+static const char *st_clean(const char *s, char *out, size_t cap)
 {
     size_t i = 0, j = 0;
     for (; s[i] && j + 4 < cap; i++)
@@ -84,7 +84,7 @@ static int st_cmp_offset(const void *a, const void *b)
 
 /* A non-negative JSON integer (jansson holds up to 2^63-1; larger is already a
  * parse error). */
-static int sl_st_uint(const json_t *j, uint64_t *out)
+static int st_uint(const json_t *j, uint64_t *out)
 {
     if (!json_is_integer(j) || json_integer_value(j) < 0)
         return -1;
@@ -110,7 +110,7 @@ static int sl_st_parse_entry(const char *key, json_t *v, sl_st_tensor *t, char *
             t->dtype = &st_dtypes[i];
     if (!t->dtype) {
         char c[48];
-        return snprintf(why, cap, "has unknown dtype \"%s\"", sl_st_clean(dn, c, sizeof c)), -1;
+        return snprintf(why, cap, "has unknown dtype \"%s\"", st_clean(dn, c, sizeof c)), -1;
     }
     if (!json_is_array(js))
         return snprintf(why, cap, "has a shape that is not an array"), -1;
@@ -119,17 +119,17 @@ static int sl_st_parse_entry(const char *key, json_t *v, sl_st_tensor *t, char *
     if (t->ndim && !t->shape)
         return snprintf(why, cap, "is too large to hold"), -1;
     for (size_t i = 0; i < t->ndim; i++)
-        if (sl_st_uint(json_array_get(js, i), &t->shape[i]))
+        if (st_uint(json_array_get(js, i), &t->shape[i]))
             return snprintf(why, cap, "has shape entry %zu that is not a non-negative integer", i), -1;
-    if (!json_is_array(jo) || json_array_size(jo) != 2 || sl_st_uint(json_array_get(jo, 0), &t->begin) ||
-        sl_st_uint(json_array_get(jo, 1), &t->end))
+    if (!json_is_array(jo) || json_array_size(jo) != 2 || st_uint(json_array_get(jo, 0), &t->begin) ||
+        st_uint(json_array_get(jo, 1), &t->end))
         return snprintf(why, cap, "has data_offsets that are not two non-negative integers"), -1;
     t->name = key;
     return 0;
 }
 
 /* Number of elements and bytes, with overflow checks; -1 on overflow. */
-static int sl_st_size(const sl_st_tensor *t, uint64_t *nelem, uint64_t *nbytes)
+static int st_size(const sl_st_tensor *t, uint64_t *nelem, uint64_t *nbytes)
 {
     uint64_t n = 1;
     for (size_t i = 0; i < t->ndim; i++) {
@@ -234,7 +234,7 @@ static int st_locate(const char *name, const unsigned char *buf, size_t len, con
         /* jansson's position is within the header; +8 makes it a file offset */
         char jt[160];
         rc = sl_base_error_set(err, SL_EINVAL, "%s: header is not valid JSON at byte %lld: %s", name,
-                          (long long)je.position + 8, sl_st_clean(je.text, jt, sizeof jt));
+                          (long long)je.position + 8, st_clean(je.text, jt, sizeof jt));
         goto done;
     }
     if (!json_is_object(root)) {
@@ -255,7 +255,7 @@ static int st_locate(const char *name, const unsigned char *buf, size_t len, con
             continue;
         if (sl_st_parse_entry(key, val, &ts[nt], why, sizeof why)) {
             free(ts[nt].shape);
-            rc = sl_base_error_set(err, SL_EINVAL, "%s: header entry \"%s\" %s", name, sl_st_clean(key, cn, sizeof cn), why);
+            rc = sl_base_error_set(err, SL_EINVAL, "%s: header entry \"%s\" %s", name, st_clean(key, cn, sizeof cn), why);
             goto done;
         }
         nt++;
@@ -273,7 +273,7 @@ static int st_locate(const char *name, const unsigned char *buf, size_t len, con
     for (size_t i = 0; i < nt; i++) {
         sl_st_tensor *t = &ts[i];
         uint64_t ne, nb;
-        sl_st_clean(t->name, cn, sizeof cn);
+        st_clean(t->name, cn, sizeof cn);
         if (t->end < t->begin) {
             rc = sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has data_offsets [%llu,%llu] that end before they begin",
                               name, cn, (unsigned long long)t->begin, (unsigned long long)t->end);
@@ -294,7 +294,7 @@ static int st_locate(const char *name, const unsigned char *buf, size_t len, con
             goto done;
         }
         st_shape_str(t, shp, sizeof shp);
-        int s = sl_st_size(t, &ne, &nb);
+        int s = st_size(t, &ne, &nb);
         if (s == -1) {
             rc = sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" shape %s overflows 64 bits", name, cn, shp);
             goto done;
@@ -327,19 +327,19 @@ static int st_locate(const char *name, const unsigned char *buf, size_t len, con
         size_t j = 0;
         list[0] = '\0';
         for (size_t i = 0; i < nt && j + 8 < sizeof list; i++) {
-            int w = snprintf(list + j, sizeof list - j, "%s%s", i ? ", " : "", sl_st_clean(ts[i].name, cn2, 40));
+            int w = snprintf(list + j, sizeof list - j, "%s%s", i ? ", " : "", st_clean(ts[i].name, cn2, 40));
             j += w > 0 ? (size_t)w : 0;
         }
         if (j >= sizeof list - 8)
             memcpy(list + sizeof list - 5, "...", 4);
         if (tensor)
             rc = sl_base_error_set(err, SL_EINVAL, "%s: no tensor \"%s\" (it has: %s)", name,
-                              sl_st_clean(tensor, cn, sizeof cn), list);
+                              st_clean(tensor, cn, sizeof cn), list);
         else
             rc = sl_base_error_set(err, SL_EINVAL, "%s: %zu tensors, choose one with --tensor (it has: %s)", name, nt, list);
         goto done;
     }
-    sl_st_clean(t->name, cn, sizeof cn);
+    st_clean(t->name, cn, sizeof cn);
     st_shape_str(t, shp, sizeof shp);
     if (!t->dtype->readable) {
         rc = sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has dtype %s; samplab reads F32, F64, F16 and BF16",

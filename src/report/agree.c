@@ -1,4 +1,4 @@
-/* report_agree.c — section "The draw methods agree in distribution": every
+/* agree.c — section "The draw methods agree in distribution": every
  * draw method (exprace, cdf, linear, alias) with every generator (pcg32,
  * mt19937, gsl:taus2) draws N tokens from each embedded vector; Pearson's
  * chi-square and the G-test (pooled bins, GSL p-values) and TV against its
@@ -11,9 +11,6 @@
 
 #include "report/sl_report.h"
 
-const char *const sl_report_rng_names[] = {"pcg32", "mt19937", "gsl:taus2", NULL};
-const char *const sl_report_method_names[] = {"exprace", "cdf", "linear", "alias", NULL};
-
 /* The exponential race visits all V tokens per draw and the linear scan on
  * average sum (i+1) p_i: where that exceeds 10,000 per draw they get a budget
  * of 10,000 N token visits per cell (10^9 at N = 100,000), rounded down to
@@ -22,17 +19,6 @@ const char *const sl_report_method_names[] = {"exprace", "cdf", "linear", "alias
  * the six capped cells take about 20 s of CPU at the default N, spread over
  * both cores. */
 #define RACE_VISITS_PER_DRAW 10000.0
-
-int sl_report_rng_open(sl_rng *r, const char *name, uint64_t seed, sl_error *err)
-{
-    const sl_rng_type *t = sl_rng_lookup(name);
-    if (!t)
-        return sl_base_error_set(err, SL_EINVAL, "report: unknown generator %s", name);
-    sl_seed s;
-    memset(&s, 0, sizeof s);
-    s.lo = seed;
-    return sl_rng_init(r, t, &s, err);
-}
 
 typedef struct agree_cell {
     const sl_report_dist *d;
@@ -75,36 +61,6 @@ static size_t agree_n(const sl_report_ctx *ctx, const sl_report_dist *d, const c
     return n < 100 ? 100 : n > ctx->n ? ctx->n : n;
 }
 
-int sl_report_draw_counts(const sl_report_dist *d, const char *method, const char *rng, uint64_t seed, size_t n,
-                    uint64_t *counts, uint64_t *words, sl_error *err)
-{
-    const sl_draw_type *m = sl_draw_lookup(method);
-    if (!m)
-        return sl_base_error_set(err, SL_EINVAL, "report: unknown draw method %s", method);
-    sl_rng r;
-    int rc = sl_report_rng_open(&r, rng, seed, err);
-    if (rc)
-        return rc;
-    void *table = NULL;
-    if ((rc = sl_draw_prepare(m, &table, d->p, d->V, err))) {
-        sl_rng_release(&r);
-        return rc;
-    }
-    memset(counts, 0, d->V * sizeof *counts);
-    for (size_t i = 0; i < n; i++) {
-        size_t t = m->draw(table, &r);
-        if (t >= d->V) {
-            rc = sl_base_error_set(err, SL_EINVAL, "report: %s drew token %zu outside 0..%zu", method, t, d->V - 1);
-            break;
-        }
-        counts[t]++;
-    }
-    *words = r.words;
-    m->free(table);
-    sl_rng_release(&r);
-    return rc;
-}
-
 static int agree_cell_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
 {
     (void)ctx;
@@ -118,12 +74,15 @@ static int agree_cell_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
     return rc;
 }
 
+static void agree_release(void *state);
+
 static int agree_plan(sl_report_ctx *ctx, void **state, sl_error *err)
 {
     agree_state *s = calloc(1, sizeof *s);
     if (!s)
         return sl_base_error_set(err, SL_ENOMEM, "agree: out of memory");
     const sl_report_dist *ds[3] = {&ctx->weather, &ctx->ties, &ctx->big};
+    int rc = 0;
     size_t nm = 0, nr = 0;
     while (sl_report_method_names[nm])
         nm++;
@@ -131,12 +90,14 @@ static int agree_plan(sl_report_ctx *ctx, void **state, sl_error *err)
         nr++;
     s->ncells = 3 * nm * nr;
     s->cells = calloc(s->ncells, sizeof *s->cells);
-    if (!s->cells)
+    if (!s->cells) {
+        agree_release(s);
         return sl_base_error_set(err, SL_ENOMEM, "agree: out of memory");
+    }
     size_t c = 0;
-    for (int di = 0; di < 3; di++)
-        for (size_t mi = 0; mi < nm; mi++)
-            for (size_t ri = 0; ri < nr; ri++, c++) {
+    for (int di = 0; di < 3 && !rc; di++)
+        for (size_t mi = 0; mi < nm && !rc; mi++)
+            for (size_t ri = 0; ri < nr && !rc; ri++, c++) {
                 agree_cell *x = &s->cells[c];
                 x->d = ds[di];
                 x->method = sl_report_method_names[mi];
@@ -144,11 +105,13 @@ static int agree_plan(sl_report_ctx *ctx, void **state, sl_error *err)
                 x->seed = ctx->seed + c;
                 x->n = agree_n(ctx, ds[di], x->method);
                 double cost = (double)x->n * (agree_visits(x->d, x->method) + log2((double)x->d->V));
-                if (sl_report_add_job(ctx, 1, cost, agree_cell_run, x))
-                    return sl_base_error_set(err, SL_ENOMEM, "agree: out of memory");
-                if (!(x->null = sl_report_null_want(ctx, x->d, x->n, err)))
-                    return SL_ENOMEM;
+                if (!(rc = sl_report_add_job(ctx, 1, cost, agree_cell_run, x, err)))
+                    rc = sl_report_null_want(ctx, x->d, x->n, &x->null, err);
             }
+    if (rc) {
+        agree_release(s);
+        return rc;
+    }
     *state = s;
     return 0;
 }
@@ -176,29 +139,18 @@ static size_t agree_bins(size_t V, size_t *lo, size_t *hi, size_t max)
     return nb;
 }
 
-static const double *agree_sort_p;
-static int agree_rank_cmp(const void *x, const void *y)
-{
-    size_t a = *(const size_t *)x, b = *(const size_t *)y;
-    double pa = agree_sort_p[a], pb = agree_sort_p[b];
-    if (pa != pb)
-        return pa > pb ? -1 : 1;
-    return (a > b) - (a < b);
-}
-
 /* Token ids by decreasing p (ties by id); identity for small V. */
-static size_t *agree_order(const sl_report_dist *d)
+static int agree_order(const sl_report_dist *d, size_t **order, sl_error *err)
 {
+    if (d->V > 64)
+        return sl_report_rank_order(d->p, d->V, order, err);
     size_t *o = malloc(d->V * sizeof *o);
     if (!o)
-        return NULL;
+        return sl_base_error_set(err, SL_ENOMEM, "agree: out of memory");
     for (size_t i = 0; i < d->V; i++)
         o[i] = i;
-    if (d->V > 64) {
-        agree_sort_p = d->p; /* emit runs single-threaded */
-        qsort(o, d->V, sizeof *o, agree_rank_cmp);
-    }
-    return o;
+    *order = o;
+    return 0;
 }
 
 static int agree_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
@@ -269,10 +221,11 @@ static int agree_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
             if (strcmp(c->method, sl_report_method_names[mi]))
                 continue;
             size_t nb = agree_bins(c->d->V, lo, hi, 64);
-            size_t *ord = agree_order(c->d);
-            if (!ord) {
+            size_t *ord;
+            int rc = agree_order(c->d, &ord, err);
+            if (rc) {
                 sl_io_buf_free(&dat);
-                return sl_base_error_set(err, SL_ENOMEM, "agree: out of memory");
+                return rc;
             }
             for (size_t b = 0; b < nb; b++) {
                 double e = 0.0, o = 0.0;
@@ -332,8 +285,8 @@ static int agree_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
     sl_io_buf_puts(md, "![observed against expected](figures/agree_observed_expected.png)\n"
                     "![standardised residuals](figures/agree_residuals.png)\n\n");
     sl_io_buf_printf(md, "Replay a row's counts: `samplab draw --method M --rng R --seed SEED --n N --logits SRC "
-                      "--counts` with SRC = `data/weather.txt`, `data/ties.txt` or `%s`.\n\n",
-                  ctx->logits_src ? ctx->logits_src : "data/synthetic_49152.txt");
+                      "--counts` with SRC = `%s`, `%s` or `%s`.\n\n",
+                  ctx->weather.src, ctx->ties.src, ctx->big.src);
     sl_io_buf_puts(md, "Large vectors are shown in bins of tokens ranked by p: ranks [2^k, 2^(k+1)). Remake this section alone:\n\n");
     sl_report_cmd_only(ctx, md, "agree");
     return 0;
@@ -342,7 +295,7 @@ static int agree_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
 static void agree_release(void *state)
 {
     agree_state *s = state;
-    for (size_t i = 0; i < s->ncells; i++)
+    for (size_t i = 0; s->cells && i < s->ncells; i++)
         free(s->cells[i].counts);
     free(s->cells);
     free(s);

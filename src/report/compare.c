@@ -1,4 +1,4 @@
-/* report_compare.c — section "Same logits, other tokens": the same logits and
+/* compare.c — section "Same logits, other tokens": the same logits and
  * the "same" settings through every framework's logits pipeline (the ones
  * `samplab pipeline` and `samplab compare` run), in five cases where they
  * part ways: the hidden top-k 50 of transformers' generate(do_sample=True),
@@ -17,7 +17,6 @@
 #define CMP_NCASE 5
 #define CMP_MAXROW 16
 #define CMP_DRAWS 20000
-#define CMP_CTX_N 80
 
 typedef struct cmp_row {
     const char *name;
@@ -35,6 +34,7 @@ typedef struct cmp_row {
 
 typedef struct cmp_case {
     const char *id, *title, *what, *args;
+    char text[2][256];      /* what and args, when made at run time */
     const sl_report_dist *d;      /* the vector, unless own */
     sl_report_dist own;           /* for cases that bring their own logits */
     const char *src;        /* what to pass as --logits in the replay */
@@ -49,9 +49,8 @@ typedef struct cmp_case {
 
 typedef struct cmp_state {
     cmp_case cases[CMP_NCASE];
-    long context[CMP_CTX_N];
+    long context[SL_REPORT_CONTEXT_N];
     sl_report_dist k40;
-    int have_k40;
 } cmp_state;
 
 static void cmp_fill_row_from_result(cmp_row *r, const sl_logits_result *res, size_t V, size_t focus)
@@ -94,11 +93,9 @@ static int cmp_case_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         sl_error e;
         r->rc = sl_logits_pipeline_run(t, &d->lvec, &cfg, &res, &e);
         if (r->rc) {
-            if (r->rc == SL_ENOMEM) { /* a refusal is a result; running out of memory is not */
-                *err = e;
-                return r->rc;
-            }
-            snprintf(r->msg, sizeof r->msg, "%s", e.msg);
+            int rc = sl_report_refusal(r->rc, &e, r->msg, sizeof r->msg, err);
+            if (rc)
+                return rc;
             continue;
         }
         cmp_fill_row_from_result(r, &res, d->V, c->focus);
@@ -128,11 +125,9 @@ static int cmp_case_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         sl_error e;
         r->rc = sl_fw_run(fw, &o, &res, &e);
         if (r->rc) {
-            if (r->rc == SL_ENOMEM) { /* a refusal is a result; running out of memory is not */
-                *err = e;
-                return r->rc;
-            }
-            snprintf(r->msg, sizeof r->msg, "%s", e.msg);
+            int rc = sl_report_refusal(r->rc, &e, r->msg, sizeof r->msg, err);
+            if (rc)
+                return rc;
             continue;
         }
         for (size_t k = 0; k < res.n * res.k; k++)
@@ -170,6 +165,8 @@ static size_t cmp_argmax(const double *p, size_t V)
     return a;
 }
 
+static void cmp_release(void *state);
+
 static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
 {
     *state = NULL;
@@ -178,30 +175,13 @@ static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     cmp_state *s = calloc(1, sizeof *s);
     if (!s)
         return sl_base_error_set(err, SL_ENOMEM, "compare: out of memory");
-    /* The vector shaped like the document's 14-against-31 step, if present. */
-    sl_vec v;
+    /* The vector shaped like the document's 14-against-31 step, if present
+     * (with --logits, the user's vector). */
     sl_error e;
-    const sl_report_dist *k40 = ctx->logits_src ? &ctx->big : NULL;
-    const char *k40src = ctx->logits_src;
-    if (!k40) {
-        if (!sl_io_vec_read("data/k40p09.txt", NULL, -1, &v, &e)) {
-            memset(&s->k40, 0, sizeof s->k40);
-            snprintf(s->k40.name, sizeof s->k40.name, "k40p09");
-            s->k40.V = v.n;
-            s->k40.lvec = v;
-            s->k40.logits = v.d;
-            s->have_k40 = 1;
-            k40 = &s->k40;
-            k40src = "data/k40p09.txt";
-        } else {
-            k40 = &ctx->big;
-            k40src = "data/synthetic_49152.txt";
-        }
-    }
-    /* Context: token 0 sixteen times, then 64 tokens cycling over 3..7, so
-     * token 0 lies outside the last 64. */
-    for (size_t i = 0; i < CMP_CTX_N; i++)
-        s->context[i] = i < 16 ? 0 : (long)(3 + (i - 16) % 5);
+    const sl_report_dist *k40 = &ctx->big;
+    if (!ctx->logits_src && !sl_report_dist_read(&s->k40, SL_REPORT_K40_NAME, SL_REPORT_K40_PATH, &e))
+        k40 = &s->k40;
+    sl_report_context_ids(s->context);
 
     cmp_case *c = s->cases;
     /* 1. hidden top-k 50 */
@@ -209,8 +189,8 @@ static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     c[0].title = "hidden defaults";
     c[0].what = "T = 0.7 with each framework's own defaults (transformers' generate(do_sample=True) adds top_k = 50)";
     c[0].args = "--temperature 0.7 --defaults";
-    c[0].d = ctx->logits_src ? &ctx->big : &ctx->big;
-    c[0].src = ctx->logits_src ? ctx->logits_src : "data/synthetic_49152.txt";
+    c[0].d = &ctx->big;
+    c[0].src = ctx->big.src;
     c[0].cfg.has_temperature = 1;
     c[0].cfg.temperature = 0.7;
     c[0].cfg.defaults = 1;
@@ -221,7 +201,7 @@ static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     c[1].what = "T = 0.7, top-k 40 then top-p 0.9: renormalising between the two (transformers) or not (candle)";
     c[1].args = "--temperature 0.7 --top-k 40 --top-p 0.9";
     c[1].d = k40;
-    c[1].src = k40src;
+    c[1].src = k40->src;
     c[1].cfg.has_temperature = c[1].fo.cfg.has_temperature = 1;
     c[1].cfg.temperature = c[1].fo.cfg.temperature = 0.7;
     c[1].cfg.has_top_k = c[1].fo.cfg.has_top_k = 1;
@@ -247,15 +227,19 @@ static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     /* 4. repetition penalty */
     c[3].id = "penalty";
     c[3].title = "repetition penalty scope";
-    c[3].what = "penalty 1.3 over a context of 80 ids: token 0 sixteen times, then 64 ids cycling over 3-7 "
-                "(token 0 is outside the last 64)";
-    c[3].args = "--repetition-penalty 1.3 --context DIR/inputs/context80.txt --temperature 1";
+    snprintf(c[3].text[0], sizeof c[3].text[0],
+             "penalty 1.3 over a context of %d ids: token 0 sixteen times, then 64 ids cycling over 3-7 "
+             "(token 0 is outside the last 64)", SL_REPORT_CONTEXT_N);
+    c[3].what = c[3].text[0];
+    snprintf(c[3].text[1], sizeof c[3].text[1],
+             "--repetition-penalty 1.3 --context DIR/inputs/%s --temperature 1", SL_REPORT_CONTEXT_FILE);
+    c[3].args = c[3].text[1];
     c[3].d = &ctx->weather;
-    c[3].src = "data/weather.txt";
+    c[3].src = ctx->weather.src;
     c[3].cfg.has_penalty = c[3].fo.cfg.has_penalty = 1;
     c[3].cfg.penalty = c[3].fo.cfg.penalty = 1.3;
     c[3].cfg.context = c[3].fo.cfg.context = s->context;
-    c[3].cfg.context_n = c[3].fo.cfg.context_n = CMP_CTX_N;
+    c[3].cfg.context_n = c[3].fo.cfg.context_n = SL_REPORT_CONTEXT_N;
     c[3].fo.cfg.has_temperature = 1;
     c[3].fo.cfg.temperature = 1.0;
     c[3].need = SL_OPT_PENALTY;
@@ -265,41 +249,40 @@ static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     c[4].what = "T = 0 on the weather logits: an error, argmax, or a clamp";
     c[4].args = "--temperature 0";
     c[4].d = &ctx->weather;
-    c[4].src = "data/weather.txt";
+    c[4].src = ctx->weather.src;
     c[4].cfg.has_temperature = c[4].fo.cfg.has_temperature = 1;
     c[4].cfg.temperature = c[4].fo.cfg.temperature = 0.0;
     c[4].need = SL_OPT_TEMPERATURE;
 
-    char name[64];
-    snprintf(name, sizeof name, "boundary");
-    memset(&c[2].own, 0, sizeof c[2].own);
-    snprintf(c[2].own.name, sizeof c[2].own.name, "%s", name);
+    snprintf(c[2].own.name, sizeof c[2].own.name, "boundary");
     c[2].own.V = 3;
     int rc = sl_base_vec_alloc(&c[2].own.lvec, 3, "boundary", err);
-    if (rc)
+    if (rc) {
+        cmp_release(s);
         return rc;
+    }
     for (int i = 0; i < 3; i++) {
         c[2].own.lvec.d[i] = lb[i];
         c[2].own.lvec.f[i] = (float)lb[i];
     }
     c[2].d = &c[2].own;
 
-    for (int i = 0; i < CMP_NCASE; i++) {
+    for (int i = 0; i < CMP_NCASE && !rc; i++) {
         c[i].seed = ctx->seed + (uint64_t)i;
         /* the token to watch: the most likely one of the plain softmax */
         double *p = malloc(c[i].d->V * sizeof *p);
         if (!p)
-            return sl_base_error_set(err, SL_ENOMEM, "compare: out of memory for %zu probabilities", c[i].d->V);
-        rc = sl_logits_softmax(c[i].d->lvec.d, c[i].d->V, 1.0, p, err);
-        if (rc) {
-            free(p);
-            return rc;
-        }
-        c[i].focus = cmp_argmax(p, c[i].d->V);
+            rc = sl_base_error_set(err, SL_ENOMEM, "compare: out of memory for %zu probabilities", c[i].d->V);
+        else if (!(rc = sl_logits_softmax(c[i].d->lvec.d, c[i].d->V, 1.0, p, err)))
+            c[i].focus = cmp_argmax(p, c[i].d->V);
         free(p);
         double cost = (double)c[i].d->V * 200.0 + (c[i].d->V <= 4096 ? CMP_DRAWS * (double)c[i].d->V * 4 : 0);
-        if (sl_report_add_job(ctx, 1, cost, cmp_case_run, &c[i]))
-            return sl_base_error_set(err, SL_ENOMEM, "compare: out of memory");
+        if (!rc)
+            rc = sl_report_add_job(ctx, 1, cost, cmp_case_run, &c[i], err);
+    }
+    if (rc) {
+        cmp_release(s);
+        return rc;
     }
     *state = s;
     return 0;
@@ -309,15 +292,7 @@ static int cmp_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
 {
     cmp_state *s = state;
     /* The context file the penalty case replays with. */
-    sl_buf cb;
-    sl_io_buf_init(&cb);
-    sl_io_buf_puts(&cb, "# context of the repetition-penalty case: token 0 x16, then 64 ids cycling 3..7\n");
-    for (size_t i = 0; i < CMP_CTX_N; i++)
-        sl_io_buf_printf(&cb, "%ld\n", s->context[i]);
-    char path[4300];
-    snprintf(path, sizeof path, "%s/inputs/context80.txt", ctx->outdir);
-    int rc = cb.oom ? sl_base_error_set(err, SL_ENOMEM, "compare: out of memory for context80.txt") : sl_io_write_atomic(path, cb.data, cb.len, err);
-    sl_io_buf_free(&cb);
+    int rc = sl_report_context_write(ctx, err);
     if (rc)
         return rc;
 
@@ -325,7 +300,9 @@ static int cmp_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                     "(exact final distributions, as `samplab pipeline` prints them) and, on small vectors,\n"
                     "through the framework emulations that draw with these settings (distinct tokens seen\n"
                     "in 20,000 draws). TV is measured against the first pipeline row of the case; p(top)\n"
-                    "is the final probability of the token the plain softmax ranks first.\n\n");
+                    "is the final probability of the token the plain softmax ranks first. llama.cpp's sampler\n"
+                    "accepts every token it draws into its penalty history (llama_sampler_sample), so with a\n"
+                    "repetition penalty its draws drift from the one-step pipeline as the history grows.\n\n");
     sl_io_md_rows t;
     sl_io_md_rows_init(&t, 6);
     sl_buf notes;
@@ -369,7 +346,9 @@ static int cmp_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     static const char *const head[6] = {"case", "framework", "tokens", "p(top)", "TV vs first", "steps"};
     sl_io_md_rows_emit(md, &t, head, "llrrrl");
     sl_io_md_rows_free(&t);
-    if (nnote) {
+    if (notes.oom)
+        md->oom = 1; /* as sl_io_md_rows_emit does: the report fails, never drops a note */
+    else if (nnote) {
         sl_io_buf_puts(md, "\n");
         sl_io_buf_append(md, notes.data, notes.len);
     }
@@ -385,7 +364,7 @@ static int cmp_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     sl_buf dat, body;
     sl_io_buf_init(&dat);
     sl_io_buf_init(&body);
-    const char *names[CMP_MAXROW * 2];
+    char names[CMP_MAXROW * 2][64];
     size_t nn = 0;
     for (int i = 0; i < 3; i++)
         for (size_t j = 0; j < s->cases[i].nrows; j++) {
@@ -395,7 +374,7 @@ static int cmp_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
             for (size_t k = 0; k < nn; k++)
                 seen |= !strcmp(names[k], buf);
             if (!seen && nn < CMP_MAXROW * 2)
-                names[nn++] = strdup(buf);
+                memcpy(names[nn++], buf, sizeof buf);
         }
     sl_io_buf_puts(&dat, "# tokens kept (pipelines) or seen in 20000 draws (draws); - = not run\ncase");
     for (size_t k = 0; k < nn; k++)
@@ -419,8 +398,6 @@ static int cmp_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         }
         sl_io_buf_puts(&dat, "\n");
     }
-    for (size_t k = 0; k < nn; k++)
-        free((void *)names[k]);
     sl_io_buf_printf(&body, "cols = \"#9400d3 #009e73 #56b4e9 #e69f00 #0072b2 #d55e00 #cc79a7 #000000 #8c564b #bcbd22 #7f7f7f #17becf #f0e442 #e51e10\"\nplot for [i=2:%zu] @DAT@ using i:xtic(1) lc rgb word(cols, (i-2)%%14+1) title columnheader(i)\n", nn + 1);
     sl_plot p = {
         .name = "compare_kept",
@@ -450,8 +427,7 @@ static void cmp_release(void *state)
             free(s->cases[i].rows[j].probs);
         sl_base_vec_free(&s->cases[i].own.lvec);
     }
-    if (s->have_k40)
-        sl_base_vec_free(&s->k40.lvec);
+    sl_report_dist_free(&s->k40);
     free(s);
 }
 

@@ -1,4 +1,4 @@
-/* report_cost.c — section "What a draw costs in randomness": the words each
+/* cost.c — section "What a draw costs in randomness": the words each
  * draw method (over pcg32) and each framework emulation (over its own
  * generator) consumes per token, measured through the counting wrapper on
  * Zipf-like vectors of V = 8, 1,024, 49,152 and 262,144 tokens. The count is
@@ -36,7 +36,6 @@ static int cost_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
 {
     (void)ctx;
     cost_cell *c = arg;
-    (void)err;
     sl_error e;
     if (!c->fw) {
         uint64_t *counts = calloc(c->d->V, sizeof *counts);
@@ -56,24 +55,25 @@ static int cost_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
             sl_fw_result_free(&res);
         }
     }
-    if (c->rc == SL_ENOMEM) { /* a refusal is a result; running out of memory is not */
-        *err = e;
-        return c->rc;
-    }
-    if (c->rc)
-        snprintf(c->msg, sizeof c->msg, "%s", e.msg);
-    return 0; /* a framework refusing a vector is a result, not a failure */
+    /* a framework refusing a vector is a result, not a failure */
+    return c->rc ? sl_report_refusal(c->rc, &e, c->msg, sizeof c->msg, err) : 0;
 }
+
+static void cost_release(void *state);
 
 static int cost_plan(sl_report_ctx *ctx, void **state, sl_error *err)
 {
     cost_state *s = calloc(1, sizeof *s);
     if (!s)
         return sl_base_error_set(err, SL_ENOMEM, "cost: out of memory");
-    int rc;
-    for (size_t i = 0; i < COST_NV; i++)
-        if ((rc = sl_report_dist_zipf(&s->dists[s->nd++], cost_V[i], err)))
-            return rc;
+    int rc = 0;
+    for (size_t i = 0; i < COST_NV && !rc; i++)
+        if (!(rc = sl_report_dist_zipf(&s->dists[s->nd], cost_V[i], err)))
+            s->nd++;
+    if (rc) {
+        cost_release(s);
+        return rc;
+    }
     size_t nm = 0, nf = 0;
     while (sl_report_method_names[nm])
         nm++;
@@ -82,10 +82,12 @@ static int cost_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     s->nrows = nm + nf;
     s->ncells = s->nrows * s->nd;
     s->cells = calloc(s->ncells, sizeof *s->cells);
-    if (!s->cells)
+    if (!s->cells) {
+        cost_release(s);
         return sl_base_error_set(err, SL_ENOMEM, "cost: out of memory");
-    for (size_t r = 0; r < s->nrows; r++)
-        for (size_t v = 0; v < s->nd; v++) {
+    }
+    for (size_t r = 0; r < s->nrows && !rc; r++)
+        for (size_t v = 0; v < s->nd && !rc; v++) {
             cost_cell *c = &s->cells[r * s->nd + v];
             c->fw = r < nm ? NULL : sl_fw_types[r - nm];
             c->row = r < nm ? sl_report_method_names[r] : c->fw->name;
@@ -97,9 +99,12 @@ static int cost_plan(sl_report_ctx *ctx, void **state, sl_error *err)
             size_t draws = per_call_v ? (size_t)(4e6 / (double)c->d->V) : 10000;
             c->draws = draws < 8 ? 8 : draws > 10000 ? 10000 : draws;
             double cost = (double)c->draws * (per_call_v ? (double)c->d->V : 20.0) * 3.0;
-            if (sl_report_add_job(ctx, 1, cost, cost_run, c))
-                return sl_base_error_set(err, SL_ENOMEM, "cost: out of memory");
+            rc = sl_report_add_job(ctx, 1, cost, cost_run, c, err);
         }
+    if (rc) {
+        cost_release(s);
+        return rc;
+    }
     *state = s;
     return 0;
 }
@@ -151,12 +156,13 @@ static int cost_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                 sl_io_buf_printf(md, "- (%zu) %s at V = %zu: %s\n", ++k, s->cells[i].row, s->cells[i].d->V,
                               s->cells[i].msg);
     }
-    sl_io_buf_puts(md, "\nDraws measured per cell: 10,000 for O(1) and O(log V) methods; 4,000,000 / V\n"
+    sl_io_buf_printf(md, "\nDraws measured per cell: 10,000 for O(1) and O(log V) methods; 4,000,000 / V\n"
                     "(between 8 and 10,000) where every draw visits the whole vector. The counts do not\n"
                     "depend on p, so any vector of the same size checks a cell: `--json` ends with the\n"
                     "words drawn (here 10 draws, so 10 times the V = 49152 cell):\n\n"
-                    "    samplab draw --method exprace --rng pcg32 --seed 42 --n 10 --logits data/synthetic_49152.txt --json\n"
-                    "    samplab draw --framework hf --logits data/synthetic_49152.txt --temperature 1 --seed 42 --n 10 --json\n\n");
+                    "    samplab draw --method exprace --rng pcg32 --seed 42 --n 10 --logits %s --json\n"
+                    "    samplab draw --framework hf --logits %s --temperature 1 --seed 42 --n 10 --json\n\n",
+                    SL_REPORT_ZIPF_PATH, SL_REPORT_ZIPF_PATH);
 
     /* Figure: clustered bars, one cluster per V, log-scale bits per draw. */
     sl_buf dat;

@@ -1,4 +1,4 @@
-/* report_evidence.c — section "How much evidence is enough": (a) TV of a
+/* evidence.c — section "How much evidence is enough": (a) TV of a
  * correct and of a faulty sampler against N on log-log axes, inside TV's
  * simulated null band; (b) power curves — the probability that chi-square,
  * G and TV detect a fault of a given size at N draws, at alpha = 0.01 —
@@ -102,7 +102,7 @@ static int ev_power_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
     double *q = malloc(V * sizeof *q);
     unsigned *c = malloc(V * sizeof *c);
     uint64_t *c64 = malloc(V * sizeof *c64);
-    sl_rng_gsl_quiet();
+    sl_base_gsl_quiet();
     gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
     if (!q || !c || !c64 || !g) {
         free(q);
@@ -186,15 +186,17 @@ static int ev_seed_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
     return rc;
 }
 
+static void ev_release(void *state);
+
 static int ev_plan(sl_report_ctx *ctx, void **state, sl_error *err)
 {
+    const sl_report_dist *d = ctx->main;
+    if (d->V < 2)
+        return sl_base_error_set(err, SL_EINVAL, "report: the vector needs at least 2 tokens");
     ev_state *s = calloc(1, sizeof *s);
     if (!s)
         return sl_base_error_set(err, SL_ENOMEM, "evidence: out of memory");
-    const sl_report_dist *d = ctx->main;
     s->V = d->V;
-    if (d->V < 2)
-        return sl_base_error_set(err, SL_EINVAL, "report: the vector needs at least 2 tokens");
     /* a = most likely token, b = second (first index on ties). */
     s->a = 0;
     for (size_t i = 1; i < d->V; i++)
@@ -215,8 +217,10 @@ static int ev_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     double pa = d->p[s->a], pb = d->p[s->b];
     sl_stat_cells c0;
     int rc = sl_stat_cells_build(&c0, d->p, d->V, s->power_n, 5.0, err);
-    if (rc)
+    if (rc) {
+        ev_release(s);
         return rc;
+    }
     double df0 = c0.ncells > 1 ? (double)(c0.ncells - 1) : 1.0;
     sl_stat_cells_free(&c0);
     double dmax = 6.0 * sqrt((pa + pb) / (double)s->power_n);
@@ -229,29 +233,32 @@ static int ev_plan(sl_report_ctx *ctx, void **state, sl_error *err)
         s->delta[i] = dmax * (double)i / (EV_NDELTA - 1);
     s->fault = 0.005 < d->p[s->a] / 2 ? 0.005 : d->p[s->a] / 2;
     s->pf = malloc(d->V * sizeof *s->pf);
-    if (!s->pf)
+    if (!s->pf) {
+        ev_release(s);
         return sl_base_error_set(err, SL_ENOMEM, "evidence: out of memory");
+    }
     memcpy(s->pf, d->p, d->V * sizeof *s->pf);
     s->pf[s->a] -= s->fault;
     s->pf[s->b] += s->fault;
-    int bad = 0;
-    for (size_t i = 0; i <= EV_NN; i++)
-        if (!(s->null[i] = sl_report_null_want(ctx, d, i < EV_NN ? (size_t)ev_N[i] : s->power_n, err)))
-            return SL_ENOMEM;
-    bad |= sl_report_add_job(ctx, 1, 2e6 * 20.0, ev_path_run, s);
-    for (size_t i = 0; i < EV_NDELTA; i++) {
+    for (size_t i = 0; i <= EV_NN && !rc; i++)
+        rc = sl_report_null_want(ctx, d, i < EV_NN ? (size_t)ev_N[i] : s->power_n, &s->null[i], err);
+    if (!rc)
+        rc = sl_report_add_job(ctx, 1, 2e6 * 20.0, ev_path_run, s, err);
+    for (size_t i = 0; i < EV_NDELTA && !rc; i++) {
         s->pj[i].s = s;
         s->pj[i].i = i;
-        bad |= sl_report_add_job(ctx, 1, (double)s->power_reps * (double)d->V * 20.0, ev_power_run, &s->pj[i]);
+        rc = sl_report_add_job(ctx, 1, (double)s->power_reps * (double)d->V * 20.0, ev_power_run, &s->pj[i], err);
     }
-    for (size_t j = 0; j < EV_SEED_JOBS; j++) {
+    for (size_t j = 0; j < EV_SEED_JOBS && !rc; j++) {
         s->sj[j].s = s;
         s->sj[j].j = j;
-        bad |= sl_report_add_job(ctx, 1, (double)(EV_SEEDS / EV_SEED_JOBS) * (double)s->seed_n * 10.0, ev_seed_run,
-                           &s->sj[j]);
+        rc = sl_report_add_job(ctx, 1, (double)(EV_SEEDS / EV_SEED_JOBS) * (double)s->seed_n * 10.0, ev_seed_run,
+                               &s->sj[j], err);
     }
-    if (bad)
-        return sl_base_error_set(err, SL_ENOMEM, "evidence: out of memory");
+    if (rc) {
+        ev_release(s);
+        return rc;
+    }
     *state = s;
     return 0;
 }

@@ -1,8 +1,8 @@
-/* report_exact.c — section "The distribution a sampler really induces": the
+/* exact.c — section "The distribution a sampler really induces": the
  * exact audit (stats/exact*.c, `samplab exact`) counts, for each sampler and
  * its own arithmetic, how many of the 2^bits uniform values select each
  * token, so the induced probabilities are exact rationals rather than
- * estimates. sl_report_exact_data writes the data files into figures/; this
+ * estimates. sl_report_exact_data (exact_data.c) writes the data files into figures/; this
  * section turns them into tables (TV to the ideal softmax, tokens never
  * drawn, failure paths per 10^9 calls) and a tail figure. */
 #include <math.h>
@@ -12,8 +12,6 @@
 
 #include "report/sl_report.h"
 
-#define EXACT_ZIPF_FILE "data/synthetic_49152.txt"
-
 typedef struct exact_state {
     int have_zipf;
 } exact_state;
@@ -21,7 +19,7 @@ typedef struct exact_state {
 static int exact_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
 {
     exact_state *s = arg;
-    return sl_report_exact_data(ctx->figdir, s->have_zipf ? EXACT_ZIPF_FILE : NULL, err);
+    return sl_report_exact_data(ctx->figdir, s->have_zipf ? SL_REPORT_ZIPF_PATH : NULL, err);
 }
 
 static int exact_plan(sl_report_ctx *ctx, void **state, sl_error *err)
@@ -29,32 +27,40 @@ static int exact_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     exact_state *s = calloc(1, sizeof *s);
     if (!s)
         return sl_base_error_set(err, SL_ENOMEM, "exact: out of memory");
-    FILE *f = fopen(EXACT_ZIPF_FILE, "rb");
-    s->have_zipf = f != NULL;
-    if (f)
-        fclose(f);
-    if (sl_report_add_job(ctx, 1, 1e9, exact_run, s))
-        return sl_base_error_set(err, SL_ENOMEM, "exact: out of memory");
+    s->have_zipf = sl_report_zipf_present();
     /* Every exact_* file in figures/ is this section's (sl_report_exact_data's
      * own list of distributions may grow). */
-    int rc = sl_report_keep(ctx, "exact_*", err);
-    if (rc)
+    int rc = sl_report_add_job(ctx, 1, 1e9, exact_run, s, err);
+    if (!rc)
+        rc = sl_report_keep(ctx, "exact_*", err);
+    if (rc) {
+        free(s);
         return rc;
+    }
     *state = s;
     return 0;
 }
 
-/* Reads figures/NAME.dat into lines of tab-separated fields, skipping '#'
- * lines except the last one, returned in *head (caller frees all). */
-static char *exact_slurp(const sl_report_ctx *ctx, const char *name, sl_error *err)
+/* Reads figures/NAME into a new NUL-terminated string *txt (caller frees);
+ * sl_io_file_slurp gives bytes, not a string. */
+static int exact_slurp(const sl_report_ctx *ctx, const char *name, char **txt, sl_error *err)
 {
     char path[4300];
     snprintf(path, sizeof path, "%s/%s", ctx->figdir, name);
     unsigned char *buf = NULL;
     size_t len = 0;
-    if (sl_io_file_slurp(path, &buf, &len, err))
-        return NULL;
-    return (char *)buf;
+    *txt = NULL;
+    int rc = sl_io_file_slurp(path, &buf, &len, err);
+    if (rc)
+        return rc;
+    char *t = realloc(buf, len + 1);
+    if (!t) {
+        free(buf);
+        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory", path);
+    }
+    t[len] = '\0';
+    *txt = t;
+    return 0;
 }
 
 static size_t exact_split(char *line, char **f, size_t max)
@@ -76,9 +82,10 @@ static int exact_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
                     "(the exponential race, whose outcome depends on V uniforms at once, gets a rigorous\n"
                     "bound instead). TV is between the induced distribution and the float64 softmax;\n"
                     "'never' counts tokens with p > 0 that no uniform value can select.\n\n");
-    char *txt = exact_slurp(ctx, "exact_summary.dat", err);
-    if (!txt)
-        return SL_EIO;
+    char *txt;
+    int rc = exact_slurp(ctx, "exact_summary.dat", &txt, err);
+    if (rc)
+        return rc;
     sl_io_md_rows t;
     sl_io_md_rows_init(&t, 7);
     char *save = NULL;
@@ -106,9 +113,8 @@ static int exact_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
                     "intend (a uniform of exactly 0, a search running past the end, the linear scan's\n"
                     "fallback), exactly or as a bound, and the chance 1 - (1 - P)^(10^9) that it happens at\n"
                     "least once in 10^9 calls:\n\n");
-    txt = exact_slurp(ctx, "exact_failures.dat", err);
-    if (!txt)
-        return SL_EIO;
+    if ((rc = exact_slurp(ctx, "exact_failures.dat", &txt, err)))
+        return rc;
     sl_io_md_rows_init(&t, 7);
     save = NULL;
     for (char *line = strtok_r(txt, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -133,12 +139,11 @@ static int exact_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
 
     /* Tail figure: induced / ideal against ideal, for the tempered
      * vocabulary (or the weather example without it). */
-    const char *dist = s->have_zipf ? "zipf49152_t08" : "weather";
+    const char *dist = sl_report_exact_tail_case(s->have_zipf);
     char name[64];
     snprintf(name, sizeof name, "exact_tail_%s.dat", dist);
-    txt = exact_slurp(ctx, name, err);
-    if (!txt)
-        return SL_EIO;
+    if ((rc = exact_slurp(ctx, name, &txt, err)))
+        return rc;
     char hdr[1024] = "";
     save = NULL;
     for (char *line = strtok_r(txt, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
@@ -162,7 +167,7 @@ static int exact_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
                  .ylabel = "induced / ideal (0 = never drawn)", .logx = 1,
                  .key = "top right box opaque", .extra = "set yrange [-0.05:2.05]\n", .body = body.data,
                  .dat = NULL, .oom = body.oom, .width = 1000, .height = 650};
-    int rc = sl_report_plot(ctx, &p, err);
+    rc = sl_report_plot(ctx, &p, err);
     sl_io_buf_free(&body);
     if (rc)
         return rc;

@@ -1,20 +1,20 @@
-/* exact_report.c — data for the report section on exact induced distributions:
+/* exact_data.c — data for the report section on exact induced distributions:
  * for each audited sampler on the embedded distributions, induced against ideal
  * probability of the tail tokens (a log-log figure), the exact TV, and the table
  * of failure-path probabilities per call and per 10^9 calls.
  *
  * Distributions: the tutorial's weather logits (T = 1), softmax([3,2,2,1]), the
  * weather logits with a top-3 filter (the tail set to probability 0, as a filtered
- * pipeline leaves it), the same with top-4 (where the linear fallback fires), and the synthetic Zipf-like V = 49152 vocabulary (logits
- * read from a file, normally data/synthetic_49152.txt). Float32 samplers get
+ * pipeline leaves it), the same with top-4 (where the linear fallback fires), and
+ * the synthetic Zipf-like V = 49152 vocabulary (logits read from a file,
+ * normally SL_REPORT_ZIPF_PATH). The embedded vectors are the report's own
+ * (vocab.c). Float32 samplers get
  * float32 probabilities: candle's own float32 softmax for candle,
  * float32(float64 softmax) for torch. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "report/sl_report.h"
 
@@ -24,40 +24,25 @@ static const sl_stat_exact_type *const report_types[] = {
     &sl_draw_torch_race_exact, NULL
 };
 
-/* Writes text to dir/name through a temporary file renamed into place. */
-static int write_atomic(const char *dir, const char *name, const char *text, size_t len, sl_error *err)
+#define ZIPF_CASE "zipf49152"
+#define ZIPF_T08_CASE ZIPF_CASE "_t08"
+
+const char *sl_report_exact_tail_case(int with_zipf)
 {
-    char path[4096], tmp[4200];
+    return with_zipf ? ZIPF_T08_CASE : sl_report_weather.name;
+}
+
+/* Writes text to dir/name (sl_io_write_atomic). */
+static int write_file(const char *dir, const char *name, const char *text, size_t len, sl_error *err)
+{
+    char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f)
-        return sl_base_error_set(err, SL_EIO, "%s: %s", tmp, strerror(errno));
-    size_t w = fwrite(text, 1, len, f);
-    if (fclose(f) != 0 || w != len) {
-        remove(tmp);
-        return sl_base_error_set(err, SL_EIO, "%s: write failed", tmp);
-    }
-    if (rename(tmp, path) != 0) {
-        remove(tmp);
-        return sl_base_error_set(err, SL_EIO, "%s: %s", path, strerror(errno));
-    }
-    return 0;
+    return sl_io_write_atomic(path, text ? text : "", len, err);
 }
 
 static double per_billion(double p)
 {
     return p >= 1 ? 1 : -expm1(1e9 * log1p(-p));
-}
-
-static const double *g_ideal;
-static int by_ideal_desc(const void *a, const void *b)
-{
-    double x = g_ideal[*(const size_t *)a], y = g_ideal[*(const size_t *)b];
-    if (x != y)
-        return x < y ? 1 : -1;
-    size_t i = *(const size_t *)a, j = *(const size_t *)b;
-    return i < j ? -1 : i > j;
 }
 
 /* One distribution: runs every sampler, appends to the failure and summary tables,
@@ -69,7 +54,7 @@ static int report_one(const char *dir, const char *name, const double *logits, s
     double *pd = malloc(V * sizeof *pd);
     float *pf = malloc(V * sizeof *pf), *pc = malloc(V * sizeof *pc), *lf = malloc(V * sizeof *lf);
     float *lt = malloc(V * sizeof *lt);
-    size_t *order = malloc(V * sizeof *order);
+    size_t *order = NULL;
     size_t ntypes = 0;
     while (report_types[ntypes])
         ntypes++;
@@ -77,7 +62,7 @@ static int report_one(const char *dir, const char *name, const double *logits, s
     char *buf = NULL;
     size_t blen = 0;
     FILE *tail = NULL;
-    if (!pd || !pf || !pc || !lf || !lt || !order || !res) {
+    if (!pd || !pf || !pc || !lf || !lt || !res) {
         rc = sl_base_error_set(err, SL_ENOMEM, "exact report: %s: out of memory for %zu tokens", name, V);
         goto out;
     }
@@ -119,10 +104,8 @@ static int report_one(const char *dir, const char *name, const double *logits, s
     }
     /* tail tokens by ideal rank: all of them for small V; for large V log-spaced
      * ranks from 1 and the last 200 ranks */
-    for (size_t i = 0; i < V; i++)
-        order[i] = i;
-    g_ideal = res[0].ideal;
-    qsort(order, V, sizeof *order, by_ideal_desc);
+    if ((rc = sl_report_rank_order(res[0].ideal, V, &order, err)))
+        goto out;
     tail = open_memstream(&buf, &blen);
     if (!tail) {
         rc = sl_base_error_set(err, SL_ENOMEM, "exact report: %s: out of memory for the tail table", name);
@@ -161,7 +144,7 @@ static int report_one(const char *dir, const char *name, const double *logits, s
     }
     char fname[256];
     snprintf(fname, sizeof fname, "exact_tail_%s.dat", name);
-    rc = write_atomic(dir, fname, buf, blen, err);
+    rc = write_file(dir, fname, buf, blen, err);
 out:
     if (tail)
         fclose(tail);
@@ -180,17 +163,22 @@ out:
 
 int sl_report_exact_data(const char *dir, const char *zipf_logits, sl_error *err)
 {
-    static const double weather[8] = {4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2.2};
-    static const double ties[4] = {3, 2, 2, 1};
-    double top3[8], top4[8];
-    for (int i = 0; i < 8; i++) {
-        top3[i] = i < 3 ? weather[i] : -INFINITY;
-        top4[i] = i < 4 ? weather[i] : -INFINITY;
-    }
+    const sl_report_vocab *w = &sl_report_weather, *t = &sl_report_ties;
     char *fbuf = NULL, *sbuf = NULL;
     size_t flen = 0, slen = 0;
-    FILE *fail = open_memstream(&fbuf, &flen), *sum = open_memstream(&sbuf, &slen);
+    FILE *fail = NULL, *sum = NULL;
+    double *top3 = malloc(w->V * sizeof *top3), *top4 = malloc(w->V * sizeof *top4);
     int rc = SL_OK;
+    if (!top3 || !top4) {
+        rc = sl_base_error_set(err, SL_ENOMEM, "exact report: out of memory for the filtered vectors");
+        goto out;
+    }
+    for (size_t i = 0; i < w->V; i++) {
+        top3[i] = i < 3 ? w->logits[i] : -INFINITY;
+        top4[i] = i < 4 ? w->logits[i] : -INFINITY;
+    }
+    fail = open_memstream(&fbuf, &flen);
+    sum = open_memstream(&sbuf, &slen);
     if (!fail || !sum) {
         rc = sl_base_error_set(err, SL_ENOMEM, "exact report: out of memory for the summary tables");
         goto out;
@@ -200,24 +188,27 @@ int sl_report_exact_data(const char *dir, const char *zipf_logits, sl_error *err
     fprintf(sum, "# samplab %s exact audit: TV(induced, ideal) per sampler (bound = rigorous upper bound)\n"
                  "# dist\tsampler\ttv\texact_or_bound\tnever_drawn\tzero_p_drawn\tworst_token\tworst_rel_error\n",
             SL_VERSION);
-    if ((rc = report_one(dir, "weather", weather, 8, 1.0, fail, sum, err)))
+    char top3_name[64], top4_name[64];
+    snprintf(top3_name, sizeof top3_name, "%s_top3", w->name);
+    snprintf(top4_name, sizeof top4_name, "%s_top4", w->name);
+    if ((rc = report_one(dir, w->name, w->logits, w->V, 1.0, fail, sum, err)))
         goto out;
-    if ((rc = report_one(dir, "ties", ties, 4, 1.0, fail, sum, err)))
+    if ((rc = report_one(dir, t->name, t->logits, t->V, 1.0, fail, sum, err)))
         goto out;
-    if ((rc = report_one(dir, "weather_top3", top3, 8, 1.0, fail, sum, err)))
+    if ((rc = report_one(dir, top3_name, top3, w->V, 1.0, fail, sum, err)))
         goto out;
     /* top-4: the normalised float64 probabilities sum to 1 - 2^-53, so the linear
      * scan's fallback hands 1/2^53 to the filtered last token */
-    if ((rc = report_one(dir, "weather_top4", top4, 8, 1.0, fail, sum, err)))
+    if ((rc = report_one(dir, top4_name, top4, w->V, 1.0, fail, sum, err)))
         goto out;
     if (zipf_logits) {
         sl_vec v;
         if ((rc = sl_io_vec_read(zipf_logits, NULL, -1, &v, err)))
             goto out;
-        rc = report_one(dir, "zipf49152", v.d, v.n, 1.0, fail, sum, err);
+        rc = report_one(dir, ZIPF_CASE, v.d, v.n, 1.0, fail, sum, err);
         /* T = 0.8 sharpens the tail below candle's 2^-23 grid: 586 tokens never drawn */
         if (!rc)
-            rc = report_one(dir, "zipf49152_t08", v.d, v.n, 0.8, fail, sum, err);
+            rc = report_one(dir, ZIPF_T08_CASE, v.d, v.n, 0.8, fail, sum, err);
         sl_base_vec_free(&v);
         if (rc)
             goto out;
@@ -230,9 +221,9 @@ int sl_report_exact_data(const char *dir, const char *zipf_logits, sl_error *err
         rc = sl_base_error_set(err, SL_ENOMEM, "exact report: out of memory for the summary tables");
         goto out;
     }
-    if ((rc = write_atomic(dir, "exact_failures.dat", fbuf, flen, err)))
+    if ((rc = write_file(dir, "exact_failures.dat", fbuf, flen, err)))
         goto out;
-    rc = write_atomic(dir, "exact_summary.dat", sbuf, slen, err);
+    rc = write_file(dir, "exact_summary.dat", sbuf, slen, err);
 out:
     if (fail)
         fclose(fail);
@@ -240,5 +231,7 @@ out:
         fclose(sum);
     free(fbuf);
     free(sbuf);
+    free(top3);
+    free(top4);
     return rc;
 }

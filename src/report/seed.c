@@ -1,10 +1,9 @@
-/* report_seed.c — sections "Why the same seed gives other tokens" and
- * "Ties". The first runs every registered framework emulation with one seed
- * on one vector and prints their first 20 tokens with the words each has
- * consumed, then gives the exponential race and the cdf method one and the
- * same generator (pcg32, same seed) to show that their word streams fall
- * out of step after the first draw. The second draws 10,000 tokens from
- * softmax([3, 2, 2, 1]) with top-k = 2 in every framework that takes top-k. */
+/* seed.c — section "Why the same seed gives other tokens": runs every
+ * registered framework emulation with one seed on one vector and prints their
+ * first 20 tokens with the words each has consumed, then gives the
+ * exponential race and the cdf method one and the same generator (pcg32, same
+ * seed) to show that their word streams fall out of step after the first
+ * draw. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,19 +34,12 @@ typedef struct seed_state {
 static int seed_fw_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
 {
     seed_fw *f = arg;
-    (void)err;
     sl_error e;
     for (size_t step = 1; step <= SEED_STEPS; step++) {
         sl_fw_result res;
         f->rc = sl_report_fw_run(f->fw, ctx->main, ctx->seed, step, 0, &res, &e);
-        if (f->rc) {
-            if (f->rc == SL_ENOMEM) { /* a refusal is a result; running out of memory is not */
-                *err = e;
-                return f->rc;
-            }
-            snprintf(f->msg, sizeof f->msg, "%s", e.msg);
-            return 0;
-        }
+        if (f->rc)
+            return sl_report_refusal(f->rc, &e, f->msg, sizeof f->msg, err);
         f->tokens[step - 1] = res.tokens[(step - 1) * res.k];
         f->words[step - 1] = res.words;
         f->word_bits = res.word_bits;
@@ -87,6 +79,8 @@ static int seed_shared_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
     return 0;
 }
 
+static void seed_release(void *state);
+
 static int seed_plan(sl_report_ctx *ctx, void **state, sl_error *err)
 {
     seed_state *s = calloc(1, sizeof *s);
@@ -95,15 +89,17 @@ static int seed_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     while (sl_fw_types[s->nfw])
         s->nfw++;
     s->fws = calloc(s->nfw ? s->nfw : 1, sizeof *s->fws);
-    if (!s->fws)
-        return sl_base_error_set(err, SL_ENOMEM, "seed: out of memory");
-    for (size_t i = 0; i < s->nfw; i++) {
+    int rc = s->fws ? 0 : sl_base_error_set(err, SL_ENOMEM, "seed: out of memory");
+    for (size_t i = 0; i < s->nfw && !rc; i++) {
         s->fws[i].fw = sl_fw_types[i];
-        if (sl_report_add_job(ctx, 1, 210.0 * (double)ctx->main->V * 4, seed_fw_run, &s->fws[i]))
-            return sl_base_error_set(err, SL_ENOMEM, "seed: out of memory");
+        rc = sl_report_add_job(ctx, 1, 210.0 * (double)ctx->main->V * 4, seed_fw_run, &s->fws[i], err);
     }
-    if (sl_report_add_job(ctx, 1, 40.0 * (double)ctx->main->V, seed_shared_run, s))
-        return sl_base_error_set(err, SL_ENOMEM, "seed: out of memory");
+    if (!rc)
+        rc = sl_report_add_job(ctx, 1, 40.0 * (double)ctx->main->V, seed_shared_run, s, err);
+    if (rc) {
+        seed_release(s);
+        return rc;
+    }
     *state = s;
     return 0;
 }
@@ -138,12 +134,15 @@ static int seed_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         sl_io_md_rows_emit(md, &g, gh, "llrr");
         sl_io_md_rows_free(&g);
         sl_io_buf_puts(md, "\n");
-        sl_io_md_rows t;
-        sl_io_md_rows_init(&t, 1 + nok);
         const char **head = calloc(1 + nok, sizeof *head);
         char *align = calloc(2 + nok, 1);
-        if (!head || !align)
+        if (!head || !align) {
+            free(head);
+            free(align);
             return sl_base_error_set(err, SL_ENOMEM, "seed: out of memory");
+        }
+        sl_io_md_rows t;
+        sl_io_md_rows_init(&t, 1 + nok);
         head[0] = "step";
         align[0] = 'r';
         for (size_t i = 0, k = 1; i < s->nfw; i++)
@@ -171,7 +170,7 @@ static int seed_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                 continue;
             if (s->fws[i].fw->accepts & SL_OPT_LOGITS)
                 sl_io_buf_printf(md, "    samplab draw --framework %s --logits %s%s --seed %llu --n %d\n",
-                              s->fws[i].fw->name, ctx->logits_src ? ctx->logits_src : "data/weather.txt",
+                              s->fws[i].fw->name, d->src,
                               s->fws[i].fw->accepts & SL_OPT_TEMPERATURE ? " --temperature 1" : "",
                               (unsigned long long)ctx->seed, SEED_STEPS);
             else
@@ -205,9 +204,7 @@ static int seed_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     sl_io_buf_printf(md, "\nThe two agree on %zu of %d tokens (by chance: both draw from the same p). Replay:\n\n"
                       "    samplab draw --method exprace --rng pcg32 --seed %llu --n 20 --logits %s\n"
                       "    samplab draw --method cdf --rng pcg32 --seed %llu --n 20 --logits %s\n\n",
-                  same, SEED_STEPS, (unsigned long long)ctx->seed,
-                  ctx->logits_src ? ctx->logits_src : "data/weather.txt",
-                  (unsigned long long)ctx->seed, ctx->logits_src ? ctx->logits_src : "data/weather.txt");
+                  same, SEED_STEPS, (unsigned long long)ctx->seed, d->src, (unsigned long long)ctx->seed, d->src);
 
     /* Figure: cumulative random bits against step (words x word width, so
      * 32- and 64-bit generators compare); overlapping curves are told apart
@@ -261,242 +258,3 @@ static void seed_release(void *state)
 
 const sl_report_section sl_report_section_seed = {"seed", "Why the same seed gives other tokens", seed_plan, seed_emit,
                                       seed_release};
-
-/* ---------------------------------------------------------------- ties */
-
-#define TIES_N 10000
-
-typedef struct ties_fw {
-    const sl_fw_type *fw;
-    uint64_t counts[4];
-    int rc;
-    char msg[sizeof(sl_error)];
-} ties_fw;
-
-typedef struct ties_state {
-    ties_fw *fws;
-    size_t nfw;
-} ties_state;
-
-static int ties_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
-{
-    ties_fw *f = arg;
-    (void)err;
-    sl_error e;
-    sl_fw_result res;
-    f->rc = sl_report_fw_run(f->fw, &ctx->ties, ctx->seed, TIES_N, 2, &res, &e);
-    if (f->rc) {
-        if (f->rc == SL_ENOMEM) { /* a refusal is a result; running out of memory is not */
-            *err = e;
-            return f->rc;
-        }
-        snprintf(f->msg, sizeof f->msg, "%s", e.msg);
-        return 0;
-    }
-    for (size_t i = 0; i < res.n * res.k; i++)
-        if (res.tokens[i] >= 0 && res.tokens[i] < 4)
-            f->counts[res.tokens[i]]++;
-    sl_fw_result_free(&res);
-    return 0;
-}
-
-static int ties_plan(sl_report_ctx *ctx, void **state, sl_error *err)
-{
-    *state = NULL;
-    size_t n = 0, np = 0;
-    for (size_t i = 0; sl_fw_types[i]; i++)
-        n += (sl_fw_types[i]->accepts & SL_OPT_TOP_K) != 0;
-    for (size_t i = 0; sl_logits_pipeline_types[i]; i++)
-        np += (sl_logits_pipeline_types[i]->accepts & SL_OPT_TOP_K) != 0;
-    if (!n && !np)
-        return 0; /* nothing with top-k in this build: section left out */
-    ties_state *s = calloc(1, sizeof *s);
-    if (!s || !(s->fws = calloc(n ? n : 1, sizeof *s->fws)))
-        return sl_base_error_set(err, SL_ENOMEM, "ties: out of memory");
-    for (size_t i = 0; sl_fw_types[i]; i++)
-        if (sl_fw_types[i]->accepts & SL_OPT_TOP_K) {
-            s->fws[s->nfw].fw = sl_fw_types[i];
-            if (sl_report_add_job(ctx, 1, TIES_N * 10.0, ties_run, &s->fws[s->nfw++]))
-                return sl_base_error_set(err, SL_ENOMEM, "ties: out of memory");
-        }
-    *state = s;
-    return 0;
-}
-
-/* What each logits pipeline keeps with top-k = 2 on [3, 2, 2, 1], and the
- * distribution it then samples from (samplab pipeline). */
-typedef struct ties_pipe {
-    const char *name;
-    int rc;
-    char msg[sizeof(sl_error)];
-    double probs[4];
-    size_t kept;
-} ties_pipe;
-
-/* Fills out[0..*n) with each top-k pipeline's result; returns 0 or SL_ENOMEM. */
-static int ties_pipelines(const sl_report_ctx *ctx, ties_pipe *out, size_t max, size_t *count, sl_error *err)
-{
-    size_t n = 0;
-    for (size_t i = 0; sl_logits_pipeline_types[i] && n < max; i++) {
-        const sl_logits_pipeline_type *t = sl_logits_pipeline_types[i];
-        if (!(t->accepts & SL_OPT_TOP_K))
-            continue;
-        ties_pipe *q = &out[n++];
-        memset(q, 0, sizeof *q);
-        q->name = t->name;
-        sl_logits_cfg cfg;
-        memset(&cfg, 0, sizeof cfg);
-        cfg.cpu = SL_REPORT_CPU;
-        cfg.has_top_k = 1;
-        cfg.top_k = 2;
-        if (t->accepts & SL_OPT_TEMPERATURE) { /* candle without one is argmax */
-            cfg.has_temperature = 1;
-            cfg.temperature = 1.0;
-        }
-        sl_logits_result r;
-        sl_error e;
-        q->rc = sl_logits_pipeline_run(t, &ctx->ties.lvec, &cfg, &r, &e);
-        if (q->rc) {
-            if (q->rc == SL_ENOMEM) { /* a refusal is a result; running out of memory is not */
-                *err = e;
-                return q->rc;
-            }
-            snprintf(q->msg, sizeof q->msg, "%s", e.msg);
-            continue;
-        }
-        for (int k = 0; k < 4; k++)
-            q->probs[k] = r.probs[k];
-        q->kept = r.n_kept;
-        sl_logits_result_free(&r);
-    }
-    *count = n;
-    return SL_OK;
-}
-
-static int ties_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
-{
-    ties_state *s = state;
-    const double *p = ctx->ties.p;
-    ties_pipe pipes[16];
-    size_t npipe;
-    int rc = ties_pipelines(ctx, pipes, 16, &npipe, err);
-    if (rc)
-        return rc;
-    sl_io_buf_printf(md,
-                  "softmax([3, 2, 2, 1]) = [%.4f, %.4f, %.4f, %.4f]: tokens 1 and 2 tie for the second\n"
-                  "place. With top-k = 2 a filter that keeps everything tied with the k-th value keeps\n"
-                  "3 tokens; one that keeps exactly k must drop one of the tied pair. The pipeline rows\n"
-                  "are each framework's logits pipeline (`samplab pipeline --framework F --logits\n"
-                  "3,2,2,1 --top-k 2 --temperature 1`): the tokens it keeps and the counts it should give in %d\n"
-                  "draws. The draw rows are framework emulations drawing %d tokens with seed %llu.\n\n",
-                  p[0], p[1], p[2], p[3], TIES_N, TIES_N, (unsigned long long)ctx->seed);
-    sl_io_md_rows t;
-    sl_io_md_rows_init(&t, 7);
-    for (size_t i = 0; i < npipe; i++) {
-        const ties_pipe *q = &pipes[i];
-        sl_io_md_rows_cell(&t, "%s", q->name);
-        sl_io_md_rows_cell(&t, "pipeline, expected");
-        if (q->rc) {
-            sl_io_md_rows_cell(&t, "error: %s", q->msg);
-            for (int k = 0; k < 4; k++)
-                sl_io_md_rows_cell(&t, "-");
-            continue;
-        }
-        char kept[32] = "";
-        for (int k = 0; k < 4; k++)
-            if (q->probs[k] > 0)
-                snprintf(kept + strlen(kept), sizeof kept - strlen(kept), "%s%d", kept[0] ? ", " : "", k);
-        sl_io_md_rows_cell(&t, "%s", kept);
-        for (int k = 0; k < 4; k++)
-            sl_io_md_rows_cell(&t, "%.1f", TIES_N * q->probs[k]);
-    }
-    for (size_t i = 0; i < s->nfw; i++) {
-        const ties_fw *f = &s->fws[i];
-        sl_io_md_rows_cell(&t, "%s", f->fw->name);
-        sl_io_md_rows_cell(&t, "draws, observed");
-        if (f->rc) {
-            sl_io_md_rows_cell(&t, "refused: %s", f->msg);
-            for (int k = 0; k < 4; k++)
-                sl_io_md_rows_cell(&t, "-");
-            continue;
-        }
-        char kept[32] = "";
-        for (int k = 0; k < 4; k++)
-            if (f->counts[k])
-                snprintf(kept + strlen(kept), sizeof kept - strlen(kept), "%s%d", kept[0] ? ", " : "", k);
-        sl_io_md_rows_cell(&t, "%s", kept);
-        for (int k = 0; k < 4; k++)
-            sl_io_md_rows_cell(&t, "%llu", (unsigned long long)f->counts[k]);
-    }
-    static const char *const head[7] = {"framework", "row", "tokens kept", "token 0", "token 1", "token 2",
-                                        "token 3"};
-    sl_io_md_rows_emit(md, &t, head, "lllrrrr");
-    sl_io_md_rows_free(&t);
-
-    sl_buf dat, body;
-    sl_io_buf_init(&dat);
-    sl_io_buf_init(&body);
-    sl_io_buf_puts(&dat, "# draws per token out of 10000, softmax([3,2,2,1]) with top-k = 2: pipelines\n"
-                      "# (expected) then framework draws (observed)\ntoken");
-    size_t ncol = 0;
-    for (size_t i = 0; i < npipe; i++)
-        if (!pipes[i].rc) {
-            sl_io_buf_printf(&dat, " %s(pipeline)", pipes[i].name);
-            ncol++;
-        }
-    for (size_t i = 0; i < s->nfw; i++)
-        if (!s->fws[i].rc) {
-            sl_io_buf_printf(&dat, " %s(draws)", s->fws[i].fw->name);
-            ncol++;
-        }
-    sl_io_buf_puts(&dat, "\n");
-    for (int k = 0; k < 4; k++) {
-        sl_io_buf_printf(&dat, "%d", k);
-        for (size_t i = 0; i < npipe; i++)
-            if (!pipes[i].rc)
-                sl_io_buf_printf(&dat, " %.1f", TIES_N * pipes[i].probs[k]);
-        for (size_t i = 0; i < s->nfw; i++)
-            if (!s->fws[i].rc)
-                sl_io_buf_printf(&dat, " %llu", (unsigned long long)s->fws[i].counts[k]);
-        sl_io_buf_puts(&dat, "\n");
-    }
-    sl_io_buf_printf(&body, "cols = \"#9400d3 #009e73 #56b4e9 #e69f00 #0072b2 #d55e00 #cc79a7 #000000 #8c564b #bcbd22 #7f7f7f #17becf #f0e442 #e51e10\"\nplot for [i=2:%zu] @DAT@ using i:xtic(sprintf('token %%d', int(column(1)))) lc rgb word(cols, (i-2)%%14+1) "
-                         "title columnheader(i)\n", 1 + ncol);
-    sl_plot pl = {
-        .name = "ties_topk2",
-        .title = "top-k = 2 on softmax([3, 2, 2, 1]): who keeps the tie",
-        .xlabel = "token id",
-        .ylabel = "draws out of 10,000",
-        .key = "top right box opaque",
-        .extra = "set style data histograms\nset style histogram clustered gap 1\n"
-                 "set style fill solid 0.85 border -1\nset yrange [0:*]\nunset grid\nset grid ytics\n",
-        .body = body.data, .dat = dat.data, .oom = body.oom || dat.oom};
-    rc = sl_report_plot(ctx, &pl, err);
-    sl_io_buf_free(&dat);
-    sl_io_buf_free(&body);
-    if (rc)
-        return rc;
-    sl_io_buf_puts(md, "\n![ties](figures/ties_topk2.png)\n\nReplay a row:\n\n");
-    for (size_t i = 0; i < npipe; i++)
-        if (!pipes[i].rc)
-            sl_io_buf_printf(md, "    samplab pipeline --framework %s --logits data/ties.txt --top-k 2 --temperature 1\n",
-                          pipes[i].name);
-    for (size_t i = 0; i < s->nfw; i++)
-        if (!s->fws[i].rc)
-            sl_io_buf_printf(md, "    samplab draw --framework %s --logits data/ties.txt --top-k 2%s --seed %llu --n %d --counts\n",
-                          s->fws[i].fw->name, s->fws[i].fw->accepts & SL_OPT_TEMPERATURE ? " --temperature 1" : "",
-                          (unsigned long long)ctx->seed, TIES_N);
-    sl_io_buf_puts(md, "\nRemake this section alone:\n\n");
-    sl_report_cmd_only(ctx, md, "ties");
-    return 0;
-}
-
-static void ties_release(void *state)
-{
-    ties_state *s = state;
-    free(s->fws);
-    free(s);
-}
-
-const sl_report_section sl_report_section_ties = {"ties", "Ties: top-k = 2 on [3, 2, 2, 1]", ties_plan, ties_emit,
-                                      ties_release};

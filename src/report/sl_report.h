@@ -1,8 +1,10 @@
-/* report.h — what the parts of `samplab report` share: the run context, the
- * embedded vocabularies, the job queue (independent studies run in parallel
- * under OpenMP, each with its own generator, so results never depend on
- * scheduling) and the section table. Uses every library layer. Exported names
- * start with sl_report_. */
+/* sl_report.h — the report layer: `samplab report` as a library call
+ * (sl_report_run), the run context its sections share, the vocabularies it
+ * studies (vocab.c), the job queue (independent studies run in parallel under
+ * OpenMP, each with its own generator, so results never depend on scheduling)
+ * and the section table (runner.c). Uses every library layer, never cli/; it
+ * prints nothing: progress goes through the callback in sl_report_opts.
+ * Exported names start with sl_report_. */
 #ifndef SL_REPORT_H
 #define SL_REPORT_H
 
@@ -16,6 +18,76 @@
 #include "stats/sl_stat.h"
 #include "io/sl_io.h"
 
+/* ---------------------------------------------------------------- running a report */
+
+#define SL_REPORT_DEFAULT_N 100000
+#define SL_REPORT_DEFAULT_SEED 42
+
+typedef enum sl_report_event {
+    SL_REPORT_EV_STUDY,        /* one more study done: `done` of `total` */
+    SL_REPORT_EV_STUDIES_END,  /* every study has run */
+    SL_REPORT_EV_RENDER        /* gnuplot is about to render `total` figures */
+} sl_report_event;
+
+typedef void (*sl_report_progress_fn)(void *user, sl_report_event ev, size_t done, size_t total);
+
+typedef struct sl_report_opts {
+    const char *outdir;        /* writes OUTDIR/REPORT.md, figures/, inputs/, timings.txt */
+    const char *logits;        /* a vocabulary to study instead of the synthetic one, or NULL */
+    const char *tensor;        /* with logits: the tensor of a .safetensors file, or NULL */
+    long row;                  /* with logits: the row, or -1 */
+    const char *logits_replay; /* with logits: what the replay commands pass after --logits */
+    size_t n;                  /* draws per cell, 100 to 10^8 */
+    uint64_t seed;             /* base seed */
+    const char *only;          /* comma-separated section ids, or NULL for all */
+    int no_plot;               /* write the .dat and .gp files but do not run gnuplot */
+    size_t jobs;               /* threads; 0 = all cores */
+    sl_report_progress_fn progress; /* NULL: silent */
+    void *progress_user;
+} sl_report_opts;
+
+/* The defaults of `samplab report`: outdir "reports", n, seed, row -1. */
+void sl_report_opts_init(sl_report_opts *o);
+
+typedef struct sl_report_result {
+    size_t nfigs;              /* figures written */
+    double seconds;            /* wall time of the whole run */
+} sl_report_result;
+
+/* Runs the studies and writes the report. The same build and options give a
+ * byte-identical REPORT.md and .dat files, whatever the number of threads. */
+int sl_report_run(const sl_report_opts *o, sl_report_result *res, sl_error *err);
+
+/* SL_EINVAL naming the first id in `only` that is no section (NULL is fine). */
+int sl_report_only_check(const char *only, sl_error *err);
+
+/* ---------------------------------------------------------------- vocabularies */
+
+/* A vocabulary embedded in the code, with the file that holds the same logits
+ * (what a replay command passes as --logits). */
+typedef struct sl_report_vocab {
+    const char *name;
+    const char *desc;
+    const char *src;
+    const double *logits;
+    size_t V;
+} sl_report_vocab;
+
+extern const sl_report_vocab sl_report_weather; /* the 8-token weather example */
+extern const sl_report_vocab sl_report_ties;    /* logits [3, 2, 2, 1] */
+
+/* The committed synthetic vocabulary (analysis/make_synthetic_vocab.py), read
+ * relative to the working directory; without it, a Zipf-like vector of the
+ * same size made in code. */
+#define SL_REPORT_ZIPF_PATH "data/synthetic_49152.txt"
+#define SL_REPORT_ZIPF_V 49152
+/* The vector shaped like the top-k 40 + top-p 0.9 step of the compare section. */
+#define SL_REPORT_K40_PATH "data/k40p09.txt"
+#define SL_REPORT_K40_NAME "k40p09"
+/* The context of the repetition-penalty case: token 0 sixteen times, then 64
+ * ids cycling over 3..7, so token 0 lies outside the last 64. */
+#define SL_REPORT_CONTEXT_N 80
+#define SL_REPORT_CONTEXT_FILE "context80.txt"
 /* torch's CPU kernel the report models (hf, vllm), fixed so the report is the same
  * bytes on every machine; `samplab draw --cpu` chooses it elsewhere. */
 #define SL_REPORT_CPU SL_CPU_AVX2
@@ -24,6 +96,7 @@
 typedef struct sl_report_dist {
     char name[64];      /* short id used in tables and file names: weather, ties, zipf */
     char desc[512];     /* one line: where it comes from */
+    const char *src;    /* what a replay passes as --logits (NULL for none) */
     size_t V;
     double *logits;     /* V entries (NULL for none) */
     double *p;          /* softmax(logits), V entries */
@@ -31,7 +104,36 @@ typedef struct sl_report_dist {
     sl_vec pvec;        /* p as an sl_vec, for frameworks that take probabilities */
 } sl_report_dist;
 
+/* d from V float64 logits (float32 copies rounded once) and their softmax at
+ * T = 1; on failure d holds nothing to free. */
+int sl_report_dist_from_logits(sl_report_dist *d, const char *name, const char *desc, const double *x, size_t V,
+                               sl_error *err);
+int sl_report_dist_from_vocab(sl_report_dist *d, const sl_report_vocab *v, sl_error *err);
+/* Makes a Zipf-like vocabulary: logit_i = -1.1 ln(i + 1), i = 0..V-1. */
+int sl_report_dist_zipf(sl_report_dist *d, size_t V, sl_error *err);
+/* Reads a vector file as it is (its own float32 values); d->p stays NULL. */
+int sl_report_dist_read(sl_report_dist *d, const char *name, const char *path, sl_error *err);
+void sl_report_dist_free(sl_report_dist *d);
+/* 1 if the synthetic vocabulary file is readable. */
+int sl_report_zipf_present(void);
+/* Token ids by decreasing p, ties by id, into a new array *order (caller frees). */
+int sl_report_rank_order(const double *p, size_t V, size_t **order, sl_error *err);
+/* The SL_REPORT_CONTEXT_N ids of the penalty case. */
+void sl_report_context_ids(long *ids);
+
 struct sl_report_ctx;
+/* Fills ctx->weather, ctx->ties, ctx->big (o->logits, else the synthetic
+ * vocabulary) and ctx->main; on failure nothing is left to free. */
+int sl_report_vocab_open(struct sl_report_ctx *ctx, const sl_report_opts *o, sl_error *err);
+void sl_report_vocab_close(struct sl_report_ctx *ctx);
+/* Writes OUTDIR/inputs/<main>_probs.txt and ties_probs.txt (round-trip
+ * precision, so a replay with --probs is exact). */
+int sl_report_inputs_write(const struct sl_report_ctx *ctx, sl_error *err);
+/* Writes OUTDIR/inputs/SL_REPORT_CONTEXT_FILE. */
+int sl_report_context_write(const struct sl_report_ctx *ctx, sl_error *err);
+
+/* ---------------------------------------------------------------- sections and jobs */
+
 typedef int (*sl_report_job_fn)(const struct sl_report_ctx *ctx, void *arg, sl_error *err);
 
 typedef struct sl_report_job {
@@ -61,10 +163,9 @@ typedef struct sl_report_ctx {
     /* options */
     size_t n;           /* draws per cell (--n) */
     uint64_t seed;      /* base seed (--seed) */
-    const char *logits_src; /* --logits, or NULL */
+    const char *logits_src; /* --logits as the replays spell it, or NULL */
     const char *outdir; /* --out */
     char figdir[4096];
-    int no_plot;        /* --no-plot: write .dat/.gp, skip gnuplot */
     size_t null_reps;   /* simulation size for null quantiles */
     /* data */
     sl_report_dist weather, ties, big; /* big = the synthetic Zipf vocabulary or --logits */
@@ -82,17 +183,22 @@ typedef struct sl_report_ctx {
     size_t nkeep, capkeep;
 } sl_report_ctx;
 
-int sl_report_add_job(sl_report_ctx *ctx, int phase, double cost, sl_report_job_fn fn, void *arg);
+int sl_report_add_job(sl_report_ctx *ctx, int phase, double cost, sl_report_job_fn fn, void *arg, sl_error *err);
+/* Writes OUTDIR/NAME from b (sl_io_write_atomic); a buffer that ran out of
+ * memory is an SL_ENOMEM. */
+int sl_report_write(const sl_report_ctx *ctx, const char *name, const sl_buf *b, sl_error *err);
 /* Marks figures/STEM.* (or every file starting with PREFIX for "PREFIX*")
  * as written by a section, so a full run keeps it. */
 int sl_report_keep(sl_report_ctx *ctx, const char *stem, sl_error *err);
-/* Writes FIGDIR/NAME.{dat,gp} and queues NAME for rendering. */
+/* Writes FIGDIR/NAME.{dat,gp} and queues NAME for rendering (p->oom: an
+ * SL_ENOMEM, never a figure with a missing part). */
 int sl_report_plot(sl_report_ctx *ctx, const sl_plot *p, sl_error *err);
 
 /* A section: plan() allocates its state and queues its jobs (or sets *state
  * to NULL when its inputs are not in this build, so the section is left
- * out); emit() appends its Markdown and writes its figures once every job
- * has run. */
+ * out; on failure it frees what it allocated); emit() appends its Markdown
+ * and writes its figures once every job has run; release() frees the state,
+ * whether or not its jobs ran. */
 typedef struct sl_report_section {
     const char *id;     /* for --only */
     const char *title;
@@ -108,6 +214,8 @@ extern const sl_report_section sl_report_section_ties;
 extern const sl_report_section sl_report_section_compare;
 extern const sl_report_section sl_report_section_evidence;
 extern const sl_report_section sl_report_section_exact;
+/* The sections in report order, NULL-terminated (runner.c). */
+extern const sl_report_section *const sl_report_sections[];
 
 /* The generators and methods the report compares. */
 extern const char *const sl_report_rng_names[];     /* NULL-terminated */
@@ -125,12 +233,13 @@ int sl_report_draw_counts(const sl_report_dist *d, const char *method, const cha
 int sl_report_fw_run(const sl_fw_type *fw, const sl_report_dist *d, uint64_t seed, size_t n, long top_k,
                sl_fw_result *res, sl_error *err);
 
+/* A framework or pipeline that refuses its input (status rc, message in e)
+ * is a result: its message goes to msg[0..n) and this returns 0. Running out
+ * of memory is no result: e goes to err and rc is returned. */
+int sl_report_refusal(int rc, const sl_error *e, char *msg, size_t n, sl_error *err);
+
 /* Seeds a generator by name with a 64-bit seed. */
 int sl_report_rng_open(sl_rng *r, const char *name, uint64_t seed, sl_error *err);
-
-/* Makes a Zipf-like vocabulary: logit_i = -1.1 ln(i + 1), i = 0..V-1. */
-int sl_report_dist_zipf(sl_report_dist *d, size_t V, sl_error *err);
-void sl_report_dist_free(sl_report_dist *d);
 
 /* ---------------------------------------------------------------- statistics */
 
@@ -159,7 +268,8 @@ int sl_report_tv_null(const double *p, size_t V, uint64_t N, size_t R, unsigned 
 /* The null of TV for N draws from d, computed in phase 0 (queued on first
  * request; read it only from phase-1 jobs or emit). Simulation size:
  * ctx->null_reps, at most 300 when V > 4096 (each sample costs O(V)). */
-const sl_report_null *sl_report_null_want(sl_report_ctx *ctx, const sl_report_dist *d, size_t n, sl_error *err);
+int sl_report_null_want(sl_report_ctx *ctx, const sl_report_dist *d, size_t n, const sl_report_null **out,
+                        sl_error *err);
 
 /* Formats a p-value for a table, flagging both tails (TestU01's habit):
  * "0.0004 !" below 0.001 and "0.9996 !" above 0.999. */
@@ -169,7 +279,7 @@ const char *sl_report_fmt_p(char *buf, size_t n, double p);
  * alias, linear, llamacpp; torch's race in the tables only) on the weather logits, softmax
  * of [3,2,2,1], the weather logits with a top-3 and a top-4 filter (tail logits
  * -inf) and, if zipf_logits is not
- * NULL, the V = 49152 vocabulary read from that file (data/synthetic_49152.txt)
+ * NULL, the V = 49152 vocabulary read from that file (SL_REPORT_ZIPF_PATH)
  * at T = 1 (zipf49152) and T = 0.8 (zipf49152_t08),
  * writes into dir:
  *   exact_tail_<dist>.dat  rank, token, ideal, then the exact induced P per sampler,
@@ -179,7 +289,9 @@ const char *sl_report_fmt_p(char *buf, size_t n, double p);
  *                          exact|bound, rational num/2^bits or -, token;
  *   exact_summary.dat      dist, sampler, TV, exact|bound, #never, #zero-p drawn,
  *                          worst token, its relative error.
- * Each file is written through a temporary name renamed into place. */
+ * Each file is written through a temporary name renamed into place (sl_io_write_atomic). */
 int sl_report_exact_data(const char *dir, const char *zipf_logits, sl_error *err);
+/* The distribution of the exact section's tail figure. */
+const char *sl_report_exact_tail_case(int with_zipf);
 
 #endif

@@ -1,4 +1,4 @@
-/* report_stats.c — the goodness-of-fit numbers the report prints, through
+/* stats.c — the goodness-of-fit numbers the report prints, through
  * the statistics layer (stats/), so the report and `samplab gof` pool,
  * test and simulate the same way: Pearson's chi-square and the G-test over
  * the cells of sl_stat_cells_build (p-values from GSL 2.7's

@@ -15,23 +15,6 @@
 
 #include "rng/sl_rng.h"
 
-/* GSL's default error handler aborts the process. Every samplab function
- * that calls GSL calls this first, so GSL reports through return values
- * instead. gsl_set_error_handler is one process-wide variable, so it is set
- * once (pthread_once) and never restored: a save/restore around each call
- * would race between the report's OpenMP threads. */
-static pthread_once_t gsl_quiet_once = PTHREAD_ONCE_INIT;
-
-static void gsl_quiet_init(void)
-{
-    gsl_set_error_handler_off();
-}
-
-void sl_rng_gsl_quiet(void)
-{
-    pthread_once(&gsl_quiet_once, gsl_quiet_init);
-}
-
 typedef struct gsl_state {
     gsl_rng *r;
     unsigned long min;
@@ -45,7 +28,7 @@ static int gsl_adapter_seed(void *state, const sl_seed *seed, const void *param,
         return sl_base_error_set(err, SL_EINVAL, "gsl:%s takes a seed below 2^64", t->name);
     if (seed->has_stream && seed->stream)
         return sl_base_error_set(err, SL_EINVAL, "gsl:%s has no streams (gsl_rng_set takes a seed only)", t->name);
-    sl_rng_gsl_quiet();
+    sl_base_gsl_quiet();
     s->r = gsl_rng_alloc(t);
     if (!s->r)
         return sl_base_error_set(err, SL_ENOMEM, "gsl:%s: gsl_rng_alloc failed", t->name);

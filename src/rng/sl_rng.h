@@ -43,10 +43,6 @@ typedef struct sl_rng {
 /* Looks up a generator by name: "pcg32", "mt19937", "gsl:NAME", and whatever
  * the framework layers register (sl_rng_types). NULL if unknown. */
 const sl_rng_type *sl_rng_lookup(const char *name);
-/* Switches GSL's abort-on-error handler off, once per process and thread-safe
- * (rng/gsl.c); every function that calls GSL calls it first and then checks
- * GSL's return values. Idempotent and cheap. */
-void sl_rng_gsl_quiet(void);
 /* NULL-terminated list of the built-in types (gsl:* not listed). */
 extern const sl_rng_type *const sl_rng_types[];
 

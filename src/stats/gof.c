@@ -15,7 +15,6 @@
 
 #include <gsl/gsl_cdf.h>
 
-#include "rng/sl_rng.h"
 #include "stats/sl_stat.h"
 
 int sl_stat_probs_check(const double *p, size_t V, const char *what, sl_error *err)
@@ -186,7 +185,7 @@ int sl_stat_chi2_g(const sl_stat_cells *c, const uint64_t *counts, double *chi2,
 
 int sl_stat_chisq_q(double x, double df, double *q, sl_error *err)
 {
-    sl_rng_gsl_quiet();
+    sl_base_gsl_quiet();
     double r = gsl_cdf_chisq_Q(x, df);
     if (!(r >= 0 && r <= 1))
         return sl_base_error_set(err, SL_EINVAL, "chi-square: gsl_cdf_chisq_Q(%.17g, %.17g) gives %g, not a probability",

@@ -23,7 +23,6 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "rng/sl_rng.h"
 #include "stats/sl_stat.h"
 
 const char *const sl_stat_test_names[SL_TEST_COUNT] = {"chi2", "G", "TV", "zero", "gof"};
@@ -199,7 +198,7 @@ int sl_stat_power_eval(sl_stat_power *s, const double *q, double power[SL_TEST_C
         }
     if (K == 0)
         return sl_base_error_set(err, SL_EINVAL, "fault distribution is empty");
-    sl_rng_gsl_quiet();
+    sl_base_gsl_quiet();
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     if (!r)
         return sl_base_error_set(err, SL_ENOMEM, "power: out of memory for a GSL generator");

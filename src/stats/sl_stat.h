@@ -85,7 +85,7 @@ int sl_stat_chi2_g(const sl_stat_cells *c, const uint64_t *counts, double *chi2,
                    uint64_t *outside, sl_error *err);
 /* The chi-square upper tail Q(x; df) by GSL's gsl_cdf_chisq_Q. GSL signals
  * its own failures (no convergence, a domain error) through its error
- * handler, which sl_rng_gsl_quiet switches off, and then returns whatever it
+ * handler, which sl_base_gsl_quiet switches off, and then returns whatever it
  * has: so a result outside [0, 1] (NaN) is an error here (SL_EINVAL). */
 int sl_stat_chisq_q(double x, double df, double *q, sl_error *err);
 /* TV = 1/2 sum |c_i/n - p_i|. */

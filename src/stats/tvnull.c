@@ -19,7 +19,6 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "rng/sl_rng.h"
 #include "stats/sl_stat.h"
 
 /* E|X - Np| for X ~ Binomial(n, p). */
@@ -93,7 +92,7 @@ int sl_stat_tv_null_sim(const double *p, size_t V, uint64_t n, size_t reps, unsi
         K += p[i] > 0;
     double *ps = malloc((K ? K : 1) * sizeof *ps);
     unsigned int *cnt = malloc((K ? K : 1) * sizeof *cnt);
-    sl_rng_gsl_quiet();
+    sl_base_gsl_quiet();
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     if (!ps || !cnt || !r) {
         free(ps);
