@@ -42,6 +42,7 @@ static void check_help(FILE *f)
 
 typedef struct claim {
     const sl_fw_type *ft;
+    int logits_input;
     const sl_io_steps *m;
     sl_logits_cfg cfg;        /* the claim's settings; context = hist */
     long *hist;               /* prompt, then the observed tokens */
@@ -72,7 +73,7 @@ static int claim_probs(claim *c, size_t t, const sl_logits_cfg *cfg, sl_logits_r
     sl_logits_cfg k = *cfg;
     k.context = c->hist;
     k.context_n = c->prompt_n + t;
-    if (!c->ft->pipeline) {
+    if (!c->logits_input || !c->ft->pipeline) {
         int rc = sl_base_vec_check_weights(&c->row, err);
         if (rc || (rc = sl_logits_result_alloc(r, c->row.n, err)))
             return rc;
@@ -100,7 +101,7 @@ static int claim_dist(void *ctx, size_t t, size_t alt, const double **w, size_t 
         int kind = c->alt_kind[alt - 1];
         double v = c->alt_value[alt - 1];
         if (kind == 0) {
-            if (c->ft->pipeline) {
+            if (c->logits_input && c->ft->pipeline) {
                 k.has_temperature = 1;
                 k.temperature = v;
             } else {
@@ -161,7 +162,7 @@ static void filter_on(sl_logits_cfg *n, const sl_logits_cfg *c, const char *name
 static int which_filter(claim *c, size_t t, size_t x, const sl_logits_result *full, const char **why, sl_error *err)
 {
     *why = "its weight is 0";
-    if (!c->ft->pipeline)
+    if (!c->logits_input || !c->ft->pipeline)
         return SL_OK;
     *why = "the pipeline";
     sl_logits_cfg n = filters_off(&c->cfg);
@@ -324,6 +325,7 @@ int sl_cli_check_main(int argc, char **argv)
     claim c;
     memset(&c, 0, sizeof c);
     c.ft = g.ft;
+    c.logits_input = g.logits_input;
     c.m = m;
     c.cfg = g.fo.cfg;
     c.prompt_n = g.context_n;
@@ -421,7 +423,7 @@ int sl_cli_check_main(int argc, char **argv)
     /* power: faults of the temperature (T(1+d)) and of top-p (P-d) */
     double claimed_t = c.cfg.has_temperature ? c.cfg.temperature : 1.0;
     double claimed_p = c.cfg.has_top_p ? c.cfg.top_p : 1.0;
-    int has_topp = c.ft->pipeline && (c.ft->accepts & SL_OPT_TOP_P);
+    int has_topp = c.logits_input && c.ft->pipeline && (c.ft->accepts & SL_OPT_TOP_P);
     double power[16];
     if (trials) {
         for (size_t i = 0; i < NT; i++) {

@@ -22,15 +22,24 @@ static int is_session(const sl_fw_type *t)
     return t->step != NULL && t->run == NULL;
 }
 
+/* The kind of rows t reads by default: logits, unless it takes only probabilities. */
+static int takes_logits(const sl_fw_type *t)
+{
+    return (t->accepts & SL_OPT_LOGITS) != 0;
+}
+
 /* The first option given that t does not take; --context is the prompt here,
  * which every framework takes (it is the history, not only a penalty's). */
 static sl_cli_opt gen_refused(const sl_cli_parsed *po, const sl_fw_type *t)
 {
     sl_cli_parsed q = *po;
     q.a[SL_CLI_CONTEXT].given = 0;
-    q.a[t->takes_logits ? SL_CLI_LOGITS : SL_CLI_PROBS].given = 0;
+    q.a[SL_CLI_LOGITS].given = q.a[SL_CLI_PROBS].given = 0;
+    /* the penalty window and frequency / presence penalties are settings of the
+     * pipeline (llama.cpp's), which the framework type does not repeat */
+    unsigned extra = t->pipeline ? t->pipeline->accepts & (SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE) : 0;
     return sl_cli_refused(&q, SL_CLI_G_SOURCE | SL_CLI_G_SAMPLING | SL_CLI_G_FRAMEWORK | SL_CLI_G_LLAMA_PENALTY,
-                          t->accepts);
+                          t->accepts | extra);
 }
 
 void sl_cli_gen_free(sl_cli_gen *g)
@@ -103,9 +112,9 @@ int sl_cli_gen_load(const char *cmd, const sl_cli_parsed *po, int allow_all, sl_
         return 2;
     }
     if (g->ft) {
-        if (g->ft->takes_logits != !!logits) {
+        if (!(g->ft->accepts & (logits ? SL_OPT_LOGITS : SL_OPT_PROBS))) {
             fprintf(stderr, "samplab %s: framework %s takes --%s (%s)\n", cmd, g->ft->name,
-                    g->ft->takes_logits ? "logits" : "probs", g->ft->input_why);
+                    logits ? "probs" : "logits", g->ft->input_why);
             return 2;
         }
         sl_cli_opt miss = gen_refused(po, g->ft);
@@ -142,6 +151,12 @@ int sl_cli_gen_load(const char *cmd, const sl_cli_parsed *po, int allow_all, sl_
         return 2;
     fo->has_seed = g->has_seed;
     g->json = v[SL_CLI_JSON].given;
+    g->logits_input = logits != NULL;
+    /* the session reads the rows as the kind given (candle takes both) */
+    if (logits)
+        fo->logits = &g->marker;
+    else
+        fo->probs = &g->marker;
     if (sl_io_steps_read(probs ? probs : logits, v[SL_CLI_TENSOR].text, &g->steps, &err))
         return sl_cli_fail(&err);
     if (v[SL_CLI_CONTEXT].text) {
@@ -239,7 +254,8 @@ static void replay_help(FILE *f)
             "frameworks (step by step):\n");
     for (size_t i = 0; sl_fw_types[i]; i++)
         if (is_session(sl_fw_types[i]))
-            fprintf(f, "  %-13s --%s; %s\n", sl_fw_types[i]->name, sl_fw_types[i]->takes_logits ? "logits" : "probs",
+            fprintf(f, "  %-13s --%s; %s\n", sl_fw_types[i]->name, (sl_fw_types[i]->accepts & SL_OPT_LOGITS) && (sl_fw_types[i]->accepts & SL_OPT_PROBS) ? "logits or --probs"
+                    : takes_logits(sl_fw_types[i]) ? "logits" : "probs",
                     sl_fw_types[i]->summary);
     fprintf(f, "\n");
     sl_cli_help_options(f, sl_cli_spec_lookup("replay"), "options:");
@@ -295,7 +311,7 @@ int sl_cli_replay_main(int argc, char **argv)
     size_t nr = 0;
     for (size_t i = 0; sl_fw_types[i] && nr < 32; i++) {
         const sl_fw_type *ft = sl_fw_types[i];
-        if (!is_session(ft) || !ft->takes_logits || gen_refused(&po, ft))
+        if (!is_session(ft) || !takes_logits(ft) || gen_refused(&po, ft))
             continue;
         if (run_one(ft, &g.fo, &g.steps, &runs[nr], &err)) {
             char m[SL_CLI_ESC_MAX];

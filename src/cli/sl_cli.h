@@ -160,6 +160,8 @@ typedef struct sl_cli_gen {
     long *context;
     size_t context_n;
     int has_seed, json;
+    int logits_input;         /* --logits rows (else --probs) */
+    sl_vec marker;            /* what fo.logits or fo.probs points at: the kind of rows, not their values */
 } sl_cli_gen;
 /* Reads --framework (or "all" when allow_all), the settings, the rows and
  * --context; prints the one-line refusal and returns 2 on failure. */
