@@ -10,6 +10,9 @@
  * a wrong temperature and a wrong top-p, simulated over the log's own steps. */
 #include <jansson.h>
 #include <math.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +46,8 @@ static void check_help(FILE *f)
 typedef struct claim {
     const sl_fw_type *ft;
     int logits_input;
+    int dtype_set;
+    sl_dtype dtype;
     const sl_io_steps *m;
     sl_logits_cfg cfg;        /* the claim's settings; context = hist */
     long *hist;               /* prompt, then the observed tokens */
@@ -61,6 +66,8 @@ static int claim_row(claim *c, size_t t)
 {
     if (c->row_t != t) {
         sl_io_steps_row(c->m, t, &c->row);
+        if (c->dtype_set)
+            c->row.dtype = c->dtype;
         c->row_t = t;
     }
     return 0;
@@ -161,7 +168,7 @@ static void filter_on(sl_logits_cfg *n, const sl_logits_cfg *c, const char *name
  * pipeline's order, drops it. Writes a static name into *why. */
 static int which_filter(claim *c, size_t t, size_t x, const sl_logits_result *full, const char **why, sl_error *err)
 {
-    *why = "its weight is 0";
+    *why = c->logits_input ? "the framework's sampling (no pipeline to re-run filter by filter)" : "its weight is 0";
     if (!c->logits_input || !c->ft->pipeline)
         return SL_OK;
     *why = "the pipeline";
@@ -201,7 +208,7 @@ static int check_seeded(sl_cli_gen *g, const long *obs)
     size_t T = m->t, div = T;
     long pred = -1;
     double p_obs = 0, p_pred = 0;
-    if (sl_fw_session_open(&s, g->ft, &g->fo, &err))
+    if (sl_cli_gen_open(&s, g->ft, &g->fo, &err))
         return sl_cli_fail(&err);
     if (sl_base_vec_alloc(&row, m->v, m->source, &err)) {
         sl_fw_session_close(&s);
@@ -326,6 +333,8 @@ int sl_cli_check_main(int argc, char **argv)
     memset(&c, 0, sizeof c);
     c.ft = g.ft;
     c.logits_input = g.logits_input;
+    c.dtype_set = g.fo.dtype_set;
+    c.dtype = g.fo.dtype;
     c.m = m;
     c.cfg = g.fo.cfg;
     c.prompt_n = g.context_n;
@@ -364,39 +373,59 @@ int sl_cli_check_main(int argc, char **argv)
     }
 #pragma omp parallel
     {
+        /* each thread a contiguous block of steps and its own session, opened with
+         * the history up to its first step: the claim is the framework's own probs
+         * hook, the observed tokens accepted as they come */
+        size_t nth = 1, me = 0;
+#ifdef _OPENMP
+        nth = (size_t)omp_get_num_threads();
+        me = (size_t)omp_get_thread_num();
+#endif
+        size_t t0 = T * me / nth, t1 = T * (me + 1) / nth;
         claim cl = c;
         sl_error te;
+        sl_fw_opts o = g.fo;
+        o.cfg.context = c.hist;
+        o.cfg.context_n = c.prompt_n + t0;
+        sl_fw_session ss;
         int ok = !sl_base_vec_alloc(&cl.row, V, m->source, &te);
+        if (ok && sl_cli_gen_open(&ss, g.ft, &o, &te)) {
+            sl_base_vec_free(&cl.row);
+            ok = 0;
+        }
         cl.row_t = SIZE_MAX;
-        if (!ok) {
+        if (!ok && t0 < t1) {
 #pragma omp critical
-            if (fail_t == SIZE_MAX) {
-                fail_t = 0;
+            if (t0 < fail_t) {
+                fail_t = t0;
                 fail_err = te;
             }
         }
-#pragma omp for schedule(dynamic, 8)
-        for (size_t t = 0; t < T; t++) {
-            if (!ok)
-                continue;
+        for (size_t t = t0; ok && t < t1; t++) {
             sl_logits_result r;
-            int bad = claim_probs(&cl, t, &cl.cfg, &r, &te) != 0;
+            claim_row(&cl, t);
+            int bad = sl_fw_session_probs(&ss, &cl.row, &r, &te) != 0;
             if (!bad) {
                 bad = sl_stat_gen_step(r.probs, V, (size_t)obs[t], t, &ones[t], &te) != 0;
                 if (!bad && ones[t].px == 0 && which_filter(&cl, t, (size_t)obs[t], &r, &why_t[t], &te))
                     bad = 1;
                 sl_logits_result_free(&r);
             }
+            if (!bad)
+                bad = sl_fw_session_accept(&ss, obs[t], &te) != 0;
             if (bad) {
 #pragma omp critical
                 if (t < fail_t) {
                     fail_t = t;
                     sl_base_error_set(&fail_err, SL_EINVAL, "%.200s step %zu: %.280s", m->source, t, te.msg);
                 }
+                break;
             }
         }
-        if (ok)
+        if (ok) {
+            sl_fw_session_close(&ss);
             sl_base_vec_free(&cl.row);
+        }
     }
     for (size_t t = 0; fail_t == SIZE_MAX && t < T; t++) {
         if (sl_stat_gen_add(&sg, &ones[t], &fail_err)) {
@@ -425,6 +454,13 @@ int sl_cli_check_main(int argc, char **argv)
     double claimed_p = c.cfg.has_top_p ? c.cfg.top_p : 1.0;
     int has_topp = c.logits_input && c.ft->pipeline && (c.ft->accepts & SL_OPT_TOP_P);
     double power[16];
+    int no_pipeline = c.logits_input && !c.ft->pipeline;
+    if (trials && no_pipeline) {
+        /* faults are re-runs of the pipeline with other settings: none to re-run */
+        fprintf(stderr, "samplab check: note: framework %s has no pipeline to re-run with a wrong temperature or "
+                        "top-p: no power simulation\n", c.ft->name);
+        trials = 0;
+    }
     if (trials) {
         for (size_t i = 0; i < NT; i++) {
             c.alt_kind[c.n_alt] = 0;

@@ -188,13 +188,25 @@ static void gen_run_free(gen_run *r)
     free(r->kept);
 }
 
+int sl_cli_gen_open(sl_fw_session *s, const sl_fw_type *ft, const sl_fw_opts *fo, sl_error *err)
+{
+    sl_fw_opts o = *fo;
+    o.cfg.context = NULL;
+    o.cfg.context_n = 0;
+    int rc = sl_fw_session_open(s, ft, &o, err);
+    for (size_t i = 0; !rc && i < fo->cfg.context_n; i++)
+        if ((rc = sl_fw_session_accept(s, fo->cfg.context[i], err)))
+            sl_fw_session_close(s);
+    return rc;
+}
+
 int sl_cli_gen_replay(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, long *tokens,
                       uint64_t *words, size_t *kept, const char **rng_name, sl_error *err)
 {
     sl_fw_session s;
     sl_vec row[2];
     memset(row, 0, sizeof row);
-    int rc = sl_fw_session_open(&s, ft, fo, err);
+    int rc = sl_cli_gen_open(&s, ft, fo, err);
     if (rc)
         return rc;
     /* two row buffers in turn: a session reuses its prepared state only for the same vector */
