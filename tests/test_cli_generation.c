@@ -50,7 +50,7 @@ Test(replay_cli_generation, replay_one_session)
     snprintf(args, sizeof args, "replay --framework all --logits %s --seed 5 --top-k 3", lg);
     r = sl_test_cli(args);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_expect(!strncmp(r.out, "step\tllamacpp\thf\tvllm\tcandle\n", 30), "every framework on logits: %s", r.out);
+    cr_expect(!strncmp(r.out, "step\tllamacpp\thf\tvllm\tcandle\n", 29), "every framework on logits: %s", r.out);
     cr_expect(strstr(r.out, "# hf") && strstr(r.out, "# vllm") && strstr(r.out, "# candle"), "%s", r.out);
     sl_test_run_free(&r);
     unlink(lg);
