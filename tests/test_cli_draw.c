@@ -185,7 +185,7 @@ Test(replay_cli, help_lists_each_frameworks_options)
         "  torch ", "options: --probs --num-samples --replacement --dtype --torch\n",
         "  numpy ", "options: --probs --num-samples --dtype\n",
         "  gsl ", "options: --probs\n",
-        "  candle ", "options: --probs --logits --temperature --top-k --top-p --simd-sum",
+        "  candle ", "options: --probs --logits --temperature --top-k --top-p --rand --simd-sum",
     };
     for (size_t i = 0; i < 8; i += 2) {
         const char *at = strstr(h.out, want[i]);

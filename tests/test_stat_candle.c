@@ -52,7 +52,7 @@ static double chisq_p(const uint64_t *obs, const double *pmf, size_t V, uint64_t
 Test(stat_candle, exact_pmf_is_the_weights)
 {
     sl_draw_rand_wi wi;
-    cr_assert_eq(sl_draw_rand_wi_new(&wi, weather, 8, NULL), SL_RAND_OK);
+    cr_assert_eq(sl_draw_rand_wi_new(&wi, weather, 8, 8, NULL), SL_RAND_OK);
     double pmf[8];
     exact_pmf(&wi, pmf, 8);
     /* every token within 2^-23 (one uniform value) of weight / total plus the f32 sum error */
@@ -69,7 +69,7 @@ Test(stat_candle, draws_follow_exact_pmf_and_bias_is_caught)
     const uint64_t n = 1000000;
     const double alpha = 1e-3;
     sl_draw_rand_wi wi;
-    cr_assert_eq(sl_draw_rand_wi_new(&wi, weather, 8, NULL), SL_RAND_OK);
+    cr_assert_eq(sl_draw_rand_wi_new(&wi, weather, 8, 8, NULL), SL_RAND_OK);
     double pmf[8];
     exact_pmf(&wi, pmf, 8);
     sl_rng r;
@@ -91,7 +91,7 @@ Test(stat_candle, draws_follow_exact_pmf_and_bias_is_caught)
     memcpy(w2, weather, sizeof w2);
     w2[3] = 3.0f;
     w2[4] = 1.5f;
-    cr_assert_eq(sl_draw_rand_wi_new(&bw, w2, 8, NULL), SL_RAND_OK);
+    cr_assert_eq(sl_draw_rand_wi_new(&bw, w2, 8, 8, NULL), SL_RAND_OK);
     sl_draw_rand_wi_sample_many(&bw, &r, n, t);
     for (uint64_t i = 0; i < n; i++)
         biased[t[i]]++;

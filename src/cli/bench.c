@@ -87,6 +87,42 @@ static int bench_race(const char *rng, const double *p, size_t V, double *plain_
     return 0;
 }
 
+/* The generic exprace over mt19937 against torch.multinomial(p, 1)'s race on the
+ * same float64 weights (both draw/race.c, 2V words a draw): seconds per draw, best of 5. */
+static int bench_race_vs_torch(const double *p, size_t V, double *generic_s, double *torch_s)
+{
+    sl_error err;
+    sl_seed seed = {.lo = 42};
+    sl_draw_torch_param tp = {SL_TORCH_2, 0, 1, SL_SIMD_AUTO};
+    sl_draw_type tt = sl_draw_torch_type;
+    tt.param = &tp;
+    sl_draw_dist dist = {V, p, NULL, SL_F64, "bench"};
+    void *gen = NULL, *tor = NULL;
+    if (sl_draw_prepare(&sl_draw_exprace_type, &gen, p, V, &err) || sl_draw_prepare_dist(&tt, &tor, &dist, &err))
+        return -1;
+    size_t draws = 200, sink = 0;
+    *generic_s = *torch_s = 1e30;
+    for (int rep = 0; rep < 5; rep++)
+        for (int which = 0; which < 2; which++) {
+            sl_rng r;
+            if (sl_rng_init(&r, which ? &sl_rng_torch_mt19937_type : &sl_rng_mt19937_type, &seed, &err))
+                return -1;
+            double t0 = now_s();
+            for (size_t i = 0; i < draws; i++)
+                sink += which ? tt.draw(tor, &r) : sl_draw_exprace_type.draw(gen, &r);
+            double dt = (now_s() - t0) / (double)draws;
+            sl_rng_release(&r);
+            double *best = which ? torch_s : generic_s;
+            if (dt < *best)
+                *best = dt;
+        }
+    sl_draw_exprace_type.free(gen);
+    tt.free(tor);
+    if (sink == (size_t)-1)
+        fputs("", stderr);
+    return 0;
+}
+
 static void bench_help(FILE *f)
 {
     fprintf(f, "usage: samplab bench [--logits SRC]\n\nTimes prepare and draw of every method at V = 8 "
@@ -130,6 +166,12 @@ int sl_cli_bench_main(int argc, char **argv)
             continue;
         printf("| %s | %zu | %.1f | %.1f | %.2fx |\n", race_rngs[i], v.n, plain * 1e6, fast * 1e6, plain / fast);
     }
+    double g, t;
+    if (!bench_race_vs_torch(pv, v.n, &g, &t))
+        printf("\none race (draw/race.c) for both: the generic exprace over mt19937 against torch.multinomial(p, 1)\n"
+               "on the same float64 weights, 2V words each:\n\n| V | exprace (us/draw) | torch race (us/draw) | "
+               "ratio |\n|---:|---:|---:|---:|\n| %zu | %.1f | %.1f | %.2f |\n",
+               v.n, g * 1e6, t * 1e6, g / t);
     free(pv);
     sl_base_vec_free(&v);
     return 0;

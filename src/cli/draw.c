@@ -16,7 +16,7 @@ static void draw_help(FILE *f)
             "usage: samplab draw (--probs SRC | --logits SRC [--temperature T]) --method M [--rng R]\n"
             "                    [--seed S] [--stream Q] [--n N] [--counts] [--json]\n"
             "       samplab draw --framework F (--probs SRC | --logits SRC) [--seed S] [--n N]\n"
-            "                    [--num-samples K] [--replacement] [--dtype float32|float64] [--torch 2]\n"
+            "                    [--num-samples K] [--replacement] [--dtype float32|float64] [--torch 2|1.13]\n"
             "                    [--temperature T] [--top-k K] [--top-p P] [--min-p M] [--simd-sum]\n"
             "                    [--counts] [--json]\n\n"
             "SRC is an inline list (3,2,2,1), a text file (numbers separated by whitespace or commas,\n"
@@ -26,7 +26,8 @@ static void draw_help(FILE *f)
             "Defaults: --rng pcg32 --seed 42 --stream 0 --n 1. The same arguments give the same bytes.\n\n"
             "--counts prints one line per token id: id<TAB>count. --json prints one object:\n"
             "{\"tokens\": [...], \"rng\": {\"name\": ..., \"word_bits\": ..., \"words\": W}} with W the\n"
-            "words the draws consumed.\n\nmethods:\n");
+            "words the draws consumed; with --framework also \"version\" (the upstream release followed)\n"
+            "and, for hf and vllm, \"cpu\" (torch's CPU kernel modelled).\n\nmethods:\n");
     for (size_t i = 0; sl_draw_types[i]; i++)
         fprintf(f, "  %-9s %s\n", sl_draw_types[i]->name, sl_draw_types[i]->cost);
     fprintf(f, "\nrandom sources: ");
@@ -42,13 +43,24 @@ static void draw_help(FILE *f)
                 if (sl_cli_options[o].bit & ft->accepts)
                     fprintf(f, " %s", sl_cli_options[o].name);
             fprintf(f, "\n");
+            /* the upstream releases it follows */
+            if (ft->variants)
+                for (const sl_fw_variant *vr = ft->variants; vr->name; vr++)
+                    fprintf(f, "  %-13s %s %s: %s%s\n", "", ft->variant_option, vr->name, vr->version,
+                            vr == ft->variants ? " (default)" : "");
+            else
+                fprintf(f, "  %-13s follows %s\n", "", ft->version);
         }
         fprintf(f, "\nframework options: --num-samples K is torch.multinomial(p, K) or NumPy's size=K (K\n"
                    "tokens per output line); --replacement is torch's replacement=True; --dtype float32|float64\n"
                    "is the tensor / array dtype (default: a .npy keeps its own, text is float32 for torch,\n"
-                   "float64 for NumPy); --torch 2 the torch 2.x CPU kernel. --seed: torch, candle and gsl take\n"
-                   "0 .. 2^64 - 1, numpy 0 .. 2^128 - 1, numpy-legacy 0 .. 2^32 - 1. An option a framework does\n"
-                   "not list is an error, never ignored.\n");
+                   "float64 for NumPy). --seed: torch, candle and gsl take 0 .. 2^64 - 1, numpy 0 .. 2^128 - 1,\n"
+                   "numpy-legacy 0 .. 2^32 - 1. An option a framework does not list is an error, never ignored.\n"
+                   "\ntorch builds (docs/torch-builds.md): the MT19937 exponential_ emulated here is that of\n"
+                   "torch 1.13, of builds without MKL (Debian's), and of pip's x86-64 wheels from 2.7 on;\n"
+                   "pip's wheels 2.0 to 2.6 seed MKL's MCG31m1 from one generator word instead (stream\n"
+                   "emulated in framework/torch_mkl.c, its logarithm not bit for bit); 2.14's wheels are\n"
+                   "not established.\n");
     }
     fprintf(f, "\n");
     sl_cli_help_options(f, sl_cli_spec_lookup("draw"), "options:");
@@ -250,9 +262,9 @@ int sl_cli_draw_main(int argc, char **argv)
         fo.variant = variant;
         if (sl_cli_cpu("draw", cpu_text, &fo.cfg.cpu))
             goto out;
-        if (!strcmp(ft->name, "candle") && fo.logits && !fo.cfg.has_temperature && (fo.cfg.has_top_k || fo.cfg.has_top_p))
-            fprintf(stderr, "samplab draw: note: candle without --temperature is ArgMax (LogitsProcessor::new(seed, "
-                            "None, ..)): --top-k and --top-p act only with a temperature\n");
+        const char *note = ft->note ? ft->note(&fo) : NULL;
+        if (note)
+            fprintf(stderr, "samplab draw: note: %s\n", note);
         sl_fw_result res;
         memset(&res, 0, sizeof res);
         int frc = sl_fw_run(ft, &fo, &res, &err);

@@ -48,29 +48,31 @@ const char *sl_draw_rand_status_name(sl_draw_rand_status s)
     return "?";
 }
 
-sl_draw_rand_status sl_draw_rand_uniform_f32_new(float low, float high, float *scale)
+sl_draw_rand_status sl_draw_rand_uniform_f32_new(float low, float high, int version, float *scale)
 {
-    /* assert!(low < high); then the range must be finite */
+    /* assert!(low < high) (0.9+: Err(EmptyRange)); then the range must be finite */
     if (!(low < high))
         return SL_RAND_PANIC_RANGE;
     float s = high - low;
     if (!isfinite(s))
         return SL_RAND_PANIC_RANGE;
-    const float max_rand = f32_from_bits(0x3f7fffffu); /* 1 - 2^-23 */
-    while (s * max_rand + low >= high)
-        s = f32_from_bits(f32_bits(s) - 1u);
+    /* (u32::MAX >> 9) as a float in [1, 2), minus 1 (0.8); 1 - f32::EPSILON (0.9+): both 1 - 2^-23 */
+    const float max_rand = f32_from_bits(0x3f7ffffeu);
+    if (version >= 9) {
+        /* UniformFloat::new_bounded (rand 0.9, #1462): shrink only while the largest sample exceeds high */
+        while (!(s * max_rand + low <= high))
+            s = f32_from_bits(f32_bits(s) - 1u);
+    } else {
+        /* rand 0.8 UniformFloat::new: shrink while it reaches high */
+        while (s * max_rand + low >= high)
+            s = f32_from_bits(f32_bits(s) - 1u);
+    }
     *scale = s;
     return SL_RAND_OK;
 }
 
-float sl_draw_rand_uniform_f32_sample(float low, float scale, sl_rng *rng)
-{
-    uint32_t u = (uint32_t)sl_rng_next(rng);
-    float v = f32_from_bits((u >> 9) | 0x3f800000u) - 1.0f;
-    return v * scale + low;
-}
 
-sl_draw_rand_status sl_draw_rand_wi_new(sl_draw_rand_wi *wi, const float *w, size_t n, size_t *bad)
+sl_draw_rand_status sl_draw_rand_wi_new(sl_draw_rand_wi *wi, const float *w, size_t n, int version, size_t *bad)
 {
     memset(wi, 0, sizeof *wi);
     if (bad)
@@ -101,7 +103,7 @@ sl_draw_rand_status sl_draw_rand_wi_new(sl_draw_rand_wi *wi, const float *w, siz
         return SL_RAND_ALL_WEIGHTS_ZERO;
     }
     float scale;
-    sl_draw_rand_status st = sl_draw_rand_uniform_f32_new(0.0f, total, &scale);
+    sl_draw_rand_status st = sl_draw_rand_uniform_f32_new(0.0f, total, version, &scale);
     if (st) {
         free(cum);
         return st;
@@ -177,7 +179,7 @@ void sl_draw_rand_wi_free(sl_draw_rand_wi *wi)
  * token order) call sl_draw_rand_wi_new themselves for the status. */
 static int wi_prepare(void **table, const sl_draw_dist *dist, const void *param, sl_error *err)
 {
-    (void)param;
+    int version = param ? ((const sl_draw_rand_param *)param)->version : 8;
     const char *src = dist->source ? dist->source : "weights";
     float *tmp = NULL;
     const float *w = dist->f;
@@ -191,7 +193,7 @@ static int wi_prepare(void **table, const sl_draw_dist *dist, const void *param,
     }
     sl_draw_rand_wi *wi = malloc(sizeof *wi);
     size_t bad = dist->V;
-    sl_draw_rand_status st = wi ? sl_draw_rand_wi_new(wi, w, dist->V, &bad) : SL_RAND_NOMEM;
+    sl_draw_rand_status st = wi ? sl_draw_rand_wi_new(wi, w, dist->V, version, &bad) : SL_RAND_NOMEM;
     free(tmp);
     if (st) {
         free(wi);
@@ -260,7 +262,7 @@ static int wi_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *out
              "rand 0.8.5 WeightedIndex<f32> over float32 weights; uniform on 2^23 values "
              "(u>>9), chosen = v*scale in float32, token = #{running sum <= chosen}");
     sl_draw_rand_wi wi;
-    sl_draw_rand_status st = sl_draw_rand_wi_new(&wi, in->f, V, NULL);
+    sl_draw_rand_status st = sl_draw_rand_wi_new(&wi, in->f, V, 8, NULL);
     if (st == SL_RAND_ALL_WEIGHTS_ZERO) {
         out->always_fails = 1;
         sl_stat_exact_path *p = sl_stat_exact_path_add(out, "all_zero", -1,

@@ -185,12 +185,12 @@ typedef enum sl_draw_rand_status {
 
 const char *sl_draw_rand_status_name(sl_draw_rand_status s);
 
-/* UniformFloat<f32>::new(low, high) of rand 0.8.5: scale = high - low, then
- * shrunk one ulp at a time while scale * (1 - 2^-23) + low >= high. Returns
- * SL_RAND_PANIC_RANGE when rand panics (low >= high, or a non-finite scale). */
-sl_draw_rand_status sl_draw_rand_uniform_f32_new(float low, float high, float *scale);
-/* One sample: value1_2 = bits (w >> 9) | 0x3f800000, minus 1, times scale, plus low. One word. */
-float sl_draw_rand_uniform_f32_sample(float low, float scale, sl_rng *rng);
+/* UniformFloat<f32>::new(low, high): scale = high - low, then shrunk one ulp at a
+ * time while scale * (1 - 2^-23) + low >= high (rand 0.8, version 8), or only
+ * while it is > high (rand 0.9 and 0.10, version 9 or 10: new_bounded), so 0.9+
+ * can draw the last index of a subnormal total even with weight 0. Returns
+ * SL_RAND_PANIC_RANGE when rand fails (low >= high, or a non-finite scale). */
+sl_draw_rand_status sl_draw_rand_uniform_f32_new(float low, float high, int version, float *scale);
 
 typedef struct sl_draw_rand_wi {
     float *cum;      /* the n-1 running f32 sums rand stores (cum[i] = w[0] + ... + w[i]) */
@@ -203,7 +203,7 @@ typedef struct sl_draw_rand_wi {
  * then each later one, then the total, then the uniform). On an error `*bad`
  * (if not NULL) is the offending entry for SL_RAND_INVALID_WEIGHT, else n,
  * and nothing stays allocated. Never touches a generator. */
-sl_draw_rand_status sl_draw_rand_wi_new(sl_draw_rand_wi *wi, const float *w, size_t n, size_t *bad);
+sl_draw_rand_status sl_draw_rand_wi_new(sl_draw_rand_wi *wi, const float *w, size_t n, int version, size_t *bad);
 /* Distribution::sample: one u32, one uniform f32 in [0, total), then the
  * number of stored sums <= it (binary_search_by ... unwrap_err). */
 size_t sl_draw_rand_wi_sample(const sl_draw_rand_wi *wi, sl_rng *rng);
@@ -211,7 +211,11 @@ size_t sl_draw_rand_wi_sample(const sl_draw_rand_wi *wi, sl_rng *rng);
 void sl_draw_rand_wi_sample_many(const sl_draw_rand_wi *wi, sl_rng *rng, size_t n, size_t *out);
 void sl_draw_rand_wi_free(sl_draw_rand_wi *wi);
 /* The same as a draw type: prepare = WeightedIndex::new over dist->f (rand's
- * failures as errors), draw = sample, draw_k = sample_many. */
+ * failures as errors), draw = sample, draw_k = sample_many. param: the rand
+ * release (NULL: 0.8). */
+typedef struct sl_draw_rand_param {
+    int version;      /* 8, 9 or 10 */
+} sl_draw_rand_param;
 extern const sl_draw_type sl_draw_rand_wi_type;
 /* Its audit, "candle": counts over the 2^23 mantissa values; reads in->f. */
 extern const sl_stat_exact_type sl_draw_rand_wi_exact;

@@ -84,7 +84,16 @@ static int wi_error(sl_error *err, const char *src, sl_draw_rand_status st, size
     }
 }
 
+static const sl_fw_variant candle_variants[] = {
+    {"0.9", "candle 0.11 with rand 0.9 (read from source; 0.10.3 measured the same)", 9},
+    {"0.10", "candle 0.11 with rand 0.10.3", 10},
+    {"0.8", "candle 0.11 with rand 0.8 (0.8.5, 0.8.8)", 8},
+    {NULL, NULL, 0},
+};
+
 typedef struct candle_state {
+    sl_draw_type wi;          /* rand's WeightedIndex<f32> of the release line */
+    sl_draw_rand_param rand;
     sl_logits_candle_cfg cfg;
     float *lg, *w;            /* the step's logits (penalised), the weights WeightedIndex gets */
     size_t *order;            /* the token id of each weight */
@@ -108,6 +117,9 @@ static int candle_open(sl_fw_session *s, sl_error *err)
     candle_state *st = calloc(1, sizeof *st);
     if (!(s->state = st))
         return sl_base_error_set(err, SL_ENOMEM, "candle: out of memory");
+    st->rand.version = s->variant->code;
+    st->wi = sl_draw_rand_wi_type;
+    st->wi.param = &st->rand;
     s->o.seed.has_stream = 0;
     if (s->logits_input)
         return sl_logits_candle_cfg_make(o->cfg.has_temperature, o->cfg.temperature, o->cfg.has_top_k, o->cfg.top_k,
@@ -118,7 +130,7 @@ static int candle_open(sl_fw_session *s, sl_error *err)
 static void candle_clear(candle_state *st)
 {
     if (st->table)
-        sl_draw_rand_wi_type.free(st->table);
+        st->wi.free(st->table);
     st->table = NULL;
 }
 
@@ -190,13 +202,13 @@ static int candle_prepare(sl_fw_session *s, const sl_vec *v, sl_error *err)
     }
     st->m = m;
     sl_draw_dist dist = {m, NULL, w, SL_F32, src};
-    if ((rc = sl_draw_prepare_dist(&sl_draw_rand_wi_type, &st->table, &dist, err))) {
+    if ((rc = sl_draw_prepare_dist(&st->wi, &st->table, &dist, err))) {
         /* rand's failure with candle's context: ask WeightedIndex::new again
          * for the status and the entry (it fails the same way, keeping nothing) */
         st->table = NULL;
         sl_draw_rand_wi wi;
         size_t bad;
-        sl_draw_rand_status rs = sl_draw_rand_wi_new(&wi, w, m, &bad);
+        sl_draw_rand_status rs = sl_draw_rand_wi_new(&wi, w, m, st->rand.version, &bad);
         if (rs)
             rc = wi_error(err, src, rs, bad, w, m, s->logits_input ? st->order : NULL, s->logits_input,
                           s->logits_input && st->cfg.k == 0 &&
@@ -222,7 +234,7 @@ static int candle_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error
         s->tokens[0] = (long)st->order[0];
         return SL_OK;
     }
-    size_t idx = sl_draw_rand_wi_type.draw(st->table, &s->rng);
+    size_t idx = st->wi.draw(st->table, &s->rng);
     s->tokens[0] = s->logits_input ? (long)st->order[idx] : (long)idx;
     return SL_OK;
 }
@@ -257,12 +269,22 @@ static int candle_probs(sl_fw_session *s, const sl_vec *v, sl_logits_result *out
     return rc;
 }
 
+static const char *candle_note(const sl_fw_opts *o)
+{
+    if (o->logits && !o->cfg.has_temperature && (o->cfg.has_top_k || o->cfg.has_top_p))
+        return "candle without --temperature is ArgMax (LogitsProcessor::new(seed, None, ..)): --top-k and --top-p "
+               "act only with a temperature";
+    return NULL;
+}
+
 const sl_fw_type sl_fw_candle_type = {
     .name = "candle",
-    .summary = "candle 0.11 LogitsProcessor / rand 0.8.5 WeightedIndex<f32> over StdRng (ChaCha12), 1 word per draw",
-    .version = "candle 0.11 with rand 0.8.5 (0.8.8; 0.10.3 for normal totals)",
+    .summary = "candle 0.11 LogitsProcessor / rand WeightedIndex<f32> over StdRng (ChaCha12), 1 word per draw "
+               "(--rand 0.9 default, 0.10, 0.8)",
+    .variant_option = "--rand",
+    .variants = candle_variants,
     .accepts = SL_OPT_PROBS | SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_SIMD_SUM |
-               SL_OPT_PENALTY,
+               SL_OPT_PENALTY | SL_OPT_RAND_VERSION,
     .input_why = "WeightedIndex takes weights",
     .draw = &sl_draw_rand_wi_type,
     .rng = "rand-stdrng",
@@ -272,5 +294,6 @@ const sl_fw_type sl_fw_candle_type = {
     .step = candle_step,
     .probs = candle_probs,
     .close = candle_close,
+    .note = candle_note,
     .exact = &sl_draw_rand_wi_exact,
 };

@@ -164,8 +164,6 @@ void sl_fw_session_close(sl_fw_session *s)
 int sl_fw_run(const sl_fw_type *t, const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (t->run)
-        return t->run(o, out, err);
     const sl_vec *v = (t->accepts & SL_OPT_LOGITS) && o->logits ? o->logits
                       : (t->accepts & SL_OPT_PROBS) && o->probs ? o->probs : NULL;
     if (!v)

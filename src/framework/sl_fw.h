@@ -107,8 +107,6 @@ struct sl_fw_type {
     int (*probs)(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, sl_error *err);
     /* Optional: a one-line note the CLI prints on stderr for these settings, or NULL. */
     const char *(*note)(const sl_fw_opts *o);
-    /* Legacy: a whole run at once (frameworks not yet on sessions). */
-    int (*run)(const sl_fw_opts *o, sl_fw_result *out, sl_error *err);
     /* Optional: the exact audit of this framework's draw (its draw type's, or
      * its own beside it, as gsl's); NULL when there is none. */
     const sl_stat_exact_type *exact;

@@ -52,24 +52,6 @@ int sl_logits_candle_cfg_make(int has_t, double t, int has_k, long k, int has_p,
     return SL_OK;
 }
 
-void sl_logits_candle_cfg_describe(const sl_logits_candle_cfg *c, char *buf, size_t len)
-{
-    const char *sum = c->simd_sum ? ", simd sum" : "";
-    switch (c->sampling) {
-    case SL_CANDLE_ARGMAX: snprintf(buf, len, "ArgMax"); break;
-    case SL_CANDLE_ALL: snprintf(buf, len, "All { temperature: %.17g }%s", c->temperature, sum); break;
-    case SL_CANDLE_TOPK:
-        snprintf(buf, len, "TopK { k: %zu, temperature: %.17g }%s", c->k, c->temperature, sum);
-        break;
-    case SL_CANDLE_TOPP:
-        snprintf(buf, len, "TopP { p: %.17g, temperature: %.17g }%s", c->p, c->temperature, sum);
-        break;
-    case SL_CANDLE_TOPK_TOPP:
-        snprintf(buf, len, "TopKThenTopP { k: %zu, p: %.17g, temperature: %.17g }%s", c->k, c->p, c->temperature,
-                 sum);
-        break;
-    }
-}
 
 /* ---------------------------------------------------------------- softmax */
 
@@ -562,7 +544,7 @@ int sl_logits_candle_probs(const float *logits, size_t V, const sl_logits_candle
         p[i] = 0.0;
     sl_draw_rand_wi wi;
     size_t bad;
-    sl_draw_rand_status st = cfg->sampling == SL_CANDLE_ARGMAX ? SL_RAND_OK : sl_draw_rand_wi_new(&wi, w, m, &bad);
+    sl_draw_rand_status st = cfg->sampling == SL_CANDLE_ARGMAX ? SL_RAND_OK : sl_draw_rand_wi_new(&wi, w, m, 8, &bad);
     if (st) {
         rc = sl_base_error_set(err, st == SL_RAND_NOMEM ? SL_ENOMEM : SL_EINVAL, "candle would fail: %s",
                           sl_draw_rand_status_name(st));

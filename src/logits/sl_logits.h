@@ -46,8 +46,6 @@ typedef struct sl_logits_candle_cfg {
  * TopK (k), TopP (p) or All. k < 0 is an error; NaN T or p go on as in candle. */
 int sl_logits_candle_cfg_make(int has_t, double t, int has_k, long k, int has_p, double p, int simd_sum,
                               sl_logits_candle_cfg *cfg, sl_error *err);
-/* "argmax", "all T=..", "topk K=.. T=..", ... for messages and reports. */
-void sl_logits_candle_cfg_describe(const sl_logits_candle_cfg *cfg, char *buf, size_t len);
 
 /* candle's `&logits / T` (= affine(1/T, 0): x * (float)(1.0 / T) + 0.0f)
  * then candle-nn softmax_last_dim on the CPU: max by an f32::max fold,

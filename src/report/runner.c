@@ -252,6 +252,14 @@ static void header_md(const sl_report_ctx *ctx, sl_buf *md, const char *only, co
         sl_io_buf_puts(md, "(none in this build)");
     for (size_t i = 0; sl_fw_types[i]; i++)
         sl_io_buf_printf(md, "%s%s", i ? ", " : "", sl_fw_types[i]->name);
+    /* the upstream release each emulation follows here (its default line) */
+    for (size_t i = 0; sl_fw_types[i]; i++) {
+        const sl_fw_type *t = sl_fw_types[i];
+        sl_io_buf_printf(md, "\n%-19s %-12s %s", i ? "" : "versions", t->name,
+                         t->variants ? t->variants[0].version : t->version);
+    }
+    sl_io_buf_printf(md, "\ntorch CPU kernel    %s (fixed, so the report is the same on every machine; "
+                         "`--cpu` elsewhere)", sl_logits_cpu_name(SL_REPORT_CPU));
     sl_io_buf_printf(md, "\nN                   %zu draws per cell (exceptions stated in the tables)\n", ctx->n);
     sl_io_buf_printf(md, "base seed           %llu (cell i of a table uses seed %llu + i; seeds listed per row)\n",
                   (unsigned long long)ctx->seed, (unsigned long long)ctx->seed);

@@ -236,12 +236,6 @@ void sl_rng_chacha_init(sl_rng_chacha_state *s, const uint32_t key[8], uint64_t 
     s->idx = SL_CHACHA_BUF_WORDS;
 }
 
-uint64_t sl_rng_chacha_next_u64(sl_rng_chacha_state *s)
-{
-    uint64_t lo = sl_rng_chacha_next(s);
-    uint64_t hi = sl_rng_chacha_next(s);
-    return lo | (hi << 32);
-}
 
 void sl_rng_chacha_set_pos(sl_rng_chacha_state *s, uint64_t block, unsigned word)
 {

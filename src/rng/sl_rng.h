@@ -221,9 +221,6 @@ static inline uint32_t sl_rng_chacha_next(sl_rng_chacha_state *s)
         sl_rng_chacha_refill(s);
     return s->buf[s->idx++];
 }
-/* rand's next_u64: two consecutive words, the first in the low half (also
- * across a buffer refill, as BlockRng does). */
-uint64_t sl_rng_chacha_next_u64(sl_rng_chacha_state *s);
 /* ChaCha12Rng::set_word_pos / get_word_pos: a 68-bit word position, given
  * and returned as block (word / 16, mod 2^64) and word within the block. */
 void sl_rng_chacha_set_pos(sl_rng_chacha_state *s, uint64_t block, unsigned word);
