@@ -15,11 +15,10 @@
 
 #include "cli/sl_cli.h"
 
-/* A framework runs as a session when it has a step hook (the others still run
- * through a whole-run hook and cannot be replayed step by step yet). */
+/* Every framework is a sampler session; one without a step hook cannot be replayed. */
 static int is_session(const sl_fw_type *t)
 {
-    return t->step != NULL && t->run == NULL;
+    return t->step != NULL;
 }
 
 /* The kind of rows t reads by default: logits, unless it takes only probabilities. */
