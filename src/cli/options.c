@@ -221,6 +221,8 @@ static const sl_cli_take gen_takes[] = {
     OH(SL_CLI_SEED, "the framework's seed (replay: default the framework's own)"),
     O(SL_CLI_DTYPE),
     O(SL_CLI_TORCH),
+    O(SL_CLI_LLAMACPP),
+    O(SL_CLI_RAND),
     O(SL_CLI_CPU),
     O(SL_CLI_SIMD_SUM),
     G(SL_CLI_G_SAMPLING),

@@ -130,7 +130,10 @@ int sl_cli_gen_load(const char *cmd, const sl_cli_parsed *po, int allow_all, sl_
     fo->k = 1;
     fo->n = 1;
     fo->simd_sum = v[SL_CLI_SIMD_SUM].given;
-    fo->variant = v[SL_CLI_TORCH].text;
+    /* the release-line options all name the framework's variant; each is taken only by its framework */
+    fo->variant = v[SL_CLI_TORCH].given      ? v[SL_CLI_TORCH].text
+                  : v[SL_CLI_LLAMACPP].given ? v[SL_CLI_LLAMACPP].text
+                                             : v[SL_CLI_RAND].text;
     if (sl_cli_cpu(cmd, la.cpu_text, &fo->cfg.cpu))
         return 2;
     if (v[SL_CLI_DTYPE].text) {
