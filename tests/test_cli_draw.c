@@ -182,7 +182,7 @@ Test(replay_cli, help_lists_each_frameworks_options)
     sl_test_run h = sl_test_cli("draw --help");
     cr_assert_eq(h.status, 0, "%s", h.err);
     const char *want[] = {
-        "  torch ", "options: --probs --num-samples --replacement --dtype --torch\n",
+        "  torch ", "options: --probs --num-samples --replacement --dtype --torch --torch-build\n",
         "  numpy ", "options: --probs --num-samples --dtype\n",
         "  gsl ", "options: --probs\n",
         "  candle ", "options: --probs --logits --temperature --top-k --top-p --rand --simd-sum",

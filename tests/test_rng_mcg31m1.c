@@ -471,3 +471,43 @@ Test(replay_mcg31m1, issue_150538_seed42_values)
     cr_expect_eq(g.words, 6);
     sl_rng_release(&g);
 }
+
+/* `draw --framework torch --torch-build mkl`: the issue's call (multinomial(ones(10), 1,
+ * replacement=True) after manual_seed(123), token 9) through the command line, one
+ * word a call, and 40 calls on a Zipf vector equal to the kernel called directly. */
+Test(replay_mcg31m1, torch_build_mkl_through_the_framework)
+{
+    sl_test_run r = sl_test_cli("draw --framework torch --torch-build mkl --probs 1,1,1,1,1,1,1,1,1,1 "
+                                "--replacement --seed 123 --json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "\"tokens\":[[9]]") && strstr(r.out, "\"words\":1}"), "%s", r.out);
+    sl_test_run_free(&r);
+    float p[1000];
+    static char list[32000];
+    list[0] = 0;
+    for (int i = 0; i < 1000; i++) {
+        p[i] = (float)(1.0 / pow(i + 1.0, 1.1));
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%.9g", i ? "," : "", (double)p[i]);
+        p[i] = strtof(strrchr(list, ',') ? strrchr(list, ',') + 1 : list, NULL);
+    }
+    char *f = sl_test_tmpfile(".txt", list, strlen(list));
+    char args[256];
+    snprintf(args, sizeof args, "draw --framework torch --torch-build mkl --probs %s --seed 7 --n 40", f);
+    r = sl_test_cli(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    sl_error err;
+    sl_seed sd = {7, 0, 0, 0};
+    sl_rng g;
+    cr_assert_eq(sl_rng_init(&g, &sl_rng_torch_mt19937_type, &sd, &err), 0);
+    char *line = r.out;
+    for (int c = 0; c < 40; c++) {
+        size_t tok;
+        cr_assert_eq(sl_fw_torch_mkl_multinomial1_f32(&g, p, 1000, 1, &tok, &err), 0);
+        cr_assert_eq(strtoul(line, &line, 10), tok, "call %d", c);
+    }
+    cr_assert_eq(g.words, 40);
+    sl_rng_release(&g);
+    sl_test_run_free(&r);
+    unlink(f);
+    free(f);
+}

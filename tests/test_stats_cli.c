@@ -162,6 +162,24 @@ Test(replay_stats_cli, power_and_calibrate_run)
     expect_bad("calibrate --probs 3,2,2,1 --method alias --n 0 --seeds 5", "--n N >= 1");
 }
 
+/* --fault F: one family only, or the repeat study of issue #132395 (no reference) */
+Test(replay_stats_cli, power_fault_selects)
+{
+    sl_test_run a = sl_test_cli("power --probs 0.5,0.3,0.2,0 --n 10000 --trials 20 --fault leak --json");
+    cr_assert_eq(a.status, 0, "%s", a.err);
+    cr_assert(strstr(a.out, "\"leak\":{") && !strstr(a.out, "\"shift\":{"), "%s", a.out);
+    sl_test_run_free(&a);
+    /* sqrt(2 ln 10 (2^31 - 2)) = 99445.6: the exact birthday product at 99,446 calls */
+    sl_test_run b = sl_test_cli("power --fault mkl-seed-collision --n 300000");
+    cr_assert_eq(b.status, 0, "%s", b.err);
+    cr_assert(strstr(b.out, "N = 99446 calls for power >= target: reject at 1 repeat") &&
+                  strstr(b.out, "expected repeats: 20.9547 under the fault"),
+              "%s", b.out);
+    sl_test_run_free(&b);
+    expect_bad("power --fault mkl-seed-collision --probs 1,2", "takes no --probs");
+    expect_bad("power --probs 1,2 --n 10 --fault skew", "unknown --fault skew");
+}
+
 /* gof's replay line names the tensor and row of a .safetensors source, and runs */
 Test(replay_stats_cli, gof_replay_keeps_tensor_and_row)
 {

@@ -262,6 +262,15 @@ int sl_cli_draw_main(int argc, char **argv)
         fo.variant = variant;
         if (sl_cli_cpu("draw", cpu_text, &fo.cfg.cpu))
             goto out;
+        if (v[SL_CLI_TORCH_BUILD].given) {
+            const char *b = v[SL_CLI_TORCH_BUILD].text;
+            if (strcmp(b, "mkl") && strcmp(b, "default")) {
+                fprintf(stderr, "samplab draw: --torch-build takes default or mkl, not '%s'\n",
+                        sl_cli_esc(b, e, sizeof e));
+                goto out;
+            }
+            fo.torch_mkl = !strcmp(b, "mkl");
+        }
         const char *note = ft->note ? ft->note(&fo) : NULL;
         if (note)
             fprintf(stderr, "samplab draw: note: %s\n", note);

@@ -232,10 +232,11 @@ int sl_cli_exact_main(int argc, char **argv)
     const char *name = framework ? framework : method;
     if (framework) {
         const sl_fw_type *ft = sl_fw_lookup(framework);
-        if (!strcmp(framework, "torch"))
-            t = replacement ? &sl_draw_torch_repl_exact : &sl_draw_torch_race_exact;
-        else if (ft)
-            t = ft->exact;
+        sl_fw_opts fo;
+        memset(&fo, 0, sizeof fo);
+        fo.replacement = replacement;
+        if (ft)
+            t = ft->exact_for ? ft->exact_for(&fo) : ft->exact;
     } else {
         const sl_draw_type *dt = sl_draw_lookup(method);
         if (dt && dt->exact)

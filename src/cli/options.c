@@ -43,6 +43,9 @@ const sl_cli_option sl_cli_options[SL_CLI_OPT_COUNT] = {
         "torch, float64 for NumPy)"),
     OPT(SL_CLI_TORCH, "--torch", SL_CLI_STRING, SL_CLI_G_FRAMEWORK, SL_OPT_VARIANT, "2|1.13",
         "torch's release line: 2 (default: 2.x, checked on 2.14.1 and 2.6.0) or 1.13"),
+    OPT(SL_CLI_TORCH_BUILD, "--torch-build", SL_CLI_STRING, SL_CLI_G_FRAMEWORK, SL_OPT_TORCH_BUILD, "default|mkl",
+        "torch: mkl is a build whose exponential_ is MKL's MCG31m1 (pip wheels 2.1 to 2.6;\n"
+        "its stream exact, MKL's log not: docs/torch-builds.md)"),
     OPT(SL_CLI_LLAMACPP, "--llamacpp", SL_CLI_STRING, SL_CLI_G_FRAMEWORK, SL_OPT_LLAMA_VERSION, "0.7.0|pr15704",
         "llama.cpp's release line: 0.7.0 (default; a lone candidate still draws, greedy at\n"
         "T <= 0) or pr15704 (the 2025-08 commit: no draw for one candidate)"),
@@ -96,6 +99,9 @@ const sl_cli_option sl_cli_options[SL_CLI_OPT_COUNT] = {
         "0.15 s of simulation; 0 skips the simulation)"),
     OPT(SL_CLI_TRIALS, "--trials", SL_CLI_SIZE, 0, 0, "K", "simulated samples per fault size (default 200)"),
     OPT(SL_CLI_TARGET, "--target", SL_CLI_DOUBLE, 0, 0, "P", "target power (default 0.9)"),
+    OPT(SL_CLI_FAULT, "--fault", SL_CLI_STRING, 0, 0, "F",
+        "one fault family only (shift, leak, topk, temper), or mkl-seed-collision:\n"
+        "the repeat test against torch's MKL exponential_ (no --probs or --logits)"),
     OPT(SL_CLI_SEEDS, "--seeds", SL_CLI_SIZE, 0, 0, "K", "how many seeds"),
     OPT(SL_CLI_FIRST_SEED, "--first-seed", SL_CLI_STRING, 0, 0, "S", "the first seed (default 0)"),
     OPT(SL_CLI_FRAMEWORKS, "--frameworks", SL_CLI_STRING, 0, 0, "a,b,...",
@@ -180,6 +186,7 @@ static const sl_cli_take power_takes[] = {
     OH(SL_CLI_ALPHA, "level of the tests (default 0.01)"),
     O(SL_CLI_TRIALS),
     O(SL_CLI_TARGET),
+    O(SL_CLI_FAULT),
     O(SL_CLI_JSON),
     END,
 };

@@ -2,7 +2,8 @@
  * For each fault family of stats/power.c (off-by-one shift, leak onto a
  * zero-probability token, top-k without renormalisation, temperature off),
  * the smallest fault, in TV from p, that each test detects with 90% power
- * at N draws, by simulation with a fixed seed. */
+ * at N draws, by simulation with a fixed seed. --fault mkl-seed-collision is
+ * the repeat test against torch's MKL seed collisions instead (stats/repeats.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,11 +13,18 @@
 
 #include "cli/sl_cli.h"
 
+#define MKL_FAULT "mkl-seed-collision"
+#define MKL_FAULT_SUMMARY                                                                           \
+    "torch 2.0-2.6 pip wheels' MKL exponential_ (PyTorch issue #132395): every call opens an MKL " \
+    "MCG31m1 stream at one MT19937 word mod (2^31 - 1), so torch.multinomial(ones(26), 26) "       \
+    "reaches at most 2^31 - 2 permutations"
+
 static void power_help(FILE *f)
 {
     fprintf(f,
             "usage: samplab power (--probs SRC | --logits SRC [--temperature T]) --n N\n"
-            "                     [--alpha A] [--trials K] [--target P] [--json]\n\n"
+            "                     [--alpha A] [--trials K] [--target P] [--fault F] [--json]\n"
+            "       samplab power --fault " MKL_FAULT " [--n N] [--alpha A] [--target P] [--json]\n\n"
             "For each fault family, the smallest fault (in TV from p) that each test detects\n"
             "with power >= P (default 0.9) at N draws and level A (default 0.01), estimated from\n"
             "K simulated samples per fault size (default 200; standard error ~ sqrt(0.09/K) at 0.9).\n"
@@ -30,6 +38,13 @@ static void power_help(FILE *f)
         fprintf(f, "  %-7s %s\n", sl_stat_fault_names[k], sl_stat_fault_summaries[k]);
     fprintf(f,
             "  (temper also reports the power at T = 1.05 and T = 0.95 exactly)\n\n"
+            "--fault " MKL_FAULT ": torch 2.0-2.6 pip wheels' MKL exponential_ (PyTorch\n"
+            "issue #132395) opens an MCG31m1 stream at one MT19937 word mod (2^31 - 1) a call, so\n"
+            "torch.multinomial(ones(26), 26) reaches at most 2^31 - 2 permutations.\n"
+            "The repeat (birthday) test counts the permutations seen before (64-bit hashes) and\n"
+            "rejects when P(R >= repeats) <= A under 26! equally likely orderings; the study prints\n"
+            "the smallest N (calls) with power >= P against 2^31 - 2 equally likely ones (exact\n"
+            "birthday product, or Poisson with mean N(N-1)/2M), and with --n the power at N.\n\n"
             "tests:\n"
             "  chi2    Pearson chi-square over pooled cells, p < A\n"
             "  G       G-test over the same cells, p < A\n"
@@ -47,6 +62,87 @@ static const char *theta_name(sl_fault f)
     case SL_FAULT_TOPK: return "k";
     default: return "T-1";
     }
+}
+
+/* --fault mkl-seed-collision: no simulation, the repeat test's tails in closed form. */
+static int power_repeats(const sl_cli_arg *v, double alpha, double target, int json)
+{
+    static const sl_cli_opt refused[] = {SL_CLI_PROBS, SL_CLI_LOGITS, SL_CLI_TENSOR, SL_CLI_ROW,
+                                         SL_CLI_TEMPERATURE, SL_CLI_TRIALS};
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++)
+        if (v[refused[k]].given) {
+            fprintf(stderr, "samplab power: --fault " MKL_FAULT " takes no %s (its outcomes are fixed)\n",
+                    sl_cli_options[refused[k]].name);
+            return 2;
+        }
+    /* 26! orderings, seen through 64-bit hashes; 2^31 - 2 MCG31m1 starts (x0 = 0 is replaced by 1). */
+    double orderings = 1;
+    for (int i = 2; i <= 26; i++)
+        orderings *= i;
+    double m = sl_stat_repeats_hashed_m(orderings), m_fault = 2147483646.0;
+    sl_error err;
+    sl_stat_repeats_power pw, at;
+    if (sl_stat_repeats_power_n(m, m_fault, alpha, target, &pw, &err))
+        return sl_cli_fail(&err);
+    int has_n = v[SL_CLI_N].given;
+    if (has_n && (v[SL_CLI_N].size == 0 || sl_stat_repeats_power_at(v[SL_CLI_N].size, m, m_fault, alpha, &at, &err))) {
+        if (v[SL_CLI_N].size == 0)
+            fprintf(stderr, "samplab power: --n must be at least 1\n");
+        return v[SL_CLI_N].size == 0 ? 2 : sl_cli_fail(&err);
+    }
+    const sl_stat_repeats_power *rows[2] = {&pw, has_n ? &at : NULL};
+    if (json) {
+        json_t *root = json_object();
+        json_object_set_new(root, "fault", json_string(MKL_FAULT));
+        json_object_set_new(root, "summary", json_string(MKL_FAULT_SUMMARY));
+        json_object_set_new(root, "test", json_string("repeats"));
+        json_object_set_new(root, "m", json_real(orderings));
+        json_object_set_new(root, "m_null", json_real(m));
+        json_object_set_new(root, "m_fault", json_real(m_fault));
+        json_object_set_new(root, "alpha", json_real(alpha));
+        json_object_set_new(root, "target_power", json_real(target));
+        for (int k = 0; k < 2; k++) {
+            const sl_stat_repeats_power *r = rows[k];
+            if (!r)
+                continue;
+            json_t *o = json_object();
+            json_object_set_new(o, "n", json_integer((json_int_t)r->n));
+            json_object_set_new(o, "reject_at_repeats", json_integer((json_int_t)r->r_crit));
+            json_object_set_new(o, "size", json_real(r->size));
+            json_object_set_new(o, "power", json_real(r->power));
+            json_object_set_new(o, "expected_repeats_fault", json_real(r->mean_fault));
+            json_object_set_new(o, "expected_repeats_null", json_real(sl_stat_repeats_mean(r->n, orderings)));
+            json_object_set_new(o, "expected_repeats_null_hashed", json_real(r->mean_null));
+            json_object_set_new(o, "exact", json_boolean(r->exact));
+            json_object_set_new(root, k ? "at_n" : "needed", o);
+        }
+        char *str = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(17));
+        json_decref(root);
+        if (!str) {
+            fprintf(stderr, "samplab power: out of memory\n");
+            return 2;
+        }
+        puts(str);
+        free(str);
+        return 0;
+    }
+    printf("fault: %s: %s\n", MKL_FAULT, MKL_FAULT_SUMMARY);
+    printf("test: repeats (birthday): the permutations equal to an earlier one, as 64-bit hashes\n");
+    printf("null: M = 26! = %.6g orderings (with the hash, a pair collides with probability 1/M + 2^-64)\n",
+           orderings);
+    printf("fault: M' = 2^31 - 2 = %.0f stream starts\n", m_fault);
+    printf("alpha = %g, target power %g\n", alpha, target);
+    for (int k = 0; k < 2; k++) {
+        const sl_stat_repeats_power *r = rows[k];
+        if (!r)
+            continue;
+        printf(k ? "\nat N = %llu calls:" : "\nN = %llu calls for power >= target:", (unsigned long long)r->n);
+        printf(" reject at %llu repeat%s (size %.3g), power %.6f (%s)\n", (unsigned long long)r->r_crit,
+               r->r_crit == 1 ? "" : "s", r->size, r->power, r->exact ? "exact" : "Poisson");
+        printf("  expected repeats: %.6g under the fault, %.3g under the null (%.3g with the hash)\n", r->mean_fault,
+               sl_stat_repeats_mean(r->n, orderings), r->mean_null);
+    }
+    return 0;
 }
 
 int sl_cli_power_main(int argc, char **argv)
@@ -73,6 +169,20 @@ int sl_cli_power_main(int argc, char **argv)
             return 2;
         }
         *(levels[k] == SL_CLI_ALPHA ? &alpha : &target) = l->d;
+    }
+    int only = -1;
+    if (v[SL_CLI_FAULT].given) {
+        if (!strcmp(v[SL_CLI_FAULT].text, MKL_FAULT))
+            return power_repeats(v, alpha, target, json);
+        for (int f = 0; f < SL_FAULT_COUNT; f++)
+            if (!strcmp(v[SL_CLI_FAULT].text, sl_stat_fault_names[f]))
+                only = f;
+        if (only < 0) {
+            char e[SL_CLI_ESC_MAX];
+            fprintf(stderr, "samplab power: unknown --fault %s (shift, leak, topk, temper, " MKL_FAULT ")\n",
+                    sl_cli_esc(v[SL_CLI_FAULT].text, e, sizeof e));
+            return 2;
+        }
     }
     if (n == 0 || n > UINT32_MAX) {
         fprintf(stderr, "samplab power: --n N is required, 1 <= N < 2^32\n");
@@ -120,6 +230,8 @@ int sl_cli_power_main(int argc, char **argv)
         goto out;
     }
     for (int f = 0; f < SL_FAULT_COUNT; f++) {
+        if (only >= 0 && f != only)
+            continue;
         json_t *fo = json ? json_object() : NULL;
         /* Does the family apply to this p at all? */
         double probe = f == SL_FAULT_TOPK ? 1.0 : 0.5;

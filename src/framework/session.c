@@ -46,7 +46,7 @@ int sl_fw_variant_find(const sl_fw_type *t, const char *name, const sl_fw_varian
 
 const char *sl_fw_session_version(const sl_fw_session *s)
 {
-    return s->variant ? s->variant->version : s->type->version;
+    return s->version ? s->version : s->variant ? s->variant->version : s->type->version;
 }
 
 int sl_fw_session_open(sl_fw_session *s, const sl_fw_type *t, const sl_fw_opts *o, sl_error *err)

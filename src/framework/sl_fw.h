@@ -21,6 +21,7 @@ typedef struct sl_fw_opts {
     int replacement;
     int dtype_set; sl_dtype dtype;
     const char *variant;      /* e.g. torch "2"; NULL = default */
+    int torch_mkl;            /* torch: the build's exponential_ is MKL's (pip wheels 2.1-2.6) */
     int simd_sum;
     sl_logits_cfg cfg;        /* the pipeline settings (temperature, filters, penalties, context) */
 } sl_fw_opts;
@@ -68,6 +69,7 @@ typedef struct sl_fw_session {
      * same vector with the same history reuses it (N draws from one vector) */
     const sl_vec *prepared_vec;
     size_t prepared_hist;
+    const char *version;      /* set by open when the settings name another build; NULL: the variant's */
     int logits_input;         /* steps read logits (else probabilities): the type's only kind, or,
                                * for a type that takes both, whether the settings give o->logits */
 } sl_fw_session;
@@ -110,6 +112,9 @@ struct sl_fw_type {
     /* Optional: the exact audit of this framework's draw (its draw type's, or
      * its own beside it, as gsl's); NULL when there is none. */
     const sl_stat_exact_type *exact;
+    /* Optional: the audit for these settings when it depends on them (torch's
+     * replacement path is another sampler than its race); NULL: exact. */
+    const sl_stat_exact_type *(*exact_for)(const sl_fw_opts *o);
 };
 
 /* The variant o->variant names (NULL: the default) or an error naming the choices. */
@@ -163,6 +168,7 @@ extern const sl_fw_type sl_fw_torch_type;
 /* A torch.multinomial draw prepared for one vector: the draw type with its param. */
 typedef struct sl_fw_torch_table {
     sl_draw_torch_param param;
+    sl_dtype dtype;           /* the dtype the table was prepared in */
     sl_draw_type draw;        /* sl_draw_torch_type with .param = &param */
     void *table;
 } sl_fw_torch_table;

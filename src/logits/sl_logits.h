@@ -116,7 +116,8 @@ enum {
     SL_OPT_NUM_SAMPLES = 1u << 6, SL_OPT_REPLACEMENT = 1u << 7, SL_OPT_DTYPE = 1u << 8,
     SL_OPT_VARIANT = 1u << 9, SL_OPT_SIMD_SUM = 1u << 10, SL_OPT_TYPICAL = 1u << 11,
     SL_OPT_PENALTY = 1u << 12, SL_OPT_MIN_KEEP = 1u << 13, SL_OPT_DEFAULTS = 1u << 14, SL_OPT_CPU = 1u << 15,
-    SL_OPT_LLAMA_VERSION = 1u << 16, SL_OPT_RAND_VERSION = 1u << 17
+    SL_OPT_LLAMA_VERSION = 1u << 16, SL_OPT_RAND_VERSION = 1u << 17,
+    SL_OPT_TORCH_BUILD = 1u << 18
 };
 
 /* Pipeline-only option bits, above samplab.h's SL_OPT_* range. */

@@ -271,6 +271,57 @@ int sl_stat_power_detect(sl_stat_power *s, sl_fault f, int test, double target,
                          sl_stat_detect *out, struct sl_error *err);
 
 
+/* ---------------------------------------------------------------- repeats (stats/repeats.c)
+ *
+ * The repeat (birthday) test: N outcomes, each hashed by the caller to a 64-bit key;
+ * R = the outcomes equal to an earlier one (N - distinct keys). Under the null the
+ * outcomes are independent and uniform over M possibilities; a fault that makes them
+ * uniform over M' << M possibilities (a generator seeded from too few bits) raises R.
+ * P(R >= 1) is exact, 1 - prod_{i<N} (1 - i/M), for N <= SL_STAT_REPEATS_EXACT_N;
+ * every other tail is Poisson with the expected colliding pairs, N(N-1)/(2M), as mean
+ * (gsl_cdf_poisson_Q), which holds while N << M. */
+#define SL_STAT_REPEATS_EXACT_N (1u << 20)
+
+/* R for keys[0..n) (a sorted copy; keys are not modified). */
+int sl_stat_repeats_count(const uint64_t *keys, size_t n, uint64_t *repeats, struct sl_error *err);
+/* The M of the test when the keys are 64-bit hashes of outcomes from a larger space:
+ * a pair then collides with probability 1/M + 2^-64 (a well-mixed hash), 1/(1/M + 2^-64). */
+double sl_stat_repeats_hashed_m(double m);
+/* N(N-1)/(2M): the expected colliding pairs, the Poisson mean. */
+double sl_stat_repeats_mean(uint64_t n, double m);
+/* P(R >= r) for N outcomes uniform over M (M >= 1); *exact = 1 when not Poisson. */
+int sl_stat_repeats_sf(uint64_t n, double m, uint64_t r, double *p, int *exact, struct sl_error *err);
+
+typedef struct sl_stat_repeats {
+    uint64_t n, repeats;
+    double m;        /* possibilities under the null */
+    double mean;     /* sl_stat_repeats_mean(n, m) */
+    double p;        /* P(R >= repeats) under the null */
+    int exact;
+} sl_stat_repeats;
+int sl_stat_repeats_test(const uint64_t *keys, size_t n, double m, sl_stat_repeats *out, struct sl_error *err);
+
+/* The test at level alpha rejects when R >= r_crit, the smallest r >= 1 with
+ * P_null(R >= r) <= alpha; its power is P(R >= r_crit) with M' possibilities. */
+typedef struct sl_stat_repeats_power {
+    double m, m_fault, alpha;
+    uint64_t n;
+    uint64_t r_crit;
+    double size;         /* P_null(R >= r_crit) <= alpha */
+    double power;        /* P_fault(R >= r_crit) */
+    double mean_null, mean_fault;
+    int exact;           /* size and power both exact */
+} sl_stat_repeats_power;
+/* At N outcomes (1 <= M' < M, alpha in (0,1)). */
+int sl_stat_repeats_power_at(uint64_t n, double m, double m_fault, double alpha, sl_stat_repeats_power *out,
+                             struct sl_error *err);
+/* The smallest N with power >= target (in (0,1)), by doubling then bisection
+ * (power assumed to grow with N, as it does while r_crit stays 1). SL_EINVAL if
+ * N would pass 2^53. */
+int sl_stat_repeats_power_n(double m, double m_fault, double alpha, double target, sl_stat_repeats_power *out,
+                            struct sl_error *err);
+
+
 /* ---------------------------------------------------------------- exact audit (stats/exact*.c)
  *
  * Every emulated sampler turns a finite number of random bits into a token, so the

@@ -30,3 +30,5 @@ py avx512 hf_generate.py @ hf_generate_avx512
 # NumPy 2.4.6, analysis/golden/numpy_golden.py and exact_numpy_torch.py unmodified
 py default numpy_golden.py @
 py default exact_numpy_torch.py @/exact_numpy_torch.txt
+py default exprace_numpy.py @/exprace_numpy.txt
+py default exact_crafted.py @/exact_crafted.txt
