@@ -28,6 +28,31 @@ Without a model (torch only), a deterministic stand-in with the same layout:
   TopKLogitsWarper: everything below the 40th largest is -inf, ties kept) and
   steps (F32 [4, V]).
 
+A whole generation, what `samplab replay` and `samplab check` read (--generate):
+
+    dump_logits.py --generate --out gen.safetensors [--model PATH_OR_NAME] [--prompt TEXT | --prompt-ids 1,2,3]
+                   [--steps 24] [--seed 42] [--set temperature=0.7,top_k=40,top_p=0.9,repetition_penalty=1.3]
+
+  runs torch.manual_seed(SEED), then model.generate(ids, do_sample=True, max_new_tokens=STEPS,
+  output_logits=True, return_dict_in_generate=True, **SET) and writes
+    gen.safetensors   tensor "logits", F32 [T, V]: the raw logits of each step (before any
+                      processor); __metadata__: prompt_ids, tokens (the generated ids), settings,
+                      seed, model, transformers and torch versions, the samplab command that replays it
+    gen.tokens        the generated ids, one per line (check's --tokens)
+    gen.context       the prompt ids, one line (replay's and check's --context)
+  top_k is always passed (0 when --set has none): generate's hidden default top_k = 50 would
+  otherwise filter every step. End-of-sequence is switched off (eos_token_id None), so every
+  run has STEPS steps and no processor other than the settings' touches the logits.
+  Without --model the model is a tiny random-weight LlamaForCausalLM built from a LlamaConfig
+  (V = --vocab, default 512; weights from torch.manual_seed(--model-seed)), nothing downloaded.
+  With a real model: --model NAME_OR_PATH (a local folder with config.json, weights and the
+  tokenizer, or a hub name already in the cache), --prompt "..." tokenised by its tokenizer;
+  logits of a large vocabulary take T * V * 4 bytes (24 steps of V = 32,000: 3 MB).
+  Then:
+    samplab replay --framework hf --logits gen.safetensors --tensor logits \
+        --context gen.context --seed 42 --temperature 0.7 --top-k 40 --top-p 0.9 --repetition-penalty 1.3
+    samplab check  ... the same ... --tokens gen.tokens
+
 Then, for example:
     samplab pipeline --framework hf --logits dump.safetensors --tensor logits --temperature 0.7 --top-k 40
     samplab draw --logits dump.safetensors --tensor steps --row 2 ...
@@ -123,6 +148,74 @@ def dump_synthetic(args):
     print("%s: %d tensors of V = %d (%s)" % (args.out, len(tensors), V, ", ".join(sorted(tensors))))
 
 
+# generate() keyword -> samplab option (hf pipeline)
+SAMPLAB_OPTS = {"temperature": "--temperature", "top_k": "--top-k", "top_p": "--top-p", "min_p": "--min-p",
+                "typical_p": "--typical", "repetition_penalty": "--repetition-penalty"}
+
+
+def tiny_llama(vocab, seed):
+    from transformers import LlamaConfig, LlamaForCausalLM
+    torch.manual_seed(seed)
+    cfg = LlamaConfig(vocab_size=vocab, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+                      num_attention_heads=4, num_key_value_heads=4, max_position_embeddings=512,
+                      bos_token_id=None, eos_token_id=None, pad_token_id=None)
+    return LlamaForCausalLM(cfg)
+
+
+def dump_generate(args):
+    try:
+        import transformers
+    except ImportError:
+        raise SystemExit("dump_logits.py: --generate needs transformers")
+    if args.model:
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+        tok = AutoTokenizer.from_pretrained(args.model)
+        model = AutoModelForCausalLM.from_pretrained(args.model)
+        ids = (torch.tensor([[int(x) for x in args.prompt_ids.split(",")]]) if args.prompt_ids
+               else tok(args.prompt, return_tensors="pt").input_ids)
+        name = args.model
+    else:
+        model = tiny_llama(args.vocab, args.model_seed)
+        ids = torch.tensor([[int(x) for x in (args.prompt_ids or "1,300,301,302,303").split(",")]])
+        name = "tiny random LlamaForCausalLM (vocab %d, hidden 64, 2 layers, torch.manual_seed(%d))" % (
+            args.vocab, args.model_seed)
+    model.eval()
+    kw = {}
+    for item in filter(None, (args.set or "").split(",")):
+        k, _, v = item.partition("=")
+        kw[k.strip()] = ast.literal_eval(v.strip())
+    kw.setdefault("top_k", 0)
+    gc = model.generation_config
+    gc.eos_token_id = None
+    gc.pad_token_id = gc.pad_token_id if gc.pad_token_id is not None else 0
+    torch.manual_seed(args.seed)
+    with torch.inference_mode():
+        g = model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=True, max_new_tokens=args.steps,
+                           output_logits=True, return_dict_in_generate=True, **kw)
+    logits = torch.stack([x[0] for x in g.logits]).to(torch.float32)
+    gen = [int(t) for t in g.sequences[0, ids.shape[1]:]]
+    prompt = [int(t) for t in ids[0]]
+    opts = []
+    for k, v in sorted(kw.items()):
+        if k not in SAMPLAB_OPTS:
+            raise SystemExit("dump_logits.py: setting %s has no samplab option" % k)
+        opts += [SAMPLAB_OPTS[k], repr(v)]
+    stem = args.out[:-len(".safetensors")] if args.out.endswith(".safetensors") else args.out
+    cmd = ("samplab replay --framework hf --logits %s --tensor logits --context %s.context --seed %d %s"
+           % (os.path.basename(args.out), os.path.basename(stem), args.seed, " ".join(opts)))
+    meta = {"model": name, "transformers": transformers.__version__, "torch": torch.__version__,
+            "prompt_ids": ",".join(map(str, prompt)), "tokens": ",".join(map(str, gen)),
+            "settings": repr(dict(sorted(kw.items()))), "seed": str(args.seed), "steps": str(len(gen)),
+            "replay": cmd}
+    save({"logits": logits}, args.out, meta)
+    with open(stem + ".tokens", "w") as f:
+        f.write("".join("%d\n" % t for t in gen))
+    with open(stem + ".context", "w") as f:
+        f.write(",".join(map(str, prompt)) + "\n")
+    print("%s: logits [%d, %d]; %s.tokens, %s.context\n%s" % (args.out, logits.shape[0], logits.shape[1],
+                                                              stem, stem, cmd))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
@@ -131,10 +224,23 @@ def main():
     ap.add_argument("--prompt", default="Tomorrow's weather is")
     ap.add_argument("--setting", action="append", help="NAME:key=value,... an extra generate() setting")
     ap.add_argument("--steps", type=int, default=1, help="generated steps (rows of steps_<setting>)")
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=None, help="default 0 (--generate: 42)")
     ap.add_argument("--synthetic", action="store_true", help="no model: a seeded stand-in with the same layout")
-    ap.add_argument("--vocab", type=int, default=256, help="V for --synthetic")
+    ap.add_argument("--vocab", type=int, default=None, help="V for --synthetic (256) or --generate's tiny model (512)")
+    ap.add_argument("--generate", action="store_true", help="a whole generation: per-step logits and tokens")
+    ap.add_argument("--prompt-ids", help="--generate: the prompt as token ids, e.g. 1,300,301")
+    ap.add_argument("--set", help="--generate: generate() settings, key=value,... (Python literals)")
+    ap.add_argument("--model-seed", type=int, default=0, help="--generate without --model: the weights' seed")
     args = ap.parse_args()
+    if args.generate:
+        args.vocab = args.vocab or 512
+        if args.seed is None:
+            args.seed = 42
+        dump_generate(args)
+        return
+    args.vocab = args.vocab or 256
+    if args.seed is None:
+        args.seed = 0
     if args.synthetic:
         dump_synthetic(args)
     elif args.model:

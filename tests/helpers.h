@@ -105,6 +105,21 @@ static inline char *sl_test_oracle(const char *name)
     return text;
 }
 
+/* The value of " KEY=" in a golden record line, copied into buf (cap bytes). */
+static inline const char *sl_test_field(const char *line, const char *key, char *buf, size_t cap)
+{
+    char pat[32];
+    snprintf(pat, sizeof pat, " %s=", key);
+    const char *p = strstr(line, pat);
+    cr_assert(p, "no %s in %.80s", key, line);
+    p += strlen(pat);
+    size_t n = strcspn(p, " \n");
+    cr_assert(n < cap, "%s too long", key);
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    return buf;
+}
+
 /* Counts the lines of s. */
 static inline size_t sl_test_lines(const char *s)
 {

@@ -21,21 +21,6 @@ typedef struct gen_replay {
     char first_fail[512];
 } gen_replay;
 
-/* the value of " KEY=" in a run line, copied into buf */
-static const char *field(const char *line, const char *key, char *buf, size_t cap)
-{
-    char pat[32];
-    snprintf(pat, sizeof pat, " %s=", key);
-    const char *p = strstr(line, pat);
-    cr_assert(p, "no %s in %.80s", key, line);
-    p += strlen(pat);
-    size_t n = strcspn(p, " \n");
-    cr_assert(n < cap, "%s too long", key);
-    memcpy(buf, p, n);
-    buf[n] = '\0';
-    return buf;
-}
-
 static size_t ids(const char *s, long *out, size_t cap)
 {
     size_t n = 0;
@@ -92,20 +77,20 @@ static void replay_generate(const char *manifest, const char *tensors, int cpu, 
         long prompt[64], want[64];
         unsigned long long words[64];
         long wl[64];
-        size_t np = ids(field(line, "prompt", tmp, sizeof tmp), prompt, 64);
-        size_t nt = ids(field(line, "tokens", tmp, sizeof tmp), want, 64);
-        cr_assert_eq(ids(field(line, "words", tmp, sizeof tmp), wl, 64), nt);
+        size_t np = ids(sl_test_field(line, "prompt", tmp, sizeof tmp), prompt, 64);
+        size_t nt = ids(sl_test_field(line, "tokens", tmp, sizeof tmp), want, 64);
+        cr_assert_eq(ids(sl_test_field(line, "words", tmp, sizeof tmp), wl, 64), nt);
         for (size_t t = 0; t < nt; t++)
             words[t] = (unsigned long long)wl[t];
-        field(line, "logits", tname, sizeof tname);
+        sl_test_field(line, "logits", tname, sizeof tname);
         sl_fw_opts o;
         memset(&o, 0, sizeof o);
-        settings(field(line, "settings", tmp, sizeof tmp), &o.cfg);
+        settings(sl_test_field(line, "settings", tmp, sizeof tmp), &o.cfg);
         o.cfg.cpu = cpu;
         o.cfg.context = prompt;
         o.cfg.context_n = np;
         o.has_seed = 1;
-        o.seed.lo = strtoull(field(line, "seed", tmp, sizeof tmp), NULL, 10);
+        o.seed.lo = strtoull(sl_test_field(line, "seed", tmp, sizeof tmp), NULL, 10);
         o.n = nt;
         o.k = 1;
         o.variant = "2"; /* torch 2.x's multinomial */

@@ -86,14 +86,7 @@ static int print_counts(const uint64_t *c, size_t V, int json, const char *rng_n
     json_object_set_new(rng, "word_bits", json_integer(word_bits));
     json_object_set_new(rng, "words", json_integer((json_int_t)words));
     json_object_set_new(root, "rng", rng);
-    char *s = json_dumps(root, JSON_COMPACT);
-    json_decref(root);
-    if (!s)
-        return 2;
-    fputs(s, stdout);
-    fputc('\n', stdout);
-    free(s);
-    return 0;
+    return sl_cli_json_emit(root);
 }
 
 static int print_result(const long *tokens, size_t n, size_t k, int nested, size_t V, int counts, int json,
@@ -136,14 +129,7 @@ static int print_result(const long *tokens, size_t n, size_t k, int nested, size
             json_object_set_new(root, "version", json_string(version));
         if (cpu)
             json_object_set_new(root, "cpu", json_string(cpu));
-        char *s = json_dumps(root, JSON_COMPACT);
-        json_decref(root);
-        if (!s)
-            return 2;
-        fputs(s, stdout);
-        fputc('\n', stdout);
-        free(s);
-        return 0;
+        return sl_cli_json_emit(root);
     }
     if (counts) {
         uint64_t *c = calloc(V, sizeof *c);

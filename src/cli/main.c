@@ -17,6 +17,8 @@ static const sl_cli_command commands[] = {
     {"power", "smallest fault of each realistic kind that N draws detect with 90% power", sl_cli_power_main},
     {"calibrate", "gof over K seeds of a sampler; KS test that the p-values are uniform", sl_cli_calibrate_main},
     {"exact", "the distribution a sampler really induces, counted exactly over its random inputs", sl_cli_exact_main},
+    {"replay", "the tokens of a whole generation: one sampler session across per-step logits", sl_cli_replay_main},
+    {"check", "an observed generation against a claimed sampler: first divergence, or a test of the whole log", sl_cli_check_main},
     {NULL, NULL, NULL}
 };
 

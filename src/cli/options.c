@@ -112,6 +112,7 @@ const sl_cli_option sl_cli_options[SL_CLI_OPT_COUNT] = {
     OPT(SL_CLI_OUT, "--out", SL_CLI_STRING, 0, 0, "DIR", "output directory (default reports)"),
     OPT(SL_CLI_ONLY, "--only", SL_CLI_STRING, 0, 0, "IDS", "comma-separated sections"),
     OPT(SL_CLI_JOBS, "--jobs", SL_CLI_SIZE, 0, 0, "J", "threads (default: all cores); results do not depend on it"),
+    OPT(SL_CLI_GEN_TOKENS, "--tokens", SL_CLI_STRING, 0, 0, "FILE", "observed token ids"),
     OPT(SL_CLI_NO_PLOT, "--no-plot", SL_CLI_FLAG, 0, 0, NULL, "write the .dat and .gp files but do not run gnuplot"),
 };
 #undef OPT
@@ -217,6 +218,34 @@ static const sl_cli_take bench_takes[] = {
     OH(SL_CLI_LOGITS, "the large vocabulary (default data/synthetic_49152.txt)"),
     END,
 };
+/* replay and check: per-step rows, the prompt, a framework's settings */
+static const sl_cli_take gen_takes[] = {
+    OH(SL_CLI_FRAMEWORK, "the framework (replay: or all)"),
+    OH(SL_CLI_LOGITS, "per-step logits: a [T, V] .safetensors tensor, a 2-D .npy, or text, one step per line"),
+    OH(SL_CLI_PROBS, "per-step weights (torch, numpy): the same forms"),
+    OH(SL_CLI_TENSOR, "which tensor of a .safetensors file (needed when it holds several)"),
+    OH(SL_CLI_CONTEXT, "the prompt's token ids (inline list or file): the history penalties start from"),
+    OH(SL_CLI_SEED, "the framework's seed (replay: default the framework's own)"),
+    O(SL_CLI_DTYPE),
+    O(SL_CLI_TORCH),
+    O(SL_CLI_LLAMACPP),
+    O(SL_CLI_RAND),
+    O(SL_CLI_CPU),
+    O(SL_CLI_SIMD_SUM),
+    G(SL_CLI_G_SAMPLING),
+    G(SL_CLI_G_LLAMA_PENALTY),
+    O(SL_CLI_JSON),
+    END,
+};
+static const sl_cli_take replay_takes[] = {
+    END,
+};
+static const sl_cli_take check_takes[] = {
+    OH(SL_CLI_GEN_TOKENS, "the observed tokens: one id per line, or an inline list (T of them)"),
+    OH(SL_CLI_ALPHA, "level of the test (default 0.01)"),
+    OH(SL_CLI_TRIALS, "simulated logs per fault size for the power (default 200; 0 skips it)"),
+    END,
+};
 /* report prints its own help (cli/report.c) */
 static const sl_cli_take report_takes[] = {
     O(SL_CLI_OUT),
@@ -246,6 +275,8 @@ const sl_cli_spec sl_cli_specs[] = {
     {"exact", exact_takes, NULL},
     {"bench", bench_takes, NULL},
     {"report", report_takes, NULL},
+    {"replay", replay_takes, gen_takes},
+    {"check", check_takes, gen_takes},
     {NULL, NULL, NULL},
 };
 

@@ -23,10 +23,15 @@ int sl_cli_calibrate_main(int argc, char **argv);
 int sl_cli_bench_main(int argc, char **argv);
 int sl_cli_report_main(int argc, char **argv);
 int sl_cli_exact_main(int argc, char **argv);
+int sl_cli_replay_main(int argc, char **argv);
+int sl_cli_check_main(int argc, char **argv);
 
 /* --seed and --stream as the user typed them (NULL if absent) into *out, with
  * samplab's default seed 42; prints the error and returns 2 when malformed. */
 int sl_cli_seed(const char *seed_text, const char *stream_text, sl_seed *out);
+/* Prints a jansson object compactly on one stdout line and frees it; 2 if it cannot be dumped. */
+struct json_t;
+int sl_cli_json_emit(struct json_t *root);
 /* Prints "samplab: <msg>" (escaped) to stderr and returns 2. */
 int sl_cli_fail(const sl_error *err);
 /* The same as "samplab: <source>: <msg>". */
@@ -44,7 +49,7 @@ typedef enum sl_cli_opt {
     SL_CLI_N, SL_CLI_COUNTS, SL_CLI_JSON, SL_CLI_BINARY, SL_CLI_DRAWS, SL_CLI_COUNTS_FILE,
     SL_CLI_ALPHA, SL_CLI_NULL_REPS, SL_CLI_TRIALS, SL_CLI_TARGET, SL_CLI_FAULT, SL_CLI_SEEDS, SL_CLI_FIRST_SEED,
     SL_CLI_FRAMEWORKS, SL_CLI_TOP, SL_CLI_TOKENS, SL_CLI_REPORT_DATA,
-    SL_CLI_OUT, SL_CLI_ONLY, SL_CLI_JOBS, SL_CLI_NO_PLOT,
+    SL_CLI_OUT, SL_CLI_ONLY, SL_CLI_JOBS, SL_CLI_GEN_TOKENS, SL_CLI_NO_PLOT,
     SL_CLI_OPT_COUNT
 } sl_cli_opt;
 
@@ -145,6 +150,34 @@ int sl_cli_cpu(const char *cmd, const char *text, int *cpu);
 /* Reads the logits and the context; prints the error and returns 2 on failure. */
 int sl_cli_logits_load(const char *cmd, sl_cli_logits_args *a);
 void sl_cli_logits_free(sl_cli_logits_args *a);
+/* A generation's settings, per-step rows and prompt, as `samplab replay` and
+ * `samplab check` read them (cli/replay.c). */
+typedef struct sl_cli_gen {
+    const sl_fw_type *ft;     /* NULL with --framework all */
+    int all;
+    sl_fw_opts fo;            /* settings; fo.cfg.context = the prompt */
+    sl_io_steps steps;        /* [T, V] */
+    long *context;
+    size_t context_n;
+    int has_seed, json;
+    int logits_input;         /* --logits rows (else --probs) */
+    sl_vec marker;            /* what fo.logits or fo.probs points at: the kind of rows, not their values */
+} sl_cli_gen;
+/* Reads --framework (or "all" when allow_all), the settings, the rows and
+ * --context; prints the one-line refusal and returns 2 on failure. */
+int sl_cli_gen_load(const char *cmd, const sl_cli_parsed *po, int allow_all, sl_cli_gen *g);
+void sl_cli_gen_free(sl_cli_gen *g);
+/* Token ids from SRC (inline list or file), each in 0..V-1; prints and returns 2 if not. */
+int sl_cli_gen_ids(const char *cmd, const char *src, const char *what, size_t V, long **ids, size_t *n);
+/* Opens a session whose history is fo's context: opened without one, then each
+ * id accepted (the prompt is history to every framework, whether or not a
+ * penalty reads it). */
+int sl_cli_gen_open(sl_fw_session *s, const sl_fw_type *ft, const sl_fw_opts *fo, sl_error *err);
+/* One session across the steps of m, each drawn token accepted: tokens,
+ * cumulative words and kept counts (m->t entries each). */
+int sl_cli_gen_replay(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, long *tokens,
+                      uint64_t *words, size_t *kept, const char **rng_name, sl_error *err);
+
 /* The reference distribution of gof / power / calibrate (statref.c). */
 typedef struct sl_cli_ref_opts {
     const char *probs, *logits, *tensor;

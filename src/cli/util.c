@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "cli/sl_cli.h"
 
 int sl_cli_fail(const sl_error *err)
@@ -52,5 +54,17 @@ int sl_cli_cpu(const char *cmd, const char *text, int *cpu)
         fprintf(stderr, "samplab %s: --cpu takes avx2 or avx512, not '%s'\n", cmd, sl_cli_esc(text, e, sizeof e));
         return 2;
     }
+    return 0;
+}
+
+int sl_cli_json_emit(struct json_t *root)
+{
+    char *s = json_dumps(root, JSON_COMPACT);
+    json_decref(root);
+    if (!s)
+        return 2;
+    fputs(s, stdout);
+    fputc('\n', stdout);
+    free(s);
     return 0;
 }

@@ -197,8 +197,18 @@ float sl_io_bf16_to_f32(uint16_t b)
     return f;
 }
 
-int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor,
-                                long row, sl_vec *out, sl_error *err)
+/* One tensor of a file, located and checked: what the row and matrix readers need. */
+typedef struct st_found {
+    char cn[96], shp[96];       /* its name and shape, cleaned for messages */
+    size_t ndim;
+    uint64_t d0, rows, V;       /* first dimension, product of all but the last, the last */
+    const sl_st_dtype *dtype;
+    const unsigned char *data;  /* its first byte */
+} st_found;
+
+/* Validates the whole file as upstream does and picks the tensor. */
+static int st_locate(const char *name, const unsigned char *buf, size_t len, const char *tensor, st_found *fd,
+                     sl_error *err)
 {
     char why[200], cn[96], cn2[96], shp[96];
     int rc = SL_EINVAL;
@@ -206,7 +216,7 @@ int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_
     sl_st_tensor *ts = NULL;
     size_t nt = 0;
 
-    memset(out, 0, sizeof *out);
+    memset(fd, 0, sizeof *fd);
     if (len < 8)
         return sl_base_error_set(err, SL_EINVAL, "%s: %zu bytes, too short for the 8-byte header length of a .safetensors file",
                             name, len);
@@ -341,64 +351,16 @@ int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_
         goto done;
     }
 
-    /* Rows: everything before the last dimension, flattened in C order. */
-    uint64_t V = t->shape[t->ndim - 1], rows = 1;
+    memcpy(fd->cn, cn, sizeof cn);
+    memcpy(fd->shp, shp, sizeof shp);
+    fd->ndim = t->ndim;
+    fd->d0 = t->shape[0];
+    fd->V = t->shape[t->ndim - 1];
+    fd->rows = 1;
     for (size_t i = 0; i + 1 < t->ndim; i++)
-        rows *= t->shape[i]; /* cannot overflow: product(shape) * bits fit in 64 bits */
-    if (V == 0 || rows == 0) {
-        rc = sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has shape %s: no entries", name, cn, shp);
-        goto done;
-    }
-    if (row < 0) {
-        if (rows > 1) {
-            rc = sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has shape %s, %llu rows: choose one with --row (0 to %llu)",
-                              name, cn, shp, (unsigned long long)rows, (unsigned long long)(rows - 1));
-            goto done;
-        }
-        row = 0;
-    }
-    if ((uint64_t)row >= rows) {
-        rc = sl_base_error_set(err, SL_EINVAL, "%s: row %ld is out of range: tensor \"%s\" has shape %s, rows 0 to %llu",
-                          name, row, cn, shp, (unsigned long long)(rows - 1));
-        goto done;
-    }
-
-    char src[sizeof out->source];
-    if (t->ndim == 1 && !tensor)
-        snprintf(src, sizeof src, "%s", name);
-    else if (t->ndim == 1)
-        snprintf(src, sizeof src, "%s:%s", name, cn);
-    else
-        snprintf(src, sizeof src, "%s:%s[%ld]", name, cn, row);
-    if (V > SIZE_MAX / sizeof(double)) {
-        rc = sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %llu entries", name, (unsigned long long)V);
-        goto done;
-    }
-    if ((rc = sl_base_vec_alloc(out, (size_t)V, src, err)))
-        goto done;
-
-    unsigned eb = t->dtype->bits / 8;
-    const unsigned char *p = buf + 8 + n + t->begin + (uint64_t)row * V * eb;
-    for (size_t i = 0; i < (size_t)V; i++, p += eb) {
-        uint64_t w = sl_st_le(p, eb);
-        if (t->dtype->bits == 64) {
-            double d;
-            memcpy(&d, &w, sizeof d);
-            out->d[i] = d;
-            out->f[i] = (float)d;
-        } else {
-            float f;
-            if (eb == 4) {
-                uint32_t w32 = (uint32_t)w;
-                memcpy(&f, &w32, sizeof f);
-            } else {
-                f = !strcmp(t->dtype->name, "F16") ? sl_io_f16_to_f32((uint16_t)w) : sl_io_bf16_to_f32((uint16_t)w);
-            }
-            out->f[i] = f;
-            out->d[i] = (double)f;
-        }
-    }
-    out->dtype = t->dtype->bits == 64 ? SL_F64 : SL_F32;
+        fd->rows *= t->shape[i]; /* cannot overflow: product(shape) * bits fit in 64 bits */
+    fd->dtype = t->dtype;
+    fd->data = buf + 8 + n + t->begin;
     rc = 0;
 
 done:
@@ -407,4 +369,123 @@ done:
     free(ts);
     json_decref(root);
     return rc;
+}
+
+/* Element i of a located tensor's data, in both precisions. */
+static void st_elem(const st_found *fd, uint64_t i, double *d, float *f)
+{
+    unsigned eb = fd->dtype->bits / 8;
+    uint64_t w = sl_st_le(fd->data + i * eb, eb);
+    if (fd->dtype->bits == 64) {
+        double x;
+        memcpy(&x, &w, sizeof x);
+        *d = x;
+        *f = (float)x;
+        return;
+    }
+    float x;
+    if (eb == 4) {
+        uint32_t w32 = (uint32_t)w;
+        memcpy(&x, &w32, sizeof x);
+    } else {
+        x = !strcmp(fd->dtype->name, "F16") ? sl_io_f16_to_f32((uint16_t)w) : sl_io_bf16_to_f32((uint16_t)w);
+    }
+    *f = x;
+    *d = (double)x;
+}
+
+int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor,
+                                long row, sl_vec *out, sl_error *err)
+{
+    st_found fd;
+    memset(out, 0, sizeof *out);
+    int rc = st_locate(name, buf, len, tensor, &fd, err);
+    if (rc)
+        return rc;
+    const char *cn = fd.cn, *shp = fd.shp;
+    uint64_t V = fd.V, rows = fd.rows;
+    /* Rows: everything before the last dimension, flattened in C order. */
+    if (V == 0 || rows == 0)
+        return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has shape %s: no entries", name, cn, shp);
+    if (row < 0) {
+        if (rows > 1)
+            return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has shape %s, %llu rows: choose one with --row (0 to %llu)",
+                                     name, cn, shp, (unsigned long long)rows, (unsigned long long)(rows - 1));
+        row = 0;
+    }
+    if ((uint64_t)row >= rows)
+        return sl_base_error_set(err, SL_EINVAL, "%s: row %ld is out of range: tensor \"%s\" has shape %s, rows 0 to %llu",
+                                 name, row, cn, shp, (unsigned long long)(rows - 1));
+
+    char src[sizeof out->source];
+    if (fd.ndim == 1 && !tensor)
+        snprintf(src, sizeof src, "%s", name);
+    else if (fd.ndim == 1)
+        snprintf(src, sizeof src, "%s:%s", name, cn);
+    else
+        snprintf(src, sizeof src, "%s:%s[%ld]", name, cn, row);
+    if (V > SIZE_MAX / sizeof(double))
+        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %llu entries", name, (unsigned long long)V);
+    if ((rc = sl_base_vec_alloc(out, (size_t)V, src, err)))
+        return rc;
+    for (size_t i = 0; i < (size_t)V; i++)
+        st_elem(&fd, (uint64_t)row * V + i, &out->d[i], &out->f[i]);
+    out->dtype = fd.dtype->bits == 64 ? SL_F64 : SL_F32;
+    return SL_OK;
+}
+
+int sl_io_steps_read_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor, int view,
+                                 sl_io_steps *out, sl_error *err)
+{
+    st_found fd;
+    memset(out, 0, sizeof *out);
+    int rc = st_locate(name, buf, len, tensor, &fd, err);
+    if (rc)
+        return rc;
+    if (fd.ndim != 2)
+        return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has shape %s: per-step logits are a 2-D [T, V] tensor",
+                                 name, fd.cn, fd.shp);
+    if (fd.V == 0 || fd.d0 == 0)
+        return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has shape %s: no entries", name, fd.cn, fd.shp);
+    char src[sizeof out->source];
+    if (tensor)
+        snprintf(src, sizeof src, "%s:%s", name, fd.cn);
+    else
+        snprintf(src, sizeof src, "%s", name);
+    int f64 = fd.dtype->bits == 64;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (view && (f64 || !strcmp(fd.dtype->name, "F32")) && (uintptr_t)fd.data % (f64 ? 8 : 4) == 0) {
+        memset(out, 0, sizeof *out);
+        snprintf(out->source, sizeof out->source, "%s", src);
+        out->t = (size_t)fd.d0;
+        out->v = (size_t)fd.V;
+        out->dtype = f64 ? SL_F64 : SL_F32;
+        if (f64)
+            out->d = (double *)(uintptr_t)fd.data;
+        else
+            out->f = (float *)(uintptr_t)fd.data;
+        out->view = 1;
+        return SL_OK;
+    }
+#endif
+    if ((rc = sl_io_steps_alloc(out, (size_t)fd.d0, (size_t)fd.V, f64 ? SL_F64 : SL_F32, src, err)))
+        return rc;
+    size_t n = out->t * out->v;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* F32 and F64 bytes are the host's: one copy (F16, BF16 widen below) */
+    if (fd.dtype->bits == 64 || !strcmp(fd.dtype->name, "F32")) {
+        memcpy(f64 ? (void *)out->d : (void *)out->f, fd.data, n * (fd.dtype->bits / 8));
+        return SL_OK;
+    }
+#endif
+    for (size_t i = 0; i < n; i++) {
+        double d;
+        float f;
+        st_elem(&fd, i, &d, &f);
+        if (f64)
+            out->d[i] = d;
+        else
+            out->f[i] = f;
+    }
+    return SL_OK;
 }

@@ -14,6 +14,9 @@
 int sl_io_vec_read(const char *spec, const char *tensor, long row, sl_vec *out, sl_error *err);
 int sl_io_vec_read_text(const char *name, const char *text, size_t len, sl_vec *out, sl_error *err);
 int sl_io_vec_read_npy(const char *name, const unsigned char *buf, size_t len, sl_vec *out, sl_error *err);
+/* The numbers of text[0..len) as sl_io_vec_read_text reads them; `line` is the
+ * line number of text[0] in messages. */
+int sl_io_text_numbers(const char *name, const char *text, size_t len, size_t line, sl_vec *out, sl_error *err);
 /* Reads a whole file into memory (caller frees). */
 int sl_io_file_slurp(const char *path, unsigned char **buf, size_t *len, sl_error *err);
 
@@ -121,6 +124,57 @@ int sl_io_counts_read(const char *path, size_t V, uint64_t *counts, uint64_t *n,
  * SL_EINVAL with one line naming the file and the rule that failed. */
 int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor,
                                 long row, sl_vec *out, sl_error *err);
+/* ---------------------------------------------------------------- per-step logits (io/steps.c) */
+
+/* A generation's per-step logits (or probabilities): T rows of V entries,
+ * row-major. Binary sources keep their own precision in one array (f for
+ * float32, F16 and BF16; d for float64); text keeps both its strtod and its
+ * strtof parsings (dtype SL_F64, d and f both set). */
+typedef struct sl_io_steps {
+    size_t t, v;
+    sl_dtype dtype;
+    double *d;          /* T*V entries, or NULL */
+    float *f;           /* T*V entries, or NULL */
+    char source[256];
+    int view;           /* d or f point into the caller's (or the mapped) buffer: not freed */
+    void *map;          /* the file mapping sl_io_steps_read made, or NULL */
+    size_t map_len;
+} sl_io_steps;
+
+/* Reads PATH (binary files are mapped, not copied): a .safetensors file (its only tensor, or `tensor`), which must
+ * be 2-D [T, V]; a 2-D .npy (float32 or float64); or text, one step per line
+ * (numbers separated by spaces or commas, '#' comments, blank lines skipped;
+ * an inline list is one step). Refused, with one line naming the file and the
+ * position: a tensor of another rank, rows of different lengths, a NaN entry
+ * or an all -inf row (by step, from 0), no steps. */
+int sl_io_steps_read(const char *path, const char *tensor, sl_io_steps *out, sl_error *err);
+int sl_io_steps_read_text(const char *name, const char *text, size_t len, sl_io_steps *out, sl_error *err);
+/* view: when the data are the host's float32 / float64, suitably aligned,
+ * point into buf instead of copying (buf must then outlive out). */
+int sl_io_steps_read_npy(const char *name, const unsigned char *buf, size_t len, int view, sl_io_steps *out,
+                         sl_error *err);
+int sl_io_steps_read_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor, int view,
+                                 sl_io_steps *out, sl_error *err);
+/* Allocates the array of `dtype` (d for SL_F64, else f) for t*v entries. */
+int sl_io_steps_alloc(sl_io_steps *m, size_t t, size_t v, sl_dtype dtype, const char *source, sl_error *err);
+/* Copies step i into row (allocated by the caller with sl_base_vec_alloc for
+ * m->v entries), both precisions; row->source becomes "SOURCE step i".
+ * SL_EINVAL if i or the row's size is wrong. */
+int sl_io_steps_row(const sl_io_steps *m, size_t i, sl_vec *row);
+void sl_io_steps_free(sl_io_steps *m);
+
+/* The header of a .npy file (io/npy.c): its shape (up to 8 dimensions),
+ * element width (4 or 8) and data, checked against the length. */
+#define SL_IO_NPY_MAXDIM 8
+typedef struct sl_io_npy_info {
+    size_t ndim, shape[SL_IO_NPY_MAXDIM];
+    size_t width, count;
+    const unsigned char *data;
+} sl_io_npy_info;
+int sl_io_npy_header(const char *name, const unsigned char *buf, size_t len, sl_io_npy_info *info, sl_error *err);
+/* Element k of the data in both precisions. */
+void sl_io_npy_elem(const sl_io_npy_info *info, size_t k, double *d, float *f);
+
 /* Exact widenings of IEEE binary16 and bfloat16 bit patterns to float. */
 float sl_io_f16_to_f32(uint16_t h);
 float sl_io_bf16_to_f32(uint16_t b);

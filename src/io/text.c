@@ -18,7 +18,12 @@ static int is_sep(char c)
 
 int sl_io_vec_read_text(const char *name, const char *text, size_t len, sl_vec *out, sl_error *err)
 {
-    size_t cap = 64, n = 0, line = 1;
+    return sl_io_text_numbers(name, text, len, 1, out, err);
+}
+
+int sl_io_text_numbers(const char *name, const char *text, size_t len, size_t line, sl_vec *out, sl_error *err)
+{
+    size_t cap = 64, n = 0;
     double *d = malloc(cap * sizeof *d);
     float *f = malloc(cap * sizeof *f);
     char tok[128];

@@ -14,13 +14,19 @@ int sl_io_file_slurp(const char *path, unsigned char **buf, size_t *len, sl_erro
     FILE *f = fopen(path, "rb");
     if (!f)
         return sl_base_error_set(err, SL_EIO, "%s: cannot open: %s", path, strerror(errno));
+    /* a regular file is read in one piece of its size (a 1 GB logits dump must not be
+     * copied through a doubling buffer); a pipe or a file that grows reads on */
+    struct stat st;
     size_t cap = 1 << 16, n = 0;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (unsigned long long)st.st_size < SIZE_MAX - 1)
+        cap = (size_t)st.st_size + 1;
     unsigned char *b = malloc(cap);
     while (b) {
         n += fread(b + n, 1, cap - n, f);
         if (n < cap)
             break;
-        unsigned char *nb = realloc(b, cap *= 2);
+        unsigned char *nb = cap <= SIZE_MAX / 2 ? realloc(b, cap *= 2) : NULL;
         if (!nb) {
             free(b);
             b = NULL;

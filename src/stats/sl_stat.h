@@ -137,6 +137,65 @@ int sl_stat_kolmogorov_cdf(size_t n, double d, double *cdf, sl_error *err);
  * p-value 1 - K(n, D). x is not modified. */
 int sl_stat_ks_uniform(const double *x, size_t n, double *d, double *p, struct sl_error *err);
 
+/* ---------------------------------------------------------------- generation logs (stats/gen.c) */
+
+/* A generation log judged against a claim: each step t has its own claimed
+ * distribution p_t (V weights, divided by their sum here) and an observed
+ * token x_t. Outside the kept set (p_t(x_t) = 0) fails outright; the
+ * randomised PIT (tokens by decreasing p_t, ties by id; u = mass before x_t
+ * + U p_t(x_t)) is KS-tested against Uniform(0,1); L = sum log p_t(x_t) is
+ * z-tested against its exact mean and variance under the claim. The verdict's
+ * p-value is min(1, 2 min(p_KS, p_LL)) (Bonferroni), 0 with a step outside.
+ * The U come from splitmix64 seeded with SL_STAT_GEN_SEED, one per step. */
+#define SL_STAT_GEN_SEED 20261201u
+#define SL_STAT_GEN_RNG "splitmix64"
+/* the seed of the power simulation of `samplab check` */
+#define SL_STAT_SIM_SEED_GEN 20261202u
+
+/* One step's terms. */
+typedef struct sl_stat_gen_one {
+    double px;          /* p_t(x_t), normalised */
+    double mean, var;   /* sum_i p_i log p_i and Var(log p(X)) under p_t */
+    double before;      /* mass of the tokens ranked before x_t */
+} sl_stat_gen_one;
+
+typedef struct sl_stat_gen {
+    size_t t, cap, n_pit;
+    double *pit;        /* the u of each step inside the kept set */
+    double ll, ll_mean, ll_var;
+    size_t outside;     /* steps with p_t(x_t) = 0 */
+    uint64_t state;     /* the uniforms' generator */
+} sl_stat_gen;
+
+typedef struct sl_stat_gen_result {
+    size_t steps, outside;
+    double ll, ll_mean, ll_sd, ll_z, ll_p;
+    double ks_d, ks_p;
+    double p_value;     /* the verdict's */
+    int reject;
+} sl_stat_gen_result;
+
+/* T: expected steps (the arrays grow past it). */
+int sl_stat_gen_init(sl_stat_gen *g, size_t T, uint64_t seed, sl_error *err);
+/* The terms of step `step` (for messages) from weights w[0..V) and token x:
+ * O(V), no sort. SL_EINVAL for x >= V, a weight that is negative, NaN or
+ * infinite, or all zero. */
+int sl_stat_gen_step(const double *w, size_t V, size_t x, size_t step, sl_stat_gen_one *o, sl_error *err);
+/* Adds a step's terms (in step order: the step's uniform is drawn here). */
+int sl_stat_gen_add(sl_stat_gen *g, const sl_stat_gen_one *o, sl_error *err);
+int sl_stat_gen_finish(const sl_stat_gen *g, double alpha, sl_stat_gen_result *r, sl_error *err);
+void sl_stat_gen_free(sl_stat_gen *g);
+
+/* Step `step`'s weights under alternative `alt` (0 = the claim, 1..n_alt the
+ * faults), V entries in *w, valid until the next call. */
+typedef int (*sl_stat_gen_dist)(void *ctx, size_t step, size_t alt, const double **w, size_t *V, sl_error *err);
+/* The verdict's power against each fault: `trials` logs of T steps simulated
+ * with step t drawn from fault a's weights and judged against the claim
+ * (alpha), the draws from splitmix64 seeded with `seed`. power: n_alt entries.
+ * Cost: T (V log V + n_alt (V + trials log V)); memory n_alt trials T floats. */
+int sl_stat_gen_power(size_t T, size_t n_alt, sl_stat_gen_dist dist, void *ctx, size_t trials, double alpha,
+                      uint64_t seed, double *power, sl_error *err);
+
 /* ---------------------------------------------------------------- power */
 
 /* The tests a power study reports. GOF is `samplab gof`'s verdict rule:

@@ -62,6 +62,33 @@ static inline int sl_fuzz_npy_one(const uint8_t *data, size_t size)
     return 0;
 }
 
+/* the per-step readers (io/steps.c) over one input as text, .npy and
+ * .safetensors; every row of what is accepted is copied out */
+static inline void sl_fuzz_steps_rows(int rc, sl_io_steps *m)
+{
+    if (rc)
+        return;
+    sl_vec row;
+    sl_error err;
+    if (sl_base_vec_alloc(&row, m->v, "fuzz", &err) == 0) {
+        for (size_t t = 0; t < m->t; t++)
+            (void)sl_io_steps_row(m, t, &row);
+        sl_base_vec_free(&row);
+    }
+    sl_io_steps_free(m);
+}
+
+static inline int sl_fuzz_steps_one(const uint8_t *data, size_t size)
+{
+    sl_io_steps m;
+    sl_error err;
+    sl_fuzz_steps_rows(sl_io_steps_read_text("fuzz.txt", (const char *)data, size, &m, &err), &m);
+    sl_fuzz_steps_rows(sl_io_steps_read_npy("fuzz.npy", data, size, 0, &m, &err), &m);
+    sl_fuzz_steps_rows(sl_io_steps_read_safetensors("fuzz.safetensors", data, size, NULL, 0, &m, &err), &m);
+    sl_fuzz_steps_rows(sl_io_steps_read_safetensors("fuzz.safetensors", data, size, "logits", 0, &m, &err), &m);
+    return 0;
+}
+
 static inline int sl_fuzz_safetensors_one(const uint8_t *data, size_t size)
 {
     /* the default selection, then explicit rows and a name the fuzzer can

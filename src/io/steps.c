@@ -1,0 +1,293 @@
+/* steps.c — per-step logits of a generation: a [T, V] matrix, one row per step,
+ * from a 2-D .safetensors tensor (io/safetensors.c), a 2-D .npy (io/npy.c) or
+ * text with one step per line (io/text.c's numbers, parsed by strtod and by
+ * strtof). Binary sources keep their own precision (float32 rows widen exactly
+ * to double, float64 rows round once to float); text keeps both parsings.
+ * Every row must have a number that is not NaN and not all -inf: a sampler
+ * has nothing to draw from such a step, so it is refused here, by step. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/sl_io.h"
+
+int sl_io_steps_alloc(sl_io_steps *m, size_t t, size_t v, sl_dtype dtype, const char *source, sl_error *err)
+{
+    memset(m, 0, sizeof *m);
+    snprintf(m->source, sizeof m->source, "%s", source);
+    if (!t || !v)
+        return sl_base_error_set(err, SL_EINVAL, "%s: no steps", source);
+    if (t > SIZE_MAX / sizeof(double) / v)
+        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu steps of %zu entries", source, t, v);
+    m->t = t;
+    m->v = v;
+    m->dtype = dtype;
+    if (dtype == SL_F64)
+        m->d = malloc(t * v * sizeof *m->d);
+    else
+        m->f = malloc(t * v * sizeof *m->f);
+    if (!m->d && !m->f)
+        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu steps of %zu entries", source, t, v);
+    return SL_OK;
+}
+
+void sl_io_steps_free(sl_io_steps *m)
+{
+    if (!m->view) {
+        free(m->d);
+        free(m->f);
+    }
+    if (m->map)
+        munmap(m->map, m->map_len);
+    memset(m, 0, sizeof *m);
+}
+
+int sl_io_steps_row(const sl_io_steps *m, size_t i, sl_vec *row)
+{
+    if (i >= m->t || row->n != m->v)
+        return SL_EINVAL;
+    size_t V = m->v;
+    if (m->d && m->f) {
+        memcpy(row->d, m->d + i * V, V * sizeof *row->d);
+        memcpy(row->f, m->f + i * V, V * sizeof *row->f);
+    } else if (m->d) {
+        const double *s = m->d + i * V;
+        memcpy(row->d, s, V * sizeof *row->d);
+        for (size_t j = 0; j < V; j++)
+            row->f[j] = (float)s[j];
+    } else {
+        const float *s = m->f + i * V;
+        memcpy(row->f, s, V * sizeof *row->f);
+        for (size_t j = 0; j < V; j++)
+            row->d[j] = s[j];
+    }
+    row->dtype = m->dtype;
+    snprintf(row->source, sizeof row->source, "%.200s step %zu", m->source, i);
+    return SL_OK;
+}
+
+/* NaN anywhere, or nothing above -inf: the step has no distribution. */
+static int check_rows(const sl_io_steps *m, sl_error *err)
+{
+    size_t V = m->v;
+    for (size_t i = 0; i < m->t; i++) {
+        /* count, branch-free, then find the entry only when there is one */
+        size_t nan = 0, ninf = 0;
+        if (m->d) {
+            const double *x = m->d + i * V;
+            for (size_t j = 0; j < V; j++) {
+                nan += x[j] != x[j];
+                ninf += x[j] == -INFINITY;
+            }
+        } else {
+            const float *x = m->f + i * V;
+            for (size_t j = 0; j < V; j++) {
+                nan += x[j] != x[j];
+                ninf += x[j] == -INFINITY;
+            }
+        }
+        for (size_t j = 0; nan && j < V; j++)
+            if (isnan(m->d ? m->d[i * V + j] : (double)m->f[i * V + j]))
+                return sl_base_error_set(err, SL_EINVAL, "%s: step %zu, entry %zu is NaN", m->source, i, j);
+        if (ninf == V)
+            return sl_base_error_set(err, SL_EINVAL, "%s: step %zu is all -inf (nothing to draw)", m->source, i);
+    }
+    return SL_OK;
+}
+
+int sl_io_steps_read_npy(const char *name, const unsigned char *buf, size_t len, int view, sl_io_steps *out,
+                         sl_error *err)
+{
+    sl_io_npy_info info;
+    memset(out, 0, sizeof *out);
+    int rc = sl_io_npy_header(name, buf, len, &info, err);
+    if (rc)
+        return rc;
+    if (info.ndim != 2)
+        return sl_base_error_set(err, SL_EINVAL, "%s: a %zu-D array: per-step logits are a 2-D [T, V] array", name,
+                                 info.ndim);
+    if (!info.shape[0] || !info.shape[1])
+        return sl_base_error_set(err, SL_EINVAL, "%s: shape (%zu, %zu) has no entries", name, info.shape[0],
+                                 info.shape[1]);
+    sl_dtype dt = info.width == 8 ? SL_F64 : SL_F32;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (view && (uintptr_t)info.data % info.width == 0) {
+        snprintf(out->source, sizeof out->source, "%s", name);
+        out->t = info.shape[0];
+        out->v = info.shape[1];
+        out->dtype = dt;
+        if (dt == SL_F64)
+            out->d = (double *)(uintptr_t)info.data;
+        else
+            out->f = (float *)(uintptr_t)info.data;
+        out->view = 1;
+        return SL_OK;
+    }
+#endif
+    if ((rc = sl_io_steps_alloc(out, info.shape[0], info.shape[1], dt, name, err)))
+        return rc;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* the file's little-endian bytes are the host's: one copy */
+    memcpy(dt == SL_F64 ? (void *)out->d : (void *)out->f, info.data, info.count * info.width);
+    return SL_OK;
+#endif
+    for (size_t k = 0; k < info.count; k++) {
+        double d;
+        float f;
+        sl_io_npy_elem(&info, k, &d, &f);
+        if (dt == SL_F64)
+            out->d[k] = d;
+        else
+            out->f[k] = f;
+    }
+    return SL_OK;
+}
+
+/* A line holds a step when it has something other than separators and a comment. */
+static int line_has_numbers(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '#')
+            return 0;
+        if (!strchr(" \t\r\f\v,", s[i]))
+            return 1;
+    }
+    return 0;
+}
+
+int sl_io_steps_read_text(const char *name, const char *text, size_t len, sl_io_steps *out, sl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    size_t cap = 0, t = 0, V = 0, line = 0, first_line = 0;
+    double *d = NULL;
+    float *f = NULL;
+    int rc = SL_OK;
+    for (size_t at = 0; at < len;) {
+        const char *nl = memchr(text + at, '\n', len - at);
+        size_t end = nl ? (size_t)(nl - text) : len;
+        line++;
+        if (line_has_numbers(text + at, end - at)) {
+            sl_vec row;
+            if ((rc = sl_io_text_numbers(name, text + at, end - at, line, &row, err)))
+                goto fail;
+            if (t == 0) {
+                V = row.n;
+                first_line = line;
+            } else if (row.n != V) {
+                rc = sl_base_error_set(err, SL_EINVAL, "%s: line %zu (step %zu) has %zu numbers, line %zu (step 0) has %zu",
+                                       name, line, t, row.n, first_line, V);
+                sl_base_vec_free(&row);
+                goto fail;
+            }
+            if (t == cap) {
+                size_t nc = cap ? 2 * cap : 16;
+                double *nd = NULL;
+                float *nf = NULL;
+                if (nc <= SIZE_MAX / sizeof(double) / V) {
+                    nd = realloc(d, nc * V * sizeof *d);
+                    if (nd)
+                        d = nd;
+                    nf = realloc(f, nc * V * sizeof *f);
+                    if (nf)
+                        f = nf;
+                }
+                if (!nd || !nf) {
+                    sl_base_vec_free(&row);
+                    rc = sl_base_error_set(err, SL_ENOMEM, "%s: out of memory at step %zu", name, t);
+                    goto fail;
+                }
+                cap = nc;
+            }
+            memcpy(d + t * V, row.d, V * sizeof *d);
+            memcpy(f + t * V, row.f, V * sizeof *f);
+            sl_base_vec_free(&row);
+            t++;
+        }
+        at = end + 1;
+    }
+    if (!t) {
+        rc = sl_base_error_set(err, SL_EINVAL, "%s: no steps (no line with numbers)", name);
+        goto fail;
+    }
+    snprintf(out->source, sizeof out->source, "%s", name);
+    out->t = t;
+    out->v = V;
+    out->d = d;
+    out->f = f;
+    out->dtype = SL_F64;
+    return SL_OK;
+fail:
+    free(d);
+    free(f);
+    return rc;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && !strcmp(s + a - b, suffix);
+}
+
+int sl_io_steps_read(const char *path, const char *tensor, sl_io_steps *out, sl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    struct stat st;
+    if (!*path || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        /* an inline list is one step: "3,2,2,1" */
+        if (*path && strspn(path, "0123456789+-.,eEinfatyINFATY \t") == strlen(path)) {
+            if (tensor)
+                return sl_base_error_set(err, SL_EINVAL, "inline: --tensor applies to .safetensors files only");
+            int rc = sl_io_steps_read_text("inline", path, strlen(path), out, err);
+            return rc ? rc : check_rows(out, err);
+        }
+        return sl_base_error_set(err, SL_EIO, "%s: cannot open a file of per-step logits", path);
+    }
+    int bin = ends_with(path, ".safetensors") || ends_with(path, ".npy");
+    if (tensor && !ends_with(path, ".safetensors"))
+        return sl_base_error_set(err, SL_EINVAL, "%s: --tensor applies to .safetensors files only", path);
+    int rc;
+    if (bin && st.st_size > 0) {
+        /* mapped, not read: a [10000, 32000] float32 dump is 1.28 GB, and its rows are
+         * used in place where the bytes are the host's floats */
+        int fd = open(path, O_RDONLY);
+        if (fd < 0)
+            return sl_base_error_set(err, SL_EIO, "%s: cannot open: %s", path, strerror(errno));
+        size_t len = (size_t)st.st_size;
+        void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+        close(fd);
+        if (map == MAP_FAILED)
+            return sl_base_error_set(err, SL_EIO, "%s: cannot map: %s", path, strerror(errno));
+        if (ends_with(path, ".safetensors"))
+            rc = sl_io_steps_read_safetensors(path, map, len, tensor, 1, out, err);
+        else
+            rc = sl_io_steps_read_npy(path, map, len, 1, out, err);
+        if (!rc && out->view) {
+            out->map = map;
+            out->map_len = len;
+        } else {
+            munmap(map, len);
+        }
+    } else {
+        unsigned char *buf;
+        size_t len;
+        if ((rc = sl_io_file_slurp(path, &buf, &len, err)))
+            return rc;
+        if (ends_with(path, ".safetensors"))
+            rc = sl_io_steps_read_safetensors(path, buf, len, tensor, 0, out, err);
+        else if (ends_with(path, ".npy"))
+            rc = sl_io_steps_read_npy(path, buf, len, 0, out, err);
+        else
+            rc = sl_io_steps_read_text(path, (const char *)buf, len, out, err);
+        free(buf);
+    }
+    if (!rc && (rc = check_rows(out, err)))
+        sl_io_steps_free(out);
+    return rc;
+}

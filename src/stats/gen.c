@@ -1,0 +1,322 @@
+/* gen.c — statistics of a generation log: T steps, each with its own claimed
+ * distribution p_t (V weights) and an observed token x_t. The layer sees only
+ * these vectors and tokens, never a sampler.
+ *
+ * Three things are judged (the verdict combines them):
+ *  - outside the kept set: p_t(x_t) = 0 fails outright;
+ *  - the randomised probability integral transform: tokens ordered by
+ *    decreasing p_t (ties by id), F- = the mass before x_t, u_t = F- + U p_t(x_t)
+ *    with U uniform. Under the claim the u_t are independent Uniform(0,1)
+ *    exactly, whatever the history (each is uniform given the past), so their
+ *    KS test is exact; ordering by probability makes a too-hot or too-cold
+ *    sampler push u toward 1 or 0;
+ *  - the log-likelihood L = sum_t log p_t(x_t), against its exact mean
+ *    sum_t sum_i p_ti log p_ti and variance sum_t Var_t(log p_t(X)) under the
+ *    claim (the steps' terms are martingale differences, so the variances add),
+ *    as a two-sided z-test (normal approximation: good once T is in the tens).
+ * The verdict's p-value is Bonferroni's min(1, 2 min(p_KS, p_LL)), 0 with any
+ * step outside the kept set: never above its level under the claim
+ * (conservative, not uniform). The uniforms U come from splitmix64 seeded with
+ * SL_STAT_GEN_SEED, so a log always gets the same answer. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/sl_stat.h"
+
+static uint64_t smix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* a double in [0, 1) from the top 53 bits */
+static double unif(uint64_t *s)
+{
+    return (double)(smix(s) >> 11) * 0x1p-53;
+}
+
+int sl_stat_gen_init(sl_stat_gen *g, size_t T, uint64_t seed, sl_error *err)
+{
+    memset(g, 0, sizeof *g);
+    g->cap = T ? T : 1;
+    g->pit = malloc(g->cap * sizeof *g->pit);
+    if (!g->pit)
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu steps", T);
+    g->state = seed;
+    return SL_OK;
+}
+
+void sl_stat_gen_free(sl_stat_gen *g)
+{
+    free(g->pit);
+    memset(g, 0, sizeof *g);
+}
+
+/* Sum of the weights, checked: finite, >= 0, not all zero. */
+static int weight_sum(const double *w, size_t V, size_t step, double *sum, sl_error *err)
+{
+    double s = 0;
+    for (size_t i = 0; i < V; i++) {
+        if (!(w[i] >= 0) || isinf(w[i]))
+            return sl_base_error_set(err, SL_EINVAL, "step %zu: probability %zu is %.17g", step, i, w[i]);
+        s += w[i];
+    }
+    if (!(s > 0))
+        return sl_base_error_set(err, SL_EINVAL, "step %zu: the probabilities are all zero", step);
+    *sum = s;
+    return SL_OK;
+}
+
+int sl_stat_gen_step(const double *w, size_t V, size_t x, size_t step, sl_stat_gen_one *o, sl_error *err)
+{
+    double sum;
+    memset(o, 0, sizeof *o);
+    if (x >= V)
+        return sl_base_error_set(err, SL_EINVAL, "step %zu: token %zu is not below V = %zu", step, x, V);
+    int rc = weight_sum(w, V, step, &sum, err);
+    if (rc)
+        return rc;
+    /* one pass: the entropy terms and the mass ranked before x */
+    double inv = 1.0 / sum, wx = w[x], m1 = 0, m2 = 0, before = 0;
+    for (size_t i = 0; i < V; i++) {
+        double wi = w[i];
+        if (wi > 0) {
+            double p = wi * inv, l = log(p);
+            m1 += p * l;
+            m2 += p * l * l;
+            if (wi > wx || (wi == wx && i < x))
+                before += p;
+        }
+    }
+    o->px = wx * inv;
+    o->mean = m1;
+    o->var = m2 - m1 * m1 > 0 ? m2 - m1 * m1 : 0;
+    o->before = before;
+    return SL_OK;
+}
+
+int sl_stat_gen_add(sl_stat_gen *g, const sl_stat_gen_one *o, sl_error *err)
+{
+    if (g->t == g->cap) {
+        size_t nc = 2 * g->cap;
+        double *np = realloc(g->pit, nc * sizeof *np);
+        if (!np)
+            return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu steps", nc);
+        g->pit = np;
+        g->cap = nc;
+    }
+    double u = unif(&g->state); /* drawn for every step, so step t's U never depends on other steps' outcomes */
+    if (o->px == 0) {
+        g->outside++;
+        g->t++;
+        return SL_OK;
+    }
+    double v = o->before + u * o->px;
+    g->pit[g->n_pit++] = v < 1 ? v : 1;
+    g->ll += log(o->px);
+    g->ll_mean += o->mean;
+    g->ll_var += o->var;
+    g->t++;
+    return SL_OK;
+}
+
+int sl_stat_gen_finish(const sl_stat_gen *g, double alpha, sl_stat_gen_result *r, sl_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->steps = g->t;
+    r->outside = g->outside;
+    r->ll = g->ll;
+    r->ll_mean = g->ll_mean;
+    r->ll_sd = sqrt(g->ll_var);
+    if (r->ll_sd > 0) {
+        r->ll_z = (g->ll - g->ll_mean) / r->ll_sd;
+        r->ll_p = erfc(fabs(r->ll_z) / sqrt(2.0));
+    } else {
+        /* every step certain (or greedy): L must equal its mean exactly */
+        r->ll_z = 0;
+        r->ll_p = fabs(g->ll - g->ll_mean) <= 1e-9 * (1 + fabs(g->ll_mean)) ? 1.0 : 0.0;
+    }
+    if (g->n_pit) {
+        int rc = sl_stat_ks_uniform(g->pit, g->n_pit, &r->ks_d, &r->ks_p, err);
+        if (rc)
+            return rc;
+    } else {
+        r->ks_p = 1;
+    }
+    double m = r->ks_p < r->ll_p ? r->ks_p : r->ll_p;
+    r->p_value = g->outside ? 0.0 : (2 * m < 1 ? 2 * m : 1.0);
+    r->reject = g->outside > 0 || r->p_value < alpha;
+    return SL_OK;
+}
+
+/* ---------------------------------------------------------------- power */
+
+/* a token and its probability, sorted by decreasing probability, ties by id */
+typedef struct ranked {
+    double p;
+    size_t i;
+} ranked;
+
+static int by_prob_desc(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    if (x->p != y->p)
+        return x->p > y->p ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+int sl_stat_gen_power(size_t T, size_t n_alt, sl_stat_gen_dist dist, void *ctx, size_t trials, double alpha,
+                      uint64_t seed, double *power, sl_error *err)
+{
+    int rc = SL_OK;
+    size_t V = 0, nl = n_alt * trials;
+    double *p = NULL, *cq = NULL, *before = NULL, *ll = NULL, *mean = NULL, *var = NULL;
+    float *pit = NULL;
+    ranked *idx = NULL;
+    size_t *outside = NULL;
+    if (!T || !n_alt || !trials)
+        return sl_base_error_set(err, SL_EINVAL, "power: no steps, faults or trials");
+    if (nl > SIZE_MAX / sizeof(float) / T)
+        return sl_base_error_set(err, SL_ENOMEM, "power: out of memory for %zu simulated logs of %zu steps", nl, T);
+    ll = calloc(nl, sizeof *ll);
+    outside = calloc(nl, sizeof *outside);
+    pit = malloc(nl * T * sizeof *pit);
+    mean = calloc(1, sizeof *mean);
+    var = calloc(1, sizeof *var);
+    if (!ll || !outside || !pit || !mean || !var) {
+        rc = sl_base_error_set(err, SL_ENOMEM, "power: out of memory for %zu simulated logs of %zu steps", nl, T);
+        goto out;
+    }
+    uint64_t st = seed;
+    for (size_t t = 0; t < T; t++) {
+        const double *w;
+        size_t Vt;
+        if ((rc = dist(ctx, t, 0, &w, &Vt, err)))
+            goto out;
+        if (!V) {
+            V = Vt;
+            p = malloc(V * sizeof *p);
+            cq = malloc(V * sizeof *cq);
+            before = malloc(V * sizeof *before);
+            idx = malloc(V * sizeof *idx);
+            if (!p || !cq || !before || !idx) {
+                rc = sl_base_error_set(err, SL_ENOMEM, "power: out of memory for V = %zu", V);
+                goto out;
+            }
+        } else if (Vt != V) {
+            rc = sl_base_error_set(err, SL_EINVAL, "power: step %zu has V = %zu, not %zu", t, Vt, V);
+            goto out;
+        }
+        double sum;
+        if ((rc = weight_sum(w, V, t, &sum, err)))
+            goto out;
+        double m1 = 0, m2 = 0;
+        for (size_t i = 0; i < V; i++) {
+            p[i] = w[i] / sum;
+            idx[i].p = p[i];
+            idx[i].i = i;
+            if (p[i] > 0) {
+                double l = log(p[i]);
+                m1 += p[i] * l;
+                m2 += p[i] * l * l;
+            }
+        }
+        *mean += m1;
+        *var += m2 - m1 * m1 > 0 ? m2 - m1 * m1 : 0;
+        /* the mass ranked before each token (decreasing p, ties by id), as sl_stat_gen_step */
+        qsort(idx, V, sizeof *idx, by_prob_desc);
+        double acc = 0;
+        for (size_t r = 0; r < V; r++) {
+            before[idx[r].i] = acc;
+            acc += idx[r].p;
+        }
+        for (size_t a = 0; a < n_alt; a++) {
+            const double *q;
+            if ((rc = dist(ctx, t, a + 1, &q, &Vt, err)))
+                goto out;
+            if (Vt != V) {
+                rc = sl_base_error_set(err, SL_EINVAL, "power: step %zu, fault %zu has V = %zu, not %zu", t, a, Vt, V);
+                goto out;
+            }
+            double c = 0;
+            for (size_t i = 0; i < V; i++) {
+                if (!(q[i] >= 0) || isinf(q[i])) {
+                    rc = sl_base_error_set(err, SL_EINVAL, "power: step %zu, fault %zu: weight %zu is %.17g", t, a, i, q[i]);
+                    goto out;
+                }
+                cq[i] = c += q[i];
+            }
+            if (!(c > 0)) {
+                rc = sl_base_error_set(err, SL_EINVAL, "power: step %zu, fault %zu: all weights zero", t, a);
+                goto out;
+            }
+            for (size_t j = 0; j < trials; j++) {
+                size_t lj = a * trials + j;
+                /* x ~ q: the first i with cq[i] > u c */
+                double u = unif(&st) * c;
+                size_t lo = 0, hi = V - 1;
+                while (lo < hi) {
+                    size_t mid = lo + (hi - lo) / 2;
+                    if (cq[mid] > u)
+                        hi = mid;
+                    else
+                        lo = mid + 1;
+                }
+                while (lo > 0 && q[lo] == 0) /* never land on a zero weight */
+                    lo--;
+                double U = unif(&st), px = p[lo];
+                if (px == 0) {
+                    outside[lj]++;
+                    pit[lj * T + t] = -1;
+                    continue;
+                }
+                double v = before[lo] + U * px;
+                pit[lj * T + t] = (float)(v < 1 ? v : 1);
+                ll[lj] += log(px);
+            }
+        }
+    }
+    /* the verdict of each simulated log */
+    double *u = malloc(T * sizeof *u);
+    if (!u) {
+        rc = sl_base_error_set(err, SL_ENOMEM, "power: out of memory");
+        goto out;
+    }
+    for (size_t a = 0; a < n_alt; a++) {
+        size_t rej = 0;
+        for (size_t j = 0; j < trials; j++) {
+            size_t lj = a * trials + j;
+            if (outside[lj]) {
+                rej++;
+                continue;
+            }
+            for (size_t t = 0; t < T; t++)
+                u[t] = pit[lj * T + t];
+            double d, pks, sd = sqrt(*var), pll;
+            if ((rc = sl_stat_ks_uniform(u, T, &d, &pks, err))) {
+                free(u);
+                goto out;
+            }
+            pll = sd > 0 ? erfc(fabs((ll[lj] - *mean) / sd) / sqrt(2.0))
+                         : (fabs(ll[lj] - *mean) <= 1e-9 * (1 + fabs(*mean)) ? 1.0 : 0.0);
+            double m = pks < pll ? pks : pll;
+            rej += 2 * m < alpha;
+        }
+        power[a] = (double)rej / (double)trials;
+    }
+    free(u);
+out:
+    free(p);
+    free(cq);
+    free(before);
+    free(idx);
+    free(ll);
+    free(mean);
+    free(var);
+    free(pit);
+    free(outside);
+    return rc;
+}
