@@ -226,3 +226,52 @@ Test(replay_pipeline, llamacpp_dist_boundaries_match_exact_audit)
     cr_assert_eq(pick_at(base, 8, lo - 1), prev);
     sl_stat_exact_result_free(&res);
 }
+
+/* draw --framework llamacpp --n N with penalties is N steps of one sampler: each
+ * drawn token joins the history that the frequency/presence/repetition penalties
+ * read over the last --penalty-last-n ids (llama_sampler_sample accepts it). The
+ * replay by hand runs the chain on context + the tokens drawn so far. */
+Test(replay_pipeline, llamacpp_draw_accepts_each_token)
+{
+    static const double x[8] = {4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2.2};
+    sl_vec v;
+    sl_error e;
+    cr_assert_eq(sl_base_vec_alloc(&v, 8, "weather", &e), 0);
+    for (int i = 0; i < 8; i++)
+        v.d[i] = v.f[i] = (float)x[i];
+    long ctx[1] = {0};
+    sl_fw_opts o;
+    memset(&o, 0, sizeof o);
+    o.logits = &v;
+    o.has_seed = 1;
+    o.seed.lo = 1;
+    o.n = 40;
+    o.k = 1;
+    o.cfg.has_penalty = 1, o.cfg.penalty = 1.5;
+    o.cfg.has_freq = 1, o.cfg.freq = 0.5;
+    o.cfg.has_presence = 1, o.cfg.presence = 0.25;
+    o.cfg.has_last_n = 1, o.cfg.last_n = 3;
+    o.cfg.context = ctx, o.cfg.context_n = 1;
+    sl_fw_result res;
+    cr_assert_eq(sl_fw_run(&sl_fw_llamacpp_type, &o, &res, &e), 0, "%s", e.msg);
+    sl_rng r;
+    sl_seed sd = {.lo = 1};
+    cr_assert_eq(sl_rng_init(&r, &sl_rng_mt19937_type, &sd, &e), 0);
+    long hist[41] = {0};
+    size_t nh = 1, changed = 0;
+    for (size_t t = 0; t < 40; t++) {
+        sl_logits_cfg c = o.cfg;
+        c.context = hist, c.context_n = nh;
+        sl_logits_llama_array a;
+        cr_assert_eq(sl_logits_llama_chain(v.f, 8, &c, &a, NULL, &e), 0, "%s", e.msg);
+        long want = a.data[sl_logits_llama_dist(&a, sl_rng_uniform_f64_stdcxx(&r))].id;
+        free(a.data);
+        cr_assert_eq(res.tokens[t], want, "step %zu: %ld, by hand %ld", t, res.tokens[t], want);
+        changed += t && res.tokens[t] != res.tokens[t - 1];
+        hist[nh++] = want;
+    }
+    cr_assert_eq(res.words, r.words, "2 words a step");
+    cr_assert(changed > 5, "the penalties should move the draws (%zu changes)", changed);
+    sl_fw_result_free(&res);
+    sl_base_vec_free(&v);
+}

@@ -215,7 +215,8 @@ int sl_cli_draw_main(int argc, char **argv)
         }
         /* a framework fixes its own random source; its seed is --seed */
         sl_cli_opt miss = v[SL_CLI_STREAM].given ? SL_CLI_STREAM : v[SL_CLI_RNG].given ? SL_CLI_RNG
-                        : sl_cli_refused(&po, SL_CLI_G_SOURCE | SL_CLI_G_SAMPLING | SL_CLI_G_FRAMEWORK, ft->accepts);
+                        : sl_cli_refused(&po, SL_CLI_G_SOURCE | SL_CLI_G_SAMPLING | SL_CLI_G_LLAMA_PENALTY |
+                                                  SL_CLI_G_FRAMEWORK, ft->accepts);
         if (miss) {
             rc = sl_cli_not_an_option("draw", sl_cli_options[miss].name, "framework", ft->name);
             goto out;
@@ -289,7 +290,7 @@ int sl_cli_draw_main(int argc, char **argv)
     }
 
     /* --method: a draw method over a random source. */
-    sl_cli_opt fw_only = sl_cli_refused(&po, SL_CLI_G_SAMPLING | SL_CLI_G_FRAMEWORK, SL_OPT_TEMPERATURE);
+    sl_cli_opt fw_only = sl_cli_refused(&po, SL_CLI_G_SAMPLING | SL_CLI_G_LLAMA_PENALTY | SL_CLI_G_FRAMEWORK, SL_OPT_TEMPERATURE);
     if (fw_only) {
         fprintf(stderr, "samplab draw: %s is not an option of method %s: it needs --framework (a method takes --rng, "
                         "--seed, --stream)\n", sl_cli_options[fw_only].name, sl_cli_esc(method, e, sizeof e));

@@ -135,6 +135,7 @@ static const sl_cli_take draw_takes[] = {
     OH(SL_CLI_REPETITION_PENALTY, "penalise the ids in --context: hf every id, vllm every id,\n"
                                   "llamacpp the last 64"),
     G(SL_CLI_G_SAMPLING),
+    G(SL_CLI_G_LLAMA_PENALTY),
     END,
 };
 static const sl_cli_take logits_cmd_takes[] = {

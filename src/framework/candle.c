@@ -284,7 +284,7 @@ const sl_fw_type sl_fw_candle_type = {
     .variant_option = "--rand",
     .variants = candle_variants,
     .accepts = SL_OPT_PROBS | SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_SIMD_SUM |
-               SL_OPT_PENALTY | SL_OPT_RAND_VERSION,
+               SL_OPT_PENALTY | SL_OPT_RAND_VERSION | SL_OPT_LAST_N,
     .input_why = "WeightedIndex takes weights",
     .draw = &sl_draw_rand_wi_type,
     .rng = "rand-stdrng",
