@@ -272,6 +272,7 @@ Test(replay_pipeline, llamacpp_draw_accepts_each_token)
     }
     cr_assert_eq(res.words, r.words, "2 words a step");
     cr_assert(changed > 5, "the penalties should move the draws (%zu changes)", changed);
+    sl_rng_release(&r);
     sl_fw_result_free(&res);
     sl_base_vec_free(&v);
 }
