@@ -144,4 +144,22 @@ static inline void sl_test_expect_refused(const char *args, const char *want)
     sl_test_run_free(&r);
 }
 
+/* Numbers of a golden line: each parsed by strtod into d and (if f) by strtof into f,
+ * as torch got them; up to cap, stopping at the first non-number. Returns the count. */
+static inline size_t sl_test_read_floats(char *s, double *d, float *f, size_t cap)
+{
+    size_t n = 0;
+    char *end;
+    while (n < cap) {
+        double x = strtod(s, &end);
+        if (end == s)
+            break;
+        if (f)
+            f[n] = strtof(s, NULL);
+        d[n++] = x;
+        s = end;
+    }
+    return n;
+}
+
 #endif

@@ -22,21 +22,6 @@ typedef struct hf_replay {
     char names[1024]; /* the differing cases, space separated */
 } hf_replay;
 
-static size_t read_floats(char *s, double *d, float *f, size_t cap)
-{
-    size_t n = 0;
-    char *end;
-    while (n < cap) {
-        double x = strtod(s, &end);
-        if (end == s)
-            break;
-        if (f)
-            f[n] = strtof(s, NULL);
-        d[n++] = x;
-        s = end;
-    }
-    return n;
-}
 
 static void parse_case(char *line, sl_logits_cfg *c, long *ctx, size_t ctx_cap)
 {
@@ -124,7 +109,7 @@ static void replay_hf(const char *path, int cpu, hf_replay *r)
             p = end;
         }
         double *want = malloc(V * sizeof *want);
-        cr_assert_eq(read_floats(pr + 6, want, NULL, V), V);
+        cr_assert_eq(sl_test_read_floats(pr + 6, want, NULL, V), V);
         sl_logits_result res;
         cr_assert_eq(sl_logits_pipeline_run(&sl_logits_pipeline_hf_type, &v, &c, &res, &e), 0, "%s: %s", name, e.msg);
         int kept_same = 1, probs_same = 1;

@@ -12,21 +12,6 @@
 #include "helpers.h"
 #include "samplab.h"
 
-static size_t gold_floats(char *s, double *d, float *f, size_t cap)
-{
-    size_t n = 0;
-    char *end;
-    while (n < cap) {
-        double x = strtod(s, &end);
-        if (end == s)
-            break;
-        if (f)
-            f[n] = strtof(s, NULL);
-        d[n++] = x;
-        s = end;
-    }
-    return n;
-}
 
 Test(replay_pipeline, golden_hf_vllm_against_torch_ops)
 {
@@ -75,7 +60,7 @@ Test(replay_pipeline, golden_hf_vllm_against_torch_ops)
         cr_assert_eq(sl_base_vec_alloc(&v, V, name, NULL), 0);
         char *lg = strtok_r(NULL, "\n", &save), *kp = strtok_r(NULL, "\n", &save), *pr = strtok_r(NULL, "\n", &save);
         cr_assert(lg && kp && pr && !strncmp(lg, "logits ", 7) && !strncmp(kp, "kept", 4) && !strncmp(pr, "probs ", 6));
-        cr_assert_eq(gold_floats(lg + 7, v.d, v.f, V), V);
+        cr_assert_eq(sl_test_read_floats(lg + 7, v.d, v.f, V), V);
         unsigned char *kept = calloc(V, 1);
         for (char *p = kp + 4; *p;) {
             char *e;
@@ -86,7 +71,7 @@ Test(replay_pipeline, golden_hf_vllm_against_torch_ops)
             p = e;
         }
         double *want = malloc(V * sizeof *want);
-        cr_assert_eq(gold_floats(pr + 6, want, NULL, V), V);
+        cr_assert_eq(sl_test_read_floats(pr + 6, want, NULL, V), V);
         const sl_logits_pipeline_type *t = !strcmp(fw, "hf") ? &sl_logits_pipeline_hf_type : &sl_logits_pipeline_vllm_type;
         sl_logits_result r;
         sl_error e;
