@@ -84,4 +84,23 @@ void sl_base_std_partial_sort(void *base, size_t middle, size_t n, size_t size, 
                               const void *ctx);
 void sl_base_std_nth_element(void *base, size_t nth, size_t n, size_t size, sl_base_less less, const void *ctx);
 
+/* The same algorithms, typed, with the comparator inline (same order, several
+ * times faster): a float value and its index, as torch.sort orders (value,
+ * index) pairs by value alone; plain floats; and torch.topk's (double, int64)
+ * pairs under TopKImpl.h's comp(x, y) = (isnan(x) && !isnan(y)) || x > y. */
+typedef struct sl_base_f32i {
+    float v;
+    uint32_t i;
+} sl_base_f32i;
+typedef struct sl_base_f64i {
+    double v;
+    int64_t i;
+} sl_base_f64i;
+enum { SL_BASE_ASC = 0, SL_BASE_DESC = 1 }; /* less = a < b, or a > b */
+void sl_base_std_sort_f32i(sl_base_f32i *a, size_t n, int order);
+void sl_base_std_nth_element_f32(float *a, size_t nth, size_t n, int order);
+void sl_base_std_sort_f64i(sl_base_f64i *a, size_t n);
+void sl_base_std_partial_sort_f64i(sl_base_f64i *a, size_t middle, size_t n);
+void sl_base_std_nth_element_f64i(sl_base_f64i *a, size_t nth, size_t n);
+
 #endif

@@ -50,13 +50,10 @@ typedef struct torch_table {
     sl_draw_race r;        /* race path */
     void *cdf;             /* cdf path: normalised cumulative sums (float or double) */
     double *ratio;         /* top-k path (k > 1): the V ratios, then (ratio, index) pairs */
-    struct topk_elem *pairs;
+    sl_base_f64i *pairs;    /* TopKImpl.h's std::pair<double, int64_t> */
 } torch_table;
 
-typedef struct topk_elem {
-    double v;
-    int64_t i;
-} topk_elem;
+typedef sl_base_f64i topk_elem;
 
 static double entry(const sl_draw_dist *p, size_t i)
 {
@@ -179,23 +176,16 @@ static int torch_prepare(void **table, const sl_draw_dist *p, const void *param,
     return SL_OK;
 }
 
-/* TopKImpl.h sorts std::pair<double, int64_t> with comp(x, y) = (isnan(x) && !isnan(y)) || x > y. */
-static int topk_less(const void *a, const void *b, const void *ctx)
-{
-    (void)ctx;
-    const topk_elem *x = a, *y = b;
-    return (isnan(x->v) && !isnan(y->v)) || x->v > y->v;
-}
-
 /* torch's topk_impl_loop on pairs[0..V): partial_sort when 64·k <= V, else
- * nth_element and a sort of the first k-1. */
+ * nth_element and a sort of the first k-1, with TopKImpl.h's comparator
+ * comp(x, y) = (isnan(x) && !isnan(y)) || x > y (base/stdsort.c's typed pairs). */
 static void topk_order(topk_elem *q, size_t V, size_t k, long *out)
 {
     if ((unsigned long long)k * 64 <= V) {
-        sl_base_std_partial_sort(q, k, V, sizeof *q, topk_less, NULL);
+        sl_base_std_partial_sort_f64i(q, k, V);
     } else {
-        sl_base_std_nth_element(q, k - 1, V, sizeof *q, topk_less, NULL);
-        sl_base_std_sort(q, k - 1, sizeof *q, topk_less, NULL);
+        sl_base_std_nth_element_f64i(q, k - 1, V);
+        sl_base_std_sort_f64i(q, k - 1);
     }
     for (size_t j = 0; j < k; j++)
         out[j] = (long)q[j].i;

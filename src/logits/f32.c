@@ -258,43 +258,48 @@ void sl_logits_cumsum_f32(const float *x, size_t n, float *out)
     }
 }
 
-typedef struct sl_f32_pair {
+/* generic pairs for a row too long for a 32-bit index (same algorithm, same order) */
+typedef struct f32_pair {
     float v;
     size_t i;
-} sl_f32_pair;
+} f32_pair;
 
 static int f32_pair_asc(const void *a, const void *b, const void *ctx)
 {
     (void)ctx;
-    return ((const sl_f32_pair *)a)->v < ((const sl_f32_pair *)b)->v;
+    return ((const f32_pair *)a)->v < ((const f32_pair *)b)->v;
 }
 
 static int f32_pair_desc(const void *a, const void *b, const void *ctx)
 {
     (void)ctx;
-    return ((const sl_f32_pair *)a)->v > ((const sl_f32_pair *)b)->v;
+    return ((const f32_pair *)a)->v > ((const f32_pair *)b)->v;
 }
 
 int sl_logits_argsort_f32(const float *x, size_t n, int descending, size_t *idx, sl_error *err)
 {
-    sl_f32_pair *pr = malloc((n ? n : 1) * sizeof *pr);
+    if (n > UINT32_MAX) {
+        f32_pair *pr = n <= SIZE_MAX / sizeof *pr ? malloc(n * sizeof *pr) : NULL;
+        if (!pr)
+            return sl_base_error_set(err, SL_ENOMEM, "torch sort: out of memory for %zu (value, index) pairs", n);
+        for (size_t i = 0; i < n; i++)
+            pr[i] = (f32_pair){x[i], i};
+        sl_base_std_sort(pr, n, sizeof *pr, descending ? f32_pair_desc : f32_pair_asc, NULL);
+        for (size_t i = 0; i < n; i++)
+            idx[i] = pr[i].i;
+        free(pr);
+        return SL_OK;
+    }
+    sl_base_f32i *pr = malloc((n ? n : 1) * sizeof *pr);
     if (!pr)
         return sl_base_error_set(err, SL_ENOMEM, "torch sort: out of memory for %zu (value, index) pairs", n);
-    for (size_t i = 0; i < n; i++) {
-        pr[i].v = x[i];
-        pr[i].i = i;
-    }
-    sl_base_std_sort(pr, n, sizeof *pr, descending ? f32_pair_desc : f32_pair_asc, NULL);
+    for (size_t i = 0; i < n; i++)
+        pr[i] = (sl_base_f32i){x[i], (uint32_t)i};
+    sl_base_std_sort_f32i(pr, n, descending ? SL_BASE_DESC : SL_BASE_ASC);
     for (size_t i = 0; i < n; i++)
         idx[i] = pr[i].i;
     free(pr);
     return SL_OK;
-}
-
-static int f32_desc(const void *a, const void *b, const void *ctx)
-{
-    (void)ctx;
-    return *(const float *)a > *(const float *)b;
 }
 
 int sl_logits_kth_largest_f32(const float *x, size_t n, size_t k, size_t *idx, float *kth, sl_error *err)
@@ -311,7 +316,7 @@ int sl_logits_kth_largest_f32(const float *x, size_t n, size_t k, size_t *idx, f
         nan += x[i] != x[i];
     }
     if (!nan) {
-        sl_base_std_nth_element(c, k - 1, n, sizeof *c, f32_desc, NULL);
+        sl_base_std_nth_element_f32(c, k - 1, n, SL_BASE_DESC);
         *kth = c[k - 1];
         free(c);
         return SL_OK;
