@@ -1,8 +1,12 @@
-/* test_logits_kth.c — torch.topk's k-th value by selection (logits/f32.c,
- * nth_element when there is no NaN) against the full argsort it replaces:
- * 2,000 random vectors with many ties and -inf entries, every k. */
+/* test_logits_kth.c — the shortcuts of the float32 kernels (logits/f32.c) and
+ * the hf pipeline against what they skip: torch.topk's k-th value by selection
+ * (a heap pass or nth_element when there is no NaN) against the full argsort,
+ * on 2,000 random vectors with many ties and -inf entries, every k; top-p after
+ * top-k without the full sort; the 8-lane kernels against the scalar ones. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "samplab.h"
 
@@ -54,4 +58,141 @@ Test(replay_logits_kth, softmax_exp_loop_equals_scalar_expf)
     for (size_t i = 0; i < N; i++)
         diff += a[i] != b[i] * inv;
     cr_expect_eq(diff, 0, "%zu of %d softmax entries differ from the scalar expf", diff, N);
+}
+
+/* ---- the hf pipeline's shortcuts against the paths they skip */
+
+static uint64_t lcg(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return *s >> 33;
+}
+
+/* logits with ties (a few repeated values), -inf entries and signed zeros, or
+ * distinct values (mode 1) */
+static float tie_logit(uint64_t *s, int mode)
+{
+    uint64_t r = lcg(s);
+    if (r % 11 == 0)
+        return -INFINITY;
+    if (mode == 1)
+        return (float)((double)lcg(s) * 0x1p-31 * 12.0 - 6.0);
+    if (r % 13 == 0)
+        return r % 2 ? 0.0f : -0.0f;
+    return (float)(r % 9) * 0.75f - 3.0f;
+}
+
+static void hf_run_vec(const float *x, size_t V, const sl_logits_cfg *c, sl_logits_result *r)
+{
+    sl_vec v;
+    sl_error e;
+    cr_assert_eq(sl_base_vec_alloc(&v, V, "shortcut", &e), 0);
+    for (size_t i = 0; i < V; i++) {
+        v.f[i] = x[i];
+        v.d[i] = x[i];
+    }
+    cr_assert_eq(sl_logits_pipeline_run(&sl_logits_pipeline_hf_type, &v, c, r, &e), 0, "%s", e.msg);
+    sl_base_vec_free(&v);
+}
+
+/* top-k then top-p (the top-p sort skipped when top-k left few, distinct values)
+ * gives the bits of top-p alone on the row top-k leaves (a full sort): ties,
+ * -inf, signed zeros, several k, p, min_keep and both kernels; with and without
+ * a caller's scratch reused across the runs */
+Test(replay_logits_kth, top_p_after_top_k_equals_full_sort)
+{
+    uint64_t s = 2026;
+    size_t cases = 0, diff = 0;
+    sl_logits_work *work = sl_logits_work_new();
+    cr_assert_not_null(work);
+    for (int rep = 0; rep < 600; rep++) {
+        int mode = rep % 3 == 0;
+        size_t V = 20 + (size_t)lcg(&s) % (rep % 10 == 0 ? 3000 : 300);
+        float *x = malloc(V * sizeof *x), *m = malloc(V * sizeof *m);
+        size_t *idx = malloc(V * sizeof *idx);
+        for (size_t i = 0; i < V; i++)
+            x[i] = tie_logit(&s, mode);
+        x[lcg(&s) % V] = 1.0f; /* not all -inf */
+        long k = 1 + (long)(lcg(&s) % (V / 3));
+        double p = 0.05 + (double)(lcg(&s) % 95) / 100.0;
+        sl_logits_cfg c;
+        memset(&c, 0, sizeof c);
+        c.has_top_k = 1, c.top_k = k;
+        c.has_top_p = 1, c.top_p = p;
+        c.has_min_keep = 1, c.min_keep = 1 + (long)(lcg(&s) % 3);
+        c.cpu = rep % 2 ? SL_CPU_AVX512 : SL_CPU_AVX2;
+        c.work = rep % 4 ? work : NULL;
+        /* the row TopKLogitsWarper leaves (k >= min_keep as its __init__ makes it) */
+        size_t kk = (size_t)(k > c.min_keep ? k : c.min_keep);
+        sl_error e;
+        cr_assert_eq(sl_logits_argsort_f32(x, V, 1, idx, &e), 0);
+        float kth = x[idx[kk - 1]];
+        for (size_t i = 0; i < V; i++)
+            m[i] = x[i] < kth ? -INFINITY : x[i];
+        sl_logits_result a, b;
+        hf_run_vec(x, V, &c, &a);
+        c.has_top_k = 1, c.top_k = 0;
+        c.work = NULL;
+        hf_run_vec(m, V, &c, &b);
+        for (size_t i = 0; i < V; i++)
+            diff += memcmp(&a.probs[i], &b.probs[i], sizeof a.probs[i]) != 0 || a.kept[i] != b.kept[i];
+        cr_assert_eq(a.n_kept, b.n_kept, "V %zu k %ld p %g: kept %zu vs %zu", V, k, p, a.n_kept, b.n_kept);
+        sl_logits_result_free(&a);
+        sl_logits_result_free(&b);
+        free(x), free(m), free(idx);
+        cases++;
+    }
+    sl_logits_work_free(work);
+    cr_assert_eq(diff, 0, "%zu entries differ over %zu cases", diff, cases);
+    cr_log_info("top-k + top-p: %zu cases equal to the full sort", cases);
+}
+
+/* the 8-lane kernels (AVX2 + FMA where the CPU has them) against the scalar
+ * code: softmax and log_softmax over rows with -inf, huge negatives, signed
+ * zeros and NaN-free ties, every length up to 70 and a few long ones, both kernels */
+Test(replay_logits_kth, simd_kernels_equal_scalar)
+{
+    uint64_t s = 7;
+    size_t rows = 0, diff = 0;
+    for (int rep = 0; rep < 310; rep++) {
+        size_t n = rep < 280 ? 1 + (size_t)rep / 4 : 1000 + (size_t)lcg(&s) % 40000;
+        float *x = malloc(n * sizeof *x), *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+        for (size_t i = 0; i < n; i++) {
+            uint64_t r = lcg(&s) % 20;
+            x[i] = r == 0 ? -INFINITY : r == 1 ? -0.0f : r == 2 ? 0.0f : r == 3 ? -200.0f
+                   : (float)((double)lcg(&s) * 0x1p-31 * 60.0 - 40.0);
+        }
+        if (rep % 5 == 0) /* a zero maximum with both signs around */
+            for (size_t i = 0; i < n; i++)
+                if (x[i] > 0)
+                    x[i] = -x[i];
+        int cpu = rep % 2 ? SL_CPU_AVX512 : SL_CPU_AVX2;
+        sl_logits_softmax_f32_at(x, n, a, cpu, SL_SIMD_SCALAR);
+        sl_logits_softmax_f32_at(x, n, b, cpu, SL_SIMD_AUTO);
+        diff += memcmp(a, b, n * sizeof *a) != 0;
+        sl_logits_log_softmax_f32_at(x, n, a, cpu, SL_SIMD_SCALAR);
+        sl_logits_log_softmax_f32_at(x, n, b, cpu, SL_SIMD_AUTO);
+        diff += memcmp(a, b, n * sizeof *a) != 0;
+        /* masking below a threshold and exporting, against plain loops */
+        memcpy(a, x, n * sizeof *a);
+        float thr = x[lcg(&s) % n];
+        size_t live = sl_logits_mask_below_f32(a, n, thr), want = 0;
+        double *pr = malloc(n * sizeof *pr);
+        unsigned char *kept = malloc(n);
+        for (size_t i = 0; i < n; i++) {
+            float y = x[i] < thr ? -INFINITY : x[i];
+            diff += memcmp(&y, &a[i], sizeof y) != 0;
+            want += y != -INFINITY;
+        }
+        diff += live != want;
+        size_t nk = sl_logits_export_f32(a, x, n, pr, kept);
+        for (size_t i = 0; i < n; i++) {
+            double w = x[i];
+            diff += memcmp(&w, &pr[i], sizeof w) != 0 || kept[i] != (a[i] != -INFINITY);
+        }
+        diff += nk != want;
+        free(pr), free(kept), free(x), free(a), free(b);
+        rows++;
+    }
+    cr_assert_eq(diff, 0, "%zu of %zu rows differ between the scalar and the SIMD kernels", diff, rows);
 }

@@ -4,6 +4,7 @@
  * probabilities (the torch race, draw/torch.c), or the argmax without a word when
  * the settings are greedy. The pipeline runs again only when the logits or the
  * history change. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,7 @@ typedef struct after_state {
     int greedy;
     long greedy_id;
     size_t kept;
+    sl_logits_work *work;     /* the pipeline's scratch, kept across steps */
 } after_state;
 
 int sl_fw_after_pipeline_open(sl_fw_session *s, sl_error *err)
@@ -23,6 +25,9 @@ int sl_fw_after_pipeline_open(sl_fw_session *s, sl_error *err)
     if (!a)
         return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory", s->type->name);
     s->state = a;
+    if (!(a->work = sl_logits_work_new()))
+        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory", s->type->name);
+    s->o.cfg.work = a->work;
     a->torch.param.replacement = 0;
     a->torch.param.k = 1;
     a->torch.param.simd = SL_SIMD_AUTO;
@@ -48,10 +53,14 @@ int sl_fw_after_pipeline_step(sl_fw_session *s, const sl_vec *v, size_t *kept, s
         a->greedy = r.greedy;
         a->greedy_id = (long)r.greedy_id;
         if (!r.greedy) {
-            sl_base_vec_free(&a->probs);
-            if ((rc = sl_base_vec_alloc(&a->probs, r.V, v->source, err))) {
-                sl_logits_result_free(&r);
-                return rc;
+            if (a->probs.n != r.V) {
+                sl_base_vec_free(&a->probs);
+                if ((rc = sl_base_vec_alloc(&a->probs, r.V, v->source, err))) {
+                    sl_logits_result_free(&r);
+                    return rc;
+                }
+            } else {
+                snprintf(a->probs.source, sizeof a->probs.source, "%s", v->source);
             }
             for (size_t i = 0; i < r.V; i++) {
                 a->probs.f[i] = (float)r.probs[i]; /* exact: the pipeline's float32 values */
@@ -80,6 +89,7 @@ void sl_fw_after_pipeline_close(sl_fw_session *s)
     if (a) {
         sl_fw_torch_table_free(&a->torch);
         sl_base_vec_free(&a->probs);
+        sl_logits_work_free(a->work);
     }
     free(a);
     s->state = NULL;

@@ -77,15 +77,179 @@ __attribute__((target("fma"))) static void exp_shift_fma(const float *x, size_t 
 }
 #endif
 
-static void exp_shift(const float *x, size_t n, float mx, float *out)
+/* ---- the same kernels 8 lanes at a time (AVX2 + FMA), bit for bit: each lane
+ * runs the scalar code's operations in the scalar code's order (IEEE single
+ * precision, one rounding each, fma where it has fmaf), and every sum keeps the
+ * lane assignment of the order it models. The level comes from rng/simd.c
+ * (SL_SIMD_SCALAR forces the scalar code; the tests compare the two). */
+#if SL_RNG_HAVE_AVX2
+#include <immintrin.h>
+#define F32_AVX2 __attribute__((target("avx2,fma")))
+
+F32_AVX2 static inline __m256 exp8_sleef(__m256 d)
 {
+    __m256i q = _mm256_cvtps_epi32(_mm256_mul_ps(d, _mm256_set1_ps(1.442695040888963407359924681001892137426645954152985934135449406931f)));
+    __m256 qf = _mm256_cvtepi32_ps(q);
+    __m256 s = _mm256_fmadd_ps(qf, _mm256_set1_ps(-0.693145751953125f), d);
+    s = _mm256_fmadd_ps(qf, _mm256_set1_ps(-1.428606765330187045e-06f), s);
+    __m256 u = _mm256_set1_ps(0.000198527617612853646278381f);
+    u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(0.00139304355252534151077271f));
+    u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(0.00833336077630519866943359f));
+    u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(0.0416664853692054748535156f));
+    u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(0.166666671633720397949219f));
+    u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(0.5f));
+    u = _mm256_add_ps(_mm256_set1_ps(1.0f), _mm256_fmadd_ps(_mm256_mul_ps(s, s), u, s));
+    __m256i q1 = _mm256_srai_epi32(q, 1), q2 = _mm256_sub_epi32(q, q1), bias = _mm256_set1_epi32(127);
+    __m256 p1 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(q1, bias), 23));
+    __m256 p2 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(q2, bias), 23));
+    __m256 r = _mm256_mul_ps(_mm256_mul_ps(u, p1), p2);
+    r = _mm256_blendv_ps(r, _mm256_setzero_ps(), _mm256_cmp_ps(d, _mm256_set1_ps(-104.0f), _CMP_LT_OQ));
+    return _mm256_blendv_ps(r, _mm256_set1_ps(INFINITY), _mm256_cmp_ps(d, _mm256_set1_ps(100.0f), _CMP_GT_OQ));
+}
+
+F32_AVX2 static void exp_shift_avx2(const float *x, size_t n, float mx, float *out)
+{
+    __m256 m = _mm256_set1_ps(mx);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm256_storeu_ps(out + i, exp8_sleef(_mm256_sub_ps(_mm256_loadu_ps(x + i), m)));
+    for (; i < n; i++)
+        out[i] = expf_sleef(x[i] - mx);
+}
+
+/* the scalar loop's `if (x > mx) mx = x` per lane (max_ps(a, b) = a > b ? a : b,
+ * so NaN is skipped as there), lanes combined in order */
+F32_AVX2 static float max_avx2(const float *x, size_t n)
+{
+    float mx = -INFINITY;
+    size_t i = 0;
+    if (n >= 8) {
+        __m256 m = _mm256_set1_ps(-INFINITY);
+        for (; i + 8 <= n; i += 8)
+            m = _mm256_max_ps(_mm256_loadu_ps(x + i), m);
+        float l[8];
+        _mm256_storeu_ps(l, m);
+        for (int j = 0; j < 8; j++)
+            if (l[j] > mx)
+                mx = l[j];
+    }
+    for (; i < n; i++)
+        if (x[i] > mx)
+            mx = x[i];
+    return mx;
+}
+
+/* the L-lane accumulator over full vectors (L = 8: one register; 16: two) */
+F32_AVX2 static void reduce_lanes_avx2(const float *x, size_t n, size_t L, float *a)
+{
+    __m256 lo = _mm256_loadu_ps(x), hi = L == 16 ? _mm256_loadu_ps(x + 8) : _mm256_setzero_ps();
+    size_t d = L, end = n - (n % L);
+    if (L == 16)
+        for (; d < end; d += 16) {
+            lo = _mm256_add_ps(lo, _mm256_loadu_ps(x + d));
+            hi = _mm256_add_ps(hi, _mm256_loadu_ps(x + d + 8));
+        }
+    else
+        for (; d < end; d += 8)
+            lo = _mm256_add_ps(lo, _mm256_loadu_ps(x + d));
+    _mm256_storeu_ps(a, lo);
+    _mm256_storeu_ps(a + 8, hi);
+}
+
+F32_AVX2 static void mul_avx2(float *x, size_t n, float f)
+{
+    __m256 m = _mm256_set1_ps(f);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm256_storeu_ps(x + i, _mm256_mul_ps(_mm256_loadu_ps(x + i), m));
+    for (; i < n; i++)
+        x[i] *= f;
+}
+
+F32_AVX2 static void div_avx2(float *x, size_t n, float t)
+{
+    __m256 m = _mm256_set1_ps(t);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm256_storeu_ps(x + i, _mm256_div_ps(_mm256_loadu_ps(x + i), m));
+    for (; i < n; i++)
+        x[i] = x[i] / t;
+}
+#endif
+
+/* whether the 8-lane kernels run at SIMD level `simd` (they need AVX2 and FMA) */
+static int f32_vec(int simd)
+{
+#if SL_RNG_HAVE_AVX2
+    return sl_rng_simd_level(simd) == SL_SIMD_AVX2 && __builtin_cpu_supports("fma");
+#else
+    (void)simd;
+    return 0;
+#endif
+}
+
+static void exp_shift(const float *x, size_t n, float mx, float *out, int simd)
+{
+#if SL_RNG_HAVE_AVX2
+    if (f32_vec(simd)) {
+        exp_shift_avx2(x, n, mx, out);
+        return;
+    }
+#endif
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (__builtin_cpu_supports("fma")) {
+    if (simd != SL_SIMD_SCALAR && __builtin_cpu_supports("fma")) {
         exp_shift_fma(x, n, mx, out);
         return;
     }
 #endif
     exp_shift_plain(x, n, mx, out);
+}
+
+/* max over x by `if (x > mx) mx = x` from -inf. A zero maximum is found again by
+ * the scalar loop, which keeps the first zero's sign, as the lanes may not. */
+static float f32_max(const float *x, size_t n, int simd)
+{
+    float mx = -INFINITY;
+#if SL_RNG_HAVE_AVX2
+    if (f32_vec(simd)) {
+        mx = max_avx2(x, n);
+        if (mx != 0.0f)
+            return mx;
+        mx = -INFINITY;
+    }
+#else
+    (void)simd;
+#endif
+    for (size_t i = 0; i < n; i++)
+        if (x[i] > mx)
+            mx = x[i];
+    return mx;
+}
+
+static void f32_mul(float *x, size_t n, float f, int simd)
+{
+#if SL_RNG_HAVE_AVX2
+    if (f32_vec(simd)) {
+        mul_avx2(x, n, f);
+        return;
+    }
+#else
+    (void)simd;
+#endif
+    for (size_t i = 0; i < n; i++)
+        x[i] *= f;
+}
+
+void sl_logits_div_f32(float *x, size_t n, float t)
+{
+#if SL_RNG_HAVE_AVX2
+    if (f32_vec(SL_SIMD_AUTO)) {
+        div_avx2(x, n, t);
+        return;
+    }
+#endif
+    for (size_t i = 0; i < n; i++)
+        x[i] = x[i] / t;
 }
 
 int sl_logits_cpu_resolve(int cpu)
@@ -107,7 +271,7 @@ const char *sl_logits_cpu_name(int cpu)
     return cpu == SL_CPU_AVX512 ? "avx512" : cpu == SL_CPU_AVX2 ? "avx2" : "auto";
 }
 
-float sl_logits_sum_reduce_all(const float *x, size_t n, int cpu)
+static float reduce_all(const float *x, size_t n, int cpu, int simd)
 {
     /* at::vec::reduce_all(+) (aten/src/ATen/cpu/vec/functional_base.h): n < L lane
      * by lane; otherwise one L-lane accumulator over full vectors, the tail into the
@@ -123,11 +287,20 @@ float sl_logits_sum_reduce_all(const float *x, size_t n, int cpu)
         return s;
     }
     float a[16];
-    memcpy(a, x, L * sizeof *a);
-    size_t d = L;
-    for (; d < n - (n % L); d += L)
-        for (size_t l = 0; l < L; l++)
-            a[l] += x[d + l];
+    size_t d = n - (n % L);
+#if SL_RNG_HAVE_AVX2
+    if (f32_vec(simd)) {
+        reduce_lanes_avx2(x, n, L, a);
+    } else
+#else
+    (void)simd;
+#endif
+    {
+        memcpy(a, x, L * sizeof *a);
+        for (size_t e = L; e < d; e += L)
+            for (size_t l = 0; l < L; l++)
+                a[l] += x[e + l];
+    }
     for (size_t l = 0; d + l < n; l++)
         a[l] += x[d + l];
     for (size_t w = L / 2; w >= 1; w /= 2)
@@ -136,28 +309,36 @@ float sl_logits_sum_reduce_all(const float *x, size_t n, int cpu)
     return a[0];
 }
 
+float sl_logits_sum_reduce_all(const float *x, size_t n, int cpu)
+{
+    return reduce_all(x, n, cpu, SL_SIMD_AUTO);
+}
+
+void sl_logits_softmax_f32_at(const float *x, size_t n, float *out, int cpu, int simd)
+{
+    float mx = f32_max(x, n, simd);
+    exp_shift(x, n, mx, out, simd);
+    float inv = 1.0f / reduce_all(out, n, cpu, simd);
+    f32_mul(out, n, inv, simd);
+}
+
 void sl_logits_softmax_f32(const float *x, size_t n, float *out, int cpu)
 {
-    float mx = -INFINITY;
+    sl_logits_softmax_f32_at(x, n, out, cpu, SL_SIMD_AUTO);
+}
+
+void sl_logits_log_softmax_f32_at(const float *x, size_t n, float *out, int cpu, int simd)
+{
+    float mx = f32_max(x, n, simd);
+    exp_shift(x, n, mx, out, simd);
+    float lse = logf(reduce_all(out, n, cpu, simd));
     for (size_t i = 0; i < n; i++)
-        if (x[i] > mx)
-            mx = x[i];
-    exp_shift(x, n, mx, out);
-    float inv = 1.0f / sl_logits_sum_reduce_all(out, n, cpu);
-    for (size_t i = 0; i < n; i++)
-        out[i] *= inv;
+        out[i] = (x[i] - mx) - lse;
 }
 
 void sl_logits_log_softmax_f32(const float *x, size_t n, float *out, int cpu)
 {
-    float mx = -INFINITY;
-    for (size_t i = 0; i < n; i++)
-        if (x[i] > mx)
-            mx = x[i];
-    exp_shift(x, n, mx, out);
-    float lse = logf(sl_logits_sum_reduce_all(out, n, cpu));
-    for (size_t i = 0; i < n; i++)
-        out[i] = (x[i] - mx) - lse;
+    sl_logits_log_softmax_f32_at(x, n, out, cpu, SL_SIMD_AUTO);
 }
 
 /* ---- torch.sum / nansum of a contiguous float32 row on CPU (ATen
@@ -276,7 +457,8 @@ static int f32_pair_desc(const void *a, const void *b, const void *ctx)
     return ((const f32_pair *)a)->v > ((const f32_pair *)b)->v;
 }
 
-int sl_logits_argsort_f32(const float *x, size_t n, int descending, size_t *idx, sl_error *err)
+int sl_logits_argsort_f32_with(const float *x, size_t n, int descending, size_t *idx, sl_base_f32i *pairs,
+                               sl_error *err)
 {
     if (n > UINT32_MAX) {
         f32_pair *pr = n <= SIZE_MAX / sizeof *pr ? malloc(n * sizeof *pr) : NULL;
@@ -290,7 +472,7 @@ int sl_logits_argsort_f32(const float *x, size_t n, int descending, size_t *idx,
         free(pr);
         return SL_OK;
     }
-    sl_base_f32i *pr = malloc((n ? n : 1) * sizeof *pr);
+    sl_base_f32i *pr = pairs ? pairs : malloc((n ? n : 1) * sizeof *pr);
     if (!pr)
         return sl_base_error_set(err, SL_ENOMEM, "torch sort: out of memory for %zu (value, index) pairs", n);
     for (size_t i = 0; i < n; i++)
@@ -298,15 +480,100 @@ int sl_logits_argsort_f32(const float *x, size_t n, int descending, size_t *idx,
     sl_base_std_sort_f32i(pr, n, descending ? SL_BASE_DESC : SL_BASE_ASC);
     for (size_t i = 0; i < n; i++)
         idx[i] = pr[i].i;
-    free(pr);
+    if (!pairs)
+        free(pr);
     return SL_OK;
+}
+
+int sl_logits_argsort_f32(const float *x, size_t n, int descending, size_t *idx, sl_error *err)
+{
+    return sl_logits_argsort_f32_with(x, n, descending, idx, NULL, err);
+}
+
+/* ---- the k-th largest value by one pass: a min-heap of the k largest seen so far
+ * (a multiset: an entry equal to the heap's least leaves it unchanged), so its least
+ * is at the end the k-th value of the descending order, whatever order ties take.
+ * Returns 0 at a NaN (the caller's sort then decides). */
+#define KTH_HEAP_MAX 256
+
+static void kth_sift(float *h, size_t k, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < k && h[l] < h[m])
+            m = l;
+        if (r < k && h[r] < h[m])
+            m = r;
+        if (m == i)
+            return;
+        float t = h[i];
+        h[i] = h[m];
+        h[m] = t;
+        i = m;
+    }
+}
+
+#if SL_RNG_HAVE_AVX2
+/* whole vectors from i on: 8 compares against the heap's least at once; returns
+ * the index where the vectors end, or SIZE_MAX at a NaN */
+F32_AVX2 static size_t kth_scan_avx2(const float *x, size_t n, size_t i, float *h, size_t k)
+{
+    __m256 thr = _mm256_set1_ps(h[0]);
+    for (; i + 8 <= n; i += 8) {
+        __m256 v = _mm256_loadu_ps(x + i);
+        if (_mm256_movemask_ps(_mm256_cmp_ps(v, v, _CMP_UNORD_Q)))
+            return SIZE_MAX;
+        unsigned gt = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(v, thr, _CMP_GT_OQ));
+        if (!gt)
+            continue;
+        for (size_t l = 0; l < 8; l++)
+            if ((gt >> l & 1) && x[i + l] > h[0]) {
+                h[0] = x[i + l];
+                kth_sift(h, k, 0);
+            }
+        thr = _mm256_set1_ps(h[0]);
+    }
+    return i;
+}
+#endif
+
+static int kth_by_heap(const float *x, size_t n, size_t k, float *kth)
+{
+    float h[KTH_HEAP_MAX];
+    for (size_t i = 0; i < k; i++) {
+        if (x[i] != x[i])
+            return 0;
+        h[i] = x[i];
+    }
+    for (size_t i = k / 2; i-- > 0;)
+        kth_sift(h, k, i);
+    size_t i = k;
+#if SL_RNG_HAVE_AVX2
+    if (f32_vec(SL_SIMD_AUTO) && (i = kth_scan_avx2(x, n, i, h, k)) == SIZE_MAX)
+        return 0;
+#endif
+    for (; i < n; i++) {
+        if (x[i] != x[i])
+            return 0;
+        if (x[i] > h[0]) {
+            h[0] = x[i];
+            kth_sift(h, k, 0);
+        }
+    }
+    *kth = h[0];
+    return 1;
 }
 
 int sl_logits_kth_largest_f32(const float *x, size_t n, size_t k, size_t *idx, float *kth, sl_error *err)
 {
     /* Without NaN, '>' is a strict weak order and the k-th value of the sorted order
-     * is unique, so a selection (libstdc++'s nth_element, O(n)) finds the very value
-     * the full sort does; with a NaN the order is not one, so the sort decides. */
+     * is unique, so a selection finds the very value the full sort does: for small k
+     * the heap pass, otherwise libstdc++'s nth_element, O(n); a zero found by the
+     * heap is found again by nth_element, whose element (and sign) it was before.
+     * With a NaN the order is not one, so the sort decides. */
+    if (k >= 1 && k <= KTH_HEAP_MAX && k <= n / 8 && n <= UINT32_MAX && kth_by_heap(x, n, k, kth) &&
+        *kth != 0.0f)
+        return SL_OK;
     float *c = n <= SIZE_MAX / sizeof *c ? malloc((n ? n : 1) * sizeof *c) : NULL;
     if (!c)
         return sl_base_error_set(err, SL_ENOMEM, "torch sort: out of memory for %zu values to select from", n);
@@ -327,4 +594,70 @@ int sl_logits_kth_largest_f32(const float *x, size_t n, size_t k, size_t *idx, f
         return rc;
     *kth = x[idx[k - 1]];
     return SL_OK;
+}
+
+/* ---- the hf pipeline's passes over V, 8 lanes at a time where the CPU allows */
+
+#if SL_RNG_HAVE_AVX2
+F32_AVX2 static size_t mask_below_avx2(float *x, size_t n, float thr, size_t *i0)
+{
+    __m256 t = _mm256_set1_ps(thr), ninf = _mm256_set1_ps(-INFINITY);
+    size_t live = 0, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 v = _mm256_loadu_ps(x + i);
+        v = _mm256_blendv_ps(v, ninf, _mm256_cmp_ps(v, t, _CMP_LT_OQ));
+        _mm256_storeu_ps(x + i, v);
+        live += (size_t)__builtin_popcount((unsigned)_mm256_movemask_ps(_mm256_cmp_ps(v, ninf, _CMP_NEQ_UQ)));
+    }
+    *i0 = i;
+    return live;
+}
+
+F32_AVX2 static size_t export_avx2(const float *s, const float *p, size_t n, double *probs, unsigned char *kept,
+                                   size_t *i0)
+{
+    __m256 ninf = _mm256_set1_ps(-INFINITY);
+    size_t live = 0, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 v = _mm256_loadu_ps(p + i);
+        _mm256_storeu_pd(probs + i, _mm256_cvtps_pd(_mm256_castps256_ps128(v)));
+        _mm256_storeu_pd(probs + i + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)));
+        unsigned m = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(s + i), ninf, _CMP_NEQ_UQ));
+        live += (size_t)__builtin_popcount(m);
+        for (size_t l = 0; l < 8; l++)
+            kept[i + l] = (unsigned char)(m >> l & 1);
+    }
+    *i0 = i;
+    return live;
+}
+#endif
+
+size_t sl_logits_mask_below_f32(float *x, size_t n, float thr)
+{
+    size_t live = 0, i = 0;
+#if SL_RNG_HAVE_AVX2
+    if (f32_vec(SL_SIMD_AUTO))
+        live = mask_below_avx2(x, n, thr, &i);
+#endif
+    for (; i < n; i++) {
+        if (x[i] < thr)
+            x[i] = -INFINITY;
+        live += x[i] != -INFINITY;
+    }
+    return live;
+}
+
+size_t sl_logits_export_f32(const float *s, const float *p, size_t n, double *probs, unsigned char *kept)
+{
+    size_t live = 0, i = 0;
+#if SL_RNG_HAVE_AVX2
+    if (f32_vec(SL_SIMD_AUTO))
+        live = export_avx2(s, p, n, probs, kept, &i);
+#endif
+    for (; i < n; i++) {
+        kept[i] = s[i] != -INFINITY;
+        live += kept[i];
+        probs[i] = p[i];
+    }
+    return live;
 }

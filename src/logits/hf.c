@@ -30,31 +30,56 @@
 typedef struct hf_work {
     size_t V;
     int cpu;               /* torch's CPU kernel (SL_CPU_AVX2 / AVX512), resolved */
+    int own;               /* the buffers are this run's (no caller scratch) */
+    size_t live;           /* entries of s above -inf after top-k, or V when unknown */
     float *s, *a, *b, *c, *d;
     size_t *idx;
+    sl_base_f32i *pairs;   /* torch.sort's (value, index) pairs */
 } hf_work;
 
 static void hf_work_free(hf_work *w)
 {
-    free(w->s);
-    free(w->a);
-    free(w->b);
-    free(w->c);
-    free(w->d);
-    free(w->idx);
+    if (w->own) {
+        free(w->s);
+        free(w->a);
+        free(w->b);
+        free(w->c);
+        free(w->d);
+        free(w->idx);
+        free(w->pairs);
+    }
+    memset(w, 0, sizeof *w);
 }
 
-static int hf_work_alloc(hf_work *w, size_t V, sl_error *err)
+/* The run's buffers: from the caller's scratch (a session keeps them across steps)
+ * or allocated for this run. */
+static int hf_work_alloc(hf_work *w, size_t V, sl_logits_work *k, sl_error *err)
 {
     memset(w, 0, sizeof *w);
     w->V = V;
-    w->s = malloc(V * sizeof *w->s);
-    w->a = malloc(V * sizeof *w->a);
-    w->b = malloc(V * sizeof *w->b);
-    w->c = malloc(V * sizeof *w->c);
-    w->d = malloc(V * sizeof *w->d);
-    w->idx = malloc(V * sizeof *w->idx);
-    if (!w->s || !w->a || !w->b || !w->c || !w->d || !w->idx) {
+    w->live = V;
+    int ok = V <= SIZE_MAX / sizeof *w->idx;
+    size_t nf = V * sizeof *w->s, ni = V * sizeof *w->idx, np = V * sizeof *w->pairs;
+    if (ok && k) {
+        w->s = sl_logits_work_buf(k, 0, nf);
+        w->a = sl_logits_work_buf(k, 1, nf);
+        w->b = sl_logits_work_buf(k, 2, nf);
+        w->c = sl_logits_work_buf(k, 3, nf);
+        w->d = sl_logits_work_buf(k, 4, nf);
+        w->idx = sl_logits_work_buf(k, 5, ni);
+        w->pairs = sl_logits_work_buf(k, 6, np);
+    } else if (ok) {
+        w->own = 1;
+        w->s = malloc(nf);
+        w->a = malloc(nf);
+        w->b = malloc(nf);
+        w->c = malloc(nf);
+        w->d = malloc(nf);
+        w->idx = malloc(ni);
+        w->pairs = malloc(np);
+    }
+    if (!w->s || !w->a || !w->b || !w->c || !w->d || !w->idx || !w->pairs) {
+        w->own = !k;
         hf_work_free(w);
         return sl_base_error_set(err, SL_ENOMEM, "hf: out of memory for %zu logits", V);
     }
@@ -70,10 +95,40 @@ static int hf_top_k(hf_work *w, size_t k, sl_error *err)
     int rc = sl_logits_kth_largest_f32(w->s, w->V, k, w->idx, &kth, err);
     if (rc)
         return rc;
-    for (size_t i = 0; i < w->V; i++)
-        if (w->s[i] < kth)
-            w->s[i] = -INFINITY;
+    w->live = sl_logits_mask_below_f32(w->s, w->V, kth);
     return SL_OK;
+}
+
+/* torch.sort(scores, descending=False) when a filter has already cut all but m
+ * entries to -inf and those m are finite and pairwise distinct: the ascending order
+ * is then unique up to the order of the -inf block — the m in increasing order at
+ * positions V-m..V-1 — so any sort of the m gives what std::sort of all V gives.
+ * The -inf block's own order never matters to top-p: its softmax is 0, its cumsum 0,
+ * and removing it changes nothing. Writes the m ids to idx[V-m..V) and their
+ * values to w->a there; returns 0 (nothing decided) when the shortcut does not hold. */
+static int hf_sort_cut(hf_work *w, size_t m)
+{
+    size_t V = w->V, j = 0;
+    if (m == 0 || m > V / 2 || V > UINT32_MAX)
+        return 0;
+    sl_base_f32i *pr = w->pairs;
+    for (size_t i = 0; i < V && j <= m; i++)
+        if (w->s[i] != -INFINITY) {
+            if (j == m)
+                return 0;
+            pr[j++] = (sl_base_f32i){w->s[i], (uint32_t)i};
+        }
+    if (j != m)
+        return 0;
+    sl_base_std_sort_f32i(pr, m, SL_BASE_ASC);
+    for (size_t r = 0; r < m; r++)
+        if (!isfinite(pr[r].v) || (r + 1 < m && !(pr[r].v < pr[r + 1].v)))
+            return 0; /* a tie (or -0/+0): only the full sort knows its order */
+    for (size_t r = 0; r < m; r++) {
+        w->idx[V - m + r] = pr[r].i;
+        w->a[V - m + r] = pr[r].v;
+    }
+    return 1;
 }
 
 /* TopPLogitsWarper.__call__: ascending sort, softmax, cumsum, remove
@@ -82,15 +137,35 @@ static int hf_top_k(hf_work *w, size_t k, sl_error *err)
 static int hf_top_p(hf_work *w, double top_p, size_t min_keep, sl_error *err)
 {
     size_t V = w->V;
-    int rc = sl_logits_argsort_f32(w->s, V, 0, w->idx, err);
+    float thr = (float)(1.0 - top_p);
+    size_t protect = min_keep < V ? V - min_keep : 0;
+    size_t m = w->live;
+    if (m < V && hf_sort_cut(w, m)) {
+        /* softmax over [-inf x (V-m), sorted m] exactly as sl_logits_softmax_f32 runs
+         * it: the max is the last value; exp(-inf - max) is +0, so the reduce_all of
+         * the whole row sees zeros in the block; 0 x 1/sum stays 0 */
+        size_t z = V - m;
+        float mx = w->a[V - 1];
+        memset(w->b, 0, z * sizeof *w->b);
+        for (size_t j = z; j < V; j++)
+            w->b[j] = sl_logits_expf_sleef(w->a[j] - mx);
+        float inv = 1.0f / sl_logits_sum_reduce_all(w->b, V, w->cpu);
+        /* cumsum (in double, each prefix rounded): 0 through the block, then the m */
+        double acc = 0;
+        for (size_t j = z; j < V; j++) {
+            acc += w->b[j] * inv;
+            if (j < protect && (float)acc <= thr)
+                w->s[w->idx[j]] = -INFINITY;
+        }
+        return SL_OK;
+    }
+    int rc = sl_logits_argsort_f32_with(w->s, V, 0, w->idx, w->pairs, err);
     if (rc)
         return rc;
     for (size_t j = 0; j < V; j++)
         w->a[j] = w->s[w->idx[j]];
     sl_logits_softmax_f32(w->a, V, w->b, w->cpu);
     sl_logits_cumsum_f32(w->b, V, w->a);
-    float thr = (float)(1.0 - top_p);
-    size_t protect = min_keep < V ? V - min_keep : 0;
     for (size_t j = 0; j < protect; j++)
         if (w->a[j] <= thr)
             w->s[w->idx[j]] = -INFINITY;
@@ -132,7 +207,7 @@ static int hf_min_p(hf_work *w, double min_p, size_t min_keep, int v5, sl_error 
         free(top_ids);
         return rc;
     }
-    int rc = sl_logits_argsort_f32(w->s, V, 1, w->idx, err);
+    int rc = sl_logits_argsort_f32_with(w->s, V, 1, w->idx, w->pairs, err);
     if (rc)
         return rc;
     for (size_t j = keep; j < V; j++) {
@@ -156,7 +231,7 @@ static int hf_typical(hf_work *w, double mass, size_t min_keep, sl_error *err)
     float ent = -sl_logits_sum_torch_f32(shift, V, 1);
     for (size_t i = 0; i < V; i++)
         shift[i] = fabsf(-lp[i] - ent);
-    int rc = sl_logits_argsort_f32(shift, V, 0, w->idx, err);
+    int rc = sl_logits_argsort_f32_with(shift, V, 0, w->idx, w->pairs, err);
     if (rc)
         return rc;
     /* cumulative softmax of the scores in shift order */
@@ -225,11 +300,11 @@ static int hf_run(const float *lf, const double *ld, size_t V, const sl_logits_c
     }
 
     hf_work w;
-    int rc = hf_work_alloc(&w, V, err);
+    int rc = hf_work_alloc(&w, V, c->work, err);
     w.cpu = sl_logits_cpu_resolve(c->cpu);
     if (rc)
         return rc;
-    if ((rc = sl_logits_result_alloc(out, V, err))) {
+    if ((rc = sl_logits_result_alloc_raw(out, V, err))) {
         hf_work_free(&w);
         return rc;
     }
@@ -245,19 +320,18 @@ static int hf_run(const float *lf, const double *ld, size_t V, const sl_logits_c
             sl_logits_result_free(out);
             return sl_base_error_set(err, SL_ENOMEM, "hf: out of memory for the repetition penalty over %zu ids", V);
         }
-        for (size_t i = 0; i < c->context_n; i++)
-            hit[c->context[i]] = 1;
         float pen = (float)c->penalty;
-        for (size_t i = 0; i < V; i++)
-            if (hit[i])
+        for (size_t j = 0; j < c->context_n; j++) {
+            size_t i = (size_t)c->context[j];
+            if (!hit[i])
                 w.s[i] = w.s[i] < 0 ? w.s[i] * pen : w.s[i] / pen;
+            hit[i] = 1;
+        }
         free(hit);
         sl_logits_step(out, "repetition_penalty");
     }
     if (do_temp) {
-        float t = (float)c->temperature;
-        for (size_t i = 0; i < V; i++)
-            w.s[i] = w.s[i] / t;
+        sl_logits_div_f32(w.s, V, (float)c->temperature);
         sl_logits_step(out, "temperature");
     }
     if (do_k) {
@@ -284,11 +358,7 @@ static int hf_run(const float *lf, const double *ld, size_t V, const sl_logits_c
     }
     /* _sample: probs = softmax(next_token_scores) */
     sl_logits_softmax_f32(w.s, V, w.a, w.cpu);
-    for (size_t i = 0; i < V; i++) {
-        out->kept[i] = w.s[i] != -INFINITY;
-        out->n_kept += out->kept[i];
-        out->probs[i] = w.a[i];
-    }
+    out->n_kept = sl_logits_export_f32(w.s, w.a, V, out->probs, out->kept);
     hf_work_free(&w);
     return SL_OK;
 fail:

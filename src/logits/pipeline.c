@@ -2,6 +2,7 @@
  * `samplab compare` know, and what every pipeline shares: checking the
  * context ids, allocating and freeing the result, Python-style float text. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,52 @@ int sl_logits_result_alloc(sl_logits_result *r, size_t V, sl_error *err)
         return sl_base_error_set(err, SL_ENOMEM, "pipeline: out of memory for %zu probabilities", V);
     }
     return SL_OK;
+}
+
+int sl_logits_result_alloc_raw(sl_logits_result *r, size_t V, sl_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->V = V;
+    r->probs = V <= SIZE_MAX / sizeof *r->probs ? malloc((V ? V : 1) * sizeof *r->probs) : NULL;
+    r->kept = malloc(V ? V : 1);
+    if (!r->probs || !r->kept) {
+        sl_logits_result_free(r);
+        return sl_base_error_set(err, SL_ENOMEM, "pipeline: out of memory for %zu probabilities", V);
+    }
+    return SL_OK;
+}
+
+#define WORK_SLOTS 8
+
+struct sl_logits_work {
+    void *buf[WORK_SLOTS];
+    size_t cap[WORK_SLOTS];
+};
+
+sl_logits_work *sl_logits_work_new(void)
+{
+    return calloc(1, sizeof(sl_logits_work));
+}
+
+void sl_logits_work_free(sl_logits_work *w)
+{
+    if (!w)
+        return;
+    for (int i = 0; i < WORK_SLOTS; i++)
+        free(w->buf[i]);
+    free(w);
+}
+
+void *sl_logits_work_buf(sl_logits_work *w, int slot, size_t bytes)
+{
+    if (slot < 0 || slot >= WORK_SLOTS)
+        return NULL;
+    if (bytes > w->cap[slot] || !w->buf[slot]) {
+        free(w->buf[slot]);
+        w->buf[slot] = malloc(bytes ? bytes : 1);
+        w->cap[slot] = w->buf[slot] ? bytes : 0;
+    }
+    return w->buf[slot];
 }
 
 void sl_logits_result_free(sl_logits_result *r)

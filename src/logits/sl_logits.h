@@ -126,6 +126,16 @@ enum {
     SL_OPT_FREQ_PRESENCE = 1u << 21  /* --frequency-penalty, --presence-penalty (llama.cpp) */
 };
 
+/* Scratch a caller keeps across pipeline runs (a session's steps), so a run
+ * allocates nothing of size V once the buffers have grown; never shared by two
+ * threads. NULL in sl_logits_cfg.work: each run allocates its own. */
+typedef struct sl_logits_work sl_logits_work;
+sl_logits_work *sl_logits_work_new(void);  /* NULL when out of memory */
+void sl_logits_work_free(sl_logits_work *w);
+/* Buffer `slot` (0..7) of at least `bytes` bytes, its contents undefined; NULL
+ * when out of memory (w keeps its other buffers). */
+void *sl_logits_work_buf(sl_logits_work *w, int slot, size_t bytes);
+
 /* Settings as the user gave them; has_* = 0 means "not given" (the
  * framework's neutral value, or its default under `defaults`). */
 typedef struct sl_logits_cfg {
@@ -143,6 +153,7 @@ typedef struct sl_logits_cfg {
     int defaults;                             /* apply the framework's own defaults */
     int cpu;                                  /* torch's CPU kernel (SL_CPU_*): hf, vllm */
     int transformers;                         /* hf: transformers' major version, 4 or 5 (0: 5) */
+    sl_logits_work *work;                     /* scratch reused across runs, or NULL */
 } sl_logits_cfg;
 
 /* One llama.cpp candidate (llama_token_data). */
@@ -192,6 +203,8 @@ int sl_logits_pipeline_run(const sl_logits_pipeline_type *t, const sl_vec *v, co
 void sl_logits_result_free(sl_logits_result *r);
 /* Allocates probs/kept for V entries, zeroed. */
 int sl_logits_result_alloc(sl_logits_result *r, size_t V, sl_error *err);
+/* The same, not zeroed: for a pipeline that writes every entry. */
+int sl_logits_result_alloc_raw(sl_logits_result *r, size_t V, sl_error *err);
 
 /* ---- shared float32 kernels (logits/f32.c), as torch's CPU ops compute them */
 
@@ -211,6 +224,12 @@ float sl_logits_expf_sleef(float d);
 float sl_logits_sum_reduce_all(const float *x, size_t n, int cpu);
 /* log_softmax in float32: (x - max) - logf(sum of SLEEF exp(x - max)). */
 void sl_logits_log_softmax_f32(const float *x, size_t n, float *out, int cpu);
+/* The two above at a forced SIMD level (SL_SIMD_SCALAR, or AUTO: the 8-lane
+ * AVX2+FMA kernels where the CPU has them): the same bits at every level. */
+void sl_logits_softmax_f32_at(const float *x, size_t n, float *out, int cpu, int simd);
+void sl_logits_log_softmax_f32_at(const float *x, size_t n, float *out, int cpu, int simd);
+/* x[i] = x[i] / t in float32 (torch's scores / temperature). */
+void sl_logits_div_f32(float *x, size_t n, float t);
 /* torch.sum (ignore_nan = 0) or torch.nansum (1) of a contiguous float32 row
  * on CPU with one thread: ATen's cascade sum, bit for bit. */
 float sl_logits_sum_torch_f32(const float *x, size_t n, int ignore_nan);
@@ -221,6 +240,15 @@ void sl_logits_cumsum_f32(const float *x, size_t n, float *out);
  * index) pairs). Returns SL_OK, or SL_ENOMEM with err filled: no other sort
  * gives torch's tie order, so there is no fallback. */
 int sl_logits_argsort_f32(const float *x, size_t n, int descending, size_t *idx, sl_error *err);
+/* The same with caller scratch for the n (value, index) pairs (NULL: allocated). */
+int sl_logits_argsort_f32_with(const float *x, size_t n, int descending, size_t *idx, sl_base_f32i *pairs,
+                               sl_error *err);
+/* x[i] < thr -> -inf (TopKLogitsWarper's masked_fill); returns how many entries
+ * are not -inf afterwards. */
+size_t sl_logits_mask_below_f32(float *x, size_t n, float thr);
+/* The result of a float32 pipeline: kept[i] = s[i] != -inf, probs[i] = p[i]
+ * widened; returns the number kept. */
+size_t sl_logits_export_f32(const float *s, const float *p, size_t n, double *probs, unsigned char *kept);
 /* The k-th largest value (1-based k <= n) counting duplicates, as
  * torch.topk(x, k)[0][-1], into *kth; idx: n entries of scratch. */
 int sl_logits_kth_largest_f32(const float *x, size_t n, size_t k, size_t *idx, float *kth, sl_error *err);
