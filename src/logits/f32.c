@@ -109,10 +109,18 @@ F32_AVX2 static inline __m256 exp8_sleef(__m256 d)
 
 F32_AVX2 static void exp_shift_avx2(const float *x, size_t n, float mx, float *out)
 {
-    __m256 m = _mm256_set1_ps(mx);
+    __m256 m = _mm256_set1_ps(mx), ninf = _mm256_set1_ps(-INFINITY);
+    /* eight -inf entries give eight +0 (-inf - mx is -inf, under -104) unless mx is
+     * -inf itself (-inf - -inf is NaN): a filtered row skips its removed blocks */
+    int skip = mx != -INFINITY;
     size_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        _mm256_storeu_ps(out + i, exp8_sleef(_mm256_sub_ps(_mm256_loadu_ps(x + i), m)));
+    for (; i + 8 <= n; i += 8) {
+        __m256 v = _mm256_loadu_ps(x + i);
+        if (skip && _mm256_movemask_ps(_mm256_cmp_ps(v, ninf, _CMP_EQ_OQ)) == 0xff)
+            _mm256_storeu_ps(out + i, _mm256_setzero_ps());
+        else
+            _mm256_storeu_ps(out + i, exp8_sleef(_mm256_sub_ps(v, m)));
+    }
     for (; i < n; i++)
         out[i] = expf_sleef(x[i] - mx);
 }
@@ -166,14 +174,14 @@ F32_AVX2 static void mul_avx2(float *x, size_t n, float f)
         x[i] *= f;
 }
 
-F32_AVX2 static void div_avx2(float *x, size_t n, float t)
+F32_AVX2 static void div_avx2(const float *x, float *out, size_t n, float t)
 {
     __m256 m = _mm256_set1_ps(t);
     size_t i = 0;
     for (; i + 8 <= n; i += 8)
-        _mm256_storeu_ps(x + i, _mm256_div_ps(_mm256_loadu_ps(x + i), m));
+        _mm256_storeu_ps(out + i, _mm256_div_ps(_mm256_loadu_ps(x + i), m));
     for (; i < n; i++)
-        x[i] = x[i] / t;
+        out[i] = x[i] / t;
 }
 #endif
 
@@ -240,16 +248,16 @@ static void f32_mul(float *x, size_t n, float f, int simd)
         x[i] *= f;
 }
 
-void sl_logits_div_f32(float *x, size_t n, float t)
+void sl_logits_div_f32(const float *x, float *out, size_t n, float t)
 {
 #if SL_RNG_HAVE_AVX2
     if (f32_vec(SL_SIMD_AUTO)) {
-        div_avx2(x, n, t);
+        div_avx2(x, out, n, t);
         return;
     }
 #endif
     for (size_t i = 0; i < n; i++)
-        x[i] = x[i] / t;
+        out[i] = x[i] / t;
 }
 
 int sl_logits_cpu_resolve(int cpu)
@@ -490,77 +498,63 @@ int sl_logits_argsort_f32(const float *x, size_t n, int descending, size_t *idx,
     return sl_logits_argsort_f32_with(x, n, descending, idx, NULL, err);
 }
 
-/* ---- the k-th largest value by one pass: a min-heap of the k largest seen so far
- * (a multiset: an entry equal to the heap's least leaves it unchanged), so its least
- * is at the end the k-th value of the descending order, whatever order ties take.
- * Returns 0 at a NaN (the caller's sort then decides). */
-#define KTH_HEAP_MAX 256
-
-static void kth_sift(float *h, size_t k, size_t i)
-{
-    for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < k && h[l] < h[m])
-            m = l;
-        if (r < k && h[r] < h[m])
-            m = r;
-        if (m == i)
-            return;
-        float t = h[i];
-        h[i] = h[m];
-        h[m] = t;
-        i = m;
-    }
-}
+/* ---- the k-th largest value without sorting the row: split it into k chunks; the
+ * least of the chunk maxima, t0, is the value of one of k distinct entries, so the
+ * k-th largest is >= t0, and it is the k-th largest of the entries >= t0 (at least
+ * k of them: one a chunk). Those few are selected by nth_element. Returns 0 (the
+ * caller then works on the whole row) at a NaN or when too many entries pass t0. */
+#define KTH_K_MAX 256
+#define KTH_CAND_MAX 4096
 
 #if SL_RNG_HAVE_AVX2
-/* whole vectors from i on: 8 compares against the heap's least at once; returns
- * the index where the vectors end, or SIZE_MAX at a NaN */
-F32_AVX2 static size_t kth_scan_avx2(const float *x, size_t n, size_t i, float *h, size_t k)
+/* entries >= t0 into cand; SIZE_MAX at a NaN or past KTH_CAND_MAX */
+F32_AVX2 static size_t kth_gather_avx2(const float *x, size_t n, float t0, float *cand, size_t *i0)
 {
-    __m256 thr = _mm256_set1_ps(h[0]);
+    __m256 t = _mm256_set1_ps(t0);
+    size_t nc = 0, i = 0;
     for (; i + 8 <= n; i += 8) {
         __m256 v = _mm256_loadu_ps(x + i);
         if (_mm256_movemask_ps(_mm256_cmp_ps(v, v, _CMP_UNORD_Q)))
             return SIZE_MAX;
-        unsigned gt = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(v, thr, _CMP_GT_OQ));
-        if (!gt)
+        unsigned ge = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(v, t, _CMP_GE_OQ));
+        if (!ge)
             continue;
-        for (size_t l = 0; l < 8; l++)
-            if ((gt >> l & 1) && x[i + l] > h[0]) {
-                h[0] = x[i + l];
-                kth_sift(h, k, 0);
-            }
-        thr = _mm256_set1_ps(h[0]);
+        if (nc + 8 > KTH_CAND_MAX)
+            return SIZE_MAX;
+        for (; ge; ge &= ge - 1)
+            cand[nc++] = x[i + (size_t)__builtin_ctz(ge)];
     }
-    return i;
+    *i0 = i;
+    return nc;
 }
 #endif
 
-static int kth_by_heap(const float *x, size_t n, size_t k, float *kth)
+static int kth_by_chunks(const float *x, size_t n, size_t k, float *kth)
 {
-    float h[KTH_HEAP_MAX];
-    for (size_t i = 0; i < k; i++) {
-        if (x[i] != x[i])
-            return 0;
-        h[i] = x[i];
+    float t0 = INFINITY;
+    size_t len = n / k;
+    for (size_t c = 0; c < k; c++) {
+        size_t lo = c * len, hi = c + 1 == k ? n : lo + len;
+        float m = f32_max(x + lo, hi - lo, SL_SIMD_AUTO);
+        if (m < t0)
+            t0 = m;
     }
-    for (size_t i = k / 2; i-- > 0;)
-        kth_sift(h, k, i);
-    size_t i = k;
+    float cand[KTH_CAND_MAX];
+    size_t nc = 0, i = 0;
 #if SL_RNG_HAVE_AVX2
-    if (f32_vec(SL_SIMD_AUTO) && (i = kth_scan_avx2(x, n, i, h, k)) == SIZE_MAX)
+    if (f32_vec(SL_SIMD_AUTO) && (nc = kth_gather_avx2(x, n, t0, cand, &i)) == SIZE_MAX)
         return 0;
 #endif
     for (; i < n; i++) {
-        if (x[i] != x[i])
+        if (x[i] != x[i] || (x[i] >= t0 && nc == KTH_CAND_MAX))
             return 0;
-        if (x[i] > h[0]) {
-            h[0] = x[i];
-            kth_sift(h, k, 0);
-        }
+        if (x[i] >= t0)
+            cand[nc++] = x[i];
     }
-    *kth = h[0];
+    if (nc < k) /* cannot happen (one a chunk), but never read past them */
+        return 0;
+    sl_base_std_nth_element_f32(cand, k - 1, nc, SL_BASE_DESC);
+    *kth = cand[k - 1];
     return 1;
 }
 
@@ -568,11 +562,10 @@ int sl_logits_kth_largest_f32(const float *x, size_t n, size_t k, size_t *idx, f
 {
     /* Without NaN, '>' is a strict weak order and the k-th value of the sorted order
      * is unique, so a selection finds the very value the full sort does: for small k
-     * the heap pass, otherwise libstdc++'s nth_element, O(n); a zero found by the
-     * heap is found again by nth_element, whose element (and sign) it was before.
+     * among the few entries that can be it, otherwise libstdc++'s nth_element over the
+     * row, O(n); a zero is found again over the row, whose element (and sign) it was.
      * With a NaN the order is not one, so the sort decides. */
-    if (k >= 1 && k <= KTH_HEAP_MAX && k <= n / 8 && n <= UINT32_MAX && kth_by_heap(x, n, k, kth) &&
-        *kth != 0.0f)
+    if (k >= 1 && k <= KTH_K_MAX && k <= n / 8 && n <= UINT32_MAX && kth_by_chunks(x, n, k, kth) && *kth != 0.0f)
         return SL_OK;
     float *c = n <= SIZE_MAX / sizeof *c ? malloc((n ? n : 1) * sizeof *c) : NULL;
     if (!c)
@@ -622,10 +615,13 @@ F32_AVX2 static size_t export_avx2(const float *s, const float *p, size_t n, dou
         __m256 v = _mm256_loadu_ps(p + i);
         _mm256_storeu_pd(probs + i, _mm256_cvtps_pd(_mm256_castps256_ps128(v)));
         _mm256_storeu_pd(probs + i + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)));
-        unsigned m = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(s + i), ninf, _CMP_NEQ_UQ));
-        live += (size_t)__builtin_popcount(m);
-        for (size_t l = 0; l < 8; l++)
-            kept[i + l] = (unsigned char)(m >> l & 1);
+        __m256 k = _mm256_cmp_ps(_mm256_loadu_ps(s + i), ninf, _CMP_NEQ_UQ);
+        live += (size_t)__builtin_popcount((unsigned)_mm256_movemask_ps(k));
+        /* the 8 lane masks (-1 or 0) narrowed to 8 bytes, then 1 or 0 */
+        __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(_mm256_castps_si256(k)),
+                                    _mm256_extracti128_si256(_mm256_castps_si256(k), 1));
+        w = _mm_and_si128(_mm_packs_epi16(w, w), _mm_set1_epi8(1));
+        _mm_storel_epi64((__m128i *)(void *)(kept + i), w);
     }
     *i0 = i;
     return live;
@@ -660,4 +656,108 @@ size_t sl_logits_export_f32(const float *s, const float *p, size_t n, double *pr
         probs[i] = p[i];
     }
     return live;
+}
+
+/* ---- the checks every pipeline run makes on its row, in one pass */
+
+#if SL_RNG_HAVE_AVX2
+F32_AVX2 static int row_clean_avx2(const double *d, const float *f, size_t n, size_t *i0, int *any)
+{
+    __m256d inf = _mm256_set1_pd(INFINITY), ninf = _mm256_set1_pd(-INFINITY);
+    __m256 finf = _mm256_set1_ps(INFINITY);
+    int bad = 0, live = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256d a = _mm256_loadu_pd(d + i), b = _mm256_loadu_pd(d + i + 4);
+        /* !(x < inf): NaN or +inf */
+        bad |= _mm256_movemask_pd(_mm256_cmp_pd(a, inf, _CMP_NLT_UQ)) | _mm256_movemask_pd(_mm256_cmp_pd(b, inf, _CMP_NLT_UQ));
+        live |= _mm256_movemask_pd(_mm256_cmp_pd(a, ninf, _CMP_NEQ_UQ)) | _mm256_movemask_pd(_mm256_cmp_pd(b, ninf, _CMP_NEQ_UQ));
+        if (f)
+            bad |= _mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(f + i), finf, _CMP_EQ_OQ));
+    }
+    *i0 = i;
+    *any = live != 0;
+    return bad == 0;
+}
+#endif
+
+int sl_logits_row_clean(const double *d, const float *f, size_t n)
+{
+    size_t i = 0;
+    int any = 0;
+#if SL_RNG_HAVE_AVX2
+    if (f32_vec(SL_SIMD_AUTO) && !row_clean_avx2(d, f, n, &i, &any))
+        return 0;
+#endif
+    for (; i < n; i++) {
+        if (!(d[i] < INFINITY) || (f && f[i] == INFINITY))
+            return 0;
+        any |= d[i] != -INFINITY;
+    }
+    return any;
+}
+
+#if SL_RNG_HAVE_AVX2
+F32_AVX2 static size_t first_nan_avx2(const double *x, size_t n)
+{
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        __m256d a = _mm256_loadu_pd(x + i);
+        if (_mm256_movemask_pd(_mm256_cmp_pd(a, a, _CMP_UNORD_Q)))
+            return i;
+    }
+    return i;
+}
+#endif
+
+size_t sl_logits_first_nan_f64(const double *x, size_t n)
+{
+    size_t i = 0;
+#if SL_RNG_HAVE_AVX2
+    if (f32_vec(SL_SIMD_AUTO))
+        i = first_nan_avx2(x, n);
+#endif
+    for (; i < n; i++)
+        if (isnan(x[i]))
+            return i;
+    return n;
+}
+
+#if SL_RNG_HAVE_AVX2
+F32_AVX2 static size_t gather_live_avx2(const float *x, size_t n, sl_base_f32i *out, size_t max, size_t *i0)
+{
+    __m256 ninf = _mm256_set1_ps(-INFINITY);
+    size_t m = 0, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        unsigned live = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(x + i), ninf, _CMP_NEQ_UQ));
+        if (!live)
+            continue;
+        if (m + (size_t)__builtin_popcount(live) > max)
+            return SIZE_MAX;
+        for (; live; live &= live - 1) {
+            size_t j = i + (size_t)__builtin_ctz(live);
+            out[m++] = (sl_base_f32i){x[j], (uint32_t)j};
+        }
+    }
+    *i0 = i;
+    return m;
+}
+#endif
+
+size_t sl_logits_gather_live_f32(const float *x, size_t n, sl_base_f32i *out, size_t max)
+{
+    size_t m = 0, i = 0;
+    if (n > UINT32_MAX)
+        return SIZE_MAX;
+#if SL_RNG_HAVE_AVX2
+    if (f32_vec(SL_SIMD_AUTO) && (m = gather_live_avx2(x, n, out, max, &i)) == SIZE_MAX)
+        return SIZE_MAX;
+#endif
+    for (; i < n; i++)
+        if (x[i] != -INFINITY) {
+            if (m == max)
+                return SIZE_MAX;
+            out[m++] = (sl_base_f32i){x[i], (uint32_t)i};
+        }
+    return m;
 }

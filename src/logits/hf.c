@@ -108,17 +108,11 @@ static int hf_top_k(hf_work *w, size_t k, sl_error *err)
  * values to w->a there; returns 0 (nothing decided) when the shortcut does not hold. */
 static int hf_sort_cut(hf_work *w, size_t m)
 {
-    size_t V = w->V, j = 0;
-    if (m == 0 || m > V / 2 || V > UINT32_MAX)
+    size_t V = w->V;
+    if (m == 0 || m > V / 2)
         return 0;
     sl_base_f32i *pr = w->pairs;
-    for (size_t i = 0; i < V && j <= m; i++)
-        if (w->s[i] != -INFINITY) {
-            if (j == m)
-                return 0;
-            pr[j++] = (sl_base_f32i){w->s[i], (uint32_t)i};
-        }
-    if (j != m)
+    if (sl_logits_gather_live_f32(w->s, V, pr, m) != m)
         return 0;
     sl_base_std_sort_f32i(pr, m, SL_BASE_ASC);
     for (size_t r = 0; r < m; r++)
@@ -309,31 +303,26 @@ static int hf_run(const float *lf, const double *ld, size_t V, const sl_logits_c
         return rc;
     }
     out->precision = 32;
-    memcpy(w.s, lf, V * sizeof *w.s);
-
+    /* scores = logits, divided by the temperature in the same pass when there is one */
+    float temp = (float)c->temperature;
+    if (do_temp)
+        sl_logits_div_f32(lf, w.s, V, temp);
+    else
+        memcpy(w.s, lf, V * sizeof *w.s);
     if (do_pen && c->context_n) {
-        /* gather → where → scatter: a repeated id reads the original value
-         * each time and writes the same result, so it is penalised once */
-        unsigned char *hit = calloc(V, 1);
-        if (!hit) {
-            hf_work_free(&w);
-            sl_logits_result_free(out);
-            return sl_base_error_set(err, SL_ENOMEM, "hf: out of memory for the repetition penalty over %zu ids", V);
-        }
+        /* gather → where → scatter on the raw logits: a repeated id reads the
+         * original value each time and writes the same result, so it is penalised
+         * once; then the temperature, as the warper after it divides */
         float pen = (float)c->penalty;
         for (size_t j = 0; j < c->context_n; j++) {
             size_t i = (size_t)c->context[j];
-            if (!hit[i])
-                w.s[i] = w.s[i] < 0 ? w.s[i] * pen : w.s[i] / pen;
-            hit[i] = 1;
+            float x = lf[i], y = x < 0 ? x * pen : x / pen;
+            w.s[i] = do_temp ? y / temp : y;
         }
-        free(hit);
         sl_logits_step(out, "repetition_penalty");
     }
-    if (do_temp) {
-        sl_logits_div_f32(w.s, V, (float)c->temperature);
+    if (do_temp)
         sl_logits_step(out, "temperature");
-    }
     if (do_k) {
         /* TopKLogitsWarper.__init__: top_k = max(top_k, min_tokens_to_keep) */
         size_t k = (size_t)(top_k > min_keep ? top_k : min_keep);

@@ -130,7 +130,9 @@ int sl_logits_pipeline_run(const sl_logits_pipeline_type *t, const sl_vec *v, co
     memset(out, 0, sizeof *out);
     if (v->n == 0)
         return sl_base_error_set(err, SL_EINVAL, "%s: no logits", v->source);
-    for (size_t i = 0; i < v->n; i++) {
+    /* one vector pass for the common case; the loops below name what is wrong */
+    int clean = sl_logits_row_clean(v->d, v->f, v->n);
+    for (size_t i = 0; !clean && i < v->n; i++) {
         if (isnan(v->d[i]))
             return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu is NaN", v->source, i);
         if (v->d[i] == INFINITY)
@@ -138,8 +140,8 @@ int sl_logits_pipeline_run(const sl_logits_pipeline_type *t, const sl_vec *v, co
         if (v->f && v->f[i] == INFINITY) /* the float32 pipelines read f */
             return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu overflows float32", v->source, i);
     }
-    size_t finite = 0;
-    for (size_t i = 0; i < v->n; i++)
+    size_t finite = clean;
+    for (size_t i = 0; !clean && i < v->n; i++)
         finite += v->d[i] != -INFINITY;
     if (!finite)
         return sl_base_error_set(err, SL_EINVAL, "%s: all %zu logits are -infinity", v->source, v->n);
@@ -152,13 +154,13 @@ int sl_logits_pipeline_run(const sl_logits_pipeline_type *t, const sl_vec *v, co
         return rc;
     /* the framework's own arithmetic can overflow (a logit / a tiny
      * temperature is inf in float32, inf - inf is NaN): report, never print NaN */
-    for (size_t i = 0; i < out->V; i++)
-        if (isnan(out->probs[i])) {
-            sl_logits_result_free(out);
-            return sl_base_error_set(err, SL_EINVAL,
-                                "%s: %s gives NaN for id %zu: a scaled logit overflows %s (the framework's own "
-                                "sampler would fail too)",
-                                v->source, t->name, i, out->precision == 32 ? "float32" : "float64");
-        }
+    size_t i = sl_logits_first_nan_f64(out->probs, out->V);
+    if (i < out->V) {
+        sl_logits_result_free(out);
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "%s: %s gives NaN for id %zu: a scaled logit overflows %s (the framework's own "
+                                 "sampler would fail too)",
+                                 v->source, t->name, i, out->precision == 32 ? "float32" : "float64");
+    }
     return SL_OK;
 }

@@ -228,8 +228,8 @@ void sl_logits_log_softmax_f32(const float *x, size_t n, float *out, int cpu);
  * AVX2+FMA kernels where the CPU has them): the same bits at every level. */
 void sl_logits_softmax_f32_at(const float *x, size_t n, float *out, int cpu, int simd);
 void sl_logits_log_softmax_f32_at(const float *x, size_t n, float *out, int cpu, int simd);
-/* x[i] = x[i] / t in float32 (torch's scores / temperature). */
-void sl_logits_div_f32(float *x, size_t n, float t);
+/* out[i] = x[i] / t in float32 (torch's scores / temperature); out may be x. */
+void sl_logits_div_f32(const float *x, float *out, size_t n, float t);
 /* torch.sum (ignore_nan = 0) or torch.nansum (1) of a contiguous float32 row
  * on CPU with one thread: ATen's cascade sum, bit for bit. */
 float sl_logits_sum_torch_f32(const float *x, size_t n, int ignore_nan);
@@ -249,6 +249,14 @@ size_t sl_logits_mask_below_f32(float *x, size_t n, float thr);
 /* The result of a float32 pipeline: kept[i] = s[i] != -inf, probs[i] = p[i]
  * widened; returns the number kept. */
 size_t sl_logits_export_f32(const float *s, const float *p, size_t n, double *probs, unsigned char *kept);
+/* 1 when no d[i] is NaN or +inf, no f[i] (f may be NULL) is +inf, and some d[i]
+ * is above -inf: the row needs none of sl_logits_pipeline_run's messages. */
+int sl_logits_row_clean(const double *d, const float *f, size_t n);
+/* The (value, index) of every entry above -inf (or NaN), in index order, into
+ * out[0..max); returns how many, or SIZE_MAX when more than max (or n >= 2^32). */
+size_t sl_logits_gather_live_f32(const float *x, size_t n, sl_base_f32i *out, size_t max);
+/* The first i with x[i] NaN, or n. */
+size_t sl_logits_first_nan_f64(const double *x, size_t n);
 /* The k-th largest value (1-based k <= n) counting duplicates, as
  * torch.topk(x, k)[0][-1], into *kth; idx: n entries of scratch. */
 int sl_logits_kth_largest_f32(const float *x, size_t n, size_t k, size_t *idx, float *kth, sl_error *err);

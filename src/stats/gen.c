@@ -21,6 +21,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "stats/sl_stat.h"
 
@@ -55,11 +58,35 @@ void sl_stat_gen_free(sl_stat_gen *g)
     memset(g, 0, sizeof *g);
 }
 
-/* Sum of the weights, checked: finite, >= 0, not all zero. */
+/* Sum of the weights, checked: finite, >= 0, not all zero. Added one by one in
+ * index order; a zero adds nothing (s + 0 = s for s >= +0), so the zeros of a
+ * filtered row are skipped eight at a time (SSE2) and the sum is the plain loop's. */
 static int weight_sum(const double *w, size_t V, size_t step, double *sum, sl_error *err)
 {
     double s = 0;
-    for (size_t i = 0; i < V; i++) {
+    size_t i = 0;
+#if defined(__SSE2__)
+    __m128d zero = _mm_setzero_pd(), inf = _mm_set1_pd(INFINITY);
+    for (; i + 8 <= V; i += 8) {
+        __m128d a = _mm_loadu_pd(w + i), b = _mm_loadu_pd(w + i + 2);
+        __m128d c = _mm_loadu_pd(w + i + 4), d = _mm_loadu_pd(w + i + 6);
+        /* each w >= 0 and w < inf, or the scalar loop below names the entry */
+        __m128d ok = _mm_and_pd(_mm_and_pd(_mm_and_pd(_mm_cmpge_pd(a, zero), _mm_cmplt_pd(a, inf)),
+                                           _mm_and_pd(_mm_cmpge_pd(b, zero), _mm_cmplt_pd(b, inf))),
+                                _mm_and_pd(_mm_and_pd(_mm_cmpge_pd(c, zero), _mm_cmplt_pd(c, inf)),
+                                           _mm_and_pd(_mm_cmpge_pd(d, zero), _mm_cmplt_pd(d, inf))));
+        if (_mm_movemask_pd(ok) != 3)
+            break;
+        __m128d nz = _mm_or_pd(_mm_or_pd(_mm_cmpneq_pd(a, zero), _mm_cmpneq_pd(b, zero)),
+                               _mm_or_pd(_mm_cmpneq_pd(c, zero), _mm_cmpneq_pd(d, zero)));
+        if (!_mm_movemask_pd(nz))
+            continue;
+        for (size_t j = i; j < i + 8; j++)
+            if (w[j] != 0)
+                s += w[j];
+    }
+#endif
+    for (; i < V; i++) {
         if (!(w[i] >= 0) || isinf(w[i]))
             return sl_base_error_set(err, SL_EINVAL, "step %zu: probability %zu is %.17g", step, i, w[i]);
         s += w[i];
@@ -79,9 +106,30 @@ int sl_stat_gen_step(const double *w, size_t V, size_t x, size_t step, sl_stat_g
     int rc = weight_sum(w, V, step, &sum, err);
     if (rc)
         return rc;
-    /* one pass: the entropy terms and the mass ranked before x */
+    /* one pass: the entropy terms and the mass ranked before x (zeros skipped eight
+     * at a time: they add nothing) */
     double inv = 1.0 / sum, wx = w[x], m1 = 0, m2 = 0, before = 0;
-    for (size_t i = 0; i < V; i++) {
+    size_t i = 0;
+#if defined(__SSE2__)
+    __m128d zero = _mm_setzero_pd();
+    for (; i + 8 <= V; i += 8) {
+        __m128d pos = _mm_or_pd(_mm_or_pd(_mm_cmpgt_pd(_mm_loadu_pd(w + i), zero), _mm_cmpgt_pd(_mm_loadu_pd(w + i + 2), zero)),
+                                _mm_or_pd(_mm_cmpgt_pd(_mm_loadu_pd(w + i + 4), zero), _mm_cmpgt_pd(_mm_loadu_pd(w + i + 6), zero)));
+        if (!_mm_movemask_pd(pos))
+            continue;
+        for (size_t j = i; j < i + 8; j++) {
+            double wi = w[j];
+            if (wi > 0) {
+                double p = wi * inv, l = log(p);
+                m1 += p * l;
+                m2 += p * l * l;
+                if (wi > wx || (wi == wx && j < x))
+                    before += p;
+            }
+        }
+    }
+#endif
+    for (; i < V; i++) {
         double wi = w[i];
         if (wi > 0) {
             double p = wi * inv, l = log(p);
