@@ -185,12 +185,29 @@ Test(replay_logits_kth, simd_kernels_equal_scalar)
             want += y != -INFINITY;
         }
         diff += live != want;
-        size_t nk = sl_logits_export_f32(a, x, n, pr, kept);
+        int nan = 1;
+        size_t nk = sl_logits_export_f32(a, x, n, pr, kept, &nan);
+        diff += nan != 0;
         for (size_t i = 0; i < n; i++) {
             double w = x[i];
             diff += memcmp(&w, &pr[i], sizeof w) != 0 || kept[i] != (a[i] != -INFINITY);
         }
         diff += nk != want;
+        /* the repetition penalty (gathered ids, repeats included), with and without a
+         * temperature, against the plain loop */
+        long ctx[37];
+        for (size_t j = 0; j < 37; j++)
+            ctx[j] = (long)(lcg(&s) % n);
+        for (int div = 0; div < 2; div++) {
+            memcpy(a, x, n * sizeof *a);
+            memcpy(b, x, n * sizeof *b);
+            sl_logits_penalty_f32(x, ctx, 37, 1.3f, div, 0.7f, a);
+            for (size_t j = 0; j < 37; j++) {
+                float v = x[ctx[j]], y = v < 0 ? v * 1.3f : v / 1.3f;
+                b[ctx[j]] = div ? y / 0.7f : y;
+            }
+            diff += memcmp(a, b, n * sizeof *a) != 0;
+        }
         free(pr), free(kept), free(x), free(a), free(b);
         rows++;
     }

@@ -607,12 +607,13 @@ F32_AVX2 static size_t mask_below_avx2(float *x, size_t n, float thr, size_t *i0
 }
 
 F32_AVX2 static size_t export_avx2(const float *s, const float *p, size_t n, double *probs, unsigned char *kept,
-                                   size_t *i0)
+                                   size_t *i0, int *nan)
 {
-    __m256 ninf = _mm256_set1_ps(-INFINITY);
+    __m256 ninf = _mm256_set1_ps(-INFINITY), un = _mm256_setzero_ps();
     size_t live = 0, i = 0;
     for (; i + 8 <= n; i += 8) {
         __m256 v = _mm256_loadu_ps(p + i);
+        un = _mm256_or_ps(un, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
         _mm256_storeu_pd(probs + i, _mm256_cvtps_pd(_mm256_castps256_ps128(v)));
         _mm256_storeu_pd(probs + i + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)));
         __m256 k = _mm256_cmp_ps(_mm256_loadu_ps(s + i), ninf, _CMP_NEQ_UQ);
@@ -624,6 +625,7 @@ F32_AVX2 static size_t export_avx2(const float *s, const float *p, size_t n, dou
         _mm_storel_epi64((__m128i *)(void *)(kept + i), w);
     }
     *i0 = i;
+    *nan = _mm256_movemask_ps(un) != 0;
     return live;
 }
 #endif
@@ -643,18 +645,21 @@ size_t sl_logits_mask_below_f32(float *x, size_t n, float thr)
     return live;
 }
 
-size_t sl_logits_export_f32(const float *s, const float *p, size_t n, double *probs, unsigned char *kept)
+size_t sl_logits_export_f32(const float *s, const float *p, size_t n, double *probs, unsigned char *kept, int *nan)
 {
     size_t live = 0, i = 0;
+    int un = 0;
 #if SL_RNG_HAVE_AVX2
     if (f32_vec(SL_SIMD_AUTO))
-        live = export_avx2(s, p, n, probs, kept, &i);
+        live = export_avx2(s, p, n, probs, kept, &i, &un);
 #endif
     for (; i < n; i++) {
         kept[i] = s[i] != -INFINITY;
         live += kept[i];
         probs[i] = p[i];
+        un |= p[i] != p[i];
     }
+    *nan = un;
     return live;
 }
 
@@ -760,4 +765,43 @@ size_t sl_logits_gather_live_f32(const float *x, size_t n, sl_base_f32i *out, si
             out[m++] = (sl_base_f32i){x[i], (uint32_t)i};
         }
     return m;
+}
+
+/* ---- transformers' RepetitionPenaltyLogitsProcessor on the raw logits x: for every
+ * id of ctx, out[id] = (x < 0 ? x * pen : x / pen), divided by t when div (the
+ * temperature warper after it). A repeated id writes the same value again. */
+#if SL_RNG_HAVE_AVX2
+F32_AVX2 static size_t penalty_avx2(const float *x, const long *ctx, size_t n, float pen, int div, float t,
+                                    float *out)
+{
+    __m128 p = _mm_set1_ps(pen), tv = _mm_set1_ps(t), zero = _mm_setzero_ps();
+    size_t j = 0;
+    if (sizeof(long) != sizeof(long long))
+        return 0;
+    for (; j + 4 <= n; j += 4) {
+        __m256i id = _mm256_loadu_si256((const __m256i *)(const void *)(ctx + j));
+        __m128 v = _mm256_i64gather_ps(x, id, 4);
+        __m128 y = _mm_blendv_ps(_mm_div_ps(v, p), _mm_mul_ps(v, p), _mm_cmplt_ps(v, zero));
+        if (div)
+            y = _mm_div_ps(y, tv);
+        float r[4];
+        _mm_storeu_ps(r, y);
+        for (size_t l = 0; l < 4; l++)
+            out[ctx[j + l]] = r[l];
+    }
+    return j;
+}
+#endif
+
+void sl_logits_penalty_f32(const float *x, const long *ctx, size_t n, float pen, int div, float t, float *out)
+{
+    size_t j = 0;
+#if SL_RNG_HAVE_AVX2
+    if (f32_vec(SL_SIMD_AUTO))
+        j = penalty_avx2(x, ctx, n, pen, div, t, out);
+#endif
+    for (; j < n; j++) {
+        float v = x[ctx[j]], y = v < 0 ? v * pen : v / pen;
+        out[ctx[j]] = div ? y / t : y;
+    }
 }

@@ -313,12 +313,7 @@ static int hf_run(const float *lf, const double *ld, size_t V, const sl_logits_c
         /* gather → where → scatter on the raw logits: a repeated id reads the
          * original value each time and writes the same result, so it is penalised
          * once; then the temperature, as the warper after it divides */
-        float pen = (float)c->penalty;
-        for (size_t j = 0; j < c->context_n; j++) {
-            size_t i = (size_t)c->context[j];
-            float x = lf[i], y = x < 0 ? x * pen : x / pen;
-            w.s[i] = do_temp ? y / temp : y;
-        }
+        sl_logits_penalty_f32(lf, c->context, c->context_n, (float)c->penalty, do_temp, temp, w.s);
         sl_logits_step(out, "repetition_penalty");
     }
     if (do_temp)
@@ -347,7 +342,9 @@ static int hf_run(const float *lf, const double *ld, size_t V, const sl_logits_c
     }
     /* _sample: probs = softmax(next_token_scores) */
     sl_logits_softmax_f32(w.s, V, w.a, w.cpu);
-    out->n_kept = sl_logits_export_f32(w.s, w.a, V, out->probs, out->kept);
+    int nan;
+    out->n_kept = sl_logits_export_f32(w.s, w.a, V, out->probs, out->kept, &nan);
+    out->nan_free = !nan;
     hf_work_free(&w);
     return SL_OK;
 fail:

@@ -154,7 +154,7 @@ int sl_logits_pipeline_run(const sl_logits_pipeline_type *t, const sl_vec *v, co
         return rc;
     /* the framework's own arithmetic can overflow (a logit / a tiny
      * temperature is inf in float32, inf - inf is NaN): report, never print NaN */
-    size_t i = sl_logits_first_nan_f64(out->probs, out->V);
+    size_t i = out->nan_free ? out->V : sl_logits_first_nan_f64(out->probs, out->V);
     if (i < out->V) {
         sl_logits_result_free(out);
         return sl_base_error_set(err, SL_EINVAL,

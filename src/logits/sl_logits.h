@@ -178,6 +178,7 @@ typedef struct sl_logits_result {
     int cand_sorted;
     const char *steps[16];  /* the filters that ran, in order (static strings) */
     size_t n_steps;
+    int nan_free;           /* 1: the pipeline has found no NaN in probs (no second look) */
 } sl_logits_result;
 
 typedef struct sl_logits_pipeline_type {
@@ -247,14 +248,18 @@ int sl_logits_argsort_f32_with(const float *x, size_t n, int descending, size_t 
  * are not -inf afterwards. */
 size_t sl_logits_mask_below_f32(float *x, size_t n, float thr);
 /* The result of a float32 pipeline: kept[i] = s[i] != -inf, probs[i] = p[i]
- * widened; returns the number kept. */
-size_t sl_logits_export_f32(const float *s, const float *p, size_t n, double *probs, unsigned char *kept);
+ * widened; returns the number kept; *nan = whether some p[i] is NaN. */
+size_t sl_logits_export_f32(const float *s, const float *p, size_t n, double *probs, unsigned char *kept, int *nan);
 /* 1 when no d[i] is NaN or +inf, no f[i] (f may be NULL) is +inf, and some d[i]
  * is above -inf: the row needs none of sl_logits_pipeline_run's messages. */
 int sl_logits_row_clean(const double *d, const float *f, size_t n);
 /* The (value, index) of every entry above -inf (or NaN), in index order, into
  * out[0..max); returns how many, or SIZE_MAX when more than max (or n >= 2^32). */
 size_t sl_logits_gather_live_f32(const float *x, size_t n, sl_base_f32i *out, size_t max);
+/* RepetitionPenaltyLogitsProcessor on raw logits x: out[id] = x < 0 ? x * pen :
+ * x / pen for every id of ctx[0..n) (ids < the row's length), then / t when div
+ * (the temperature warper that follows). Repeated ids write one value. */
+void sl_logits_penalty_f32(const float *x, const long *ctx, size_t n, float pen, int div, float t, float *out);
 /* The first i with x[i] NaN, or n. */
 size_t sl_logits_first_nan_f64(const double *x, size_t n);
 /* The k-th largest value (1-based k <= n) counting duplicates, as

@@ -58,13 +58,18 @@ void sl_stat_gen_free(sl_stat_gen *g)
     memset(g, 0, sizeof *g);
 }
 
+#define NZ_BLOCKS 512 /* eight-entry blocks with a weight, listed for the second pass */
+
 /* Sum of the weights, checked: finite, >= 0, not all zero. Added one by one in
  * index order; a zero adds nothing (s + 0 = s for s >= +0), so the zeros of a
- * filtered row are skipped eight at a time (SSE2) and the sum is the plain loop's. */
-static int weight_sum(const double *w, size_t V, size_t step, double *sum, sl_error *err)
+ * filtered row are skipped eight at a time (SSE2) and the sum is the plain loop's.
+ * When blk is given, the starts of the blocks holding a weight go there (at most
+ * NZ_BLOCKS, else *nblk = SIZE_MAX) and *done is where the blocks end. */
+static int weight_sum_blocks(const double *w, size_t V, size_t step, double *sum, uint32_t *blk, size_t *nblk,
+                             size_t *done, sl_error *err)
 {
     double s = 0;
-    size_t i = 0;
+    size_t i = 0, nb = 0;
 #if defined(__SSE2__)
     __m128d zero = _mm_setzero_pd(), inf = _mm_set1_pd(INFINITY);
     for (; i + 8 <= V; i += 8) {
@@ -81,11 +86,15 @@ static int weight_sum(const double *w, size_t V, size_t step, double *sum, sl_er
                                _mm_or_pd(_mm_cmpneq_pd(c, zero), _mm_cmpneq_pd(d, zero)));
         if (!_mm_movemask_pd(nz))
             continue;
+        if (blk && nb < NZ_BLOCKS && i <= UINT32_MAX)
+            blk[nb] = (uint32_t)i;
+        nb++;
         for (size_t j = i; j < i + 8; j++)
             if (w[j] != 0)
                 s += w[j];
     }
 #endif
+    size_t end = i;
     for (; i < V; i++) {
         if (!(w[i] >= 0) || isinf(w[i]))
             return sl_base_error_set(err, SL_EINVAL, "step %zu: probability %zu is %.17g", step, i, w[i]);
@@ -94,7 +103,32 @@ static int weight_sum(const double *w, size_t V, size_t step, double *sum, sl_er
     if (!(s > 0))
         return sl_base_error_set(err, SL_EINVAL, "step %zu: the probabilities are all zero", step);
     *sum = s;
+    if (nblk) {
+        *nblk = nb <= NZ_BLOCKS && V <= UINT32_MAX ? nb : SIZE_MAX;
+        *done = end;
+    }
     return SL_OK;
+}
+
+static int weight_sum(const double *w, size_t V, size_t step, double *sum, sl_error *err)
+{
+    return weight_sum_blocks(w, V, step, sum, NULL, NULL, NULL, err);
+}
+
+/* the terms of entries lo..hi in index order (zeros add nothing) */
+static void step_terms(const double *w, size_t lo, size_t hi, double inv, double wx, size_t x, double *m1,
+                       double *m2, double *before)
+{
+    for (size_t j = lo; j < hi; j++) {
+        double wi = w[j];
+        if (wi > 0) {
+            double p = wi * inv, l = log(p);
+            *m1 += p * l;
+            *m2 += p * l * l;
+            /* p x 1 or p x 0 (exact): the same sum, without a branch to mispredict */
+            *before += p * (double)((wi > wx) | ((wi == wx) & (j < x)));
+        }
+    }
 }
 
 int sl_stat_gen_step(const double *w, size_t V, size_t x, size_t step, sl_stat_gen_one *o, sl_error *err)
@@ -103,41 +137,20 @@ int sl_stat_gen_step(const double *w, size_t V, size_t x, size_t step, sl_stat_g
     memset(o, 0, sizeof *o);
     if (x >= V)
         return sl_base_error_set(err, SL_EINVAL, "step %zu: token %zu is not below V = %zu", step, x, V);
-    int rc = weight_sum(w, V, step, &sum, err);
+    uint32_t blk[NZ_BLOCKS];
+    size_t nblk = SIZE_MAX, done = 0;
+    int rc = weight_sum_blocks(w, V, step, &sum, blk, &nblk, &done, err);
     if (rc)
         return rc;
-    /* one pass: the entropy terms and the mass ranked before x (zeros skipped eight
-     * at a time: they add nothing) */
+    /* one pass in index order: the entropy terms and the mass ranked before x; a
+     * filtered row visits only the blocks the sum found weights in */
     double inv = 1.0 / sum, wx = w[x], m1 = 0, m2 = 0, before = 0;
-    size_t i = 0;
-#if defined(__SSE2__)
-    __m128d zero = _mm_setzero_pd();
-    for (; i + 8 <= V; i += 8) {
-        __m128d pos = _mm_or_pd(_mm_or_pd(_mm_cmpgt_pd(_mm_loadu_pd(w + i), zero), _mm_cmpgt_pd(_mm_loadu_pd(w + i + 2), zero)),
-                                _mm_or_pd(_mm_cmpgt_pd(_mm_loadu_pd(w + i + 4), zero), _mm_cmpgt_pd(_mm_loadu_pd(w + i + 6), zero)));
-        if (!_mm_movemask_pd(pos))
-            continue;
-        for (size_t j = i; j < i + 8; j++) {
-            double wi = w[j];
-            if (wi > 0) {
-                double p = wi * inv, l = log(p);
-                m1 += p * l;
-                m2 += p * l * l;
-                if (wi > wx || (wi == wx && j < x))
-                    before += p;
-            }
-        }
-    }
-#endif
-    for (; i < V; i++) {
-        double wi = w[i];
-        if (wi > 0) {
-            double p = wi * inv, l = log(p);
-            m1 += p * l;
-            m2 += p * l * l;
-            if (wi > wx || (wi == wx && i < x))
-                before += p;
-        }
+    if (nblk != SIZE_MAX) {
+        for (size_t b = 0; b < nblk; b++)
+            step_terms(w, blk[b], blk[b] + 8, inv, wx, x, &m1, &m2, &before);
+        step_terms(w, done, V, inv, wx, x, &m1, &m2, &before);
+    } else {
+        step_terms(w, 0, V, inv, wx, x, &m1, &m2, &before);
     }
     o->px = wx * inv;
     o->mean = m1;
