@@ -298,7 +298,7 @@ static int hf_run(const float *lf, const double *ld, size_t V, const sl_logits_c
     w.cpu = sl_logits_cpu_resolve(c->cpu);
     if (rc)
         return rc;
-    if ((rc = sl_logits_result_alloc_raw(out, V, err))) {
+    if ((rc = sl_logits_result_alloc_raw(out, V, c->work, err))) {
         hf_work_free(&w);
         return rc;
     }

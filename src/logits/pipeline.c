@@ -39,12 +39,19 @@ int sl_logits_result_alloc(sl_logits_result *r, size_t V, sl_error *err)
     return SL_OK;
 }
 
-int sl_logits_result_alloc_raw(sl_logits_result *r, size_t V, sl_error *err)
+int sl_logits_result_alloc_raw(sl_logits_result *r, size_t V, sl_logits_work *w, sl_error *err)
 {
     memset(r, 0, sizeof *r);
     r->V = V;
-    r->probs = V <= SIZE_MAX / sizeof *r->probs ? malloc((V ? V : 1) * sizeof *r->probs) : NULL;
-    r->kept = malloc(V ? V : 1);
+    int ok = V <= SIZE_MAX / sizeof *r->probs;
+    if (ok && w) { /* the scratch's: valid until the next run with w */
+        r->probs = sl_logits_work_buf(w, 8, (V ? V : 1) * sizeof *r->probs);
+        r->kept = sl_logits_work_buf(w, 9, V ? V : 1);
+        r->borrowed = 1;
+    } else if (ok) {
+        r->probs = malloc((V ? V : 1) * sizeof *r->probs);
+        r->kept = malloc(V ? V : 1);
+    }
     if (!r->probs || !r->kept) {
         sl_logits_result_free(r);
         return sl_base_error_set(err, SL_ENOMEM, "pipeline: out of memory for %zu probabilities", V);
@@ -52,7 +59,7 @@ int sl_logits_result_alloc_raw(sl_logits_result *r, size_t V, sl_error *err)
     return SL_OK;
 }
 
-#define WORK_SLOTS 8
+#define WORK_SLOTS 10
 
 struct sl_logits_work {
     void *buf[WORK_SLOTS];
@@ -87,8 +94,11 @@ void *sl_logits_work_buf(sl_logits_work *w, int slot, size_t bytes)
 
 void sl_logits_result_free(sl_logits_result *r)
 {
-    free(r->probs);
-    free(r->kept);
+    if (!r->borrowed) {
+        free(r->probs);
+        free(r->kept);
+    }
+    r->borrowed = 0;
     free(r->cand);
     r->probs = NULL;
     r->kept = NULL;

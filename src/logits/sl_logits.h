@@ -132,7 +132,7 @@ enum {
 typedef struct sl_logits_work sl_logits_work;
 sl_logits_work *sl_logits_work_new(void);  /* NULL when out of memory */
 void sl_logits_work_free(sl_logits_work *w);
-/* Buffer `slot` (0..7) of at least `bytes` bytes, its contents undefined; NULL
+/* Buffer `slot` (0..9; 8 and 9 hold a result's probs and kept) of at least `bytes` bytes, its contents undefined; NULL
  * when out of memory (w keeps its other buffers). */
 void *sl_logits_work_buf(sl_logits_work *w, int slot, size_t bytes);
 
@@ -179,6 +179,7 @@ typedef struct sl_logits_result {
     const char *steps[16];  /* the filters that ran, in order (static strings) */
     size_t n_steps;
     int nan_free;           /* 1: the pipeline has found no NaN in probs (no second look) */
+    int borrowed;           /* 1: probs and kept belong to the run's sl_logits_work */
 } sl_logits_result;
 
 typedef struct sl_logits_pipeline_type {
@@ -204,8 +205,9 @@ int sl_logits_pipeline_run(const sl_logits_pipeline_type *t, const sl_vec *v, co
 void sl_logits_result_free(sl_logits_result *r);
 /* Allocates probs/kept for V entries, zeroed. */
 int sl_logits_result_alloc(sl_logits_result *r, size_t V, sl_error *err);
-/* The same, not zeroed: for a pipeline that writes every entry. */
-int sl_logits_result_alloc_raw(sl_logits_result *r, size_t V, sl_error *err);
+/* The same, not zeroed: for a pipeline that writes every entry. With w, probs
+ * and kept are w's buffers 8 and 9 (r->borrowed), valid until w's next run. */
+int sl_logits_result_alloc_raw(sl_logits_result *r, size_t V, sl_logits_work *w, sl_error *err);
 
 /* ---- shared float32 kernels (logits/f32.c), as torch's CPU ops compute them */
 
