@@ -95,25 +95,45 @@ static void hf_run_vec(const float *x, size_t V, const sl_logits_cfg *c, sl_logi
     sl_base_vec_free(&v);
 }
 
-/* top-k then top-p (the top-p sort skipped when top-k left few, distinct values)
- * gives the bits of top-p alone on the row top-k leaves (a full sort): ties,
- * -inf, signed zeros, several k, p, min_keep and both kernels; with and without
+/* TopPLogitsWarper as the hf pipeline ran it before its shortcuts: the full
+ * std::sort of the row (torch.sort's tie order), softmax, cumsum, removal */
+static void ref_top_p(float *s, size_t V, double p, size_t min_keep, int cpu)
+{
+    size_t *idx = malloc(V * sizeof *idx);
+    float *a = malloc(V * sizeof *a), *b = malloc(V * sizeof *b);
+    sl_error e;
+    cr_assert_eq(sl_logits_argsort_f32(s, V, 0, idx, &e), 0);
+    for (size_t j = 0; j < V; j++)
+        a[j] = s[idx[j]];
+    sl_logits_softmax_f32_at(a, V, b, cpu, SL_SIMD_SCALAR);
+    sl_logits_cumsum_f32(b, V, a);
+    float thr = (float)(1.0 - p);
+    for (size_t j = 0; j + min_keep < V; j++)
+        if (a[j] <= thr)
+            s[idx[j]] = -INFINITY;
+    free(idx), free(a), free(b);
+}
+
+/* top-p (its sort replaced by any sort, std::sort only for a tie at the cut),
+ * alone and after top-k (then sorting only the entries left), gives the bits of
+ * the full-sort top-p on the row top-k leaves: ties, -inf, signed zeros,
+ * bfloat16-like rows, several k, p, min_keep and both kernels; with and without
  * a caller's scratch reused across the runs */
-Test(replay_logits_kth, top_p_after_top_k_equals_full_sort)
+Test(replay_logits_kth, top_p_shortcuts_equal_full_sort)
 {
     uint64_t s = 2026;
     size_t cases = 0, diff = 0;
     sl_logits_work *work = sl_logits_work_new();
     cr_assert_not_null(work);
-    for (int rep = 0; rep < 600; rep++) {
+    for (int rep = 0; rep < 900; rep++) {
         int mode = rep % 3 == 0;
         size_t V = 20 + (size_t)lcg(&s) % (rep % 10 == 0 ? 3000 : 300);
-        float *x = malloc(V * sizeof *x), *m = malloc(V * sizeof *m);
+        float *x = malloc(V * sizeof *x), *m = malloc(V * sizeof *m), *want = malloc(V * sizeof *want);
         size_t *idx = malloc(V * sizeof *idx);
         for (size_t i = 0; i < V; i++)
             x[i] = tie_logit(&s, mode);
         x[lcg(&s) % V] = 1.0f; /* not all -inf */
-        long k = 1 + (long)(lcg(&s) % (V / 3));
+        long k = rep % 4 == 3 ? 0 : 1 + (long)(lcg(&s) % (V / 3));
         double p = 0.05 + (double)(lcg(&s) % 95) / 100.0;
         sl_logits_cfg c;
         memset(&c, 0, sizeof c);
@@ -128,23 +148,29 @@ Test(replay_logits_kth, top_p_after_top_k_equals_full_sort)
         cr_assert_eq(sl_logits_argsort_f32(x, V, 1, idx, &e), 0);
         float kth = x[idx[kk - 1]];
         for (size_t i = 0; i < V; i++)
-            m[i] = x[i] < kth ? -INFINITY : x[i];
+            m[i] = k && x[i] < kth ? -INFINITY : x[i];
+        memcpy(want, m, V * sizeof *m);
+        ref_top_p(want, V, p, (size_t)c.min_keep, c.cpu);
+        float *wp = malloc(V * sizeof *wp);
+        sl_logits_softmax_f32_at(want, V, wp, c.cpu, SL_SIMD_SCALAR);
         sl_logits_result a, b;
         hf_run_vec(x, V, &c, &a);
-        c.has_top_k = 1, c.top_k = 0;
-        c.work = NULL;
+        c.top_k = 0;
         hf_run_vec(m, V, &c, &b);
-        for (size_t i = 0; i < V; i++)
-            diff += memcmp(&a.probs[i], &b.probs[i], sizeof a.probs[i]) != 0 || a.kept[i] != b.kept[i];
-        cr_assert_eq(a.n_kept, b.n_kept, "V %zu k %ld p %g: kept %zu vs %zu", V, k, p, a.n_kept, b.n_kept);
+        for (size_t i = 0; i < V; i++) {
+            double w = wp[i];
+            int kw = want[i] != -INFINITY;
+            diff += memcmp(&a.probs[i], &w, sizeof w) != 0 || a.kept[i] != kw;
+            diff += memcmp(&b.probs[i], &w, sizeof w) != 0 || b.kept[i] != kw;
+        }
         sl_logits_result_free(&a);
         sl_logits_result_free(&b);
-        free(x), free(m), free(idx);
+        free(x), free(m), free(want), free(wp), free(idx);
         cases++;
     }
     sl_logits_work_free(work);
     cr_assert_eq(diff, 0, "%zu entries differ over %zu cases", diff, cases);
-    cr_log_info("top-k + top-p: %zu cases equal to the full sort", cases);
+    cr_log_info("top-p: %zu cases equal to the full sort", cases);
 }
 
 /* the 8-lane kernels (AVX2 + FMA where the CPU has them) against the scalar

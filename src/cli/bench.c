@@ -2,7 +2,13 @@
  * of every draw method, at V = 8 (the weather example) and V = 49,152 (the
  * synthetic vocabulary, or any --logits file), with pcg32. Honest numbers
  * for `make bench`, no targets. Timings use CLOCK_MONOTONIC; each cell is
- * the best of 3 repetitions. */
+ * the best of 3 repetitions.
+ * With --framework F and per-step rows, the generation in process instead: the
+ * replay loop of `samplab replay` (one session, every token accepted) per step,
+ * and F's pipeline alone per call with fresh buffers (as `samplab pipeline` runs
+ * it), in the CPU time of the calling thread (steady on a shared machine), so
+ * analysis/bench_generation.py can set them beside torch's own ops. */
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,10 +129,122 @@ static int bench_race_vs_torch(const double *p, size_t V, double *generic_s, dou
     return 0;
 }
 
+static double thread_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* `samplab bench --framework F --logits ROWS [settings]`: replay per step and the
+ * pipeline per call, in process, best of --n. */
+static int bench_generation(const sl_cli_parsed *po)
+{
+    sl_cli_gen g;
+    if (sl_cli_gen_load("bench", po, 0, &g))
+        return 2;
+    const sl_io_steps *m = &g.steps;
+    size_t T = m->t, V = m->v, reps = po->a[SL_CLI_N].given ? po->a[SL_CLI_N].size : 5;
+    if (!reps)
+        reps = 1;
+    sl_error err;
+    int rc = 0;
+    long *tokens = malloc(T * sizeof *tokens);
+    uint64_t *words = malloc(T * sizeof *words);
+    size_t *kept = malloc(T * sizeof *kept);
+    sl_vec row = {0};
+    sl_fw_session s;
+    int open = 0;
+    double replay = 1e30, pipe = -1;
+    if (!tokens || !words || !kept || sl_base_vec_alloc(&row, V, m->source, &err)) {
+        fprintf(stderr, "samplab bench: out of memory for %zu steps of V = %zu\n", T, V);
+        rc = 2;
+        goto out;
+    }
+    for (size_t r = 0; r < reps; r++) {
+        double t0 = thread_s();
+        if (sl_cli_gen_replay(g.ft, &g.fo, m, tokens, words, kept, NULL, &err)) {
+            rc = sl_cli_fail(&err);
+            goto out;
+        }
+        double dt = (thread_s() - t0) / (double)T;
+        if (dt < replay)
+            replay = dt;
+    }
+    if (g.ft->pipeline && g.logits_input) {
+        /* the session's settings (its CPU kernel and release line resolved), but no
+         * scratch: each call allocates, as one `samplab pipeline` run does */
+        if (sl_cli_gen_open(&s, g.ft, &g.fo, &err)) {
+            rc = sl_cli_fail(&err);
+            goto out;
+        }
+        open = 1;
+        sl_logits_cfg cfg = s.o.cfg;
+        cfg.work = NULL;
+        cfg.context = g.context;
+        cfg.context_n = g.context_n;
+        size_t rows = T < 24 ? T : 24;
+        pipe = 1e30;
+        for (size_t r = 0; r < reps; r++) {
+            double sum = 0;
+            for (size_t t = 0; t < rows; t++) {
+                sl_io_steps_row(m, t, &row);
+                sl_logits_result res;
+                double t0 = thread_s();
+                if (sl_logits_pipeline_run(g.ft->pipeline, &row, &cfg, &res, &err)) {
+                    rc = sl_cli_fail(&err);
+                    goto out;
+                }
+                sl_logits_result_free(&res);
+                sum += thread_s() - t0;
+            }
+            if (sum / (double)rows < pipe)
+                pipe = sum / (double)rows;
+        }
+    }
+    const char *cpu = g.ft->accepts & SL_OPT_CPU && open ? sl_logits_cpu_name(sl_logits_cpu_resolve(s.o.cfg.cpu)) : NULL;
+    if (g.json) {
+        json_t *root = json_object(), *tk = json_array();
+        json_object_set_new(root, "framework", json_string(g.ft->name));
+        json_object_set_new(root, "steps", json_integer((json_int_t)T));
+        json_object_set_new(root, "V", json_integer((json_int_t)V));
+        json_object_set_new(root, "repetitions", json_integer((json_int_t)reps));
+        json_object_set_new(root, "clock", json_string("thread CPU time, best repetition"));
+        json_object_set_new(root, "replay_ms_per_step", json_real(replay * 1e3));
+        json_object_set_new(root, "pipeline_ms_per_call", pipe < 0 ? json_null() : json_real(pipe * 1e3));
+        if (cpu)
+            json_object_set_new(root, "cpu", json_string(cpu));
+        for (size_t t = 0; t < T; t++)
+            json_array_append_new(tk, json_integer(tokens[t]));
+        json_object_set_new(root, "tokens", tk);
+        rc = sl_cli_json_emit(root);
+    } else {
+        printf("bench: %s, %zu steps of V = %zu, in process (thread CPU time, best of %zu)%s%s\n", g.ft->name, T, V,
+               reps, cpu ? ", cpu " : "", cpu ? cpu : "");
+        printf("replay: %.4f ms/step\n", replay * 1e3);
+        if (pipe >= 0)
+            printf("pipeline alone: %.4f ms/call\n", pipe * 1e3);
+    }
+out:
+    if (open)
+        sl_fw_session_close(&s);
+    sl_base_vec_free(&row);
+    free(tokens);
+    free(words);
+    free(kept);
+    sl_cli_gen_free(&g);
+    return rc;
+}
+
 static void bench_help(FILE *f)
 {
-    fprintf(f, "usage: samplab bench [--logits SRC]\n\nTimes prepare and draw of every method at V = 8 "
-               "(the weather example) and on SRC\n(default data/synthetic_49152.txt), with pcg32.\n\n");
+    fprintf(f, "usage: samplab bench [--logits SRC]\n"
+               "       samplab bench --framework F --logits ROWS [settings] [--seed S] [--n R] [--json]\n\n"
+               "Times prepare and draw of every method at V = 8 (the weather example) and on SRC\n"
+               "(default data/synthetic_49152.txt), with pcg32.\n"
+               "With --framework: F's generation over the [T, V] rows in process, as `samplab replay`\n"
+               "runs it, in ms per step, and its pipeline alone in ms per call (the first 24 rows),\n"
+               "in the CPU time of this thread, the best of R repetitions (default 5).\n\n");
     sl_cli_help_options(f, sl_cli_spec_lookup("bench"), "options:");
 }
 
@@ -136,6 +254,17 @@ int sl_cli_bench_main(int argc, char **argv)
     int st = sl_cli_parse("bench", argc, argv, bench_help, &po);
     if (st >= 0)
         return st;
+    if (po.a[SL_CLI_FRAMEWORK].given)
+        return bench_generation(&po);
+    sl_cli_opt gen_only[] = {SL_CLI_TENSOR, SL_CLI_CONTEXT, SL_CLI_SEED, SL_CLI_TORCH, SL_CLI_CPU, SL_CLI_N, SL_CLI_JSON};
+    sl_cli_opt miss = sl_cli_refused(&po, SL_CLI_G_SAMPLING, 0);
+    for (size_t i = 0; !miss && i < sizeof gen_only / sizeof *gen_only; i++)
+        if (po.a[gen_only[i]].given)
+            miss = gen_only[i];
+    if (miss) {
+        fprintf(stderr, "samplab bench: %s needs --framework (the generation bench)\n", sl_cli_options[miss].name);
+        return 2;
+    }
     const char *big = po.a[SL_CLI_LOGITS].given ? po.a[SL_CLI_LOGITS].text : "data/synthetic_49152.txt";
     static const double weather[8] = {4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2.2};
     sl_error err;

@@ -216,7 +216,18 @@ static const sl_cli_take exact_takes[] = {
     END,
 };
 static const sl_cli_take bench_takes[] = {
-    OH(SL_CLI_LOGITS, "the large vocabulary (default data/synthetic_49152.txt)"),
+    OH(SL_CLI_LOGITS, "the large vocabulary (default data/synthetic_49152.txt); with --framework, per-step\n"
+                      "logits: a [T, V] .npy, .safetensors tensor or text, one step per line"),
+    OH(SL_CLI_FRAMEWORK, "time this framework in process over the rows of --logits: replay per step, and its\n"
+                         "pipeline alone per call"),
+    O(SL_CLI_TENSOR),
+    O(SL_CLI_CONTEXT),
+    O(SL_CLI_SEED),
+    O(SL_CLI_TORCH),
+    O(SL_CLI_CPU),
+    G(SL_CLI_G_SAMPLING),
+    OH(SL_CLI_N, "with --framework: timing repetitions, the best kept (default 5)"),
+    OH(SL_CLI_JSON, "with --framework: one object with the times and the replayed tokens"),
     END,
 };
 /* replay and check: per-step rows, the prompt, a framework's settings */

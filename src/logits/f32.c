@@ -805,3 +805,43 @@ void sl_logits_penalty_f32(const float *x, const long *ctx, size_t n, float pen,
         out[ctx[j]] = div ? y / t : y;
     }
 }
+
+/* ---- an ascending sort of (value, index) pairs whose tie order is whatever it
+ * is: LSD radix on the order-preserving bits of the float (negative: all bits
+ * flipped; positive: the sign bit set), three passes of 11, 11 and 10 bits. For
+ * callers whose result does not depend on how ties are ordered. */
+static inline uint32_t f32_key(float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    return u & 0x80000000u ? ~u : u | 0x80000000u;
+}
+
+void sl_logits_sort_any_f32(const float *x, size_t n, sl_base_f32i *out, sl_base_f32i *tmp)
+{
+    static const int shift[3] = {0, 11, 22};
+    uint32_t h[3][2048];
+    memset(h, 0, sizeof h);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t k = f32_key(x[i]);
+        h[0][k & 2047]++;
+        h[1][(k >> 11) & 2047]++;
+        h[2][k >> 22]++;
+    }
+    for (int p = 0; p < 3; p++) {
+        uint32_t sum = 0;
+        for (int b = 0; b < 2048; b++) {
+            uint32_t c = h[p][b];
+            h[p][b] = sum;
+            sum += c;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        out[h[0][f32_key(x[i]) & 2047]++] = (sl_base_f32i){x[i], (uint32_t)i};
+    for (int p = 1; p < 3; p++) {
+        const sl_base_f32i *from = p == 1 ? out : tmp;
+        sl_base_f32i *to = p == 1 ? tmp : out;
+        for (size_t i = 0; i < n; i++)
+            to[h[p][(f32_key(from[i].v) >> shift[p]) & 2047]++] = from[i];
+    }
+}

@@ -35,6 +35,7 @@ typedef struct hf_work {
     float *s, *a, *b, *c, *d;
     size_t *idx;
     sl_base_f32i *pairs;   /* torch.sort's (value, index) pairs */
+    sl_base_f32i *tmp;     /* and a second row of them (the radix sort's) */
 } hf_work;
 
 static void hf_work_free(hf_work *w)
@@ -47,6 +48,7 @@ static void hf_work_free(hf_work *w)
         free(w->d);
         free(w->idx);
         free(w->pairs);
+        free(w->tmp);
     }
     memset(w, 0, sizeof *w);
 }
@@ -68,6 +70,7 @@ static int hf_work_alloc(hf_work *w, size_t V, sl_logits_work *k, sl_error *err)
         w->d = sl_logits_work_buf(k, 4, nf);
         w->idx = sl_logits_work_buf(k, 5, ni);
         w->pairs = sl_logits_work_buf(k, 6, np);
+        w->tmp = sl_logits_work_buf(k, 7, np);
     } else if (ok) {
         w->own = 1;
         w->s = malloc(nf);
@@ -77,8 +80,9 @@ static int hf_work_alloc(hf_work *w, size_t V, sl_logits_work *k, sl_error *err)
         w->d = malloc(nf);
         w->idx = malloc(ni);
         w->pairs = malloc(np);
+        w->tmp = malloc(np);
     }
-    if (!w->s || !w->a || !w->b || !w->c || !w->d || !w->idx || !w->pairs) {
+    if (!w->s || !w->a || !w->b || !w->c || !w->d || !w->idx || !w->pairs || !w->tmp) {
         w->own = !k;
         hf_work_free(w);
         return sl_base_error_set(err, SL_ENOMEM, "hf: out of memory for %zu logits", V);
@@ -99,59 +103,73 @@ static int hf_top_k(hf_work *w, size_t k, sl_error *err)
     return SL_OK;
 }
 
-/* torch.sort(scores, descending=False) when a filter has already cut all but m
- * entries to -inf and those m are finite and pairwise distinct: the ascending order
- * is then unique up to the order of the -inf block — the m in increasing order at
- * positions V-m..V-1 — so any sort of the m gives what std::sort of all V gives.
- * The -inf block's own order never matters to top-p: its softmax is 0, its cumsum 0,
- * and removing it changes nothing. Writes the m ids to idx[V-m..V) and their
- * values to w->a there; returns 0 (nothing decided) when the shortcut does not hold. */
-static int hf_sort_cut(hf_work *w, size_t m)
-{
-    size_t V = w->V;
-    if (m == 0 || m > V / 2)
-        return 0;
-    sl_base_f32i *pr = w->pairs;
-    if (sl_logits_gather_live_f32(w->s, V, pr, m) != m)
-        return 0;
-    sl_base_std_sort_f32i(pr, m, SL_BASE_ASC);
-    for (size_t r = 0; r < m; r++)
-        if (!isfinite(pr[r].v) || (r + 1 < m && !(pr[r].v < pr[r + 1].v)))
-            return 0; /* a tie (or -0/+0): only the full sort knows its order */
-    for (size_t r = 0; r < m; r++) {
-        w->idx[V - m + r] = pr[r].i;
-        w->a[V - m + r] = pr[r].v;
-    }
-    return 1;
-}
-
 /* TopPLogitsWarper.__call__: ascending sort, softmax, cumsum, remove
  * cum <= (1 - top_p) with 1 - top_p computed in Python (double) and the
- * comparison in float32; the last min_keep sorted positions always stay. */
+ * comparison in float32; the last min_keep sorted positions always stay.
+ *
+ * torch.sort orders ties as libstdc++'s std::sort leaves them, but top-p reads
+ * the order only at one place. Tied scores have equal softmax terms, so the
+ * sorted values, their softmax and their cumsum are the same position by
+ * position whatever order the ties take; the cumsum never decreases, so the
+ * removed positions are [0, B): B the first position with cum > 1 - top_p, or
+ * V - min_keep. Only which id sits at each position depends on the tie order,
+ * and that changes the result only when positions B-1 and B hold a tie (of
+ * finite scores: removing -inf changes nothing). So any ascending sort is used —
+ * of the m entries left when top-k has cut the rest to -inf, else a radix sort of
+ * the row — and std::sort runs only for a tie at B. */
 static int hf_top_p(hf_work *w, double top_p, size_t min_keep, sl_error *err)
 {
     size_t V = w->V;
     float thr = (float)(1.0 - top_p);
     size_t protect = min_keep < V ? V - min_keep : 0;
-    size_t m = w->live;
-    if (m < V && hf_sort_cut(w, m)) {
-        /* softmax over [-inf x (V-m), sorted m] exactly as sl_logits_softmax_f32 runs
-         * it: the max is the last value; exp(-inf - max) is +0, so the reduce_all of
-         * the whole row sees zeros in the block; 0 x 1/sum stays 0 */
-        size_t z = V - m;
-        float mx = w->a[V - 1];
-        memset(w->b, 0, z * sizeof *w->b);
-        for (size_t j = z; j < V; j++)
-            w->b[j] = sl_logits_expf_sleef(w->a[j] - mx);
-        float inv = 1.0f / sl_logits_sum_reduce_all(w->b, V, w->cpu);
-        /* cumsum (in double, each prefix rounded): 0 through the block, then the m */
-        double acc = 0;
-        for (size_t j = z; j < V; j++) {
-            acc += w->b[j] * inv;
-            if (j < protect && (float)acc <= thr)
-                w->s[w->idx[j]] = -INFINITY;
+    size_t m = w->live, z = SIZE_MAX; /* positions [0, z) hold -inf, [z, V) w->a's values */
+    if (m > 0 && m <= V / 2 && sl_logits_gather_live_f32(w->s, V, w->pairs, m) == m) {
+        sl_base_std_sort_f32i(w->pairs, m, SL_BASE_ASC);
+        z = V - m;
+        for (size_t r = 0; r < m; r++) {
+            w->idx[z + r] = w->pairs[r].i;
+            w->a[z + r] = w->pairs[r].v;
         }
-        return SL_OK;
+    } else if (V <= UINT32_MAX) {
+        sl_logits_sort_any_f32(w->s, V, w->pairs, w->tmp);
+        z = 0;
+        for (size_t j = 0; j < V; j++) {
+            w->idx[j] = w->pairs[j].i;
+            w->a[j] = w->pairs[j].v;
+        }
+    }
+    /* a NaN or +inf score makes the softmax NaN: the full sort's path says it */
+    if (z != SIZE_MAX && isfinite(w->a[V - 1]) && w->a[z] == w->a[z]) {
+        if (z) {
+            /* softmax over [-inf x z, the m sorted] exactly as sl_logits_softmax_f32
+             * runs it: the max is the last value; exp(-inf - max) is +0, so the
+             * reduce_all of the row sees zeros in the block; 0 x 1/sum stays 0 */
+            float mx = w->a[V - 1];
+            memset(w->b, 0, z * sizeof *w->b);
+            for (size_t j = z; j < V; j++)
+                w->b[j] = sl_logits_expf_sleef(w->a[j] - mx);
+            float inv = 1.0f / sl_logits_sum_reduce_all(w->b, V, w->cpu);
+            for (size_t j = z; j < V; j++)
+                w->b[j] *= inv;
+        } else {
+            sl_logits_softmax_f32(w->a, V, w->b, w->cpu);
+        }
+        /* cumsum in double, each prefix rounded to float (0 through the -inf block) */
+        double acc = 0;
+        size_t B = protect;
+        for (size_t j = z; j < protect; j++) {
+            acc += w->b[j];
+            if (!((float)acc <= thr)) {
+                B = j;
+                break;
+            }
+        }
+        float lo = B > 0 && B - 1 >= z ? w->a[B - 1] : -INFINITY, hi = B < V && B >= z ? w->a[B] : -INFINITY;
+        if (!(B > 0 && B < V && lo == hi && hi != -INFINITY)) {
+            for (size_t j = z; j < B; j++)
+                w->s[w->idx[j]] = -INFINITY;
+            return SL_OK;
+        }
     }
     int rc = sl_logits_argsort_f32_with(w->s, V, 0, w->idx, w->pairs, err);
     if (rc)

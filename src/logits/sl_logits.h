@@ -262,6 +262,10 @@ size_t sl_logits_gather_live_f32(const float *x, size_t n, sl_base_f32i *out, si
  * x / pen for every id of ctx[0..n) (ids < the row's length), then / t when div
  * (the temperature warper that follows). Repeated ids write one value. */
 void sl_logits_penalty_f32(const float *x, const long *ctx, size_t n, float pen, int div, float t, float *out);
+/* (x[i], i) in ascending order of x into out[0..n), ties in no particular order
+ * (a radix sort; n < 2^32; tmp: n pairs of scratch): for callers whose result
+ * does not depend on the order of ties. */
+void sl_logits_sort_any_f32(const float *x, size_t n, sl_base_f32i *out, sl_base_f32i *tmp);
 /* The first i with x[i] NaN, or n. */
 size_t sl_logits_first_nan_f64(const double *x, size_t n);
 /* The k-th largest value (1-based k <= n) counting duplicates, as
