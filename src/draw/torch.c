@@ -195,6 +195,17 @@ int sl_draw_torch_topk(const double *v, size_t V, size_t k, long *out, sl_error 
 {
     if (k == 0 || k > V)
         return sl_base_error_set(err, SL_EINVAL, "topk: k = %zu outside 1..V = %zu", k, V);
+    if (k == 1 && V >= 64) {
+        /* partial_sort(first, first + 1, last): the heap of one is replaced by each
+         * later element that compares before it, so it ends on the first maximum
+         * (a NaN first) — no copy of the row needed */
+        size_t best = 0;
+        for (size_t i = 1; i < V; i++)
+            if ((isnan(v[i]) && !isnan(v[best])) || v[i] > v[best])
+                best = i;
+        out[0] = (long)best;
+        return SL_OK;
+    }
     topk_elem *q = malloc(V * sizeof *q);
     if (!q)
         return sl_base_error_set(err, SL_ENOMEM, "topk: out of memory for V = %zu", V);

@@ -30,7 +30,7 @@
 typedef struct hf_work {
     size_t V;
     int cpu;               /* torch's CPU kernel (SL_CPU_AVX2 / AVX512), resolved */
-    int own;               /* the buffers are this run's (no caller scratch) */
+    void *block;           /* this run's buffers in one allocation (no caller scratch) */
     size_t live;           /* entries of s above -inf after top-k, or V when unknown */
     float *s, *a, *b, *c, *d;
     size_t *idx;
@@ -40,28 +40,19 @@ typedef struct hf_work {
 
 static void hf_work_free(hf_work *w)
 {
-    if (w->own) {
-        free(w->s);
-        free(w->a);
-        free(w->b);
-        free(w->c);
-        free(w->d);
-        free(w->idx);
-        free(w->pairs);
-        free(w->tmp);
-    }
+    free(w->block);
     memset(w, 0, sizeof *w);
 }
 
 /* The run's buffers: from the caller's scratch (a session keeps them across steps)
- * or allocated for this run. */
+ * or one block for this run (the pages a run does not use are never touched). */
 static int hf_work_alloc(hf_work *w, size_t V, sl_logits_work *k, sl_error *err)
 {
     memset(w, 0, sizeof *w);
     w->V = V;
     w->live = V;
-    int ok = V <= SIZE_MAX / sizeof *w->idx;
-    size_t nf = V * sizeof *w->s, ni = V * sizeof *w->idx, np = V * sizeof *w->pairs;
+    size_t n = V ? V : 1, nf = n * sizeof *w->s, ni = n * sizeof *w->idx, np = n * sizeof *w->pairs;
+    int ok = n <= SIZE_MAX / 64; /* 5 floats, an index and 2 pairs an entry: under 64 bytes */
     if (ok && k) {
         w->s = sl_logits_work_buf(k, 0, nf);
         w->a = sl_logits_work_buf(k, 1, nf);
@@ -71,19 +62,16 @@ static int hf_work_alloc(hf_work *w, size_t V, sl_logits_work *k, sl_error *err)
         w->idx = sl_logits_work_buf(k, 5, ni);
         w->pairs = sl_logits_work_buf(k, 6, np);
         w->tmp = sl_logits_work_buf(k, 7, np);
-    } else if (ok) {
-        w->own = 1;
-        w->s = malloc(nf);
-        w->a = malloc(nf);
-        w->b = malloc(nf);
-        w->c = malloc(nf);
-        w->d = malloc(nf);
-        w->idx = malloc(ni);
-        w->pairs = malloc(np);
-        w->tmp = malloc(np);
+    } else if (ok && (w->block = malloc(ni + 2 * np + 5 * nf))) {
+        /* the 8-byte-aligned rows first */
+        unsigned char *p = w->block;
+        w->idx = (size_t *)(void *)p;
+        w->pairs = (sl_base_f32i *)(void *)(p + ni);
+        w->tmp = (sl_base_f32i *)(void *)(p + ni + np);
+        float *f = (float *)(void *)(p + ni + 2 * np);
+        w->s = f, w->a = f + n, w->b = f + 2 * n, w->c = f + 3 * n, w->d = f + 4 * n;
     }
     if (!w->s || !w->a || !w->b || !w->c || !w->d || !w->idx || !w->pairs || !w->tmp) {
-        w->own = !k;
         hf_work_free(w);
         return sl_base_error_set(err, SL_ENOMEM, "hf: out of memory for %zu logits", V);
     }
