@@ -35,7 +35,7 @@ TST_LIB_OBJ := $(LIB_SRC:%.c=$(TST)/%.o)
 TST_CLI_OBJ := $(filter-out $(TST)/src/cli/main.o,$(CLI_SRC:%.c=$(TST)/%.o))
 TST_OBJ     := $(TEST_SRC:%.c=$(TST)/%.o)
 
-.PHONY: all deps deps-test deps-report deps-golden deps-fuzz test test-unit report bench golden golden-check golden-current clean fuzz fuzz-run
+.PHONY: all deps deps-test deps-report deps-golden deps-fuzz deps-explorer deps-browser test test-unit report bench golden golden-check golden-current clean fuzz fuzz-run explorer explorer-build test-browser test-browser-run
 all: bin/samplab
 
 deps:
@@ -48,6 +48,10 @@ deps-golden:
 	@sh mk/deps.sh golden
 deps-fuzz:
 	@sh mk/deps.sh fuzz
+deps-explorer:
+	@sh mk/deps.sh explorer
+deps-browser:
+	@sh mk/deps.sh browser
 
 bin/samplab: $(REL_LIB_OBJ) $(REL_CLI_OBJ)
 	@mkdir -p bin
@@ -148,7 +152,69 @@ fuzz-run: $(FUZZ_TARGETS:%=$(FUZZ)/fuzz_%)
 	  grep -E '^(#[0-9]+ *DONE|stat::number_of_executed_units|Done [0-9]+ runs)' $(FUZZ)/$$t.log | tail -1; \
 	done; echo "fuzz: $(FUZZ_TARGETS): no crash, hang, leak or sanitizer report"
 
+# The explorer page (docs/explorer.md): the library layers and the CLI's own
+# pipeline, draw, compare and rng commands (web/main.c dispatches to them)
+# compiled to WebAssembly by clang for wasm32-wasi (Debian's wasi-libc and lld),
+# then site/ is assembled with the module embedded, so it runs from file://.
+# Left out: GSL (SL_NO_GSL: the gsl framework and gsl:NAME sources), OpenMP,
+# .safetensors (jansson's reader), the files that need a process (gnuplot,
+# temp files, mmap). The JSON writer is web/jansson/json.c (jansson's API, the
+# CLI's bytes). The native build is unchanged.
+WASM_CC     ?= clang
+WASM_AR     ?= llvm-ar-14
+WASM        := build/wasm
+WASM_SYSINC := /usr/include/wasm32-wasi
+WASM_SYSLIB := /usr/lib/wasm32-wasi
+WASM_RTDIR   = $(shell $(WASM_CC) -print-resource-dir 2>/dev/null)
+WASM_SKIP   := src/base/gsl.c src/rng/gsl.c src/framework/gsl.c src/stats/gof.c src/stats/power.c \
+               src/stats/tvnull.c src/stats/repeats.c src/io/gnuplot.c src/io/steps.c src/io/textbuf.c \
+               src/io/safetensors.c
+WASM_LIB_SRC:= $(filter-out src/report/% $(WASM_SKIP),$(LIB_SRC))
+WASM_CLI_SRC:= src/cli/options.c src/cli/util.c src/cli/pipeline.c src/cli/draw.c src/cli/compare.c src/cli/rng.c
+WASM_WEB_SRC:= web/main.c web/jansson/json.c
+WASM_CFLAGS  = --target=wasm32-wasi -nostdinc -isystem $(WASM_RTDIR)/include -isystem $(WASM_SYSINC) \
+               -std=c11 -D_POSIX_C_SOURCE=200809L -DSL_NO_GSL $(WARN) -ffp-contract=off -fno-fast-math \
+               -Isrc -Iweb/jansson -O2
+WASM_LDFLAGS = -m wasm32 -L$(WASM_SYSLIB) --gc-sections --strip-all -z stack-size=1048576 \
+               --initial-memory=4194304
+SITE_FILES  := web/index.html web/style.css web/app.js web/samplab.js
+
+$(WASM)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo '  CC [wasm] $<'
+	@$(WASM_CC) $(WASM_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(WASM)/libsamplab.a: $(WASM_LIB_SRC:%.c=$(WASM)/%.o)
+	@rm -f $@
+	@$(WASM_AR) rcs $@ $^
+
+# Only the archive members the commands reach are linked (GSL's users are not among them).
+$(WASM)/samplab.wasm: $(WASM_CLI_SRC:%.c=$(WASM)/%.o) $(WASM_WEB_SRC:%.c=$(WASM)/%.o) $(WASM)/libsamplab.a
+	@echo '  LD [wasm] $@'
+	@wasm-ld $(WASM_LDFLAGS) $(WASM_SYSLIB)/crt1-command.o $^ -lc -lm \
+	  $(WASM_RTDIR)/lib/wasi/libclang_rt.builtins-wasm32.a -o $@
+
+# The page's JSON writer as a WASI program, for make test-browser's check against libjansson.
+$(WASM)/json_diff.wasm: web/test/json_diff.c web/jansson/json.c web/jansson/jansson.h
+	@$(WASM_CC) $(WASM_CFLAGS) -o $@ web/test/json_diff.c web/jansson/json.c
+
+site/index.html: $(WASM)/samplab.wasm $(SITE_FILES) mk/site.sh data/weather.txt data/ties.txt
+	@sh mk/site.sh $(WASM)/samplab.wasm site
+
+explorer: deps-explorer
+	@$(MAKE) --no-print-directory explorer-build
+
+explorer-build: site/index.html
+
+# The page in a real browser (web/test/browser.mjs): Debian's chromium, headless,
+# driven through puppeteer-core; checks against bin/samplab, screenshots in build/explorer/.
+test-browser: deps-browser
+	@$(MAKE) --no-print-directory test-browser-run
+
+test-browser-run: site/index.html bin/samplab
+	@sh web/test/run.sh
+
 clean:
-	rm -rf build bin
+	rm -rf build bin site
 
 -include $(shell find build -name '*.d' 2>/dev/null)

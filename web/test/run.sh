@@ -1,0 +1,26 @@
+#!/bin/sh
+# make test-browser: installs puppeteer-core from npm into build/browser (the
+# version web/test/package.json pins; the browser is Debian's chromium, never
+# a download), checks the page's JSON writer against Debian's libjansson, then
+# runs web/test/browser.js.
+set -eu
+mkdir -p build/browser
+if ! cmp -s web/test/package.json build/browser/package.json || [ ! -d build/browser/node_modules/puppeteer-core ]; then
+  cp web/test/package.json build/browser/package.json
+  echo "test-browser: npm install puppeteer-core into build/browser"
+  # the browser is Debian's chromium: nothing downloads one
+  PUPPETEER_SKIP_DOWNLOAD=1 npm install --prefix build/browser --no-audit --no-fund --loglevel=error >/dev/null
+fi
+# The page's JSON writer (web/jansson/json.c, in WebAssembly) against Debian's
+# libjansson (native) over the same values: 100,000 random records.
+cc -O1 -o build/browser/json_jansson web/test/json_diff.c $(pkg-config --cflags --libs jansson)
+make --no-print-directory build/wasm/json_diff.wasm >/dev/null
+build/browser/json_jansson 100000 > build/browser/json_jansson.txt
+node web/test/wasm-run.js build/wasm/json_diff.wasm 100000 > build/browser/json_wasm.txt
+if cmp -s build/browser/json_jansson.txt build/browser/json_wasm.txt; then
+  echo "json: the page's writer prints libjansson's bytes for $(wc -l < build/browser/json_jansson.txt) records"
+else
+  echo "json: FAIL: the page's writer and libjansson differ:"; cmp build/browser/json_jansson.txt build/browser/json_wasm.txt || true
+  exit 1
+fi
+node web/test/browser.js
