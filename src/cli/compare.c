@@ -177,6 +177,7 @@ static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_
     double ty = cmp_effective_t(y->t, user);
     sl_logits_cfg base;
     memset(&base, 0, sizeof base);
+    base.cpu = user->cpu; /* --cpu: the kernel hf and vllm model, in the translations too */
     base.has_penalty = user->has_penalty;
     base.penalty = user->has_penalty ? user->penalty : 1.0;
     base.context = user->context;
