@@ -159,7 +159,8 @@ fuzz-run: $(FUZZ_TARGETS:%=$(FUZZ)/fuzz_%)
 # Left out: GSL (SL_NO_GSL: the gsl framework and gsl:NAME sources), OpenMP,
 # .safetensors (jansson's reader), the files that need a process (gnuplot,
 # temp files, mmap). The JSON writer is web/jansson/json.c (jansson's API, the
-# CLI's bytes). The native build is unchanged.
+# CLI's bytes); exp and log are glibc's FMA variants (web/libm_fma.c). The
+# native build is unchanged.
 WASM_CC     ?= clang
 WASM_AR     ?= llvm-ar-14
 WASM        := build/wasm
@@ -171,7 +172,7 @@ WASM_SKIP   := src/base/gsl.c src/rng/gsl.c src/framework/gsl.c src/stats/gof.c 
                src/io/safetensors.c
 WASM_LIB_SRC:= $(filter-out src/report/% $(WASM_SKIP),$(LIB_SRC))
 WASM_CLI_SRC:= src/cli/options.c src/cli/util.c src/cli/pipeline.c src/cli/draw.c src/cli/compare.c src/cli/rng.c
-WASM_WEB_SRC:= web/main.c web/jansson/json.c
+WASM_WEB_SRC:= web/main.c web/jansson/json.c web/libm_fma.c
 WASM_CFLAGS  = --target=wasm32-wasi -nostdinc -isystem $(WASM_RTDIR)/include -isystem $(WASM_SYSINC) \
                -std=c11 -D_POSIX_C_SOURCE=200809L -DSL_NO_GSL $(WARN) -ffp-contract=off -fno-fast-math \
                -Isrc -Iweb/jansson -O2
@@ -194,9 +195,12 @@ $(WASM)/samplab.wasm: $(WASM_CLI_SRC:%.c=$(WASM)/%.o) $(WASM_WEB_SRC:%.c=$(WASM)
 	@wasm-ld $(WASM_LDFLAGS) $(WASM_SYSLIB)/crt1-command.o $^ -lc -lm \
 	  $(WASM_RTDIR)/lib/wasi/libclang_rt.builtins-wasm32.a -o $@
 
-# The page's JSON writer as a WASI program, for make test-browser's check against libjansson.
+# The page's JSON writer and C library as WASI programs, for make test-browser's
+# checks against libjansson and glibc (web/test/run.sh).
 $(WASM)/json_diff.wasm: web/test/json_diff.c web/jansson/json.c web/jansson/jansson.h
 	@$(WASM_CC) $(WASM_CFLAGS) -o $@ web/test/json_diff.c web/jansson/json.c
+$(WASM)/libm_diff.wasm: web/test/libm_diff.c web/libm_fma.c
+	@$(WASM_CC) $(WASM_CFLAGS) -o $@ web/test/libm_diff.c web/libm_fma.c
 
 site/index.html: $(WASM)/samplab.wasm $(SITE_FILES) mk/site.sh data/weather.txt data/ties.txt
 	@sh mk/site.sh $(WASM)/samplab.wasm site

@@ -345,15 +345,18 @@
         return new Uint8Array(Buffer.from(b64, 'base64'));
     }
 
+    /* any WASI program's bytes (the tests run their own through run()) */
     api.load = function (bytes) {
         return WebAssembly.compile(bytes).then(function (m) {
             wasmModule = m;
-            api.version = run(['--version']).stdout.trim();
             return api;
         });
     };
     if (global.SAMPLAB_WASM_BASE64)
-        api.ready = api.load(decodeBase64(global.SAMPLAB_WASM_BASE64));
+        api.ready = api.load(decodeBase64(global.SAMPLAB_WASM_BASE64)).then(function () {
+            api.version = run(['--version']).stdout.trim();
+            return api;
+        });
     /* the page's example inputs, byte for byte (site/samplab-wasm.js: name -> base64) */
     if (global.SAMPLAB_FILES)
         Object.keys(global.SAMPLAB_FILES).forEach(function (k) { api.addFile(k, decodeBase64(global.SAMPLAB_FILES[k])); });

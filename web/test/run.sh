@@ -23,4 +23,13 @@ else
   echo "json: FAIL: the page's writer and libjansson differ:"; cmp build/browser/json_jansson.txt build/browser/json_wasm.txt || true
   exit 1
 fi
+# The page's libm against glibc's on the functions the pipelines use: exp and
+# log must agree bit for bit (web/libm_fma.c); the others are reported.
+cc -O2 -ffp-contract=off -o build/browser/libm_glibc web/test/libm_diff.c -lm
+make --no-print-directory build/wasm/libm_diff.wasm >/dev/null
+build/browser/libm_glibc 6 2000000 > build/browser/libm_glibc.txt
+node web/test/wasm-run.js build/wasm/libm_diff.wasm 6 2000000 > build/browser/libm_wasm.txt
+differ=$(diff build/browser/libm_glibc.txt build/browser/libm_wasm.txt | sed -n 's/^< \([a-z0-9]*\) .*/\1/p' | sort | uniq -c | awk '{printf " %s (%d blocks)", $2, $1}')
+echo "libm: page vs glibc over 2^26 float and 2,000,000 double arguments per function: ${differ:- no difference}"
+case "$differ" in *" exp "*|*" log "*|*text*) echo "libm: FAIL: exp, log or the number text differ"; exit 1 ;; esac
 node web/test/browser.js
