@@ -1,7 +1,7 @@
 #!/bin/sh
 # Checks what a make target needs; installs what is missing with apt-get when
 # run as root, otherwise prints the exact apt-get line and exits 2.
-# Usage: mk/deps.sh build|test|report|golden|fuzz
+# Usage: mk/deps.sh build|test|report|golden|fuzz|explorer|browser
 set -u
 what=${1:-build}
 missing=""
@@ -50,6 +50,22 @@ case "$what" in
         echo "deps: missing libFuzzer runtime (Debian: libclang-rt-dev)"; missing="$missing libclang-rt-dev"
       fi
       rm -rf "$t"
+    fi
+    ;;
+  explorer|browser)
+    # the page: clang for wasm32-wasi, wasi-libc, compiler-rt's wasm32 builtins, wasm-ld, llvm-ar
+    need_cmd clang clang
+    need_cmd wasm-ld lld
+    need_cmd llvm-ar-14 llvm-14
+    need_file /usr/lib/wasm32-wasi/libc.a wasi-libc
+    need_file /usr/lib/llvm-14/lib/clang/14.0.6/lib/wasi/libclang_rt.builtins-wasm32.a libclang-rt-14-dev-wasm32
+    if [ "$what" = browser ]; then
+      # the test: Debian's chromium driven through puppeteer-core (npm, into build/browser)
+      need_cmd chromium chromium
+      need_cmd node nodejs
+      need_cmd npm npm
+      # the weather example's Japanese words in the screenshots
+      need_file /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf fonts-droid-fallback
     fi
     ;;
 esac

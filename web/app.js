@@ -164,7 +164,10 @@
         var ta = $('logits');
         if (PRESETS[state.input]) {
             ta.value = presetValues(PRESETS[state.input].file);
-        } else if (state.input === 'custom' && document.activeElement !== ta) {
+        } else if (state.input === 'file' && state.fileName && S.hasFile(state.fileName)) {
+            ta.value = '';
+            ta.placeholder = state.fileName + ' (V = ' + V + '): type here to use your own list instead';
+        } else if (document.activeElement !== ta) {
             ta.value = state.custom;
         }
     }
@@ -230,7 +233,7 @@
         return 'samplab ' + argv.map(shellQuote).join(' ');
     }
 
-    var pending = false;
+    var pending = false, probsUrl = null;
     function schedule() {
         if (pending)
             return;
@@ -260,12 +263,11 @@
         });
         var anyOk = pipes.some(function (p) { return p.ok; });
         var err = $('error');
-        if (!anyOk) {
-            err.hidden = false;
-            err.textContent = pipes[0].msg;
-        } else {
-            err.hidden = true;
-        }
+        err.hidden = anyOk;
+        err.textContent = anyOk ? '' : pipes[0].msg;
+        Array.prototype.forEach.call(document.querySelectorAll('#content > section.needs-input'), function (sec) {
+            sec.hidden = !anyOk;
+        });
         var Vnow = anyOk ? pipes.filter(function (p) { return p.ok; })[0].r.probs.length : V;
         if (Vnow !== V) {
             V = Vnow;
@@ -300,7 +302,7 @@
         });
         var probsText = soft.ok ? soft.r.probs.map(S.numText).join(',') : null;
         var prow = DRAW_PROBS.map(function (fw) {
-            var a = soft.ok ? attempt(function () { return S.draw(fw, probsText, {seed: seed, n: n}); }) : soft;
+            var a = soft.ok ? attempt(function () { return S.draw(fw, probsText, {seed: seed, n: n}); }) : {ok: false, msg: soft.msg};
             a.fw = fw;
             a.argv = soft.ok ? S.argv('draw', fw, V <= 16 ? probsText : 'probs.txt', {seed: seed, n: n}) : null;
             return a;
@@ -317,6 +319,15 @@
             prow.forEach(function (r) { if (r.argv) cmds.push(cmdLine(r.argv)); });
         }
         $('cmd').textContent = cmds.join('\n');
+        var dl = $('probsfile');
+        if (probsUrl)
+            URL.revokeObjectURL(probsUrl);
+        probsUrl = null;
+        dl.hidden = !(soft.ok && V > 16);
+        if (!dl.hidden) {
+            probsUrl = URL.createObjectURL(new Blob([soft.r.probs.map(S.numText).join('\n') + '\n'], {type: 'text/plain'}));
+            dl.href = probsUrl;
+        }
         var h = toHash();
         if (location.hash !== h)
             history.replaceState(null, '', h);
@@ -335,11 +346,16 @@
         var ids = [];
         for (var i = 0; i < V; i++)
             ids.push(i);
-        var MAXROWS = 40;
+        var MAXROWS = 40, shownOf = V;
         if (V > MAXROWS) {
-            var best = ids.map(function (i) {
-                return [i, Math.max.apply(null, ok.map(function (p) { return p.r.probs[i]; }))];
+            /* the tokens some framework keeps, the most probable first, in id order */
+            var best = [];
+            ids.forEach(function (i) {
+                var m = Math.max.apply(null, ok.map(function (p) { return p.r.probs[i]; }));
+                if (m > 0)
+                    best.push([i, m]);
             });
+            shownOf = best.length;
             best.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
             ids = best.slice(0, MAXROWS).map(function (x) { return x[0]; }).sort(function (a, b) { return a - b; });
         }
@@ -356,7 +372,8 @@
                                       [el('span', {'class': 'id', text: String(i)}), label(i)])]);
             pipes.forEach(function (p) {
                 if (!p.ok) {
-                    tr.appendChild(row === 0 ? el('td', {'class': 'refused', rowspan: ids.length, text: p.msg.replace(/^samplab pipeline: /, '')}) : null);
+                    if (row === 0)
+                        tr.appendChild(el('td', {'class': 'refused', rowspan: ids.length, text: p.msg.replace(/^samplab pipeline: /, '')}));
                     return;
                 }
                 var kept = p.r.kept.indexOf(i) >= 0, v = p.r.probs[i];
@@ -371,7 +388,8 @@
         var t = el('table', {}, [el('thead', {}, [head]), body]);
         box.appendChild(t);
         if (V > MAXROWS)
-            box.appendChild(el('p', {'class': 'note muted', text: 'showing the ' + MAXROWS + ' most probable of ' + V + ' tokens'}));
+            box.appendChild(el('p', {'class': 'note muted', text: 'showing ' + (ids.length < shownOf ? 'the ' + ids.length + ' most probable of the ' : 'the ') +
+                shownOf + ' tokens some framework keeps, of V = ' + V + ' (the rest are dropped everywhere)'}));
         if (!state.on.temperature)
             box.appendChild(el('p', {'class': 'note muted', text: 'candle without --temperature is ArgMax (LogitsProcessor::new(seed, None, ..)): it keeps the top token only'}));
     }
@@ -460,7 +478,7 @@
         var n = 0;
         rows.concat(prow).forEach(function (r) { if (r.ok) n = Math.max(n, r.r.tokens.length); });
         var head = el('tr', {}, [el('th', {text: 'framework'}), el('th', {text: 'tokens drawn with seed ' + seed}),
-                                 el('th', {text: 'random words spent'}), el('th', {text: 'generator'})]);
+                                 el('th', {text: 'random words', style: 'white-space: nowrap'}), el('th', {text: 'generator'})]);
         var body = el('tbody');
         var firsts = {};
         function add(r) {

@@ -347,8 +347,8 @@ function cli(argv) {
     check(gotNpy === JSON.stringify(JSON.parse(wantNpy.stdout).probs), 'the .npy bars are the CLI\'s', gotNpy);
 
     /* the README's picture: the first screen, smaller */
-    await page.setViewport({width: 1280, height: 900});
-    await page.goto(SITE + '#logits=weather&temperature=0.7&top_k=3&top_p=0.9&seed=42&n=10', {waitUntil: 'load'});
+    await page.setViewport({width: 1240, height: 860});
+    await page.goto(SITE + '#logits=weather&temperature=0.8&top_k=5&min_p=0.05&seed=42&n=10', {waitUntil: 'load'});
     await page.waitForFunction(() => document.body.dataset.ready === '1', {timeout: 10000});
     await page.screenshot({path: path.join(OUT, 'readme.png')});
 
