@@ -477,6 +477,22 @@
         box.textContent = '';
         var n = 0;
         rows.concat(prow).forEach(function (r) { if (r.ok) n = Math.max(n, r.r.tokens.length); });
+        /* per draw, the token most samplers drew: the others are outlined */
+        var common = [];
+        for (var j = 0; j < n; j++) {
+            var tally = {}, bestTok = null;
+            rows.concat(prow).forEach(function (r) {
+                if (!r.ok)
+                    return;
+                var t = [].concat.apply([], r.r.tokens)[j];
+                if (t === undefined)
+                    return;
+                tally[t] = (tally[t] || 0) + 1;
+                if (bestTok === null || tally[t] > tally[bestTok])
+                    bestTok = t;
+            });
+            common.push(bestTok);
+        }
         var head = el('tr', {}, [el('th', {text: 'framework'}), el('th', {text: 'tokens drawn with seed ' + seed}),
                                  el('th', {text: 'random words', style: 'white-space: nowrap'}), el('th', {text: 'generator'})]);
         var body = el('tbody');
@@ -494,7 +510,7 @@
             firsts[toks[0]] = (firsts[toks[0]] || 0) + 1;
             var td = el('div', {'class': 'toks'});
             toks.forEach(function (i, k) {
-                td.appendChild(el('span', {'class': 'chip', title: 'draw ' + (k + 1) + ': token ' + i + ' (' + label(i) + ')',
+                td.appendChild(el('span', {'class': 'chip' + (common[k] !== null && common[k] !== undefined && i !== common[k] ? ' diff' : ''), title: 'draw ' + (k + 1) + ': token ' + i + ' (' + label(i) + ')',
                                            style: 'background:' + tokColor(i), text: shortLabel(i)}));
             });
             tr.appendChild(el('td', {}, [td]));
@@ -511,7 +527,7 @@
         box.appendChild(el('table', {}, [el('thead', {}, [head]), body]));
         var distinct = Object.keys(firsts).length;
         $('drawnote').textContent = 'One seed, ' + (rows.length + prow.length) + ' samplers: ' + distinct +
-            ' different first token' + (distinct === 1 ? '' : 's') + '. A seed fixes a stream of random words, not of tokens: ' +
+            ' different first token' + (distinct === 1 ? '' : 's') + ' (outlined: not the token most of them drew at that step). A seed fixes a stream of random words, not of tokens: ' +
             'each framework seeds its own generator (MT19937 three ways, ChaCha12, PCG64), spends its own number of words per ' +
             'token and turns them into a token its own way.';
     }
