@@ -215,7 +215,7 @@ explorer-build: site/index.html
 test-browser: deps-browser
 	@$(MAKE) --no-print-directory test-browser-run
 
-test-browser-run: site/index.html bin/samplab
+test-browser-run: site/index.html bin/samplab $(WASM)/json_diff.wasm $(WASM)/libm_diff.wasm
 	@sh web/test/run.sh
 
 clean:
