@@ -192,49 +192,18 @@ static void gen_run_free(gen_run *r)
 
 int sl_cli_gen_open(sl_fw_session *s, const sl_fw_type *ft, const sl_fw_opts *fo, sl_error *err)
 {
-    sl_fw_opts o = *fo;
-    o.cfg.context = NULL;
-    o.cfg.context_n = 0;
-    int rc = sl_fw_session_open(s, ft, &o, err);
-    for (size_t i = 0; !rc && i < fo->cfg.context_n; i++)
-        if ((rc = sl_fw_session_accept(s, fo->cfg.context[i], err)))
-            sl_fw_session_close(s);
-    return rc;
+    return sl_fw_session_open_prompt(s, ft, fo, err);
+}
+
+static int steps_row(const void *user, size_t t, sl_vec *row)
+{
+    return sl_io_steps_row(user, t, row);
 }
 
 int sl_cli_gen_replay(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, long *tokens,
                       uint64_t *words, size_t *kept, const char **rng_name, sl_error *err)
 {
-    sl_fw_session s;
-    sl_vec row[2];
-    memset(row, 0, sizeof row);
-    int rc = sl_cli_gen_open(&s, ft, fo, err);
-    if (rc)
-        return rc;
-    /* two row buffers in turn: a session reuses its prepared state only for the same vector */
-    if ((rc = sl_base_vec_alloc(&row[0], m->v, m->source, err)) || (rc = sl_base_vec_alloc(&row[1], m->v, m->source, err)))
-        goto out;
-    for (size_t t = 0; t < m->t; t++) {
-        sl_vec *r = &row[t & 1];
-        sl_io_steps_row(m, t, r);
-        if (fo->dtype_set)
-            r->dtype = fo->dtype;
-        sl_fw_step st;
-        if ((rc = sl_fw_session_step(&s, r, &st, err)))
-            goto out;
-        tokens[t] = st.tokens[0];
-        words[t] = (t ? words[t - 1] : 0) + st.words;
-        kept[t] = st.kept;
-        if ((rc = sl_fw_session_accept(&s, st.tokens[0], err)))
-            goto out;
-    }
-    if (rng_name)
-        *rng_name = ft->rng_label ? ft->rng_label : s.rng.type->name;
-out:
-    sl_base_vec_free(&row[0]);
-    sl_base_vec_free(&row[1]);
-    sl_fw_session_close(&s);
-    return rc;
+    return sl_fw_replay(ft, fo, m->t, m->v, m->source, steps_row, m, tokens, words, kept, rng_name, err);
 }
 
 static int run_one(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, gen_run *r, sl_error *err)
@@ -320,12 +289,16 @@ int sl_cli_replay_main(int argc, char **argv)
         sl_cli_gen_free(&g);
         return rc;
     }
-    /* all: every session framework on logits that takes every option given */
+    /* all: every session framework on logits that takes every option given;
+     * --cpu names torch's kernel on this machine, not a setting, so it keeps
+     * the frameworks without that kernel in (they never read it) */
     gen_run runs[32];
     size_t nr = 0;
+    sl_cli_parsed pall = po;
+    pall.a[SL_CLI_CPU].given = 0;
     for (size_t i = 0; sl_fw_types[i] && nr < 32; i++) {
         const sl_fw_type *ft = sl_fw_types[i];
-        if (!is_session(ft) || !takes_logits(ft) || gen_refused(&po, ft))
+        if (!is_session(ft) || !takes_logits(ft) || gen_refused(&pall, ft))
             continue;
         if (run_one(ft, &g.fo, &g.steps, &runs[nr], &err)) {
             char m[SL_CLI_ESC_MAX];

@@ -210,6 +210,7 @@ typedef struct sl_report_section {
 extern const sl_report_section sl_report_section_agree;
 extern const sl_report_section sl_report_section_cost;
 extern const sl_report_section sl_report_section_seed;
+extern const sl_report_section sl_report_section_generation;
 extern const sl_report_section sl_report_section_ties;
 extern const sl_report_section sl_report_section_compare;
 extern const sl_report_section sl_report_section_evidence;
