@@ -524,8 +524,9 @@ static int gen_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         if (ok[i]->probs_input)
             sl_io_buf_printf(md, "%s%s", k++ ? ", " : "", ok[i]->fw->name);
     sl_io_buf_printf(md,
-                     ") get the probabilities transformers hands\n"
-                     "torch.multinomial at each step (`inputs/%s`). So every row draws from the\n"
+                     ") get the probabilities that samplab's hf\n"
+                     "emulation hands torch.multinomial at each step, transformers' softmax after its top-k\n"
+                     "(`inputs/%s`). So every row draws from the\n"
                      "same top-%d distribution at each step, up to each framework's rounding: only the\n"
                      "random words, and how each framework turns them into a token, differ.\n\n",
                      GEN_PROBS_FILE, GEN_TOP_K);
