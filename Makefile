@@ -57,6 +57,12 @@ ifneq ($(MPI_PKG),)
 $(REL)/src/cli/sweep_mpi.o: PKG_CFLAGS += -DSL_HAVE_MPI $(shell pkg-config --cflags ompi-c)
 MPI_LIBS := $(shell pkg-config --libs ompi-c) -lpthread
 endif
+# Rebuilt when Open MPI appears or goes (make test installs it).
+$(REL)/mpi.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(MPI_PKG)' | cmp -s - $@ || echo '$(MPI_PKG)' > $@
+$(REL)/src/cli/sweep_mpi.o: $(REL)/mpi.stamp
+FORCE:
 
 bin/samplab: $(REL_LIB_OBJ) $(REL_CLI_OBJ)
 	@mkdir -p bin

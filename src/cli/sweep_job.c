@@ -122,7 +122,7 @@ static void build(const sl_cli_sweep *sw, const sl_cli_sweep_point *p, const cha
     (void)sw;
     const sl_cli_sweep_study *st = p->st;
     push(a, cmd);
-    if (st->axis && strcmp(cmd, "gof") != 0) {
+    if (st->axis) {
         push(a, st->axis_opt);
         push(a, json_string_value(json_array_get(st->axis, p->axis)));
     }

@@ -256,14 +256,22 @@ int sl_cli_sweep_mpi(int argc, char **argv, const char *spec, const char *dir, i
         return 2;
     }
 
-    if (rank == 0) {
+    if (size == 1) { /* one rank: the serial loop, no thread to serve others */
+        r.progress = isatty(2) ? stderr : NULL;
+        for (size_t k = 0; !rc && k < r.n_todo; k++) {
+            r.records[r.todo[k]] = sl_cli_sweep_do(&r, r.todo[k]);
+            rc = r.records[r.todo[k]] ? 0 : 2;
+            sl_cli_sweep_progress(&r, k + 1, k + 1 == r.n_todo);
+        }
+        r.progress = NULL;
+    } else if (rank == 0) {
         FILE *progress = isatty(2) ? fdopen(dup(2), "w") : NULL;
         shared s;
         memset(&s, 0, sizeof s);
         s.r = &r;
         pthread_mutex_init(&s.mu, NULL);
         pthread_t th;
-        int threaded = size == 1 || provided >= MPI_THREAD_SERIALIZED;
+        int threaded = provided >= MPI_THREAD_SERIALIZED;
         if (threaded && pthread_create(&th, NULL, compute, &s) != 0)
             threaded = 0;
         if (!threaded)

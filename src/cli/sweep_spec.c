@@ -266,8 +266,13 @@ static int check_key(sl_cli_sweep *sw, const sl_cli_sweep_study *st, const char 
         return spec_fail(sw, path, depth, "'%s' comes from the grid (inputs, frameworks, methods, seeds), "
                          "not from settings or options", key);
     sl_cli_opt o = option_of(key);
-    if (o == SL_CLI_NONE)
-        return spec_fail(sw, path, depth, "no samplab option --%s (keys are option names with _ for -)", key);
+    if (o == SL_CLI_NONE) {
+        char dashed[96];
+        snprintf(dashed, sizeof dashed, "%s", key);
+        for (char *c = dashed; *c; c++)
+            *c = *c == '_' ? '-' : *c;
+        return spec_fail(sw, path, depth, "no samplab option --%s (keys are option names with _ for -)", dashed);
+    }
     if (!job_takes(st, o))
         return spec_fail(sw, path, depth, "%s does not take %s", st->job, sl_cli_options[o].name);
     const char *which = path[depth - 2];
