@@ -43,6 +43,8 @@ int sl_cli_sweep_mpi(int argc, char **argv, const char *spec, const char *dir, i
 #include <unistd.h>
 
 enum { TAG_RESULT = 1, TAG_WORK = 2 };
+/* up to this many ranks, rank 0 also computes points (docs/sweep.md) */
+enum { SERVE_AND_COMPUTE_MAX = 8 };
 
 typedef struct shared {
     sl_cli_sweep_run *r;
@@ -271,7 +273,9 @@ int sl_cli_sweep_mpi(int argc, char **argv, const char *spec, const char *dir, i
         s.r = &r;
         pthread_mutex_init(&s.mu, NULL);
         pthread_t th;
-        int threaded = provided >= MPI_THREAD_SERIALIZED;
+        /* with many ranks rank 0 only serves: a point it computed would keep
+         * the others waiting for their next one */
+        int threaded = provided >= MPI_THREAD_SERIALIZED && size <= SERVE_AND_COMPUTE_MAX;
         if (threaded && pthread_create(&th, NULL, compute, &s) != 0)
             threaded = 0;
         if (!threaded)
