@@ -217,13 +217,11 @@ int sl_cli_sweep_setup(sl_cli_sweep_run *r)
         closedir(d);
     }
     snprintf(path, sizeof path, "%s/checkpoint/spec.json", r->dir);
-    snprintf(tmp, sizeof tmp, "%s/checkpoint/.spec.json.tmp", r->dir);
-    if (write_all(tmp, canon, strlen(canon)) || rename(tmp, path)) {
-        free(canon);
-        remove(tmp);
-        return fail("samplab sweep: %s: cannot write it: %s\n", path, strerror(errno));
-    }
+    sl_error err;
+    int bad = sl_io_write_atomic(path, canon, strlen(canon), &err);
     free(canon);
+    if (bad)
+        return fail("samplab sweep: %s%s\n", err.msg, NULL);
     r->n_todo = 0;
     for (size_t i = 0; i < r->sw.n_points; i++)
         if (!r->records[i])
