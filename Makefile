@@ -49,10 +49,25 @@ deps-golden:
 deps-fuzz:
 	@sh mk/deps.sh fuzz
 
+# Open MPI, when its development files are here, lets `samplab sweep` run on
+# mpirun's ranks (src/cli/sweep_mpi.c); without it sweep runs serially. The test
+# build (under the sanitizers) leaves it out; make test runs mpirun on bin/samplab.
+MPI_PKG := $(shell pkg-config --exists ompi-c 2>/dev/null && echo ompi-c)
+ifneq ($(MPI_PKG),)
+$(REL)/src/cli/sweep_mpi.o: PKG_CFLAGS += -DSL_HAVE_MPI $(shell pkg-config --cflags ompi-c)
+MPI_LIBS := $(shell pkg-config --libs ompi-c) -lpthread
+endif
+# Rebuilt when Open MPI appears or goes (make test installs it).
+$(REL)/mpi.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(MPI_PKG)' | cmp -s - $@ || echo '$(MPI_PKG)' > $@
+$(REL)/src/cli/sweep_mpi.o: $(REL)/mpi.stamp
+FORCE:
+
 bin/samplab: $(REL_LIB_OBJ) $(REL_CLI_OBJ)
 	@mkdir -p bin
 	@echo '  LD      $@'
-	@$(CC) $(CFLAGS) $(OMP) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+	@$(CC) $(CFLAGS) $(OMP) -o $@ $^ $(PKG_LIBS) $(MPI_LIBS) $(LDLIBS)
 
 # Header dependencies come from the compiler (-MMD -MP), one .d file per object.
 DEPFLAGS := -MMD -MP

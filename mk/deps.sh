@@ -24,6 +24,9 @@ case "$what" in
     need_pc criterion libcriterion-dev
     need_cmd g++ g++
     need_file /usr/include/pcg_random.hpp libpcg-cpp-dev
+    # samplab sweep on MPI ranks: mpirun, and the library it is built with
+    need_cmd mpirun openmpi-bin
+    need_pc ompi-c libopenmpi-dev
     ;;
   report)
     need_cmd gnuplot gnuplot-nox

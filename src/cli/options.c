@@ -114,6 +114,9 @@ const sl_cli_option sl_cli_options[SL_CLI_OPT_COUNT] = {
     OPT(SL_CLI_JOBS, "--jobs", SL_CLI_SIZE, 0, 0, "J", "threads (default: all cores); results do not depend on it"),
     OPT(SL_CLI_GEN_TOKENS, "--tokens", SL_CLI_STRING, 0, 0, "FILE", "observed token ids"),
     OPT(SL_CLI_NO_PLOT, "--no-plot", SL_CLI_FLAG, 0, 0, NULL, "write the .dat and .gp files but do not run gnuplot"),
+    OPT(SL_CLI_SPEC, "--spec", SL_CLI_STRING, 0, 0, "FILE", "the study: a JSON spec (docs/sweep.md)"),
+    OPT(SL_CLI_RESUME, "--resume", SL_CLI_FLAG, 0, 0, NULL,
+        "skip the points DIR/checkpoint holds (the same spec), run the rest"),
 };
 #undef OPT
 
@@ -260,6 +263,12 @@ static const sl_cli_take report_takes[] = {
     O(SL_CLI_NO_PLOT),
     END,
 };
+static const sl_cli_take sweep_takes[] = {
+    O(SL_CLI_SPEC),
+    OH(SL_CLI_OUT, "the output folder: <job>.jsonl, summary.md, checkpoint/ (made if absent)"),
+    O(SL_CLI_RESUME),
+    END,
+};
 #undef G
 #undef O
 #undef OH
@@ -278,6 +287,7 @@ const sl_cli_spec sl_cli_specs[] = {
     {"report", report_takes, NULL},
     {"replay", replay_takes, gen_takes},
     {"check", check_takes, gen_takes},
+    {"sweep", sweep_takes, NULL},
     {NULL, NULL, NULL},
 };
 
