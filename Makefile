@@ -35,7 +35,7 @@ TST_LIB_OBJ := $(LIB_SRC:%.c=$(TST)/%.o)
 TST_CLI_OBJ := $(filter-out $(TST)/src/cli/main.o,$(CLI_SRC:%.c=$(TST)/%.o))
 TST_OBJ     := $(TEST_SRC:%.c=$(TST)/%.o)
 
-.PHONY: all deps deps-test deps-report deps-golden deps-fuzz test test-unit report bench golden golden-check golden-current clean fuzz fuzz-run
+.PHONY: all deps deps-test deps-report deps-golden deps-fuzz deps-bench test test-unit report bench golden golden-check golden-current clean fuzz fuzz-run
 all: bin/samplab
 
 deps:
@@ -48,6 +48,8 @@ deps-golden:
 	@sh mk/deps.sh golden
 deps-fuzz:
 	@sh mk/deps.sh fuzz
+deps-bench:
+	@sh mk/deps.sh bench
 
 bin/samplab: $(REL_LIB_OBJ) $(REL_CLI_OBJ)
 	@mkdir -p bin
@@ -95,7 +97,9 @@ report: deps-report bin/samplab
 	@mkdir -p reports
 	bin/samplab report --out reports
 
-bench: deps bin/samplab
+# The peers (torch, NumPy, Rust rand) are installed by deps-bench, so every
+# side-by-side comparison is made in this one run.
+bench: deps-bench bin/samplab
 	@sh analysis/bench.sh
 
 golden: deps-golden
