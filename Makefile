@@ -90,6 +90,8 @@ test: deps-test
 test-unit: $(TST)/samplab-tests $(ORACLES) bin/samplab
 	@sh mk/check-layers.sh $(CC) $(REL_LIB_OBJ) $(REL_CLI_OBJ)
 	@for o in $(ORACLES); do $$o > $$o.txt || exit 1; done
+	@# every example command of README.md and docs/*.md, its output compared where shown
+	/usr/bin/python3 mk/doc-examples.py --bin bin/samplab
 	SL_ORACLE_DIR=$(TST)/oracle SL_BIN=bin/samplab ASAN_OPTIONS=detect_leaks=1 \
 	  $(TST)/samplab-tests -j2 --short-filename
 

@@ -22,6 +22,8 @@ case "${CC:-}" in *clang*) need_file /usr/lib/llvm-14/lib/libomp.so libomp-14-de
 case "$what" in
   test)
     need_pc criterion libcriterion-dev
+    # mk/doc-examples.py runs the docs' examples with Debian's interpreter
+    need_file /usr/bin/python3 python3
     need_cmd g++ g++
     need_file /usr/include/pcg_random.hpp libpcg-cpp-dev
     ;;
