@@ -25,8 +25,9 @@ indented code are not run; a line in them that starts like a command
 (bin/samplab, samplab, make, sh, python3, $ ) is an error, so no example
 escapes the test.
 
-The blocks of one file run in order, each in one /bin/sh (commands of a
-block share variables and the working directory), in a scratch folder
+The blocks of one file run in order, each in a /bin/sh of its own (the
+commands of a block share variables and the working directory; the next
+block starts afresh, but sees the files earlier blocks wrote), in a scratch folder
 that holds links to the repository's top-level entries and bin/samplab
 pointing at the binary under test: files an example writes land there.
 
