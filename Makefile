@@ -35,7 +35,7 @@ TST_LIB_OBJ := $(LIB_SRC:%.c=$(TST)/%.o)
 TST_CLI_OBJ := $(filter-out $(TST)/src/cli/main.o,$(CLI_SRC:%.c=$(TST)/%.o))
 TST_OBJ     := $(TEST_SRC:%.c=$(TST)/%.o)
 
-.PHONY: all deps deps-test deps-report deps-golden deps-fuzz test test-unit report bench golden golden-check golden-current clean fuzz fuzz-run
+.PHONY: all deps deps-test deps-report deps-golden deps-fuzz deps-bench test test-unit report bench golden golden-check golden-current clean fuzz fuzz-run
 all: bin/samplab
 
 deps:
@@ -48,6 +48,8 @@ deps-golden:
 	@sh mk/deps.sh golden
 deps-fuzz:
 	@sh mk/deps.sh fuzz
+deps-bench:
+	@sh mk/deps.sh bench
 
 # Open MPI, when its development files are here, lets `samplab sweep` run on
 # mpirun's ranks (src/cli/sweep_mpi.c); without it sweep runs serially. The test
@@ -103,6 +105,8 @@ test: deps-test
 test-unit: $(TST)/samplab-tests $(ORACLES) bin/samplab
 	@sh mk/check-layers.sh $(CC) $(REL_LIB_OBJ) $(REL_CLI_OBJ)
 	@for o in $(ORACLES); do $$o > $$o.txt || exit 1; done
+	@# every example command of README.md and docs/*.md, its output compared where shown
+	/usr/bin/python3 mk/doc-examples.py --bin bin/samplab
 	SL_ORACLE_DIR=$(TST)/oracle SL_BIN=bin/samplab ASAN_OPTIONS=detect_leaks=1 \
 	  $(TST)/samplab-tests -j2 --short-filename
 
@@ -110,7 +114,9 @@ report: deps-report bin/samplab
 	@mkdir -p reports
 	bin/samplab report --out reports
 
-bench: deps bin/samplab
+# The peers (torch, NumPy, Rust rand) are installed by deps-bench, so every
+# side-by-side comparison is made in this one run.
+bench: deps-bench bin/samplab
 	@sh analysis/bench.sh
 
 golden: deps-golden

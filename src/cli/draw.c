@@ -221,6 +221,27 @@ int sl_cli_draw_main(int argc, char **argv)
             rc = sl_cli_not_an_option("draw", sl_cli_options[miss].name, "framework", ft->name);
             goto out;
         }
+        /* A penalty acts on the history: the context, plus the drawn tokens of a
+         * framework that accepts them (llama.cpp). Without either it changes
+         * nothing, and a context without a penalty is read for nothing. */
+        sl_cli_opt pen = v[SL_CLI_REPETITION_PENALTY].given ? SL_CLI_REPETITION_PENALTY
+                         : v[SL_CLI_FREQUENCY_PENALTY].given ? SL_CLI_FREQUENCY_PENALTY
+                         : v[SL_CLI_PRESENCE_PENALTY].given  ? SL_CLI_PRESENCE_PENALTY
+                                                             : SL_CLI_NONE;
+        if (pen && !context_text && (!ft->accepts_drawn || n == 1)) {
+            if (ft->accepts_drawn)
+                fprintf(stderr, "samplab draw: %s without --context changes nothing in one draw: give --context IDS "
+                                "(the ids it penalises) or --n above 1\n", sl_cli_options[pen].name);
+            else
+                fprintf(stderr, "samplab draw: %s without --context changes nothing: framework %s does not add its "
+                                "draws to the history; give --context IDS (the ids it penalises)\n",
+                        sl_cli_options[pen].name, ft->name);
+            goto out;
+        }
+        if (context_text && !pen) {
+            fprintf(stderr, "samplab draw: --context is only used by --repetition-penalty (or a llama.cpp penalty)\n");
+            goto out;
+        }
         if (dtype_text) {
             if (!strcmp(dtype_text, "float32"))
                 fo.dtype = SL_F32;

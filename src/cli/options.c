@@ -130,7 +130,10 @@ static const sl_cli_take draw_takes[] = {
     OH(SL_CLI_TEMPERATURE, "softmax temperature of --logits (default 1; T <= 0 is an error: use --method\n"
                            "greedy); with --framework, the framework's temperature"),
     O(SL_CLI_METHOD),
-    G(SL_CLI_G_RNG),
+    O(SL_CLI_RNG),
+    OH(SL_CLI_SEED, "seed: decimal or 0x hex (default 42; --framework gsl: 0,\n"
+                      "GSL's gsl_rng_default_seed, which it turns into 4357)"),
+    O(SL_CLI_STREAM),
     OH(SL_CLI_N, "how many draws (default 1)"),
     O(SL_CLI_COUNTS),
     OH(SL_CLI_JSON, "one object: {\"tokens\": [...], \"rng\": {\"name\", \"word_bits\", \"words\"}}"),
