@@ -2,13 +2,13 @@
  * points run one after another (or on MPI ranks, sweep_mpi.c), each finished
  * point appended to DIR/checkpoint so that a killed run loses only the points in
  * flight, and the results written in grid order as one JSON-lines file per job
- * plus summary.md. The set is built in a folder beside DIR and swapped in whole;
+ * plus summary.md. The set is built in a folder beside DIR and swapped in whole
+ * (sl_io_dir_swap);
  * its bytes depend on the spec alone, not on the number of processes. */
-#define _GNU_SOURCE /* renameat2 (RENAME_EXCHANGE), nftw */
+#define _GNU_SOURCE /* strndup */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,19 +105,6 @@ static int write_all(const char *path, const char *data, size_t n)
     int bad = n && fwrite(data, 1, n, f) != n;
     bad |= fclose(f) != 0;
     return bad ? -1 : 0;
-}
-
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-static int rm_tree(const char *path)
-{
-    return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* The spec as the checkpoint keeps it: jansson's compact dump, key order kept
@@ -489,27 +476,22 @@ int sl_cli_sweep_finish(sl_cli_sweep_run *r)
     while (n > 1 && dir[n - 1] == '/')
         dir[--n] = 0;
     snprintf(t, sizeof t, "%s.tmp-%ld", dir, (long)getpid());
-    rm_tree(t);
+    sl_error err;
+    sl_io_tree_remove(t, &err);
     if (mkdir(t, 0777) != 0)
         return fail("samplab sweep: %s: cannot create it: %s\n", t, strerror(errno));
     if (write_set(r, t)) {
         int e = errno;
-        rm_tree(t);
+        sl_io_tree_remove(t, &err);
         return fail("samplab sweep: %s: cannot write the results: %s\n", t, strerror(e));
     }
-    /* the set goes in whole: exchanged with the old folder, which is then removed */
-    if (renameat2(AT_FDCWD, t, AT_FDCWD, dir, RENAME_EXCHANGE) != 0) {
-        char old[4200];
-        snprintf(old, sizeof old, "%s.old-%ld", dir, (long)getpid());
-        if (rename(dir, old) != 0 || rename(t, dir) != 0) {
-            int e = errno;
-            rm_tree(t);
-            return fail("samplab sweep: %s: cannot put the results in place: %s\n", dir, strerror(e));
-        }
-        rm_tree(old);
-        return 0;
+    /* the set goes in whole (io/dirswap.c); the old one, now under t, is removed */
+    if (sl_io_dir_swap(t, dir, &err)) {
+        sl_error e2;
+        sl_io_tree_remove(t, &e2);
+        return fail("samplab sweep: %s%s\n", err.msg, NULL);
     }
-    rm_tree(t);
+    sl_io_tree_remove(t, &err);
     return 0;
 }
 
