@@ -35,13 +35,6 @@ static void gof_help(FILE *f)
     sl_cli_help_options(f, sl_cli_spec_lookup("gof"), "options:");
 }
 
-/* TV null replicates: about 0.15 s of simulation, between 200 and 2000. */
-static size_t tv_null_reps(size_t support, uint64_t n)
-{
-    double r = 1.5e8 / sl_stat_tv_null_cost(support, n);
-    return r < 200 ? 200 : r > 2000 ? 2000 : (size_t)r;
-}
-
 int sl_cli_gof_main(int argc, char **argv)
 {
     sl_cli_parsed po;
@@ -97,7 +90,6 @@ int sl_cli_gof_main(int argc, char **argv)
         return sl_cli_fail(&err);
     int rc = 2;
     uint64_t *counts = calloc(ref.v, sizeof *counts);
-    double *tvs = NULL;
     uint64_t n = 0;
     const char *draws_name = NULL;
     if (!counts) {
@@ -128,36 +120,16 @@ int sl_cli_gof_main(int argc, char **argv)
         sl_cli_fail(&err);
         goto out;
     }
-    double tv_mean = sl_stat_tv_null_mean(ref.p, ref.v, n), tv_q99 = NAN;
-    size_t reps = has_reps ? reps_opt : tv_null_reps(ref.support, n);
-    if (n <= UINT32_MAX && reps > 0) {
-        tvs = malloc(reps * sizeof *tvs);
-        if (!tvs || sl_stat_tv_null_sim(ref.p, ref.v, n, reps, SL_STAT_SIM_SEED, tvs, &err)) {
-            fprintf(stderr, "samplab gof: TV null simulation failed\n");
-            goto out;
-        }
-        tv_q99 = sl_stat_quantile_sorted(tvs, reps, 0.99);
+    sl_stat_gof_test t;
+    if (sl_stat_gof_tv_null(ref.p, ref.v, ref.support, n, reps_opt, !has_reps, &t, &err)) {
+        fprintf(stderr, "samplab gof: TV null simulation failed\n");
+        goto out;
     }
+    double tv_mean = t.tv_null_mean, tv_q99 = t.tv_null_q99;
+    size_t reps = t.tv_null_reps;
     /* The verdict. */
-    int fail = 0;
     char rule[320];
-    if (g.outside > 0) {
-        fail = 1;
-        snprintf(rule, sizeof rule,
-                 "zero-probability rule: %llu draw%s on %zu token%s with p = 0 (first: token %zu)",
-                 (unsigned long long)g.outside, g.outside == 1 ? "" : "s", g.outside_tokens,
-                 g.outside_tokens == 1 ? "" : "s", g.outside_first);
-    } else if (g.df >= 1 && g.chi2_p < alpha) {
-        fail = 1;
-        snprintf(rule, sizeof rule, "Pearson chi-square p = %.3g < alpha = %g", g.chi2_p, alpha);
-    } else if (g.df < 1) {
-        snprintf(rule, sizeof rule,
-                 "no draw on a zero-probability token; chi-square has no degree of freedom (one cell)");
-    } else {
-        snprintf(rule, sizeof rule,
-                 "no draw on a zero-probability token and Pearson chi-square p = %.3g >= alpha = %g", g.chi2_p,
-                 alpha);
-    }
+    int fail = sl_stat_gof_verdict(&g, alpha, rule, sizeof rule);
     char replay[1024] = "";
     if (method) {
         char seedbuf[64];
@@ -179,10 +151,7 @@ int sl_cli_gof_main(int argc, char **argv)
                  ref.from_logits ? "logits" : "probs", ro.probs ? ro.probs : ro.logits, spart, tpart, dt->name,
                  rt->name, seedbuf, n_opt);
     }
-    char tvmethod[300];
-    snprintf(tvmethod, sizeof tvmethod,
-             "mean exact (de Moivre); q99 simulated from %zu multinomial samples (%s, %s seed %lu)", reps,
-             sl_stat_tv_null_sampler(ref.support, n), SL_STAT_SIM_RNG, SL_STAT_SIM_SEED);
+    const char *tvmethod = t.tv_null_method;
 
     if (json) {
         json_t *o = json_object();
@@ -279,7 +248,6 @@ int sl_cli_gof_main(int argc, char **argv)
     }
     rc = fail ? 1 : 0;
 out:
-    free(tvs);
     free(counts);
     sl_cli_ref_free(&ref);
     return rc;
