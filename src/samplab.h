@@ -9,6 +9,7 @@
  *   framework/ bit-exact framework emulations                 sl_fw_
  *   stats/     goodness of fit, power, exact bookkeeping      sl_stat_
  *   io/        readers and writers                            sl_io_
+ *   api/       each command's computation and its JSON        sl_api_
  *   report/    the report runner and its sections             sl_report_
  */
 #ifndef SAMPLAB_H
@@ -21,6 +22,7 @@
 #include "framework/sl_fw.h"
 #include "stats/sl_stat.h"
 #include "io/sl_io.h"
+#include "api/sl_api.h"
 #include "report/sl_report.h"
 
 #endif

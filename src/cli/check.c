@@ -208,7 +208,7 @@ static int check_seeded(sl_cli_gen *g, const long *obs)
     size_t T = m->t, div = T;
     long pred = -1;
     double p_obs = 0, p_pred = 0;
-    if (sl_cli_gen_open(&s, g->ft, &g->fo, &err))
+    if (sl_api_gen_open(&s, g->ft, &g->fo, &err))
         return sl_cli_fail(&err);
     if (sl_base_vec_alloc(&row, m->v, m->source, &err)) {
         sl_fw_session_close(&s);
@@ -389,7 +389,7 @@ int sl_cli_check_main(int argc, char **argv)
         o.cfg.context_n = c.prompt_n + t0;
         sl_fw_session ss;
         int ok = !sl_base_vec_alloc(&cl.row, V, m->source, &te);
-        if (ok && sl_cli_gen_open(&ss, g.ft, &o, &te)) {
+        if (ok && sl_api_gen_open(&ss, g.ft, &o, &te)) {
             sl_base_vec_free(&cl.row);
             ok = 0;
         }

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "api/sl_api.h"
 #include "report/sl_report.h"
 
 typedef struct sl_cli_command {
@@ -169,14 +170,6 @@ int sl_cli_gen_load(const char *cmd, const sl_cli_parsed *po, int allow_all, sl_
 void sl_cli_gen_free(sl_cli_gen *g);
 /* Token ids from SRC (inline list or file), each in 0..V-1; prints and returns 2 if not. */
 int sl_cli_gen_ids(const char *cmd, const char *src, const char *what, size_t V, long **ids, size_t *n);
-/* Opens a session whose history is fo's context: opened without one, then each
- * id accepted (the prompt is history to every framework, whether or not a
- * penalty reads it). */
-int sl_cli_gen_open(sl_fw_session *s, const sl_fw_type *ft, const sl_fw_opts *fo, sl_error *err);
-/* One session across the steps of m, each drawn token accepted: tokens,
- * cumulative words and kept counts (m->t entries each). */
-int sl_cli_gen_replay(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, long *tokens,
-                      uint64_t *words, size_t *kept, const char **rng_name, sl_error *err);
 
 /* The reference distribution of gof / power / calibrate (statref.c). */
 typedef struct sl_cli_ref_opts {

@@ -1,0 +1,121 @@
+/* sl_api.h — the api layer: what each samplab command computes, as calls a
+ * program makes from its own tests, and the --json object each prints. Uses
+ * the framework and io layers (and those below them); never prints or exits.
+ * The CLI calls these and prints what they return, so the JSON a program gets
+ * from a call is the JSON the command prints. Exported names start with sl_api_. */
+#ifndef SL_API_H
+#define SL_API_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "framework/sl_fw.h"
+#include "io/sl_io.h"
+
+/* ---------------------------------------------------------------- generations (api/generation.c) */
+
+/* Opens a session whose history is o's context: opened without one, then each
+ * id accepted (the prompt is history to every framework, whether or not a
+ * penalty reads it). */
+int sl_api_gen_open(sl_fw_session *s, const sl_fw_type *ft, const sl_fw_opts *o, sl_error *err);
+/* One session across the m->t rows of m (o->logits or o->probs says which kind
+ * the rows are; their values come from m), each drawn token accepted: tokens,
+ * cumulative words and kept counts (m->t entries each), and the generator's
+ * name as --json reports it.
+ *
+ *     sl_io_steps m;   // sl_io_steps_read("gen.safetensors", "logits", &m, &err)
+ *     sl_vec kind = {0};
+ *     sl_fw_opts o = {0};
+ *     o.logits = &kind; o.n = o.k = 1; o.cfg.temperature = 1; o.seed.lo = 42; o.has_seed = 1;
+ *     sl_api_gen_replay(sl_fw_lookup("hf"), &o, &m, tokens, words, kept, &rng_name, &err);
+ */
+int sl_api_gen_replay(const sl_fw_type *ft, const sl_fw_opts *o, const sl_io_steps *m, long *tokens,
+                      uint64_t *words, size_t *kept, const char **rng_name, sl_error *err);
+
+/* ---------------------------------------------------------------- inputs (api/src.c) */
+
+/* A vector, or a [T, V] generation, as a command reads it: a SRC as the
+ * command line takes it (a path, or an inline list "3,2,2,1"), with the
+ * tensor and row of a .safetensors file; or bytes in memory, a .npy image
+ * (they start with "\x93NUMPY") or text numbers (one step per line for a
+ * generation), through the same readers as files. */
+typedef struct sl_api_src {
+    const char *spec;         /* SRC, or NULL for data */
+    const char *tensor;       /* .safetensors tensor, or NULL */
+    long row;                 /* .safetensors row, -1 for none */
+    const void *data;         /* in memory (spec NULL): .npy bytes or text */
+    size_t len;
+    const char *name;         /* the name messages give data ("<memory>" if NULL) */
+} sl_api_src;
+
+int sl_api_vec_read(const sl_api_src *s, sl_vec *out, sl_error *err);
+int sl_api_steps_read(const sl_api_src *s, sl_io_steps *out, sl_error *err);
+
+/* ---------------------------------------------------------------- settings (api/settings.c)
+ *
+ * The options of the commands, one field each, named after the option
+ * (--top-k is cfg.top_k with cfg.has_top_k). A field left 0 / NULL is an
+ * option not given. Start from sl_api_settings_init. */
+typedef struct sl_api_settings {
+    const char *framework, *method, *rng, *seed, *stream;
+    int has_n; size_t n;
+    int has_num_samples; size_t num_samples;
+    int replacement, simd_sum, counts;
+    const char *dtype, *torch, *torch_build, *llamacpp, *rand, *cpu;
+    const char *context;      /* token ids: a SRC (inline list or file) */
+    sl_logits_cfg cfg;        /* --temperature ... --defaults; its context and cpu are set from the fields above */
+    int has_alpha; double alpha;
+    int has_null_reps; size_t null_reps;
+    int has_trials; size_t trials;
+    const char *tokens;       /* check: the observed ids (a SRC) */
+    size_t size;              /* sizeof(sl_api_settings), set by sl_api_settings_init: a binding's check */
+} sl_api_settings;
+
+void sl_api_settings_init(sl_api_settings *s);
+size_t sl_api_settings_size(void);
+/* The first option given in s (in the command line's table order) whose
+ * SL_OPT_* bit is not in accepts, as "--top-k", or NULL. is_logits: the
+ * source is --logits (else --probs). */
+const char *sl_api_refused(const sl_api_settings *s, int is_logits, unsigned accepts);
+
+/* ---------------------------------------------------------------- commands as calls
+ *
+ * Each takes what the command takes and writes, into *json (malloc'd; free it
+ * with sl_api_free), the object `samplab CMD ... --json` prints for the same
+ * inputs. On bad input it returns 2 (SL_EINVAL, or the reader's status) with
+ * err->msg the one line the command prints on stderr ("samplab draw: ..." or
+ * "samplab: FILE: ..."); the gof and check verdicts are fields of the JSON,
+ * never a status. */
+
+/* `samplab draw`: src is --probs or --logits (is_logits). */
+int sl_api_draw(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err);
+/* `samplab gof`: ref is --probs or --logits; the draws are given as counts
+ * (V entries) or as ids (n entries, each in 0..V-1), or drawn with s->method. */
+int sl_api_gof(const sl_api_src *ref, int is_logits, const uint64_t *counts, size_t n_counts, const long *ids,
+               size_t n_ids, const sl_api_settings *s, char **json, sl_error *err);
+/* `samplab pipeline --framework F --logits SRC`. */
+int sl_api_pipeline(const sl_api_src *logits, const sl_api_settings *s, char **json, sl_error *err);
+/* `samplab replay` over the rows of steps (s->framework may be "all"). */
+int sl_api_replay(const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
+                  const sl_api_settings *s, char **json, sl_error *err);
+/* `samplab check`: the observed tokens (one per step) against s->framework. */
+int sl_api_check(const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
+                 const long *tokens, size_t n_tokens, const sl_api_settings *s, char **json, sl_error *err);
+/* `samplab exact`: the distribution s->framework or s->method induces on src. */
+int sl_api_exact(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err);
+
+void sl_api_free(void *p);
+/* SL_VERSION of the library loaded. */
+const char *sl_api_version(void);
+
+/* ---------------------------------------------------------------- the JSON the commands print (api/json.c) */
+
+/* draw --json: n calls of k tokens (nested: one array per call), or with
+ * counts the V counts of the tokens; then the generator and its words. */
+char *sl_api_draw_json(const long *tokens, size_t n, size_t k, int nested, size_t V, int counts,
+                       const char *rng_name, unsigned word_bits, uint64_t words, const char *version,
+                       const char *cpu);
+/* draw --counts --json from V counts (a method's draws, counted as made). */
+char *sl_api_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsigned word_bits, uint64_t words);
+
+#endif
