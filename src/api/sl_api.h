@@ -51,6 +51,32 @@ typedef struct sl_api_src {
 int sl_api_vec_read(const sl_api_src *s, sl_vec *out, sl_error *err);
 int sl_api_steps_read(const sl_api_src *s, sl_io_steps *out, sl_error *err);
 
+/* The reference distribution of gof / power / calibrate (api/ref.c). */
+typedef struct sl_api_ref_opts {
+    const char *probs, *logits, *tensor;
+    long row;                 /* -1 unless --row */
+    int has_temperature;
+    double temperature;
+} sl_api_ref_opts;
+
+typedef struct sl_api_ref {
+    double *p;                /* V probabilities summing to 1 */
+    size_t v, support;
+    double weight_sum;        /* --probs: the sum the weights were divided by */
+    double temperature;       /* --logits */
+    int from_logits;
+    char source[256];
+} sl_api_ref;
+
+int sl_api_ref_load(const sl_api_ref_opts *o, sl_api_ref *ref, sl_error *err);
+/* The same from a vector already read (o->probs or o->logits says which; their
+ * text is not read again): takes vec over and frees it. */
+int sl_api_ref_of_vec(sl_vec *vec, const sl_api_ref_opts *o, sl_api_ref *ref, sl_error *err);
+void sl_api_ref_free(sl_api_ref *ref);
+/* Draws n tokens from p with method dt over generator rt, into counts[V] (zeroed first). */
+int sl_api_draw_counts(const double *p, size_t V, const sl_draw_type *dt, const sl_rng_type *rt,
+                       const sl_seed *seed, uint64_t n, uint64_t *counts, sl_error *err);
+
 /* ---------------------------------------------------------------- settings (api/settings.c)
  *
  * The options of the commands, one field each, named after the option
@@ -77,6 +103,17 @@ size_t sl_api_settings_size(void);
  * SL_OPT_* bit is not in accepts, as "--top-k", or NULL. is_logits: the
  * source is --logits (else --probs). */
 const char *sl_api_refused(const sl_api_settings *s, int is_logits, unsigned accepts);
+
+/* What the calls below share. A library error as the command line prints it:
+ * "samplab: MSG" (and "samplab: SOURCE: MSG"); returns rc (SL_EINVAL if 0). */
+int sl_api_lib_error(sl_error *err, int rc);
+int sl_api_lib_error_in(sl_error *err, const char *source, int rc);
+/* --seed (default 42) and, with_stream, --stream. */
+int sl_api_seed(const sl_api_settings *s, int with_stream, sl_seed *out, sl_error *err);
+/* The framework settings of s (no vector, no context) for command cmd. */
+int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl_error *err);
+/* Token ids from SRC, each in 0..V-1 (`what` names them: "context", "token"). */
+int sl_api_ids(const char *cmd, const char *src, const char *what, size_t V, long **ids, size_t *n, sl_error *err);
 
 /* ---------------------------------------------------------------- commands as calls
  *
@@ -108,7 +145,13 @@ void sl_api_free(void *p);
 /* SL_VERSION of the library loaded. */
 const char *sl_api_version(void);
 
-/* ---------------------------------------------------------------- the JSON the commands print (api/json.c) */
+/* ---------------------------------------------------------------- the JSON the commands print (api/json.c, api/gof.c, ...) */
+
+/* gof: the command that replays a method's draws (`samplab draw ... --counts`). */
+void sl_api_gof_replay(char *replay, size_t size, const sl_api_ref *ref, const sl_api_ref_opts *ro,
+                       const sl_draw_type *dt, const sl_rng_type *rt, const sl_seed *seed, size_t n_opt);
+/* gof --json: draws_name NULL for a method's own draws (then replay is its command). */
+char *sl_api_gof_json(const sl_api_ref *ref, const char *draws_name, const sl_stat_gof_test *t, const char *replay);
 
 /* draw --json: n calls of k tokens (nested: one array per call), or with
  * counts the V counts of the tokens; then the generator and its words. */
