@@ -94,6 +94,7 @@ typedef struct sl_api_settings {
     int has_null_reps; size_t null_reps;
     int has_trials; size_t trials;
     const char *tokens;       /* check: the observed ids (a SRC) */
+    const char *draws_file, *counts_file; /* gof: --draws FILE, --counts FILE */
     size_t size;              /* sizeof(sl_api_settings), set by sl_api_settings_init: a binding's check */
 } sl_api_settings;
 
@@ -160,5 +161,8 @@ char *sl_api_draw_json(const long *tokens, size_t n, size_t k, int nested, size_
                        const char *cpu);
 /* draw --counts --json from V counts (a method's draws, counted as made). */
 char *sl_api_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsigned word_bits, uint64_t words);
+
+/* pipeline --json: res of pipeline t (cpu: the --cpu setting, SL_CPU_*). */
+char *sl_api_pipeline_json(const sl_logits_pipeline_type *t, const sl_logits_result *res, int cpu);
 
 #endif
