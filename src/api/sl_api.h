@@ -165,4 +165,47 @@ char *sl_api_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsi
 /* pipeline --json: res of pipeline t (cpu: the --cpu setting, SL_CPU_*). */
 char *sl_api_pipeline_json(const sl_logits_pipeline_type *t, const sl_logits_result *res, int cpu);
 
+/* ---------------------------------------------------------------- replay (api/replay.c) */
+
+/* One framework's replay: tokens, cumulative words and kept counts per step. */
+typedef struct sl_api_run {
+    const sl_fw_type *ft;
+    long *tokens;
+    uint64_t *words;
+    size_t *kept;
+    const char *rng_name;
+} sl_api_run;
+/* replay --json: one run (all 0), or nr runs with the step each departs from runs[0] (T: never). */
+char *sl_api_replay_json(const sl_api_run *runs, size_t nr, const size_t *depart, size_t T, int all);
+
+/* A generation's settings, rows and prompt, as replay and check load them. */
+typedef struct sl_api_gen {
+    const sl_fw_type *ft;     /* NULL with --framework all */
+    int all;
+    sl_fw_opts fo;            /* settings; fo.cfg.context = the prompt */
+    sl_io_steps steps;        /* [T, V] */
+    long *context;
+    size_t context_n;
+    int logits_input;
+    sl_vec marker;            /* what fo.logits or fo.probs points at: the kind of rows */
+} sl_api_gen;
+/* The prompt is s->context (a SRC) or context[0..context_n). */
+int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
+                    const sl_api_settings *s, int allow_all, sl_api_gen *g, sl_error *err);
+void sl_api_gen_free(sl_api_gen *g);
+
+/* ---------------------------------------------------------------- check (api/check.c) */
+
+/* Where a seeded sampler, replayed over the observed history, first draws
+ * another token than the observed one: step (m->t if never), the token it
+ * draws there and both probabilities under that step's distribution. */
+typedef struct sl_api_divergence {
+    size_t step;
+    long predicted;
+    double p_observed, p_predicted;
+} sl_api_divergence;
+int sl_api_check_seeded(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, const long *obs,
+                        sl_api_divergence *out, sl_error *err);
+char *sl_api_check_seeded_json(const sl_fw_type *ft, size_t T, const long *obs, const sl_api_divergence *d);
+
 #endif

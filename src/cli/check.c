@@ -202,79 +202,26 @@ static int which_filter(claim *c, size_t t, size_t x, const sl_logits_result *fu
 static int check_seeded(sl_cli_gen *g, const long *obs)
 {
     sl_error err;
-    sl_fw_session s;
-    sl_vec row;
-    const sl_io_steps *m = &g->steps;
-    size_t T = m->t, div = T;
-    long pred = -1;
-    double p_obs = 0, p_pred = 0;
-    if (sl_api_gen_open(&s, g->ft, &g->fo, &err))
+    sl_api_divergence d;
+    size_t T = g->steps.t;
+    if (sl_api_check_seeded(g->ft, &g->fo, &g->steps, obs, &d, &err))
         return sl_cli_fail(&err);
-    if (sl_base_vec_alloc(&row, m->v, m->source, &err)) {
-        sl_fw_session_close(&s);
-        return sl_cli_fail(&err);
-    }
     int rc = 0;
-    sl_vec rows[2] = {row, {0}};
-    if (sl_base_vec_alloc(&rows[1], m->v, m->source, &err)) {
-        rc = sl_cli_fail(&err);
-        goto out;
-    }
-    for (size_t t = 0; t < T; t++) {
-        sl_vec *r = &rows[t & 1];
-        sl_io_steps_row(m, t, r);
-        if (g->fo.dtype_set)
-            r->dtype = g->fo.dtype;
-        sl_fw_step st;
-        if (sl_fw_session_step(&s, r, &st, &err)) {
-            rc = sl_cli_fail(&err);
-            goto out;
-        }
-        if (st.tokens[0] != obs[t]) {
-            sl_logits_result pr;
-            if (sl_fw_session_probs(&s, r, &pr, &err)) {
-                rc = sl_cli_fail(&err);
-                goto out;
-            }
-            double sum = 0;
-            for (size_t i = 0; i < pr.V; i++)
-                sum += pr.probs[i];
-            div = t;
-            pred = st.tokens[0];
-            p_obs = pr.probs[obs[t]] / sum;
-            p_pred = pr.probs[pred] / sum;
-            sl_logits_result_free(&pr);
-            break;
-        }
-        if (sl_fw_session_accept(&s, obs[t], &err)) {
-            rc = sl_cli_fail(&err);
-            goto out;
-        }
-    }
     if (g->json) {
-        json_t *root = json_object();
-        json_object_set_new(root, "framework", json_string(g->ft->name));
-        json_object_set_new(root, "steps", json_integer((json_int_t)T));
-        json_object_set_new(root, "first_divergence", div == T ? json_null() : json_integer((json_int_t)div));
-        if (div < T) {
-            json_object_set_new(root, "observed", json_integer(obs[div]));
-            json_object_set_new(root, "predicted", json_integer(pred));
-            json_object_set_new(root, "p_observed", json_real(p_obs));
-            json_object_set_new(root, "p_predicted", json_real(p_pred));
-        }
-        rc = sl_cli_json_emit(root);
-    } else if (div == T) {
+        char *s = sl_api_check_seeded_json(g->ft, T, obs, &d);
+        if (!s)
+            return 2;
+        puts(s);
+        free(s);
+    } else if (d.step == T) {
         printf("check: %s, %zu steps: every observed token is the one the seeded sampler draws\n", g->ft->name, T);
     } else {
         printf("check: %s: first divergence at step %zu of %zu: observed %ld (p = %.9g), the seeded sampler "
-               "draws %ld (p = %.9g)\n", g->ft->name, div, T, obs[div], p_obs, pred, p_pred);
+               "draws %ld (p = %.9g)\n", g->ft->name, d.step, T, obs[d.step], d.p_observed, d.predicted,
+               d.p_predicted);
     }
     if (!rc)
-        rc = div == T ? 0 : 1;
-out:
-    sl_base_vec_free(&rows[0]);
-    sl_base_vec_free(&rows[1]);
-    sl_fw_session_close(&s);
+        rc = d.step == T ? 0 : 1;
     return rc;
 }
 
