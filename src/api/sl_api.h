@@ -165,6 +165,13 @@ char *sl_api_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsi
 /* pipeline --json: res of pipeline t (cpu: the --cpu setting, SL_CPU_*). */
 char *sl_api_pipeline_json(const sl_logits_pipeline_type *t, const sl_logits_result *res, int cpu);
 
+/* ---------------------------------------------------------------- exact (api/exact.c) */
+
+/* 1 - (1 - p)^(10^9): a failure path's chance in 10^9 calls. */
+double sl_api_per_billion(double p);
+/* exact --json for the audit t of vec. */
+char *sl_api_exact_json(const sl_stat_exact_result *r, const sl_stat_exact_type *t, const sl_vec *vec);
+
 /* ---------------------------------------------------------------- replay (api/replay.c) */
 
 /* One framework's replay: tokens, cumulative words and kept counts per step. */
