@@ -88,3 +88,58 @@ char *sl_api_check_seeded_json(const sl_fw_type *ft, size_t T, const long *obs, 
     json_decref(root);
     return s;
 }
+
+int sl_api_check(const sl_api_src *steps, int is_logits, const long *context, size_t context_n, const long *tokens,
+                 size_t n_tokens, const sl_api_settings *s, char **json, sl_error *err)
+{
+    *json = NULL;
+    if (!tokens && !s->tokens)
+        return sl_base_error_set(err, SL_EINVAL, "samplab check: --tokens FILE is required (the observed token ids)");
+    double alpha = s->has_alpha ? s->alpha : 0.01;
+    if (!(alpha > 0 && alpha < 1))
+        return sl_base_error_set(err, SL_EINVAL, "samplab check: --alpha must be in (0, 1)");
+    sl_api_gen g;
+    if (sl_api_gen_load("check", steps, is_logits, context, context_n, s, 0, &g, err))
+        return SL_EINVAL;
+    size_t T = g.steps.t, n_obs = n_tokens;
+    long *obs = NULL;
+    int rc = SL_EINVAL;
+    if (s->tokens) {
+        if (sl_api_ids("check", s->tokens, "token", g.steps.v, &obs, &n_obs, err))
+            goto out;
+    } else {
+        if (!(obs = malloc((n_tokens ? n_tokens : 1) * sizeof *obs))) {
+            rc = sl_base_error_set(err, SL_ENOMEM, "samplab check: out of memory");
+            goto out;
+        }
+        for (size_t i = 0; i < n_tokens; i++) {
+            if (tokens[i] < 0 || (size_t)tokens[i] >= g.steps.v) {
+                sl_base_error_set(err, SL_EINVAL, "samplab check: token entry %zu (%ld) is not a token id in 0..%zu", i,
+                                  tokens[i], g.steps.v - 1);
+                goto out;
+            }
+            obs[i] = tokens[i];
+        }
+    }
+    if (n_obs != T) {
+        sl_base_error_set(err, SL_EINVAL, "samplab check: %.200s holds %zu tokens, the logits %zu steps",
+                          s->tokens ? s->tokens : "<tokens>", n_obs, T);
+        goto out;
+    }
+    if (!s->seed) {
+        /* the test of a whole log without a seed runs in cli/check.c only, for now */
+        sl_base_error_set(err, SL_EINVAL, "samplab check: without --seed, check runs from the command line only");
+        goto out;
+    }
+    sl_api_divergence d;
+    if ((rc = sl_api_check_seeded(g.ft, &g.fo, &g.steps, obs, &d, err))) {
+        sl_api_lib_error(err, rc);
+        goto out;
+    }
+    *json = sl_api_check_seeded_json(g.ft, T, obs, &d);
+    rc = *json ? SL_OK : sl_base_error_set(err, SL_ENOMEM, "samplab check: out of memory for JSON");
+out:
+    free(obs);
+    sl_api_gen_free(&g);
+    return rc;
+}
