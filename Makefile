@@ -162,8 +162,12 @@ ORACLES := $(patsubst tests/oracle/%.cpp,$(TST)/oracle/%,$(wildcard tests/oracle
 test: deps-test
 	@$(MAKE) --no-print-directory test-unit
 
-test-unit: $(TST)/samplab-tests $(ORACLES) bin/samplab
+test-unit: $(TST)/samplab-tests $(ORACLES) bin/samplab lib
 	@sh mk/check-layers.sh $(CC) $(REL_LIB_OBJ) $(REL_CLI_OBJ)
+	@# the installed tree (examples through pkg-config, shared and static), then the
+	@# Python package against the command line on the same inputs
+	@sh mk/test-install.sh bin/samplab
+	SL_BIN=bin/samplab PYTHONPATH=python SAMPLAB_LIB=lib/$(SONAME) /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests
 	@for o in $(ORACLES); do $$o > $$o.txt || exit 1; done
 	SL_ORACLE_DIR=$(TST)/oracle SL_BIN=bin/samplab ASAN_OPTIONS=detect_leaks=1 \
 	  $(TST)/samplab-tests -j2 --short-filename

@@ -24,6 +24,10 @@ case "$what" in
     need_pc criterion libcriterion-dev
     need_cmd g++ g++
     need_file /usr/include/pcg_random.hpp libpcg-cpp-dev
+    # the Python package's tests (pytest), and pip install ./python offline (setuptools)
+    need_py pytest python3-pytest
+    need_py setuptools python3-setuptools
+    need_py pip python3-pip
     ;;
   report)
     need_cmd gnuplot gnuplot-nox
