@@ -61,7 +61,9 @@
  *    From draws (token ids) or a file: sl_api_gof (the JSON of `samplab gof --json`).
  *
  * 4. check a generation log: with the seed, where the seeded sampler first
- *    draws another token (sl_api_check_seeded, or sl_api_check for the JSON):
+ *    draws another token (sl_api_check_seeded); without, the PIT and
+ *    log-likelihood tests and their power (sl_api_check_log); sl_api_check
+ *    gives either as the JSON of `samplab check --json`:
  *
  *     sl_api_divergence d;
  *     sl_api_check_seeded(sl_fw_lookup("hf"), &o, &steps, observed, &d, &err);

@@ -301,8 +301,10 @@ def replay(framework=None, logits=None, probs=None, context=None, seed=None, ten
 
 def check(framework=None, logits=None, probs=None, tokens=None, context=None, seed=None, tensor=None, alpha=None,
           **settings):
-    """`samplab check --seed S`: the first step where the seeded sampler, replayed with the observed
-    history, draws another token than tokens: .first_divergence (None if never), .observed, .predicted."""
+    """`samplab check`: with seed=, the first step where the seeded sampler, replayed with the observed
+    history, draws another token than tokens (.first_divergence, None if never; .observed, .predicted);
+    without, the test of the whole log: .verdict, .p_value, .outside_kept, .loglik, .pit_ks, .power
+    (trials=K simulated logs per fault, default 200)."""
     src, is_logits = _source(probs, logits, "check", two_d=True, tensor=tensor)
     keep = []
     s = _settings("check", dict(settings, framework=framework, seed=seed, alpha=alpha), keep)

@@ -282,6 +282,22 @@ def test_check_seeded_is_the_cli():
     assert r.json == cli_json("check", *base, "--tokens", ",".join(map(str, bad)), rc=1)
 
 
+@pytest.mark.parametrize("kw,args,rc", [
+    (dict(framework="hf", tensor="r002.logits", context="1,17,300,42,7,99,5,250", defaults=True, cpu="avx2",
+          trials=20), ["--tensor", "r002.logits", "--context", "1,17,300,42,7,99,5,250", "--defaults", "--cpu",
+                       "avx2", "--trials", 20], 0),
+    (dict(framework="hf", tensor="r002.logits", context="1,17,300,42,7,99,5,250", top_k=3, cpu="avx2", trials=10),
+     ["--tensor", "r002.logits", "--context", "1,17,300,42,7,99,5,250", "--top-k", 3, "--cpu", "avx2",
+      "--trials", 10], 1),
+])
+def test_check_without_seed_is_the_cli(kw, args, rc):
+    run = golden_runs("hf_generate.txt")[1]
+    path = os.path.join(CUR, "hf_generate.safetensors")
+    r = samplab.check(logits=path, tokens=run["tokens"], **kw)
+    assert r.json == cli_json("check", "--framework", "hf", "--logits", path, "--tokens", run["tokens"], *args, rc=rc)
+    assert r.verdict == ("consistent" if rc == 0 else "rejected")
+
+
 def test_replay_in_memory_rows_are_the_text_file(tmp_path):
     rows = [[1.0, 2.0, 0.5, -1.0], [0.0, 0.0, 3.0, 1.0], [2.5, 2.5, -0.5, 0.25]]
     path = tmp_path / "rows.txt"

@@ -136,7 +136,8 @@ int sl_api_pipeline(const sl_api_src *logits, const sl_api_settings *s, char **j
 /* `samplab replay` over the rows of steps (s->framework may be "all"). */
 int sl_api_replay(const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
                   const sl_api_settings *s, char **json, sl_error *err);
-/* `samplab check`: the observed tokens (one per step) against s->framework. */
+/* `samplab check`: the observed tokens (one per step) against s->framework: with
+ * s->seed the first divergence, without one the test of the whole log. */
 int sl_api_check(const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
                  const long *tokens, size_t n_tokens, const sl_api_settings *s, char **json, sl_error *err);
 /* `samplab exact`: the distribution s->framework or s->method induces on src. */
@@ -214,5 +215,32 @@ typedef struct sl_api_divergence {
 int sl_api_check_seeded(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, const long *obs,
                         sl_api_divergence *out, sl_error *err);
 char *sl_api_check_seeded_json(const sl_fw_type *ft, size_t T, const long *obs, const sl_api_divergence *d);
+
+/* Without a seed: the observed log (obs, one id per step of m) against the
+ * claim's distribution at each step given the observed history (the prompt
+ * context[0..context_n), then obs), and the power of that verdict against
+ * temperature and top-p faults over `trials` simulated logs (0: none). */
+typedef struct sl_api_check_log_result {
+    size_t T, V;
+    double alpha;
+    size_t n_out;             /* steps whose observed token is outside the kept set */
+    size_t *out_steps;        /* n_out steps */
+    const char **out_why;     /* the filter that removed each (static strings) */
+    sl_stat_gen_result res;   /* the tests and the verdict */
+    size_t n_pit;
+    size_t trials;            /* 0 when no power was simulated */
+    int no_pipeline_note;     /* trials were asked for, but the framework has no pipeline to re-run */
+    size_t n_alt;
+    int alt_kind[16];         /* 0 temperature, 1 top-p */
+    double alt_value[16], power[16];
+    double det[2];            /* the smallest fault of each kind detected with 90 % power; NaN: none */
+    double claimed_t, claimed_p;
+    int has_topp;
+} sl_api_check_log_result;
+int sl_api_check_log(const sl_fw_type *ft, const sl_fw_opts *fo, int logits_input, const sl_io_steps *m,
+                     const long *context, size_t context_n, const long *obs, double alpha, size_t trials,
+                     sl_api_check_log_result *r, sl_error *err);
+void sl_api_check_log_free(sl_api_check_log_result *r);
+char *sl_api_check_log_json(const sl_fw_type *ft, const long *obs, const sl_api_check_log_result *r);
 
 #endif
