@@ -1,4 +1,4 @@
-# samplab — build, test, report, bench, golden, golden-check, clean.
+# samplab — build, test, report, bench, golden, golden-check, install, uninstall, clean.
 # GSL, jansson and Criterion come through pkg-config; mk/deps.sh checks for
 # (and, as root, installs) everything a target needs before it runs.
 
@@ -35,7 +35,7 @@ TST_LIB_OBJ := $(LIB_SRC:%.c=$(TST)/%.o)
 TST_CLI_OBJ := $(filter-out $(TST)/src/cli/main.o,$(CLI_SRC:%.c=$(TST)/%.o))
 TST_OBJ     := $(TEST_SRC:%.c=$(TST)/%.o)
 
-.PHONY: all deps deps-test deps-report deps-golden deps-fuzz deps-bench test test-unit report bench golden golden-check golden-current clean fuzz fuzz-run
+.PHONY: all deps deps-test deps-report deps-golden deps-fuzz test test-unit report bench golden golden-check golden-current clean fuzz fuzz-run deps-bench lib man install uninstall
 all: bin/samplab
 
 deps:
@@ -71,6 +71,83 @@ bin/samplab: $(REL_LIB_OBJ) $(REL_CLI_OBJ)
 	@echo '  LD      $@'
 	@$(CC) $(CFLAGS) $(OMP) -o $@ $^ $(PKG_LIBS) $(MPI_LIBS) $(LDLIBS)
 
+# ---------------------------------------------------------------- the library
+# libsamplab.so (with its soname) and libsamplab.a from the same sources as
+# bin/samplab, compiled position-independent; the version script exports the
+# sl_ names only. The version is SL_VERSION (src/base/sl_base.h).
+VERSION := $(shell sed -n 's/^\#define SL_VERSION "\(.*\)"/\1/p' src/base/sl_base.h)
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+PIC     := build/pic-$(notdir $(CC))
+PIC_LIB_OBJ := $(LIB_SRC:%.c=$(PIC)/%.o)
+SONAME  := libsamplab.so.$(SOMAJOR)
+
+$(PIC)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo '  CC [pic] $<'
+	@$(CC) $(BASEFLAGS) $(DEPFLAGS) $(CFLAGS) -fPIC $(PKG_CFLAGS) -c -o $@ $<
+
+lib/libsamplab.so.$(VERSION): $(PIC_LIB_OBJ) mk/libsamplab.map
+	@mkdir -p lib
+	@echo '  LD      $@'
+	@$(CC) $(CFLAGS) $(OMP) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=mk/libsamplab.map -Wl,-z,defs \
+	  -o $@ $(PIC_LIB_OBJ) $(PKG_LIBS) $(LDLIBS)
+	@ln -sf libsamplab.so.$(VERSION) lib/$(SONAME)
+	@ln -sf $(SONAME) lib/libsamplab.so
+
+lib/libsamplab.a: $(PIC_LIB_OBJ)
+	@mkdir -p lib
+	@echo '  AR      $@'
+	@rm -f $@ && ar rcs $@ $^
+
+lib: lib/libsamplab.so.$(VERSION) lib/libsamplab.a build/samplab.pc
+
+# pkg-config file for the installed tree: GSL and jansson are private
+# requirements (the public headers include neither), OpenMP and libm private libs.
+build/samplab.pc: mk/samplab.pc.in Makefile
+	@mkdir -p build
+	@sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@OMP@|$(OMP)|' $< > $@
+
+# ---------------------------------------------------------------- man pages
+# One page per subcommand and samplab(1), generated from the --help texts.
+man: bin/samplab man/gen.sh
+	@sh man/gen.sh bin/samplab build/man
+
+# ---------------------------------------------------------------- install
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR  := $(PREFIX)/bin
+LIBDIR  := $(PREFIX)/lib
+INCDIR  := $(PREFIX)/include/samplab
+MANDIR  := $(PREFIX)/share/man/man1
+PYDIR   := $(PREFIX)/lib/python3/dist-packages
+PUBLIC_HEADERS := src/samplab.h $(sort $(filter-out src/cli/%,$(wildcard src/*/sl_*.h)))
+# build/samplab.pc names PREFIX: rebuild it when PREFIX changes
+.PHONY: build/samplab.pc
+
+install: bin/samplab lib man
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR) $(DESTDIR)$(MANDIR)
+	install -m 755 bin/samplab $(DESTDIR)$(BINDIR)/samplab
+	install -m 755 lib/libsamplab.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf libsamplab.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libsamplab.so
+	install -m 644 lib/libsamplab.a $(DESTDIR)$(LIBDIR)/
+	install -m 644 build/samplab.pc $(DESTDIR)$(LIBDIR)/pkgconfig/samplab.pc
+	install -m 644 src/samplab.h $(DESTDIR)$(INCDIR)/samplab.h
+	for h in $(filter-out src/samplab.h,$(PUBLIC_HEADERS)); do \
+	  d=$$(basename $$(dirname $$h)); install -d $(DESTDIR)$(INCDIR)/$$d && install -m 644 $$h $(DESTDIR)$(INCDIR)/$$d/ || exit 1; \
+	done
+	install -m 644 build/man/*.1 $(DESTDIR)$(MANDIR)/
+	@if [ -d python/samplab ]; then \
+	  install -d $(DESTDIR)$(PYDIR)/samplab && install -m 644 python/samplab/*.py $(DESTDIR)$(PYDIR)/samplab/ \
+	  && echo "  python package in $(DESTDIR)$(PYDIR)/samplab"; fi
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/samplab
+	rm -f $(DESTDIR)$(LIBDIR)/libsamplab.so $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libsamplab.so.$(VERSION)
+	rm -f $(DESTDIR)$(LIBDIR)/libsamplab.a $(DESTDIR)$(LIBDIR)/pkgconfig/samplab.pc
+	rm -rf $(DESTDIR)$(INCDIR) $(DESTDIR)$(PYDIR)/samplab
+	rm -f $(DESTDIR)$(MANDIR)/samplab.1 $(DESTDIR)$(MANDIR)/samplab-*.1
+
 # Header dependencies come from the compiler (-MMD -MP), one .d file per object.
 DEPFLAGS := -MMD -MP
 
@@ -102,8 +179,12 @@ ORACLES := $(patsubst tests/oracle/%.cpp,$(TST)/oracle/%,$(wildcard tests/oracle
 test: deps-test
 	@$(MAKE) --no-print-directory test-unit
 
-test-unit: $(TST)/samplab-tests $(ORACLES) bin/samplab
+test-unit: $(TST)/samplab-tests $(ORACLES) bin/samplab lib
 	@sh mk/check-layers.sh $(CC) $(REL_LIB_OBJ) $(REL_CLI_OBJ)
+	@# the installed tree (examples through pkg-config, shared and static), then the
+	@# Python package against the command line on the same inputs
+	@sh mk/test-install.sh bin/samplab
+	SL_BIN=bin/samplab PYTHONPATH=python SAMPLAB_LIB=lib/$(SONAME) /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests
 	@for o in $(ORACLES); do $$o > $$o.txt || exit 1; done
 	@# every example command of README.md and docs/*.md, its output compared where shown
 	/usr/bin/python3 mk/doc-examples.py --bin bin/samplab
@@ -170,6 +251,6 @@ fuzz-run: $(FUZZ_TARGETS:%=$(FUZZ)/fuzz_%)
 	done; echo "fuzz: $(FUZZ_TARGETS): no crash, hang, leak or sanitizer report"
 
 clean:
-	rm -rf build bin
+	rm -rf build bin lib
 
 -include $(shell find build -name '*.d' 2>/dev/null)

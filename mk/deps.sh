@@ -29,6 +29,10 @@ case "$what" in
     # samplab sweep on MPI ranks: mpirun, and the library it is built with
     need_cmd mpirun openmpi-bin
     need_pc ompi-c libopenmpi-dev
+    # the Python package's tests (pytest), and pip install ./python offline (setuptools)
+    need_py pytest python3-pytest
+    need_py setuptools python3-setuptools
+    need_py pip python3-pip
     ;;
   report)
     need_cmd gnuplot gnuplot-nox

@@ -8,8 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
 #include "cli/sl_cli.h"
 
 static void exact_help(FILE *f)
@@ -43,13 +41,6 @@ static void exact_help(FILE *f)
         "a .npy source keeps its own). torch with --logits receives float32(softmax in float64), not\n"
         "torch's own softmax.\n\n");
     sl_cli_help_options(f, sl_cli_spec_lookup("exact"), "options:");
-}
-
-static double per_billion(double p)
-{
-    if (p >= 1)
-        return 1;
-    return -expm1(1e9 * log1p(-p));
 }
 
 static void print_list(const char *label, const size_t *ids, size_t n, const double *ideal)
@@ -97,7 +88,7 @@ static int print_text(const sl_stat_exact_result *r, const sl_stat_exact_type *t
         if (p->has_rational)
             sl_stat_exact_rational_format(p->num, p->bits, rat, sizeof rat);
         printf("  %-16s %s%.6g%s%s%s; %s%.6g\n      %s\n", p->name, p->exact ? "" : "<= ", p->prob,
-               rat[0] ? " (" : "", rat, rat[0] ? ")" : "", p->exact ? "" : "<= ", per_billion(p->prob), p->what);
+               rat[0] ? " (" : "", rat, rat[0] ? ")" : "", p->exact ? "" : "<= ", sl_api_per_billion(p->prob), p->what);
     }
     if (tokens && r->has_counts) {
         printf("token\tideal\tinduced\tcount/2^bits\trelative_error\n");
@@ -115,70 +106,9 @@ static int print_text(const sl_stat_exact_result *r, const sl_stat_exact_type *t
     return 0;
 }
 
-static json_t *json_ids(const size_t *ids, size_t n)
-{
-    json_t *a = json_array();
-    for (size_t i = 0; i < n; i++)
-        json_array_append_new(a, json_integer((json_int_t)ids[i]));
-    return a;
-}
-
 static int print_json(const sl_stat_exact_result *r, const sl_stat_exact_type *t, const sl_vec *vec)
 {
-    json_t *o = json_object();
-    char rat[96];
-    json_object_set_new(o, "sampler", json_string(t->name));
-    json_object_set_new(o, "source", json_string(vec->source));
-    json_object_set_new(o, "V", json_integer((json_int_t)r->V));
-    json_object_set_new(o, "model", json_string(r->note));
-    json_object_set_new(o, "always_fails", json_boolean(r->always_fails));
-    json_object_set_new(o, "exact", json_boolean(r->has_counts && !r->always_fails));
-    if (r->has_counts && !r->always_fails) {
-        json_object_set_new(o, "bits", json_integer(r->bits));
-        json_object_set_new(o, "tv", json_real(r->tv));
-    }
-    json_object_set_new(o, "tv_bound", json_real(r->always_fails ? 1.0 : r->tv_bound));
-    if (r->worst >= 0) {
-        json_t *w = json_object();
-        json_object_set_new(w, "token", json_integer(r->worst));
-        json_object_set_new(w, "relative_error", json_real(r->worst_rel));
-        json_object_set_new(o, "worst", w);
-    }
-    json_object_set_new(o, "never", json_ids(r->never, r->n_never));
-    json_object_set_new(o, "zero_drawn", json_ids(r->zero_drawn, r->n_zero_drawn));
-    json_t *paths = json_array();
-    for (size_t i = 0; i < r->n_paths; i++) {
-        const sl_stat_exact_path *p = &r->paths[i];
-        json_t *po = json_object();
-        json_object_set_new(po, "name", json_string(p->name));
-        json_object_set_new(po, "what", json_string(p->what));
-        json_object_set_new(po, "per_call", json_real(p->prob));
-        json_object_set_new(po, "per_1e9_calls", json_real(per_billion(p->prob)));
-        json_object_set_new(po, "exact", json_boolean(p->exact));
-        if (p->has_rational) {
-            sl_stat_exact_rational_format(p->num, p->bits, rat, sizeof rat);
-            json_object_set_new(po, "rational", json_string(rat));
-        }
-        if (p->token >= 0)
-            json_object_set_new(po, "token", json_integer(p->token));
-        json_array_append_new(paths, po);
-    }
-    json_object_set_new(o, "paths", paths);
-    json_t *ideal = json_array(), *induced = json_array();
-    for (size_t i = 0; i < r->V; i++) {
-        json_array_append_new(ideal, json_real(r->ideal[i]));
-        if (r->has_counts && !r->always_fails) {
-            sl_stat_exact_rational_format(r->count[i], r->bits, rat, sizeof rat);
-            json_array_append_new(induced, json_string(rat));
-        }
-    }
-    json_object_set_new(o, "ideal", ideal);
-    if (r->has_counts && !r->always_fails)
-        json_object_set_new(o, "induced", induced);
-    else
-        json_decref(induced);
-    char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
-    json_decref(o);
+    char *s = sl_api_exact_json(r, t, vec);
     if (!s)
         return 2;
     puts(s);

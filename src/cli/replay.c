@@ -7,7 +7,6 @@
  * across all steps: cost linear in T. `--framework all` runs every session
  * framework that takes logits side by side and names the first step at which
  * each departs from the first-listed. Also the setup `samplab check` shares. */
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,22 +189,6 @@ static void gen_run_free(gen_run *r)
     free(r->kept);
 }
 
-int sl_cli_gen_open(sl_fw_session *s, const sl_fw_type *ft, const sl_fw_opts *fo, sl_error *err)
-{
-    return sl_fw_session_open_prompt(s, ft, fo, err);
-}
-
-static int steps_row(const void *user, size_t t, sl_vec *row)
-{
-    return sl_io_steps_row(user, t, row);
-}
-
-int sl_cli_gen_replay(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, long *tokens,
-                      uint64_t *words, size_t *kept, const char **rng_name, sl_error *err)
-{
-    return sl_fw_replay(ft, fo, m->t, m->v, m->source, steps_row, m, tokens, words, kept, rng_name, err);
-}
-
 static int run_one(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, gen_run *r, sl_error *err)
 {
     memset(r, 0, sizeof *r);
@@ -216,7 +199,7 @@ static int run_one(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps
     r->kept = malloc(T * sizeof *r->kept);
     if (!r->tokens || !r->words || !r->kept)
         return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu steps", ft->name, T);
-    return sl_cli_gen_replay(ft, fo, m, r->tokens, r->words, r->kept, &r->rng_name, err);
+    return sl_api_gen_replay(ft, fo, m, r->tokens, r->words, r->kept, &r->rng_name, err);
 }
 
 static void replay_help(FILE *f)
@@ -244,18 +227,18 @@ static void replay_help(FILE *f)
     sl_cli_help_options(f, sl_cli_spec_lookup("replay"), "options:");
 }
 
-static int print_json_run(json_t *o, const gen_run *r, size_t T)
+static sl_api_run api_run(const gen_run *r)
 {
-    json_t *tk = json_array(), *w = json_array(), *k = json_array();
-    for (size_t t = 0; t < T; t++) {
-        json_array_append_new(tk, json_integer(r->tokens[t]));
-        json_array_append_new(w, json_integer((json_int_t)r->words[t]));
-        json_array_append_new(k, json_integer((json_int_t)r->kept[t]));
-    }
-    json_object_set_new(o, "tokens", tk);
-    json_object_set_new(o, "words", w);
-    json_object_set_new(o, "kept", k);
-    json_object_set_new(o, "rng", json_string(r->rng_name));
+    sl_api_run a = {r->ft, r->tokens, r->words, r->kept, r->rng_name};
+    return a;
+}
+
+static int emit(char *s)
+{
+    if (!s)
+        return 2;
+    puts(s);
+    free(s);
     return 0;
 }
 
@@ -276,10 +259,8 @@ int sl_cli_replay_main(int argc, char **argv)
         if (run_one(g.ft, &g.fo, &g.steps, &r, &err)) {
             rc = sl_cli_fail(&err);
         } else if (g.json) {
-            json_t *root = json_object();
-            json_object_set_new(root, "framework", json_string(g.ft->name));
-            print_json_run(root, &r, T);
-            rc = sl_cli_json_emit(root);
+            sl_api_run a = api_run(&r);
+            rc = emit(sl_api_replay_json(&a, 1, NULL, T, 0));
         } else {
             for (size_t t = 0; t < T; t++)
                 printf("%ld\n", r.tokens[t]);
@@ -324,16 +305,10 @@ int sl_cli_replay_main(int argc, char **argv)
                 depart[j] = t;
     }
     if (g.json) {
-        json_t *root = json_object(), *arr = json_array();
-        for (size_t j = 0; j < nr; j++) {
-            json_t *o = json_object();
-            json_object_set_new(o, "framework", json_string(runs[j].ft->name));
-            print_json_run(o, &runs[j], T);
-            json_object_set_new(o, "departs", j == 0 || depart[j] == T ? json_null() : json_integer((json_int_t)depart[j]));
-            json_array_append_new(arr, o);
-        }
-        json_object_set_new(root, "frameworks", arr);
-        rc = sl_cli_json_emit(root);
+        sl_api_run a[32];
+        for (size_t j = 0; j < nr; j++)
+            a[j] = api_run(&runs[j]);
+        rc = emit(sl_api_replay_json(a, nr, depart, T, 1));
     } else {
         printf("step");
         for (size_t j = 0; j < nr; j++)

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "api/sl_api.h"
 #include "report/sl_report.h"
 
 typedef struct sl_cli_command {
@@ -170,39 +171,9 @@ int sl_cli_gen_load(const char *cmd, const sl_cli_parsed *po, int allow_all, sl_
 void sl_cli_gen_free(sl_cli_gen *g);
 /* Token ids from SRC (inline list or file), each in 0..V-1; prints and returns 2 if not. */
 int sl_cli_gen_ids(const char *cmd, const char *src, const char *what, size_t V, long **ids, size_t *n);
-/* Opens a session whose history is fo's context: opened without one, then each
- * id accepted (the prompt is history to every framework, whether or not a
- * penalty reads it). */
-int sl_cli_gen_open(sl_fw_session *s, const sl_fw_type *ft, const sl_fw_opts *fo, sl_error *err);
-/* One session across the steps of m, each drawn token accepted: tokens,
- * cumulative words and kept counts (m->t entries each). */
-int sl_cli_gen_replay(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, long *tokens,
-                      uint64_t *words, size_t *kept, const char **rng_name, sl_error *err);
-
-/* The reference distribution of gof / power / calibrate (statref.c). */
-typedef struct sl_cli_ref_opts {
-    const char *probs, *logits, *tensor;
-    long row;                 /* -1 unless --row */
-    int has_temperature;
-    double temperature;
-} sl_cli_ref_opts;
-
-typedef struct sl_cli_ref {
-    double *p;                /* V probabilities summing to 1 */
-    size_t v, support;
-    double weight_sum;        /* --probs: the sum the weights were divided by */
-    double temperature;       /* --logits */
-    int from_logits;
-    char source[256];
-} sl_cli_ref;
 
 /* --probs/--logits/--temperature/--tensor/--row of a parsed command line. */
-void sl_cli_ref_from(const sl_cli_parsed *p, sl_cli_ref_opts *o);
-int sl_cli_ref_load(const sl_cli_ref_opts *o, sl_cli_ref *ref, sl_error *err);
-void sl_cli_ref_free(sl_cli_ref *ref);
-/* Draws n tokens from p with method dt over generator rt, into counts[V] (zeroed first). */
-int sl_cli_draw_counts(const double *p, size_t V, const sl_draw_type *dt, const sl_rng_type *rt,
-                       const sl_seed *seed, uint64_t n, uint64_t *counts, sl_error *err);
+void sl_cli_ref_from(const sl_cli_parsed *p, sl_api_ref_opts *o);
 
 
 /* `samplab sweep` (sweep*.c): a study spec expanded into grid points, each
