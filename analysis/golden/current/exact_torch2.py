@@ -26,7 +26,9 @@ Records (one a line; DTYPE is float32 or float64):
       seeded pseudo-random vectors with zeros, ties and u = 0 planted at random
       (Python's random.Random(SEED), as listed), torch's token.
 
-Usage: exact_torch2.py OUT
+Usage: exact_torch2.py OUT [--random FIRST COUNT]
+  --random: only rand records, for seeds FIRST .. FIRST+COUNT-1 (the committed file
+  holds seeds 0 .. 199; SL_EXACT_TORCH2_EXTRA=FILE make test replays such a file).
 """
 import math
 import random
@@ -131,18 +133,24 @@ def boundaries(p, dt):
 
 
 def main():
+    first, count = 0, 200
+    if len(sys.argv) == 5 and sys.argv[2] == "--random":
+        first, count = int(sys.argv[3]), int(sys.argv[4])
+    elif len(sys.argv) != 2:
+        sys.exit(__doc__)
+    only_rand = len(sys.argv) == 5
     out = open(sys.argv[1], "w")
     out.write("# torch 2.x exact audit at chosen uniforms: torch %s\n" % torch.__version__)
     out.write("".join(s + "\n" for s in libinfo.lines()))
     nrace = ncdf = nwords = nrand = 0
-    for dt in ("float32", "float64"):
+    for dt in ("float32", "float64") if not only_rand else ():
         for repl in (0, 1):
             for name, p, ks in RACES:
                 t, q = race(p, ks, dt, repl)
                 out.write("race %s %d %s %d %s | %s | %d | %s\n" % (dt, repl, name, len(p), fmt_p(p, dt),
                           " ".join(str(k) for k in ks), t, " ".join(signed(v) for v in q)))
                 nrace += 1
-    for dt in ("float32", "float64"):
+    for dt in ("float32", "float64") if not only_rand else ():
         for name, p in CDFS:
             if dt == "float32" and name == "overflow64":
                 continue
@@ -155,14 +163,14 @@ def main():
                 pairs.append("%d,%d:%d,%d" % (ka, kb, ta, tb))
             out.write("cdf %s %s %d %s | %s\n" % (dt, name, len(p), fmt_p(p, dt), " ".join(pairs)))
             ncdf += 1
-    for dt in ("float32", "float64"):
+    for dt in ("float32", "float64") if not only_rand else ():
         for V, n, repl in ((8, 1, 0), (8, 1, 1), (8, 2, 1), (8, 5, 1), (8, 3, 0), (200, 1, 1), (200, 2, 1)):
             torch_set_words(torch_words([HALF] * 300))
             a = next_field()
             torch.multinomial(torch.ones(V, dtype=DT[dt]), n, replacement=bool(repl))
             out.write("words %s %d %d %d | %d\n" % (dt, V, n, repl, next_field() - a))
             nwords += 1
-    for seed in range(200):
+    for seed in range(first, first + count):
         rng = random.Random(seed)
         dt = ("float32", "float64")[seed % 2]
         V = rng.randint(2, 12)
