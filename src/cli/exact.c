@@ -17,8 +17,7 @@ static void exact_help(FILE *f)
     fprintf(f,
         "usage: samplab exact (--framework F | --method M [--rng R]) (--probs SRC | --logits SRC\n"
         "                     [--temperature T]) [--torch 2|1.13] [--replacement [--num-samples K]]\n"
-        "                     [--dtype float32|float64]\n"
-        "                     [--tokens] [--json] [--tensor NAME --row I]\n"
+        "                     [--dtype float32|float64] [--tokens] [--json] [--tensor NAME --row I]\n"
         "       samplab exact --report-data DIR   (report tables and figure data; reads\n"
         "                     data/synthetic_49152.txt when run from the repository root)\n\n"
         "Counts, over every value of the sampler's uniform, how many select each token: induced\n"
