@@ -36,6 +36,7 @@ const sl_stat_exact_type *const sl_fw_exact_types[] = {
     &sl_draw_rand_wi_exact,
     &sl_draw_numpy_exact,
     &sl_draw_torch_race_exact,
+    &sl_draw_torch113_race_exact,
     &sl_draw_torch_repl_exact,
     &sl_fw_gsl_exact,
     &sl_draw_linear_exact,
