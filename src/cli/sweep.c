@@ -27,7 +27,7 @@ static void help(FILE *f)
             "Runs a study: a JSON spec's grid of inputs x frameworks (or methods) x settings x seeds,\n"
             "one subcommand (draw, gof, replay, check, calibrate, power, exact) at each point, in this\n"
             "process. DIR gets <job>.jsonl (one record per point, in grid order: the point, its input,\n"
-            "framework, settings, seed, the exit status and the subcommand's --json result or its error\n"
+            "framework, settings, seed, the exit status and the subcommand's JSON result or its error\n"
             "line) and summary.md, built beside DIR and swapped in whole; the bytes depend on the spec\n"
             "alone. Each finished point is appended to DIR/checkpoint; --resume skips those and ends\n"
             "with the same bytes as an uninterrupted run. Under mpirun (Open MPI), rank 0 reads the\n"
