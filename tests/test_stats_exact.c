@@ -25,6 +25,7 @@
 
 #include "samplab.h"
 #include "helpers.h"
+#include "exact_crafted.h"
 
 static sl_stat_exact_input in_f(const float *f, const double *d, size_t V)
 {
@@ -374,7 +375,7 @@ Test(replay_exact, counts_sum_to_2_bits_on_49152_tokens)
     sl_stat_exact_input in = in_f(pf, p, v.n);
     in.logits_f = v.f; /* llamacpp reads the logits */
     for (size_t i = 0; sl_fw_exact_types[i]; i++) {
-        if (sl_fw_exact_types[i] == &sl_draw_torch_race_exact)
+        if (sl_fw_exact_types[i] == &sl_draw_torch_race_exact || sl_fw_exact_types[i] == &sl_draw_torch113_race_exact)
             continue;
         sl_stat_exact_result r;
         run_ok(sl_fw_exact_types[i], &in, &r);
@@ -597,115 +598,15 @@ Test(replay_exact, golden_numpy_boundaries_and_torch_pairs)
     free(text);
 }
 
-/* torch's race at chosen uniforms, as the race audit in draw/torch.c models it: q = float32((-1.0) * log(1 - u)),
- * r = p / q in float32, argmax with the first NaN winning, else the first maximum. */
-static size_t race_model(const float *p, const uint64_t *ks, size_t V, float *q)
-{
-    size_t best = 0;
-    float br = 0;
-    for (size_t i = 0; i < V; i++)
-        q[i] = (float)(-1.0 * log(1.0 - ldexp((double)ks[i], -53)));
-    for (size_t i = 0; i < V; i++) {
-        float r = p[i] / q[i];
-        if (isnan(r))
-            return i;
-        if (i == 0 || r > br) {
-            br = r;
-            best = i;
-        }
-    }
-    return best;
-}
-
-/* data/golden/exact_crafted.txt (analysis/golden/exact_crafted.py): the real torch and
- * NumPy fed chosen uniforms through a crafted MT19937 state. */
+/* data/golden/exact_crafted.txt (analysis/golden/exact_crafted.py): the real torch 1.13.1 and
+ * NumPy 1.24.2 fed chosen uniforms through a crafted MT19937 state (tests/exact_crafted.h). */
 Test(replay_exact, golden_chosen_uniforms)
 {
-    char *text = sl_test_slurp("data/golden/exact_crafted.txt");
-    cr_assert(text, "data/golden/exact_crafted.txt is missing (make golden)");
-    size_t lines = 0, checks = 0;
-    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-        if (line[0] == '#')
-            continue;
-        char kind[16], name[64];
-        size_t V;
-        int off = 0;
-        cr_assert_eq(sscanf(line, "%15s %63s %zu%n", kind, name, &V, &off), 3, "line: %.60s", line);
-        double d[16];
-        float f[16];
-        cr_assert(V <= 16);
-        char *s = line + off, *end;
-        for (size_t i = 0; i < V; i++) {
-            d[i] = strtod(s, &end);
-            f[i] = (float)d[i];
-            s = end;
-        }
-        s = strchr(s, '|') + 1;
-        if (!strcmp(kind, "race")) {
-            uint64_t ks[16];
-            for (size_t i = 0; i < V; i++) {
-                ks[i] = strtoull(s, &end, 10);
-                s = end;
-            }
-            s = strchr(s, '|') + 1;
-            size_t tok = strtoul(s, &end, 10);
-            s = strchr(end, '|') + 1;
-            float q[16];
-            size_t mine = race_model(f, ks, V, q);
-            cr_assert_eq(mine, tok, "race %s: model draws %zu, torch drew %zu", name, mine, tok);
-            for (size_t i = 0; i < V; i++) {
-                float g = strtof(s, &end);
-                s = end;
-                cr_assert(memcmp(&g, &q[i], 4) == 0, "race %s: q[%zu] = %a, torch %a", name, i, (double)q[i], (double)g);
-            }
-            /* the audit lists every zero token as drawable */
-            sl_stat_exact_input in = in_f(f, d, V);
-            sl_stat_exact_result r;
-            run_ok(&sl_draw_torch_race_exact, &in, &r);
-            if (f[tok] == 0) {
-                int listed = 0;
-                for (size_t i = 0; i < r.n_zero_drawn; i++)
-                    listed |= r.zero_drawn[i] == tok;
-                cr_assert(listed, "race %s: zero token %zu drawn by torch but not listed", name, tok);
-            }
-            sl_stat_exact_result_free(&r);
-            checks++;
-        } else {
-            int np = !strcmp(kind, "npleg");
-            sl_stat_exact_input in = in_f(f, d, V);
-            in.dtype = np ? SL_F64 : SL_F32;
-            sl_stat_exact_result r;
-            run_ok(np ? &sl_draw_numpy_exact : &sl_draw_torch_repl_exact, &in, &r);
-            uint64_t hi[16], K = 0;
-            for (size_t j = 0; j < V; j++)
-                hi[j] = K += (uint64_t)r.count[j];
-            unsigned long long k;
-            unsigned t;
-            int n;
-            size_t seen = 0;
-            while (sscanf(s, " %llu:%u%n", &k, &t, &n) == 2) {
-                size_t mine = 0;
-                while (hi[mine] <= k)
-                    mine++;
-                cr_assert_eq(mine, t, "%s %s: k = %llu, exact model gives %zu, the library drew %u", kind, name, k,
-                             mine, t);
-                for (size_t j = 0; j + 1 < V; j++)
-                    seen += hi[j] > 0 && hi[j] < ((uint64_t)1 << 53) && (k == hi[j] || k + 1 == hi[j]);
-                s += n;
-                checks++;
-            }
-            /* every interior boundary of the model was probed on both sides */
-            size_t need = 0;
-            for (size_t j = 0; j + 1 < V; j++)
-                need += 2 * (hi[j] > 0 && hi[j] < ((uint64_t)1 << 53));
-            cr_assert(seen >= need, "%s %s: boundaries probed %zu of %zu", kind, name, seen, need);
-            sl_stat_exact_result_free(&r);
-        }
-        lines++;
-    }
-    cr_assert_eq(lines, 11, "golden lines: %zu", lines);
-    cr_assert(checks > 40, "checks: %zu", checks);
-    free(text);
+    ec_tally n = ec_replay_crafted("data/golden/exact_crafted.txt", SL_TORCH_1_13);
+    cr_log_info("torch 1.13 exact_crafted: %zu records, %zu checks, %zu where 2.x's model differs", n.lines,
+                n.checks, n.race2_vs_113);
+    cr_assert_eq(n.lines, 11, "golden lines: %zu", n.lines);
+    cr_assert(n.checks > 40, "checks: %zu", n.checks);
 }
 
 /* ---------------------------------------------------------------- the samplers' own code as oracle */

@@ -8,16 +8,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
 #include "cli/sl_cli.h"
 
 static void exact_help(FILE *f)
 {
     fprintf(f,
         "usage: samplab exact (--framework F | --method M [--rng R]) (--probs SRC | --logits SRC\n"
-        "                     [--temperature T]) [--replacement] [--dtype float32|float64]\n"
-        "                     [--tokens] [--json] [--tensor NAME --row I]\n"
+        "                     [--temperature T]) [--torch 2|1.13] [--replacement [--num-samples K]]\n"
+        "                     [--dtype float32|float64] [--tokens] [--json] [--tensor NAME --row I]\n"
         "       samplab exact --report-data DIR   (report tables and figure data; reads\n"
         "                     data/synthetic_49152.txt when run from the repository root)\n\n"
         "Counts, over every value of the sampler's uniform, how many select each token: induced\n"
@@ -30,8 +28,11 @@ static void exact_help(FILE *f)
         "  candle        rand 0.8.5 WeightedIndex<f32>: 2^23 uniforms, float32 sums (--logits: candle's\n"
         "                float32 softmax)\n"
         "  numpy         NumPy 1.24 choice(p=...), Generator or legacy: float64 cdf, 2^53 uniforms\n"
-        "  torch         torch 1.13 multinomial(p, 1): exponential race; exact failure paths, TV bound\n"
-        "                --replacement: multinomial(p, n, replacement=True): float cdf, 2^53 uniforms\n"
+        "  torch         torch 2.x multinomial(p, 1), q = -log1p(-u) (--torch 1.13: -log(1 - u)): the\n"
+        "                exponential race; exact failure paths, TV bound\n"
+        "                --replacement: multinomial(p, K, replacement=True) (--num-samples K, default 1);\n"
+        "                2.x takes the race for K = 1, the float cdf (2^53 uniforms, exact) for K >= 2;\n"
+        "                1.13 the float cdf for every K\n"
         "  llamacpp      llama.cpp dist sampler (--logits only; float32 logit/T, expf, double sums):\n"
         "                2^64 word pairs through libstdc++'s generate_canonical<double,53>\n"
         "  gsl           GSL 2.7 gsl_ran_discrete with a 32-bit generator (2^32 uniforms); --rng\n"
@@ -43,13 +44,6 @@ static void exact_help(FILE *f)
         "a .npy source keeps its own). torch with --logits receives float32(softmax in float64), not\n"
         "torch's own softmax.\n\n");
     sl_cli_help_options(f, sl_cli_spec_lookup("exact"), "options:");
-}
-
-static double per_billion(double p)
-{
-    if (p >= 1)
-        return 1;
-    return -expm1(1e9 * log1p(-p));
 }
 
 static void print_list(const char *label, const size_t *ids, size_t n, const double *ideal)
@@ -97,7 +91,7 @@ static int print_text(const sl_stat_exact_result *r, const sl_stat_exact_type *t
         if (p->has_rational)
             sl_stat_exact_rational_format(p->num, p->bits, rat, sizeof rat);
         printf("  %-16s %s%.6g%s%s%s; %s%.6g\n      %s\n", p->name, p->exact ? "" : "<= ", p->prob,
-               rat[0] ? " (" : "", rat, rat[0] ? ")" : "", p->exact ? "" : "<= ", per_billion(p->prob), p->what);
+               rat[0] ? " (" : "", rat, rat[0] ? ")" : "", p->exact ? "" : "<= ", sl_api_per_billion(p->prob), p->what);
     }
     if (tokens && r->has_counts) {
         printf("token\tideal\tinduced\tcount/2^bits\trelative_error\n");
@@ -115,70 +109,9 @@ static int print_text(const sl_stat_exact_result *r, const sl_stat_exact_type *t
     return 0;
 }
 
-static json_t *json_ids(const size_t *ids, size_t n)
-{
-    json_t *a = json_array();
-    for (size_t i = 0; i < n; i++)
-        json_array_append_new(a, json_integer((json_int_t)ids[i]));
-    return a;
-}
-
 static int print_json(const sl_stat_exact_result *r, const sl_stat_exact_type *t, const sl_vec *vec)
 {
-    json_t *o = json_object();
-    char rat[96];
-    json_object_set_new(o, "sampler", json_string(t->name));
-    json_object_set_new(o, "source", json_string(vec->source));
-    json_object_set_new(o, "V", json_integer((json_int_t)r->V));
-    json_object_set_new(o, "model", json_string(r->note));
-    json_object_set_new(o, "always_fails", json_boolean(r->always_fails));
-    json_object_set_new(o, "exact", json_boolean(r->has_counts && !r->always_fails));
-    if (r->has_counts && !r->always_fails) {
-        json_object_set_new(o, "bits", json_integer(r->bits));
-        json_object_set_new(o, "tv", json_real(r->tv));
-    }
-    json_object_set_new(o, "tv_bound", json_real(r->always_fails ? 1.0 : r->tv_bound));
-    if (r->worst >= 0) {
-        json_t *w = json_object();
-        json_object_set_new(w, "token", json_integer(r->worst));
-        json_object_set_new(w, "relative_error", json_real(r->worst_rel));
-        json_object_set_new(o, "worst", w);
-    }
-    json_object_set_new(o, "never", json_ids(r->never, r->n_never));
-    json_object_set_new(o, "zero_drawn", json_ids(r->zero_drawn, r->n_zero_drawn));
-    json_t *paths = json_array();
-    for (size_t i = 0; i < r->n_paths; i++) {
-        const sl_stat_exact_path *p = &r->paths[i];
-        json_t *po = json_object();
-        json_object_set_new(po, "name", json_string(p->name));
-        json_object_set_new(po, "what", json_string(p->what));
-        json_object_set_new(po, "per_call", json_real(p->prob));
-        json_object_set_new(po, "per_1e9_calls", json_real(per_billion(p->prob)));
-        json_object_set_new(po, "exact", json_boolean(p->exact));
-        if (p->has_rational) {
-            sl_stat_exact_rational_format(p->num, p->bits, rat, sizeof rat);
-            json_object_set_new(po, "rational", json_string(rat));
-        }
-        if (p->token >= 0)
-            json_object_set_new(po, "token", json_integer(p->token));
-        json_array_append_new(paths, po);
-    }
-    json_object_set_new(o, "paths", paths);
-    json_t *ideal = json_array(), *induced = json_array();
-    for (size_t i = 0; i < r->V; i++) {
-        json_array_append_new(ideal, json_real(r->ideal[i]));
-        if (r->has_counts && !r->always_fails) {
-            sl_stat_exact_rational_format(r->count[i], r->bits, rat, sizeof rat);
-            json_array_append_new(induced, json_string(rat));
-        }
-    }
-    json_object_set_new(o, "ideal", ideal);
-    if (r->has_counts && !r->always_fails)
-        json_object_set_new(o, "induced", induced);
-    else
-        json_decref(induced);
-    char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
-    json_decref(o);
+    char *s = sl_api_exact_json(r, t, vec);
     if (!s)
         return 2;
     puts(s);
@@ -205,6 +138,7 @@ int sl_cli_exact_main(int argc, char **argv)
     const char *rng_name = v[SL_CLI_RNG].text, *dtype_text = v[SL_CLI_DTYPE].text, *tensor = v[SL_CLI_TENSOR].text;
     long row = v[SL_CLI_ROW].given ? v[SL_CLI_ROW].l : -1;
     int json = v[SL_CLI_JSON].given, tokens = v[SL_CLI_TOKENS].given, replacement = v[SL_CLI_REPLACEMENT].given;
+    size_t k = v[SL_CLI_NUM_SAMPLES].given ? v[SL_CLI_NUM_SAMPLES].size : 1;
     int has_t = v[SL_CLI_TEMPERATURE].given;
     double temperature = has_t ? v[SL_CLI_TEMPERATURE].d : 1.0;
     char e[SL_CLI_ESC_MAX];
@@ -229,14 +163,40 @@ int sl_cli_exact_main(int argc, char **argv)
         return 2;
     }
     const sl_stat_exact_type *t = NULL;
+    const sl_fw_type *ft = NULL;
     const char *name = framework ? framework : method;
     if (framework) {
-        const sl_fw_type *ft = sl_fw_lookup(framework);
-        sl_fw_opts fo;
-        memset(&fo, 0, sizeof fo);
-        fo.replacement = replacement;
-        if (ft)
+        ft = sl_fw_lookup(framework);
+        if (ft) {
+            /* the framework settings an audit can depend on, as the framework type
+             * takes them; --num-samples only where the audit follows the settings */
+            unsigned takes = ft->accepts & (SL_OPT_REPLACEMENT | SL_OPT_DTYPE | SL_OPT_VARIANT |
+                                            (ft->exact_for ? SL_OPT_NUM_SAMPLES : 0));
+            sl_cli_opt bad = sl_cli_refused(&po, SL_CLI_G_FRAMEWORK, takes);
+            if (bad != SL_CLI_NONE)
+                return sl_cli_not_an_option("exact", sl_cli_options[bad].name, "framework", framework);
+            sl_fw_opts fo;
+            memset(&fo, 0, sizeof fo);
+            fo.replacement = replacement;
+            fo.k = k;
+            fo.variant = v[SL_CLI_TORCH].text;
+            const sl_fw_variant *var;
+            sl_error verr;
+            if (sl_fw_variant_find(ft, fo.variant, &var, &verr)) {
+                fprintf(stderr, "samplab exact: %s\n", verr.msg);
+                return 2;
+            }
+            if (k == 0) {
+                fprintf(stderr, "samplab exact: --num-samples must be at least 1\n");
+                return 2;
+            }
+            if (k > 1 && !replacement) {
+                fprintf(stderr, "samplab exact: --num-samples %zu without --replacement is torch.topk of the race's "
+                        "ratios, which is not audited (the race audit covers one sample a call)\n", k);
+                return 2;
+            }
             t = ft->exact_for ? ft->exact_for(&fo) : ft->exact;
+        }
     } else {
         const sl_draw_type *dt = sl_draw_lookup(method);
         if (dt && dt->exact)
@@ -246,6 +206,9 @@ int sl_cli_exact_main(int argc, char **argv)
                     "for the exponential race see --framework torch)\n", sl_cli_esc(method, e, sizeof e));
             return 2;
         }
+        sl_cli_opt bad = sl_cli_refused(&po, SL_CLI_G_FRAMEWORK, 0);
+        if (dt && bad != SL_CLI_NONE)
+            return sl_cli_not_an_option("exact", sl_cli_options[bad].name, "method", method);
         if (!rng_name)
             rng_name = "pcg32";
         const sl_rng_type *rt = sl_rng_lookup(rng_name);
@@ -282,16 +245,6 @@ int sl_cli_exact_main(int argc, char **argv)
                 sl_cli_esc(name, e, sizeof e));
         return 2;
     }
-    if (dtype_text && !(t == &sl_draw_numpy_exact || t == &sl_draw_torch_race_exact ||
-                        t == &sl_draw_torch_repl_exact)) {
-        fprintf(stderr, "samplab exact: --dtype applies to --framework torch and numpy only (%s reads %s)\n",
-                t->name, t == &sl_draw_rand_wi_exact ? "float32" : "float64");
-        return 2;
-    }
-    if (replacement && t != &sl_draw_torch_repl_exact) {
-        fprintf(stderr, "samplab exact: --replacement applies to --framework torch only\n");
-        return 2;
-    }
     if (t == &sl_draw_llama_dist_exact && !logits_src) {
         fprintf(stderr, "samplab exact: llama.cpp's dist sampler takes --logits (it computes its own softmax)\n");
         return 2;
@@ -306,7 +259,7 @@ int sl_cli_exact_main(int argc, char **argv)
     in.d = vec.d;
     in.f = vec.f;
     in.source = vec.source;
-    int is_torch = t == &sl_draw_torch_race_exact || t == &sl_draw_torch_repl_exact;
+    int is_torch = ft == &sl_fw_torch_type;
     /* a binary source keeps its own dtype; text gets the framework's default
      * (torch.tensor(list) is float32, np.array(list) float64) */
     size_t sl = strlen(vec.source);

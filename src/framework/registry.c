@@ -38,6 +38,7 @@ const sl_stat_exact_type *const sl_fw_exact_types[] = {
     &sl_draw_rand_wi_exact,
     &sl_draw_numpy_exact,
     &sl_draw_torch_race_exact,
+    &sl_draw_torch113_race_exact,
     &sl_draw_torch_repl_exact,
 #ifndef SL_NO_GSL
     &sl_fw_gsl_exact,

@@ -32,3 +32,5 @@ py default numpy_golden.py @
 py default exact_numpy_torch.py @/exact_numpy_torch.txt
 py default exprace_numpy.py @/exprace_numpy.txt
 py default exact_crafted.py @/exact_crafted.txt
+# torch 2.x's exact-audit paths at chosen uniforms (race, cdf, words, seeded vectors): exact_torch2.txt
+py default exact_torch2.py @/exact_torch2.txt
