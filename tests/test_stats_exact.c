@@ -863,7 +863,7 @@ Test(replay_exact, own_methods_when_the_float64_sum_overflows)
     }
 }
 
-/* data/golden/exact_rand.txt (analysis/golden/exact_rand.sh): the real rand 0.8.5
+/* data/golden/exact_rand.txt (analysis/golden/rand_golden.sh, mode exact): the real rand 0.8.5
  * WeightedIndex<f32> enumerated over all 2^23 uniforms; for the 49152-token
  * vocabulary, FNV-1a hashes of the float32 weights (candle's softmax recipe) and of
  * the counts. */
