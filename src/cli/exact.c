@@ -16,7 +16,7 @@ static void exact_help(FILE *f)
 {
     fprintf(f,
         "usage: samplab exact (--framework F | --method M [--rng R]) (--probs SRC | --logits SRC\n"
-        "                     [--temperature T]) [--replacement] [--dtype float32|float64]\n"
+        "                     [--temperature T]) [--replacement] [--dtype float32|float64] [--rand R]\n"
         "                     [--tokens] [--json] [--tensor NAME --row I]\n"
         "       samplab exact --report-data DIR   (report tables and figure data; reads\n"
         "                     data/synthetic_49152.txt when run from the repository root)\n\n"
@@ -27,8 +27,9 @@ static void exact_help(FILE *f)
         "and in 10^9 calls. --tokens adds one line per token; --json prints one object with the\n"
         "induced probabilities as exact rationals \"numerator/2^bits\".\n\n"
         "frameworks:\n"
-        "  candle        rand 0.8.5 WeightedIndex<f32>: 2^23 uniforms, float32 sums (--logits: candle's\n"
-        "                float32 softmax)\n"
+        "  candle        rand WeightedIndex<f32>: 2^23 uniforms, float32 sums (--logits: candle's\n"
+        "                float32 softmax); --rand 0.9 (default) or 0.10: for a subnormal total v*scale\n"
+        "                can reach it and draw a last zero weight; --rand 0.8: 0.8.5's scale shrink\n"
         "  numpy         NumPy 1.24 choice(p=...), Generator or legacy: float64 cdf, 2^53 uniforms\n"
         "  torch         torch 1.13 multinomial(p, 1): exponential race; exact failure paths, TV bound\n"
         "                --replacement: multinomial(p, n, replacement=True): float cdf, 2^53 uniforms\n"
@@ -202,6 +203,7 @@ int sl_cli_exact_main(int argc, char **argv)
     }
     const char *probs_src = v[SL_CLI_PROBS].text, *logits_src = v[SL_CLI_LOGITS].text;
     const char *method = v[SL_CLI_METHOD].text, *framework = v[SL_CLI_FRAMEWORK].text;
+    const char *rand_text = v[SL_CLI_RAND].text;
     const char *rng_name = v[SL_CLI_RNG].text, *dtype_text = v[SL_CLI_DTYPE].text, *tensor = v[SL_CLI_TENSOR].text;
     long row = v[SL_CLI_ROW].given ? v[SL_CLI_ROW].l : -1;
     int json = v[SL_CLI_JSON].given, tokens = v[SL_CLI_TOKENS].given, replacement = v[SL_CLI_REPLACEMENT].given;
@@ -214,6 +216,10 @@ int sl_cli_exact_main(int argc, char **argv)
     }
     if (!!method == !!framework) {
         fprintf(stderr, "samplab exact: give exactly one of --framework F and --method M\n");
+        return 2;
+    }
+    if (rand_text && !framework) {
+        fprintf(stderr, "samplab exact: --rand applies to --framework candle only\n");
         return 2;
     }
     if (has_t && !logits_src) {
@@ -235,6 +241,19 @@ int sl_cli_exact_main(int argc, char **argv)
         sl_fw_opts fo;
         memset(&fo, 0, sizeof fo);
         fo.replacement = replacement;
+        fo.variant = rand_text;
+        if (ft && rand_text) {
+            const sl_fw_variant *fv;
+            sl_error ve;
+            if (!ft->variant_option || strcmp(ft->variant_option, "--rand")) {
+                fprintf(stderr, "samplab exact: --rand applies to --framework candle only\n");
+                return 2;
+            }
+            if (sl_fw_variant_find(ft, rand_text, &fv, &ve)) {
+                fprintf(stderr, "samplab exact: %s\n", ve.msg);
+                return 2;
+            }
+        }
         if (ft)
             t = ft->exact_for ? ft->exact_for(&fo) : ft->exact;
     } else {
@@ -285,7 +304,7 @@ int sl_cli_exact_main(int argc, char **argv)
     if (dtype_text && !(t == &sl_draw_numpy_exact || t == &sl_draw_torch_race_exact ||
                         t == &sl_draw_torch_repl_exact)) {
         fprintf(stderr, "samplab exact: --dtype applies to --framework torch and numpy only (%s reads %s)\n",
-                t->name, t == &sl_draw_rand_wi_exact ? "float32" : "float64");
+                t->name, t == &sl_draw_rand_wi_exact || t == &sl_draw_rand_wi9_exact ? "float32" : "float64");
         return 2;
     }
     if (replacement && t != &sl_draw_torch_repl_exact) {
@@ -337,7 +356,7 @@ int sl_cli_exact_main(int argc, char **argv)
             sl_cli_fail_in(vec.source, &err);
             goto out;
         }
-        if (t == &sl_draw_rand_wi_exact) {
+        if (t == &sl_draw_rand_wi_exact || t == &sl_draw_rand_wi9_exact) {
             if (sl_logits_candle_check(vec.f, vec.n, &err)) {
                 sl_cli_fail_in(vec.source, &err);
                 goto out;

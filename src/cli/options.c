@@ -210,6 +210,8 @@ static const sl_cli_take exact_takes[] = {
     OH(SL_CLI_TEMPERATURE, "softmax temperature of --logits (default 1; must be > 0)"),
     OH(SL_CLI_REPLACEMENT, "torch: multinomial(p, n, replacement=True)"),
     OH(SL_CLI_DTYPE, "the precision torch and numpy receive"),
+    OH(SL_CLI_RAND, "candle: the rand release counted (0.9 default, 0.10: the same; 0.8 shrinks\n"
+                    "the uniform's scale for subnormal totals)"),
     OH(SL_CLI_TOKENS, "one line per token: ideal, induced, count/2^bits, relative error"),
     OH(SL_CLI_JSON, "one object, induced probabilities as exact rationals \"numerator/2^bits\""),
     O(SL_CLI_REPORT_DATA),

@@ -1180,7 +1180,26 @@ fn exact(path: &str) {
         ("zeros", vec![0.0, 0.0, 1.0, 0.0, 2.0, 0.0, 1e-30, 0.0]),
         ("tiny_mixed", vec![1.0, 2f32.powi(-25), 1.0, 1e-9, 3.0, 2f32.powi(-24), 0.1, 0.0]),
     ];
-    for (name, w) in &cases {
+    // Subnormal totals, where rand 0.8 shrinks the scale and 0.9+ keeps it (and
+    // can then draw a last zero weight); two normal totals at the boundary.
+    let t = f32::from_bits;
+    let sub: Vec<(&str, Vec<f32>)> = vec![
+        ("sub_min2_0", vec![t(1), t(1), 0.0]),
+        ("sub_min_0", vec![t(1), 0.0]),
+        ("sub_min_only", vec![t(1)]),
+        ("sub_zero_min_0", vec![0.0, t(1), 0.0]),
+        ("sub_min_0_0_min_0", vec![t(1), 0.0, 0.0, t(1), 0.0]),
+        ("sub_three5_0", vec![t(3), t(5), 0.0]),
+        ("sub_ties4_0", vec![t(2), t(2), t(2), t(2), 0.0]),
+        ("sub_1e-40_2e-40_0", vec![1e-40, 2e-40, 0.0]),
+        ("sub_mixed_0", vec![1e-42, t(7), 3e-41, 0.0]),
+        ("sub_max_0", vec![t(0x007f_ffff), 0.0]),
+        ("sub_below_normal", vec![t(0x003f_ffff), t(0x0040_0000), 0.0]),
+        ("sub_ramp_0", (1..=16).map(|i| t(i)).chain(std::iter::once(0.0)).collect()),
+        ("normal_half_half", vec![t(0x0040_0000), t(0x0040_0000), 0.0]),
+        ("normal_one_min_0", vec![1.0, t(1), 0.0]),
+    ];
+    for (name, w) in cases.iter().chain(sub.iter()) {
         let c = exact_counts(w);
         let cs: Vec<String> = c.iter().map(|v| v.to_string()).collect();
         println!("wi {} {} {} | {}", name, w.len(), hexf(w), cs.join(" "));
