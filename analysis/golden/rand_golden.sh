@@ -6,7 +6,9 @@
 # a sid chroot: current/rand_golden.sh), then run once per golden file:
 # OUTDIR/rand_MODE.txt for MODE in raw wi select candle fuzz, and
 # OUTDIR/exact_rand.txt (WeightedIndex<f32> counted over all 2^23 uniforms,
-# for tests/test_stats_exact.c). The rustc version is in the rand_* headers:
+# for tests/test_stats_exact.c), and OUTDIR/candle_generate.txt (candle
+# 0.11.0's generation loop re-expressed from its source over the real rand:
+# candle itself is not packaged, so not run). The rustc version is in the rand_* headers:
 # only the select_nth_unstable_by order depends on it.
 # Usage: sh analysis/golden/rand_golden.sh OUTDIR
 set -eu
@@ -22,3 +24,5 @@ for mode in raw wi select candle fuzz; do
 done
 "$bin" exact "$root/data/synthetic_49152.txt" > "$out/exact_rand.txt.tmp"
 mv "$out/exact_rand.txt.tmp" "$out/exact_rand.txt"
+"$bin" generate > "$out/candle_generate.txt.tmp"
+mv "$out/candle_generate.txt.tmp" "$out/candle_generate.txt"

@@ -11,7 +11,11 @@
 # raw wi select candle fuzz sub: the same record formats as data/golden/rand_*.txt
 # (see the comment lines of each file); `sub` is WeightedIndex<f32> over
 # subnormal totals. And OUTDIR/exact_rand_0.10.3.txt, exact_rand_0.8.8.txt:
-# data/golden/exact_rand.txt's counts over all 2^23 uniforms. Line 1 names the
+# data/golden/exact_rand.txt's counts over all 2^23 uniforms. And
+# OUTDIR/candle_generate_0.10.3.txt: whole generations of candle 0.11.0's loop,
+# re-expressed from candle's source over the real rand 0.10.3 (candle itself is
+# not packaged, so not run; candle 0.11 links rand 0.9, which no Debian suite
+# packages, and 0.9 and 0.10 share the WeightedIndex rule). Line 1 names the
 # crates (and rustc), line 2 the Debian package versions and the CPU (only
 # candle's simd=1 sums use AVX).
 # Usage: sh analysis/golden/current/rand_golden.sh CHROOT OUTDIR
@@ -54,4 +58,8 @@ for v in 0.10.3 0.8.8; do
   done
   chroot "$chroot_dir" "$bin" exact "$inner/synthetic_49152.txt" > "$work/run.txt"
   emit "exact_rand_$v.txt"
+  if [ "$v" = 0.10.3 ]; then
+    chroot "$chroot_dir" "$bin" generate > "$work/run.txt"
+    emit "candle_generate_$v.txt"
+  fi
 done

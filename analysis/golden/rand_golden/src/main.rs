@@ -18,6 +18,9 @@
 //!   candle  an emulation of candle 0.11's LogitsProcessor (generation/mod.rs)
 //!           driven by the real StdRng, WeightedIndex and select_nth_unstable_by.
 //!   fuzz    random seeds, weight vectors and logits pipelines, inline.
+//!   generate  whole generations: candle 0.11's loop (LogitsProcessor across
+//!           steps, apply_repeat_penalty over the last repeat_last_n tokens as
+//!           candle-examples do) over deterministic logits rows, tokens and words.
 //!   bench   time per WeightedIndex::sample (Zipf V = 49152 and V = 8) and per next_u32.
 //!   sub     WeightedIndex<f32> over weights with a subnormal total (and
 //!           mixtures): the Uniform scale, draws and words, many seeds.
@@ -770,6 +773,15 @@ fn select() {
 
 // ------------------------------------------------------------------ candle LogitsProcessor
 
+/// One LogitsProcessor sample, or rand's error / panic as a status ("err KIND", "panic MSG").
+fn lp_sample(lp: &mut Lp, logits: &[f32]) -> Result<usize, String> {
+    match panic::catch_unwind(panic::AssertUnwindSafe(|| lp.sample(logits))) {
+        Ok(Ok(tok)) => Ok(tok),
+        Ok(Err(e)) => Err(format!("err {}", e)),
+        Err(e) => Err(format!("panic {}", panic_msg(e))),
+    }
+}
+
 fn lp_run(name: &str, logits: &[f32], inline: bool, s: Sampling, simd: bool, seed: u64, n: usize) {
     if inline {
         println!("logits {} {} {}", name, logits.len(), hexf(logits));
@@ -779,18 +791,14 @@ fn lp_run(name: &str, logits: &[f32], inline: bool, s: Sampling, simd: bool, see
     let mut first: Option<Final> = None;
     let mut status = String::from("ok");
     for step in 0..n {
-        let r = panic::catch_unwind(panic::AssertUnwindSafe(|| lp.sample(logits)));
+        let r = lp_sample(&mut lp, logits);
         if step == 0 {
             first = lp.last.take();
         }
         match r {
-            Ok(Ok(tok)) => write!(line, " {}", tok).unwrap(),
-            Ok(Err(e)) => {
-                status = format!("err {}", e);
-                break;
-            }
-            Err(e) => {
-                status = format!("panic {}", panic_msg(e));
+            Ok(tok) => write!(line, " {}", tok).unwrap(),
+            Err(st) => {
+                status = st;
                 break;
             }
         }
@@ -1070,14 +1078,10 @@ fn adhoc_logits(args: &[String]) {
     };
     let mut lp = Lp::new(seed, s, simd);
     for _ in 0..n {
-        match panic::catch_unwind(panic::AssertUnwindSafe(|| lp.sample(&l))) {
-            Ok(Ok(tok)) => println!("{}", tok),
-            Ok(Err(e)) => {
-                println!("err {}", e);
-                return;
-            }
-            Err(e) => {
-                println!("panic {}", panic_msg(e));
+        match lp_sample(&mut lp, &l) {
+            Ok(tok) => println!("{}", tok),
+            Err(st) => {
+                println!("{}", st);
                 return;
             }
         }
@@ -1121,6 +1125,120 @@ fn sub() {
     seeds.extend_from_slice(&[299792458, 0xdeadbeef, 1 << 63, u64::MAX, 12345678901234567890]);
     for (name, w) in &cases {
         wi_case(name, w, true, &seeds, 64);
+    }
+}
+
+// ------------------------------------------------------------------ candle generation loop
+
+/// candle-transformers 0.11.0 utils::apply_repeat_penalty: each distinct id of
+/// the context once (a HashSet of those seen), ids past the end skipped, a logit
+/// >= 0 divided by the penalty, a negative one multiplied, in f32.
+fn apply_repeat_penalty(logits: &mut [f32], penalty: f32, context: &[u32]) {
+    let mut already_seen = std::collections::HashSet::new();
+    for token_id in context {
+        if already_seen.contains(token_id) {
+            continue;
+        }
+        already_seen.insert(token_id);
+        if let Some(logit) = logits.get_mut(*token_id as usize) {
+            if *logit >= 0. {
+                *logit /= penalty
+            } else {
+                *logit *= penalty
+            }
+        }
+    }
+}
+
+/// The per-step logits of a generation: row t = 0.5 * base + 0.5 * jitter_t in
+/// f32, base = gen_logits(GSEED, V), jitter_t = gen_logits(GSEED + 1 + t, V): a
+/// persistent head (so tokens recur and the penalty matters) that moves a little.
+fn gen_rows(gseed: u64, v: usize, steps: usize) -> Vec<Vec<f32>> {
+    let base = gen_logits(gseed, v);
+    (0..steps)
+        .map(|t| {
+            let j = gen_logits(gseed + 1 + t as u64, v);
+            base.iter().zip(j.iter()).map(|(&b, &x)| 0.5f32 * b + 0.5f32 * x).collect()
+        })
+        .collect()
+}
+
+/// `generate`: whole generations as candle-examples run them (e.g. llama/main.rs,
+/// mistral/main.rs at candle 0.11.0): one LogitsProcessor::from_sampling(seed,
+/// sampling) for the run, then per step, when repeat_penalty != 1,
+/// apply_repeat_penalty(logits, penalty, &tokens[tokens.len().saturating_sub(
+/// repeat_last_n)..]) over prompt + generated so far, sample, push the token.
+/// Each step's words come from the Counting wrapper around the real StdRng.
+fn generate() {
+    header("generate");
+    println!("# candle 0.11.0's generation loop re-expressed from its source (candle-transformers generation/mod.rs LogitsProcessor, utils.rs apply_repeat_penalty, the candle-examples loop) over the real rand {} StdRng + WeightedIndex<f32>; candle itself is not run (not packaged)", RAND_VERSION);
+    println!("# rows NAME V STEPS GSEED fnv1a64(all row bits, step by step): row t = 0.5*gen_logits(GSEED, V) + 0.5*gen_logits(GSEED+1+t, V) in f32");
+    println!("# run ID rows=NAME sampling=argmax|all|topk|topp|topkp temp=T k=K p=P simd=0|1 penalty=R last_n=N seed=S (R = 1: no penalty, as the examples skip it)");
+    println!("# prompt ID ids...; tokens ID one per step; words ID cumulative words after each step; status ID ok|err MSG|panic MSG");
+    let steps = 32usize;
+    let sets: [(&str, usize, u64, [u32; 6]); 2] = [
+        ("r512", 512, 512001, [1, 17, 300, 17, 42, 5]),
+        ("r32000", 32000, 32000001, [1, 15043, 29871, 17, 42, 15043]),
+    ];
+    // (sampling, simd, penalty, repeat_last_n, seed)
+    let specs: Vec<(Sampling, bool, f32, usize, u64)> = vec![
+        (Sampling::ArgMax, false, 1.0, 64, 42),
+        (Sampling::ArgMax, false, 1.3, 64, 42),
+        (Sampling::All { t: 1.0 }, false, 1.0, 64, 42),
+        (Sampling::All { t: 0.7 }, false, 1.1, 64, 299792458),
+        (Sampling::All { t: 1.0 }, true, 1.0, 64, 0),
+        (Sampling::All { t: 2.0 }, false, 0.8, 64, 1),
+        (Sampling::TopK { k: 40, t: 0.8 }, false, 1.0, 64, 42),
+        (Sampling::TopK { k: 50, t: 1.0 }, false, 1.2, 16, 7),
+        (Sampling::TopK { k: 1000, t: 1.5 }, false, 1.05, 0, 3),
+        (Sampling::TopP { p: 0.9, t: 0.8 }, false, 1.0, 64, 42),
+        (Sampling::TopP { p: 0.95, t: 1.0 }, true, 1.5, 8, u64::MAX),
+        (Sampling::TopKThenTopP { k: 40, p: 0.9, t: 0.7 }, false, 1.1, 64, 42),
+        (Sampling::TopKThenTopP { k: 20, p: 0.5, t: 1.0 }, true, 1.0, 64, 12345),
+    ];
+    let mut id = 0usize;
+    for (name, v, gseed, prompt) in sets.iter() {
+        let rows = gen_rows(*gseed, *v, steps);
+        let h = fnv(rows.iter().flat_map(|r| r.iter().map(|x| x.to_bits())));
+        println!("rows {} {} {} {} {:016x}", name, v, steps, gseed, h);
+        for (sampling, simd, penalty, last_n, seed) in &specs {
+            let (kind, t, k, p) = match sampling {
+                Sampling::ArgMax => ("argmax", 0.0, 0, 0.0),
+                Sampling::All { t } => ("all", *t, 0, 0.0),
+                Sampling::TopK { k, t } => ("topk", *t, *k, 0.0),
+                Sampling::TopP { p, t } => ("topp", *t, 0, *p),
+                Sampling::TopKThenTopP { k, p, t } => ("topkp", *t, *k, *p),
+            };
+            println!(
+                "run {} rows={} sampling={} temp={} k={} p={} simd={} penalty={} last_n={} seed={}",
+                id, name, kind, t, k, p, *simd as u8, penalty, last_n, seed
+            );
+            let mut lp = Lp::new(*seed, sampling.clone(), *simd);
+            let mut tokens: Vec<u32> = prompt.to_vec();
+            let mut words: Vec<u64> = Vec::new();
+            let mut status = String::from("ok");
+            for row in &rows {
+                let mut logits = row.clone();
+                if *penalty != 1.0 {
+                    let start_at = tokens.len().saturating_sub(*last_n);
+                    apply_repeat_penalty(&mut logits, *penalty, &tokens[start_at..]);
+                }
+                match lp_sample(&mut lp, &logits) {
+                    Ok(tok) => tokens.push(tok as u32),
+                    Err(st) => {
+                        status = st;
+                        break;
+                    }
+                }
+                words.push(lp.rng.words);
+            }
+            let join = |x: &[u32]| x.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" ");
+            println!("prompt {} {}", id, join(&prompt[..]));
+            println!("tokens {} {}", id, join(&tokens[prompt.len()..]));
+            println!("words {} {}", id, words.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "));
+            println!("status {} {}", id, status);
+            id += 1;
+        }
     }
 }
 
@@ -1237,10 +1355,11 @@ fn main() {
         Some("sub") => sub(),
         Some("bench") => bench(),
         Some("exact") if args.len() == 3 => exact(&args[2]),
+        Some("generate") => generate(),
         Some("probs") if args.len() == 5 => adhoc_probs(&args[2..]),
         Some("logits") if args.len() == 9 => adhoc_logits(&args[2..]),
         _ => {
-            eprintln!("usage: rand_golden raw|wi|select|candle|fuzz|sub|bench\n       rand_golden exact SYNTHETIC_LOGITS_FILE\n       rand_golden probs LIST SEED N\n       rand_golden logits LIST SEED N T|- K|- P|- SIMD(0|1)");
+            eprintln!("usage: rand_golden raw|wi|select|candle|fuzz|sub|generate|bench\n       rand_golden exact SYNTHETIC_LOGITS_FILE\n       rand_golden probs LIST SEED N\n       rand_golden logits LIST SEED N T|- K|- P|- SIMD(0|1)");
             std::process::exit(2);
         }
     }
