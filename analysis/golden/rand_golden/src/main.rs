@@ -15,7 +15,7 @@
 //!           words consumed, or the error / panic, over fixed and generated vectors.
 //!   select  the order std's select_nth_unstable_by leaves (this rustc), as
 //!           candle's sample_topk calls it.
-//!   candle  an emulation of candle 0.11's LogitsProcessor (generation/mod.rs)
+//!   candle  candle 0.11's LogitsProcessor (generation/mod.rs) re-expressed,
 //!           driven by the real StdRng, WeightedIndex and select_nth_unstable_by.
 //!   fuzz    random seeds, weight vectors and logits pipelines, inline.
 //!   generate  whole generations: candle 0.11's loop (LogitsProcessor across
@@ -29,8 +29,8 @@
 //!   probs LIST SEED N / logits LIST SEED N T K P SIMD: ad-hoc runs on any
 //!           input, for analysis/candle_crosscheck.sh.
 //!
-//! candle itself is not packaged in Debian, so its LogitsProcessor is emulated
-//! here (sample_argmax, sample_multinomial, sample_topp, sample_topk,
+//! candle itself is not packaged in Debian, so its LogitsProcessor is
+//! re-expressed here from candle 0.11.0's source and candle is not run (sample_argmax, sample_multinomial, sample_topp, sample_topk,
 //! sample_topk_topp, the temperature as affine(1/T, 0), candle-nn's CPU
 //! softmax_last_dim with a sequential or AVX 4x8-lane sum). candle >= 0.8.4
 //! uses rand 0.9, whose draws equal 0.8.5's for normal totals (README.candle.md).
