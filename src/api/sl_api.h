@@ -140,6 +140,17 @@ int sl_api_replay(const sl_api_src *steps, int is_logits, const long *context, s
  * s->seed the first divergence, without one the test of the whole log. */
 int sl_api_check(const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
                  const long *tokens, size_t n_tokens, const sl_api_settings *s, char **json, sl_error *err);
+/* What `samplab exact` counts, as a struct: the audit t run on the vector read. */
+typedef struct sl_api_exact_audit {
+    sl_stat_exact_result res;
+    const sl_stat_exact_type *t;
+    sl_vec vec;
+} sl_api_exact_audit;
+/* The settings checked as the command checks them, the source read, the audit
+ * run (one path for the command and the call); free with sl_api_exact_audit_free. */
+int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings *s, sl_api_exact_audit *a,
+                     sl_error *err);
+void sl_api_exact_audit_free(sl_api_exact_audit *a);
 /* `samplab exact`: the distribution s->framework or s->method induces on src. */
 int sl_api_exact(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err);
 

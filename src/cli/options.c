@@ -218,6 +218,8 @@ static const sl_cli_take exact_takes[] = {
     OH(SL_CLI_NUM_SAMPLES, "torch --replacement: K samples a call (default 1; 2.x races for K = 1)"),
     OH(SL_CLI_TORCH, "torch's release line: 2 (default, 2.x: -log1p) or 1.13 (-log(1 - u))"),
     OH(SL_CLI_DTYPE, "the precision torch and numpy receive"),
+    OH(SL_CLI_RAND, "candle: the rand release counted (0.9 default, 0.10: the same; 0.8 shrinks\n"
+                    "the uniform's scale for subnormal totals)"),
     OH(SL_CLI_TOKENS, "one line per token: ideal, induced, count/2^bits, relative error"),
     OH(SL_CLI_JSON, "one object, induced probabilities as exact rationals \"numerator/2^bits\""),
     O(SL_CLI_REPORT_DATA),

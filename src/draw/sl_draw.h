@@ -218,7 +218,8 @@ typedef struct sl_draw_rand_param {
 } sl_draw_rand_param;
 extern const sl_draw_type sl_draw_rand_wi_type;
 /* Its audit, "candle": counts over the 2^23 mantissa values; reads in->f. */
-extern const sl_stat_exact_type sl_draw_rand_wi_exact;
+extern const sl_stat_exact_type sl_draw_rand_wi_exact;  /* rand 0.8 (0.8.5, 0.8.8) */
+extern const sl_stat_exact_type sl_draw_rand_wi9_exact; /* rand 0.9 and 0.10: the scale shrink of new_bounded */
 
 /* ---------------------------------------------------------------- torch.multinomial (draw/torch.c) */
 

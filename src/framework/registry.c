@@ -36,6 +36,7 @@ void sl_fw_result_free(sl_fw_result *r)
 
 const sl_stat_exact_type *const sl_fw_exact_types[] = {
     &sl_draw_rand_wi_exact,
+    &sl_draw_rand_wi9_exact,
     &sl_draw_numpy_exact,
     &sl_draw_torch_race_exact,
     &sl_draw_torch113_race_exact,

@@ -13,7 +13,8 @@ py() { sh "$here/chroot_py.sh" "$chroot_dir" "$out" "$@"; }
 # One line per generator:
 # llama.cpp 0.7.0 (libllama C API): llamacpp_chain.txt, llamacpp_generate.txt + _logits.npy
 sh "$here/llamacpp_golden.sh" "$chroot_dir" "$out"
-# Rust rand 0.10.3 and 0.8.8 (offline cargo): rand_{raw,wi,select,candle,fuzz,sub}_{0.10.3,0.8.8}.txt
+# Rust rand 0.10.3 and 0.8.8 (offline cargo): rand_{raw,wi,select,candle,fuzz,sub}_{0.10.3,0.8.8}.txt,
+# exact_rand_{0.10.3,0.8.8}.txt, candle_generate_0.10.3.txt
 sh "$here/rand_golden.sh" "$chroot_dir" "$out"
 # torch 2.14.1 multinomial, analysis/golden/torch_golden.py unmodified: torch_multinomial.txt
 py default torch_golden.py @
