@@ -40,7 +40,7 @@ int sl_cli_calibrate_main(int argc, char **argv)
     if (st >= 0)
         return st;
     const sl_cli_arg *v = po.a;
-    sl_cli_ref_opts ro;
+    sl_api_ref_opts ro;
     sl_cli_ref_from(&po, &ro);
     const char *method = v[SL_CLI_METHOD].text, *first_text = v[SL_CLI_FIRST_SEED].text;
     const char *rng_name = v[SL_CLI_RNG].given ? v[SL_CLI_RNG].text : "pcg32";
@@ -74,8 +74,8 @@ int sl_cli_calibrate_main(int argc, char **argv)
             return 2;
         }
     }
-    sl_cli_ref ref;
-    if (sl_cli_ref_load(&ro, &ref, &err))
+    sl_api_ref ref;
+    if (sl_api_ref_load(&ro, &ref, &err))
         return sl_cli_fail(&err);
     int rc = 2;
     uint64_t *counts = malloc(ref.v * sizeof *counts);
@@ -105,7 +105,7 @@ int sl_cli_calibrate_main(int argc, char **argv)
             fprintf(stderr, "samplab calibrate: seeds wrap past 2^64-1\n");
             goto out;
         }
-        if (sl_cli_draw_counts(ref.p, ref.v, dt, rt, &s, n, counts, &err)) {
+        if (sl_api_draw_counts(ref.p, ref.v, dt, rt, &s, n, counts, &err)) {
             sl_cli_fail(&err);
             goto out;
         }
@@ -187,6 +187,6 @@ out:
     sl_stat_cells_free(&cells);
     free(counts);
     free(pv);
-    sl_cli_ref_free(&ref);
+    sl_api_ref_free(&ref);
     return rc;
 }
