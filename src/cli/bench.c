@@ -163,7 +163,7 @@ static int bench_generation(const sl_cli_parsed *po)
     }
     for (size_t r = 0; r < reps; r++) {
         double t0 = thread_s();
-        if (sl_cli_gen_replay(g.ft, &g.fo, m, tokens, words, kept, NULL, &err)) {
+        if (sl_api_gen_replay(g.ft, &g.fo, m, tokens, words, kept, NULL, &err)) {
             rc = sl_cli_fail(&err);
             goto out;
         }
@@ -174,7 +174,7 @@ static int bench_generation(const sl_cli_parsed *po)
     if (g.ft->pipeline && g.logits_input) {
         /* the session's settings (its CPU kernel and release line resolved), but no
          * scratch: each call allocates, as one `samplab pipeline` run does */
-        if (sl_cli_gen_open(&s, g.ft, &g.fo, &err)) {
+        if (sl_api_gen_open(&s, g.ft, &g.fo, &err)) {
             rc = sl_cli_fail(&err);
             goto out;
         }

@@ -185,19 +185,17 @@ F32_AVX2 static void div_avx2(const float *x, float *out, size_t n, float t)
 }
 #endif
 
+#if SL_RNG_HAVE_AVX2
 /* whether the 8-lane kernels run at SIMD level `simd` (they need AVX2 and FMA) */
 static int f32_vec(int simd)
 {
-#if SL_RNG_HAVE_AVX2
     return sl_rng_simd_level(simd) == SL_SIMD_AVX2 && __builtin_cpu_supports("fma");
-#else
-    (void)simd;
-    return 0;
-#endif
 }
+#endif
 
 static void exp_shift(const float *x, size_t n, float mx, float *out, int simd)
 {
+    (void)simd;
 #if SL_RNG_HAVE_AVX2
     if (f32_vec(simd)) {
         exp_shift_avx2(x, n, mx, out);

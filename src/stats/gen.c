@@ -70,6 +70,7 @@ static int weight_sum_blocks(const double *w, size_t V, size_t step, double *sum
 {
     double s = 0;
     size_t i = 0, nb = 0;
+    (void)blk;
 #if defined(__SSE2__)
     __m128d zero = _mm_setzero_pd(), inf = _mm_set1_pd(INFINITY);
     for (; i + 8 <= V; i += 8) {
