@@ -61,7 +61,8 @@ class LogitsCfg(ctypes.Structure):
                 ("context", ctypes.POINTER(ctypes.c_long)), ("context_n", ctypes.c_size_t),
                 ("has_last_n", ctypes.c_int), ("last_n", ctypes.c_long),
                 ("has_min_keep", ctypes.c_int), ("min_keep", ctypes.c_long),
-                ("defaults", ctypes.c_int), ("cpu", ctypes.c_int), ("transformers", ctypes.c_int)]
+                ("defaults", ctypes.c_int), ("cpu", ctypes.c_int), ("transformers", ctypes.c_int),
+                ("work", ctypes.c_void_p)]  # the C caller's scratch across runs: NULL here
 
 
 class Settings(ctypes.Structure):
