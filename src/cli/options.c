@@ -235,6 +235,7 @@ static const sl_cli_take bench_takes[] = {
     O(SL_CLI_SEED),
     O(SL_CLI_TORCH),
     O(SL_CLI_CPU),
+    OH(SL_CLI_REPETITION_PENALTY, "penalise the ids of the history (prompt + tokens so far)"),
     G(SL_CLI_G_SAMPLING),
     OH(SL_CLI_N, "with --framework: timing repetitions, the best kept (default 5)"),
     OH(SL_CLI_JSON, "with --framework: one object with the times and the replayed tokens"),
