@@ -29,7 +29,7 @@ int main(void)
         for (size_t i = 0; i < V; i++)
             w[i] = (float)(1.0 / ((double)i + 1.0));
         sl_draw_rand_wi wi;
-        if (sl_draw_rand_wi_new(&wi, w, V, NULL))
+        if (sl_draw_rand_wi_new(&wi, w, V, 8, NULL) /* rand 0.8.5, the oracle it runs beside */)
             return 1;
         double best = 1e30;
         for (int rep = 0; rep < 3; rep++) {
