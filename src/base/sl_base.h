@@ -31,6 +31,15 @@ typedef struct sl_error {
 int sl_base_error_set(sl_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Bytes s[0..len) made printable for a one-line message: each byte below 0x20,
+ * 0x7f and each byte from 0x80 on becomes \xNN, the rest is kept (a backslash
+ * too, so escaping an escaped text changes nothing); cut with "..." to fit
+ * cap bytes with the NUL. Every message that quotes a file's bytes or an
+ * argument goes through it (base/esc.c). Returns buf. */
+const char *sl_base_esc(const void *s, size_t len, char *buf, size_t cap);
+/* The same for a NUL-terminated string (NULL quotes nothing). */
+const char *sl_base_esc_str(const char *s, char *buf, size_t cap);
+
 /* ---------------------------------------------------------------- seeds */
 
 /* A seed as the user typed it, widened to 128 bits (NumPy takes up to 2^128-1,

@@ -48,18 +48,18 @@ int sl_cli_calibrate_main(int argc, char **argv)
     int json = v[SL_CLI_JSON].given;
     char e[SL_CLI_ESC_MAX];
     if (!method || n == 0 || K == 0) {
-        fprintf(stderr, "samplab calibrate: --method M, --n N >= 1 and --seeds K >= 1 are required\n");
+        sl_cli_errf("samplab calibrate: --method M, --n N >= 1 and --seeds K >= 1 are required\n");
         return 2;
     }
     const sl_draw_type *dt = sl_draw_lookup(method);
     if (!dt) {
-        fprintf(stderr, "samplab calibrate: unknown method '%s' (exprace, cdf, linear, alias, greedy)\n",
+        sl_cli_errf("samplab calibrate: unknown method '%s' (exprace, cdf, linear, alias, greedy)\n",
                 sl_cli_esc(method, e, sizeof e));
         return 2;
     }
     const sl_rng_type *rt = sl_rng_lookup(rng_name);
     if (!rt) {
-        fprintf(stderr, "samplab calibrate: unknown random source '%s' (samplab draw --help lists them)\n",
+        sl_cli_errf("samplab calibrate: unknown random source '%s' (samplab draw --help lists them)\n",
                 sl_cli_esc(rng_name, e, sizeof e));
         return 2;
     }
@@ -70,7 +70,7 @@ int sl_cli_calibrate_main(int argc, char **argv)
         if (sl_base_seed_parse(first_text, &first, &err))
             return sl_cli_fail(&err);
         if (first.hi) {
-            fprintf(stderr, "samplab calibrate: --first-seed must be below 2^64\n");
+            sl_cli_errf("samplab calibrate: --first-seed must be below 2^64\n");
             return 2;
         }
     }
@@ -83,7 +83,7 @@ int sl_cli_calibrate_main(int argc, char **argv)
     sl_stat_cells cells;
     memset(&cells, 0, sizeof cells);
     if (!counts || !pv) {
-        fprintf(stderr, "samplab calibrate: out of memory\n");
+        sl_cli_errf("samplab calibrate: out of memory\n");
         goto out;
     }
     if (sl_stat_cells_build(&cells, ref.p, ref.v, n, 5.0, &err)) {
@@ -91,7 +91,7 @@ int sl_cli_calibrate_main(int argc, char **argv)
         goto out;
     }
     if (cells.ncells < 2) {
-        fprintf(stderr, "samplab calibrate: %s: one chi-square cell at N = %zu, nothing to calibrate\n",
+        sl_cli_errf("samplab calibrate: %s: one chi-square cell at N = %zu, nothing to calibrate\n",
                 sl_cli_esc(ref.source, e, sizeof e), n);
         goto out;
     }
@@ -102,7 +102,7 @@ int sl_cli_calibrate_main(int argc, char **argv)
         sl_seed s = first;
         s.lo = first.lo + k;
         if (s.lo < first.lo) {
-            fprintf(stderr, "samplab calibrate: seeds wrap past 2^64-1\n");
+            sl_cli_errf("samplab calibrate: seeds wrap past 2^64-1\n");
             goto out;
         }
         if (sl_cli_draw_counts(ref.p, ref.v, dt, rt, &s, n, counts, &err)) {

@@ -293,12 +293,12 @@ int sl_cli_check_main(int argc, char **argv)
         return st;
     const sl_cli_arg *v = po.a;
     if (!v[SL_CLI_GEN_TOKENS].text) {
-        fprintf(stderr, "samplab check: --tokens FILE is required (the observed token ids)\n");
+        sl_cli_errf("samplab check: --tokens FILE is required (the observed token ids)\n");
         return 2;
     }
     double alpha = v[SL_CLI_ALPHA].given ? v[SL_CLI_ALPHA].d : 0.01;
     if (!(alpha > 0 && alpha < 1)) {
-        fprintf(stderr, "samplab check: --alpha must be in (0, 1)\n");
+        sl_cli_errf("samplab check: --alpha must be in (0, 1)\n");
         return 2;
     }
     size_t trials = v[SL_CLI_TRIALS].given ? v[SL_CLI_TRIALS].size : 200;
@@ -314,7 +314,7 @@ int sl_cli_check_main(int argc, char **argv)
     }
     char e[SL_CLI_ESC_MAX];
     if (n_obs != T) {
-        fprintf(stderr, "samplab check: %s holds %zu tokens, the logits %zu steps\n",
+        sl_cli_errf("samplab check: %s holds %zu tokens, the logits %zu steps\n",
                 sl_cli_esc(v[SL_CLI_GEN_TOKENS].text, e, sizeof e), n_obs, T);
         free(obs);
         sl_cli_gen_free(&g);
@@ -347,7 +347,7 @@ int sl_cli_check_main(int argc, char **argv)
     sl_stat_gen sg;
     memset(&sg, 0, sizeof sg);
     if (!c.hist || !c.out || !out_steps || !out_why || sl_base_vec_alloc(&c.row, V, m->source, &err)) {
-        fprintf(stderr, "samplab check: out of memory for %zu steps of V = %zu\n", T, V);
+        sl_cli_errf("samplab check: out of memory for %zu steps of V = %zu\n", T, V);
         goto out;
     }
     if (g.context_n)
@@ -368,7 +368,7 @@ int sl_cli_check_main(int argc, char **argv)
     if (!ones || !why_t) {
         free(ones);
         free(why_t);
-        fprintf(stderr, "samplab check: out of memory for %zu steps\n", T);
+        sl_cli_errf("samplab check: out of memory for %zu steps\n", T);
         goto out;
     }
 #pragma omp parallel
@@ -457,7 +457,7 @@ int sl_cli_check_main(int argc, char **argv)
     int no_pipeline = c.logits_input && !c.ft->pipeline;
     if (trials && no_pipeline) {
         /* faults are re-runs of the pipeline with other settings: none to re-run */
-        fprintf(stderr, "samplab check: note: framework %s has no pipeline to re-run with a wrong temperature or "
+        sl_cli_errf("samplab check: note: framework %s has no pipeline to re-run with a wrong temperature or "
                         "top-p: no power simulation\n", c.ft->name);
         trials = 0;
     }

@@ -185,15 +185,15 @@ int sl_cli_draw_main(int argc, char **argv)
     if (!fo.cfg.has_temperature)
         fo.cfg.temperature = 1.0;
     if (!!probs_src == !!logits_src) {
-        fprintf(stderr, "samplab draw: give exactly one of --probs SRC and --logits SRC\n");
+        sl_cli_errf("samplab draw: give exactly one of --probs SRC and --logits SRC\n");
         return 2;
     }
     if (!!method == !!framework) {
-        fprintf(stderr, "samplab draw: give exactly one of --method M and --framework F\n");
+        sl_cli_errf("samplab draw: give exactly one of --method M and --framework F\n");
         return 2;
     }
     if (n == 0) {
-        fprintf(stderr, "samplab draw: --n must be at least 1\n");
+        sl_cli_errf("samplab draw: --n must be at least 1\n");
         return 2;
     }
     sl_error err;
@@ -209,7 +209,7 @@ int sl_cli_draw_main(int argc, char **argv)
     if (framework) {
         const sl_fw_type *ft = sl_fw_lookup(framework);
         if (!ft) {
-            fprintf(stderr, "samplab draw: unknown framework '%s' (samplab draw --help lists them)\n",
+            sl_cli_errf("samplab draw: unknown framework '%s' (samplab draw --help lists them)\n",
                     sl_cli_esc(framework, e, sizeof e));
             goto out;
         }
@@ -227,7 +227,7 @@ int sl_cli_draw_main(int argc, char **argv)
             else if (!strcmp(dtype_text, "float64"))
                 fo.dtype = SL_F64;
             else {
-                fprintf(stderr, "samplab draw: --dtype takes float32 or float64, not '%s'\n",
+                sl_cli_errf("samplab draw: --dtype takes float32 or float64, not '%s'\n",
                         sl_cli_esc(dtype_text, e, sizeof e));
                 goto out;
             }
@@ -243,7 +243,7 @@ int sl_cli_draw_main(int argc, char **argv)
             ctx = malloc(cv.n * sizeof *ctx);
             for (size_t i = 0; ctx && i < cv.n; i++) {
                 if (cv.d[i] != (double)(long)cv.d[i] || cv.d[i] < 0 || cv.d[i] >= (double)vec.n) {
-                    fprintf(stderr, "samplab draw: %s: context entry %zu (%.17g) is not a token id in 0..%zu\n",
+                    sl_cli_errf("samplab draw: %s: context entry %zu (%.17g) is not a token id in 0..%zu\n",
                             sl_cli_esc(cv.source, e, sizeof e), i, cv.d[i], vec.n - 1);
                     free(ctx);
                     sl_base_vec_free(&cv);
@@ -266,7 +266,7 @@ int sl_cli_draw_main(int argc, char **argv)
         if (v[SL_CLI_TORCH_BUILD].given) {
             const char *b = v[SL_CLI_TORCH_BUILD].text;
             if (strcmp(b, "mkl") && strcmp(b, "default")) {
-                fprintf(stderr, "samplab draw: --torch-build takes default or mkl, not '%s'\n",
+                sl_cli_errf("samplab draw: --torch-build takes default or mkl, not '%s'\n",
                         sl_cli_esc(b, e, sizeof e));
                 goto out;
             }
@@ -274,7 +274,7 @@ int sl_cli_draw_main(int argc, char **argv)
         }
         const char *note = ft->note ? ft->note(&fo) : NULL;
         if (note)
-            fprintf(stderr, "samplab draw: note: %s\n", note);
+            sl_cli_errf("samplab draw: note: %s\n", note);
         sl_fw_result res;
         memset(&res, 0, sizeof res);
         int frc = sl_fw_run(ft, &fo, &res, &err);
@@ -292,19 +292,19 @@ int sl_cli_draw_main(int argc, char **argv)
     /* --method: a draw method over a random source. */
     sl_cli_opt fw_only = sl_cli_refused(&po, SL_CLI_G_SAMPLING | SL_CLI_G_LLAMA_PENALTY | SL_CLI_G_FRAMEWORK, SL_OPT_TEMPERATURE);
     if (fw_only) {
-        fprintf(stderr, "samplab draw: %s is not an option of method %s: it needs --framework (a method takes --rng, "
+        sl_cli_errf("samplab draw: %s is not an option of method %s: it needs --framework (a method takes --rng, "
                         "--seed, --stream)\n", sl_cli_options[fw_only].name, sl_cli_esc(method, e, sizeof e));
         goto out;
     }
     const sl_draw_type *dt = sl_draw_lookup(method);
     if (!dt) {
-        fprintf(stderr, "samplab draw: unknown method '%s' (exprace, cdf, linear, alias, greedy)\n",
+        sl_cli_errf("samplab draw: unknown method '%s' (exprace, cdf, linear, alias, greedy)\n",
                 sl_cli_esc(method, e, sizeof e));
         goto out;
     }
     const sl_rng_type *rt = sl_rng_lookup(rng_name);
     if (!rt) {
-        fprintf(stderr, "samplab draw: unknown random source '%s' (samplab draw --help lists them)\n",
+        sl_cli_errf("samplab draw: unknown random source '%s' (samplab draw --help lists them)\n",
                 sl_cli_esc(rng_name, e, sizeof e));
         goto out;
     }
@@ -325,7 +325,7 @@ int sl_cli_draw_main(int argc, char **argv)
         p = soft;
     } else {
         if (fo.cfg.has_temperature) {
-            fprintf(stderr, "samplab draw: --temperature applies to --logits only\n");
+            sl_cli_errf("samplab draw: --temperature applies to --logits only\n");
             goto out;
         }
         if (sl_base_vec_check_weights(&vec, &err)) {
@@ -349,7 +349,7 @@ int sl_cli_draw_main(int argc, char **argv)
     if (counts) {
         uint64_t *c = calloc(vec.n, sizeof *c);
         if (!c) {
-            fprintf(stderr, "samplab draw: out of memory for %zu counts\n", vec.n);
+            sl_cli_errf("samplab draw: out of memory for %zu counts\n", vec.n);
         } else {
             for (size_t i = 0; i < n; i++)
                 c[dt->draw(table, &rng)]++;
@@ -362,7 +362,7 @@ int sl_cli_draw_main(int argc, char **argv)
             printf("%zu\n", dt->draw(table, &rng));
         rc = 0;
     } else if (!(tokens = malloc(n * sizeof *tokens))) {
-        fprintf(stderr, "samplab draw: out of memory for %zu tokens\n", n);
+        sl_cli_errf("samplab draw: out of memory for %zu tokens\n", n);
     } else {
         for (size_t i = 0; i < n; i++)
             tokens[i] = (long)dt->draw(table, &rng);

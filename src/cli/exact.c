@@ -209,20 +209,20 @@ int sl_cli_exact_main(int argc, char **argv)
     double temperature = has_t ? v[SL_CLI_TEMPERATURE].d : 1.0;
     char e[SL_CLI_ESC_MAX];
     if (!!probs_src == !!logits_src) {
-        fprintf(stderr, "samplab exact: give exactly one of --probs SRC and --logits SRC\n");
+        sl_cli_errf("samplab exact: give exactly one of --probs SRC and --logits SRC\n");
         return 2;
     }
     if (!!method == !!framework) {
-        fprintf(stderr, "samplab exact: give exactly one of --framework F and --method M\n");
+        sl_cli_errf("samplab exact: give exactly one of --framework F and --method M\n");
         return 2;
     }
     if (has_t && !logits_src) {
-        fprintf(stderr, "samplab exact: --temperature applies to --logits only\n");
+        sl_cli_errf("samplab exact: --temperature applies to --logits only\n");
         return 2;
     }
     if (has_t && !(temperature > 0)) {
         /* softmax's own message points to --method greedy, which has nothing to count */
-        fprintf(stderr,
+        sl_cli_errf(
                 "samplab exact: --temperature %g: at T <= 0 the frameworks take the argmax or refuse, nothing random "
                 "to count (samplab pipeline --temperature 0 shows which token)\n",
                 temperature);
@@ -242,7 +242,7 @@ int sl_cli_exact_main(int argc, char **argv)
         if (dt && dt->exact)
             t = dt->exact;
         else if (dt) {
-            fprintf(stderr, "samplab exact: method %s is not audited exactly (cdf, alias, linear are; "
+            sl_cli_errf("samplab exact: method %s is not audited exactly (cdf, alias, linear are; "
                     "for the exponential race see --framework torch)\n", sl_cli_esc(method, e, sizeof e));
             return 2;
         }
@@ -250,11 +250,11 @@ int sl_cli_exact_main(int argc, char **argv)
             rng_name = "pcg32";
         const sl_rng_type *rt = sl_rng_lookup(rng_name);
         if (!rt) {
-            fprintf(stderr, "samplab exact: unknown random source '%s'\n", sl_cli_esc(rng_name, e, sizeof e));
+            sl_cli_errf("samplab exact: unknown random source '%s'\n", sl_cli_esc(rng_name, e, sizeof e));
             return 2;
         }
         if (rt->word_bits != 32 && rt->word_bits != 64) {
-            fprintf(stderr, "samplab exact: %s has %u-bit words; only 32- and 64-bit sources give the "
+            sl_cli_errf("samplab exact: %s has %u-bit words; only 32- and 64-bit sources give the "
                     "53-bit uniform grid audited here\n", rt->name, rt->word_bits);
             return 2;
         }
@@ -268,32 +268,32 @@ int sl_cli_exact_main(int argc, char **argv)
         while (ok[i] && strcmp(ok[i], rng_name))
             i++;
         if (!ok[i]) {
-            fprintf(stderr, "samplab exact: --framework gsl models a generator whose gsl_rng_uniform is w/2^32 "
+            sl_cli_errf("samplab exact: --framework gsl models a generator whose gsl_rng_uniform is w/2^32 "
                     "(gsl:mt19937, gsl:taus2, gsl:gfsr4, ...), not '%s'\n", sl_cli_esc(rng_name, e, sizeof e));
             return 2;
         }
     } else if (framework && rng_name) {
-        fprintf(stderr, "samplab exact: --rng is not an option of framework %s (it fixes its own source)\n",
+        sl_cli_errf("samplab exact: --rng is not an option of framework %s (it fixes its own source)\n",
                 sl_cli_esc(framework, e, sizeof e));
         return 2;
     }
     if (!t) {
-        fprintf(stderr, "samplab exact: unknown %s '%s' (samplab exact --help)\n", framework ? "framework" : "method",
+        sl_cli_errf("samplab exact: unknown %s '%s' (samplab exact --help)\n", framework ? "framework" : "method",
                 sl_cli_esc(name, e, sizeof e));
         return 2;
     }
     if (dtype_text && !(t == &sl_draw_numpy_exact || t == &sl_draw_torch_race_exact ||
                         t == &sl_draw_torch_repl_exact)) {
-        fprintf(stderr, "samplab exact: --dtype applies to --framework torch and numpy only (%s reads %s)\n",
+        sl_cli_errf("samplab exact: --dtype applies to --framework torch and numpy only (%s reads %s)\n",
                 t->name, t == &sl_draw_rand_wi_exact ? "float32" : "float64");
         return 2;
     }
     if (replacement && t != &sl_draw_torch_repl_exact) {
-        fprintf(stderr, "samplab exact: --replacement applies to --framework torch only\n");
+        sl_cli_errf("samplab exact: --replacement applies to --framework torch only\n");
         return 2;
     }
     if (t == &sl_draw_llama_dist_exact && !logits_src) {
-        fprintf(stderr, "samplab exact: llama.cpp's dist sampler takes --logits (it computes its own softmax)\n");
+        sl_cli_errf("samplab exact: llama.cpp's dist sampler takes --logits (it computes its own softmax)\n");
         return 2;
     }
     sl_error err;
@@ -319,7 +319,7 @@ int sl_cli_exact_main(int argc, char **argv)
         else if (!strcmp(dtype_text, "float64"))
             in.dtype = SL_F64;
         else {
-            fprintf(stderr, "samplab exact: --dtype takes float32 or float64, not '%s'\n",
+            sl_cli_errf("samplab exact: --dtype takes float32 or float64, not '%s'\n",
                     sl_cli_esc(dtype_text, e, sizeof e));
             sl_base_vec_free(&vec);
             return 2;

@@ -59,19 +59,19 @@ int sl_cli_gof_main(int argc, char **argv)
     double alpha = v[SL_CLI_ALPHA].given ? v[SL_CLI_ALPHA].d : 0.01;
     char e[SL_CLI_ESC_MAX];
     if (!(alpha > 0 && alpha < 1)) {
-        fprintf(stderr, "samplab gof: --alpha must be in (0,1), not %s\n", sl_cli_esc(v[SL_CLI_ALPHA].text, e, sizeof e));
+        sl_cli_errf("samplab gof: --alpha must be in (0,1), not %s\n", sl_cli_esc(v[SL_CLI_ALPHA].text, e, sizeof e));
         return 2;
     }
     if ((draws != NULL) + (counts_path != NULL) + (method != NULL) != 1) {
-        fprintf(stderr, "samplab gof: give exactly one of --draws FILE, --counts FILE, --method M\n");
+        sl_cli_errf("samplab gof: give exactly one of --draws FILE, --counts FILE, --method M\n");
         return 2;
     }
     if (method && (!has_n || n_opt == 0)) {
-        fprintf(stderr, "samplab gof: --method needs --n N (N >= 1 draws)\n");
+        sl_cli_errf("samplab gof: --method needs --n N (N >= 1 draws)\n");
         return 2;
     }
     if (!method && (has_n || seed_text || strcmp(rng_name, "pcg32"))) {
-        fprintf(stderr, "samplab gof: --n, --rng and --seed go with --method only\n");
+        sl_cli_errf("samplab gof: --n, --rng and --seed go with --method only\n");
         return 2;
     }
     const sl_draw_type *dt = NULL;
@@ -80,12 +80,12 @@ int sl_cli_gof_main(int argc, char **argv)
     sl_error err;
     if (method) {
         if (!(dt = sl_draw_lookup(method))) {
-            fprintf(stderr, "samplab gof: unknown method '%s' (exprace, cdf, linear, alias, greedy)\n",
+            sl_cli_errf("samplab gof: unknown method '%s' (exprace, cdf, linear, alias, greedy)\n",
                     sl_cli_esc(method, e, sizeof e));
             return 2;
         }
         if (!(rt = sl_rng_lookup(rng_name))) {
-            fprintf(stderr, "samplab gof: unknown random source '%s' (samplab draw --help lists them)\n",
+            sl_cli_errf("samplab gof: unknown random source '%s' (samplab draw --help lists them)\n",
                     sl_cli_esc(rng_name, e, sizeof e));
             return 2;
         }
@@ -101,7 +101,7 @@ int sl_cli_gof_main(int argc, char **argv)
     uint64_t n = 0;
     const char *draws_name = NULL;
     if (!counts) {
-        fprintf(stderr, "samplab gof: out of memory for %zu counts\n", ref.v);
+        sl_cli_errf("samplab gof: out of memory for %zu counts\n", ref.v);
         goto out;
     }
     if (draws) {
@@ -133,7 +133,7 @@ int sl_cli_gof_main(int argc, char **argv)
     if (n <= UINT32_MAX && reps > 0) {
         tvs = malloc(reps * sizeof *tvs);
         if (!tvs || sl_stat_tv_null_sim(ref.p, ref.v, n, reps, SL_STAT_SIM_SEED, tvs, &err)) {
-            fprintf(stderr, "samplab gof: TV null simulation failed\n");
+            sl_cli_errf("samplab gof: TV null simulation failed\n");
             goto out;
         }
         tv_q99 = sl_stat_quantile_sorted(tvs, reps, 0.99);
@@ -237,7 +237,7 @@ int sl_cli_gof_main(int argc, char **argv)
         char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
         json_decref(o);
         if (!s) {
-            fprintf(stderr, "samplab gof: out of memory for JSON\n");
+            sl_cli_errf("samplab gof: out of memory for JSON\n");
             goto out;
         }
         puts(s);

@@ -317,33 +317,11 @@ int sl_cli_takes(const sl_cli_spec *s, sl_cli_opt o)
     return o > SL_CLI_NONE && o < SL_CLI_OPT_COUNT && (opt_take(s, o) || group_take(s, sl_cli_options[o].group));
 }
 
-const char *sl_cli_esc(const char *s, char *buf, size_t n)
-{
-    static const char hex[] = "0123456789abcdef";
-    size_t k = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (k + 8 >= n) { /* room for one \xNN and "..." */
-            memcpy(buf + k, "...", 4);
-            return buf;
-        }
-        if (*p < 0x20 || *p >= 0x7f) {
-            buf[k++] = '\\';
-            buf[k++] = 'x';
-            buf[k++] = hex[*p >> 4];
-            buf[k++] = hex[*p & 15];
-        } else {
-            buf[k++] = (char)*p;
-        }
-    }
-    buf[k] = '\0';
-    return buf;
-}
-
 /* The numbers: the value is the whole word, in range. */
 static int bad_value(const char *cmd, const char *opt, const char *what, const char *text)
 {
     char e[SL_CLI_ESC_MAX];
-    fprintf(stderr, "samplab %s: %s takes %s, not '%s'\n", cmd, opt, what, sl_cli_esc(text, e, sizeof e));
+    sl_cli_errf("samplab %s: %s takes %s, not '%s'\n", cmd, opt, what, sl_cli_esc(text, e, sizeof e));
     return 2;
 }
 
@@ -367,7 +345,7 @@ static int parse_value(const char *cmd, const sl_cli_option *o, const char *text
         if (!*text || *end || errno == ERANGE)
             return bad_value(cmd, o->name, "an integer", text);
         if (o->kind == SL_CLI_INDEX && v < 0) {
-            fprintf(stderr, "samplab %s: %s takes a non-negative integer\n", cmd, o->name);
+            sl_cli_errf("samplab %s: %s takes a non-negative integer\n", cmd, o->name);
             return 2;
         }
         a->l = v;
@@ -418,18 +396,18 @@ static int parse(const sl_cli_spec *s, int argc, char **argv, sl_cli_parsed *p)
         int taken;
         sl_cli_opt id = find(s, w, &taken);
         if (id == SL_CLI_NONE) {
-            fprintf(stderr, "samplab %s: unknown option '%s' (samplab %s --help)\n", cmd, sl_cli_esc(w, e, sizeof e),
+            sl_cli_errf("samplab %s: unknown option '%s' (samplab %s --help)\n", cmd, sl_cli_esc(w, e, sizeof e),
                     cmd);
             return 2;
         }
         const sl_cli_option *o = &sl_cli_options[id];
         if (!taken) {
-            fprintf(stderr, "samplab %s: %s is not an option of %s (samplab %s --help)\n", cmd, o->name, cmd, cmd);
+            sl_cli_errf("samplab %s: %s is not an option of %s (samplab %s --help)\n", cmd, o->name, cmd, cmd);
             return 2;
         }
         sl_cli_arg *a = &p->a[id];
         if (a->given) {
-            fprintf(stderr, "samplab %s: %s given twice\n", cmd, o->name);
+            sl_cli_errf("samplab %s: %s given twice\n", cmd, o->name);
             return 2;
         }
         a->given = 1;
@@ -437,14 +415,14 @@ static int parse(const sl_cli_spec *s, int argc, char **argv, sl_cli_parsed *p)
         if (o->kind == SL_CLI_FLAG)
             continue;
         if (i + 1 >= argc) {
-            fprintf(stderr, "samplab %s: %s needs a value\n", cmd, o->name);
+            sl_cli_errf("samplab %s: %s needs a value\n", cmd, o->name);
             return 2;
         }
         /* "--probs --method cdf" forgot the value: say so, rather than read "--method" as a
          * file name and complain about "cdf". A lone "-" (stdin) or "-1,2" stays a value. */
         const char *v = argv[i + 1];
         if (v[0] == '-' && v[1] == '-' && v[2] != '\0') {
-            fprintf(stderr, "samplab %s: %s needs a value, not the option '%s'\n", cmd, o->name,
+            sl_cli_errf("samplab %s: %s needs a value, not the option '%s'\n", cmd, o->name,
                     sl_cli_esc(v, e2, sizeof e2));
             return 2;
         }
@@ -490,7 +468,7 @@ const char *sl_cli_bit_names(unsigned bit, char *buf, size_t n)
 int sl_cli_not_an_option(const char *cmd, const char *opt, const char *what, const char *name)
 {
     char e[SL_CLI_ESC_MAX];
-    fprintf(stderr, "samplab %s: %s is not an option of %s %s\n", cmd, opt, what, sl_cli_esc(name, e, sizeof e));
+    sl_cli_errf("samplab %s: %s is not an option of %s %s\n", cmd, opt, what, sl_cli_esc(name, e, sizeof e));
     return 2;
 }
 

@@ -74,17 +74,17 @@ int sl_cli_report_main(int argc, char **argv)
         sl_seed s;
         sl_error e;
         if (sl_base_seed_parse(pa[SL_CLI_SEED].text, &s, &e) || s.hi || s.lo > UINT64_MAX - 100000) {
-            fprintf(stderr, "samplab report: --seed must be an integer below 2^64 - 100000\n");
+            sl_cli_errf("samplab report: --seed must be an integer below 2^64 - 100000\n");
             return 2;
         }
         o.seed = s.lo;
     }
     if (o.n < 100 || o.n > 100000000) {
-        fprintf(stderr, "samplab report: --n must be between 100 and 100000000\n");
+        sl_cli_errf("samplab report: --n must be between 100 and 100000000\n");
         return 2;
     }
     if ((o.tensor || o.row >= 0) && !o.logits) {
-        fprintf(stderr, "samplab report: --tensor and --row choose inside a --logits file; give --logits SRC\n");
+        sl_cli_errf("samplab report: --tensor and --row choose inside a --logits file; give --logits SRC\n");
         return 2;
     }
     if (o.logits) {
@@ -95,7 +95,7 @@ int sl_cli_report_main(int argc, char **argv)
         if (o.row >= 0 && len >= 0 && (size_t)len < sizeof logits_arg)
             len += snprintf(logits_arg + len, sizeof logits_arg - (size_t)len, " --row %ld", o.row);
         if (len < 0 || (size_t)len >= sizeof logits_arg) {
-            fprintf(stderr, "samplab report: --logits path too long\n");
+            sl_cli_errf("samplab report: --logits path too long\n");
             return 2;
         }
         o.logits_replay = logits_arg;
@@ -103,7 +103,7 @@ int sl_cli_report_main(int argc, char **argv)
     sl_error err;
     if (sl_report_only_check(o.only, &err)) {
         char esc[SL_CLI_ESC_MAX];
-        fprintf(stderr, "samplab report: %s\n", sl_cli_esc(err.msg, esc, sizeof esc));
+        sl_cli_errf("samplab report: %s\n", sl_cli_esc(err.msg, esc, sizeof esc));
         return 2;
     }
     if (isatty(2))

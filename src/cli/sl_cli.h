@@ -127,10 +127,14 @@ const char *sl_cli_bit_names(unsigned bit, char *buf, size_t n);
 int sl_cli_not_an_option(const char *cmd, const char *opt, const char *what, const char *name);
 /* The option list of s, generated from the table, under `title`. */
 void sl_cli_help_options(FILE *f, const sl_cli_spec *s, const char *title);
-/* `s` escaped for a one-line message: bytes below 0x20 and from 0x7f on as \xNN,
- * cut with "..." to fit n. Returns buf. */
+/* `s` escaped for a one-line message (base's sl_base_esc_str: bytes below 0x20
+ * and from 0x7f on as \xNN, cut with "..." to fit n). Returns buf. */
 #define SL_CLI_ESC_MAX 1024
-const char *sl_cli_esc(const char *s, char *buf, size_t n);
+#define sl_cli_esc(s, buf, n) sl_base_esc_str((s), (buf), (n))
+/* Formats one message and prints it to stderr as one printable line: every
+ * byte below 0x20 or from 0x7f on (a newline in an argument, a terminal
+ * escape) goes through sl_base_esc; the line ends in one newline. Returns 2. */
+int sl_cli_errf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The logits settings `samplab pipeline` and `samplab compare` share (cli/pipeline.c). */
 typedef struct sl_cli_logits_args {

@@ -1,6 +1,7 @@
 /* util.c — seeds and errors shared by the subcommands. */
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,19 +11,29 @@
 
 #include "cli/sl_cli.h"
 
+int sl_cli_errf(const char *fmt, ...)
+{
+    char msg[2048], e[2 * SL_CLI_ESC_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1;
+    if (len && msg[len - 1] == '\n') /* the format's own line end; any other newline is escaped */
+        len--;
+    fprintf(stderr, "%s\n", sl_base_esc(msg, len, e, sizeof e));
+    return 2;
+}
+
 int sl_cli_fail(const sl_error *err)
 {
-    char e[SL_CLI_ESC_MAX];
     /* a message may quote the user's bytes (a file name, a field): one printable line */
-    fprintf(stderr, "samplab: %s\n", sl_cli_esc(err->msg, e, sizeof e));
-    return 2;
+    return sl_cli_errf("samplab: %s", err->msg);
 }
 
 int sl_cli_fail_in(const char *source, const sl_error *err)
 {
-    char e[SL_CLI_ESC_MAX], m[SL_CLI_ESC_MAX];
-    fprintf(stderr, "samplab: %s: %s\n", sl_cli_esc(source, e, sizeof e), sl_cli_esc(err->msg, m, sizeof m));
-    return 2;
+    return sl_cli_errf("samplab: %s: %s", source, err->msg);
 }
 
 int sl_cli_seed(const char *seed_text, const char *stream_text, sl_seed *out)
@@ -51,7 +62,7 @@ int sl_cli_cpu(const char *cmd, const char *text, int *cpu)
     else if (!strcmp(text, "avx512"))
         *cpu = SL_CPU_AVX512;
     else {
-        fprintf(stderr, "samplab %s: --cpu takes avx2 or avx512, not '%s'\n", cmd, sl_cli_esc(text, e, sizeof e));
+        sl_cli_errf("samplab %s: --cpu takes avx2 or avx512, not '%s'\n", cmd, sl_cli_esc(text, e, sizeof e));
         return 2;
     }
     return 0;
