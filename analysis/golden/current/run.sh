@@ -32,3 +32,5 @@ py default numpy_golden.py @
 py default exact_numpy_torch.py @/exact_numpy_torch.txt
 py default exprace_numpy.py @/exprace_numpy.txt
 py default exact_crafted.py @/exact_crafted.txt
+# NumPy 2.4.6 numpy.lib.format._read_array_header on 2,947 .npy headers: npy_headers.txt
+py default npy_headers.py @/npy_headers.txt
