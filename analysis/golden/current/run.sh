@@ -34,3 +34,5 @@ py default exprace_numpy.py @/exprace_numpy.txt
 py default exact_crafted.py @/exact_crafted.txt
 # NumPy 2.4.6 numpy.lib.format._read_array_header on 2,947 .npy headers: npy_headers.txt
 py default npy_headers.py @/npy_headers.txt
+# safetensors 0.8.0 deserialize on 2,082 probe files: safetensors_headers.txt
+py default safetensors_headers.py @/safetensors_headers.txt

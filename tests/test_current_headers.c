@@ -1,4 +1,7 @@
-/* test_current_npy_headers.c — samplab's .npy header parser (io/npy.c) against
+/* test_current_headers.c — samplab's binary readers against the real libraries'
+ * own readers on files made to probe them.
+ *
+ * .npy: samplab's header parser (io/npy.c) against
  * NumPy 2.4.6's own reader (numpy.lib.format._read_array_header, what np.load
  * calls) on the 2,947 headers of data/golden/current/npy_headers.txt
  * (analysis/golden/current/npy_headers.py: hand-written literal forms in
@@ -7,7 +10,13 @@
  * read the same dtype width and shape; where only NumPy reads it, samplab's
  * message names one of its documented refusals (a key given twice, a negative
  * or bool or huge shape entry, more than 8 dimensions, Fortran order over two
- * dimensions, another dtype, a structured dtype, a \N{...} escape). */
+ * dimensions, another dtype, a structured dtype, a \N{...} escape).
+ *
+ * .safetensors: samplab's reader (io/safetensors.c) against safetensors 0.8.0's
+ * deserialize on the 2,082 files of data/golden/current/safetensors_headers.txt
+ * (analysis/golden/current/safetensors_headers.py). Where the library refuses a
+ * file, samplab refuses it; where only the library reads it, samplab's message is
+ * one of its documented refusals (a key given twice, a \u0000 in a string). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -110,6 +119,68 @@ Test(replay_current, npy_headers_as_numpy_reads_them)
     cr_log_info("npy headers: %zu compared, %zu read by both, %zu refused by both, %zu refused by samplab only "
                 "(documented), %zu differences", n, both, refused, strict, bad);
     cr_expect_eq(bad, 0, "%zu headers read otherwise than NumPy reads them", bad);
+    cr_expect_gt(n, 2000);
+    free(text);
+}
+
+/* Whether samplab's refusal is about the choice within a valid file (which tensor,
+ * which row, a dtype or rank it does not read as a vector), not the file. */
+static int st_valid_file(int rc, const char *msg)
+{
+    static const char *const choice[] = {"choose one with --tensor", "has dtype", "is a scalar", "choose one with --row", "holds no tensors",
+                                         "no entries"};
+    if (rc == 0)
+        return 1;
+    for (size_t k = 0; k < sizeof choice / sizeof choice[0]; k++)
+        if (strstr(msg, choice[k]))
+            return 1;
+    return 0;
+}
+
+Test(replay_current, safetensors_files_as_the_library_reads_them)
+{
+    char *text = sl_test_slurp("data/golden/current/safetensors_headers.txt");
+    cr_assert_not_null(text, "data/golden/current/safetensors_headers.txt");
+    static const char *const stricter[] = {"duplicate object key", "\\u0000 is not allowed"};
+    static unsigned char file[1 << 15];
+    size_t n = 0, both = 0, refused = 0, strict = 0, bad = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] == '#')
+            continue;
+        char *sp = strchr(line, ' ');
+        cr_assert_not_null(sp, "bad line %.60s", line);
+        *sp = '\0';
+        size_t len = unhex(line, file, sizeof file);
+        int lib_ok = !strcmp(sp + 1, "OK");
+        sl_vec v;
+        sl_error e;
+        int rc = sl_io_vec_read_safetensors("h.safetensors", file, len, NULL, -1, &v, &e);
+        if (rc == 0)
+            sl_base_vec_free(&v);
+        int ours = st_valid_file(rc, e.msg);
+        n++;
+        if (!lib_ok) {
+            refused++;
+            if (ours) {
+                bad++;
+                cr_log_error("safetensors refuses, samplab reads (%s): %s", rc ? e.msg : "ok", line);
+            }
+        } else if (ours) {
+            both++;
+        } else {
+            int known = 0;
+            for (size_t k = 0; k < sizeof stricter / sizeof stricter[0]; k++)
+                known |= strstr(e.msg, stricter[k]) != NULL;
+            strict++;
+            if (!known) {
+                bad++;
+                cr_log_error("safetensors reads, samplab refuses for no documented reason: %s (%s)", e.msg, line);
+            }
+        }
+    }
+    cr_log_info("safetensors files: %zu compared, %zu valid for both, %zu refused by both, %zu refused by samplab "
+                "only (documented), %zu differences", n, both, refused, strict, bad);
+    cr_expect_eq(bad, 0, "%zu files judged otherwise than safetensors judges them", bad);
     cr_expect_gt(n, 2000);
     free(text);
 }
