@@ -98,20 +98,32 @@ int sl_cli_calibrate_main(int argc, char **argv)
     double df = (double)cells.ncells - 1;
     uint64_t outside_total = 0;
     size_t lo_tail = 0, hi_tail = 0, hist[CAL_BINS] = {0};
+    sl_cli_progress pr;
+    sl_cli_progress_begin(&pr, "calibrate", "seeds");
     for (size_t k = 0; k < K; k++) {
         sl_seed s = first;
         s.lo = first.lo + k;
         if (s.lo < first.lo) {
+            sl_cli_progress_end(&pr);
             sl_cli_errf("samplab calibrate: seeds wrap past 2^64-1\n");
             goto out;
         }
-        if (sl_cli_draw_counts(ref.p, ref.v, dt, rt, &s, n, counts, &err)) {
+        int drc = sl_cli_progress_tick(&pr, k, K) ? SL_EINTR
+                                                  : sl_cli_draw_counts(ref.p, ref.v, dt, rt, &s, n, counts, NULL, &err);
+        if (drc == SL_EINTR) {
+            sl_cli_progress_end(&pr);
+            rc = sl_cli_interrupt_exit("calibrate", k, "seeds", "no result");
+            goto out;
+        }
+        if (drc) {
+            sl_cli_progress_end(&pr);
             sl_cli_fail(&err);
             goto out;
         }
         double chi2, g;
         uint64_t outside;
         if (sl_stat_chi2_g(&cells, counts, &chi2, &g, &outside, &err)) {
+            sl_cli_progress_end(&pr);
             sl_cli_fail(&err);
             goto out;
         }
@@ -119,6 +131,7 @@ int sl_cli_calibrate_main(int argc, char **argv)
         /* A draw on a p = 0 token makes the sample fail outright: p-value 0. */
         pv[k] = 0.0;
         if (!outside && sl_stat_chisq_q(chi2, df, &pv[k], &err)) {
+            sl_cli_progress_end(&pr);
             sl_cli_fail(&err);
             goto out;
         }
@@ -127,6 +140,7 @@ int sl_cli_calibrate_main(int argc, char **argv)
         size_t b = (size_t)(pv[k] * CAL_BINS);
         hist[b >= CAL_BINS ? CAL_BINS - 1 : b]++;
     }
+    sl_cli_progress_end(&pr);
     double D, ksp;
     if (sl_stat_ks_uniform(pv, K, &D, &ksp, &err)) {
         sl_cli_fail(&err);

@@ -346,27 +346,50 @@ int sl_cli_draw_main(int argc, char **argv)
         rc = sl_cli_fail(&err);
         goto out;
     }
+    /* a long run: progress on a terminal, Ctrl-C stops it (checked every 2^20 draws) */
+    sl_cli_progress pr;
+    sl_cli_progress_begin(&pr, "draw", "draws");
+    size_t done = n;
     if (counts) {
         uint64_t *c = calloc(vec.n, sizeof *c);
         if (!c) {
             sl_cli_errf("samplab draw: out of memory for %zu counts\n", vec.n);
         } else {
-            for (size_t i = 0; i < n; i++)
-                c[dt->draw(table, &rng)]++;
-            rc = print_counts(c, vec.n, json, rt->name, rt->word_bits, rng.words);
+            for (size_t i = 0; i < n && done == n; i++) {
+                if (!(i & 0xfffff) && sl_cli_progress_tick(&pr, i, n))
+                    done = i;
+                else
+                    c[dt->draw(table, &rng)]++;
+            }
+            sl_cli_progress_end(&pr);
+            rc = done < n ? sl_cli_interrupt_exit("draw", done, "draws", "no counts printed")
+                          : print_counts(c, vec.n, json, rt->name, rt->word_bits, rng.words);
             free(c);
         }
     } else if (!json) {
         /* one line per draw as it is made: no O(N) array (a draw cannot fail half-way) */
-        for (size_t i = 0; i < n; i++)
-            printf("%zu\n", dt->draw(table, &rng));
-        rc = 0;
+        for (size_t i = 0; i < n && done == n; i++) {
+            if (!(i & 0xfffff) && sl_cli_progress_tick(&pr, i, n))
+                done = i;
+            else
+                printf("%zu\n", dt->draw(table, &rng));
+        }
+        sl_cli_progress_end(&pr);
+        rc = done < n ? sl_cli_interrupt_exit("draw", done, "draws", "the tokens printed stop there") : 0;
     } else if (!(tokens = malloc(n * sizeof *tokens))) {
+        sl_cli_progress_end(&pr);
         sl_cli_errf("samplab draw: out of memory for %zu tokens\n", n);
     } else {
-        for (size_t i = 0; i < n; i++)
-            tokens[i] = (long)dt->draw(table, &rng);
-        rc = print_result(tokens, n, 1, 0, vec.n, counts, json, rt->name, rt->word_bits, rng.words, NULL, NULL);
+        for (size_t i = 0; i < n && done == n; i++) {
+            if (!(i & 0xfffff) && sl_cli_progress_tick(&pr, i, n))
+                done = i;
+            else
+                tokens[i] = (long)dt->draw(table, &rng);
+        }
+        sl_cli_progress_end(&pr);
+        rc = done < n ? sl_cli_interrupt_exit("draw", done, "draws", "no JSON printed")
+                      : print_result(tokens, n, 1, 0, vec.n, counts, json, rt->name, rt->word_bits, rng.words, NULL,
+                                     NULL);
     }
     dt->free(table);
     sl_rng_release(&rng);

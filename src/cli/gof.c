@@ -29,8 +29,10 @@ static void gof_help(FILE *f)
             "TV null: mean exact (de Moivre's binomial mean absolute deviation); 99th percentile\n"
             "simulated (200 to 2000 multinomial samples, gsl_ran_multinomial or gsl_ran_discrete,\n"
             "whichever is cheaper) over %s seeded %lu.\n\n"
-            "Exit status: 0 consistent (PASS), 1 rejected (FAIL), 2 bad input or usage.\n",
-            SL_STAT_POOL_RULE, SL_STAT_SIM_RNG, SL_STAT_SIM_SEED);
+            "A long run shows its progress on stderr when stderr is a terminal; Ctrl-C stops it with one\n"
+            "line and no result. At most %llu draws are read from --draws (10^12).\n\n"
+            "Exit status: 0 consistent (PASS), 1 rejected (FAIL), 2 bad input or usage, 130 interrupted.\n",
+            SL_STAT_POOL_RULE, SL_STAT_SIM_RNG, SL_STAT_SIM_SEED, (unsigned long long)SL_IO_MAX_DRAWS);
     fprintf(f, "\n");
     sl_cli_help_options(f, sl_cli_spec_lookup("gof"), "options:");
 }
@@ -100,17 +102,26 @@ int sl_cli_gof_main(int argc, char **argv)
     double *tvs = NULL;
     uint64_t n = 0;
     const char *draws_name = NULL;
+    sl_cli_progress pr;
     if (!counts) {
         sl_cli_errf("samplab gof: out of memory for %zu counts\n", ref.v);
         goto out;
     }
+    sl_cli_progress_begin(&pr, "gof", draws ? "draws read" : "draws made");
     if (draws) {
-        if (sl_io_draws_read(draws, ref.v, counts, &n, &err)) {
+        int drc = sl_io_draws_read(draws, ref.v, counts, &n, &pr.p, &err);
+        sl_cli_progress_end(&pr);
+        if (drc == SL_EINTR) {
+            rc = sl_cli_interrupt_exit("gof", n, "draws read", "no result");
+            goto out;
+        }
+        if (drc) {
             sl_cli_fail(&err);
             goto out;
         }
         draws_name = strcmp(draws, "-") ? draws : "<stdin>";
     } else if (counts_path) {
+        sl_cli_progress_end(&pr);
         if (sl_io_counts_read(counts_path, ref.v, counts, &n, &err)) {
             sl_cli_fail(&err);
             goto out;
@@ -118,7 +129,14 @@ int sl_cli_gof_main(int argc, char **argv)
         draws_name = strcmp(counts_path, "-") ? counts_path : "<stdin>";
     } else {
         n = n_opt;
-        if (sl_cli_draw_counts(ref.p, ref.v, dt, rt, &seed, n, counts, &err)) {
+        int drc = sl_cli_draw_counts(ref.p, ref.v, dt, rt, &seed, n, counts, &pr, &err);
+        sl_cli_progress_end(&pr);
+        if (drc == SL_EINTR) {
+            sl_cli_errf("samplab gof: %s (Ctrl-C); no result", err.msg);
+            rc = SL_CLI_EXIT_INTERRUPTED;
+            goto out;
+        }
+        if (drc) {
             sl_cli_fail(&err);
             goto out;
         }
@@ -132,8 +150,12 @@ int sl_cli_gof_main(int argc, char **argv)
     size_t reps = has_reps ? reps_opt : tv_null_reps(ref.support, n);
     if (n <= UINT32_MAX && reps > 0) {
         tvs = malloc(reps * sizeof *tvs);
-        if (!tvs || sl_stat_tv_null_sim(ref.p, ref.v, n, reps, SL_STAT_SIM_SEED, tvs, &err)) {
-            sl_cli_errf("samplab gof: TV null simulation failed\n");
+        if (!tvs) {
+            sl_cli_errf("samplab gof: TV null simulation failed: out of memory for %zu replicates (--null-reps)", reps);
+            goto out;
+        }
+        if (sl_stat_tv_null_sim(ref.p, ref.v, n, reps, SL_STAT_SIM_SEED, tvs, &err)) {
+            sl_cli_errf("samplab gof: TV null simulation failed: %s", err.msg);
             goto out;
         }
         tv_q99 = sl_stat_quantile_sorted(tvs, reps, 0.99);

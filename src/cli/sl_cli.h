@@ -37,6 +37,27 @@ int sl_cli_fail(const sl_error *err);
 /* The same as "samplab: <source>: <msg>". */
 int sl_cli_fail_in(const char *source, const sl_error *err);
 
+/* Progress and Ctrl-C for long runs (util.c). Between begin and end, SIGINT
+ * sets a flag instead of killing the process (a second Ctrl-C kills it), and
+ * tick, called every so often with what is done, returns nonzero once the
+ * flag is set, so the loop stops, frees what it holds and the command prints
+ * one line ("interrupted after ...") and exits with SL_CLI_EXIT_INTERRUPTED.
+ * When stderr is a terminal, tick also rewrites one progress line there (after
+ * the first second, twice a second); end erases it. Nothing goes to stdout. */
+#define SL_CLI_EXIT_INTERRUPTED 130 /* 128 + SIGINT, the shell's convention */
+typedef struct sl_cli_progress {
+    const char *cmd, *unit;    /* "gof", "draws" */
+    double start, last;
+    int shown;
+    sl_progress p;             /* what a library loop takes: tick = sl_cli_progress_tick, ctx = this */
+} sl_cli_progress;
+void sl_cli_progress_begin(sl_cli_progress *pr, const char *cmd, const char *unit);
+int sl_cli_progress_tick(void *ctx, uint64_t done, uint64_t total);
+void sl_cli_progress_end(sl_cli_progress *pr);
+int sl_cli_interrupted(void);
+/* Prints "samplab CMD: interrupted after DONE UNIT (Ctrl-C); WHAT" and returns SL_CLI_EXIT_INTERRUPTED. */
+int sl_cli_interrupt_exit(const char *cmd, uint64_t done, const char *unit, const char *what);
+
 /* The option table (options.c): every option samplab has, its kind, its group
  * and its help. Option ids start at 1 so that 0 means none. */
 typedef enum sl_cli_opt {
@@ -203,8 +224,9 @@ typedef struct sl_cli_ref {
 void sl_cli_ref_from(const sl_cli_parsed *p, sl_cli_ref_opts *o);
 int sl_cli_ref_load(const sl_cli_ref_opts *o, sl_cli_ref *ref, sl_error *err);
 void sl_cli_ref_free(sl_cli_ref *ref);
-/* Draws n tokens from p with method dt over generator rt, into counts[V] (zeroed first). */
+/* Draws n tokens from p with method dt over generator rt, into counts[V] (zeroed first);
+ * pr (may be NULL) is ticked every 2^20 draws: SL_EINTR when it says stop. */
 int sl_cli_draw_counts(const double *p, size_t V, const sl_draw_type *dt, const sl_rng_type *rt,
-                       const sl_seed *seed, uint64_t n, uint64_t *counts, sl_error *err);
+                       const sl_seed *seed, uint64_t n, uint64_t *counts, sl_cli_progress *pr, sl_error *err);
 
 #endif

@@ -1,11 +1,15 @@
 /* util.c — seeds and errors shared by the subcommands. */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <time.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -78,4 +82,82 @@ int sl_cli_json_emit(struct json_t *root)
     fputc('\n', stdout);
     free(s);
     return 0;
+}
+
+/* ---------------------------------------------------------------- progress and Ctrl-C */
+
+static volatile sig_atomic_t interrupted;
+static struct sigaction old_int;
+static int armed;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+    signal(SIGINT, SIG_DFL); /* a second Ctrl-C kills at once */
+}
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void sl_cli_progress_begin(sl_cli_progress *pr, const char *cmd, const char *unit)
+{
+    memset(pr, 0, sizeof *pr);
+    pr->cmd = cmd;
+    pr->unit = unit;
+    pr->start = pr->last = mono_s();
+    pr->p.tick = sl_cli_progress_tick;
+    pr->p.ctx = pr;
+    if (!armed) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_sigint;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &old_int);
+        armed = 1;
+    }
+}
+
+int sl_cli_progress_tick(void *ctx, uint64_t done, uint64_t total)
+{
+    sl_cli_progress *pr = ctx;
+    if (interrupted)
+        return 1;
+    double t = mono_s();
+    if (t - pr->start >= 1.0 && t - pr->last >= 0.5 && isatty(2)) {
+        if (total)
+            fprintf(stderr, "\rsamplab %s: %llu of %llu %s (%.0f s; Ctrl-C stops) ", pr->cmd,
+                    (unsigned long long)done, (unsigned long long)total, pr->unit, t - pr->start);
+        else
+            fprintf(stderr, "\rsamplab %s: %llu %s (%.0f s; Ctrl-C stops) ", pr->cmd, (unsigned long long)done,
+                    pr->unit, t - pr->start);
+        pr->last = t;
+        pr->shown = 1;
+    }
+    return 0;
+}
+
+void sl_cli_progress_end(sl_cli_progress *pr)
+{
+    if (pr->shown)
+        fprintf(stderr, "\r%79s\r", "");
+    pr->shown = 0;
+    if (armed && !interrupted)
+        sigaction(SIGINT, &old_int, NULL);
+    armed = 0;
+}
+
+int sl_cli_interrupted(void)
+{
+    return interrupted != 0;
+}
+
+int sl_cli_interrupt_exit(const char *cmd, uint64_t done, const char *unit, const char *what)
+{
+    sl_cli_errf("samplab %s: interrupted after %llu %s (Ctrl-C); %s", cmd, (unsigned long long)done, unit, what);
+    return SL_CLI_EXIT_INTERRUPTED;
 }

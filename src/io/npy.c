@@ -833,6 +833,9 @@ int sl_io_vec_read_npy(const char *name, const unsigned char *buf, size_t len, s
     size_t n = info.shape[0];
     if (n == 0)
         return sl_base_error_set(err, SL_EINVAL, "%s: empty vector (shape (0,))", name);
+    if (n > SL_IO_MAX_V)
+        return sl_base_error_set(err, SL_EINVAL, "%s: a vector of %zu entries; samplab reads at most %zu", name, n,
+                                 SL_IO_MAX_V);
     if ((rc = sl_base_vec_alloc(out, n, name, err)))
         return rc;
     for (size_t k = 0; k < n; k++)

@@ -450,8 +450,9 @@ int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_
         snprintf(src, sizeof src, "%s:%s", name, cn);
     else
         snprintf(src, sizeof src, "%s:%s[%ld]", name, cn, row);
-    if (V > SIZE_MAX / sizeof(double))
-        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %llu entries", name, (unsigned long long)V);
+    if (V > SL_IO_MAX_V)
+        return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has rows of %llu entries; samplab reads vectors of at "
+                                 "most %zu", name, cn, (unsigned long long)V, SL_IO_MAX_V);
     if ((rc = sl_base_vec_alloc(out, (size_t)V, src, err)))
         return rc;
     for (size_t i = 0; i < (size_t)V; i++)
@@ -473,6 +474,9 @@ int sl_io_steps_read_safetensors(const char *name, const unsigned char *buf, siz
                                  name, fd.cn, fd.shp);
     if (fd.V == 0 || fd.d0 == 0)
         return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has shape %s: no entries", name, fd.cn, fd.shp);
+    if (fd.V > SL_IO_MAX_V)
+        return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has steps of %llu entries; samplab reads at most %zu",
+                                 name, fd.cn, (unsigned long long)fd.V, SL_IO_MAX_V);
     char src[sizeof out->source];
     if (tensor)
         snprintf(src, sizeof src, "%s:%s", name, fd.cn);
