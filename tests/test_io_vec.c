@@ -212,9 +212,13 @@ Test(replay_io, inline_and_file_dispatch)
     cr_assert_str_eq(e.msg, "inline: line 1, entry 2: 'x' is not a number");
     cr_assert_eq(sl_io_vec_read("3,,2", NULL, -1, &v, &e), SL_EINVAL);
     cr_assert_str_eq(e.msg, "inline: line 1, entry 1 is empty (a comma with no number before it)");
-    /* a directory opens but cannot be read: say why */
-    cr_assert_eq(sl_io_vec_read("tests", NULL, -1, &v, &e), SL_EIO);
-    cr_assert_str_eq(e.msg, "tests: read error: Is a directory");
+    /* a directory, a device, standard input: each named, none read */
+    cr_assert_eq(sl_io_vec_read("tests", NULL, -1, &v, &e), SL_EINVAL);
+    cr_assert_str_eq(e.msg, "tests: a directory, not a file");
+    cr_assert_eq(sl_io_vec_read("/dev/zero", NULL, -1, &v, &e), SL_EINVAL);
+    cr_assert(strstr(e.msg, "/dev/zero: a device, not a file"), "%s", e.msg);
+    cr_assert_eq(sl_io_vec_read("-", NULL, -1, &v, &e), SL_EINVAL);
+    cr_assert(strstr(e.msg, "-: standard input is not read"), "%s", e.msg);
     cr_assert_neq(sl_io_vec_read("no/such/file.txt", NULL, -1, &v, &e), 0);
     cr_assert(strstr(e.msg, "no/such/file.txt: cannot open"), "%s", e.msg);
     char *p = sl_test_tmpfile(".txt", "1\n2\n", 4);

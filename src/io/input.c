@@ -42,9 +42,9 @@ int sl_io_text_start(const char *name, const unsigned char *b, size_t n, const c
     *skip = 0;
     const char *bin = NULL;
     if (n >= 6 && !memcmp(b, "\x93NUMPY", 6))
-        bin = "a .npy file (name it *.npy)";
+        bin = "a .npy file (by its magic bytes)";
     else if (looks_safetensors(b, n))
-        bin = "a .safetensors file (name it *.safetensors)";
+        bin = "a .safetensors file (by its header)";
     else if (n >= 4 && !memcmp(b, "PK\x03\x04", 4))
         bin = "a zip archive (an .npz? save one array with np.save)";
     else if (n >= 2 && b[0] == 0x1f && b[1] == 0x8b)
