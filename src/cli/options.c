@@ -334,8 +334,12 @@ static int parse_value(const char *cmd, const sl_cli_option *o, const char *text
         if (!*text || *text == '-' || *text == '+')
             return bad_value(cmd, o->name, "a non-negative integer", text);
         unsigned long long v = strtoull(text, &end, 10);
-        if (*end || errno == ERANGE || v > SIZE_MAX)
+        if (*end)
             return bad_value(cmd, o->name, "a non-negative integer", text);
+        /* one stated cap for every count: 10^12 draws are hours of work; more is a typo or
+         * 2^64 - 1 (which would run for ever), never a plan */
+        if (errno == ERANGE || v > SL_CLI_SIZE_MAX || v > SIZE_MAX)
+            return bad_value(cmd, o->name, "at most 1000000000000 (10^12)", text);
         a->size = (size_t)v;
         return 0;
     }
@@ -355,6 +359,8 @@ static int parse_value(const char *cmd, const sl_cli_option *o, const char *text
         double v = strtod(text, &end);
         if (!*text || *end || isnan(v))
             return bad_value(cmd, o->name, "a number", text);
+        if (isinf(v)) /* "inf" or past DBL_MAX: no setting takes an infinity */
+            return bad_value(cmd, o->name, "a finite number", text);
         a->d = v;
         return 0;
     }

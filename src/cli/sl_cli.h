@@ -74,13 +74,14 @@ typedef enum sl_cli_opt {
     SL_CLI_OPT_COUNT
 } sl_cli_opt;
 
+#define SL_CLI_SIZE_MAX 1000000000000ull /* the largest value of an SL_CLI_SIZE option: 10^12 */
 typedef enum sl_cli_kind {
     SL_CLI_FLAG,    /* no value */
     SL_CLI_STRING,  /* a name, a path, a seed or a list, read by the subcommand */
-    SL_CLI_SIZE,    /* a non-negative integer (size_t) */
+    SL_CLI_SIZE,    /* a non-negative integer (size_t), at most SL_CLI_SIZE_MAX */
     SL_CLI_LONG,    /* an integer */
     SL_CLI_INDEX,   /* a non-negative integer (long) */
-    SL_CLI_DOUBLE   /* a number, not NaN */
+    SL_CLI_DOUBLE   /* a finite number */
 } sl_cli_kind;
 
 /* Groups a subcommand takes whole. */
