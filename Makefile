@@ -35,7 +35,7 @@ TST_LIB_OBJ := $(LIB_SRC:%.c=$(TST)/%.o)
 TST_CLI_OBJ := $(filter-out $(TST)/src/cli/main.o,$(CLI_SRC:%.c=$(TST)/%.o))
 TST_OBJ     := $(TEST_SRC:%.c=$(TST)/%.o)
 
-.PHONY: all deps deps-test deps-report deps-golden deps-fuzz test test-unit report bench golden golden-check golden-current clean fuzz fuzz-run
+.PHONY: all asan deps deps-test deps-report deps-golden deps-fuzz test test-unit report bench golden golden-check golden-current clean fuzz fuzz-run
 all: bin/samplab
 
 deps:
@@ -75,6 +75,17 @@ $(TST)/samplab-tests: $(TST_LIB_OBJ) $(TST_CLI_OBJ) $(TST_OBJ)
 	@echo '  LD      $@'
 	@$(CC) $(SAN) $(OMP) -o $@ $^ $(PKG_LIBS) -lcriterion $(LDLIBS)
 
+# The command line under AddressSanitizer, LeakSanitizer and UBSan (the test
+# build's objects plus its main): make test runs every CLI test through it, so
+# a leak, an overflow or undefined behaviour on any path fails the test.
+ASAN_BIN := build/asan-$(notdir $(CC))/samplab
+$(ASAN_BIN): $(TST_LIB_OBJ) $(CLI_SRC:%.c=$(TST)/%.o)
+	@mkdir -p $(dir $@)
+	@echo '  LD [asan,ubsan] $@'
+	@$(CC) $(SAN) $(OMP) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+asan: $(ASAN_BIN)
+
 # Test-only C++ oracles compiled against Debian's headers (libpcg-cpp-dev).
 $(TST)/oracle/%: tests/oracle/%.cpp
 	@mkdir -p $(dir $@)
@@ -85,10 +96,10 @@ ORACLES := $(patsubst tests/oracle/%.cpp,$(TST)/oracle/%,$(wildcard tests/oracle
 test: deps-test
 	@$(MAKE) --no-print-directory test-unit
 
-test-unit: $(TST)/samplab-tests $(ORACLES) bin/samplab
+test-unit: $(TST)/samplab-tests $(ORACLES) bin/samplab $(ASAN_BIN)
 	@sh mk/check-layers.sh $(CC) $(REL_LIB_OBJ) $(REL_CLI_OBJ)
 	@for o in $(ORACLES); do $$o > $$o.txt || exit 1; done
-	SL_ORACLE_DIR=$(TST)/oracle SL_BIN=bin/samplab ASAN_OPTIONS=detect_leaks=1 \
+	SL_ORACLE_DIR=$(TST)/oracle SL_BIN=$(ASAN_BIN) ASAN_OPTIONS=detect_leaks=1 \
 	  $(TST)/samplab-tests -j2 --short-filename
 
 report: deps-report bin/samplab

@@ -68,7 +68,7 @@ int sl_cli_calibrate_main(int argc, char **argv)
     memset(&first, 0, sizeof first);
     if (first_text) {
         if (sl_base_seed_parse(first_text, &first, &err))
-            return sl_cli_fail(&err);
+            return sl_cli_fail_in("--first-seed", &err);
         if (first.hi) {
             sl_cli_errf("samplab calibrate: --first-seed must be below 2^64\n");
             return 2;

@@ -17,7 +17,7 @@
 
 int sl_cli_errf(const char *fmt, ...)
 {
-    char msg[2048], e[2 * SL_CLI_ESC_MAX];
+    char msg[4096];
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(msg, sizeof msg, fmt, ap);
@@ -25,7 +25,13 @@ int sl_cli_errf(const char *fmt, ...)
     size_t len = n < 0 ? 0 : (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1;
     if (len && msg[len - 1] == '\n') /* the format's own line end; any other newline is escaped */
         len--;
-    fprintf(stderr, "%s\n", sl_base_esc(msg, len, e, sizeof e));
+    char e[4 * sizeof msg + 8];
+    sl_base_esc(msg, len, e, sizeof e);
+    size_t el = strlen(e);
+    if (el > 1200) /* a long quoted name: keep the head and the tail, which says what is wrong */
+        fprintf(stderr, "%.400s...%s\n", e, e + el - 700);
+    else
+        fprintf(stderr, "%s\n", e);
     return 2;
 }
 
@@ -46,10 +52,10 @@ int sl_cli_seed(const char *seed_text, const char *stream_text, sl_seed *out)
     memset(out, 0, sizeof *out);
     out->lo = 42; /* samplab's default seed */
     if (seed_text && sl_base_seed_parse(seed_text, out, &err))
-        return sl_cli_fail(&err);
+        return sl_cli_fail_in("--seed", &err);
     if (stream_text) {
         if (sl_base_seed_parse_stream(stream_text, &out->stream, &err))
-            return sl_cli_fail(&err);
+            return sl_cli_fail_in("--stream", &err);
         out->has_stream = 1;
     }
     return 0;

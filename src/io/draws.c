@@ -42,11 +42,11 @@ static const char *bad_token_hint(const char *tok, size_t len)
         if ((unsigned char)tok[i] >= 0x80)
             return "token ids are ASCII digits (non-ASCII bytes here)";
     for (size_t i = 0; i < len; i++)
-        if (tok[i] == '.' || tok[i] == 'e' || tok[i] == 'E')
-            return "token ids are integers (np.savetxt needs fmt='%d')";
-    for (size_t i = 0; i < len; i++)
         if (tok[i] == ',' || tok[i] == '[' || tok[i] == ']' || tok[i] == '{' || tok[i] == '"')
             return "token ids are separated by whitespace only";
+    for (size_t i = 0; i < len; i++)
+        if (tok[i] == '.' || tok[i] == 'e' || tok[i] == 'E')
+            return "token ids are integers (np.savetxt needs fmt='%d')";
     return "token ids are non-negative decimal integers";
 }
 
