@@ -35,7 +35,7 @@ TST_LIB_OBJ := $(LIB_SRC:%.c=$(TST)/%.o)
 TST_CLI_OBJ := $(filter-out $(TST)/src/cli/main.o,$(CLI_SRC:%.c=$(TST)/%.o))
 TST_OBJ     := $(TEST_SRC:%.c=$(TST)/%.o)
 
-.PHONY: all asan deps deps-test deps-report deps-golden deps-fuzz test test-unit report bench golden golden-check golden-current clean fuzz fuzz-run
+.PHONY: all asan deps deps-test deps-report deps-golden deps-fuzz test test-unit report bench golden golden-check golden-current clean fuzz fuzz-run fuzz-merge
 all: bin/samplab
 
 deps:
@@ -99,7 +99,7 @@ test: deps-test
 test-unit: $(TST)/samplab-tests $(ORACLES) bin/samplab $(ASAN_BIN)
 	@sh mk/check-layers.sh $(CC) $(REL_LIB_OBJ) $(REL_CLI_OBJ)
 	@for o in $(ORACLES); do $$o > $$o.txt || exit 1; done
-	SL_ORACLE_DIR=$(TST)/oracle SL_BIN=$(ASAN_BIN) ASAN_OPTIONS=detect_leaks=1 \
+	SL_ORACLE_DIR=$(TST)/oracle SL_BIN=$(ASAN_BIN) SL_REL_BIN=bin/samplab ASAN_OPTIONS=detect_leaks=1 \
 	  $(TST)/samplab-tests -j2 --short-filename
 
 report: deps-report bin/samplab
@@ -158,6 +158,17 @@ fuzz-run: $(FUZZ_TARGETS:%=$(FUZZ)/fuzz_%)
 	    || { tail -40 $(FUZZ)/$$t.log; echo "fuzz: $$t FAILED; input in $(FUZZ)/crash/$$t/, log $(FUZZ)/$$t.log"; exit 1; }; \
 	  grep -E '^(#[0-9]+ *DONE|stat::number_of_executed_units|Done [0-9]+ runs)' $(FUZZ)/$$t.log | tail -1; \
 	done; echo "fuzz: $(FUZZ_TARGETS): no crash, hang, leak or sanitizer report"
+
+# Keeps what make fuzz found: the inputs of build/fuzz/corpus/<t> that add coverage to
+# tests/fuzz/corpus/<t> join it (libFuzzer's -merge=1, so the corpus stays small; the seeds stay).
+fuzz-merge: $(FUZZ_TARGETS:%=$(FUZZ)/fuzz_%)
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ)/corpus/$$t tests/fuzz/corpus/$$t; \
+	  before=$$(ls tests/fuzz/corpus/$$t | wc -l); \
+	  $(FUZZ)/fuzz_$$t -merge=1 tests/fuzz/corpus/$$t $(FUZZ)/corpus/$$t > $(FUZZ)/$$t.merge.log 2>&1 \
+	    || { tail -20 $(FUZZ)/$$t.merge.log; exit 1; }; \
+	  echo "fuzz-merge: $$t: $$before seeds, now $$(ls tests/fuzz/corpus/$$t | wc -l) inputs"; \
+	done
 
 clean:
 	rm -rf build bin

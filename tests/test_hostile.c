@@ -137,3 +137,30 @@ Test(hostile, counts) { run_group("counts"); }
 Test(hostile, steps) { run_group("steps"); }
 Test(hostile, special_files) { run_group("special"); }
 Test(hostile, arguments) { run_group("args"); }
+
+/* A long run stops on Ctrl-C: exit 130, nothing on stdout, one line that says how far it got.
+ * pre is a pipe into samplab (or ""). */
+static void expect_interrupted(const char *pre, const char *args, const char *want)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "--version >/dev/null; %s timeout --preserve-status -s INT 2 ${SL_BIN:-bin/samplab} %s",
+             pre, args);
+    sl_test_run r = sl_test_cli(cmd);
+    cr_expect_eq(r.status, 130, "%s: exit %d (stderr %s)", args, r.status, r.err);
+    cr_expect_str_empty(r.out, "%s: stdout %s", args, r.out);
+    cr_expect_eq(sl_test_lines(r.err), 1, "%s: stderr %s", args, r.err);
+    cr_expect(strstr(r.err, want), "%s: stderr '%s' lacks '%s'", args, r.err, want);
+    sl_test_run_free(&r);
+}
+
+Test(hostile, ctrl_c_stops_long_runs)
+{
+    expect_interrupted("", "gof --probs 3,2,2,1 --method cdf --n 1000000000000",
+                       "samplab gof: interrupted after");
+    expect_interrupted("", "draw --probs 3,2,2,1 --method alias --n 1000000000000 --counts",
+                       "samplab draw: interrupted after");
+    expect_interrupted("", "calibrate --probs 3,2,2,1 --method cdf --n 100000000 --seeds 100000",
+                       "samplab calibrate: interrupted after");
+    /* an endless stream of valid draws: 10^12 would take hours, Ctrl-C ends it now */
+    expect_interrupted("yes 0 |", "gof --probs 3,2,2,1 --draws -", "samplab gof: interrupted after");
+}

@@ -302,6 +302,10 @@ int sl_cli_check_main(int argc, char **argv)
         return 2;
     }
     size_t trials = v[SL_CLI_TRIALS].given ? v[SL_CLI_TRIALS].size : 200;
+    if (trials > 100000) { /* each trial simulates a whole log */
+        sl_cli_errf("samplab check: --trials must be at most 100000, not %zu\n", trials);
+        return 2;
+    }
     sl_cli_gen g;
     if (sl_cli_gen_load("check", &po, 0, &g))
         return 2;

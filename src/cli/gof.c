@@ -64,6 +64,10 @@ int sl_cli_gof_main(int argc, char **argv)
         sl_cli_errf("samplab gof: --alpha must be in (0,1), not %s\n", sl_cli_esc(v[SL_CLI_ALPHA].text, e, sizeof e));
         return 2;
     }
+    if (has_reps && reps_opt > 1000000) { /* the default is at most 2000 (about 0.15 s) */
+        sl_cli_errf("samplab gof: --null-reps must be at most 1000000, not %zu", reps_opt);
+        return 2;
+    }
     if ((draws != NULL) + (counts_path != NULL) + (method != NULL) != 1) {
         sl_cli_errf("samplab gof: give exactly one of --draws FILE, --counts FILE, --method M\n");
         return 2;

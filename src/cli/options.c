@@ -91,8 +91,8 @@ const sl_cli_option sl_cli_options[SL_CLI_OPT_COUNT] = {
         "token ids separated by whitespace or newlines ('-' = stdin);\n"
         "read as a stream: memory O(V) whatever the number of draws"),
     OPT(SL_CLI_COUNTS_FILE, "--counts", SL_CLI_STRING, 0, 0, "FILE",
-        "one count per token id in order, or id<TAB>count lines\n"
-        "for every id (the output of `samplab draw --counts` as is)"),
+        "id<TAB>count lines for every id, the output of `samplab draw --counts`\n"
+        "as is ('-' = stdin; a one-column file is draws: --draws)"),
     OPT(SL_CLI_ALPHA, "--alpha", SL_CLI_DOUBLE, 0, 0, "A", "test level (default 0.01)"),
     OPT(SL_CLI_NULL_REPS, "--null-reps", SL_CLI_SIZE, 0, 0, "R",
         "TV null samples for its 99th percentile (default: 200 to 2000, about\n"

@@ -188,8 +188,9 @@ int sl_cli_power_main(int argc, char **argv)
         sl_cli_errf("samplab power: --n N is required, 1 <= N < 2^32\n");
         return 2;
     }
-    if (trials == 0) {
-        sl_cli_errf("samplab power: --trials must be at least 1\n");
+    if (trials == 0 || trials > 100000) {
+        /* 200 trials take about 35 s at V = 49152: 10^5 are hours, more never ends */
+        sl_cli_errf("samplab power: --trials must be between 1 and 100000, not %zu\n", trials);
         return 2;
     }
     sl_error err;

@@ -124,6 +124,8 @@ void sl_cli_progress_begin(sl_cli_progress *pr, const char *cmd, const char *uni
         sa.sa_handler = on_sigint;
         sigemptyset(&sa.sa_mask);
         sigaction(SIGINT, &sa, &old_int);
+        if (old_int.sa_handler == SIG_IGN) /* started with Ctrl-C ignored (nohup, a background job): keep it so */
+            sigaction(SIGINT, &old_int, NULL);
         armed = 1;
     }
 }
