@@ -281,6 +281,12 @@ twod = put('twod.safetensors', st_obj({'logits': dict(ENT, shape=[2, 2])}, F4))
 case('safetensors', 'twod.safetensors: row 2 is out of range', 'draw --logits %s --row 2 --method cdf' % twod)
 case('safetensors', 'twod.safetensors: no tensor "nope"', 'draw --logits %s --tensor nope --method cdf' % twod)
 case('safetensors', 'no tensor "\\x1b[31m"', 'draw --logits %s --tensor "$(printf \'\\033[31m\')" --method cdf' % twod)
+case('safetensors', 'twod.safetensors: row 5 is out of range',
+     'report --logits %s --row 5 --no-plot --only ties --out @T/rep' % twod)
+case('safetensors', 'twod.safetensors: no tensor "nope"',
+     'report --logits %s --tensor nope --row 0 --no-plot --only cost --out @T/rep' % twod)
+case('safetensors', 'twod.safetensors: tensor "logits" has shape [2,2], 2 rows: choose one with --row',
+     'report --logits %s --no-plot --only ties,cost --out @T/rep' % twod)
 case('safetensors', 'twod.safetensors: tensor "logits" has shape [2,2], 2 rows: choose one with --row',
      'gof --logits %s --method cdf --n 5' % twod)
 
