@@ -1,4 +1,4 @@
-# samplab — build, test, report, bench, golden, golden-check, clean.
+# samplab — build, test, report, bench, golden, golden-check, install, uninstall, clean.
 # GSL, jansson and Criterion come through pkg-config; mk/deps.sh checks for
 # (and, as root, installs) everything a target needs before it runs.
 
@@ -35,7 +35,7 @@ TST_LIB_OBJ := $(LIB_SRC:%.c=$(TST)/%.o)
 TST_CLI_OBJ := $(filter-out $(TST)/src/cli/main.o,$(CLI_SRC:%.c=$(TST)/%.o))
 TST_OBJ     := $(TEST_SRC:%.c=$(TST)/%.o)
 
-.PHONY: all asan deps deps-test deps-report deps-golden deps-fuzz test test-unit report bench golden golden-check golden-current clean fuzz fuzz-run fuzz-merge
+.PHONY: all deps deps-test deps-report deps-golden deps-fuzz test test-unit report bench golden golden-check golden-current clean fuzz fuzz-run deps-bench lib man install uninstall deps-explorer deps-browser explorer explorer-build test-browser test-browser-run asan fuzz-merge
 all: bin/samplab
 
 deps:
@@ -48,11 +48,109 @@ deps-golden:
 	@sh mk/deps.sh golden
 deps-fuzz:
 	@sh mk/deps.sh fuzz
+deps-explorer:
+	@sh mk/deps.sh explorer
+deps-browser:
+	@sh mk/deps.sh browser
+deps-bench:
+	@sh mk/deps.sh bench
+
+# Open MPI, when its development files are here, lets `samplab sweep` run on
+# mpirun's ranks (src/cli/sweep_mpi.c); without it sweep runs serially. The test
+# build (under the sanitizers) leaves it out; make test runs mpirun on bin/samplab.
+MPI_PKG := $(shell pkg-config --exists ompi-c 2>/dev/null && echo ompi-c)
+ifneq ($(MPI_PKG),)
+$(REL)/src/cli/sweep_mpi.o: PKG_CFLAGS += -DSL_HAVE_MPI $(shell pkg-config --cflags ompi-c)
+MPI_LIBS := $(shell pkg-config --libs ompi-c) -lpthread
+endif
+# Rebuilt when Open MPI appears or goes (make test installs it).
+$(REL)/mpi.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(MPI_PKG)' | cmp -s - $@ || echo '$(MPI_PKG)' > $@
+$(REL)/src/cli/sweep_mpi.o: $(REL)/mpi.stamp
+FORCE:
 
 bin/samplab: $(REL_LIB_OBJ) $(REL_CLI_OBJ)
 	@mkdir -p bin
 	@echo '  LD      $@'
-	@$(CC) $(CFLAGS) $(OMP) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+	@$(CC) $(CFLAGS) $(OMP) -o $@ $^ $(PKG_LIBS) $(MPI_LIBS) $(LDLIBS)
+
+# ---------------------------------------------------------------- the library
+# libsamplab.so (with its soname) and libsamplab.a from the same sources as
+# bin/samplab, compiled position-independent; the version script exports the
+# sl_ names only. The version is SL_VERSION (src/base/sl_base.h).
+VERSION := $(shell sed -n 's/^\#define SL_VERSION "\(.*\)"/\1/p' src/base/sl_base.h)
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+PIC     := build/pic-$(notdir $(CC))
+PIC_LIB_OBJ := $(LIB_SRC:%.c=$(PIC)/%.o)
+SONAME  := libsamplab.so.$(SOMAJOR)
+
+$(PIC)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo '  CC [pic] $<'
+	@$(CC) $(BASEFLAGS) $(DEPFLAGS) $(CFLAGS) -fPIC $(PKG_CFLAGS) -c -o $@ $<
+
+lib/libsamplab.so.$(VERSION): $(PIC_LIB_OBJ) mk/libsamplab.map
+	@mkdir -p lib
+	@echo '  LD      $@'
+	@$(CC) $(CFLAGS) $(OMP) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=mk/libsamplab.map -Wl,-z,defs \
+	  -o $@ $(PIC_LIB_OBJ) $(PKG_LIBS) $(LDLIBS)
+	@ln -sf libsamplab.so.$(VERSION) lib/$(SONAME)
+	@ln -sf $(SONAME) lib/libsamplab.so
+
+lib/libsamplab.a: $(PIC_LIB_OBJ)
+	@mkdir -p lib
+	@echo '  AR      $@'
+	@rm -f $@ && ar rcs $@ $^
+
+lib: lib/libsamplab.so.$(VERSION) lib/libsamplab.a build/samplab.pc
+
+# pkg-config file for the installed tree: GSL and jansson are private
+# requirements (the public headers include neither), OpenMP and libm private libs.
+build/samplab.pc: mk/samplab.pc.in Makefile
+	@mkdir -p build
+	@sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@OMP@|$(OMP)|' $< > $@
+
+# ---------------------------------------------------------------- man pages
+# One page per subcommand and samplab(1), generated from the --help texts.
+man: bin/samplab man/gen.sh
+	@sh man/gen.sh bin/samplab build/man
+
+# ---------------------------------------------------------------- install
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR  := $(PREFIX)/bin
+LIBDIR  := $(PREFIX)/lib
+INCDIR  := $(PREFIX)/include/samplab
+MANDIR  := $(PREFIX)/share/man/man1
+PYDIR   := $(PREFIX)/lib/python3/dist-packages
+PUBLIC_HEADERS := src/samplab.h $(sort $(filter-out src/cli/%,$(wildcard src/*/sl_*.h)))
+# build/samplab.pc names PREFIX: rebuild it when PREFIX changes
+.PHONY: build/samplab.pc
+
+install: bin/samplab lib man
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR) $(DESTDIR)$(MANDIR)
+	install -m 755 bin/samplab $(DESTDIR)$(BINDIR)/samplab
+	install -m 755 lib/libsamplab.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf libsamplab.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libsamplab.so
+	install -m 644 lib/libsamplab.a $(DESTDIR)$(LIBDIR)/
+	install -m 644 build/samplab.pc $(DESTDIR)$(LIBDIR)/pkgconfig/samplab.pc
+	install -m 644 src/samplab.h $(DESTDIR)$(INCDIR)/samplab.h
+	for h in $(filter-out src/samplab.h,$(PUBLIC_HEADERS)); do \
+	  d=$$(basename $$(dirname $$h)); install -d $(DESTDIR)$(INCDIR)/$$d && install -m 644 $$h $(DESTDIR)$(INCDIR)/$$d/ || exit 1; \
+	done
+	install -m 644 build/man/*.1 $(DESTDIR)$(MANDIR)/
+	@if [ -d python/samplab ]; then \
+	  install -d $(DESTDIR)$(PYDIR)/samplab && install -m 644 python/samplab/*.py $(DESTDIR)$(PYDIR)/samplab/ \
+	  && echo "  python package in $(DESTDIR)$(PYDIR)/samplab"; fi
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/samplab
+	rm -f $(DESTDIR)$(LIBDIR)/libsamplab.so $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libsamplab.so.$(VERSION)
+	rm -f $(DESTDIR)$(LIBDIR)/libsamplab.a $(DESTDIR)$(LIBDIR)/pkgconfig/samplab.pc
+	rm -rf $(DESTDIR)$(INCDIR) $(DESTDIR)$(PYDIR)/samplab
+	rm -f $(DESTDIR)$(MANDIR)/samplab.1 $(DESTDIR)$(MANDIR)/samplab-*.1
 
 # Header dependencies come from the compiler (-MMD -MP), one .d file per object.
 DEPFLAGS := -MMD -MP
@@ -96,9 +194,15 @@ ORACLES := $(patsubst tests/oracle/%.cpp,$(TST)/oracle/%,$(wildcard tests/oracle
 test: deps-test
 	@$(MAKE) --no-print-directory test-unit
 
-test-unit: $(TST)/samplab-tests $(ORACLES) bin/samplab $(ASAN_BIN)
+test-unit: $(TST)/samplab-tests $(ORACLES) bin/samplab lib $(ASAN_BIN)
 	@sh mk/check-layers.sh $(CC) $(REL_LIB_OBJ) $(REL_CLI_OBJ)
+	@# the installed tree (examples through pkg-config, shared and static), then the
+	@# Python package against the command line on the same inputs
+	@sh mk/test-install.sh bin/samplab
+	SL_BIN=bin/samplab PYTHONPATH=python SAMPLAB_LIB=lib/$(SONAME) /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests
 	@for o in $(ORACLES); do $$o > $$o.txt || exit 1; done
+	@# every example command of README.md and docs/*.md, its output compared where shown
+	/usr/bin/python3 mk/doc-examples.py --bin bin/samplab
 	SL_ORACLE_DIR=$(TST)/oracle SL_BIN=$(ASAN_BIN) SL_REL_BIN=bin/samplab ASAN_OPTIONS=detect_leaks=1 \
 	  $(TST)/samplab-tests -j2 --short-filename
 
@@ -106,7 +210,9 @@ report: deps-report bin/samplab
 	@mkdir -p reports
 	bin/samplab report --out reports
 
-bench: deps bin/samplab
+# The peers (torch, NumPy, Rust rand) are installed by deps-bench, so every
+# side-by-side comparison is made in this one run.
+bench: deps-bench bin/samplab
 	@sh analysis/bench.sh
 
 golden: deps-golden
@@ -170,7 +276,73 @@ fuzz-merge: $(FUZZ_TARGETS:%=$(FUZZ)/fuzz_%)
 	  echo "fuzz-merge: $$t: $$before seeds, now $$(ls tests/fuzz/corpus/$$t | wc -l) inputs"; \
 	done
 
+# The explorer page (docs/explorer.md): the library layers and the CLI's own
+# pipeline, draw, compare and rng commands (web/main.c dispatches to them)
+# compiled to WebAssembly by clang for wasm32-wasi (Debian's wasi-libc and lld),
+# then site/ is assembled with the module embedded, so it runs from file://.
+# Left out: GSL (SL_NO_GSL: the gsl framework and gsl:NAME sources), OpenMP,
+# .safetensors (jansson's reader), the files that need a process (gnuplot,
+# temp files, mmap). The JSON writer is web/jansson/json.c (jansson's API, the
+# CLI's bytes); exp and log are glibc's FMA variants (web/libm_fma.c). The
+# native build is unchanged.
+WASM_CC     ?= clang
+WASM_AR     ?= llvm-ar-14
+WASM        := build/wasm
+WASM_SYSINC := /usr/include/wasm32-wasi
+WASM_SYSLIB := /usr/lib/wasm32-wasi
+WASM_RTDIR   = $(shell $(WASM_CC) -print-resource-dir 2>/dev/null)
+WASM_SKIP   := src/base/gsl.c src/rng/gsl.c src/framework/gsl.c src/stats/gof.c src/stats/power.c \
+               src/stats/tvnull.c src/stats/repeats.c src/io/gnuplot.c src/io/steps.c src/io/textbuf.c \
+               src/io/safetensors.c
+WASM_LIB_SRC:= $(filter-out src/report/% $(WASM_SKIP),$(LIB_SRC))
+WASM_CLI_SRC:= src/cli/options.c src/cli/util.c src/cli/pipeline.c src/cli/draw.c src/cli/compare.c src/cli/rng.c
+WASM_WEB_SRC:= web/main.c web/jansson/json.c web/libm_fma.c
+WASM_CFLAGS  = --target=wasm32-wasi -nostdinc -isystem $(WASM_RTDIR)/include -isystem $(WASM_SYSINC) \
+               -std=c11 -D_POSIX_C_SOURCE=200809L -DSL_NO_GSL $(WARN) -ffp-contract=off -fno-fast-math \
+               -Isrc -Iweb/jansson -O2
+WASM_LDFLAGS = -m wasm32 -L$(WASM_SYSLIB) --gc-sections --strip-all -z stack-size=1048576 \
+               --initial-memory=4194304
+SITE_FILES  := web/index.html web/style.css web/app.js web/samplab.js
+
+$(WASM)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo '  CC [wasm] $<'
+	@$(WASM_CC) $(WASM_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(WASM)/libsamplab.a: $(WASM_LIB_SRC:%.c=$(WASM)/%.o)
+	@rm -f $@
+	@$(WASM_AR) rcs $@ $^
+
+# Only the archive members the commands reach are linked (GSL's users are not among them).
+$(WASM)/samplab.wasm: $(WASM_CLI_SRC:%.c=$(WASM)/%.o) $(WASM_WEB_SRC:%.c=$(WASM)/%.o) $(WASM)/libsamplab.a
+	@echo '  LD [wasm] $@'
+	@wasm-ld $(WASM_LDFLAGS) $(WASM_SYSLIB)/crt1-command.o $^ -lc -lm \
+	  $(WASM_RTDIR)/lib/wasi/libclang_rt.builtins-wasm32.a -o $@
+
+# The page's JSON writer and C library as WASI programs, for make test-browser's
+# checks against libjansson and glibc (web/test/run.sh).
+$(WASM)/json_diff.wasm: web/test/json_diff.c web/jansson/json.c web/jansson/jansson.h
+	@$(WASM_CC) $(WASM_CFLAGS) -o $@ web/test/json_diff.c web/jansson/json.c
+$(WASM)/libm_diff.wasm: web/test/libm_diff.c web/libm_fma.c
+	@$(WASM_CC) $(WASM_CFLAGS) -o $@ web/test/libm_diff.c web/libm_fma.c
+
+site/index.html: $(WASM)/samplab.wasm $(SITE_FILES) mk/site.sh data/weather.txt data/ties.txt
+	@sh mk/site.sh $(WASM)/samplab.wasm site
+
+explorer: deps-explorer
+	@$(MAKE) --no-print-directory explorer-build
+
+explorer-build: site/index.html
+
+# The page in a real browser (web/test/browser.mjs): Debian's chromium, headless,
+# driven through puppeteer-core; checks against bin/samplab, screenshots in build/explorer/.
+test-browser: deps-browser
+	@$(MAKE) --no-print-directory test-browser-run
+
+test-browser-run: site/index.html bin/samplab $(WASM)/json_diff.wasm $(WASM)/libm_diff.wasm
+	@sh web/test/run.sh
+
 clean:
-	rm -rf build bin
+	rm -rf build bin lib site
 
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -9,8 +9,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 mkdir -p build
 CC=${CC:-gcc}
-(cd analysis/golden/rand_golden &&
-  cargo build --offline --release --quiet --target-dir "$root/build/rand_golden")
+oracle=$(GOLDEN_ORIGIN="Debian librust-rand-dev" \
+  sh analysis/golden/rand_golden/build.sh rand08 "$root/build/rand_golden" 0.8.5)
 # shellcheck disable=SC2046
 $CC -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -ffp-contract=off -fno-fast-math -Isrc $(pkg-config --cflags gsl jansson) \
   -o build/bench_candle analysis/bench_candle.c $(ls src/*/*.c | grep -v '^src/cli/') \
@@ -20,7 +20,7 @@ $CC -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -ffp-contract=off -fno-fast-math -Isr
 rust="" ours=""
 for i in 1 2 3 4 5; do
   rust="$rust
-$(build/rand_golden/release/rand_golden bench)"
+$("$oracle" bench)"
   ours="$ours
 $(build/bench_candle)"
 done

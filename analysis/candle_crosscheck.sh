@@ -9,10 +9,9 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 cases=${1:-300}
-(cd analysis/golden/rand_golden &&
-  cargo build --offline --release --quiet --target-dir "$root/build/rand_golden")
+oracle=$(GOLDEN_ORIGIN="Debian librust-rand-dev" \
+  sh analysis/golden/rand_golden/build.sh rand08 "$root/build/rand_golden" 0.8.5)
 [ -x bin/samplab ] || make -s bin/samplab
-oracle=build/rand_golden/release/rand_golden
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0 draws=0 errs=0

@@ -15,7 +15,8 @@ bad() { fail=$((fail + 1)); echo "check-layers: FAIL $*"; }
 
 # who may include whom (DESIGN.md): base <- rng <- draw <- logits <- framework;
 # stats and io use base only; draw and above may use stats' bookkeeping types;
-# report uses every library layer; cli uses everything.
+# api (each command's computation and its JSON) uses framework and io and
+# what they use; report uses every layer below api; cli uses everything.
 allowed() {
   case $1 in
     base) echo "base" ;;
@@ -25,8 +26,9 @@ allowed() {
     draw) echo "base rng stats draw" ;;
     logits) echo "base rng stats draw logits" ;;
     framework) echo "base rng stats draw logits framework" ;;
+    api) echo "base rng stats draw logits framework io api" ;;
     report) echo "base rng stats draw logits framework io report" ;;
-    cli) echo "base rng stats draw logits framework io report cli" ;;
+    cli) echo "base rng stats draw logits framework io api report cli" ;;
     *) echo "" ;;
   esac
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Checks what a make target needs; installs what is missing with apt-get when
 # run as root, otherwise prints the exact apt-get line and exits 2.
-# Usage: mk/deps.sh build|test|report|golden|fuzz
+# Usage: mk/deps.sh build|test|report|golden|fuzz|bench|explorer|browser
 set -u
 what=${1:-build}
 missing=""
@@ -22,8 +22,17 @@ case "${CC:-}" in *clang*) need_file /usr/lib/llvm-14/lib/libomp.so libomp-14-de
 case "$what" in
   test)
     need_pc criterion libcriterion-dev
+    # mk/doc-examples.py runs the docs' examples with Debian's interpreter
+    need_file /usr/bin/python3 python3
     need_cmd g++ g++
     need_file /usr/include/pcg_random.hpp libpcg-cpp-dev
+    # samplab sweep on MPI ranks: mpirun, and the library it is built with
+    need_cmd mpirun openmpi-bin
+    need_pc ompi-c libopenmpi-dev
+    # the Python package's tests (pytest), and pip install ./python offline (setuptools)
+    need_py pytest python3-pytest
+    need_py setuptools python3-setuptools
+    need_py pip python3-pip
     ;;
   report)
     need_cmd gnuplot gnuplot-nox
@@ -35,6 +44,22 @@ case "$what" in
     need_py numpy python3-numpy
     need_cmd cargo cargo
     need_file /usr/share/cargo/registry librust-rand-dev
+    ;;
+  bench)
+    # make bench compares with the real libraries in the same run: torch and
+    # NumPy through Debian's own interpreter (/usr/bin/python3, never a python3
+    # found first on PATH), Rust rand built offline from Debian's crates; the
+    # report's timing runs gnuplot; bench_stats.sh uses /usr/bin/time and bc.
+    need_file /usr/bin/python3 python3
+    need_py torch python3-torch
+    need_py numpy python3-numpy
+    need_cmd cargo cargo
+    # the crate's folder carries its version (rand-0.8.5 on Debian 12)
+    rand_dir=$(ls -d /usr/share/cargo/registry/rand-0.* 2>/dev/null | head -n 1)
+    need_file "${rand_dir:-/usr/share/cargo/registry/rand-0.x}" librust-rand-dev
+    need_cmd gnuplot gnuplot-nox
+    need_file /usr/bin/time time
+    need_cmd bc bc
     ;;
   fuzz)
     need_cmd clang clang
@@ -50,6 +75,22 @@ case "$what" in
         echo "deps: missing libFuzzer runtime (Debian: libclang-rt-dev)"; missing="$missing libclang-rt-dev"
       fi
       rm -rf "$t"
+    fi
+    ;;
+  explorer|browser)
+    # the page: clang for wasm32-wasi, wasi-libc, compiler-rt's wasm32 builtins, wasm-ld, llvm-ar
+    need_cmd clang clang
+    need_cmd wasm-ld lld
+    need_cmd llvm-ar-14 llvm-14
+    need_file /usr/lib/wasm32-wasi/libc.a wasi-libc
+    need_file /usr/lib/llvm-14/lib/clang/14.0.6/lib/wasi/libclang_rt.builtins-wasm32.a libclang-rt-14-dev-wasm32
+    if [ "$what" = browser ]; then
+      # the test: Debian's chromium driven through puppeteer-core (npm, into build/browser)
+      need_cmd chromium chromium
+      need_cmd node nodejs
+      need_cmd npm npm
+      # the weather example's Japanese words in the screenshots
+      need_file /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf fonts-droid-fallback
     fi
     ;;
 esac

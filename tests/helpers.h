@@ -91,6 +91,29 @@ static inline char *sl_test_tmpfile(const char *suffix, const void *data, size_t
     return path;
 }
 
+/* Writes rows x cols little-endian float32 values (raw bytes, as a .npy holds
+ * them) as a 2-D .npy of its own (version 1.0, 128-byte header); returns the
+ * path (malloc'd) or NULL. */
+static inline char *sl_test_npy_f32(const void *bytes, size_t rows, size_t cols)
+{
+    size_t hl = 128 - 10, n = rows * cols * 4;
+    unsigned char *buf = malloc(128 + n);
+    if (!buf)
+        return NULL;
+    char dict[128];
+    int dl = snprintf(dict, sizeof dict, "{'descr': '<f4', 'fortran_order': False, 'shape': (%zu, %zu), }", rows, cols);
+    memcpy(buf, "\x93NUMPY\x01\x00", 8);
+    buf[8] = (unsigned char)hl;
+    buf[9] = 0;
+    memset(buf + 10, ' ', hl);
+    memcpy(buf + 10, dict, (size_t)dl);
+    buf[127] = '\n';
+    memcpy(buf + 128, bytes, n);
+    char *p = sl_test_tmpfile(".npy", buf, 128 + n);
+    free(buf);
+    return p;
+}
+
 /* Path of a test-only oracle's transcript (make test writes them). */
 static inline char *sl_test_oracle(const char *name)
 {
@@ -118,6 +141,35 @@ static inline const char *sl_test_field(const char *line, const char *key, char 
     memcpy(buf, p, n);
     buf[n] = '\0';
     return buf;
+}
+
+/* The line "KEY ID ..." of a golden text (from its first character), or NULL. */
+static inline const char *sl_test_rec(const char *text, const char *key, int id)
+{
+    char pat[48];
+    snprintf(pat, sizeof pat, "\n%s %d ", key, id);
+    const char *p = strstr(text, pat);
+    return p ? p + 1 : NULL;
+}
+
+/* `samplab check` with the settings of a `replay ... --json` command line and
+ * --tokens TOKENS (comma list): 1 when it exits 0 and finds no divergence, else
+ * 0 with its output logged. */
+static inline int sl_test_check_seeded(const char *replay_args, const char *tokens)
+{
+    const char *json = strstr(replay_args, " --json");
+    cr_assert(!strncmp(replay_args, "replay ", 7) && json, "not a replay --json command: %.80s", replay_args);
+    size_t len = strlen(replay_args) + strlen(tokens) + 32;
+    char *args = malloc(len);
+    cr_assert(args);
+    snprintf(args, len, "check %.*s --tokens %s%s", (int)(json - replay_args - 7), replay_args + 7, tokens, json);
+    sl_test_run r = sl_test_cli(args);
+    int ok = r.status == 0 && strstr(r.out, "\"first_divergence\":null") != NULL;
+    if (!ok)
+        cr_log_info("%.200s: exit %d: %s %s", args, r.status, r.out, r.err);
+    sl_test_run_free(&r);
+    free(args);
+    return ok;
 }
 
 /* Counts the lines of s. */

@@ -53,12 +53,13 @@ Test(replay_pipeline, cli_compare_tie_case)
     sl_test_run r = sl_test_cli("compare --logits 3,2,2,1 --top-k 2 --frameworks hf,llamacpp");
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert(strstr(r.out, "hf vs llamacpp: TV 0.211942; hf keeps 1 [2] that llamacpp drops; llamacpp keeps 0 that hf drops"), "%s", r.out);
-    cr_assert(strstr(r.out, "samplab pipeline --framework llamacpp --top-k 3 reproduces hf"), "%s", r.out);
+    cr_assert(strstr(r.out, "samplab pipeline --framework llamacpp --logits 3,2,2,1 --top-k 3 reproduces hf"), "%s", r.out);
     sl_test_run_free(&r);
     /* the min-p rule: llama.cpp filters before temperature, so its min-p is m^T */
     r = sl_test_cli("compare --logits data/weather.txt --min-p 0.2 --temperature 0.5 --frameworks hf,llamacpp");
     cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert(strstr(r.out, "samplab pipeline --framework llamacpp --temperature 0.5 --min-p 0.447213595 reproduces hf"),
+    cr_assert(strstr(r.out, "samplab pipeline --framework llamacpp --logits data/weather.txt --temperature 0.5 --min-p 0.447213595 "
+                            "reproduces hf"),
               "%s", r.out);
     sl_test_run_free(&r);
     r = sl_test_cli("compare --logits 3,2,2,1 --typical 0.5 --frameworks hf,vllm");
@@ -121,18 +122,20 @@ Test(replay_pipeline, cli_compare_candle_translations)
     sl_test_run r = sl_test_cli("compare --logits 3,2,2,1 --top-k 2 --frameworks hf,candle");
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert(strstr(r.out, "candle           2 "), "candle keeps exactly k = 2:\n%s", r.out);
-    cr_assert(strstr(r.out, "samplab pipeline --framework candle --temperature 1 --top-k 3 reproduces hf"), "%s", r.out);
+    cr_assert(strstr(r.out, "samplab pipeline --framework candle --logits 3,2,2,1 --temperature 1 --top-k 3 reproduces hf"),
+              "%s", r.out);
     cr_assert(strstr(r.out, "note: candle ran at temperature 1"), "%s", r.out);
     sl_test_run_free(&r);
     r = sl_test_cli("compare --logits data/weather.txt --temperature 0.7 --defaults");
     cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert(strstr(r.out, "candle (skipped) for hf: translation: samplab pipeline --framework candle --temperature 0.7 "
-                            "--top-k 50 reproduces hf"),
+    cr_assert(strstr(r.out, "candle (skipped) for hf: translation: samplab pipeline --framework candle --logits data/weather.txt "
+                            "--temperature 0.7 --top-k 50 reproduces hf"),
               "%s", r.out);
     sl_test_run_free(&r);
     r = sl_test_cli("compare --logits data/k40p09.txt --temperature 0.7 --top-k 40 --top-p 0.9 --frameworks hf,candle");
     cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert(strstr(r.out, "samplab pipeline --framework candle --temperature 0.7 --top-k 40 --top-p 0.828719549 "
+    cr_assert(strstr(r.out, "samplab pipeline --framework candle --logits data/k40p09.txt --temperature 0.7 --top-k 40 "
+                            "--top-p 0.828719549 "
                             "reproduces hf"),
               "%s", r.out);
     sl_test_run_free(&r);

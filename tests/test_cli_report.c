@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "samplab.h"
 
 #define MULTI "data/golden/safetensors/multi.safetensors"
 
@@ -157,4 +158,122 @@ Test(replay_cli_report, nan_logits_name_the_file)
     sl_test_run_free(&r);
     unlink(path);
     free(path);
+}
+
+/* The token the generation figure's data gives framework fw at step t, or -1. */
+static long gen_dat_token(const char *dat, const char *fw, long t)
+{
+    for (const char *p = dat; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+        if (*p == '\n' && p[1] == '\n')
+            break; /* block 1: the words */
+        long step, row, tok;
+        int kind;
+        char name[64];
+        if (*p != '#' && sscanf(p, "%ld %ld %ld %d %63s", &step, &row, &tok, &kind, name) == 5 && step == t &&
+            !strcmp(name, fw))
+            return tok;
+    }
+    return -1;
+}
+
+/* Section "Same seed, other tokens over a generation": every replay command it
+ * prints runs as written and gives the tokens of its figure, row by row; the
+ * hf row is the generation transformers made; the one-vector words figure is gone. */
+Test(replay_cli_report, generation_replays_give_the_figure)
+{
+    char dir[] = "/tmp/sl-test-report-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char args[512];
+    snprintf(args, sizeof args, "report --n 200 --only generation,seed --no-plot --out %s", dir);
+    sl_test_run r = sl_test_cli(args);
+    cr_assert_eq(r.status, 0, "exit %d, stderr: %s", r.status, r.err);
+    sl_test_run_free(&r);
+    char path[256];
+    snprintf(path, sizeof path, "%s/REPORT.md", dir);
+    char *md = sl_test_slurp(path);
+    snprintf(path, sizeof path, "%s/figures/generation_tokens.dat", dir);
+    char *dat = sl_test_slurp(path);
+    cr_assert_not_null(md);
+    cr_assert_not_null(dat, "no %s", path);
+    cr_assert_not_null(strstr(md, "The hf row is the generation itself"), "the hf row is not transformers' run");
+    cr_assert_null(strstr(md, "seed_words"), "the one-vector words figure is still there");
+    snprintf(path, sizeof path, "%s/figures/seed_words.dat", dir);
+    cr_assert_eq(access(path, F_OK), -1, "seed_words.dat is still written");
+    size_t ncmd = 0, ncols = 0;
+    for (const char *p = strstr(md, "\n    samplab replay "); p; p = strstr(p + 1, "\n    samplab replay ")) {
+        const char *a = p + strlen("\n    samplab "), *e = strchr(a, '\n');
+        char cmd[1024];
+        size_t k = 0;
+        for (const char *q = a; q < e && k + 64 < sizeof cmd; q++) {
+            if (!strncmp(q, "DIR", 3)) { /* the report's directory */
+                k += (size_t)snprintf(cmd + k, sizeof cmd - k, "%s", dir);
+                q += 2;
+            } else {
+                cmd[k++] = *q;
+            }
+        }
+        cmd[k] = '\0';
+        sl_test_run rr = sl_test_cli(cmd);
+        cr_assert_eq(rr.status, 0, "%s: exit %d: %s", cmd, rr.status, rr.err);
+        ncmd++;
+        if (strstr(cmd, "--framework all")) {
+            /* a header "step<TAB>fw..." then "t<TAB>token[*]..." per step */
+            char names[16][32];
+            size_t nf = 0;
+            const char *l = rr.out;
+            for (const char *q = strchr(l, '\t'); q && q < strchr(l, '\n') && nf < 16; q = strchr(q + 1, '\t'))
+                sscanf(q + 1, "%31[^\t\n]", names[nf++]);
+            cr_assert_geq(nf, 2u, "%s", rr.out);
+            long t = 0;
+            for (l = strchr(l, '\n') + 1; *l && *l != '#'; l = strchr(l, '\n') + 1, t++) {
+                const char *q = strchr(l, '\t');
+                for (size_t j = 0; j < nf; j++, q = strchr(q + 1, '\t'))
+                    cr_assert_eq(strtol(q + 1, NULL, 10), gen_dat_token(dat, names[j], t), "%s step %ld", names[j],
+                                 t);
+            }
+            cr_assert_eq(t, 24, "%ld steps", t);
+            ncols += nf;
+        } else {
+            char fw[32];
+            cr_assert_eq(sscanf(strstr(cmd, "--framework ") + 12, "%31s", fw), 1);
+            long t = 0;
+            for (const char *l = rr.out; *l; l = strchr(l, '\n') + 1, t++)
+                cr_assert_eq(strtol(l, NULL, 10), gen_dat_token(dat, fw, t), "%s step %ld", fw, t);
+            cr_assert_eq(t, 24, "%ld steps", t);
+            ncols++;
+        }
+        sl_test_run_free(&rr);
+    }
+    cr_assert_geq(ncmd, 2u, "expected the replay commands in REPORT.md");
+    cr_assert_geq(ncols, 6u, "%zu frameworks replayed", ncols);
+    free(md);
+    free(dat);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+/* The same section in process, so AddressSanitizer and UBSan watch its code. */
+Test(replay_cli_report, generation_in_process)
+{
+    char dir[] = "/tmp/sl-test-report-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    sl_report_opts o;
+    sl_report_opts_init(&o);
+    o.outdir = dir;
+    o.n = 200;
+    o.only = "generation";
+    o.no_plot = 1;
+    o.jobs = 2;
+    sl_report_result res;
+    sl_error err;
+    int rc = sl_report_run(&o, &res, &err);
+    cr_assert_eq(rc, 0, "%s", err.msg);
+    cr_assert_eq(res.nfigs, 1u);
+    char path[256];
+    snprintf(path, sizeof path, "%s/inputs/generation_probs.txt", dir);
+    cr_assert_eq(access(path, R_OK), 0, "no %s", path);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
 }

@@ -18,11 +18,9 @@
 /* the words after "KEY ID " on the line of that key and run */
 static const char *rec(const char *text, const char *key, int id)
 {
-    char pat[32];
-    snprintf(pat, sizeof pat, "\n%s %d ", key, id);
-    const char *p = strstr(text, pat);
+    const char *p = sl_test_rec(text, key, id);
     cr_assert(p, "no %s record for run %d", key, id);
-    return p + strlen(pat);
+    return strchr(strchr(p, ' ') + 1, ' ') + 1;
 }
 
 static double num(const char *line, const char *key)
@@ -37,20 +35,8 @@ static double num(const char *line, const char *key)
 /* writes rows [a, b) of the float32 [T, V] array as a .npy of its own */
 static char *slice(const sl_io_npy_info *in, size_t a, size_t b)
 {
-    size_t V = in->shape[1], hl = 128 - 10, n = (b - a) * V * 4;
-    unsigned char *buf = malloc(128 + n);
-    cr_assert(buf);
-    char dict[128];
-    int dl = snprintf(dict, sizeof dict, "{'descr': '<f4', 'fortran_order': False, 'shape': (%zu, %zu), }", b - a, V);
-    memcpy(buf, "\x93NUMPY\x01\x00", 8);
-    buf[8] = (unsigned char)hl;
-    buf[9] = 0;
-    memset(buf + 10, ' ', hl);
-    memcpy(buf + 10, dict, (size_t)dl);
-    buf[127] = '\n';
-    memcpy(buf + 128, in->data + a * V * 4, n);
-    char *p = sl_test_tmpfile(".npy", buf, 128 + n);
-    free(buf);
+    size_t V = in->shape[1];
+    char *p = sl_test_npy_f32(in->data + a * V * 4, b - a, V);
     cr_assert(p);
     return p;
 }
@@ -69,12 +55,9 @@ Test(replay_current, cli_replay_llamacpp_generate)
     size_t runs = 0, exact = 0, words_ok = 0, seeded_ok = 0;
     char first[1024] = "";
     for (int id = 0;; id++) {
-        char pat[16];
-        snprintf(pat, sizeof pat, "\nrun %d ", id);
-        const char *line = strstr(text, pat);
+        const char *line = sl_test_rec(text, "run", id);
         if (!line)
             break;
-        line++;
         size_t a, b;
         cr_assert_eq(sscanf(rec(text, "rows", id), "%zu %zu", &a, &b), 2);
         char prompt[256] = "", tokens[512] = "", words[512] = "", args[2048];
@@ -122,15 +105,7 @@ Test(replay_current, cli_replay_llamacpp_generate)
         words_ok += greedy || strstr(r.out, want) != NULL;
         sl_test_run_free(&r);
         /* check --seed with the same settings: no divergence */
-        char *rep = strstr(args, " --json");
-        snprintf(rep, sizeof args - (size_t)(rep - args), " --tokens %s --json", tokens);
-        memcpy(args, "check ", 6); /* "replay" -> "check " */
-        memmove(args + 6, args + 7, strlen(args + 7) + 1);
-        r = sl_test_cli(args);
-        seeded_ok += r.status == 0 && strstr(r.out, "\"first_divergence\":null") != NULL;
-        if (!strstr(r.out, "\"first_divergence\":null"))
-            cr_log_info("run %d: check: %s %s", id, r.out, r.err);
-        sl_test_run_free(&r);
+        seeded_ok += (size_t)sl_test_check_seeded(args, tokens);
         unlink(path);
         free(path);
     }

@@ -20,11 +20,13 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
 #include "samplab.h"
 #include "helpers.h"
+#include "exact_crafted.h"
 
 static sl_stat_exact_input in_f(const float *f, const double *d, size_t V)
 {
@@ -374,7 +376,7 @@ Test(replay_exact, counts_sum_to_2_bits_on_49152_tokens)
     sl_stat_exact_input in = in_f(pf, p, v.n);
     in.logits_f = v.f; /* llamacpp reads the logits */
     for (size_t i = 0; sl_fw_exact_types[i]; i++) {
-        if (sl_fw_exact_types[i] == &sl_draw_torch_race_exact)
+        if (sl_fw_exact_types[i] == &sl_draw_torch_race_exact || sl_fw_exact_types[i] == &sl_draw_torch113_race_exact)
             continue;
         sl_stat_exact_result r;
         run_ok(sl_fw_exact_types[i], &in, &r);
@@ -597,115 +599,15 @@ Test(replay_exact, golden_numpy_boundaries_and_torch_pairs)
     free(text);
 }
 
-/* torch's race at chosen uniforms, as the race audit in draw/torch.c models it: q = float32((-1.0) * log(1 - u)),
- * r = p / q in float32, argmax with the first NaN winning, else the first maximum. */
-static size_t race_model(const float *p, const uint64_t *ks, size_t V, float *q)
-{
-    size_t best = 0;
-    float br = 0;
-    for (size_t i = 0; i < V; i++)
-        q[i] = (float)(-1.0 * log(1.0 - ldexp((double)ks[i], -53)));
-    for (size_t i = 0; i < V; i++) {
-        float r = p[i] / q[i];
-        if (isnan(r))
-            return i;
-        if (i == 0 || r > br) {
-            br = r;
-            best = i;
-        }
-    }
-    return best;
-}
-
-/* data/golden/exact_crafted.txt (analysis/golden/exact_crafted.py): the real torch and
- * NumPy fed chosen uniforms through a crafted MT19937 state. */
+/* data/golden/exact_crafted.txt (analysis/golden/exact_crafted.py): the real torch 1.13.1 and
+ * NumPy 1.24.2 fed chosen uniforms through a crafted MT19937 state (tests/exact_crafted.h). */
 Test(replay_exact, golden_chosen_uniforms)
 {
-    char *text = sl_test_slurp("data/golden/exact_crafted.txt");
-    cr_assert(text, "data/golden/exact_crafted.txt is missing (make golden)");
-    size_t lines = 0, checks = 0;
-    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-        if (line[0] == '#')
-            continue;
-        char kind[16], name[64];
-        size_t V;
-        int off = 0;
-        cr_assert_eq(sscanf(line, "%15s %63s %zu%n", kind, name, &V, &off), 3, "line: %.60s", line);
-        double d[16];
-        float f[16];
-        cr_assert(V <= 16);
-        char *s = line + off, *end;
-        for (size_t i = 0; i < V; i++) {
-            d[i] = strtod(s, &end);
-            f[i] = (float)d[i];
-            s = end;
-        }
-        s = strchr(s, '|') + 1;
-        if (!strcmp(kind, "race")) {
-            uint64_t ks[16];
-            for (size_t i = 0; i < V; i++) {
-                ks[i] = strtoull(s, &end, 10);
-                s = end;
-            }
-            s = strchr(s, '|') + 1;
-            size_t tok = strtoul(s, &end, 10);
-            s = strchr(end, '|') + 1;
-            float q[16];
-            size_t mine = race_model(f, ks, V, q);
-            cr_assert_eq(mine, tok, "race %s: model draws %zu, torch drew %zu", name, mine, tok);
-            for (size_t i = 0; i < V; i++) {
-                float g = strtof(s, &end);
-                s = end;
-                cr_assert(memcmp(&g, &q[i], 4) == 0, "race %s: q[%zu] = %a, torch %a", name, i, (double)q[i], (double)g);
-            }
-            /* the audit lists every zero token as drawable */
-            sl_stat_exact_input in = in_f(f, d, V);
-            sl_stat_exact_result r;
-            run_ok(&sl_draw_torch_race_exact, &in, &r);
-            if (f[tok] == 0) {
-                int listed = 0;
-                for (size_t i = 0; i < r.n_zero_drawn; i++)
-                    listed |= r.zero_drawn[i] == tok;
-                cr_assert(listed, "race %s: zero token %zu drawn by torch but not listed", name, tok);
-            }
-            sl_stat_exact_result_free(&r);
-            checks++;
-        } else {
-            int np = !strcmp(kind, "npleg");
-            sl_stat_exact_input in = in_f(f, d, V);
-            in.dtype = np ? SL_F64 : SL_F32;
-            sl_stat_exact_result r;
-            run_ok(np ? &sl_draw_numpy_exact : &sl_draw_torch_repl_exact, &in, &r);
-            uint64_t hi[16], K = 0;
-            for (size_t j = 0; j < V; j++)
-                hi[j] = K += (uint64_t)r.count[j];
-            unsigned long long k;
-            unsigned t;
-            int n;
-            size_t seen = 0;
-            while (sscanf(s, " %llu:%u%n", &k, &t, &n) == 2) {
-                size_t mine = 0;
-                while (hi[mine] <= k)
-                    mine++;
-                cr_assert_eq(mine, t, "%s %s: k = %llu, exact model gives %zu, the library drew %u", kind, name, k,
-                             mine, t);
-                for (size_t j = 0; j + 1 < V; j++)
-                    seen += hi[j] > 0 && hi[j] < ((uint64_t)1 << 53) && (k == hi[j] || k + 1 == hi[j]);
-                s += n;
-                checks++;
-            }
-            /* every interior boundary of the model was probed on both sides */
-            size_t need = 0;
-            for (size_t j = 0; j + 1 < V; j++)
-                need += 2 * (hi[j] > 0 && hi[j] < ((uint64_t)1 << 53));
-            cr_assert(seen >= need, "%s %s: boundaries probed %zu of %zu", kind, name, seen, need);
-            sl_stat_exact_result_free(&r);
-        }
-        lines++;
-    }
-    cr_assert_eq(lines, 11, "golden lines: %zu", lines);
-    cr_assert(checks > 40, "checks: %zu", checks);
-    free(text);
+    ec_tally n = ec_replay_crafted("data/golden/exact_crafted.txt", SL_TORCH_1_13);
+    cr_log_info("torch 1.13 exact_crafted: %zu records, %zu checks, %zu where 2.x's model differs", n.lines,
+                n.checks, n.race2_vs_113);
+    cr_assert_eq(n.lines, 11, "golden lines: %zu", n.lines);
+    cr_assert(n.checks > 40, "checks: %zu", n.checks);
 }
 
 /* ---------------------------------------------------------------- the samplers' own code as oracle */
@@ -863,10 +765,13 @@ Test(replay_exact, own_methods_when_the_float64_sum_overflows)
     }
 }
 
-/* data/golden/exact_rand.txt (analysis/golden/exact_rand.sh): the real rand 0.8.5
- * WeightedIndex<f32> enumerated over all 2^23 uniforms; for the 49152-token
- * vocabulary, FNV-1a hashes of the float32 weights (candle's softmax recipe) and of
- * the counts. */
+/* data/golden/exact_rand.txt (rand 0.8.5, Debian 12) and data/golden/current/
+ * exact_rand_{0.8.8,0.10.3}.txt (sid), written by the rand oracle's `exact` mode
+ * (analysis/golden/rand_golden.sh, current/rand_golden.sh): the real
+ * WeightedIndex<f32> enumerated over all 2^23 uniforms, fixed vectors (subnormal
+ * totals among them) and, for the 49152-token vocabulary, FNV-1a hashes of the
+ * float32 weights (candle's softmax recipe) and of the counts. Each is replayed
+ * through `samplab exact --framework candle --rand R --json`, count for count. */
 static uint64_t fnv_bytes(uint64_t h, const void *p, size_t n)
 {
     const unsigned char *b = p;
@@ -877,41 +782,106 @@ static uint64_t fnv_bytes(uint64_t h, const void *p, size_t n)
     return h;
 }
 
-Test(replay_exact, golden_rand_full_enumeration)
+/* the counts of the "induced" rationals of `exact --json` ("c/2^23"), n of them */
+static unsigned long long *induced_counts(const char *json, size_t n)
 {
-    char *text = sl_test_slurp("data/golden/exact_rand.txt");
-    cr_assert(text, "data/golden/exact_rand.txt is missing (make golden)");
+    const char *s = strstr(json, "\"induced\":[");
+    cr_assert(s, "no induced counts in %.200s", json);
+    s += 11;
+    unsigned long long *c = malloc((n ? n : 1) * sizeof *c);
+    cr_assert(c);
+    for (size_t i = 0; i < n; i++) {
+        char *end;
+        cr_assert_eq(*s, '"', "induced entry %zu", i);
+        c[i] = strtoull(s + 1, &end, 10);
+        cr_assert(!strncmp(end, "/2^23\"", 6), "induced entry %zu: %.20s", i, end);
+        s = end + 6;
+        if (*s == ',')
+            s++;
+    }
+    cr_assert_eq(*s, ']', "more than %zu induced entries", n);
+    return c;
+}
+
+/* The fixed vectors of an exact_rand file: per record the float32 total
+ * (summed left to right as WeightedIndex::new does) and the counts. */
+typedef struct {
+    size_t n;
+    float total[32];
+    unsigned long long count[32][32];
+} exact_wi_book;
+
+static void read_exact_wi(const char *path, exact_wi_book *bk)
+{
+    char *text = sl_test_slurp(path);
+    cr_assert(text, "%s is missing", path);
+    memset(bk, 0, sizeof *bk);
+    char *save;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char name[64];
+        size_t V;
+        int off;
+        if (strncmp(line, "wi ", 3))
+            continue;
+        cr_assert_eq(sscanf(line + 3, "%63s %zu%n", name, &V, &off), 2);
+        cr_assert(V <= 32 && bk->n < 32, "%s: record %s", path, name);
+        char *s = line + 3 + off, *end;
+        for (size_t j = 0; j < V; j++) {
+            uint32_t b = (uint32_t)strtoul(s, &end, 16);
+            s = end;
+            float f;
+            memcpy(&f, &b, 4);
+            bk->total[bk->n] += f;
+        }
+        s = strchr(s, '|') + 1;
+        for (size_t j = 0; j < V; j++) {
+            bk->count[bk->n][j] = strtoull(s, &end, 10);
+            s = end;
+        }
+        bk->n++;
+    }
+    free(text);
+}
+
+/* Replays one golden file under --rand R. */
+static void replay_exact_rand(const char *path, const char *rand)
+{
+    char *text = sl_test_slurp(path);
+    cr_assert(text, "%s is missing", path);
     sl_vec zipf;
     sl_error e;
     cr_assert_eq(sl_io_vec_read("data/synthetic_49152.txt", NULL, -1, &zipf, &e), 0, "%s", e.msg);
-    size_t wi = 0, zl = 0;
-    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-        char name[64];
+    size_t wi = 0, zl = 0, records = 0, tokens = 0;
+    char *save;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char name[64], args[2048];
         size_t V;
         int off = 0;
         if (!strncmp(line, "wi ", 3)) {
             cr_assert_eq(sscanf(line + 3, "%63s %zu%n", name, &V, &off), 2);
+            cr_assert(V <= 32, "%s: record %s", path, name);
             char *s = line + 3 + off, *end;
-            float f[16];
-            double d[16];
-            cr_assert(V <= 16);
+            int k = snprintf(args, sizeof args, "exact --framework candle --rand %s --json --probs ", rand);
             for (size_t i = 0; i < V; i++) {
                 uint32_t b = (uint32_t)strtoul(s, &end, 16);
                 s = end;
-                memcpy(&f[i], &b, 4);
-                d[i] = f[i];
+                float f;
+                memcpy(&f, &b, 4);
+                k += snprintf(args + k, sizeof args - (size_t)k, "%s%.9g", i ? "," : "", (double)f);
             }
             s = strchr(s, '|') + 1;
-            sl_stat_exact_input in = in_f(f, d, V);
-            sl_stat_exact_result r;
-            run_ok(&sl_draw_rand_wi_exact, &in, &r);
+            sl_test_run r = sl_test_cli(args);
+            cr_assert_eq(r.status, 0, "%s: %s: %s", path, args, r.err);
+            unsigned long long *got = induced_counts(r.out, V);
             for (size_t i = 0; i < V; i++) {
                 unsigned long long c = strtoull(s, &end, 10);
                 s = end;
-                cr_assert(r.count[i] == c, "rand %s token %zu: audit %.0f, rand 0.8.5 %llu", name, i,
-                          (double)r.count[i], c);
+                cr_assert(got[i] == c, "%s %s token %zu: samplab exact --rand %s %llu, rand %llu", path, name, i, rand,
+                          got[i], c);
             }
-            sl_stat_exact_result_free(&r);
+            free(got);
+            sl_test_run_free(&r);
+            tokens += V;
             wi++;
         } else if (!strncmp(line, "zipf T=", 7)) {
             double T;
@@ -920,36 +890,86 @@ Test(replay_exact, golden_rand_full_enumeration)
             cr_assert_eq(sscanf(line + 7, "%lf %zu weights_fnv=%llx counts_fnv=%llx never=%zu", &T, &V, &wf, &cf,
                                 &never), 5, "line %s", line);
             cr_assert_eq(V, zipf.n);
+            /* the weights the crate counted: candle's softmax as samplab computes it */
             float *f = malloc(V * sizeof *f);
-            double *d = malloc(V * sizeof *d);
             cr_assert_eq(sl_logits_candle_check(zipf.f, V, &e), 0, "%s", e.msg);
             sl_logits_candle_softmax(zipf.f, V, T, 0, f);
             uint64_t h = 0xcbf29ce484222325ull;
-            for (size_t i = 0; i < V; i++) {
-                d[i] = f[i];
+            for (size_t i = 0; i < V; i++)
                 h = fnv_bytes(h, &f[i], 4); /* little-endian bit patterns, as rand's side hashes them */
-            }
             cr_assert_eq(h, wf, "T = %g: candle softmax weights hash %016llx, rand side %016llx", T,
                          (unsigned long long)h, wf);
-            sl_stat_exact_input in = in_f(f, d, V);
-            sl_stat_exact_result r;
-            run_ok(&sl_draw_rand_wi_exact, &in, &r);
-            h = 0xcbf29ce484222325ull;
-            for (size_t i = 0; i < V; i++) {
-                uint64_t c = (uint64_t)r.count[i];
-                h = fnv_bytes(h, &c, 8);
-            }
-            cr_assert_eq(h, cf, "T = %g: counts hash %016llx, rand 0.8.5 %016llx", T, (unsigned long long)h, cf);
-            cr_assert_eq(r.n_never, never, "T = %g: never drawn %zu, rand %zu", T, r.n_never, never);
-            sl_stat_exact_result_free(&r);
             free(f);
-            free(d);
+            snprintf(args, sizeof args,
+                     "exact --framework candle --rand %s --json --logits data/synthetic_49152.txt --temperature %g",
+                     rand, T);
+            sl_test_run r = sl_test_cli(args);
+            cr_assert_eq(r.status, 0, "%s: %s", args, r.err);
+            unsigned long long *got = induced_counts(r.out, V);
+            h = 0xcbf29ce484222325ull;
+            size_t zero = 0;
+            for (size_t i = 0; i < V; i++) {
+                uint64_t c = got[i];
+                h = fnv_bytes(h, &c, 8);
+                zero += c == 0;
+            }
+            cr_assert_eq(h, cf, "%s T = %g: counts hash %016llx, rand %016llx", path, T, (unsigned long long)h, cf);
+            cr_assert_eq(zero, never, "%s T = %g: never drawn %zu, rand %zu", path, T, zero, never);
+            free(got);
+            sl_test_run_free(&r);
+            tokens += V;
             zl++;
+        } else {
+            continue;
         }
+        records++;
     }
-    cr_assert(wi == 8 && zl == 2, "golden lines: %zu wi, %zu zipf", wi, zl);
+    cr_log_info("%s: %zu records (%zu vectors, %zu vocabularies), %zu token counts equal under --rand %s", path,
+                records, wi, zl, tokens, rand);
+    cr_assert(wi == 22 && zl == 2, "%s: golden lines: %zu wi, %zu zipf", path, wi, zl);
     sl_base_vec_free(&zipf);
     free(text);
+}
+
+Test(replay_exact, golden_rand_full_enumeration)
+{
+    replay_exact_rand("data/golden/exact_rand.txt", "0.8");
+}
+
+/* The fixed-vector counts of two exact_rand files, the same vectors in both. */
+static void read_exact_pair(const char *pa, const char *pb, exact_wi_book *a, exact_wi_book *b)
+{
+    read_exact_wi(pa, a);
+    read_exact_wi(pb, b);
+    cr_assert_eq(a->n, b->n, "%s and %s hold other vectors", pa, pb);
+    cr_assert_eq(memcmp(a->total, b->total, sizeof a->total), 0, "%s and %s hold other vectors", pa, pb);
+}
+
+Test(replay_current, exact_rand_088_full_enumeration)
+{
+    replay_exact_rand("data/golden/current/exact_rand_0.8.8.txt", "0.8");
+    exact_wi_book a, b;
+    read_exact_pair("data/golden/exact_rand.txt", "data/golden/current/exact_rand_0.8.8.txt", &a, &b);
+    cr_assert_eq(memcmp(a.count, b.count, sizeof a.count), 0, "rand 0.8.8 counts differ from 0.8.5's");
+}
+
+/* rand 0.10.3 against 0.8.8: the counts differ exactly where the total is subnormal */
+Test(replay_current, exact_rand_0103_full_enumeration)
+{
+    replay_exact_rand("data/golden/current/exact_rand_0.10.3.txt", "0.10");
+    exact_wi_book a, b;
+    read_exact_pair("data/golden/current/exact_rand_0.8.8.txt", "data/golden/current/exact_rand_0.10.3.txt", &a, &b);
+    size_t differ = 0, sub = 0;
+    for (size_t i = 0; i < a.n; i++) {
+        int is_sub = a.total[i] > 0 && a.total[i] < FLT_MIN;
+        int d = memcmp(a.count[i], b.count[i], sizeof a.count[i]) != 0;
+        sub += is_sub;
+        differ += d;
+        cr_expect(!d || is_sub, "vector %zu: rand 0.10.3 and 0.8.8 counts differ with a normal total", i);
+    }
+    cr_log_info("exact_rand: rand 0.10.3 vs 0.8.8: %zu of %zu vectors differ, all with a subnormal total (%zu "
+                "subnormal totals)", differ, a.n, sub);
+    cr_assert(differ > 0);
 }
 
 /* ---------------------------------------------------------------- random vectors */

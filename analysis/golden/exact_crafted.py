@@ -12,7 +12,7 @@ Recorded:
          = floor(cum_j * 2^53) + 1 from a float32 running sum (the candidates; the C
          test checks its own boundaries are among them and agree);
   npleg: RandomState.choice(V, p=p) at k = K_j - 1 and K_j, K_j = ceil(cdf_j * 2^53).
-Usage: python3 exact_crafted.py OUT
+Usage: python3 exact_crafted.py OUT (as a module: the crafted-state helpers)
 """
 import math
 import struct
@@ -141,4 +141,5 @@ def main():
     out.close()
 
 
-main()
+if __name__ == "__main__":
+    main()

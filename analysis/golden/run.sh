@@ -14,8 +14,7 @@ here=$(dirname "$0")
 /usr/bin/python3 "$here/exact_numpy_torch.py" "$out/exact_numpy_torch.txt"
 /usr/bin/python3 "$here/exact_crafted.py" "$out/exact_crafted.txt"
 /usr/bin/python3 "$here/exprace_numpy.py" "$out/exprace_numpy.txt"
-sh "$here/exact_rand.sh" "$out/exact_rand.txt"
-# Rust rand 0.8.5 + candle LogitsProcessor emulation (cargo, librust-rand-dev): data/golden/rand_*.txt
+# Rust rand 0.8.5 + candle LogitsProcessor re-expressed (cargo, librust-rand-dev): rand_*.txt, exact_rand.txt
 sh "$here/rand_golden.sh" "$out"
 # .safetensors fixtures written by the format's rules with torch, and dump_logits.py --synthetic
 /usr/bin/python3 "$here/make_safetensors.py" "$out" >/dev/null

@@ -40,7 +40,7 @@ int sl_cli_calibrate_main(int argc, char **argv)
     if (st >= 0)
         return st;
     const sl_cli_arg *v = po.a;
-    sl_cli_ref_opts ro;
+    sl_api_ref_opts ro;
     sl_cli_ref_from(&po, &ro);
     const char *method = v[SL_CLI_METHOD].text, *first_text = v[SL_CLI_FIRST_SEED].text;
     const char *rng_name = v[SL_CLI_RNG].given ? v[SL_CLI_RNG].text : "pcg32";
@@ -74,8 +74,8 @@ int sl_cli_calibrate_main(int argc, char **argv)
             return 2;
         }
     }
-    sl_cli_ref ref;
-    if (sl_cli_ref_load(&ro, &ref, &err))
+    sl_api_ref ref;
+    if (sl_api_ref_load(&ro, &ref, &err))
         return sl_cli_fail(&err);
     int rc = 2;
     uint64_t *counts = malloc(ref.v * sizeof *counts);
@@ -98,6 +98,7 @@ int sl_cli_calibrate_main(int argc, char **argv)
     double df = (double)cells.ncells - 1;
     uint64_t outside_total = 0;
     size_t lo_tail = 0, hi_tail = 0, hist[CAL_BINS] = {0};
+    /* a long run: progress per seed on a terminal, Ctrl-C stops it (checked every 2^20 draws) */
     sl_cli_progress pr;
     sl_cli_progress_begin(&pr, "calibrate", "seeds");
     for (size_t k = 0; k < K; k++) {
@@ -109,7 +110,7 @@ int sl_cli_calibrate_main(int argc, char **argv)
             goto out;
         }
         int drc = sl_cli_progress_tick(&pr, k, K) ? SL_EINTR
-                                                  : sl_cli_draw_counts(ref.p, ref.v, dt, rt, &s, n, counts, NULL, &err);
+                                                  : sl_api_draw_counts(ref.p, ref.v, dt, rt, &s, n, counts, &pr.quiet, &err);
         if (drc == SL_EINTR) {
             sl_cli_progress_end(&pr);
             rc = sl_cli_interrupt_exit("calibrate", k, "seeds", "no result");
@@ -201,6 +202,6 @@ out:
     sl_stat_cells_free(&cells);
     free(counts);
     free(pv);
-    sl_cli_ref_free(&ref);
+    sl_api_ref_free(&ref);
     return rc;
 }

@@ -63,9 +63,51 @@ static double cmp_effective_t(const sl_logits_pipeline_type *t, const sl_logits_
     return 1.0;
 }
 
-/* what the printed commands say after --context: the user's own argument
- * when it is short and has no blanks, so they run as printed */
-static const char *cmp_context_text = "IDS";
+/* What the printed commands say after --context, and the source and kernel
+ * options every translation repeats: the user's own arguments, quoted for
+ * the shell where needed, so a translation runs as printed. */
+static char cmp_context_text[1100] = "IDS";
+static char cmp_src_args[4400];
+static char cmp_cpu_text[64];
+
+/* s as one shell word: as is when it holds only safe characters, else in
+ * single quotes ('\'' for a quote); a control byte cannot be pasted, so the
+ * word is then escaped for display (sl_cli_esc). */
+static void cmp_shell_word(const char *s, char *buf, size_t len)
+{
+    size_t n = strlen(s);
+    if (n && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./,:=+@%-") == n) {
+        snprintf(buf, len, "%s", s);
+        return;
+    }
+    for (const char *c = s; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+            sl_cli_esc(s, buf, len);
+            return;
+        }
+    size_t k = 0;
+    if (k + 1 < len)
+        buf[k++] = '\'';
+    for (const char *c = s; *c && k + 5 < len; c++) {
+        if (*c == '\'') {
+            memcpy(buf + k, "'\\''", 4);
+            k += 4;
+        } else
+            buf[k++] = *c;
+    }
+    if (k + 1 < len)
+        buf[k++] = '\'';
+    buf[k] = '\0';
+}
+
+/* The whole command of a translation: samplab pipeline --framework X, the
+ * source, the settings, the kernel (for the frameworks that take it). */
+static void cmp_command(const sl_logits_pipeline_type *x, const char *args, char *buf, size_t len)
+{
+    snprintf(buf, len, "samplab pipeline --framework %s%s%s%s%s", x->name, cmp_src_args, args,
+             cmp_cpu_text[0] && (x->accepts & SL_OPT_CPU) ? " --cpu " : "",
+             cmp_cpu_text[0] && (x->accepts & SL_OPT_CPU) ? cmp_cpu_text : "");
+}
 
 static void cmp_args(const sl_logits_cfg *c, char *buf, size_t len)
 {
@@ -177,6 +219,7 @@ static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_
     double ty = cmp_effective_t(y->t, user);
     sl_logits_cfg base;
     memset(&base, 0, sizeof base);
+    base.cpu = user->cpu; /* --cpu: the kernel hf and vllm model, in the translations too */
     base.has_penalty = user->has_penalty;
     base.penalty = user->has_penalty ? user->penalty : 1.0;
     base.context = user->context;
@@ -401,6 +444,7 @@ int sl_cli_compare_main(int argc, char **argv)
         ntop = 100;
     const unsigned settings = SL_CLI_G_SAMPLING | SL_CLI_G_LLAMA_PENALTY;
     char e[SL_CLI_ESC_MAX];
+    char cmd[6000];
     cmp_fw fw[CMP_MAX];
     size_t nfw = 0;
     const char *skipped[CMP_MAX][2];
@@ -445,8 +489,22 @@ int sl_cli_compare_main(int argc, char **argv)
             fw[nfw++].t = sl_logits_pipeline_types[i];
         }
     }
-    if (a.context_src && strlen(a.context_src) <= 80 && !strpbrk(a.context_src, " \t\n'\"\\$`;&|<>()*?"))
-        cmp_context_text = a.context_src;
+    if (a.context_src)
+        cmp_shell_word(a.context_src, cmp_context_text, sizeof cmp_context_text);
+    if (a.src) {
+        char w[2100];
+        size_t k;
+        cmp_shell_word(a.src, w, sizeof w);
+        k = (size_t)snprintf(cmp_src_args, sizeof cmp_src_args, " --logits %s", w);
+        if (a.tensor && k < sizeof cmp_src_args) {
+            cmp_shell_word(a.tensor, w, sizeof w);
+            k += (size_t)snprintf(cmp_src_args + k, sizeof cmp_src_args - k, " --tensor %s", w);
+        }
+        if (a.row >= 0 && k < sizeof cmp_src_args)
+            snprintf(cmp_src_args + k, sizeof cmp_src_args - k, " --row %ld", a.row);
+    }
+    if (a.cpu_text)
+        cmp_shell_word(a.cpu_text, cmp_cpu_text, sizeof cmp_cpu_text);
     int rc = sl_cli_logits_load("compare", &a);
     if (rc) {
         sl_cli_logits_free(&a);
@@ -521,6 +579,8 @@ int sl_cli_compare_main(int argc, char **argv)
                 json_object_set_new(x, "framework", json_string(t.target->name));
                 json_object_set_new(x, "reproduces", json_string(fw[j].t->name));
                 json_object_set_new(x, "args", json_string(t.args[0] ? t.args + 1 : ""));
+                cmp_command(t.target, t.args, cmd, sizeof cmd);
+                json_object_set_new(x, "command", json_string(cmd));
                 json_object_set_new(x, "tv", json_real(t.tv));
                 json_object_set_new(x, "scope", json_string(t.scope));
                 json_array_append_new(tr, x);
@@ -589,6 +649,8 @@ int sl_cli_compare_main(int argc, char **argv)
                         json_object_set_new(x, "framework", json_string(t.target->name));
                         json_object_set_new(x, "reproduces", json_string(src->t->name));
                         json_object_set_new(x, "args", json_string(t.args[0] ? t.args + 1 : ""));
+                        cmp_command(t.target, t.args, cmd, sizeof cmd);
+                        json_object_set_new(x, "command", json_string(cmd));
                         json_object_set_new(x, "tv", json_real(t.tv));
                         json_object_set_new(x, "scope", json_string(t.scope));
                         json_array_append_new(tr, x);
@@ -654,8 +716,8 @@ int sl_cli_compare_main(int argc, char **argv)
                 if (!t.found)
                     continue;
                 any = 1;
-                printf("    translation: samplab pipeline --framework %s%s reproduces %s (TV %.3g; %s)\n",
-                       t.target->name, t.args, src->t->name, t.tv, t.scope);
+                cmp_command(t.target, t.args, cmd, sizeof cmd);
+                printf("    translation: %s reproduces %s (TV %.3g; %s)\n", cmd, src->t->name, t.tv, t.scope);
             }
             if (!any)
                 printf("    no translation found among the rules tried\n");
@@ -672,10 +734,11 @@ int sl_cli_compare_main(int argc, char **argv)
                 rc = 2;
                 goto out;
             }
-            if (t.found)
-                printf("  %s (skipped) for %s: translation: samplab pipeline --framework %s%s reproduces %s (TV %.3g; "
-                       "%s)\n",
-                       skipped[i][0], fw[j].t->name, t.target->name, t.args, fw[j].t->name, t.tv, t.scope);
+            if (t.found) {
+                cmp_command(t.target, t.args, cmd, sizeof cmd);
+                printf("  %s (skipped) for %s: translation: %s reproduces %s (TV %.3g; %s)\n", skipped[i][0],
+                       fw[j].t->name, cmd, fw[j].t->name, t.tv, t.scope);
+            }
         }
     cmp_notes(&a, has_hf, has_candle, stdout, NULL);
 out:

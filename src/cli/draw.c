@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "cli/sl_cli.h"
 
 static void draw_help(FILE *f)
@@ -67,6 +65,17 @@ static void draw_help(FILE *f)
 }
 
 
+/* One JSON line the api layer built (NULL: out of memory). */
+static int emit(char *s)
+{
+    if (!s)
+        return 2;
+    fputs(s, stdout);
+    fputc('\n', stdout);
+    free(s);
+    return 0;
+}
+
 /* Counts straight from a V-sized array: `--n 1000000000 --counts` needs O(V) memory. */
 static int print_counts(const uint64_t *c, size_t V, int json, const char *rng_name, unsigned word_bits,
                         uint64_t words)
@@ -76,61 +85,15 @@ static int print_counts(const uint64_t *c, size_t V, int json, const char *rng_n
             printf("%zu\t%llu\n", i, (unsigned long long)c[i]);
         return 0;
     }
-    json_t *root = json_object();
-    json_t *arr = json_array();
-    for (size_t i = 0; i < V; i++)
-        json_array_append_new(arr, json_integer((json_int_t)c[i]));
-    json_object_set_new(root, "counts", arr);
-    json_t *rng = json_object();
-    json_object_set_new(rng, "name", json_string(rng_name));
-    json_object_set_new(rng, "word_bits", json_integer(word_bits));
-    json_object_set_new(rng, "words", json_integer((json_int_t)words));
-    json_object_set_new(root, "rng", rng);
-    return sl_cli_json_emit(root);
+    return emit(sl_api_counts_json(c, V, rng_name, word_bits, words));
 }
 
 static int print_result(const long *tokens, size_t n, size_t k, int nested, size_t V, int counts, int json,
                         const char *rng_name, unsigned word_bits, uint64_t words, const char *version,
                         const char *cpu)
 {
-    if (json) {
-        json_t *root = json_object();
-        json_t *arr = json_array();
-        if (counts) {
-            uint64_t *c = calloc(V, sizeof *c);
-            if (!c)
-                return 2;
-            for (size_t i = 0; i < n * k; i++)
-                c[tokens[i]]++;
-            for (size_t i = 0; i < V; i++)
-                json_array_append_new(arr, json_integer((json_int_t)c[i]));
-            free(c);
-            json_object_set_new(root, "counts", arr);
-        } else {
-            for (size_t i = 0; i < n; i++) {
-                if (nested) {
-                    json_t *row = json_array();
-                    for (size_t j = 0; j < k; j++)
-                        json_array_append_new(row, json_integer(tokens[i * k + j]));
-                    json_array_append_new(arr, row);
-                } else {
-                    for (size_t j = 0; j < k; j++)
-                        json_array_append_new(arr, json_integer(tokens[i * k + j]));
-                }
-            }
-            json_object_set_new(root, "tokens", arr);
-        }
-        json_t *rng = json_object();
-        json_object_set_new(rng, "name", json_string(rng_name));
-        json_object_set_new(rng, "word_bits", json_integer(word_bits));
-        json_object_set_new(rng, "words", json_integer((json_int_t)words));
-        json_object_set_new(root, "rng", rng);
-        if (version)
-            json_object_set_new(root, "version", json_string(version));
-        if (cpu)
-            json_object_set_new(root, "cpu", json_string(cpu));
-        return sl_cli_json_emit(root);
-    }
+    if (json)
+        return emit(sl_api_draw_json(tokens, n, k, nested, V, counts, rng_name, word_bits, words, version, cpu));
     if (counts) {
         uint64_t *c = calloc(V, sizeof *c);
         if (!c)
@@ -219,6 +182,27 @@ int sl_cli_draw_main(int argc, char **argv)
                                                   SL_CLI_G_FRAMEWORK, ft->accepts);
         if (miss) {
             rc = sl_cli_not_an_option("draw", sl_cli_options[miss].name, "framework", ft->name);
+            goto out;
+        }
+        /* A penalty acts on the history: the context, plus the drawn tokens of a
+         * framework that accepts them (llama.cpp). Without either it changes
+         * nothing, and a context without a penalty is read for nothing. */
+        sl_cli_opt pen = v[SL_CLI_REPETITION_PENALTY].given ? SL_CLI_REPETITION_PENALTY
+                         : v[SL_CLI_FREQUENCY_PENALTY].given ? SL_CLI_FREQUENCY_PENALTY
+                         : v[SL_CLI_PRESENCE_PENALTY].given  ? SL_CLI_PRESENCE_PENALTY
+                                                             : SL_CLI_NONE;
+        if (pen && !context_text && (!ft->accepts_drawn || n == 1)) {
+            if (ft->accepts_drawn)
+                sl_cli_errf("samplab draw: %s without --context changes nothing in one draw: give --context IDS "
+                                "(the ids it penalises) or --n above 1\n", sl_cli_options[pen].name);
+            else
+                sl_cli_errf("samplab draw: %s without --context changes nothing: framework %s does not add its "
+                                "draws to the history; give --context IDS (the ids it penalises)\n",
+                        sl_cli_options[pen].name, ft->name);
+            goto out;
+        }
+        if (context_text && !pen) {
+            sl_cli_errf("samplab draw: --context is only used by --repetition-penalty (or a llama.cpp penalty)\n");
             goto out;
         }
         if (dtype_text) {

@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "cli/sl_cli.h"
 
 static void gof_help(FILE *f)
@@ -37,13 +35,6 @@ static void gof_help(FILE *f)
     sl_cli_help_options(f, sl_cli_spec_lookup("gof"), "options:");
 }
 
-/* TV null replicates: about 0.15 s of simulation, between 200 and 2000. */
-static size_t tv_null_reps(size_t support, uint64_t n)
-{
-    double r = 1.5e8 / sl_stat_tv_null_cost(support, n);
-    return r < 200 ? 200 : r > 2000 ? 2000 : (size_t)r;
-}
-
 int sl_cli_gof_main(int argc, char **argv)
 {
     sl_cli_parsed po;
@@ -51,7 +42,7 @@ int sl_cli_gof_main(int argc, char **argv)
     if (st >= 0)
         return st;
     const sl_cli_arg *v = po.a;
-    sl_cli_ref_opts ro;
+    sl_api_ref_opts ro;
     sl_cli_ref_from(&po, &ro);
     const char *draws = v[SL_CLI_DRAWS].text, *counts_path = v[SL_CLI_COUNTS_FILE].text;
     const char *method = v[SL_CLI_METHOD].text, *seed_text = v[SL_CLI_SEED].text;
@@ -65,7 +56,7 @@ int sl_cli_gof_main(int argc, char **argv)
         return 2;
     }
     if (has_reps && reps_opt > 1000000) { /* the default is at most 2000 (about 0.15 s) */
-        sl_cli_errf("samplab gof: --null-reps must be at most 1000000, not %zu", reps_opt);
+        sl_cli_errf("samplab gof: --null-reps must be at most 1000000, not %zu\n", reps_opt);
         return 2;
     }
     if ((draws != NULL) + (counts_path != NULL) + (method != NULL) != 1) {
@@ -98,12 +89,11 @@ int sl_cli_gof_main(int argc, char **argv)
     }
     if (sl_cli_seed(method ? seed_text : NULL, NULL, &seed))
         return 2;
-    sl_cli_ref ref;
-    if (sl_cli_ref_load(&ro, &ref, &err))
+    sl_api_ref ref;
+    if (sl_api_ref_load(&ro, &ref, &err))
         return sl_cli_fail(&err);
     int rc = 2;
     uint64_t *counts = calloc(ref.v, sizeof *counts);
-    double *tvs = NULL;
     uint64_t n = 0;
     const char *draws_name = NULL;
     sl_cli_progress pr;
@@ -111,6 +101,7 @@ int sl_cli_gof_main(int argc, char **argv)
         sl_cli_errf("samplab gof: out of memory for %zu counts\n", ref.v);
         goto out;
     }
+    /* a long read or run: progress on a terminal, Ctrl-C stops it with one line */
     sl_cli_progress_begin(&pr, "gof", draws ? "draws read" : "draws made");
     if (draws) {
         int drc = sl_io_draws_read(draws, ref.v, counts, &n, &pr.p, &err);
@@ -133,10 +124,10 @@ int sl_cli_gof_main(int argc, char **argv)
         draws_name = strcmp(counts_path, "-") ? counts_path : "<stdin>";
     } else {
         n = n_opt;
-        int drc = sl_cli_draw_counts(ref.p, ref.v, dt, rt, &seed, n, counts, &pr, &err);
+        int drc = sl_api_draw_counts(ref.p, ref.v, dt, rt, &seed, n, counts, &pr.p, &err);
         sl_cli_progress_end(&pr);
         if (drc == SL_EINTR) {
-            sl_cli_errf("samplab gof: %s (Ctrl-C); no result", err.msg);
+            sl_cli_errf("samplab gof: %s (Ctrl-C); no result\n", err.msg);
             rc = SL_CLI_EXIT_INTERRUPTED;
             goto out;
         }
@@ -150,124 +141,32 @@ int sl_cli_gof_main(int argc, char **argv)
         sl_cli_fail(&err);
         goto out;
     }
-    double tv_mean = sl_stat_tv_null_mean(ref.p, ref.v, n), tv_q99 = NAN;
-    size_t reps = has_reps ? reps_opt : tv_null_reps(ref.support, n);
-    if (n <= UINT32_MAX && reps > 0) {
-        tvs = malloc(reps * sizeof *tvs);
-        if (!tvs) {
-            sl_cli_errf("samplab gof: TV null simulation failed: out of memory for %zu replicates (--null-reps)", reps);
-            goto out;
-        }
-        if (sl_stat_tv_null_sim(ref.p, ref.v, n, reps, SL_STAT_SIM_SEED, tvs, &err)) {
-            sl_cli_errf("samplab gof: TV null simulation failed: %s", err.msg);
-            goto out;
-        }
-        tv_q99 = sl_stat_quantile_sorted(tvs, reps, 0.99);
+    sl_stat_gof_test t;
+    if (sl_stat_gof_tv_null(ref.p, ref.v, ref.support, n, reps_opt, !has_reps, &t, &err)) {
+        sl_cli_errf("samplab gof: TV null simulation failed: %s\n", err.msg);
+        goto out;
     }
+    double tv_mean = t.tv_null_mean, tv_q99 = t.tv_null_q99;
+    size_t reps = t.tv_null_reps;
     /* The verdict. */
-    int fail = 0;
     char rule[320];
-    if (g.outside > 0) {
-        fail = 1;
-        snprintf(rule, sizeof rule,
-                 "zero-probability rule: %llu draw%s on %zu token%s with p = 0 (first: token %zu)",
-                 (unsigned long long)g.outside, g.outside == 1 ? "" : "s", g.outside_tokens,
-                 g.outside_tokens == 1 ? "" : "s", g.outside_first);
-    } else if (g.df >= 1 && g.chi2_p < alpha) {
-        fail = 1;
-        snprintf(rule, sizeof rule, "Pearson chi-square p = %.3g < alpha = %g", g.chi2_p, alpha);
-    } else if (g.df < 1) {
-        snprintf(rule, sizeof rule,
-                 "no draw on a zero-probability token; chi-square has no degree of freedom (one cell)");
-    } else {
-        snprintf(rule, sizeof rule,
-                 "no draw on a zero-probability token and Pearson chi-square p = %.3g >= alpha = %g", g.chi2_p,
-                 alpha);
-    }
+    int fail = sl_stat_gof_verdict(&g, alpha, rule, sizeof rule);
     char replay[1024] = "";
-    if (method) {
-        char seedbuf[64];
-        if (seed.hi)
-            snprintf(seedbuf, sizeof seedbuf, "0x%016llx%016llx", (unsigned long long)seed.hi,
-                     (unsigned long long)seed.lo);
-        else
-            snprintf(seedbuf, sizeof seedbuf, "%llu", (unsigned long long)seed.lo);
-        char tpart[64] = "";
-        if (ref.from_logits && ro.has_temperature)
-            snprintf(tpart, sizeof tpart, " --temperature %.17g", ro.temperature);
-        /* a .safetensors source needs its tensor and row to replay */
-        char spart[400] = "";
-        if (ro.tensor)
-            snprintf(spart, sizeof spart, " --tensor %s", ro.tensor);
-        if (ro.row >= 0)
-            snprintf(spart + strlen(spart), sizeof spart - strlen(spart), " --row %ld", ro.row);
-        snprintf(replay, sizeof replay, "samplab draw --%s %s%s%s --method %s --rng %s --seed %s --n %zu --counts",
-                 ref.from_logits ? "logits" : "probs", ro.probs ? ro.probs : ro.logits, spart, tpart, dt->name,
-                 rt->name, seedbuf, n_opt);
-    }
-    char tvmethod[300];
-    snprintf(tvmethod, sizeof tvmethod,
-             "mean exact (de Moivre); q99 simulated from %zu multinomial samples (%s, %s seed %lu)", reps,
-             sl_stat_tv_null_sampler(ref.support, n), SL_STAT_SIM_RNG, SL_STAT_SIM_SEED);
-
+    if (method)
+        sl_api_gof_replay(replay, sizeof replay, &ref, &ro, dt, rt, &seed, n_opt);
+    const char *tvmethod = t.tv_null_method;
     if (json) {
-        json_t *o = json_object();
-        json_object_set_new(o, "reference", json_string(ref.source));
-        json_object_set_new(o, "draws", method ? json_null() : json_string(draws_name));
-        json_object_set_new(o, "n", json_integer((json_int_t)n));
-        json_object_set_new(o, "v", json_integer((json_int_t)ref.v));
-        json_object_set_new(o, "support", json_integer((json_int_t)ref.support));
-        json_object_set_new(o, "alpha", json_real(alpha));
-        json_t *pool = json_object();
-        json_object_set_new(pool, "rule", json_string(SL_STAT_POOL_RULE));
-        json_object_set_new(pool, "cells", json_integer((json_int_t)g.ncells));
-        json_object_set_new(pool, "pooled_tokens", json_integer((json_int_t)g.pooled_tokens));
-        json_object_set_new(pool, "pooled_cells", json_integer((json_int_t)g.pooled_cells));
-        json_object_set_new(o, "pooling", pool);
-        json_t *c = json_object();
-        json_object_set_new(c, "stat", json_real(g.chi2));
-        json_object_set_new(c, "df", json_integer(g.df));
-        json_object_set_new(c, "p", json_real(g.chi2_p));
-        json_object_set_new(o, "chi2", c);
-        json_t *gg = json_object();
-        json_object_set_new(gg, "stat", json_real(g.g));
-        json_object_set_new(gg, "df", json_integer(g.df));
-        json_object_set_new(gg, "p", json_real(g.g_p));
-        json_object_set_new(o, "g", gg);
-        json_t *tv = json_object();
-        json_object_set_new(tv, "value", json_real(g.tv));
-        json_object_set_new(tv, "null_mean", json_real(tv_mean));
-        json_object_set_new(tv, "null_q99", isnan(tv_q99) ? json_null() : json_real(tv_q99));
-        json_object_set_new(tv, "null_method", json_string(tvmethod));
-        json_object_set_new(o, "tv", tv);
-        json_t *md = json_object();
-        json_object_set_new(md, "value", json_real(g.max_diff));
-        json_object_set_new(md, "token", json_integer((json_int_t)g.max_diff_token));
-        json_object_set_new(o, "max_abs_diff", md);
-        json_t *res = json_array();
-        for (size_t k = 0; k < g.nresid; k++) {
-            json_t *r = json_object();
-            json_object_set_new(r, "token", json_integer((json_int_t)g.resid_token[k]));
-            json_object_set_new(r, "count", json_integer((json_int_t)g.resid_count[k]));
-            json_object_set_new(r, "expected", json_real(g.resid_expected[k]));
-            json_object_set_new(r, "residual", json_real(g.resid[k]));
-            json_array_append_new(res, r);
-        }
-        json_object_set_new(o, "residuals", res);
-        json_object_set_new(o, "outside_support", json_integer((json_int_t)g.outside));
-        json_object_set_new(o, "outside_tokens", json_integer((json_int_t)g.outside_tokens));
-        json_object_set_new(o, "verdict", json_string(fail ? "FAIL" : "PASS"));
-        json_object_set_new(o, "rule", json_string(rule));
-        if (method)
-            json_object_set_new(o, "replay", json_string(replay));
-        char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
-        json_decref(o);
-        if (!s) {
+        t.g = g;
+        t.alpha = alpha;
+        t.fail = fail;
+        snprintf(t.rule, sizeof t.rule, "%s", rule);
+        char *js = sl_api_gof_json(&ref, method ? NULL : draws_name, &t, method ? replay : NULL);
+        if (!js) {
             sl_cli_errf("samplab gof: out of memory for JSON\n");
             goto out;
         }
-        puts(s);
-        free(s);
+        puts(js);
+        free(js);
     } else {
         printf("reference: %s (V = %zu, support %zu tokens", ref.source, ref.v, ref.support);
         if (ref.from_logits)
@@ -305,8 +204,7 @@ int sl_cli_gof_main(int argc, char **argv)
     }
     rc = fail ? 1 : 0;
 out:
-    free(tvs);
     free(counts);
-    sl_cli_ref_free(&ref);
+    sl_api_ref_free(&ref);
     return rc;
 }

@@ -8,7 +8,7 @@
 
 static const sl_cli_command commands[] = {
     {"draw", "draw tokens with a method and a random source, or as a framework does", sl_cli_draw_main},
-    {"pipeline", "the final distribution of one framework's logits pipeline (hf, llamacpp, vllm, tutorial)", sl_cli_pipeline_main},
+    {"pipeline", "the final distribution of one framework's logits pipeline (hf, llamacpp, vllm, candle, tutorial)", sl_cli_pipeline_main},
     {"compare", "the same logits and settings through several frameworks: kept sets, TV, translations", sl_cli_compare_main},
     {"bench", "time prepare and draw of every method (make bench)", sl_cli_bench_main},
     {"rng", "print raw words of a random source (decimal, or binary for test batteries)", sl_cli_rng_main},
@@ -19,6 +19,7 @@ static const sl_cli_command commands[] = {
     {"exact", "the distribution a sampler really induces, counted exactly over its random inputs", sl_cli_exact_main},
     {"replay", "the tokens of a whole generation: one sampler session across per-step logits", sl_cli_replay_main},
     {"check", "an observed generation against a claimed sampler: first divergence, or a test of the whole log", sl_cli_check_main},
+    {"sweep", "a study's grid of points (inputs x frameworks x settings x seeds), serial or on MPI ranks", sl_cli_sweep_main},
     {NULL, NULL, NULL}
 };
 

@@ -114,6 +114,9 @@ const sl_cli_option sl_cli_options[SL_CLI_OPT_COUNT] = {
     OPT(SL_CLI_JOBS, "--jobs", SL_CLI_SIZE, 0, 0, "J", "threads (default: all cores); results do not depend on it"),
     OPT(SL_CLI_GEN_TOKENS, "--tokens", SL_CLI_STRING, 0, 0, "FILE", "observed token ids"),
     OPT(SL_CLI_NO_PLOT, "--no-plot", SL_CLI_FLAG, 0, 0, NULL, "write the .dat and .gp files but do not run gnuplot"),
+    OPT(SL_CLI_SPEC, "--spec", SL_CLI_STRING, 0, 0, "FILE", "the study: a JSON spec (docs/sweep.md)"),
+    OPT(SL_CLI_RESUME, "--resume", SL_CLI_FLAG, 0, 0, NULL,
+        "skip the points DIR/checkpoint holds (the same spec), run the rest"),
 };
 #undef OPT
 
@@ -127,7 +130,10 @@ static const sl_cli_take draw_takes[] = {
     OH(SL_CLI_TEMPERATURE, "softmax temperature of --logits (default 1; T <= 0 is an error: use --method\n"
                            "greedy); with --framework, the framework's temperature"),
     O(SL_CLI_METHOD),
-    G(SL_CLI_G_RNG),
+    O(SL_CLI_RNG),
+    OH(SL_CLI_SEED, "seed: decimal or 0x hex (default 42; --framework gsl: 0,\n"
+                      "GSL's gsl_rng_default_seed, which it turns into 4357)"),
+    O(SL_CLI_STREAM),
     OH(SL_CLI_N, "how many draws (default 1)"),
     O(SL_CLI_COUNTS),
     OH(SL_CLI_JSON, "one object: {\"tokens\": [...], \"rng\": {\"name\", \"word_bits\", \"words\"}}"),
@@ -208,8 +214,12 @@ static const sl_cli_take exact_takes[] = {
     OH(SL_CLI_RNG, "for a method: any 32- or 64-bit source (default pcg32); for gsl: gsl:mt19937 ..."),
     G(SL_CLI_G_SOURCE),
     OH(SL_CLI_TEMPERATURE, "softmax temperature of --logits (default 1; must be > 0)"),
-    OH(SL_CLI_REPLACEMENT, "torch: multinomial(p, n, replacement=True)"),
+    OH(SL_CLI_REPLACEMENT, "torch: multinomial(p, K, replacement=True)"),
+    OH(SL_CLI_NUM_SAMPLES, "torch --replacement: K samples a call (default 1; 2.x races for K = 1)"),
+    OH(SL_CLI_TORCH, "torch's release line: 2 (default, 2.x: -log1p) or 1.13 (-log(1 - u))"),
     OH(SL_CLI_DTYPE, "the precision torch and numpy receive"),
+    OH(SL_CLI_RAND, "candle: the rand release counted (0.9 default, 0.10: the same; 0.8 shrinks\n"
+                    "the uniform's scale for subnormal totals)"),
     OH(SL_CLI_TOKENS, "one line per token: ideal, induced, count/2^bits, relative error"),
     OH(SL_CLI_JSON, "one object, induced probabilities as exact rationals \"numerator/2^bits\""),
     O(SL_CLI_REPORT_DATA),
@@ -260,6 +270,12 @@ static const sl_cli_take report_takes[] = {
     O(SL_CLI_NO_PLOT),
     END,
 };
+static const sl_cli_take sweep_takes[] = {
+    O(SL_CLI_SPEC),
+    OH(SL_CLI_OUT, "the output folder: <job>.jsonl, summary.md, checkpoint/ (made if absent)"),
+    O(SL_CLI_RESUME),
+    END,
+};
 #undef G
 #undef O
 #undef OH
@@ -278,6 +294,7 @@ const sl_cli_spec sl_cli_specs[] = {
     {"report", report_takes, NULL},
     {"replay", replay_takes, gen_takes},
     {"check", check_takes, gen_takes},
+    {"sweep", sweep_takes, NULL},
     {NULL, NULL, NULL},
 };
 

@@ -3,7 +3,6 @@
  * logits/sl_logits.h), one `id<TAB>probability` line per kept token in id
  * order, or --json {"kept": [...], "probs": [all V]}. Also the settings
  * parser `samplab compare` shares. */
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,23 +154,7 @@ int sl_cli_pipeline_main(int argc, char **argv)
         sl_cli_errf("samplab pipeline: note: candle without --temperature is ArgMax (LogitsProcessor::new(seed, "
                         "None, ..)): --top-k and --top-p act only with a temperature\n");
     if (a.json) {
-        json_t *root = json_object(), *kept = json_array(), *probs = json_array(), *steps = json_array();
-        for (size_t i = 0; i < res.V; i++) {
-            if (res.kept[i])
-                json_array_append_new(kept, json_integer((json_int_t)i));
-            json_array_append_new(probs, json_real(res.probs[i]));
-        }
-        for (size_t i = 0; i < res.n_steps; i++)
-            json_array_append_new(steps, json_string(res.steps[i]));
-        json_object_set_new(root, "framework", json_string(t->name));
-        json_object_set_new(root, "precision", json_integer(res.precision));
-        if (t->accepts & SL_OPT_CPU)
-            json_object_set_new(root, "cpu", json_string(sl_logits_cpu_name(sl_logits_cpu_resolve(a.cfg.cpu))));
-        json_object_set_new(root, "steps", steps);
-        json_object_set_new(root, "kept", kept);
-        json_object_set_new(root, "probs", probs);
-        char *s = json_dumps(root, JSON_REAL_PRECISION(res.precision == 32 ? 9 : 17) | JSON_COMPACT);
-        json_decref(root);
+        char *s = sl_api_pipeline_json(t, &res, a.cfg.cpu);
         if (!s) {
             sl_cli_errf("samplab pipeline: out of memory writing JSON\n");
             rc = 2;

@@ -152,7 +152,7 @@ int sl_cli_power_main(int argc, char **argv)
     if (st >= 0)
         return st;
     const sl_cli_arg *v = po.a;
-    sl_cli_ref_opts ro;
+    sl_api_ref_opts ro;
     sl_cli_ref_from(&po, &ro);
     size_t n = v[SL_CLI_N].size, trials = v[SL_CLI_TRIALS].given ? v[SL_CLI_TRIALS].size : 200;
     double alpha = 0.01, target = 0.9;
@@ -194,12 +194,12 @@ int sl_cli_power_main(int argc, char **argv)
         return 2;
     }
     sl_error err;
-    sl_cli_ref ref;
-    if (sl_cli_ref_load(&ro, &ref, &err))
+    sl_api_ref ref;
+    if (sl_api_ref_load(&ro, &ref, &err))
         return sl_cli_fail(&err);
     sl_stat_power s;
     if (sl_stat_power_init(&s, ref.p, ref.v, n, alpha, trials, SL_STAT_SIM_SEED, &err)) {
-        sl_cli_ref_free(&ref);
+        sl_api_ref_free(&ref);
         return sl_cli_fail(&err);
     }
     int rc = 0;
@@ -328,6 +328,6 @@ out:
     json_decref(root);
     free(q);
     sl_stat_power_free(&s);
-    sl_cli_ref_free(&ref);
+    sl_api_ref_free(&ref);
     return rc;
 }

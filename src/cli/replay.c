@@ -7,7 +7,6 @@
  * across all steps: cost linear in T. `--framework all` runs every session
  * framework that takes logits side by side and names the first step at which
  * each departs from the first-listed. Also the setup `samplab check` shares. */
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,53 +189,6 @@ static void gen_run_free(gen_run *r)
     free(r->kept);
 }
 
-int sl_cli_gen_open(sl_fw_session *s, const sl_fw_type *ft, const sl_fw_opts *fo, sl_error *err)
-{
-    sl_fw_opts o = *fo;
-    o.cfg.context = NULL;
-    o.cfg.context_n = 0;
-    int rc = sl_fw_session_open(s, ft, &o, err);
-    for (size_t i = 0; !rc && i < fo->cfg.context_n; i++)
-        if ((rc = sl_fw_session_accept(s, fo->cfg.context[i], err)))
-            sl_fw_session_close(s);
-    return rc;
-}
-
-int sl_cli_gen_replay(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, long *tokens,
-                      uint64_t *words, size_t *kept, const char **rng_name, sl_error *err)
-{
-    sl_fw_session s;
-    sl_vec row[2];
-    memset(row, 0, sizeof row);
-    int rc = sl_cli_gen_open(&s, ft, fo, err);
-    if (rc)
-        return rc;
-    /* two row buffers in turn: a session reuses its prepared state only for the same vector */
-    if ((rc = sl_base_vec_alloc(&row[0], m->v, m->source, err)) || (rc = sl_base_vec_alloc(&row[1], m->v, m->source, err)))
-        goto out;
-    for (size_t t = 0; t < m->t; t++) {
-        sl_vec *r = &row[t & 1];
-        sl_io_steps_row(m, t, r);
-        if (fo->dtype_set)
-            r->dtype = fo->dtype;
-        sl_fw_step st;
-        if ((rc = sl_fw_session_step(&s, r, &st, err)))
-            goto out;
-        tokens[t] = st.tokens[0];
-        words[t] = (t ? words[t - 1] : 0) + st.words;
-        kept[t] = st.kept;
-        if ((rc = sl_fw_session_accept(&s, st.tokens[0], err)))
-            goto out;
-    }
-    if (rng_name)
-        *rng_name = ft->rng_label ? ft->rng_label : s.rng.type->name;
-out:
-    sl_base_vec_free(&row[0]);
-    sl_base_vec_free(&row[1]);
-    sl_fw_session_close(&s);
-    return rc;
-}
-
 static int run_one(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, gen_run *r, sl_error *err)
 {
     memset(r, 0, sizeof *r);
@@ -247,7 +199,7 @@ static int run_one(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps
     r->kept = malloc(T * sizeof *r->kept);
     if (!r->tokens || !r->words || !r->kept)
         return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu steps", ft->name, T);
-    return sl_cli_gen_replay(ft, fo, m, r->tokens, r->words, r->kept, &r->rng_name, err);
+    return sl_api_gen_replay(ft, fo, m, r->tokens, r->words, r->kept, &r->rng_name, err);
 }
 
 static void replay_help(FILE *f)
@@ -275,18 +227,18 @@ static void replay_help(FILE *f)
     sl_cli_help_options(f, sl_cli_spec_lookup("replay"), "options:");
 }
 
-static int print_json_run(json_t *o, const gen_run *r, size_t T)
+static sl_api_run api_run(const gen_run *r)
 {
-    json_t *tk = json_array(), *w = json_array(), *k = json_array();
-    for (size_t t = 0; t < T; t++) {
-        json_array_append_new(tk, json_integer(r->tokens[t]));
-        json_array_append_new(w, json_integer((json_int_t)r->words[t]));
-        json_array_append_new(k, json_integer((json_int_t)r->kept[t]));
-    }
-    json_object_set_new(o, "tokens", tk);
-    json_object_set_new(o, "words", w);
-    json_object_set_new(o, "kept", k);
-    json_object_set_new(o, "rng", json_string(r->rng_name));
+    sl_api_run a = {r->ft, r->tokens, r->words, r->kept, r->rng_name};
+    return a;
+}
+
+static int emit(char *s)
+{
+    if (!s)
+        return 2;
+    puts(s);
+    free(s);
     return 0;
 }
 
@@ -307,10 +259,8 @@ int sl_cli_replay_main(int argc, char **argv)
         if (run_one(g.ft, &g.fo, &g.steps, &r, &err)) {
             rc = sl_cli_fail(&err);
         } else if (g.json) {
-            json_t *root = json_object();
-            json_object_set_new(root, "framework", json_string(g.ft->name));
-            print_json_run(root, &r, T);
-            rc = sl_cli_json_emit(root);
+            sl_api_run a = api_run(&r);
+            rc = emit(sl_api_replay_json(&a, 1, NULL, T, 0));
         } else {
             for (size_t t = 0; t < T; t++)
                 printf("%ld\n", r.tokens[t]);
@@ -320,12 +270,16 @@ int sl_cli_replay_main(int argc, char **argv)
         sl_cli_gen_free(&g);
         return rc;
     }
-    /* all: every session framework on logits that takes every option given */
+    /* all: every session framework on logits that takes every option given;
+     * --cpu names torch's kernel on this machine, not a setting, so it keeps
+     * the frameworks without that kernel in (they never read it) */
     gen_run runs[32];
     size_t nr = 0;
+    sl_cli_parsed pall = po;
+    pall.a[SL_CLI_CPU].given = 0;
     for (size_t i = 0; sl_fw_types[i] && nr < 32; i++) {
         const sl_fw_type *ft = sl_fw_types[i];
-        if (!is_session(ft) || !takes_logits(ft) || gen_refused(&po, ft))
+        if (!is_session(ft) || !takes_logits(ft) || gen_refused(&pall, ft))
             continue;
         if (run_one(ft, &g.fo, &g.steps, &runs[nr], &err)) {
             char m[SL_CLI_ESC_MAX];
@@ -351,16 +305,10 @@ int sl_cli_replay_main(int argc, char **argv)
                 depart[j] = t;
     }
     if (g.json) {
-        json_t *root = json_object(), *arr = json_array();
-        for (size_t j = 0; j < nr; j++) {
-            json_t *o = json_object();
-            json_object_set_new(o, "framework", json_string(runs[j].ft->name));
-            print_json_run(o, &runs[j], T);
-            json_object_set_new(o, "departs", j == 0 || depart[j] == T ? json_null() : json_integer((json_int_t)depart[j]));
-            json_array_append_new(arr, o);
-        }
-        json_object_set_new(root, "frameworks", arr);
-        rc = sl_cli_json_emit(root);
+        sl_api_run a[32];
+        for (size_t j = 0; j < nr; j++)
+            a[j] = api_run(&runs[j]);
+        rc = emit(sl_api_replay_json(a, nr, depart, T, 1));
     } else {
         printf("step");
         for (size_t j = 0; j < nr; j++)

@@ -2,9 +2,18 @@
  * [--jobs J] [--only IDS] [--no-plot]`: parses the options and hands them to
  * sl_report_run (report/runner.c), which writes DIR/REPORT.md and
  * DIR/figures/NAME.{dat,gp,png,svg}. Progress lines go to stderr when it is a
- * terminal. */
+ * terminal. The run happens in a child process in a process group of its
+ * own; a signal to samplab (Ctrl-C, SIGTERM, SIGHUP) ends the child and its
+ * gnuplots and removes the staging folder, so DIR keeps its old set. */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/sl_cli.h"
@@ -43,9 +52,112 @@ static void progress(void *user, sl_report_event ev, size_t done, size_t total)
         fprintf(stderr, "\n");
         break;
     case SL_REPORT_EV_RENDER:
-        fprintf(stderr, "samplab report: rendering %zu figures with gnuplot\n", total);
+        sl_cli_errf("samplab report: rendering %zu figures with gnuplot\n", total);
         break;
     }
+}
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+    got_signal = sig;
+}
+
+/* After the child was stopped: if it died between the two renames of a swap
+ * without renameat2 (the old set moved aside, the new one not yet in), the
+ * old set goes back; then the staging folder goes. */
+static void discard_staging(const char *staging, const char *outdir)
+{
+    char aside[4300];
+    struct stat st;
+    sl_error ignored;
+    snprintf(aside, sizeof aside, "%s.old", staging);
+    if (lstat(outdir, &st) != 0 && lstat(aside, &st) == 0)
+        rename(aside, outdir);
+    sl_io_tree_remove(aside, &ignored);
+    sl_io_tree_remove(staging, &ignored);
+}
+
+static int run_report(sl_report_opts *o)
+{
+    sl_error err;
+    sl_report_result res;
+    if (sl_report_run(o, &res, &err))
+        return sl_cli_fail(&err);
+    printf("samplab report: wrote %s/REPORT.md and %zu figures in %s/figures (%.1f s)\n", o->outdir, res.nfigs,
+           o->outdir, res.seconds);
+    return 0;
+}
+
+/* Runs the report in a child in its own process group and waits; a signal
+ * stops the whole group, cleans up and is passed on. */
+static int run_supervised(sl_report_opts *o)
+{
+    char staging[4300];
+    sl_error err;
+    if (sl_report_staging_path(o->outdir, (long)getpid(), staging, sizeof staging, &err))
+        return sl_cli_fail(&err);
+    o->staging = staging;
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa, old[3];
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < 3; i++)
+        sigaction(sigs[i], &sa, &old[i]);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        sl_cli_errf("samplab report: cannot start the report process: %s\n", strerror(errno));
+        return 2;
+    }
+    if (pid == 0) {
+        for (int i = 0; i < 3; i++)
+            sigaction(sigs[i], &old[i], NULL);
+        setpgid(0, 0);
+        if (got_signal) /* arrived before the handlers were reset */
+            _exit(128 + got_signal);
+        int rc = run_report(o);
+        fflush(NULL);
+        exit(rc);
+    }
+    setpgid(pid, pid); /* also here, so the group exists before any kill below */
+    int st = 0;
+    const struct timespec tick = {0, 20 * 1000 * 1000};
+    for (;;) {
+        pid_t w = waitpid(pid, &st, WNOHANG);
+        if (w == pid)
+            break;
+        if (w < 0 && errno != EINTR) {
+            st = 0;
+            break;
+        }
+        if (got_signal) {
+            kill(-pid, SIGKILL);
+            while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+                ;
+            /* gnuplots of the group: gone within a moment (bounded: zombies nobody reaps still count) */
+            for (int i = 0; i < 100 && kill(-pid, 0) == 0; i++)
+                nanosleep(&tick, NULL);
+            discard_staging(staging, o->outdir);
+            sl_cli_errf("samplab report: stopped by signal %d; %s holds no partial set\n", (int)got_signal, o->outdir);
+            int sig = got_signal;
+            for (int i = 0; i < 3; i++)
+                sigaction(sigs[i], &old[i], NULL);
+            raise(sig);
+            return 128 + sig;
+        }
+        nanosleep(&tick, NULL);
+    }
+    for (int i = 0; i < 3; i++)
+        sigaction(sigs[i], &old[i], NULL);
+    if (WIFEXITED(st))
+        return WEXITSTATUS(st);
+    discard_staging(staging, o->outdir);
+    sl_cli_errf("samplab report: the report process ended by signal %d; %s is as it was\n",
+            WIFSIGNALED(st) ? WTERMSIG(st) : 0, o->outdir);
+    return 2;
 }
 
 int sl_cli_report_main(int argc, char **argv)
@@ -108,10 +220,5 @@ int sl_cli_report_main(int argc, char **argv)
     }
     if (isatty(2))
         o.progress = progress;
-    sl_report_result res;
-    if (sl_report_run(&o, &res, &err))
-        return sl_cli_fail(&err);
-    printf("samplab report: wrote %s/REPORT.md and %zu figures in %s/figures (%.1f s)\n", o.outdir, res.nfigs,
-           o.outdir, res.seconds);
-    return 0;
+    return run_supervised(&o);
 }

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "api/sl_api.h"
 #include "report/sl_report.h"
 
 typedef struct sl_cli_command {
@@ -25,6 +26,7 @@ int sl_cli_report_main(int argc, char **argv);
 int sl_cli_exact_main(int argc, char **argv);
 int sl_cli_replay_main(int argc, char **argv);
 int sl_cli_check_main(int argc, char **argv);
+int sl_cli_sweep_main(int argc, char **argv);
 
 /* --seed and --stream as the user typed them (NULL if absent) into *out, with
  * samplab's default seed 42; prints the error and returns 2 when malformed. */
@@ -38,18 +40,20 @@ int sl_cli_fail(const sl_error *err);
 int sl_cli_fail_in(const char *source, const sl_error *err);
 
 /* Progress and Ctrl-C for long runs (util.c). Between begin and end, SIGINT
- * sets a flag instead of killing the process (a second Ctrl-C kills it), and
- * tick, called every so often with what is done, returns nonzero once the
- * flag is set, so the loop stops, frees what it holds and the command prints
- * one line ("interrupted after ...") and exits with SL_CLI_EXIT_INTERRUPTED.
- * When stderr is a terminal, tick also rewrites one progress line there (after
- * the first second, twice a second); end erases it. Nothing goes to stdout. */
+ * sets a flag instead of killing the process (a second Ctrl-C kills it; a
+ * process started with SIGINT ignored keeps ignoring it), and tick, called
+ * every so often with what is done, returns nonzero once the flag is set, so
+ * the loop stops, frees what it holds and the command prints one line
+ * ("interrupted after ...") and exits with SL_CLI_EXIT_INTERRUPTED. When
+ * stderr is a terminal, tick also rewrites one progress line there (after the
+ * first second, twice a second); end erases it. Nothing goes to stdout. */
 #define SL_CLI_EXIT_INTERRUPTED 130 /* 128 + SIGINT, the shell's convention */
 typedef struct sl_cli_progress {
     const char *cmd, *unit;    /* "gof", "draws" */
     double start, last;
     int shown;
     sl_progress p;             /* what a library loop takes: tick = sl_cli_progress_tick, ctx = this */
+    sl_progress quiet;         /* the same without the line: tick = the Ctrl-C check alone */
 } sl_cli_progress;
 void sl_cli_progress_begin(sl_cli_progress *pr, const char *cmd, const char *unit);
 int sl_cli_progress_tick(void *ctx, uint64_t done, uint64_t total);
@@ -70,7 +74,7 @@ typedef enum sl_cli_opt {
     SL_CLI_N, SL_CLI_COUNTS, SL_CLI_JSON, SL_CLI_BINARY, SL_CLI_DRAWS, SL_CLI_COUNTS_FILE,
     SL_CLI_ALPHA, SL_CLI_NULL_REPS, SL_CLI_TRIALS, SL_CLI_TARGET, SL_CLI_FAULT, SL_CLI_SEEDS, SL_CLI_FIRST_SEED,
     SL_CLI_FRAMEWORKS, SL_CLI_TOP, SL_CLI_TOKENS, SL_CLI_REPORT_DATA,
-    SL_CLI_OUT, SL_CLI_ONLY, SL_CLI_JOBS, SL_CLI_GEN_TOKENS, SL_CLI_NO_PLOT,
+    SL_CLI_OUT, SL_CLI_ONLY, SL_CLI_JOBS, SL_CLI_GEN_TOKENS, SL_CLI_NO_PLOT, SL_CLI_SPEC, SL_CLI_RESUME,
     SL_CLI_OPT_COUNT
 } sl_cli_opt;
 
@@ -155,7 +159,8 @@ void sl_cli_help_options(FILE *f, const sl_cli_spec *s, const char *title);
 #define sl_cli_esc(s, buf, n) sl_base_esc_str((s), (buf), (n))
 /* Formats one message and prints it to stderr as one printable line: every
  * byte below 0x20 or from 0x7f on (a newline in an argument, a terminal
- * escape) goes through sl_base_esc; the line ends in one newline. Returns 2. */
+ * escape) goes through sl_base_esc; the line ends in one newline; a long one
+ * keeps its head and its tail. Returns 2. */
 int sl_cli_errf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The logits settings `samplab pipeline` and `samplab compare` share (cli/pipeline.c). */
@@ -195,39 +200,79 @@ int sl_cli_gen_load(const char *cmd, const sl_cli_parsed *po, int allow_all, sl_
 void sl_cli_gen_free(sl_cli_gen *g);
 /* Token ids from SRC (inline list or file), each in 0..V-1; prints and returns 2 if not. */
 int sl_cli_gen_ids(const char *cmd, const char *src, const char *what, size_t V, long **ids, size_t *n);
-/* Opens a session whose history is fo's context: opened without one, then each
- * id accepted (the prompt is history to every framework, whether or not a
- * penalty reads it). */
-int sl_cli_gen_open(sl_fw_session *s, const sl_fw_type *ft, const sl_fw_opts *fo, sl_error *err);
-/* One session across the steps of m, each drawn token accepted: tokens,
- * cumulative words and kept counts (m->t entries each). */
-int sl_cli_gen_replay(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, long *tokens,
-                      uint64_t *words, size_t *kept, const char **rng_name, sl_error *err);
-
-/* The reference distribution of gof / power / calibrate (statref.c). */
-typedef struct sl_cli_ref_opts {
-    const char *probs, *logits, *tensor;
-    long row;                 /* -1 unless --row */
-    int has_temperature;
-    double temperature;
-} sl_cli_ref_opts;
-
-typedef struct sl_cli_ref {
-    double *p;                /* V probabilities summing to 1 */
-    size_t v, support;
-    double weight_sum;        /* --probs: the sum the weights were divided by */
-    double temperature;       /* --logits */
-    int from_logits;
-    char source[256];
-} sl_cli_ref;
 
 /* --probs/--logits/--temperature/--tensor/--row of a parsed command line. */
-void sl_cli_ref_from(const sl_cli_parsed *p, sl_cli_ref_opts *o);
-int sl_cli_ref_load(const sl_cli_ref_opts *o, sl_cli_ref *ref, sl_error *err);
-void sl_cli_ref_free(sl_cli_ref *ref);
-/* Draws n tokens from p with method dt over generator rt, into counts[V] (zeroed first);
- * pr (may be NULL) is ticked every 2^20 draws: SL_EINTR when it says stop. */
-int sl_cli_draw_counts(const double *p, size_t V, const sl_draw_type *dt, const sl_rng_type *rt,
-                       const sl_seed *seed, uint64_t n, uint64_t *counts, sl_cli_progress *pr, sl_error *err);
+void sl_cli_ref_from(const sl_cli_parsed *p, sl_api_ref_opts *o);
+
+
+/* `samplab sweep` (sweep*.c): a study spec expanded into grid points, each
+ * point one in-process run of a subcommand whose --json line is kept. */
+#define SL_CLI_SWEEP_MAX_POINTS 100000000
+struct json_t;
+typedef struct sl_cli_sweep_study {
+    char name[128];
+    const char *job;              /* draw, gof, replay, check, calibrate, power, exact */
+    struct json_t *obj, *inputs, *axis, *settings, *seeds, *options; /* borrowed from the root */
+    const char *axis_opt;         /* "--framework", "--method" or NULL */
+    size_t n_inputs, n_axis, n_combos, n_seeds;
+    uint64_t seed_first;          /* seeds {"first": S, "count": K} */
+    size_t first, count;          /* its points: first .. first + count - 1 */
+} sl_cli_sweep_study;
+
+typedef struct sl_cli_sweep {
+    const char *path;             /* the spec file, for messages */
+    char *text;                   /* its bytes (owned) */
+    size_t text_len;
+    struct json_t *root;
+    sl_cli_sweep_study *studies;
+    size_t n_studies, n_points;
+    FILE *err;                    /* where messages go */
+} sl_cli_sweep;
+
+typedef struct sl_cli_sweep_point {
+    const sl_cli_sweep_study *st;
+    size_t index, input, axis, combo, seed;
+} sl_cli_sweep_point;
+
+/* Parses and checks sw->text; 2 after printing "FILE:LINE:COL: key K: why". */
+int sl_cli_sweep_parse(sl_cli_sweep *sw);
+/* Reads the spec file (at most 64 MiB) and parses it; 2 after printing why. */
+int sl_cli_sweep_read(sl_cli_sweep *sw, const char *path, FILE *err);
+void sl_cli_sweep_free(sl_cli_sweep *sw);
+void sl_cli_sweep_point_at(const sl_cli_sweep *sw, size_t i, sl_cli_sweep_point *p);
+/* A gof study over frameworks: draw --counts, then gof against the framework's own distribution. */
+int sl_cli_sweep_gof_chain(const sl_cli_sweep_study *st);
+const char *sl_cli_sweep_number(double v, char *buf, size_t n);
+int sl_cli_sweep_value(const struct json_t *v, char *buf, size_t n, const char **out);
+/* Runs point i in this process (tmpdir: where a gof chain keeps its two files);
+ * returns its result line (malloc'd, no newline), NULL when out of memory. */
+char *sl_cli_sweep_job(const sl_cli_sweep *sw, size_t i, const char *tmpdir);
+/* Under mpirun: 1 if this process is one rank of several (env of Open MPI / PMIx). */
+int sl_cli_sweep_mpi_launched(void);
+/* A run: the spec, the output folder, the records gathered so far (rank 0),
+ * the points still to do, this rank's checkpoint and the progress line. */
+typedef struct sl_cli_sweep_run {
+    sl_cli_sweep sw;
+    const char *dir;
+    int resume;
+    char **records;               /* n_points, NULL until the point is done */
+    size_t *todo, n_todo;         /* points not in the checkpoint, in grid order */
+    size_t n_resumed;             /* points taken from the checkpoint */
+    int rank;
+    FILE *ckpt;                   /* DIR/checkpoint/rank-R.jsonl, appended to */
+    char tmpdir[4096];            /* this rank's scratch folder */
+    FILE *progress;               /* stderr when it is a terminal, else NULL */
+    double t0, last;              /* seconds: start, last progress line */
+} sl_cli_sweep_run;
+/* sweep.c: the steps a serial run and an MPI run share. */
+int sl_cli_sweep_setup(sl_cli_sweep_run *r);   /* the folder and the checkpoint (rank 0) */
+int sl_cli_sweep_open_rank(sl_cli_sweep_run *r); /* this rank's checkpoint file and scratch */
+char *sl_cli_sweep_do(sl_cli_sweep_run *r, size_t i); /* run, then append to the checkpoint */
+void sl_cli_sweep_progress(sl_cli_sweep_run *r, size_t done, int last);
+int sl_cli_sweep_finish(sl_cli_sweep_run *r);  /* the result set, swapped into DIR (rank 0) */
+void sl_cli_sweep_run_free(sl_cli_sweep_run *r);
+/* sweep_mpi.c: the run under mpirun; rank 0 reads the spec and hands out
+ * points one at a time. Returns the exit status. */
+int sl_cli_sweep_mpi(int argc, char **argv, const char *spec, const char *dir, int resume);
 
 #endif

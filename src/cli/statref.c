@@ -9,64 +9,7 @@
 
 #include "cli/sl_cli.h"
 
-int sl_cli_ref_load(const sl_cli_ref_opts *o, sl_cli_ref *ref, sl_error *err)
-{
-    memset(ref, 0, sizeof *ref);
-    if (!!o->probs == !!o->logits)
-        return sl_base_error_set(err, SL_EINVAL, "give exactly one of --probs SRC and --logits SRC");
-    if (o->probs && o->has_temperature)
-        return sl_base_error_set(err, SL_EINVAL, "--temperature applies to --logits only");
-    sl_vec vec;
-    int rc = sl_io_vec_read(o->probs ? o->probs : o->logits, o->tensor, o->row, &vec, err);
-    if (rc)
-        return rc;
-    snprintf(ref->source, sizeof ref->source, "%s", vec.source);
-    ref->v = vec.n;
-    ref->p = malloc((vec.n ? vec.n : 1) * sizeof *ref->p);
-    if (!ref->p) {
-        sl_base_vec_free(&vec);
-        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory", ref->source);
-    }
-    if (o->logits) {
-        double t = o->has_temperature ? o->temperature : 1.0;
-        rc = sl_logits_softmax(vec.d, vec.n, t, ref->p, err);
-        if (rc) {
-            char msg[sizeof err->msg];
-            snprintf(msg, sizeof msg, "%s", err->msg);
-            sl_base_error_set(err, rc, "%s: %s", ref->source, msg);
-        }
-        ref->weight_sum = 1.0;
-        ref->temperature = t;
-        ref->from_logits = 1;
-    } else {
-        rc = sl_base_vec_check_weights(&vec, err);
-        if (!rc) {
-            double s = 0;
-            for (size_t i = 0; i < vec.n; i++)
-                s += vec.d[i];
-            ref->weight_sum = s;
-            for (size_t i = 0; i < vec.n; i++)
-                ref->p[i] = vec.d[i] / s;
-        }
-    }
-    sl_base_vec_free(&vec);
-    if (rc) {
-        free(ref->p);
-        ref->p = NULL;
-        return rc;
-    }
-    for (size_t i = 0; i < ref->v; i++)
-        ref->support += ref->p[i] > 0;
-    return SL_OK;
-}
-
-void sl_cli_ref_free(sl_cli_ref *ref)
-{
-    free(ref->p);
-    ref->p = NULL;
-}
-
-void sl_cli_ref_from(const sl_cli_parsed *p, sl_cli_ref_opts *o)
+void sl_cli_ref_from(const sl_cli_parsed *p, sl_api_ref_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->probs = p->a[SL_CLI_PROBS].text;
@@ -75,31 +18,4 @@ void sl_cli_ref_from(const sl_cli_parsed *p, sl_cli_ref_opts *o)
     o->row = p->a[SL_CLI_ROW].given ? p->a[SL_CLI_ROW].l : -1;
     o->has_temperature = p->a[SL_CLI_TEMPERATURE].given;
     o->temperature = p->a[SL_CLI_TEMPERATURE].d;
-}
-
-int sl_cli_draw_counts(const double *p, size_t V, const sl_draw_type *dt, const sl_rng_type *rt,
-                       const sl_seed *seed, uint64_t n, uint64_t *counts, sl_cli_progress *pr, sl_error *err)
-{
-    sl_rng rng;
-    void *table = NULL;
-    int rc = sl_rng_init(&rng, rt, seed, err);
-    if (rc)
-        return rc;
-    rc = sl_draw_prepare(dt, &table, p, V, err);
-    if (rc) {
-        sl_rng_release(&rng);
-        return rc;
-    }
-    memset(counts, 0, V * sizeof *counts);
-    for (uint64_t i = 0; i < n; i++) {
-        if (!(i & 0xfffff) && (sl_cli_interrupted() || (pr && sl_cli_progress_tick(pr, i, n)))) {
-            rc = sl_base_error_set(err, SL_EINTR, "interrupted after %llu of %llu draws", (unsigned long long)i,
-                                   (unsigned long long)n);
-            break;
-        }
-        counts[dt->draw(table, &rng)]++;
-    }
-    dt->free(table);
-    sl_rng_release(&rng);
-    return rc;
 }

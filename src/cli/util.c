@@ -93,14 +93,44 @@ int sl_cli_json_emit(struct json_t *root)
 /* ---------------------------------------------------------------- progress and Ctrl-C */
 
 static volatile sig_atomic_t interrupted;
-static struct sigaction old_int;
 static int armed;
+
+#ifndef __wasi__
+static struct sigaction old_int;
 
 static void on_sigint(int sig)
 {
     (void)sig;
     interrupted = 1;
     signal(SIGINT, SIG_DFL); /* a second Ctrl-C kills at once */
+}
+
+static void arm(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    if (old_int.sa_handler == SIG_IGN) /* started with Ctrl-C ignored (nohup, a background job): keep it so */
+        sigaction(SIGINT, &old_int, NULL);
+}
+
+static void disarm(void)
+{
+    sigaction(SIGINT, &old_int, NULL);
+}
+#else /* WebAssembly (the explorer page): no signals, nothing to stop */
+static void arm(void) {}
+static void disarm(void) {}
+#endif
+
+static int interrupt_tick(void *ctx, uint64_t done, uint64_t total)
+{
+    (void)ctx;
+    (void)done;
+    (void)total;
+    return interrupted != 0;
 }
 
 static double mono_s(void)
@@ -118,14 +148,10 @@ void sl_cli_progress_begin(sl_cli_progress *pr, const char *cmd, const char *uni
     pr->start = pr->last = mono_s();
     pr->p.tick = sl_cli_progress_tick;
     pr->p.ctx = pr;
+    pr->quiet.tick = interrupt_tick;
+    pr->quiet.ctx = pr;
     if (!armed) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_sigint;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, &old_int);
-        if (old_int.sa_handler == SIG_IGN) /* started with Ctrl-C ignored (nohup, a background job): keep it so */
-            sigaction(SIGINT, &old_int, NULL);
+        arm();
         armed = 1;
     }
 }
@@ -155,7 +181,7 @@ void sl_cli_progress_end(sl_cli_progress *pr)
         fprintf(stderr, "\r%79s\r", "");
     pr->shown = 0;
     if (armed && !interrupted)
-        sigaction(SIGINT, &old_int, NULL);
+        disarm();
     armed = 0;
 }
 

@@ -251,22 +251,26 @@ const sl_draw_type sl_draw_rand_wi_type = {
  * rand keeps), with this file's WeightedIndex::new and wi_index: the token is
  * nondecreasing in k, so the tokens <= j end at the first k whose index
  * exceeds j (a binary search over k that carries over from j to j + 1).
- * rand 0.9 (candle >= 0.8.4) differs only for subnormal totals. */
-static int wi_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
+ * version 8 or 9 (9 also for 0.10): they differ only for subnormal totals, where
+ * 0.8 shrinks the scale and 0.9+ keeps scale = total, so that v * scale can
+ * round up to the total and draw the last index even when its weight is 0. */
+static int wi_exact_count(const sl_stat_exact_input *in, sl_stat_exact_result *out, int version, sl_error *err)
 {
     int rc = sl_stat_exact_begin(in, 1, 23, out, err);
     if (rc)
         return rc;
     size_t V = in->V;
     snprintf(out->note, sizeof out->note,
-             "rand 0.8.5 WeightedIndex<f32> over float32 weights; uniform on 2^23 values "
-             "(u>>9), chosen = v*scale in float32, token = #{running sum <= chosen}");
+             "rand %s WeightedIndex<f32> over float32 weights; uniform on 2^23 values "
+             "(u>>9), chosen = v*scale in float32, token = #{running sum <= chosen}",
+             version >= 9 ? "0.9/0.10" : "0.8.5");
     sl_draw_rand_wi wi;
-    sl_draw_rand_status st = sl_draw_rand_wi_new(&wi, in->f, V, 8, NULL);
+    sl_draw_rand_status st = sl_draw_rand_wi_new(&wi, in->f, V, version, NULL);
     if (st == SL_RAND_ALL_WEIGHTS_ZERO) {
         out->always_fails = 1;
         sl_stat_exact_path *p = sl_stat_exact_path_add(out, "all_zero", -1,
-            "WeightedIndex::new returns Err(AllWeightsZero): the float32 weights sum to 0");
+            version >= 9 ? "WeightedIndex::new returns Err(InsufficientNonZero): the float32 weights sum to 0"
+                         : "WeightedIndex::new returns Err(AllWeightsZero): the float32 weights sum to 0");
         sl_stat_exact_path_set(p, 1, 0);
         return 0;
     }
@@ -307,12 +311,38 @@ static int wi_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *out
             "(counts above include it; rand 0.9 shrinks less)", (double)wi.total, (double)wi.scale);
         if (p)
             sl_stat_exact_path_set(p, 1, 0);
+    } else if (V > 1 && wi.cum[V - 2] == wi.total) {
+        /* the last weight is 0 (or absorbed): only a chosen value equal to the
+         * total reaches it, which happens when v * scale rounds up (subnormal totals) */
+        uint64_t hit = N - K[V - 2];
+        if (hit) {
+            sl_stat_exact_path *p = sl_stat_exact_path_add(out, "reaches_total", (long)(V - 1),
+                "total %.9g: v*scale rounds up to the total for %llu of 2^23 uniforms, and no running sum "
+                "exceeds it: rand 0.9+ returns the last index, %zu, whose weight adds nothing",
+                (double)wi.total, (unsigned long long)hit, V - 1);
+            if (p)
+                sl_stat_exact_path_set(p, hit, 23);
+        }
     }
     free(K);
     sl_draw_rand_wi_free(&wi);
     return 0;
 }
 
+static int wi_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
+{
+    return wi_exact_count(in, out, 8, err);
+}
+
+static int wi9_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
+{
+    return wi_exact_count(in, out, 9, err);
+}
+
 const sl_stat_exact_type sl_draw_rand_wi_exact = {
     "candle", "rand 0.8.5 WeightedIndex<f32> (candle LogitsProcessor, 23-bit uniform)", wi_exact_run
+};
+
+const sl_stat_exact_type sl_draw_rand_wi9_exact = {
+    "candle", "rand 0.9 and 0.10 WeightedIndex<f32> (candle 0.11 LogitsProcessor, 23-bit uniform)", wi9_exact_run
 };

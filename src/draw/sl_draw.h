@@ -218,7 +218,8 @@ typedef struct sl_draw_rand_param {
 } sl_draw_rand_param;
 extern const sl_draw_type sl_draw_rand_wi_type;
 /* Its audit, "candle": counts over the 2^23 mantissa values; reads in->f. */
-extern const sl_stat_exact_type sl_draw_rand_wi_exact;
+extern const sl_stat_exact_type sl_draw_rand_wi_exact;  /* rand 0.8 (0.8.5, 0.8.8) */
+extern const sl_stat_exact_type sl_draw_rand_wi9_exact; /* rand 0.9 and 0.10: the scale shrink of new_bounded */
 
 /* ---------------------------------------------------------------- torch.multinomial (draw/torch.c) */
 
@@ -238,9 +239,16 @@ extern const sl_draw_type sl_draw_torch_type;
 size_t sl_draw_torch_naive(const void *table, sl_rng *rng);
 /* torch.topk(v, k) indices (largest, sorted) with libstdc++'s order among equal values. */
 int sl_draw_torch_topk(const double *v, size_t V, size_t k, long *out, sl_error *err);
-/* torch's audits: "torch" (multinomial(p, 1), the race: exact failure paths and a
- * rigorous TV bound) and "torch-replacement" (the cdf path: exact counts). */
+/* 1 when multinomial(p, k, replacement) takes the exponential race (else the cdf
+ * path): always without replacement; with it, one sample in 2.x, never in 1.13. */
+int sl_draw_torch_takes_race(int version, int replacement, size_t k);
+/* torch's audits: "torch" (2.x multinomial(p, 1), also replacement=True with one
+ * sample: the race, q = -log1p(-u); exact failure paths and a rigorous TV bound),
+ * "torch-1.13" (1.13's race, q = -log(1 - u)) and "torch-replacement" (the cdf
+ * path, each sample of multinomial(p, n, replacement=True): 1.13 any n, 2.x n >= 2;
+ * exact counts). */
 extern const sl_stat_exact_type sl_draw_torch_race_exact;
+extern const sl_stat_exact_type sl_draw_torch113_race_exact;
 extern const sl_stat_exact_type sl_draw_torch_repl_exact;
 
 #endif

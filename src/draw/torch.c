@@ -102,6 +102,11 @@ static int build_cdf(torch_table *t, const sl_draw_dist *p, double *total)
     return 1;
 }
 
+int sl_draw_torch_takes_race(int version, int replacement, size_t k)
+{
+    return !replacement || (version == SL_TORCH_2 && k == 1);
+}
+
 static void torch_free(void *table)
 {
     torch_table *t = table;
@@ -131,7 +136,7 @@ static int torch_prepare(void **table, const sl_draw_dist *p, const void *param,
         return sl_base_error_set(err, SL_EINVAL,
                                  "%s: torch.multinomial raises \"number of categories cannot exceed 2^24\" (V = %zu)",
                                  p->source, V);
-    int race = !tp->replacement || (tp->version == SL_TORCH_2 && k == 1);
+    int race = sl_draw_torch_takes_race(tp->version, tp->replacement, k);
     if (race) {
         int all_zero = 1;
         for (size_t i = 0; i < V; i++) {
@@ -272,7 +277,9 @@ const sl_draw_type sl_draw_torch_type = {
 
 /* ---------------------------------------------------------------- exact audit, replacement=True
  *
- * torch 1.13 multinomial(p, n, replacement=True): each sample reads ONE uniform
+ * multinomial(p, n, replacement=True) on the cdf path (torch 1.13: any n; 2.x: n >= 2,
+ * since 2.x sends one sample to the race, sl_draw_torch_takes_race; the kernel,
+ * cpu/MultinomialKernel.cpp, is the same in both lines): each sample reads ONE uniform
  * u = k * 2^-53 (random64 & (2^53-1)), token = the first j with !(cum[j] < u) over
  * the table build_cdf makes (running sum in p's dtype, cum /= sum, cum[V-1] = 1).
  * The token is nondecreasing in k: token > j  <=>  cum[j] < u  <=>  k > cum[j]*2^53.
@@ -299,8 +306,8 @@ static int repl_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *o
     double sumd = 0;
     int sum_ok = build_cdf(&t, &dist, &sumd);
     snprintf(out->note, sizeof out->note,
-             "torch 1.13 multinomial(p, n, replacement=True) over %s p: running sum in p's dtype, "
-             "cum /= sum, cum[V-1] = 1, 53-bit double u, first j with cum[j] >= u",
+             "torch multinomial(p, n, replacement=True), each sample (1.13: any n; 2.x: n >= 2) over %s p: "
+             "running sum in p's dtype, cum /= sum, cum[V-1] = 1, 53-bit double u, first j with cum[j] >= u",
              f32 ? "float32" : "float64");
     if (!sum_ok) {
         out->always_fails = 1;
@@ -357,49 +364,62 @@ static int repl_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *o
 }
 
 const sl_stat_exact_type sl_draw_torch_repl_exact = {
-    "torch-replacement", "torch 1.13 multinomial(p, n, replacement=True): float cdf, 53-bit uniform",
+    "torch-replacement",
+    "multinomial(p, n, replacement=True) per sample (torch 1.13: any n; 2.x: n >= 2): float cdf, 53-bit uniform",
     repl_exact_run
 };
 
 /* ---------------------------------------------------------------- exact audit, the race
  *
- * torch.multinomial(p, 1) on CPU (torch 1.13.1, replacement=False):
- * q = empty_like(p).exponential_(1), each q_i = (-1.0/1) * log(1 - u_i) in double
- * with u_i = k_i * 2^-53 (ATen TransformationHelper.h exponential, CPU branch),
- * rounded to p's dtype; r = p / q in p's dtype; argmax(r), first maximum, and a
- * NaN wins (torch's max/argmax propagate NaN).
+ * torch.multinomial(p, 1) on CPU (Distributions.cpp multinomial_out; in 2.x also
+ * replacement=True with one sample): q = empty_like(p).exponential_(1), each
+ * q_i = (-1.0/1) * f(u_i) in double with u_i = k_i * 2^-53 (random64 & (2^53-1),
+ * ATen/core/TransformationHelper.h uniform_real), rounded to p's dtype; r = p / q
+ * in p's dtype; argmax(r), first maximum, and a NaN wins (torch's argmax
+ * propagates NaN: the first NaN, wherever it is). f is the CPU branch of
+ * TransformationHelper.h exponential:
+ *  - torch 1.13: f(u) = log(1 - u), so u = 0 gives q = (-1) * (+0) = -0.0;
+ *  - torch 2.x: f(u) = log1p(-u) (read in 2.6.0's source and in the header that
+ *    libtorch-dev 2.14.1 installs), so u = 0 gives log1p(-0) = -0 and q = +0.0.
  *
  * The race reads V independent 53-bit uniforms, so its induced distribution is a
  * count over 2^(53V) inputs: out of reach for counting. What is exact:
- *  - u_i == 0 happens with probability 2^-53 per entry. Then log(1) = +0 and
- *    (-1) * (+0) = -0.0, so q_i = -0.0: a token with p_i > 0 gets p/-0 = -inf and
- *    cannot win that call; a token with p_i == 0 gets 0/-0 = NaN and wins (the
- *    first NaN). Hence every zero-probability token is drawable, the m-th one
- *    (in index order) with probability exactly 2^-53 (1 - 2^-53)^(m-1).
- *  - every token with p_i > 0 is drawable (its k_i = 1, the other positive tokens
- *    at u = 0, hence -inf, and the zero tokens at u > 0, hence +0).
+ *  - u_i == 0 happens with probability 2^-53 per entry. A token with p_i == 0
+ *    then gets 0/(+-0) = NaN and wins (the first NaN). Hence every zero-probability
+ *    token is drawable, the m-th one (in index order) with probability exactly
+ *    2^-53 (1 - 2^-53)^(m-1). A token with p_i > 0 gets p/-0 = -inf in 1.13 (it
+ *    cannot win that call) but p/+0 = +inf in 2.x: it wins unless a NaN occurs
+ *    or an earlier token also got +inf, so in 2.x every positive token i is drawn
+ *    with probability at least 2^-53 (1 - 2^-53)^(m_i + Z) (m_i positive tokens
+ *    before it, Z zero ones), whatever its p_i.
+ *  - every token with p_i > 0 is drawable in both lines (1.13: its k_i = 1, the
+ *    other positive tokens at u = 0, hence -inf, and the zero tokens at u > 0,
+ *    hence +0; 2.x: its u_i = 0 alone).
  * What is bounded (rigorously, by a coupling with the continuous race on the same
- * weights): outside the event G^c that some k_i < K0 or k_i > 2^53 - K0 (union
- * bound: 2 V K0 2^-53), every computed ratio is within a factor gamma of the
- * continuous p_i / E_i, E_i = -log(1 - U_i), where gamma covers the 2^-53 grid of
- * u (at most 2/K0 relative, or 1/((K0-1) ln 2) near u = 1), glibc's log (< 1 ulp)
- * and the float32 roundings of q and p/q. Only tokens with p_i > 0 enter G (a zero
- * weight gives +0, or NaN when u_i == 0: that event is added exactly, 1-(1-2^-53)^Z
- * for Z zero weights). Then the winners differ only if the two
- * smallest continuous T_i = E_i/p_i are within a factor rho = gamma_max/gamma_min,
- * whose probability in the continuous race is exactly
+ * weights): outside the event G^c that some positive token has k_i < K0 or
+ * k_i > 2^53 - K0 (union bound: 2 V K0 2^-53), every computed ratio is within a
+ * factor gamma of the continuous p_i / E_i, E_i = -log(1 - U_i), where gamma
+ * covers the 2^-53 grid of u (at most 2/K0 relative, or 1/((K0-1) ln 2) near
+ * u = 1), glibc's log or log1p (< 1 ulp, glibc's own error tables) and the
+ * roundings of q and p/q to p's dtype. -log(1 - u) and -log1p(-u) are the same
+ * function of u, so the bound is the same for both lines; the u = 0 outcomes are
+ * inside G^c. A zero weight gives +0, or NaN when u_i == 0: that event is added
+ * exactly, 1-(1-2^-53)^Z for Z zero weights. Then the winners differ only if the
+ * two smallest continuous T_i = E_i/p_i are within a factor rho =
+ * gamma_max/gamma_min, whose probability in the continuous race is exactly
  *   sum_w p_w (1-p_w)(rho-1) / (1 + (1-p_w)(rho-1)) <= (rho-1)(1 - sum p^2)
  * (memorylessness: the gap to the runner-up is Exp(1-p_w), independent of the
  * winning time Exp(1)). TV(induced, ideal) <= P(NaN) + P(G^c) + P(close call)
- * + TV(float32 weights, float64 weights), minimised over K0.
+ * + TV(weights in p's dtype, float64 weights), minimised over K0.
  *
- * Checked against the real torch 1.13.1 at chosen uniforms (crafted MT19937 state,
- * data/golden/exact_crafted.txt): q = -0.0 at u = 0, the NaN winner, the -inf loser.
+ * Checked at chosen uniforms (crafted MT19937 states): torch 1.13.1 in
+ * data/golden/exact_crafted.txt (q = -0.0 at u = 0, the NaN winner, the -inf
+ * loser); torch 2.14.1 in data/golden/current/exact_crafted.txt and
+ * exact_torch2.txt (q = +0.0, the +inf winner, a NaN after a +inf, ties to the
+ * first index, float32 and float64).
  *
- * Known divergences: torch 2.x computes log1p(-u) (read from source, not run here):
- * at u = 0 that is -0, so q = +0 and a positive token gets +inf and wins instead of
- * losing (the NaN case is unchanged); MKL builds draw the exponentials differently;
- * float16/bfloat16 not modelled. */
+ * Known divergences: MKL builds draw the exponentials differently (their
+ * exponential_ is not audited); float16/bfloat16 not modelled. */
 
 /* 1 - (1 - 2^-53)^n, accurately. */
 static double any_zero(double n)
@@ -407,9 +427,9 @@ static double any_zero(double n)
     return -expm1(n * log1p(-0x1p-53));
 }
 
-static int race_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
+static int race_exact(const sl_stat_exact_input *in, sl_stat_exact_result *out, int version, sl_error *err)
 {
-    int f32 = in->dtype == SL_F32;
+    int f32 = in->dtype == SL_F32, v2 = version == SL_TORCH_2;
     int rc = sl_stat_exact_begin(in, f32, 53, out, err);
     if (rc)
         return rc;
@@ -423,7 +443,7 @@ static int race_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *o
     /* the weights the race really sees, and their own normalisation */
     long double s = 0, s2 = 0, tvw = 0;
     double pmax = 0;
-    size_t nzero = 0, first_zero = V;
+    size_t nzero = 0, first_zero = V, first_pos = V;
     for (size_t i = 0; i < V; i++) {
         double w = f32 ? (double)in->f[i] : in->d[i];
         s += w;
@@ -433,13 +453,15 @@ static int race_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *o
             if (first_zero == V)
                 first_zero = i;
             nzero++;
+        } else if (first_pos == V) {
+            first_pos = i;
         }
     }
     snprintf(out->note, sizeof out->note,
-             "torch 1.13 multinomial(p, 1): argmax(p / q) over %s p, q_i = -log(1 - u_i) with "
-             "53-bit u_i, rounded to p's dtype; NaN wins argmax. Not countable (2^(53V) inputs): "
-             "failure paths are exact, the TV is a rigorous upper bound",
-             f32 ? "float32" : "float64");
+             "%s: argmax(p / q) over %s p, q_i = %s with 53-bit u_i, rounded to p's dtype; NaN wins argmax. "
+             "Not countable (2^(53V) inputs): failure paths are exact, the TV is a rigorous upper bound",
+             v2 ? "torch 2.x multinomial(p, 1) (and replacement=True with one sample)" : "torch 1.13 multinomial(p, 1)",
+             f32 ? "float32" : "float64", v2 ? "-log1p(-u_i)" : "-log(1 - u_i)");
     if (!(s > 0)) {
         out->always_fails = 1;
         sl_stat_exact_path *p = sl_stat_exact_path_add(out, "runtime_error", -1,
@@ -447,13 +469,24 @@ static int race_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *o
         sl_stat_exact_path_set(p, 1, 0);
         return 0;
     }
+    /* 2.x: positive tokens whose ideal probability is below the floor the +inf
+     * path alone gives them, 2^-53 (1-2^-53)^(m+Z) */
+    size_t n_floor = 0, first_floor = V, m = 0;
     for (size_t i = 0; i < V; i++) {
         double w = f32 ? (double)in->f[i] : in->d[i];
         long double p = w / s;
         s2 += p * p;
         tvw += fabsl(p - (long double)out->ideal[i]);
-        if (w == 0)
-            out->zero_drawn[out->n_zero_drawn++] = i; /* via 0/-0 = NaN */
+        if (w == 0) {
+            out->zero_drawn[out->n_zero_drawn++] = i; /* via 0/(+-0) = NaN */
+            continue;
+        }
+        if (v2 && out->ideal[i] < 0x1p-53 * (1 - any_zero((double)(m + nzero)))) {
+            if (first_floor == V)
+                first_floor = i;
+            n_floor++;
+        }
+        m++;
     }
     /* the zero-probability tokens of the ideal that the race can still draw are
      * exactly those with w == 0 here; tokens with ideal > 0 and w == 0 (float32
@@ -467,7 +500,7 @@ static int race_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *o
 
     /* the bound */
     const double h = 0x1p-53, rnd = f32 ? 0x1p-24 : 0x1p-53, lg = 0x1p-52;
-    double best = 1, bestK = 0;
+    double best = 1;
     /* every ratio near the winner's must be normal: on G, q <= 53 ln 2 < 37, so the
      * winner's ratio is >= pmax/37, and competitors within rho of it are normal when
      * pmax >= 2^-120 (float32) or 2^-1000 (float64); overflow is excluded per K0 below */
@@ -484,10 +517,8 @@ static int race_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *o
         /* zero-weight tokens matter only through u == 0 (NaN, counted exactly below);
          * otherwise their ratio is +0 and never reaches the winner's */
         double b = any_zero((double)nzero) + 2 * (double)(V - nzero) * K0 * h + (rho - 1) * (double)(1 - s2);
-        if (b < best) {
+        if (b < best)
             best = b;
-            bestK = K0;
-        }
     }
     double differ = best * (1 + 1e-9); /* margin for the double evaluation of the bound */
     best = differ + (double)tvw * (1 + 1e-9);
@@ -495,40 +526,72 @@ static int race_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *o
     out->tv = NAN;
 
     sl_stat_exact_path *p = sl_stat_exact_path_add(out, "u_zero", -1,
-        "some u_i == 0 (exact: 1-(1-2^-53)^V): q_i = -0.0, p_i/q_i = -inf (p_i > 0) or NaN (p_i = 0)");
+        "some u_i == 0 (exact: 1-(1-2^-53)^V): q_i = %s, p_i/q_i = %s (p_i > 0) or NaN (p_i = 0)",
+        v2 ? "+0.0 (log1p(-0) = -0)" : "-0.0", v2 ? "+inf" : "-inf");
     if (p) {
         p->exact = 1;
         p->prob = any_zero((double)V);
     }
     p = !nzero ? NULL : sl_stat_exact_path_add(out, "nan_wins", (long)first_zero,
-        "a zero-probability token gets u == 0: 0/-0 = NaN wins argmax (%zu such tokens, the first is %ld "
-        "with probability 2^-53)", nzero, (long)first_zero);
+        "a zero-probability token gets u == 0: 0/%s0 = NaN wins argmax (%zu such tokens, the first is %ld "
+        "with probability 2^-53)", v2 ? "+" : "-", nzero, (long)first_zero);
     if (p) {
         p->exact = 1;
         p->prob = any_zero((double)nzero);
         if (nzero == 1)
             sl_stat_exact_path_set(p, 1, 53);
     }
-    p = sl_stat_exact_path_add(out, "neg_inf", -1,
-        "a positive-probability token gets u == 0: p/-0 = -inf, it cannot win that call");
-    if (p) {
-        p->exact = 1;
-        p->prob = any_zero((double)(V - nzero));
+    if (v2 && first_pos < V) {
+        char floor_note[96] = "";
+        if (n_floor)
+            snprintf(floor_note, sizeof floor_note, "; %zu have p below it (the first: %ld) and are drawn too often",
+                     n_floor, (long)first_floor);
+        p = sl_stat_exact_path_add(out, "pos_inf_wins", (long)first_pos,
+            "u == 0 for a positive token and for no zero one: p/+0 = +inf wins argmax whatever p is (the first "
+            "such token), so positive token i has probability >= 2^-53 (1-2^-53)^(m_i+Z) (m_i positive tokens "
+            "before it, Z = %zu zero ones)%s", nzero, floor_note);
+        if (p) {
+            p->exact = 1;
+            p->prob = any_zero((double)(V - nzero)) * (1 - any_zero((double)nzero));
+            if (V - nzero == 1 && nzero == 0)
+                sl_stat_exact_path_set(p, 1, 53);
+        }
+    } else if (!v2) {
+        p = sl_stat_exact_path_add(out, "neg_inf", -1,
+            "a positive-probability token gets u == 0: p/-0 = -inf, it cannot win that call");
+        if (p) {
+            p->exact = 1;
+            p->prob = any_zero((double)(V - nzero));
+        }
     }
     p = sl_stat_exact_path_add(out, "rounding", -1,
-        "%s: the computed argmax differs from the continuous race (grid of u, log, %s roundings, ties "
+        "%s: the computed argmax differs from the continuous race (grid of u, %s, %s roundings, ties "
         "to the first index)%s",
-        ok ? "upper bound" : "no bound available", f32 ? "float32" : "float64",
+        ok ? "upper bound" : "no bound available", v2 ? "log1p" : "log", f32 ? "float32" : "float64",
         ok ? "" : " (weights too small or too large for the normal-range argument)");
     if (p) {
         p->exact = 0;
         p->prob = differ < 1 ? differ : 1;
     }
-    (void)bestK;
     return 0;
 }
 
+static int race2_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
+{
+    return race_exact(in, out, SL_TORCH_2, err);
+}
+
+static int race113_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
+{
+    return race_exact(in, out, SL_TORCH_1_13, err);
+}
+
 const sl_stat_exact_type sl_draw_torch_race_exact = {
-    "torch", "torch 1.13 multinomial(p, 1): exponential race argmax(p/q), bound + exact failure paths",
-    race_exact_run
+    "torch", "torch 2.x multinomial(p, 1): exponential race argmax(p/q), q = -log1p(-u); bound + exact failure paths",
+    race2_exact_run
+};
+
+const sl_stat_exact_type sl_draw_torch113_race_exact = {
+    "torch-1.13", "torch 1.13 multinomial(p, 1): exponential race argmax(p/q), q = -log(1-u); bound + exact failure paths",
+    race113_exact_run
 };

@@ -269,6 +269,17 @@ static int candle_probs(sl_fw_session *s, const sl_vec *v, sl_logits_result *out
     return rc;
 }
 
+/* The audit of the release line chosen: 0.8 shrinks the scale for subnormal
+ * totals, 0.9 and 0.10 keep it (an unknown line: the default's; open refuses it). */
+static const sl_stat_exact_type *candle_exact_for(const sl_fw_opts *o)
+{
+    const sl_fw_variant *v;
+    sl_error e;
+    if (sl_fw_variant_find(&sl_fw_candle_type, o->variant, &v, &e) || !v)
+        v = &candle_variants[0];
+    return v->code >= 9 ? &sl_draw_rand_wi9_exact : &sl_draw_rand_wi_exact;
+}
+
 static const char *candle_note(const sl_fw_opts *o)
 {
     if (o->logits && !o->cfg.has_temperature && (o->cfg.has_top_k || o->cfg.has_top_p))
@@ -295,5 +306,6 @@ const sl_fw_type sl_fw_candle_type = {
     .probs = candle_probs,
     .close = candle_close,
     .note = candle_note,
-    .exact = &sl_draw_rand_wi_exact,
+    .exact = &sl_draw_rand_wi9_exact,
+    .exact_for = candle_exact_for,
 };

@@ -13,7 +13,9 @@ const sl_fw_type *const sl_fw_types[] = {
     &sl_fw_torch_type,
     &sl_fw_numpy_type,
     &sl_fw_numpy_legacy_type,
+#ifndef SL_NO_GSL /* the WebAssembly page is built without GSL */
     &sl_fw_gsl_type,
+#endif
     &sl_fw_candle_type,
     NULL
 };
@@ -34,10 +36,14 @@ void sl_fw_result_free(sl_fw_result *r)
 
 const sl_stat_exact_type *const sl_fw_exact_types[] = {
     &sl_draw_rand_wi_exact,
+    &sl_draw_rand_wi9_exact,
     &sl_draw_numpy_exact,
     &sl_draw_torch_race_exact,
+    &sl_draw_torch113_race_exact,
     &sl_draw_torch_repl_exact,
+#ifndef SL_NO_GSL
     &sl_fw_gsl_exact,
+#endif
     &sl_draw_linear_exact,
     &sl_draw_cdf_exact,
     &sl_draw_alias_exact,

@@ -208,3 +208,53 @@ int sl_fw_run(const sl_fw_type *t, const sl_fw_opts *o, sl_fw_result *out, sl_er
     sl_fw_session_close(&s);
     return SL_OK;
 }
+
+int sl_fw_session_open_prompt(sl_fw_session *s, const sl_fw_type *t, const sl_fw_opts *o, sl_error *err)
+{
+    sl_fw_opts q = *o;
+    q.cfg.context = NULL;
+    q.cfg.context_n = 0;
+    int rc = sl_fw_session_open(s, t, &q, err);
+    for (size_t i = 0; !rc && i < o->cfg.context_n; i++)
+        if ((rc = sl_fw_session_accept(s, o->cfg.context[i], err)))
+            sl_fw_session_close(s);
+    return rc;
+}
+
+int sl_fw_replay(const sl_fw_type *t, const sl_fw_opts *o, size_t T, size_t V, const char *source, sl_fw_row_fn row,
+                 const void *user, long *tokens, uint64_t *words, size_t *kept, const char **rng_name, sl_error *err)
+{
+    sl_fw_session s;
+    sl_vec rows[2];
+    memset(rows, 0, sizeof rows);
+    int rc = sl_fw_session_open_prompt(&s, t, o, err);
+    if (rc)
+        return rc;
+    /* two row buffers in turn: a session reuses its prepared state only for the same vector */
+    if ((rc = sl_base_vec_alloc(&rows[0], V, source, err)) || (rc = sl_base_vec_alloc(&rows[1], V, source, err)))
+        goto out;
+    for (size_t i = 0; i < T; i++) {
+        sl_vec *r = &rows[i & 1];
+        if ((rc = row(user, i, r))) {
+            rc = sl_base_error_set(err, rc, "%s: cannot read step %zu", source, i);
+            goto out;
+        }
+        if (o->dtype_set)
+            r->dtype = o->dtype;
+        sl_fw_step st;
+        if ((rc = sl_fw_session_step(&s, r, &st, err)))
+            goto out;
+        tokens[i] = st.tokens[0];
+        words[i] = (i ? words[i - 1] : 0) + st.words;
+        kept[i] = st.kept;
+        if ((rc = sl_fw_session_accept(&s, st.tokens[0], err)))
+            goto out;
+    }
+    if (rng_name)
+        *rng_name = t->rng_label ? t->rng_label : s.rng.type->name;
+out:
+    sl_base_vec_free(&rows[0]);
+    sl_base_vec_free(&rows[1]);
+    sl_fw_session_close(&s);
+    return rc;
+}

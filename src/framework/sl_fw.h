@@ -139,6 +139,23 @@ void sl_fw_session_forget(sl_fw_session *s);
 int sl_fw_session_accept(sl_fw_session *s, long token, sl_error *err);
 void sl_fw_session_close(sl_fw_session *s);
 
+/* Opens a session whose history is o's context: opened without one, then each
+ * id accepted (the prompt is history to every framework, whether or not a
+ * penalty reads it; llama.cpp accepts the prompt before its first sample). */
+int sl_fw_session_open_prompt(sl_fw_session *s, const sl_fw_type *t, const sl_fw_opts *o, sl_error *err);
+
+/* Fills `row` (allocated for V entries) with step t of a generation; 0 or an SL_ code. */
+typedef int (*sl_fw_row_fn)(const void *user, size_t t, sl_vec *row);
+
+/* A whole generation (`samplab replay`): one session opened with the prompt
+ * (sl_fw_session_open_prompt) across T steps whose rows `row` gives, every drawn
+ * token accepted, so penalties see prompt + generated so far; one generator
+ * stream, cost linear in T. Writes tokens, cumulative words and kept counts
+ * (T entries each) and the generator's name as --json prints it. With
+ * o->dtype_set each row is read in o->dtype. */
+int sl_fw_replay(const sl_fw_type *t, const sl_fw_opts *o, size_t T, size_t V, const char *source, sl_fw_row_fn row,
+                 const void *user, long *tokens, uint64_t *words, size_t *kept, const char **rng_name, sl_error *err);
+
 /* `samplab draw --framework F --n N`: N steps of one session on o->probs or
  * o->logits, each drawn token accepted when the sampler does so itself. */
 int sl_fw_run(const sl_fw_type *t, const sl_fw_opts *o, sl_fw_result *out, sl_error *err);

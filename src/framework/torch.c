@@ -106,7 +106,7 @@ static int torch_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error 
             return rc;
         t->dtype = dt;
     }
-    int race = !t->param.replacement || (t->param.version == SL_TORCH_2 && s->k == 1);
+    int race = sl_draw_torch_takes_race(t->param.version, t->param.replacement, s->k);
     if (s->o.torch_mkl && race)
         return torch_mkl_call(s, v, t->dtype, err);
     return sl_draw_k(&t->draw, t->table, &s->rng, s->k, s->tokens, err);
@@ -120,9 +120,17 @@ static void torch_close(sl_fw_session *s)
     s->state = NULL;
 }
 
+/* The audit of the call these settings make, by the release line's code: the
+ * race of that line (2.x: -log1p, 1.13: -log) or the cdf path's exact counts.
+ * NULL for a release line torch does not have (sl_fw_variant_find says which). */
 static const sl_stat_exact_type *torch_exact_for(const sl_fw_opts *o)
 {
-    return o->replacement ? &sl_draw_torch_repl_exact : &sl_draw_torch_race_exact;
+    const sl_fw_variant *v;
+    if (sl_fw_variant_find(&sl_fw_torch_type, o->variant, &v, NULL))
+        return NULL;
+    if (!sl_draw_torch_takes_race(v->code, o->replacement, o->k ? o->k : 1))
+        return &sl_draw_torch_repl_exact;
+    return v->code == SL_TORCH_2 ? &sl_draw_torch_race_exact : &sl_draw_torch113_race_exact;
 }
 
 const sl_fw_type sl_fw_torch_type = {

@@ -59,6 +59,19 @@ void sl_io_buf_printf(sl_buf *b, const char *fmt, ...) __attribute__((format(pri
 int sl_io_write_atomic(const char *path, const char *data, size_t len, sl_error *err);
 /* Creates a directory (and its parents); an existing directory is fine. */
 int sl_io_mkdir_p(const char *path, sl_error *err);
+/* Puts the folder `staging` in the place of `target` in one step (dirswap.c):
+ * afterwards target holds what staging held and staging the old target (or
+ * nothing, when there was no target). Atomic where the system has
+ * renameat2(RENAME_EXCHANGE); elsewhere two renames. */
+int sl_io_dir_swap(const char *staging, const char *target, sl_error *err);
+/* Removes path and, for a folder, everything below it (links are removed,
+ * never followed); a missing path is fine. */
+int sl_io_tree_remove(const char *path, sl_error *err);
+/* Hard-links every regular file of folder `from` into folder `to` (created;
+ * copied where a link is refused), skipping temporary files (*.tmp.*); a
+ * missing `from` is fine. A file later rewritten through sl_io_write_atomic
+ * replaces the link, so the files of `from` never change. */
+int sl_io_dir_link_files(const char *from, const char *to, sl_error *err);
 
 /* ---------------------------------------------------------------- Markdown */
 

@@ -11,11 +11,18 @@
  * timings go to OUTDIR/timings.txt. The header follows TestU01's bbattery.c
  * habit (version, generators, methods, N, seeds, the command), without the
  * date that would break byte equality. */
+#define _XOPEN_SOURCE 700 /* realpath, for an --out that is a link */
 #include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 #include <time.h>
+#include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -24,14 +31,36 @@
 
 /* The section table: report order, and the ids --only takes. */
 const sl_report_section *const sl_report_sections[] = {
-    &sl_report_section_agree, &sl_report_section_cost, &sl_report_section_seed, &sl_report_section_ties,
-    &sl_report_section_compare, &sl_report_section_evidence, &sl_report_section_exact, NULL};
+    &sl_report_section_agree, &sl_report_section_cost, &sl_report_section_seed, &sl_report_section_generation,
+    &sl_report_section_ties, &sl_report_section_compare, &sl_report_section_evidence, &sl_report_section_exact, NULL};
 
 static double now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* CPU time of the calling thread (0 where the clock is missing). */
+static double thread_cpu(void)
+{
+#ifdef CLOCK_THREAD_CPUTIME_ID
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+        return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#endif
+    return 0.0;
+}
+
+/* User + system CPU time of this process (who = RUSAGE_SELF) or of its
+ * waited-for children (RUSAGE_CHILDREN: the gnuplots). */
+static double rusage_cpu(int who)
+{
+    struct rusage ru;
+    if (getrusage(who, &ru) != 0)
+        return 0.0;
+    return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
+           1e-6 * (double)ru.ru_stime.tv_usec;
 }
 
 /* Grows an array of pointers-or-records to hold one more entry. */
@@ -145,9 +174,10 @@ static int run_jobs(sl_report_ctx *ctx, const sl_report_opts *o, int threads, in
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (long i = 0; i < nn; i++) {
         sl_report_job *j = order[i];
-        double t0 = now();
+        double t0 = now(), c0 = thread_cpu();
         j->rc = j->fn(ctx, j->arg, &j->err);
         j->seconds = now() - t0;
+        j->cpu = thread_cpu() - c0;
 #pragma omp critical
         {
             (*done)++;
@@ -157,6 +187,149 @@ static int run_jobs(sl_report_ctx *ctx, const sl_report_opts *o, int threads, in
     }
     free(order);
     return 0;
+}
+
+/* ---------------------------------------------------------------- the staging folder */
+
+/* outdir with a link resolved (the folder a swap replaces), without trailing slashes. */
+static int resolve_target(const char *outdir, char *buf, size_t n, sl_error *err)
+{
+    struct stat st;
+    const char *t = outdir;
+    char *real = NULL;
+    if (lstat(outdir, &st) == 0 && S_ISLNK(st.st_mode)) {
+        if (!(real = realpath(outdir, NULL)))
+            return sl_base_error_set(err, SL_EIO, "%s: a link to nothing usable: %s", outdir, strerror(errno));
+        t = real;
+    }
+    size_t len = strlen(t);
+    while (len > 1 && t[len - 1] == '/')
+        len--;
+    int rc = 0;
+    if (len == 0 || len >= n)
+        rc = sl_base_error_set(err, SL_EINVAL, "--out: '%s' is no usable folder name", outdir);
+    else {
+        memcpy(buf, t, len);
+        buf[len] = '\0';
+    }
+    free(real);
+    return rc;
+}
+
+int sl_report_staging_path(const char *outdir, long pid, char *buf, size_t n, sl_error *err)
+{
+    char t[4096];
+    int rc = resolve_target(outdir, t, sizeof t, err);
+    if (rc)
+        return rc;
+    const char *slash = strrchr(t, '/');
+    const char *base = slash ? slash + 1 : t;
+    if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+        return sl_base_error_set(err, SL_EINVAL, "--out %s: name the report's own folder (it is replaced as a whole)",
+                                 outdir);
+    int k = slash ? snprintf(buf, n, "%.*s/.%s.staging.%ld", (int)(slash - t), t, base, pid)
+                  : snprintf(buf, n, ".%s.staging.%ld", base, pid);
+    if (k < 0 || (size_t)k >= n)
+        return sl_base_error_set(err, SL_EINVAL, "--out %s: path too long", outdir);
+    return 0;
+}
+
+/* What a report folder may hold: files, and files in figures/ and inputs/.
+ * Anything else would be lost or moved by the swap, so it is refused. */
+static int check_target(const char *t, sl_error *err)
+{
+    DIR *d = opendir(t);
+    if (!d) {
+        if (errno == ENOENT)
+            return 0;
+        return sl_base_error_set(err, SL_EIO, "--out %s: %s", t, errno == ENOTDIR ? "not a folder" : strerror(errno));
+    }
+    int rc = 0;
+    struct dirent *e;
+    while (!rc && (e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        char path[8400];
+        snprintf(path, sizeof path, "%s/%s", t, e->d_name);
+        struct stat st;
+        if (lstat(path, &st) != 0)
+            continue;
+        if (S_ISREG(st.st_mode))
+            continue;
+        int sub = S_ISDIR(st.st_mode) && (!strcmp(e->d_name, "figures") || !strcmp(e->d_name, "inputs"));
+        if (sub) {
+            DIR *f = opendir(path);
+            struct dirent *g;
+            while (f && !rc && (g = readdir(f))) {
+                char q[8700];
+                snprintf(q, sizeof q, "%s/%s", path, g->d_name);
+                if (strcmp(g->d_name, ".") && strcmp(g->d_name, "..") && (lstat(q, &st) != 0 || !S_ISREG(st.st_mode)))
+                    rc = sl_base_error_set(err, SL_EINVAL, "--out %s: %s/%s is not part of a report (a report "
+                                           "folder holds files, figures/ and inputs/): give --out a folder of its own",
+                                           t, e->d_name, g->d_name);
+            }
+            if (f)
+                closedir(f);
+        } else
+            rc = sl_base_error_set(err, SL_EINVAL, "--out %s: %s is not part of a report (a report folder holds "
+                                   "files, figures/ and inputs/): give --out a folder of its own", t, e->d_name);
+    }
+    closedir(d);
+    return rc;
+}
+
+/* Removes staging folders of runs that died without cleaning up (their
+ * process is gone): DIR/.NAME.staging.PID[.old] beside our own. */
+static void remove_stale_staging(const char *staging)
+{
+    const char *slash = strrchr(staging, '/');
+    const char *base = slash ? slash + 1 : staging;
+    const char *dot = strrchr(base, '.'); /* before our PID */
+    if (!dot)
+        return;
+    size_t plen = (size_t)(dot - base) + 1;
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - staging) : 1, slash ? staging : ".");
+    if (slash && slash == staging)
+        snprintf(dir, sizeof dir, "/");
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (strncmp(e->d_name, base, plen) || !strcmp(e->d_name, base))
+            continue;
+        char *end;
+        long pid = strtol(e->d_name + plen, &end, 10);
+        if (end == e->d_name + plen || (*end && strcmp(end, ".old")) || pid <= 0)
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        char path[8400];
+        sl_error ignored;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        sl_io_tree_remove(path, &ignored);
+    }
+    if (d)
+        closedir(d);
+}
+
+/* A fresh staging folder with links to the old set's files (so a partial
+ * run, --only, keeps the rest), in the mode of the folder it replaces. */
+static int stage(const char *target, const char *staging, sl_error *err)
+{
+    static const char *const subs[] = {"", "/figures", "/inputs"};
+    int rc = sl_io_tree_remove(staging, err);
+    if (!rc)
+        rc = sl_io_mkdir_p(staging, err);
+    struct stat st;
+    if (!rc && stat(target, &st) == 0)
+        chmod(staging, st.st_mode & 07777);
+    for (int i = 0; !rc && i < 3; i++) {
+        char from[4200], to[4300];
+        snprintf(from, sizeof from, "%s%s", target, subs[i]);
+        snprintf(to, sizeof to, "%s%s", staging, subs[i]);
+        rc = sl_io_dir_link_files(from, to, err);
+    }
+    return rc;
 }
 
 void sl_report_opts_init(sl_report_opts *o)
@@ -186,9 +359,17 @@ static int wanted(const char *only, const char *id)
 
 int sl_report_only_check(const char *only, sl_error *err)
 {
+    /* An empty list (or an empty item) would select nothing and write an
+     * empty report over the old one. */
+    if (only && !*only)
+        return sl_base_error_set(err, SL_EINVAL, "--only: the list of sections is empty (samplab report --help "
+                                                 "lists them)");
     for (const char *p = only; p && *p;) {
         const char *e = strchr(p, ',');
         size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (!len || (e && !e[1]))
+            return sl_base_error_set(err, SL_EINVAL, "--only: an empty section name in '%s' (a comma too many)",
+                                     only);
         int ok = 0;
         for (size_t k = 0; sl_report_sections[k]; k++)
             ok |= strlen(sl_report_sections[k]->id) == len && !strncmp(sl_report_sections[k]->id, p, len);
@@ -218,11 +399,12 @@ void sl_report_cmd_only(const sl_report_ctx *ctx, sl_buf *md, const char *id)
     sl_io_buf_puts(md, " --out DIR\n\n");
 }
 
-/* What runs of each section: its state, whether it is in this report, its CPU time. */
+/* What runs of each section: its state, whether it is in this report, the
+ * CPU time and the wall time of its jobs, each summed over them. */
 typedef struct section_run {
     void *state;
     int on;
-    double secs;
+    double cpu, wall;
 } section_run;
 
 static void header_md(const sl_report_ctx *ctx, sl_buf *md, const char *only, const section_run *run)
@@ -325,13 +507,18 @@ static void timings_md(sl_buf *tm, int threads, const section_run *run, size_t n
                        double t_total)
 {
     sl_io_buf_printf(tm, "# samplab report timings (seconds; not reproducible, kept out of REPORT.md)\n");
+    sl_io_buf_printf(tm, "# per section: the CPU time of the threads that ran its jobs, and their wall\n"
+                         "# times summed (more than the CPU time when the jobs waited for a core)\n");
     sl_io_buf_printf(tm, "threads\t%d\n", threads);
     for (size_t i = 0; i < nsec; i++)
         if (run[i].on)
-            sl_io_buf_printf(tm, "section %s (cpu)\t%.3f\n", sl_report_sections[i]->id, run[i].secs);
+            sl_io_buf_printf(tm, "section %s (cpu; jobs' wall summed)\t%.3f\t%.3f\n", sl_report_sections[i]->id,
+                             run[i].cpu, run[i].wall);
     sl_io_buf_printf(tm, "studies + markdown (wall)\t%.3f\n", t_studies);
     sl_io_buf_printf(tm, "figures (wall)\t%.3f\n", t_total - t_studies);
     sl_io_buf_printf(tm, "total (wall)\t%.3f\n", t_total);
+    sl_io_buf_printf(tm, "this process (cpu, user + sys)\t%.3f\n", rusage_cpu(RUSAGE_SELF));
+    sl_io_buf_printf(tm, "gnuplot (cpu, user + sys)\t%.3f\n", rusage_cpu(RUSAGE_CHILDREN));
 }
 
 static void ctx_free(sl_report_ctx *ctx)
@@ -360,11 +547,22 @@ int sl_report_run(const sl_report_opts *o, sl_report_result *res, sl_error *err)
     int rc = sl_report_only_check(o->only, err);
     if (rc)
         return rc;
+    char target[4096], staging[4200];
+    if ((rc = resolve_target(o->outdir, target, sizeof target, err)))
+        return rc;
+    if (o->staging) {
+        if (strlen(o->staging) >= sizeof staging)
+            return sl_base_error_set(err, SL_EINVAL, "%s: path too long", o->staging);
+        strcpy(staging, o->staging);
+    } else if ((rc = sl_report_staging_path(target, (long)getpid(), staging, sizeof staging, err)))
+        return rc;
+    if ((rc = check_target(target, err)))
+        return rc;
     sl_report_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.n = o->n;
     ctx.seed = o->seed;
-    ctx.outdir = o->outdir;
+    ctx.outdir = staging;
     ctx.logits_src = o->logits ? (o->logits_replay ? o->logits_replay : o->logits) : NULL;
     /* a quick run (tests) needs no precise null tails */
     ctx.null_reps = o->n < SL_REPORT_DEFAULT_N ? 200 : 1000;
@@ -383,7 +581,12 @@ int sl_report_run(const sl_report_opts *o, sl_report_result *res, sl_error *err)
     sl_io_buf_init(&tm);
     if (!run)
         return sl_base_error_set(err, SL_ENOMEM, "report: out of memory");
+    int staged = 0; /* the staging folder exists: remove it unless it was swapped in */
     if ((rc = sl_report_vocab_open(&ctx, o, err)))
+        goto out;
+    remove_stale_staging(staging);
+    staged = 1;
+    if ((rc = stage(target, staging, err)))
         goto out;
     snprintf(ctx.figdir, sizeof ctx.figdir, "%s/figures", ctx.outdir);
     if ((rc = sl_io_mkdir_p(ctx.figdir, err)) || (rc = sl_report_inputs_write(&ctx, err)))
@@ -406,7 +609,8 @@ int sl_report_run(const sl_report_opts *o, sl_report_result *res, sl_error *err)
     if (rc)
         goto out;
     for (size_t i = 0; i < ctx.njobs; i++) {
-        run[ctx.jobs[i].section].secs += ctx.jobs[i].seconds;
+        run[ctx.jobs[i].section].cpu += ctx.jobs[i].cpu;
+        run[ctx.jobs[i].section].wall += ctx.jobs[i].seconds;
         if (ctx.jobs[i].rc && !rc) {
             rc = ctx.jobs[i].rc;
             *err = ctx.jobs[i].err;
@@ -443,9 +647,17 @@ int sl_report_run(const sl_report_opts *o, sl_report_result *res, sl_error *err)
     timings_md(&tm, threads, run, nsec, t_studies, t_total);
     if ((rc = sl_report_write(&ctx, "timings.txt", &tm, err)))
         goto out;
+    /* The new set takes the old one's place in one step; the old one, now
+     * under the staging name, goes. */
+    if ((rc = sl_io_dir_swap(staging, target, err)))
+        goto out;
     res->nfigs = ctx.nfigs;
     res->seconds = t_total;
 out:
+    if (staged) {
+        sl_error ignored;
+        sl_io_tree_remove(staging, &ignored);
+    }
     for (size_t i = emitted; i < nsec; i++)
         if (run[i].state)
             sl_report_sections[i]->release(run[i].state);

@@ -206,45 +206,8 @@ static int seed_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                       "    samplab draw --method cdf --rng pcg32 --seed %llu --n 20 --logits %s\n\n",
                   same, SEED_STEPS, (unsigned long long)ctx->seed, d->src, (unsigned long long)ctx->seed, d->src);
 
-    /* Figure: cumulative random bits against step (words x word width, so
-     * 32- and 64-bit generators compare); overlapping curves are told apart
-     * by nested markers and dash patterns. */
-    sl_buf dat, body;
-    sl_io_buf_init(&dat);
-    sl_io_buf_init(&body);
-    sl_io_buf_puts(&dat, "# random bits consumed after each step (words x word bits)\nstep "
-                      "exprace/pcg32 cdf/pcg32");
-    for (size_t i = 0; i < s->nfw; i++)
-        if (!s->fws[i].rc)
-            sl_io_buf_printf(&dat, " %s/%s", s->fws[i].fw->name, s->fws[i].rng);
-    sl_io_buf_puts(&dat, "\n");
-    for (size_t st = 0; st < SEED_STEPS; st++) {
-        sl_io_buf_printf(&dat, "%zu %llu %llu", st + 1, 32ull * s->race_w[st + 1], 32ull * s->cdf_w[st + 1]);
-        for (size_t i = 0; i < s->nfw; i++)
-            if (!s->fws[i].rc)
-                sl_io_buf_printf(&dat, " %llu", (unsigned long long)s->fws[i].word_bits * s->fws[i].words[st]);
-        sl_io_buf_puts(&dat, "\n");
-    }
-    sl_io_buf_printf(&body,
-                  "pts = \"1 6 4 8 10 12 14 2 3 5 7 9 11 13\"\n"
-                  "cols = \"#9400d3 #009e73 #56b4e9 #e69f00 #0072b2 #d55e00 #cc79a7 #000000 #8c564b #bcbd22 #7f7f7f #17becf #f0e442 #e51e10\"\n"
-                  "plot for [i=2:%zu] @DAT@ using 1:i with linespoints lw 2 lc rgb word(cols, (i-2)%%14+1) "
-                  "pointtype int(word(pts, (i-2)%%14+1)) pointsize (2.7-0.15*i) dashtype i title columnheader(i)\n",
-                  3 + nok);
-    sl_plot p = {
-        .name = "seed_words",
-        .title = "Randomness consumed after each token, one seed for all",
-        .xlabel = "tokens drawn (step)",
-        .ylabel = "random bits consumed (log scale)",
-        .logy = 1, .key = "outside right top box", .width = 1250,
-        .extra = "set xrange [0.5:20.5]\nset xtics 1,1,20\n",
-        .body = body.data, .dat = dat.data, .oom = body.oom || dat.oom};
-    int rc = sl_report_plot(ctx, &p, err);
-    sl_io_buf_free(&dat);
-    sl_io_buf_free(&body);
-    if (rc)
-        return rc;
-    sl_io_buf_puts(md, "![words consumed](figures/seed_words.png)\n\nRemake this section alone:\n\n");
+    sl_io_buf_puts(md, "The same seed over a whole generation, step by step with a figure: section\n"
+                       "[Same seed, other tokens over a generation](#generation).\n\nRemake this section alone:\n\n");
     sl_report_cmd_only(ctx, md, "seed");
     return 0;
 }

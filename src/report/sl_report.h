@@ -44,6 +44,8 @@ typedef struct sl_report_opts {
     size_t jobs;               /* threads; 0 = all cores */
     sl_report_progress_fn progress; /* NULL: silent */
     void *progress_user;
+    const char *staging;       /* the folder the new set is built in, beside outdir; NULL: the
+                                * name sl_report_staging_path gives for this process */
 } sl_report_opts;
 
 /* The defaults of `samplab report`: outdir "reports", n, seed, row -1. */
@@ -55,8 +57,18 @@ typedef struct sl_report_result {
 } sl_report_result;
 
 /* Runs the studies and writes the report. The same build and options give a
- * byte-identical REPORT.md and .dat files, whatever the number of threads. */
+ * byte-identical REPORT.md and .dat files, whatever the number of threads.
+ * The whole set (REPORT.md, timings.txt, figures/, inputs/) is built in a
+ * staging folder beside outdir, starting from links to the old set's files,
+ * and swapped in at the end (sl_io_dir_swap): outdir holds the old set or
+ * the new one, never a mix. An outdir holding anything else than a report's
+ * files (another folder, a link) is refused. On failure the staging folder
+ * is removed and outdir is untouched. */
 int sl_report_run(const sl_report_opts *o, sl_report_result *res, sl_error *err);
+
+/* The staging folder of a run of process `pid` writing into outdir:
+ * DIR/.NAME.staging.PID beside it (outdir's links resolved). */
+int sl_report_staging_path(const char *outdir, long pid, char *buf, size_t n, sl_error *err);
 
 /* SL_EINVAL naming the first id in `only` that is no section (NULL is fine). */
 int sl_report_only_check(const char *only, sl_error *err);
@@ -144,7 +156,8 @@ typedef struct sl_report_job {
     int section;        /* index into the section table, for timings */
     int rc;
     sl_error err;
-    double seconds;
+    double seconds;     /* wall time */
+    double cpu;         /* CPU time of the thread that ran it */
 } sl_report_job;
 
 /* A TV null distribution shared by every section that needs it for the same
@@ -210,6 +223,7 @@ typedef struct sl_report_section {
 extern const sl_report_section sl_report_section_agree;
 extern const sl_report_section sl_report_section_cost;
 extern const sl_report_section sl_report_section_seed;
+extern const sl_report_section sl_report_section_generation;
 extern const sl_report_section sl_report_section_ties;
 extern const sl_report_section sl_report_section_compare;
 extern const sl_report_section sl_report_section_evidence;

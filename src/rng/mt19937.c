@@ -167,6 +167,7 @@ __attribute__((target("avx2"))) static size_t temper_avx2(const uint32_t *in, ui
 static void temper_block(const uint32_t *in, uint32_t *out, size_t n, int level)
 {
     size_t i = 0;
+    (void)level; /* without SSE2 (WebAssembly) the scalar loop is all there is */
 #if SL_RNG_HAVE_AVX2
     if (level == SL_SIMD_AVX2)
         i = temper_avx2(in, out, n);

@@ -17,12 +17,14 @@ const sl_rng_type *const sl_rng_types[] = {
     NULL
 };
 
-const sl_rng_type *sl_rng_gsl_lookup(const char *gsl_name);
+/* Weak so that a build without GSL (the WebAssembly page) still links: there
+ * "gsl:NAME" is an unknown source. */
+const sl_rng_type *sl_rng_gsl_lookup(const char *gsl_name) __attribute__((weak));
 
 const sl_rng_type *sl_rng_lookup(const char *name)
 {
     if (!strncmp(name, "gsl:", 4))
-        return sl_rng_gsl_lookup(name + 4);
+        return sl_rng_gsl_lookup ? sl_rng_gsl_lookup(name + 4) : NULL;
     for (size_t i = 0; sl_rng_types[i]; i++)
         if (!strcmp(sl_rng_types[i]->name, name))
             return sl_rng_types[i];

@@ -15,7 +15,9 @@
 
 #include "rng/sl_rng.h"
 
-double sl_rng_gsl_range(const sl_rng_type *t);
+/* rng/gsl.c; weak so that a build without GSL (the WebAssembly page) links: there
+ * no source has other than 32 or 64 bits, and the default case below is never reached */
+double sl_rng_gsl_range(const sl_rng_type *t) __attribute__((weak));
 
 float sl_rng_uniform_f32_low24(sl_rng *r)
 {

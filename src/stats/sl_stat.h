@@ -120,6 +120,47 @@ double sl_stat_tv_null_cost(size_t support, uint64_t n);
 /* Empirical quantile of sorted x[0..n): x[ceil(q n) - 1] (no interpolation). */
 double sl_stat_quantile_sorted(const double *x, size_t n, double q);
 
+/* ---------------------------------------------------------------- the gof test and its verdict (stats/verdict.c)
+ *
+ * What `samplab gof` decides, as one call for a program's own test: the
+ * statistics (sl_stat_gof_compute), the TV null (mean exact, q99 simulated),
+ * and the verdict by the rules in order: any draw on a token with p = 0 fails;
+ * Pearson's chi-square p < alpha fails; otherwise PASS. */
+
+typedef struct sl_stat_gof_test {
+    sl_stat_gof g;            /* the statistics */
+    double alpha;
+    double tv_null_mean;      /* exact */
+    double tv_null_q99;       /* simulated; NaN when not (N >= 2^32 or reps = 0) */
+    size_t tv_null_reps;      /* multinomial samples simulated */
+    char tv_null_method[300]; /* how the TV null was had, one line */
+    int fail;                 /* 1: FAIL (rejected), 0: PASS (consistent) */
+    char rule[320];           /* the rule that decided, one line */
+} sl_stat_gof_test;
+
+/* The TV null replicates `samplab gof` simulates by default: about 0.15 s of
+ * simulation, between 200 and 2000. */
+size_t sl_stat_tv_null_reps(size_t support, uint64_t n);
+/* The verdict of the rules above for g at alpha: returns 1 for FAIL, 0 for PASS,
+ * and the deciding rule into rule[0..n). */
+int sl_stat_gof_verdict(const sl_stat_gof *g, double alpha, char *rule, size_t n);
+/* The TV null of `samplab gof` for p (V entries, `support` of them > 0) and N draws
+ * into t (tv_null_mean, tv_null_q99, tv_null_reps, tv_null_method); reps as given,
+ * or sl_stat_tv_null_reps's when reps_auto. SL_ENOMEM or GSL's failure: err filled. */
+int sl_stat_gof_tv_null(const double *p, size_t V, size_t support, uint64_t n, size_t reps, int reps_auto,
+                        sl_stat_gof_test *t, struct sl_error *err);
+/* The whole test: counts (V entries, sum >= 1) against p (V probabilities
+ * summing to 1), alpha in (0, 1), the TV null with the default replicates.
+ *
+ *     uint64_t counts[4] = {0};
+ *     for (int i = 0; i < 100000; i++) counts[my_sampler(p, 4)]++;
+ *     sl_stat_gof_test t; sl_error err;
+ *     if (sl_stat_gof_test_run(p, counts, 4, 0.01, &t, &err)) { puts(err.msg); return 2; }
+ *     printf("%s (%s)\n", t.fail ? "FAIL" : "PASS", t.rule);
+ */
+int sl_stat_gof_test_run(const double *p, const uint64_t *counts, size_t V, double alpha, sl_stat_gof_test *t,
+                         struct sl_error *err);
+
 /* ---------------------------------------------------------------- Kolmogorov–Smirnov */
 
 /* K(n, d) = P(D_n < d) for the two-sided one-sample statistic D_n, by the

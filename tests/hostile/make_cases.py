@@ -451,7 +451,7 @@ for cmd, want in [('draw --probs @T/zero.txt --method cdf', '@T/zero.txt: a devi
                   ('draw --probs @T/dangling.txt --method cdf', '@T/dangling.txt: cannot open'),
                   ('gof --probs 1,2 --draws @T/dangling.txt', '@T/dangling.txt: cannot open'),
                   ('report --logits @T/zero.txt --no-plot --only ties --out @T/rep', '@T/zero.txt: a device'),
-                  ('report --out @T/zero.txt/x --no-plot --only ties', 'cannot create directory'),
+                  ('report --out @T/zero.txt/x --no-plot --only ties', '--out @T/zero.txt/x: not a folder'),
                   ('bench --logits @T/dir.txt', '@T/dir.txt: a directory'),
                   ('draw --probs /dev/stdin --method cdf </dev/zero', '/dev/stdin: a device, not a file'),
                   ('gof --probs 1,2 --draws - </dev/zero', '<stdin>: line 1, column 1: byte \\x00 is not text'),

@@ -13,7 +13,8 @@ py() { sh "$here/chroot_py.sh" "$chroot_dir" "$out" "$@"; }
 # One line per generator:
 # llama.cpp 0.7.0 (libllama C API): llamacpp_chain.txt, llamacpp_generate.txt + _logits.npy
 sh "$here/llamacpp_golden.sh" "$chroot_dir" "$out"
-# Rust rand 0.10.3 and 0.8.8 (offline cargo): rand_{raw,wi,select,candle,fuzz,sub}_{0.10.3,0.8.8}.txt
+# Rust rand 0.10.3 and 0.8.8 (offline cargo): rand_{raw,wi,select,candle,fuzz,sub}_{0.10.3,0.8.8}.txt,
+# exact_rand_{0.10.3,0.8.8}.txt, candle_generate_0.10.3.txt
 sh "$here/rand_golden.sh" "$chroot_dir" "$out"
 # torch 2.14.1 multinomial, analysis/golden/torch_golden.py unmodified: torch_multinomial.txt
 py default torch_golden.py @
@@ -32,6 +33,8 @@ py default numpy_golden.py @
 py default exact_numpy_torch.py @/exact_numpy_torch.txt
 py default exprace_numpy.py @/exprace_numpy.txt
 py default exact_crafted.py @/exact_crafted.txt
+# torch 2.x's exact-audit paths at chosen uniforms (race, cdf, words, seeded vectors): exact_torch2.txt
+py default exact_torch2.py @/exact_torch2.txt
 # NumPy 2.4.6 numpy.lib.format._read_array_header on 2,947 .npy headers: npy_headers.txt
 py default npy_headers.py @/npy_headers.txt
 # safetensors 0.8.0 deserialize on 2,082 probe files: safetensors_headers.txt

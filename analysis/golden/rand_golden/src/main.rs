@@ -1,4 +1,11 @@
-//! rand_golden: golden outputs of the real Rust rand 0.8.5 for samplab.
+//! rand_golden: golden outputs of the real Rust rand for samplab, one source for
+//! every release it follows, built with `--features rand08` (rand 0.8: 0.8.5 on
+//! Debian 12, 0.8.8 on sid) or `--features rand010` (rand 0.10.3 on sid); see
+//! build.sh. The API differences sit in `mod compat`: rand 0.9 renamed
+//! `rand::distributions` to `rand::distr` and moved WeightedIndex to
+//! `rand::distr::weighted`; rand_core 0.10 replaced `RngCore` by `TryRng` +
+//! `Rng`, and rand 0.10 takes ChaCha from the chacha20 crate. Every header names
+//! the crates cargo resolved (build.rs) and the rustc.
 //!
 //! Modes (one golden file each, written to stdout):
 //!   raw     StdRng::seed_from_u64 keys and words (next_u32, next_u64, mixes,
@@ -8,25 +15,99 @@
 //!           words consumed, or the error / panic, over fixed and generated vectors.
 //!   select  the order std's select_nth_unstable_by leaves (this rustc), as
 //!           candle's sample_topk calls it.
-//!   candle  an emulation of candle 0.11's LogitsProcessor (generation/mod.rs)
+//!   candle  candle 0.11's LogitsProcessor (generation/mod.rs) re-expressed,
 //!           driven by the real StdRng, WeightedIndex and select_nth_unstable_by.
 //!   fuzz    random seeds, weight vectors and logits pipelines, inline.
+//!   generate  whole generations: candle 0.11's loop (LogitsProcessor across
+//!           steps, apply_repeat_penalty over the last repeat_last_n tokens as
+//!           candle-examples do) over deterministic logits rows, tokens and words.
 //!   bench   time per WeightedIndex::sample (Zipf V = 49152 and V = 8) and per next_u32.
+//!   sub     WeightedIndex<f32> over weights with a subnormal total (and
+//!           mixtures): the Uniform scale, draws and words, many seeds.
+//!   exact FILE  counts of WeightedIndex<f32>::sample over all 2^23 uniforms
+//!           (fixed vectors, and FILE's logits through candle's softmax).
 //!   probs LIST SEED N / logits LIST SEED N T K P SIMD: ad-hoc runs on any
 //!           input, for analysis/candle_crosscheck.sh.
 //!
-//! candle itself is not packaged in Debian, so its LogitsProcessor is emulated
-//! here (sample_argmax, sample_multinomial, sample_topp, sample_topk,
+//! candle itself is not packaged in Debian, so its LogitsProcessor is
+//! re-expressed here from candle 0.11.0's source and candle is not run (sample_argmax, sample_multinomial, sample_topp, sample_topk,
 //! sample_topk_topp, the temperature as affine(1/T, 0), candle-nn's CPU
 //! softmax_last_dim with a sequential or AVX 4x8-lane sum). candle >= 0.8.4
 //! uses rand 0.9, whose draws equal 0.8.5's for normal totals (README.candle.md).
 //!
 //! Generated vectors use splitmix64 so the C tests rebuild them bit for bit.
 
-use rand::distributions::{Distribution, WeightedIndex};
-use rand::rngs::StdRng;
-use rand::{RngCore, SeedableRng};
-use rand_chacha::{ChaCha12Rng, ChaCha20Rng};
+#[cfg(all(feature = "rand010", feature = "rand08"))]
+compile_error!("build with exactly one of --features rand010 / rand08");
+#[cfg(not(any(feature = "rand010", feature = "rand08")))]
+compile_error!("build with --features rand08 or --features rand010 (build.sh)");
+
+#[cfg(feature = "rand010")]
+#[macro_use]
+mod compat {
+    pub use rand010::distr::weighted::WeightedIndex;
+    pub use rand010::distr::Distribution;
+    pub use rand010::rngs::{ChaCha12Rng, ChaCha20Rng, StdRng};
+    pub use rand010::{Rng as RngCore, SeedableRng};
+    /// An infallible generator in rand_core 0.10: TryRng with Error = Infallible,
+    /// Rng (next_u32, ...) from the blanket impl.
+    macro_rules! word_source {
+        ($t:ty, |$s:ident| $u32:expr, |$s2:ident| $u64:expr, |$s3:ident, $d:ident| $fill:expr) => {
+            impl rand010::TryRng for $t {
+                type Error = core::convert::Infallible;
+                fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+                    let $s = self;
+                    Ok($u32)
+                }
+                fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+                    let $s2 = self;
+                    Ok($u64)
+                }
+                fn try_fill_bytes(&mut self, $d: &mut [u8]) -> Result<(), Self::Error> {
+                    let $s3 = self;
+                    $fill;
+                    Ok(())
+                }
+            }
+        };
+    }
+}
+#[cfg(feature = "rand08")]
+#[macro_use]
+mod compat {
+    pub use rand08::distributions::{Distribution, WeightedIndex};
+    pub use rand08::rngs::StdRng;
+    pub use rand08::{RngCore, SeedableRng};
+    pub use rand_chacha03::{ChaCha12Rng, ChaCha20Rng};
+    /// A generator in rand_core 0.6: RngCore, with try_fill_bytes never failing.
+    macro_rules! word_source {
+        ($t:ty, |$s:ident| $u32:expr, |$s2:ident| $u64:expr, |$s3:ident, $d:ident| $fill:expr) => {
+            impl rand08::RngCore for $t {
+                fn next_u32(&mut self) -> u32 {
+                    let $s = self;
+                    $u32
+                }
+                fn next_u64(&mut self) -> u64 {
+                    let $s2 = self;
+                    $u64
+                }
+                fn fill_bytes(&mut self, $d: &mut [u8]) {
+                    let $s3 = self;
+                    $fill
+                }
+                fn try_fill_bytes(&mut self, d: &mut [u8]) -> Result<(), rand08::Error> {
+                    self.fill_bytes(d);
+                    Ok(())
+                }
+            }
+        };
+    }
+}
+/// The crates cargo resolved, e.g. "rand 0.8.5, rand_chacha 0.3.1, rand_core 0.6.3 (Debian librust-rand-dev)".
+const VERSIONS: &str = env!("GOLDEN_CRATES");
+/// The rand release alone, e.g. "0.10.3".
+const RAND_VERSION: &str = env!("GOLDEN_RAND_VERSION");
+use compat::*;
 use std::fmt::Write as _;
 use std::panic;
 
@@ -34,8 +115,8 @@ const RUSTC: &str = env!("GOLDEN_RUSTC_VERSION");
 
 fn header(what: &str) {
     println!(
-        "# rand_golden {}: rand 0.8.5, rand_chacha 0.3.1, rand_core 0.6.3 (Debian librust-rand-dev), {}",
-        what, RUSTC
+        "# rand_golden {}: {}, {}",
+        what, VERSIONS, RUSTC
     );
 }
 
@@ -248,24 +329,21 @@ struct Counting {
     inner: StdRng,
     words: u64,
 }
-impl RngCore for Counting {
-    fn next_u32(&mut self) -> u32 {
-        self.words += 1;
-        self.inner.next_u32()
+word_source!(
+    Counting,
+    |s| {
+        s.words += 1;
+        s.inner.next_u32()
+    },
+    |s| {
+        s.words += 2;
+        s.inner.next_u64()
+    },
+    |s, dest| {
+        s.words += ((dest.len() + 3) / 4) as u64;
+        s.inner.fill_bytes(dest)
     }
-    fn next_u64(&mut self) -> u64 {
-        self.words += 2;
-        self.inner.next_u64()
-    }
-    fn fill_bytes(&mut self, dest: &mut [u8]) {
-        self.words += ((dest.len() + 3) / 4) as u64;
-        self.inner.fill_bytes(dest)
-    }
-    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand::Error> {
-        self.fill_bytes(dest);
-        Ok(())
-    }
-}
+);
 
 struct Lp {
     rng: Counting,
@@ -695,6 +773,15 @@ fn select() {
 
 // ------------------------------------------------------------------ candle LogitsProcessor
 
+/// One LogitsProcessor sample, or rand's error / panic as a status ("err KIND", "panic MSG").
+fn lp_sample(lp: &mut Lp, logits: &[f32]) -> Result<usize, String> {
+    match panic::catch_unwind(panic::AssertUnwindSafe(|| lp.sample(logits))) {
+        Ok(Ok(tok)) => Ok(tok),
+        Ok(Err(e)) => Err(format!("err {}", e)),
+        Err(e) => Err(format!("panic {}", panic_msg(e))),
+    }
+}
+
 fn lp_run(name: &str, logits: &[f32], inline: bool, s: Sampling, simd: bool, seed: u64, n: usize) {
     if inline {
         println!("logits {} {} {}", name, logits.len(), hexf(logits));
@@ -704,18 +791,14 @@ fn lp_run(name: &str, logits: &[f32], inline: bool, s: Sampling, simd: bool, see
     let mut first: Option<Final> = None;
     let mut status = String::from("ok");
     for step in 0..n {
-        let r = panic::catch_unwind(panic::AssertUnwindSafe(|| lp.sample(logits)));
+        let r = lp_sample(&mut lp, logits);
         if step == 0 {
             first = lp.last.take();
         }
         match r {
-            Ok(Ok(tok)) => write!(line, " {}", tok).unwrap(),
-            Ok(Err(e)) => {
-                status = format!("err {}", e);
-                break;
-            }
-            Err(e) => {
-                status = format!("panic {}", panic_msg(e));
+            Ok(tok) => write!(line, " {}", tok).unwrap(),
+            Err(st) => {
+                status = st;
                 break;
             }
         }
@@ -995,17 +1078,268 @@ fn adhoc_logits(args: &[String]) {
     };
     let mut lp = Lp::new(seed, s, simd);
     for _ in 0..n {
-        match panic::catch_unwind(panic::AssertUnwindSafe(|| lp.sample(&l))) {
-            Ok(Ok(tok)) => println!("{}", tok),
-            Ok(Err(e)) => {
-                println!("err {}", e);
-                return;
-            }
-            Err(e) => {
-                println!("panic {}", panic_msg(e));
+        match lp_sample(&mut lp, &l) {
+            Ok(tok) => println!("{}", tok),
+            Err(st) => {
+                println!("{}", st);
                 return;
             }
         }
+    }
+}
+
+// ------------------------------------------------------------------ subnormal totals
+
+/// WeightedIndex<f32> where the total weight is subnormal (and neighbours):
+/// rand 0.8 builds Uniform::new(0, total) shrinking the scale while
+/// scale*(1-eps) >= total, rand 0.10 only while scale*(1-eps) > total, so for a
+/// subnormal total (where total*(1-eps) rounds back to total) the scales differ.
+fn sub() {
+    header("sub");
+    println!("# same records as rand_wi.txt: vec NAME V hex-f32...; table NAME n-1 fnv1a64(cumulative bits) total scale;");
+    println!("# draw NAME SEED N tokens... words W next NEXT_U32; err NAME KIND; panic NAME MESSAGE");
+    let t = f32::from_bits;
+    let cases: Vec<(&str, Vec<f32>)> = vec![
+        ("min2_0", vec![t(1), t(1), 0.0]),
+        ("min_0", vec![t(1), 0.0]),
+        ("min_only", vec![t(1)]),
+        ("lit1e-45x3_0", vec![1e-45, 1e-45, 1e-45, 0.0]),
+        ("zero_min_0", vec![0.0, t(1), 0.0]),
+        ("min_0_0_min_0", vec![t(1), 0.0, 0.0, t(1), 0.0]),
+        ("three5_0", vec![t(3), t(5), 0.0]),
+        ("max_sub_0", vec![t(0x007f_ffff), 0.0]),
+        ("half_half_normal", vec![t(0x0040_0000), t(0x0040_0000), 0.0]),
+        ("below_normal", vec![t(0x003f_ffff), t(0x0040_0000), 0.0]),
+        ("sub_1e-40_2e-40_0", vec![1e-40, 2e-40, 0.0]),
+        ("sub_1e-39_1e-40_0", vec![1e-39, 1e-40, 0.0]),
+        ("sub_mixed_0", vec![1e-42, t(7), 3e-41, 0.0]),
+        ("normal_1e-38_1e-39_0", vec![1e-38, 1e-39, 0.0]),
+        ("normal_one_min_0", vec![1.0, t(1), 0.0]),
+        ("normal_min_one_0", vec![t(1), 1.0, 0.0]),
+        ("min_normal_0", vec![f32::MIN_POSITIVE, 0.0]),
+        ("min_normal2_0", vec![f32::MIN_POSITIVE, f32::MIN_POSITIVE, 0.0]),
+        ("ties_sub4_0", vec![t(2), t(2), t(2), t(2), 0.0]),
+        ("sub_ramp_0", (1..=16).map(|i| t(i)).chain(std::iter::once(0.0)).collect()),
+    ];
+    let mut seeds: Vec<u64> = (0..48u64).collect();
+    seeds.extend_from_slice(&[299792458, 0xdeadbeef, 1 << 63, u64::MAX, 12345678901234567890]);
+    for (name, w) in &cases {
+        wi_case(name, w, true, &seeds, 64);
+    }
+}
+
+// ------------------------------------------------------------------ candle generation loop
+
+/// candle-transformers 0.11.0 utils::apply_repeat_penalty: each distinct id of
+/// the context once (a HashSet of those seen), ids past the end skipped, a logit
+/// >= 0 divided by the penalty, a negative one multiplied, in f32.
+fn apply_repeat_penalty(logits: &mut [f32], penalty: f32, context: &[u32]) {
+    let mut already_seen = std::collections::HashSet::new();
+    for token_id in context {
+        if already_seen.contains(token_id) {
+            continue;
+        }
+        already_seen.insert(token_id);
+        if let Some(logit) = logits.get_mut(*token_id as usize) {
+            if *logit >= 0. {
+                *logit /= penalty
+            } else {
+                *logit *= penalty
+            }
+        }
+    }
+}
+
+/// The per-step logits of a generation: row t = 0.5 * base + 0.5 * jitter_t in
+/// f32, base = gen_logits(GSEED, V), jitter_t = gen_logits(GSEED + 1 + t, V): a
+/// persistent head (so tokens recur and the penalty matters) that moves a little.
+fn gen_rows(gseed: u64, v: usize, steps: usize) -> Vec<Vec<f32>> {
+    let base = gen_logits(gseed, v);
+    (0..steps)
+        .map(|t| {
+            let j = gen_logits(gseed + 1 + t as u64, v);
+            base.iter().zip(j.iter()).map(|(&b, &x)| 0.5f32 * b + 0.5f32 * x).collect()
+        })
+        .collect()
+}
+
+/// `generate`: whole generations as candle-examples run them (e.g. llama/main.rs,
+/// mistral/main.rs at candle 0.11.0): one LogitsProcessor::from_sampling(seed,
+/// sampling) for the run, then per step, when repeat_penalty != 1,
+/// apply_repeat_penalty(logits, penalty, &tokens[tokens.len().saturating_sub(
+/// repeat_last_n)..]) over prompt + generated so far, sample, push the token.
+/// Each step's words come from the Counting wrapper around the real StdRng.
+fn generate() {
+    header("generate");
+    println!("# candle 0.11.0's generation loop re-expressed from its source (candle-transformers generation/mod.rs LogitsProcessor, utils.rs apply_repeat_penalty, the candle-examples loop) over the real rand {} StdRng + WeightedIndex<f32>; candle itself is not run (not packaged)", RAND_VERSION);
+    println!("# rows NAME V STEPS GSEED fnv1a64(all row bits, step by step): row t = 0.5*gen_logits(GSEED, V) + 0.5*gen_logits(GSEED+1+t, V) in f32");
+    println!("# run ID rows=NAME sampling=argmax|all|topk|topp|topkp temp=T k=K p=P simd=0|1 penalty=R last_n=N seed=S (R = 1: no penalty, as the examples skip it)");
+    println!("# prompt ID ids...; tokens ID one per step; words ID cumulative words after each step; status ID ok|err MSG|panic MSG");
+    let steps = 32usize;
+    let sets: [(&str, usize, u64, [u32; 6]); 2] = [
+        ("r512", 512, 512001, [1, 17, 300, 17, 42, 5]),
+        ("r32000", 32000, 32000001, [1, 15043, 29871, 17, 42, 15043]),
+    ];
+    // (sampling, simd, penalty, repeat_last_n, seed)
+    let specs: Vec<(Sampling, bool, f32, usize, u64)> = vec![
+        (Sampling::ArgMax, false, 1.0, 64, 42),
+        (Sampling::ArgMax, false, 1.3, 64, 42),
+        (Sampling::All { t: 1.0 }, false, 1.0, 64, 42),
+        (Sampling::All { t: 0.7 }, false, 1.1, 64, 299792458),
+        (Sampling::All { t: 1.0 }, true, 1.0, 64, 0),
+        (Sampling::All { t: 2.0 }, false, 0.8, 64, 1),
+        (Sampling::TopK { k: 40, t: 0.8 }, false, 1.0, 64, 42),
+        (Sampling::TopK { k: 50, t: 1.0 }, false, 1.2, 16, 7),
+        (Sampling::TopK { k: 1000, t: 1.5 }, false, 1.05, 0, 3),
+        (Sampling::TopP { p: 0.9, t: 0.8 }, false, 1.0, 64, 42),
+        (Sampling::TopP { p: 0.95, t: 1.0 }, true, 1.5, 8, u64::MAX),
+        (Sampling::TopKThenTopP { k: 40, p: 0.9, t: 0.7 }, false, 1.1, 64, 42),
+        (Sampling::TopKThenTopP { k: 20, p: 0.5, t: 1.0 }, true, 1.0, 64, 12345),
+    ];
+    let mut id = 0usize;
+    for (name, v, gseed, prompt) in sets.iter() {
+        let rows = gen_rows(*gseed, *v, steps);
+        let h = fnv(rows.iter().flat_map(|r| r.iter().map(|x| x.to_bits())));
+        println!("rows {} {} {} {} {:016x}", name, v, steps, gseed, h);
+        for (sampling, simd, penalty, last_n, seed) in &specs {
+            let (kind, t, k, p) = match sampling {
+                Sampling::ArgMax => ("argmax", 0.0, 0, 0.0),
+                Sampling::All { t } => ("all", *t, 0, 0.0),
+                Sampling::TopK { k, t } => ("topk", *t, *k, 0.0),
+                Sampling::TopP { p, t } => ("topp", *t, 0, *p),
+                Sampling::TopKThenTopP { k, p, t } => ("topkp", *t, *k, *p),
+            };
+            println!(
+                "run {} rows={} sampling={} temp={} k={} p={} simd={} penalty={} last_n={} seed={}",
+                id, name, kind, t, k, p, *simd as u8, penalty, last_n, seed
+            );
+            let mut lp = Lp::new(*seed, sampling.clone(), *simd);
+            let mut tokens: Vec<u32> = prompt.to_vec();
+            let mut words: Vec<u64> = Vec::new();
+            let mut status = String::from("ok");
+            for row in &rows {
+                let mut logits = row.clone();
+                if *penalty != 1.0 {
+                    let start_at = tokens.len().saturating_sub(*last_n);
+                    apply_repeat_penalty(&mut logits, *penalty, &tokens[start_at..]);
+                }
+                match lp_sample(&mut lp, &logits) {
+                    Ok(tok) => tokens.push(tok as u32),
+                    Err(st) => {
+                        status = st;
+                        break;
+                    }
+                }
+                words.push(lp.rng.words);
+            }
+            let join = |x: &[u32]| x.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" ");
+            println!("prompt {} {}", id, join(&prompt[..]));
+            println!("tokens {} {}", id, join(&tokens[prompt.len()..]));
+            println!("words {} {}", id, words.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "));
+            println!("status {} {}", id, status);
+            id += 1;
+        }
+    }
+}
+
+// ------------------------------------------------------------------ exact counts
+
+/// A source that returns one fixed word: feeding k << 9 for every k in 0..2^23
+/// enumerates the whole grid of UniformFloat<f32> (it keeps the top 23 bits of
+/// one next_u32) with the real crate.
+struct Fixed(u32);
+word_source!(
+    Fixed,
+    |s| s.0,
+    |s| ((s.0 as u64) << 32) | s.0 as u64,
+    |s, dest| {
+        for c in dest.chunks_mut(4) {
+            let w = s.0.to_le_bytes();
+            c.copy_from_slice(&w[..c.len()]);
+        }
+    }
+);
+
+fn fnv_bytes(bytes: impl Iterator<Item = u8>) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    h
+}
+
+fn exact_counts(w: &[f32]) -> Vec<u64> {
+    let wi = WeightedIndex::new(w).expect("valid weights");
+    let mut c = vec![0u64; w.len()];
+    for k in 0u32..(1 << 23) {
+        c[wi.sample(&mut Fixed(k << 9))] += 1;
+    }
+    // the low 9 bits are discarded: spot-check that
+    for k in [0u32, 1, 12345, (1 << 23) - 1] {
+        assert_eq!(wi.sample(&mut Fixed(k << 9)), wi.sample(&mut Fixed(k << 9 | 0x1ff)));
+    }
+    c
+}
+
+/// `exact FILE`: per vector the counts of each index over all 2^23 uniforms (for
+/// FILE's 49152 logits through candle's softmax at two temperatures, FNV-1a
+/// hashes of the weights and counts).
+fn exact(path: &str) {
+    println!("# exact audit golden: rand {} WeightedIndex<f32>, all 2^23 uniforms (words k << 9)", RAND_VERSION);
+    let weather = candle_probs(&[4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2.2], 1.0, false);
+    let cases: Vec<(&str, Vec<f32>)> = vec![
+        ("weather_candle_softmax", weather),
+        ("ties_candle_softmax_t07", candle_probs(&[3.0, 2.0, 2.0, 1.0], 0.7, false)),
+        ("absorbed", vec![1.0, 2f32.powi(-25), 1.0]),
+        ("running_sum_ties", vec![2f32.powi(24), 1.0, 1.0]),
+        ("above_half_ulp", vec![2f32.powi(24), 1.5]),
+        ("subnormal_total", vec![f32::from_bits(2), f32::from_bits(1)]),
+        ("zeros", vec![0.0, 0.0, 1.0, 0.0, 2.0, 0.0, 1e-30, 0.0]),
+        ("tiny_mixed", vec![1.0, 2f32.powi(-25), 1.0, 1e-9, 3.0, 2f32.powi(-24), 0.1, 0.0]),
+    ];
+    // Subnormal totals, where rand 0.8 shrinks the scale and 0.9+ keeps it (and
+    // can then draw a last zero weight); two normal totals at the boundary.
+    let t = f32::from_bits;
+    let sub: Vec<(&str, Vec<f32>)> = vec![
+        ("sub_min2_0", vec![t(1), t(1), 0.0]),
+        ("sub_min_0", vec![t(1), 0.0]),
+        ("sub_min_only", vec![t(1)]),
+        ("sub_zero_min_0", vec![0.0, t(1), 0.0]),
+        ("sub_min_0_0_min_0", vec![t(1), 0.0, 0.0, t(1), 0.0]),
+        ("sub_three5_0", vec![t(3), t(5), 0.0]),
+        ("sub_ties4_0", vec![t(2), t(2), t(2), t(2), 0.0]),
+        ("sub_1e-40_2e-40_0", vec![1e-40, 2e-40, 0.0]),
+        ("sub_mixed_0", vec![1e-42, t(7), 3e-41, 0.0]),
+        ("sub_max_0", vec![t(0x007f_ffff), 0.0]),
+        ("sub_below_normal", vec![t(0x003f_ffff), t(0x0040_0000), 0.0]),
+        ("sub_ramp_0", (1..=16).map(|i| t(i)).chain(std::iter::once(0.0)).collect()),
+        ("normal_half_half", vec![t(0x0040_0000), t(0x0040_0000), 0.0]),
+        ("normal_one_min_0", vec![1.0, t(1), 0.0]),
+    ];
+    for (name, w) in cases.iter().chain(sub.iter()) {
+        let c = exact_counts(w);
+        let cs: Vec<String> = c.iter().map(|v| v.to_string()).collect();
+        println!("wi {} {} {} | {}", name, w.len(), hexf(w), cs.join(" "));
+    }
+    let text = std::fs::read_to_string(path).expect("read the logits file");
+    let logits: Vec<f32> = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.trim().parse::<f32>().expect("a number"))
+        .collect();
+    for t in [1.0f64, 0.8] {
+        let w = candle_probs(&logits, t, false);
+        let c = exact_counts(&w);
+        let zero = c.iter().filter(|&&v| v == 0).count();
+        println!(
+            "zipf T={} {} weights_fnv={:016x} counts_fnv={:016x} never={}",
+            t,
+            w.len(),
+            fnv_bytes(w.iter().flat_map(|v| v.to_bits().to_le_bytes())),
+            fnv_bytes(c.iter().flat_map(|v| v.to_le_bytes())),
+            zero
+        );
     }
 }
 
@@ -1018,11 +1352,14 @@ fn main() {
         Some("select") => select(),
         Some("candle") => candle(),
         Some("fuzz") => fuzz(),
+        Some("sub") => sub(),
         Some("bench") => bench(),
+        Some("exact") if args.len() == 3 => exact(&args[2]),
+        Some("generate") => generate(),
         Some("probs") if args.len() == 5 => adhoc_probs(&args[2..]),
         Some("logits") if args.len() == 9 => adhoc_logits(&args[2..]),
         _ => {
-            eprintln!("usage: rand_golden raw|wi|select|candle|fuzz|bench\n       rand_golden probs LIST SEED N\n       rand_golden logits LIST SEED N T|- K|- P|- SIMD(0|1)");
+            eprintln!("usage: rand_golden raw|wi|select|candle|fuzz|sub|generate|bench\n       rand_golden exact SYNTHETIC_LOGITS_FILE\n       rand_golden probs LIST SEED N\n       rand_golden logits LIST SEED N T|- K|- P|- SIMD(0|1)");
             std::process::exit(2);
         }
     }

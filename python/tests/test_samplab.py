@@ -1,0 +1,339 @@
+"""The Python package against the command line on the same inputs: every call's
+JSON must be the command's --json, field for field, and errors the command's
+stderr line. Run from the repository root (make test does): SL_BIN names the
+samplab binary (default bin/samplab), the package finds lib/libsamplab.so.0 or
+SAMPLAB_LIB. The golden cases are data/golden/current/hf_generate*.txt (39
+transformers 5.12.1 generations) and the vectors under data/golden/."""
+
+import json
+import os
+import random
+import subprocess
+
+import pytest
+
+import samplab
+from samplab.testing import assert_distribution, assert_matches
+
+BIN = os.environ.get("SL_BIN", "bin/samplab")
+CUR = "data/golden/current"
+
+
+def cli(*args, rc=0):
+    p = subprocess.run([BIN] + [str(a) for a in args], capture_output=True, text=True)
+    assert p.returncode == rc, (args, p.returncode, p.stderr)
+    return p
+
+
+def cli_json(*args, rc=0):
+    return json.loads(cli(*args, "--json", rc=rc).stdout)
+
+
+def cli_error(*args):
+    p = subprocess.run([BIN] + [str(a) for a in args], capture_output=True, text=True)
+    assert p.returncode == 2 and p.stdout == "", (args, p.returncode, p.stdout)
+    return p.stderr.rstrip("\n")
+
+
+# ---------------------------------------------------------------- draw
+
+DRAW_CASES = [
+    (dict(method="cdf", probs="3,2,2,1", n=5), ["--method", "cdf", "--probs", "3,2,2,1", "--n", 5]),
+    (dict(method="alias", logits="data/weather.txt", n=1000, rng="mt19937", seed=7, counts=True),
+     ["--method", "alias", "--logits", "data/weather.txt", "--n", 1000, "--rng", "mt19937", "--seed", 7, "--counts"]),
+    (dict(method="exprace", logits="data/weather.txt", temperature=0.7, rng="mt19937", seed=7, n=20),
+     ["--method", "exprace", "--logits", "data/weather.txt", "--temperature", 0.7, "--rng", "mt19937", "--seed", 7,
+      "--n", 20]),
+    (dict(framework="torch", probs="data/golden/torch_vec_zipf49152.txt", seed=42, n=3),
+     ["--framework", "torch", "--probs", "data/golden/torch_vec_zipf49152.txt", "--seed", 42, "--n", 3]),
+    (dict(framework="candle", probs="data/golden/torch_vec_zipf49152.txt", seed=42, n=3),
+     ["--framework", "candle", "--probs", "data/golden/torch_vec_zipf49152.txt", "--seed", 42, "--n", 3]),
+    (dict(framework="numpy", probs="data/golden/torch_vec_zipf49152.txt", seed=42, n=3),
+     ["--framework", "numpy", "--probs", "data/golden/torch_vec_zipf49152.txt", "--seed", 42, "--n", 3]),
+    (dict(framework="numpy-legacy", probs=[0.5, 0.25, 0.25], seed=3, n=8, num_samples=2),
+     ["--framework", "numpy-legacy", "--probs", "0.5,0.25,0.25", "--seed", 3, "--n", 8, "--num-samples", 2]),
+    (dict(framework="gsl", probs=[3, 2, 2, 1], seed=1, n=10),
+     ["--framework", "gsl", "--probs", "3,2,2,1", "--seed", 1, "--n", 10]),
+    (dict(framework="torch", probs=[3, 2, 2, 1], seed=5, n=4, num_samples=3, replacement=True, torch="1.13"),
+     ["--framework", "torch", "--probs", "3,2,2,1", "--seed", 5, "--n", 4, "--num-samples", 3, "--replacement",
+      "--torch", "1.13"]),
+    (dict(framework="llamacpp", logits="data/weather.txt", seed=9, n=6, top_k=4, temperature=0.8),
+     ["--framework", "llamacpp", "--logits", "data/weather.txt", "--seed", 9, "--n", 6, "--top-k", 4,
+      "--temperature", 0.8]),
+    (dict(framework="hf", logits="data/k40p09.txt", seed=42, n=5, top_k=40, top_p=0.9, temperature=0.7, cpu="avx2"),
+     ["--framework", "hf", "--logits", "data/k40p09.txt", "--seed", 42, "--n", 5, "--top-k", 40, "--top-p", 0.9,
+      "--temperature", 0.7, "--cpu", "avx2"]),
+    (dict(framework="vllm", logits="data/weather.txt", seed=1, n=3, top_p=0.8, cpu="avx512"),
+     ["--framework", "vllm", "--logits", "data/weather.txt", "--seed", 1, "--n", 3, "--top-p", 0.8, "--cpu", "avx512"]),
+    (dict(framework="candle", logits="data/weather.txt", seed=4, n=5, temperature=0.9, top_k=3, rand="0.8"),
+     ["--framework", "candle", "--logits", "data/weather.txt", "--seed", 4, "--n", 5, "--temperature", 0.9,
+      "--top-k", 3, "--rand", "0.8"]),
+]
+
+
+@pytest.mark.parametrize("kw,args", DRAW_CASES)
+def test_draw_is_the_cli(kw, args):
+    r = samplab.draw(**kw)
+    assert r.json == cli_json("draw", *args)
+    if "tokens" in r.json:
+        assert r.tokens == r.json["tokens"] and r.words == r.json["rng"]["words"]
+
+
+def test_draw_readme_tokens():
+    # the README's numbers: torch draws 0, 306, 26 spending 294,912 words
+    r = samplab.draw(framework="torch", probs="data/golden/torch_vec_zipf49152.txt", seed=42, n=3)
+    assert r.tokens == [[0], [306], [26]] and r.words == 294912
+
+
+def test_draw_list_is_the_inline_list():
+    assert samplab.draw(method="cdf", probs=[3, 2, 2, 1], n=50).json == \
+        samplab.draw(method="cdf", probs="3,2,2,1", n=50).json
+
+
+def test_draw_numpy_array_is_the_npy_file(tmp_path):
+    np = pytest.importorskip("numpy")
+    a = np.array([0.1, 0.2, 0.3, 0.4], dtype=np.float32)
+    path = tmp_path / "p.npy"
+    np.save(path, a)
+    r = samplab.draw(framework="torch", probs=a, seed=11, n=6)
+    cl = cli_json("draw", "--framework", "torch", "--probs", path, "--seed", 11, "--n", 6)
+    assert r.json == cl
+
+
+@pytest.mark.parametrize("kw,args", [
+    (dict(framework="candle", probs=[1, 2], min_p=0.1), ["--framework", "candle", "--probs", "1,2", "--min-p", 0.1]),
+    (dict(method="cdf", probs=[1, -2]), ["--method", "cdf", "--probs", "1,-2"]),
+    (dict(method="nope", probs=[1, 2]), ["--method", "nope", "--probs", "1,2"]),
+    (dict(framework="nope", probs=[1, 2]), ["--framework", "nope", "--probs", "1,2"]),
+    (dict(framework="torch", probs="data/no-such-file.txt"), ["--framework", "torch", "--probs",
+                                                              "data/no-such-file.txt"]),
+    (dict(framework="torch", probs=[1, 2], dtype="float16"), ["--framework", "torch", "--probs", "1,2", "--dtype",
+                                                             "float16"]),
+    (dict(method="cdf", probs=[1, 2], seed="x"), ["--method", "cdf", "--probs", "1,2", "--seed", "x"]),
+    (dict(framework="hf", logits=[1, 2], temperature=0), ["--framework", "hf", "--logits", "1,2", "--temperature",
+                                                          0]),
+])
+def test_draw_errors_are_the_cli_lines(kw, args):
+    with pytest.raises(samplab.Error) as e:
+        samplab.draw(**kw)
+    assert str(e.value) == cli_error("draw", *args)
+
+
+# ---------------------------------------------------------------- gof
+
+def test_gof_method_is_the_cli():
+    for kw, args in [
+        (dict(probs="3,2,2,1", method="cdf", n=1000), ["--probs", "3,2,2,1", "--method", "cdf", "--n", 1000]),
+        (dict(logits="data/weather.txt", method="alias", n=100000, temperature=0.7),
+         ["--logits", "data/weather.txt", "--method", "alias", "--n", 100000, "--temperature", 0.7]),
+        (dict(probs="0,1,1", method="linear", n=5000, seed=7, null_reps=300),
+         ["--probs", "0,1,1", "--method", "linear", "--n", 5000, "--seed", 7, "--null-reps", 300]),
+    ]:
+        r = samplab.gof(**kw)
+        assert r.json == cli_json("gof", *args)
+        assert r.p_value == r.json["chi2"]["p"] and r.tv == r.json["tv"]["value"]
+
+
+def test_gof_counts_and_draws_are_the_cli(tmp_path):
+    counts = tmp_path / "c.tsv"
+    counts.write_text(cli("draw", "--probs", "3,2,2,1", "--method", "cdf", "--n", 2000, "--counts").stdout)
+    draws = tmp_path / "d.txt"
+    draws.write_text(cli("draw", "--probs", "3,2,2,2", "--method", "alias", "--n", 3000).stdout)
+    assert samplab.gof(probs="1,2,2,3", counts=str(counts)).json == \
+        cli_json("gof", "--probs", "1,2,2,3", "--counts", counts, rc=1)
+    r = samplab.gof(probs="3,2,2,2", draws=str(draws))
+    assert r.json == cli_json("gof", "--probs", "3,2,2,2", "--draws", draws)
+    # counts and ids in memory give the same statistics (only "draws" names them otherwise)
+    ids = [int(x) for x in draws.read_text().split()]
+    c = [ids.count(i) for i in range(4)]
+    for m in (samplab.gof(probs=[3, 2, 2, 2], counts=c), samplab.gof(probs=[3, 2, 2, 2], draws=ids)):
+        a, b = dict(m.json), dict(r.json)
+        a.pop("draws"), b.pop("draws")
+        assert a == b
+
+
+def test_gof_rejects_a_broken_sampler():
+    rnd = random.Random(1)
+    probs = [0.5, 0.3, 0.2]
+    # the off-by-one cdf: u < 0.5 -> 0, u < 0.7 -> 1 (should be 0.8)
+    ids = [0 if u < 0.5 else 1 if u < 0.7 else 2 for u in (rnd.random() for _ in range(100000))]
+    r = samplab.gof(probs=probs, draws=ids)
+    assert r.verdict == "FAIL" and "Pearson" in r.rule
+
+
+def test_gof_errors_are_the_cli_lines():
+    with pytest.raises(samplab.Error) as e:
+        samplab.gof(probs=[1, 2], method="cdf")
+    assert str(e.value) == cli_error("gof", "--probs", "1,2", "--method", "cdf")
+    with pytest.raises(samplab.Error) as e:
+        samplab.gof(probs=[1, float("nan")], method="cdf", n=10)
+    assert str(e.value) == cli_error("gof", "--probs", "1,nan", "--method", "cdf", "--n", 10)
+
+
+# ---------------------------------------------------------------- pipeline and exact
+
+PIPE = [
+    ("hf", "data/ties.txt", dict(top_k=2), ["--top-k", 2]),
+    ("candle", "data/ties.txt", dict(top_k=2, temperature=1), ["--top-k", 2, "--temperature", 1]),
+    ("llamacpp", "data/weather.txt", dict(top_k=3, temperature=0.7), ["--top-k", 3, "--temperature", 0.7]),
+    ("vllm", "data/k40p09.txt", dict(top_k=40, top_p=0.9, cpu="avx2"), ["--top-k", 40, "--top-p", 0.9, "--cpu",
+                                                                        "avx2"]),
+    ("tutorial", "data/weather.txt", dict(temperature=0.5, top_p=0.9), ["--temperature", 0.5, "--top-p", 0.9]),
+    ("hf", "data/weather.txt", dict(repetition_penalty=1.3, context=[0, 1, 1]),
+     ["--repetition-penalty", 1.3, "--context", "0,1,1"]),
+]
+
+
+@pytest.mark.parametrize("fw,src,kw,args", PIPE)
+def test_pipeline_is_the_cli(fw, src, kw, args):
+    assert samplab.pipeline(framework=fw, logits=src, **kw).json == \
+        cli_json("pipeline", "--framework", fw, "--logits", src, *args)
+
+
+EXACT = [
+    (dict(framework="candle", logits="data/weather.txt"), ["--framework", "candle", "--logits", "data/weather.txt"]),
+    (dict(framework="numpy", probs="3,2,2,1"), ["--framework", "numpy", "--probs", "3,2,2,1"]),
+    (dict(framework="torch", probs="3,2,2,1", replacement=True), ["--framework", "torch", "--probs", "3,2,2,1",
+                                                                 "--replacement"]),
+    (dict(framework="llamacpp", logits="data/weather.txt", temperature=0.8),
+     ["--framework", "llamacpp", "--logits", "data/weather.txt", "--temperature", 0.8]),
+    (dict(method="cdf", probs=[0.3] * 7), ["--method", "cdf", "--probs", ",".join(["0.3"] * 7)]),
+    (dict(framework="gsl", probs="3,2,2,1", rng="gsl:taus2"), ["--framework", "gsl", "--probs", "3,2,2,1", "--rng",
+                                                              "gsl:taus2"]),
+]
+
+
+@pytest.mark.parametrize("kw,args", EXACT)
+def test_exact_is_the_cli(kw, args):
+    assert samplab.exact(**kw).json == cli_json("exact", *args)
+
+
+def test_exact_errors_are_the_cli_lines():
+    with pytest.raises(samplab.Error) as e:
+        samplab.exact(framework="llamacpp", probs="3,2,2,1")
+    assert str(e.value) == cli_error("exact", "--framework", "llamacpp", "--probs", "3,2,2,1")
+
+
+# ---------------------------------------------------------------- generations: the golden runs
+
+def golden_runs(name):
+    runs = []
+    for line in open(os.path.join(CUR, name)):
+        if not line.startswith("run "):
+            continue
+        f = dict(kv.split("=", 1) for kv in line.split()[2:])
+        runs.append(f)
+    return runs
+
+
+def hf_settings(text):
+    """generate()'s keyword arguments as samplab's options; --defaults gives its unset ones (top_k 50)"""
+    kw, args = {"defaults": True}, ["--defaults"]
+    if text == "default":
+        return kw, args
+    names = {"temperature": "temperature", "top_k": "top_k", "top_p": "top_p", "min_p": "min_p",
+             "typical_p": "typical", "repetition_penalty": "repetition_penalty"}
+    for item in text.split(","):
+        k, v = item.split(":")
+        key = names[k]
+        kw[key] = int(v) if key == "top_k" else float(v)
+        args += ["--" + key.replace("_", "-"), v]
+    return kw, args
+
+
+GEN = [(f, "hf_generate.safetensors", "avx2") for f in golden_runs("hf_generate.txt")] + \
+      [(f, "hf_generate_avx512.safetensors", "avx512") for f in golden_runs("hf_generate_avx512.txt")]
+
+
+@pytest.mark.parametrize("run,st,cpu", GEN, ids=["%s-%s" % (g[2], g[0]["logits"]) for g in GEN])
+def test_replay_golden_generation_is_the_cli_and_transformers(run, st, cpu):
+    kw, args = hf_settings(run["settings"])
+    path = os.path.join(CUR, st)
+    r = samplab.replay(framework="hf", logits=path, tensor=run["logits"], context=run["prompt"], seed=run["seed"],
+                       cpu=cpu, **kw)
+    c = cli_json("replay", "--framework", "hf", "--logits", path, "--tensor", run["logits"], "--context",
+                 run["prompt"], "--seed", run["seed"], "--cpu", cpu, *args)
+    assert r.json == c
+    # and both are what transformers drew, word for word
+    assert r.tokens == [int(t) for t in run["tokens"].split(",")]
+    assert r.words == [int(w) for w in run["words"].split(",")]
+    # the prompt as a list is the prompt as an inline list
+    r2 = samplab.replay(framework="hf", logits=path, tensor=run["logits"],
+                        context=[int(t) for t in run["prompt"].split(",")], seed=run["seed"], cpu=cpu, **kw)
+    assert r2.json == r.json
+
+
+def test_check_seeded_is_the_cli():
+    run = golden_runs("hf_generate.txt")[1]
+    kw, args = hf_settings(run["settings"])
+    path = os.path.join(CUR, "hf_generate.safetensors")
+    tokens = [int(t) for t in run["tokens"].split(",")]
+    base = ["--framework", "hf", "--logits", path, "--tensor", run["logits"], "--context", run["prompt"],
+            "--seed", run["seed"], "--cpu", "avx2"] + args
+    r = samplab.check(framework="hf", logits=path, tensor=run["logits"], context=run["prompt"], seed=run["seed"],
+                      tokens=tokens, cpu="avx2", **kw)
+    assert r.first_divergence is None
+    assert r.json == cli_json("check", *base, "--tokens", ",".join(map(str, tokens)))
+    bad = list(tokens)
+    bad[5] = (bad[5] + 1) % 512
+    r = samplab.check(framework="hf", logits=path, tensor=run["logits"], context=run["prompt"], seed=run["seed"],
+                      tokens=bad, cpu="avx2", **kw)
+    assert r.first_divergence == 5
+    assert r.json == cli_json("check", *base, "--tokens", ",".join(map(str, bad)), rc=1)
+
+
+@pytest.mark.parametrize("kw,args,rc", [
+    (dict(framework="hf", tensor="r002.logits", context="1,17,300,42,7,99,5,250", defaults=True, cpu="avx2",
+          trials=20), ["--tensor", "r002.logits", "--context", "1,17,300,42,7,99,5,250", "--defaults", "--cpu",
+                       "avx2", "--trials", 20], 0),
+    (dict(framework="hf", tensor="r002.logits", context="1,17,300,42,7,99,5,250", top_k=3, cpu="avx2", trials=10),
+     ["--tensor", "r002.logits", "--context", "1,17,300,42,7,99,5,250", "--top-k", 3, "--cpu", "avx2",
+      "--trials", 10], 1),
+])
+def test_check_without_seed_is_the_cli(kw, args, rc):
+    run = golden_runs("hf_generate.txt")[1]
+    path = os.path.join(CUR, "hf_generate.safetensors")
+    r = samplab.check(logits=path, tokens=run["tokens"], **kw)
+    assert r.json == cli_json("check", "--framework", "hf", "--logits", path, "--tokens", run["tokens"], *args, rc=rc)
+    assert r.verdict == ("consistent" if rc == 0 else "rejected")
+
+
+def test_replay_in_memory_rows_are_the_text_file(tmp_path):
+    rows = [[1.0, 2.0, 0.5, -1.0], [0.0, 0.0, 3.0, 1.0], [2.5, 2.5, -0.5, 0.25]]
+    path = tmp_path / "rows.txt"
+    path.write_text("\n".join(" ".join(repr(v) for v in r) for r in rows) + "\n")
+    for fw in ("hf", "llamacpp", "candle", "vllm"):
+        a = samplab.replay(framework=fw, logits=rows, seed=3, temperature=0.9).json
+        b = cli_json("replay", "--framework", fw, "--logits", path, "--seed", 3, "--temperature", 0.9)
+        assert a["tokens"] == b["tokens"] and a["words"] == b["words"] and a["kept"] == b["kept"]
+    assert samplab.replay(framework="all", logits=str(path), seed=3).json == \
+        cli_json("replay", "--framework", "all", "--logits", path, "--seed", 3)
+
+
+# ---------------------------------------------------------------- samplab.testing
+
+def test_assert_distribution_passes_a_right_sampler_and_fails_a_wrong_one():
+    probs = [0.5, 0.3, 0.2]
+    rnd = random.Random(2)
+
+    def right():
+        u = rnd.random()
+        return 0 if u < 0.5 else 1 if u < 0.8 else 2
+
+    def wrong():
+        u = rnd.random()
+        return 0 if u < 0.5 else 1 if u < 0.78 else 2
+
+    assert assert_distribution(right, probs, n=100_000).verdict == "PASS"
+    with pytest.raises(AssertionError, match="Pearson"):
+        assert_distribution(wrong, probs, n=100_000)
+
+
+def test_assert_matches():
+    assert_matches([[0], [306], [26]], framework="torch", probs="data/golden/torch_vec_zipf49152.txt", seed=42)
+    with pytest.raises(AssertionError, match="token 1"):
+        assert_matches([0, 307, 26], framework="torch", probs="data/golden/torch_vec_zipf49152.txt", seed=42)
+    run = golden_runs("hf_generate.txt")[0]
+    tokens = [int(t) for t in run["tokens"].split(",")]
+    assert_matches(tokens, framework="hf", logits=os.path.join(CUR, "hf_generate.safetensors"), tensor=run["logits"],
+                   context=run["prompt"], seed=run["seed"], defaults=True, cpu="avx2")

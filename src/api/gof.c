@@ -1,0 +1,213 @@
+/* gof.c — `samplab gof` as a call, and the object its --json prints (moved
+ * from cli/gof.c): the reference, the draws, pooling, chi-square, G, TV
+ * against its null, the largest residuals and the verdict with its rule. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "api/sl_api.h"
+
+void sl_api_gof_replay(char *replay, size_t size, const sl_api_ref *ref, const sl_api_ref_opts *ro,
+                       const sl_draw_type *dt, const sl_rng_type *rt, const sl_seed *seed, size_t n_opt)
+{
+    char seedbuf[64];
+    if (seed->hi)
+        snprintf(seedbuf, sizeof seedbuf, "0x%016llx%016llx", (unsigned long long)seed->hi,
+                 (unsigned long long)seed->lo);
+    else
+        snprintf(seedbuf, sizeof seedbuf, "%llu", (unsigned long long)seed->lo);
+    char tpart[64] = "";
+    if (ref->from_logits && ro->has_temperature)
+        snprintf(tpart, sizeof tpart, " --temperature %.17g", ro->temperature);
+    /* a .safetensors source needs its tensor and row to replay */
+    char spart[400] = "";
+    if (ro->tensor)
+        snprintf(spart, sizeof spart, " --tensor %s", ro->tensor);
+    if (ro->row >= 0)
+        snprintf(spart + strlen(spart), sizeof spart - strlen(spart), " --row %ld", ro->row);
+    snprintf(replay, size, "samplab draw --%s %s%s%s --method %s --rng %s --seed %s --n %zu --counts",
+             ref->from_logits ? "logits" : "probs", ro->probs ? ro->probs : ro->logits, spart, tpart, dt->name,
+             rt->name, seedbuf, n_opt);
+}
+
+char *sl_api_gof_json(const sl_api_ref *ref, const char *draws_name, const sl_stat_gof_test *t, const char *replay)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "reference", json_string(ref->source));
+    json_object_set_new(o, "draws", draws_name ? json_string(draws_name) : json_null());
+    json_object_set_new(o, "n", json_integer((json_int_t)t->g.n));
+    json_object_set_new(o, "v", json_integer((json_int_t)ref->v));
+    json_object_set_new(o, "support", json_integer((json_int_t)ref->support));
+    json_object_set_new(o, "alpha", json_real(t->alpha));
+    json_t *pool = json_object();
+    json_object_set_new(pool, "rule", json_string(SL_STAT_POOL_RULE));
+    json_object_set_new(pool, "cells", json_integer((json_int_t)t->g.ncells));
+    json_object_set_new(pool, "pooled_tokens", json_integer((json_int_t)t->g.pooled_tokens));
+    json_object_set_new(pool, "pooled_cells", json_integer((json_int_t)t->g.pooled_cells));
+    json_object_set_new(o, "pooling", pool);
+    json_t *c = json_object();
+    json_object_set_new(c, "stat", json_real(t->g.chi2));
+    json_object_set_new(c, "df", json_integer(t->g.df));
+    json_object_set_new(c, "p", json_real(t->g.chi2_p));
+    json_object_set_new(o, "chi2", c);
+    json_t *gg = json_object();
+    json_object_set_new(gg, "stat", json_real(t->g.g));
+    json_object_set_new(gg, "df", json_integer(t->g.df));
+    json_object_set_new(gg, "p", json_real(t->g.g_p));
+    json_object_set_new(o, "g", gg);
+    json_t *tv = json_object();
+    json_object_set_new(tv, "value", json_real(t->g.tv));
+    json_object_set_new(tv, "null_mean", json_real(t->tv_null_mean));
+    json_object_set_new(tv, "null_q99", isnan(t->tv_null_q99) ? json_null() : json_real(t->tv_null_q99));
+    json_object_set_new(tv, "null_method", json_string(t->tv_null_method));
+    json_object_set_new(o, "tv", tv);
+    json_t *md = json_object();
+    json_object_set_new(md, "value", json_real(t->g.max_diff));
+    json_object_set_new(md, "token", json_integer((json_int_t)t->g.max_diff_token));
+    json_object_set_new(o, "max_abs_diff", md);
+    json_t *res = json_array();
+    for (size_t k = 0; k < t->g.nresid; k++) {
+        json_t *r = json_object();
+        json_object_set_new(r, "token", json_integer((json_int_t)t->g.resid_token[k]));
+        json_object_set_new(r, "count", json_integer((json_int_t)t->g.resid_count[k]));
+        json_object_set_new(r, "expected", json_real(t->g.resid_expected[k]));
+        json_object_set_new(r, "residual", json_real(t->g.resid[k]));
+        json_array_append_new(res, r);
+    }
+    json_object_set_new(o, "residuals", res);
+    json_object_set_new(o, "outside_support", json_integer((json_int_t)t->g.outside));
+    json_object_set_new(o, "outside_tokens", json_integer((json_int_t)t->g.outside_tokens));
+    json_object_set_new(o, "verdict", json_string(t->fail ? "FAIL" : "PASS"));
+    json_object_set_new(o, "rule", json_string(t->rule));
+    if (replay)
+        json_object_set_new(o, "replay", json_string(replay));
+    char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    json_decref(o);
+    return s;
+}
+
+int sl_api_gof(const sl_api_src *src, int is_logits, const uint64_t *counts_in, size_t n_counts, const long *ids,
+               size_t n_ids, const sl_api_settings *s, char **json, sl_error *err)
+{
+    *json = NULL;
+    double alpha = s->has_alpha ? s->alpha : 0.01;
+    if (!(alpha > 0 && alpha < 1))
+        return sl_base_error_set(err, SL_EINVAL, "samplab gof: --alpha must be in (0,1), not %g", alpha);
+    int given = (counts_in != NULL) + (ids != NULL) + (s->method != NULL) + (s->draws_file != NULL) +
+                (s->counts_file != NULL);
+    if (given != 1)
+        return sl_base_error_set(err, SL_EINVAL, "samplab gof: give exactly one of draws, counts, --method M");
+    if (s->method && (!s->has_n || s->n == 0))
+        return sl_base_error_set(err, SL_EINVAL, "samplab gof: --method needs --n N (N >= 1 draws)");
+    if (s->has_n && s->n > SL_API_MAX_N) /* the command line's cap: 2^64 - 1 draws would run for ever */
+        return sl_base_error_set(err, SL_EINVAL, "samplab gof: --n takes at most %llu (10^12), not %zu",
+                                 (unsigned long long)SL_API_MAX_N, s->n);
+    if (s->has_null_reps && s->null_reps > 1000000)
+        return sl_base_error_set(err, SL_EINVAL, "samplab gof: --null-reps must be at most 1000000, not %zu",
+                                 s->null_reps);
+    if (!s->method && (s->has_n || s->seed || (s->rng && strcmp(s->rng, "pcg32"))))
+        return sl_base_error_set(err, SL_EINVAL, "samplab gof: --n, --rng and --seed go with --method only");
+    const sl_draw_type *dt = NULL;
+    const sl_rng_type *rt = NULL;
+    const char *rng_name = s->rng ? s->rng : "pcg32";
+    if (s->method) {
+        if (!(dt = sl_draw_lookup(s->method)))
+            return sl_base_error_set(err, SL_EINVAL,
+                                     "samplab gof: unknown method '%.200s' (exprace, cdf, linear, alias, greedy)",
+                                     s->method);
+        if (!(rt = sl_rng_lookup(rng_name)))
+            return sl_base_error_set(err, SL_EINVAL,
+                                     "samplab gof: unknown random source '%.200s' (samplab draw --help lists them)",
+                                     rng_name);
+    }
+    sl_seed seed;
+    sl_api_settings t0 = *s;
+    if (!s->method)
+        t0.seed = NULL;
+    if (sl_api_seed(&t0, 0, &seed, err))
+        return SL_EINVAL;
+    sl_api_ref_opts ro;
+    memset(&ro, 0, sizeof ro);
+    ro.probs = is_logits ? NULL : (src->spec ? src->spec : "<memory>");
+    ro.logits = is_logits ? (src->spec ? src->spec : "<memory>") : NULL;
+    ro.tensor = src->tensor;
+    ro.row = src->row;
+    ro.has_temperature = s->cfg.has_temperature;
+    ro.temperature = s->cfg.temperature;
+    if (ro.probs && ro.has_temperature)
+        return sl_api_lib_error(err, sl_base_error_set(err, SL_EINVAL, "--temperature applies to --logits only"));
+    sl_vec vec;
+    if (sl_api_vec_read(src, &vec, err))
+        return sl_api_lib_error(err, SL_EINVAL);
+    sl_api_ref ref;
+    int rc = sl_api_ref_of_vec(&vec, &ro, &ref, err);
+    if (rc)
+        return sl_api_lib_error(err, rc);
+    uint64_t *counts = calloc(ref.v ? ref.v : 1, sizeof *counts);
+    uint64_t n = 0;
+    const char *draws_name = counts_in ? "<counts>" : "<draws>";
+    rc = SL_EINVAL;
+    if (!counts) {
+        sl_base_error_set(err, SL_ENOMEM, "samplab gof: out of memory for %zu counts", ref.v);
+        goto out;
+    }
+    if (s->draws_file || s->counts_file) {
+        const char *path = s->draws_file ? s->draws_file : s->counts_file;
+        if ((rc = s->draws_file ? sl_io_draws_read(path, ref.v, counts, &n, NULL, err)
+                                : sl_io_counts_read(path, ref.v, counts, &n, err))) {
+            sl_api_lib_error(err, rc);
+            goto out;
+        }
+        draws_name = strcmp(path, "-") ? path : "<stdin>";
+    } else if (counts_in) {
+        if (n_counts != ref.v) {
+            sl_base_error_set(err, SL_EINVAL, "samplab gof: %zu counts for V = %zu tokens", n_counts, ref.v);
+            goto out;
+        }
+        for (size_t i = 0; i < ref.v; i++)
+            n += counts[i] = counts_in[i];
+    } else if (ids) {
+        for (size_t i = 0; i < n_ids; i++) {
+            if (ids[i] < 0 || (size_t)ids[i] >= ref.v) {
+                sl_base_error_set(err, SL_EINVAL, "samplab: <draws>: draw %zu: token %ld is not in 0..%zu", i,
+                                  ids[i], ref.v - 1);
+                goto out;
+            }
+            counts[ids[i]]++;
+        }
+        n = n_ids;
+    } else {
+        n = s->n;
+        if ((rc = sl_api_draw_counts(ref.p, ref.v, dt, rt, &seed, n, counts, NULL, err))) {
+            sl_api_lib_error(err, rc);
+            goto out;
+        }
+    }
+    sl_stat_gof_test t;
+    if ((rc = sl_stat_gof_compute(ref.p, counts, ref.v, &t.g, err))) {
+        sl_api_lib_error(err, rc);
+        goto out;
+    }
+    sl_stat_gof g = t.g;
+    if ((rc = sl_stat_gof_tv_null(ref.p, ref.v, ref.support, n, s->null_reps, !s->has_null_reps, &t, err))) {
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err->msg);
+        sl_base_error_set(err, rc, "samplab gof: TV null simulation failed: %s", why);
+        goto out;
+    }
+    t.g = g;
+    t.alpha = alpha;
+    t.fail = sl_stat_gof_verdict(&t.g, alpha, t.rule, sizeof t.rule);
+    char replay[1024] = "";
+    if (s->method)
+        sl_api_gof_replay(replay, sizeof replay, &ref, &ro, dt, rt, &seed, s->n);
+    *json = sl_api_gof_json(&ref, s->method ? NULL : draws_name, &t, s->method ? replay : NULL);
+    rc = *json ? SL_OK : sl_base_error_set(err, SL_ENOMEM, "samplab gof: out of memory for JSON");
+out:
+    free(counts);
+    sl_api_ref_free(&ref);
+    return rc;
+}

@@ -1,0 +1,86 @@
+/* json.c — the objects `samplab draw --json` prints (moved from cli/draw.c),
+ * built here so that a program calling the library and the command line get
+ * the same fields, numbers and order. */
+#include <stdlib.h>
+
+#include <jansson.h>
+
+#include "api/sl_api.h"
+
+static char *dump(json_t *root)
+{
+    char *s = json_dumps(root, JSON_COMPACT);
+    json_decref(root);
+    return s;
+}
+
+static void set_rng(json_t *root, const char *rng_name, unsigned word_bits, uint64_t words)
+{
+    json_t *rng = json_object();
+    json_object_set_new(rng, "name", json_string(rng_name));
+    json_object_set_new(rng, "word_bits", json_integer(word_bits));
+    json_object_set_new(rng, "words", json_integer((json_int_t)words));
+    json_object_set_new(root, "rng", rng);
+}
+
+char *sl_api_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsigned word_bits, uint64_t words)
+{
+    json_t *root = json_object();
+    json_t *arr = json_array();
+    for (size_t i = 0; i < V; i++)
+        json_array_append_new(arr, json_integer((json_int_t)c[i]));
+    json_object_set_new(root, "counts", arr);
+    set_rng(root, rng_name, word_bits, words);
+    return dump(root);
+}
+
+char *sl_api_draw_json(const long *tokens, size_t n, size_t k, int nested, size_t V, int counts,
+                       const char *rng_name, unsigned word_bits, uint64_t words, const char *version,
+                       const char *cpu)
+{
+    json_t *root = json_object();
+    json_t *arr = json_array();
+    if (counts) {
+        uint64_t *c = calloc(V, sizeof *c);
+        if (!c) {
+            json_decref(arr);
+            json_decref(root);
+            return NULL;
+        }
+        for (size_t i = 0; i < n * k; i++)
+            c[tokens[i]]++;
+        for (size_t i = 0; i < V; i++)
+            json_array_append_new(arr, json_integer((json_int_t)c[i]));
+        free(c);
+        json_object_set_new(root, "counts", arr);
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            if (nested) {
+                json_t *row = json_array();
+                for (size_t j = 0; j < k; j++)
+                    json_array_append_new(row, json_integer(tokens[i * k + j]));
+                json_array_append_new(arr, row);
+            } else {
+                for (size_t j = 0; j < k; j++)
+                    json_array_append_new(arr, json_integer(tokens[i * k + j]));
+            }
+        }
+        json_object_set_new(root, "tokens", arr);
+    }
+    set_rng(root, rng_name, word_bits, words);
+    if (version)
+        json_object_set_new(root, "version", json_string(version));
+    if (cpu)
+        json_object_set_new(root, "cpu", json_string(cpu));
+    return dump(root);
+}
+
+void sl_api_free(void *p)
+{
+    free(p);
+}
+
+const char *sl_api_version(void)
+{
+    return SL_VERSION;
+}

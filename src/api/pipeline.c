@@ -1,0 +1,85 @@
+/* pipeline.c — `samplab pipeline` as a call, and the object its --json prints
+ * (moved from cli/pipeline.c): the framework, its precision and CPU kernel,
+ * the filters that ran, the kept ids and all V probabilities. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "api/sl_api.h"
+
+char *sl_api_pipeline_json(const sl_logits_pipeline_type *t, const sl_logits_result *res, int cpu)
+{
+    json_t *root = json_object(), *kept = json_array(), *probs = json_array(), *steps = json_array();
+    for (size_t i = 0; i < res->V; i++) {
+        if (res->kept[i])
+            json_array_append_new(kept, json_integer((json_int_t)i));
+        json_array_append_new(probs, json_real(res->probs[i]));
+    }
+    for (size_t i = 0; i < res->n_steps; i++)
+        json_array_append_new(steps, json_string(res->steps[i]));
+    json_object_set_new(root, "framework", json_string(t->name));
+    json_object_set_new(root, "precision", json_integer(res->precision));
+    if (t->accepts & SL_OPT_CPU)
+        json_object_set_new(root, "cpu", json_string(sl_logits_cpu_name(sl_logits_cpu_resolve(cpu))));
+    json_object_set_new(root, "steps", steps);
+    json_object_set_new(root, "kept", kept);
+    json_object_set_new(root, "probs", probs);
+    char *s = json_dumps(root, JSON_REAL_PRECISION(res->precision == 32 ? 9 : 17) | JSON_COMPACT);
+    json_decref(root);
+    return s;
+}
+
+int sl_api_pipeline(const sl_api_src *src, const sl_api_settings *s, char **json, sl_error *err)
+{
+    *json = NULL;
+    if (!s->framework)
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "samplab pipeline: --framework F is required (samplab pipeline --help lists them)");
+    const sl_logits_pipeline_type *t = sl_logits_pipeline_lookup(s->framework);
+    if (!t)
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "samplab pipeline: unknown framework '%.200s' (samplab pipeline --help lists them)",
+                                 s->framework);
+    sl_api_settings q = *s;
+    q.dtype = q.torch = q.torch_build = q.llamacpp = q.rand = q.cpu = NULL; /* not of the sampling groups */
+    q.has_num_samples = q.replacement = q.simd_sum = 0;
+    const char *miss = sl_api_refused(&q, 1, t->accepts | SL_OPT_LOGITS);
+    if (miss)
+        return sl_base_error_set(err, SL_EINVAL, "samplab pipeline: %s is not an option of framework %s", miss, t->name);
+    sl_fw_opts fo;
+    if (sl_api_fw_opts("pipeline", s, &fo, err))
+        return SL_EINVAL;
+    sl_logits_cfg cfg = s->cfg;
+    cfg.cpu = fo.cfg.cpu;
+    int pen = cfg.has_penalty || cfg.has_freq || cfg.has_presence;
+    if (pen && !s->context)
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "samplab pipeline: a penalty needs --context IDS (the token ids it applies to)");
+    if (s->context && !pen)
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "samplab pipeline: --context is only used by --repetition-penalty (or a llama.cpp penalty)");
+    sl_vec vec;
+    if (sl_api_vec_read(src, &vec, err))
+        return sl_api_lib_error(err, SL_EINVAL);
+    long *ctx = NULL;
+    size_t ctx_n = 0;
+    if (s->context && sl_api_ids("pipeline", s->context, "context", vec.n, &ctx, &ctx_n, err)) {
+        sl_base_vec_free(&vec);
+        return SL_EINVAL;
+    }
+    cfg.context = ctx;
+    cfg.context_n = ctx_n;
+    sl_logits_result res;
+    int rc = sl_logits_pipeline_run(t, &vec, &cfg, &res, err);
+    if (rc) {
+        sl_api_lib_error(err, rc);
+    } else {
+        *json = sl_api_pipeline_json(t, &res, cfg.cpu);
+        sl_logits_result_free(&res);
+        rc = *json ? SL_OK : sl_base_error_set(err, SL_ENOMEM, "samplab pipeline: out of memory writing JSON");
+    }
+    free(ctx);
+    sl_base_vec_free(&vec);
+    return rc;
+}

@@ -1,0 +1,203 @@
+/* replay.c — `samplab replay` as a call, and the object its --json prints
+ * (moved from cli/replay.c): per framework the tokens, the cumulative words,
+ * the kept counts and the generator; with --framework all, where each departs
+ * from the first. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "api/sl_api.h"
+
+static void json_run(json_t *o, const sl_api_run *r, size_t T)
+{
+    json_t *tk = json_array(), *w = json_array(), *k = json_array();
+    for (size_t t = 0; t < T; t++) {
+        json_array_append_new(tk, json_integer(r->tokens[t]));
+        json_array_append_new(w, json_integer((json_int_t)r->words[t]));
+        json_array_append_new(k, json_integer((json_int_t)r->kept[t]));
+    }
+    json_object_set_new(o, "tokens", tk);
+    json_object_set_new(o, "words", w);
+    json_object_set_new(o, "kept", k);
+    json_object_set_new(o, "rng", json_string(r->rng_name));
+}
+
+char *sl_api_replay_json(const sl_api_run *runs, size_t nr, const size_t *depart, size_t T, int all)
+{
+    json_t *root = json_object();
+    if (!all) {
+        json_object_set_new(root, "framework", json_string(runs[0].ft->name));
+        json_run(root, &runs[0], T);
+    } else {
+        json_t *arr = json_array();
+        for (size_t j = 0; j < nr; j++) {
+            json_t *o = json_object();
+            json_object_set_new(o, "framework", json_string(runs[j].ft->name));
+            json_run(o, &runs[j], T);
+            json_object_set_new(o, "departs", j == 0 || depart[j] == T ? json_null() : json_integer((json_int_t)depart[j]));
+            json_array_append_new(arr, o);
+        }
+        json_object_set_new(root, "frameworks", arr);
+    }
+    char *s = json_dumps(root, JSON_COMPACT);
+    json_decref(root);
+    return s;
+}
+
+/* The first option given that t does not take; the context is the prompt here,
+ * which every framework takes; llama.cpp's penalty window and frequency /
+ * presence penalties are its pipeline's settings (as cli/replay.c). */
+static const char *gen_refused(const sl_api_settings *s, const sl_fw_type *t)
+{
+    sl_api_settings q = *s;
+    q.context = NULL;
+    unsigned extra = t->pipeline ? t->pipeline->accepts & (SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE) : 0;
+    return sl_api_refused(&q, 1, t->accepts | extra | SL_OPT_PROBS | SL_OPT_LOGITS);
+}
+
+int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
+                    const sl_api_settings *s, int allow_all, sl_api_gen *g, sl_error *err)
+{
+    memset(g, 0, sizeof *g);
+    if (!s->framework)
+        return sl_base_error_set(err, SL_EINVAL, "samplab %s: --framework F is required (samplab %s --help lists them)",
+                                 cmd, cmd);
+    if (allow_all && !strcmp(s->framework, "all")) {
+        g->all = 1;
+    } else if (!(g->ft = sl_fw_lookup(s->framework))) {
+        return sl_base_error_set(err, SL_EINVAL, "samplab %s: unknown framework '%.200s' (samplab %s --help lists them)",
+                                 cmd, s->framework, cmd);
+    } else if (!g->ft->step) {
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "samplab %s: framework %s does not run step by step yet (no sampler session)", cmd,
+                                 g->ft->name);
+    }
+    if (g->all && !is_logits)
+        return sl_base_error_set(err, SL_EINVAL, "samplab %s: --framework all runs the frameworks that take --logits",
+                                 cmd);
+    if (g->ft) {
+        if (!(g->ft->accepts & (is_logits ? SL_OPT_LOGITS : SL_OPT_PROBS)))
+            return sl_base_error_set(err, SL_EINVAL, "samplab %s: framework %s takes --%s (%s)", cmd, g->ft->name,
+                                     is_logits ? "probs" : "logits", g->ft->input_why);
+        const char *miss = gen_refused(s, g->ft);
+        if (miss)
+            return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s is not an option of framework %s", cmd, miss,
+                                     g->ft->name);
+    }
+    if (sl_api_fw_opts(cmd, s, &g->fo, err))
+        return SL_EINVAL;
+    g->fo.k = 1;
+    g->fo.n = 1;
+    g->logits_input = is_logits;
+    if (is_logits)
+        g->fo.logits = &g->marker;
+    else
+        g->fo.probs = &g->marker;
+    if (sl_api_steps_read(steps, &g->steps, err))
+        return sl_api_lib_error(err, SL_EINVAL);
+    if (context_n || s->context) {
+        if (s->context) {
+            if (sl_api_ids(cmd, s->context, "context", g->steps.v, &g->context, &g->context_n, err)) {
+                sl_api_gen_free(g);
+                return SL_EINVAL;
+            }
+        } else {
+            if (!(g->context = malloc(context_n * sizeof *g->context))) {
+                sl_api_gen_free(g);
+                return sl_base_error_set(err, SL_ENOMEM, "samplab %s: out of memory", cmd);
+            }
+            for (size_t i = 0; i < context_n; i++) {
+                if (context[i] < 0 || (size_t)context[i] >= g->steps.v) {
+                    sl_base_error_set(err, SL_EINVAL, "samplab %s: context entry %zu (%ld) is not a token id in 0..%zu",
+                                      cmd, i, context[i], g->steps.v - 1);
+                    sl_api_gen_free(g);
+                    return SL_EINVAL;
+                }
+                g->context[i] = context[i];
+            }
+            g->context_n = context_n;
+        }
+        g->fo.cfg.context = g->context;
+        g->fo.cfg.context_n = g->context_n;
+    }
+    return SL_OK;
+}
+
+void sl_api_gen_free(sl_api_gen *g)
+{
+    sl_io_steps_free(&g->steps);
+    free(g->context);
+    g->context = NULL;
+}
+
+static void run_free(sl_api_run *r)
+{
+    free(r->tokens);
+    free(r->words);
+    free(r->kept);
+}
+
+static int run_one(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, sl_api_run *r, sl_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->ft = ft;
+    size_t T = m->t;
+    r->tokens = malloc((T ? T : 1) * sizeof *r->tokens);
+    r->words = malloc((T ? T : 1) * sizeof *r->words);
+    r->kept = malloc((T ? T : 1) * sizeof *r->kept);
+    if (!r->tokens || !r->words || !r->kept)
+        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu steps", ft->name, T);
+    return sl_api_gen_replay(ft, fo, m, r->tokens, r->words, r->kept, &r->rng_name, err);
+}
+
+int sl_api_replay(const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
+                  const sl_api_settings *s, char **json, sl_error *err)
+{
+    *json = NULL;
+    sl_api_gen g;
+    if (sl_api_gen_load("replay", steps, is_logits, context, context_n, s, 1, &g, err))
+        return SL_EINVAL;
+    size_t T = g.steps.t;
+    int rc = SL_OK;
+    sl_api_run runs[32];
+    size_t nr = 0;
+    if (!g.all) {
+        if ((rc = run_one(g.ft, &g.fo, &g.steps, &runs[0], err)))
+            sl_api_lib_error(err, rc);
+        else
+            *json = sl_api_replay_json(runs, 1, NULL, T, 0);
+        run_free(&runs[0]);
+    } else {
+        for (size_t i = 0; sl_fw_types[i] && nr < 32 && !rc; i++) {
+            const sl_fw_type *ft = sl_fw_types[i];
+            if (!ft->step || !(ft->accepts & SL_OPT_LOGITS) || gen_refused(s, ft))
+                continue;
+            if ((rc = run_one(ft, &g.fo, &g.steps, &runs[nr], err))) {
+                char m[sizeof err->msg];
+                snprintf(m, sizeof m, "%s", err->msg);
+                sl_base_error_set(err, rc, "samplab replay: %s: %.400s", ft->name, m);
+            }
+            nr++;
+        }
+        if (!rc && !nr)
+            rc = sl_base_error_set(err, SL_EINVAL,
+                                   "samplab replay: no step-by-step framework on logits takes every option given");
+        if (!rc) {
+            size_t depart[32];
+            for (size_t j = 0; j < nr; j++) {
+                depart[j] = T;
+                for (size_t t = 0; t < T && depart[j] == T; t++)
+                    if (runs[j].tokens[t] != runs[0].tokens[t])
+                        depart[j] = t;
+            }
+            *json = sl_api_replay_json(runs, nr, depart, T, 1);
+        }
+        for (size_t j = 0; j < nr; j++)
+            run_free(&runs[j]);
+    }
+    sl_api_gen_free(&g);
+    if (!rc && !*json)
+        rc = sl_base_error_set(err, SL_ENOMEM, "samplab replay: out of memory for JSON");
+    return rc;
+}

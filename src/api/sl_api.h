@@ -1,0 +1,262 @@
+/* sl_api.h — the api layer: what each samplab command computes, as calls a
+ * program makes from its own tests, and the --json object each prints. Uses
+ * the framework and io layers (and those below them); never prints or exits.
+ * The CLI calls these and prints what they return, so the JSON a program gets
+ * from a call is the JSON the command prints. Exported names start with sl_api_. */
+#ifndef SL_API_H
+#define SL_API_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "framework/sl_fw.h"
+#include "io/sl_io.h"
+
+/* ---------------------------------------------------------------- generations (api/generation.c) */
+
+/* Opens a session whose history is o's context: opened without one, then each
+ * id accepted (the prompt is history to every framework, whether or not a
+ * penalty reads it). */
+int sl_api_gen_open(sl_fw_session *s, const sl_fw_type *ft, const sl_fw_opts *o, sl_error *err);
+/* One session across the m->t rows of m (o->logits or o->probs says which kind
+ * the rows are; their values come from m), each drawn token accepted: tokens,
+ * cumulative words and kept counts (m->t entries each), and the generator's
+ * name as --json reports it.
+ *
+ *     sl_io_steps m;   // sl_io_steps_read("gen.safetensors", "logits", &m, &err)
+ *     sl_vec kind = {0};
+ *     sl_fw_opts o = {0};
+ *     o.logits = &kind; o.n = o.k = 1; o.cfg.temperature = 1; o.seed.lo = 42; o.has_seed = 1;
+ *     sl_api_gen_replay(sl_fw_lookup("hf"), &o, &m, tokens, words, kept, &rng_name, &err);
+ */
+int sl_api_gen_replay(const sl_fw_type *ft, const sl_fw_opts *o, const sl_io_steps *m, long *tokens,
+                      uint64_t *words, size_t *kept, const char **rng_name, sl_error *err);
+
+/* ---------------------------------------------------------------- inputs (api/src.c) */
+
+/* A vector, or a [T, V] generation, as a command reads it: a SRC as the
+ * command line takes it (a path, or an inline list "3,2,2,1"), with the
+ * tensor and row of a .safetensors file; or bytes in memory, a .npy image
+ * (they start with "\x93NUMPY") or text numbers (one step per line for a
+ * generation), through the same readers as files. */
+typedef struct sl_api_src {
+    const char *spec;         /* SRC, or NULL for data */
+    const char *tensor;       /* .safetensors tensor, or NULL */
+    long row;                 /* .safetensors row, -1 for none */
+    const void *data;         /* in memory (spec NULL): .npy bytes or text */
+    size_t len;
+    const char *name;         /* the name messages give data ("<memory>" if NULL) */
+} sl_api_src;
+
+int sl_api_vec_read(const sl_api_src *s, sl_vec *out, sl_error *err);
+int sl_api_steps_read(const sl_api_src *s, sl_io_steps *out, sl_error *err);
+
+/* The reference distribution of gof / power / calibrate (api/ref.c). */
+typedef struct sl_api_ref_opts {
+    const char *probs, *logits, *tensor;
+    long row;                 /* -1 unless --row */
+    int has_temperature;
+    double temperature;
+} sl_api_ref_opts;
+
+typedef struct sl_api_ref {
+    double *p;                /* V probabilities summing to 1 */
+    size_t v, support;
+    double weight_sum;        /* --probs: the sum the weights were divided by */
+    double temperature;       /* --logits */
+    int from_logits;
+    char source[256];
+} sl_api_ref;
+
+int sl_api_ref_load(const sl_api_ref_opts *o, sl_api_ref *ref, sl_error *err);
+/* The same from a vector already read (o->probs or o->logits says which; their
+ * text is not read again): takes vec over and frees it. */
+int sl_api_ref_of_vec(sl_vec *vec, const sl_api_ref_opts *o, sl_api_ref *ref, sl_error *err);
+void sl_api_ref_free(sl_api_ref *ref);
+/* Draws n tokens from p with method dt over generator rt, into counts[V] (zeroed first);
+ * prog (may be NULL) is ticked every 2^20 draws: SL_EINTR when it says stop. */
+int sl_api_draw_counts(const double *p, size_t V, const sl_draw_type *dt, const sl_rng_type *rt,
+                       const sl_seed *seed, uint64_t n, uint64_t *counts, const sl_progress *prog, sl_error *err);
+
+/* The most draws a call makes or reads (the command line's cap on --n and every count option). */
+#define SL_API_MAX_N 1000000000000ull
+
+/* ---------------------------------------------------------------- settings (api/settings.c)
+ *
+ * The options of the commands, one field each, named after the option
+ * (--top-k is cfg.top_k with cfg.has_top_k). A field left 0 / NULL is an
+ * option not given. Start from sl_api_settings_init. */
+typedef struct sl_api_settings {
+    const char *framework, *method, *rng, *seed, *stream;
+    int has_n; size_t n;
+    int has_num_samples; size_t num_samples;
+    int replacement, simd_sum, counts;
+    const char *dtype, *torch, *torch_build, *llamacpp, *rand, *cpu;
+    const char *context;      /* token ids: a SRC (inline list or file) */
+    sl_logits_cfg cfg;        /* --temperature ... --defaults; its context and cpu are set from the fields above */
+    int has_alpha; double alpha;
+    int has_null_reps; size_t null_reps;
+    int has_trials; size_t trials;
+    const char *tokens;       /* check: the observed ids (a SRC) */
+    const char *draws_file, *counts_file; /* gof: --draws FILE, --counts FILE */
+    size_t size;              /* sizeof(sl_api_settings), set by sl_api_settings_init: a binding's check */
+} sl_api_settings;
+
+void sl_api_settings_init(sl_api_settings *s);
+size_t sl_api_settings_size(void);
+/* The first option given in s (in the command line's table order) whose
+ * SL_OPT_* bit is not in accepts, as "--top-k", or NULL. is_logits: the
+ * source is --logits (else --probs). */
+const char *sl_api_refused(const sl_api_settings *s, int is_logits, unsigned accepts);
+
+/* What the calls below share. A library error as the command line prints it:
+ * "samplab: MSG" (and "samplab: SOURCE: MSG"); returns rc (SL_EINVAL if 0). */
+int sl_api_lib_error(sl_error *err, int rc);
+int sl_api_lib_error_in(sl_error *err, const char *source, int rc);
+/* --seed (default 42) and, with_stream, --stream. */
+int sl_api_seed(const sl_api_settings *s, int with_stream, sl_seed *out, sl_error *err);
+/* The framework settings of s (no vector, no context) for command cmd. */
+int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl_error *err);
+/* Token ids from SRC, each in 0..V-1 (`what` names them: "context", "token"). */
+int sl_api_ids(const char *cmd, const char *src, const char *what, size_t V, long **ids, size_t *n, sl_error *err);
+
+/* ---------------------------------------------------------------- commands as calls
+ *
+ * Each takes what the command takes and writes, into *json (malloc'd; free it
+ * with sl_api_free), the object `samplab CMD ... --json` prints for the same
+ * inputs. On bad input it returns 2 (SL_EINVAL, or the reader's status) with
+ * err->msg the one line the command prints on stderr ("samplab draw: ..." or
+ * "samplab: FILE: ..."); the gof and check verdicts are fields of the JSON,
+ * never a status. */
+
+/* `samplab draw`: src is --probs or --logits (is_logits). */
+int sl_api_draw(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err);
+/* `samplab gof`: ref is --probs or --logits; the draws are given as counts
+ * (V entries) or as ids (n entries, each in 0..V-1), or drawn with s->method. */
+int sl_api_gof(const sl_api_src *ref, int is_logits, const uint64_t *counts, size_t n_counts, const long *ids,
+               size_t n_ids, const sl_api_settings *s, char **json, sl_error *err);
+/* `samplab pipeline --framework F --logits SRC`. */
+int sl_api_pipeline(const sl_api_src *logits, const sl_api_settings *s, char **json, sl_error *err);
+/* `samplab replay` over the rows of steps (s->framework may be "all"). */
+int sl_api_replay(const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
+                  const sl_api_settings *s, char **json, sl_error *err);
+/* `samplab check`: the observed tokens (one per step) against s->framework: with
+ * s->seed the first divergence, without one the test of the whole log. */
+int sl_api_check(const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
+                 const long *tokens, size_t n_tokens, const sl_api_settings *s, char **json, sl_error *err);
+/* What `samplab exact` counts, as a struct: the audit t run on the vector read. */
+typedef struct sl_api_exact_audit {
+    sl_stat_exact_result res;
+    const sl_stat_exact_type *t;
+    sl_vec vec;
+} sl_api_exact_audit;
+/* The settings checked as the command checks them, the source read, the audit
+ * run (one path for the command and the call); free with sl_api_exact_audit_free. */
+int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings *s, sl_api_exact_audit *a,
+                     sl_error *err);
+void sl_api_exact_audit_free(sl_api_exact_audit *a);
+/* `samplab exact`: the distribution s->framework or s->method induces on src. */
+int sl_api_exact(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err);
+
+void sl_api_free(void *p);
+/* SL_VERSION of the library loaded. */
+const char *sl_api_version(void);
+
+/* ---------------------------------------------------------------- the JSON the commands print (api/json.c, api/gof.c, ...) */
+
+/* gof: the command that replays a method's draws (`samplab draw ... --counts`). */
+void sl_api_gof_replay(char *replay, size_t size, const sl_api_ref *ref, const sl_api_ref_opts *ro,
+                       const sl_draw_type *dt, const sl_rng_type *rt, const sl_seed *seed, size_t n_opt);
+/* gof --json: draws_name NULL for a method's own draws (then replay is its command). */
+char *sl_api_gof_json(const sl_api_ref *ref, const char *draws_name, const sl_stat_gof_test *t, const char *replay);
+
+/* draw --json: n calls of k tokens (nested: one array per call), or with
+ * counts the V counts of the tokens; then the generator and its words. */
+char *sl_api_draw_json(const long *tokens, size_t n, size_t k, int nested, size_t V, int counts,
+                       const char *rng_name, unsigned word_bits, uint64_t words, const char *version,
+                       const char *cpu);
+/* draw --counts --json from V counts (a method's draws, counted as made). */
+char *sl_api_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsigned word_bits, uint64_t words);
+
+/* pipeline --json: res of pipeline t (cpu: the --cpu setting, SL_CPU_*). */
+char *sl_api_pipeline_json(const sl_logits_pipeline_type *t, const sl_logits_result *res, int cpu);
+
+/* ---------------------------------------------------------------- exact (api/exact.c) */
+
+/* 1 - (1 - p)^(10^9): a failure path's chance in 10^9 calls. */
+double sl_api_per_billion(double p);
+/* exact --json for the audit t of vec. */
+char *sl_api_exact_json(const sl_stat_exact_result *r, const sl_stat_exact_type *t, const sl_vec *vec);
+
+/* ---------------------------------------------------------------- replay (api/replay.c) */
+
+/* One framework's replay: tokens, cumulative words and kept counts per step. */
+typedef struct sl_api_run {
+    const sl_fw_type *ft;
+    long *tokens;
+    uint64_t *words;
+    size_t *kept;
+    const char *rng_name;
+} sl_api_run;
+/* replay --json: one run (all 0), or nr runs with the step each departs from runs[0] (T: never). */
+char *sl_api_replay_json(const sl_api_run *runs, size_t nr, const size_t *depart, size_t T, int all);
+
+/* A generation's settings, rows and prompt, as replay and check load them. */
+typedef struct sl_api_gen {
+    const sl_fw_type *ft;     /* NULL with --framework all */
+    int all;
+    sl_fw_opts fo;            /* settings; fo.cfg.context = the prompt */
+    sl_io_steps steps;        /* [T, V] */
+    long *context;
+    size_t context_n;
+    int logits_input;
+    sl_vec marker;            /* what fo.logits or fo.probs points at: the kind of rows */
+} sl_api_gen;
+/* The prompt is s->context (a SRC) or context[0..context_n). */
+int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
+                    const sl_api_settings *s, int allow_all, sl_api_gen *g, sl_error *err);
+void sl_api_gen_free(sl_api_gen *g);
+
+/* ---------------------------------------------------------------- check (api/check.c) */
+
+/* Where a seeded sampler, replayed over the observed history, first draws
+ * another token than the observed one: step (m->t if never), the token it
+ * draws there and both probabilities under that step's distribution. */
+typedef struct sl_api_divergence {
+    size_t step;
+    long predicted;
+    double p_observed, p_predicted;
+} sl_api_divergence;
+int sl_api_check_seeded(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, const long *obs,
+                        sl_api_divergence *out, sl_error *err);
+char *sl_api_check_seeded_json(const sl_fw_type *ft, size_t T, const long *obs, const sl_api_divergence *d);
+
+#define SL_API_CHECK_MAX_TRIALS 100000 /* simulated logs per fault size: each is a whole generation */
+/* Without a seed: the observed log (obs, one id per step of m) against the
+ * claim's distribution at each step given the observed history (the prompt
+ * context[0..context_n), then obs), and the power of that verdict against
+ * temperature and top-p faults over `trials` simulated logs (0: none). */
+typedef struct sl_api_check_log_result {
+    size_t T, V;
+    double alpha;
+    size_t n_out;             /* steps whose observed token is outside the kept set */
+    size_t *out_steps;        /* n_out steps */
+    const char **out_why;     /* the filter that removed each (static strings) */
+    sl_stat_gen_result res;   /* the tests and the verdict */
+    size_t n_pit;
+    size_t trials;            /* 0 when no power was simulated */
+    int no_pipeline_note;     /* trials were asked for, but the framework has no pipeline to re-run */
+    size_t n_alt;
+    int alt_kind[16];         /* 0 temperature, 1 top-p */
+    double alt_value[16], power[16];
+    double det[2];            /* the smallest fault of each kind detected with 90 % power; NaN: none */
+    double claimed_t, claimed_p;
+    int has_topp;
+} sl_api_check_log_result;
+int sl_api_check_log(const sl_fw_type *ft, const sl_fw_opts *fo, int logits_input, const sl_io_steps *m,
+                     const long *context, size_t context_n, const long *obs, double alpha, size_t trials,
+                     sl_api_check_log_result *r, sl_error *err);
+void sl_api_check_log_free(sl_api_check_log_result *r);
+char *sl_api_check_log_json(const sl_fw_type *ft, const long *obs, const sl_api_check_log_result *r);
+
+#endif

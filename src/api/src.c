@@ -1,0 +1,35 @@
+/* src.c — an input as a command reads it, or the same bytes from memory: a
+ * binding hands a list as text and an array as a .npy image, so both go
+ * through the readers a file goes through (the same strtod / strtof pair). */
+#include <string.h>
+
+#include "api/sl_api.h"
+
+static int is_npy(const sl_api_src *s)
+{
+    return s->len >= 6 && !memcmp(s->data, "\x93NUMPY", 6);
+}
+
+int sl_api_vec_read(const sl_api_src *s, sl_vec *out, sl_error *err)
+{
+    if (s->spec)
+        return sl_io_vec_read(s->spec, s->tensor, s->row, out, err);
+    const char *name = s->name ? s->name : "<memory>";
+    if (!s->data)
+        return sl_base_error_set(err, SL_EINVAL, "%s: no data", name);
+    if (is_npy(s))
+        return sl_io_vec_read_npy(name, (const unsigned char *)s->data, s->len, out, err);
+    return sl_io_vec_read_text(name, (const char *)s->data, s->len, out, err);
+}
+
+int sl_api_steps_read(const sl_api_src *s, sl_io_steps *out, sl_error *err)
+{
+    if (s->spec)
+        return sl_io_steps_read(s->spec, s->tensor, out, err);
+    const char *name = s->name ? s->name : "<memory>";
+    if (!s->data)
+        return sl_base_error_set(err, SL_EINVAL, "%s: no data", name);
+    if (is_npy(s))
+        return sl_io_steps_read_npy(name, (const unsigned char *)s->data, s->len, 0, out, err);
+    return sl_io_steps_read_text(name, (const char *)s->data, s->len, out, err);
+}

@@ -1,0 +1,78 @@
+#!/bin/sh
+# tests/sweep/run.sh BIN — `samplab sweep` end to end: serial, 2- and 3-rank
+# runs byte-identical; kill -9 then --resume identical (serial, and a rank
+# killed under mpirun, resumed on another number of ranks); a killed rank
+# stops the run with a message instead of hanging. Prints one line per check;
+# exit 1 on the first failure. Needs Open MPI's mpirun (make deps-test).
+set -u
+BIN=${1:-bin/samplab}
+T=$(mktemp -d /tmp/sl-sweep-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+MPI="mpirun --allow-run-as-root --oversubscribe"
+fail() { echo "FAIL: $*"; exit 1; }
+ok() { echo "ok: $*"; }
+same() { diff -r "$1" "$2" >"$T/diff" 2>&1 || { head -20 "$T/diff"; fail "$3"; }; ok "$3"; }
+
+command -v mpirun >/dev/null || fail "mpirun not found (Debian: openmpi-bin libopenmpi-dev)"
+
+"$BIN" sweep --spec tests/sweep/small.json --out "$T/serial" >"$T/out" 2>"$T/err" || fail "serial run: $(cat "$T/err")"
+[ -s "$T/out" ] && fail "sweep printed on stdout"
+[ -f "$T/serial/summary.md" ] || fail "no summary.md"
+n=$(cat "$T"/serial/*.jsonl | wc -l)
+[ "$n" = 40 ] || fail "serial run: $n records, 40 points expected"
+ok "serial: 40 records, summary.md"
+for np in 2 3; do
+  timeout 120 $MPI -np $np "$BIN" sweep --spec tests/sweep/small.json --out "$T/np$np" >"$T/out" 2>"$T/err" \
+    || fail "mpirun -np $np: $(tail -3 "$T/err")"
+  same "$T/serial" "$T/np$np" "mpirun -np $np: same bytes as the serial run"
+done
+
+# the uninterrupted reference of the slow study
+"$BIN" sweep --spec tests/sweep/slow.json --out "$T/ref" 2>"$T/err" || fail "slow serial: $(cat "$T/err")"
+
+# wait_lines FILE N: until FILE has N complete lines (at most 60 s)
+wait_lines() {
+  i=0
+  while [ "$(cat $1 2>/dev/null | wc -l)" -lt "$2" ]; do
+    i=$((i + 1)); [ $i -gt 600 ] && fail "no progress in $1"; sleep 0.1
+  done
+}
+
+# serial: kill -9 mid-run, a cut-off line appended as a kill leaves it, resume
+"$BIN" sweep --spec tests/sweep/slow.json --out "$T/kill" 2>/dev/null &
+pid=$!
+wait_lines "$T/kill/checkpoint/rank-0.jsonl" 5
+kill -9 $pid; wait $pid 2>/dev/null
+[ -f "$T/kill/summary.md" ] && fail "a killed run left a summary"
+done_before=$(wc -l <"$T/kill/checkpoint/rank-0.jsonl")
+printf '{"point":3,"study":"fit","job":"gof","inp' >>"$T/kill/checkpoint/rank-0.jsonl"
+"$BIN" sweep --spec tests/sweep/slow.json --out "$T/kill" --resume 2>"$T/err" || fail "resume: $(cat "$T/err")"
+same "$T/ref" "$T/kill" "serial kill -9 after $done_before points, then --resume: same bytes"
+
+# a resume with another spec is refused
+sed 's/"count": 3/"count": 2/' tests/sweep/slow.json >"$T/other.json"
+"$BIN" sweep --spec "$T/other.json" --out "$T/kill" --resume >"$T/out" 2>"$T/err"
+[ $? = 2 ] && grep -q "another spec" "$T/err" || fail "resume with another spec: $(cat "$T/err")"
+same "$T/ref" "$T/kill" "--resume with another spec: refused, folder untouched"
+
+# under mpirun: kill rank 1, the run must stop (not hang) with a message
+timeout 60 $MPI -np 2 "$BIN" sweep --spec tests/sweep/slow.json --out "$T/rank" >"$T/out" 2>"$T/err" &
+mp=$!
+wait_lines "$T/rank/checkpoint/rank-1.jsonl" 2
+victim=
+for p in /proc/[0-9]*; do
+  if { tr '\0' '\n' <"$p/environ"; } 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1' &&
+     { tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null | grep -q "$T/rank"; then victim=${p#/proc/}; fi
+done
+[ -n "$victim" ] || fail "rank 1 not found"
+kill -9 "$victim"
+wait $mp; rc=$?
+[ $rc = 124 ] && fail "mpirun hung after rank 1 was killed"
+[ $rc = 0 ] && fail "mpirun exited 0 after rank 1 was killed"
+[ -s "$T/err" ] || fail "no message after rank 1 was killed"
+[ -f "$T/rank/summary.md" ] && fail "a run with a dead rank left a summary"
+ok "rank 1 killed: mpirun stops with status $rc: $(grep -m1 -i -e killed -e signal "$T/err" | tr -s ' ')"
+timeout 120 $MPI -np 3 "$BIN" sweep --spec tests/sweep/slow.json --out "$T/rank" --resume 2>"$T/err" \
+  || fail "resume on 3 ranks: $(tail -3 "$T/err")"
+same "$T/ref" "$T/rank" "rank killed, then --resume on 3 ranks: same bytes"
+echo "all sweep checks passed"

@@ -1,0 +1,364 @@
+/* browser.js — make test-browser: the explorer page in Debian's chromium
+ * (headless, through puppeteer-core), loaded from file://, against bin/samplab.
+ *  1. start-up: the page is ready (module compiled, first screen drawn) in under 1 s;
+ *  2. the scriptable surface: samplab.pipeline / draw / compare and the raw
+ *     output of the same argument lists, over every framework and 60 settings,
+ *     against the CLI: the same exit status, stdout and stderr byte for byte,
+ *     and the same parsed objects;
+ *  3. the DOM: moving the temperature slider changes the bars, the command line
+ *     and the URL, and the bars are what samplab.pipeline returns; a .npy chosen
+ *     through the file input is read by the page;
+ *  4. screenshots under build/explorer/.
+ * Usage: node web/test/browser.js (from the top of the tree; puppeteer-core in build/browser). */
+'use strict';
+const path = require('path');
+const fs = require('fs');
+const {execFileSync, spawnSync} = require('child_process');
+
+const top = process.cwd();
+const puppeteer = require(path.join(top, 'build/browser/node_modules/puppeteer-core'));
+const OUT = path.join(top, 'build/explorer');
+const SITE = 'file://' + path.join(top, 'site/index.html');
+const BIN = path.join(top, 'bin/samplab');
+fs.mkdirSync(OUT, {recursive: true});
+
+let passed = 0, failed = 0;
+function check(ok, what, detail) {
+    if (ok) {
+        passed++;
+    } else {
+        failed++;
+        console.log('FAIL ' + what + (detail ? '\n     ' + detail : ''));
+    }
+}
+
+/* --- inputs: the page's own files, a file it is handed, inline lists, .npy */
+function npy(values, dtype) {
+    const header0 = "{'descr': '" + (dtype === 'f4' ? '<f4' : '<f8') + "', 'fortran_order': False, 'shape': (" + values.length + ",), }";
+    let h = header0;
+    while ((10 + h.length + 1) % 64)
+        h += ' ';
+    h += '\n';
+    const head = Buffer.alloc(10);
+    Buffer.from('\x93NUMPY', 'latin1').copy(head);
+    head[6] = 1;
+    head[7] = 0;
+    head.writeUInt16LE(h.length, 8);
+    const body = Buffer.alloc(values.length * (dtype === 'f4' ? 4 : 8));
+    values.forEach((v, i) => dtype === 'f4' ? body.writeFloatLE(v, 4 * i) : body.writeDoubleLE(v, 8 * i));
+    return Buffer.concat([head, Buffer.from(h, 'latin1'), body]);
+}
+/* a small deterministic generator for the test's own choices (xorshift32) */
+let rs = 0x12345678;
+function rnd() {
+    rs ^= rs << 13; rs >>>= 0;
+    rs ^= rs >>> 17;
+    rs ^= rs << 5; rs >>>= 0;
+    return rs / 4294967296;
+}
+function pick(a) { return a[Math.floor(rnd() * a.length)]; }
+
+const npyF4 = path.join(OUT, 'logits_f4.npy'), npyF8 = path.join(OUT, 'logits_f8.npy');
+fs.writeFileSync(npyF4, npy([2.5, 1.25, 1.25, 0.1, -3, 0.7, 0.7000001, -1e-3, 4, 3.999], 'f4'));
+fs.writeFileSync(npyF8, npy(Array.from({length: 24}, (_, i) => Math.sin(i * 1.7) * 3 + (i % 5 === 0 ? 1 : 0)), 'f8'));
+const rel = p => path.relative(top, p);
+const INPUTS = [
+    {src: 'data/weather.txt'},
+    {src: 'data/ties.txt'},
+    {src: 'data/k40p09.txt', file: 'data/k40p09.txt'},
+    {src: rel(npyF4), file: npyF4},
+    {src: rel(npyF8), file: npyF8},
+    {src: '3,2,2,1'},
+    {src: '0.5,0.5,0.5,0.5,0.1,-2'},
+    {src: '1e-3,2.25,-7,2.25,0.333,5,-0,1.5'},
+];
+
+function settingsCase(i) {
+    const s = {};
+    if (rnd() < 0.8)
+        s.temperature = pick(['0.05', '0.3', '0.7', '1', '1.5', '2', '0.95']);
+    if (rnd() < 0.45)
+        s.top_k = pick(['0', '1', '2', '3', '5', '40']);
+    if (rnd() < 0.45)
+        s.top_p = pick(['0.1', '0.5', '0.9', '0.95', '1']);
+    if (rnd() < 0.3)
+        s.min_p = pick(['0.01', '0.05', '0.1', '0.3']);
+    if (rnd() < 0.25)
+        s.typical = pick(['0.2', '0.5', '0.9']);
+    if (rnd() < 0.3) {
+        s.repetition_penalty = pick(['1.1', '1.3', '2']);
+        s.context = pick(['0', '0,1,1', '2', '1,0']);
+    }
+    if (rnd() < 0.1)
+        s.min_keep = pick(['1', '2', '3']);
+    if (i % 17 === 5)
+        s.temperature = pick(['0', '-1']); /* refused by some, greedy for others */
+    if (i % 13 === 7)
+        s.defaults = true;
+    return s;
+}
+
+const PIPES = ['hf', 'candle', 'llamacpp', 'vllm', 'tutorial'];
+const DRAW_LOGITS = ['llamacpp', 'hf', 'vllm', 'candle'];
+const DRAW_PROBS = ['torch', 'numpy', 'numpy-legacy', 'candle'];
+const CPU = {hf: 1, vllm: 1};
+const NCASES = 60;
+
+function argvOf(cmd, fw, src, s, asProbs) {
+    const a = [cmd];
+    if (fw)
+        a.push('--framework', fw);
+    a.push(asProbs ? '--probs' : '--logits', src);
+    for (const k of Object.keys(s)) {
+        if (s[k] === false)
+            continue;
+        a.push('--' + k.replace(/_/g, '-'));
+        if (s[k] !== true)
+            a.push(String(s[k]));
+    }
+    return a;
+}
+
+function buildCases() {
+    const cases = [];
+    for (let i = 0; i < NCASES; i++) {
+        const inp = INPUTS[i % INPUTS.length];
+        const s = settingsCase(i);
+        const cpu = pick(['avx2', 'avx512']);
+        const seed = pick([null, '0', '42', '7', '18446744073709551615', '12345678901234567890']);
+        const n = pick(['1', '3', '10', '25']);
+        const withCpu = (fw, o) => CPU[fw] ? Object.assign({}, o, {cpu}) : o;
+        for (const fw of PIPES)
+            cases.push({kind: 'pipeline', fw, inp, argv: argvOf('pipeline', fw, inp.src, Object.assign(withCpu(fw, s), {json: true}))});
+        const ds = Object.assign({}, s, seed ? {seed} : {}, {n});
+        for (const fw of DRAW_LOGITS) {
+            const o = withCpu(fw, ds);
+            if (fw === 'llamacpp' && i % 3 === 0)
+                Object.assign(o, {penalty_last_n: '4', frequency_penalty: '0.5', presence_penalty: '0.25'});
+            if (fw === 'llamacpp' && i % 5 === 1)
+                o.llamacpp = 'pr15704';
+            if (fw === 'candle' && i % 4 === 2)
+                o.rand = pick(['0.8', '0.10', '0.9']);
+            cases.push({kind: 'draw', fw, inp, argv: argvOf('draw', fw, inp.src, Object.assign(o, {json: true}))});
+        }
+        /* the probability frameworks on the same vector as weights (a weight file or list) */
+        const ws = {n};
+        if (seed)
+            ws.seed = pick([seed, '340282366920938463463374607431768211455', '4294967295']);
+        for (const fw of DRAW_PROBS) {
+            const o = Object.assign({}, ws);
+            if (fw === 'torch' && i % 2)
+                Object.assign(o, pick([{torch: '1.13'}, {num_samples: '2'}, {num_samples: '2', replacement: true}, {dtype: 'float64'}]));
+            if (fw === 'numpy' && i % 3 === 1)
+                o.num_samples = '3';
+            const w = pick(['3,2,2,1', '0.2,0.3,0.5', '1,0,0,1e-9,5', 'data/ties.txt']);
+            cases.push({kind: 'draw', fw, inp: {src: w}, argv: argvOf('draw', fw, w, Object.assign(o, {json: true}), true)});
+        }
+        const cs = Object.assign({}, s, {cpu});
+        cases.push({kind: 'compare', fw: null, inp, argv: argvOf('compare', null, inp.src, Object.assign({}, cs, {json: true}))});
+        cases.push({kind: 'compare-text', fw: null, inp, argv: argvOf('compare', null, inp.src, cs)});
+        cases.push({kind: 'method', fw: null, inp, argv: argvOf('draw', null, inp.src,
+            Object.assign({method: pick(['exprace', 'cdf', 'linear', 'alias', 'greedy']),
+                           rng: pick(['pcg32', 'mt19937', 'torch-mt19937', 'chacha12', 'rand-stdrng', 'pcg64', 'numpy-mt19937'])},
+                          s.temperature && Number(s.temperature) > 0 ? {temperature: s.temperature} : {}, {n, json: true}))});
+    }
+    return cases;
+}
+
+function cli(argv) {
+    const r = spawnSync(BIN, argv, {cwd: top, encoding: 'utf8'});
+    return {status: r.status, stdout: r.stdout, stderr: r.stderr};
+}
+
+(async () => {
+    const exe = process.env.CHROMIUM || execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], {encoding: 'utf8'}).trim();
+    const browser = await puppeteer.launch({
+        executablePath: exe,
+        headless: true,
+        args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--hide-scrollbars'],
+    });
+    const version = await browser.version();
+    const page = await browser.newPage();
+    const logs = [];
+    page.on('console', m => logs.push(m.type() + ': ' + m.text()));
+    page.on('pageerror', e => logs.push('pageerror: ' + e.message));
+    await page.setViewport({width: 1400, height: 1000});
+
+    /* 1. start-up */
+    const hash = '#logits=weather&temperature=0.7&top_k=3&seed=42&n=10';
+    await page.goto(SITE + hash, {waitUntil: 'load'});
+    await page.waitForFunction(() => document.body.dataset.ready === '1', {timeout: 10000});
+    const startMs = await page.evaluate(() => performance.now());
+    const nav = await page.evaluate(() => performance.getEntriesByType('navigation')[0].loadEventEnd);
+    check(startMs < 1000, 'page ready in under 1 s', 'ready after ' + startMs.toFixed(0) + ' ms');
+    console.log('browser: ' + version + '; page ready ' + startMs.toFixed(0) + ' ms after navigation (load event ' +
+                nav.toFixed(0) + ' ms), first screen rendered in ' + (await page.evaluate(() => document.body.dataset.renderMs)) + ' ms');
+    const siteBytes = fs.readdirSync(path.join(top, 'site')).reduce((n, f) => n + fs.statSync(path.join(top, 'site', f)).size, 0);
+    check(siteBytes < 8 * 1024 * 1024, 'site/ under 8 MB', siteBytes + ' bytes');
+    console.log('site/: ' + (siteBytes / 1024).toFixed(0) + ' KiB');
+
+    /* 2. every framework, NCASES settings, against the CLI */
+    const cases = buildCases();
+    const files = {};
+    for (const c of cases)
+        if (c.inp.file)
+            files[c.inp.src] = fs.readFileSync(c.inp.file).toString('base64');
+    const t0 = Date.now();
+    const results = await page.evaluate((cs, fb64) => {
+        const files = {};
+        for (const k of Object.keys(fb64))
+            files[k] = Uint8Array.from(atob(fb64[k]), ch => ch.charCodeAt(0));
+        return cs.map(c => {
+            const r = samplab.run(c.argv, files);
+            /* the object surface, where it applies */
+            let obj = null, err = null;
+            const s = {};
+            const a = c.argv;
+            if (c.kind === 'pipeline' || c.kind === 'draw' || c.kind === 'compare') {
+                for (let i = a.indexOf('--logits') >= 0 ? a.indexOf('--logits') + 2 : a.indexOf('--probs') + 2; i < a.length; i++) {
+                    const k = a[i].replace(/^--/, '').replace(/-/g, '_');
+                    if (k === 'json')
+                        continue;
+                    if (i + 1 < a.length && !a[i + 1].startsWith('--')) {
+                        s[k] = a[i + 1];
+                        i++;
+                    } else {
+                        s[k] = true;
+                    }
+                }
+                const srcIdx = a.indexOf('--logits') >= 0 ? a.indexOf('--logits') : a.indexOf('--probs');
+                if (a[srcIdx] === '--probs')
+                    s.probs = true;
+                s.files = files;
+                const src = a[srcIdx + 1];
+                const fw = a[1] === '--framework' ? a[2] : null;
+                try {
+                    obj = c.kind === 'pipeline' ? samplab.pipeline(fw, src, s) : c.kind === 'draw' ? samplab.draw(fw, src, s)
+                        : samplab.compare(src, s);
+                } catch (e) {
+                    err = {message: e.message, status: e.status};
+                }
+            }
+            return {r, obj, err};
+        });
+    }, cases.map(c => ({kind: c.kind, argv: c.argv})), files);
+    const tPage = Date.now() - t0;
+    let same = 0, objSame = 0, errors = 0;
+    const byKind = {};
+    cases.forEach((c, i) => {
+        const want = cli(c.argv), got = results[i];
+        const key = c.kind + (c.fw ? ' ' + c.fw : '');
+        byKind[key] = (byKind[key] || 0) + 1;
+        const ok = want.status === got.r.status && want.stdout === got.r.stdout && want.stderr === got.r.stderr;
+        check(ok, 'samplab ' + c.argv.join(' '),
+              'CLI  status ' + want.status + ' stdout ' + JSON.stringify(want.stdout.slice(0, 300)) + ' stderr ' + JSON.stringify(want.stderr.slice(0, 200)) +
+              '\n     page status ' + got.r.status + ' stdout ' + JSON.stringify(got.r.stdout.slice(0, 300)) + ' stderr ' + JSON.stringify(got.r.stderr.slice(0, 200)));
+        if (ok)
+            same++;
+        if (want.status !== 0)
+            errors++;
+        if (c.kind === 'pipeline' || c.kind === 'draw' || c.kind === 'compare') {
+            if (want.status === 0) {
+                const o = JSON.stringify(JSON.parse(want.stdout));
+                const good = got.obj !== null && JSON.stringify(got.obj) === o;
+                check(good, 'object of samplab.' + c.kind + '(' + (c.fw || '') + ') for ' + c.argv.join(' '),
+                      'CLI ' + o.slice(0, 200) + '\n     page ' + JSON.stringify(got.obj).slice(0, 200) + (got.err ? ' ' + got.err.message : ''));
+                if (good)
+                    objSame++;
+            } else {
+                const good = got.err !== null && got.err.message === want.stderr.trim() && got.err.status === want.status;
+                check(good, 'error of samplab.' + c.kind + '(' + (c.fw || '') + ') for ' + c.argv.join(' '),
+                      'CLI ' + want.stderr.trim() + '\n     page ' + JSON.stringify(got.err));
+                if (good)
+                    objSame++;
+            }
+        }
+    });
+    console.log('against bin/samplab: ' + same + ' of ' + cases.length + ' runs byte-identical (stdout, stderr, status; ' + errors +
+                ' of them refusals), ' + objSame + ' objects identical; ' + NCASES + ' settings over ' + INPUTS.length +
+                ' inputs; page time ' + tPage + ' ms');
+    console.log('  runs per kind: ' + Object.keys(byKind).sort().map(k => k + ' ' + byKind[k]).join(', '));
+
+    /* "auto" has no CPUID in a browser: hf and vllm model torch's AVX2 kernel there */
+    const auto = await page.evaluate(() => samplab.pipeline('hf', 'data/weather.txt', {top_k: 3}).cpu);
+    check(auto === 'avx2', 'hf without --cpu in the page models avx2', auto);
+    const avx2 = cli(['pipeline', '--framework', 'hf', '--logits', 'data/weather.txt', '--top-k', '3', '--cpu', 'avx2', '--json']).stdout;
+    const pageAuto = await page.evaluate(() => samplab.run(['pipeline', '--framework', 'hf', '--logits', 'data/weather.txt', '--top-k', '3', '--json']).stdout);
+    check(pageAuto === avx2, 'page without --cpu prints the CLI\'s --cpu avx2 bytes');
+
+    /* 3. the DOM: the temperature slider */
+    await page.screenshot({path: path.join(OUT, 'explorer.png'), fullPage: true});
+    const snap = () => page.evaluate(() => ({
+        bars: Array.from(document.querySelectorAll('#keeps .cell')).map(c => c.dataset.p + ':' +
+              (c.querySelector('.bar') ? c.querySelector('.bar').style.width : '-')).join(' '),
+        cmd: document.getElementById('cmd').textContent,
+        hash: location.hash,
+        rendered: Number(document.body.dataset.rendered),
+        draws: document.getElementById('draws').textContent,
+    }));
+    const before = await snap();
+    await page.evaluate(() => {
+        const r = document.getElementById('s-temperature-range');
+        r.value = '0.3';
+        r.dispatchEvent(new Event('input', {bubbles: true}));
+    });
+    await page.waitForFunction(n => Number(document.body.dataset.rendered) > n, {timeout: 5000}, before.rendered);
+    const after = await snap();
+    check(after.bars !== before.bars, 'the slider changes the bars');
+    check(after.cmd !== before.cmd && after.cmd.includes('--temperature 0.3') && !after.cmd.includes('--temperature 0.7'),
+          'the slider changes the command line', after.cmd.split('\n')[1]);
+    check(after.hash.includes('temperature=0.3'), 'the slider changes the URL', after.hash);
+    const barsOk = await page.evaluate(() => {
+        const p = samplab.pipeline('hf', 'data/weather.txt', {temperature: '0.3', top_k: '3', cpu: 'avx2'});
+        const col = Array.from(document.querySelectorAll('#keeps tbody tr')).map(tr => Number(tr.querySelectorAll('.cell')[0].dataset.p));
+        return JSON.stringify(col) === JSON.stringify(p.probs);
+    });
+    check(barsOk, 'the transformers bars are samplab.pipeline(hf) after the move');
+    /* the shown command line runs: its first command, through the CLI */
+    const first = after.cmd.split('\n').find(l => l.startsWith('samplab compare'));
+    const shown = cli(first.replace(/^samplab /, '').split(' '));
+    check(shown.status === 0 && shown.stdout === (await page.evaluate(() => document.getElementById('comparetext').textContent)).replace(/^\$ .*\n/, ''),
+          'the command line on screen prints what the page shows (' + first + ')');
+    await page.screenshot({path: path.join(OUT, 'explorer-t03.png'), fullPage: true});
+
+    /* the URL reproduces the screen: a fresh load of the hash shows the same */
+    const p2 = await browser.newPage();
+    await p2.setViewport({width: 1400, height: 1000});
+    await p2.goto(SITE + after.hash, {waitUntil: 'load'});
+    await p2.waitForFunction(() => document.body.dataset.ready === '1', {timeout: 10000});
+    const again = await p2.evaluate(() => document.getElementById('cmd').textContent);
+    check(again === after.cmd, 'the URL restores the screen');
+
+    /* ties with top-k 2: transformers keeps 3, candle 2 */
+    await p2.goto(SITE + '#logits=ties&temperature=1&top_k=2&seed=42&n=12', {waitUntil: 'load'});
+    await p2.waitForFunction(() => document.body.dataset.ready === '1', {timeout: 10000});
+    const kept = await p2.evaluate(() => Array.from(document.querySelectorAll('#keeps thead .stat')).map(e => e.textContent.split(' ')[1]));
+    check(kept[0] === '3' && kept[1] === '2', 'ties, top-k 2: transformers keeps 3, candle 2', JSON.stringify(kept));
+    await p2.screenshot({path: path.join(OUT, 'explorer-ties.png'), fullPage: true});
+
+    /* a .npy through the file input */
+    const input = await p2.$('#file');
+    await input.uploadFile(npyF4);
+    await p2.waitForFunction(() => document.getElementById('source').textContent.includes('logits_f4.npy'), {timeout: 5000});
+    const npyKept = await p2.evaluate(() => document.querySelectorAll('#keeps tbody tr').length);
+    check(npyKept === 10, 'a dropped .npy is read (10 tokens)', String(npyKept));
+    const wantNpy = cli(['pipeline', '--framework', 'hf', '--logits', rel(npyF4), '--temperature', '1', '--top-k', '2', '--cpu', 'avx2', '--json']);
+    const gotNpy = await p2.evaluate(() => JSON.stringify(Array.from(document.querySelectorAll('#keeps tbody tr')).map(tr => Number(tr.querySelectorAll('.cell')[0].dataset.p))));
+    check(gotNpy === JSON.stringify(JSON.parse(wantNpy.stdout).probs), 'the .npy bars are the CLI\'s', gotNpy);
+
+    /* the README's picture: the first screen, smaller */
+    await page.setViewport({width: 1240, height: 860});
+    await page.goto(SITE + '#logits=weather&temperature=0.8&top_k=5&min_p=0.05&seed=42&n=10', {waitUntil: 'load'});
+    await page.waitForFunction(() => document.body.dataset.ready === '1', {timeout: 10000});
+    await page.screenshot({path: path.join(OUT, 'readme.png')});
+
+    const bad = logs.filter(l => /^(error|pageerror)/.test(l));
+    check(bad.length === 0, 'no errors in the page console', bad.join('\n     '));
+    await browser.close();
+    console.log('screenshots: ' + ['explorer.png', 'explorer-t03.png', 'explorer-ties.png', 'readme.png'].map(f => rel(path.join(OUT, f))).join(' '));
+    console.log('browser: ' + passed + ' passed, ' + failed + ' failed');
+    process.exit(failed ? 1 : 0);
+})().catch(e => {
+    console.error('browser: ' + (e.stack || e));
+    process.exit(2);
+});
