@@ -102,7 +102,7 @@ int sl_api_gof(const sl_api_src *src, int is_logits, const uint64_t *counts_in, 
         return sl_base_error_set(err, SL_EINVAL, "samplab gof: give exactly one of draws, counts, --method M");
     if (s->method && (!s->has_n || s->n == 0))
         return sl_base_error_set(err, SL_EINVAL, "samplab gof: --method needs --n N (N >= 1 draws)");
-    if (s->has_n && s->n > SL_API_MAX_N) /* the command line's cap: 2^64 - 1 draws would run for ever */
+    if (s->has_n && (uint64_t)s->n > SL_API_MAX_N) /* the command line's cap: 2^64 - 1 draws would run for ever */
         return sl_base_error_set(err, SL_EINVAL, "samplab gof: --n takes at most %llu (10^12), not %zu",
                                  (unsigned long long)SL_API_MAX_N, s->n);
     if (s->has_null_reps && s->null_reps > 1000000)

@@ -1,7 +1,9 @@
 /* util.c — seeds and errors shared by the subcommands. */
 #include <errno.h>
 #include <limits.h>
+#ifndef __wasi__
 #include <signal.h>
+#endif
 #include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
@@ -92,7 +94,11 @@ int sl_cli_json_emit(struct json_t *root)
 
 /* ---------------------------------------------------------------- progress and Ctrl-C */
 
+#ifndef __wasi__
 static volatile sig_atomic_t interrupted;
+#else
+static int interrupted;
+#endif
 static int armed;
 
 #ifndef __wasi__
