@@ -435,6 +435,19 @@ for name, data, want in ctx:
     case('steps', want, 'replay --framework hf --logits %s --context %s --repetition-penalty 1.2' % (steps_ok, f))
     case('steps', want, 'draw --framework hf --logits 1,2,3 --context %s --repetition-penalty 1.2' % f)
 
+# ------------------------------------------------------------------ sweep specs
+for name, data, want in [('sweep_nul', '{"studies": [\x00]}', 'byte 13 is NUL'),
+                         ('sweep_esc', '{"studies": [{"name": "a\x1b[2J", "job": "nope"}]}', 'control character 0x1b'),
+                         ('sweep_trunc', '{"studies": [{"name": "a", "job": "draw"', 'sweep_trunc.json:'),
+                         ('sweep_array', '[1, 2]', 'sweep_array.json:'),
+                         ('sweep_empty', '', 'sweep_empty.json:')]:
+    f = put(name + '.json', data)
+    case('special', want, 'sweep --spec %s --out @T/sweep' % f)
+for cmd, want in [('sweep --spec @T/zero.txt --out @T/sweep', '--spec @T/zero.txt: larger than 64 MiB'),
+                  ('sweep --spec @T/dir.txt --out @T/sweep', '--spec @T/dir.txt: Is a directory'),
+                  ('sweep --spec @/utf16.txt --out @T/sweep', 'utf16.txt: byte 3 is NUL')]:
+    case('special', want, cmd)
+
 # ------------------------------------------------------------------ special files (made by the test under @T/)
 for cmd, want in [('draw --probs @T/zero.txt --method cdf', '@T/zero.txt: a device, not a file'),
                   ('gof --probs 1,2 --draws @T/zero.txt', '@T/zero.txt: a device, not a file'),
