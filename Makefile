@@ -35,7 +35,7 @@ TST_LIB_OBJ := $(LIB_SRC:%.c=$(TST)/%.o)
 TST_CLI_OBJ := $(filter-out $(TST)/src/cli/main.o,$(CLI_SRC:%.c=$(TST)/%.o))
 TST_OBJ     := $(TEST_SRC:%.c=$(TST)/%.o)
 
-.PHONY: all deps deps-test deps-report deps-golden deps-fuzz test test-unit report bench golden golden-check golden-current clean fuzz fuzz-run deps-bench lib man install uninstall deps-explorer deps-browser explorer explorer-build test-browser test-browser-run
+.PHONY: all deps deps-test deps-report deps-golden deps-fuzz test test-unit report bench golden golden-check golden-current clean fuzz fuzz-run deps-bench lib man install uninstall deps-explorer deps-browser explorer explorer-build test-browser test-browser-run asan fuzz-merge
 all: bin/samplab
 
 deps:
@@ -173,6 +173,17 @@ $(TST)/samplab-tests: $(TST_LIB_OBJ) $(TST_CLI_OBJ) $(TST_OBJ)
 	@echo '  LD      $@'
 	@$(CC) $(SAN) $(OMP) -o $@ $^ $(PKG_LIBS) -lcriterion $(LDLIBS)
 
+# The command line under AddressSanitizer, LeakSanitizer and UBSan (the test
+# build's objects plus its main): make test runs every CLI test through it, so
+# a leak, an overflow or undefined behaviour on any path fails the test.
+ASAN_BIN := build/asan-$(notdir $(CC))/samplab
+$(ASAN_BIN): $(TST_LIB_OBJ) $(CLI_SRC:%.c=$(TST)/%.o)
+	@mkdir -p $(dir $@)
+	@echo '  LD [asan,ubsan] $@'
+	@$(CC) $(SAN) $(OMP) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+asan: $(ASAN_BIN)
+
 # Test-only C++ oracles compiled against Debian's headers (libpcg-cpp-dev).
 $(TST)/oracle/%: tests/oracle/%.cpp
 	@mkdir -p $(dir $@)
@@ -183,7 +194,7 @@ ORACLES := $(patsubst tests/oracle/%.cpp,$(TST)/oracle/%,$(wildcard tests/oracle
 test: deps-test
 	@$(MAKE) --no-print-directory test-unit
 
-test-unit: $(TST)/samplab-tests $(ORACLES) bin/samplab lib
+test-unit: $(TST)/samplab-tests $(ORACLES) bin/samplab lib $(ASAN_BIN)
 	@sh mk/check-layers.sh $(CC) $(REL_LIB_OBJ) $(REL_CLI_OBJ)
 	@# the installed tree (examples through pkg-config, shared and static), then the
 	@# Python package against the command line on the same inputs
@@ -192,7 +203,7 @@ test-unit: $(TST)/samplab-tests $(ORACLES) bin/samplab lib
 	@for o in $(ORACLES); do $$o > $$o.txt || exit 1; done
 	@# every example command of README.md and docs/*.md, its output compared where shown
 	/usr/bin/python3 mk/doc-examples.py --bin bin/samplab
-	SL_ORACLE_DIR=$(TST)/oracle SL_BIN=bin/samplab ASAN_OPTIONS=detect_leaks=1 \
+	SL_ORACLE_DIR=$(TST)/oracle SL_BIN=$(ASAN_BIN) SL_REL_BIN=bin/samplab ASAN_OPTIONS=detect_leaks=1 \
 	  $(TST)/samplab-tests -j2 --short-filename
 
 report: deps-report bin/samplab
@@ -253,6 +264,17 @@ fuzz-run: $(FUZZ_TARGETS:%=$(FUZZ)/fuzz_%)
 	    || { tail -40 $(FUZZ)/$$t.log; echo "fuzz: $$t FAILED; input in $(FUZZ)/crash/$$t/, log $(FUZZ)/$$t.log"; exit 1; }; \
 	  grep -E '^(#[0-9]+ *DONE|stat::number_of_executed_units|Done [0-9]+ runs)' $(FUZZ)/$$t.log | tail -1; \
 	done; echo "fuzz: $(FUZZ_TARGETS): no crash, hang, leak or sanitizer report"
+
+# Keeps what make fuzz found: the inputs of build/fuzz/corpus/<t> that add coverage to
+# tests/fuzz/corpus/<t> join it (libFuzzer's -merge=1, so the corpus stays small; the seeds stay).
+fuzz-merge: $(FUZZ_TARGETS:%=$(FUZZ)/fuzz_%)
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ)/corpus/$$t tests/fuzz/corpus/$$t; \
+	  before=$$(ls tests/fuzz/corpus/$$t | wc -l); \
+	  $(FUZZ)/fuzz_$$t -merge=1 tests/fuzz/corpus/$$t $(FUZZ)/corpus/$$t > $(FUZZ)/$$t.merge.log 2>&1 \
+	    || { tail -20 $(FUZZ)/$$t.merge.log; exit 1; }; \
+	  echo "fuzz-merge: $$t: $$before seeds, now $$(ls tests/fuzz/corpus/$$t | wc -l) inputs"; \
+	done
 
 # The explorer page (docs/explorer.md): the library layers and the CLI's own
 # pipeline, draw, compare and rng commands (web/main.c dispatches to them)

@@ -146,3 +146,28 @@ Test(errors, chisq_q_reports_gsl_failures)
     cr_assert_eq(q, -1, "no p-value on failure");
     cr_assert(!strncmp(e.msg, "chi-square: ", 12), "%s", e.msg);
 }
+
+Test(errors, escaping_and_long_messages)
+{
+    char b[64];
+    /* NUL, newline, escape, DEL, a byte-order mark: each \xNN; printable bytes and '\' kept */
+    cr_assert_str_eq(sl_base_esc("a\0b\n\x1b[2J\x7f\xef\xbb\xbf\\", 13, b, sizeof b),
+                     "a\\x00b\\x0a\\x1b[2J\\x7f\\xef\\xbb\\xbf\\");
+    /* escaping an escaped text changes nothing */
+    char c[64];
+    cr_assert_str_eq(sl_base_esc_str(b, c, sizeof c), b);
+    /* cut with "..." to fit, never in the middle of an \xNN */
+    cr_assert_str_eq(sl_base_esc("\x01\x02\x03\x04", 4, b, 12), "\\x01\\x02...");
+    cr_assert_str_eq(sl_base_esc("abcdefghijkl", 12, b, 12), "abcdefgh...");
+    /* a message longer than its buffer keeps its head and its tail (what is wrong) */
+    char name[2000];
+    memset(name, 'x', sizeof name - 1);
+    name[sizeof name - 1] = '\0';
+    sl_error e;
+    cr_assert_eq(sl_base_error_set(&e, SL_EIO, "%s: cannot open: File name too long", name), SL_EIO);
+    cr_assert(strlen(e.msg) == sizeof e.msg - 1, "%zu", strlen(e.msg));
+    cr_assert(!strncmp(e.msg, "xxxx", 4), "%s", e.msg);
+    cr_assert(strstr(e.msg, "x...x"), "%s", e.msg);
+    const char *tail = ": cannot open: File name too long";
+    cr_assert_str_eq(e.msg + strlen(e.msg) - strlen(tail), tail);
+}

@@ -113,8 +113,9 @@ Test(replay_cli, greedy_takes_temperature_zero)
 Test(replay_cli, counts_need_memory_of_v_not_n)
 {
     /* 10^8 draws as counts under a 300 MB address-space limit: an N-sized token
-     * array (800 MB) cannot be allocated, V counts can. greedy keeps it fast. */
-    const char *bin = getenv("SL_BIN") ? getenv("SL_BIN") : "bin/samplab";
+     * array (800 MB) cannot be allocated, V counts can. greedy keeps it fast. The
+     * release build (SL_REL_BIN): ASan's shadow memory alone is terabytes of address space. */
+    const char *bin = getenv("SL_REL_BIN") ? getenv("SL_REL_BIN") : getenv("SL_BIN") ? getenv("SL_BIN") : "bin/samplab";
     char cmd[512];
     snprintf(cmd, sizeof cmd,
              "sh -c 'ulimit -v 300000; %s draw --probs 3,2,2,1 --method greedy --n 100000000 --counts' "

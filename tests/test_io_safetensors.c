@@ -254,7 +254,14 @@ Test(replay_io, safetensors_malformed_headers)
     free(b);
     /* JSON */
     expect_fail_hdr("{\"a\":{\"dtype\":\"F32\",", d3, sizeof d3, NULL, -1, "header is not valid JSON at byte");
-    expect_fail_hdr("[1,2]", d3, sizeof d3, NULL, -1, "header is JSON but not an object");
+    expect_fail_hdr("[1,2]", d3, sizeof d3, NULL, -1, "header is JSON but an array, not an object");
+    /* __metadata__ is null or a map of strings (safetensors' Option<HashMap<String, String>>) */
+    expect_fail_hdr("{\"__metadata__\":{\"a\":1},\"a\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[0,12]}}", d3,
+                    sizeof d3, NULL, -1, "header entry \"__metadata__\" maps \"a\" to an integer; its values are strings");
+    expect_fail_hdr("{\"__metadata__\":[\"a\"],\"a\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[0,12]}}", d3,
+                    sizeof d3, NULL, -1, "header entry \"__metadata__\" is an array, not a map of strings");
+    expect_fail_hdr("{\"__metadata__\":{\"a\":{\"dtype\":\"F32\"}},\"a\":{\"dtype\":\"F32\",\"shape\":[3],"
+                    "\"data_offsets\":[0,12]}}", d3, sizeof d3, NULL, -1, "maps \"a\" to an object");
     expect_fail_hdr("{\"a\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[0,12]},"
                     "\"a\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[0,12]}}",
                     d3, sizeof d3, NULL, -1, "duplicate");
@@ -286,7 +293,7 @@ Test(replay_io, safetensors_malformed_headers)
                     -1, "not valid JSON"); /* beyond 2^63: jansson refuses the integer */
     /* a control character in a name is shown as '?' so the message stays one line */
     expect_fail_hdr("{\"a\\nb\":{\"dtype\":\"F128\",\"shape\":[3],\"data_offsets\":[0,12]}}", d3, 12, NULL, -1,
-                    "header entry \"a?b\" has unknown dtype");
+                    "header entry \"a\\x0ab\" has unknown dtype");
 }
 
 Test(replay_io, safetensors_malformed_offsets)

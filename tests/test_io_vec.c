@@ -129,12 +129,74 @@ Test(replay_io, npy_malformed)
     cr_assert_not_null(brace);
     *brace = ' ';
     cr_assert_eq(sl_io_vec_read_npy("u.npy", buf, n, &v, &e), SL_EINVAL, "header without '}' accepted");
-    cr_assert(strstr(e.msg, "not a {...} dictionary"), "%s", e.msg);
+    cr_assert(strstr(e.msg, "the header dict has no closing '}'"), "%s", e.msg);
     cr_assert_eq(sl_io_vec_read_npy("m.npy", (const unsigned char *)"hello world", 11, &v, &e), SL_EINVAL);
     buf[8] = 0xff;
     buf[9] = 0xff;
     cr_assert_eq(sl_io_vec_read_npy("h.npy", buf, 100, &v, &e), SL_EINVAL);
     cr_assert(strstr(e.msg, "runs past the end"), "%s", e.msg);
+}
+
+/* A version-1.0 file of the header text h and data. */
+static size_t npy_raw(unsigned char *buf, const char *h, const void *data, size_t dlen)
+{
+    size_t hl = strlen(h);
+    memcpy(buf, "\x93NUMPY\x01\x00", 8);
+    buf[8] = (unsigned char)(hl & 0xff);
+    buf[9] = (unsigned char)(hl >> 8);
+    memcpy(buf + 10, h, hl);
+    memcpy(buf + 10 + hl, data, dlen);
+    return 10 + hl + dlen;
+}
+
+Test(replay_io, npy_header_is_a_literal_not_a_key_search)
+{
+    unsigned char buf[512];
+    const double d[4] = {1, 2, 3, 4};
+    sl_vec v;
+    sl_error e;
+    /* double-quoted keys and a comment that spells other single-quoted ones: searching for
+     * 'descr': found '<f4' and (8,) and read 8 float32 values out of 4 doubles */
+    size_t n = npy_raw(buf, "{\"descr\": \"<f8\", \"fortran_order\": False, \"shape\": (4,)} # 'descr': '<f4', "
+                            "'fortran_order': False, 'shape': (8,)\n", d, sizeof d);
+    cr_assert_eq(sl_io_vec_read_npy("c.npy", buf, n, &v, &e), 0, "%s", e.msg);
+    cr_expect_eq(v.n, 4);
+    cr_expect_eq(v.dtype, SL_F64);
+    cr_expect_eq(v.d[3], 4.0);
+    sl_base_vec_free(&v);
+    /* Python's literal forms NumPy reads: concatenation, escapes, bases, parentheses */
+    n = npy_raw(buf, "({'de' 'scr': '\\x3cf8', u'fortran_order': (False), 'shape': (0x4 ,),})", d, sizeof d);
+    cr_assert_eq(sl_io_vec_read_npy("l.npy", buf, n, &v, &e), 0, "%s", e.msg);
+    cr_expect_eq(v.n, 4);
+    sl_base_vec_free(&v);
+    static const struct { const char *h; const char *want; } bad[] = {
+        {"{'descr': '<f8', 'fortran_order': False, 'shape': (4,), 'x': 1}", "byte 66: key 'x' in the .npy header"},
+        {"{'descr': '<f8', 'fortran_order': False, 'shape': (4,), 'descr': '<f8'}", "key 'descr' appears twice"},
+        {"{'descr': '<f8', 'fortran_order': False}", "lacks 'shape'"},
+        {"{'descr': '<f8', 'fortran_order': 0, 'shape': (4,)}", "fortran_order is an integer"},
+        {"{'descr': '<f8', 'fortran_order': False, 'shape': (4)}", "malformed shape: an integer, not a tuple"},
+        {"{'descr': '<f8', 'fortran_order': False, 'shape': (True,)}", "entry 0 is True"},
+        {"{'descr': '<f8', 'fortran_order': False, 'shape': (-4,)}", "shape entry 0 is negative"},
+        {"{'descr': 'f8\\x00', 'fortran_order': False, 'shape': (4,)}", "dtype 'f8\\x00'"},
+        {"{'descr': '<f8', 'fortran_order': False, 'shape': (4,)}\n x", "an indented line"},
+        {"{'descr': '<f8', 'fortran_order': False, 'shape': (4,)}x", "bytes after the header dict"},
+        {"{'descr': '<f8', 'fortran_order': False, 'shape': (4,)}\v", "bytes after the header dict"},
+        {"{'descr': '<f8', 'fortran_order': False, 'shape': (04,)}", "leading zero"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        n = npy_raw(buf, bad[i].h, d, sizeof d);
+        cr_expect_eq(sl_io_vec_read_npy("b.npy", buf, n, &v, &e), SL_EINVAL, "accepted: %s", bad[i].h);
+        cr_expect(strstr(e.msg, bad[i].want), "%s: '%s' lacks '%s'", bad[i].h, e.msg, bad[i].want);
+    }
+    /* the NUL padding NumPy refuses, and the version bytes */
+    n = npy_raw(buf, "{'descr': '<f8', 'fortran_order': False, 'shape': (4,)}  ", d, sizeof d);
+    buf[10 + 56] = '\0';
+    cr_expect_eq(sl_io_vec_read_npy("z.npy", buf, n, &v, &e), SL_EINVAL);
+    cr_expect(strstr(e.msg, "z.npy: byte 66: a NUL byte in the .npy header"), "%s", e.msg);
+    n = npy_raw(buf, "{'descr': '<f8', 'fortran_order': False, 'shape': (4,)}", d, sizeof d);
+    buf[7] = 1;
+    cr_expect_eq(sl_io_vec_read_npy("m.npy", buf, n, &v, &e), SL_EINVAL);
+    cr_expect(strstr(e.msg, "m.npy: byte 6: .npy format version 1.1"), "%s", e.msg);
 }
 
 Test(replay_io, inline_and_file_dispatch)
@@ -150,9 +212,13 @@ Test(replay_io, inline_and_file_dispatch)
     cr_assert_str_eq(e.msg, "inline: line 1, entry 2: 'x' is not a number");
     cr_assert_eq(sl_io_vec_read("3,,2", NULL, -1, &v, &e), SL_EINVAL);
     cr_assert_str_eq(e.msg, "inline: line 1, entry 1 is empty (a comma with no number before it)");
-    /* a directory opens but cannot be read: say why */
-    cr_assert_eq(sl_io_vec_read("tests", NULL, -1, &v, &e), SL_EIO);
-    cr_assert_str_eq(e.msg, "tests: read error: Is a directory");
+    /* a directory, a device, standard input: each named, none read */
+    cr_assert_eq(sl_io_vec_read("tests", NULL, -1, &v, &e), SL_EINVAL);
+    cr_assert_str_eq(e.msg, "tests: a directory, not a file");
+    cr_assert_eq(sl_io_vec_read("/dev/zero", NULL, -1, &v, &e), SL_EINVAL);
+    cr_assert(strstr(e.msg, "/dev/zero: a device, not a file"), "%s", e.msg);
+    cr_assert_eq(sl_io_vec_read("-", NULL, -1, &v, &e), SL_EINVAL);
+    cr_assert(strstr(e.msg, "-: standard input is not read"), "%s", e.msg);
     cr_assert_neq(sl_io_vec_read("no/such/file.txt", NULL, -1, &v, &e), 0);
     cr_assert(strstr(e.msg, "no/such/file.txt: cannot open"), "%s", e.msg);
     char *p = sl_test_tmpfile(".txt", "1\n2\n", 4);

@@ -52,7 +52,7 @@ Test(replay_stats_io, draws_reader_counts_and_positions)
     char *f = tmp("0 1 1\n\n  3\t2 2\r\n0");
     uint64_t c[4], n;
     sl_error err;
-    cr_assert_eq(sl_io_draws_read(f, 4, c, &n, &err), 0, "%s", err.msg);
+    cr_assert_eq(sl_io_draws_read(f, 4, c, &n, NULL, &err), 0, "%s", err.msg);
     cr_assert_eq(n, 7);
     cr_assert(c[0] == 2 && c[1] == 2 && c[2] == 2 && c[3] == 1, "%llu %llu %llu %llu", (unsigned long long)c[0],
               (unsigned long long)c[1], (unsigned long long)c[2], (unsigned long long)c[3]);
@@ -69,8 +69,15 @@ Test(replay_stats_io, bad_draws_files)
               "line 1, column 1 (draw 1): '1.000000000000000000e+00' is not a token id: token ids are integers");
     bad_draws("1,2,3\n", "line 1, column 1 (draw 1): '1,2,3' is not a token id: token ids are separated by whitespace");
     bad_draws("0 1 99999999999999999999999999\n", "line 1, column 5 (draw 3): token id 99999999999999999999999999 outside 0..3");
-    bad_draws("\x93NUMPY\x01\x00", "a .npy file; draws are text token ids");
-    bad_draws("1 2\n\x01\x02\n", "line 2, column 1 (draw 3): '?" "?' is not a token id");
+    bad_draws("\x93NUMPY\x01\x00", "byte 0: a .npy file (by its magic bytes), not text token ids");
+    bad_draws("1 2\n\x01\x02\n", "line 2, column 1: byte \\x01 is not text");
+    bad_draws("1 2\n3\x1b[31m", "line 2, column 2: byte \\x1b is not text");
+    bad_draws("\xef\xbb\xbf" "0 1\n\xef\xbb\xbf" "2\n", "line 2, column 1 (draw 3): '\\xef\\xbb\\xbf2' is not a token id: "
+              "token ids are ASCII digits");
+    bad_draws("0\t3\n1\t2\n2\t0\n3\t1\n", "every line is 'i<TAB>count' with i = 0, 1, 2, ...");
+    bad_draws("0\t5\n1\t7\n", "line 1, column 3 (draw 2): token id 5 outside 0..3 (the file looks like id<TAB>count");
+    bad_draws("00000000000000000000000000000000000000000000000000000000000000000000000",
+              "line 1, column 1 (draw 1): a field of more than 64 bytes");
     bad_draws("", "no draws");
     bad_draws("\n  \n", "no draws");
     expect_bad("gof --probs 3,2,2,1 --draws no-such-draws.txt", "no-such-draws.txt: cannot open");
@@ -78,17 +85,22 @@ Test(replay_stats_io, bad_draws_files)
 
 Test(replay_stats_io, bad_counts_files)
 {
-    bad_counts("5\n-1\n3\n2\n", "line 2, column 1: '-1' is not a count: a count is never negative");
-    bad_counts("5\n1.5\n3\n2\n", "line 2, column 1: '1.5' is not a count: a count is a whole number");
-    bad_counts("5\n1\n3\n", "3 counts, but the distribution has 4 tokens");
-    bad_counts("5\n1\n3\n2\n7\n", "line 5: count for token id 4, but the distribution has 4 tokens");
+    bad_counts("0\t5\n1\t-1\n", "line 2, column 3: '-1' is not a count: a count is never negative");
+    bad_counts("0 5\n1 1.5\n", "line 2, column 3: '1.5' is not a count: a count is a whole number");
+    /* one field a line is a draws file as often as counts: refused, never guessed */
+    bad_counts("5\n1\n3\n2\n", "line 1 has one field ('5'); counts are id<TAB>count lines");
+    bad_counts("\x93NUMPY\x01\x00", "byte 0: a .npy file (by its magic bytes), not text counts");
+    bad_counts("0\t5\n1\t5\x01\n", "line 2, column 4: byte \\x01 is not text");
+    bad_counts("0\t9007199254740993\n", "line 1, column 3: '9007199254740993' is not a count: larger than 2^53");
+    bad_counts("0\t4503599627370496\n1\t4503599627370496\n2\t1\n3\t0\n", "line 3: the counts add up past 2^53");
     bad_counts("0\t5\n4\t1\n", "line 2: token id 4 outside 0..3");
     bad_counts("0\t5\n0\t1\n", "line 2: token id 0 appears twice");
-    bad_counts("0\t5\n7\n", "line 2 has 1 field but earlier lines have 2");
+    bad_counts("0\t5\n7\n", "line 2 has one field ('7')");
     bad_counts("0\t0\n1\t0\n2\t0\n3\t0\n", "no draws");
     /* a cut-off id<TAB>count file is no sparse file: every id must have its line */
     bad_counts("0\t5\n1\t6\n3\t2\n", "no line for token id 2 (id<TAB>count lines must cover 0..3)");
     bad_counts("0 1 2\n", "line 1 has 3 fields");
+    bad_counts("\xef\xbb\xbf" "0\t1\n1\t1\n2\t1\n", "no line for token id 3");
 }
 
 Test(replay_stats_cli, counts_from_samplab_draw_accepted_as_is)
@@ -100,8 +112,8 @@ Test(replay_stats_cli, counts_from_samplab_draw_accepted_as_is)
     cr_assert(strstr(r.out, "N = 20000"), "%s", r.out);
     cr_assert(strstr(r.out, "verdict: PASS"), "%s", r.out);
     sl_test_run_free(&r);
-    /* plain one-count-per-line */
-    char *f = tmp("# counts\n3000\n2000\n2000\n3000\n");
+    /* any whitespace, any order, comments, a UTF-8 byte-order mark */
+    char *f = tmp("\xef\xbb\xbf# counts\n3 3000\n0\t3000\n1 2000  # one\n\n2\t2000\n");
     char args[256];
     snprintf(args, sizeof args, "gof --probs 3,2,2,1 --counts %s", f);
     r = sl_test_cli(args);

@@ -265,6 +265,9 @@ int sl_api_check_log(const sl_fw_type *ft, const sl_fw_opts *fo, int logits_inpu
                      sl_api_check_log_result *R, sl_error *err)
 {
     memset(R, 0, sizeof *R);
+    if (trials > SL_API_CHECK_MAX_TRIALS)
+        return sl_base_error_set(err, SL_EINVAL, "samplab check: --trials must be at most %d, not %zu",
+                                 SL_API_CHECK_MAX_TRIALS, trials);
     size_t T = m->t, V = m->v;
     int rc = SL_EINVAL;
     claim c;

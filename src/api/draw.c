@@ -123,6 +123,8 @@ int sl_api_draw(const sl_api_src *src, int is_logits, const sl_api_settings *s, 
         return FAIL("give exactly one of --method M and --framework F");
     if (s->has_n && s->n == 0)
         return FAIL("--n must be at least 1");
+    if (s->has_n && (uint64_t)s->n > SL_API_MAX_N)
+        return FAIL("--n takes at most 1000000000000 (10^12)");
     sl_seed seed;
     if (sl_api_seed(s, 1, &seed, err))
         return SL_EINVAL;

@@ -102,6 +102,12 @@ int sl_api_gof(const sl_api_src *src, int is_logits, const uint64_t *counts_in, 
         return sl_base_error_set(err, SL_EINVAL, "samplab gof: give exactly one of draws, counts, --method M");
     if (s->method && (!s->has_n || s->n == 0))
         return sl_base_error_set(err, SL_EINVAL, "samplab gof: --method needs --n N (N >= 1 draws)");
+    if (s->has_n && (uint64_t)s->n > SL_API_MAX_N) /* the command line's cap: 2^64 - 1 draws would run for ever */
+        return sl_base_error_set(err, SL_EINVAL, "samplab gof: --n takes at most %llu (10^12), not %zu",
+                                 (unsigned long long)SL_API_MAX_N, s->n);
+    if (s->has_null_reps && s->null_reps > 1000000)
+        return sl_base_error_set(err, SL_EINVAL, "samplab gof: --null-reps must be at most 1000000, not %zu",
+                                 s->null_reps);
     if (!s->method && (s->has_n || s->seed || (s->rng && strcmp(s->rng, "pcg32"))))
         return sl_base_error_set(err, SL_EINVAL, "samplab gof: --n, --rng and --seed go with --method only");
     const sl_draw_type *dt = NULL;
@@ -150,7 +156,7 @@ int sl_api_gof(const sl_api_src *src, int is_logits, const uint64_t *counts_in, 
     }
     if (s->draws_file || s->counts_file) {
         const char *path = s->draws_file ? s->draws_file : s->counts_file;
-        if ((rc = s->draws_file ? sl_io_draws_read(path, ref.v, counts, &n, err)
+        if ((rc = s->draws_file ? sl_io_draws_read(path, ref.v, counts, &n, NULL, err)
                                 : sl_io_counts_read(path, ref.v, counts, &n, err))) {
             sl_api_lib_error(err, rc);
             goto out;
@@ -175,7 +181,7 @@ int sl_api_gof(const sl_api_src *src, int is_logits, const uint64_t *counts_in, 
         n = n_ids;
     } else {
         n = s->n;
-        if ((rc = sl_api_draw_counts(ref.p, ref.v, dt, rt, &seed, n, counts, err))) {
+        if ((rc = sl_api_draw_counts(ref.p, ref.v, dt, rt, &seed, n, counts, NULL, err))) {
             sl_api_lib_error(err, rc);
             goto out;
         }
@@ -187,7 +193,9 @@ int sl_api_gof(const sl_api_src *src, int is_logits, const uint64_t *counts_in, 
     }
     sl_stat_gof g = t.g;
     if ((rc = sl_stat_gof_tv_null(ref.p, ref.v, ref.support, n, s->null_reps, !s->has_null_reps, &t, err))) {
-        sl_base_error_set(err, rc, "samplab gof: TV null simulation failed");
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err->msg);
+        sl_base_error_set(err, rc, "samplab gof: TV null simulation failed: %s", why);
         goto out;
     }
     t.g = g;

@@ -74,7 +74,7 @@ void sl_api_ref_free(sl_api_ref *ref)
 }
 
 int sl_api_draw_counts(const double *p, size_t V, const sl_draw_type *dt, const sl_rng_type *rt,
-                       const sl_seed *seed, uint64_t n, uint64_t *counts, sl_error *err)
+                       const sl_seed *seed, uint64_t n, uint64_t *counts, const sl_progress *prog, sl_error *err)
 {
     sl_rng rng;
     void *table = NULL;
@@ -87,9 +87,15 @@ int sl_api_draw_counts(const double *p, size_t V, const sl_draw_type *dt, const 
         return rc;
     }
     memset(counts, 0, V * sizeof *counts);
-    for (uint64_t i = 0; i < n; i++)
+    for (uint64_t i = 0; i < n; i++) {
+        if (!(i & 0xfffff) && prog && prog->tick && prog->tick(prog->ctx, i, n)) {
+            rc = sl_base_error_set(err, SL_EINTR, "interrupted after %llu of %llu draws", (unsigned long long)i,
+                                   (unsigned long long)n);
+            break;
+        }
         counts[dt->draw(table, &rng)]++;
+    }
     dt->free(table);
     sl_rng_release(&rng);
-    return SL_OK;
+    return rc;
 }

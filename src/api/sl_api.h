@@ -73,9 +73,13 @@ int sl_api_ref_load(const sl_api_ref_opts *o, sl_api_ref *ref, sl_error *err);
  * text is not read again): takes vec over and frees it. */
 int sl_api_ref_of_vec(sl_vec *vec, const sl_api_ref_opts *o, sl_api_ref *ref, sl_error *err);
 void sl_api_ref_free(sl_api_ref *ref);
-/* Draws n tokens from p with method dt over generator rt, into counts[V] (zeroed first). */
+/* Draws n tokens from p with method dt over generator rt, into counts[V] (zeroed first);
+ * prog (may be NULL) is ticked every 2^20 draws: SL_EINTR when it says stop. */
 int sl_api_draw_counts(const double *p, size_t V, const sl_draw_type *dt, const sl_rng_type *rt,
-                       const sl_seed *seed, uint64_t n, uint64_t *counts, sl_error *err);
+                       const sl_seed *seed, uint64_t n, uint64_t *counts, const sl_progress *prog, sl_error *err);
+
+/* The most draws a call makes or reads (the command line's cap on --n and every count option). */
+#define SL_API_MAX_N 1000000000000ull
 
 /* ---------------------------------------------------------------- settings (api/settings.c)
  *
@@ -227,6 +231,7 @@ int sl_api_check_seeded(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_
                         sl_api_divergence *out, sl_error *err);
 char *sl_api_check_seeded_json(const sl_fw_type *ft, size_t T, const long *obs, const sl_api_divergence *d);
 
+#define SL_API_CHECK_MAX_TRIALS 100000 /* simulated logs per fault size: each is a whole generation */
 /* Without a seed: the observed log (obs, one id per step of m) against the
  * claim's distribution at each step given the observed history (the prompt
  * context[0..context_n), then obs), and the power of that verdict against

@@ -20,7 +20,7 @@
 
 /* ---------------------------------------------------------------- errors */
 
-enum { SL_OK = 0, SL_EINVAL = 2, SL_ENOMEM = 3, SL_EIO = 4 };
+enum { SL_OK = 0, SL_EINVAL = 2, SL_ENOMEM = 3, SL_EIO = 4, SL_EINTR = 5 };
 
 typedef struct sl_error {
     char msg[512]; /* one line, "source: what is wrong at which position" */
@@ -30,6 +30,24 @@ typedef struct sl_error {
  * `return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu is NaN", src, i);`. */
 int sl_base_error_set(sl_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Bytes s[0..len) made printable for a one-line message: each byte below 0x20,
+ * 0x7f and each byte from 0x80 on becomes \xNN, the rest is kept (a backslash
+ * too, so escaping an escaped text changes nothing); cut with "..." to fit
+ * cap bytes with the NUL. Every message that quotes a file's bytes or an
+ * argument goes through it (base/esc.c). Returns buf. */
+const char *sl_base_esc(const void *s, size_t len, char *buf, size_t cap);
+/* The same for a NUL-terminated string (NULL quotes nothing). */
+const char *sl_base_esc_str(const char *s, char *buf, size_t cap);
+
+/* A long loop's report to its caller (a reader of 10^9 draws, a simulation):
+ * tick(ctx, done, total) every so often (total 0 if unknown); a nonzero return
+ * stops the loop, which then returns SL_EINTR with err saying how far it got.
+ * A NULL sl_progress, or a NULL tick, is never called. */
+typedef struct sl_progress {
+    int (*tick)(void *ctx, uint64_t done, uint64_t total);
+    void *ctx;
+} sl_progress;
 
 /* ---------------------------------------------------------------- seeds */
 

@@ -48,18 +48,18 @@ int sl_cli_calibrate_main(int argc, char **argv)
     int json = v[SL_CLI_JSON].given;
     char e[SL_CLI_ESC_MAX];
     if (!method || n == 0 || K == 0) {
-        fprintf(stderr, "samplab calibrate: --method M, --n N >= 1 and --seeds K >= 1 are required\n");
+        sl_cli_errf("samplab calibrate: --method M, --n N >= 1 and --seeds K >= 1 are required\n");
         return 2;
     }
     const sl_draw_type *dt = sl_draw_lookup(method);
     if (!dt) {
-        fprintf(stderr, "samplab calibrate: unknown method '%s' (exprace, cdf, linear, alias, greedy)\n",
+        sl_cli_errf("samplab calibrate: unknown method '%s' (exprace, cdf, linear, alias, greedy)\n",
                 sl_cli_esc(method, e, sizeof e));
         return 2;
     }
     const sl_rng_type *rt = sl_rng_lookup(rng_name);
     if (!rt) {
-        fprintf(stderr, "samplab calibrate: unknown random source '%s' (samplab draw --help lists them)\n",
+        sl_cli_errf("samplab calibrate: unknown random source '%s' (samplab draw --help lists them)\n",
                 sl_cli_esc(rng_name, e, sizeof e));
         return 2;
     }
@@ -68,9 +68,9 @@ int sl_cli_calibrate_main(int argc, char **argv)
     memset(&first, 0, sizeof first);
     if (first_text) {
         if (sl_base_seed_parse(first_text, &first, &err))
-            return sl_cli_fail(&err);
+            return sl_cli_fail_in("--first-seed", &err);
         if (first.hi) {
-            fprintf(stderr, "samplab calibrate: --first-seed must be below 2^64\n");
+            sl_cli_errf("samplab calibrate: --first-seed must be below 2^64\n");
             return 2;
         }
     }
@@ -83,7 +83,7 @@ int sl_cli_calibrate_main(int argc, char **argv)
     sl_stat_cells cells;
     memset(&cells, 0, sizeof cells);
     if (!counts || !pv) {
-        fprintf(stderr, "samplab calibrate: out of memory\n");
+        sl_cli_errf("samplab calibrate: out of memory\n");
         goto out;
     }
     if (sl_stat_cells_build(&cells, ref.p, ref.v, n, 5.0, &err)) {
@@ -91,27 +91,40 @@ int sl_cli_calibrate_main(int argc, char **argv)
         goto out;
     }
     if (cells.ncells < 2) {
-        fprintf(stderr, "samplab calibrate: %s: one chi-square cell at N = %zu, nothing to calibrate\n",
+        sl_cli_errf("samplab calibrate: %s: one chi-square cell at N = %zu, nothing to calibrate\n",
                 sl_cli_esc(ref.source, e, sizeof e), n);
         goto out;
     }
     double df = (double)cells.ncells - 1;
     uint64_t outside_total = 0;
     size_t lo_tail = 0, hi_tail = 0, hist[CAL_BINS] = {0};
+    /* a long run: progress per seed on a terminal, Ctrl-C stops it (checked every 2^20 draws) */
+    sl_cli_progress pr;
+    sl_cli_progress_begin(&pr, "calibrate", "seeds");
     for (size_t k = 0; k < K; k++) {
         sl_seed s = first;
         s.lo = first.lo + k;
         if (s.lo < first.lo) {
-            fprintf(stderr, "samplab calibrate: seeds wrap past 2^64-1\n");
+            sl_cli_progress_end(&pr);
+            sl_cli_errf("samplab calibrate: seeds wrap past 2^64-1\n");
             goto out;
         }
-        if (sl_api_draw_counts(ref.p, ref.v, dt, rt, &s, n, counts, &err)) {
+        int drc = sl_cli_progress_tick(&pr, k, K) ? SL_EINTR
+                                                  : sl_api_draw_counts(ref.p, ref.v, dt, rt, &s, n, counts, &pr.quiet, &err);
+        if (drc == SL_EINTR) {
+            sl_cli_progress_end(&pr);
+            rc = sl_cli_interrupt_exit("calibrate", k, "seeds", "no result");
+            goto out;
+        }
+        if (drc) {
+            sl_cli_progress_end(&pr);
             sl_cli_fail(&err);
             goto out;
         }
         double chi2, g;
         uint64_t outside;
         if (sl_stat_chi2_g(&cells, counts, &chi2, &g, &outside, &err)) {
+            sl_cli_progress_end(&pr);
             sl_cli_fail(&err);
             goto out;
         }
@@ -119,6 +132,7 @@ int sl_cli_calibrate_main(int argc, char **argv)
         /* A draw on a p = 0 token makes the sample fail outright: p-value 0. */
         pv[k] = 0.0;
         if (!outside && sl_stat_chisq_q(chi2, df, &pv[k], &err)) {
+            sl_cli_progress_end(&pr);
             sl_cli_fail(&err);
             goto out;
         }
@@ -127,6 +141,7 @@ int sl_cli_calibrate_main(int argc, char **argv)
         size_t b = (size_t)(pv[k] * CAL_BINS);
         hist[b >= CAL_BINS ? CAL_BINS - 1 : b]++;
     }
+    sl_cli_progress_end(&pr);
     double D, ksp;
     if (sl_stat_ks_uniform(pv, K, &D, &ksp, &err)) {
         sl_cli_fail(&err);

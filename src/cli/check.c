@@ -78,15 +78,19 @@ int sl_cli_check_main(int argc, char **argv)
         return st;
     const sl_cli_arg *v = po.a;
     if (!v[SL_CLI_GEN_TOKENS].text) {
-        fprintf(stderr, "samplab check: --tokens FILE is required (the observed token ids)\n");
+        sl_cli_errf("samplab check: --tokens FILE is required (the observed token ids)\n");
         return 2;
     }
     double alpha = v[SL_CLI_ALPHA].given ? v[SL_CLI_ALPHA].d : 0.01;
     if (!(alpha > 0 && alpha < 1)) {
-        fprintf(stderr, "samplab check: --alpha must be in (0, 1)\n");
+        sl_cli_errf("samplab check: --alpha must be in (0, 1)\n");
         return 2;
     }
     size_t trials = v[SL_CLI_TRIALS].given ? v[SL_CLI_TRIALS].size : 200;
+    if (trials > SL_API_CHECK_MAX_TRIALS) { /* each trial simulates a whole log: 10^8 of them grew to 15 GB */
+        sl_cli_errf("samplab check: --trials must be at most %d, not %zu\n", SL_API_CHECK_MAX_TRIALS, trials);
+        return 2;
+    }
     sl_cli_gen g;
     if (sl_cli_gen_load("check", &po, 0, &g))
         return 2;
@@ -99,7 +103,7 @@ int sl_cli_check_main(int argc, char **argv)
     }
     char e[SL_CLI_ESC_MAX];
     if (n_obs != T) {
-        fprintf(stderr, "samplab check: %s holds %zu tokens, the logits %zu steps\n",
+        sl_cli_errf("samplab check: %s holds %zu tokens, the logits %zu steps\n",
                 sl_cli_esc(v[SL_CLI_GEN_TOKENS].text, e, sizeof e), n_obs, T);
         free(obs);
         sl_cli_gen_free(&g);
@@ -116,12 +120,12 @@ int sl_cli_check_main(int argc, char **argv)
     int rc = 2;
     sl_api_check_log_result R;
     if ((rc = sl_api_check_log(g.ft, &g.fo, g.logits_input, m, g.context, g.context_n, obs, alpha, trials, &R, &err))) {
-        rc = rc == SL_ENOMEM ? (fprintf(stderr, "%s\n", err.msg), 2) : sl_cli_fail(&err);
+        rc = rc == SL_ENOMEM ? (sl_cli_errf("%s\n", err.msg), 2) : sl_cli_fail(&err);
         goto out;
     }
     if (R.no_pipeline_note)
         /* faults are re-runs of the pipeline with other settings: none to re-run */
-        fprintf(stderr, "samplab check: note: framework %s has no pipeline to re-run with a wrong temperature or "
+        sl_cli_errf("samplab check: note: framework %s has no pipeline to re-run with a wrong temperature or "
                         "top-p: no power simulation\n", g.ft->name);
     trials = R.trials;
     size_t n_out = R.n_out;

@@ -457,7 +457,7 @@ int sl_cli_compare_main(int argc, char **argv)
         for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
             const sl_logits_pipeline_type *t = sl_logits_pipeline_lookup(tok);
             if (!t) {
-                fprintf(stderr, "samplab compare: unknown framework '%s' (samplab pipeline --help lists them)\n",
+                sl_cli_errf("samplab compare: unknown framework '%s' (samplab pipeline --help lists them)\n",
                         sl_cli_esc(tok, e, sizeof e));
                 return 2;
             }
@@ -471,7 +471,7 @@ int sl_cli_compare_main(int argc, char **argv)
                 fw[nfw++].t = t;
         }
         if (nfw < 2) {
-            fprintf(stderr, "samplab compare: --frameworks needs at least two different frameworks\n");
+            sl_cli_errf("samplab compare: --frameworks needs at least two different frameworks\n");
             return 2;
         }
     } else {
@@ -533,13 +533,13 @@ int sl_cli_compare_main(int argc, char **argv)
         nok += fw[i].ok != 0;
     if (!nok) {
         /* nothing to compare: bad input, as the pipeline command reports it */
-        fprintf(stderr, "samplab compare: every framework refused the input: %s\n", fw[0].error);
+        sl_cli_errf("samplab compare: every framework refused the input: %s\n", fw[0].error);
         rc = 2;
         goto out;
     }
     top = malloc((ntop ? ntop : 1) * sizeof *top);
     if (!top) {
-        fprintf(stderr, "samplab compare: out of memory\n");
+        sl_cli_errf("samplab compare: out of memory\n");
         rc = 2;
         goto out;
     }
@@ -569,7 +569,7 @@ int sl_cli_compare_main(int argc, char **argv)
                     json_decref(jp);
                     json_decref(js);
                     json_decref(jn);
-                    fprintf(stderr, "samplab compare: %s\n", t.err.msg);
+                    sl_cli_errf("samplab compare: %s\n", t.err.msg);
                     rc = 2;
                     goto out;
                 }
@@ -639,7 +639,7 @@ int sl_cli_compare_main(int argc, char **argv)
                             json_decref(jp);
                             json_decref(js);
                             json_decref(jn);
-                            fprintf(stderr, "samplab compare: %s\n", t.err.msg);
+                            sl_cli_errf("samplab compare: %s\n", t.err.msg);
                             rc = 2;
                             goto out;
                         }
@@ -709,7 +709,7 @@ int sl_cli_compare_main(int argc, char **argv)
                 const cmp_fw *src = dir ? &fw[j] : &fw[i], *dst = dir ? &fw[i] : &fw[j];
                 cmp_translate(&a.vec, &a.cfg, src, dst->t, &t);
                 if (t.rc) {
-                    fprintf(stderr, "samplab compare: %s\n", t.err.msg);
+                    sl_cli_errf("samplab compare: %s\n", t.err.msg);
                     rc = 2;
                     goto out;
                 }
@@ -730,7 +730,7 @@ int sl_cli_compare_main(int argc, char **argv)
                 continue;
             cmp_translate(&a.vec, &a.cfg, &fw[j], skipped_t[i], &t);
             if (t.rc) {
-                fprintf(stderr, "samplab compare: %s\n", t.err.msg);
+                sl_cli_errf("samplab compare: %s\n", t.err.msg);
                 rc = 2;
                 goto out;
             }

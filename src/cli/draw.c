@@ -148,15 +148,15 @@ int sl_cli_draw_main(int argc, char **argv)
     if (!fo.cfg.has_temperature)
         fo.cfg.temperature = 1.0;
     if (!!probs_src == !!logits_src) {
-        fprintf(stderr, "samplab draw: give exactly one of --probs SRC and --logits SRC\n");
+        sl_cli_errf("samplab draw: give exactly one of --probs SRC and --logits SRC\n");
         return 2;
     }
     if (!!method == !!framework) {
-        fprintf(stderr, "samplab draw: give exactly one of --method M and --framework F\n");
+        sl_cli_errf("samplab draw: give exactly one of --method M and --framework F\n");
         return 2;
     }
     if (n == 0) {
-        fprintf(stderr, "samplab draw: --n must be at least 1\n");
+        sl_cli_errf("samplab draw: --n must be at least 1\n");
         return 2;
     }
     sl_error err;
@@ -172,7 +172,7 @@ int sl_cli_draw_main(int argc, char **argv)
     if (framework) {
         const sl_fw_type *ft = sl_fw_lookup(framework);
         if (!ft) {
-            fprintf(stderr, "samplab draw: unknown framework '%s' (samplab draw --help lists them)\n",
+            sl_cli_errf("samplab draw: unknown framework '%s' (samplab draw --help lists them)\n",
                     sl_cli_esc(framework, e, sizeof e));
             goto out;
         }
@@ -193,16 +193,16 @@ int sl_cli_draw_main(int argc, char **argv)
                                                              : SL_CLI_NONE;
         if (pen && !context_text && (!ft->accepts_drawn || n == 1)) {
             if (ft->accepts_drawn)
-                fprintf(stderr, "samplab draw: %s without --context changes nothing in one draw: give --context IDS "
+                sl_cli_errf("samplab draw: %s without --context changes nothing in one draw: give --context IDS "
                                 "(the ids it penalises) or --n above 1\n", sl_cli_options[pen].name);
             else
-                fprintf(stderr, "samplab draw: %s without --context changes nothing: framework %s does not add its "
+                sl_cli_errf("samplab draw: %s without --context changes nothing: framework %s does not add its "
                                 "draws to the history; give --context IDS (the ids it penalises)\n",
                         sl_cli_options[pen].name, ft->name);
             goto out;
         }
         if (context_text && !pen) {
-            fprintf(stderr, "samplab draw: --context is only used by --repetition-penalty (or a llama.cpp penalty)\n");
+            sl_cli_errf("samplab draw: --context is only used by --repetition-penalty (or a llama.cpp penalty)\n");
             goto out;
         }
         if (dtype_text) {
@@ -211,7 +211,7 @@ int sl_cli_draw_main(int argc, char **argv)
             else if (!strcmp(dtype_text, "float64"))
                 fo.dtype = SL_F64;
             else {
-                fprintf(stderr, "samplab draw: --dtype takes float32 or float64, not '%s'\n",
+                sl_cli_errf("samplab draw: --dtype takes float32 or float64, not '%s'\n",
                         sl_cli_esc(dtype_text, e, sizeof e));
                 goto out;
             }
@@ -227,7 +227,7 @@ int sl_cli_draw_main(int argc, char **argv)
             ctx = malloc(cv.n * sizeof *ctx);
             for (size_t i = 0; ctx && i < cv.n; i++) {
                 if (cv.d[i] != (double)(long)cv.d[i] || cv.d[i] < 0 || cv.d[i] >= (double)vec.n) {
-                    fprintf(stderr, "samplab draw: %s: context entry %zu (%.17g) is not a token id in 0..%zu\n",
+                    sl_cli_errf("samplab draw: %s: context entry %zu (%.17g) is not a token id in 0..%zu\n",
                             sl_cli_esc(cv.source, e, sizeof e), i, cv.d[i], vec.n - 1);
                     free(ctx);
                     sl_base_vec_free(&cv);
@@ -250,7 +250,7 @@ int sl_cli_draw_main(int argc, char **argv)
         if (v[SL_CLI_TORCH_BUILD].given) {
             const char *b = v[SL_CLI_TORCH_BUILD].text;
             if (strcmp(b, "mkl") && strcmp(b, "default")) {
-                fprintf(stderr, "samplab draw: --torch-build takes default or mkl, not '%s'\n",
+                sl_cli_errf("samplab draw: --torch-build takes default or mkl, not '%s'\n",
                         sl_cli_esc(b, e, sizeof e));
                 goto out;
             }
@@ -258,7 +258,7 @@ int sl_cli_draw_main(int argc, char **argv)
         }
         const char *note = ft->note ? ft->note(&fo) : NULL;
         if (note)
-            fprintf(stderr, "samplab draw: note: %s\n", note);
+            sl_cli_errf("samplab draw: note: %s\n", note);
         sl_fw_result res;
         memset(&res, 0, sizeof res);
         int frc = sl_fw_run(ft, &fo, &res, &err);
@@ -276,19 +276,19 @@ int sl_cli_draw_main(int argc, char **argv)
     /* --method: a draw method over a random source. */
     sl_cli_opt fw_only = sl_cli_refused(&po, SL_CLI_G_SAMPLING | SL_CLI_G_LLAMA_PENALTY | SL_CLI_G_FRAMEWORK, SL_OPT_TEMPERATURE);
     if (fw_only) {
-        fprintf(stderr, "samplab draw: %s is not an option of method %s: it needs --framework (a method takes --rng, "
+        sl_cli_errf("samplab draw: %s is not an option of method %s: it needs --framework (a method takes --rng, "
                         "--seed, --stream)\n", sl_cli_options[fw_only].name, sl_cli_esc(method, e, sizeof e));
         goto out;
     }
     const sl_draw_type *dt = sl_draw_lookup(method);
     if (!dt) {
-        fprintf(stderr, "samplab draw: unknown method '%s' (exprace, cdf, linear, alias, greedy)\n",
+        sl_cli_errf("samplab draw: unknown method '%s' (exprace, cdf, linear, alias, greedy)\n",
                 sl_cli_esc(method, e, sizeof e));
         goto out;
     }
     const sl_rng_type *rt = sl_rng_lookup(rng_name);
     if (!rt) {
-        fprintf(stderr, "samplab draw: unknown random source '%s' (samplab draw --help lists them)\n",
+        sl_cli_errf("samplab draw: unknown random source '%s' (samplab draw --help lists them)\n",
                 sl_cli_esc(rng_name, e, sizeof e));
         goto out;
     }
@@ -309,7 +309,7 @@ int sl_cli_draw_main(int argc, char **argv)
         p = soft;
     } else {
         if (fo.cfg.has_temperature) {
-            fprintf(stderr, "samplab draw: --temperature applies to --logits only\n");
+            sl_cli_errf("samplab draw: --temperature applies to --logits only\n");
             goto out;
         }
         if (sl_base_vec_check_weights(&vec, &err)) {
@@ -330,27 +330,50 @@ int sl_cli_draw_main(int argc, char **argv)
         rc = sl_cli_fail(&err);
         goto out;
     }
+    /* a long run: progress on a terminal, Ctrl-C stops it (checked every 2^20 draws) */
+    sl_cli_progress pr;
+    sl_cli_progress_begin(&pr, "draw", "draws");
+    size_t done = n;
     if (counts) {
         uint64_t *c = calloc(vec.n, sizeof *c);
         if (!c) {
-            fprintf(stderr, "samplab draw: out of memory for %zu counts\n", vec.n);
+            sl_cli_errf("samplab draw: out of memory for %zu counts\n", vec.n);
         } else {
-            for (size_t i = 0; i < n; i++)
-                c[dt->draw(table, &rng)]++;
-            rc = print_counts(c, vec.n, json, rt->name, rt->word_bits, rng.words);
+            for (size_t i = 0; i < n && done == n; i++) {
+                if (!(i & 0xfffff) && sl_cli_progress_tick(&pr, i, n))
+                    done = i;
+                else
+                    c[dt->draw(table, &rng)]++;
+            }
+            sl_cli_progress_end(&pr);
+            rc = done < n ? sl_cli_interrupt_exit("draw", done, "draws", "no counts printed")
+                          : print_counts(c, vec.n, json, rt->name, rt->word_bits, rng.words);
             free(c);
         }
     } else if (!json) {
         /* one line per draw as it is made: no O(N) array (a draw cannot fail half-way) */
-        for (size_t i = 0; i < n; i++)
-            printf("%zu\n", dt->draw(table, &rng));
-        rc = 0;
+        for (size_t i = 0; i < n && done == n; i++) {
+            if (!(i & 0xfffff) && sl_cli_progress_tick(&pr, i, n))
+                done = i;
+            else
+                printf("%zu\n", dt->draw(table, &rng));
+        }
+        sl_cli_progress_end(&pr);
+        rc = done < n ? sl_cli_interrupt_exit("draw", done, "draws", "the tokens printed stop there") : 0;
     } else if (!(tokens = malloc(n * sizeof *tokens))) {
-        fprintf(stderr, "samplab draw: out of memory for %zu tokens\n", n);
+        sl_cli_progress_end(&pr);
+        sl_cli_errf("samplab draw: out of memory for %zu tokens\n", n);
     } else {
-        for (size_t i = 0; i < n; i++)
-            tokens[i] = (long)dt->draw(table, &rng);
-        rc = print_result(tokens, n, 1, 0, vec.n, counts, json, rt->name, rt->word_bits, rng.words, NULL, NULL);
+        for (size_t i = 0; i < n && done == n; i++) {
+            if (!(i & 0xfffff) && sl_cli_progress_tick(&pr, i, n))
+                done = i;
+            else
+                tokens[i] = (long)dt->draw(table, &rng);
+        }
+        sl_cli_progress_end(&pr);
+        rc = done < n ? sl_cli_interrupt_exit("draw", done, "draws", "no JSON printed")
+                      : print_result(tokens, n, 1, 0, vec.n, counts, json, rt->name, rt->word_bits, rng.words, NULL,
+                                     NULL);
     }
     dt->free(table);
     sl_rng_release(&rng);

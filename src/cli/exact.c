@@ -136,7 +136,7 @@ int sl_cli_exact_main(int argc, char **argv)
     }
     const char *probs_src = v[SL_CLI_PROBS].text, *logits_src = v[SL_CLI_LOGITS].text;
     if (!!probs_src == !!logits_src) {
-        fprintf(stderr, "samplab exact: give exactly one of --probs SRC and --logits SRC\n");
+        sl_cli_errf("samplab exact: give exactly one of --probs SRC and --logits SRC\n");
         return 2;
     }
     /* the settings as the library call takes them: one audit for both (api/exact.c) */
@@ -159,7 +159,7 @@ int sl_cli_exact_main(int argc, char **argv)
     sl_error err;
     if (sl_api_exact_run(&src, logits_src != NULL, &s, &a, &err)) {
         char e[SL_CLI_ESC_MAX];
-        fprintf(stderr, "%s\n", sl_cli_esc(err.msg, e, sizeof e));
+        sl_cli_errf("%s\n", sl_cli_esc(err.msg, e, sizeof e));
         return 2;
     }
     int rc = v[SL_CLI_JSON].given ? print_json(&a.res, a.t, &a.vec) : print_text(&a.res, a.t, &a.vec, v[SL_CLI_TOKENS].given);

@@ -27,8 +27,10 @@ static void gof_help(FILE *f)
             "TV null: mean exact (de Moivre's binomial mean absolute deviation); 99th percentile\n"
             "simulated (200 to 2000 multinomial samples, gsl_ran_multinomial or gsl_ran_discrete,\n"
             "whichever is cheaper) over %s seeded %lu.\n\n"
-            "Exit status: 0 consistent (PASS), 1 rejected (FAIL), 2 bad input or usage.\n",
-            SL_STAT_POOL_RULE, SL_STAT_SIM_RNG, SL_STAT_SIM_SEED);
+            "A long run shows its progress on stderr when stderr is a terminal; Ctrl-C stops it with one\n"
+            "line and no result. At most %llu draws are read from --draws (10^12).\n\n"
+            "Exit status: 0 consistent (PASS), 1 rejected (FAIL), 2 bad input or usage, 130 interrupted.\n",
+            SL_STAT_POOL_RULE, SL_STAT_SIM_RNG, SL_STAT_SIM_SEED, (unsigned long long)SL_IO_MAX_DRAWS);
     fprintf(f, "\n");
     sl_cli_help_options(f, sl_cli_spec_lookup("gof"), "options:");
 }
@@ -50,19 +52,23 @@ int sl_cli_gof_main(int argc, char **argv)
     double alpha = v[SL_CLI_ALPHA].given ? v[SL_CLI_ALPHA].d : 0.01;
     char e[SL_CLI_ESC_MAX];
     if (!(alpha > 0 && alpha < 1)) {
-        fprintf(stderr, "samplab gof: --alpha must be in (0,1), not %s\n", sl_cli_esc(v[SL_CLI_ALPHA].text, e, sizeof e));
+        sl_cli_errf("samplab gof: --alpha must be in (0,1), not %s\n", sl_cli_esc(v[SL_CLI_ALPHA].text, e, sizeof e));
+        return 2;
+    }
+    if (has_reps && reps_opt > 1000000) { /* the default is at most 2000 (about 0.15 s) */
+        sl_cli_errf("samplab gof: --null-reps must be at most 1000000, not %zu\n", reps_opt);
         return 2;
     }
     if ((draws != NULL) + (counts_path != NULL) + (method != NULL) != 1) {
-        fprintf(stderr, "samplab gof: give exactly one of --draws FILE, --counts FILE, --method M\n");
+        sl_cli_errf("samplab gof: give exactly one of --draws FILE, --counts FILE, --method M\n");
         return 2;
     }
     if (method && (!has_n || n_opt == 0)) {
-        fprintf(stderr, "samplab gof: --method needs --n N (N >= 1 draws)\n");
+        sl_cli_errf("samplab gof: --method needs --n N (N >= 1 draws)\n");
         return 2;
     }
     if (!method && (has_n || seed_text || strcmp(rng_name, "pcg32"))) {
-        fprintf(stderr, "samplab gof: --n, --rng and --seed go with --method only\n");
+        sl_cli_errf("samplab gof: --n, --rng and --seed go with --method only\n");
         return 2;
     }
     const sl_draw_type *dt = NULL;
@@ -71,12 +77,12 @@ int sl_cli_gof_main(int argc, char **argv)
     sl_error err;
     if (method) {
         if (!(dt = sl_draw_lookup(method))) {
-            fprintf(stderr, "samplab gof: unknown method '%s' (exprace, cdf, linear, alias, greedy)\n",
+            sl_cli_errf("samplab gof: unknown method '%s' (exprace, cdf, linear, alias, greedy)\n",
                     sl_cli_esc(method, e, sizeof e));
             return 2;
         }
         if (!(rt = sl_rng_lookup(rng_name))) {
-            fprintf(stderr, "samplab gof: unknown random source '%s' (samplab draw --help lists them)\n",
+            sl_cli_errf("samplab gof: unknown random source '%s' (samplab draw --help lists them)\n",
                     sl_cli_esc(rng_name, e, sizeof e));
             return 2;
         }
@@ -90,17 +96,27 @@ int sl_cli_gof_main(int argc, char **argv)
     uint64_t *counts = calloc(ref.v, sizeof *counts);
     uint64_t n = 0;
     const char *draws_name = NULL;
+    sl_cli_progress pr;
     if (!counts) {
-        fprintf(stderr, "samplab gof: out of memory for %zu counts\n", ref.v);
+        sl_cli_errf("samplab gof: out of memory for %zu counts\n", ref.v);
         goto out;
     }
+    /* a long read or run: progress on a terminal, Ctrl-C stops it with one line */
+    sl_cli_progress_begin(&pr, "gof", draws ? "draws read" : "draws made");
     if (draws) {
-        if (sl_io_draws_read(draws, ref.v, counts, &n, &err)) {
+        int drc = sl_io_draws_read(draws, ref.v, counts, &n, &pr.p, &err);
+        sl_cli_progress_end(&pr);
+        if (drc == SL_EINTR) {
+            rc = sl_cli_interrupt_exit("gof", n, "draws read", "no result");
+            goto out;
+        }
+        if (drc) {
             sl_cli_fail(&err);
             goto out;
         }
         draws_name = strcmp(draws, "-") ? draws : "<stdin>";
     } else if (counts_path) {
+        sl_cli_progress_end(&pr);
         if (sl_io_counts_read(counts_path, ref.v, counts, &n, &err)) {
             sl_cli_fail(&err);
             goto out;
@@ -108,7 +124,14 @@ int sl_cli_gof_main(int argc, char **argv)
         draws_name = strcmp(counts_path, "-") ? counts_path : "<stdin>";
     } else {
         n = n_opt;
-        if (sl_api_draw_counts(ref.p, ref.v, dt, rt, &seed, n, counts, &err)) {
+        int drc = sl_api_draw_counts(ref.p, ref.v, dt, rt, &seed, n, counts, &pr.p, &err);
+        sl_cli_progress_end(&pr);
+        if (drc == SL_EINTR) {
+            sl_cli_errf("samplab gof: %s (Ctrl-C); no result\n", err.msg);
+            rc = SL_CLI_EXIT_INTERRUPTED;
+            goto out;
+        }
+        if (drc) {
             sl_cli_fail(&err);
             goto out;
         }
@@ -120,7 +143,7 @@ int sl_cli_gof_main(int argc, char **argv)
     }
     sl_stat_gof_test t;
     if (sl_stat_gof_tv_null(ref.p, ref.v, ref.support, n, reps_opt, !has_reps, &t, &err)) {
-        fprintf(stderr, "samplab gof: TV null simulation failed\n");
+        sl_cli_errf("samplab gof: TV null simulation failed: %s\n", err.msg);
         goto out;
     }
     double tv_mean = t.tv_null_mean, tv_q99 = t.tv_null_q99;
@@ -139,7 +162,7 @@ int sl_cli_gof_main(int argc, char **argv)
         snprintf(t.rule, sizeof t.rule, "%s", rule);
         char *js = sl_api_gof_json(&ref, method ? NULL : draws_name, &t, method ? replay : NULL);
         if (!js) {
-            fprintf(stderr, "samplab gof: out of memory for JSON\n");
+            sl_cli_errf("samplab gof: out of memory for JSON\n");
             goto out;
         }
         puts(js);

@@ -40,7 +40,7 @@ static int finish(int rc)
         return rc;
     if (errno == EPIPE)
         return rc;
-    fprintf(stderr, "samplab: error writing standard output: %s\n", strerror(errno));
+    sl_cli_errf("samplab: error writing standard output: %s\n", strerror(errno));
     return 2;
 }
 
@@ -63,6 +63,6 @@ int main(int argc, char **argv)
         if (!strcmp(argv[1], c->name))
             return finish(c->main(argc - 1, argv + 1));
     char e[SL_CLI_ESC_MAX];
-    fprintf(stderr, "samplab: unknown command '%s' (samplab --help lists them)\n", sl_cli_esc(argv[1], e, sizeof e));
+    sl_cli_errf("samplab: unknown command '%s' (samplab --help lists them)\n", sl_cli_esc(argv[1], e, sizeof e));
     return 2;
 }

@@ -91,8 +91,8 @@ const sl_cli_option sl_cli_options[SL_CLI_OPT_COUNT] = {
         "token ids separated by whitespace or newlines ('-' = stdin);\n"
         "read as a stream: memory O(V) whatever the number of draws"),
     OPT(SL_CLI_COUNTS_FILE, "--counts", SL_CLI_STRING, 0, 0, "FILE",
-        "one count per token id in order, or id<TAB>count lines\n"
-        "for every id (the output of `samplab draw --counts` as is)"),
+        "id<TAB>count lines for every id, the output of `samplab draw --counts`\n"
+        "as is ('-' = stdin; a one-column file is draws: --draws)"),
     OPT(SL_CLI_ALPHA, "--alpha", SL_CLI_DOUBLE, 0, 0, "A", "test level (default 0.01)"),
     OPT(SL_CLI_NULL_REPS, "--null-reps", SL_CLI_SIZE, 0, 0, "R",
         "TV null samples for its 99th percentile (default: 200 to 2000, about\n"
@@ -346,33 +346,11 @@ int sl_cli_takes(const sl_cli_spec *s, sl_cli_opt o)
     return o > SL_CLI_NONE && o < SL_CLI_OPT_COUNT && (opt_take(s, o) || group_take(s, sl_cli_options[o].group));
 }
 
-const char *sl_cli_esc(const char *s, char *buf, size_t n)
-{
-    static const char hex[] = "0123456789abcdef";
-    size_t k = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (k + 8 >= n) { /* room for one \xNN and "..." */
-            memcpy(buf + k, "...", 4);
-            return buf;
-        }
-        if (*p < 0x20 || *p >= 0x7f) {
-            buf[k++] = '\\';
-            buf[k++] = 'x';
-            buf[k++] = hex[*p >> 4];
-            buf[k++] = hex[*p & 15];
-        } else {
-            buf[k++] = (char)*p;
-        }
-    }
-    buf[k] = '\0';
-    return buf;
-}
-
 /* The numbers: the value is the whole word, in range. */
 static int bad_value(const char *cmd, const char *opt, const char *what, const char *text)
 {
     char e[SL_CLI_ESC_MAX];
-    fprintf(stderr, "samplab %s: %s takes %s, not '%s'\n", cmd, opt, what, sl_cli_esc(text, e, sizeof e));
+    sl_cli_errf("samplab %s: %s takes %s, not '%s'\n", cmd, opt, what, sl_cli_esc(text, e, sizeof e));
     return 2;
 }
 
@@ -385,8 +363,12 @@ static int parse_value(const char *cmd, const sl_cli_option *o, const char *text
         if (!*text || *text == '-' || *text == '+')
             return bad_value(cmd, o->name, "a non-negative integer", text);
         unsigned long long v = strtoull(text, &end, 10);
-        if (*end || errno == ERANGE || v > SIZE_MAX)
+        if (*end)
             return bad_value(cmd, o->name, "a non-negative integer", text);
+        /* one stated cap for every count: 10^12 draws are hours of work; more is a typo or
+         * 2^64 - 1 (which would run for ever), never a plan */
+        if (errno == ERANGE || v > SL_CLI_SIZE_MAX || v > SIZE_MAX)
+            return bad_value(cmd, o->name, "at most 1000000000000 (10^12)", text);
         a->size = (size_t)v;
         return 0;
     }
@@ -396,7 +378,7 @@ static int parse_value(const char *cmd, const sl_cli_option *o, const char *text
         if (!*text || *end || errno == ERANGE)
             return bad_value(cmd, o->name, "an integer", text);
         if (o->kind == SL_CLI_INDEX && v < 0) {
-            fprintf(stderr, "samplab %s: %s takes a non-negative integer\n", cmd, o->name);
+            sl_cli_errf("samplab %s: %s takes a non-negative integer\n", cmd, o->name);
             return 2;
         }
         a->l = v;
@@ -406,6 +388,8 @@ static int parse_value(const char *cmd, const sl_cli_option *o, const char *text
         double v = strtod(text, &end);
         if (!*text || *end || isnan(v))
             return bad_value(cmd, o->name, "a number", text);
+        if (isinf(v)) /* "inf" or past DBL_MAX: no setting takes an infinity */
+            return bad_value(cmd, o->name, "a finite number", text);
         a->d = v;
         return 0;
     }
@@ -447,18 +431,18 @@ static int parse(const sl_cli_spec *s, int argc, char **argv, sl_cli_parsed *p)
         int taken;
         sl_cli_opt id = find(s, w, &taken);
         if (id == SL_CLI_NONE) {
-            fprintf(stderr, "samplab %s: unknown option '%s' (samplab %s --help)\n", cmd, sl_cli_esc(w, e, sizeof e),
+            sl_cli_errf("samplab %s: unknown option '%s' (samplab %s --help)\n", cmd, sl_cli_esc(w, e, sizeof e),
                     cmd);
             return 2;
         }
         const sl_cli_option *o = &sl_cli_options[id];
         if (!taken) {
-            fprintf(stderr, "samplab %s: %s is not an option of %s (samplab %s --help)\n", cmd, o->name, cmd, cmd);
+            sl_cli_errf("samplab %s: %s is not an option of %s (samplab %s --help)\n", cmd, o->name, cmd, cmd);
             return 2;
         }
         sl_cli_arg *a = &p->a[id];
         if (a->given) {
-            fprintf(stderr, "samplab %s: %s given twice\n", cmd, o->name);
+            sl_cli_errf("samplab %s: %s given twice\n", cmd, o->name);
             return 2;
         }
         a->given = 1;
@@ -466,14 +450,14 @@ static int parse(const sl_cli_spec *s, int argc, char **argv, sl_cli_parsed *p)
         if (o->kind == SL_CLI_FLAG)
             continue;
         if (i + 1 >= argc) {
-            fprintf(stderr, "samplab %s: %s needs a value\n", cmd, o->name);
+            sl_cli_errf("samplab %s: %s needs a value\n", cmd, o->name);
             return 2;
         }
         /* "--probs --method cdf" forgot the value: say so, rather than read "--method" as a
          * file name and complain about "cdf". A lone "-" (stdin) or "-1,2" stays a value. */
         const char *v = argv[i + 1];
         if (v[0] == '-' && v[1] == '-' && v[2] != '\0') {
-            fprintf(stderr, "samplab %s: %s needs a value, not the option '%s'\n", cmd, o->name,
+            sl_cli_errf("samplab %s: %s needs a value, not the option '%s'\n", cmd, o->name,
                     sl_cli_esc(v, e2, sizeof e2));
             return 2;
         }
@@ -519,7 +503,7 @@ const char *sl_cli_bit_names(unsigned bit, char *buf, size_t n)
 int sl_cli_not_an_option(const char *cmd, const char *opt, const char *what, const char *name)
 {
     char e[SL_CLI_ESC_MAX];
-    fprintf(stderr, "samplab %s: %s is not an option of %s %s\n", cmd, opt, what, sl_cli_esc(name, e, sizeof e));
+    sl_cli_errf("samplab %s: %s is not an option of %s %s\n", cmd, opt, what, sl_cli_esc(name, e, sizeof e));
     return 2;
 }
 

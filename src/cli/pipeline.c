@@ -52,15 +52,15 @@ int sl_cli_logits_load(const char *cmd, sl_cli_logits_args *a)
     if (sl_cli_cpu(cmd, a->cpu_text, &a->cfg.cpu))
         return 2;
     if (!a->src) {
-        fprintf(stderr, "samplab %s: --logits SRC is required\n", cmd);
+        sl_cli_errf("samplab %s: --logits SRC is required\n", cmd);
         return 2;
     }
     if ((a->cfg.has_penalty || a->cfg.has_freq || a->cfg.has_presence) && !a->context_src) {
-        fprintf(stderr, "samplab %s: a penalty needs --context IDS (the token ids it applies to)\n", cmd);
+        sl_cli_errf("samplab %s: a penalty needs --context IDS (the token ids it applies to)\n", cmd);
         return 2;
     }
     if (a->context_src && !a->cfg.has_penalty && !a->cfg.has_freq && !a->cfg.has_presence) {
-        fprintf(stderr, "samplab %s: --context is only used by --repetition-penalty (or a llama.cpp penalty)\n", cmd);
+        sl_cli_errf("samplab %s: --context is only used by --repetition-penalty (or a llama.cpp penalty)\n", cmd);
         return 2;
     }
     if (sl_io_vec_read(a->src, a->tensor, a->row, &a->vec, &err))
@@ -73,13 +73,13 @@ int sl_cli_logits_load(const char *cmd, sl_cli_logits_args *a)
         a->context = malloc((cv.n ? cv.n : 1) * sizeof *a->context);
         if (!a->context) {
             sl_base_vec_free(&cv);
-            fprintf(stderr, "samplab %s: out of memory\n", cmd);
+            sl_cli_errf("samplab %s: out of memory\n", cmd);
             return 2;
         }
         for (size_t i = 0; i < cv.n; i++) {
             if (cv.d[i] != floor(cv.d[i]) || cv.d[i] < 0 || cv.d[i] >= (double)a->vec.n) {
                 char e[SL_CLI_ESC_MAX];
-                fprintf(stderr, "samplab %s: %s: context entry %zu (%.17g) is not a token id in 0..%zu\n", cmd,
+                sl_cli_errf("samplab %s: %s: context entry %zu (%.17g) is not a token id in 0..%zu\n", cmd,
                         sl_cli_esc(cv.source, e, sizeof e), i, cv.d[i], a->vec.n - 1);
                 sl_base_vec_free(&cv);
                 return 2;
@@ -127,12 +127,12 @@ int sl_cli_pipeline_main(int argc, char **argv)
     const char *fw = po.a[SL_CLI_FRAMEWORK].text;
     char e[SL_CLI_ESC_MAX];
     if (!fw) {
-        fprintf(stderr, "samplab pipeline: --framework F is required (samplab pipeline --help lists them)\n");
+        sl_cli_errf("samplab pipeline: --framework F is required (samplab pipeline --help lists them)\n");
         return 2;
     }
     const sl_logits_pipeline_type *t = sl_logits_pipeline_lookup(fw);
     if (!t) {
-        fprintf(stderr, "samplab pipeline: unknown framework '%s' (samplab pipeline --help lists them)\n",
+        sl_cli_errf("samplab pipeline: unknown framework '%s' (samplab pipeline --help lists them)\n",
                 sl_cli_esc(fw, e, sizeof e));
         return 2;
     }
@@ -151,12 +151,12 @@ int sl_cli_pipeline_main(int argc, char **argv)
         return sl_cli_fail(&err);
     }
     if (t == &sl_logits_pipeline_candle_type && !a.cfg.has_temperature && (a.cfg.has_top_k || a.cfg.has_top_p))
-        fprintf(stderr, "samplab pipeline: note: candle without --temperature is ArgMax (LogitsProcessor::new(seed, "
+        sl_cli_errf("samplab pipeline: note: candle without --temperature is ArgMax (LogitsProcessor::new(seed, "
                         "None, ..)): --top-k and --top-p act only with a temperature\n");
     if (a.json) {
         char *s = sl_api_pipeline_json(t, &res, a.cfg.cpu);
         if (!s) {
-            fprintf(stderr, "samplab pipeline: out of memory writing JSON\n");
+            sl_cli_errf("samplab pipeline: out of memory writing JSON\n");
             rc = 2;
         } else {
             printf("%s\n", s);

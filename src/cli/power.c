@@ -71,7 +71,7 @@ static int power_repeats(const sl_cli_arg *v, double alpha, double target, int j
                                          SL_CLI_TEMPERATURE, SL_CLI_TRIALS};
     for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++)
         if (v[refused[k]].given) {
-            fprintf(stderr, "samplab power: --fault " MKL_FAULT " takes no %s (its outcomes are fixed)\n",
+            sl_cli_errf("samplab power: --fault " MKL_FAULT " takes no %s (its outcomes are fixed)\n",
                     sl_cli_options[refused[k]].name);
             return 2;
         }
@@ -87,7 +87,7 @@ static int power_repeats(const sl_cli_arg *v, double alpha, double target, int j
     int has_n = v[SL_CLI_N].given;
     if (has_n && (v[SL_CLI_N].size == 0 || sl_stat_repeats_power_at(v[SL_CLI_N].size, m, m_fault, alpha, &at, &err))) {
         if (v[SL_CLI_N].size == 0)
-            fprintf(stderr, "samplab power: --n must be at least 1\n");
+            sl_cli_errf("samplab power: --n must be at least 1\n");
         return v[SL_CLI_N].size == 0 ? 2 : sl_cli_fail(&err);
     }
     const sl_stat_repeats_power *rows[2] = {&pw, has_n ? &at : NULL};
@@ -119,7 +119,7 @@ static int power_repeats(const sl_cli_arg *v, double alpha, double target, int j
         char *str = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(17));
         json_decref(root);
         if (!str) {
-            fprintf(stderr, "samplab power: out of memory\n");
+            sl_cli_errf("samplab power: out of memory\n");
             return 2;
         }
         puts(str);
@@ -164,7 +164,7 @@ int sl_cli_power_main(int argc, char **argv)
             continue;
         if (!(l->d > 0 && l->d < 1)) {
             char e[SL_CLI_ESC_MAX];
-            fprintf(stderr, "samplab power: %s must be in (0,1), not %s\n", sl_cli_options[levels[k]].name,
+            sl_cli_errf("samplab power: %s must be in (0,1), not %s\n", sl_cli_options[levels[k]].name,
                     sl_cli_esc(l->text, e, sizeof e));
             return 2;
         }
@@ -179,17 +179,18 @@ int sl_cli_power_main(int argc, char **argv)
                 only = f;
         if (only < 0) {
             char e[SL_CLI_ESC_MAX];
-            fprintf(stderr, "samplab power: unknown --fault %s (shift, leak, topk, temper, " MKL_FAULT ")\n",
+            sl_cli_errf("samplab power: unknown --fault %s (shift, leak, topk, temper, " MKL_FAULT ")\n",
                     sl_cli_esc(v[SL_CLI_FAULT].text, e, sizeof e));
             return 2;
         }
     }
     if (n == 0 || n > UINT32_MAX) {
-        fprintf(stderr, "samplab power: --n N is required, 1 <= N < 2^32\n");
+        sl_cli_errf("samplab power: --n N is required, 1 <= N < 2^32\n");
         return 2;
     }
-    if (trials == 0) {
-        fprintf(stderr, "samplab power: --trials must be at least 1\n");
+    if (trials == 0 || trials > 100000) {
+        /* 200 trials take about 35 s at V = 49152: 10^5 are hours, more never ends */
+        sl_cli_errf("samplab power: --trials must be between 1 and 100000, not %zu\n", trials);
         return 2;
     }
     sl_error err;
@@ -225,7 +226,7 @@ int sl_cli_power_main(int argc, char **argv)
     }
     double *q = malloc(ref.v * sizeof *q);
     if (!q) {
-        fprintf(stderr, "samplab power: out of memory\n");
+        sl_cli_errf("samplab power: out of memory\n");
         rc = 2;
         goto out;
     }
@@ -253,7 +254,7 @@ int sl_cli_power_main(int argc, char **argv)
         for (int t = 0; t < SL_TEST_COUNT; t++) {
             sl_stat_detect d;
             if (sl_stat_power_detect(&s, (sl_fault)f, t, target, &d, &err)) {
-                fprintf(stderr, "samplab power: %s\n", err.msg);
+                sl_cli_errf("samplab power: %s\n", err.msg);
                 rc = 2;
                 json_decref(fo);
                 json_decref(tests);
@@ -286,7 +287,7 @@ int sl_cli_power_main(int argc, char **argv)
                 double pw[SL_TEST_COUNT];
                 if (sl_stat_fault_apply(SL_FAULT_TEMPER, ref.p, ref.v, Ts[k] - 1, q, &err) ||
                     sl_stat_power_eval(&s, q, pw, &err)) {
-                    fprintf(stderr, "samplab power: %s\n", err.msg);
+                    sl_cli_errf("samplab power: %s\n", err.msg);
                     rc = 2;
                     json_decref(at);
                     json_decref(fo);

@@ -59,12 +59,12 @@ int sl_cli_gen_ids(const char *cmd, const char *src, const char *what, size_t V,
     long *x = malloc(cv.n * sizeof *x);
     if (!x) {
         sl_base_vec_free(&cv);
-        fprintf(stderr, "samplab %s: out of memory for %zu %s ids\n", cmd, cv.n, what);
+        sl_cli_errf("samplab %s: out of memory for %zu %s ids\n", cmd, cv.n, what);
         return 2;
     }
     for (size_t i = 0; i < cv.n; i++) {
         if (cv.d[i] != floor(cv.d[i]) || cv.d[i] < 0 || cv.d[i] >= (double)V) {
-            fprintf(stderr, "samplab %s: %s: %s entry %zu (%.17g) is not a token id in 0..%zu\n", cmd,
+            sl_cli_errf("samplab %s: %s: %s entry %zu (%.17g) is not a token id in 0..%zu\n", cmd,
                     sl_cli_esc(cv.source, e, sizeof e), what, i, cv.d[i], V - 1);
             sl_base_vec_free(&cv);
             free(x);
@@ -86,32 +86,32 @@ int sl_cli_gen_load(const char *cmd, const sl_cli_parsed *po, int allow_all, sl_
     memset(g, 0, sizeof *g);
     const char *fw = v[SL_CLI_FRAMEWORK].text;
     if (!fw) {
-        fprintf(stderr, "samplab %s: --framework F is required (samplab %s --help lists them)\n", cmd, cmd);
+        sl_cli_errf("samplab %s: --framework F is required (samplab %s --help lists them)\n", cmd, cmd);
         return 2;
     }
     if (allow_all && !strcmp(fw, "all")) {
         g->all = 1;
     } else if (!(g->ft = sl_fw_lookup(fw))) {
-        fprintf(stderr, "samplab %s: unknown framework '%s' (samplab %s --help lists them)\n", cmd,
+        sl_cli_errf("samplab %s: unknown framework '%s' (samplab %s --help lists them)\n", cmd,
                 sl_cli_esc(fw, e, sizeof e), cmd);
         return 2;
     } else if (!is_session(g->ft)) {
-        fprintf(stderr, "samplab %s: framework %s does not run step by step yet (no sampler session)\n", cmd,
+        sl_cli_errf("samplab %s: framework %s does not run step by step yet (no sampler session)\n", cmd,
                 g->ft->name);
         return 2;
     }
     const char *probs = v[SL_CLI_PROBS].text, *logits = v[SL_CLI_LOGITS].text;
     if (!!probs == !!logits) {
-        fprintf(stderr, "samplab %s: give exactly one of --logits SRC and --probs SRC (per-step rows)\n", cmd);
+        sl_cli_errf("samplab %s: give exactly one of --logits SRC and --probs SRC (per-step rows)\n", cmd);
         return 2;
     }
     if (g->all && probs) {
-        fprintf(stderr, "samplab %s: --framework all runs the frameworks that take --logits\n", cmd);
+        sl_cli_errf("samplab %s: --framework all runs the frameworks that take --logits\n", cmd);
         return 2;
     }
     if (g->ft) {
         if (!(g->ft->accepts & (logits ? SL_OPT_LOGITS : SL_OPT_PROBS))) {
-            fprintf(stderr, "samplab %s: framework %s takes --%s (%s)\n", cmd, g->ft->name,
+            sl_cli_errf("samplab %s: framework %s takes --%s (%s)\n", cmd, g->ft->name,
                     logits ? "probs" : "logits", g->ft->input_why);
             return 2;
         }
@@ -142,7 +142,7 @@ int sl_cli_gen_load(const char *cmd, const sl_cli_parsed *po, int allow_all, sl_
         else if (!strcmp(dt, "float64"))
             fo->dtype = SL_F64;
         else {
-            fprintf(stderr, "samplab %s: --dtype takes float32 or float64, not '%s'\n", cmd, sl_cli_esc(dt, e, sizeof e));
+            sl_cli_errf("samplab %s: --dtype takes float32 or float64, not '%s'\n", cmd, sl_cli_esc(dt, e, sizeof e));
             return 2;
         }
         fo->dtype_set = 1;
@@ -283,7 +283,7 @@ int sl_cli_replay_main(int argc, char **argv)
             continue;
         if (run_one(ft, &g.fo, &g.steps, &runs[nr], &err)) {
             char m[SL_CLI_ESC_MAX];
-            fprintf(stderr, "samplab replay: %s: %s\n", ft->name, sl_cli_esc(err.msg, m, sizeof m));
+            sl_cli_errf("samplab replay: %s: %s\n", ft->name, sl_cli_esc(err.msg, m, sizeof m));
             for (size_t j = 0; j <= nr; j++)
                 gen_run_free(&runs[j]);
             sl_cli_gen_free(&g);
@@ -292,7 +292,7 @@ int sl_cli_replay_main(int argc, char **argv)
         nr++;
     }
     if (!nr) {
-        fprintf(stderr, "samplab replay: no step-by-step framework on logits takes every option given\n");
+        sl_cli_errf("samplab replay: no step-by-step framework on logits takes every option given\n");
         sl_cli_gen_free(&g);
         return 2;
     }

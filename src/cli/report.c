@@ -52,7 +52,7 @@ static void progress(void *user, sl_report_event ev, size_t done, size_t total)
         fprintf(stderr, "\n");
         break;
     case SL_REPORT_EV_RENDER:
-        fprintf(stderr, "samplab report: rendering %zu figures with gnuplot\n", total);
+        sl_cli_errf("samplab report: rendering %zu figures with gnuplot\n", total);
         break;
     }
 }
@@ -109,7 +109,7 @@ static int run_supervised(sl_report_opts *o)
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
-        fprintf(stderr, "samplab report: cannot start the report process: %s\n", strerror(errno));
+        sl_cli_errf("samplab report: cannot start the report process: %s\n", strerror(errno));
         return 2;
     }
     if (pid == 0) {
@@ -141,7 +141,7 @@ static int run_supervised(sl_report_opts *o)
             for (int i = 0; i < 100 && kill(-pid, 0) == 0; i++)
                 nanosleep(&tick, NULL);
             discard_staging(staging, o->outdir);
-            fprintf(stderr, "samplab report: stopped by signal %d; %s holds no partial set\n", (int)got_signal, o->outdir);
+            sl_cli_errf("samplab report: stopped by signal %d; %s holds no partial set\n", (int)got_signal, o->outdir);
             int sig = got_signal;
             for (int i = 0; i < 3; i++)
                 sigaction(sigs[i], &old[i], NULL);
@@ -155,7 +155,7 @@ static int run_supervised(sl_report_opts *o)
     if (WIFEXITED(st))
         return WEXITSTATUS(st);
     discard_staging(staging, o->outdir);
-    fprintf(stderr, "samplab report: the report process ended by signal %d; %s is as it was\n",
+    sl_cli_errf("samplab report: the report process ended by signal %d; %s is as it was\n",
             WIFSIGNALED(st) ? WTERMSIG(st) : 0, o->outdir);
     return 2;
 }
@@ -186,17 +186,17 @@ int sl_cli_report_main(int argc, char **argv)
         sl_seed s;
         sl_error e;
         if (sl_base_seed_parse(pa[SL_CLI_SEED].text, &s, &e) || s.hi || s.lo > UINT64_MAX - 100000) {
-            fprintf(stderr, "samplab report: --seed must be an integer below 2^64 - 100000\n");
+            sl_cli_errf("samplab report: --seed must be an integer below 2^64 - 100000\n");
             return 2;
         }
         o.seed = s.lo;
     }
     if (o.n < 100 || o.n > 100000000) {
-        fprintf(stderr, "samplab report: --n must be between 100 and 100000000\n");
+        sl_cli_errf("samplab report: --n must be between 100 and 100000000\n");
         return 2;
     }
     if ((o.tensor || o.row >= 0) && !o.logits) {
-        fprintf(stderr, "samplab report: --tensor and --row choose inside a --logits file; give --logits SRC\n");
+        sl_cli_errf("samplab report: --tensor and --row choose inside a --logits file; give --logits SRC\n");
         return 2;
     }
     if (o.logits) {
@@ -207,7 +207,7 @@ int sl_cli_report_main(int argc, char **argv)
         if (o.row >= 0 && len >= 0 && (size_t)len < sizeof logits_arg)
             len += snprintf(logits_arg + len, sizeof logits_arg - (size_t)len, " --row %ld", o.row);
         if (len < 0 || (size_t)len >= sizeof logits_arg) {
-            fprintf(stderr, "samplab report: --logits path too long\n");
+            sl_cli_errf("samplab report: --logits path too long\n");
             return 2;
         }
         o.logits_replay = logits_arg;
@@ -215,7 +215,7 @@ int sl_cli_report_main(int argc, char **argv)
     sl_error err;
     if (sl_report_only_check(o.only, &err)) {
         char esc[SL_CLI_ESC_MAX];
-        fprintf(stderr, "samplab report: %s\n", sl_cli_esc(err.msg, esc, sizeof esc));
+        sl_cli_errf("samplab report: %s\n", sl_cli_esc(err.msg, esc, sizeof esc));
         return 2;
     }
     if (isatty(2))

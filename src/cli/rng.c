@@ -36,16 +36,16 @@ int sl_cli_rng_main(int argc, char **argv)
     int binary = po.a[SL_CLI_BINARY].given;
     char e[SL_CLI_ESC_MAX];
     if (!rng_name) {
-        fprintf(stderr, "samplab rng: --rng R is required (samplab rng --help lists the sources)\n");
+        sl_cli_errf("samplab rng: --rng R is required (samplab rng --help lists the sources)\n");
         return 2;
     }
     if (n == 0 && !binary) {
-        fprintf(stderr, "samplab rng: --n 0 (endless) needs --binary\n");
+        sl_cli_errf("samplab rng: --n 0 (endless) needs --binary\n");
         return 2;
     }
     const sl_rng_type *t = sl_rng_lookup(rng_name);
     if (!t) {
-        fprintf(stderr, "samplab rng: unknown random source '%s' (samplab rng --help lists them)\n",
+        sl_cli_errf("samplab rng: unknown random source '%s' (samplab rng --help lists them)\n",
                 sl_cli_esc(rng_name, e, sizeof e));
         return 2;
     }
@@ -60,7 +60,7 @@ int sl_cli_rng_main(int argc, char **argv)
     if (binary && t->word_bits != 32 && t->word_bits != 64)
         /* e.g. gsl:randu (2^31-1 values), gsl:ran0 (2^31-2): the bytes are not uniform,
          * and a battery fed them tests the packing, not the generator */
-        fprintf(stderr,
+        sl_cli_errf(
                 "samplab rng: note: %s words are not 32 bits wide (word_bits %u); --binary pads each to 4 "
                 "bytes, so the bytes are not uniform and a test battery will reject them\n",
                 t->name, t->word_bits);

@@ -39,6 +39,29 @@ int sl_cli_fail(const sl_error *err);
 /* The same as "samplab: <source>: <msg>". */
 int sl_cli_fail_in(const char *source, const sl_error *err);
 
+/* Progress and Ctrl-C for long runs (util.c). Between begin and end, SIGINT
+ * sets a flag instead of killing the process (a second Ctrl-C kills it; a
+ * process started with SIGINT ignored keeps ignoring it), and tick, called
+ * every so often with what is done, returns nonzero once the flag is set, so
+ * the loop stops, frees what it holds and the command prints one line
+ * ("interrupted after ...") and exits with SL_CLI_EXIT_INTERRUPTED. When
+ * stderr is a terminal, tick also rewrites one progress line there (after the
+ * first second, twice a second); end erases it. Nothing goes to stdout. */
+#define SL_CLI_EXIT_INTERRUPTED 130 /* 128 + SIGINT, the shell's convention */
+typedef struct sl_cli_progress {
+    const char *cmd, *unit;    /* "gof", "draws" */
+    double start, last;
+    int shown;
+    sl_progress p;             /* what a library loop takes: tick = sl_cli_progress_tick, ctx = this */
+    sl_progress quiet;         /* the same without the line: tick = the Ctrl-C check alone */
+} sl_cli_progress;
+void sl_cli_progress_begin(sl_cli_progress *pr, const char *cmd, const char *unit);
+int sl_cli_progress_tick(void *ctx, uint64_t done, uint64_t total);
+void sl_cli_progress_end(sl_cli_progress *pr);
+int sl_cli_interrupted(void);
+/* Prints "samplab CMD: interrupted after DONE UNIT (Ctrl-C); WHAT" and returns SL_CLI_EXIT_INTERRUPTED. */
+int sl_cli_interrupt_exit(const char *cmd, uint64_t done, const char *unit, const char *what);
+
 /* The option table (options.c): every option samplab has, its kind, its group
  * and its help. Option ids start at 1 so that 0 means none. */
 typedef enum sl_cli_opt {
@@ -55,13 +78,14 @@ typedef enum sl_cli_opt {
     SL_CLI_OPT_COUNT
 } sl_cli_opt;
 
+#define SL_CLI_SIZE_MAX 1000000000000ull /* the largest value of an SL_CLI_SIZE option: 10^12 */
 typedef enum sl_cli_kind {
     SL_CLI_FLAG,    /* no value */
     SL_CLI_STRING,  /* a name, a path, a seed or a list, read by the subcommand */
-    SL_CLI_SIZE,    /* a non-negative integer (size_t) */
+    SL_CLI_SIZE,    /* a non-negative integer (size_t), at most SL_CLI_SIZE_MAX */
     SL_CLI_LONG,    /* an integer */
     SL_CLI_INDEX,   /* a non-negative integer (long) */
-    SL_CLI_DOUBLE   /* a number, not NaN */
+    SL_CLI_DOUBLE   /* a finite number */
 } sl_cli_kind;
 
 /* Groups a subcommand takes whole. */
@@ -129,10 +153,15 @@ const char *sl_cli_bit_names(unsigned bit, char *buf, size_t n);
 int sl_cli_not_an_option(const char *cmd, const char *opt, const char *what, const char *name);
 /* The option list of s, generated from the table, under `title`. */
 void sl_cli_help_options(FILE *f, const sl_cli_spec *s, const char *title);
-/* `s` escaped for a one-line message: bytes below 0x20 and from 0x7f on as \xNN,
- * cut with "..." to fit n. Returns buf. */
+/* `s` escaped for a one-line message (base's sl_base_esc_str: bytes below 0x20
+ * and from 0x7f on as \xNN, cut with "..." to fit n). Returns buf. */
 #define SL_CLI_ESC_MAX 1024
-const char *sl_cli_esc(const char *s, char *buf, size_t n);
+#define sl_cli_esc(s, buf, n) sl_base_esc_str((s), (buf), (n))
+/* Formats one message and prints it to stderr as one printable line: every
+ * byte below 0x20 or from 0x7f on (a newline in an argument, a terminal
+ * escape) goes through sl_base_esc; the line ends in one newline; a long one
+ * keeps its head and its tail. Returns 2. */
+int sl_cli_errf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The logits settings `samplab pipeline` and `samplab compare` share (cli/pipeline.c). */
 typedef struct sl_cli_logits_args {

@@ -47,7 +47,7 @@ static double now(void)
 static int fail(const char *fmt, const char *what, const char *why)
 {
     char e1[SL_CLI_ESC_MAX], e2[SL_CLI_ESC_MAX];
-    fprintf(stderr, fmt, sl_cli_esc(what, e1, sizeof e1), why ? sl_cli_esc(why, e2, sizeof e2) : "");
+    sl_cli_errf(fmt, sl_cli_esc(what, e1, sizeof e1), why ? sl_cli_esc(why, e2, sizeof e2) : "");
     return 2;
 }
 
@@ -530,7 +530,7 @@ int sl_cli_sweep_main(int argc, char **argv)
         return rc;
     const char *spec = po.a[SL_CLI_SPEC].text, *dir = po.a[SL_CLI_OUT].text;
     if (!spec || !dir) {
-        fprintf(stderr, "samplab sweep: %s is needed (samplab sweep --help)\n", spec ? "--out DIR" : "--spec FILE");
+        sl_cli_errf("samplab sweep: %s is needed (samplab sweep --help)\n", spec ? "--out DIR" : "--spec FILE");
         return 2;
     }
     int resume = po.a[SL_CLI_RESUME].given;

@@ -30,7 +30,7 @@ int sl_cli_sweep_mpi(int argc, char **argv, const char *spec, const char *dir, i
     (void)spec;
     (void)dir;
     (void)resume;
-    fprintf(stderr, "samplab sweep: this samplab was built without Open MPI (libopenmpi-dev), so under "
+    sl_cli_errf("samplab sweep: this samplab was built without Open MPI (libopenmpi-dev), so under "
                     "mpirun each rank would run the whole study; rebuild with it, or run without mpirun\n");
     return 2;
 }
@@ -85,7 +85,7 @@ static int lost(int rc, const char *what)
     char msg[MPI_MAX_ERROR_STRING];
     int len = 0;
     MPI_Error_string(rc, msg, &len);
-    fprintf(stderr, "samplab sweep: %s failed (%.*s): a rank has stopped; the checkpoint keeps the finished "
+    sl_cli_errf("samplab sweep: %s failed (%.*s): a rank has stopped; the checkpoint keeps the finished "
                     "points, run again with --resume\n", what, len, msg);
     MPI_Abort(MPI_COMM_WORLD, 2);
     return 2;
@@ -124,7 +124,7 @@ static int serve(shared *s, int size, FILE *progress)
             char *nb = realloc(buf, (size_t)n + 1);
             if (!nb) {
                 free(buf);
-                fprintf(stderr, "samplab sweep: out of memory gathering a record\n");
+                sl_cli_errf("samplab sweep: out of memory gathering a record\n");
                 MPI_Abort(MPI_COMM_WORLD, 2);
                 return 2;
             }
@@ -171,14 +171,14 @@ static int work(sl_cli_sweep_run *r)
             return 0;
         char *rec = sl_cli_sweep_do(r, (size_t)i);
         if (!rec) {
-            fprintf(stderr, "samplab sweep: out of memory at point %lld\n", i);
+            sl_cli_errf("samplab sweep: out of memory at point %lld\n", i);
             MPI_Abort(MPI_COMM_WORLD, 2);
             return 2;
         }
         size_t n = strlen(rec);
         char *msg = malloc(n + 8);
         if (!msg || n > (size_t)0x7fffffff - 8) {
-            fprintf(stderr, "samplab sweep: the record of point %lld is too large to send\n", i);
+            sl_cli_errf("samplab sweep: the record of point %lld is too large to send\n", i);
             MPI_Abort(MPI_COMM_WORLD, 2);
             return 2;
         }
@@ -198,14 +198,14 @@ int sl_cli_sweep_mpi(int argc, char **argv, const char *spec, const char *dir, i
     (void)argv;
     int provided = 0, rank = 0, size = 1;
     if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) {
-        fprintf(stderr, "samplab sweep: MPI_Init_thread failed\n");
+        sl_cli_errf("samplab sweep: MPI_Init_thread failed\n");
         return 2;
     }
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (provided < MPI_THREAD_SERIALIZED && rank == 0 && size > 1)
-        fprintf(stderr, "samplab sweep: this MPI gives no MPI_THREAD_SERIALIZED; rank 0 only hands out points\n");
+        sl_cli_errf("samplab sweep: this MPI gives no MPI_THREAD_SERIALIZED; rank 0 only hands out points\n");
 
     sl_cli_sweep_run r;
     memset(&r, 0, sizeof r);

@@ -1,28 +1,51 @@
 /* util.c — seeds and errors shared by the subcommands. */
 #include <errno.h>
 #include <limits.h>
+#ifndef __wasi__
+#include <signal.h>
+#endif
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <time.h>
+#include <unistd.h>
+
 #include <jansson.h>
 
 #include "cli/sl_cli.h"
 
+int sl_cli_errf(const char *fmt, ...)
+{
+    char msg[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1;
+    if (len && msg[len - 1] == '\n') /* the format's own line end; any other newline is escaped */
+        len--;
+    char e[4 * sizeof msg + 8];
+    sl_base_esc(msg, len, e, sizeof e);
+    size_t el = strlen(e);
+    if (el > 1200) /* a long quoted name: keep the head and the tail, which says what is wrong */
+        fprintf(stderr, "%.400s...%s\n", e, e + el - 700);
+    else
+        fprintf(stderr, "%s\n", e);
+    return 2;
+}
+
 int sl_cli_fail(const sl_error *err)
 {
-    char e[SL_CLI_ESC_MAX];
     /* a message may quote the user's bytes (a file name, a field): one printable line */
-    fprintf(stderr, "samplab: %s\n", sl_cli_esc(err->msg, e, sizeof e));
-    return 2;
+    return sl_cli_errf("samplab: %s", err->msg);
 }
 
 int sl_cli_fail_in(const char *source, const sl_error *err)
 {
-    char e[SL_CLI_ESC_MAX], m[SL_CLI_ESC_MAX];
-    fprintf(stderr, "samplab: %s: %s\n", sl_cli_esc(source, e, sizeof e), sl_cli_esc(err->msg, m, sizeof m));
-    return 2;
+    return sl_cli_errf("samplab: %s: %s", source, err->msg);
 }
 
 int sl_cli_seed(const char *seed_text, const char *stream_text, sl_seed *out)
@@ -31,10 +54,10 @@ int sl_cli_seed(const char *seed_text, const char *stream_text, sl_seed *out)
     memset(out, 0, sizeof *out);
     out->lo = 42; /* samplab's default seed */
     if (seed_text && sl_base_seed_parse(seed_text, out, &err))
-        return sl_cli_fail(&err);
+        return sl_cli_fail_in("--seed", &err);
     if (stream_text) {
         if (sl_base_seed_parse_stream(stream_text, &out->stream, &err))
-            return sl_cli_fail(&err);
+            return sl_cli_fail_in("--stream", &err);
         out->has_stream = 1;
     }
     return 0;
@@ -51,7 +74,7 @@ int sl_cli_cpu(const char *cmd, const char *text, int *cpu)
     else if (!strcmp(text, "avx512"))
         *cpu = SL_CPU_AVX512;
     else {
-        fprintf(stderr, "samplab %s: --cpu takes avx2 or avx512, not '%s'\n", cmd, sl_cli_esc(text, e, sizeof e));
+        sl_cli_errf("samplab %s: --cpu takes avx2 or avx512, not '%s'\n", cmd, sl_cli_esc(text, e, sizeof e));
         return 2;
     }
     return 0;
@@ -67,4 +90,114 @@ int sl_cli_json_emit(struct json_t *root)
     fputc('\n', stdout);
     free(s);
     return 0;
+}
+
+/* ---------------------------------------------------------------- progress and Ctrl-C */
+
+#ifndef __wasi__
+static volatile sig_atomic_t interrupted;
+#else
+static int interrupted;
+#endif
+static int armed;
+
+#ifndef __wasi__
+static struct sigaction old_int;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+    signal(SIGINT, SIG_DFL); /* a second Ctrl-C kills at once */
+}
+
+static void arm(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    if (old_int.sa_handler == SIG_IGN) /* started with Ctrl-C ignored (nohup, a background job): keep it so */
+        sigaction(SIGINT, &old_int, NULL);
+}
+
+static void disarm(void)
+{
+    sigaction(SIGINT, &old_int, NULL);
+}
+#else /* WebAssembly (the explorer page): no signals, nothing to stop */
+static void arm(void) {}
+static void disarm(void) {}
+#endif
+
+static int interrupt_tick(void *ctx, uint64_t done, uint64_t total)
+{
+    (void)ctx;
+    (void)done;
+    (void)total;
+    return interrupted != 0;
+}
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void sl_cli_progress_begin(sl_cli_progress *pr, const char *cmd, const char *unit)
+{
+    memset(pr, 0, sizeof *pr);
+    pr->cmd = cmd;
+    pr->unit = unit;
+    pr->start = pr->last = mono_s();
+    pr->p.tick = sl_cli_progress_tick;
+    pr->p.ctx = pr;
+    pr->quiet.tick = interrupt_tick;
+    pr->quiet.ctx = pr;
+    if (!armed) {
+        arm();
+        armed = 1;
+    }
+}
+
+int sl_cli_progress_tick(void *ctx, uint64_t done, uint64_t total)
+{
+    sl_cli_progress *pr = ctx;
+    if (interrupted)
+        return 1;
+    double t = mono_s();
+    if (t - pr->start >= 1.0 && t - pr->last >= 0.5 && isatty(2)) {
+        if (total)
+            fprintf(stderr, "\rsamplab %s: %llu of %llu %s (%.0f s; Ctrl-C stops) ", pr->cmd,
+                    (unsigned long long)done, (unsigned long long)total, pr->unit, t - pr->start);
+        else
+            fprintf(stderr, "\rsamplab %s: %llu %s (%.0f s; Ctrl-C stops) ", pr->cmd, (unsigned long long)done,
+                    pr->unit, t - pr->start);
+        pr->last = t;
+        pr->shown = 1;
+    }
+    return 0;
+}
+
+void sl_cli_progress_end(sl_cli_progress *pr)
+{
+    if (pr->shown)
+        fprintf(stderr, "\r%79s\r", "");
+    pr->shown = 0;
+    if (armed && !interrupted)
+        disarm();
+    armed = 0;
+}
+
+int sl_cli_interrupted(void)
+{
+    return interrupted != 0;
+}
+
+int sl_cli_interrupt_exit(const char *cmd, uint64_t done, const char *unit, const char *what)
+{
+    sl_cli_errf("samplab %s: interrupted after %llu %s (Ctrl-C); %s", cmd, (unsigned long long)done, unit, what);
+    return SL_CLI_EXIT_INTERRUPTED;
 }

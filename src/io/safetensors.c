@@ -4,7 +4,8 @@
  * Metadata::validate, as of safetensors 0.4–0.5): 8 bytes N (u64, little-endian),
  * N bytes of UTF-8 JSON, then the byte buffer. The JSON maps each tensor name to
  * {"dtype": "F32", "shape": [..], "data_offsets": [begin, end]} (offsets relative
- * to the buffer); "__metadata__" is a free-form string map and is ignored here.
+ * to the buffer); "__metadata__" is null or a map of strings to strings (upstream's
+ * Option<HashMap<String, String>>: anything else is refused there and here), not read.
  * `safetensors.torch.save_file` pads the JSON with spaces to a multiple of 8 and
  * lays the tensors out contiguously, sorted by dtype then name.
  *
@@ -57,19 +58,25 @@ typedef struct sl_st_tensor {
     uint64_t begin, end;
 } sl_st_tensor;
 
-/* Copies `s` into `out` for a one-line message: control bytes become '?', and a
- * long name is cut with "..." so the message keeps its tail. */
+/* `s` for a one-line message: base's escaping (control bytes and bytes from
+ * 0x7f on as \xNN), cut with "..." to fit cap. */
 static const char *st_clean(const char *s, char *out, size_t cap)
 {
-    size_t i = 0, j = 0;
-    for (; s[i] && j + 4 < cap; i++)
-        out[j++] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ? '?' : s[i];
-    if (s[i]) {
-        memcpy(out + j, "...", 3);
-        j += 3;
+    return sl_base_esc_str(s, out, cap);
+}
+
+static const char *st_json_kind(const json_t *j)
+{
+    switch (json_typeof(j)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a number";
+    case JSON_TRUE: return "true";
+    case JSON_FALSE: return "false";
+    default: return "null";
     }
-    out[j] = '\0';
-    return out;
 }
 
 static int st_cmp_offset(const void *a, const void *b)
@@ -238,7 +245,7 @@ static int st_locate(const char *name, const unsigned char *buf, size_t len, con
         goto done;
     }
     if (!json_is_object(root)) {
-        rc = sl_base_error_set(err, SL_EINVAL, "%s: header is JSON but not an object", name);
+        rc = sl_base_error_set(err, SL_EINVAL, "%s: header is JSON but %s, not an object", name, st_json_kind(root));
         goto done;
     }
 
@@ -251,8 +258,27 @@ static int st_locate(const char *name, const unsigned char *buf, size_t len, con
     const char *key;
     json_t *val;
     json_object_foreach(root, key, val) {
-        if (!strcmp(key, "__metadata__"))
+        if (!strcmp(key, "__metadata__")) {
+            /* upstream's Metadata { metadata: Option<HashMap<String, String>> }: null or a map of strings */
+            if (json_is_null(val))
+                continue;
+            if (!json_is_object(val)) {
+                rc = sl_base_error_set(err, SL_EINVAL, "%s: header entry \"__metadata__\" is %s, not a map of strings",
+                                       name, st_json_kind(val));
+                goto done;
+            }
+            const char *mk;
+            json_t *mv;
+            json_object_foreach(val, mk, mv) {
+                if (!json_is_string(mv)) {
+                    rc = sl_base_error_set(err, SL_EINVAL,
+                                           "%s: header entry \"__metadata__\" maps \"%s\" to %s; its values are strings",
+                                           name, st_clean(mk, cn, sizeof cn), st_json_kind(mv));
+                    goto done;
+                }
+            }
             continue;
+        }
         if (sl_st_parse_entry(key, val, &ts[nt], why, sizeof why)) {
             free(ts[nt].shape);
             rc = sl_base_error_set(err, SL_EINVAL, "%s: header entry \"%s\" %s", name, st_clean(key, cn, sizeof cn), why);
@@ -424,8 +450,9 @@ int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_
         snprintf(src, sizeof src, "%s:%s", name, cn);
     else
         snprintf(src, sizeof src, "%s:%s[%ld]", name, cn, row);
-    if (V > SIZE_MAX / sizeof(double))
-        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %llu entries", name, (unsigned long long)V);
+    if (V > SL_IO_MAX_V)
+        return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has rows of %llu entries; samplab reads vectors of at "
+                                 "most %zu", name, cn, (unsigned long long)V, SL_IO_MAX_V);
     if ((rc = sl_base_vec_alloc(out, (size_t)V, src, err)))
         return rc;
     for (size_t i = 0; i < (size_t)V; i++)
@@ -447,6 +474,9 @@ int sl_io_steps_read_safetensors(const char *name, const unsigned char *buf, siz
                                  name, fd.cn, fd.shp);
     if (fd.V == 0 || fd.d0 == 0)
         return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has shape %s: no entries", name, fd.cn, fd.shp);
+    if (fd.V > SL_IO_MAX_V)
+        return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has steps of %llu entries; samplab reads at most %zu",
+                                 name, fd.cn, (unsigned long long)fd.V, SL_IO_MAX_V);
     char src[sizeof out->source];
     if (tensor)
         snprintf(src, sizeof src, "%s:%s", name, fd.cn);

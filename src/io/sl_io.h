@@ -17,7 +17,23 @@ int sl_io_vec_read_npy(const char *name, const unsigned char *buf, size_t len, s
 /* The numbers of text[0..len) as sl_io_vec_read_text reads them; `line` is the
  * line number of text[0] in messages. */
 int sl_io_text_numbers(const char *name, const char *text, size_t len, size_t line, sl_vec *out, sl_error *err);
-/* Reads a whole file into memory (caller frees). */
+/* The kind of file behind PATH (io/input.c): a regular file or a pipe is fine;
+ * a directory, a device (a symbolic link to /dev/zero) or a socket is
+ * SL_EINVAL with one line naming it; a name that does not exist is SL_EIO. */
+int sl_io_input_check(const char *path, sl_error *err);
+/* The first bytes b[0..n) of a text input `name` that should hold `what`
+ * ("numbers", "token ids", ...): the magic of a binary format (.npy,
+ * .safetensors, zip, gzip) or a UTF-16/UTF-32 byte-order mark is SL_EINVAL,
+ * naming what the file is; a UTF-8 byte-order mark is skipped (*skip = 3). */
+int sl_io_text_start(const char *name, const unsigned char *b, size_t n, const char *what, size_t *skip,
+                     sl_error *err);
+/* The largest vector a reader returns: 2^24 entries (LLM vocabularies have at
+ * most about 256,000 tokens); a longer one is refused, not allocated. */
+#define SL_IO_MAX_V ((size_t)1 << 24)
+/* The most bytes read from a pipe into memory (a regular file is read at its size). */
+#define SL_IO_MAX_PIPE ((size_t)1 << 28)
+/* Reads a whole file into memory (caller frees): a regular file or a pipe (at
+ * most SL_IO_MAX_PIPE bytes), after sl_io_input_check. */
 int sl_io_file_slurp(const char *path, unsigned char **buf, size_t *len, sl_error *err);
 
 
@@ -112,19 +128,26 @@ int sl_io_plot_render(const char *dir, const char *const *names, size_t n, sl_er
  * any number per line. Read as a stream into counts[0..V) (O(V) memory);
  * *n receives the number of draws. An id outside 0..V-1 or a field that is
  * not a decimal integer is SL_EINVAL, naming the file, line, column and draw
- * index. sl_io_draws_read zeroes counts first, reads "-" as standard input,
- * and also fails on a file with no draws. */
-int sl_io_draws_read(const char *path, size_t V, uint64_t *counts, uint64_t *n,
+ * index; so are a control byte, a field of more than 64 bytes, 1 MiB of
+ * whitespace in a row, more than SL_IO_MAX_DRAWS draws, a binary file and a
+ * file of id<TAB>count lines (counts, not draws). prog (may be NULL) is ticked
+ * once per MiB read. sl_io_draws_read zeroes counts first, reads "-" as
+ * standard input, and also fails on a file with no draws. */
+#define SL_IO_MAX_DRAWS 1000000000000ull /* 10^12: hours of reading; more is an endless stream */
+int sl_io_draws_read(const char *path, size_t V, uint64_t *counts, uint64_t *n, const sl_progress *prog,
                      struct sl_error *err);
 /* The same over an open stream (counts are added to, not zeroed; no-draw check left to the caller). */
-int sl_io_draws_stream(FILE *f, const char *name, size_t V, uint64_t *counts, uint64_t *n,
+int sl_io_draws_stream(FILE *f, const char *name, size_t V, uint64_t *counts, uint64_t *n, const sl_progress *prog,
                        struct sl_error *err);
 
-/* Counts: either one count per line for token ids 0..V-1 in order (exactly V
- * lines), or `id<TAB>count` lines (any whitespace; missing ids count 0, a
- * repeated id is an error), as `samplab draw --counts` prints them. Blank
- * lines and '#' comments are skipped. A negative or non-integer count, an id
- * outside 0..V-1 or all-zero counts is SL_EINVAL. */
+/* Counts: `id<TAB>count` lines (any whitespace), one for every id 0..V-1, in
+ * any order, as `samplab draw --counts` prints them. Blank lines and '#'
+ * comments are skipped. Refused (SL_EINVAL, one line naming the file and the
+ * line): a one-field line (one token id per line is a draws file, never
+ * guessed to be a list of counts), a negative or non-integer count, an id
+ * outside 0..V-1 or given twice, a missing id, all-zero counts, a total above
+ * SL_IO_MAX_COUNT, a line over 4096 bytes, a control byte, a binary file. */
+#define SL_IO_MAX_COUNT (1ull << 53) /* every total up to it is exact in a double */
 int sl_io_counts_read(const char *path, size_t V, uint64_t *counts, uint64_t *n,
                       struct sl_error *err);
 

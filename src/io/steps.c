@@ -178,6 +178,9 @@ int sl_io_steps_read_npy(const char *name, const unsigned char *buf, size_t len,
     if (!info.shape[0] || !info.shape[1])
         return sl_base_error_set(err, SL_EINVAL, "%s: shape (%zu, %zu) has no entries", name, info.shape[0],
                                  info.shape[1]);
+    if (info.shape[1] > SL_IO_MAX_V)
+        return sl_base_error_set(err, SL_EINVAL, "%s: steps of %zu entries; samplab reads at most %zu", name,
+                                 info.shape[1], SL_IO_MAX_V);
     sl_dtype dt = info.width == 8 ? SL_F64 : SL_F32;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (view && (uintptr_t)info.data % info.width == 0) {
@@ -227,6 +230,12 @@ static int line_has_numbers(const char *s, size_t n)
 int sl_io_steps_read_text(const char *name, const char *text, size_t len, sl_io_steps *out, sl_error *err)
 {
     memset(out, 0, sizeof *out);
+    size_t skip;
+    int src = sl_io_text_start(name, (const unsigned char *)text, len, "text of per-step numbers", &skip, err);
+    if (src)
+        return src;
+    text += skip;
+    len -= skip;
     size_t cap = 0, t = 0, V = 0, line = 0, first_line = 0;
     double *d = NULL;
     float *f = NULL;
@@ -301,7 +310,14 @@ int sl_io_steps_read(const char *path, const char *tensor, sl_io_steps *out, sl_
 {
     memset(out, 0, sizeof *out);
     struct stat st;
-    if (!*path || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (!strcmp(path, "-"))
+        return sl_base_error_set(err, SL_EINVAL, "-: standard input is not read for per-step rows; give a file name");
+    if (*path && stat(path, &st) == 0) {
+        int rc = sl_io_input_check(path, err); /* a directory or a device: say which */
+        if (rc)
+            return rc;
+    }
+    if (!*path || stat(path, &st) != 0) {
         /* an inline list is one step: "3,2,2,1" */
         if (*path && strspn(path, "0123456789+-.,eEinfatyINFATY \t") == strlen(path)) {
             if (tensor)

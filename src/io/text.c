@@ -18,7 +18,25 @@ static int is_sep(char c)
 
 int sl_io_vec_read_text(const char *name, const char *text, size_t len, sl_vec *out, sl_error *err)
 {
-    return sl_io_text_numbers(name, text, len, 1, out, err);
+    size_t skip;
+    int rc = sl_io_text_start(name, (const unsigned char *)text, len, "a text vector of numbers", &skip, err);
+    if (rc)
+        return rc;
+    return sl_io_text_numbers(name, text + skip, len - skip, 1, out, err);
+}
+
+/* Why tok (tl bytes) is not a number, beyond "not a number", for the message. */
+static const char *number_hint(const char *tok, size_t tl)
+{
+    if (tl >= 3 && !memcmp(tok, "\xef\xbb\xbf", 3))
+        return " (a UTF-8 byte-order mark inside the text)";
+    for (size_t i = 0; i < tl; i++)
+        if ((unsigned char)tok[i] >= 0x80)
+            return " (non-ASCII bytes: a Unicode minus sign or space?)";
+    for (size_t i = 0; i < tl; i++)
+        if ((unsigned char)tok[i] < 0x20 || tok[i] == 0x7f)
+            return " (a control byte)";
+    return "";
 }
 
 int sl_io_text_numbers(const char *name, const char *text, size_t len, size_t line, sl_vec *out, sl_error *err)
@@ -34,10 +52,13 @@ int sl_io_text_numbers(const char *name, const char *text, size_t len, size_t li
         goto done;
     }
     int after_comma = 0; /* a comma seen and no number since */
+    size_t ls = 0;       /* where the current line starts, for columns */
     while (i < len) {
         char c = text[i];
-        if (c == '\n')
+        if (c == '\n') {
             line++;
+            ls = i + 1;
+        }
         if (c == ',') {
             /* "1,,2" or a leading comma: an empty field, which would shift every later
              * token id by one if skipped. A trailing comma ("1, 2, 3,") is fine. */
@@ -58,7 +79,8 @@ int sl_io_text_numbers(const char *name, const char *text, size_t len, size_t li
             continue;
         }
         if (c == '\0') {
-            rc = sl_base_error_set(err, SL_EINVAL, "%s: line %zu: NUL byte in a text vector", name, line);
+            rc = sl_base_error_set(err, SL_EINVAL, "%s: line %zu, column %zu: a NUL byte (\\x00) in a text vector", name,
+                                   line, i - ls + 1);
             goto done;
         }
         size_t start = i;
@@ -66,8 +88,10 @@ int sl_io_text_numbers(const char *name, const char *text, size_t len, size_t li
             i++;
         size_t tl = i - start;
         if (tl >= sizeof tok) {
-            rc = sl_base_error_set(err, SL_EINVAL, "%s: line %zu, entry %zu: token of %zu characters is not a number",
-                              name, line, n, tl);
+            char q[64];
+            rc = sl_base_error_set(err, SL_EINVAL,
+                                   "%s: line %zu, column %zu, entry %zu: a token of %zu bytes ('%s') is not a number",
+                                   name, line, start - ls + 1, n, tl, sl_base_esc(text + start, 12, q, sizeof q));
             goto done;
         }
         memcpy(tok, text + start, tl);
@@ -76,7 +100,14 @@ int sl_io_text_numbers(const char *name, const char *text, size_t len, size_t li
         errno = 0;
         double dv = strtod(tok, &end);
         if (end != tok + tl || tl == 0) {
-            rc = sl_base_error_set(err, SL_EINVAL, "%s: line %zu, entry %zu: '%s' is not a number", name, line, n, tok);
+            char q[4 * sizeof tok];
+            rc = sl_base_error_set(err, SL_EINVAL, "%s: line %zu, entry %zu: '%s' is not a number%s", name, line, n,
+                                   sl_base_esc(tok, tl, q, sizeof q), number_hint(tok, tl));
+            goto done;
+        }
+        if (n >= SL_IO_MAX_V) {
+            rc = sl_base_error_set(err, SL_EINVAL, "%s: line %zu: more than %zu numbers; samplab reads vectors of at "
+                                   "most %zu entries", name, line, SL_IO_MAX_V, SL_IO_MAX_V);
             goto done;
         }
         float fv = strtof(tok, NULL);

@@ -11,21 +11,33 @@
 
 int sl_io_file_slurp(const char *path, unsigned char **buf, size_t *len, sl_error *err)
 {
+    int rc = sl_io_input_check(path, err);
+    if (rc)
+        return rc;
     FILE *f = fopen(path, "rb");
     if (!f)
         return sl_base_error_set(err, SL_EIO, "%s: cannot open: %s", path, strerror(errno));
     /* a regular file is read in one piece of its size (a 1 GB logits dump must not be
-     * copied through a doubling buffer); a pipe or a file that grows reads on */
+     * copied through a doubling buffer); a pipe or a file that grows reads on, up to
+     * SL_IO_MAX_PIPE bytes more: an endless pipe ends in an error, not in swap */
     struct stat st;
-    size_t cap = 1 << 16, n = 0;
+    size_t cap = 1 << 16, n = 0, limit = SL_IO_MAX_PIPE;
     if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-        (unsigned long long)st.st_size < SIZE_MAX - 1)
+        (unsigned long long)st.st_size < SIZE_MAX - 1 - SL_IO_MAX_PIPE) {
         cap = (size_t)st.st_size + 1;
+        limit += (size_t)st.st_size;
+    }
     unsigned char *b = malloc(cap);
     while (b) {
         n += fread(b + n, 1, cap - n, f);
         if (n < cap)
             break;
+        if (n >= limit) {
+            free(b);
+            fclose(f);
+            return sl_base_error_set(err, SL_EINVAL, "%s: more than %zu bytes from a pipe or a growing file; "
+                                     "samplab reads at most %zu", path, limit, limit);
+        }
         unsigned char *nb = cap <= SIZE_MAX / 2 ? realloc(b, cap *= 2) : NULL;
         if (!nb) {
             free(b);
@@ -63,6 +75,9 @@ int sl_io_vec_read(const char *spec, const char *tensor, long row, sl_vec *out, 
     memset(out, 0, sizeof *out);
     if (!*spec)
         return sl_base_error_set(err, SL_EINVAL, "an empty name is neither a file nor an inline list");
+    if (!strcmp(spec, "-"))
+        return sl_base_error_set(err, SL_EINVAL, "-: standard input is not read for a vector; give a file name or an "
+                                 "inline list such as 3,2,2,1");
     if (stat(spec, &st) != 0) {
         /* Not a file: an inline list such as "3,2,2,1" when it looks like numbers. */
         /* A comma and no '/' is meant as a list even with a typo in it ("3,2,x"):

@@ -47,7 +47,8 @@ int sl_stat_gof_tv_null(const double *p, size_t V, size_t support, uint64_t n, s
     if (n <= UINT32_MAX && t->tv_null_reps > 0) {
         double *tvs = malloc(t->tv_null_reps * sizeof *tvs);
         if (!tvs)
-            return sl_base_error_set(err, SL_ENOMEM, "TV null simulation failed");
+            return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu TV null replicates (--null-reps)",
+                                     t->tv_null_reps);
         int rc = sl_stat_tv_null_sim(p, V, n, t->tv_null_reps, SL_STAT_SIM_SEED, tvs, err);
         if (!rc)
             t->tv_null_q99 = sl_stat_quantile_sorted(tvs, t->tv_null_reps, 0.99);

@@ -71,7 +71,7 @@ put("safetensors", "mixed_dtypes", st(
     struct.pack("<4d", 1, 2, -1e300, float("-inf")) + bytes([0x80, 0x3f, 0x80, 0xff, 0xc0, 0x7f]) +
     bytes([0x00, 0x3c, 0x01, 0x00, 0x00, 0xfc])))
 
-# draws: token ids separated by any whitespace; counts: plain or id<TAB>count
+# draws: token ids separated by any whitespace; counts: id<TAB>count (a one-column file is refused)
 put("draws", "ids", "0 1 2 3\n4\n")
 put("draws", "mixed_ws", "3\n1 1 2 0\t5\r\n")
 put("counts", "plain", "12\n0\n7\n")

@@ -157,13 +157,13 @@ static inline int sl_fuzz_draws_one(const uint8_t *data, size_t size)
         FILE *f = fmemopen((void *)data, size, "r");
         if (!f)
             abort();
-        int rc = sl_io_draws_stream(f, "fuzz.draws", 7, counts, &n, &err);
+        int rc = sl_io_draws_stream(f, "fuzz.draws", 7, counts, &n, NULL, &err);
         fclose(f);
         if (rc && (!err.msg[0] || strchr(err.msg, '\n')))
             abort();
     }
     err.msg[0] = '\0';
-    int rc = sl_io_draws_read(sl_fuzz_tmp_write(data, size), 1000, counts, &n, &err);
+    int rc = sl_io_draws_read(sl_fuzz_tmp_write(data, size), 1000, counts, &n, NULL, &err);
     if (rc && (!err.msg[0] || strchr(err.msg, '\n')))
         abort();
     return 0;

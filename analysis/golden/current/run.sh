@@ -35,3 +35,7 @@ py default exprace_numpy.py @/exprace_numpy.txt
 py default exact_crafted.py @/exact_crafted.txt
 # torch 2.x's exact-audit paths at chosen uniforms (race, cdf, words, seeded vectors): exact_torch2.txt
 py default exact_torch2.py @/exact_torch2.txt
+# NumPy 2.4.6 numpy.lib.format._read_array_header on 2,947 .npy headers: npy_headers.txt
+py default npy_headers.py @/npy_headers.txt
+# safetensors 0.8.0 deserialize on 2,082 probe files: safetensors_headers.txt
+py default safetensors_headers.py @/safetensors_headers.txt
