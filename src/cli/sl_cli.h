@@ -263,6 +263,7 @@ typedef struct sl_cli_sweep_run {
     char tmpdir[4096];            /* this rank's scratch folder */
     FILE *progress;               /* stderr when it is a terminal, else NULL */
     double t0, last;              /* seconds: start, last progress line */
+    int interrupted;              /* a point stopped by Ctrl-C: not recorded */
 } sl_cli_sweep_run;
 /* sweep.c: the steps a serial run and an MPI run share. */
 int sl_cli_sweep_setup(sl_cli_sweep_run *r);   /* the folder and the checkpoint (rank 0) */

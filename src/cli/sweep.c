@@ -33,7 +33,8 @@ static void help(FILE *f)
             "with the same bytes as an uninterrupted run. Under mpirun (Open MPI), rank 0 reads the\n"
             "spec and hands out points one at a time; a rank that dies stops the run. A progress line\n"
             "goes to stderr on a terminal. The spec format: docs/sweep.md.\n\n"
-            "Exit status: 0 every point ran (whatever its verdict), 2 bad spec, folder or usage.\n\n");
+            "Exit status: 0 every point ran (whatever its verdict), 2 bad spec, folder or usage, 130\n"
+            "interrupted (Ctrl-C: the finished points stay in the checkpoint).\n\n");
     sl_cli_help_options(f, sl_cli_spec_lookup("sweep"), "options");
 }
 
@@ -236,6 +237,11 @@ int sl_cli_sweep_open_rank(sl_cli_sweep_run *r)
 char *sl_cli_sweep_do(sl_cli_sweep_run *r, size_t i)
 {
     char *rec = sl_cli_sweep_job(&r->sw, i, r->tmpdir);
+    if (rec && sl_cli_interrupted()) { /* a point cut short by Ctrl-C is no result */
+        free(rec);
+        r->interrupted = 1;
+        return NULL;
+    }
     if (rec && r->ckpt) {
         fprintf(r->ckpt, "%s\n", rec);
         fflush(r->ckpt);
@@ -551,8 +557,13 @@ int sl_cli_sweep_main(int argc, char **argv)
     for (size_t k = 0; !rc && k < r.n_todo; k++) {
         size_t i = r.todo[k];
         r.records[i] = sl_cli_sweep_do(&r, i);
-        if (!r.records[i])
+        if (!r.records[i] && r.interrupted) {
+            sl_cli_errf("samplab sweep: interrupted (Ctrl-C) at point %zu; %s/checkpoint keeps the %zu finished "
+                    "points: run again with --resume", i, dir, k + r.n_resumed);
+            rc = SL_CLI_EXIT_INTERRUPTED;
+        } else if (!r.records[i]) {
             rc = fail("samplab sweep: point %s: out of memory%s\n", "", NULL);
+        }
         sl_cli_sweep_progress(&r, k + 1, k + 1 == r.n_todo);
     }
     if (!rc)

@@ -73,6 +73,8 @@ static void *compute(void *arg)
         s->oom |= rec == NULL;
         s->done++;
         pthread_mutex_unlock(&s->mu);
+        if (!rec) /* out of memory, or Ctrl-C (r->interrupted): this rank computes no more */
+            break;
     }
     pthread_mutex_lock(&s->mu);
     s->local_done = 1;
@@ -154,7 +156,7 @@ static int serve(shared *s, int size, FILE *progress)
     free(buf);
     r->progress = progress;
     sl_cli_sweep_progress(r, s->done, 1);
-    return s->oom ? 2 : 0;
+    return r->interrupted ? SL_CLI_EXIT_INTERRUPTED : s->oom ? 2 : 0;
 }
 
 /* Any other rank: ask, run what is given, send the record, until told to stop. */
@@ -171,8 +173,9 @@ static int work(sl_cli_sweep_run *r)
             return 0;
         char *rec = sl_cli_sweep_do(r, (size_t)i);
         if (!rec) {
-            sl_cli_errf("samplab sweep: out of memory at point %lld\n", i);
-            MPI_Abort(MPI_COMM_WORLD, 2);
+            sl_cli_errf("samplab sweep: %s at point %lld; the checkpoint keeps the finished points: run again "
+                        "with --resume", r->interrupted ? "interrupted (Ctrl-C)" : "out of memory", i);
+            MPI_Abort(MPI_COMM_WORLD, r->interrupted ? SL_CLI_EXIT_INTERRUPTED : 2);
             return 2;
         }
         size_t n = strlen(rec);
@@ -262,7 +265,7 @@ int sl_cli_sweep_mpi(int argc, char **argv, const char *spec, const char *dir, i
         r.progress = isatty(2) ? stderr : NULL;
         for (size_t k = 0; !rc && k < r.n_todo; k++) {
             r.records[r.todo[k]] = sl_cli_sweep_do(&r, r.todo[k]);
-            rc = r.records[r.todo[k]] ? 0 : 2;
+            rc = r.records[r.todo[k]] ? 0 : r.interrupted ? SL_CLI_EXIT_INTERRUPTED : 2;
             sl_cli_sweep_progress(&r, k + 1, k + 1 == r.n_todo);
         }
         r.progress = NULL;

@@ -168,7 +168,8 @@ int sl_cli_progress_tick(void *ctx, uint64_t done, uint64_t total)
     if (interrupted)
         return 1;
     double t = mono_s();
-    if (t - pr->start >= 1.0 && t - pr->last >= 0.5 && isatty(2)) {
+    if (t - pr->start >= 1.0 && t - pr->last >= 0.5 && isatty(fileno(stderr))) {
+        /* fileno, not 2: a sweep's point writes stderr to memory, where no line belongs */
         if (total)
             fprintf(stderr, "\rsamplab %s: %llu of %llu %s (%.0f s; Ctrl-C stops) ", pr->cmd,
                     (unsigned long long)done, (unsigned long long)total, pr->unit, t - pr->start);

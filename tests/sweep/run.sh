@@ -49,6 +49,27 @@ printf '{"point":3,"study":"fit","job":"gof","inp' >>"$T/kill/checkpoint/rank-0.
 "$BIN" sweep --spec tests/sweep/slow.json --out "$T/kill" --resume 2>"$T/err" || fail "resume: $(cat "$T/err")"
 same "$T/ref" "$T/kill" "serial kill -9 after $done_before points, then --resume: same bytes"
 
+# Ctrl-C inside a point (SIGINT with its default action, as a terminal sends it):
+# exit 130, the cut point not recorded, and a resume gives the same bytes
+cat >"$T/int.json" <<'SPEC'
+{"studies": [{"job": "calibrate", "inputs": [{"logits": "data/weather.txt"}], "methods": ["cdf", "exprace", "cdf"],
+  "options": {"n": 25000, "seeds": 1000}}]}
+SPEC
+"$BIN" sweep --spec "$T/int.json" --out "$T/int-ref" 2>"$T/err" || fail "int serial: $(cat "$T/err")"
+/usr/bin/python3 - "$BIN" "$T" <<'PY' || fail "Ctrl-C inside a point"
+import signal, subprocess, sys, time
+b, t = sys.argv[1], sys.argv[2]
+p = subprocess.Popen([b, "sweep", "--spec", t + "/int.json", "--out", t + "/int"], stderr=subprocess.PIPE,
+                     restore_signals=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+time.sleep(1.2)
+p.send_signal(signal.SIGINT)
+err = p.communicate()[1].decode()
+sys.exit(0 if p.returncode == 130 and "interrupted (Ctrl-C)" in err else 1)
+PY
+[ -f "$T/int/summary.md" ] && fail "an interrupted run left a summary"
+"$BIN" sweep --spec "$T/int.json" --out "$T/int" --resume 2>"$T/err" || fail "resume after Ctrl-C: $(cat "$T/err")"
+same "$T/int-ref" "$T/int" "Ctrl-C inside a point: exit 130, then --resume: same bytes"
+
 # a resume with another spec is refused
 sed 's/"count": 3/"count": 2/' tests/sweep/slow.json >"$T/other.json"
 "$BIN" sweep --spec "$T/other.json" --out "$T/kill" --resume >"$T/out" 2>"$T/err"
