@@ -78,11 +78,12 @@ int sl_api_seed(const sl_api_settings *s, int with_stream, sl_seed *out, sl_erro
 {
     memset(out, 0, sizeof *out);
     out->lo = 42; /* samplab's default seed */
+    /* named by option, as the command line prints them (sl_cli_seed) */
     if (s->seed && sl_base_seed_parse(s->seed, out, err))
-        return sl_api_lib_error(err, SL_EINVAL);
+        return sl_api_lib_error_in(err, "--seed", SL_EINVAL);
     if (with_stream && s->stream) {
         if (sl_base_seed_parse_stream(s->stream, &out->stream, err))
-            return sl_api_lib_error(err, SL_EINVAL);
+            return sl_api_lib_error_in(err, "--stream", SL_EINVAL);
         out->has_stream = 1;
     }
     return SL_OK;
