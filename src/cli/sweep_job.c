@@ -47,17 +47,14 @@ static void args_free(args *a)
     memset(a, 0, sizeof *a);
 }
 
-/* "top_k" -> "--top-k" */
+/* "top_k" -> "--top-k" (the spec was checked: every key names an option) */
 static void push_key(args *a, const char *key)
 {
-    char name[128] = "--";
-    size_t n = strlen(key);
-    if (n > sizeof name - 3)
-        n = sizeof name - 3;
-    for (size_t i = 0; i < n; i++)
-        name[2 + i] = key[i] == '_' ? '-' : key[i];
-    name[2 + n] = 0;
-    push(a, name);
+    sl_cli_opt o = sl_cli_sweep_option(key);
+    if (o == SL_CLI_NONE)
+        a->oom = 1; /* not reached after sl_cli_sweep_parse; no argv for a key it refused */
+    else
+        push(a, sl_cli_options[o].name);
 }
 
 /* key: value as options; false and null leave the option out. */
@@ -102,17 +99,8 @@ static const json_t *combo_value(const json_t *settings, const char *want, size_
 /* A settings or options key the chain's step `cmd` takes. */
 static int step_takes(const char *cmd, const char *key)
 {
-    char name[128] = "--";
-    size_t n = strlen(key);
-    if (n > sizeof name - 3)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        name[2 + i] = key[i] == '_' ? '-' : key[i];
-    name[2 + n] = 0;
-    for (int o = 1; o < SL_CLI_OPT_COUNT; o++)
-        if (sl_cli_options[o].name && !strcmp(sl_cli_options[o].name, name))
-            return sl_cli_takes(sl_cli_spec_lookup(cmd), (sl_cli_opt)o);
-    return 0;
+    sl_cli_opt o = sl_cli_sweep_option(key);
+    return o != SL_CLI_NONE && sl_cli_takes(sl_cli_spec_lookup(cmd), o);
 }
 
 /* The point's argv for `cmd` (the job, or one step of a gof chain: only the

@@ -189,8 +189,7 @@ static int in_list(const char *const *list, const char *s)
     return 0;
 }
 
-/* The option a settings key names: "top_k" -> --top-k. */
-static sl_cli_opt option_of(const char *key)
+sl_cli_opt sl_cli_sweep_option(const char *key)
 {
     char name[96] = "--";
     size_t n = strlen(key);
@@ -265,7 +264,7 @@ static int check_key(sl_cli_sweep *sw, const sl_cli_sweep_study *st, const char 
     if (in_list(grid_keys, key))
         return spec_fail(sw, path, depth, "'%s' comes from the grid (inputs, frameworks, methods, seeds), "
                          "not from settings or options", key);
-    sl_cli_opt o = option_of(key);
+    sl_cli_opt o = sl_cli_sweep_option(key);
     if (o == SL_CLI_NONE) {
         char dashed[96];
         snprintf(dashed, sizeof dashed, "%s", key);
