@@ -57,14 +57,29 @@ cat >"$T/int.json" <<'SPEC'
 SPEC
 "$BIN" sweep --spec "$T/int.json" --out "$T/int-ref" 2>"$T/err" || fail "int serial: $(cat "$T/err")"
 /usr/bin/python3 - "$BIN" "$T" <<'PY' || fail "Ctrl-C inside a point"
-import signal, subprocess, sys, time
+import os, signal, subprocess, sys, time
 b, t = sys.argv[1], sys.argv[2]
 p = subprocess.Popen([b, "sweep", "--spec", t + "/int.json", "--out", t + "/int"], stderr=subprocess.PIPE,
                      restore_signals=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-time.sleep(1.2)
+def catches_sigint():  # SigCgt of /proc/PID/status: the point's handler is in place
+    for line in open("/proc/%d/status" % p.pid):
+        if line.startswith("SigCgt:"):
+            return int(line.split()[1], 16) >> (signal.SIGINT - 1) & 1
+def recorded():
+    try:
+        return open(t + "/int/checkpoint/rank-0.jsonl").read().count("\n")
+    except OSError:
+        return 0
+# one SIGINT inside the second point: after the first is recorded, once the handler is armed
+end = time.time() + 120
+while p.poll() is None and time.time() < end and not (recorded() >= 1 and catches_sigint()):
+    time.sleep(0.005)
 p.send_signal(signal.SIGINT)
 err = p.communicate()[1].decode()
-sys.exit(0 if p.returncode == 130 and "interrupted (Ctrl-C)" in err else 1)
+ok = p.returncode == 130 and "interrupted (Ctrl-C)" in err
+if not ok:
+    print("exit %s, %d points recorded, stderr %r" % (p.returncode, recorded(), err))
+sys.exit(0 if ok else 1)
 PY
 [ -f "$T/int/summary.md" ] && fail "an interrupted run left a summary"
 "$BIN" sweep --spec "$T/int.json" --out "$T/int" --resume 2>"$T/err" || fail "resume after Ctrl-C: $(cat "$T/err")"
