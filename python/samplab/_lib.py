@@ -79,7 +79,7 @@ class Settings(ctypes.Structure):
                 ("has_null_reps", ctypes.c_int), ("null_reps", ctypes.c_size_t),
                 ("has_trials", ctypes.c_int), ("trials", ctypes.c_size_t),
                 ("tokens", ctypes.c_char_p), ("draws_file", ctypes.c_char_p), ("counts_file", ctypes.c_char_p),
-                ("size", ctypes.c_size_t)]
+                ("alpha_text", ctypes.c_char_p), ("size", ctypes.c_size_t)]
 
 
 lib = _load()

@@ -30,16 +30,49 @@ char *sl_api_pipeline_json(const sl_logits_pipeline_type *t, const sl_logits_res
     return s;
 }
 
-int sl_api_pipeline(const sl_api_src *src, const sl_api_settings *s, char **json, sl_error *err)
+int sl_api_logits_input(const char *cmd, const sl_api_src *src, const sl_api_settings *s, sl_vec *vec,
+                        sl_logits_cfg *cfg, sl_error *err)
 {
-    *json = NULL;
+    sl_fw_opts fo;
+    memset(vec, 0, sizeof *vec);
+    *cfg = s->cfg;
+    cfg->context = NULL;
+    cfg->context_n = 0;
+    if (sl_api_fw_opts(cmd, s, &fo, err))
+        return SL_EINVAL;
+    cfg->cpu = fo.cfg.cpu;
+    if (!src->spec && !src->data)
+        return sl_base_error_set(err, SL_EINVAL, "samplab %s: --logits SRC is required", cmd);
+    int pen = cfg->has_penalty || cfg->has_freq || cfg->has_presence;
+    if (pen && !s->context)
+        return sl_base_error_set(err, SL_EINVAL, "samplab %s: a penalty needs --context IDS (the token ids it applies to)",
+                                 cmd);
+    if (s->context && !pen)
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "samplab %s: --context is only used by --repetition-penalty (or a llama.cpp penalty)", cmd);
+    if (sl_api_vec_read(src, vec, err))
+        return sl_api_lib_error(err, SL_EINVAL);
+    long *ctx = NULL;
+    size_t ctx_n = 0;
+    if (s->context && sl_api_ids(cmd, s->context, "context", vec->n, &ctx, &ctx_n, err)) {
+        sl_base_vec_free(vec);
+        return SL_EINVAL;
+    }
+    cfg->context = ctx;
+    cfg->context_n = ctx_n;
+    return SL_OK;
+}
+
+int sl_api_pipeline_run(const sl_api_src *src, const sl_api_settings *s, sl_api_pipeline_result *r, sl_error *err)
+{
+    memset(r, 0, sizeof *r);
     if (!s->framework)
         return sl_base_error_set(err, SL_EINVAL,
                                  "samplab pipeline: --framework F is required (samplab pipeline --help lists them)");
     const sl_logits_pipeline_type *t = sl_logits_pipeline_lookup(s->framework);
     if (!t)
         return sl_base_error_set(err, SL_EINVAL,
-                                 "samplab pipeline: unknown framework '%.200s' (samplab pipeline --help lists them)",
+                                 "samplab pipeline: unknown framework '%s' (samplab pipeline --help lists them)",
                                  s->framework);
     sl_api_settings q = *s;
     q.dtype = q.torch = q.torch_build = q.llamacpp = q.rand = q.cpu = NULL; /* not of the sampling groups */
@@ -47,39 +80,40 @@ int sl_api_pipeline(const sl_api_src *src, const sl_api_settings *s, char **json
     const char *miss = sl_api_refused(&q, 1, t->accepts | SL_OPT_LOGITS);
     if (miss)
         return sl_base_error_set(err, SL_EINVAL, "samplab pipeline: %s is not an option of framework %s", miss, t->name);
-    sl_fw_opts fo;
-    if (sl_api_fw_opts("pipeline", s, &fo, err))
-        return SL_EINVAL;
-    sl_logits_cfg cfg = s->cfg;
-    cfg.cpu = fo.cfg.cpu;
-    int pen = cfg.has_penalty || cfg.has_freq || cfg.has_presence;
-    if (pen && !s->context)
-        return sl_base_error_set(err, SL_EINVAL,
-                                 "samplab pipeline: a penalty needs --context IDS (the token ids it applies to)");
-    if (s->context && !pen)
-        return sl_base_error_set(err, SL_EINVAL,
-                                 "samplab pipeline: --context is only used by --repetition-penalty (or a llama.cpp penalty)");
     sl_vec vec;
-    if (sl_api_vec_read(src, &vec, err))
-        return sl_api_lib_error(err, SL_EINVAL);
-    long *ctx = NULL;
-    size_t ctx_n = 0;
-    if (s->context && sl_api_ids("pipeline", s->context, "context", vec.n, &ctx, &ctx_n, err)) {
-        sl_base_vec_free(&vec);
-        return SL_EINVAL;
-    }
-    cfg.context = ctx;
-    cfg.context_n = ctx_n;
-    sl_logits_result res;
-    int rc = sl_logits_pipeline_run(t, &vec, &cfg, &res, err);
-    if (rc) {
+    sl_logits_cfg cfg;
+    int rc = sl_api_logits_input("pipeline", src, s, &vec, &cfg, err);
+    if (rc)
+        return rc;
+    if ((rc = sl_logits_pipeline_run(t, &vec, &cfg, &r->res, err))) {
         sl_api_lib_error(err, rc);
     } else {
-        *json = sl_api_pipeline_json(t, &res, cfg.cpu);
-        sl_logits_result_free(&res);
-        rc = *json ? SL_OK : sl_base_error_set(err, SL_ENOMEM, "samplab pipeline: out of memory writing JSON");
+        r->t = t;
+        r->cpu = cfg.cpu;
+        if (t == &sl_logits_pipeline_candle_type && !cfg.has_temperature && (cfg.has_top_k || cfg.has_top_p))
+            r->note = "candle without --temperature is ArgMax (LogitsProcessor::new(seed, None, ..)): --top-k and "
+                      "--top-p act only with a temperature";
     }
-    free(ctx);
+    free((long *)cfg.context);
     sl_base_vec_free(&vec);
     return rc;
+}
+
+void sl_api_pipeline_result_free(sl_api_pipeline_result *r)
+{
+    if (r->t)
+        sl_logits_result_free(&r->res);
+    r->t = NULL;
+}
+
+int sl_api_pipeline(const sl_api_src *src, const sl_api_settings *s, char **json, sl_error *err)
+{
+    *json = NULL;
+    sl_api_pipeline_result r;
+    int rc = sl_api_pipeline_run(src, s, &r, err);
+    if (rc)
+        return rc;
+    *json = sl_api_pipeline_json(r.t, &r.res, r.cpu);
+    sl_api_pipeline_result_free(&r);
+    return *json ? SL_OK : sl_base_error_set(err, SL_ENOMEM, "samplab pipeline: out of memory writing JSON");
 }

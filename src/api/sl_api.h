@@ -99,6 +99,7 @@ typedef struct sl_api_settings {
     int has_trials; size_t trials;
     const char *tokens;       /* check: the observed ids (a SRC) */
     const char *draws_file, *counts_file; /* gof: --draws FILE, --counts FILE */
+    const char *alpha_text;   /* --alpha as typed, quoted by gof's refusal (NULL: the number, %g) */
     size_t size;              /* sizeof(sl_api_settings), set by sl_api_settings_init: a binding's check */
 } sl_api_settings;
 
@@ -135,6 +136,23 @@ int sl_api_draw(const sl_api_src *src, int is_logits, const sl_api_settings *s, 
  * (V entries) or as ids (n entries, each in 0..V-1), or drawn with s->method. */
 int sl_api_gof(const sl_api_src *ref, int is_logits, const uint64_t *counts, size_t n_counts, const long *ids,
                size_t n_ids, const sl_api_settings *s, char **json, sl_error *err);
+/* What a logits command (pipeline, compare) reads: --cpu, a penalty with its
+ * --context, the vector (src->spec NULL without data: "--logits SRC is
+ * required") and the context ids. *cfg is s->cfg with its cpu and context set;
+ * free vec and cfg->context. */
+int sl_api_logits_input(const char *cmd, const sl_api_src *src, const sl_api_settings *s, sl_vec *vec,
+                        sl_logits_cfg *cfg, sl_error *err);
+/* `samplab pipeline` as a struct: the pipeline t run on the logits read. */
+typedef struct sl_api_pipeline_result {
+    const sl_logits_pipeline_type *t;
+    sl_logits_result res;
+    int cpu;                  /* the --cpu setting, SL_CPU_* */
+    const char *note;         /* a remark on the settings (static; the command prints it as a note), or NULL */
+} sl_api_pipeline_result;
+/* The settings checked as the command checks them, the source read, the
+ * pipeline run (one path for the command and the call). */
+int sl_api_pipeline_run(const sl_api_src *logits, const sl_api_settings *s, sl_api_pipeline_result *r, sl_error *err);
+void sl_api_pipeline_result_free(sl_api_pipeline_result *r);
 /* `samplab pipeline --framework F --logits SRC`. */
 int sl_api_pipeline(const sl_api_src *logits, const sl_api_settings *s, char **json, sl_error *err);
 /* `samplab replay` over the rows of steps (s->framework may be "all"). */

@@ -505,7 +505,7 @@ int sl_cli_compare_main(int argc, char **argv)
     }
     if (a.cpu_text)
         cmp_shell_word(a.cpu_text, cmp_cpu_text, sizeof cmp_cpu_text);
-    int rc = sl_cli_logits_load("compare", &a);
+    int rc = sl_cli_logits_load("compare", &po, &a);
     if (rc) {
         sl_cli_logits_free(&a);
         return rc;

@@ -551,3 +551,49 @@ void sl_cli_help_options(FILE *f, const sl_cli_spec *s, const char *title)
     help_list(f, s, s->takes);
     help_list(f, s, s->shared);
 }
+
+void sl_cli_settings_from(const sl_cli_parsed *p, sl_api_settings *s)
+{
+    const sl_cli_arg *v = p->a;
+    sl_cli_logits_args la;
+    sl_api_settings_init(s);
+    s->framework = v[SL_CLI_FRAMEWORK].text;
+    s->method = v[SL_CLI_METHOD].text;
+    s->rng = v[SL_CLI_RNG].text;
+    s->seed = v[SL_CLI_SEED].text;
+    s->stream = v[SL_CLI_STREAM].text;
+    s->has_n = v[SL_CLI_N].given;
+    s->n = v[SL_CLI_N].size;
+    s->has_num_samples = v[SL_CLI_NUM_SAMPLES].given;
+    s->num_samples = v[SL_CLI_NUM_SAMPLES].size;
+    s->replacement = v[SL_CLI_REPLACEMENT].given;
+    s->simd_sum = v[SL_CLI_SIMD_SUM].given;
+    s->counts = v[SL_CLI_COUNTS].given;
+    s->dtype = v[SL_CLI_DTYPE].text;
+    s->torch = v[SL_CLI_TORCH].text;
+    s->torch_build = v[SL_CLI_TORCH_BUILD].text;
+    s->llamacpp = v[SL_CLI_LLAMACPP].text;
+    s->rand = v[SL_CLI_RAND].text;
+    s->cpu = v[SL_CLI_CPU].text;
+    s->context = v[SL_CLI_CONTEXT].text;
+    sl_cli_logits_from(p, &la);
+    s->cfg = la.cfg;
+    s->has_alpha = v[SL_CLI_ALPHA].given;
+    s->alpha = v[SL_CLI_ALPHA].d;
+    s->alpha_text = v[SL_CLI_ALPHA].text;
+    s->has_null_reps = v[SL_CLI_NULL_REPS].given;
+    s->null_reps = v[SL_CLI_NULL_REPS].size;
+    s->has_trials = v[SL_CLI_TRIALS].given;
+    s->trials = v[SL_CLI_TRIALS].size;
+    s->tokens = v[SL_CLI_GEN_TOKENS].text;
+    s->draws_file = v[SL_CLI_DRAWS].text;
+    s->counts_file = v[SL_CLI_COUNTS_FILE].text;
+}
+
+sl_api_src sl_cli_src_from(const sl_cli_parsed *p)
+{
+    const sl_cli_arg *v = p->a;
+    sl_api_src src = {v[SL_CLI_PROBS].text ? v[SL_CLI_PROBS].text : v[SL_CLI_LOGITS].text, v[SL_CLI_TENSOR].text,
+                      v[SL_CLI_ROW].given ? v[SL_CLI_ROW].l : -1, NULL, 0, NULL};
+    return src;
+}

@@ -46,50 +46,17 @@ void sl_cli_logits_from(const sl_cli_parsed *p, sl_cli_logits_args *a)
     a->cpu_text = v[SL_CLI_CPU].text;
 }
 
-int sl_cli_logits_load(const char *cmd, sl_cli_logits_args *a)
+int sl_cli_logits_load(const char *cmd, const sl_cli_parsed *p, sl_cli_logits_args *a)
 {
+    /* the checks and the reading are the library's (api/pipeline.c) */
+    sl_api_settings s;
+    sl_cli_settings_from(p, &s);
+    sl_api_src src = sl_cli_src_from(p);
     sl_error err;
-    if (sl_cli_cpu(cmd, a->cpu_text, &a->cfg.cpu))
-        return 2;
-    if (!a->src) {
-        sl_cli_errf("samplab %s: --logits SRC is required\n", cmd);
-        return 2;
-    }
-    if ((a->cfg.has_penalty || a->cfg.has_freq || a->cfg.has_presence) && !a->context_src) {
-        sl_cli_errf("samplab %s: a penalty needs --context IDS (the token ids it applies to)\n", cmd);
-        return 2;
-    }
-    if (a->context_src && !a->cfg.has_penalty && !a->cfg.has_freq && !a->cfg.has_presence) {
-        sl_cli_errf("samplab %s: --context is only used by --repetition-penalty (or a llama.cpp penalty)\n", cmd);
-        return 2;
-    }
-    if (sl_io_vec_read(a->src, a->tensor, a->row, &a->vec, &err))
-        return sl_cli_fail(&err);
+    if (sl_api_logits_input(cmd, &src, &s, &a->vec, &a->cfg, &err))
+        return sl_cli_api_fail(&err);
     a->loaded = 1;
-    if (a->context_src) {
-        sl_vec cv;
-        if (sl_io_vec_read(a->context_src, NULL, -1, &cv, &err))
-            return sl_cli_fail(&err);
-        a->context = malloc((cv.n ? cv.n : 1) * sizeof *a->context);
-        if (!a->context) {
-            sl_base_vec_free(&cv);
-            sl_cli_errf("samplab %s: out of memory\n", cmd);
-            return 2;
-        }
-        for (size_t i = 0; i < cv.n; i++) {
-            if (cv.d[i] != floor(cv.d[i]) || cv.d[i] < 0 || cv.d[i] >= (double)a->vec.n) {
-                char e[SL_CLI_ESC_MAX];
-                sl_cli_errf("samplab %s: %s: context entry %zu (%.17g) is not a token id in 0..%zu\n", cmd,
-                        sl_cli_esc(cv.source, e, sizeof e), i, cv.d[i], a->vec.n - 1);
-                sl_base_vec_free(&cv);
-                return 2;
-            }
-            a->context[i] = (long)cv.d[i];
-        }
-        a->cfg.context = a->context;
-        a->cfg.context_n = cv.n;
-        sl_base_vec_free(&cv);
-    }
+    a->context = (long *)a->cfg.context;
     return 0;
 }
 
@@ -122,52 +89,31 @@ int sl_cli_pipeline_main(int argc, char **argv)
     int st = sl_cli_parse("pipeline", argc, argv, pipeline_help, &po);
     if (st >= 0)
         return st;
-    sl_cli_logits_args a;
-    sl_cli_logits_from(&po, &a);
-    const char *fw = po.a[SL_CLI_FRAMEWORK].text;
-    char e[SL_CLI_ESC_MAX];
-    if (!fw) {
-        sl_cli_errf("samplab pipeline: --framework F is required (samplab pipeline --help lists them)\n");
-        return 2;
-    }
-    const sl_logits_pipeline_type *t = sl_logits_pipeline_lookup(fw);
-    if (!t) {
-        sl_cli_errf("samplab pipeline: unknown framework '%s' (samplab pipeline --help lists them)\n",
-                sl_cli_esc(fw, e, sizeof e));
-        return 2;
-    }
-    sl_cli_opt miss = sl_cli_refused(&po, SL_CLI_G_SAMPLING | SL_CLI_G_LLAMA_PENALTY, t->accepts);
-    if (miss)
-        return sl_cli_not_an_option("pipeline", sl_cli_options[miss].name, "framework", t->name);
-    int rc = sl_cli_logits_load("pipeline", &a);
-    if (rc) {
-        sl_cli_logits_free(&a);
-        return rc;
-    }
+    /* the settings as the library call takes them: one path for both (api/pipeline.c) */
+    sl_api_settings s;
+    sl_cli_settings_from(&po, &s);
+    sl_api_src src = sl_cli_src_from(&po);
+    sl_api_pipeline_result r;
     sl_error err;
-    sl_logits_result res;
-    if (sl_logits_pipeline_run(t, &a.vec, &a.cfg, &res, &err)) {
-        sl_cli_logits_free(&a);
-        return sl_cli_fail(&err);
-    }
-    if (t == &sl_logits_pipeline_candle_type && !a.cfg.has_temperature && (a.cfg.has_top_k || a.cfg.has_top_p))
-        sl_cli_errf("samplab pipeline: note: candle without --temperature is ArgMax (LogitsProcessor::new(seed, "
-                        "None, ..)): --top-k and --top-p act only with a temperature\n");
-    if (a.json) {
-        char *s = sl_api_pipeline_json(t, &res, a.cfg.cpu);
-        if (!s) {
+    if (sl_api_pipeline_run(&src, &s, &r, &err))
+        return sl_cli_api_fail(&err);
+    if (r.note)
+        sl_cli_errf("samplab pipeline: note: %s\n", r.note);
+    int rc = 0;
+    if (po.a[SL_CLI_JSON].given) {
+        char *js = sl_api_pipeline_json(r.t, &r.res, r.cpu);
+        if (!js) {
             sl_cli_errf("samplab pipeline: out of memory writing JSON\n");
             rc = 2;
         } else {
-            printf("%s\n", s);
-            free(s);
+            printf("%s\n", js);
+            free(js);
         }
     } else {
-        for (size_t i = 0; i < res.V; i++)
-            if (res.kept[i])
-                printf(res.precision == 32 ? "%zu\t%.9g\n" : "%zu\t%.17g\n", i, res.probs[i]);
+        for (size_t i = 0; i < r.res.V; i++)
+            if (r.res.kept[i])
+                printf(r.res.precision == 32 ? "%zu\t%.9g\n" : "%zu\t%.17g\n", i, r.res.probs[i]);
     }
-    sl_logits_result_free(&res);
-    sl_cli_logits_free(&a);
+    sl_api_pipeline_result_free(&r);
     return rc;
 }

@@ -178,8 +178,9 @@ typedef struct sl_cli_logits_args {
 void sl_cli_logits_from(const sl_cli_parsed *p, sl_cli_logits_args *a);
 /* --cpu avx2|avx512 (NULL: auto) as an SL_CPU_*; prints the error and returns 2. */
 int sl_cli_cpu(const char *cmd, const char *text, int *cpu);
-/* Reads the logits and the context; prints the error and returns 2 on failure. */
-int sl_cli_logits_load(const char *cmd, sl_cli_logits_args *a);
+/* Reads the logits and the context of p (api's sl_api_logits_input: --cpu and
+ * the penalty's --context checked there); prints the error and returns 2 on failure. */
+int sl_cli_logits_load(const char *cmd, const sl_cli_parsed *p, sl_cli_logits_args *a);
 void sl_cli_logits_free(sl_cli_logits_args *a);
 /* A generation's settings, per-step rows and prompt, as `samplab replay` and
  * `samplab check` read them (cli/replay.c). */
@@ -200,6 +201,16 @@ int sl_cli_gen_load(const char *cmd, const sl_cli_parsed *po, int allow_all, sl_
 void sl_cli_gen_free(sl_cli_gen *g);
 /* Token ids from SRC (inline list or file), each in 0..V-1; prints and returns 2 if not. */
 int sl_cli_gen_ids(const char *cmd, const char *src, const char *what, size_t V, long **ids, size_t *n);
+
+/* The settings of a parsed command line as the library calls take them
+ * (api/settings.c): each option given into its field (its text where the
+ * field is text). The calls check the values; cli/ only reads argv. */
+void sl_cli_settings_from(const sl_cli_parsed *p, sl_api_settings *s);
+/* The source a command reads: --probs or --logits (NULL if neither), --tensor, --row. */
+sl_api_src sl_cli_src_from(const sl_cli_parsed *p);
+/* Prints the library's one-line message (api: "samplab CMD: ..." or
+ * "samplab: ...") and returns 2. */
+int sl_cli_api_fail(const sl_error *err);
 
 /* --probs/--logits/--temperature/--tensor/--row of a parsed command line. */
 void sl_cli_ref_from(const sl_cli_parsed *p, sl_api_ref_opts *o);

@@ -202,3 +202,8 @@ int sl_cli_interrupt_exit(const char *cmd, uint64_t done, const char *unit, cons
     sl_cli_errf("samplab %s: interrupted after %llu %s (Ctrl-C); %s", cmd, (unsigned long long)done, unit, what);
     return SL_CLI_EXIT_INTERRUPTED;
 }
+
+int sl_cli_api_fail(const sl_error *err)
+{
+    return sl_cli_errf("%s", err->msg);
+}
