@@ -89,38 +89,68 @@ char *sl_api_gof_json(const sl_api_ref *ref, const char *draws_name, const sl_st
     return s;
 }
 
-int sl_api_gof(const sl_api_src *src, int is_logits, const uint64_t *counts_in, size_t n_counts, const long *ids,
-               size_t n_ids, const sl_api_settings *s, char **json, sl_error *err)
+/* The reference as gof reads it: a source with no text and no data is no
+ * --probs or --logits (or both), which sl_api_ref_load refuses. */
+static int gof_ref(const sl_api_src *src, int is_logits, const sl_api_settings *s, sl_api_gof_result *r, sl_error *err)
 {
-    *json = NULL;
+    sl_api_ref_opts *ro = &r->ro;
+    int given = src->spec || src->data;
+    const char *name = src->spec ? src->spec : "<memory>";
+    memset(ro, 0, sizeof *ro);
+    ro->probs = given && !is_logits ? name : NULL;
+    ro->logits = given && is_logits ? name : NULL;
+    ro->tensor = src->tensor;
+    ro->row = src->row;
+    ro->has_temperature = s->cfg.has_temperature;
+    ro->temperature = s->cfg.temperature;
+    int rc;
+    if (src->spec || !given) {
+        rc = sl_api_ref_load(ro, &r->ref, err);
+    } else if (ro->probs && ro->has_temperature) {
+        rc = sl_base_error_set(err, SL_EINVAL, "--temperature applies to --logits only");
+    } else {
+        sl_vec vec;
+        if ((rc = sl_api_vec_read(src, &vec, err)) == SL_OK)
+            rc = sl_api_ref_of_vec(&vec, ro, &r->ref, err);
+    }
+    return rc ? sl_api_lib_error(err, rc) : SL_OK;
+}
+
+int sl_api_gof_run(const sl_api_src *src, int is_logits, const uint64_t *counts_in, size_t n_counts, const long *ids,
+                   size_t n_ids, const sl_api_settings *s, const sl_progress *prog, sl_api_gof_result *r,
+                   sl_error *err)
+{
+    memset(r, 0, sizeof *r);
     double alpha = s->has_alpha ? s->alpha : 0.01;
-    if (!(alpha > 0 && alpha < 1))
+    if (!(alpha > 0 && alpha < 1)) {
+        if (s->alpha_text)
+            return sl_base_error_set(err, SL_EINVAL, "samplab gof: --alpha must be in (0,1), not %s", s->alpha_text);
         return sl_base_error_set(err, SL_EINVAL, "samplab gof: --alpha must be in (0,1), not %g", alpha);
+    }
+    if (s->has_null_reps && s->null_reps > 1000000) /* the default is at most 2000 (about 0.15 s) */
+        return sl_base_error_set(err, SL_EINVAL, "samplab gof: --null-reps must be at most 1000000, not %zu",
+                                 s->null_reps);
     int given = (counts_in != NULL) + (ids != NULL) + (s->method != NULL) + (s->draws_file != NULL) +
                 (s->counts_file != NULL);
     if (given != 1)
-        return sl_base_error_set(err, SL_EINVAL, "samplab gof: give exactly one of draws, counts, --method M");
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "samplab gof: give exactly one of --draws FILE, --counts FILE, --method M");
     if (s->method && (!s->has_n || s->n == 0))
         return sl_base_error_set(err, SL_EINVAL, "samplab gof: --method needs --n N (N >= 1 draws)");
     if (s->has_n && (uint64_t)s->n > SL_API_MAX_N) /* the command line's cap: 2^64 - 1 draws would run for ever */
         return sl_base_error_set(err, SL_EINVAL, "samplab gof: --n takes at most %llu (10^12), not %zu",
                                  (unsigned long long)SL_API_MAX_N, s->n);
-    if (s->has_null_reps && s->null_reps > 1000000)
-        return sl_base_error_set(err, SL_EINVAL, "samplab gof: --null-reps must be at most 1000000, not %zu",
-                                 s->null_reps);
     if (!s->method && (s->has_n || s->seed || (s->rng && strcmp(s->rng, "pcg32"))))
         return sl_base_error_set(err, SL_EINVAL, "samplab gof: --n, --rng and --seed go with --method only");
-    const sl_draw_type *dt = NULL;
-    const sl_rng_type *rt = NULL;
     const char *rng_name = s->rng ? s->rng : "pcg32";
     if (s->method) {
-        if (!(dt = sl_draw_lookup(s->method)))
+        if (!(r->dt = sl_draw_lookup(s->method)))
             return sl_base_error_set(err, SL_EINVAL,
-                                     "samplab gof: unknown method '%.200s' (exprace, cdf, linear, alias, greedy)",
+                                     "samplab gof: unknown method '%s' (exprace, cdf, linear, alias, greedy)",
                                      s->method);
-        if (!(rt = sl_rng_lookup(rng_name)))
+        if (!(r->rt = sl_rng_lookup(rng_name)))
             return sl_base_error_set(err, SL_EINVAL,
-                                     "samplab gof: unknown random source '%.200s' (samplab draw --help lists them)",
+                                     "samplab gof: unknown random source '%s' (samplab draw --help lists them)",
                                      rng_name);
     }
     sl_seed seed;
@@ -129,85 +159,73 @@ int sl_api_gof(const sl_api_src *src, int is_logits, const uint64_t *counts_in, 
         t0.seed = NULL;
     if (sl_api_seed(&t0, 0, &seed, err))
         return SL_EINVAL;
-    sl_api_ref_opts ro;
-    memset(&ro, 0, sizeof ro);
-    ro.probs = is_logits ? NULL : (src->spec ? src->spec : "<memory>");
-    ro.logits = is_logits ? (src->spec ? src->spec : "<memory>") : NULL;
-    ro.tensor = src->tensor;
-    ro.row = src->row;
-    ro.has_temperature = s->cfg.has_temperature;
-    ro.temperature = s->cfg.temperature;
-    if (ro.probs && ro.has_temperature)
-        return sl_api_lib_error(err, sl_base_error_set(err, SL_EINVAL, "--temperature applies to --logits only"));
-    sl_vec vec;
-    if (sl_api_vec_read(src, &vec, err))
-        return sl_api_lib_error(err, SL_EINVAL);
-    sl_api_ref ref;
-    int rc = sl_api_ref_of_vec(&vec, &ro, &ref, err);
+    int rc = gof_ref(src, is_logits, s, r, err);
     if (rc)
-        return sl_api_lib_error(err, rc);
-    uint64_t *counts = calloc(ref.v ? ref.v : 1, sizeof *counts);
-    uint64_t n = 0;
-    const char *draws_name = counts_in ? "<counts>" : "<draws>";
-    rc = SL_EINVAL;
-    if (!counts) {
-        sl_base_error_set(err, SL_ENOMEM, "samplab gof: out of memory for %zu counts", ref.v);
-        goto out;
-    }
+        return rc;
+    const sl_api_ref *ref = &r->ref;
+    if (!(r->counts = calloc(ref->v ? ref->v : 1, sizeof *r->counts)))
+        return sl_base_error_set(err, SL_ENOMEM, "samplab gof: out of memory for %zu counts", ref->v);
+    r->draws_name = counts_in ? "<counts>" : "<draws>";
     if (s->draws_file || s->counts_file) {
         const char *path = s->draws_file ? s->draws_file : s->counts_file;
-        if ((rc = s->draws_file ? sl_io_draws_read(path, ref.v, counts, &n, NULL, err)
-                                : sl_io_counts_read(path, ref.v, counts, &n, err))) {
-            sl_api_lib_error(err, rc);
-            goto out;
-        }
-        draws_name = strcmp(path, "-") ? path : "<stdin>";
+        rc = s->draws_file ? sl_io_draws_read(path, ref->v, r->counts, &r->n, prog, err)
+                           : sl_io_counts_read(path, ref->v, r->counts, &r->n, err);
+        if (rc)
+            return rc == SL_EINTR ? rc : sl_api_lib_error(err, rc);
+        r->draws_name = strcmp(path, "-") ? path : "<stdin>";
     } else if (counts_in) {
-        if (n_counts != ref.v) {
-            sl_base_error_set(err, SL_EINVAL, "samplab gof: %zu counts for V = %zu tokens", n_counts, ref.v);
-            goto out;
-        }
-        for (size_t i = 0; i < ref.v; i++)
-            n += counts[i] = counts_in[i];
+        if (n_counts != ref->v)
+            return sl_base_error_set(err, SL_EINVAL, "samplab gof: %zu counts for V = %zu tokens", n_counts, ref->v);
+        for (size_t i = 0; i < ref->v; i++)
+            r->n += r->counts[i] = counts_in[i];
     } else if (ids) {
         for (size_t i = 0; i < n_ids; i++) {
-            if (ids[i] < 0 || (size_t)ids[i] >= ref.v) {
-                sl_base_error_set(err, SL_EINVAL, "samplab: <draws>: draw %zu: token %ld is not in 0..%zu", i,
-                                  ids[i], ref.v - 1);
-                goto out;
-            }
-            counts[ids[i]]++;
+            if (ids[i] < 0 || (size_t)ids[i] >= ref->v)
+                return sl_base_error_set(err, SL_EINVAL, "samplab: <draws>: draw %zu: token %ld is not in 0..%zu", i,
+                                         ids[i], ref->v - 1);
+            r->counts[ids[i]]++;
         }
-        n = n_ids;
+        r->n = n_ids;
     } else {
-        n = s->n;
-        if ((rc = sl_api_draw_counts(ref.p, ref.v, dt, rt, &seed, n, counts, NULL, err))) {
-            sl_api_lib_error(err, rc);
-            goto out;
-        }
+        r->n = s->n;
+        r->draws_name = NULL;
+        if ((rc = sl_api_draw_counts(ref->p, ref->v, r->dt, r->rt, &seed, r->n, r->counts, prog, err)))
+            return rc == SL_EINTR ? rc : sl_api_lib_error(err, rc);
     }
-    sl_stat_gof_test t;
-    if ((rc = sl_stat_gof_compute(ref.p, counts, ref.v, &t.g, err))) {
-        sl_api_lib_error(err, rc);
-        goto out;
-    }
-    sl_stat_gof g = t.g;
-    if ((rc = sl_stat_gof_tv_null(ref.p, ref.v, ref.support, n, s->null_reps, !s->has_null_reps, &t, err))) {
+    sl_stat_gof_test *t = &r->t;
+    if ((rc = sl_stat_gof_compute(ref->p, r->counts, ref->v, &t->g, err)))
+        return sl_api_lib_error(err, rc);
+    sl_stat_gof g = t->g;
+    if ((rc = sl_stat_gof_tv_null(ref->p, ref->v, ref->support, r->n, s->null_reps, !s->has_null_reps, t, err))) {
         char why[sizeof err->msg];
         snprintf(why, sizeof why, "%s", err->msg);
-        sl_base_error_set(err, rc, "samplab gof: TV null simulation failed: %s", why);
-        goto out;
+        return sl_base_error_set(err, rc, "samplab gof: TV null simulation failed: %s", why);
     }
-    t.g = g;
-    t.alpha = alpha;
-    t.fail = sl_stat_gof_verdict(&t.g, alpha, t.rule, sizeof t.rule);
-    char replay[1024] = "";
+    t->g = g;
+    t->alpha = alpha;
+    t->fail = sl_stat_gof_verdict(&t->g, alpha, t->rule, sizeof t->rule);
     if (s->method)
-        sl_api_gof_replay(replay, sizeof replay, &ref, &ro, dt, rt, &seed, s->n);
-    *json = sl_api_gof_json(&ref, s->method ? NULL : draws_name, &t, s->method ? replay : NULL);
-    rc = *json ? SL_OK : sl_base_error_set(err, SL_ENOMEM, "samplab gof: out of memory for JSON");
-out:
-    free(counts);
-    sl_api_ref_free(&ref);
+        sl_api_gof_replay(r->replay, sizeof r->replay, ref, &r->ro, r->dt, r->rt, &seed, s->n);
+    return SL_OK;
+}
+
+void sl_api_gof_result_free(sl_api_gof_result *r)
+{
+    free(r->counts);
+    r->counts = NULL;
+    sl_api_ref_free(&r->ref);
+}
+
+int sl_api_gof(const sl_api_src *src, int is_logits, const uint64_t *counts_in, size_t n_counts, const long *ids,
+               size_t n_ids, const sl_api_settings *s, char **json, sl_error *err)
+{
+    *json = NULL;
+    sl_api_gof_result r;
+    int rc = sl_api_gof_run(src, is_logits, counts_in, n_counts, ids, n_ids, s, NULL, &r, err);
+    if (!rc) {
+        *json = sl_api_gof_json(&r.ref, r.draws_name, &r.t, r.dt ? r.replay : NULL);
+        rc = *json ? SL_OK : sl_base_error_set(err, SL_ENOMEM, "samplab gof: out of memory for JSON");
+    }
+    sl_api_gof_result_free(&r);
     return rc;
 }

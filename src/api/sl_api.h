@@ -132,6 +132,26 @@ int sl_api_ids(const char *cmd, const char *src, const char *what, size_t V, lon
 
 /* `samplab draw`: src is --probs or --logits (is_logits). */
 int sl_api_draw(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err);
+/* `samplab gof` as a struct: the reference, the counts and the tests. */
+typedef struct sl_api_gof_result {
+    sl_api_ref ref;
+    sl_api_ref_opts ro;
+    uint64_t *counts;         /* V counts */
+    uint64_t n;               /* draws counted (when interrupted: so far) */
+    const char *draws_name;   /* where the draws came from; NULL for a method's own */
+    const sl_draw_type *dt;   /* --method, or NULL */
+    const sl_rng_type *rt;
+    char replay[1024];        /* --method: the command that replays its draws */
+    sl_stat_gof_test t;       /* the statistics, the TV null, alpha, the verdict and its rule */
+} sl_api_gof_result;
+/* The settings checked as the command checks them, the reference read, the
+ * draws read or made, the tests run (one path for the command and the call).
+ * prog (may be NULL) is ticked while draws are read or made: SL_EINTR when it
+ * says stop (r->n the draws read so far; a method's err->msg says how far). */
+int sl_api_gof_run(const sl_api_src *ref, int is_logits, const uint64_t *counts, size_t n_counts, const long *ids,
+                   size_t n_ids, const sl_api_settings *s, const sl_progress *prog, sl_api_gof_result *r,
+                   sl_error *err);
+void sl_api_gof_result_free(sl_api_gof_result *r);
 /* `samplab gof`: ref is --probs or --logits; the draws are given as counts
  * (V entries) or as ids (n entries, each in 0..V-1), or drawn with s->method. */
 int sl_api_gof(const sl_api_src *ref, int is_logits, const uint64_t *counts, size_t n_counts, const long *ids,
