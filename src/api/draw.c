@@ -1,6 +1,7 @@
-/* draw.c — `samplab draw` as a call: the same checks, in the same order, and
- * the same JSON (api/json.c) as the command, for a method over a random
- * source or a framework's session. */
+/* draw.c — `samplab draw` as a call: the checks, in the command's order and
+ * with its messages, then a method over a random source or a framework's
+ * session; the command (cli/draw.c) prints what this returns, and the JSON
+ * (api/json.c) is the same for both. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,55 +10,96 @@
 
 #define FAIL(...) sl_base_error_set(err, SL_EINVAL, "samplab draw: " __VA_ARGS__)
 
-static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_settings *s, char **json, sl_error *err)
+/* A penalty acts on the history: the context, plus the drawn tokens of a
+ * framework that accepts them (llama.cpp). Without either it changes nothing,
+ * and a context without a penalty is read for nothing. */
+static int penalty_check(const sl_fw_type *ft, const sl_api_settings *s, size_t n, sl_error *err)
+{
+    const sl_logits_cfg *c = &s->cfg;
+    const char *pen = c->has_penalty ? "--repetition-penalty" : c->has_freq ? "--frequency-penalty"
+                      : c->has_presence ? "--presence-penalty" : NULL;
+    if (pen && !s->context && (!ft->accepts_drawn || n == 1)) {
+        if (ft->accepts_drawn)
+            return FAIL("%s without --context changes nothing in one draw: give --context IDS (the ids it penalises) "
+                        "or --n above 1", pen);
+        return FAIL("%s without --context changes nothing: framework %s does not add its draws to the history; give "
+                    "--context IDS (the ids it penalises)", pen, ft->name);
+    }
+    if (s->context && !pen)
+        return FAIL("--context is only used by --repetition-penalty (or a llama.cpp penalty)");
+    return SL_OK;
+}
+
+static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_settings *s, sl_api_draw_result *r,
+                          sl_error *err)
 {
     const sl_fw_type *ft = sl_fw_lookup(s->framework);
     if (!ft)
-        return FAIL("unknown framework '%.200s' (samplab draw --help lists them)", s->framework);
+        return FAIL("unknown framework '%s' (samplab draw --help lists them)", s->framework);
+    /* a framework fixes its own random source; its seed is --seed */
     const char *miss = s->stream ? "--stream" : s->rng ? "--rng" : sl_api_refused(s, is_logits, ft->accepts);
     if (miss)
         return FAIL("%s is not an option of framework %s", miss, ft->name);
+    size_t n = s->has_n ? s->n : 1;
     sl_fw_opts fo;
-    sl_fw_opts dummy;
-    if (sl_api_fw_opts("draw", s, &dummy, err))
+    memset(&fo, 0, sizeof fo);
+    if (penalty_check(ft, s, n, err) || sl_api_fw_dtype("draw", s->dtype, &fo, err))
         return SL_EINVAL;
     long *ctx = NULL;
     size_t ctx_n = 0;
     if (s->context && sl_api_ids("draw", s->context, "context", vec->n, &ctx, &ctx_n, err))
         return SL_EINVAL;
-    fo = dummy;
+    if (sl_api_fw_opts("draw", s, &fo, err)) {
+        free(ctx);
+        return SL_EINVAL;
+    }
     fo.cfg.context = ctx;
     fo.cfg.context_n = ctx_n;
     fo.probs = is_logits ? NULL : vec;
     fo.logits = is_logits ? vec : NULL;
+    r->note = ft->note ? ft->note(&fo) : NULL;
     sl_fw_result res;
     memset(&res, 0, sizeof res);
     int rc = sl_fw_run(ft, &fo, &res, err);
     free(ctx);
     if (rc)
         return sl_api_lib_error(err, rc);
-    *json = sl_api_draw_json(res.tokens, res.n, res.k, (ft->accepts & SL_OPT_NUM_SAMPLES) != 0, vec->n, s->counts,
-                             res.rng_name, res.word_bits, res.words, res.version, res.cpu);
-    sl_fw_result_free(&res);
-    return *json ? SL_OK : sl_base_error_set(err, SL_ENOMEM, "samplab draw: out of memory for JSON");
+    r->framework = 1;
+    r->tokens = res.tokens;
+    r->n = res.n;
+    r->k = res.k;
+    r->nested = (ft->accepts & SL_OPT_NUM_SAMPLES) != 0;
+    r->rng_name = res.rng_name;
+    r->word_bits = res.word_bits;
+    r->words = res.words;
+    r->version = res.version;
+    r->cpu = res.cpu;
+    if (s->counts) {
+        if (!(r->counts = calloc(vec->n ? vec->n : 1, sizeof *r->counts)))
+            return sl_base_error_set(err, SL_ENOMEM, "samplab draw: out of memory for %zu counts", vec->n);
+        for (size_t i = 0; i < r->n * r->k; i++)
+            r->counts[r->tokens[i]]++;
+    }
+    return SL_OK;
 }
 
-static int draw_method(const sl_vec *vec, int is_logits, const sl_api_settings *s, char **json, sl_error *err)
+static int draw_method(const sl_vec *vec, int is_logits, const sl_api_settings *s, const sl_progress *prog,
+                       void (*each)(void *, size_t), void *ctx, sl_api_draw_result *r, sl_error *err)
 {
     /* a method takes --rng, --seed, --stream and, for --logits, --temperature */
     sl_api_settings t = *s;
     t.cfg.has_temperature = 0;
     const char *fw_only = sl_api_refused(&t, 1, SL_OPT_PROBS | SL_OPT_LOGITS);
     if (fw_only)
-        return FAIL("%s is not an option of method %.200s: it needs --framework (a method takes --rng, --seed, "
+        return FAIL("%s is not an option of method %s: it needs --framework (a method takes --rng, --seed, "
                     "--stream)", fw_only, s->method);
     const sl_draw_type *dt = sl_draw_lookup(s->method);
     if (!dt)
-        return FAIL("unknown method '%.200s' (exprace, cdf, linear, alias, greedy)", s->method);
+        return FAIL("unknown method '%s' (exprace, cdf, linear, alias, greedy)", s->method);
     const char *rng_name = s->rng ? s->rng : "pcg32";
     const sl_rng_type *rt = sl_rng_lookup(rng_name);
     if (!rt)
-        return FAIL("unknown random source '%.200s' (samplab draw --help lists them)", rng_name);
+        return FAIL("unknown random source '%s' (samplab draw --help lists them)", rng_name);
     sl_seed seed;
     if (sl_api_seed(s, 1, &seed, err))
         return SL_EINVAL;
@@ -65,7 +107,7 @@ static int draw_method(const sl_vec *vec, int is_logits, const sl_api_settings *
     const double *p = vec->d;
     double *soft = NULL;
     if (is_logits) {
-        if (!(soft = malloc(vec->n * sizeof *soft)))
+        if (!(soft = malloc((vec->n ? vec->n : 1) * sizeof *soft)))
             return sl_base_error_set(err, SL_ENOMEM, "samplab draw: out of memory");
         /* Greedy is argmax for every temperature, so T <= 0 is fine there. */
         double temp = !strcmp(dt->name, "greedy") ? 1.0 : s->cfg.has_temperature ? s->cfg.temperature : 1.0;
@@ -93,32 +135,42 @@ static int draw_method(const sl_vec *vec, int is_logits, const sl_api_settings *
         free(soft);
         return sl_api_lib_error(err, rc);
     }
-    if (s->counts) {
-        uint64_t *c = calloc(vec->n, sizeof *c);
-        if (c) {
-            for (size_t i = 0; i < n; i++)
-                c[dt->draw(table, &rng)]++;
-            *json = sl_api_counts_json(c, vec->n, rt->name, rt->word_bits, rng.words);
-            free(c);
+    r->n = n;
+    r->k = 1;
+    if (s->counts && !(r->counts = calloc(vec->n ? vec->n : 1, sizeof *r->counts)))
+        rc = sl_base_error_set(err, SL_ENOMEM, "samplab draw: out of memory for %zu counts", vec->n);
+    else if (!s->counts && !each && !(r->tokens = malloc((n ? n : 1) * sizeof *r->tokens)))
+        rc = sl_base_error_set(err, SL_ENOMEM, "samplab draw: out of memory for %zu tokens", n);
+    /* a long run: prog is ticked every 2^20 draws (a draw cannot fail half-way) */
+    for (size_t i = 0; i < n && !rc; i++) {
+        if (!(i & 0xfffff) && prog && prog->tick && prog->tick(prog->ctx, i, n)) {
+            r->done = i;
+            rc = sl_base_error_set(err, SL_EINTR, "samplab draw: interrupted after %zu draws", i);
+            break;
         }
-    } else {
-        long *tokens = malloc(n * sizeof *tokens);
-        if (tokens) {
-            for (size_t i = 0; i < n; i++)
-                tokens[i] = (long)dt->draw(table, &rng);
-            *json = sl_api_draw_json(tokens, n, 1, 0, vec->n, 0, rt->name, rt->word_bits, rng.words, NULL, NULL);
-            free(tokens);
-        }
+        size_t tok = dt->draw(table, &rng);
+        if (r->counts)
+            r->counts[tok]++;
+        else if (r->tokens)
+            r->tokens[i] = (long)tok;
+        else
+            each(ctx, tok);
     }
+    r->rng_name = rt->name;
+    r->word_bits = rt->word_bits;
+    r->words = rng.words;
     dt->free(table);
     sl_rng_release(&rng);
     free(soft);
-    return *json ? SL_OK : sl_base_error_set(err, SL_ENOMEM, "samplab draw: out of memory for %zu tokens", n);
+    return rc;
 }
 
-int sl_api_draw(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err)
+int sl_api_draw_run(const sl_api_src *src, int is_logits, const sl_api_settings *s, const sl_progress *prog,
+                    void (*each)(void *ctx, size_t token), void *ctx, sl_api_draw_result *r, sl_error *err)
 {
-    *json = NULL;
+    memset(r, 0, sizeof *r);
+    if (!src->spec && !src->data)
+        return FAIL("give exactly one of --probs SRC and --logits SRC");
     if (!!s->method == !!s->framework)
         return FAIL("give exactly one of --method M and --framework F");
     if (s->has_n && s->n == 0)
@@ -131,7 +183,37 @@ int sl_api_draw(const sl_api_src *src, int is_logits, const sl_api_settings *s, 
     sl_vec vec;
     if (sl_api_vec_read(src, &vec, err))
         return sl_api_lib_error(err, SL_EINVAL);
-    int rc = s->framework ? draw_framework(&vec, is_logits, s, json, err) : draw_method(&vec, is_logits, s, json, err);
+    r->V = vec.n;
+    int rc = s->framework ? draw_framework(&vec, is_logits, s, r, err)
+                          : draw_method(&vec, is_logits, s, prog, each, ctx, r, err);
     sl_base_vec_free(&vec);
+    return rc;
+}
+
+void sl_api_draw_result_free(sl_api_draw_result *r)
+{
+    free(r->tokens);
+    free(r->counts);
+    r->tokens = NULL;
+    r->counts = NULL;
+}
+
+char *sl_api_draw_result_json(const sl_api_draw_result *r)
+{
+    /* a method's counts were counted as drawn: O(V) memory whatever n */
+    if (!r->framework && r->counts)
+        return sl_api_counts_json(r->counts, r->V, r->rng_name, r->word_bits, r->words);
+    return sl_api_draw_json(r->tokens, r->n, r->k, r->nested, r->V, r->counts != NULL, r->rng_name, r->word_bits,
+                            r->words, r->version, r->cpu);
+}
+
+int sl_api_draw(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err)
+{
+    *json = NULL;
+    sl_api_draw_result r;
+    int rc = sl_api_draw_run(src, is_logits, s, NULL, NULL, NULL, &r, err);
+    if (!rc && !(*json = sl_api_draw_result_json(&r)))
+        rc = sl_base_error_set(err, SL_ENOMEM, "samplab draw: out of memory for JSON");
+    sl_api_draw_result_free(&r);
     return rc;
 }

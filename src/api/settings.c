@@ -62,7 +62,8 @@ int sl_api_lib_error(sl_error *err, int rc)
 {
     char m[sizeof err->msg];
     snprintf(m, sizeof m, "%s", err->msg);
-    sl_base_error_set(err, rc ? rc : SL_EINVAL, "samplab: %.500s", m);
+    /* too long for the line: sl_base_error_set keeps its head and its tail (where the position is) */
+    sl_base_error_set(err, rc ? rc : SL_EINVAL, "samplab: %s", m);
     return rc ? rc : SL_EINVAL;
 }
 
@@ -70,7 +71,7 @@ int sl_api_lib_error_in(sl_error *err, const char *source, int rc)
 {
     char m[sizeof err->msg];
     snprintf(m, sizeof m, "%s", err->msg);
-    sl_base_error_set(err, rc ? rc : SL_EINVAL, "samplab: %.250s: %.250s", source, m);
+    sl_base_error_set(err, rc ? rc : SL_EINVAL, "samplab: %s: %s", source, m);
     return rc ? rc : SL_EINVAL;
 }
 
@@ -86,6 +87,20 @@ int sl_api_seed(const sl_api_settings *s, int with_stream, sl_seed *out, sl_erro
             return sl_api_lib_error_in(err, "--stream", SL_EINVAL);
         out->has_stream = 1;
     }
+    return SL_OK;
+}
+
+int sl_api_fw_dtype(const char *cmd, const char *dtype, sl_fw_opts *fo, sl_error *err)
+{
+    if (!dtype)
+        return SL_OK;
+    if (!strcmp(dtype, "float32"))
+        fo->dtype = SL_F32;
+    else if (!strcmp(dtype, "float64"))
+        fo->dtype = SL_F64;
+    else
+        return sl_base_error_set(err, SL_EINVAL, "samplab %s: --dtype takes float32 or float64, not '%s'", cmd, dtype);
+    fo->dtype_set = 1;
     return SL_OK;
 }
 
@@ -110,22 +125,13 @@ int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl
         else if (!strcmp(s->cpu, "avx512"))
             fo->cfg.cpu = SL_CPU_AVX512;
         else
-            return sl_base_error_set(err, SL_EINVAL, "samplab %s: --cpu takes avx2 or avx512, not '%.200s'", cmd,
-                                     s->cpu);
+            return sl_base_error_set(err, SL_EINVAL, "samplab %s: --cpu takes avx2 or avx512, not '%s'", cmd, s->cpu);
     }
-    if (s->dtype) {
-        if (!strcmp(s->dtype, "float32"))
-            fo->dtype = SL_F32;
-        else if (!strcmp(s->dtype, "float64"))
-            fo->dtype = SL_F64;
-        else
-            return sl_base_error_set(err, SL_EINVAL, "samplab %s: --dtype takes float32 or float64, not '%.200s'",
-                                     cmd, s->dtype);
-        fo->dtype_set = 1;
-    }
+    if (sl_api_fw_dtype(cmd, s->dtype, fo, err))
+        return SL_EINVAL;
     if (s->torch_build) {
         if (strcmp(s->torch_build, "mkl") && strcmp(s->torch_build, "default"))
-            return sl_base_error_set(err, SL_EINVAL, "samplab %s: --torch-build takes default or mkl, not '%.200s'",
+            return sl_base_error_set(err, SL_EINVAL, "samplab %s: --torch-build takes default or mkl, not '%s'",
                                      cmd, s->torch_build);
         fo->torch_mkl = !strcmp(s->torch_build, "mkl");
     }
@@ -147,7 +153,7 @@ int sl_api_ids(const char *cmd, const char *src, const char *what, size_t V, lon
     }
     for (size_t i = 0; i < cv.n; i++) {
         if (cv.d[i] != floor(cv.d[i]) || cv.d[i] < 0 || cv.d[i] >= (double)V) {
-            sl_base_error_set(err, SL_EINVAL, "samplab %s: %.200s: %s entry %zu (%.17g) is not a token id in 0..%zu",
+            sl_base_error_set(err, SL_EINVAL, "samplab %s: %s: %s entry %zu (%.17g) is not a token id in 0..%zu",
                               cmd, cv.source, what, i, cv.d[i], V - 1);
             sl_base_vec_free(&cv);
             free(x);

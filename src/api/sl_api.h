@@ -130,6 +130,32 @@ int sl_api_ids(const char *cmd, const char *src, const char *what, size_t V, lon
  * "samplab: FILE: ..."); the gof and check verdicts are fields of the JSON,
  * never a status. */
 
+/* `samplab draw` as a struct: the tokens (or their counts) and the generator. */
+typedef struct sl_api_draw_result {
+    int framework;            /* drawn by a framework's session (else by a method) */
+    size_t V, n, k;           /* n calls of k tokens over V ids */
+    int nested;               /* a framework that takes --num-samples: one array per call in JSON */
+    long *tokens;             /* n*k, or NULL when counted (s->counts) or handed to each */
+    uint64_t *counts;         /* s->counts: V counts, else NULL */
+    const char *rng_name;
+    unsigned word_bits;
+    uint64_t words;
+    const char *version, *cpu; /* a framework's release and CPU kernel (NULL for a method) */
+    const char *note;         /* a framework's remark on the settings, set before it runs, or NULL */
+    uint64_t done;            /* a method stopped by prog (SL_EINTR): the draws made */
+} sl_api_draw_result;
+/* The settings checked as the command checks them, the source read, the
+ * tokens drawn (one path for the command and the call). A method's draws tick
+ * prog (may be NULL) every 2^20 draws, SL_EINTR when it says stop; with each
+ * (and no s->counts) a method hands each token to each(ctx, token) as drawn
+ * instead of keeping n of them. */
+int sl_api_draw_run(const sl_api_src *src, int is_logits, const sl_api_settings *s, const sl_progress *prog,
+                    void (*each)(void *ctx, size_t token), void *ctx, sl_api_draw_result *r, sl_error *err);
+void sl_api_draw_result_free(sl_api_draw_result *r);
+/* draw --json of r (NULL when out of memory). */
+char *sl_api_draw_result_json(const sl_api_draw_result *r);
+/* --dtype float32|float64 into fo (dtype NULL: unset). */
+int sl_api_fw_dtype(const char *cmd, const char *dtype, sl_fw_opts *fo, sl_error *err);
 /* `samplab draw`: src is --probs or --logits (is_logits). */
 int sl_api_draw(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err);
 /* `samplab gof` as a struct: the reference, the counts and the tests. */

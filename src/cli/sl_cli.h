@@ -31,6 +31,9 @@ int sl_cli_sweep_main(int argc, char **argv);
 /* --seed and --stream as the user typed them (NULL if absent) into *out, with
  * samplab's default seed 42; prints the error and returns 2 when malformed. */
 int sl_cli_seed(const char *seed_text, const char *stream_text, sl_seed *out);
+/* Prints s (malloc'd JSON, as the api builds it) on one stdout line and frees
+ * it; 2 for NULL (out of memory). */
+int sl_cli_emit(char *s);
 /* Prints a jansson object compactly on one stdout line and frees it; 2 if it cannot be dumped. */
 struct json_t;
 int sl_cli_json_emit(struct json_t *root);

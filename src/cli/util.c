@@ -80,16 +80,21 @@ int sl_cli_cpu(const char *cmd, const char *text, int *cpu)
     return 0;
 }
 
-int sl_cli_json_emit(struct json_t *root)
+int sl_cli_emit(char *s)
 {
-    char *s = json_dumps(root, JSON_COMPACT);
-    json_decref(root);
     if (!s)
         return 2;
     fputs(s, stdout);
     fputc('\n', stdout);
     free(s);
     return 0;
+}
+
+int sl_cli_json_emit(struct json_t *root)
+{
+    char *s = json_dumps(root, JSON_COMPACT);
+    json_decref(root);
+    return sl_cli_emit(s);
 }
 
 /* ---------------------------------------------------------------- progress and Ctrl-C */
