@@ -260,14 +260,22 @@ static const double topp_grid[] = {0.01, 0.02, 0.05, 0.1, 0.2, 0.4};
 #define NT (sizeof temp_grid / sizeof *temp_grid)
 #define NP (sizeof topp_grid / sizeof *topp_grid)
 
+/* each trial simulates a whole log: 10^8 of them grew to 15 GB */
+static int trials_refused(size_t trials, sl_error *err)
+{
+    if (trials > SL_API_CHECK_MAX_TRIALS)
+        return sl_base_error_set(err, SL_EINVAL, "samplab check: --trials must be at most %d, not %zu",
+                                 SL_API_CHECK_MAX_TRIALS, trials);
+    return SL_OK;
+}
+
 int sl_api_check_log(const sl_fw_type *ft, const sl_fw_opts *fo, int logits_input, const sl_io_steps *m,
                      const long *context, size_t context_n, const long *obs, double alpha, size_t trials,
                      sl_api_check_log_result *R, sl_error *err)
 {
     memset(R, 0, sizeof *R);
-    if (trials > SL_API_CHECK_MAX_TRIALS)
-        return sl_base_error_set(err, SL_EINVAL, "samplab check: --trials must be at most %d, not %zu",
-                                 SL_API_CHECK_MAX_TRIALS, trials);
+    if (trials_refused(trials, err))
+        return SL_EINVAL;
     size_t T = m->t, V = m->v;
     int rc = SL_EINVAL;
     claim c;
@@ -517,66 +525,81 @@ char *sl_api_check_log_json(const sl_fw_type *ft, const long *obs, const sl_api_
     return s;
 }
 
+int sl_api_check_run(const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
+                     const long *tokens, size_t n_tokens, const sl_api_settings *s, sl_api_check_result *r,
+                     sl_error *err)
+{
+    memset(r, 0, sizeof *r);
+    if (!tokens && !s->tokens)
+        return sl_base_error_set(err, SL_EINVAL, "samplab check: --tokens FILE is required (the observed token ids)");
+    double alpha = r->alpha = s->has_alpha ? s->alpha : 0.01;
+    if (!(alpha > 0 && alpha < 1))
+        return sl_base_error_set(err, SL_EINVAL, "samplab check: --alpha must be in (0, 1)");
+    size_t trials = s->has_trials ? s->trials : 200;
+    if (trials_refused(trials, err))
+        return SL_EINVAL;
+    sl_api_gen *g = &r->g;
+    if (sl_api_gen_load("check", steps, is_logits, context, context_n, s, 0, g, err))
+        return SL_EINVAL;
+    r->loaded = 1;
+    size_t T = g->steps.t, n_obs = n_tokens;
+    if (s->tokens) {
+        if (sl_api_ids("check", s->tokens, "token", g->steps.v, &r->obs, &n_obs, err))
+            return SL_EINVAL;
+    } else {
+        if (!(r->obs = malloc((n_tokens ? n_tokens : 1) * sizeof *r->obs)))
+            return sl_base_error_set(err, SL_ENOMEM, "samplab check: out of memory");
+        for (size_t i = 0; i < n_tokens; i++) {
+            if (tokens[i] < 0 || (size_t)tokens[i] >= g->steps.v)
+                return sl_base_error_set(err, SL_EINVAL,
+                                         "samplab check: token entry %zu (%ld) is not a token id in 0..%zu", i,
+                                         tokens[i], g->steps.v - 1);
+            r->obs[i] = tokens[i];
+        }
+    }
+    if (n_obs != T)
+        return sl_base_error_set(err, SL_EINVAL, "samplab check: %s holds %zu tokens, the logits %zu steps",
+                                 s->tokens ? s->tokens : "<tokens>", n_obs, T);
+    int rc;
+    if (s->seed) {
+        r->seeded = 1;
+        if ((rc = sl_api_check_seeded(g->ft, &g->fo, &g->steps, r->obs, &r->d, err)))
+            return sl_api_lib_error(err, rc);
+        return SL_OK;
+    }
+    if ((rc = sl_api_check_log(g->ft, &g->fo, g->logits_input, &g->steps, g->context, g->context_n, r->obs, alpha,
+                               trials, &r->log, err)))
+        return rc == SL_ENOMEM ? rc : sl_api_lib_error(err, rc);
+    r->has_log = 1;
+    return SL_OK;
+}
+
+void sl_api_check_result_free(sl_api_check_result *r)
+{
+    if (r->has_log)
+        sl_api_check_log_free(&r->log);
+    if (r->loaded)
+        sl_api_gen_free(&r->g);
+    free(r->obs);
+    r->obs = NULL;
+    r->has_log = r->loaded = 0;
+}
+
+char *sl_api_check_result_json(const sl_api_check_result *r)
+{
+    if (r->seeded)
+        return sl_api_check_seeded_json(r->g.ft, r->g.steps.t, r->obs, &r->d);
+    return sl_api_check_log_json(r->g.ft, r->obs, &r->log);
+}
+
 int sl_api_check(const sl_api_src *steps, int is_logits, const long *context, size_t context_n, const long *tokens,
                  size_t n_tokens, const sl_api_settings *s, char **json, sl_error *err)
 {
     *json = NULL;
-    if (!tokens && !s->tokens)
-        return sl_base_error_set(err, SL_EINVAL, "samplab check: --tokens FILE is required (the observed token ids)");
-    double alpha = s->has_alpha ? s->alpha : 0.01;
-    if (!(alpha > 0 && alpha < 1))
-        return sl_base_error_set(err, SL_EINVAL, "samplab check: --alpha must be in (0, 1)");
-    sl_api_gen g;
-    if (sl_api_gen_load("check", steps, is_logits, context, context_n, s, 0, &g, err))
-        return SL_EINVAL;
-    size_t T = g.steps.t, n_obs = n_tokens;
-    long *obs = NULL;
-    int rc = SL_EINVAL;
-    if (s->tokens) {
-        if (sl_api_ids("check", s->tokens, "token", g.steps.v, &obs, &n_obs, err))
-            goto out;
-    } else {
-        if (!(obs = malloc((n_tokens ? n_tokens : 1) * sizeof *obs))) {
-            rc = sl_base_error_set(err, SL_ENOMEM, "samplab check: out of memory");
-            goto out;
-        }
-        for (size_t i = 0; i < n_tokens; i++) {
-            if (tokens[i] < 0 || (size_t)tokens[i] >= g.steps.v) {
-                sl_base_error_set(err, SL_EINVAL, "samplab check: token entry %zu (%ld) is not a token id in 0..%zu", i,
-                                  tokens[i], g.steps.v - 1);
-                goto out;
-            }
-            obs[i] = tokens[i];
-        }
-    }
-    if (n_obs != T) {
-        sl_base_error_set(err, SL_EINVAL, "samplab check: %.200s holds %zu tokens, the logits %zu steps",
-                          s->tokens ? s->tokens : "<tokens>", n_obs, T);
-        goto out;
-    }
-    if (!s->seed) {
-        sl_api_check_log_result R;
-        size_t trials = s->has_trials ? s->trials : 200;
-        if ((rc = sl_api_check_log(g.ft, &g.fo, g.logits_input, &g.steps, g.context, g.context_n, obs, alpha, trials,
-                                   &R, err))) {
-            if (rc != SL_ENOMEM)
-                sl_api_lib_error(err, rc);
-            goto out;
-        }
-        *json = sl_api_check_log_json(g.ft, obs, &R);
-        sl_api_check_log_free(&R);
-        rc = *json ? SL_OK : sl_base_error_set(err, SL_ENOMEM, "samplab check: out of memory for JSON");
-        goto out;
-    }
-    sl_api_divergence d;
-    if ((rc = sl_api_check_seeded(g.ft, &g.fo, &g.steps, obs, &d, err))) {
-        sl_api_lib_error(err, rc);
-        goto out;
-    }
-    *json = sl_api_check_seeded_json(g.ft, T, obs, &d);
-    rc = *json ? SL_OK : sl_base_error_set(err, SL_ENOMEM, "samplab check: out of memory for JSON");
-out:
-    free(obs);
-    sl_api_gen_free(&g);
+    sl_api_check_result r;
+    int rc = sl_api_check_run(steps, is_logits, context, context_n, tokens, n_tokens, s, &r, err);
+    if (!rc && !(*json = sl_api_check_result_json(&r)))
+        rc = sl_base_error_set(err, SL_ENOMEM, "samplab check: out of memory for JSON");
+    sl_api_check_result_free(&r);
     return rc;
 }

@@ -66,13 +66,16 @@ int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, con
     if (allow_all && !strcmp(s->framework, "all")) {
         g->all = 1;
     } else if (!(g->ft = sl_fw_lookup(s->framework))) {
-        return sl_base_error_set(err, SL_EINVAL, "samplab %s: unknown framework '%.200s' (samplab %s --help lists them)",
+        return sl_base_error_set(err, SL_EINVAL, "samplab %s: unknown framework '%s' (samplab %s --help lists them)",
                                  cmd, s->framework, cmd);
     } else if (!g->ft->step) {
         return sl_base_error_set(err, SL_EINVAL,
                                  "samplab %s: framework %s does not run step by step yet (no sampler session)", cmd,
                                  g->ft->name);
     }
+    if (!steps->spec && !steps->data) /* the command line's --logits and --probs: neither, or both */
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "samplab %s: give exactly one of --logits SRC and --probs SRC (per-step rows)", cmd);
     if (g->all && !is_logits)
         return sl_base_error_set(err, SL_EINVAL, "samplab %s: --framework all runs the frameworks that take --logits",
                                  cmd);
@@ -151,53 +154,73 @@ static int run_one(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps
     return sl_api_gen_replay(ft, fo, m, r->tokens, r->words, r->kept, &r->rng_name, err);
 }
 
+int sl_api_replay_run(const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
+                      const sl_api_settings *s, sl_api_replay_result *r, sl_error *err)
+{
+    memset(r, 0, sizeof *r);
+    sl_api_gen g;
+    if (sl_api_gen_load("replay", steps, is_logits, context, context_n, s, 1, &g, err))
+        return SL_EINVAL;
+    size_t T = r->T = g.steps.t;
+    int rc = SL_OK;
+    r->all = g.all;
+    if (!g.all) {
+        if ((rc = run_one(g.ft, &g.fo, &g.steps, &r->runs[0], err)))
+            sl_api_lib_error(err, rc);
+        r->nr = 1;
+        sl_api_gen_free(&g);
+        return rc;
+    }
+    /* all: every session framework on logits that takes every option given;
+     * --cpu names torch's kernel on this machine, not a setting, so it keeps
+     * the frameworks without that kernel in (they never read it) */
+    sl_api_settings q = *s;
+    q.cpu = NULL;
+    for (size_t i = 0; sl_fw_types[i] && r->nr < SL_API_REPLAY_MAX && !rc; i++) {
+        const sl_fw_type *ft = sl_fw_types[i];
+        if (!ft->step || !(ft->accepts & SL_OPT_LOGITS) || gen_refused(&q, ft))
+            continue;
+        if ((rc = run_one(ft, &g.fo, &g.steps, &r->runs[r->nr], err))) {
+            char m[sizeof err->msg];
+            snprintf(m, sizeof m, "%s", err->msg);
+            sl_base_error_set(err, rc, "samplab replay: %s: %s", ft->name, m);
+        }
+        r->nr++;
+    }
+    if (!rc && !r->nr)
+        rc = sl_base_error_set(err, SL_EINVAL,
+                               "samplab replay: no step-by-step framework on logits takes every option given");
+    /* the first step each departs from runs[0], T if never */
+    for (size_t j = 0; j < r->nr && !rc; j++) {
+        r->depart[j] = T;
+        for (size_t t = 0; t < T && r->depart[j] == T; t++)
+            if (r->runs[j].tokens[t] != r->runs[0].tokens[t])
+                r->depart[j] = t;
+    }
+    sl_api_gen_free(&g);
+    return rc;
+}
+
+void sl_api_replay_result_free(sl_api_replay_result *r)
+{
+    for (size_t j = 0; j < r->nr; j++)
+        run_free(&r->runs[j]);
+    r->nr = 0;
+}
+
+char *sl_api_replay_result_json(const sl_api_replay_result *r)
+{
+    return sl_api_replay_json(r->runs, r->nr, r->depart, r->T, r->all);
+}
+
 int sl_api_replay(const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
                   const sl_api_settings *s, char **json, sl_error *err)
 {
     *json = NULL;
-    sl_api_gen g;
-    if (sl_api_gen_load("replay", steps, is_logits, context, context_n, s, 1, &g, err))
-        return SL_EINVAL;
-    size_t T = g.steps.t;
-    int rc = SL_OK;
-    sl_api_run runs[32];
-    size_t nr = 0;
-    if (!g.all) {
-        if ((rc = run_one(g.ft, &g.fo, &g.steps, &runs[0], err)))
-            sl_api_lib_error(err, rc);
-        else
-            *json = sl_api_replay_json(runs, 1, NULL, T, 0);
-        run_free(&runs[0]);
-    } else {
-        for (size_t i = 0; sl_fw_types[i] && nr < 32 && !rc; i++) {
-            const sl_fw_type *ft = sl_fw_types[i];
-            if (!ft->step || !(ft->accepts & SL_OPT_LOGITS) || gen_refused(s, ft))
-                continue;
-            if ((rc = run_one(ft, &g.fo, &g.steps, &runs[nr], err))) {
-                char m[sizeof err->msg];
-                snprintf(m, sizeof m, "%s", err->msg);
-                sl_base_error_set(err, rc, "samplab replay: %s: %.400s", ft->name, m);
-            }
-            nr++;
-        }
-        if (!rc && !nr)
-            rc = sl_base_error_set(err, SL_EINVAL,
-                                   "samplab replay: no step-by-step framework on logits takes every option given");
-        if (!rc) {
-            size_t depart[32];
-            for (size_t j = 0; j < nr; j++) {
-                depart[j] = T;
-                for (size_t t = 0; t < T && depart[j] == T; t++)
-                    if (runs[j].tokens[t] != runs[0].tokens[t])
-                        depart[j] = t;
-            }
-            *json = sl_api_replay_json(runs, nr, depart, T, 1);
-        }
-        for (size_t j = 0; j < nr; j++)
-            run_free(&runs[j]);
-    }
-    sl_api_gen_free(&g);
-    if (!rc && !*json)
+    sl_api_replay_result r;
+    int rc = sl_api_replay_run(steps, is_logits, context, context_n, s, &r, err);
+    if (!rc && !(*json = sl_api_replay_result_json(&r)))
         rc = sl_base_error_set(err, SL_ENOMEM, "samplab replay: out of memory for JSON");
+    sl_api_replay_result_free(&r);
     return rc;
 }

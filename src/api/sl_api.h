@@ -265,7 +265,24 @@ typedef struct sl_api_run {
 /* replay --json: one run (all 0), or nr runs with the step each departs from runs[0] (T: never). */
 char *sl_api_replay_json(const sl_api_run *runs, size_t nr, const size_t *depart, size_t T, int all);
 
-/* A generation's settings, rows and prompt, as replay and check load them. */
+/* `samplab replay` as a struct: one run, or with --framework all every
+ * session framework on logits that takes the options given, with the step each
+ * departs from runs[0] (T: never). */
+#define SL_API_REPLAY_MAX 32
+typedef struct sl_api_replay_result {
+    sl_api_run runs[SL_API_REPLAY_MAX];
+    size_t nr, T;
+    size_t depart[SL_API_REPLAY_MAX];
+    int all;
+} sl_api_replay_result;
+/* The settings checked as the command checks them, the rows read, the
+ * session(s) run (one path for the command and the call). */
+int sl_api_replay_run(const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
+                      const sl_api_settings *s, sl_api_replay_result *r, sl_error *err);
+void sl_api_replay_result_free(sl_api_replay_result *r);
+char *sl_api_replay_result_json(const sl_api_replay_result *r);
+
+/* A generation's settings, rows and prompt, as replay, check and bench load them. */
 typedef struct sl_api_gen {
     const sl_fw_type *ft;     /* NULL with --framework all */
     int all;
@@ -276,7 +293,8 @@ typedef struct sl_api_gen {
     int logits_input;
     sl_vec marker;            /* what fo.logits or fo.probs points at: the kind of rows */
 } sl_api_gen;
-/* The prompt is s->context (a SRC) or context[0..context_n). */
+/* The prompt is s->context (a SRC) or context[0..context_n); steps with no
+ * spec and no data is the command line's neither (or both) of --logits and --probs. */
 int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
                     const sl_api_settings *s, int allow_all, sl_api_gen *g, sl_error *err);
 void sl_api_gen_free(sl_api_gen *g);
@@ -322,5 +340,24 @@ int sl_api_check_log(const sl_fw_type *ft, const sl_fw_opts *fo, int logits_inpu
                      sl_api_check_log_result *r, sl_error *err);
 void sl_api_check_log_free(sl_api_check_log_result *r);
 char *sl_api_check_log_json(const sl_fw_type *ft, const long *obs, const sl_api_check_log_result *r);
+
+/* `samplab check` as a struct: the generation, the observed ids and, with a
+ * seed, the first divergence, else the test of the whole log. */
+typedef struct sl_api_check_result {
+    sl_api_gen g;             /* g.ft, g.steps (T, V), the prompt */
+    long *obs;                /* T observed ids */
+    double alpha;
+    int seeded;               /* 1: d, else log */
+    sl_api_divergence d;
+    sl_api_check_log_result log;
+    int loaded, has_log;
+} sl_api_check_result;
+/* The settings checked as the command checks them, the rows and tokens read,
+ * the claim tested (one path for the command and the call). */
+int sl_api_check_run(const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
+                     const long *tokens, size_t n_tokens, const sl_api_settings *s, sl_api_check_result *r,
+                     sl_error *err);
+void sl_api_check_result_free(sl_api_check_result *r);
+char *sl_api_check_result_json(const sl_api_check_result *r);
 
 #endif

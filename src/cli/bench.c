@@ -140,9 +140,14 @@ static double thread_s(void)
  * pipeline per call, in process, best of --n. */
 static int bench_generation(const sl_cli_parsed *po)
 {
-    sl_cli_gen g;
-    if (sl_cli_gen_load("bench", po, 0, &g))
-        return 2;
+    /* the rows, settings and prompt as replay reads them (api/replay.c) */
+    sl_api_settings set;
+    sl_cli_settings_from(po, &set);
+    sl_api_src src = sl_cli_steps_from(po);
+    sl_api_gen g;
+    sl_error lerr;
+    if (sl_api_gen_load("bench", &src, po->a[SL_CLI_LOGITS].given, NULL, 0, &set, 0, &g, &lerr))
+        return sl_cli_api_fail(&lerr);
     const sl_io_steps *m = &g.steps;
     size_t T = m->t, V = m->v, reps = po->a[SL_CLI_N].given ? po->a[SL_CLI_N].size : 5;
     if (!reps)
@@ -213,7 +218,7 @@ static int bench_generation(const sl_cli_parsed *po)
         }
     }
     const char *cpu = g.ft->accepts & SL_OPT_CPU && open ? sl_logits_cpu_name(sl_logits_cpu_resolve(s.o.cfg.cpu)) : NULL;
-    if (g.json) {
+    if (po->a[SL_CLI_JSON].given) {
         json_t *root = json_object(), *tk = json_array();
         json_object_set_new(root, "framework", json_string(g.ft->name));
         json_object_set_new(root, "steps", json_integer((json_int_t)T));
@@ -244,7 +249,7 @@ out:
     free(tokens);
     free(words);
     free(kept);
-    sl_cli_gen_free(&g);
+    sl_api_gen_free(&g);
     return rc;
 }
 

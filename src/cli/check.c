@@ -42,33 +42,20 @@ static void check_help(FILE *f)
 
 /* ---------------------------------------------------------------- with a seed */
 
-static int check_seeded(sl_cli_gen *g, const long *obs)
+static void print_seeded(const sl_api_check_result *r)
 {
-    sl_error err;
-    sl_api_divergence d;
-    size_t T = g->steps.t;
-    if (sl_api_check_seeded(g->ft, &g->fo, &g->steps, obs, &d, &err))
-        return sl_cli_fail(&err);
-    int rc = 0;
-    if (g->json) {
-        char *s = sl_api_check_seeded_json(g->ft, T, obs, &d);
-        if (!s)
-            return 2;
-        puts(s);
-        free(s);
-    } else if (d.step == T) {
-        printf("check: %s, %zu steps: every observed token is the one the seeded sampler draws\n", g->ft->name, T);
+    const sl_api_divergence d = r->d;
+    size_t T = r->g.steps.t;
+    const long *obs = r->obs;
+    const sl_fw_type *ft = r->g.ft;
+    if (d.step == T) {
+        printf("check: %s, %zu steps: every observed token is the one the seeded sampler draws\n", ft->name, T);
     } else {
         printf("check: %s: first divergence at step %zu of %zu: observed %ld (p = %.9g), the seeded sampler "
-               "draws %ld (p = %.9g)\n", g->ft->name, d.step, T, obs[d.step], d.p_observed, d.predicted,
+               "draws %ld (p = %.9g)\n", ft->name, d.step, T, obs[d.step], d.p_observed, d.predicted,
                d.p_predicted);
     }
-    if (!rc)
-        rc = d.step == T ? 0 : 1;
-    return rc;
 }
-
-/* ---------------------------------------------------------------- without a seed */
 
 int sl_cli_check_main(int argc, char **argv)
 {
@@ -76,74 +63,47 @@ int sl_cli_check_main(int argc, char **argv)
     int st = sl_cli_parse("check", argc, argv, check_help, &po);
     if (st >= 0)
         return st;
-    const sl_cli_arg *v = po.a;
-    if (!v[SL_CLI_GEN_TOKENS].text) {
-        sl_cli_errf("samplab check: --tokens FILE is required (the observed token ids)\n");
-        return 2;
+    /* the settings as the library call takes them: one path for both (api/check.c) */
+    sl_api_settings set;
+    sl_cli_settings_from(&po, &set);
+    sl_api_src src = sl_cli_steps_from(&po);
+    sl_api_check_result C;
+    sl_error err;
+    int rc = sl_api_check_run(&src, po.a[SL_CLI_LOGITS].given, NULL, 0, NULL, 0, &set, &C, &err);
+    if (rc) {
+        sl_api_check_result_free(&C);
+        return sl_cli_api_fail(&err);
     }
-    double alpha = v[SL_CLI_ALPHA].given ? v[SL_CLI_ALPHA].d : 0.01;
-    if (!(alpha > 0 && alpha < 1)) {
-        sl_cli_errf("samplab check: --alpha must be in (0, 1)\n");
-        return 2;
-    }
-    size_t trials = v[SL_CLI_TRIALS].given ? v[SL_CLI_TRIALS].size : 200;
-    if (trials > SL_API_CHECK_MAX_TRIALS) { /* each trial simulates a whole log: 10^8 of them grew to 15 GB */
-        sl_cli_errf("samplab check: --trials must be at most %d, not %zu\n", SL_API_CHECK_MAX_TRIALS, trials);
-        return 2;
-    }
-    sl_cli_gen g;
-    if (sl_cli_gen_load("check", &po, 0, &g))
-        return 2;
-    const sl_io_steps *m = &g.steps;
-    size_t T = m->t, V = m->v, n_obs;
-    long *obs;
-    if (sl_cli_gen_ids("check", v[SL_CLI_GEN_TOKENS].text, "token", V, &obs, &n_obs)) {
-        sl_cli_gen_free(&g);
-        return 2;
-    }
-    char e[SL_CLI_ESC_MAX];
-    if (n_obs != T) {
-        sl_cli_errf("samplab check: %s holds %zu tokens, the logits %zu steps\n",
-                sl_cli_esc(v[SL_CLI_GEN_TOKENS].text, e, sizeof e), n_obs, T);
-        free(obs);
-        sl_cli_gen_free(&g);
-        return 2;
-    }
-    if (g.has_seed) {
-        int rc = check_seeded(&g, obs);
-        free(obs);
-        sl_cli_gen_free(&g);
+    int json = po.a[SL_CLI_JSON].given;
+    if (C.seeded) {
+        if (json)
+            rc = sl_cli_emit(sl_api_check_result_json(&C));
+        else
+            print_seeded(&C);
+        if (!rc)
+            rc = C.d.step == C.g.steps.t ? 0 : 1;
+        sl_api_check_result_free(&C);
         return rc;
     }
-
-    sl_error err;
-    int rc = 2;
-    sl_api_check_log_result R;
-    if ((rc = sl_api_check_log(g.ft, &g.fo, g.logits_input, m, g.context, g.context_n, obs, alpha, trials, &R, &err))) {
-        rc = rc == SL_ENOMEM ? (sl_cli_errf("%s\n", err.msg), 2) : sl_cli_fail(&err);
-        goto out;
-    }
-    if (R.no_pipeline_note)
+    const sl_api_check_log_result *R = &C.log;
+    const sl_fw_type *ft = C.g.ft;
+    if (R->no_pipeline_note)
         /* faults are re-runs of the pipeline with other settings: none to re-run */
         sl_cli_errf("samplab check: note: framework %s has no pipeline to re-run with a wrong temperature or "
-                        "top-p: no power simulation\n", g.ft->name);
-    trials = R.trials;
-    size_t n_out = R.n_out;
-    const size_t *out_steps = R.out_steps;
-    const char *const *out_why = R.out_why;
-    const sl_stat_gen_result res = R.res;
-    const double *power = R.power, *det = R.det;
-    double claimed_t = R.claimed_t, claimed_p = R.claimed_p;
-    int has_topp = R.has_topp;
-    if (g.json) {
-        char *js = sl_api_check_log_json(g.ft, obs, &R);
-        if (js) {
-            puts(js);
-            free(js);
-        }
-        rc = js ? 0 : 2;
+                    "top-p: no power simulation\n", ft->name);
+    const long *obs = C.obs;
+    size_t T = C.g.steps.t, V = C.g.steps.v, trials = R->trials, n_out = R->n_out;
+    double alpha = C.alpha;
+    const size_t *out_steps = R->out_steps;
+    const char *const *out_why = R->out_why;
+    const sl_stat_gen_result res = R->res;
+    const double *power = R->power, *det = R->det;
+    double claimed_t = R->claimed_t, claimed_p = R->claimed_p;
+    int has_topp = R->has_topp;
+    if (json) {
+        rc = sl_cli_emit(sl_api_check_result_json(&C));
     } else {
-        printf("check: framework %s, %zu steps, V = %zu, alpha %g\n", g.ft->name, T, V, alpha);
+        printf("check: framework %s, %zu steps, V = %zu, alpha %g\n", ft->name, T, V, alpha);
         if (!n_out)
             printf("outside the kept set: none\n");
         for (size_t i = 0; i < n_out && i < 20; i++)
@@ -154,14 +114,14 @@ int sl_cli_check_main(int argc, char **argv)
         printf("log-likelihood: L = %.6f, mean %.6f, sd %.6f under the claim: z = %.4f, p = %.6g\n", res.ll,
                res.ll_mean, res.ll_sd, res.ll_z, res.ll_p);
         printf("randomised PIT (tokens by decreasing probability, U from %s seed %u): KS D = %.6f over %zu steps, "
-               "p = %.6g\n", SL_STAT_GEN_RNG, SL_STAT_GEN_SEED, res.ks_d, R.n_pit, res.ks_p);
+               "p = %.6g\n", SL_STAT_GEN_RNG, SL_STAT_GEN_SEED, res.ks_d, R->n_pit, res.ks_p);
         printf("verdict: %s (p_value = min(1, 2 min(p_KS, p_LL)) = %.6g%s)\n", res.reject ? "rejected" : "consistent",
                res.p_value, n_out ? "; a token outside the kept set fails outright" : "");
         if (trials) {
             printf("power (%zu simulated logs per fault, splitmix64 seed %u, the verdict at alpha %g):\n", trials,
                    SL_STAT_SIM_SEED_GEN, alpha);
-            for (size_t a = 0; a < R.n_alt; a++)
-                printf("  %s %.6g: %.3f\n", R.alt_kind[a] ? "top-p" : "temperature", R.alt_value[a], power[a]);
+            for (size_t a = 0; a < R->n_alt; a++)
+                printf("  %s %.6g: %.3f\n", R->alt_kind[a] ? "top-p" : "temperature", R->alt_value[a], power[a]);
             if (isnan(det[0]))
                 printf("  temperature: no error up to T x 2 is detected with 90%% power\n");
             else
@@ -172,13 +132,9 @@ int sl_cli_check_main(int argc, char **argv)
             else if (has_topp)
                 printf("  top-p: detected with 90%% power from top-p %.6g (claimed %.6g)\n", det[1], claimed_p);
         }
-        rc = 0;
     }
     if (!rc)
         rc = res.reject ? 1 : 0;
-    sl_api_check_log_free(&R);
-out:
-    free(obs);
-    sl_cli_gen_free(&g);
+    sl_api_check_result_free(&C);
     return rc;
 }

@@ -26,182 +26,6 @@ static int takes_logits(const sl_fw_type *t)
     return (t->accepts & SL_OPT_LOGITS) != 0;
 }
 
-/* The first option given that t does not take; --context is the prompt here,
- * which every framework takes (it is the history, not only a penalty's). */
-static sl_cli_opt gen_refused(const sl_cli_parsed *po, const sl_fw_type *t)
-{
-    sl_cli_parsed q = *po;
-    q.a[SL_CLI_CONTEXT].given = 0;
-    q.a[SL_CLI_LOGITS].given = q.a[SL_CLI_PROBS].given = 0;
-    /* the penalty window and frequency / presence penalties are settings of the
-     * pipeline (llama.cpp's), which the framework type does not repeat */
-    unsigned extra = t->pipeline ? t->pipeline->accepts & (SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE) : 0;
-    return sl_cli_refused(&q, SL_CLI_G_SOURCE | SL_CLI_G_SAMPLING | SL_CLI_G_FRAMEWORK | SL_CLI_G_LLAMA_PENALTY,
-                          t->accepts | extra);
-}
-
-void sl_cli_gen_free(sl_cli_gen *g)
-{
-    sl_io_steps_free(&g->steps);
-    free(g->context);
-    g->context = NULL;
-}
-
-int sl_cli_gen_ids(const char *cmd, const char *src, const char *what, size_t V, long **ids, size_t *n)
-{
-    sl_error err;
-    sl_vec cv;
-    char e[SL_CLI_ESC_MAX];
-    *ids = NULL;
-    *n = 0;
-    if (sl_io_vec_read(src, NULL, -1, &cv, &err))
-        return sl_cli_fail(&err);
-    long *x = malloc(cv.n * sizeof *x);
-    if (!x) {
-        sl_base_vec_free(&cv);
-        sl_cli_errf("samplab %s: out of memory for %zu %s ids\n", cmd, cv.n, what);
-        return 2;
-    }
-    for (size_t i = 0; i < cv.n; i++) {
-        if (cv.d[i] != floor(cv.d[i]) || cv.d[i] < 0 || cv.d[i] >= (double)V) {
-            sl_cli_errf("samplab %s: %s: %s entry %zu (%.17g) is not a token id in 0..%zu\n", cmd,
-                    sl_cli_esc(cv.source, e, sizeof e), what, i, cv.d[i], V - 1);
-            sl_base_vec_free(&cv);
-            free(x);
-            return 2;
-        }
-        x[i] = (long)cv.d[i];
-    }
-    *ids = x;
-    *n = cv.n;
-    sl_base_vec_free(&cv);
-    return 0;
-}
-
-int sl_cli_gen_load(const char *cmd, const sl_cli_parsed *po, int allow_all, sl_cli_gen *g)
-{
-    const sl_cli_arg *v = po->a;
-    char e[SL_CLI_ESC_MAX];
-    sl_error err;
-    memset(g, 0, sizeof *g);
-    const char *fw = v[SL_CLI_FRAMEWORK].text;
-    if (!fw) {
-        sl_cli_errf("samplab %s: --framework F is required (samplab %s --help lists them)\n", cmd, cmd);
-        return 2;
-    }
-    if (allow_all && !strcmp(fw, "all")) {
-        g->all = 1;
-    } else if (!(g->ft = sl_fw_lookup(fw))) {
-        sl_cli_errf("samplab %s: unknown framework '%s' (samplab %s --help lists them)\n", cmd,
-                sl_cli_esc(fw, e, sizeof e), cmd);
-        return 2;
-    } else if (!is_session(g->ft)) {
-        sl_cli_errf("samplab %s: framework %s does not run step by step yet (no sampler session)\n", cmd,
-                g->ft->name);
-        return 2;
-    }
-    const char *probs = v[SL_CLI_PROBS].text, *logits = v[SL_CLI_LOGITS].text;
-    if (!!probs == !!logits) {
-        sl_cli_errf("samplab %s: give exactly one of --logits SRC and --probs SRC (per-step rows)\n", cmd);
-        return 2;
-    }
-    if (g->all && probs) {
-        sl_cli_errf("samplab %s: --framework all runs the frameworks that take --logits\n", cmd);
-        return 2;
-    }
-    if (g->ft) {
-        if (!(g->ft->accepts & (logits ? SL_OPT_LOGITS : SL_OPT_PROBS))) {
-            sl_cli_errf("samplab %s: framework %s takes --%s (%s)\n", cmd, g->ft->name,
-                    logits ? "probs" : "logits", g->ft->input_why);
-            return 2;
-        }
-        sl_cli_opt miss = gen_refused(po, g->ft);
-        if (miss)
-            return sl_cli_not_an_option(cmd, sl_cli_options[miss].name, "framework", g->ft->name);
-    }
-    sl_fw_opts *fo = &g->fo;
-    memset(fo, 0, sizeof *fo);
-    sl_cli_logits_args la;
-    sl_cli_logits_from(po, &la);
-    fo->cfg = la.cfg;
-    if (!fo->cfg.has_temperature)
-        fo->cfg.temperature = 1.0;
-    fo->k = 1;
-    fo->n = 1;
-    fo->simd_sum = v[SL_CLI_SIMD_SUM].given;
-    /* the release-line options all name the framework's variant; each is taken only by its framework */
-    fo->variant = v[SL_CLI_TORCH].given      ? v[SL_CLI_TORCH].text
-                  : v[SL_CLI_LLAMACPP].given ? v[SL_CLI_LLAMACPP].text
-                                             : v[SL_CLI_RAND].text;
-    if (sl_cli_cpu(cmd, la.cpu_text, &fo->cfg.cpu))
-        return 2;
-    if (v[SL_CLI_DTYPE].text) {
-        const char *dt = v[SL_CLI_DTYPE].text;
-        if (!strcmp(dt, "float32"))
-            fo->dtype = SL_F32;
-        else if (!strcmp(dt, "float64"))
-            fo->dtype = SL_F64;
-        else {
-            sl_cli_errf("samplab %s: --dtype takes float32 or float64, not '%s'\n", cmd, sl_cli_esc(dt, e, sizeof e));
-            return 2;
-        }
-        fo->dtype_set = 1;
-    }
-    g->has_seed = v[SL_CLI_SEED].given;
-    if (sl_cli_seed(v[SL_CLI_SEED].text, NULL, &fo->seed))
-        return 2;
-    fo->has_seed = g->has_seed;
-    g->json = v[SL_CLI_JSON].given;
-    g->logits_input = logits != NULL;
-    /* the session reads the rows as the kind given (candle takes both) */
-    if (logits)
-        fo->logits = &g->marker;
-    else
-        fo->probs = &g->marker;
-    if (sl_io_steps_read(probs ? probs : logits, v[SL_CLI_TENSOR].text, &g->steps, &err))
-        return sl_cli_fail(&err);
-    if (v[SL_CLI_CONTEXT].text) {
-        if (sl_cli_gen_ids(cmd, v[SL_CLI_CONTEXT].text, "context", g->steps.v, &g->context, &g->context_n)) {
-            sl_cli_gen_free(g);
-            return 2;
-        }
-        fo->cfg.context = g->context;
-        fo->cfg.context_n = g->context_n;
-    }
-    return 0;
-}
-
-/* What one framework's replay gave. */
-typedef struct gen_run {
-    const sl_fw_type *ft;
-    long *tokens;
-    uint64_t *words;          /* cumulative, after each step */
-    size_t *kept;
-    const char *rng_name;
-    int failed;
-    char why[SL_CLI_ESC_MAX];
-} gen_run;
-
-static void gen_run_free(gen_run *r)
-{
-    free(r->tokens);
-    free(r->words);
-    free(r->kept);
-}
-
-static int run_one(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, gen_run *r, sl_error *err)
-{
-    memset(r, 0, sizeof *r);
-    r->ft = ft;
-    size_t T = m->t;
-    r->tokens = malloc(T * sizeof *r->tokens);
-    r->words = malloc(T * sizeof *r->words);
-    r->kept = malloc(T * sizeof *r->kept);
-    if (!r->tokens || !r->words || !r->kept)
-        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu steps", ft->name, T);
-    return sl_api_gen_replay(ft, fo, m, r->tokens, r->words, r->kept, &r->rng_name, err);
-}
-
 static void replay_help(FILE *f)
 {
     fprintf(f,
@@ -227,19 +51,13 @@ static void replay_help(FILE *f)
     sl_cli_help_options(f, sl_cli_spec_lookup("replay"), "options:");
 }
 
-static sl_api_run api_run(const gen_run *r)
+/* The rows and prompt of a parsed replay, check or bench command line, as sl_api_gen_load takes them. */
+sl_api_src sl_cli_steps_from(const sl_cli_parsed *po)
 {
-    sl_api_run a = {r->ft, r->tokens, r->words, r->kept, r->rng_name};
-    return a;
-}
-
-static int emit(char *s)
-{
-    if (!s)
-        return 2;
-    puts(s);
-    free(s);
-    return 0;
+    sl_api_src src = sl_cli_src_from(po);
+    if (po->a[SL_CLI_PROBS].given && po->a[SL_CLI_LOGITS].given)
+        src.spec = NULL; /* both: refused as neither is */
+    return src;
 }
 
 int sl_cli_replay_main(int argc, char **argv)
@@ -248,67 +66,25 @@ int sl_cli_replay_main(int argc, char **argv)
     int st = sl_cli_parse("replay", argc, argv, replay_help, &po);
     if (st >= 0)
         return st;
-    sl_cli_gen g;
-    if (sl_cli_gen_load("replay", &po, 1, &g))
-        return 2;
+    /* the settings as the library call takes them: one path for both (api/replay.c) */
+    sl_api_settings s;
+    sl_cli_settings_from(&po, &s);
+    sl_api_src src = sl_cli_steps_from(&po);
+    sl_api_replay_result r;
     sl_error err;
-    size_t T = g.steps.t;
-    int rc = 2;
-    if (!g.all) {
-        gen_run r;
-        if (run_one(g.ft, &g.fo, &g.steps, &r, &err)) {
-            rc = sl_cli_fail(&err);
-        } else if (g.json) {
-            sl_api_run a = api_run(&r);
-            rc = emit(sl_api_replay_json(&a, 1, NULL, T, 0));
-        } else {
-            for (size_t t = 0; t < T; t++)
-                printf("%ld\n", r.tokens[t]);
-            rc = 0;
-        }
-        gen_run_free(&r);
-        sl_cli_gen_free(&g);
-        return rc;
+    if (sl_api_replay_run(&src, po.a[SL_CLI_LOGITS].given, NULL, 0, &s, &r, &err)) {
+        sl_api_replay_result_free(&r);
+        return sl_cli_api_fail(&err);
     }
-    /* all: every session framework on logits that takes every option given;
-     * --cpu names torch's kernel on this machine, not a setting, so it keeps
-     * the frameworks without that kernel in (they never read it) */
-    gen_run runs[32];
-    size_t nr = 0;
-    sl_cli_parsed pall = po;
-    pall.a[SL_CLI_CPU].given = 0;
-    for (size_t i = 0; sl_fw_types[i] && nr < 32; i++) {
-        const sl_fw_type *ft = sl_fw_types[i];
-        if (!is_session(ft) || !takes_logits(ft) || gen_refused(&pall, ft))
-            continue;
-        if (run_one(ft, &g.fo, &g.steps, &runs[nr], &err)) {
-            char m[SL_CLI_ESC_MAX];
-            sl_cli_errf("samplab replay: %s: %s\n", ft->name, sl_cli_esc(err.msg, m, sizeof m));
-            for (size_t j = 0; j <= nr; j++)
-                gen_run_free(&runs[j]);
-            sl_cli_gen_free(&g);
-            return 2;
-        }
-        nr++;
-    }
-    if (!nr) {
-        sl_cli_errf("samplab replay: no step-by-step framework on logits takes every option given\n");
-        sl_cli_gen_free(&g);
-        return 2;
-    }
-    /* the first step each departs from runs[0], T if never */
-    size_t depart[32];
-    for (size_t j = 0; j < nr; j++) {
-        depart[j] = T;
-        for (size_t t = 0; t < T && depart[j] == T; t++)
-            if (runs[j].tokens[t] != runs[0].tokens[t])
-                depart[j] = t;
-    }
-    if (g.json) {
-        sl_api_run a[32];
-        for (size_t j = 0; j < nr; j++)
-            a[j] = api_run(&runs[j]);
-        rc = emit(sl_api_replay_json(a, nr, depart, T, 1));
+    size_t T = r.T, nr = r.nr;
+    const sl_api_run *runs = r.runs;
+    const size_t *depart = r.depart;
+    int rc = 0;
+    if (po.a[SL_CLI_JSON].given) {
+        rc = sl_cli_emit(sl_api_replay_result_json(&r));
+    } else if (!r.all) {
+        for (size_t t = 0; t < T; t++)
+            printf("%ld\n", runs[0].tokens[t]);
     } else {
         printf("step");
         for (size_t j = 0; j < nr; j++)
@@ -327,10 +103,7 @@ int sl_cli_replay_main(int argc, char **argv)
                 printf("# %s departs from %s at step %zu (%ld, not %ld)\n", runs[j].ft->name, runs[0].ft->name,
                        depart[j], runs[j].tokens[depart[j]], runs[0].tokens[depart[j]]);
         }
-        rc = 0;
     }
-    for (size_t j = 0; j < nr; j++)
-        gen_run_free(&runs[j]);
-    sl_cli_gen_free(&g);
+    sl_api_replay_result_free(&r);
     return rc;
 }

@@ -185,25 +185,9 @@ int sl_cli_cpu(const char *cmd, const char *text, int *cpu);
  * the penalty's --context checked there); prints the error and returns 2 on failure. */
 int sl_cli_logits_load(const char *cmd, const sl_cli_parsed *p, sl_cli_logits_args *a);
 void sl_cli_logits_free(sl_cli_logits_args *a);
-/* A generation's settings, per-step rows and prompt, as `samplab replay` and
- * `samplab check` read them (cli/replay.c). */
-typedef struct sl_cli_gen {
-    const sl_fw_type *ft;     /* NULL with --framework all */
-    int all;
-    sl_fw_opts fo;            /* settings; fo.cfg.context = the prompt */
-    sl_io_steps steps;        /* [T, V] */
-    long *context;
-    size_t context_n;
-    int has_seed, json;
-    int logits_input;         /* --logits rows (else --probs) */
-    sl_vec marker;            /* what fo.logits or fo.probs points at: the kind of rows, not their values */
-} sl_cli_gen;
-/* Reads --framework (or "all" when allow_all), the settings, the rows and
- * --context; prints the one-line refusal and returns 2 on failure. */
-int sl_cli_gen_load(const char *cmd, const sl_cli_parsed *po, int allow_all, sl_cli_gen *g);
-void sl_cli_gen_free(sl_cli_gen *g);
-/* Token ids from SRC (inline list or file), each in 0..V-1; prints and returns 2 if not. */
-int sl_cli_gen_ids(const char *cmd, const char *src, const char *what, size_t V, long **ids, size_t *n);
+/* The per-step rows of replay, check and bench (--logits or --probs, --tensor)
+ * as sl_api_gen_load takes them (cli/replay.c). */
+sl_api_src sl_cli_steps_from(const sl_cli_parsed *po);
 
 /* The settings of a parsed command line as the library calls take them
  * (api/settings.c): each option given into its field (its text where the
