@@ -134,34 +134,18 @@ int sl_cli_exact_main(int argc, char **argv)
             return sl_cli_fail(&err);
         return 0;
     }
-    const char *probs_src = v[SL_CLI_PROBS].text, *logits_src = v[SL_CLI_LOGITS].text;
-    if (!!probs_src == !!logits_src) {
+    if (v[SL_CLI_PROBS].given == v[SL_CLI_LOGITS].given) {
         sl_cli_errf("samplab exact: give exactly one of --probs SRC and --logits SRC\n");
         return 2;
     }
     /* the settings as the library call takes them: one audit for both (api/exact.c) */
     sl_api_settings s;
-    sl_api_settings_init(&s);
-    s.framework = v[SL_CLI_FRAMEWORK].text;
-    s.method = v[SL_CLI_METHOD].text;
-    s.rng = v[SL_CLI_RNG].text;
-    s.dtype = v[SL_CLI_DTYPE].text;
-    s.torch = v[SL_CLI_TORCH].text;
-    s.rand = v[SL_CLI_RAND].text;
-    s.replacement = v[SL_CLI_REPLACEMENT].given;
-    s.has_num_samples = v[SL_CLI_NUM_SAMPLES].given;
-    s.num_samples = v[SL_CLI_NUM_SAMPLES].size;
-    s.cfg.has_temperature = v[SL_CLI_TEMPERATURE].given;
-    s.cfg.temperature = v[SL_CLI_TEMPERATURE].d;
-    sl_api_src src = {probs_src ? probs_src : logits_src, v[SL_CLI_TENSOR].text,
-                      v[SL_CLI_ROW].given ? v[SL_CLI_ROW].l : -1, NULL, 0, NULL};
+    sl_cli_settings_from(&po, &s);
+    sl_api_src src = sl_cli_src_from(&po);
     sl_api_exact_audit a;
     sl_error err;
-    if (sl_api_exact_run(&src, logits_src != NULL, &s, &a, &err)) {
-        char e[SL_CLI_ESC_MAX];
-        sl_cli_errf("%s\n", sl_cli_esc(err.msg, e, sizeof e));
-        return 2;
-    }
+    if (sl_api_exact_run(&src, v[SL_CLI_LOGITS].given, &s, &a, &err))
+        return sl_cli_api_fail(&err);
     int rc = v[SL_CLI_JSON].given ? print_json(&a.res, a.t, &a.vec) : print_text(&a.res, a.t, &a.vec, v[SL_CLI_TOKENS].given);
     sl_api_exact_audit_free(&a);
     return rc;

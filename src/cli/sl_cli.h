@@ -179,8 +179,6 @@ typedef struct sl_cli_logits_args {
 /* The settings of a parsed command line (a fresh sl_cli_logits_args). */
 /* Reads the settings options into a (--cpu as text: sl_cli_logits_load parses it). */
 void sl_cli_logits_from(const sl_cli_parsed *p, sl_cli_logits_args *a);
-/* --cpu avx2|avx512 (NULL: auto) as an SL_CPU_*; prints the error and returns 2. */
-int sl_cli_cpu(const char *cmd, const char *text, int *cpu);
 /* Reads the logits and the context of p (api's sl_api_logits_input: --cpu and
  * the penalty's --context checked there); prints the error and returns 2 on failure. */
 int sl_cli_logits_load(const char *cmd, const sl_cli_parsed *p, sl_cli_logits_args *a);

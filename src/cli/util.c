@@ -50,33 +50,14 @@ int sl_cli_fail_in(const char *source, const sl_error *err)
 
 int sl_cli_seed(const char *seed_text, const char *stream_text, sl_seed *out)
 {
+    /* the library's reading of --seed and --stream (api/settings.c) */
+    sl_api_settings s;
     sl_error err;
-    memset(out, 0, sizeof *out);
-    out->lo = 42; /* samplab's default seed */
-    if (seed_text && sl_base_seed_parse(seed_text, out, &err))
-        return sl_cli_fail_in("--seed", &err);
-    if (stream_text) {
-        if (sl_base_seed_parse_stream(stream_text, &out->stream, &err))
-            return sl_cli_fail_in("--stream", &err);
-        out->has_stream = 1;
-    }
-    return 0;
-}
-
-int sl_cli_cpu(const char *cmd, const char *text, int *cpu)
-{
-    char e[SL_CLI_ESC_MAX];
-    *cpu = SL_CPU_AUTO;
-    if (!text)
-        return 0;
-    if (!strcmp(text, "avx2"))
-        *cpu = SL_CPU_AVX2;
-    else if (!strcmp(text, "avx512"))
-        *cpu = SL_CPU_AVX512;
-    else {
-        sl_cli_errf("samplab %s: --cpu takes avx2 or avx512, not '%s'\n", cmd, sl_cli_esc(text, e, sizeof e));
-        return 2;
-    }
+    sl_api_settings_init(&s);
+    s.seed = seed_text;
+    s.stream = stream_text;
+    if (sl_api_seed(&s, 1, out, &err))
+        return sl_cli_api_fail(&err);
     return 0;
 }
 
