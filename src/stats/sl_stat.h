@@ -222,6 +222,9 @@ int sl_stat_gen_init(sl_stat_gen *g, size_t T, uint64_t seed, sl_error *err);
  * O(V), no sort. SL_EINVAL for x >= V, a weight that is negative, NaN or
  * infinite, or all zero. */
 int sl_stat_gen_step(const double *w, size_t V, size_t x, size_t step, sl_stat_gen_one *o, sl_error *err);
+/* The same at a forced SIMD level (SL_SIMD_*): the same bits at every level. */
+int sl_stat_gen_step_at(const double *w, size_t V, size_t x, size_t step, int simd, sl_stat_gen_one *o,
+                        sl_error *err);
 /* Adds a step's terms (in step order: the step's uniform is drawn here). */
 int sl_stat_gen_add(sl_stat_gen *g, const sl_stat_gen_one *o, sl_error *err);
 int sl_stat_gen_finish(const sl_stat_gen *g, double alpha, sl_stat_gen_result *r, sl_error *err);
