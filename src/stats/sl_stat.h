@@ -112,7 +112,7 @@ double sl_stat_tv_null_mean(const double *p, size_t V, uint64_t n);
  * sl_stat_tv_null_sampler) and writes their TV to tv[0..reps), sorted
  * ascending. N must be < 2^32 (GSL's argument type). */
 int sl_stat_tv_null_sim(const double *p, size_t V, uint64_t n, size_t reps, unsigned long seed,
-                        double *tv, struct sl_error *err);
+                        double *tv, const sl_progress *prog, struct sl_error *err);
 /* Which sampler sl_stat_tv_null_sim uses for this support size and N, and
  * its estimated cost in nanoseconds per multinomial sample. */
 const char *sl_stat_tv_null_sampler(size_t support, uint64_t n);
@@ -291,10 +291,12 @@ typedef struct sl_stat_power {
     double *supp_q;
     unsigned int *draw;
     uint64_t *counts;
+    const sl_progress *progress; /* ticked per simulated sample (set before eval/detect); a stop: SL_EINTR */
+    uint64_t simulated;          /* samples simulated so far, the null's included */
 } sl_stat_power;
 
 int sl_stat_power_init(sl_stat_power *s, const double *p, size_t V, uint64_t n, double alpha,
-                       size_t trials, unsigned long seed, struct sl_error *err);
+                       size_t trials, unsigned long seed, const sl_progress *prog, struct sl_error *err);
 void sl_stat_power_free(sl_stat_power *s);
 /* Fraction of `trials` samples of N draws from q that each test rejects.
  * The generator is reseeded with s->seed on every call (common random numbers,
