@@ -115,7 +115,7 @@ Test(replay_torch, fast_race_equals_every_log_race)
             sl_rng_mt19937_next(&start);
         /* every vector width this machine can run: the output must not depend on it */
         for (int level = SL_SIMD_SCALAR; level <= SL_SIMD_AVX2; level++) {
-            if (sl_rng_simd_level(level) != level)
+            if (sl_base_simd_level(level) != level)
                 continue;
             sl_draw_torch_param param = {version, 0, 1, level};
             sl_draw_type tt = sl_draw_torch_type;
@@ -184,7 +184,7 @@ Test(replay_torch, twist_widths_agree)
     /* the scalar, SSE2 and AVX2 twists against mt19937ar's */
     int levels = 0;
     for (int level = SL_SIMD_SCALAR; level <= SL_SIMD_AVX2; level++) {
-        if (sl_rng_simd_level(level) != level)
+        if (sl_base_simd_level(level) != level)
             continue;
         levels++;
         sl_rng_mt19937_state a, b;

@@ -162,7 +162,7 @@ static int catches_sigint(pid_t pid)
  * group). With endless, standard input is an endless stream of the draw 0 (as `yes 0 |`). */
 static void expect_interrupted(int endless, const char *args, const char *want)
 {
-    char outp[] = "/tmp/sl-int-out-XXXXXX", errp[] = "/tmp/sl-int-err-XXXXXX", cmd[512];
+    char outp[] = "/tmp/sl-int-out-XXXXXX", errp[] = "/tmp/sl-int-err-XXXXXX", cmd[4096];
     int fo = mkstemp(outp), fe = mkstemp(errp);
     cr_assert(fo >= 0 && fe >= 0);
     snprintf(cmd, sizeof cmd, "exec ${SL_BIN:-bin/samplab} %s", args);
@@ -224,6 +224,11 @@ Test(hostile, ctrl_c_stops_long_runs)
                        "samplab draw: interrupted after");
     expect_interrupted(0, "calibrate --probs 3,2,2,1 --method cdf --n 100000000 --seeds 100000",
                        "samplab calibrate: interrupted after");
+    /* power's simulations, first the TV null, then every fault's bisection: nothing on stdout */
+    char power[2600] = "power --n 10000000 --trials 100000 --probs 1";
+    for (int i = 1; i < 500; i++)
+        snprintf(power + strlen(power), sizeof power - strlen(power), ",%d", 1 + i % 7);
+    expect_interrupted(0, power, "samplab power: interrupted after");
     /* an endless stream of valid draws: 10^12 would take hours, Ctrl-C ends it now */
     expect_interrupted(1, "gof --probs 3,2,2,1 --draws -", "samplab gof: interrupted after");
 }

@@ -232,3 +232,54 @@ Test(stat_generation, step_terms_exact)
     cr_expect_eq(r.reject, 1);
     sl_stat_gen_free(&g);
 }
+
+/* check's step terms at every SIMD level: the same bits, on whole rows, filtered rows
+ * (the zero-skipping path), ties with the observed weight and x at every lane; and
+ * the moments against a direct sum in long double (glibc's logl) */
+Test(stat_generation, step_terms_levels_agree)
+{
+    enum { V = 1031 };
+    double *w = malloc(V * sizeof *w);
+    cr_assert_not_null(w);
+    uint64_t s = 99;
+    size_t diff = 0, rows = 0;
+    double worst = 0;
+    for (int kind = 0; kind < 4; kind++)
+        for (int r = 0; r < 40; r++) {
+            for (size_t i = 0; i < V; i++) {
+                double g = gauss(&s);
+                w[i] = kind == 0 ? exp(2 * g) : kind == 1 ? (sm(&s) % 50 ? 0 : exp(g)) : kind == 2 ? (double)(sm(&s) % 4) : (double)(float)exp(3 * g);
+            }
+            w[sm(&s) % V] = 1.0; /* never all zero */
+            size_t x = (size_t)(sm(&s) % V);
+            if (kind == 2)
+                w[x] = 2.0; /* many ties with the observed weight */
+            sl_stat_gen_one o[3];
+            sl_error e;
+            static const int lv[3] = {SL_SIMD_SCALAR, SL_SIMD_SSE2, SL_SIMD_AVX2};
+            for (int l = 0; l < 3; l++)
+                cr_assert_eq(sl_stat_gen_step_at(w, V, x, 0, lv[l], &o[l], &e), 0, "%s", e.msg);
+            for (int l = 1; l < 3; l++)
+                diff += memcmp(&o[0], &o[l], sizeof o[0]) != 0;
+            long double S = 0, m1 = 0, m2 = 0, bef = 0;
+            for (size_t i = 0; i < V; i++)
+                S += w[i];
+            for (size_t i = 0; i < V; i++)
+                if (w[i] > 0) {
+                    long double p = w[i] / S, lp = logl(p);
+                    m1 += p * lp;
+                    m2 += p * lp * lp;
+                    bef += (w[i] > w[x] || (w[i] == w[x] && i < x)) ? p : 0;
+                }
+            double em = fabs((double)((o[0].mean - m1) / (fabsl(m1) + 1e-300)));
+            double ev = fabs((double)((o[0].var - (m2 - m1 * m1)) / (m2 - m1 * m1 + 1e-300)));
+            double eb = fabs((double)(o[0].before - bef));
+            worst = fmax(worst, fmax(em, fmax(ev, eb)));
+            rows++;
+        }
+    cr_log_info("step terms at 3 levels: %zu rows, %zu differing; largest error against long double %.2e", rows, diff,
+                worst);
+    cr_expect_eq(diff, 0);
+    cr_expect_lt(worst, 1e-12);
+    free(w);
+}

@@ -144,7 +144,7 @@ Test(replay_stats, tv_null_simulation_agrees_with_exact_mean)
         p[i] /= s;
     double tv[4000];
     sl_error err;
-    cr_assert_eq(sl_stat_tv_null_sim(p, 20, 1000, 4000, SL_STAT_SIM_SEED, tv, &err), 0, "%s", err.msg);
+    cr_assert_eq(sl_stat_tv_null_sim(p, 20, 1000, 4000, SL_STAT_SIM_SEED, tv, NULL, &err), 0, "%s", err.msg);
     double m = 0, v = 0;
     for (int i = 0; i < 4000; i++)
         m += tv[i];

@@ -297,7 +297,7 @@ Test(stat_stats, power_study)
     p[8] = 0;
     sl_stat_power s;
     sl_error err;
-    cr_assert_eq(sl_stat_power_init(&s, p, 9, 100000, 0.01, 500, SL_STAT_SIM_SEED, &err), 0, "%s", err.msg);
+    cr_assert_eq(sl_stat_power_init(&s, p, 9, 100000, 0.01, 500, SL_STAT_SIM_SEED, NULL, &err), 0, "%s", err.msg);
     cr_assert_eq(sl_stat_power_eval(&s, p, pw, &err), 0);
     cr_log_info("power_study: size chi2 %.3f G %.3f TV %.3f zero %.3f\n", pw[SL_TEST_CHI2], pw[SL_TEST_G],
                 pw[SL_TEST_TV], pw[SL_TEST_ZERO]);

@@ -1,4 +1,4 @@
-/* sl_base.h — the base layer: what every layer may use (errors, seeds, vectors).
+/* sl_base.h — the base layer: what every layer may use (errors, seeds, vectors, the CPU dispatch, a log).
  *
  * Conventions: library code returns a status (0 = ok) and fills an sl_error,
  * it never prints or exits; state is always passed in (no globals, after
@@ -90,6 +90,27 @@ int sl_base_vec_check_weights(const sl_vec *v, sl_error *err);
  * (base/gsl.c); every function that calls GSL calls it first and then checks
  * GSL's return values. Idempotent and cheap. */
 void sl_base_gsl_quiet(void);
+
+/* ---------------------------------------------------------------- the CPU dispatch (base/simd.c) */
+
+/* Vector width of the SIMD kernels of every layer, the one CPU dispatch. AUTO
+ * picks AVX2 when the CPU has it, else SSE2 (x86-64), else scalar; the output
+ * never depends on the level (tests force each level and compare). */
+enum { SL_SIMD_AUTO = 0, SL_SIMD_SCALAR = 1, SL_SIMD_SSE2 = 2, SL_SIMD_AVX2 = 3 };
+int sl_base_simd_level(int wanted);  /* the level that will run for `wanted` */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define SL_BASE_HAVE_AVX2 1          /* AVX2 kernels are compiled (target attribute), run if the CPU has it */
+#else
+#define SL_BASE_HAVE_AVX2 0
+#endif
+
+/* ---------------------------------------------------------------- log (base/log.c) */
+
+/* The natural log as fdlibm's __ieee754_log computes it (error below 1 ulp): the
+ * same bits at every SIMD level and on every machine, unlike libm's log. y may be
+ * x. Zero gives -inf, negatives and NaN give NaN, +inf gives +inf. */
+double sl_base_log(double x);
+void sl_base_log_n(const double *x, double *y, size_t n, int simd);
 
 /* ---------------------------------------------------------------- libstdc++'s sorts (base/stdsort.c) */
 

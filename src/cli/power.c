@@ -197,12 +197,27 @@ int sl_cli_power_main(int argc, char **argv)
     sl_api_ref ref;
     if (sl_api_ref_load(&ro, &ref, &err))
         return sl_cli_fail(&err);
-    sl_stat_power s;
-    if (sl_stat_power_init(&s, ref.p, ref.v, n, alpha, trials, SL_STAT_SIM_SEED, &err)) {
+    /* the text is kept until the end: a run stopped by Ctrl-C prints nothing on stdout */
+    char *text = NULL;
+    size_t text_len = 0;
+    FILE *txt = open_memstream(&text, &text_len);
+    if (!txt) {
         sl_api_ref_free(&ref);
-        return sl_cli_fail(&err);
+        sl_cli_errf("samplab power: out of memory\n");
+        return 2;
     }
-    int rc = 0;
+    sl_cli_progress pr;
+    sl_cli_progress_begin(&pr, "power", "simulated samples");
+    sl_stat_power s;
+    int rc = sl_stat_power_init(&s, ref.p, ref.v, n, alpha, trials, SL_STAT_SIM_SEED, &pr.p, &err);
+    if (rc) {
+        sl_cli_progress_end(&pr);
+        fclose(txt);
+        free(text);
+        sl_api_ref_free(&ref);
+        return rc == SL_EINTR ? sl_cli_interrupt_exit("power", s.simulated, "simulated samples", "no result")
+                              : sl_cli_fail(&err);
+    }
     json_t *root = json ? json_object() : NULL;
     json_t *fams = json ? json_object() : NULL;
     if (json) {
@@ -217,10 +232,10 @@ int sl_cli_power_main(int argc, char **argv)
         json_object_set_new(root, "simulation", json_string(SL_STAT_SIM_RNG));
         json_object_set_new(root, "seed", json_integer((json_int_t)SL_STAT_SIM_SEED));
     } else {
-        printf("reference: %s (V = %zu, support %zu)\n", ref.source, ref.v, ref.support);
-        printf("N = %zu draws, alpha = %g, target power %g, %zu simulated samples per fault size\n", n, alpha,
+        fprintf(txt, "reference: %s (V = %zu, support %zu)\n", ref.source, ref.v, ref.support);
+        fprintf(txt, "N = %zu draws, alpha = %g, target power %g, %zu simulated samples per fault size\n", n, alpha,
                target, trials);
-        printf("simulation: gsl_ran_multinomial over %s seeded %lu; TV critical value %.6g "
+        fprintf(txt, "simulation: gsl_ran_multinomial over %s seeded %lu; TV critical value %.6g "
                "(null 1-alpha quantile of %zu samples)\n",
                SL_STAT_SIM_RNG, SL_STAT_SIM_SEED, s.tv_crit, s.null_reps);
     }
@@ -241,21 +256,19 @@ int sl_cli_power_main(int argc, char **argv)
                 json_object_set_new(fo, "applies", json_false());
                 json_object_set_new(fo, "why", json_string(err.msg));
             } else {
-                printf("\n%s: %s\n  not applicable: %s\n", sl_stat_fault_names[f], sl_stat_fault_summaries[f], err.msg);
+                fprintf(txt, "\n%s: %s\n  not applicable: %s\n", sl_stat_fault_names[f], sl_stat_fault_summaries[f], err.msg);
             }
             if (json)
                 json_object_set_new(fams, sl_stat_fault_names[f], fo);
             continue;
         }
         if (!json)
-            printf("\n%s: %s\n  %-5s %-12s %-14s %-8s\n", sl_stat_fault_names[f], sl_stat_fault_summaries[f], "test",
+            fprintf(txt, "\n%s: %s\n  %-5s %-12s %-14s %-8s\n", sl_stat_fault_names[f], sl_stat_fault_summaries[f], "test",
                    theta_name((sl_fault)f), "smallest TV", "power");
         json_t *tests = json ? json_object() : NULL;
         for (int t = 0; t < SL_TEST_COUNT; t++) {
             sl_stat_detect d;
-            if (sl_stat_power_detect(&s, (sl_fault)f, t, target, &d, &err)) {
-                sl_cli_errf("samplab power: %s\n", err.msg);
-                rc = 2;
+            if ((rc = sl_stat_power_detect(&s, (sl_fault)f, t, target, &d, &err))) {
                 json_decref(fo);
                 json_decref(tests);
                 goto out;
@@ -268,9 +281,9 @@ int sl_cli_power_main(int argc, char **argv)
                 json_object_set_new(o, "power", json_real(d.power));
                 json_object_set_new(tests, sl_stat_test_names[t], o);
             } else if (d.found) {
-                printf("  %-5s %-12.6g %-14.6g %-8.3f\n", sl_stat_test_names[t], d.theta, d.tv, d.power);
+                fprintf(txt, "  %-5s %-12.6g %-14.6g %-8.3f\n", sl_stat_test_names[t], d.theta, d.tv, d.power);
             } else {
-                printf("  %-5s not detected even at the largest fault (%s %.6g, TV %.6g, power %.3f)\n",
+                fprintf(txt, "  %-5s not detected even at the largest fault (%s %.6g, TV %.6g, power %.3f)\n",
                        sl_stat_test_names[t], theta_name((sl_fault)f), d.theta, d.tv, d.power);
             }
         }
@@ -285,10 +298,8 @@ int sl_cli_power_main(int argc, char **argv)
             json_t *at = json ? json_array() : NULL;
             for (int k = 0; k < 2; k++) {
                 double pw[SL_TEST_COUNT];
-                if (sl_stat_fault_apply(SL_FAULT_TEMPER, ref.p, ref.v, Ts[k] - 1, q, &err) ||
-                    sl_stat_power_eval(&s, q, pw, &err)) {
-                    sl_cli_errf("samplab power: %s\n", err.msg);
-                    rc = 2;
+                if ((rc = sl_stat_fault_apply(SL_FAULT_TEMPER, ref.p, ref.v, Ts[k] - 1, q, &err)) ||
+                    (rc = sl_stat_power_eval(&s, q, pw, &err))) {
                     json_decref(at);
                     json_decref(fo);
                     goto out;
@@ -302,10 +313,10 @@ int sl_cli_power_main(int argc, char **argv)
                         json_object_set_new(o, sl_stat_test_names[t], json_real(pw[t]));
                     json_array_append_new(at, o);
                 } else {
-                    printf("  at T = %.2f (TV %.6g): power", Ts[k], tv);
+                    fprintf(txt, "  at T = %.2f (TV %.6g): power", Ts[k], tv);
                     for (int t = 0; t < SL_TEST_COUNT; t++)
-                        printf(" %s %.3f", sl_stat_test_names[t], pw[t]);
-                    printf("\n");
+                        fprintf(txt, " %s %.3f", sl_stat_test_names[t], pw[t]);
+                    fprintf(txt, "\n");
                 }
             }
             if (json)
@@ -319,11 +330,24 @@ int sl_cli_power_main(int argc, char **argv)
         fams = NULL;
         char *str = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(17));
         if (str) {
-            puts(str);
+            fprintf(txt, "%s\n", str);
             free(str);
         }
     }
 out:
+    sl_cli_progress_end(&pr);
+    fclose(txt);
+    if (rc == SL_EINTR) {
+        rc = sl_cli_interrupt_exit("power", s.simulated, "simulated samples", "no result");
+    } else if (rc == 2 && !q) {
+        /* out of memory, said above */
+    } else if (rc) {
+        sl_cli_errf("samplab power: %s\n", err.msg);
+        rc = 2;
+    } else if (text_len && fwrite(text, 1, text_len, stdout) != text_len) {
+        rc = 2;
+    }
+    free(text);
     json_decref(fams);
     json_decref(root);
     free(q);

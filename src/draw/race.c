@@ -20,7 +20,7 @@
  * reach the current best ratio b if u <= p_i / b; the pre-test compares the top
  * 21 bits of u, taken from the first word alone, with a float bound
  * p_i·2^21·(1 + 2^-12)/b (race_scale says why that margin is safe), 8 tokens at a
- * time with AVX2 or 4 with SSE2 (rng/simd.c chooses), and computes the exact log
+ * time with AVX2 or 4 with SSE2 (base/simd.c chooses), and computes the exact log
  * only for the few that pass. sl_draw_race_one_naive takes every log; the tests
  * check that both agree token for token and word for word. */
 #include <math.h>
@@ -32,7 +32,7 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
 #include <immintrin.h>
 #endif
 
@@ -48,7 +48,7 @@ int sl_draw_race_init(sl_draw_race *r, const sl_draw_dist *p, const sl_draw_race
     r->pf = p->f;
     r->pd = p->d;
     r->rule = *rule;
-    r->simd = sl_rng_simd_level(simd);
+    r->simd = sl_base_simd_level(simd);
     if (p->dtype == SL_F32 && !p->f)
         return sl_base_error_set(err, SL_EINVAL, "%s: a float32 race needs float32 weights", p->source);
     r->bound = malloc((p->V ? p->V : 1) * sizeof *r->bound);
@@ -147,7 +147,7 @@ static inline uint32_t race_hi21(int uniform, uint32_t w1)
     return uniform == SL_RACE_U_TORCH53 ? (w1 & 0x1FFFFFu) : (w1 >> 11);
 }
 
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
 /* The pre-test 8 tokens at a time; returns the number of tokens dealt with. */
 __attribute__((target("avx2"))) static size_t scan_avx2(const sl_draw_race *r, race_state *s, const uint32_t *w,
                                                         size_t i0, size_t m)
@@ -185,7 +185,7 @@ static void scan32(const sl_draw_race *r, race_state *s, const uint32_t *w, size
     const float *bound = r->bound + i0;
     const int uniform = r->rule.uniform;
     size_t j = 0;
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
     if (r->simd == SL_SIMD_AVX2)
         j = scan_avx2(r, s, w, i0, m);
 #endif

@@ -80,9 +80,9 @@ __attribute__((target("fma"))) static void exp_shift_fma(const float *x, size_t 
 /* ---- the same kernels 8 lanes at a time (AVX2 + FMA), bit for bit: each lane
  * runs the scalar code's operations in the scalar code's order (IEEE single
  * precision, one rounding each, fma where it has fmaf), and every sum keeps the
- * lane assignment of the order it models. The level comes from rng/simd.c
+ * lane assignment of the order it models. The level comes from base/simd.c
  * (SL_SIMD_SCALAR forces the scalar code; the tests compare the two). */
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
 #include <immintrin.h>
 #define F32_AVX2 __attribute__((target("avx2,fma")))
 
@@ -185,18 +185,18 @@ F32_AVX2 static void div_avx2(const float *x, float *out, size_t n, float t)
 }
 #endif
 
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
 /* whether the 8-lane kernels run at SIMD level `simd` (they need AVX2 and FMA) */
 static int f32_vec(int simd)
 {
-    return sl_rng_simd_level(simd) == SL_SIMD_AVX2 && __builtin_cpu_supports("fma");
+    return sl_base_simd_level(simd) == SL_SIMD_AVX2 && __builtin_cpu_supports("fma");
 }
 #endif
 
 static void exp_shift(const float *x, size_t n, float mx, float *out, int simd)
 {
     (void)simd;
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
     if (f32_vec(simd)) {
         exp_shift_avx2(x, n, mx, out);
         return;
@@ -216,7 +216,7 @@ static void exp_shift(const float *x, size_t n, float mx, float *out, int simd)
 static float f32_max(const float *x, size_t n, int simd)
 {
     float mx = -INFINITY;
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
     if (f32_vec(simd)) {
         mx = max_avx2(x, n);
         if (mx != 0.0f)
@@ -234,7 +234,7 @@ static float f32_max(const float *x, size_t n, int simd)
 
 static void f32_mul(float *x, size_t n, float f, int simd)
 {
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
     if (f32_vec(simd)) {
         mul_avx2(x, n, f);
         return;
@@ -248,7 +248,7 @@ static void f32_mul(float *x, size_t n, float f, int simd)
 
 void sl_logits_div_f32(const float *x, float *out, size_t n, float t)
 {
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
     if (f32_vec(SL_SIMD_AUTO)) {
         div_avx2(x, out, n, t);
         return;
@@ -294,7 +294,7 @@ static float reduce_all(const float *x, size_t n, int cpu, int simd)
     }
     float a[16];
     size_t d = n - (n % L);
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
     if (f32_vec(simd)) {
         reduce_lanes_avx2(x, n, L, a);
     } else
@@ -504,7 +504,7 @@ int sl_logits_argsort_f32(const float *x, size_t n, int descending, size_t *idx,
 #define KTH_K_MAX 256
 #define KTH_CAND_MAX 4096
 
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
 /* entries >= t0 into cand; SIZE_MAX at a NaN or past KTH_CAND_MAX */
 F32_AVX2 static size_t kth_gather_avx2(const float *x, size_t n, float t0, float *cand, size_t *i0)
 {
@@ -539,7 +539,7 @@ static int kth_by_chunks(const float *x, size_t n, size_t k, float *kth)
     }
     float cand[KTH_CAND_MAX];
     size_t nc = 0, i = 0;
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
     if (f32_vec(SL_SIMD_AUTO) && (nc = kth_gather_avx2(x, n, t0, cand, &i)) == SIZE_MAX)
         return 0;
 #endif
@@ -589,7 +589,7 @@ int sl_logits_kth_largest_f32(const float *x, size_t n, size_t k, size_t *idx, f
 
 /* ---- the hf pipeline's passes over V, 8 lanes at a time where the CPU allows */
 
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
 F32_AVX2 static size_t mask_below_avx2(float *x, size_t n, float thr, size_t *i0)
 {
     __m256 t = _mm256_set1_ps(thr), ninf = _mm256_set1_ps(-INFINITY);
@@ -631,7 +631,7 @@ F32_AVX2 static size_t export_avx2(const float *s, const float *p, size_t n, dou
 size_t sl_logits_mask_below_f32(float *x, size_t n, float thr)
 {
     size_t live = 0, i = 0;
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
     if (f32_vec(SL_SIMD_AUTO))
         live = mask_below_avx2(x, n, thr, &i);
 #endif
@@ -647,7 +647,7 @@ size_t sl_logits_export_f32(const float *s, const float *p, size_t n, double *pr
 {
     size_t live = 0, i = 0;
     int un = 0;
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
     if (f32_vec(SL_SIMD_AUTO))
         live = export_avx2(s, p, n, probs, kept, &i, &un);
 #endif
@@ -663,7 +663,7 @@ size_t sl_logits_export_f32(const float *s, const float *p, size_t n, double *pr
 
 /* ---- the checks every pipeline run makes on its row, in one pass */
 
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
 F32_AVX2 static int row_clean_avx2(const double *d, const float *f, size_t n, size_t *i0, int *any)
 {
     __m256d inf = _mm256_set1_pd(INFINITY), ninf = _mm256_set1_pd(-INFINITY);
@@ -688,7 +688,7 @@ int sl_logits_row_clean(const double *d, const float *f, size_t n)
 {
     size_t i = 0;
     int any = 0;
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
     if (f32_vec(SL_SIMD_AUTO) && !row_clean_avx2(d, f, n, &i, &any))
         return 0;
 #endif
@@ -700,7 +700,7 @@ int sl_logits_row_clean(const double *d, const float *f, size_t n)
     return any;
 }
 
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
 F32_AVX2 static size_t first_nan_avx2(const double *x, size_t n)
 {
     size_t i = 0;
@@ -716,7 +716,7 @@ F32_AVX2 static size_t first_nan_avx2(const double *x, size_t n)
 size_t sl_logits_first_nan_f64(const double *x, size_t n)
 {
     size_t i = 0;
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
     if (f32_vec(SL_SIMD_AUTO))
         i = first_nan_avx2(x, n);
 #endif
@@ -726,7 +726,7 @@ size_t sl_logits_first_nan_f64(const double *x, size_t n)
     return n;
 }
 
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
 F32_AVX2 static size_t gather_live_avx2(const float *x, size_t n, sl_base_f32i *out, size_t max, size_t *i0)
 {
     __m256 ninf = _mm256_set1_ps(-INFINITY);
@@ -752,7 +752,7 @@ size_t sl_logits_gather_live_f32(const float *x, size_t n, sl_base_f32i *out, si
     size_t m = 0, i = 0;
     if (n > UINT32_MAX)
         return SIZE_MAX;
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
     if (f32_vec(SL_SIMD_AUTO) && (m = gather_live_avx2(x, n, out, max, &i)) == SIZE_MAX)
         return SIZE_MAX;
 #endif
@@ -768,7 +768,7 @@ size_t sl_logits_gather_live_f32(const float *x, size_t n, sl_base_f32i *out, si
 /* ---- transformers' RepetitionPenaltyLogitsProcessor on the raw logits x: for every
  * id of ctx, out[id] = (x < 0 ? x * pen : x / pen), divided by t when div (the
  * temperature warper after it). A repeated id writes the same value again. */
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
 F32_AVX2 static size_t penalty_avx2(const float *x, const long *ctx, size_t n, float pen, int div, float t,
                                     float *out)
 {
@@ -794,7 +794,7 @@ F32_AVX2 static size_t penalty_avx2(const float *x, const long *ctx, size_t n, f
 void sl_logits_penalty_f32(const float *x, const long *ctx, size_t n, float pen, int div, float t, float *out)
 {
     size_t j = 0;
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
     if (f32_vec(SL_SIMD_AUTO))
         j = penalty_avx2(x, ctx, n, pen, div, t, out);
 #endif

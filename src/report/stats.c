@@ -55,7 +55,7 @@ int sl_report_tv_null(const double *p, size_t V, uint64_t N, size_t R, unsigned 
     double *tv = malloc((R ? R : 1) * sizeof *tv);
     if (!tv)
         return sl_base_error_set(err, SL_ENOMEM, "TV null: out of memory for %zu replicates", R);
-    int rc = sl_stat_tv_null_sim(p, V, N, R, seed, tv, err);
+    int rc = sl_stat_tv_null_sim(p, V, N, R, seed, tv, NULL, err);
     if (!rc) {
         double sum = 0.0;
         for (size_t r = 0; r < R; r++)

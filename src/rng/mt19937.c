@@ -8,7 +8,7 @@
  * Block generation: the exponential race spends 2·V words a draw, so word
  * generation is most of its cost. The twist and the tempering are straight
  * loops over 4 lanes (SSE2) or 8 (AVX2, checked at run time through
- * sl_rng_simd_level); the words are identical at every level, as the tests check. */
+ * sl_base_simd_level); the words are identical at every level, as the tests check. */
 #include <string.h>
 
 #include "rng/sl_rng.h"
@@ -16,7 +16,7 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
 #include <immintrin.h>
 #endif
 
@@ -96,7 +96,7 @@ static void twist_range_sse2(uint32_t *mt, int lo, int hi, int off)
 }
 #endif
 
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
 /* The same twist 8 lanes wide. */
 __attribute__((target("avx2"))) static void twist_range_avx2(uint32_t *mt, int lo, int hi, int off)
 {
@@ -122,12 +122,12 @@ __attribute__((target("avx2"))) static void twist_range_avx2(uint32_t *mt, int l
 void sl_rng_mt19937_twist(sl_rng_mt19937_state *s, int level)
 {
     void (*range)(uint32_t *, int, int, int) = twist_range_scalar;
-    level = sl_rng_simd_level(level);
+    level = sl_base_simd_level(level);
 #if defined(__SSE2__)
     if (level == SL_SIMD_SSE2)
         range = twist_range_sse2;
 #endif
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
     if (level == SL_SIMD_AVX2)
         range = twist_range_avx2;
 #endif
@@ -147,7 +147,7 @@ static inline uint32_t temper(uint32_t y)
     return y;
 }
 
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
 __attribute__((target("avx2"))) static size_t temper_avx2(const uint32_t *in, uint32_t *out, size_t n)
 {
     const __m256i b = _mm256_set1_epi32((int)MT_TB), c = _mm256_set1_epi32((int)MT_TC);
@@ -168,7 +168,7 @@ static void temper_block(const uint32_t *in, uint32_t *out, size_t n, int level)
 {
     size_t i = 0;
     (void)level; /* without SSE2 (WebAssembly) the scalar loop is all there is */
-#if SL_RNG_HAVE_AVX2
+#if SL_BASE_HAVE_AVX2
     if (level == SL_SIMD_AVX2)
         i = temper_avx2(in, out, n);
 #endif
@@ -198,7 +198,7 @@ uint32_t sl_rng_mt19937_next(sl_rng_mt19937_state *s)
 
 void sl_rng_mt19937_fill32(sl_rng_mt19937_state *s, uint32_t *out, size_t n)
 {
-    int level = sl_rng_simd_level(SL_SIMD_AUTO);
+    int level = sl_base_simd_level(SL_SIMD_AUTO);
     while (n) {
         if (s->mti >= MT_N)
             sl_rng_mt19937_twist(s, level);

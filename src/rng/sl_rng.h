@@ -96,17 +96,6 @@ uint32_t sl_rng_pcg32_bounded(sl_rng_pcg32_state *s, uint32_t bound);
 /* Jumps delta steps (mod 2^64, so -k steps back k), O(log delta): Brown 1994. */
 void sl_rng_pcg32_advance(sl_rng_pcg32_state *s, uint64_t delta);
 
-/* Vector width of the SIMD kernels (rng/simd.c, the one CPU dispatch). AUTO picks
- * AVX2 when the CPU has it, else SSE2 (x86-64), else scalar; tests force each
- * level (same output). */
-enum { SL_SIMD_AUTO = 0, SL_SIMD_SCALAR = 1, SL_SIMD_SSE2 = 2, SL_SIMD_AVX2 = 3 };
-int sl_rng_simd_level(int wanted);   /* the level that will run for `wanted` */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define SL_RNG_HAVE_AVX2 1           /* AVX2 kernels are compiled (target attribute), run if the CPU has it */
-#else
-#define SL_RNG_HAVE_AVX2 0
-#endif
-
 /* MT19937 primitives (Matsumoto & Nishimura 1998, mt19937ar.c): the one twist
  * and temper every MT19937 type (mt19937, torch-mt19937, numpy-mt19937, the
  * draw kernels) goes through; the types differ only in seeding. */

@@ -144,9 +144,10 @@ void sl_stat_power_free(sl_stat_power *s)
 }
 
 int sl_stat_power_init(sl_stat_power *s, const double *p, size_t V, uint64_t n, double alpha,
-                       size_t trials, unsigned long seed, sl_error *err)
+                       size_t trials, unsigned long seed, const sl_progress *prog, sl_error *err)
 {
     memset(s, 0, sizeof *s);
+    s->progress = prog;
     if (n == 0 || n > UINT32_MAX)
         return sl_base_error_set(err, SL_EINVAL, "power simulation needs 1 <= N < 2^32");
     if (!(alpha > 0 && alpha < 1))
@@ -175,13 +176,14 @@ int sl_stat_power_init(sl_stat_power *s, const double *p, size_t V, uint64_t n, 
         sl_stat_power_free(s);
         return sl_base_error_set(err, SL_ENOMEM, "power: out of memory for %zu tokens", V);
     }
-    rc = sl_stat_tv_null_sim(p, V, n, s->null_reps, seed ^ 0x9e3779b9UL, tv, err);
+    rc = sl_stat_tv_null_sim(p, V, n, s->null_reps, seed ^ 0x9e3779b9UL, tv, prog, err);
     if (rc) {
         free(tv);
         sl_stat_power_free(s);
         return rc;
     }
     s->tv_crit = sl_stat_quantile_sorted(tv, s->null_reps, 1 - alpha);
+    s->simulated = s->null_reps;
     free(tv);
     return SL_OK;
 }
@@ -214,6 +216,15 @@ int sl_stat_power_eval(sl_stat_power *s, const double *q, double power[SL_TEST_C
     double df = (double)s->cells.ncells - 1;
     memset(s->counts, 0, s->v * sizeof *s->counts);
     for (size_t t = 0; t < s->trials; t++) {
+        const sl_progress *pg = s->progress;
+        if (pg && pg->tick && pg->tick(pg->ctx, s->simulated, 0)) {
+            gsl_rng_free(r);
+            if (alias)
+                gsl_ran_discrete_free(alias);
+            return sl_base_error_set(err, SL_EINTR, "power: interrupted after %llu simulated samples",
+                                     (unsigned long long)s->simulated);
+        }
+        s->simulated++;
         if (alias) {
             memset(s->draw, 0, K * sizeof *s->draw);
             for (uint64_t j = 0; j < s->n; j++)

@@ -112,7 +112,7 @@ double sl_stat_tv_null_mean(const double *p, size_t V, uint64_t n);
  * sl_stat_tv_null_sampler) and writes their TV to tv[0..reps), sorted
  * ascending. N must be < 2^32 (GSL's argument type). */
 int sl_stat_tv_null_sim(const double *p, size_t V, uint64_t n, size_t reps, unsigned long seed,
-                        double *tv, struct sl_error *err);
+                        double *tv, const sl_progress *prog, struct sl_error *err);
 /* Which sampler sl_stat_tv_null_sim uses for this support size and N, and
  * its estimated cost in nanoseconds per multinomial sample. */
 const char *sl_stat_tv_null_sampler(size_t support, uint64_t n);
@@ -222,6 +222,9 @@ int sl_stat_gen_init(sl_stat_gen *g, size_t T, uint64_t seed, sl_error *err);
  * O(V), no sort. SL_EINVAL for x >= V, a weight that is negative, NaN or
  * infinite, or all zero. */
 int sl_stat_gen_step(const double *w, size_t V, size_t x, size_t step, sl_stat_gen_one *o, sl_error *err);
+/* The same at a forced SIMD level (SL_SIMD_*): the same bits at every level. */
+int sl_stat_gen_step_at(const double *w, size_t V, size_t x, size_t step, int simd, sl_stat_gen_one *o,
+                        sl_error *err);
 /* Adds a step's terms (in step order: the step's uniform is drawn here). */
 int sl_stat_gen_add(sl_stat_gen *g, const sl_stat_gen_one *o, sl_error *err);
 int sl_stat_gen_finish(const sl_stat_gen *g, double alpha, sl_stat_gen_result *r, sl_error *err);
@@ -288,10 +291,12 @@ typedef struct sl_stat_power {
     double *supp_q;
     unsigned int *draw;
     uint64_t *counts;
+    const sl_progress *progress; /* ticked per simulated sample (set before eval/detect); a stop: SL_EINTR */
+    uint64_t simulated;          /* samples simulated so far, the null's included */
 } sl_stat_power;
 
 int sl_stat_power_init(sl_stat_power *s, const double *p, size_t V, uint64_t n, double alpha,
-                       size_t trials, unsigned long seed, struct sl_error *err);
+                       size_t trials, unsigned long seed, const sl_progress *prog, struct sl_error *err);
 void sl_stat_power_free(sl_stat_power *s);
 /* Fraction of `trials` samples of N draws from q that each test rejects.
  * The generator is reseeded with s->seed on every call (common random numbers,

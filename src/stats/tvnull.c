@@ -82,7 +82,7 @@ const char *sl_stat_tv_null_sampler(size_t support, uint64_t n)
 }
 
 int sl_stat_tv_null_sim(const double *p, size_t V, uint64_t n, size_t reps, unsigned long seed,
-                        double *tv, sl_error *err)
+                        double *tv, const sl_progress *prog, sl_error *err)
 {
     if (n > UINT32_MAX)
         return sl_base_error_set(err, SL_EINVAL, "TV null simulation needs N < 2^32 (N = %llu)",
@@ -113,7 +113,12 @@ int sl_stat_tv_null_sim(const double *p, size_t V, uint64_t n, size_t reps, unsi
         gsl_rng_free(r);
         return sl_base_error_set(err, SL_ENOMEM, "TV null: out of memory for %zu tokens", K);
     }
+    int rc = SL_OK;
     for (size_t t = 0; t < reps; t++) {
+        if (prog && prog->tick && prog->tick(prog->ctx, t, reps)) {
+            rc = sl_base_error_set(err, SL_EINTR, "TV null: interrupted after %zu of %zu replicates", t, reps);
+            break;
+        }
         if (alias) {
             memset(cnt, 0, K * sizeof *cnt);
             for (uint64_t j = 0; j < n; j++)
@@ -127,11 +132,12 @@ int sl_stat_tv_null_sim(const double *p, size_t V, uint64_t n, size_t reps, unsi
             s += fabs((double)cnt[j] / N - ps[j]);
         tv[t] = 0.5 * s;
     }
-    qsort(tv, reps, sizeof *tv, dbl_cmp);
+    if (!rc)
+        qsort(tv, reps, sizeof *tv, dbl_cmp);
     if (alias)
         gsl_ran_discrete_free(alias);
     free(ps);
     free(cnt);
     gsl_rng_free(r);
-    return SL_OK;
+    return rc;
 }

@@ -49,7 +49,7 @@ int sl_stat_gof_tv_null(const double *p, size_t V, size_t support, uint64_t n, s
         if (!tvs)
             return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu TV null replicates (--null-reps)",
                                      t->tv_null_reps);
-        int rc = sl_stat_tv_null_sim(p, V, n, t->tv_null_reps, SL_STAT_SIM_SEED, tvs, err);
+        int rc = sl_stat_tv_null_sim(p, V, n, t->tv_null_reps, SL_STAT_SIM_SEED, tvs, NULL, err);
         if (!rc)
             t->tv_null_q99 = sl_stat_quantile_sorted(tvs, t->tv_null_reps, 0.99);
         free(tvs);
