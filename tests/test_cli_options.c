@@ -248,3 +248,38 @@ Test(cli_options, values_in_messages_are_escaped)
     /* bytes from 0x7f on (C1 controls, a BOM) as well */
     sl_test_expect_refused("draw --probs 1,2 --method \"$(printf '\\357\\273\\277cdf')\"", "unknown method '\\xef\\xbb\\xbfcdf'");
 }
+
+/* The library names a refused option from its own list (api/settings.c); the
+ * command line fills the settings from argv (sl_cli_settings_from). Every
+ * option carrying an SL_OPT_* bit, parsed alone and before each later one,
+ * must be the one the library names: its list is the table's, in its order. */
+Test(cli_options, api_refusal_follows_the_table)
+{
+    size_t checked = 0;
+    for (int a = SL_CLI_NONE + 1; a < SL_CLI_OPT_COUNT; a++) {
+        if (!sl_cli_options[a].bit || a == SL_CLI_PROBS || a == SL_CLI_LOGITS)
+            continue;
+        for (int b = a; b < SL_CLI_OPT_COUNT; b++) {
+            if (!sl_cli_options[b].bit || b == SL_CLI_PROBS || b == SL_CLI_LOGITS)
+                continue;
+            const char *v[] = {"draw", "--logits", "1,2", sl_cli_options[a].name, "3", sl_cli_options[b].name, "3"};
+            char *argv[7];
+            int argc = 0;
+            for (int i = 0; i < 7; i++) {
+                if ((i == 4 && sl_cli_options[a].kind == SL_CLI_FLAG) || (i >= 5 && b == a) ||
+                    (i == 6 && sl_cli_options[b].kind == SL_CLI_FLAG))
+                    continue;
+                argv[argc++] = (char *)v[i];
+            }
+            sl_cli_parsed po;
+            cr_assert_eq(sl_cli_parse("draw", argc, argv, NULL, &po), -1, "%s %s", v[3], v[5]);
+            sl_api_settings s;
+            sl_cli_settings_from(&po, &s);
+            const char *got = sl_api_refused(&s, 1, SL_OPT_LOGITS);
+            cr_expect(got && !strcmp(got, sl_cli_options[a].name), "%s then %s: the library names %s", v[3], v[5],
+                      got ? got : "none");
+            checked++;
+        }
+    }
+    cr_expect_gt(checked, 200);
+}

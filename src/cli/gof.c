@@ -55,14 +55,16 @@ int sl_cli_gof_main(int argc, char **argv)
     sl_error err;
     int rc = sl_api_gof_run(&src, v[SL_CLI_LOGITS].given, NULL, 0, NULL, 0, &s, &pr.p, &r, &err);
     sl_cli_progress_end(&pr);
-    if (rc == SL_EINTR && s.draws_file)
+    if (rc && rc != SL_EINTR && sl_cli_interrupted()) /* a read Ctrl-C broke: stopped all the same */
+        rc = sl_cli_interrupt_exit("gof", r.n, s.method ? "draws made" : "draws read", "no result");
+    else if (rc == SL_EINTR && s.draws_file)
         rc = sl_cli_interrupt_exit("gof", r.n, "draws read", "no result");
     else if (rc == SL_EINTR)
         rc = (sl_cli_errf("samplab gof: %s (Ctrl-C); no result\n", err.msg), SL_CLI_EXIT_INTERRUPTED);
     else if (rc)
         rc = sl_cli_api_fail(&err);
     else if (sl_cli_interrupted()) /* Ctrl-C while the statistics ran: no result either */
-        rc = sl_cli_interrupt_exit("gof", r.n, s.draws_file ? "draws read" : "draws made", "no result");
+        rc = sl_cli_interrupt_exit("gof", r.n, s.method ? "draws made" : "draws read", "no result");
     if (rc) {
         sl_api_gof_result_free(&r);
         return rc;

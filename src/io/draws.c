@@ -86,7 +86,9 @@ int sl_io_draws_stream(FILE *f, const char *name, size_t V, uint64_t *counts, ui
     int eof = 0;
     while (!eof) {
         got = fread(buf, 1, DRAWS_BUF, f);
-        if (got < DRAWS_BUF) {
+        if (got < DRAWS_BUF && ferror(f) && errno == EINTR) {
+            clearerr(f); /* a signal broke a read of a pipe (Ctrl-C): the tick below says whether to stop */
+        } else if (got < DRAWS_BUF) {
             if (ferror(f)) {
                 rc = sl_base_error_set(err, SL_EIO, "%s: read error after line %llu: %s", name,
                                        (unsigned long long)line, strerror(errno));
