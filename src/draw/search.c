@@ -71,6 +71,30 @@
     }
 
 SEARCH_GT(sl_draw_search_gt_f64, double, double)
+
+/* Four gt searches of one table at once: the same steps as sl_draw_search_gt_f32
+ * for each key (so the same answers), their chains of dependent loads side by side
+ * (a draw loop's searches are independent; one at a time, each waits on its own). */
+void sl_draw_search_gt_f32_x4(const float *a, size_t n, const float x[4], size_t out[4])
+{
+    size_t size = n, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+    if (size == 0) {
+        out[0] = out[1] = out[2] = out[3] = 0;
+        return;
+    }
+    while (size > 1) {
+        size_t half = size / 2;
+        GT_STEP(b0, half, !(a[b0 + half] > x[0]));
+        GT_STEP(b1, half, !(a[b1 + half] > x[1]));
+        GT_STEP(b2, half, !(a[b2 + half] > x[2]));
+        GT_STEP(b3, half, !(a[b3 + half] > x[3]));
+        size -= half;
+    }
+    out[0] = b0 + !(a[b0] > x[0]);
+    out[1] = b1 + !(a[b1] > x[1]);
+    out[2] = b2 + !(a[b2] > x[2]);
+    out[3] = b3 + !(a[b3] > x[3]);
+}
 SEARCH_GT(sl_draw_search_gt_f32, float, float)
 SEARCH_GE(sl_draw_search_ge_f64, double)
 SEARCH_GE(sl_draw_search_ge_f32, float)
