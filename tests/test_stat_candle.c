@@ -102,3 +102,44 @@ Test(stat_candle, draws_follow_exact_pmf_and_bias_is_caught)
     sl_draw_rand_wi_free(&wi);
     sl_draw_rand_wi_free(&bw);
 }
+
+/* The block path (four searches side by side over the keystream buffer) draws the
+ * tokens, and counts the words, that one draw at a time does: tables of 1 to 1031
+ * weights (zeros, ties, a spike), runs that cross the buffer's refill, both rand
+ * rules. */
+Test(stat_candle, many_equals_one_at_a_time)
+{
+    size_t mism = 0, total = 0;
+    uint64_t st = 5;
+    for (size_t V = 1; V <= 1031; V = V < 12 ? V + 1 : V * 3 + 1)
+        for (int version = 8; version <= 9; version++) {
+            float *w = malloc(V * sizeof *w);
+            for (size_t i = 0; i < V; i++) {
+                st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+                w[i] = (st >> 60) < 3 ? 0.0f : (float)(st >> 40) * (i == V / 2 ? 1e3f : 1.0f);
+            }
+            w[V - 1] = 1.0f;
+            sl_draw_rand_wi wi;
+            cr_assert_eq(sl_draw_rand_wi_new(&wi, w, V, version, NULL), SL_RAND_OK);
+            for (size_t n = 1; n <= 1000; n = n * 7 + 3) {
+                sl_rng a, b;
+                sl_error err;
+                sl_seed seed = {.lo = 11 + n};
+                cr_assert_eq(sl_rng_init(&a, &sl_rng_rand_stdrng_type, &seed, &err), 0);
+                cr_assert_eq(sl_rng_init(&b, &sl_rng_rand_stdrng_type, &seed, &err), 0);
+                size_t m = 2 * n + 7, *t = malloc(m * sizeof *t);
+                sl_draw_rand_wi_sample_many(&wi, &a, 7, t); /* then from mid-buffer */
+                sl_draw_rand_wi_sample_many(&wi, &a, m - 7, t + 7);
+                for (size_t i = 0; i < m; i++, total++)
+                    mism += t[i] != sl_draw_rand_wi_sample(&wi, &b);
+                cr_expect_eq(a.words, b.words);
+                free(t);
+                sl_rng_release(&a);
+                sl_rng_release(&b);
+            }
+            sl_draw_rand_wi_free(&wi);
+            free(w);
+        }
+    cr_log_info("WeightedIndex block draws against one at a time: %zu draws, %zu differing", total, mism);
+    cr_expect_eq(mism, 0);
+}

@@ -118,10 +118,14 @@ sl_draw_rand_status sl_draw_rand_wi_new(sl_draw_rand_wi *wi, const float *w, siz
 /* The index for one word: the uniform, then the partition point of the
  * stored sums, which are nondecreasing (weights >= 0, finite total), so every
  * correct binary search returns it, Rust's halving form included. */
+static inline float wi_chosen(const sl_draw_rand_wi *wi, uint32_t u)
+{
+    return (f32_from_bits((u >> 9) | 0x3f800000u) - 1.0f) * wi->scale + 0.0f;
+}
+
 static inline size_t wi_index(const sl_draw_rand_wi *wi, uint32_t u)
 {
-    float chosen = (f32_from_bits((u >> 9) | 0x3f800000u) - 1.0f) * wi->scale + 0.0f;
-    return sl_draw_search_gt_f32(wi->cum, wi->n - 1, chosen);
+    return sl_draw_search_gt_f32(wi->cum, wi->n - 1, wi_chosen(wi, u));
 }
 
 static int is_chacha(const sl_rng *rng)
@@ -153,7 +157,14 @@ void sl_draw_rand_wi_sample_many(const sl_draw_rand_wi *wi, sl_rng *rng, size_t 
             if (take > n - i)
                 take = n - i;
             const uint32_t *w = s->buf + s->idx;
-            for (size_t j = 0; j < take; j++)
+            size_t j = 0;
+            for (; j + 4 <= take; j += 4) {
+                float c[4];
+                for (int k = 0; k < 4; k++)
+                    c[k] = wi_chosen(wi, w[j + k]);
+                sl_draw_search_gt_f32_x4(wi->cum, wi->n - 1, c, out + i + j);
+            }
+            for (; j < take; j++)
                 out[i + j] = wi_index(wi, w[j]);
             s->idx += (unsigned)take;
             i += take;

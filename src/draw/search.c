@@ -20,15 +20,27 @@
  *    (each counts as "not less"), and then the probe order decides the token. */
 #include "draw/sl_draw.h"
 
-/* A hint that the comparison is a coin toss, so compilers emit a conditional
- * move (Rust's binary_search_by asks for one with select_unpredictable). */
-#if defined(__GNUC__) || defined(__clang__)
-#define COIN(c) __builtin_expect_with_probability(!!(c), 1, 0.5)
+/* The select of each gt step is a coin toss: it must be a conditional move or a
+ * mask, not a branch mispredicted half the time (2-4x slower at V = 49,152). gcc
+ * emits a move for a select with a 50 % probability hint. clang 14 turns such a
+ * select, and a plain mask, back into a branch (its cmov converter; it ignores
+ * __builtin_unpredictable), so there the mask goes through an empty asm that hides
+ * its origin. Rust's binary_search_by asks the same with select_unpredictable. */
+#if defined(__clang__) && (defined(__x86_64__) || defined(__aarch64__))
+#define GT_STEP(base, half, cond)                                 \
+    do {                                                          \
+        size_t take_ = (size_t)0 - (size_t)(cond);                \
+        __asm__("" : "+r"(take_));                                \
+        base += (half) & take_;                                   \
+    } while (0)
+#elif defined(__GNUC__)
+#define GT_STEP(base, half, cond) \
+    (base = __builtin_expect_with_probability(!!(cond), 1, 0.5) ? base + (half) : base)
 #else
-#define COIN(c) (!!(c))
+#define GT_STEP(base, half, cond) (base = (cond) ? base + (half) : base)
 #endif
 
-/* gt: Rust's halving form; the select of each step is a coin toss */
+/* gt: Rust's halving form */
 #define SEARCH_GT(name, type, key)                                \
     size_t name(const type *a, size_t n, key x)                   \
     {                                                             \
@@ -36,8 +48,8 @@
         if (size == 0)                                            \
             return 0;                                             \
         while (size > 1) {                                        \
-            size_t half = size / 2, mid = base + half;            \
-            base = COIN(!(a[mid] > x)) ? mid : base;              \
+            size_t half = size / 2;                               \
+            GT_STEP(base, half, !(a[base + half] > x));           \
             size -= half;                                         \
         }                                                         \
         return base + !(a[base] > x);                             \
@@ -59,6 +71,30 @@
     }
 
 SEARCH_GT(sl_draw_search_gt_f64, double, double)
+
+/* Four gt searches of one table at once: the same steps as sl_draw_search_gt_f32
+ * for each key (so the same answers), their chains of dependent loads side by side
+ * (a draw loop's searches are independent; one at a time, each waits on its own). */
+void sl_draw_search_gt_f32_x4(const float *a, size_t n, const float x[4], size_t out[4])
+{
+    size_t size = n, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+    if (size == 0) {
+        out[0] = out[1] = out[2] = out[3] = 0;
+        return;
+    }
+    while (size > 1) {
+        size_t half = size / 2;
+        GT_STEP(b0, half, !(a[b0 + half] > x[0]));
+        GT_STEP(b1, half, !(a[b1 + half] > x[1]));
+        GT_STEP(b2, half, !(a[b2 + half] > x[2]));
+        GT_STEP(b3, half, !(a[b3 + half] > x[3]));
+        size -= half;
+    }
+    out[0] = b0 + !(a[b0] > x[0]);
+    out[1] = b1 + !(a[b1] > x[1]);
+    out[2] = b2 + !(a[b2] > x[2]);
+    out[3] = b3 + !(a[b3] > x[3]);
+}
 SEARCH_GT(sl_draw_search_gt_f32, float, float)
 SEARCH_GE(sl_draw_search_ge_f64, double)
 SEARCH_GE(sl_draw_search_ge_f32, float)

@@ -60,6 +60,8 @@ int sl_draw_k(const sl_draw_type *t, const void *table, sl_rng *rng, size_t k, l
 size_t sl_draw_search_gt_f64(const double *a, size_t n, double x);
 size_t sl_draw_search_ge_f64(const double *a, size_t n, double x);
 size_t sl_draw_search_gt_f32(const float *a, size_t n, float x);
+/* Four keys at once, each answered as sl_draw_search_gt_f32 answers it (for draw loops). */
+void sl_draw_search_gt_f32_x4(const float *a, size_t n, const float x[4], size_t out[4]);
 size_t sl_draw_search_ge_f32(const float *a, size_t n, double x);
 
 /* ---------------------------------------------------------------- the exponential race (draw/race.c) */
