@@ -143,7 +143,7 @@ static int bench_generation(const sl_cli_parsed *po)
     /* the rows, settings and prompt as replay reads them (api/replay.c) */
     sl_api_settings set;
     sl_cli_settings_from(po, &set);
-    sl_api_src src = sl_cli_steps_from(po);
+    sl_api_src src = sl_cli_src_from(po);
     sl_api_gen g;
     sl_error lerr;
     if (sl_api_gen_load("bench", &src, po->a[SL_CLI_LOGITS].given, NULL, 0, &set, 0, &g, &lerr))

@@ -60,13 +60,11 @@ static void print_seeded(const sl_api_check_result *r)
 int sl_cli_check_main(int argc, char **argv)
 {
     sl_cli_parsed po;
-    int st = sl_cli_parse("check", argc, argv, check_help, &po);
+    sl_api_settings set; /* the settings as the library call takes them: one path for both (api/check.c) */
+    sl_api_src src;
+    int st = sl_cli_parse_call("check", argc, argv, check_help, &po, &set, &src);
     if (st >= 0)
         return st;
-    /* the settings as the library call takes them: one path for both (api/check.c) */
-    sl_api_settings set;
-    sl_cli_settings_from(&po, &set);
-    sl_api_src src = sl_cli_steps_from(&po);
     sl_api_check_result C;
     sl_error err;
     int rc = sl_api_check_run(&src, po.a[SL_CLI_LOGITS].given, NULL, 0, NULL, 0, &set, &C, &err);

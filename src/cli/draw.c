@@ -75,16 +75,12 @@ static void print_token(void *ctx, size_t token)
 int sl_cli_draw_main(int argc, char **argv)
 {
     sl_cli_parsed po;
-    int st = sl_cli_parse("draw", argc, argv, draw_help, &po);
+    sl_api_settings s; /* the settings as the library call takes them: one path for both (api/draw.c) */
+    sl_api_src src;
+    int st = sl_cli_parse_call("draw", argc, argv, draw_help, &po, &s, &src);
     if (st >= 0)
         return st;
     const sl_cli_arg *v = po.a;
-    /* the settings as the library call takes them: one path for both (api/draw.c) */
-    sl_api_settings s;
-    sl_cli_settings_from(&po, &s);
-    sl_api_src src = sl_cli_src_from(&po);
-    if (v[SL_CLI_PROBS].given && v[SL_CLI_LOGITS].given)
-        src.spec = NULL; /* both: the call refuses, as it refuses neither */
     int json = v[SL_CLI_JSON].given;
     /* a long run: progress on a terminal, Ctrl-C stops it (checked every 2^20 draws) */
     sl_cli_progress pr;

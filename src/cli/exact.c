@@ -123,7 +123,9 @@ static int print_json(const sl_stat_exact_result *r, const sl_stat_exact_type *t
 int sl_cli_exact_main(int argc, char **argv)
 {
     sl_cli_parsed po;
-    int st = sl_cli_parse("exact", argc, argv, exact_help, &po);
+    sl_api_settings s; /* the settings as the library call takes them: one path for both (api/exact.c) */
+    sl_api_src src;
+    int st = sl_cli_parse_call("exact", argc, argv, exact_help, &po, &s, &src);
     if (st >= 0)
         return st;
     const sl_cli_arg *v = po.a;
@@ -138,10 +140,6 @@ int sl_cli_exact_main(int argc, char **argv)
         sl_cli_errf("samplab exact: give exactly one of --probs SRC and --logits SRC\n");
         return 2;
     }
-    /* the settings as the library call takes them: one audit for both (api/exact.c) */
-    sl_api_settings s;
-    sl_cli_settings_from(&po, &s);
-    sl_api_src src = sl_cli_src_from(&po);
     sl_api_exact_audit a;
     sl_error err;
     if (sl_api_exact_run(&src, v[SL_CLI_LOGITS].given, &s, &a, &err))

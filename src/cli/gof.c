@@ -38,16 +38,12 @@ static void gof_help(FILE *f)
 int sl_cli_gof_main(int argc, char **argv)
 {
     sl_cli_parsed po;
-    int st = sl_cli_parse("gof", argc, argv, gof_help, &po);
+    sl_api_settings s; /* the settings as the library call takes them: one path for both (api/gof.c) */
+    sl_api_src src;
+    int st = sl_cli_parse_call("gof", argc, argv, gof_help, &po, &s, &src);
     if (st >= 0)
         return st;
     const sl_cli_arg *v = po.a;
-    /* the settings as the library call takes them: one path for both (api/gof.c) */
-    sl_api_settings s;
-    sl_cli_settings_from(&po, &s);
-    sl_api_src src = sl_cli_src_from(&po);
-    if (v[SL_CLI_PROBS].given && v[SL_CLI_LOGITS].given)
-        src.spec = NULL; /* both: the call refuses, as it refuses neither */
     /* a long read or run: progress on a terminal, Ctrl-C stops it with one line */
     sl_cli_progress pr;
     sl_cli_progress_begin(&pr, "gof", s.draws_file ? "draws read" : "draws made");

@@ -590,10 +590,24 @@ void sl_cli_settings_from(const sl_cli_parsed *p, sl_api_settings *s)
     s->counts_file = v[SL_CLI_COUNTS_FILE].text;
 }
 
+int sl_cli_parse_call(const char *cmd, int argc, char **argv, void (*help)(FILE *), sl_cli_parsed *p,
+                      sl_api_settings *s, sl_api_src *src)
+{
+    int st = sl_cli_parse(cmd, argc, argv, help, p);
+    if (st < 0) {
+        sl_cli_settings_from(p, s);
+        *src = sl_cli_src_from(p);
+    }
+    return st;
+}
+
 sl_api_src sl_cli_src_from(const sl_cli_parsed *p)
 {
     const sl_cli_arg *v = p->a;
-    sl_api_src src = {v[SL_CLI_PROBS].text ? v[SL_CLI_PROBS].text : v[SL_CLI_LOGITS].text, v[SL_CLI_TENSOR].text,
-                      v[SL_CLI_ROW].given ? v[SL_CLI_ROW].l : -1, NULL, 0, NULL};
+    /* both given is refused by the call as neither is: no source */
+    const char *spec = v[SL_CLI_PROBS].given && v[SL_CLI_LOGITS].given ? NULL
+                       : v[SL_CLI_PROBS].text                            ? v[SL_CLI_PROBS].text
+                                                                         : v[SL_CLI_LOGITS].text;
+    sl_api_src src = {spec, v[SL_CLI_TENSOR].text, v[SL_CLI_ROW].given ? v[SL_CLI_ROW].l : -1, NULL, 0, NULL};
     return src;
 }

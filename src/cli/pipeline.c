@@ -86,13 +86,11 @@ static void pipeline_help(FILE *f)
 int sl_cli_pipeline_main(int argc, char **argv)
 {
     sl_cli_parsed po;
-    int st = sl_cli_parse("pipeline", argc, argv, pipeline_help, &po);
+    sl_api_settings s; /* the settings as the library call takes them: one path for both (api/pipeline.c) */
+    sl_api_src src;
+    int st = sl_cli_parse_call("pipeline", argc, argv, pipeline_help, &po, &s, &src);
     if (st >= 0)
         return st;
-    /* the settings as the library call takes them: one path for both (api/pipeline.c) */
-    sl_api_settings s;
-    sl_cli_settings_from(&po, &s);
-    sl_api_src src = sl_cli_src_from(&po);
     sl_api_pipeline_result r;
     sl_error err;
     if (sl_api_pipeline_run(&src, &s, &r, &err))

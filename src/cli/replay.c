@@ -51,25 +51,14 @@ static void replay_help(FILE *f)
     sl_cli_help_options(f, sl_cli_spec_lookup("replay"), "options:");
 }
 
-/* The rows and prompt of a parsed replay, check or bench command line, as sl_api_gen_load takes them. */
-sl_api_src sl_cli_steps_from(const sl_cli_parsed *po)
-{
-    sl_api_src src = sl_cli_src_from(po);
-    if (po->a[SL_CLI_PROBS].given && po->a[SL_CLI_LOGITS].given)
-        src.spec = NULL; /* both: refused as neither is */
-    return src;
-}
-
 int sl_cli_replay_main(int argc, char **argv)
 {
     sl_cli_parsed po;
-    int st = sl_cli_parse("replay", argc, argv, replay_help, &po);
+    sl_api_settings s; /* the settings as the library call takes them: one path for both (api/replay.c) */
+    sl_api_src src;
+    int st = sl_cli_parse_call("replay", argc, argv, replay_help, &po, &s, &src);
     if (st >= 0)
         return st;
-    /* the settings as the library call takes them: one path for both (api/replay.c) */
-    sl_api_settings s;
-    sl_cli_settings_from(&po, &s);
-    sl_api_src src = sl_cli_steps_from(&po);
     sl_api_replay_result r;
     sl_error err;
     if (sl_api_replay_run(&src, po.a[SL_CLI_LOGITS].given, NULL, 0, &s, &r, &err)) {

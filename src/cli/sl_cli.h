@@ -183,16 +183,17 @@ void sl_cli_logits_from(const sl_cli_parsed *p, sl_cli_logits_args *a);
  * the penalty's --context checked there); prints the error and returns 2 on failure. */
 int sl_cli_logits_load(const char *cmd, const sl_cli_parsed *p, sl_cli_logits_args *a);
 void sl_cli_logits_free(sl_cli_logits_args *a);
-/* The per-step rows of replay, check and bench (--logits or --probs, --tensor)
- * as sl_api_gen_load takes them (cli/replay.c). */
-sl_api_src sl_cli_steps_from(const sl_cli_parsed *po);
-
 /* The settings of a parsed command line as the library calls take them
  * (api/settings.c): each option given into its field (its text where the
  * field is text). The calls check the values; cli/ only reads argv. */
 void sl_cli_settings_from(const sl_cli_parsed *p, sl_api_settings *s);
-/* The source a command reads: --probs or --logits (NULL if neither), --tensor, --row. */
+/* The source a command reads: --probs or --logits (spec NULL for neither or
+ * both, which the calls refuse with the command's line), --tensor, --row. */
 sl_api_src sl_cli_src_from(const sl_cli_parsed *p);
+/* sl_cli_parse, then (when it says go on, -1) the settings and the source of
+ * the command line: what a command passes to its sl_api_*_run. */
+int sl_cli_parse_call(const char *cmd, int argc, char **argv, void (*help)(FILE *), sl_cli_parsed *p,
+                      sl_api_settings *s, sl_api_src *src);
 /* Prints the library's one-line message (api: "samplab CMD: ..." or
  * "samplab: ...") and returns 2. */
 int sl_cli_api_fail(const sl_error *err);
