@@ -130,6 +130,30 @@ Test(replay_cli, counts_need_memory_of_v_not_n)
     cr_assert_str_eq(out, "0:100000000 1:0 2:0 3:0 ", "draw --counts under ulimit -v printed '%s'", out);
 }
 
+/* The same for a framework's session: --counts and printed tokens keep O(V), not an
+ * N-sized array (4 * 10^7 calls as tokens would be 320 MB, over the 300 MB limit). */
+Test(replay_cli, framework_counts_need_memory_of_v_not_n)
+{
+    const char *bin = getenv("SL_REL_BIN") ? getenv("SL_REL_BIN") : getenv("SL_BIN") ? getenv("SL_BIN") : "bin/samplab";
+    static const char *const forms[] = {"--counts", "| tail -1"};
+    static const char *const want[] = {"0:20614587 1:10243188 2:6863931 3:1253584 4:564399 5:279492 6:138829 7:41990 ",
+                                       "0 "};
+    for (int k = 0; k < 2; k++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd,
+                 "sh -c 'ulimit -v 300000; %s draw --framework candle --logits data/weather.txt --temperature 1 "
+                 "--n 40000000 %s' | tr '\\n\\t' ' :'",
+                 bin, forms[k]);
+        FILE *p = popen(cmd, "r");
+        cr_assert_not_null(p);
+        char out[256] = "";
+        size_t got = fread(out, 1, sizeof out - 1, p);
+        out[got] = '\0';
+        pclose(p);
+        cr_expect_str_eq(out, want[k], "draw --framework candle %s under ulimit -v printed '%s'", forms[k], out);
+    }
+}
+
 Test(replay_cli, write_error_on_stdout_is_exit_2)
 {
     /* a full disk behind stdout: a cut-off result must not end with status 0 */

@@ -224,6 +224,11 @@ Test(hostile, ctrl_c_stops_long_runs)
                        "samplab draw: interrupted after");
     expect_interrupted(0, "calibrate --probs 3,2,2,1 --method cdf --n 100000000 --seeds 100000",
                        "samplab calibrate: interrupted after");
+    /* a framework's session, step by step: counted, and as JSON (kept until the end) */
+    expect_interrupted(0, "draw --framework hf --logits data/weather.txt --n 1000000000000 --counts",
+                       "samplab draw: interrupted after");
+    expect_interrupted(0, "draw --framework llamacpp --seed 7 --logits data/weather.txt --n 100000000 --json",
+                       "samplab draw: interrupted after");
     /* power's simulations, first the TV null, then every fault's bisection: nothing on stdout */
     char power[2600] = "power --n 10000000 --trials 100000 --probs 1";
     for (int i = 1; i < 500; i++)

@@ -30,8 +30,25 @@ static int penalty_check(const sl_fw_type *ft, const sl_api_settings *s, size_t 
     return SL_OK;
 }
 
-static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_settings *s, sl_api_draw_result *r,
-                          sl_error *err)
+/* a framework's drawn tokens, as they come: counted, or handed on one by one */
+typedef struct fw_sink {
+    sl_api_draw_result *r;
+    void (*each)(void *, size_t);
+    void *ctx;
+} fw_sink;
+
+static void fw_take(void *c, const long *tokens, size_t k)
+{
+    fw_sink *f = c;
+    for (size_t j = 0; j < k; j++)
+        if (f->r->counts)
+            f->r->counts[tokens[j]]++;
+        else
+            f->each(f->ctx, (size_t)tokens[j]);
+}
+
+static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_settings *s, const sl_progress *prog,
+                          void (*each)(void *, size_t), void *cb_ctx, sl_api_draw_result *r, sl_error *err)
 {
     const sl_fw_type *ft = sl_fw_lookup(s->framework);
     if (!ft)
@@ -58,9 +75,18 @@ static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_setting
     fo.probs = is_logits ? NULL : vec;
     fo.logits = is_logits ? vec : NULL;
     r->note = ft->note ? ft->note(&fo) : NULL;
+    /* counts, or (one token a call) tokens handed on as drawn: no n-sized array */
+    if (s->counts && !(r->counts = calloc(vec->n ? vec->n : 1, sizeof *r->counts))) {
+        free(ctx);
+        return sl_base_error_set(err, SL_ENOMEM, "samplab draw: out of memory for %zu counts", vec->n);
+    }
+    fw_sink sink = {r, each, cb_ctx};
+    int stream = s->counts || (each && !(s->has_num_samples && s->num_samples > 1));
     sl_fw_result res;
     memset(&res, 0, sizeof res);
-    int rc = sl_fw_run(ft, &fo, &res, err);
+    size_t done = 0;
+    int rc = sl_fw_run_each(ft, &fo, prog, stream ? fw_take : NULL, &sink, &res, &done, err);
+    r->done = done;
     free(ctx);
     if (rc)
         return sl_api_lib_error(err, rc);
@@ -74,12 +100,6 @@ static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_setting
     r->words = res.words;
     r->version = res.version;
     r->cpu = res.cpu;
-    if (s->counts) {
-        if (!(r->counts = calloc(vec->n ? vec->n : 1, sizeof *r->counts)))
-            return sl_base_error_set(err, SL_ENOMEM, "samplab draw: out of memory for %zu counts", vec->n);
-        for (size_t i = 0; i < r->n * r->k; i++)
-            r->counts[r->tokens[i]]++;
-    }
     return SL_OK;
 }
 
@@ -184,7 +204,7 @@ int sl_api_draw_run(const sl_api_src *src, int is_logits, const sl_api_settings 
     if (sl_api_vec_read(src, &vec, err))
         return sl_api_lib_error(err, SL_EINVAL);
     r->V = vec.n;
-    int rc = s->framework ? draw_framework(&vec, is_logits, s, r, err)
+    int rc = s->framework ? draw_framework(&vec, is_logits, s, prog, each, ctx, r, err)
                           : draw_method(&vec, is_logits, s, prog, each, ctx, r, err);
     sl_base_vec_free(&vec);
     return rc;

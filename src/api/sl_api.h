@@ -142,13 +142,14 @@ typedef struct sl_api_draw_result {
     uint64_t words;
     const char *version, *cpu; /* a framework's release and CPU kernel (NULL for a method) */
     const char *note;         /* a framework's remark on the settings, set before it runs, or NULL */
-    uint64_t done;            /* a method stopped by prog (SL_EINTR): the draws made */
+    uint64_t done;            /* stopped by prog (SL_EINTR): the draws (a framework: the calls) made */
 } sl_api_draw_result;
 /* The settings checked as the command checks them, the source read, the
- * tokens drawn (one path for the command and the call). A method's draws tick
- * prog (may be NULL) every 2^20 draws, SL_EINTR when it says stop; with each
- * (and no s->counts) a method hands each token to each(ctx, token) as drawn
- * instead of keeping n of them. */
+ * tokens drawn (one path for the command and the call). The draws tick prog
+ * (may be NULL; a method every 2^20 draws, a framework every 256 calls),
+ * SL_EINTR when it says stop; with each (and no s->counts) each token goes to
+ * each(ctx, token) as drawn instead of n of them being kept (a framework's
+ * --num-samples K > 1 keeps them, for its K-a-line output). */
 int sl_api_draw_run(const sl_api_src *src, int is_logits, const sl_api_settings *s, const sl_progress *prog,
                     void (*each)(void *ctx, size_t token), void *ctx, sl_api_draw_result *r, sl_error *err);
 void sl_api_draw_result_free(sl_api_draw_result *r);

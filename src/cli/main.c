@@ -33,12 +33,14 @@ static void usage(FILE *f)
 }
 
 /* A full disk or a closed file behind stdout must not end in status 0 with a cut-off
- * result. EPIPE stays quiet: the reader chose to stop (rng --binary into a battery). */
+ * result. EPIPE stays quiet: the reader chose to stop (rng --binary into a battery).
+ * So does a run stopped by Ctrl-C, whose line already says where its output stops
+ * (a write blocked on a full pipe when the signal came fails with EINTR). */
 static int finish(int rc)
 {
     if (fflush(stdout) == 0 && !ferror(stdout))
         return rc;
-    if (errno == EPIPE)
+    if (errno == EPIPE || rc == SL_CLI_EXIT_INTERRUPTED)
         return rc;
     sl_cli_errf("samplab: error writing standard output: %s\n", strerror(errno));
     return 2;

@@ -161,9 +161,14 @@ void sl_fw_session_close(sl_fw_session *s)
     memset(s, 0, sizeof *s);
 }
 
-int sl_fw_run(const sl_fw_type *t, const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
+#define RUN_TICK 256 /* steps between progress ticks: ~25 us at V = 8, ~0.3 s at V = 151,936 */
+
+int sl_fw_run_each(const sl_fw_type *t, const sl_fw_opts *o, const sl_progress *prog, sl_fw_each_fn each,
+                   void *ctx, sl_fw_result *out, size_t *done, sl_error *err)
 {
     memset(out, 0, sizeof *out);
+    if (done)
+        *done = 0;
     const sl_vec *v = (t->accepts & SL_OPT_LOGITS) && o->logits ? o->logits
                       : (t->accepts & SL_OPT_PROBS) && o->probs ? o->probs : NULL;
     if (!v)
@@ -174,23 +179,33 @@ int sl_fw_run(const sl_fw_type *t, const sl_fw_opts *o, sl_fw_result *out, sl_er
     if (rc)
         return rc;
     size_t n = o->n, k = s.k;
-    if (k && n > SIZE_MAX / sizeof(long) / k) {
-        sl_fw_session_close(&s);
-        return sl_base_error_set(err, SL_EINVAL, "--n %zu times --num-samples %zu is too many tokens", n, k);
-    }
-    size_t ntok = n * k;
-    out->tokens = malloc((ntok ? ntok : 1) * sizeof *out->tokens);
-    if (!out->tokens) {
-        sl_fw_session_close(&s);
-        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", n * k);
+    if (!each) {
+        if (k && n > SIZE_MAX / sizeof(long) / k) {
+            sl_fw_session_close(&s);
+            return sl_base_error_set(err, SL_EINVAL, "--n %zu times --num-samples %zu is too many tokens", n, k);
+        }
+        size_t ntok = n * k;
+        out->tokens = malloc((ntok ? ntok : 1) * sizeof *out->tokens);
+        if (!out->tokens) {
+            sl_fw_session_close(&s);
+            return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu tokens", n * k);
+        }
     }
     for (size_t i = 0; i < n && !rc; i++) {
+        if (!(i % RUN_TICK) && prog && prog->tick && prog->tick(prog->ctx, i, n)) {
+            rc = sl_base_error_set(err, SL_EINTR, "interrupted after %zu of %zu steps", i, n);
+            break;
+        }
         sl_fw_step st;
         rc = sl_fw_session_step(&s, v, &st, err);
-        if (!rc)
+        if (!rc && each)
+            each(ctx, st.tokens, k);
+        else if (!rc)
             memcpy(out->tokens + i * k, st.tokens, k * sizeof *st.tokens);
         for (size_t j = 0; !rc && t->accepts_drawn && j < k; j++)
             rc = sl_fw_session_accept(&s, st.tokens[j], err);
+        if (!rc && done)
+            *done = i + 1;
     }
     if (rc) {
         sl_fw_result_free(out);
@@ -207,6 +222,11 @@ int sl_fw_run(const sl_fw_type *t, const sl_fw_opts *o, sl_fw_result *out, sl_er
     out->words = s.rng.words;
     sl_fw_session_close(&s);
     return SL_OK;
+}
+
+int sl_fw_run(const sl_fw_type *t, const sl_fw_opts *o, sl_fw_result *out, sl_error *err)
+{
+    return sl_fw_run_each(t, o, NULL, NULL, NULL, out, NULL, err);
 }
 
 int sl_fw_session_open_prompt(sl_fw_session *s, const sl_fw_type *t, const sl_fw_opts *o, sl_error *err)

@@ -159,6 +159,13 @@ int sl_fw_replay(const sl_fw_type *t, const sl_fw_opts *o, size_t T, size_t V, c
 /* `samplab draw --framework F --n N`: N steps of one session on o->probs or
  * o->logits, each drawn token accepted when the sampler does so itself. */
 int sl_fw_run(const sl_fw_type *t, const sl_fw_opts *o, sl_fw_result *out, sl_error *err);
+/* The same, for long runs: prog (may be NULL) is ticked every 256 steps, SL_EINTR
+ * when it says stop; *done (may be NULL) counts the steps that ran. With each,
+ * step i's k tokens go to each(ctx, tokens, k) as drawn and out->tokens stays
+ * NULL: O(1) memory whatever n. */
+typedef void (*sl_fw_each_fn)(void *ctx, const long *tokens, size_t k);
+int sl_fw_run_each(const sl_fw_type *t, const sl_fw_opts *o, const sl_progress *prog, sl_fw_each_fn each,
+                   void *ctx, sl_fw_result *out, size_t *done, sl_error *err);
 
 extern const sl_fw_type *const sl_fw_types[]; /* NULL-terminated */
 /* Every exact audit, beside its sampler (draw and framework types), by name
