@@ -4,7 +4,8 @@
  * they are: for every case of the manifest, the `samplab replay` command the dump
  * records (in NAME.json, or in the .safetensors header's __metadata__) gives the
  * tokens llama.cpp drew (NAME.tokens), and the recorded `samplab check` command
- * finds no divergence. Settings: defaults, a random seed read back, plain softmax,
+ * finds no divergence; without its --seed, `check` judges the log by its
+ * distributions and must find no token outside the kept set. Settings: defaults, a random seed read back, plain softmax,
  * repetition / frequency / presence penalties over windows of 8, 16, 64 and the
  * whole context, typical with min_keep, greedy, the prompt not accepted, and a
  * 96-step .safetensors dump from prompt ids. */
@@ -55,11 +56,23 @@ static char *in_dir(const char *cmd)
     return out;
 }
 
+/* args without " --seed N", with " --trials 0" added (malloc'd) */
+static char *without_seed(const char *args)
+{
+    size_t n = strlen(args);
+    char *out = malloc(n + 16);
+    const char *p = strstr(args, " --seed ");
+    cr_assert_not_null(p, "%s", args);
+    const char *q = strchr(p + 8, ' ');
+    snprintf(out, n + 16, "%.*s%s --trials 0", (int)(p - args), args, q ? q : "");
+    return out;
+}
+
 Test(llama_dump, replay_and_check_read_the_dumps)
 {
     char *man = sl_test_slurp(DUMP_DIR "/llama_dump.txt");
     cr_assert_not_null(man, "no " DUMP_DIR "/llama_dump.txt");
-    size_t cases = 0, equal = 0, steps = 0, undiverged = 0, penalised = 0;
+    size_t cases = 0, equal = 0, steps = 0, undiverged = 0, penalised = 0, inside = 0;
     for (const char *l = strstr(man, "\ncase "); l; l = strstr(l + 1, "\ncase ")) {
         char name[64], path[256];
         cr_assert_eq(sscanf(l + 6, "%63s", name), 1);
@@ -99,6 +112,14 @@ Test(llama_dump, replay_and_check_read_the_dumps)
         else
             cr_log_error("case %s: %s: exit %d: %s %s", name, args, r.status, r.out, r.err);
         sl_test_run_free(&r);
+        char *noseed = without_seed(args);
+        r = sl_test_cli(noseed);
+        if ((r.status == 0 || r.status == 1) && strstr(r.out, "outside the kept set: none"))
+            inside++;
+        else
+            cr_log_error("case %s: %s: exit %d: %s %s", name, noseed, r.status, r.out, r.err);
+        sl_test_run_free(&r);
+        free(noseed);
         free(args);
         free(want);
         free(replay);
@@ -106,10 +127,12 @@ Test(llama_dump, replay_and_check_read_the_dumps)
         free(meta);
     }
     cr_log_info("llama_dump: %zu cases (%zu with penalties), %zu steps; replay equal in %zu, check --seed without "
-                "divergence in %zu", cases, penalised, steps, equal, undiverged);
+                "divergence in %zu; check without a seed: every token inside the kept set in %zu", cases, penalised,
+                steps, equal, undiverged, inside);
     cr_assert_geq(cases, 8u);
     cr_assert_geq(penalised, 4u);
     cr_expect_eq(equal, cases);
     cr_expect_eq(undiverged, cases);
+    cr_expect_eq(inside, cases);
     free(man);
 }

@@ -187,6 +187,31 @@ Test(stat_generation, power_simulation_sees_temperature_1_2)
     sl_base_vec_free(&c.row);
 }
 
+/* a near-flat step: half the weights 1, half 1 + 1e-7 (V = 4096). Var(log p) =
+ * (log(1 + 1e-7) / 2)^2 = 2.5e-15, which p l^2 - (p l)^2 loses to cancellation
+ * (l is about -8.3); so is log p(x) - mean = +-log(1 + 1e-7) / 2 */
+Test(stat_generation, step_terms_near_flat)
+{
+    enum { NV = 4096 };
+    static double w[NV];
+    for (size_t i = 0; i < NV; i++)
+        w[i] = i % 2 ? 1 + 1e-7 : 1;
+    double d = log1p(1e-7), var = 0, dev = 0;
+    /* the exact mass of each half: 1 / (V/2 (2 + 1e-7)) a token below, (1 + 1e-7) times that above */
+    double pa = 1 / (NV / 2 * (2 + 1e-7)), pb = pa * (1 + 1e-7);
+    double mean_shift = NV / 2 * pb * d; /* E[l - l_a] */
+    var = NV / 2 * pa * mean_shift * mean_shift + NV / 2 * pb * (d - mean_shift) * (d - mean_shift);
+    dev = -mean_shift; /* x = 0: l_a - E[l] */
+    sl_stat_gen_one o;
+    sl_error e;
+    cr_assert_eq(sl_stat_gen_step(w, NV, 0, 0, &o, &e), 0);
+    cr_expect(fabs(o.var - var) <= 1e-6 * var, "var %.17g, want %.17g", o.var, var);
+    cr_expect(fabs(o.dev - dev) <= 1e-6 * fabs(dev), "dev %.17g, want %.17g", o.dev, dev);
+    cr_assert_eq(sl_stat_gen_step(w, NV, 1, 0, &o, &e), 0);
+    cr_expect(fabs(o.var - var) <= 1e-6 * var, "var %.17g, want %.17g", o.var, var);
+    cr_expect(fabs(o.dev - (d - mean_shift)) <= 1e-6 * fabs(d - mean_shift), "dev %.17g", o.dev);
+}
+
 /* one step's terms by hand: p = (1/2, 1/4, 1/4) */
 Test(stat_generation, step_terms_exact)
 {

@@ -336,6 +336,13 @@ int sl_api_check_log(const sl_fw_type *ft, const sl_fw_opts *fo, int logits_inpu
         sl_fw_opts o = *fo;
         o.cfg.context = c.hist;
         o.cfg.context_n = c.prompt_n + t0;
+        /* the session only gives probabilities and accepts the observed tokens, it
+         * never draws: llamacpp's open refuses a session without a seed (its default
+         * is a random one), so any seed will do here */
+        if (!o.has_seed) {
+            o.has_seed = 1;
+            memset(&o.seed, 0, sizeof o.seed);
+        }
         sl_fw_session ss;
         int ok = !sl_base_vec_alloc(&cl.row, V, m->source, &te);
         if (ok && sl_api_gen_open(&ss, ft, &o, &te)) {

@@ -109,7 +109,7 @@ int sl_cli_check_main(int argc, char **argv)
                    out_why[i]);
         if (n_out > 20)
             printf("outside the kept set: ... %zu steps in all\n", n_out);
-        printf("log-likelihood: L = %.6f, mean %.6f, sd %.6f under the claim: z = %.4f, p = %.6g\n", res.ll,
+        printf("log-likelihood: L = %.6f, mean %.6f, sd %.6g under the claim: z = %.4f, p = %.6g\n", res.ll,
                res.ll_mean, res.ll_sd, res.ll_z, res.ll_p);
         printf("randomised PIT (tokens by decreasing probability, U from %s seed %u): KS D = %.6f over %zu steps, "
                "p = %.6g\n", SL_STAT_GEN_RNG, SL_STAT_GEN_SEED, res.ks_d, R->n_pit, res.ks_p);

@@ -333,11 +333,75 @@ void sl_logits_softmax_f32(const float *x, size_t n, float *out, int cpu)
     sl_logits_softmax_f32_at(x, n, out, cpu, SL_SIMD_AUTO);
 }
 
+/* ---- SLEEF's logf_u10 (xlogf_u1), the vectorised log torch applies to the
+ * row sums in _vec_log_softmax_lastdim (Vectorized<float>::log is
+ * Sleef_logf8_u10 / Sleef_logf16_u10), in its FMA build: within 1 ulp, and
+ * not always glibc's correctly rounded logf (a near-flat row of 3 showed it).
+ * d = m 2^e with m in [0.75, 1.5), x = (m - 1) / (m + 1) in double-float,
+ * log = e ln2 + 2x + x^3 P(x^2), summed in double-float. */
+typedef struct {
+    float x, y;
+} f32x2;
+
+static f32x2 df_add2_ff(float a, float b)
+{
+    float s = a + b, v = s - a;
+    return (f32x2){s, (a - (s - v)) + (b - v)};
+}
+
+static f32x2 df_div(f32x2 n, f32x2 d)
+{
+    float t = 1.0f / d.x, s = n.x * t;
+    float u = fmaf(t, n.x, -s);
+    float v = fmaf(-d.y, t, fmaf(-d.x, t, 1.0f));
+    return (f32x2){s, fmaf(s, v, fmaf(n.y, t, u))};
+}
+
+float sl_logits_logf_sleef(float d)
+{
+    if (isnan(d) || d < 0)
+        return NAN;
+    if (d == 0)
+        return -INFINITY;
+    if (isinf(d))
+        return INFINITY;
+    int sub = d < 1.17549435e-38f; /* FLT_MIN: scale a subnormal up by 2^64 */
+    if (sub)
+        d *= 18446744073709551616.0f;
+    float q = d * (1.0f / 0.75f);
+    uint32_t qb, db;
+    memcpy(&qb, &q, sizeof qb);
+    memcpy(&db, &d, sizeof db);
+    int e = (int)((qb >> 23) & 0xffu) - 0x7f;
+    uint32_t mb = db - ((uint32_t)e << 23); /* d 2^-e through the exponent field */
+    float m;
+    memcpy(&m, &mb, sizeof m);
+    if (sub)
+        e -= 64;
+    float ef = (float)e;
+    /* (ln2 hi, lo) * e as a double-float product with FMA */
+    float sx = 0.69314718246459960938f * ef;
+    float sy = fmaf(-1.904654323148236017e-09f, ef, fmaf(0.69314718246459960938f, ef, -sx));
+    f32x2 x = df_div(df_add2_ff(-1.0f, m), df_add2_ff(1.0f, m));
+    float x2 = x.x * x.x;
+    float t = 0.3027294874e+0f;
+    t = fmaf(t, x2, 0.3996108174e+0f);
+    t = fmaf(t, x2, 0.6666694880e+0f);
+    /* s += 2x (double-float + double-float), then s += x^3 t */
+    float bx = x.x * 2.0f, by = x.y * 2.0f;
+    float s1 = sx + bx;
+    float s1y = (((sx - s1) + bx) + sy) + by;
+    float c = (x2 * x.x) * t;
+    float s2 = s1 + c;
+    float s2y = ((s1 - s2) + c) + s1y;
+    return s2 + s2y;
+}
+
 void sl_logits_log_softmax_f32_at(const float *x, size_t n, float *out, int cpu, int simd)
 {
     float mx = f32_max(x, n, simd);
     exp_shift(x, n, mx, out, simd);
-    float lse = logf(reduce_all(out, n, cpu, simd));
+    float lse = sl_logits_logf_sleef(reduce_all(out, n, cpu, simd));
     for (size_t i = 0; i < n; i++)
         out[i] = (x[i] - mx) - lse;
 }

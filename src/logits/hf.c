@@ -17,6 +17,9 @@
  * Float32 arithmetic is torch's: its AVX2 softmax (SLEEF exp, 8-lane sum),
  * cumsum accumulated in double, the CPU sort's tie order (f32.c) — the final
  * probabilities are bit-identical to torch 1.13's in every golden case.
+ * typical's log_softmax takes the log of the row sum as torch does, with SLEEF's
+ * logf_u10 (f32.c): glibc's logf is 1 ulp away on some sums, which on a
+ * near-flat row reorders the shifted scores and so the kept set.
  * Known divergences: typical's entropy is torch's one-thread nansum; with
  * several threads and V >= 32768 torch splits the sum (its grain size), so
  * the last bit of the entropy may differ; torch builds that vectorise with

@@ -387,7 +387,13 @@ int sl_logits_llama_chain(const float *lf, size_t V, const sl_logits_cfg *c, sl_
         return sl_base_error_set(err, SL_EINVAL, "llamacpp: min_keep %ld is negative (it is a size_t)", min_keep);
     long last_n = c->has_last_n ? c->last_n : 64;
     if (last_n < 0)
-        return sl_base_error_set(err, SL_EINVAL, "llamacpp: penalty_last_n %ld is negative", last_n);
+        /* llama_sampler_init_penalties (0.7.0) clamps it to 0, i.e. no penalty, measured through
+         * its C API; llama-cli's --repeat-last-n -1 is the context size, resolved before the call */
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "llamacpp: penalty_last_n %ld is negative: libllama's "
+                                 "llama_sampler_init_penalties clamps it to 0 (no penalty), and llama-cli's "
+                                 "--repeat-last-n -1 means the context size; give that number, or 0",
+                                 last_n);
     const int d = c->defaults;
     long top_k = c->has_top_k ? c->top_k : (d ? 40 : 0);
     float top_p = (float)(c->has_top_p ? c->top_p : (d ? 0.95 : 1.0));

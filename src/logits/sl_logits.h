@@ -225,7 +225,9 @@ void sl_logits_softmax_f32(const float *x, size_t n, float *out, int cpu);
 float sl_logits_expf_sleef(float d);
 /* at::vec::reduce_all's float sum: 8 lanes (AVX2) or 16 (AVX-512), shuffle-tree finish. */
 float sl_logits_sum_reduce_all(const float *x, size_t n, int cpu);
-/* log_softmax in float32: (x - max) - logf(sum of SLEEF exp(x - max)). */
+/* SLEEF's logf_u10 (FMA build), torch's vectorised float log. */
+float sl_logits_logf_sleef(float d);
+/* log_softmax in float32: (x - max) - SLEEF log(sum of SLEEF exp(x - max)). */
 void sl_logits_log_softmax_f32(const float *x, size_t n, float *out, int cpu);
 /* The two above at a forced SIMD level (SL_SIMD_SCALAR, or AUTO: the 8-lane
  * AVX2+FMA kernels where the CPU has them): the same bits at every level. */

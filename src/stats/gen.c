@@ -180,14 +180,17 @@ static void chunk_add(moments *m, const double *w, const double *L, size_t lo, s
     memcpy(m->bef, bef, sizeof bef);
 }
 
-/* entries lo..hi of the row, lo a multiple of 4 */
-static void moments_add(moments *m, const double *w, size_t lo, size_t hi, double wx, size_t x, int level)
+/* entries lo..hi of the row, lo a multiple of 4; the logs shifted by K */
+static void moments_add(moments *m, const double *w, size_t lo, size_t hi, double wx, size_t x, double K,
+                        int level)
 {
     double L[MCHUNK];
     for (size_t c = lo; c < hi; c += MCHUNK) {
         size_t n = hi - c < MCHUNK ? hi - c : MCHUNK;
         const double *wc = w + c;
         sl_base_log_n(wc, L, n, level);
+        for (size_t j = 0; j < n; j++)
+            L[j] -= K;
         size_t cut = x <= c ? 0 : x - c < n ? x - c : n; /* the chunk's entries below x */
         chunk_add(m, wc, L, 0, cut, wx, 1, level);
         chunk_add(m, wc, L, cut, n, wx, 0, level);
@@ -199,10 +202,14 @@ static double lanes(const double v[4])
     return (v[0] + v[1]) + (v[2] + v[3]);
 }
 
-/* The step's moments under p = w / S: with l = log w, log p = l - log S, so
- * E log p = A/S - log S and Var log p = B/S - (A/S)^2 (the shift cancels). */
+/* The step's moments under p = w / S: with l = log w - K, log p = l + K - log S,
+ * so E log p = A/S + K - log S and Var log p = B/S - (A/S)^2. K is log w_x (the
+ * largest log weight without a token): a near-flat row's log p all lie within
+ * 1e-7 of K, and its variance of 1e-14 survives, where the unshifted B/S -
+ * (A/S)^2 lost it to cancellation (0, and a real transformers 5.12.1
+ * generation rejected at p = 0). *dev = log p_x - E log p = -A/S (x < V). */
 static int step_moments(const double *w, size_t V, size_t x, size_t step, int simd, double *sum, double *mean,
-                        double *var, double *before, sl_error *err)
+                        double *var, double *before, double *dev, sl_error *err)
 {
     uint32_t blk[NZ_BLOCKS];
     size_t nblk = SIZE_MAX, done = 0;
@@ -211,14 +218,20 @@ static int step_moments(const double *w, size_t V, size_t x, size_t step, int si
         return rc;
     moments m;
     memset(&m, 0, sizeof m);
-    double wx = x < V ? w[x] : -1;
+    double wx = x < V ? w[x] : -1, wk = wx;
+    if (!(wk > 0)) {
+        wk = 0;
+        for (size_t i = 0; i < V; i++)
+            wk = w[i] > wk ? w[i] : wk;
+    }
+    double K = wk > 0 ? sl_base_log(wk) : 0;
     int level = sl_base_simd_level(simd);
     if (nblk != SIZE_MAX) {
         for (size_t b = 0; b < nblk; b++)
-            moments_add(&m, w, blk[b], blk[b] + 8, wx, x, level);
-        moments_add(&m, w, done, V, wx, x, level);
+            moments_add(&m, w, blk[b], blk[b] + 8, wx, x, K, level);
+        moments_add(&m, w, done, V, wx, x, K, level);
     } else {
-        moments_add(&m, w, 0, V, wx, x, level);
+        moments_add(&m, w, 0, V, wx, x, K, level);
     }
     double S = lanes(m.s);
     if (!(S > 0) || isinf(S))
@@ -226,7 +239,8 @@ static int step_moments(const double *w, size_t V, size_t x, size_t step, int si
                                                           : "step %zu: the probabilities are all zero", step);
     double e = lanes(m.a) / S, v = lanes(m.b) / S - e * e;
     *sum = S;
-    *mean = e - sl_base_log(S);
+    *mean = e + K - sl_base_log(S);
+    *dev = x < V && wx > 0 ? -e : 0;
     *var = v > 0 ? v : 0;
     *before = lanes(m.bef) / S;
     return SL_OK;
@@ -239,7 +253,7 @@ int sl_stat_gen_step_at(const double *w, size_t V, size_t x, size_t step, int si
     if (x >= V)
         return sl_base_error_set(err, SL_EINVAL, "step %zu: token %zu is not below V = %zu", step, x, V);
     double sum;
-    int rc = step_moments(w, V, x, step, simd, &sum, &o->mean, &o->var, &o->before, err);
+    int rc = step_moments(w, V, x, step, simd, &sum, &o->mean, &o->var, &o->before, &o->dev, err);
     if (rc)
         return rc;
     o->px = w[x] / sum;
@@ -272,6 +286,7 @@ int sl_stat_gen_add(sl_stat_gen *g, const sl_stat_gen_one *o, sl_error *err)
     g->ll += log(o->px);
     g->ll_mean += o->mean;
     g->ll_var += o->var;
+    g->ll_dev += o->dev;
     g->t++;
     return SL_OK;
 }
@@ -285,12 +300,12 @@ int sl_stat_gen_finish(const sl_stat_gen *g, double alpha, sl_stat_gen_result *r
     r->ll_mean = g->ll_mean;
     r->ll_sd = sqrt(g->ll_var);
     if (r->ll_sd > 0) {
-        r->ll_z = (g->ll - g->ll_mean) / r->ll_sd;
+        r->ll_z = g->ll_dev / r->ll_sd;
         r->ll_p = erfc(fabs(r->ll_z) / sqrt(2.0));
     } else {
         /* every step certain (or greedy): L must equal its mean exactly */
         r->ll_z = 0;
-        r->ll_p = fabs(g->ll - g->ll_mean) <= 1e-9 * (1 + fabs(g->ll_mean)) ? 1.0 : 0.0;
+        r->ll_p = fabs(g->ll_dev) <= 1e-9 * (1 + fabs(g->ll_mean)) ? 1.0 : 0.0;
     }
     if (g->n_pit) {
         int rc = sl_stat_ks_uniform(g->pit, g->n_pit, &r->ks_d, &r->ks_p, err);
@@ -364,7 +379,8 @@ int sl_stat_gen_power(size_t T, size_t n_alt, sl_stat_gen_dist dist, void *ctx, 
             goto out;
         }
         double sum, m1, v1, unused;
-        if ((rc = step_moments(w, V, V, t, SL_SIMD_AUTO, &sum, &m1, &v1, &unused, err)))
+        double no_dev;
+        if ((rc = step_moments(w, V, V, t, SL_SIMD_AUTO, &sum, &m1, &v1, &unused, &no_dev, err)))
             goto out;
         for (size_t i = 0; i < V; i++) {
             p[i] = w[i] / sum;

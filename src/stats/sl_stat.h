@@ -197,6 +197,7 @@ int sl_stat_ks_uniform(const double *x, size_t n, double *d, double *p, struct s
 typedef struct sl_stat_gen_one {
     double px;          /* p_t(x_t), normalised */
     double mean, var;   /* sum_i p_i log p_i and Var(log p(X)) under p_t */
+    double dev;         /* log p_t(x_t) - mean, from terms shifted by log p_t(x_t) */
     double before;      /* mass of the tokens ranked before x_t */
 } sl_stat_gen_one;
 
@@ -204,6 +205,7 @@ typedef struct sl_stat_gen {
     size_t t, cap, n_pit;
     double *pit;        /* the u of each step inside the kept set */
     double ll, ll_mean, ll_var;
+    double ll_dev;      /* sum of the steps' dev: L - mean without subtracting two large sums */
     size_t outside;     /* steps with p_t(x_t) = 0 */
     uint64_t state;     /* the uniforms' generator */
 } sl_stat_gen;

@@ -28,6 +28,11 @@ py avx512 hf_pipeline.py @/hf_pipeline_avx512.txt
 # transformers 5.12.1 generate() on small random Llama models: hf_generate.txt + .safetensors, _avx512
 py avx2 hf_generate.py @
 py avx512 hf_generate.py @ hf_generate_avx512
+# torch float32 log (SLEEF logf_u10), log_softmax and TypicalLogitsWarper per kernel: torch_log.txt, _avx512.txt
+py avx2 torch_log.py @/torch_log.txt
+py avx512 torch_log.py @/torch_log_avx512.txt
+# transformers 5.12.1 generate() on near-flat bf16 logits (check's variance): hf_flat.txt + .safetensors
+py avx512 hf_flat.py @
 # NumPy 2.4.6, analysis/golden/numpy_golden.py and exact_numpy_torch.py unmodified
 py default numpy_golden.py @
 py default exact_numpy_torch.py @/exact_numpy_torch.txt
