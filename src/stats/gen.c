@@ -115,7 +115,7 @@ typedef struct moments {
 /* One entry into its lane k; a zero weight adds +0 to each sum (its l is taken as 0). */
 #define MOMENT_ADD(k, wi, Li, ranked)                                                                             \
     do {                                                                                                           \
-        double l_ = (wi) > 0 ? (Li) : 0.0;                                                                         \
+        double l_ = (wi) > 0 ? (Li) - K : 0.0;                                                                         \
         s[k] += (wi);                                                                                              \
         a[k] += (wi) * l_;                                                                                         \
         b[k] += (wi) * l_ * l_;                                                                                    \
@@ -127,13 +127,13 @@ typedef struct moments {
 /* whole groups of four from j (a multiple of 4) to hi: MOMENT_ADD, four lanes at once */
 __attribute__((target("avx2"))) static size_t groups_avx2(double *s, double *a, double *b, double *bef,
                                                           const double *w, const double *L, size_t j, size_t hi,
-                                                          double wx, int below_x)
+                                                          double wx, double K, int below_x)
 {
     __m256d S = _mm256_loadu_pd(s), A = _mm256_loadu_pd(a), B = _mm256_loadu_pd(b), E = _mm256_loadu_pd(bef);
-    const __m256d X = _mm256_set1_pd(wx), Z = _mm256_setzero_pd();
+    const __m256d X = _mm256_set1_pd(wx), Z = _mm256_setzero_pd(), KK = _mm256_set1_pd(K);
     for (; j + 4 <= hi; j += 4) {
         __m256d wi = _mm256_loadu_pd(w + j);
-        __m256d l = _mm256_and_pd(_mm256_cmp_pd(wi, Z, _CMP_GT_OQ), _mm256_loadu_pd(L + j));
+        __m256d l = _mm256_and_pd(_mm256_cmp_pd(wi, Z, _CMP_GT_OQ), _mm256_sub_pd(_mm256_loadu_pd(L + j), KK));
         __m256d r = below_x ? _mm256_cmp_pd(wi, X, _CMP_GE_OQ) : _mm256_cmp_pd(wi, X, _CMP_GT_OQ);
         __m256d wl = _mm256_mul_pd(wi, l);
         S = _mm256_add_pd(S, wi);
@@ -149,11 +149,11 @@ __attribute__((target("avx2"))) static size_t groups_avx2(double *s, double *a, 
 }
 #endif
 
-/* Entries lo..hi of a chunk that starts at a multiple of 4, with their logs L. Ranked
+/* Entries lo..hi of a chunk that starts at a multiple of 4, with their logs L (less K). Ranked
  * before x (decreasing weight, ties by id) is w > wx, or w = wx with a smaller id: so
  * w >= wx for entries below x (below_x) and w > wx for the others. */
-static void chunk_add(moments *m, const double *w, const double *L, size_t lo, size_t hi, double wx, int below_x,
-                      int level)
+static void chunk_add(moments *m, const double *w, const double *L, size_t lo, size_t hi, double wx, double K,
+                      int below_x, int level)
 {
     double s[4], a[4], b[4], bef[4];
     memcpy(s, m->s, sizeof s);
@@ -165,7 +165,7 @@ static void chunk_add(moments *m, const double *w, const double *L, size_t lo, s
         MOMENT_ADD(j & 3, w[j], L[j], below_x ? w[j] >= wx : w[j] > wx);
 #if SL_BASE_HAVE_AVX2
     if (level == SL_SIMD_AVX2)
-        j = groups_avx2(s, a, b, bef, w, L, j, hi, wx, below_x);
+        j = groups_avx2(s, a, b, bef, w, L, j, hi, wx, K, below_x);
 #endif
     (void)level;
     for (; j + 4 <= hi; j += 4)
@@ -189,11 +189,9 @@ static void moments_add(moments *m, const double *w, size_t lo, size_t hi, doubl
         size_t n = hi - c < MCHUNK ? hi - c : MCHUNK;
         const double *wc = w + c;
         sl_base_log_n(wc, L, n, level);
-        for (size_t j = 0; j < n; j++)
-            L[j] -= K;
         size_t cut = x <= c ? 0 : x - c < n ? x - c : n; /* the chunk's entries below x */
-        chunk_add(m, wc, L, 0, cut, wx, 1, level);
-        chunk_add(m, wc, L, cut, n, wx, 0, level);
+        chunk_add(m, wc, L, 0, cut, wx, K, 1, level);
+        chunk_add(m, wc, L, cut, n, wx, K, 0, level);
     }
 }
 
