@@ -21,6 +21,10 @@
 int sl_api_check_seeded(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m_in, const long *obs,
                         sl_api_divergence *out, sl_error *err)
 {
+    if (!ft || !fo || !m_in || !obs || !out)
+        return sl_base_error_set(err, SL_EINVAL, "samplab check: %s is NULL",
+                                 !ft ? "the framework" : !fo ? "the settings" : !m_in ? "the generation"
+                                 : !obs ? "the observed tokens" : "the result");
     sl_fw_session s;
     sl_vec row;
     const sl_io_steps *m = m_in;
@@ -274,6 +278,12 @@ int sl_api_check_log(const sl_fw_type *ft, const sl_fw_opts *fo, int logits_inpu
                      sl_api_check_log_result *R, sl_error *err)
 {
     memset(R, 0, sizeof *R);
+    if (!ft || !fo || !m || !obs)
+        return sl_base_error_set(err, SL_EINVAL, "samplab check: %s is NULL",
+                                 !ft ? "the framework" : !fo ? "the settings" : !m ? "the generation" : "the observed tokens");
+    /* the same refusal as check_run's: the verdict compares p-values with alpha */
+    if (!(alpha > 0 && alpha < 1))
+        return sl_base_error_set(err, SL_EINVAL, "samplab check: --alpha must be in (0, 1)");
     if (trials_refused(trials, err))
         return SL_EINVAL;
     size_t T = m->t, V = m->v;
@@ -536,6 +546,9 @@ int sl_api_check_run(const sl_api_src *steps, int is_logits, const long *context
                      const long *tokens, size_t n_tokens, const sl_api_settings *s, sl_api_check_result *r,
                      sl_error *err)
 {
+    static const sl_api_settings no_settings = {.size = sizeof(sl_api_settings)};
+    if (!s) /* NULL settings are the defaults */
+        s = &no_settings;
     memset(r, 0, sizeof *r);
     if (!tokens && !s->tokens)
         return sl_base_error_set(err, SL_EINVAL, "samplab check: --tokens FILE is required (the observed token ids)");

@@ -44,7 +44,9 @@ typedef struct sl_draw_type {
     const sl_stat_exact_type *exact;
 } sl_draw_type;
 
-/* prepare over a float64 vector p[0..V) (f = NULL, dtype SL_F64, source "probs"). */
+/* prepare over a float64 vector p[0..V) (f = NULL, dtype SL_F64, source "probs").
+ * Refused (SL_EINVAL, "probs: entry I is NaN"...): t NULL (an unknown name's
+ * lookup), p NULL, V = 0, a NaN, infinite or negative entry, all entries zero. */
 int sl_draw_prepare(const sl_draw_type *t, void **table, const double *p, size_t V, sl_error *err);
 /* prepare over a dist, with the type's own param. */
 int sl_draw_prepare_dist(const sl_draw_type *t, void **table, const sl_draw_dist *p, sl_error *err);

@@ -22,7 +22,7 @@ const sl_fw_type *const sl_fw_types[] = {
 
 const sl_fw_type *sl_fw_lookup(const char *name)
 {
-    for (size_t i = 0; sl_fw_types[i]; i++)
+    for (size_t i = 0; name && sl_fw_types[i]; i++)
         if (!strcmp(sl_fw_types[i]->name, name))
             return sl_fw_types[i];
     return NULL;
@@ -53,7 +53,7 @@ const sl_stat_exact_type *const sl_fw_exact_types[] = {
 
 const sl_stat_exact_type *sl_fw_exact_lookup(const char *name)
 {
-    for (size_t i = 0; sl_fw_exact_types[i]; i++)
+    for (size_t i = 0; name && sl_fw_exact_types[i]; i++)
         if (!strcmp(sl_fw_exact_types[i]->name, name))
             return sl_fw_exact_types[i];
     return NULL;

@@ -52,6 +52,14 @@ const char *sl_fw_session_version(const sl_fw_session *s)
 int sl_fw_session_open(sl_fw_session *s, const sl_fw_type *t, const sl_fw_opts *o, sl_error *err)
 {
     memset(s, 0, sizeof *s);
+    if (!t)
+        return sl_base_error_set(err, SL_EINVAL, "no such framework (sl_fw_lookup gave NULL)");
+    /* A vector of the kind the type does not take would be read as the other kind
+     * (probabilities stepped as llama.cpp logits): refused as sl_fw_run refuses it. */
+    if ((o->probs && !o->logits && !(t->accepts & SL_OPT_PROBS)) ||
+        (o->logits && !o->probs && !(t->accepts & SL_OPT_LOGITS)))
+        return sl_base_error_set(err, SL_EINVAL, "framework %s takes --%s (%s)", t->name,
+                                 t->accepts & SL_OPT_LOGITS ? "logits" : "probs", t->input_why);
     s->type = t;
     s->o = *o;
     s->logits_input = (t->accepts & SL_OPT_LOGITS) && (o->logits || !(t->accepts & SL_OPT_PROBS));
@@ -88,6 +96,9 @@ int sl_fw_session_open(sl_fw_session *s, const sl_fw_type *t, const sl_fw_opts *
 
 int sl_fw_session_step(sl_fw_session *s, const sl_vec *v, sl_fw_step *out, sl_error *err)
 {
+    if (!v || !v->n)
+        return sl_base_error_set(err, SL_EINVAL, "%s: %s", s->type ? s->type->name : "session",
+                                 v ? "empty vector: nothing to draw from" : "no vector to step on (NULL)");
     uint64_t before = s->rng.words;
     size_t kept = v->n;
     int rc = s->type->step(s, v, &kept, err);
@@ -105,6 +116,9 @@ int sl_fw_session_step(sl_fw_session *s, const sl_vec *v, sl_fw_step *out, sl_er
 int sl_fw_session_probs(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, sl_error *err)
 {
     memset(out, 0, sizeof *out);
+    if (!v || !v->n)
+        return sl_base_error_set(err, SL_EINVAL, "%s: %s", s->type->name,
+                                 v ? "empty vector: no distribution" : "no vector (NULL)");
     if (!s->type->probs)
         return sl_base_error_set(err, SL_EINVAL, "framework %s cannot say which distribution it draws from",
                                  s->type->name);

@@ -121,7 +121,9 @@ struct sl_fw_type {
 int sl_fw_variant_find(const sl_fw_type *t, const char *name, const sl_fw_variant **out, sl_error *err);
 /* The release a session follows: its variant's version, or the type's. */
 const char *sl_fw_session_version(const sl_fw_session *s);
-/* Opens a session; the settings are copied (the context too). */
+/* Opens a session; the settings are copied (the context too). Refused: t NULL
+ * (sl_fw_lookup of an unknown name), o->probs for a type that takes only logits,
+ * o->logits for one that takes only probabilities (as sl_fw_run refuses them). */
 int sl_fw_session_open(sl_fw_session *s, const sl_fw_type *t, const sl_fw_opts *o, sl_error *err);
 int sl_fw_session_step(sl_fw_session *s, const sl_vec *v, sl_fw_step *out, sl_error *err);
 /* The distribution the next step on v draws from (the type's probs hook): what

@@ -73,6 +73,8 @@ int sl_io_vec_read(const char *spec, const char *tensor, long row, sl_vec *out, 
 {
     struct stat st;
     memset(out, 0, sizeof *out);
+    if (!spec)
+        return sl_base_error_set(err, SL_EINVAL, "no vector named (the source is NULL)");
     if (!*spec)
         return sl_base_error_set(err, SL_EINVAL, "an empty name is neither a file nor an inline list");
     if (!strcmp(spec, "-"))

@@ -20,7 +20,7 @@ const sl_logits_pipeline_type *const sl_logits_pipeline_types[] = {
 
 const sl_logits_pipeline_type *sl_logits_pipeline_lookup(const char *name)
 {
-    for (size_t i = 0; sl_logits_pipeline_types[i]; i++)
+    for (size_t i = 0; name && sl_logits_pipeline_types[i]; i++)
         if (!strcmp(sl_logits_pipeline_types[i]->name, name))
             return sl_logits_pipeline_types[i];
     return NULL;

@@ -23,6 +23,8 @@ const sl_rng_type *sl_rng_gsl_lookup(const char *gsl_name) __attribute__((weak))
 
 const sl_rng_type *sl_rng_lookup(const char *name)
 {
+    if (!name)
+        return NULL;
     if (!strncmp(name, "gsl:", 4))
         return sl_rng_gsl_lookup ? sl_rng_gsl_lookup(name + 4) : NULL;
     for (size_t i = 0; sl_rng_types[i]; i++)
@@ -35,6 +37,10 @@ int sl_rng_init(sl_rng *r, const sl_rng_type *t, const sl_seed *seed, sl_error *
 {
     r->type = t;
     r->words = 0;
+    r->state = NULL;
+    /* sl_rng_init(&r, sl_rng_lookup("typo"), ...): an error, not a crash in the caller's test */
+    if (!t)
+        return sl_base_error_set(err, SL_EINVAL, "no such random source (sl_rng_lookup gave NULL)");
     r->state = calloc(1, t->state_size);
     if (!r->state)
         return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for the generator state", t->name);

@@ -46,6 +46,7 @@ const sl_rng_type *sl_rng_lookup(const char *name);
 /* NULL-terminated list of the built-in types (gsl:* not listed). */
 extern const sl_rng_type *const sl_rng_types[];
 
+/* SL_EINVAL for t NULL (sl_rng_lookup of an unknown name); r->state is then NULL. */
 int sl_rng_init(sl_rng *r, const sl_rng_type *t, const sl_seed *seed, sl_error *err);
 void sl_rng_release(sl_rng *r);
 

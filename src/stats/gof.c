@@ -228,6 +228,10 @@ int sl_stat_gof_compute(const double *p, const uint64_t *counts, size_t V, sl_st
                         sl_error *err)
 {
     memset(out, 0, sizeof *out);
+    if (!V)
+        return sl_base_error_set(err, SL_EINVAL, "no tokens (V = 0)");
+    if (!p || !counts)
+        return sl_base_error_set(err, SL_EINVAL, "no %s (NULL)", p ? "counts" : "reference distribution");
     uint64_t n = 0;
     for (size_t i = 0; i < V; i++) {
         if (counts[i] > UINT64_MAX - n)
