@@ -68,6 +68,15 @@ DRAW_CASES = [
     (dict(framework="candle", logits="data/weather.txt", seed=4, n=5, temperature=0.9, top_k=3, rand="0.8"),
      ["--framework", "candle", "--logits", "data/weather.txt", "--seed", 4, "--n", 5, "--temperature", 0.9,
       "--top-k", 3, "--rand", "0.8"]),
+    # a framework's counts (its calls stream through the session: no tokens kept; this crashed)
+    (dict(framework="torch", probs=[3, 2, 2, 1], seed=5, n=50, counts=True),
+     ["--framework", "torch", "--probs", "3,2,2,1", "--seed", 5, "--n", 50, "--counts"]),
+    (dict(framework="hf", logits="data/weather.txt", seed=2, n=40, top_k=4, cpu="avx2", counts=True),
+     ["--framework", "hf", "--logits", "data/weather.txt", "--seed", 2, "--n", 40, "--top-k", 4, "--cpu", "avx2",
+      "--counts"]),
+    (dict(framework="numpy-legacy", probs=[0.5, 0.25, 0.25], seed=3, n=8, num_samples=2, counts=True),
+     ["--framework", "numpy-legacy", "--probs", "0.5,0.25,0.25", "--seed", 3, "--n", 8, "--num-samples", 2,
+      "--counts"]),
 ]
 
 

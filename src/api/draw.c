@@ -227,9 +227,11 @@ void sl_api_draw_result_free(sl_api_draw_result *r)
 
 char *sl_api_draw_result_json(const sl_api_draw_result *r)
 {
-    /* a method's counts were counted as drawn: O(V) memory whatever n */
-    if (!r->framework && r->counts)
-        return sl_api_counts_json(r->counts, r->V, r->rng_name, r->word_bits, r->words);
+    /* counts were counted as drawn (a method's, and a framework's since its calls
+     * stream through the session): O(V) memory whatever n, and r->tokens is NULL */
+    if (r->counts)
+        return sl_api_fw_counts_json(r->counts, r->V, r->rng_name, r->word_bits, r->words,
+                                     r->framework ? r->version : NULL, r->framework ? r->cpu : NULL);
     return sl_api_draw_json(r->tokens, r->n, r->k, r->nested, r->V, r->counts != NULL, r->rng_name, r->word_bits,
                             r->words, r->version, r->cpu);
 }

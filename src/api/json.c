@@ -23,7 +23,8 @@ static void set_rng(json_t *root, const char *rng_name, unsigned word_bits, uint
     json_object_set_new(root, "rng", rng);
 }
 
-char *sl_api_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsigned word_bits, uint64_t words)
+char *sl_api_fw_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsigned word_bits, uint64_t words,
+                            const char *version, const char *cpu)
 {
     json_t *root = json_object();
     json_t *arr = json_array();
@@ -31,7 +32,16 @@ char *sl_api_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsi
         json_array_append_new(arr, json_integer((json_int_t)c[i]));
     json_object_set_new(root, "counts", arr);
     set_rng(root, rng_name, word_bits, words);
+    if (version)
+        json_object_set_new(root, "version", json_string(version));
+    if (cpu)
+        json_object_set_new(root, "cpu", json_string(cpu));
     return dump(root);
+}
+
+char *sl_api_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsigned word_bits, uint64_t words)
+{
+    return sl_api_fw_counts_json(c, V, rng_name, word_bits, words, NULL, NULL);
 }
 
 char *sl_api_draw_json(const long *tokens, size_t n, size_t k, int nested, size_t V, int counts,

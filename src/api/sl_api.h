@@ -242,6 +242,10 @@ char *sl_api_draw_json(const long *tokens, size_t n, size_t k, int nested, size_
                        const char *cpu);
 /* draw --counts --json from V counts (a method's draws, counted as made). */
 char *sl_api_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsigned word_bits, uint64_t words);
+/* The same with a framework's release and CPU kernel (each NULL: left out), as
+ * draw --framework F --counts --json prints them. */
+char *sl_api_fw_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsigned word_bits, uint64_t words,
+                            const char *version, const char *cpu);
 
 /* pipeline --json: res of pipeline t (cpu: the --cpu setting, SL_CPU_*). */
 char *sl_api_pipeline_json(const sl_logits_pipeline_type *t, const sl_logits_result *res, int cpu);
