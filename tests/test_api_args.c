@@ -167,3 +167,81 @@ Test(api_args, check_log_refuses_alpha_outside_0_1)
     expect_einval(sl_api_check_seeded(NULL, &o, &m, obs, &d, &err), &err, "the framework is NULL");
     sl_io_steps_free(&m);
 }
+
+/* A .npy image of float64 x[0..n) (version 1.0, header padded to 128 bytes). */
+static size_t npy_f64(unsigned char *buf, const double *x, size_t n)
+{
+    char dict[100];
+    int len = snprintf(dict, sizeof dict, "{'descr': '<f8', 'fortran_order': False, 'shape': (%zu,), }", n);
+    memcpy(buf, "\x93NUMPY\x01\x00", 8);
+    size_t hl = 128 - 10;
+    buf[8] = (unsigned char)hl;
+    buf[9] = 0;
+    memset(buf + 10, ' ', hl);
+    memcpy(buf + 10, dict, (size_t)len);
+    buf[10 + hl - 1] = '\n';
+    memcpy(buf + 128, x, n * sizeof *x);
+    return 128 + n * sizeof *x;
+}
+
+Test(api_args, a_binary_source_keeps_its_dtype_whatever_its_name)
+{
+    /* torch keeps a float64 .npy or F64 safetensors tensor in float64; the test
+     * was the source's name ending in .npy / .safetensors, which bytes in memory
+     * ("<probs>", Python's arrays), a tensor's row ("f:t[0]") and a step do not */
+    const double x[4] = {3, 2, 2, 1};
+    unsigned char buf[128 + sizeof x];
+    size_t len = npy_f64(buf, x, 4);
+    sl_api_settings s;
+    sl_api_settings_init(&s);
+    s.framework = "torch";
+    sl_api_src mem = {NULL, NULL, -1, buf, len, "<probs>"};
+    char *json;
+    sl_error err;
+    cr_assert_eq(sl_api_exact(&mem, 0, &s, &json, &err), SL_OK, "%s", err.msg);
+    cr_assert(strstr(json, "over float64 p"), "%.300s", json);
+    sl_api_free(json);
+    /* text stays torch.tensor(list)'s float32 */
+    sl_api_src text = {"3,2,2,1", NULL, -1, NULL, 0, NULL};
+    cr_assert_eq(sl_api_exact(&text, 0, &s, &json, &err), SL_OK, "%s", err.msg);
+    cr_assert(strstr(json, "over float32 p"), "%.300s", json);
+    sl_api_free(json);
+    /* a safetensors row: an F64 tensor [1, 4] */
+    char hdr[128];
+    int hl = snprintf(hdr, sizeof hdr, "{\"p\":{\"dtype\":\"F64\",\"shape\":[1,4],\"data_offsets\":[0,32]}}");
+    while (hl % 8)
+        hdr[hl++] = ' ';
+    unsigned char st[8 + 128 + 32];
+    uint64_t n = (uint64_t)hl;
+    for (int i = 0; i < 8; i++)
+        st[i] = (unsigned char)(n >> (8 * i));
+    memcpy(st + 8, hdr, (size_t)hl);
+    memcpy(st + 8 + hl, x, sizeof x);
+    sl_vec v;
+    cr_assert_eq(sl_io_vec_read_safetensors("f.safetensors", st, 8 + (size_t)hl + sizeof x, "p", 0, &v, &err), SL_OK,
+                 "%s", err.msg);
+    cr_assert(v.own_dtype && v.dtype == SL_F64);
+    sl_base_vec_free(&v);
+    cr_assert_eq(sl_io_vec_read_npy("<m>", buf, len, &v, &err), SL_OK, "%s", err.msg);
+    cr_assert(v.own_dtype && v.dtype == SL_F64);
+    sl_base_vec_free(&v);
+    cr_assert_eq(sl_io_vec_read_text("<t>", "3 2", 3, &v, &err), SL_OK, "%s", err.msg);
+    cr_assert(!v.own_dtype);
+    sl_base_vec_free(&v);
+    /* steps read from .npy bytes hand their rows the flag: the same image as shape (1, 4) */
+    const char *two = "{'descr': '<f8', 'fortran_order': False, 'shape': (1, 4), }";
+    memset(buf + 10, ' ', 118);
+    memcpy(buf + 10, two, strlen(two));
+    buf[127] = '\n';
+    sl_io_steps m;
+    cr_assert_eq(sl_io_steps_read_npy("<rows>", buf, len, 0, &m, &err), SL_OK, "%s", err.msg);
+    cr_assert(m.own_dtype && m.t == 1 && m.v == 4);
+    cr_assert_eq(sl_base_vec_alloc(&v, 4, "row", &err), SL_OK);
+    cr_assert_eq(sl_io_steps_row(&m, 0, &v), SL_OK);
+    cr_assert(v.own_dtype && v.dtype == SL_F64 && v.d[0] == 3);
+    sl_base_vec_free(&v);
+    sl_io_steps_free(&m);
+    cr_assert_eq(sl_io_steps_read_text("<t>", "1 2\n3 4\n", 8, &m, &err), SL_OK, "%s", err.msg);
+    cr_assert(!m.own_dtype);
+    sl_io_steps_free(&m);
+}

@@ -218,10 +218,7 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
     int is_rand = t == &sl_draw_rand_wi_exact || t == &sl_draw_rand_wi9_exact;
     /* a binary source keeps its own dtype; text gets the framework's default
      * (torch.tensor(list) is float32, np.array(list) float64) */
-    size_t sl = strlen(vec->source);
-    int binary = (sl > 4 && !strcmp(vec->source + sl - 4, ".npy")) ||
-                 (sl > 12 && !strcmp(vec->source + sl - 12, ".safetensors"));
-    in.dtype = binary ? vec->dtype : is_torch ? SL_F32 : SL_F64;
+    in.dtype = vec->own_dtype ? vec->dtype : is_torch ? SL_F32 : SL_F64;
     if (dtype_text)
         in.dtype = !strcmp(dtype_text, "float32") ? SL_F32 : SL_F64;
     double *pd = NULL;

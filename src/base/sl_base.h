@@ -76,6 +76,8 @@ typedef struct sl_vec {
     float *f;
     sl_dtype dtype;      /* the source's own type (.npy), SL_F64 for text */
     char source[256];    /* name for messages: a file name or "inline" */
+    int own_dtype;       /* 1: read from .npy or .safetensors (a file or bytes in memory), whose dtype
+                          * a framework keeps (torch.from_numpy); 0: text, parsed to both */
 } sl_vec;
 
 /* Allocates d and f for n entries (uninitialised); returns 0, or SL_ENOMEM

@@ -30,12 +30,6 @@ int sl_fw_torch_table_prepare(sl_fw_torch_table *t, const sl_draw_dist *p, sl_er
     return sl_draw_prepare_dist(&t->draw, &t->table, p, err);
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && !strcmp(s + a - b, suffix);
-}
-
 /* torch.multinomial(p, k) without replacement (or one sample, 2.x) in a build whose
  * exponential_ is MKL's (framework/torch_mkl.c: pip's x86-64 wheels 2.1 to 2.6):
  * torch's checks are the draw type's (made at prepare); q comes from an MCG31m1
@@ -98,7 +92,7 @@ static int torch_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error 
         sl_dtype dt = SL_F32;
         if (s->o.dtype_set)
             dt = s->o.dtype;
-        else if (ends_with(v->source, ".npy") || ends_with(v->source, ".safetensors"))
+        else if (v->own_dtype) /* the name does not say: bytes in memory, a tensor's row, a step */
             dt = v->dtype;
         sl_draw_dist dist = {v->n, v->d, v->f, dt, v->source};
         int rc = sl_fw_torch_table_prepare(t, &dist, err);

@@ -841,5 +841,6 @@ int sl_io_vec_read_npy(const char *name, const unsigned char *buf, size_t len, s
     for (size_t k = 0; k < n; k++)
         sl_io_npy_elem(&info, k, &out->d[k], &out->f[k]);
     out->dtype = info.width == 4 ? SL_F32 : SL_F64;
+    out->own_dtype = 1;
     return SL_OK;
 }

@@ -458,11 +458,24 @@ int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_
     for (size_t i = 0; i < (size_t)V; i++)
         st_elem(&fd, (uint64_t)row * V + i, &out->d[i], &out->f[i]);
     out->dtype = fd.dtype->bits == 64 ? SL_F64 : SL_F32;
+    out->own_dtype = 1;
     return SL_OK;
 }
 
+static int steps_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor, int view,
+                             sl_io_steps *out, sl_error *err);
+
 int sl_io_steps_read_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor, int view,
                                  sl_io_steps *out, sl_error *err)
+{
+    int rc = steps_safetensors(name, buf, len, tensor, view, out, err);
+    if (!rc)
+        out->own_dtype = 1;
+    return rc;
+}
+
+static int steps_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor, int view,
+                             sl_io_steps *out, sl_error *err)
 {
     st_found fd;
     memset(out, 0, sizeof *out);

@@ -175,6 +175,7 @@ typedef struct sl_io_steps {
     int view;           /* d or f point into the caller's (or the mapped) buffer: not freed */
     void *map;          /* the file mapping sl_io_steps_read made, or NULL */
     size_t map_len;
+    int own_dtype;      /* 1: .npy or .safetensors (dtype is the data's own); 0: text */
 } sl_io_steps;
 
 /* Reads PATH (binary files are mapped, not copied): a .safetensors file (its only tensor, or `tensor`), which must

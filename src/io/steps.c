@@ -80,6 +80,7 @@ int sl_io_steps_row(const sl_io_steps *m, size_t i, sl_vec *row)
             row->d[j] = s[j];
     }
     row->dtype = m->dtype;
+    row->own_dtype = m->own_dtype;
     snprintf(row->source, sizeof row->source, "%.200s step %zu", m->source, i);
     return SL_OK;
 }
@@ -164,8 +165,20 @@ static int check_rows(const sl_io_steps *m, sl_error *err)
     return rc;
 }
 
+static int steps_npy(const char *name, const unsigned char *buf, size_t len, int view, sl_io_steps *out,
+                     sl_error *err);
+
 int sl_io_steps_read_npy(const char *name, const unsigned char *buf, size_t len, int view, sl_io_steps *out,
                          sl_error *err)
+{
+    int rc = steps_npy(name, buf, len, view, out, err);
+    if (!rc)
+        out->own_dtype = 1;
+    return rc;
+}
+
+static int steps_npy(const char *name, const unsigned char *buf, size_t len, int view, sl_io_steps *out,
+                     sl_error *err)
 {
     sl_io_npy_info info;
     memset(out, 0, sizeof *out);
