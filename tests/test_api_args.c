@@ -245,3 +245,22 @@ Test(api_args, a_binary_source_keeps_its_dtype_whatever_its_name)
     cr_assert(!m.own_dtype);
     sl_io_steps_free(&m);
 }
+
+Test(api_args, rows_in_memory_are_checked_as_a_file_is)
+{
+    /* a NaN step from Python's 2-D list replayed without a word: a file with the
+     * same text is refused (sl_io_steps_read), bytes in memory now too */
+    sl_api_settings s;
+    sl_api_settings_init(&s);
+    s.framework = "candle";
+    s.seed = "1";
+    char *json;
+    sl_error err;
+    const char *nan = "1.0,nan\n1.0,2.0\n", *dead = "1,2\n-inf,-inf\n";
+    sl_api_src a = {NULL, NULL, -1, nan, strlen(nan), "<logits>"};
+    expect_einval(sl_api_replay(&a, 1, NULL, 0, &s, &json, &err), &err, "<logits>: step 0, entry 1 is NaN");
+    sl_api_src b = {NULL, NULL, -1, dead, strlen(dead), "<logits>"};
+    expect_einval(sl_api_replay(&b, 1, NULL, 0, &s, &json, &err), &err, "<logits>: step 1 is all -inf");
+    const long tok[2] = {0, 1};
+    expect_einval(sl_api_check(&a, 1, NULL, 0, tok, 2, &s, &json, &err), &err, "step 0, entry 1 is NaN");
+}

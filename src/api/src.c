@@ -29,7 +29,10 @@ int sl_api_steps_read(const sl_api_src *s, sl_io_steps *out, sl_error *err)
     const char *name = s->name ? s->name : "<memory>";
     if (!s->data)
         return sl_base_error_set(err, SL_EINVAL, "%s: no data", name);
-    if (is_npy(s))
-        return sl_io_steps_read_npy(name, (const unsigned char *)s->data, s->len, 0, out, err);
-    return sl_io_steps_read_text(name, (const char *)s->data, s->len, out, err);
+    int rc = is_npy(s) ? sl_io_steps_read_npy(name, (const unsigned char *)s->data, s->len, 0, out, err)
+                       : sl_io_steps_read_text(name, (const char *)s->data, s->len, out, err);
+    /* the rows a file's reader refuses (NaN, all -inf), refused from memory too */
+    if (!rc && (rc = sl_io_steps_check(out, err)))
+        sl_io_steps_free(out);
+    return rc;
 }

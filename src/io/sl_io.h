@@ -198,6 +198,10 @@ int sl_io_steps_alloc(sl_io_steps *m, size_t t, size_t v, sl_dtype dtype, const 
  * m->v entries), both precisions; row->source becomes "SOURCE step i".
  * SL_EINVAL if i or the row's size is wrong. */
 int sl_io_steps_row(const sl_io_steps *m, size_t i, sl_vec *row);
+/* What sl_io_steps_read refuses after reading: a NaN entry ("SOURCE: step i, entry j
+ * is NaN") or a step with nothing above -inf. The readers of bytes in memory
+ * (_read_text, _read_npy, _read_safetensors) leave it to the caller. */
+int sl_io_steps_check(const sl_io_steps *m, sl_error *err);
 void sl_io_steps_free(sl_io_steps *m);
 
 /* The header of a .npy file (io/npy.c): its shape (up to 8 dimensions),

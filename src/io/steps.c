@@ -134,7 +134,7 @@ static void row_flags_f64(const double *x, size_t V, int *nan, int *live)
 /* NaN anywhere, or nothing above -inf: the step has no distribution. The rows
  * are scanned in parallel (a 10,000-step dump is over a gigabyte), then the first
  * bad one is named, as a scan in step order would. */
-static int check_rows(const sl_io_steps *m, sl_error *err)
+int sl_io_steps_check(const sl_io_steps *m, sl_error *err)
 {
     size_t V = m->v, T = m->t;
     unsigned char *bad = calloc(T ? T : 1, 1);
@@ -336,7 +336,7 @@ int sl_io_steps_read(const char *path, const char *tensor, sl_io_steps *out, sl_
             if (tensor)
                 return sl_base_error_set(err, SL_EINVAL, "inline: --tensor applies to .safetensors files only");
             int rc = sl_io_steps_read_text("inline", path, strlen(path), out, err);
-            return rc ? rc : check_rows(out, err);
+            return rc ? rc : sl_io_steps_check(out, err);
         }
         return sl_base_error_set(err, SL_EIO, "%s: cannot open a file of per-step logits", path);
     }
@@ -378,7 +378,7 @@ int sl_io_steps_read(const char *path, const char *tensor, sl_io_steps *out, sl_
             rc = sl_io_steps_read_text(path, (const char *)buf, len, out, err);
         free(buf);
     }
-    if (!rc && (rc = check_rows(out, err)))
+    if (!rc && (rc = sl_io_steps_check(out, err)))
         sl_io_steps_free(out);
     return rc;
 }
