@@ -264,3 +264,19 @@ Test(api_args, rows_in_memory_are_checked_as_a_file_is)
     const long tok[2] = {0, 1};
     expect_einval(sl_api_check(&a, 1, NULL, 0, tok, 2, &s, &json, &err), &err, "step 0, entry 1 is NaN");
 }
+
+Test(api_args, gof_counts_past_2_53_as_the_counts_file)
+{
+    /* a counts file is refused past 2^53; the same counts as an array were taken
+     * (and a sum past 2^64 wrapped) */
+    sl_api_settings s;
+    sl_api_settings_init(&s);
+    sl_api_src src = {"1,1", NULL, -1, NULL, 0, NULL};
+    char *json;
+    sl_error err;
+    const uint64_t big[2] = {(1ull << 53) + 1, 1}, wrap[2] = {UINT64_MAX, 2}, ok[2] = {1ull << 52, 1ull << 52};
+    expect_einval(sl_api_gof(&src, 0, big, 2, NULL, 0, &s, &json, &err), &err, "add up past 2^53");
+    expect_einval(sl_api_gof(&src, 0, wrap, 2, NULL, 0, &s, &json, &err), &err, "at token 0");
+    cr_assert_eq(sl_api_gof(&src, 0, ok, 2, NULL, 0, &s, &json, &err), SL_OK, "%s", err.msg);
+    sl_api_free(json);
+}

@@ -183,8 +183,14 @@ int sl_api_gof_run(const sl_api_src *src, int is_logits, const uint64_t *counts_
     } else if (counts_in) {
         if (n_counts != ref->v)
             return sl_base_error_set(err, SL_EINVAL, "samplab gof: %zu counts for V = %zu tokens", n_counts, ref->v);
-        for (size_t i = 0; i < ref->v; i++)
+        /* the counts file's limit (io/draws.c): past 2^53 the statistics' doubles lose counts */
+        for (size_t i = 0; i < ref->v; i++) {
+            if (counts_in[i] > SL_IO_MAX_COUNT - r->n)
+                return sl_base_error_set(err, SL_EINVAL, "samplab: <counts>: the counts add up past 2^53 (%llu) at "
+                                         "token %zu, the most samplab's statistics hold exactly",
+                                         (unsigned long long)SL_IO_MAX_COUNT, i);
             r->n += r->counts[i] = counts_in[i];
+        }
     } else if (ids) {
         for (size_t i = 0; i < n_ids; i++) {
             if (ids[i] < 0 || (size_t)ids[i] >= ref->v)
