@@ -13,6 +13,8 @@ Bad input raises samplab.Error with the command's one-line message.
 """
 
 import ctypes
+import numbers
+import re
 
 from ._error import Error
 from . import _lib
@@ -119,33 +121,47 @@ def _npy_bytes(a):
     return b.getvalue()
 
 
-def _num(x):
+def _num(x, what="vector"):
+    """An entry as the text of an inline list: the reader then refuses what the
+    command line refuses in that text (a string entry is passed as typed)."""
     if isinstance(x, bool):
         return "1" if x else "0"
-    if isinstance(x, int):
-        return str(x)
-    return repr(float(x))
+    if isinstance(x, numbers.Integral):
+        return str(int(x))
+    if isinstance(x, numbers.Real):
+        return repr(float(x))
+    if isinstance(x, str):
+        return x
+    raise Error("samplab: <%s>: an entry is a %s, not a number" % (what, type(x).__name__))
+
+
+def _is_row(x):
+    return isinstance(x, (list, tuple)) or (_is_numpy(x) and getattr(x, "ndim", 0) >= 1)
 
 
 class _Src:
     """Keeps alive what an sl_api_src points at."""
 
-    def __init__(self, x, what, two_d=False, tensor=None, row=None):
+    def __init__(self, x, what, two_d=False, tensor=None, row=None, cmd="draw"):
         self.s = _lib.Src()
         self.keep = []
-        self.s.row = -1 if row is None else int(row)
+        self.s.row = -1 if row is None else _option_value(cmd, "row", "index", row)
         if tensor is not None:
             self.s.tensor = self._c(tensor)
-        if isinstance(x, (str, bytes)) and not isinstance(x, bytes):
+        if isinstance(x, str):
             self.s.spec = self._c(x)
             return
-        if _is_numpy(x):
+        if isinstance(x, (bytes, bytearray, memoryview)):
+            data = bytes(x)         # a file's contents: a .npy image or text, read as the file would be
+        elif _is_numpy(x):
             data = _npy_bytes(x)
-        elif two_d:
-            data = "\n".join(",".join(_num(v) for v in step) for step in x).encode() + b"\n"
+        elif two_d and len(x) and all(_is_row(step) for step in x):
+            data = "\n".join(",".join(_num(v, what) for v in step) for step in x).encode() + b"\n"
+        elif two_d and any(_is_row(step) for step in x):
+            raise Error("samplab: <%s>: rows mixed with numbers: a 2-D list is a list of rows" % what)
         else:
-            # a list is what the command line's inline list is
-            self.s.spec = self._c(",".join(_num(v) for v in x))
+            # a list is what the command line's inline list is (rows: a flat list is one step)
+            self.s.spec = self._c(",".join(_num(v, what) for v in x))
             return
         buf = ctypes.create_string_buffer(data, len(data))
         self.keep.append(buf)
@@ -160,6 +176,56 @@ class _Src:
 
     def ref(self):
         return ctypes.byref(self.s)
+
+
+_SIZE_CAP = 10 ** 12            # the command line's cap on every count option (cli/options.c)
+_LONG_MIN, _LONG_MAX = -2 ** 63, 2 ** 63 - 1
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?|inf|infinity|nan)\Z", re.I)
+
+
+def _option_text(value):
+    """The word the command line would be given for value."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return str(int(value))
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return repr(float(value))
+    return str(value)
+
+
+def _option_value(cmd, key, kind, value):
+    """value checked as the command line checks the option's word (cli/options.c parse_value),
+    with the same message: an integral float counts as its integer."""
+    opt = "--" + key.replace("_", "-")
+    if isinstance(value, numbers.Real) and not isinstance(value, (bool, numbers.Integral)) and \
+            float(value).is_integer() and kind in ("long", "size", "index"):
+        value = int(value)
+    text = _option_text(value)
+
+    def bad(what):
+        return Error("samplab %s: %s takes %s, not '%s'" % (cmd, opt, what, text))
+    if kind == "size":
+        if isinstance(value, bool) or not re.match(r"\d+\Z", text):
+            raise bad("a non-negative integer")
+        v = int(text)
+        if v > _SIZE_CAP:
+            raise bad("at most 1000000000000 (10^12)")
+        return v
+    if kind in ("long", "index"):
+        if isinstance(value, bool) or not re.match(r"[+-]?\d+\Z", text) or not _LONG_MIN <= int(text) <= _LONG_MAX:
+            raise bad("an integer")
+        if kind == "index" and int(text) < 0:
+            raise Error("samplab %s: %s takes a non-negative integer" % (cmd, opt))
+        return int(text)
+    if isinstance(value, bool) or not _NUMBER.match(text):
+        raise bad("a number")
+    v = float(text)
+    if v != v:
+        raise bad("a number")
+    if v in (float("inf"), float("-inf")):
+        raise bad("a finite number")
+    return v
 
 
 def _settings(cmd, kw, keep):
@@ -183,15 +249,7 @@ def _settings(cmd, kw, keep):
             keep.append(b)
             setattr(target, field, b)
             continue
-        if kind in ("long", "size"):
-            if isinstance(value, bool) or int(value) != value or (kind == "size" and value < 0):
-                raise Error("samplab %s: --%s takes a%s integer" % (cmd, key.replace("_", "-"),
-                                                                    " non-negative" if kind == "size" else "n"))
-            value = int(value)
-        else:
-            value = float(value)
-            if value != value:
-                raise Error("samplab %s: --%s takes a number, not 'nan'" % (cmd, key.replace("_", "-")))
+        value = _option_value(cmd, key, kind, value)
         setattr(target, field, value)
         has = _CFG_HAS.get(field) if target is s.cfg else "has_" + field
         if has and has in dict(type(target)._fields_):
@@ -203,43 +261,89 @@ def _source(probs, logits, cmd, two_d=False, tensor=None, row=None):
     if (probs is None) == (logits is None):
         raise Error("samplab %s: give exactly one of --probs SRC and --logits SRC" % cmd)
     x = logits if logits is not None else probs
-    return _Src(x, "logits" if logits is not None else "probs", two_d, tensor, row), logits is not None
+    return _Src(x, "logits" if logits is not None else "probs", two_d, tensor, row, cmd), \
+        logits is not None
 
 
-def _ids(x):
-    if x is None:
-        return None, 0
-    xs = [int(v) for v in (x.tolist() if _is_numpy(x) else x)]
-    arr = (ctypes.c_long * max(1, len(xs)))(*xs)
-    return arr, len(xs)
+def _ids_text(x, what):
+    """Token ids as the inline list the command line takes (--context 1,2 / --tokens 1,2): the
+    library reads and checks them as it does that text, with the same message."""
+    if isinstance(x, str):
+        return x
+    if _is_numpy(x):
+        if getattr(x, "ndim", 1) != 1:
+            raise Error("samplab: <%s>: a %d-D array; token ids are a 1-D list" % (what, x.ndim))
+        x = x.tolist()
+    return ",".join(_num(v, what) for v in x)
 
 
-def draw(framework=None, method=None, rng=None, probs=None, logits=None, seed=42, n=1, tensor=None, row=None,
+def _draw_ids(x):
+    """gof's draws as token ids, each a whole number (what a draws file holds)."""
+    if _is_numpy(x):
+        if getattr(x, "ndim", 1) != 1:
+            raise Error("samplab: <draws>: a %d-D array; draws are a 1-D list of token ids" % x.ndim)
+        x = x.tolist()
+    out = []
+    for i, v in enumerate(x):
+        ok = isinstance(v, numbers.Integral) and not isinstance(v, bool)
+        if not ok and isinstance(v, numbers.Real) and not isinstance(v, bool) and float(v).is_integer():
+            v, ok = int(v), True
+        if not ok:
+            raise Error("samplab: <draws>: draw %d: '%s' is not a token id: token ids are integers" % (i, v))
+        if not _LONG_MIN <= int(v) <= _LONG_MAX:
+            raise Error("samplab: <draws>: draw %d: token %d is not a token id" % (i, v))
+        out.append(int(v))
+    return (ctypes.c_long * max(1, len(out)))(*out), len(out)
+
+
+def _counts(x):
+    """gof's V counts, each a whole number >= 0 (what a counts file holds)."""
+    if _is_numpy(x):
+        if getattr(x, "ndim", 1) != 1:
+            raise Error("samplab: <counts>: a %d-D array; counts are a 1-D list, one per token id" % x.ndim)
+        x = x.tolist()
+    out = []
+    for i, v in enumerate(x):
+        ok = isinstance(v, numbers.Integral) and not isinstance(v, bool)
+        if not ok and isinstance(v, numbers.Real) and not isinstance(v, bool) and float(v).is_integer():
+            v, ok = int(v), True
+        if not ok:
+            raise Error("samplab: <counts>: token %d: '%s' is not a count: a count is a whole number" % (i, v))
+        if v < 0:
+            raise Error("samplab gof: counts must be non-negative")
+        if v > 2 ** 53:
+            raise Error("samplab: <counts>: token %d: %d is not a count: larger than 2^53, the most samplab's "
+                        "statistics hold exactly" % (i, v))
+        out.append(int(v))
+    return (ctypes.c_uint64 * max(1, len(out)))(*out), len(out)
+
+
+def _set_text(s, field, text, keep):
+    b = ctypes.c_char_p(text.encode())
+    keep.append(b)
+    setattr(s, field, b)
+
+
+def draw(framework=None, method=None, rng=None, probs=None, logits=None, seed=None, n=1, tensor=None, row=None,
          **settings):
     """`samplab draw`: n tokens with a method over a random source (method=, rng=), or as a framework
-    draws them (framework=, its settings as keywords). Returns .tokens (.counts with counts=True) and .words."""
+    draws them (framework=, its settings as keywords). Returns .tokens (.counts with counts=True) and .words.
+    seed=None is the command's default: 42, except gsl's gsl_rng_default_seed 0 (as samplab draw
+    without --seed)."""
     src, is_logits = _source(probs, logits, "draw", tensor=tensor, row=row)
     keep = []
     ctx = settings.pop("context", None)
     s = _settings("draw", dict(settings, framework=framework, method=method, rng=rng, seed=seed, n=n), keep)
     if ctx is not None:
-        text = ctx if isinstance(ctx, str) else ",".join(str(int(v)) for v in ctx)
-        b = ctypes.c_char_p(text.encode())
-        keep.append(b)
-        s.context = b
+        _set_text(s, "context", _ids_text(ctx, "context"), keep)
     return Draw(_lib.call("sl_api_draw", src.ref(), int(is_logits), ctypes.byref(s)), "draw")
 
 
 def _context_setting(settings, keep, s):
     ctx = settings.pop("context", None)
-    if ctx is None:
-        return None, 0
-    if isinstance(ctx, str):
-        b = ctypes.c_char_p(ctx.encode())
-        keep.append(b)
-        s.context = b
-        return None, 0
-    return _ids(ctx)
+    if ctx is not None:
+        _set_text(s, "context", _ids_text(ctx, "context"), keep)
+    return None, 0
 
 
 def gof(probs=None, logits=None, counts=None, draws=None, method=None, n=None, rng=None, seed=None,
@@ -255,15 +359,12 @@ def gof(probs=None, logits=None, counts=None, draws=None, method=None, n=None, r
         s.counts_file = counts.encode()
         keep.append(s.counts_file)
     elif counts is not None:
-        cs = [int(v) for v in (counts.tolist() if _is_numpy(counts) else counts)]
-        if any(c < 0 for c in cs):
-            raise Error("samplab gof: counts must be non-negative")
-        carr, nc = (ctypes.c_uint64 * max(1, len(cs)))(*cs), len(cs)
+        carr, nc = _counts(counts)
     if isinstance(draws, str):
         s.draws_file = draws.encode()
         keep.append(s.draws_file)
     elif draws is not None:
-        darr, nd = _ids(draws)
+        darr, nd = _draw_ids(draws)
     r = _lib.call("sl_api_gof", src.ref(), int(is_logits),
                   ctypes.cast(carr, ctypes.POINTER(ctypes.c_uint64)) if carr is not None else None, nc,
                   ctypes.cast(darr, ctypes.POINTER(ctypes.c_long)) if darr is not None else None, nd,
@@ -273,17 +374,14 @@ def gof(probs=None, logits=None, counts=None, draws=None, method=None, n=None, r
 
 def pipeline(framework=None, logits=None, tensor=None, row=None, **settings):
     """`samplab pipeline`: the final distribution of framework's logits pipeline: .kept, .probs, .steps."""
-    src = _Src(logits, "logits", False, tensor, row) if logits is not None else None
+    src = _Src(logits, "logits", False, tensor, row, "pipeline") if logits is not None else None
     if src is None:
         raise Error("samplab pipeline: --logits SRC is required")
     keep = []
     ctx = settings.pop("context", None)
     s = _settings("pipeline", dict(settings, framework=framework), keep)
     if ctx is not None:
-        text = ctx if isinstance(ctx, str) else ",".join(str(int(v)) for v in ctx)
-        b = ctypes.c_char_p(text.encode())
-        keep.append(b)
-        s.context = b
+        _set_text(s, "context", _ids_text(ctx, "context"), keep)
     return Result(_lib.call("sl_api_pipeline", src.ref(), ctypes.byref(s)), "pipeline")
 
 
@@ -310,11 +408,8 @@ def check(framework=None, logits=None, probs=None, tokens=None, context=None, se
     s = _settings("check", dict(settings, framework=framework, seed=seed, alpha=alpha), keep)
     carr, cn = _context_setting({"context": context}, keep, s)
     tarr, tn = None, 0
-    if isinstance(tokens, str):
-        s.tokens = tokens.encode()
-        keep.append(s.tokens)
-    else:
-        tarr, tn = _ids(tokens)
+    if tokens is not None:
+        _set_text(s, "tokens", _ids_text(tokens, "tokens"), keep)
     return Result(_lib.call("sl_api_check", src.ref(), int(is_logits),
                             ctypes.cast(carr, ctypes.POINTER(ctypes.c_long)) if carr is not None else None, cn,
                             ctypes.cast(tarr, ctypes.POINTER(ctypes.c_long)) if tarr is not None else None, tn,

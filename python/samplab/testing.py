@@ -54,7 +54,7 @@ def assert_matches(tokens, framework=None, logits=None, probs=None, seed=None, c
         got = replay(framework=framework, logits=logits, probs=probs, seed=seed, context=context, **settings).tokens
     else:
         if context is not None:
-            settings["context"] = context if isinstance(context, str) else ",".join(str(int(c)) for c in context)
+            settings["context"] = context
         got = _flat(draw(framework=framework, logits=logits, probs=probs, seed=seed, n=len(tokens),
                          **settings).tokens)
         got = got[:len(tokens)]

@@ -319,6 +319,98 @@ def test_replay_in_memory_rows_are_the_text_file(tmp_path):
         cli_json("replay", "--framework", "all", "--logits", path, "--seed", 3)
 
 
+# ---------------------------------------------------------------- what a user hands in
+
+@pytest.mark.parametrize("kw,args", [
+    (dict(top_k="abc"), ["--top-k", "abc"]),
+    (dict(top_k=2.5), ["--top-k", 2.5]),
+    (dict(temperature="hot"), ["--temperature", "hot"]),
+    (dict(temperature=float("inf")), ["--temperature", "inf"]),
+    (dict(top_p=float("nan")), ["--top-p", "nan"]),
+    (dict(n=-1), ["--n", -1]),
+    (dict(n=10 ** 13), ["--n", 10 ** 13]),
+    (dict(n=2 ** 64), ["--n", 2 ** 64]),          # wrapped to 0 through ctypes: "--n must be at least 1"
+    (dict(num_samples=2 ** 64), ["--num-samples", 2 ** 64]),
+])
+def test_option_values_are_checked_as_the_cli_checks_their_text(kw, args):
+    # a str or a number that is not an integer raised ValueError or a shorter line than the command's
+    with pytest.raises(samplab.Error) as e:
+        samplab.draw(framework="hf", logits="data/weather.txt", **kw)
+    assert str(e.value) == cli_error("draw", "--framework", "hf", "--logits", "data/weather.txt", *args)
+
+
+def test_option_values_as_text_and_integral_floats():
+    a = samplab.draw(framework="hf", logits="data/weather.txt", n=5, top_k="3", temperature="0.7")
+    b = samplab.draw(framework="hf", logits="data/weather.txt", n=5.0, top_k=3.0, temperature=0.7)
+    assert a.json == b.json == cli_json("draw", "--framework", "hf", "--logits", "data/weather.txt", "--n", 5,
+                                        "--top-k", 3, "--temperature", 0.7)
+
+
+def test_draw_without_seed_is_the_command_without_seed():
+    # gsl's default seed is gsl_rng_default_seed 0, not 42: draw() passed 42 always
+    for kw, args in [(dict(framework="gsl", probs=[3, 2, 2, 1], n=6), ["--framework", "gsl", "--probs", "3,2,2,1"]),
+                     (dict(method="cdf", probs=[3, 2, 2, 1], n=6), ["--method", "cdf", "--probs", "3,2,2,1"])]:
+        assert samplab.draw(**kw).json == cli_json("draw", *args, "--n", 6)
+
+
+def test_bytes_are_a_files_contents(tmp_path):
+    # bytes were iterated as their byte values (b"3,2" drew from [51, 44, 50])
+    path = tmp_path / "w.txt"
+    path.write_bytes(b"3 2 2 1\n")
+    assert samplab.draw(method="cdf", probs=b"3 2 2 1\n", n=20).tokens == \
+        cli_json("draw", "--method", "cdf", "--probs", path, "--n", 20)["tokens"]
+
+
+def test_ids_and_counts_are_whole_numbers():
+    # non-integer draws, counts and tokens were truncated by int(); counts past 2^64 wrapped
+    for kw in [dict(draws=[0.5, 1, 2]), dict(draws=["a"]), dict(counts=[1.5, 2, 3]), dict(counts=[2 ** 64, 1, 1]),
+               dict(counts=[2 ** 53 + 1, 0, 0])]:
+        with pytest.raises(samplab.Error):
+            samplab.gof(probs=[0.5, 0.3, 0.2], **kw)
+    assert samplab.gof(probs=[0.5, 0.3, 0.2], draws=[0.0, 1.0, 2.0]).json == \
+        samplab.gof(probs=[0.5, 0.3, 0.2], draws=[0, 1, 2]).json
+    rows = [[1.0, 2.0, 3.0, 0.5], [0.1, 0.2, 3.0, 1.0]]
+    with pytest.raises(samplab.Error) as e:
+        samplab.check(framework="hf", logits=rows, tokens=[2.7, 0], seed=1)
+    assert "token entry 0 (2.7000000000000002) is not a token id" in str(e.value)
+
+
+def test_context_and_tokens_errors_are_the_cli_lines(tmp_path):
+    rows = [[1.0, 2.0, 3.0, 0.5], [0.1, 0.2, 3.0, 1.0]]
+    path = tmp_path / "rows.txt"
+    path.write_text("\n".join(",".join(repr(v) for v in r) for r in rows) + "\n")
+    with pytest.raises(samplab.Error) as e:
+        samplab.replay(framework="llamacpp", logits=rows, seed=1, context=[9])
+    assert str(e.value) == cli_error("replay", "--framework", "llamacpp", "--logits", path, "--seed", 1,
+                                     "--context", 9)
+    with pytest.raises(samplab.Error) as e:
+        samplab.check(framework="hf", logits=rows, tokens=[2], seed=1)
+    assert str(e.value) == cli_error("check", "--framework", "hf", "--logits", path, "--tokens", 2, "--seed", 1)
+
+
+def test_rows_in_memory_are_checked_as_a_file(tmp_path):
+    path = tmp_path / "nan.txt"
+    path.write_text("1.0,nan\n1.0,2.0\n")
+    want = cli_error("replay", "--framework", "candle", "--logits", path, "--seed", 1)
+    with pytest.raises(samplab.Error) as e:
+        samplab.replay(framework="candle", logits=[[1.0, float("nan")], [1.0, 2.0]], seed=1)
+    assert str(e.value) == want.replace(str(path), "<logits>")
+    # a flat list is the command line's inline list: one step
+    assert samplab.replay(framework="candle", logits=[1.0, 2.0, 3.0], seed=1).json == \
+        cli_json("replay", "--framework", "candle", "--logits", "1,2,3", "--seed", 1)
+
+
+def test_a_float64_array_is_the_float64_npy_file(tmp_path):
+    np = pytest.importorskip("numpy")
+    a = np.array([3.0, 2.0, 2.0, 1.0])
+    path = tmp_path / "p.npy"
+    np.save(path, a)
+    r = samplab.exact(framework="torch", probs=a).json
+    c = cli_json("exact", "--framework", "torch", "--probs", path)
+    r.pop("source"), c.pop("source")
+    assert r == c and "float64 p" in r["model"]
+
+
 # ---------------------------------------------------------------- samplab.testing
 
 def test_assert_distribution_passes_a_right_sampler_and_fails_a_wrong_one():
