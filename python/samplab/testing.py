@@ -6,6 +6,8 @@ the distribution it claims, and does it draw the very tokens a framework does.
         assert_distribution(lambda: my_sample(probs), probs, n=100_000)
 """
 
+import numbers
+
 from . import draw, gof, replay
 
 
@@ -26,7 +28,12 @@ def assert_distribution(sampler_fn, probs, n=100_000, alpha=0.01):
     V = len(probs)
     counts = [0] * V
     for i in range(n):
-        t = int(sampler_fn())
+        x = sampler_fn()
+        # a token id is a whole number: int() would turn 1.7 into token 1 without a word
+        if isinstance(x, bool) or not isinstance(x, numbers.Integral) and \
+                not (isinstance(x, numbers.Real) and float(x).is_integer()):
+            raise AssertionError("draw %d: %r is not a token id (a whole number)" % (i, x))
+        t = int(x)
         if not 0 <= t < V:
             raise AssertionError("draw %d: token %d is not in 0..%d" % (i, t, V - 1))
         counts[t] += 1
