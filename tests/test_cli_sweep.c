@@ -75,6 +75,28 @@ Test(sweep_cli, malformed_spec_names_key_and_position)
             " \"top_p\": [1,2,3,4,5,6,7,8,9,10], \"min_p\": [1,2,3,4,5,6,7,8,9,10]},\n"
             " \"seeds\": {\"count\": 100000}}]}",
             "more than 100000000");
+    /* values the option's parser refuses fail every point alike: spec errors, not records */
+    refused("{\"studies\": [{\"job\": \"draw\", \"inputs\": [{\"probs\": \"1,2\"}], \"methods\": [\"cdf\"],\n"
+            " \"settings\": {\"n\": \"abc\"}}]}",
+            ":2:15: key studies[0].settings.n: --n takes a non-negative integer, not 'abc'");
+    refused("{\"studies\": [{\"job\": \"draw\", \"inputs\": [{\"probs\": \"1,2\"}], \"methods\": [\"cdf\"],"
+            " \"settings\": {\"n\": [3, 2.5]}}]}",
+            "settings.n: element 1: --n takes a non-negative integer, not '2.5'");
+    refused("{\"studies\": [{\"job\": \"draw\", \"inputs\": [{\"logits\": \"1,2\"}], \"frameworks\": [\"hf\"],"
+            " \"options\": {\"temperature\": \"warm\"}}]}",
+            "options.temperature: --temperature takes a number, not 'warm'");
+    refused("{\"studies\": [{\"job\": \"draw\", \"inputs\": [{\"probs\": \"1,2\"}], \"methods\": [\"cdf\"],"
+            " \"settings\": {\"n\": [3, true]}}]}",
+            "element 1: --n takes a value, not true");
+    /* a study without its axis, power without inputs or the MKL fault, a title that is no string */
+    refused("{\"studies\": [{\"job\": \"draw\", \"inputs\": [{\"probs\": \"1,2\"}]}]}",
+            "key studies[0]: draw needs \"frameworks\" or \"methods\"");
+    refused("{\"studies\": [{\"job\": \"calibrate\", \"inputs\": [{\"probs\": \"1,2\"}], \"options\": {\"n\": 5}}]}",
+            "calibrate needs \"methods\"");
+    refused("{\"studies\": [{\"job\": \"power\", \"options\": {\"trials\": 5}}]}",
+            "power leaves them out only with \"fault\": \"mkl-seed-collision\"");
+    refused("{\"name\": 5, \"studies\": [{\"job\": \"power\", \"options\": {\"fault\": \"mkl-seed-collision\"}}]}",
+            "key name: a name is a string");
     /* a NUL byte: the spec is not JSON text, said with its offset */
     char *p = sl_test_tmpfile(".json", "{\"studies\"\0: []}", 16), args[400];
     cr_assert(p);
@@ -102,6 +124,39 @@ Test(sweep_cli, refuses_a_folder_it_did_not_make)
     free(kept);
     unlink(path);
     rmdir(dir);
+}
+
+Test(sweep_cli, keeps_what_the_user_put_in_its_folder)
+{
+    /* a sweep's own folder that also holds the user's file (or another run's --out
+     * DIR/sub) was replaced whole, the file lost */
+    char dir[] = "/tmp/sl-test-sweep-XXXXXX", path[300], args[400];
+    cr_assert(mkdtemp(dir));
+    rmdir(dir);
+    char *spec = spec_file("{\"studies\": [{\"job\": \"draw\", \"inputs\": [{\"probs\": \"1,2\"}], "
+                           "\"methods\": [\"cdf\"], \"options\": {\"n\": 3}}]}");
+    snprintf(args, sizeof args, "sweep --spec %s --out %s", spec, dir);
+    sl_test_run a = sl_test_cli(args);
+    cr_assert_eq(a.status, 0, "%s", a.err);
+    sl_test_run_free(&a);
+    snprintf(path, sizeof path, "%s/notes.txt", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs("mine\n", f);
+    fclose(f);
+    sl_test_expect_refused(args, "holds notes.txt, which no sweep writes");
+    char *kept = sl_test_slurp(path);
+    cr_expect_str_eq(kept, "mine\n");
+    free(kept);
+    unlink(path);
+    /* without it the folder is the sweep's again */
+    sl_test_run b = sl_test_cli(args);
+    cr_assert_eq(b.status, 0, "%s", b.err);
+    sl_test_run_free(&b);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    cr_assert_eq(system(args), 0);
+    unlink(spec);
+    free(spec);
 }
 
 /* One record's "result" is the subcommand's own --json line, byte for byte. */

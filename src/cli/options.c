@@ -347,28 +347,29 @@ int sl_cli_takes(const sl_cli_spec *s, sl_cli_opt o)
 }
 
 /* The numbers: the value is the whole word, in range. */
-static int bad_value(const char *cmd, const char *opt, const char *what, const char *text)
+static int bad_value(char *why, size_t n, const char *opt, const char *what, const char *text)
 {
     char e[SL_CLI_ESC_MAX];
-    sl_cli_errf("samplab %s: %s takes %s, not '%s'\n", cmd, opt, what, sl_cli_esc(text, e, sizeof e));
+    snprintf(why, n, "%s takes %s, not '%s'", opt, what, sl_cli_esc(text, e, sizeof e));
     return 2;
 }
 
-static int parse_value(const char *cmd, const sl_cli_option *o, const char *text, sl_cli_arg *a)
+/* The value of option o read from its word into a, or 2 with why[0..n) saying what is wrong. */
+static int read_value(const sl_cli_option *o, const char *text, sl_cli_arg *a, char *why, size_t n)
 {
     char *end;
     errno = 0;
     switch (o->kind) {
     case SL_CLI_SIZE: {
         if (!*text || *text == '-' || *text == '+')
-            return bad_value(cmd, o->name, "a non-negative integer", text);
+            return bad_value(why, n, o->name, "a non-negative integer", text);
         unsigned long long v = strtoull(text, &end, 10);
         if (*end)
-            return bad_value(cmd, o->name, "a non-negative integer", text);
+            return bad_value(why, n, o->name, "a non-negative integer", text);
         /* one stated cap for every count: 10^12 draws are hours of work; more is a typo or
          * 2^64 - 1 (which would run for ever), never a plan */
         if (errno == ERANGE || v > SL_CLI_SIZE_MAX || v > SIZE_MAX)
-            return bad_value(cmd, o->name, "at most 1000000000000 (10^12)", text);
+            return bad_value(why, n, o->name, "at most 1000000000000 (10^12)", text);
         a->size = (size_t)v;
         return 0;
     }
@@ -376,9 +377,9 @@ static int parse_value(const char *cmd, const sl_cli_option *o, const char *text
     case SL_CLI_INDEX: {
         long v = strtol(text, &end, 10);
         if (!*text || *end || errno == ERANGE)
-            return bad_value(cmd, o->name, "an integer", text);
+            return bad_value(why, n, o->name, "an integer", text);
         if (o->kind == SL_CLI_INDEX && v < 0) {
-            sl_cli_errf("samplab %s: %s takes a non-negative integer\n", cmd, o->name);
+            snprintf(why, n, "%s takes a non-negative integer", o->name);
             return 2;
         }
         a->l = v;
@@ -387,15 +388,32 @@ static int parse_value(const char *cmd, const sl_cli_option *o, const char *text
     case SL_CLI_DOUBLE: {
         double v = strtod(text, &end);
         if (!*text || *end || isnan(v))
-            return bad_value(cmd, o->name, "a number", text);
+            return bad_value(why, n, o->name, "a number", text);
         if (isinf(v)) /* "inf" or past DBL_MAX: no setting takes an infinity */
-            return bad_value(cmd, o->name, "a finite number", text);
+            return bad_value(why, n, o->name, "a finite number", text);
         a->d = v;
         return 0;
     }
     default:
         return 0;
     }
+}
+
+static int parse_value(const char *cmd, const sl_cli_option *o, const char *text, sl_cli_arg *a)
+{
+    char why[2 * SL_CLI_ESC_MAX];
+    if (read_value(o, text, a, why, sizeof why))
+        return sl_cli_errf("samplab %s: %s\n", cmd, why);
+    return 0;
+}
+
+int sl_cli_value_check(sl_cli_opt o, const char *text, char *why, size_t n)
+{
+    sl_cli_arg a;
+    memset(&a, 0, sizeof a);
+    if (o <= SL_CLI_NONE || o >= SL_CLI_OPT_COUNT)
+        return 0;
+    return read_value(&sl_cli_options[o], text, &a, why, n);
 }
 
 /* The table entry named `word` that `s` takes, else any entry of that name

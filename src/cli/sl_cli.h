@@ -165,6 +165,10 @@ void sl_cli_help_options(FILE *f, const sl_cli_spec *s, const char *title);
  * escape) goes through sl_base_esc; the line ends in one newline; a long one
  * keeps its head and its tail. Returns 2. */
 int sl_cli_errf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Whether text is a value option o takes, as the command line reads it (a number
+ * in range for a numeric option; any text otherwise): 0, or 2 with why[0..n) the
+ * command's words ("--n takes a non-negative integer, not 'abc'"). */
+int sl_cli_value_check(sl_cli_opt o, const char *text, char *why, size_t n);
 
 /* The logits settings `samplab pipeline` and `samplab compare` share (cli/pipeline.c). */
 typedef struct sl_cli_logits_args {

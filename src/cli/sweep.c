@@ -146,6 +146,17 @@ static void load_checkpoint(sl_cli_sweep_run *r, const char *path)
     free(text);
 }
 
+/* What a sweep writes into DIR: checkpoint/, summary.md and <job>.jsonl. */
+static int sweep_entry(const char *name)
+{
+    static const char *const own[] = {"checkpoint", "summary.md", "draw.jsonl", "gof.jsonl", "replay.jsonl",
+                                      "check.jsonl", "calibrate.jsonl", "power.jsonl", "exact.jsonl", NULL};
+    for (const char *const *o = own; *o; o++)
+        if (!strcmp(name, *o))
+            return 1;
+    return 0;
+}
+
 int sl_cli_sweep_setup(sl_cli_sweep_run *r)
 {
     char path[8192], tmp[4096];
@@ -162,14 +173,28 @@ int sl_cli_sweep_setup(sl_cli_sweep_run *r)
         snprintf(path, sizeof path, "%s/checkpoint/spec.json", r->dir);
         DIR *d = opendir(r->dir);
         int entries = 0;
-        for (struct dirent *e; d && (e = readdir(d));)
-            entries += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+        char foreign[256] = "";
+        for (struct dirent *e; d && (e = readdir(d));) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                continue;
+            entries++;
+            if (!*foreign && !sweep_entry(e->d_name))
+                snprintf(foreign, sizeof foreign, "%s", e->d_name);
+        }
         if (d)
             closedir(d);
         if (entries && access(path, F_OK) != 0)
             return fail("samplab sweep: --out %s: a folder that holds files but no sweep (no "
                         "checkpoint/spec.json); the sweep replaces its folder whole, so name a new one%s\n",
                         r->dir, NULL);
+        /* a sweep's folder that also holds the user's notes, or another run's --out
+         * DIR/sub, would lose them in the exchange: refused as a foreign folder is */
+        if (*foreign) {
+            char e1[SL_CLI_ESC_MAX], e2[SL_CLI_ESC_MAX];
+            return sl_cli_errf("samplab sweep: --out %s: holds %s, which no sweep writes; the sweep replaces its "
+                               "folder whole, so move it out or name a new folder\n",
+                               sl_cli_esc(r->dir, e1, sizeof e1), sl_cli_esc(foreign, e2, sizeof e2));
+        }
     } else if (mkdir(r->dir, 0777) != 0) {
         return fail("samplab sweep: --out %s: cannot create it: %s\n", r->dir, strerror(errno));
     }

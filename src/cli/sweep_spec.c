@@ -275,7 +275,7 @@ static int check_key(sl_cli_sweep *sw, const sl_cli_sweep_study *st, const char 
     if (!job_takes(st, o))
         return spec_fail(sw, path, depth, "%s does not take %s", st->job, sl_cli_options[o].name);
     const char *which = path[depth - 2];
-    char buf[64];
+    char buf[64], why[400];
     const char *txt;
     if (json_is_array(v)) {
         if (!lists)
@@ -289,6 +289,10 @@ static int check_key(sl_cli_sweep *sw, const sl_cli_sweep_study *st, const char 
                 return spec_fail(sw, path, depth, "element %zu is not a number, a string or a boolean", i);
             if (sl_cli_options[o].kind == SL_CLI_FLAG && txt && *txt)
                 return spec_fail(sw, path, depth, "%s is a flag: true or false", sl_cli_options[o].name);
+            if (sl_cli_options[o].kind != SL_CLI_FLAG && txt && !*txt)
+                return spec_fail(sw, path, depth, "element %zu: %s takes a value, not true", i, sl_cli_options[o].name);
+            if (txt && sl_cli_value_check(o, txt, why, sizeof why))
+                return spec_fail(sw, path, depth, "element %zu: %s", i, why);
         }
         return 0;
     }
@@ -298,6 +302,9 @@ static int check_key(sl_cli_sweep *sw, const sl_cli_sweep_study *st, const char 
         return spec_fail(sw, path, depth, "%s is a flag: true or false", sl_cli_options[o].name);
     if (sl_cli_options[o].kind != SL_CLI_FLAG && txt && !*txt)
         return spec_fail(sw, path, depth, "%s takes a value, not true", sl_cli_options[o].name);
+    /* a value the option's parser refuses fails every point alike: a spec error, not N records */
+    if (txt && sl_cli_value_check(o, txt, why, sizeof why))
+        return spec_fail(sw, path, depth, "%s", why);
     (void)which;
     return 0;
 }
@@ -405,6 +412,11 @@ static int check_study(sl_cli_sweep *sw, sl_cli_sweep_study *st, size_t k)
     st->inputs = json_object_get(o, "inputs");
     path[2] = "inputs";
     if (!st->inputs && !strcmp(st->job, "power")) {
+        /* docs/sweep.md: only the MKL fault needs no vector (power --fault mkl-seed-collision) */
+        json_t *opts = json_object_get(o, "options"), *fault = opts ? json_object_get(opts, "fault") : NULL;
+        if (!(json_is_string(fault) && !strcmp(json_string_value(fault), "mkl-seed-collision")))
+            return spec_fail(sw, path, 2, "no \"inputs\": power leaves them out only with \"fault\": "
+                             "\"mkl-seed-collision\" in options");
         st->n_inputs = 1;
     } else {
         if (!st->inputs)
@@ -504,6 +516,13 @@ static int check_study(sl_cli_sweep *sw, sl_cli_sweep_study *st, size_t k)
     double total = (double)st->n_inputs * (double)st->n_axis * (double)st->n_combos * (double)st->n_seeds;
     if (total > SL_CLI_SWEEP_MAX_POINTS)
         return spec_fail(sw, path, 2, "the study has %.0f points, more than %d", total, SL_CLI_SWEEP_MAX_POINTS);
+    if (!st->axis && strcmp(st->job, "power"))
+        /* every job but power needs --framework or --method: without the axis each
+         * point would be the same refusal */
+        return spec_fail(sw, path, 2, "%s needs %s", st->job,
+                         !strcmp(st->job, "calibrate") ? "\"methods\" (it takes --method)"
+                         : !strcmp(st->job, "replay") || !strcmp(st->job, "check") ? "\"frameworks\" (it takes --framework)"
+                                                                                   : "\"frameworks\" or \"methods\"");
     st->count = st->n_inputs * st->n_axis * st->n_combos * st->n_seeds;
     return 0;
 }
@@ -543,6 +562,8 @@ int sl_cli_sweep_parse(sl_cli_sweep *sw)
         path[0] = key;
         if (strcmp(key, "studies") && strcmp(key, "name") && strcmp(key, "comment"))
             return spec_fail(sw, path, 1, "unknown key (a spec has studies, and optionally name and comment)");
+        if (!strcmp(key, "name") && !json_is_string(v)) /* it titles summary.md: a number was dropped */
+            return spec_fail(sw, path, 1, "a name is a string");
     }
     json_t *studies = json_object_get(sw->root, "studies");
     path[0] = "studies";
