@@ -280,3 +280,20 @@ Test(api_args, gof_counts_past_2_53_as_the_counts_file)
     cr_assert_eq(sl_api_gof(&src, 0, ok, 2, NULL, 0, &s, &json, &err), SL_OK, "%s", err.msg);
     sl_api_free(json);
 }
+
+Test(api_args, tensor_and_row_are_refused_for_bytes_in_memory)
+{
+    /* they were ignored: a tensor= or row= with a Python array drew from the whole array */
+    sl_api_settings s;
+    sl_api_settings_init(&s);
+    s.method = "cdf";
+    char *json;
+    sl_error err;
+    sl_api_src a = {NULL, "t", -1, "1 2", 3, "<probs>"}, b = {NULL, NULL, 0, "1 2", 3, "<probs>"};
+    expect_einval(sl_api_draw(&a, 0, &s, &json, &err), &err, "<probs>: --tensor and --row apply to .safetensors");
+    expect_einval(sl_api_draw(&b, 0, &s, &json, &err), &err, "<probs>: --tensor and --row apply to .safetensors");
+    s.method = NULL;
+    s.framework = "hf";
+    sl_api_src c = {NULL, "t", -1, "1 2\n2 1\n", 8, "<logits>"};
+    expect_einval(sl_api_replay(&c, 1, NULL, 0, &s, &json, &err), &err, "<logits>: --tensor applies to .safetensors");
+}

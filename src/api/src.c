@@ -17,6 +17,9 @@ int sl_api_vec_read(const sl_api_src *s, sl_vec *out, sl_error *err)
     const char *name = s->name ? s->name : "<memory>";
     if (!s->data)
         return sl_base_error_set(err, SL_EINVAL, "%s: no data", name);
+    /* bytes in memory are .npy or text, as the file readers refuse these for them */
+    if (s->tensor || s->row >= 0)
+        return sl_base_error_set(err, SL_EINVAL, "%s: --tensor and --row apply to .safetensors files only", name);
     if (is_npy(s))
         return sl_io_vec_read_npy(name, (const unsigned char *)s->data, s->len, out, err);
     return sl_io_vec_read_text(name, (const char *)s->data, s->len, out, err);
@@ -29,6 +32,8 @@ int sl_api_steps_read(const sl_api_src *s, sl_io_steps *out, sl_error *err)
     const char *name = s->name ? s->name : "<memory>";
     if (!s->data)
         return sl_base_error_set(err, SL_EINVAL, "%s: no data", name);
+    if (s->tensor)
+        return sl_base_error_set(err, SL_EINVAL, "%s: --tensor applies to .safetensors files only", name);
     int rc = is_npy(s) ? sl_io_steps_read_npy(name, (const unsigned char *)s->data, s->len, 0, out, err)
                        : sl_io_steps_read_text(name, (const char *)s->data, s->len, out, err);
     /* the rows a file's reader refuses (NaN, all -inf), refused from memory too */
