@@ -310,7 +310,12 @@ Test(replay_mcg31m1, torch_seed_draw_and_words)
     cr_assert_eq(sl_fw_torch_mkl_exponential_f32(&g, q, 0, 1.0, 1, &err), 0);
     cr_expect_eq(g.words, 3);
     cr_expect_neq(sl_fw_torch_mkl_exponential_f32(&g, q, 10, INFINITY, 1, &err), 0);
+    cr_expect(strstr(err.msg, "MT19937 path"), "%s", err.msg);
+    /* lambda <= 0 or NaN is torch's RuntimeError, word for word (torch 2.14.1), not a path */
     cr_expect_neq(sl_fw_torch_mkl_exponential_f32(&g, q, 10, 0.0, 1, &err), 0);
+    cr_expect(strstr(err.msg, "exponential_ expects lambda > 0.0, but found lambda=0"), "%s", err.msg);
+    cr_expect_neq(sl_fw_torch_mkl_exponential_f64(&g, d, 10, NAN, 1, &err), 0);
+    cr_expect(strstr(err.msg, "but found lambda=nan"), "%s", err.msg);
     cr_expect_eq(g.words, 3, "refused lambdas draw nothing here");
     sl_rng_release(&g);
     sl_rng_release(&ref);

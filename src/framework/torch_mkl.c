@@ -93,7 +93,12 @@ void sl_fw_torch_mkl_fill_f64(uint32_t seed, double *out, size_t n, double lambd
 
 static int check_lambda(double lambda, sl_error *err)
 {
-    if (!(lambda > 0) || isinf(lambda))
+    /* lambda <= 0 or NaN: torch raises this RuntimeError (torch 2.14.1, measured with 0, -1
+     * and nan); only an infinite lambda goes on, down the MT19937 path */
+    if (!(lambda > 0))
+        return sl_base_error_set(err, SL_EINVAL,
+                            "torch-mkl: exponential_ expects lambda > 0.0, but found lambda=%g (torch raises)", lambda);
+    if (isinf(lambda))
         return sl_base_error_set(err, SL_EINVAL,
                             "torch-mkl: lambda %g takes torch's MT19937 path, not MKL's", lambda);
     return SL_OK;
