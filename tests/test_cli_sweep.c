@@ -88,6 +88,9 @@ Test(sweep_cli, malformed_spec_names_key_and_position)
     refused("{\"studies\": [{\"job\": \"draw\", \"inputs\": [{\"probs\": \"1,2\"}], \"methods\": [\"cdf\"],"
             " \"settings\": {\"n\": [3, true]}}]}",
             "element 1: --n takes a value, not true");
+    refused("{\"studies\": [{\"job\": \"draw\", \"inputs\": [{\"probs\": \"1,2\"}], \"methods\": [\"cdf\"],"
+            " \"seeds\": [\"0x10\", \"abc\"]}]}",
+            "key studies[0].seeds: element 1: seed 'abc': character 1 ('a') is not a decimal digit");
     /* a study without its axis, power without inputs or the MKL fault, a title that is no string */
     refused("{\"studies\": [{\"job\": \"draw\", \"inputs\": [{\"probs\": \"1,2\"}]}]}",
             "key studies[0]: draw needs \"frameworks\" or \"methods\"");

@@ -488,6 +488,11 @@ static int check_study(sl_cli_sweep *sw, sl_cli_sweep_study *st, size_t k)
             json_array_foreach(st->seeds, i, x) {
                 if (!(json_is_string(x) || (json_is_integer(x) && json_integer_value(x) >= 0)))
                     return spec_fail(sw, path, 3, "element %zu is not a seed (an integer >= 0, or a string)", i);
+                /* a string the seed parser refuses would be the same refusal at every point */
+                sl_seed sd;
+                sl_error se;
+                if (json_is_string(x) && sl_base_seed_parse(json_string_value(x), &sd, &se))
+                    return spec_fail(sw, path, 3, "element %zu: %s", i, se.msg);
             }
             st->n_seeds = json_array_size(st->seeds);
         } else if (json_is_object(st->seeds)) {
