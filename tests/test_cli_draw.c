@@ -97,9 +97,10 @@ Test(replay_cli, bad_input_is_one_line_exit_2)
     expect_bad("draw --probs 1,2 --method cdf --rng mt19937 --stream 3", "mt19937 has no streams");
     expect_bad("rng --rng mt19937 --seed 18446744073709551616", "mt19937 takes a seed below 2^64");
     /* an empty field would shift every later token id: refused, for every framework */
-    expect_bad("draw --probs 0.5,,0.5 --framework torch", "inline: line 1, entry 1 is empty");
-    expect_bad("draw --probs 0.5,,0.5 --framework numpy", "inline: line 1, entry 1 is empty");
-    expect_bad("draw --probs ,1,2 --framework candle", "inline: line 1, entry 0 is empty");
+    expect_bad("draw --probs 0.5,,0.5 --framework torch", "samplab: --probs: entry 1 is empty");
+    expect_bad("draw --probs 0.5,,0.5 --framework numpy", "samplab: --probs: entry 1 is empty");
+    expect_bad("draw --probs ,1,2 --framework candle", "samplab: --probs: entry 0 is empty");
+    expect_bad("draw --logits 1,x --framework hf", "samplab: --logits: entry 1: 'x' is not a number");
 }
 
 Test(replay_cli, greedy_takes_temperature_zero)
