@@ -578,6 +578,10 @@ args_bad = [
     ("samplab: --logits: entry 1: 'x' is not a number", 'check --framework hf --logits 1,x --tokens 0'),
     ("samplab: --logits: entry 2: 'x' is not a number", 'replay --framework hf --logits 1,2,x'),
     ("samplab: --probs: entry 1: 'x' is not a number", 'replay --framework torch --probs 1,x'),
+    ("samplab: --probs: entry 1: 'x' is not a number", 'power --probs 1,x --n 100'),
+    ("samplab: --probs: entry 1: 'x' is not a number", 'exact --method cdf --probs 1,x'),
+    ("samplab: --logits: entry 1: 'x' is not a number", 'bench --logits 1,x'),
+    ("samplab: --logits: entry 1: 'x' is not a number", 'report --logits 1,x --no-plot --out @T/rep'),
     # the token count names --tokens and the logits with their T
     ('samplab check: --tokens 0,1,2 holds 3 tokens, but --logits @/ok.steps has T = 2 steps', 'check --framework hf --logits @/ok.steps --tokens 0,1,2'),
     ('samplab check: --tokens 0 holds 1 token, but --logits @/ok.steps has T = 2 steps', 'check --framework hf --logits @/ok.steps --tokens 0'),
