@@ -97,9 +97,10 @@ Test(replay_cli, bad_input_is_one_line_exit_2)
     expect_bad("draw --probs 1,2 --method cdf --rng mt19937 --stream 3", "mt19937 has no streams");
     expect_bad("rng --rng mt19937 --seed 18446744073709551616", "mt19937 takes a seed below 2^64");
     /* an empty field would shift every later token id: refused, for every framework */
-    expect_bad("draw --probs 0.5,,0.5 --framework torch", "inline: line 1, entry 1 is empty");
-    expect_bad("draw --probs 0.5,,0.5 --framework numpy", "inline: line 1, entry 1 is empty");
-    expect_bad("draw --probs ,1,2 --framework candle", "inline: line 1, entry 0 is empty");
+    expect_bad("draw --probs 0.5,,0.5 --framework torch", "samplab: --probs: entry 1 is empty");
+    expect_bad("draw --probs 0.5,,0.5 --framework numpy", "samplab: --probs: entry 1 is empty");
+    expect_bad("draw --probs ,1,2 --framework candle", "samplab: --probs: entry 0 is empty");
+    expect_bad("draw --logits 1,x --framework hf", "samplab: --logits: entry 1: 'x' is not a number");
 }
 
 Test(replay_cli, greedy_takes_temperature_zero)
@@ -110,47 +111,43 @@ Test(replay_cli, greedy_takes_temperature_zero)
     sl_test_run_free(&r);
 }
 
-Test(replay_cli, counts_need_memory_of_v_not_n)
+/* What `samplab ARGS` prints under a 300 MB address-space limit, newlines and tabs
+ * as ' ' and ':'. The release build (SL_REL_BIN): ASan's shadow memory alone is
+ * terabytes of address space. */
+static void under_300mb(const char *args, char *out, size_t cap)
 {
-    /* 10^8 draws as counts under a 300 MB address-space limit: an N-sized token
-     * array (800 MB) cannot be allocated, V counts can. greedy keeps it fast. The
-     * release build (SL_REL_BIN): ASan's shadow memory alone is terabytes of address space. */
     const char *bin = getenv("SL_REL_BIN") ? getenv("SL_REL_BIN") : getenv("SL_BIN") ? getenv("SL_BIN") : "bin/samplab";
     char cmd[512];
-    snprintf(cmd, sizeof cmd,
-             "sh -c 'ulimit -v 300000; %s draw --probs 3,2,2,1 --method greedy --n 100000000 --counts' "
-             "| tr '\\n\\t' ' :'",
-             bin);
+    snprintf(cmd, sizeof cmd, "sh -c 'ulimit -v 300000; %s %s' | tr '\\n\\t' ' :'", bin, args);
     FILE *p = popen(cmd, "r");
     cr_assert_not_null(p);
-    char out[256] = "";
-    size_t got = fread(out, 1, sizeof out - 1, p);
+    size_t got = fread(out, 1, cap - 1, p);
     out[got] = '\0';
     pclose(p);
+}
+
+Test(replay_cli, counts_need_memory_of_v_not_n)
+{
+    /* 10^8 draws as counts: an N-sized token array (800 MB) cannot be allocated,
+     * V counts can. greedy keeps it fast. */
+    char out[256];
+    under_300mb("draw --probs 3,2,2,1 --method greedy --n 100000000 --counts", out, sizeof out);
     cr_assert_str_eq(out, "0:100000000 1:0 2:0 3:0 ", "draw --counts under ulimit -v printed '%s'", out);
 }
 
 /* The same for a framework's session: --counts and printed tokens keep O(V), not an
- * N-sized array (4 * 10^7 calls as tokens would be 320 MB, over the 300 MB limit). */
+ * N-sized array (4 * 10^7 calls as tokens would be 320 MB). */
 Test(replay_cli, framework_counts_need_memory_of_v_not_n)
 {
-    const char *bin = getenv("SL_REL_BIN") ? getenv("SL_REL_BIN") : getenv("SL_BIN") ? getenv("SL_BIN") : "bin/samplab";
     static const char *const forms[] = {"--counts", "| tail -1"};
     static const char *const want[] = {"0:20614587 1:10243188 2:6863931 3:1253584 4:564399 5:279492 6:138829 7:41990 ",
                                        "0 "};
     for (int k = 0; k < 2; k++) {
-        char cmd[512];
-        snprintf(cmd, sizeof cmd,
-                 "sh -c 'ulimit -v 300000; %s draw --framework candle --logits data/weather.txt --temperature 1 "
-                 "--n 40000000 %s' | tr '\\n\\t' ' :'",
-                 bin, forms[k]);
-        FILE *p = popen(cmd, "r");
-        cr_assert_not_null(p);
-        char out[256] = "";
-        size_t got = fread(out, 1, sizeof out - 1, p);
-        out[got] = '\0';
-        pclose(p);
-        cr_expect_str_eq(out, want[k], "draw --framework candle %s under ulimit -v printed '%s'", forms[k], out);
+        char args[256], out[256];
+        snprintf(args, sizeof args, "draw --framework candle --logits data/weather.txt --temperature 1 --n 40000000 %s",
+                 forms[k]);
+        under_300mb(args, out, sizeof out);
+        cr_expect_str_eq(out, want[k], "%s under ulimit -v printed '%s'", args, out);
     }
 }
 

@@ -107,11 +107,12 @@ Test(replay_cli_generation, bad_input_refused)
     char *nan = tmp(".txt", "1 2 3\n1 nan 3\n"), *inf = tmp(".txt", "1 2 3\n-inf -inf -inf\n");
     char *ragged = tmp(".txt", "1 2 3\n1 2\n");
     snprintf(args, sizeof args, "check --framework hf --logits %s --tokens 1,2,3", lg);
-    sl_test_expect_refused(args, "holds 3 tokens, the logits 6 steps");
+    sl_test_expect_refused(args, "--tokens 1,2,3 holds 3 tokens, but --logits");
+    sl_test_expect_refused(args, "has T = 6 steps");
     snprintf(args, sizeof args, "check --framework hf --logits %s --tokens 1,2,3,4,5,10", lg);
-    sl_test_expect_refused(args, "token entry 5 (10) is not a token id in 0..9");
+    sl_test_expect_refused(args, "samplab check: --tokens: entry 5 (10) is not a token id in 0..9");
     snprintf(args, sizeof args, "replay --framework hf --logits %s --context 3,12", lg);
-    sl_test_expect_refused(args, "context entry 1 (12) is not a token id in 0..9");
+    sl_test_expect_refused(args, "samplab replay: --context: entry 1 (12) is not a token id in 0..9");
     snprintf(args, sizeof args, "replay --framework hf --logits %s", nan);
     sl_test_expect_refused(args, "step 1, entry 1 is NaN");
     snprintf(args, sizeof args, "replay --framework hf --logits %s", inf);

@@ -37,7 +37,7 @@ Test(replay_pipeline, cli_pipeline_errors)
     sl_test_run_free(&r);
     r = sl_test_cli("pipeline --framework hf --logits 3,2,2,1 --repetition-penalty 1.2 --context 0,7");
     cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "context entry 1 (7) is not a token id in 0..3"), "%s", r.err);
+    cr_assert(strstr(r.err, "samplab pipeline: --context: entry 1 (7) is not a token id in 0..3"), "%s", r.err);
     sl_test_run_free(&r);
     r = sl_test_cli("pipeline --framework nope --logits 1,2");
     cr_assert_eq(r.status, 2);

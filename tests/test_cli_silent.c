@@ -26,13 +26,16 @@ Test(cli_silent, penalty_without_context_refused_by_every_subcommand)
         snprintf(want, sizeof want, "%.*s without --context changes nothing in one draw",
                  (int)(strchr(penalties[i], ' ') - penalties[i]), penalties[i]);
         sl_test_expect_refused(args, want);
+        /* pipeline and compare name the penalty given too */
+        snprintf(want, sizeof want, "%.*s needs --context IDS", (int)(strchr(penalties[i], ' ') - penalties[i]),
+                 penalties[i]);
         snprintf(args, sizeof args, "pipeline --framework llamacpp --logits 3,2,2,1 %s", penalties[i]);
-        sl_test_expect_refused(args, "a penalty needs --context IDS");
+        sl_test_expect_refused(args, want);
         snprintf(args, sizeof args, "compare --logits 3,2,2,1 %s", penalties[i]);
-        sl_test_expect_refused(args, "a penalty needs --context IDS");
+        sl_test_expect_refused(args, want);
     }
     sl_test_expect_refused("pipeline --framework hf --logits 3,2,2,1 --repetition-penalty 1.3",
-                           "a penalty needs --context IDS");
+                           "samplab pipeline: --repetition-penalty needs --context IDS");
     /* with several llama.cpp draws the drawn tokens are the history: accepted, and it does change them */
     sl_test_run a = sl_test_cli("draw --framework llamacpp --seed 1 --logits data/weather.txt --n 30");
     sl_test_run b = sl_test_cli("draw --framework llamacpp --seed 1 --logits data/weather.txt --n 30 "

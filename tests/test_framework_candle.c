@@ -527,7 +527,10 @@ Test(replay_candle, cli_errors_as_rand)
         {"--probs 1,nan,2", "InvalidWeight"},
         {"--probs 1,-2,3", "entry 1 is -2"},
         {"--probs 1,-inf", "InvalidWeight"},
-        {"--probs 0,0,-0", "AllWeightsZero"},
+        {"--probs 0,0,-0", "InsufficientNonZero"}, /* the default, rand 0.9's name */
+        {"--rand 0.8 --probs 0,0,-0", "AllWeightsZero"},
+        {"--rand 0.10 --probs 3e38,3e38", "WeightedIndex::new returns Overflow (rand 0.10; 0 words drawn)"},
+        {"--rand 0.9 --probs 3e38,3e38", "rand panics in Uniform::new"},
         {"--probs 1,inf", "range overflow"},
         {"--probs 3e38,3e38", "overflow"},
         {"--logits 1,nan,2 --temperature 1", "InvalidWeight"},
@@ -546,6 +549,11 @@ Test(replay_candle, cli_errors_as_rand)
         cr_assert_not_null(strstr(r.err, cases[i].needle), "%s: stderr lacks '%s': %s", args, cases[i].needle, r.err);
         sl_test_run_free(&r);
     }
+    /* the exact audit of the 0.9/0.10 line says what 0.10.3 does with an overflowing total */
+    sl_test_run r = sl_test_cli("exact --framework candle --rand 0.10 --probs 3e38,3e38");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.out, "WeightedIndex::new returns Err(Overflow) (rand 0.10.3"), "%s", r.out);
+    sl_test_run_free(&r);
 }
 
 Test(replay_candle, repeat_penalty)

@@ -212,6 +212,27 @@ Test(replay_io, inline_and_file_dispatch)
     cr_assert_str_eq(e.msg, "inline: line 1, entry 2: 'x' is not a number");
     cr_assert_eq(sl_io_vec_read("3,,2", NULL, -1, &v, &e), SL_EINVAL);
     cr_assert_str_eq(e.msg, "inline: line 1, entry 1 is empty (a comma with no number before it)");
+    /* given by an option: named by it, no "line 1" in a one-line list; the source stays "inline" */
+    cr_assert_eq(sl_io_vec_read_as("3,2,x", "--probs", NULL, -1, &v, &e), SL_EINVAL);
+    cr_assert_str_eq(e.msg, "--probs: entry 2: 'x' is not a number");
+    cr_assert_eq(sl_io_vec_read_as("3,,2", "--context", NULL, -1, &v, &e), SL_EINVAL);
+    cr_assert_str_eq(e.msg, "--context: entry 1 is empty (a comma with no number before it)");
+    cr_assert_eq(sl_io_vec_read_as("3,2\nx", "--probs", NULL, -1, &v, &e), SL_EINVAL);
+    cr_assert_str_eq(e.msg, "--probs: line 2, entry 2: 'x' is not a number");
+    cr_assert_eq(sl_io_vec_read_as("3,2", "--probs", "t", -1, &v, &e), SL_EINVAL);
+    cr_assert_str_eq(e.msg, "--probs: --tensor and --row apply to .safetensors files only");
+    cr_assert_eq(sl_io_vec_read_as("3,2", "--probs", NULL, -1, &v, &e), 0, "%s", e.msg);
+    cr_assert_str_eq(v.source, "inline");
+    sl_base_vec_free(&v);
+    sl_io_steps m;
+    cr_assert_eq(sl_io_steps_read_as("3,x", "--logits", NULL, &m, &e), SL_EINVAL);
+    cr_assert_str_eq(e.msg, "--logits: entry 1: 'x' is not a number");
+    cr_assert_eq(sl_io_steps_read("3,x", NULL, &m, &e), SL_EINVAL);
+    cr_assert_str_eq(e.msg, "inline: line 1, entry 1: 'x' is not a number");
+    cr_assert_eq(sl_io_steps_read_as("3,2", "--logits", NULL, &m, &e), 0, "%s", e.msg);
+    cr_assert_str_eq(m.source, "inline");
+    cr_assert_eq(m.t, 1);
+    sl_io_steps_free(&m);
     /* a directory, a device, standard input: each named, none read */
     cr_assert_eq(sl_io_vec_read("tests", NULL, -1, &v, &e), SL_EINVAL);
     cr_assert_str_eq(e.msg, "tests: a directory, not a file");

@@ -564,7 +564,7 @@ int sl_api_check_run(const sl_api_src *steps, int is_logits, const long *context
     r->loaded = 1;
     size_t T = g->steps.t, n_obs = n_tokens;
     if (s->tokens) {
-        if (sl_api_ids("check", s->tokens, "token", g->steps.v, &r->obs, &n_obs, err))
+        if (sl_api_ids("check", "--tokens", s->tokens, "token", g->steps.v, &r->obs, &n_obs, err))
             return SL_EINVAL;
     } else {
         if (!(r->obs = malloc((n_tokens ? n_tokens : 1) * sizeof *r->obs)))
@@ -577,9 +577,12 @@ int sl_api_check_run(const sl_api_src *steps, int is_logits, const long *context
             r->obs[i] = tokens[i];
         }
     }
-    if (n_obs != T)
-        return sl_base_error_set(err, SL_EINVAL, "samplab check: %s holds %zu tokens, the logits %zu steps",
-                                 s->tokens ? s->tokens : "<tokens>", n_obs, T);
+    if (n_obs != T) /* both named: which tokens, which logits file and its T */
+        return sl_base_error_set(err, SL_EINVAL, "samplab check: %s%s holds %zu token%s, but %s %s has T = %zu steps",
+                                 s->tokens ? "--tokens " : "", s->tokens ? s->tokens : "<tokens>", n_obs,
+                                 n_obs == 1 ? "" : "s",
+                                 is_logits ? "--logits" : "--probs",
+                                 steps->spec ? steps->spec : steps->name ? steps->name : "<memory>", T);
     int rc;
     if (s->seed) {
         r->seeded = 1;

@@ -64,7 +64,7 @@ static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_setting
         return SL_EINVAL;
     long *ctx = NULL;
     size_t ctx_n = 0;
-    if (s->context && sl_api_ids("draw", s->context, "context", vec->n, &ctx, &ctx_n, err))
+    if (s->context && sl_api_ids("draw", "--context", s->context, "context", vec->n, &ctx, &ctx_n, err))
         return SL_EINVAL;
     if (sl_api_fw_opts("draw", s, &fo, err)) {
         free(ctx);

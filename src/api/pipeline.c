@@ -43,10 +43,12 @@ int sl_api_logits_input(const char *cmd, const sl_api_src *src, const sl_api_set
     cfg->cpu = fo.cfg.cpu;
     if (!src->spec && !src->data)
         return sl_base_error_set(err, SL_EINVAL, "samplab %s: --logits SRC is required", cmd);
-    int pen = cfg->has_penalty || cfg->has_freq || cfg->has_presence;
+    /* the penalty named as given (the first of them, as draw names it) */
+    const char *pen = cfg->has_penalty ? "--repetition-penalty" : cfg->has_freq ? "--frequency-penalty"
+                      : cfg->has_presence ? "--presence-penalty" : NULL;
     if (pen && !s->context)
-        return sl_base_error_set(err, SL_EINVAL, "samplab %s: a penalty needs --context IDS (the token ids it applies to)",
-                                 cmd);
+        return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s needs --context IDS (the token ids it applies to)",
+                                 cmd, pen);
     if (s->context && !pen)
         return sl_base_error_set(err, SL_EINVAL,
                                  "samplab %s: --context is only used by --repetition-penalty (or a llama.cpp penalty)", cmd);
@@ -54,7 +56,7 @@ int sl_api_logits_input(const char *cmd, const sl_api_src *src, const sl_api_set
         return sl_api_lib_error(err, SL_EINVAL);
     long *ctx = NULL;
     size_t ctx_n = 0;
-    if (s->context && sl_api_ids(cmd, s->context, "context", vec->n, &ctx, &ctx_n, err)) {
+    if (s->context && sl_api_ids(cmd, "--context", s->context, "context", vec->n, &ctx, &ctx_n, err)) {
         sl_base_vec_free(vec);
         return SL_EINVAL;
     }

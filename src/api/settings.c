@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "api/sl_api.h"
 
@@ -139,12 +140,15 @@ int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl
     return sl_api_seed(s, 0, &fo->seed, err);
 }
 
-int sl_api_ids(const char *cmd, const char *src, const char *what, size_t V, long **ids, size_t *n, sl_error *err)
+int sl_api_ids(const char *cmd, const char *opt, const char *src, const char *what, size_t V, long **ids, size_t *n,
+               sl_error *err)
 {
     sl_vec cv;
+    struct stat st;
     *ids = NULL;
     *n = 0;
-    if (sl_io_vec_read(src, NULL, -1, &cv, err))
+    int is_inline = stat(src, &st) != 0; /* not a file: read as an inline list, or refused */
+    if (sl_io_vec_read_as(src, opt, NULL, -1, &cv, err))
         return sl_api_lib_error(err, SL_EINVAL);
     long *x = malloc((cv.n ? cv.n : 1) * sizeof *x);
     if (!x) {
@@ -153,8 +157,12 @@ int sl_api_ids(const char *cmd, const char *src, const char *what, size_t V, lon
     }
     for (size_t i = 0; i < cv.n; i++) {
         if (cv.d[i] != floor(cv.d[i]) || cv.d[i] < 0 || cv.d[i] >= (double)V) {
-            sl_base_error_set(err, SL_EINVAL, "samplab %s: %s: %s entry %zu (%.17g) is not a token id in 0..%zu",
-                              cmd, cv.source, what, i, cv.d[i], V - 1);
+            if (is_inline)
+                sl_base_error_set(err, SL_EINVAL, "samplab %s: %s: entry %zu (%.17g) is not a token id in 0..%zu", cmd,
+                                  opt, i, cv.d[i], V - 1);
+            else
+                sl_base_error_set(err, SL_EINVAL, "samplab %s: %s: %s entry %zu (%.17g) is not a token id in 0..%zu",
+                                  cmd, cv.source, what, i, cv.d[i], V - 1);
             sl_base_vec_free(&cv);
             free(x);
             return SL_EINVAL;

@@ -45,7 +45,8 @@ typedef struct sl_api_src {
     long row;                 /* .safetensors row, -1 for none */
     const void *data;         /* in memory (spec NULL): .npy bytes or text */
     size_t len;
-    const char *name;         /* the name messages give data ("<memory>" if NULL) */
+    const char *name;         /* the name messages give data ("<memory>" if NULL), or an
+                               * inline list SRC (its option, "--probs"; "inline" if NULL) */
 } sl_api_src;
 
 int sl_api_vec_read(const sl_api_src *s, sl_vec *out, sl_error *err);
@@ -118,8 +119,10 @@ int sl_api_lib_error_in(sl_error *err, const char *source, int rc);
 int sl_api_seed(const sl_api_settings *s, int with_stream, sl_seed *out, sl_error *err);
 /* The framework settings of s (no vector, no context) for command cmd. */
 int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl_error *err);
-/* Token ids from SRC, each in 0..V-1 (`what` names them: "context", "token"). */
-int sl_api_ids(const char *cmd, const char *src, const char *what, size_t V, long **ids, size_t *n, sl_error *err);
+/* Token ids from SRC, each in 0..V-1 (`what` names them: "context", "token"); an
+ * inline list's messages name it by `opt`, the option that gave it ("--context"). */
+int sl_api_ids(const char *cmd, const char *opt, const char *src, const char *what, size_t V, long **ids, size_t *n,
+               sl_error *err);
 
 /* ---------------------------------------------------------------- commands as calls
  *

@@ -13,7 +13,7 @@ static int is_npy(const sl_api_src *s)
 int sl_api_vec_read(const sl_api_src *s, sl_vec *out, sl_error *err)
 {
     if (s->spec)
-        return sl_io_vec_read(s->spec, s->tensor, s->row, out, err);
+        return sl_io_vec_read_as(s->spec, s->name, s->tensor, s->row, out, err);
     const char *name = s->name ? s->name : "<memory>";
     if (!s->data)
         return sl_base_error_set(err, SL_EINVAL, "%s: no data", name);
@@ -28,7 +28,7 @@ int sl_api_vec_read(const sl_api_src *s, sl_vec *out, sl_error *err)
 int sl_api_steps_read(const sl_api_src *s, sl_io_steps *out, sl_error *err)
 {
     if (s->spec)
-        return sl_io_steps_read(s->spec, s->tensor, out, err);
+        return sl_io_steps_read_as(s->spec, s->name, s->tensor, out, err);
     const char *name = s->name ? s->name : "<memory>";
     if (!s->data)
         return sl_base_error_set(err, SL_EINVAL, "%s: no data", name);

@@ -287,7 +287,7 @@ int sl_cli_bench_main(int argc, char **argv)
     static const double weather[8] = {4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2.2};
     sl_error err;
     sl_vec v;
-    if (sl_io_vec_read(big, NULL, -1, &v, &err))
+    if (sl_io_vec_read_as(big, "--logits", NULL, -1, &v, &err)) /* an inline list named by its option */
         return sl_cli_fail(&err);
     double p8[8], *pv = malloc(v.n * sizeof *pv);
     if (!pv || sl_logits_softmax(weather, 8, 1.0, p8, &err) || sl_logits_softmax(v.d, v.n, 1.0, pv, &err)) {

@@ -626,6 +626,8 @@ sl_api_src sl_cli_src_from(const sl_cli_parsed *p)
     const char *spec = v[SL_CLI_PROBS].given && v[SL_CLI_LOGITS].given ? NULL
                        : v[SL_CLI_PROBS].text                            ? v[SL_CLI_PROBS].text
                                                                          : v[SL_CLI_LOGITS].text;
-    sl_api_src src = {spec, v[SL_CLI_TENSOR].text, v[SL_CLI_ROW].given ? v[SL_CLI_ROW].l : -1, NULL, 0, NULL};
+    /* name: an inline list's messages name its option */
+    sl_api_src src = {spec, v[SL_CLI_TENSOR].text, v[SL_CLI_ROW].given ? v[SL_CLI_ROW].l : -1, NULL, 0,
+                      spec && v[SL_CLI_PROBS].given ? "--probs" : "--logits"};
     return src;
 }

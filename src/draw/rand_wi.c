@@ -48,6 +48,18 @@ const char *sl_draw_rand_status_name(sl_draw_rand_status s)
     return "?";
 }
 
+const char *sl_draw_rand_status_name_v(sl_draw_rand_status s, int version)
+{
+    if (version < 9)
+        return sl_draw_rand_status_name(s);
+    switch (s) {
+    case SL_RAND_NO_ITEM: return "InvalidInput";
+    case SL_RAND_ALL_WEIGHTS_ZERO: return "InsufficientNonZero";
+    case SL_RAND_PANIC_RANGE: return version >= 10 ? "Overflow" : sl_draw_rand_status_name(s);
+    default: return sl_draw_rand_status_name(s);
+    }
+}
+
 sl_draw_rand_status sl_draw_rand_uniform_f32_new(float low, float high, int version, float *scale)
 {
     /* assert!(low < high) (0.9+: Err(EmptyRange)); then the range must be finite */
@@ -213,8 +225,8 @@ static int wi_prepare(void **table, const sl_draw_dist *dist, const void *param,
                                      dist->V);
         if (st == SL_RAND_INVALID_WEIGHT)
             return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu: WeightedIndex::new returns %s", src, bad,
-                                     sl_draw_rand_status_name(st));
-        return sl_base_error_set(err, SL_EINVAL, "%s: WeightedIndex::new: %s", src, sl_draw_rand_status_name(st));
+                                     sl_draw_rand_status_name_v(st, version));
+        return sl_base_error_set(err, SL_EINVAL, "%s: WeightedIndex::new: %s", src, sl_draw_rand_status_name_v(st, version));
     }
     *table = wi;
     return SL_OK;
@@ -288,13 +300,15 @@ static int wi_exact_count(const sl_stat_exact_input *in, sl_stat_exact_result *o
     if (st == SL_RAND_PANIC_RANGE) {
         out->always_fails = 1;
         sl_stat_exact_path *p = sl_stat_exact_path_add(out, "panic_overflow", -1,
-            "the float32 sum overflows to +inf: Uniform::new panics (not an Err)");
+            version >= 9 ? "the float32 sum overflows to +inf: WeightedIndex::new returns Err(Overflow) (rand 0.10.3; "
+                           "0.9 panics in Uniform::new, read from source)"
+                         : "the float32 sum overflows to +inf: Uniform::new panics (not an Err)");
         sl_stat_exact_path_set(p, 1, 0);
         return 0;
     }
     if (st)
         return sl_base_error_set(err, st == SL_RAND_NOMEM ? SL_ENOMEM : SL_EINVAL, "%s: WeightedIndex::new: %s",
-                                 in->source ? in->source : "weights", sl_draw_rand_status_name(st));
+                                 in->source ? in->source : "weights", sl_draw_rand_status_name_v(st, version));
     uint64_t *K = malloc(V * sizeof *K);
     if (!K) {
         sl_draw_rand_wi_free(&wi);

@@ -188,6 +188,11 @@ typedef enum sl_draw_rand_status {
 } sl_draw_rand_status;
 
 const char *sl_draw_rand_status_name(sl_draw_rand_status s);
+/* The same in the words of rand `version` (8, 9 or 10): 0.9 and 0.10 rename the
+ * errors InvalidInput, InvalidWeight, InsufficientNonZero; an f32 total of +inf
+ * panics in 0.8 and 0.9 (0.9 read from source) and is Err(Overflow) in 0.10
+ * (0.10.3 measured: data/golden/current/rand_wi_0.10.3.txt). */
+const char *sl_draw_rand_status_name_v(sl_draw_rand_status s, int version);
 
 /* UniformFloat<f32>::new(low, high): scale = high - low, then shrunk one ulp at a
  * time while scale * (1 - 2^-23) + low >= high (rand 0.8, version 8), or only

@@ -32,12 +32,14 @@ static const char *rand09_name(sl_draw_rand_status st)
     }
 }
 
-/* Explains a WeightedIndex::new failure in one line naming the source; for
- * --logits also rand 0.9's name, the one candle 0.11 itself reports. */
+/* Explains a WeightedIndex::new failure in one line naming the source, in the
+ * words of the --rand line (version); for --logits also rand 0.9's name, the
+ * one candle 0.11 itself reports. */
 static int wi_error(sl_error *err, const char *src, sl_draw_rand_status st, size_t bad, const float *w, size_t m,
-                    const size_t *order, int from_logits, int topk0)
+                    const size_t *order, int from_logits, int topk0, int version)
 {
-    const char *what = sl_draw_rand_status_name(st);
+    /* --logits: rand 0.8's name, then 0.9's; --probs: the name of the --rand line */
+    const char *what8 = sl_draw_rand_status_name(st), *what = sl_draw_rand_status_name_v(st, version);
     size_t tok = order && bad < m ? order[bad] : bad;
     switch (st) {
     case SL_RAND_NO_ITEM:
@@ -46,13 +48,14 @@ static int wi_error(sl_error *err, const char *src, sl_draw_rand_status st, size
                                 "%s: top-k 0 keeps no token: WeightedIndex::new returns NoItem (rand 0.9 as in candle "
                                 "0.11: %s; 0 words drawn)",
                                 src, rand09_name(st));
-        return sl_base_error_set(err, SL_EINVAL, "%s: no weights: WeightedIndex::new returns NoItem (0 words drawn)", src);
+        return sl_base_error_set(err, SL_EINVAL, "%s: no weights: WeightedIndex::new returns %s (0 words drawn)", src,
+                                 what);
     case SL_RAND_INVALID_WEIGHT:
         if (from_logits)
             return sl_base_error_set(err, SL_EINVAL,
                                 "%s: token %zu gets weight %.9g from candle's softmax (a NaN or +inf logit, or all "
                                 "-inf): WeightedIndex::new returns %s (rand 0.9 as in candle 0.11: %s; 0 words drawn)",
-                                src, tok, (double)w[bad], what, rand09_name(st));
+                                src, tok, (double)w[bad], what8, rand09_name(st));
         return sl_base_error_set(err, SL_EINVAL,
                             "%s: entry %zu is %.9g (not >= 0): WeightedIndex::new returns %s (0 words drawn)", src,
                             tok, (double)w[bad], what);
@@ -61,7 +64,7 @@ static int wi_error(sl_error *err, const char *src, sl_draw_rand_status st, size
             return sl_base_error_set(err, SL_EINVAL,
                                 "%s: every weight is zero after candle's filters: WeightedIndex::new returns %s (rand "
                                 "0.9 as in candle 0.11: %s; 0 words drawn)",
-                                src, what, rand09_name(st));
+                                src, what8, rand09_name(st));
         return sl_base_error_set(err, SL_EINVAL, "%s: every weight is zero: WeightedIndex::new returns %s (0 words drawn)",
                             src, what);
     case SL_RAND_PANIC_RANGE: {
@@ -74,6 +77,12 @@ static int wi_error(sl_error *err, const char *src, sl_draw_rand_status st, size
                 break;
             }
         }
+        if (version >= 10) /* rand 0.10.3 measured: Err(Overflow), not a panic */
+            return sl_base_error_set(err, SL_EINVAL,
+                                     "%s: the f32 sum of the weights is +inf from entry %zu on (%s): WeightedIndex::new "
+                                     "returns Overflow (rand 0.10; 0 words drawn)",
+                                     src, order && at < m ? order[at] : at,
+                                     isinf(w[at]) ? "an infinite weight" : "overflow");
         return sl_base_error_set(err, SL_EINVAL,
                             "%s: the f32 sum of the weights is +inf from entry %zu on (%s): rand panics in "
                             "Uniform::new \"range overflow\" (0 words drawn)",
@@ -212,7 +221,8 @@ static int candle_prepare(sl_fw_session *s, const sl_vec *v, sl_error *err)
         if (rs)
             rc = wi_error(err, src, rs, bad, w, m, s->logits_input ? st->order : NULL, s->logits_input,
                           s->logits_input && st->cfg.k == 0 &&
-                              (st->cfg.sampling == SL_CANDLE_TOPK || st->cfg.sampling == SL_CANDLE_TOPK_TOPP));
+                              (st->cfg.sampling == SL_CANDLE_TOPK || st->cfg.sampling == SL_CANDLE_TOPK_TOPP),
+                          st->rand.version);
         else
             sl_draw_rand_wi_free(&wi);
     }

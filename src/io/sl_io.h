@@ -12,10 +12,15 @@
 /* Reads "3,2,2,1" (inline), a text file, a .npy or (io/safetensors) a
  * .safetensors file. tensor/row select within a safetensors file (NULL/-1 if unused). */
 int sl_io_vec_read(const char *spec, const char *tensor, long row, sl_vec *out, sl_error *err);
+/* The same; an inline list's messages name it `label` (the option that gave it,
+ * "--probs": "--probs: entry 1: 'x' is not a number") instead of "inline", and
+ * without "line 1" when it is one line. The vector's source stays "inline".
+ * label NULL: sl_io_vec_read. */
+int sl_io_vec_read_as(const char *spec, const char *label, const char *tensor, long row, sl_vec *out, sl_error *err);
 int sl_io_vec_read_text(const char *name, const char *text, size_t len, sl_vec *out, sl_error *err);
 int sl_io_vec_read_npy(const char *name, const unsigned char *buf, size_t len, sl_vec *out, sl_error *err);
 /* The numbers of text[0..len) as sl_io_vec_read_text reads them; `line` is the
- * line number of text[0] in messages. */
+ * line number of text[0] in messages, 0 for none (one line without a '\n'). */
 int sl_io_text_numbers(const char *name, const char *text, size_t len, size_t line, sl_vec *out, sl_error *err);
 /* The kind of file behind PATH (io/input.c): a regular file or a pipe is fine;
  * a directory, a device (a symbolic link to /dev/zero) or a socket is
@@ -185,6 +190,8 @@ typedef struct sl_io_steps {
  * position: a tensor of another rank, rows of different lengths, a NaN entry
  * or an all -inf row (by step, from 0), no steps. */
 int sl_io_steps_read(const char *path, const char *tensor, sl_io_steps *out, sl_error *err);
+/* The same; an inline list's messages name it `label` as sl_io_vec_read_as does. */
+int sl_io_steps_read_as(const char *path, const char *label, const char *tensor, sl_io_steps *out, sl_error *err);
 int sl_io_steps_read_text(const char *name, const char *text, size_t len, sl_io_steps *out, sl_error *err);
 /* view: when the data are the host's float32 / float64, suitably aligned,
  * point into buf instead of copying (buf must then outlive out). */

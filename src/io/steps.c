@@ -321,6 +321,11 @@ static int ends_with(const char *s, const char *suffix)
 
 int sl_io_steps_read(const char *path, const char *tensor, sl_io_steps *out, sl_error *err)
 {
+    return sl_io_steps_read_as(path, NULL, tensor, out, err);
+}
+
+int sl_io_steps_read_as(const char *path, const char *label, const char *tensor, sl_io_steps *out, sl_error *err)
+{
     memset(out, 0, sizeof *out);
     struct stat st;
     if (!strcmp(path, "-"))
@@ -331,10 +336,22 @@ int sl_io_steps_read(const char *path, const char *tensor, sl_io_steps *out, sl_
             return rc;
     }
     if (!*path || stat(path, &st) != 0) {
-        /* an inline list is one step: "3,2,2,1" */
-        if (*path && strspn(path, "0123456789+-.,eEinfatyINFATY \t") == strlen(path)) {
+        /* an inline list is one step: "3,2,2,1"; a comma and no '/' is meant as one
+         * even with a typo in it ("3,x"), as for a vector: say which entry is wrong */
+        if (*path && (strspn(path, "0123456789+-.,eEinfatyINFATY \t") == strlen(path) ||
+                      (strchr(path, ',') && !strchr(path, '/')))) {
             if (tensor)
-                return sl_base_error_set(err, SL_EINVAL, "inline: --tensor applies to .safetensors files only");
+                return sl_base_error_set(err, SL_EINVAL, "%s: --tensor applies to .safetensors files only",
+                                         label ? label : "inline");
+            /* named by its option: its numbers read first as that list (the same
+             * reader), so a bad entry is "--logits: entry 1: ..." */
+            sl_vec row;
+            if (label) {
+                int rc = sl_io_vec_read_as(path, label, NULL, -1, &row, err);
+                if (rc)
+                    return rc;
+                sl_base_vec_free(&row);
+            }
             int rc = sl_io_steps_read_text("inline", path, strlen(path), out, err);
             return rc ? rc : sl_io_steps_check(out, err);
         }

@@ -39,8 +39,19 @@ static const char *number_hint(const char *tok, size_t tl)
     return "";
 }
 
+/* "line N" and sep before the rest of a message; nothing for line 0 (an
+ * option's one-line inline list, named by the option: no line to point at). */
+static const char *at_line(char *b, size_t n, size_t line, const char *sep)
+{
+    if (!line)
+        return "";
+    snprintf(b, n, "line %zu%s", line, sep);
+    return b;
+}
+
 int sl_io_text_numbers(const char *name, const char *text, size_t len, size_t line, sl_vec *out, sl_error *err)
 {
+    char lb[48];
     size_t cap = 64, n = 0;
     double *d = malloc(cap * sizeof *d);
     float *f = malloc(cap * sizeof *f);
@@ -63,8 +74,8 @@ int sl_io_text_numbers(const char *name, const char *text, size_t len, size_t li
             /* "1,,2" or a leading comma: an empty field, which would shift every later
              * token id by one if skipped. A trailing comma ("1, 2, 3,") is fine. */
             if (after_comma || n == 0) {
-                rc = sl_base_error_set(err, SL_EINVAL, "%s: line %zu, entry %zu is empty (a comma with no number before it)",
-                                  name, line, n);
+                rc = sl_base_error_set(err, SL_EINVAL, "%s: %sentry %zu is empty (a comma with no number before it)",
+                                  name, at_line(lb, sizeof lb, line, ", "), n);
                 goto done;
             }
             after_comma = 1;
@@ -79,8 +90,8 @@ int sl_io_text_numbers(const char *name, const char *text, size_t len, size_t li
             continue;
         }
         if (c == '\0') {
-            rc = sl_base_error_set(err, SL_EINVAL, "%s: line %zu, column %zu: a NUL byte (\\x00) in a text vector", name,
-                                   line, i - ls + 1);
+            rc = sl_base_error_set(err, SL_EINVAL, "%s: %scolumn %zu: a NUL byte (\\x00) in a text vector", name,
+                                   at_line(lb, sizeof lb, line, ", "), i - ls + 1);
             goto done;
         }
         size_t start = i;
@@ -90,8 +101,8 @@ int sl_io_text_numbers(const char *name, const char *text, size_t len, size_t li
         if (tl >= sizeof tok) {
             char q[64];
             rc = sl_base_error_set(err, SL_EINVAL,
-                                   "%s: line %zu, column %zu, entry %zu: a token of %zu bytes ('%s') is not a number",
-                                   name, line, start - ls + 1, n, tl, sl_base_esc(text + start, 12, q, sizeof q));
+                                   "%s: %scolumn %zu, entry %zu: a token of %zu bytes ('%s') is not a number",
+                                   name, at_line(lb, sizeof lb, line, ", "), start - ls + 1, n, tl, sl_base_esc(text + start, 12, q, sizeof q));
             goto done;
         }
         memcpy(tok, text + start, tl);
@@ -101,13 +112,14 @@ int sl_io_text_numbers(const char *name, const char *text, size_t len, size_t li
         double dv = strtod(tok, &end);
         if (end != tok + tl || tl == 0) {
             char q[4 * sizeof tok];
-            rc = sl_base_error_set(err, SL_EINVAL, "%s: line %zu, entry %zu: '%s' is not a number%s", name, line, n,
+            rc = sl_base_error_set(err, SL_EINVAL, "%s: %sentry %zu: '%s' is not a number%s", name,
+                                   at_line(lb, sizeof lb, line, ", "), n,
                                    sl_base_esc(tok, tl, q, sizeof q), number_hint(tok, tl));
             goto done;
         }
         if (n >= SL_IO_MAX_V) {
-            rc = sl_base_error_set(err, SL_EINVAL, "%s: line %zu: more than %zu numbers; samplab reads vectors of at "
-                                   "most %zu entries", name, line, SL_IO_MAX_V, SL_IO_MAX_V);
+            rc = sl_base_error_set(err, SL_EINVAL, "%s: %smore than %zu numbers; samplab reads vectors of at "
+                                   "most %zu entries", name, at_line(lb, sizeof lb, line, ": "), SL_IO_MAX_V, SL_IO_MAX_V);
             goto done;
         }
         float fv = strtof(tok, NULL);

@@ -69,7 +69,26 @@ static int ends_with(const char *s, const char *suffix)
 int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor,
                                long row, sl_vec *out, sl_error *err) __attribute__((weak));
 
+/* An inline list named by the option that gave it (label), or "inline". */
+static int read_inline(const char *spec, const char *label, sl_vec *out, sl_error *err)
+{
+    if (!label)
+        return sl_io_vec_read_text("inline", spec, strlen(spec), out, err);
+    size_t skip, len = strlen(spec);
+    int rc = sl_io_text_start(label, (const unsigned char *)spec, len, "a text vector of numbers", &skip, err);
+    if (!rc)
+        rc = sl_io_text_numbers(label, spec + skip, len - skip, memchr(spec, '\n', len) ? 1 : 0, out, err);
+    if (!rc)
+        snprintf(out->source, sizeof out->source, "inline");
+    return rc;
+}
+
 int sl_io_vec_read(const char *spec, const char *tensor, long row, sl_vec *out, sl_error *err)
+{
+    return sl_io_vec_read_as(spec, NULL, tensor, row, out, err);
+}
+
+int sl_io_vec_read_as(const char *spec, const char *label, const char *tensor, long row, sl_vec *out, sl_error *err)
 {
     struct stat st;
     memset(out, 0, sizeof *out);
@@ -87,8 +106,9 @@ int sl_io_vec_read(const char *spec, const char *tensor, long row, sl_vec *out, 
         if (strspn(spec, "0123456789+-.,eEinfatyINFATY \t") == strlen(spec) ||
             (strchr(spec, ',') && !strchr(spec, '/'))) {
             if (tensor || row >= 0)
-                return sl_base_error_set(err, SL_EINVAL, "inline: --tensor and --row apply to .safetensors files only");
-            return sl_io_vec_read_text("inline", spec, strlen(spec), out, err);
+                return sl_base_error_set(err, SL_EINVAL, "%s: --tensor and --row apply to .safetensors files only",
+                                         label ? label : "inline");
+            return read_inline(spec, label, out, err);
         }
         return sl_base_error_set(err, SL_EIO, "%s: cannot open: %s", spec, strerror(errno));
     }

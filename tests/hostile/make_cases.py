@@ -422,7 +422,7 @@ case('steps', 'one_d.npy: a 1-D array', 'replay --framework torch --probs %s' % 
 st3 = put('three_d.safetensors', st_obj({'logits': dict(ENT, shape=[1, 2, 2])}, F4))
 case('steps', 'three_d.safetensors: tensor "logits" has shape [1,2,2]', 'replay --framework hf --logits %s' % st3)
 steps_ok = put('ok.steps', '1 2 3\n3 2 1\n')
-tok = [('tokens_out', '0\n7\n', 'token id in 0..2'), ('tokens_count', '0\n1\n2\n', 'holds 3 tokens, the logits 2 steps'),
+tok = [('tokens_out', '0\n7\n', 'token id in 0..2'), ('tokens_count', '0\n1\n2\n', 'tokens_count.txt holds 3 tokens, but --logits @/ok.steps has T = 2 steps'),
        ('tokens_float', '0\n1.5\n', 'is not a token id'), ('tokens_nul', '0\n\x001\n', 'a NUL byte')]
 for name, data, want in tok:
     f = put(name + '.txt', data)
@@ -525,7 +525,7 @@ args_bad = [
     ("unknown option 'a\\x0ab'", 'gof ' + NL),
     ("unknown option '\\x1b[2J'", 'power ' + ESC),
     ("unknown command 'a\\x0ab'", NL),
-    ("inline: line 2, entry 2: 'b' is not a number", 'draw --probs "$(printf \'1,2\\nb\')" --method cdf'),
+    ("samplab: --probs: line 2, entry 2: 'b' is not a number", 'draw --probs "$(printf \'1,2\\nb\')" --method cdf'),
     ('a\\x0ab: cannot open', 'draw --probs ' + NL + ' --method cdf'),
     ("'\\x1b[2J' is not a number", 'draw --probs "1,$(printf \'\\033[2J\')" --method cdf'),
     ('--cpu takes avx2 or avx512, not', 'pipeline --framework hf --logits 1,2 --cpu ' + NL),
@@ -550,8 +550,8 @@ args_bad = [
     ('temperature', 'draw --logits 1,2 --method cdf --temperature 0'),
     ('--temperature applies to --logits only', 'draw --probs 1,2 --method cdf --temperature 2'),
     ('--context', 'pipeline --framework hf --logits 1,2 --context 0'),
-    ('context entry 0 (5) is not a token id in 0..1', 'pipeline --framework hf --logits 1,2 --context 5 --repetition-penalty 1.5'),
-    ('inline: line 1, entry 1 is empty', 'exact --method cdf --probs 1,,2'),
+    ('samplab pipeline: --context: entry 0 (5) is not a token id in 0..1', 'pipeline --framework hf --logits 1,2 --context 5 --repetition-penalty 1.5'),
+    ('samplab: --probs: entry 1 is empty', 'exact --method cdf --probs 1,,2'),
     ('inline: entry 2 is NaN', 'exact --method cdf --probs 1,2,nan'),
     ('inline: entry 1 is negative', 'calibrate --probs 1,-2 --method cdf --n 5 --seeds 2'),
     ('inline: all 2 weights are zero', 'power --probs 0,0 --n 100'),
@@ -559,8 +559,44 @@ args_bad = [
     ('inline: entry 1 is infinite', 'exact --framework torch --probs 1,inf'),
     ('inline: entry 1 is NaN', 'compare --logits 1,nan'),
     ('inline: entry 1 is +infinity', 'pipeline --framework llamacpp --logits 1,inf'),
-    ('inline: --tensor and --row apply to .safetensors files only', 'draw --probs 1,2 --tensor x --method cdf'),
+    ('samplab: --probs: --tensor and --row apply to .safetensors files only', 'draw --probs 1,2 --tensor x --method cdf'),
     ('--tensor and --row apply to .safetensors files only', 'draw --probs @/ok.draws --row 1 --method cdf'),
+    ('samplab: --logits: --tensor applies to .safetensors files only', 'replay --framework hf --logits 1,2 --tensor x'),
+    # an inline list's bad entry names the option that gave it, in every command that reads one
+    ("samplab: --tokens: entry 1: 'x' is not a number", 'check --framework hf --logits @/ok.steps --tokens 1,x'),
+    ('samplab: --tokens: entry 1 is empty', 'check --framework hf --logits @/ok.steps --tokens 1,,2'),
+    ('samplab check: --tokens: entry 1 (7) is not a token id in 0..2', 'check --framework hf --logits @/ok.steps --tokens 0,7'),
+    ("samplab: --context: entry 1: 'x' is not a number", 'replay --framework hf --logits @/ok.steps --context 1,x --repetition-penalty 1.2'),
+    ("samplab: --context: entry 0: 'y' is not a number", 'draw --framework hf --logits 1,2,3 --context y,1 --repetition-penalty 1.2'),
+    ("samplab: --context: entry 1: 'x' is not a number", 'pipeline --framework hf --logits 1,2,3 --context 1,x --repetition-penalty 1.2'),
+    ('samplab replay: --context: entry 1 (9) is not a token id in 0..2', 'replay --framework hf --logits @/ok.steps --context 0,9 --repetition-penalty 1.2'),
+    ('samplab draw: --context: entry 0 (3) is not a token id in 0..2', 'draw --framework hf --logits 1,2,3 --context 3 --repetition-penalty 1.2'),
+    ("samplab: --probs: entry 1: 'x' is not a number", 'draw --framework torch --probs 1,x'),
+    ("samplab: --probs: entry 1: 'x' is not a number", 'gof --probs 1,x --method cdf --n 5'),
+    ("samplab: --logits: entry 1: 'x' is not a number", 'gof --logits 1,x --method cdf --n 5'),
+    ("samplab: --logits: entry 1: 'x' is not a number", 'compare --logits 1,x'),
+    ("samplab: --logits: entry 1: 'x' is not a number", 'check --framework hf --logits 1,x --tokens 0'),
+    ("samplab: --logits: entry 2: 'x' is not a number", 'replay --framework hf --logits 1,2,x'),
+    ("samplab: --probs: entry 1: 'x' is not a number", 'replay --framework torch --probs 1,x'),
+    ("samplab: --probs: entry 1: 'x' is not a number", 'power --probs 1,x --n 100'),
+    ("samplab: --probs: entry 1: 'x' is not a number", 'exact --method cdf --probs 1,x'),
+    ("samplab: --logits: entry 1: 'x' is not a number", 'bench --logits 1,x'),
+    ("samplab: --logits: entry 1: 'x' is not a number", 'report --logits 1,x --no-plot --out @T/rep'),
+    # the token count names --tokens and the logits with their T
+    ('samplab check: --tokens 0,1,2 holds 3 tokens, but --logits @/ok.steps has T = 2 steps', 'check --framework hf --logits @/ok.steps --tokens 0,1,2'),
+    ('samplab check: --tokens 0 holds 1 token, but --logits @/ok.steps has T = 2 steps', 'check --framework hf --logits @/ok.steps --tokens 0'),
+    # a penalty without --context is named as given
+    ('samplab pipeline: --frequency-penalty needs --context IDS', 'pipeline --framework llamacpp --logits 1,2 --frequency-penalty 0.5'),
+    ('samplab pipeline: --presence-penalty needs --context IDS', 'pipeline --framework llamacpp --logits 1,2 --presence-penalty 0.5'),
+    ('samplab compare: --frequency-penalty needs --context IDS', 'compare --logits 1,2 --frequency-penalty 0.5'),
+    ('samplab draw: --frequency-penalty without --context changes nothing in one draw', 'draw --framework llamacpp --seed 1 --logits 1,2 --frequency-penalty 0.5'),
+    ('samplab draw: --presence-penalty without --context changes nothing in one draw', 'draw --framework llamacpp --seed 1 --logits 1,2 --presence-penalty 0.5'),
+    # candle's WeightedIndex::new failures in the words of the --rand line (0.10.3 measured: Err(Overflow))
+    ('WeightedIndex::new returns Overflow (rand 0.10; 0 words drawn)', 'draw --framework candle --rand 0.10 --probs 3e38,3e38'),
+    ('WeightedIndex::new returns Overflow (rand 0.10; 0 words drawn)', 'draw --framework candle --rand 0.10 --probs 1,inf'),
+    ('rand panics in Uniform::new "range overflow"', 'draw --framework candle --rand 0.8 --probs 3e38,3e38'),
+    ('every weight is zero: WeightedIndex::new returns InsufficientNonZero', 'draw --framework candle --rand 0.10 --probs 0,0'),
+    ('every weight is zero: WeightedIndex::new returns AllWeightsZero', 'draw --framework candle --rand 0.8 --probs 0,0'),
 ]
 for want, args in args_bad:
     case('args', want, args)
