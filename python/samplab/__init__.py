@@ -277,6 +277,15 @@ def _ids_text(x, what):
     return ",".join(_num(v, what) for v in x)
 
 
+def _whole(v):
+    """v as an int when it is a whole number (an int, or a float such as 3.0), else None."""
+    if isinstance(v, bool) or not isinstance(v, numbers.Real):
+        return None
+    if isinstance(v, numbers.Integral):
+        return int(v)
+    return int(v) if float(v).is_integer() else None
+
+
 def _draw_ids(x):
     """gof's draws as token ids, each a whole number (what a draws file holds)."""
     if _is_numpy(x):
@@ -285,11 +294,10 @@ def _draw_ids(x):
         x = x.tolist()
     out = []
     for i, v in enumerate(x):
-        ok = isinstance(v, numbers.Integral) and not isinstance(v, bool)
-        if not ok and isinstance(v, numbers.Real) and not isinstance(v, bool) and float(v).is_integer():
-            v, ok = int(v), True
-        if not ok:
+        w = _whole(v)
+        if w is None:
             raise Error("samplab: <draws>: draw %d: '%s' is not a token id: token ids are integers" % (i, v))
+        v = w
         if not _LONG_MIN <= int(v) <= _LONG_MAX:
             raise Error("samplab: <draws>: draw %d: token %d is not a token id" % (i, v))
         out.append(int(v))
@@ -304,11 +312,10 @@ def _counts(x):
         x = x.tolist()
     out = []
     for i, v in enumerate(x):
-        ok = isinstance(v, numbers.Integral) and not isinstance(v, bool)
-        if not ok and isinstance(v, numbers.Real) and not isinstance(v, bool) and float(v).is_integer():
-            v, ok = int(v), True
-        if not ok:
+        w = _whole(v)
+        if w is None:
             raise Error("samplab: <counts>: token %d: '%s' is not a count: a count is a whole number" % (i, v))
+        v = w
         if v < 0:
             raise Error("samplab gof: counts must be non-negative")
         if v > 2 ** 53:

@@ -546,9 +546,7 @@ int sl_api_check_run(const sl_api_src *steps, int is_logits, const long *context
                      const long *tokens, size_t n_tokens, const sl_api_settings *s, sl_api_check_result *r,
                      sl_error *err)
 {
-    static const sl_api_settings no_settings = {.size = sizeof(sl_api_settings)};
-    if (!s) /* NULL settings are the defaults */
-        s = &no_settings;
+    sl_api_or_defaults(&s, NULL);
     memset(r, 0, sizeof *r);
     if (!tokens && !s->tokens)
         return sl_base_error_set(err, SL_EINVAL, "samplab check: --tokens FILE is required (the observed token ids)");

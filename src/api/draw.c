@@ -188,13 +188,7 @@ static int draw_method(const sl_vec *vec, int is_logits, const sl_api_settings *
 int sl_api_draw_run(const sl_api_src *src, int is_logits, const sl_api_settings *s, const sl_progress *prog,
                     void (*each)(void *ctx, size_t token), void *ctx, sl_api_draw_result *r, sl_error *err)
 {
-    /* NULL settings are the defaults, a NULL source is none given (the command's own message) */
-    static const sl_api_settings no_settings = {.size = sizeof(sl_api_settings)};
-    static const sl_api_src no_src = {NULL, NULL, -1, NULL, 0, NULL};
-    if (!s)
-        s = &no_settings;
-    if (!src)
-        src = &no_src;
+    sl_api_or_defaults(&s, &src);
     memset(r, 0, sizeof *r);
     if (!src->spec && !src->data)
         return FAIL("give exactly one of --probs SRC and --logits SRC");

@@ -106,13 +106,7 @@ static unsigned audit_takes(const sl_fw_type *ft)
 int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings *s, sl_api_exact_audit *a,
                      sl_error *err)
 {
-    /* NULL settings are the defaults, a NULL source is none given (the command's own message) */
-    static const sl_api_settings no_settings = {.size = sizeof(sl_api_settings)};
-    static const sl_api_src no_src = {NULL, NULL, -1, NULL, 0, NULL};
-    if (!s)
-        s = &no_settings;
-    if (!src)
-        src = &no_src;
+    sl_api_or_defaults(&s, &src);
     memset(a, 0, sizeof *a);
     const char *method = s->method, *framework = s->framework;
     const char *rng_name = s->rng, *dtype_text = s->dtype;

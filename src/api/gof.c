@@ -120,13 +120,7 @@ int sl_api_gof_run(const sl_api_src *src, int is_logits, const uint64_t *counts_
                    size_t n_ids, const sl_api_settings *s, const sl_progress *prog, sl_api_gof_result *r,
                    sl_error *err)
 {
-    /* NULL settings are the defaults, a NULL source is none given (the command's own message) */
-    static const sl_api_settings no_settings = {.size = sizeof(sl_api_settings)};
-    static const sl_api_src no_src = {NULL, NULL, -1, NULL, 0, NULL};
-    if (!s)
-        s = &no_settings;
-    if (!src)
-        src = &no_src;
+    sl_api_or_defaults(&s, &src);
     memset(r, 0, sizeof *r);
     double alpha = s->has_alpha ? s->alpha : 0.01;
     if (!(alpha > 0 && alpha < 1)) {

@@ -67,13 +67,7 @@ int sl_api_logits_input(const char *cmd, const sl_api_src *src, const sl_api_set
 
 int sl_api_pipeline_run(const sl_api_src *src, const sl_api_settings *s, sl_api_pipeline_result *r, sl_error *err)
 {
-    /* NULL settings are the defaults, a NULL source is none given (the command's own message) */
-    static const sl_api_settings no_settings = {.size = sizeof(sl_api_settings)};
-    static const sl_api_src no_src = {NULL, NULL, -1, NULL, 0, NULL};
-    if (!s)
-        s = &no_settings;
-    if (!src)
-        src = &no_src;
+    sl_api_or_defaults(&s, &src);
     memset(r, 0, sizeof *r);
     if (!s->framework)
         return sl_base_error_set(err, SL_EINVAL,

@@ -59,13 +59,7 @@ static const char *gen_refused(const sl_api_settings *s, const sl_fw_type *t)
 int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
                     const sl_api_settings *s, int allow_all, sl_api_gen *g, sl_error *err)
 {
-    /* NULL settings are the defaults, a NULL source is none given (the command's own message) */
-    static const sl_api_settings no_settings = {.size = sizeof(sl_api_settings)};
-    static const sl_api_src no_src = {NULL, NULL, -1, NULL, 0, NULL};
-    if (!s)
-        s = &no_settings;
-    if (!steps)
-        steps = &no_src;
+    sl_api_or_defaults(&s, &steps);
     memset(g, 0, sizeof *g);
     if (!s->framework)
         return sl_base_error_set(err, SL_EINVAL, "samplab %s: --framework F is required (samplab %s --help lists them)",
@@ -164,9 +158,7 @@ static int run_one(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps
 int sl_api_replay_run(const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
                       const sl_api_settings *s, sl_api_replay_result *r, sl_error *err)
 {
-    static const sl_api_settings no_settings = {.size = sizeof(sl_api_settings)};
-    if (!s) /* NULL settings are the defaults */
-        s = &no_settings;
+    sl_api_or_defaults(&s, NULL);
     memset(r, 0, sizeof *r);
     sl_api_gen g;
     if (sl_api_gen_load("replay", steps, is_logits, context, context_n, s, 1, &g, err))

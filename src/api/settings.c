@@ -15,6 +15,16 @@ void sl_api_settings_init(sl_api_settings *s)
     s->size = sizeof *s;
 }
 
+void sl_api_or_defaults(const sl_api_settings **s, const sl_api_src **src)
+{
+    static const sl_api_settings none = {.size = sizeof(sl_api_settings)};
+    static const sl_api_src no_src = {NULL, NULL, -1, NULL, 0, NULL};
+    if (!*s)
+        *s = &none;
+    if (src && !*src)
+        *src = &no_src;
+}
+
 size_t sl_api_settings_size(void)
 {
     return sizeof(sl_api_settings);

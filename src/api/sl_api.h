@@ -105,6 +105,10 @@ typedef struct sl_api_settings {
 } sl_api_settings;
 
 void sl_api_settings_init(sl_api_settings *s);
+/* What every call does first: NULL settings are the defaults, a NULL source
+ * (src may be NULL when the call has none) is none given, so the call answers
+ * with the command's own message. */
+void sl_api_or_defaults(const sl_api_settings **s, const sl_api_src **src);
 size_t sl_api_settings_size(void);
 /* The first option given in s (in the command line's table order) whose
  * SL_OPT_* bit is not in accepts, as "--top-k", or NULL. is_logits: the
