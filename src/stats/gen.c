@@ -107,15 +107,16 @@ static int weights_check(const double *w, size_t V, size_t step, uint32_t *blk, 
  * one AVX2 register, and the result is the same at every SIMD level and whichever
  * blocks are visited. */
 typedef struct moments {
-    double s[4], a[4], b[4], bef[4]; /* sum w, sum w log w, sum w log^2 w, weight ranked before x */
+    double s[4], a[4], b[4], bef[4]; /* sum w, sum w l, sum w l^2 (l = log w - K), weight ranked before x */
 } moments;
 
 #define MCHUNK 256 /* logs taken a chunk at a time (sl_base_log_n), then the sums */
 
-/* One entry into its lane k; a zero weight adds +0 to each sum (its l is taken as 0). */
+/* One entry into its lane k, its log less K (the caller's); a zero weight adds +0 to
+ * each sum (its l is taken as 0). */
 #define MOMENT_ADD(k, wi, Li, ranked)                                                                             \
     do {                                                                                                           \
-        double l_ = (wi) > 0 ? (Li) - K : 0.0;                                                                         \
+        double l_ = (wi) > 0 ? (Li) - K : 0.0;                                                                     \
         s[k] += (wi);                                                                                              \
         a[k] += (wi) * l_;                                                                                         \
         b[k] += (wi) * l_ * l_;                                                                                    \
