@@ -196,11 +196,10 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
                                  "computes its own softmax)");
     sl_stat_exact_input in;
     memset(&in, 0, sizeof in);
-    if (dtype_text) {
-        if (strcmp(dtype_text, "float32") && strcmp(dtype_text, "float64"))
-            return sl_base_error_set(err, SL_EINVAL, "samplab exact: --dtype takes float32 or float64, not '%s'",
-                                     dtype_text);
-    }
+    sl_fw_opts dt; /* --dtype, read as draw reads it */
+    memset(&dt, 0, sizeof dt);
+    if (sl_api_fw_dtype("exact", dtype_text, &dt, err))
+        return SL_EINVAL;
     if (sl_api_vec_read(src, &a->vec, err))
         return sl_api_lib_error(err, SL_EINVAL);
     const sl_vec *vec = &a->vec;
@@ -213,8 +212,8 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
     /* a binary source keeps its own dtype; text gets the framework's default
      * (torch.tensor(list) is float32, np.array(list) float64) */
     in.dtype = vec->own_dtype ? vec->dtype : is_torch ? SL_F32 : SL_F64;
-    if (dtype_text)
-        in.dtype = !strcmp(dtype_text, "float32") ? SL_F32 : SL_F64;
+    if (dt.dtype_set)
+        in.dtype = dt.dtype;
     double *pd = NULL;
     float *pf = NULL, *lg = NULL;
     int rc = SL_ENOMEM;

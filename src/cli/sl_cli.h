@@ -245,6 +245,8 @@ void sl_cli_sweep_point_at(const sl_cli_sweep *sw, size_t i, sl_cli_sweep_point 
 int sl_cli_sweep_gof_chain(const sl_cli_sweep_study *st);
 /* The option a spec key names ("top_k": --top-k), SL_CLI_NONE if none. */
 sl_cli_opt sl_cli_sweep_option(const char *key);
+/* The jobs a study can run, NULL-terminated; each writes <job>.jsonl. */
+extern const char *const sl_cli_sweep_jobs[];
 const char *sl_cli_sweep_number(double v, char *buf, size_t n);
 int sl_cli_sweep_value(const struct json_t *v, char *buf, size_t n, const char **out);
 /* Runs point i in this process (tmpdir: where a gof chain keeps its two files);

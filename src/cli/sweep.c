@@ -149,11 +149,13 @@ static void load_checkpoint(sl_cli_sweep_run *r, const char *path)
 /* What a sweep writes into DIR: checkpoint/, summary.md and <job>.jsonl. */
 static int sweep_entry(const char *name)
 {
-    static const char *const own[] = {"checkpoint", "summary.md", "draw.jsonl", "gof.jsonl", "replay.jsonl",
-                                      "check.jsonl", "calibrate.jsonl", "power.jsonl", "exact.jsonl", NULL};
-    for (const char *const *o = own; *o; o++)
-        if (!strcmp(name, *o))
+    if (!strcmp(name, "checkpoint") || !strcmp(name, "summary.md"))
+        return 1;
+    for (const char *const *job = sl_cli_sweep_jobs; *job; job++) {
+        size_t n = strlen(*job);
+        if (!strncmp(name, *job, n) && !strcmp(name + n, ".jsonl"))
             return 1;
+    }
     return 0;
 }
 
@@ -450,8 +452,7 @@ static int write_summary(const sl_cli_sweep_run *r, FILE *f)
 static int write_set(const sl_cli_sweep_run *r, const char *t)
 {
     char path[8192];
-    static const char *const jobs[] = {"draw", "gof", "replay", "check", "calibrate", "power", "exact", NULL};
-    for (const char *const *job = jobs; *job; job++) {
+    for (const char *const *job = sl_cli_sweep_jobs; *job; job++) {
         int any = 0;
         for (size_t k = 0; k < r->sw.n_studies; k++)
             any |= !strcmp(r->sw.studies[k].job, *job);

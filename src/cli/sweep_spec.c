@@ -175,7 +175,7 @@ static int spec_fail(const sl_cli_sweep *sw, const char *const *path, int depth,
 
 /* --- the jobs a point can run ------------------------------------------------ */
 
-static const char *const jobs[] = {"draw", "gof", "replay", "check", "calibrate", "power", "exact", NULL};
+const char *const sl_cli_sweep_jobs[] = {"draw", "gof", "replay", "check", "calibrate", "power", "exact", NULL};
 
 /* Keys the sweep itself sets from the grid; a study may not give them as settings. */
 static const char *const grid_keys[] = {"framework", "method", "seed", "logits", "probs", "tensor", "row",
@@ -367,7 +367,7 @@ static int check_study(sl_cli_sweep *sw, sl_cli_sweep_study *st, size_t k)
     path[2] = "job";
     if (!job)
         return spec_fail(sw, path, 2, "no \"job\" (draw, gof, replay, check, calibrate, power, exact)");
-    if (!json_is_string(job) || !in_list(jobs, json_string_value(job)))
+    if (!json_is_string(job) || !in_list(sl_cli_sweep_jobs, json_string_value(job)))
         return spec_fail(sw, path, 3, "not a job: draw, gof, replay, check, calibrate, power or exact");
     st->job = json_string_value(job);
     json_t *name = json_object_get(o, "name");
