@@ -35,7 +35,7 @@ _SETTINGS = {
     "presence_penalty": ("cfg.presence", "double"),
     "penalty_last_n": ("cfg.last_n", "long"),
     "min_keep": ("cfg.min_keep", "long"),
-    "defaults": ("cfg.defaults", "flag"),
+    "defaults": ("defaults", "flag"),
     "num_samples": ("num_samples", "size"),
     "replacement": ("replacement", "flag"),
     "simd_sum": ("simd_sum", "flag"),

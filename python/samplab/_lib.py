@@ -61,7 +61,7 @@ class LogitsCfg(ctypes.Structure):
                 ("context", ctypes.POINTER(ctypes.c_long)), ("context_n", ctypes.c_size_t),
                 ("has_last_n", ctypes.c_int), ("last_n", ctypes.c_long),
                 ("has_min_keep", ctypes.c_int), ("min_keep", ctypes.c_long),
-                ("defaults", ctypes.c_int), ("cpu", ctypes.c_int), ("transformers", ctypes.c_int),
+                ("cpu", ctypes.c_int), ("transformers", ctypes.c_int),
                 ("work", ctypes.c_void_p)]  # the C caller's scratch across runs: NULL here
 
 
@@ -71,6 +71,7 @@ class Settings(ctypes.Structure):
                 ("has_n", ctypes.c_int), ("n", ctypes.c_size_t),
                 ("has_num_samples", ctypes.c_int), ("num_samples", ctypes.c_size_t),
                 ("replacement", ctypes.c_int), ("simd_sum", ctypes.c_int), ("counts", ctypes.c_int),
+                ("defaults", ctypes.c_int),
                 ("dtype", ctypes.c_char_p), ("torch", ctypes.c_char_p), ("torch_build", ctypes.c_char_p),
                 ("llamacpp", ctypes.c_char_p), ("rand", ctypes.c_char_p), ("cpu", ctypes.c_char_p),
                 ("context", ctypes.c_char_p),

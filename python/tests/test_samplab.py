@@ -235,28 +235,36 @@ def golden_runs(name):
     return runs
 
 
-def hf_settings(text):
-    """generate()'s keyword arguments as samplab's options; --defaults gives its unset ones (top_k 50)"""
-    kw, args = {"defaults": True}, ["--defaults"]
-    if text == "default":
-        return kw, args
-    names = {"temperature": "temperature", "top_k": "top_k", "top_p": "top_p", "min_p": "min_p",
-             "typical_p": "typical", "repetition_penalty": "repetition_penalty"}
-    for item in text.split(","):
-        k, v = item.split(":")
-        key = names[k]
-        kw[key] = int(v) if key == "top_k" else float(v)
-        args += ["--" + key.replace("_", "-"), v]
+HF_NAMES = {"temperature": "temperature", "top_k": "top_k", "top_p": "top_p", "min_p": "min_p",
+            "typical_p": "typical", "repetition_penalty": "repetition_penalty"}
+
+
+def hf_settings(text, genconfig=None):
+    """generate()'s keyword arguments as samplab's options, then what the model's generation_config set
+    (generate() takes it for the ones the call leaves unset; samplab takes the library's defaults, so it is
+    given); the rest stays unset, for samplab's defaults (top_k 50)"""
+    kw, args = {}, []
+    for part in (text, genconfig):
+        if not part or part == "default":
+            continue
+        for item in part.split(","):
+            k, v = item.split(":")
+            key = HF_NAMES[k]
+            if key in kw:
+                continue
+            kw[key] = int(v) if key == "top_k" else float(v)
+            args += ["--" + key.replace("_", "-"), v]
     return kw, args
 
 
 GEN = [(f, "hf_generate.safetensors", "avx2") for f in golden_runs("hf_generate.txt")] + \
-      [(f, "hf_generate_avx512.safetensors", "avx512") for f in golden_runs("hf_generate_avx512.txt")]
+      [(f, "hf_generate_avx512.safetensors", "avx512") for f in golden_runs("hf_generate_avx512.txt")] + \
+      [(f, "hf_defaults.safetensors", "avx2") for f in golden_runs("hf_defaults.txt")]
 
 
 @pytest.mark.parametrize("run,st,cpu", GEN, ids=["%s-%s" % (g[2], g[0]["logits"]) for g in GEN])
 def test_replay_golden_generation_is_the_cli_and_transformers(run, st, cpu):
-    kw, args = hf_settings(run["settings"])
+    kw, args = hf_settings(run["settings"], run.get("genconfig"))
     path = os.path.join(CUR, st)
     r = samplab.replay(framework="hf", logits=path, tensor=run["logits"], context=run["prompt"], seed=run["seed"],
                        cpu=cpu, **kw)
@@ -266,10 +274,25 @@ def test_replay_golden_generation_is_the_cli_and_transformers(run, st, cpu):
     # and both are what transformers drew, word for word
     assert r.tokens == [int(t) for t in run["tokens"].split(",")]
     assert r.words == [int(w) for w in run["words"].split(",")]
+    # the settings in force: what was left unset is transformers' default, and named as such
+    unset = [k for k in HF_NAMES.values() if k not in kw]
+    assert r.defaulted == unset + ["min_keep"]
+    assert r.settings["top_k"] == kw.get("top_k", 50) and r.settings["min_p"] == kw.get("min_p")
     # the prompt as a list is the prompt as an inline list
     r2 = samplab.replay(framework="hf", logits=path, tensor=run["logits"],
                         context=[int(t) for t in run["prompt"].split(",")], seed=run["seed"], cpu=cpu, **kw)
     assert r2.json == r.json
+
+
+def test_defaults_keyword_is_refused_as_the_cli_refuses_it():
+    """since 0.2 the frameworks' defaults always apply: defaults=True is refused with the command's message"""
+    with pytest.raises(samplab.Error) as e:
+        samplab.pipeline(framework="hf", logits=[3, 2, 2, 1], defaults=True)
+    err = subprocess.run([BIN, "pipeline", "--framework", "hf", "--logits", "3,2,2,1", "--defaults"],
+                         capture_output=True, text=True)
+    assert err.returncode == 2 and str(e.value) == err.stderr.strip()
+    r = samplab.pipeline(framework="llamacpp", logits=[3, 2, 2, 1], top_k=0)
+    assert r.settings["top_k"] == 0 and r.settings["temperature"] == 0.8 and "top_k" not in r.defaulted
 
 
 def test_check_seeded_is_the_cli():
@@ -292,8 +315,8 @@ def test_check_seeded_is_the_cli():
 
 
 @pytest.mark.parametrize("kw,args,rc", [
-    (dict(framework="hf", tensor="r002.logits", context="1,17,300,42,7,99,5,250", defaults=True, cpu="avx2",
-          trials=20), ["--tensor", "r002.logits", "--context", "1,17,300,42,7,99,5,250", "--defaults", "--cpu",
+    (dict(framework="hf", tensor="r002.logits", context="1,17,300,42,7,99,5,250", cpu="avx2",
+          trials=20), ["--tensor", "r002.logits", "--context", "1,17,300,42,7,99,5,250", "--cpu",
                        "avx2", "--trials", 20], 0),
     (dict(framework="hf", tensor="r002.logits", context="1,17,300,42,7,99,5,250", top_k=3, cpu="avx2", trials=10),
      ["--tensor", "r002.logits", "--context", "1,17,300,42,7,99,5,250", "--top-k", 3, "--cpu", "avx2",
@@ -442,4 +465,4 @@ def test_assert_matches():
     run = golden_runs("hf_generate.txt")[0]
     tokens = [int(t) for t in run["tokens"].split(",")]
     assert_matches(tokens, framework="hf", logits=os.path.join(CUR, "hf_generate.safetensors"), tensor=run["logits"],
-                   context=run["prompt"], seed=run["seed"], defaults=True, cpu="avx2")
+                   context=run["prompt"], seed=run["seed"], cpu="avx2")

@@ -85,7 +85,8 @@ out:
     return rc;
 }
 
-char *sl_api_check_seeded_json(const sl_fw_type *ft, size_t T, const long *obs, const sl_api_divergence *d)
+char *sl_api_check_seeded_json(const sl_fw_type *ft, size_t T, const long *obs, const sl_api_divergence *d,
+                               const sl_logits_cfg *given)
 {
     size_t div = d->step;
     json_t *root = json_object();
@@ -98,6 +99,8 @@ char *sl_api_check_seeded_json(const sl_fw_type *ft, size_t T, const long *obs, 
         json_object_set_new(root, "p_observed", json_real(d->p_observed));
         json_object_set_new(root, "p_predicted", json_real(d->p_predicted));
     }
+    if (given)
+        sl_api_settings_echo(root, ft->pipeline, given);
     char *s = json_dumps(root, JSON_COMPACT);
     json_decref(root);
     return s;
@@ -296,6 +299,8 @@ int sl_api_check_log(const sl_fw_type *ft, const sl_fw_opts *fo, int logits_inpu
     c.dtype = fo->dtype;
     c.m = m;
     c.cfg = fo->cfg;
+    if (logits_input && ft->pipeline) /* the claim in force: its T and top-p are what the faults move */
+        sl_logits_cfg_resolve(ft->pipeline, &c.cfg, NULL);
     c.prompt_n = context_n;
     c.obs = obs;
     c.row_t = SIZE_MAX;
@@ -487,7 +492,8 @@ void sl_api_check_log_free(sl_api_check_log_result *R)
     R->out_why = NULL;
 }
 
-char *sl_api_check_log_json(const sl_fw_type *ft, const long *obs, const sl_api_check_log_result *R)
+char *sl_api_check_log_json(const sl_fw_type *ft, const long *obs, const sl_api_check_log_result *R,
+                            const sl_logits_cfg *given)
 {
     json_t *root = json_object(), *os = json_array(), *od = json_array();
     json_object_set_new(root, "framework", json_string(ft->name));
@@ -537,6 +543,8 @@ char *sl_api_check_log_json(const sl_fw_type *ft, const long *obs, const sl_api_
         json_object_set_new(pw, "top_p_detected", isnan(R->det[1]) ? json_null() : json_real(R->det[1]));
         json_object_set_new(root, "power", pw);
     }
+    if (given)
+        sl_api_settings_echo(root, ft->pipeline, given);
     char *s = json_dumps(root, JSON_COMPACT);
     json_decref(root);
     return s;
@@ -608,9 +616,11 @@ void sl_api_check_result_free(sl_api_check_result *r)
 
 char *sl_api_check_result_json(const sl_api_check_result *r)
 {
+    /* the settings in force, where a pipeline ran */
+    const sl_logits_cfg *given = r->g.logits_input && r->g.ft->pipeline ? &r->g.fo.cfg : NULL;
     if (r->seeded)
-        return sl_api_check_seeded_json(r->g.ft, r->g.steps.t, r->obs, &r->d);
-    return sl_api_check_log_json(r->g.ft, r->obs, &r->log);
+        return sl_api_check_seeded_json(r->g.ft, r->g.steps.t, r->obs, &r->d, given);
+    return sl_api_check_log_json(r->g.ft, r->obs, &r->log, given);
 }
 
 int sl_api_check(const sl_api_src *steps, int is_logits, const long *context, size_t context_n, const long *tokens,

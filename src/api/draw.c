@@ -100,6 +100,12 @@ static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_setting
     r->words = res.words;
     r->version = res.version;
     r->cpu = res.cpu;
+    if (ft->pipeline && is_logits) {
+        r->pipeline = ft->pipeline;
+        r->given = s->cfg;
+        r->given.context = NULL;
+        r->given.context_n = 0;
+    }
     return SL_OK;
 }
 
@@ -225,9 +231,10 @@ char *sl_api_draw_result_json(const sl_api_draw_result *r)
      * stream through the session): O(V) memory whatever n, and r->tokens is NULL */
     if (r->counts)
         return sl_api_fw_counts_json(r->counts, r->V, r->rng_name, r->word_bits, r->words,
-                                     r->framework ? r->version : NULL, r->framework ? r->cpu : NULL);
+                                     r->framework ? r->version : NULL, r->framework ? r->cpu : NULL, r->pipeline,
+                                     &r->given);
     return sl_api_draw_json(r->tokens, r->n, r->k, r->nested, r->V, r->counts != NULL, r->rng_name, r->word_bits,
-                            r->words, r->version, r->cpu);
+                            r->words, r->version, r->cpu, r->pipeline, &r->given);
 }
 
 int sl_api_draw(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err)

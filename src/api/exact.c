@@ -25,7 +25,21 @@ static json_t *json_ids(const size_t *ids, size_t n)
     return a;
 }
 
-char *sl_api_exact_json(const sl_stat_exact_result *r, const sl_stat_exact_type *t, const sl_vec *vec)
+/* exact audits the final draw on softmax(logits / T), no framework stage: its
+ * one setting is that T, exact's own (1 when not given), not a framework's. */
+static const sl_logits_default exact_defaults[] = {
+    {SL_KEY_TEMPERATURE, 0, 1.0, "exact's softmax(logits / T): T = 1 (no framework stage runs)"},
+    {SL_KEY_COUNT, 0, 0, NULL},
+};
+static const sl_logits_pipeline_type exact_softmax = {
+    .name = "exact",
+    .summary = "the softmax exact takes of --logits",
+    .accepts = SL_OPT_TEMPERATURE,
+    .defaults = exact_defaults,
+};
+
+char *sl_api_exact_json(const sl_stat_exact_result *r, const sl_stat_exact_type *t, const sl_vec *vec,
+                        const sl_logits_cfg *given)
 {
     json_t *o = json_object();
     char rat[96];
@@ -66,6 +80,8 @@ char *sl_api_exact_json(const sl_stat_exact_result *r, const sl_stat_exact_type 
         json_array_append_new(paths, po);
     }
     json_object_set_new(o, "paths", paths);
+    if (given)
+        sl_api_settings_echo(o, &exact_softmax, given);
     json_t *ideal = json_array(), *induced = json_array();
     for (size_t i = 0; i < r->V; i++) {
         json_array_append_new(ideal, json_real(r->ideal[i]));
@@ -113,6 +129,8 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
     int has_t = s->cfg.has_temperature;
     double temperature = has_t ? s->cfg.temperature : 1.0;
     size_t k = s->has_num_samples ? s->num_samples : 1;
+    if (sl_api_no_defaults_flag("exact", s, err))
+        return SL_EINVAL;
     if (!!method == !!framework)
         return sl_base_error_set(err, SL_EINVAL, "samplab exact: give exactly one of --framework F and --method M");
     if (has_t && !is_logits)
@@ -252,10 +270,14 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
             in.logits_f = lg;
         }
     }
-    if ((rc = sl_stat_exact_run(t, &in, &a->res, err)))
+    if ((rc = sl_stat_exact_run(t, &in, &a->res, err))) {
         sl_api_lib_error(err, rc);
-    else
+    } else {
         a->t = t;
+        a->from_logits = is_logits;
+        a->given.has_temperature = has_t;
+        a->given.temperature = s->cfg.temperature;
+    }
 out:
     free(pd);
     free(pf);
@@ -272,7 +294,7 @@ int sl_api_exact(const sl_api_src *src, int is_logits, const sl_api_settings *s,
     int rc = sl_api_exact_run(src, is_logits, s, &a, err);
     if (rc)
         return rc;
-    *json = sl_api_exact_json(&a.res, a.t, &a.vec);
+    *json = sl_api_exact_json(&a.res, a.t, &a.vec, a.from_logits ? &a.given : NULL);
     rc = *json ? SL_OK : sl_base_error_set(err, SL_ENOMEM, "samplab exact: out of memory for JSON");
     sl_api_exact_audit_free(&a);
     return rc;

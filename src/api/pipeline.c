@@ -8,7 +8,8 @@
 
 #include "api/sl_api.h"
 
-char *sl_api_pipeline_json(const sl_logits_pipeline_type *t, const sl_logits_result *res, int cpu)
+char *sl_api_pipeline_json(const sl_logits_pipeline_type *t, const sl_logits_result *res, int cpu,
+                           const sl_logits_cfg *given)
 {
     json_t *root = json_object(), *kept = json_array(), *probs = json_array(), *steps = json_array();
     for (size_t i = 0; i < res->V; i++) {
@@ -25,7 +26,9 @@ char *sl_api_pipeline_json(const sl_logits_pipeline_type *t, const sl_logits_res
     json_object_set_new(root, "steps", steps);
     json_object_set_new(root, "kept", kept);
     json_object_set_new(root, "probs", probs);
-    char *s = json_dumps(root, JSON_REAL_PRECISION(res->precision == 32 ? 9 : 17) | JSON_COMPACT);
+    sl_api_settings_echo(root, t, given);
+    int digits = sl_api_settings_digits(t, given, res->precision == 32 ? 9 : 17);
+    char *s = json_dumps(root, JSON_REAL_PRECISION(digits) | JSON_COMPACT);
     json_decref(root);
     return s;
 }
@@ -93,6 +96,9 @@ int sl_api_pipeline_run(const sl_api_src *src, const sl_api_settings *s, sl_api_
     } else {
         r->t = t;
         r->cpu = cfg.cpu;
+        r->given = cfg;
+        r->given.context = NULL;
+        r->given.context_n = 0;
         if (t == &sl_logits_pipeline_candle_type && !cfg.has_temperature && (cfg.has_top_k || cfg.has_top_p))
             r->note = "candle without --temperature is ArgMax (LogitsProcessor::new(seed, None, ..)): --top-k and "
                       "--top-p act only with a temperature";
@@ -116,7 +122,7 @@ int sl_api_pipeline(const sl_api_src *src, const sl_api_settings *s, char **json
     int rc = sl_api_pipeline_run(src, s, &r, err);
     if (rc)
         return rc;
-    *json = sl_api_pipeline_json(r.t, &r.res, r.cpu);
+    *json = sl_api_pipeline_json(r.t, &r.res, r.cpu, &r.given);
     sl_api_pipeline_result_free(&r);
     return *json ? SL_OK : sl_base_error_set(err, SL_ENOMEM, "samplab pipeline: out of memory writing JSON");
 }

@@ -58,7 +58,6 @@ const char *sl_api_refused(const sl_api_settings *s, int is_logits, unsigned acc
         {c->has_penalty, SL_OPT_PENALTY, "--repetition-penalty"},
         {s->context != NULL, SL_OPT_PENALTY, "--context"},
         {c->has_min_keep, SL_OPT_MIN_KEEP, "--min-keep"},
-        {c->defaults, SL_OPT_DEFAULTS, "--defaults"},
         {c->has_last_n, SL_OPT_LAST_N, "--penalty-last-n"},
         {c->has_freq, SL_OPT_FREQ_PRESENCE, "--frequency-penalty"},
         {c->has_presence, SL_OPT_FREQ_PRESENCE, "--presence-penalty"},
@@ -115,9 +114,22 @@ int sl_api_fw_dtype(const char *cmd, const char *dtype, sl_fw_opts *fo, sl_error
     return SL_OK;
 }
 
+int sl_api_no_defaults_flag(const char *cmd, const sl_api_settings *s, sl_error *err)
+{
+    if (!s->defaults)
+        return SL_OK;
+    return sl_base_error_set(err, SL_EINVAL,
+                             "samplab %s: --defaults is gone: each framework's own defaults now always apply to the "
+                             "settings left unset (samplab 0.2); drop it, and give a setting's neutral value to turn "
+                             "its default off (--top-k 0; docs/pipelines.md)",
+                             cmd);
+}
+
 int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl_error *err)
 {
     memset(fo, 0, sizeof *fo);
+    if (sl_api_no_defaults_flag(cmd, s, err))
+        return SL_EINVAL;
     fo->cfg = s->cfg;
     fo->cfg.context = NULL;
     fo->cfg.context_n = 0;

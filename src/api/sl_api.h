@@ -92,9 +92,10 @@ typedef struct sl_api_settings {
     int has_n; size_t n;
     int has_num_samples; size_t num_samples;
     int replacement, simd_sum, counts;
+    int defaults;             /* --defaults given: refused (each framework's defaults always apply since 0.2) */
     const char *dtype, *torch, *torch_build, *llamacpp, *rand, *cpu;
     const char *context;      /* token ids: a SRC (inline list or file) */
-    sl_logits_cfg cfg;        /* --temperature ... --defaults; its context and cpu are set from the fields above */
+    sl_logits_cfg cfg;        /* --temperature ... --min-keep; its context and cpu are set from the fields above */
     int has_alpha; double alpha;
     int has_null_reps; size_t null_reps;
     int has_trials; size_t trials;
@@ -121,7 +122,9 @@ int sl_api_lib_error(sl_error *err, int rc);
 int sl_api_lib_error_in(sl_error *err, const char *source, int rc);
 /* --seed (default 42) and, with_stream, --stream. */
 int sl_api_seed(const sl_api_settings *s, int with_stream, sl_seed *out, sl_error *err);
-/* The framework settings of s (no vector, no context) for command cmd. */
+/* --defaults refused (samplab 0.2: each framework's defaults always apply), or SL_OK. */
+int sl_api_no_defaults_flag(const char *cmd, const sl_api_settings *s, sl_error *err);
+/* The framework settings of s (no vector, no context) for command cmd; refuses --defaults. */
 int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl_error *err);
 /* Token ids from SRC, each in 0..V-1 (`what` names them: "context", "token"); an
  * inline list's messages name it by `opt`, the option that gave it ("--context"). */
@@ -149,6 +152,8 @@ typedef struct sl_api_draw_result {
     uint64_t words;
     const char *version, *cpu; /* a framework's release and CPU kernel (NULL for a method) */
     const char *note;         /* a framework's remark on the settings, set before it runs, or NULL */
+    const sl_logits_pipeline_type *pipeline; /* the framework's pipeline when it ran (logits), else NULL */
+    sl_logits_cfg given;      /* the settings given (no context): --json echoes them in force */
     uint64_t done;            /* stopped by prog (SL_EINTR): the draws (a framework: the calls) made */
 } sl_api_draw_result;
 /* The settings checked as the command checks them, the source read, the
@@ -201,6 +206,7 @@ typedef struct sl_api_pipeline_result {
     const sl_logits_pipeline_type *t;
     sl_logits_result res;
     int cpu;                  /* the --cpu setting, SL_CPU_* */
+    sl_logits_cfg given;      /* the settings given (no context): --json echoes them in force */
     const char *note;         /* a remark on the settings (static; the command prints it as a note), or NULL */
 } sl_api_pipeline_result;
 /* The settings checked as the command checks them, the source read, the
@@ -221,6 +227,8 @@ typedef struct sl_api_exact_audit {
     sl_stat_exact_result res;
     const sl_stat_exact_type *t;
     sl_vec vec;
+    int from_logits;
+    sl_logits_cfg given;      /* --temperature as given: the softmax exact takes of --logits */
 } sl_api_exact_audit;
 /* The settings checked as the command checks them, the source read, the audit
  * run (one path for the command and the call); free with sl_api_exact_audit_free. */
@@ -246,23 +254,41 @@ char *sl_api_gof_json(const sl_api_ref *ref, const char *draws_name, const sl_st
  * counts the V counts of the tokens; then the generator and its words. */
 char *sl_api_draw_json(const long *tokens, size_t n, size_t k, int nested, size_t V, int counts,
                        const char *rng_name, unsigned word_bits, uint64_t words, const char *version,
-                       const char *cpu);
+                       const char *cpu, const sl_logits_pipeline_type *t, const sl_logits_cfg *given);
 /* draw --counts --json from V counts (a method's draws, counted as made). */
 char *sl_api_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsigned word_bits, uint64_t words);
 /* The same with a framework's release and CPU kernel (each NULL: left out), as
- * draw --framework F --counts --json prints them. */
+ * draw --framework F --counts --json prints them; with t (draw json too) the
+ * settings in force of pipeline t for those given (sl_api_settings_echo). */
 char *sl_api_fw_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsigned word_bits, uint64_t words,
-                            const char *version, const char *cpu);
+                            const char *version, const char *cpu, const sl_logits_pipeline_type *t,
+                            const sl_logits_cfg *given);
 
-/* pipeline --json: res of pipeline t (cpu: the --cpu setting, SL_CPU_*). */
-char *sl_api_pipeline_json(const sl_logits_pipeline_type *t, const sl_logits_result *res, int cpu);
+/* pipeline --json: res of pipeline t (cpu: the --cpu setting, SL_CPU_*) run with
+ * the settings given (what they leave unset: t's defaults, echoed). */
+char *sl_api_pipeline_json(const sl_logits_pipeline_type *t, const sl_logits_result *res, int cpu,
+                           const sl_logits_cfg *given);
+
+/* ---------------------------------------------------------------- the settings in force (api/echo.c) */
+
+struct json_t;
+/* Sets "settings" (each setting of pipeline t: the value in force, null where
+ * the library's default is unset) and "defaulted" (the names the defaults
+ * decided) on the object o, for the settings given. */
+void sl_api_settings_echo(struct json_t *o, const sl_logits_pipeline_type *t, const sl_logits_cfg *given);
+/* The JSON_REAL_PRECISION at which every echoed value reads back as itself
+ * (Python repr's digits), at least min: for objects whose other numbers need
+ * no more (draw, replay, pipeline). */
+int sl_api_settings_digits(const sl_logits_pipeline_type *t, const sl_logits_cfg *given, int min);
 
 /* ---------------------------------------------------------------- exact (api/exact.c) */
 
 /* 1 - (1 - p)^(10^9): a failure path's chance in 10^9 calls. */
 double sl_api_per_billion(double p);
-/* exact --json for the audit t of vec. */
-char *sl_api_exact_json(const sl_stat_exact_result *r, const sl_stat_exact_type *t, const sl_vec *vec);
+/* exact --json for the audit t of vec; given (NULL for --probs): the --temperature
+ * of exact's own softmax, echoed in force ("settings", "defaulted"). */
+char *sl_api_exact_json(const sl_stat_exact_result *r, const sl_stat_exact_type *t, const sl_vec *vec,
+                        const sl_logits_cfg *given);
 
 /* ---------------------------------------------------------------- replay (api/replay.c) */
 
@@ -273,6 +299,8 @@ typedef struct sl_api_run {
     uint64_t *words;
     size_t *kept;
     const char *rng_name;
+    const sl_logits_pipeline_type *pipeline; /* ft's pipeline when it ran on logits, else NULL */
+    sl_logits_cfg given;      /* the settings given (no context): --json echoes them in force */
 } sl_api_run;
 /* replay --json: one run (all 0), or nr runs with the step each departs from runs[0] (T: never). */
 char *sl_api_replay_json(const sl_api_run *runs, size_t nr, const size_t *depart, size_t T, int all);
@@ -323,7 +351,9 @@ typedef struct sl_api_divergence {
 } sl_api_divergence;
 int sl_api_check_seeded(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, const long *obs,
                         sl_api_divergence *out, sl_error *err);
-char *sl_api_check_seeded_json(const sl_fw_type *ft, size_t T, const long *obs, const sl_api_divergence *d);
+/* given (NULL: no pipeline ran): the settings given, echoed in force (sl_api_settings_echo). */
+char *sl_api_check_seeded_json(const sl_fw_type *ft, size_t T, const long *obs, const sl_api_divergence *d,
+                               const sl_logits_cfg *given);
 
 #define SL_API_CHECK_MAX_TRIALS 100000 /* simulated logs per fault size: each is a whole generation */
 /* Without a seed: the observed log (obs, one id per step of m) against the
@@ -351,7 +381,8 @@ int sl_api_check_log(const sl_fw_type *ft, const sl_fw_opts *fo, int logits_inpu
                      const long *context, size_t context_n, const long *obs, double alpha, size_t trials,
                      sl_api_check_log_result *r, sl_error *err);
 void sl_api_check_log_free(sl_api_check_log_result *r);
-char *sl_api_check_log_json(const sl_fw_type *ft, const long *obs, const sl_api_check_log_result *r);
+char *sl_api_check_log_json(const sl_fw_type *ft, const long *obs, const sl_api_check_log_result *r,
+                            const sl_logits_cfg *given);
 
 /* `samplab check` as a struct: the generation, the observed ids and, with a
  * seed, the first divergence, else the test of the whole log. */

@@ -3,7 +3,7 @@
  * pipelines. For each framework: kept count, entropy, top tokens; for each
  * pair: total variation distance, the ids one keeps and the other drops, and
  * a translation — other settings for one framework that reproduce the
- * other's distribution, found by a rule (defaults made explicit, min-p moved
+ * other's distribution, found by a rule (the source's defaults written out, min-p moved
  * across temperature: ln m' = T ln m) or, on these logits only, by top-k =
  * the other's kept count at its temperature — each verified by running it. */
 #include <jansson.h>
@@ -53,14 +53,51 @@ static sl_logits_cfg cmp_cfg_for(const sl_logits_pipeline_type *t, const sl_logi
     return r;
 }
 
-/* the temperature framework t really applies under cfg */
+/* the temperature framework t really applies under cfg (its default when unset) */
 static double cmp_effective_t(const sl_logits_pipeline_type *t, const sl_logits_cfg *c)
 {
-    if (c->has_temperature)
-        return c->temperature;
-    if (t == &sl_logits_pipeline_llamacpp_type && c->defaults)
-        return 0.8;
-    return 1.0;
+    sl_logits_cfg r = *c;
+    sl_logits_cfg_resolve(t, &r, NULL);
+    return r.has_temperature ? r.temperature : 1.0;
+}
+
+/* The value at which a stage does nothing, in every pipeline that has it (0:
+ * none; penalties are off unless given, last_n and min_keep only shape a stage). */
+static int cmp_off(sl_logits_key k, double *off)
+{
+    static const double v[SL_KEY_COUNT] = {[SL_KEY_TEMPERATURE] = 1.0, [SL_KEY_TOP_K] = 0, [SL_KEY_TOP_P] = 1.0,
+                                           [SL_KEY_MIN_P] = 0, [SL_KEY_TYPICAL] = 1.0};
+    *off = v[k];
+    return k <= SL_KEY_TYPICAL;
+}
+
+/* The defaults of t that act (change something) where c leaves the setting
+ * unset, as bits 1u << key; in force: c resolved by t. */
+static unsigned cmp_acting(const sl_logits_pipeline_type *t, const sl_logits_cfg *c, sl_logits_cfg *in_force)
+{
+    unsigned got, acting = 0;
+    *in_force = *c;
+    sl_logits_cfg_resolve(t, in_force, &got);
+    for (int k = 0; k < SL_KEY_COUNT; k++) {
+        double v, off;
+        if ((got & (1u << k)) && sl_logits_cfg_get(in_force, (sl_logits_key)k, &v) && cmp_off((sl_logits_key)k, &off) &&
+            v != off)
+            acting |= 1u << k;
+    }
+    return acting;
+}
+
+/* A candidate for x says everything it means: each stage x's defaults would add
+ * where the candidate leaves it unset is turned off (x's default is not the
+ * source's). */
+static void cmp_pin(const sl_logits_pipeline_type *x, sl_logits_cfg *c)
+{
+    sl_logits_cfg r;
+    unsigned acting = cmp_acting(x, c, &r);
+    double off;
+    for (int k = 0; k < SL_KEY_COUNT; k++)
+        if ((acting & (1u << k)) && cmp_off((sl_logits_key)k, &off))
+            sl_logits_cfg_set(c, (sl_logits_key)k, off);
 }
 
 /* What the printed commands say after --context, and the source and kernel
@@ -114,8 +151,6 @@ static void cmp_args(const sl_logits_cfg *c, char *buf, size_t len)
     size_t n = 0;
     buf[0] = 0;
 #define ADD(...) n += (size_t)snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__)
-    if (c->defaults)
-        ADD(" --defaults");
     if (c->has_temperature)
         ADD(" --temperature %.9g", c->temperature);
     if (c->has_top_k)
@@ -141,7 +176,7 @@ static unsigned cmp_bits(const sl_logits_cfg *c)
     return (c->has_temperature ? SL_OPT_TEMPERATURE : 0) | (c->has_top_k ? SL_OPT_TOP_K : 0) |
            (c->has_top_p ? SL_OPT_TOP_P : 0) | (c->has_min_p ? SL_OPT_MIN_P : 0) |
            (c->has_typical ? SL_OPT_TYPICAL : 0) | (c->has_penalty ? SL_OPT_PENALTY : 0) |
-           (c->has_min_keep ? SL_OPT_MIN_KEEP : 0) | (c->defaults ? SL_OPT_DEFAULTS : 0) |
+           (c->has_min_keep ? SL_OPT_MIN_KEEP : 0) |
            (c->has_last_n ? SL_OPT_LAST_N : 0) | (c->has_freq || c->has_presence ? SL_OPT_FREQ_PRESENCE : 0);
 }
 
@@ -232,37 +267,34 @@ static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_
         base.has_min_keep = 1;
         base.min_keep = user->min_keep;
     }
-    /* rule 1: the source's defaults written out, the rest as given */
-    if (user->defaults && (y->t == &sl_logits_pipeline_hf_type || y->t == &sl_logits_pipeline_llamacpp_type)) {
-        sl_logits_cfg c = *user;
-        c.defaults = 0;
-        c.has_min_keep = 0;
+    /* the source's settings in force (what the user left unset: its defaults) */
+    sl_logits_cfg yc;
+    unsigned yact = cmp_acting(y->t, user, &yc);
+    /* rule 1: the source's defaults that act written out, the rest as given */
+    if (yact) {
+        sl_logits_cfg c1 = *user;
+        c1.has_min_keep = 0;
+        double yv;
+        for (int k = 0; k < SL_KEY_COUNT; k++)
+            if ((yact & (1u << k)) && sl_logits_cfg_get(&yc, (sl_logits_key)k, &yv))
+                sl_logits_cfg_set(&c1, (sl_logits_key)k, yv);
         if (x == &sl_logits_pipeline_llamacpp_type && user->has_penalty) {
-            c.has_last_n = base.has_last_n;
-            c.last_n = base.last_n;
+            c1.has_last_n = base.has_last_n;
+            c1.last_n = base.last_n;
         }
-        if (y->t == &sl_logits_pipeline_hf_type && !c.has_top_k) {
-            c.has_top_k = 1;
-            c.top_k = 50;
-        }
-        if (y->t == &sl_logits_pipeline_llamacpp_type) {
-            if (!c.has_top_k) { c.has_top_k = 1; c.top_k = 40; }
-            if (!c.has_top_p) { c.has_top_p = 1; c.top_p = 0.95; }
-            if (!c.has_min_p) { c.has_min_p = 1; c.min_p = 0.05; }
-            if (!c.has_temperature) { c.has_temperature = 1; c.temperature = 0.8; }
-        }
-        cand[n] = c;
-        snprintf(scope[n++], sizeof scope[0], "rule: %s's --defaults written out", y->t->name);
+        cand[n] = c1;
+        snprintf(scope[n++], sizeof scope[0], "rule: %s's defaults written out", y->t->name);
     }
-    /* rule 2: min-p across temperature (llama.cpp filters before T) */
-    if (user->has_min_p && !user->has_top_p && !user->has_typical && ty > 0 &&
+    /* rule 2: min-p across temperature (llama.cpp filters before T), where the
+     * source runs no top-p or typical (given or by default) */
+    if (user->has_min_p && !(yc.has_top_p && yc.top_p < 1) && !(yc.has_typical && yc.typical < 1) && ty > 0 &&
         ((x == &sl_logits_pipeline_llamacpp_type) != (y->t == &sl_logits_pipeline_llamacpp_type))) {
         sl_logits_cfg c = base;
         c.has_temperature = 1;
         c.temperature = ty;
-        if (user->has_top_k) {
+        if (yc.has_top_k && yc.top_k > 0) {
             c.has_top_k = 1;
-            c.top_k = user->top_k;
+            c.top_k = yc.top_k;
         }
         c.has_min_p = 1;
         c.min_p = x == &sl_logits_pipeline_llamacpp_type ? pow(user->min_p, ty) : pow(user->min_p, 1.0 / ty);
@@ -273,8 +305,8 @@ static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_
      * others' top-p P after top-k K is candle's p = P*m (on these logits) */
     if (x == &sl_logits_pipeline_candle_type && user->has_top_p && !user->has_min_p && !user->has_typical && ty > 0 &&
         (y->t == &sl_logits_pipeline_hf_type || y->t == &sl_logits_pipeline_vllm_type || y->t == &sl_logits_pipeline_tutorial_type) &&
-        (user->has_top_k || (user->defaults && y->t == &sl_logits_pipeline_hf_type))) {
-        long k = user->has_top_k ? user->top_k : 50;
+        yc.has_top_k && yc.top_k > 0) {
+        long k = yc.top_k;
         double m;
         if ((out->rc = cmp_candle_topk_mass(v, &base, ty, k, &m, &out->err)))
             return;
@@ -315,6 +347,7 @@ static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_
             cand[i].has_temperature = 1;
             cand[i].temperature = ty;
         }
+        cmp_pin(x, &cand[i]);
         cmp_round9(&cand[i]);
         if (cmp_bits(&cand[i]) & ~x->accepts)
             continue;
@@ -389,7 +422,7 @@ static void cmp_notes(const sl_cli_logits_args *a, int has_hf, int has_candle, F
 {
     char buf[512];
     const sl_logits_cfg *c = &a->cfg;
-    if (has_hf && c->defaults && !c->has_top_k) {
+    if (has_hf && !c->has_top_k) {
         snprintf(buf, sizeof buf,
                  "transformers generate(do_sample=True, temperature=%.9g) keeps top_k=50 by default: it equals "
                  "candle Sampling::TopK { k: 50, temperature: %.9g }, not Sampling::All",
@@ -399,7 +432,7 @@ static void cmp_notes(const sl_cli_logits_args *a, int has_hf, int has_candle, F
         if (jnotes)
             json_array_append_new(jnotes, json_string(buf));
     }
-    if (has_hf && (c->has_top_k || c->defaults) && c->has_top_p) {
+    if (has_hf && (!c->has_top_k || c->top_k != 0) && c->has_top_p) {
         snprintf(buf, sizeof buf,
                  "transformers top-k then top-p renormalises after top-k; candle's TopKThenTopP does not "
                  "(top-p on the raw top-k mass). In candle use TopP with a sample_f closure that keeps the "

@@ -110,9 +110,9 @@ static int print_text(const sl_stat_exact_result *r, const sl_stat_exact_type *t
     return 0;
 }
 
-static int print_json(const sl_stat_exact_result *r, const sl_stat_exact_type *t, const sl_vec *vec)
+static int print_json(const sl_api_exact_audit *a)
 {
-    char *s = sl_api_exact_json(r, t, vec);
+    char *s = sl_api_exact_json(&a->res, a->t, &a->vec, a->from_logits ? &a->given : NULL);
     if (!s)
         return 2;
     puts(s);
@@ -144,7 +144,7 @@ int sl_cli_exact_main(int argc, char **argv)
     sl_error err;
     if (sl_api_exact_run(&src, v[SL_CLI_LOGITS].given, &s, &a, &err))
         return sl_cli_api_fail(&err);
-    int rc = v[SL_CLI_JSON].given ? print_json(&a.res, a.t, &a.vec) : print_text(&a.res, a.t, &a.vec, v[SL_CLI_TOKENS].given);
+    int rc = v[SL_CLI_JSON].given ? print_json(&a) : print_text(&a.res, a.t, &a.vec, v[SL_CLI_TOKENS].given);
     sl_api_exact_audit_free(&a);
     return rc;
 }

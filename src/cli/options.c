@@ -65,9 +65,9 @@ const sl_cli_option sl_cli_options[SL_CLI_OPT_COUNT] = {
         "the token ids a penalty applies to (inline list or file)"),
     OPT(SL_CLI_MIN_KEEP, "--min-keep", SL_CLI_LONG, SL_CLI_G_SAMPLING, SL_OPT_MIN_KEEP, "N",
         "hf min_tokens_to_keep (default 1); llamacpp min_keep (default 0)"),
-    OPT(SL_CLI_DEFAULTS, "--defaults", SL_CLI_FLAG, SL_CLI_G_SAMPLING, SL_OPT_DEFAULTS, NULL,
-        "the framework's own defaults: hf top_k 50; llamacpp top-k 40, top-p 0.95,\n"
-        "min-p 0.05, T 0.8; vllm none"),
+    OPT(SL_CLI_DEFAULTS, "--defaults", SL_CLI_FLAG, SL_CLI_G_SAMPLING, 0, NULL,
+        "refused since 0.2: each framework's own defaults always apply to what is left\n"
+        "unset (hf top_k 50; llamacpp top-k 40, top-p 0.95, min-p 0.05, T 0.8)"),
     OPT(SL_CLI_PENALTY_LAST_N, "--penalty-last-n", SL_CLI_LONG, SL_CLI_G_LLAMA_PENALTY, SL_OPT_LAST_N, "N",
         "llamacpp: how many of the last --context ids are penalised (default 64)"),
     OPT(SL_CLI_FREQUENCY_PENALTY, "--frequency-penalty", SL_CLI_DOUBLE, SL_CLI_G_LLAMA_PENALTY,
@@ -587,6 +587,7 @@ void sl_cli_settings_from(const sl_cli_parsed *p, sl_api_settings *s)
     s->replacement = v[SL_CLI_REPLACEMENT].given;
     s->simd_sum = v[SL_CLI_SIMD_SUM].given;
     s->counts = v[SL_CLI_COUNTS].given;
+    s->defaults = v[SL_CLI_DEFAULTS].given;
     s->dtype = v[SL_CLI_DTYPE].text;
     s->torch = v[SL_CLI_TORCH].text;
     s->torch_build = v[SL_CLI_TORCH_BUILD].text;

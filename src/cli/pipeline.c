@@ -42,7 +42,6 @@ void sl_cli_logits_from(const sl_cli_parsed *p, sl_cli_logits_args *a)
     LNG(SL_CLI_PENALTY_LAST_N, last_n);
 #undef DBL
 #undef LNG
-    c->defaults = v[SL_CLI_DEFAULTS].given;
     a->cpu_text = v[SL_CLI_CPU].text;
 }
 
@@ -99,7 +98,7 @@ int sl_cli_pipeline_main(int argc, char **argv)
         sl_cli_errf("samplab pipeline: note: %s\n", r.note);
     int rc = 0;
     if (po.a[SL_CLI_JSON].given) {
-        char *js = sl_api_pipeline_json(r.t, &r.res, r.cpu);
+        char *js = sl_api_pipeline_json(r.t, &r.res, r.cpu, &r.given);
         if (!js) {
             sl_cli_errf("samplab pipeline: out of memory writing JSON\n");
             rc = 2;

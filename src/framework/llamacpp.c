@@ -74,7 +74,7 @@ static int llamacpp_open(sl_fw_session *s, sl_error *err)
         return sl_base_error_set(err, SL_ENOMEM, "llamacpp: out of memory");
     st->dist = sl_draw_llama_dist_type;
     st->dist.param = s->variant->code ? &sl_draw_llama_0_7_0 : &sl_draw_llama_pr15704;
-    double T = o->cfg.has_temperature ? o->cfg.temperature : o->cfg.defaults ? 0.8 : 1.0;
+    double T = o->cfg.temperature; /* in force: common_params_sampling's 0.8 when unset */
     st->greedy = s->variant->code && T <= 0;
     return SL_OK;
 }
@@ -152,7 +152,7 @@ const sl_fw_type sl_fw_llamacpp_type = {
     .variant_option = "--llamacpp",
     .variants = llamacpp_variants,
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
-               SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS | SL_OPT_LLAMA_VERSION | SL_OPT_LAST_N |
+               SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_LLAMA_VERSION | SL_OPT_LAST_N |
                SL_OPT_FREQ_PRESENCE,
     .input_why = "its samplers work on logits",
     .pipeline = &sl_logits_pipeline_llamacpp_type,

@@ -64,6 +64,9 @@ int sl_fw_session_open(sl_fw_session *s, const sl_fw_type *t, const sl_fw_opts *
     s->o = *o;
     s->logits_input = (t->accepts & SL_OPT_LOGITS) && (o->logits || !(t->accepts & SL_OPT_PROBS));
     s->o.probs = s->o.logits = NULL;
+    /* the settings in force: what o leaves unset takes the library's default */
+    if (t->pipeline && s->logits_input)
+        sl_logits_cfg_resolve(t->pipeline, &s->o.cfg, NULL);
     s->k = 1;
     sl_seed seed;
     memset(&seed, 0, sizeof seed);

@@ -75,10 +75,25 @@ done:
     return rc;
 }
 
+/* candle-transformers 0.11 LogitsProcessor::new(seed, temperature: Option<f64>,
+ * top_p: Option<f64>): the caller passes each, and None is the library's
+ * "unset": no temperature is Sampling::ArgMax, no top_p is Sampling::All.
+ * Sampling::TopK's k and apply_repeat_penalty have no default (the caller
+ * builds them or not). The candle examples' command-line defaults (e.g.
+ * --temperature 0.8, --repeat-penalty 1.1) are the examples', not the library's. */
+static const sl_logits_default candle_defaults[] = {
+    {SL_KEY_TEMPERATURE, 1, 0, "temperature: None (Sampling::ArgMax)"},
+    {SL_KEY_TOP_K, 1, 0, "no Sampling::TopK"},
+    {SL_KEY_TOP_P, 1, 0, "top_p: None"},
+    {SL_KEY_PENALTY, 1, 0, "apply_repeat_penalty not called"},
+    {SL_KEY_COUNT, 0, 0, NULL},
+};
+
 const sl_logits_pipeline_type sl_logits_pipeline_candle_type = {
     .name = "candle",
     .summary = "LogitsProcessor 0.11: repeat penalty -> T (ArgMax < 1e-7) -> softmax -> top-k (exactly k) -> "
                "top-p (no renormalisation)",
     .accepts = SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_PENALTY,
     .run = candle_pipeline_run,
+    .defaults = candle_defaults,
 };

@@ -11,8 +11,10 @@
  * chain order of common/sampling.cpp common_sampler_init (penalties → dry →
  * top-n-sigma → top-k → typical → top-p → min-p → xtc → temperature → dist;
  * dry, top-n-sigma and xtc are off by default and not emulated) with the
- * defaults of common/common.h common_params_sampling (top_k 40, top_p 0.95,
- * min_p 0.05, temp 0.8, penalty_last_n 64, repeat 1.0, typical 1.0, min_keep 0).
+ * defaults of common/common.h common_params_sampling (the table at the end:
+ * top_k 40, top_p 0.95, min_p 0.05, temp 0.8, penalty_last_n 64, repeat 1.0,
+ * typical 1.0, min_keep 0; llama-completion 0.7.0 prints them,
+ * data/golden/current/llamacpp_defaults.txt).
  *
  * Every filter works on the current candidate array and recomputes its own
  * softmax over it (so each sees a renormalised distribution); top-k keeps
@@ -379,13 +381,16 @@ size_t sl_logits_llama_dist(sl_logits_llama_array *a, double u)
     return sel == a->size ? a->size - 1 : sel;
 }
 
-int sl_logits_llama_chain(const float *lf, size_t V, const sl_logits_cfg *c, sl_logits_llama_array *a,
+int sl_logits_llama_chain(const float *lf, size_t V, const sl_logits_cfg *cfg, sl_logits_llama_array *a,
                           sl_logits_result *trace, sl_error *err)
 {
-    long min_keep = c->has_min_keep ? c->min_keep : 0;
+    sl_logits_cfg in_force = *cfg; /* unset settings: common_params_sampling's */
+    sl_logits_cfg_resolve(&sl_logits_pipeline_llamacpp_type, &in_force, NULL);
+    const sl_logits_cfg *c = &in_force;
+    long min_keep = c->min_keep;
     if (min_keep < 0)
         return sl_base_error_set(err, SL_EINVAL, "llamacpp: min_keep %ld is negative (it is a size_t)", min_keep);
-    long last_n = c->has_last_n ? c->last_n : 64;
+    long last_n = c->last_n;
     if (last_n < 0)
         /* llama_sampler_init_penalties (0.7.0) clamps it to 0, i.e. no penalty, measured through
          * its C API; llama-cli's --repeat-last-n -1 is the context size, resolved before the call */
@@ -394,15 +399,9 @@ int sl_logits_llama_chain(const float *lf, size_t V, const sl_logits_cfg *c, sl_
                                  "llama_sampler_init_penalties clamps it to 0 (no penalty), and llama-cli's "
                                  "--repeat-last-n -1 means the context size; give that number, or 0",
                                  last_n);
-    const int d = c->defaults;
-    long top_k = c->has_top_k ? c->top_k : (d ? 40 : 0);
-    float top_p = (float)(c->has_top_p ? c->top_p : (d ? 0.95 : 1.0));
-    float min_p = (float)(c->has_min_p ? c->min_p : (d ? 0.05 : 0.0));
-    float typ = (float)(c->has_typical ? c->typical : 1.0);
-    float temp = (float)(c->has_temperature ? c->temperature : (d ? 0.8 : 1.0));
-    float rep = (float)(c->has_penalty ? c->penalty : 1.0);
-    float freq = (float)(c->has_freq ? c->freq : 0.0);
-    float pres = (float)(c->has_presence ? c->presence : 0.0);
+    long top_k = c->top_k;
+    float top_p = (float)c->top_p, min_p = (float)c->min_p, typ = (float)c->typical, temp = (float)c->temperature;
+    float rep = (float)c->penalty, freq = (float)c->freq, pres = (float)c->presence;
 
     a->data = malloc(V * sizeof *a->data);
     if (!a->data)
@@ -495,11 +494,30 @@ static int llamacpp_run(const float *lf, const double *ld, size_t V, const sl_lo
     return SL_OK;
 }
 
+/* common/common.h struct common_params_sampling of 0.7.0 (build b11669), as
+ * llama-completion -v prints it (data/golden/current/llamacpp_defaults.txt);
+ * each stage does nothing at the value that turns it off: top_k <= 0, top_p >= 1,
+ * min_p <= 0, typ_p >= 1, temp 1 (divides by 1), penalties at 1/0/0. */
+static const sl_logits_default llamacpp_defaults[] = {
+    {SL_KEY_TEMPERATURE, 0, 0.8, "temp = 0.80f"},
+    {SL_KEY_TOP_K, 0, 40, "top_k = 40 (<= 0: the stage does nothing)"},
+    {SL_KEY_TOP_P, 0, 0.95, "top_p = 0.95f"},
+    {SL_KEY_MIN_P, 0, 0.05, "min_p = 0.05f"},
+    {SL_KEY_TYPICAL, 0, 1.0, "typ_p = 1.00f"},
+    {SL_KEY_PENALTY, 0, 1.0, "penalty_repeat = 1.00f"},
+    {SL_KEY_FREQ, 0, 0.0, "penalty_freq = 0.00f"},
+    {SL_KEY_PRESENCE, 0, 0.0, "penalty_present = 0.00f"},
+    {SL_KEY_LAST_N, 0, 64, "penalty_last_n = 64"},
+    {SL_KEY_MIN_KEEP, 0, 0, "min_keep = 0"},
+    {SL_KEY_COUNT, 0, 0, NULL},
+};
+
 const sl_logits_pipeline_type sl_logits_pipeline_llamacpp_type = {
-    "llamacpp",
-    "llama.cpp default chain: penalties (last N) -> top-k (exactly k) -> typical -> top-p -> min-p (logit space) "
-    "-> temperature -> dist, float32; --defaults = top-k 40, top-p 0.95, min-p 0.05, T 0.8",
-    SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
-        SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS | SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE,
-    llamacpp_run,
+    .name = "llamacpp",
+    .summary = "llama.cpp default chain: penalties (last N) -> top-k (exactly k) -> typical -> top-p -> min-p "
+               "(logit space) -> temperature -> dist, float32; unset: top-k 40, top-p 0.95, min-p 0.05, T 0.8",
+    .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
+               SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE,
+    .run = llamacpp_run,
+    .defaults = llamacpp_defaults,
 };

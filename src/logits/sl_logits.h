@@ -115,7 +115,7 @@ enum {
     SL_OPT_TOP_K = 1u << 3, SL_OPT_TOP_P = 1u << 4, SL_OPT_MIN_P = 1u << 5,
     SL_OPT_NUM_SAMPLES = 1u << 6, SL_OPT_REPLACEMENT = 1u << 7, SL_OPT_DTYPE = 1u << 8,
     SL_OPT_VARIANT = 1u << 9, SL_OPT_SIMD_SUM = 1u << 10, SL_OPT_TYPICAL = 1u << 11,
-    SL_OPT_PENALTY = 1u << 12, SL_OPT_MIN_KEEP = 1u << 13, SL_OPT_DEFAULTS = 1u << 14, SL_OPT_CPU = 1u << 15,
+    SL_OPT_PENALTY = 1u << 12, SL_OPT_MIN_KEEP = 1u << 13, SL_OPT_CPU = 1u << 15,
     SL_OPT_LLAMA_VERSION = 1u << 16, SL_OPT_RAND_VERSION = 1u << 17,
     SL_OPT_TORCH_BUILD = 1u << 18
 };
@@ -136,8 +136,9 @@ void sl_logits_work_free(sl_logits_work *w);
  * when out of memory (w keeps its other buffers). */
 void *sl_logits_work_buf(sl_logits_work *w, int slot, size_t bytes);
 
-/* Settings as the user gave them; has_* = 0 means "not given" (the
- * framework's neutral value, or its default under `defaults`). */
+/* Settings as the user gave them; has_* = 0 means "not given": the pipeline
+ * runs with its framework's default for it, as the library applies it
+ * (sl_logits_cfg_resolve, below). */
 typedef struct sl_logits_cfg {
     int has_temperature; double temperature;
     int has_top_k; long top_k;
@@ -150,7 +151,6 @@ typedef struct sl_logits_cfg {
     const long *context; size_t context_n;    /* token ids, oldest first */
     int has_last_n; long last_n;              /* llama.cpp penalty_last_n */
     int has_min_keep; long min_keep;
-    int defaults;                             /* apply the framework's own defaults */
     int cpu;                                  /* torch's CPU kernel (SL_CPU_*): hf, vllm */
     int transformers;                         /* hf: transformers' major version, 4 or 5 (0: 5) */
     sl_logits_work *work;                     /* scratch reused across runs, or NULL */
@@ -182,13 +182,49 @@ typedef struct sl_logits_result {
     int borrowed;           /* 1: probs and kept belong to the run's sl_logits_work */
 } sl_logits_result;
 
+/* The sampling settings by name, as --json echoes them ("top_k"): the fields of
+ * sl_logits_cfg with a has_ flag. */
+typedef enum sl_logits_key {
+    SL_KEY_TEMPERATURE, SL_KEY_TOP_K, SL_KEY_TOP_P, SL_KEY_MIN_P, SL_KEY_TYPICAL, SL_KEY_PENALTY,
+    SL_KEY_FREQ, SL_KEY_PRESENCE, SL_KEY_LAST_N, SL_KEY_MIN_KEEP, SL_KEY_COUNT
+} sl_logits_key;
+
+/* One default of a framework: what its library does with the setting when the
+ * caller leaves it unset. none = 1: the library's default is "unset" (Python's
+ * None, Rust's None): no value, the stage it would configure is not built. */
+typedef struct sl_logits_default {
+    sl_logits_key key;        /* SL_KEY_COUNT ends a table */
+    int none;
+    double value;
+    const char *upstream;     /* the library's name for it and where the default is written */
+} sl_logits_default;
+
 typedef struct sl_logits_pipeline_type {
     const char *name;
     const char *summary;    /* one line: the order and where it comes from */
     unsigned accepts;       /* SL_OPT_* bits of samplab.h */
+    /* Runs on resolved settings (sl_logits_pipeline_run resolves them first). */
     int (*run)(const float *lf, const double *ld, size_t V, const sl_logits_cfg *cfg,
                sl_logits_result *out, sl_error *err);
+    const sl_logits_default *defaults; /* every setting it accepts, as the library defaults it */
 } sl_logits_pipeline_type;
+
+/* "temperature", "top_k", ... (the option's name with '_'); NULL outside the keys. */
+const char *sl_logits_key_name(sl_logits_key k);
+/* The SL_OPT_* bit of the option that sets k. */
+unsigned sl_logits_key_opt(sl_logits_key k);
+/* 1 and the value in *v when c sets k, else 0. */
+int sl_logits_cfg_get(const sl_logits_cfg *c, sl_logits_key k, double *v);
+/* Sets k to v (has_ flag and value; a long key takes (long)v). */
+void sl_logits_cfg_set(sl_logits_cfg *c, sl_logits_key k, double v);
+/* t's default for k, or NULL when t has none. */
+const sl_logits_default *sl_logits_default_of(const sl_logits_pipeline_type *t, sl_logits_key k);
+/* The settings in force, in place: every setting of t's defaults that c leaves
+ * unset takes the default (a `none` default stays unset). *defaulted (may be
+ * NULL) gets bit 1u << key for each setting the defaults decided. The one place
+ * defaults are applied: sl_logits_pipeline_run and sl_fw_session_open call it;
+ * applying it twice changes nothing. */
+void sl_logits_cfg_resolve(const sl_logits_pipeline_type *t, sl_logits_cfg *c, unsigned *defaulted);
 
 extern const sl_logits_pipeline_type sl_logits_pipeline_hf_type;
 extern const sl_logits_pipeline_type sl_logits_pipeline_llamacpp_type;

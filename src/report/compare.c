@@ -105,8 +105,8 @@ static int cmp_case_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
      * call is O(V)). */
     for (size_t i = 0; d->V <= 4096 && sl_fw_types[i] && c->nrows < CMP_MAXROW; i++) {
         const sl_fw_type *fw = sl_fw_types[i];
-        unsigned need = (c->need & ~SL_OPT_DEFAULTS) | SL_OPT_LOGITS;
-        if ((fw->accepts & need) != need || (c->need & SL_OPT_DEFAULTS))
+        unsigned need = c->need | SL_OPT_LOGITS;
+        if ((fw->accepts & need) != need)
             continue;
         cmp_row *r = &c->rows[c->nrows++];
         r->name = fw->name;
@@ -187,14 +187,14 @@ static int cmp_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     /* 1. hidden top-k 50 */
     c[0].id = "defaults";
     c[0].title = "hidden defaults";
-    c[0].what = "T = 0.7 with each framework's own defaults (transformers' generate(do_sample=True) adds top_k = 50)";
-    c[0].args = "--temperature 0.7 --defaults";
+    c[0].what = "T = 0.7 and nothing else: each framework's own defaults (transformers' generate(do_sample=True) "
+                "adds top_k = 50; llama.cpp top-k 40, top-p 0.95, min-p 0.05)";
+    c[0].args = "--temperature 0.7";
     c[0].d = &ctx->big;
     c[0].src = ctx->big.src;
-    c[0].cfg.has_temperature = 1;
-    c[0].cfg.temperature = 0.7;
-    c[0].cfg.defaults = 1;
-    c[0].need = SL_OPT_TEMPERATURE | SL_OPT_DEFAULTS;
+    c[0].cfg.has_temperature = c[0].fo.cfg.has_temperature = 1;
+    c[0].cfg.temperature = c[0].fo.cfg.temperature = 0.7;
+    c[0].need = SL_OPT_TEMPERATURE;
     /* 2. top-k 40 + top-p 0.9 */
     c[1].id = "k40p09";
     c[1].title = "top-k 40 + top-p 0.9";
