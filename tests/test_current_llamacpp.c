@@ -382,9 +382,7 @@ static double lc_param(const char *params, const char *name)
 {
     char key[48];
     snprintf(key, sizeof key, " %s = ", name);
-    const char *p = strstr(params, key);
-    cr_assert_not_null(p, "no %s in '%s'", name, params);
-    return strtod(p + strlen(key), NULL);
+    return kv(params, key);
 }
 
 /* whether the chain record marks stage `name` active (listed without '?') */

@@ -422,7 +422,7 @@ static void cmp_notes(const sl_cli_logits_args *a, int has_hf, int has_candle, F
 {
     char buf[512];
     const sl_logits_cfg *c = &a->cfg;
-    if (has_hf && !c->has_top_k) {
+    if (has_hf && has_candle && !c->has_top_k) {
         snprintf(buf, sizeof buf,
                  "transformers generate(do_sample=True, temperature=%.9g) keeps top_k=50 by default: it equals "
                  "candle Sampling::TopK { k: 50, temperature: %.9g }, not Sampling::All",
