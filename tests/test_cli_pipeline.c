@@ -101,6 +101,15 @@ Test(replay_pipeline, cli_compare_tie_case)
     cr_assert_eq(r.status, 2);
     cr_assert(strstr(r.err, "--typical is not an option of framework vllm"), "%s", r.err);
     sl_test_run_free(&r);
+    /* --json: each framework with the settings it ran with, its defaults named */
+    r = sl_test_cli("compare --logits 3,2,2,1 --temperature 0.7 --frameworks hf,llamacpp --json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "\"framework\":\"hf\",\"ok\":true,\"settings\":{\"temperature\":0.7,\"top_k\":50,") &&
+                  strstr(r.out, "\"framework\":\"llamacpp\",\"ok\":true,\"settings\":{\"temperature\":0.7,\"top_k\":40,"
+                                "\"top_p\":0.95,\"min_p\":0.05,") &&
+                  strstr(r.out, "\"defaulted\":[\"top_k\",\"top_p\",\"min_p\","),
+              "%s", r.out);
+    sl_test_run_free(&r);
     r = sl_test_cli("compare --logits 3,2,2,1 --temperature 0 --json");
     cr_assert_eq(r.status, 0);
     cr_assert(strstr(r.out, "\"ok\":false") && strstr(r.out, "do_sample=False"), "%s", r.out);

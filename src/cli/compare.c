@@ -625,6 +625,7 @@ int sl_cli_compare_main(int argc, char **argv)
             json_t *o = json_object();
             json_object_set_new(o, "framework", json_string(fw[i].t->name));
             json_object_set_new(o, "ok", json_boolean(fw[i].ok));
+            sl_api_settings_echo(o, fw[i].t, &fw[i].cfg); /* what it ran with, its defaults named */
             if (!fw[i].ok) {
                 json_object_set_new(o, "error", json_string(fw[i].error));
             } else {
@@ -697,7 +698,10 @@ int sl_cli_compare_main(int argc, char **argv)
         json_object_set_new(root, "frameworks", jf);
         json_object_set_new(root, "pairs", jp);
         json_object_set_new(root, "notes", jn);
-        char *s = json_dumps(root, JSON_REAL_PRECISION(9) | JSON_COMPACT);
+        int digits = 9; /* and what the echoed settings need to read back */
+        for (size_t i = 0; i < nfw; i++)
+            digits = sl_api_settings_digits(fw[i].t, &fw[i].cfg, digits);
+        char *s = json_dumps(root, JSON_REAL_PRECISION(digits) | JSON_COMPACT);
         json_decref(root);
         if (s) {
             printf("%s\n", s);
