@@ -222,8 +222,9 @@ const sl_logits_default *sl_logits_default_of(const sl_logits_pipeline_type *t, 
 /* The settings in force, in place: every setting of t's defaults that c leaves
  * unset takes the default (a `none` default stays unset). *defaulted (may be
  * NULL) gets bit 1u << key for each setting the defaults decided. The one place
- * defaults are applied: sl_logits_pipeline_run and sl_fw_session_open call it;
- * applying it twice changes nothing. */
+ * defaults are applied: the entries of a pipeline call it (sl_logits_pipeline_run,
+ * sl_logits_llama_chain) and so does sl_fw_session_open; applying it twice
+ * changes nothing. */
 void sl_logits_cfg_resolve(const sl_logits_pipeline_type *t, sl_logits_cfg *c, unsigned *defaulted);
 
 extern const sl_logits_pipeline_type sl_logits_pipeline_hf_type;
@@ -340,6 +341,7 @@ void sl_logits_llama_temp(sl_logits_llama_array *a, float temp);
  * place and returns the selected array index. n == 1 selects 0 (no draw). */
 size_t sl_logits_llama_dist(sl_logits_llama_array *a, double u);
 /* Runs the default chain (penalties → top-k → typical → top-p → min-p → temp)
+ * with cfg's settings in force (unset: common_params_sampling's defaults)
  * over the V logits into a fresh candidate array (caller frees a->data on
  * success; on an error a->data is not left allocated). */
 int sl_logits_llama_chain(const float *lf, size_t V, const sl_logits_cfg *cfg,
