@@ -4,7 +4,7 @@
  * `draw --counts` output taken by gof as it is; `power --fault` computing only
  * the faults asked for; and gof's printed replay command on a .safetensors row
  * (data/golden/safetensors/multi.safetensors) naming --tensor and --row, so it
- * runs as printed. No golden values: the statistics themselves are checked by
+ * runs as printed. No golden file: the statistics themselves are checked by
  * test_stats_gof.c and test_stats_power.c. */
 #include <criterion/criterion.h>
 #include <stdint.h>
