@@ -1,12 +1,13 @@
-/* test_current_rand.c — the candle/rand emulation (draw/rand_wi.c, its 0.8 and
- * 0.10 lines) against today's Rust rand: data/golden/current/rand_{wi,fuzz,sub,candle}_
- * {0.8.8,0.10.3}.txt, made in a Debian sid chroot by
- * analysis/golden/current/rand_golden.sh (same record formats as
- * data/golden/rand_*.txt, plus the subnormal-total cases of rand_sub), and
- * rand_raw_{0.8.8,0.10.3}.txt, which must equal rand 0.8.5's rand_raw.txt line
- * for line beyond their headers. The orders and distributions (`sel`, `final` records) are counted,
- * not replayed: test_framework_candle.c replays the 0.8.5 ones, and the
- * rand_select_*.txt files of the chroot are read by no test.
+/* test_current_rand.c — the candle/rand emulation (draw/rand_wi.c, its 0.8
+ * and 0.10 lines) against today's Rust rand:
+ * data/golden/current/rand_{wi,fuzz,sub,candle}_{0.8.8,0.10.3}.txt, made in a
+ * Debian sid chroot by analysis/golden/current/rand_golden.sh (same record
+ * formats as data/golden/rand_*.txt, plus the subnormal-total cases of
+ * rand_sub), and rand_raw_{0.8.8,0.10.3}.txt, which must equal rand 0.8.5's
+ * rand_raw.txt line for line beyond their headers. The orders and
+ * distributions (`sel`, `final` records) are counted, not replayed:
+ * test_framework_candle.c replays the 0.8.5 ones, and the chroot's
+ * rand_select_*.txt files are read by no test.
  *
  * Every record is replayed through the emulation's line for its release (0.8
  * for 0.8.8, 0.10 for 0.10.3), compared softly and tallied as a match or a
