@@ -104,6 +104,9 @@ struct sl_fw_type {
     /* One call on v: fill s->tokens[0..s->k) (s->k set by open, default 1) and *kept. */
     int (*step)(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error *err);
     void (*close)(sl_fw_session *s);
+    /* Optional: a token the session accepted (already in s->hist) into the framework's own state,
+     * as llama_sampler_accept feeds llama.cpp's stages. */
+    int (*accept)(sl_fw_session *s, long token, sl_error *err);
     /* The distribution the next step on v draws from, given the history: probs
      * (0 where removed), kept, n_kept and the filters that ran. */
     int (*probs)(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, sl_error *err);
@@ -182,6 +185,8 @@ void sl_fw_result_free(sl_fw_result *r);
 /* llama.cpp (framework/llamacpp.c): the chain of logits/llamacpp.c, then
  * llama_sampler_dist_apply with std::mt19937 and libstdc++'s uniform double. */
 extern const sl_fw_type sl_fw_llamacpp_type;
+/* llama.cpp 0.7.0's common_sampler ends chain ch in greedy rather than dist (no word drawn). */
+int sl_fw_llama_ends_greedy(const sl_logits_cfg *c, const sl_logits_chain *ch);
 /* transformers (framework/hf.c): the hf pipeline, then the torch framework's
  * torch.multinomial(probs, 1). */
 extern const sl_fw_type sl_fw_hf_type;
