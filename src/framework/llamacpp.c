@@ -169,7 +169,7 @@ const sl_fw_type sl_fw_llamacpp_type = {
     .variants = llamacpp_variants,
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
                SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS | SL_OPT_LLAMA_VERSION | SL_OPT_LAST_N |
-               SL_OPT_FREQ_PRESENCE,
+               SL_OPT_FREQ_PRESENCE | SL_OPT_ORDER,
     .input_why = "its samplers work on logits",
     .pipeline = &sl_logits_pipeline_llamacpp_type,
     .draw = &sl_draw_llama_dist_type,

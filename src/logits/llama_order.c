@@ -16,6 +16,11 @@
 
 #include "logits/sl_logits.h"
 
+/* The stages of common_params_sampling's default list that are off at their defaults: 0.7.0 runs them
+ * as no-ops it names "?dry", "?top-n-sigma", "?xtc" (llama-completion's chain, llamacpp_chain.txt). */
+#define OFF(label) ": not modelled by samplab; it is off by default, and then llama.cpp names it '?" label "' and " \
+                   "it changes nothing: leave it out"
+
 /* Every name and letter of common_sampler_type: the modelled stage, or NULL
  * with what it is. */
 static const struct known {
@@ -25,16 +30,16 @@ static const struct known {
     const char *what;          /* for one samplab does not model */
     const char *alt[4];        /* 0.7.0's other spellings (after lowercasing) */
 } known[] = {
-    {"dry", 'd', NULL, "llama.cpp's DRY sampler (llama_sampler_init_dry)", {NULL}},
+    {"dry", 'd', NULL, "llama.cpp's DRY sampler (llama_sampler_init_dry)" OFF("dry"), {NULL}},
     {"top_k", 'k', &sl_logits_stage_top_k, NULL, {"top-k", "topk", NULL}},
     {"top_p", 'p', &sl_logits_stage_top_p, NULL, {"top-p", "topp", "nucleus", NULL}},
     {"min_p", 'm', &sl_logits_stage_min_p, NULL, {"min-p", "minp", NULL}},
     {"typ_p", 'y', &sl_logits_stage_typical, NULL, {"typ-p", "typp", "typ", NULL}},
     {"temperature", 't', &sl_logits_stage_temperature, NULL, {"temp", NULL}},
-    {"xtc", 'x', NULL, "llama.cpp's XTC sampler (llama_sampler_init_xtc)", {NULL}},
+    {"xtc", 'x', NULL, "llama.cpp's XTC sampler (llama_sampler_init_xtc)" OFF("xtc"), {NULL}},
     {"infill", 'i', NULL, "llama.cpp's infill sampler (llama_sampler_init_infill)", {NULL}},
     {"penalties", 'e', &sl_logits_stage_penalties, NULL, {NULL}},
-    {"top_n_sigma", 's', NULL, "llama.cpp's top-n-sigma sampler (llama_sampler_init_top_n_sigma)",
+    {"top_n_sigma", 's', NULL, "llama.cpp's top-n-sigma sampler (llama_sampler_init_top_n_sigma)" OFF("top-n-sigma"),
      {"top-n-sigma", "topnsigma", NULL}},
     {"adaptive_p", 'a', NULL, "llama.cpp's adaptive-p sampler (llama_sampler_init_adaptive_p)",
      {"adaptive-p", "adaptivep", NULL}},
@@ -57,6 +62,16 @@ static const struct known *by_name(const char *w, size_t n)
                 return &known[k];
     }
     return NULL;
+}
+
+/* What an unknown name may have meant: a sampler llama.cpp chooses by another option. */
+static const char *hint(const char *w, size_t n)
+{
+    if (n == 8 && !strncmp(w, "mirostat", 8))
+        return " (mirostat is llama.cpp's --mirostat 1|2, which replaces the chain: not modelled by samplab)";
+    if ((n == 4 && !strncmp(w, "dist", 4)) || (n == 6 && !strncmp(w, "greedy", 6)))
+        return " (llama.cpp ends every chain in dist, or in greedy after a last temperature at temp <= 0)";
+    return "";
 }
 
 static const struct known *by_letter(char c)
@@ -99,15 +114,16 @@ int sl_logits_llama_order_parse(const char *text, int letters, sl_logits_cfg *cf
         if (!k)
             return sl_base_error_set(err, SL_EINVAL,
                                      "%s: '%s' (stage %zu) is not a llama.cpp 0.7.0 stage %s: llama.cpp would warn "
-                                     "'unable to match sampler by %s' and drop it; it takes %s",
+                                     "'unable to match sampler by %s' and drop it%s; it takes %s",
                                      opt, sl_base_esc(w, len, q, sizeof q), pos, letters ? "letter" : "name",
-                                     letters ? "char" : "name",
+                                     letters ? "char" : "name", letters ? "" : hint(w, len),
                                      letters ? "e (penalties), k, y, p, m, t (and d, s, x, i, a: not modelled)"
                                              : "penalties, top_k, typ_p, top_p, min_p, temperature (and dry, "
                                                "top_n_sigma, xtc, infill, adaptive_p: not modelled)");
         if (!k->t)
-            return sl_base_error_set(err, SL_EINVAL, "%s: '%s' (stage %zu) is %s: not modelled by samplab", opt,
-                                     sl_base_esc(w, len, q, sizeof q), pos, k->what);
+            return sl_base_error_set(err, SL_EINVAL, "%s: '%s' (stage %zu) is %s%s", opt,
+                                     sl_base_esc(w, len, q, sizeof q), pos, k->what,
+                                     strstr(k->what, "not modelled") ? "" : ": not modelled by samplab");
         if (n == SL_LOGITS_ORDER_MAX)
             return sl_base_error_set(err, SL_EINVAL, "%s: more than %d stages: samplab models chains of at most %d",
                                      opt, SL_LOGITS_ORDER_MAX, SL_LOGITS_ORDER_MAX);
@@ -118,4 +134,18 @@ int sl_logits_llama_order_parse(const char *text, int letters, sl_logits_cfg *cf
     cfg->has_order = 1;
     cfg->n_order = n;
     return SL_OK;
+}
+
+const char *sl_logits_llama_order_text(const sl_logits_cfg *cfg, char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; o < len; i++) {
+        const sl_logits_stage_type *t = cfg->has_order ? (i < cfg->n_order ? cfg->order[i] : NULL)
+                                                       : sl_logits_llama_default_order[i];
+        if (!t)
+            break;
+        o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ";" : "", t->name);
+    }
+    return buf;
 }

@@ -440,6 +440,6 @@ const sl_logits_pipeline_type sl_logits_pipeline_llamacpp_type = {
     "llama.cpp default chain: penalties (last N) -> top-k (exactly k) -> typical -> top-p -> min-p (logit space) "
     "-> temperature -> dist, float32; --defaults = top-k 40, top-p 0.95, min-p 0.05, T 0.8",
     SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
-        SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS | SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE,
+        SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS | SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE | SL_OPT_ORDER,
     llamacpp_run,
 };

@@ -379,6 +379,11 @@ extern const sl_logits_stage_type *const sl_logits_llama_default_order[];
  * model are refused (SL_EINVAL, err names it and says which). */
 int sl_logits_llama_order_parse(const char *text, int letters, sl_logits_cfg *cfg, sl_error *err);
 
+/* The order in force for cfg as --samplers would name it ("penalties;top_k;..."; the default
+ * order when cfg->has_order is 0) into buf[0..len); returns buf. */
+const char *sl_logits_llama_order_text(const sl_logits_cfg *cfg, char *buf, size_t len);
+#define SL_LOGITS_ORDER_TEXT (SL_LOGITS_ORDER_MAX * 12 + 1) /* room for the longest such text */
+
 /* A chain: stage instances in order. */
 typedef struct sl_logits_chain sl_logits_chain;
 /* llama.cpp's chain for cfg (cfg->order or the default), each stage initialised
