@@ -34,6 +34,7 @@ typedef struct {
     long top_k, last_n, min_keep;
     uint32_t seed;
     char order[256];
+    int fixed;        /* 1: samplab's fixed default order instead (what it ran before --samplers) */
 } oc_set;
 
 static double oc_kv(const char *line, const char *key)
@@ -45,6 +46,7 @@ static double oc_kv(const char *line, const char *key)
 
 static void oc_read(const char *line, oc_set *c)
 {
+    memset(c, 0, sizeof *c);
     c->seed = (uint32_t)oc_kv(line, " seed=");
     c->temp = oc_kv(line, " temp="), c->top_k = (long)oc_kv(line, " top_k="), c->top_p = oc_kv(line, " top_p=");
     c->min_p = oc_kv(line, " min_p="), c->typical = oc_kv(line, " typical="), c->last_n = (long)oc_kv(line, " last_n=");
@@ -68,6 +70,8 @@ static void oc_cfg(const oc_set *c, sl_logits_cfg *cfg)
     cfg->has_min_keep = 1, cfg->min_keep = c->min_keep;
     sl_error err;
     int none = !strcmp(c->order, "-");
+    if (c->fixed)
+        return;
     cr_assert_eq(sl_logits_llama_order_parse(none ? "" : c->order, none, cfg, &err), 0, "%s", err.msg);
 }
 
@@ -176,6 +180,37 @@ static void oc_replay(const oc_set *c, size_t V, int steps, oc_rows rows, void *
     sc->cases_ok += ok;
 }
 
+/* The tokens alone: how many steps of a case differ from llama.cpp's (into sc->tok_differ). */
+static void oc_replay_tokens(const oc_set *c, size_t V, int steps, oc_rows rows, void *rctx, const char *toks,
+                             oc_score *sc)
+{
+    sl_fw_opts o;
+    memset(&o, 0, sizeof o);
+    oc_cfg(c, &o.cfg);
+    o.has_seed = 1, o.seed.lo = c->seed, o.k = 1;
+    sl_vec xv;
+    sl_error err;
+    cr_assert_eq(sl_base_vec_alloc(&xv, V, "orders", &err), 0);
+    o.logits = &xv;
+    sl_fw_session ss;
+    cr_assert_eq(sl_fw_session_open(&ss, &sl_fw_llamacpp_type, &o, &err), 0, "%s", err.msg);
+    char *tp = (char *)toks;
+    for (int t = 0; t < steps; t++) {
+        const float *x = rows(rctx, t);
+        for (size_t i = 0; i < V; i++)
+            xv.d[i] = xv.f[i] = x[i];
+        sl_fw_session_forget(&ss);
+        sl_fw_step st;
+        cr_assert_eq(sl_fw_session_step(&ss, &xv, &st, &err), 0, "%s", err.msg);
+        long wt = strtol(tp, &tp, 10);
+        sc->tok_differ += st.tokens[0] != wt;
+        cr_assert_eq(sl_fw_session_accept(&ss, wt, &err), 0);
+        sc->steps++;
+    }
+    sl_fw_session_close(&ss);
+    sl_base_vec_free(&xv);
+}
+
 /* the words after "KEY ID " of a record line */
 static const char *oc_rec(const char *text, const char *key, int id)
 {
@@ -212,8 +247,8 @@ Test(replay_orders, chains_over_given_logits)
     char *t = sl_test_slurp("data/golden/current/llamacpp_orders.txt");
     cr_assert_not_null(t, "llamacpp_orders.txt missing");
     oc_vec vecs[16];
-    size_t nv = 0;
-    oc_score sc = {0};
+    size_t nv = 0, fixed_cases_differ = 0;
+    oc_score sc = {0}, fixed = {0};
     for (const char *line = t; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
         if (!strncmp(line, "vec ", 4) || !strncmp(line, "gen ", 4)) {
             cr_assert(nv < 16);
@@ -250,13 +285,24 @@ Test(replay_orders, chains_over_given_logits)
             snprintf(what, sizeof what, "orders case %d", id);
             oc_replay(&c, v->V, steps, vec_rows, &r, NULL, 0, oc_rec(t, "tokens", id), oc_rec(t, "ncand", id),
                       oc_rec(t, "kept", id), oc_rec(t, "words", id), &sc, what);
+            /* the same case in samplab's fixed order: what the order changes (V <= 1000, tokens only) */
+            if (v->V <= 1000 && strcmp(c.order, "penalties;top_k;typ_p;top_p;min_p;temperature")) {
+                size_t before = fixed.tok_differ;
+                c.fixed = 1;
+                oc_replay_tokens(&c, v->V, steps, vec_rows, &r, oc_rec(t, "tokens", id), &fixed);
+                fixed_cases_differ += fixed.tok_differ > before;
+                fixed.cases++;
+            }
             free(buf);
         }
     }
     cr_log_info("llama.cpp 0.7.0 user orders: %zu cases (%zu steps), %zu equal in tokens, candidates, kept sets and "
                 "words; differing steps: tokens %zu, candidates %zu, kept sets %zu, words %zu",
                 sc.cases, sc.steps, sc.cases_ok, sc.tok_differ, sc.ncand_differ, sc.kept_differ, sc.word_differ);
+    cr_log_info("the same %zu cases in samplab's fixed order (V <= 1000, other orders than the default): the tokens of "
+                "%zu cases differ (%zu of %zu steps)", fixed.cases, fixed_cases_differ, fixed.tok_differ, fixed.steps);
     cr_assert(sc.cases == 630, "%zu cases read: golden file changed?", sc.cases);
+    cr_assert_gt(fixed_cases_differ, fixed.cases / 4, "the order changes too few cases for the replay to mean much");
     cr_assert_eq(sc.cases_ok, sc.cases);
     cr_assert_eq(sc.tok_differ + sc.ncand_differ + sc.kept_differ + sc.word_differ, 0);
     for (size_t i = 0; i < nv; i++)
