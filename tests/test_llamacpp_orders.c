@@ -219,6 +219,17 @@ static const char *oc_rec(const char *text, const char *key, int id)
     return strchr(strchr(p, ' ') + 1, ' ') + 1;
 }
 
+/* The settings and the order of record KEY ID (a case or a run); returns its line. */
+static const char *oc_load(const char *text, const char *key, int id, oc_set *c)
+{
+    const char *line = sl_test_rec(text, key, id);
+    cr_assert(line, "no %s %d", key, id);
+    oc_read(line, c);
+    const char *o = oc_rec(text, "order", id);
+    snprintf(c->order, sizeof c->order, "%.*s", (int)strcspn(o, "\n"), o);
+    return line;
+}
+
 typedef struct {
     const float *x;
     size_t V;
@@ -275,10 +286,8 @@ Test(replay_orders, chains_over_given_logits)
                     v = &vecs[i];
             cr_assert_not_null(v);
             oc_set c;
-            oc_read(line, &c);
+            oc_load(t, "case", id, &c);
             int steps = (int)oc_kv(line, " steps=");
-            const char *o = oc_rec(t, "order", id);
-            snprintf(c.order, sizeof c.order, "%.*s", (int)strcspn(o, "\n"), o);
             float *buf = perstep ? malloc(v->V * sizeof *buf) : NULL;
             oc_vec_rows r = {v->x, v->V, perstep ? v->gseed : 0, buf};
             char what[64];
@@ -363,11 +372,8 @@ Test(replay_orders, generations_session)
     oc_score sc = {0};
     int id = 0;
     for (; sl_test_rec(g.text, "run", id); id++) {
-        const char *line = sl_test_rec(g.text, "run", id);
         oc_set c;
-        oc_read(line, &c);
-        const char *o = oc_rec(g.text, "order", id);
-        snprintf(c.order, sizeof c.order, "%.*s", (int)strcspn(o, "\n"), o);
+        const char *line = oc_load(g.text, "run", id, &c);
         size_t a, b;
         cr_assert_eq(sscanf(oc_rec(g.text, "rows", id), "%zu %zu", &a, &b), 2);
         long prompt[64];
@@ -446,11 +452,8 @@ Test(replay_orders, generations_cli)
     size_t V = g.info.shape[1];
     size_t runs = 0, tok_ok = 0, words_ok = 0, seeded_ok = 0, kept_n = 0, kept_ok = 0;
     for (int id = 0; sl_test_rec(g.text, "run", id); id++) {
-        const char *line = sl_test_rec(g.text, "run", id);
         oc_set c;
-        oc_read(line, &c);
-        const char *o = oc_rec(g.text, "order", id);
-        snprintf(c.order, sizeof c.order, "%.*s", (int)strcspn(o, "\n"), o);
+        const char *line = oc_load(g.text, "run", id, &c);
         size_t a, b;
         cr_assert_eq(sscanf(oc_rec(g.text, "rows", id), "%zu %zu", &a, &b), 2);
         char set[1024], prompt[512] = "", tokens[2048], args[4096], want[2100];
@@ -561,9 +564,7 @@ Test(replay_orders, weather_draw_cli)
         if (strncmp(line + strcspn(line + 5, " ") + 6, "weather", 7))
             continue;
         oc_set c;
-        oc_read(line, &c);
-        const char *o = oc_rec(t, "order", id);
-        snprintf(c.order, sizeof c.order, "%.*s", (int)strcspn(o, "\n"), o);
+        oc_load(t, "case", id, &c);
         char set[1024], args[2048], tokens[512], want[600];
         oc_args(&c, id % 2, set, sizeof set);
         snprintf(args, sizeof args, "draw --framework llamacpp --logits data/weather.txt --n %d %s --json",
