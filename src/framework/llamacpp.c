@@ -30,7 +30,8 @@
  * logits. Release lines (--llamacpp): 0.7.0 (build b11669, the default,
  * measured through libllama: data/golden/current/llamacpp_*) draws one uniform
  * even when one candidate is left, and common_sampler ends its chain in greedy
- * at temperature <= 0 (no word); pr15704 (the commit 0344068c above) chose a
+ * (no word) when the last stage is the temperature at temp <= 0 (so in the
+ * default order, or a --samplers order ending in temperature); pr15704 (the commit 0344068c above) chose a
  * lone candidate without a draw and ran dist at T <= 0 too. */
 #include <math.h>
 #include <stdlib.h>
@@ -57,16 +58,6 @@ typedef struct llama_state {
     int greedy;               /* common_sampler at T <= 0 after a last temperature stage (0.7.0): greedy, no draw */
 } llama_state;
 
-int sl_fw_llama_ends_greedy(const sl_logits_cfg *c, const sl_logits_chain *ch)
-{
-    /* measured on 0.7.0 (llama-completion's chain, data/golden/current/llamacpp_orders.txt): greedy
-     * replaces dist when temp <= 0 and the last stage is the temperature stage; any other last stage
-     * keeps dist, which then draws its word */
-    size_t n = sl_logits_chain_n(ch);
-    double T = c->has_temperature ? c->temperature : c->defaults ? 0.8 : 1.0;
-    return n && sl_logits_chain_stage(ch, n - 1) == &sl_logits_stage_temperature && T <= 0;
-}
-
 static int llamacpp_open(sl_fw_session *s, sl_error *err)
 {
     const sl_fw_opts *o = &s->o;
@@ -90,7 +81,8 @@ static int llamacpp_open(sl_fw_session *s, sl_error *err)
         rc = sl_logits_chain_accept(st->chain, s->hist[i], err);
     if (rc)
         return rc;
-    st->greedy = s->variant->code && sl_fw_llama_ends_greedy(&s->o.cfg, st->chain);
+    /* 0.7.0: greedy after a last temperature stage at temp <= 0; pr15704 ran dist there too */
+    st->greedy = s->variant->code && sl_logits_chain_ends_greedy(st->chain);
     return SL_OK;
 }
 

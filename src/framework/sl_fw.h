@@ -185,8 +185,6 @@ void sl_fw_result_free(sl_fw_result *r);
 /* llama.cpp (framework/llamacpp.c): the chain of logits/llamacpp.c, then
  * llama_sampler_dist_apply with std::mt19937 and libstdc++'s uniform double. */
 extern const sl_fw_type sl_fw_llamacpp_type;
-/* llama.cpp 0.7.0's common_sampler ends chain ch in greedy rather than dist (no word drawn). */
-int sl_fw_llama_ends_greedy(const sl_logits_cfg *c, const sl_logits_chain *ch);
 /* transformers (framework/hf.c): the hf pipeline, then the torch framework's
  * torch.multinomial(probs, 1). */
 extern const sl_fw_type sl_fw_hf_type;

@@ -163,6 +163,12 @@ const sl_logits_stage_type *sl_logits_chain_stage(const sl_logits_chain *c, size
     return i < c->n ? c->m[i].type : NULL;
 }
 
+int sl_logits_chain_ends_greedy(const sl_logits_chain *c)
+{
+    const chain_member *m = c->n ? &c->m[c->n - 1] : NULL;
+    return m && m->type->ends_greedy && m->type->ends_greedy(m->state);
+}
+
 int sl_logits_chain_stateful(const sl_logits_chain *c)
 {
     for (size_t i = 0; i < c->n; i++)

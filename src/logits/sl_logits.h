@@ -359,6 +359,9 @@ struct sl_logits_stage_type {
     void (*reset)(void *st);                                 /* NULL: nothing to forget */
     int (*clone)(void *dst, const void *src, sl_error *err); /* NULL: a byte copy is a clone */
     void (*free)(void *st);                                  /* NULL: it owns no memory */
+    /* 1 when llama.cpp 0.7.0's common_sampler ends a chain whose last stage this is in greedy
+     * instead of dist (the temperature at temp <= 0); NULL: never. */
+    int (*ends_greedy)(const void *st);
 };
 
 extern const sl_logits_stage_type sl_logits_stage_penalties;   /* logits/stage_penalties.c */
@@ -401,6 +404,8 @@ int sl_logits_chain_clone(const sl_logits_chain *c, sl_logits_chain **out, sl_er
 void sl_logits_chain_free(sl_logits_chain *c);
 size_t sl_logits_chain_n(const sl_logits_chain *c);
 const sl_logits_stage_type *sl_logits_chain_stage(const sl_logits_chain *c, size_t i);
+/* 1 when the last stage's ends_greedy says so (common_sampler 0.7.0 then ends the chain in greedy). */
+int sl_logits_chain_ends_greedy(const sl_logits_chain *c);
 /* 1 when some stage's apply reads the history with these settings (a new token changes the result). */
 int sl_logits_chain_stateful(const sl_logits_chain *c);
 

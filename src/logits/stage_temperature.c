@@ -37,6 +37,13 @@ static const char *temperature_step(const void *st)
     return ((const temperature *)st)->t <= 0.0f ? "temp (<= 0: first max only)" : "temp";
 }
 
+/* common_sampler_init (0.7.0) ends in greedy after a last temperature at temp <= 0 (measured:
+ * llama-completion's chains in data/golden/current/llamacpp_orders.txt) */
+static int temperature_ends_greedy(const void *st)
+{
+    return ((const temperature *)st)->t <= 0.0f;
+}
+
 static int temperature_apply(void *st, sl_logits_llama_array *a, sl_error *err)
 {
     (void)err;
@@ -56,4 +63,5 @@ const sl_logits_stage_type sl_logits_stage_temperature = {
     .active = temperature_active,
     .step = temperature_step,
     .apply = temperature_apply,
+    .ends_greedy = temperature_ends_greedy,
 };
