@@ -86,12 +86,14 @@ out:
 }
 
 char *sl_api_check_seeded_json(const sl_fw_type *ft, size_t T, const long *obs, const sl_api_divergence *d,
-                               const sl_logits_cfg *given)
+                               const char *samplers, const sl_logits_cfg *given)
 {
     size_t div = d->step;
     json_t *root = json_object();
     json_object_set_new(root, "framework", json_string(ft->name));
     json_object_set_new(root, "steps", json_integer((json_int_t)T));
+    if (samplers)
+        json_object_set_new(root, "samplers", json_string(samplers));
     json_object_set_new(root, "first_divergence", div == T ? json_null() : json_integer((json_int_t)div));
     if (div < T) {
         json_object_set_new(root, "observed", json_integer(obs[div]));
@@ -493,11 +495,13 @@ void sl_api_check_log_free(sl_api_check_log_result *R)
 }
 
 char *sl_api_check_log_json(const sl_fw_type *ft, const long *obs, const sl_api_check_log_result *R,
-                            const sl_logits_cfg *given)
+                            const char *samplers, const sl_logits_cfg *given)
 {
     json_t *root = json_object(), *os = json_array(), *od = json_array();
     json_object_set_new(root, "framework", json_string(ft->name));
     json_object_set_new(root, "steps", json_integer((json_int_t)R->T));
+    if (samplers)
+        json_object_set_new(root, "samplers", json_string(samplers));
     json_object_set_new(root, "V", json_integer((json_int_t)R->V));
     for (size_t i = 0; i < R->n_out; i++) {
         json_array_append_new(os, json_integer((json_int_t)R->out_steps[i]));
@@ -616,11 +620,13 @@ void sl_api_check_result_free(sl_api_check_result *r)
 
 char *sl_api_check_result_json(const sl_api_check_result *r)
 {
-    /* the settings in force, where a pipeline ran */
+    /* the settings in force, where a pipeline ran, and llama.cpp's stage order */
     const sl_logits_cfg *given = r->g.logits_input && r->g.ft->pipeline ? &r->g.fo.cfg : NULL;
+    char buf[SL_LOGITS_ORDER_TEXT];
+    const char *samplers = sl_api_samplers(r->g.ft->accepts, &r->g.fo.cfg, buf, sizeof buf);
     if (r->seeded)
-        return sl_api_check_seeded_json(r->g.ft, r->g.steps.t, r->obs, &r->d, given);
-    return sl_api_check_log_json(r->g.ft, r->obs, &r->log, given);
+        return sl_api_check_seeded_json(r->g.ft, r->g.steps.t, r->obs, &r->d, samplers, given);
+    return sl_api_check_log_json(r->g.ft, r->obs, &r->log, samplers, given);
 }
 
 int sl_api_check(const sl_api_src *steps, int is_logits, const long *context, size_t context_n, const long *tokens,

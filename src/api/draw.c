@@ -106,6 +106,7 @@ static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_setting
         r->given.context = NULL;
         r->given.context_n = 0;
     }
+    r->samplers = sl_api_samplers(ft->accepts, &fo.cfg, r->samplers_buf, sizeof r->samplers_buf);
     return SL_OK;
 }
 
@@ -231,10 +232,10 @@ char *sl_api_draw_result_json(const sl_api_draw_result *r)
      * stream through the session): O(V) memory whatever n, and r->tokens is NULL */
     if (r->counts)
         return sl_api_fw_counts_json(r->counts, r->V, r->rng_name, r->word_bits, r->words,
-                                     r->framework ? r->version : NULL, r->framework ? r->cpu : NULL, r->pipeline,
-                                     &r->given);
+                                     r->framework ? r->version : NULL, r->framework ? r->cpu : NULL, r->samplers,
+                                     r->pipeline, &r->given);
     return sl_api_draw_json(r->tokens, r->n, r->k, r->nested, r->V, r->counts != NULL, r->rng_name, r->word_bits,
-                            r->words, r->version, r->cpu, r->pipeline, &r->given);
+                            r->words, r->version, r->cpu, r->samplers, r->pipeline, &r->given);
 }
 
 int sl_api_draw(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err)

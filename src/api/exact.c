@@ -28,8 +28,8 @@ static json_t *json_ids(const size_t *ids, size_t n)
 /* exact audits the final draw on softmax(logits / T), no framework stage: its
  * one setting is that T, exact's own (1 when not given), not a framework's. */
 static const sl_logits_default exact_defaults[] = {
-    {SL_KEY_TEMPERATURE, 0, 1.0, "exact's softmax(logits / T): T = 1 (no framework stage runs)"},
-    {SL_KEY_COUNT, 0, 0, NULL},
+    {SL_KEY_TEMPERATURE, 0, 1.0, "exact's softmax(logits / T): T = 1 (no framework stage runs)", NULL, 0},
+    {SL_KEY_COUNT, 0, 0, NULL, NULL, 0},
 };
 static const sl_logits_pipeline_type exact_softmax = {
     .name = "exact",

@@ -82,11 +82,11 @@ done:
  * builds them or not). The candle examples' command-line defaults (e.g.
  * --temperature 0.8, --repeat-penalty 1.1) are the examples', not the library's. */
 static const sl_logits_default candle_defaults[] = {
-    {SL_KEY_TEMPERATURE, 1, 0, "temperature: None (Sampling::ArgMax)"},
-    {SL_KEY_TOP_K, 1, 0, "no Sampling::TopK"},
-    {SL_KEY_TOP_P, 1, 0, "top_p: None"},
-    {SL_KEY_PENALTY, 1, 0, "apply_repeat_penalty not called"},
-    {SL_KEY_COUNT, 0, 0, NULL},
+    {SL_KEY_TEMPERATURE, 1, 0, "temperature: None (Sampling::ArgMax)", NULL, 0},
+    {SL_KEY_TOP_K, 1, 0, "no Sampling::TopK", NULL, 0},
+    {SL_KEY_TOP_P, 1, 0, "top_p: None", NULL, 0},
+    {SL_KEY_PENALTY, 1, 0, "apply_repeat_penalty not called", NULL, 0},
+    {SL_KEY_COUNT, 0, 0, NULL, NULL, 0},
 };
 
 const sl_logits_pipeline_type sl_logits_pipeline_candle_type = {

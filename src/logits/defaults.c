@@ -74,6 +74,11 @@ const sl_logits_default *sl_logits_default_of(const sl_logits_pipeline_type *t, 
     return NULL;
 }
 
+double sl_logits_default_value(const sl_logits_default *d)
+{
+    return d->stage ? d->stage->params[d->param].def : d->value;
+}
+
 void sl_logits_cfg_resolve(const sl_logits_pipeline_type *t, sl_logits_cfg *c, unsigned *defaulted)
 {
     unsigned got = 0;
@@ -83,7 +88,7 @@ void sl_logits_cfg_resolve(const sl_logits_pipeline_type *t, sl_logits_cfg *c, u
             continue;
         got |= 1u << d->key;
         if (!d->none)
-            sl_logits_cfg_set(c, d->key, d->value);
+            sl_logits_cfg_set(c, d->key, sl_logits_default_value(d));
     }
     if (defaulted)
         *defaulted = got;

@@ -371,14 +371,14 @@ fail:
  * _get_logits_processor then builds only the warpers that do something (top_k 50
  * alone gives TopKLogitsWarper). 4.x's GenerationConfig.__init__ had the same. */
 static const sl_logits_default hf_defaults[] = {
-    {SL_KEY_TEMPERATURE, 0, 1.0, "temperature = 1.0"},
-    {SL_KEY_TOP_K, 0, 50, "top_k = 50 (0 builds no TopKLogitsWarper)"},
-    {SL_KEY_TOP_P, 0, 1.0, "top_p = 1.0"},
-    {SL_KEY_MIN_P, 1, 0, "min_p = None (no MinPLogitsWarper)"},
-    {SL_KEY_TYPICAL, 0, 1.0, "typical_p = 1.0"},
-    {SL_KEY_PENALTY, 0, 1.0, "repetition_penalty = 1.0"},
-    {SL_KEY_MIN_KEEP, 0, 1, "min_tokens_to_keep = 1 (_get_logits_processor, one beam)"},
-    {SL_KEY_COUNT, 0, 0, NULL},
+    {SL_KEY_TEMPERATURE, 0, 1.0, "temperature = 1.0", NULL, 0},
+    {SL_KEY_TOP_K, 0, 50, "top_k = 50 (0 builds no TopKLogitsWarper)", NULL, 0},
+    {SL_KEY_TOP_P, 0, 1.0, "top_p = 1.0", NULL, 0},
+    {SL_KEY_MIN_P, 1, 0, "min_p = None (no MinPLogitsWarper)", NULL, 0},
+    {SL_KEY_TYPICAL, 0, 1.0, "typical_p = 1.0", NULL, 0},
+    {SL_KEY_PENALTY, 0, 1.0, "repetition_penalty = 1.0", NULL, 0},
+    {SL_KEY_MIN_KEEP, 0, 1, "min_tokens_to_keep = 1 (_get_logits_processor, one beam)", NULL, 0},
+    {SL_KEY_COUNT, 0, 0, NULL, NULL, 0},
 };
 
 const sl_logits_pipeline_type sl_logits_pipeline_hf_type = {

@@ -381,78 +381,21 @@ size_t sl_logits_llama_dist(sl_logits_llama_array *a, double u)
     return sel == a->size ? a->size - 1 : sel;
 }
 
-int sl_logits_llama_chain(const float *lf, size_t V, const sl_logits_cfg *cfg, sl_logits_llama_array *a,
+int sl_logits_llama_chain(const float *lf, size_t V, const sl_logits_cfg *c, sl_logits_llama_array *a,
                           sl_logits_result *trace, sl_error *err)
 {
-    sl_logits_cfg in_force = *cfg; /* unset settings: common_params_sampling's */
-    sl_logits_cfg_resolve(&sl_logits_pipeline_llamacpp_type, &in_force, NULL);
-    const sl_logits_cfg *c = &in_force;
-    long min_keep = c->min_keep;
-    if (min_keep < 0)
-        return sl_base_error_set(err, SL_EINVAL, "llamacpp: min_keep %ld is negative (it is a size_t)", min_keep);
-    long last_n = c->last_n;
-    if (last_n < 0)
-        /* llama_sampler_init_penalties (0.7.0) clamps it to 0, i.e. no penalty, measured through
-         * its C API; llama-cli's --repeat-last-n -1 is the context size, resolved before the call */
-        return sl_base_error_set(err, SL_EINVAL,
-                                 "llamacpp: penalty_last_n %ld is negative: libllama's "
-                                 "llama_sampler_init_penalties clamps it to 0 (no penalty), and llama-cli's "
-                                 "--repeat-last-n -1 means the context size; give that number, or 0",
-                                 last_n);
-    long top_k = c->top_k;
-    float top_p = (float)c->top_p, min_p = (float)c->min_p, typ = (float)c->typical, temp = (float)c->temperature;
-    float rep = (float)c->penalty, freq = (float)c->freq, pres = (float)c->presence;
-
-    a->data = malloc(V * sizeof *a->data);
-    if (!a->data)
-        return sl_base_error_set(err, SL_ENOMEM, "llamacpp: out of memory for %zu candidates", V);
-    for (size_t i = 0; i < V; i++) {
-        a->data[i].id = (long)i;
-        a->data[i].logit = lf[i];
-        a->data[i].p = 0.0f;
-    }
-    a->size = V;
-    a->sorted = 0;
-
-    if (c->context_n && last_n > 0 && (rep != 1.0f || freq != 0.0f || pres != 0.0f)) {
-        sl_logits_llama_penalties(a, c->context, c->context_n, last_n, rep, freq, pres);
-        if (trace)
-            sl_logits_step(trace, "penalties");
-    }
-    int rc = SL_OK;
-    if (top_k > 0) {
-        if ((rc = sl_logits_llama_top_k(a, top_k, err)))
-            goto fail;
-        if (trace)
-            sl_logits_step(trace, "top-k");
-    }
-    if (typ < 1.0f) {
-        if ((rc = sl_logits_llama_typical(a, typ, (size_t)min_keep, err)))
-            goto fail;
-        if (trace)
-            sl_logits_step(trace, "typical");
-    }
-    if (top_p < 1.0f) {
-        if ((rc = sl_logits_llama_top_p(a, top_p, (size_t)min_keep, err)))
-            goto fail;
-        if (trace)
-            sl_logits_step(trace, "top-p");
-    }
-    if (min_p > 0.0f) {
-        if ((rc = sl_logits_llama_min_p(a, min_p, (size_t)min_keep, err)))
-            goto fail;
-        if (trace)
-            sl_logits_step(trace, "min-p");
-    }
-    /* the temperature sampler is always in the chain; T = 1 divides by 1 */
-    sl_logits_llama_temp(a, temp);
-    if (trace && temp != 1.0f)
-        sl_logits_step(trace, temp <= 0.0f ? "temp (<= 0: first max only)" : "temp");
-    return SL_OK;
-fail: /* the array is freed: a half-filtered chain is no result */
-    free(a->data);
+    /* one use of the chain: built, fed the history oldest first, run, freed */
+    sl_logits_chain *ch;
     a->data = NULL;
     a->size = 0;
+    int rc = sl_logits_chain_new_llama(c, &ch, err);
+    if (rc)
+        return rc;
+    for (size_t i = 0; !rc && i < c->context_n; i++)
+        rc = sl_logits_chain_accept(ch, c->context[i], err);
+    if (!rc)
+        rc = sl_logits_chain_run(ch, lf, V, a, trace, err);
+    sl_logits_chain_free(ch);
     return rc;
 }
 
@@ -495,21 +438,22 @@ static int llamacpp_run(const float *lf, const double *ld, size_t V, const sl_lo
 }
 
 /* common/common.h struct common_params_sampling of 0.7.0 (build b11669), as
- * llama-completion -v prints it (data/golden/current/llamacpp_defaults.txt);
+ * llama-completion -v prints it (data/golden/current/llamacpp_defaults.txt).
+ * Each value is its stage parameter's default (stage_*.c), written there once;
  * each stage does nothing at the value that turns it off: top_k <= 0, top_p >= 1,
  * min_p <= 0, typ_p >= 1, temp 1 (divides by 1), penalties at 1/0/0. */
 static const sl_logits_default llamacpp_defaults[] = {
-    {SL_KEY_TEMPERATURE, 0, 0.8, "temp = 0.80f"},
-    {SL_KEY_TOP_K, 0, 40, "top_k = 40 (<= 0: the stage does nothing)"},
-    {SL_KEY_TOP_P, 0, 0.95, "top_p = 0.95f"},
-    {SL_KEY_MIN_P, 0, 0.05, "min_p = 0.05f"},
-    {SL_KEY_TYPICAL, 0, 1.0, "typ_p = 1.00f"},
-    {SL_KEY_PENALTY, 0, 1.0, "penalty_repeat = 1.00f"},
-    {SL_KEY_FREQ, 0, 0.0, "penalty_freq = 0.00f"},
-    {SL_KEY_PRESENCE, 0, 0.0, "penalty_present = 0.00f"},
-    {SL_KEY_LAST_N, 0, 64, "penalty_last_n = 64"},
-    {SL_KEY_MIN_KEEP, 0, 0, "min_keep = 0"},
-    {SL_KEY_COUNT, 0, 0, NULL},
+    {SL_KEY_TEMPERATURE, 0, 0, "common_params_sampling.temp", &sl_logits_stage_temperature, 0},
+    {SL_KEY_TOP_K, 0, 0, "common_params_sampling.top_k (<= 0: the stage does nothing)", &sl_logits_stage_top_k, 0},
+    {SL_KEY_TOP_P, 0, 0, "common_params_sampling.top_p", &sl_logits_stage_top_p, 0},
+    {SL_KEY_MIN_P, 0, 0, "common_params_sampling.min_p", &sl_logits_stage_min_p, 0},
+    {SL_KEY_TYPICAL, 0, 0, "common_params_sampling.typ_p", &sl_logits_stage_typical, 0},
+    {SL_KEY_PENALTY, 0, 0, "common_params_sampling.penalty_repeat", &sl_logits_stage_penalties, 1},
+    {SL_KEY_FREQ, 0, 0, "common_params_sampling.penalty_freq", &sl_logits_stage_penalties, 2},
+    {SL_KEY_PRESENCE, 0, 0, "common_params_sampling.penalty_present", &sl_logits_stage_penalties, 3},
+    {SL_KEY_LAST_N, 0, 0, "common_params_sampling.penalty_last_n", &sl_logits_stage_penalties, 0},
+    {SL_KEY_MIN_KEEP, 0, 0, "common_params_sampling.min_keep", &sl_logits_stage_typical, 1},
+    {SL_KEY_COUNT, 0, 0, NULL, NULL, 0},
 };
 
 const sl_logits_pipeline_type sl_logits_pipeline_llamacpp_type = {
@@ -517,7 +461,7 @@ const sl_logits_pipeline_type sl_logits_pipeline_llamacpp_type = {
     .summary = "llama.cpp default chain: penalties (last N) -> top-k (exactly k) -> typical -> top-p -> min-p "
                "(logit space) -> temperature -> dist, float32; unset: top-k 40, top-p 0.95, min-p 0.05, T 0.8",
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
-               SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE,
+               SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE | SL_OPT_ORDER,
     .run = llamacpp_run,
     .defaults = llamacpp_defaults,
 };

@@ -147,11 +147,11 @@ done:
  * defaults: a filter not given is not called. Its pipeline always divides by t,
  * so an unset temperature is 1 (dividing by 1 changes nothing). */
 static const sl_logits_default tut_defaults[] = {
-    {SL_KEY_TEMPERATURE, 0, 1.0, "t = 1 (ApplyTemperature's argument; the tutorial has no default)"},
-    {SL_KEY_TOP_K, 1, 0, "FilterTopK not called"},
-    {SL_KEY_TOP_P, 1, 0, "FilterTopP not called"},
-    {SL_KEY_MIN_P, 1, 0, "FilterMinP not called"},
-    {SL_KEY_COUNT, 0, 0, NULL},
+    {SL_KEY_TEMPERATURE, 0, 1.0, "t = 1 (ApplyTemperature's argument; the tutorial has no default)", NULL, 0},
+    {SL_KEY_TOP_K, 1, 0, "FilterTopK not called", NULL, 0},
+    {SL_KEY_TOP_P, 1, 0, "FilterTopP not called", NULL, 0},
+    {SL_KEY_MIN_P, 1, 0, "FilterMinP not called", NULL, 0},
+    {SL_KEY_COUNT, 0, 0, NULL, NULL, 0},
 };
 
 const sl_logits_pipeline_type sl_logits_pipeline_tutorial_type = {

@@ -168,12 +168,12 @@ done:
  * reaches them only through the engine's generation_config option (vLLM PR
  * #11164), which samplab does not read. */
 static const sl_logits_default vllm_defaults[] = {
-    {SL_KEY_TEMPERATURE, 0, 1.0, "temperature = 1.0"},
-    {SL_KEY_TOP_K, 0, 0, "top_k = 0 (0 or -1: all tokens)"},
-    {SL_KEY_TOP_P, 0, 1.0, "top_p = 1.0"},
-    {SL_KEY_MIN_P, 0, 0.0, "min_p = 0.0"},
-    {SL_KEY_PENALTY, 0, 1.0, "repetition_penalty = 1.0"},
-    {SL_KEY_COUNT, 0, 0, NULL},
+    {SL_KEY_TEMPERATURE, 0, 1.0, "temperature = 1.0", NULL, 0},
+    {SL_KEY_TOP_K, 0, 0, "top_k = 0 (0 or -1: all tokens)", NULL, 0},
+    {SL_KEY_TOP_P, 0, 1.0, "top_p = 1.0", NULL, 0},
+    {SL_KEY_MIN_P, 0, 0.0, "min_p = 0.0", NULL, 0},
+    {SL_KEY_PENALTY, 0, 1.0, "repetition_penalty = 1.0", NULL, 0},
+    {SL_KEY_COUNT, 0, 0, NULL, NULL, 0},
 };
 
 const sl_logits_pipeline_type sl_logits_pipeline_vllm_type = {
