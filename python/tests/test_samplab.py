@@ -339,6 +339,32 @@ def test_option_values_are_checked_as_the_cli_checks_their_text(kw, args):
     assert str(e.value) == cli_error("draw", "--framework", "hf", "--logits", "data/weather.txt", *args)
 
 
+@pytest.mark.parametrize("call,kw,args", [
+    ("draw", dict(framework="hf", logits="data/weather.txt", epsilon_cutoff=3e-4),
+     ["draw", "--framework", "hf", "--logits", "data/weather.txt", "--epsilon-cutoff", "3e-4"]),
+    ("pipeline", dict(framework="llamacpp", logits="data/weather.txt", dry_multiplier=0.8),
+     ["pipeline", "--framework", "llamacpp", "--logits", "data/weather.txt", "--dry-multiplier", "0.8"]),
+    ("replay", dict(framework="vllm", logits="data/weather.txt", logit_bias="1:2"),
+     ["replay", "--framework", "vllm", "--logits", "data/weather.txt", "--logit-bias", "1:2"]),
+])
+def test_a_setting_samplab_does_not_model_is_refused_by_name(call, kw, args):
+    # the library's schema refuses it as the command line does: never ignored, never "unknown option"
+    with pytest.raises(samplab.Error) as e:
+        getattr(samplab, call)(**kw)
+    assert str(e.value) == cli_error(*args)
+    assert "not modelled by samplab" in str(e.value)
+
+
+def test_keywords_are_the_librarys_schema():
+    # the package holds no option table: its keys and kinds come from libsamplab
+    from samplab import _lib
+    assert _lib.schema["top_k"]["option"] == "--top-k" and _lib.schema["top_k"]["kind"] == "long"
+    assert _lib.schema["eta_cutoff"]["kind"] == "not_modelled"
+    with pytest.raises(samplab.Error) as e:
+        samplab.draw(framework="hf", logits="data/weather.txt", top_kk=3)
+    assert str(e.value) == "samplab draw: unknown option '--top-kk' (samplab draw --help)"
+
+
 def test_option_values_as_text_and_integral_floats():
     a = samplab.draw(framework="hf", logits="data/weather.txt", n=5, top_k="3", temperature="0.7")
     b = samplab.draw(framework="hf", logits="data/weather.txt", n=5.0, top_k=3.0, temperature=0.7)

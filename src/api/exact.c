@@ -115,6 +115,9 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
     size_t k = s->has_num_samples ? s->num_samples : 1;
     if (!!method == !!framework)
         return sl_base_error_set(err, SL_EINVAL, "samplab exact: give exactly one of --framework F and --method M");
+    /* neither source or both (the command line's sl_cli_src_from gives no spec for both) */
+    if (!src->spec && !src->data)
+        return sl_base_error_set(err, SL_EINVAL, "samplab exact: give exactly one of --probs SRC and --logits SRC");
     if (has_t && !is_logits)
         return sl_base_error_set(err, SL_EINVAL, "samplab exact: --temperature applies to --logits only");
     if (has_t && !(temperature > 0)) {
@@ -138,11 +141,12 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
             fo.replacement = s->replacement;
             fo.k = k;
             /* the release line the framework names (--torch for torch, --rand for candle) */
-            const char *opt = ft->variant_option;
-            fo.variant = opt && !strcmp(opt, "--rand") ? s->rand : s->torch;
+            int rand = ft->variant_bit == SL_OPT_RAND_VERSION;
+            fo.variant = rand ? s->rand : s->torch;
+            fo.variant_opt = sl_api_options[rand ? SL_API_OPT_RAND : SL_API_OPT_TORCH].name;
             const sl_fw_variant *var;
             sl_error verr;
-            if (sl_fw_variant_find(ft, fo.variant, &var, &verr))
+            if (sl_fw_variant_find(ft, fo.variant, fo.variant_opt, &var, &verr))
                 return sl_base_error_set(err, SL_EINVAL, "samplab exact: %s", verr.msg);
             if (k == 0)
                 return sl_base_error_set(err, SL_EINVAL, "samplab exact: --num-samples must be at least 1");

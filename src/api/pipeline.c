@@ -44,8 +44,8 @@ int sl_api_logits_input(const char *cmd, const sl_api_src *src, const sl_api_set
     if (!src->spec && !src->data)
         return sl_base_error_set(err, SL_EINVAL, "samplab %s: --logits SRC is required", cmd);
     /* the penalty named as given (the first of them, as draw names it) */
-    const char *pen = cfg->has_penalty ? "--repetition-penalty" : cfg->has_freq ? "--frequency-penalty"
-                      : cfg->has_presence ? "--presence-penalty" : NULL;
+    const char *pen = cfg->has_penalty ? SL_API_NAME(REPETITION_PENALTY) : cfg->has_freq ? SL_API_NAME(FREQUENCY_PENALTY)
+                      : cfg->has_presence ? SL_API_NAME(PRESENCE_PENALTY) : NULL;
     if (pen && !s->context)
         return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s needs --context IDS (the token ids it applies to)",
                                  cmd, pen);
@@ -56,7 +56,7 @@ int sl_api_logits_input(const char *cmd, const sl_api_src *src, const sl_api_set
         return sl_api_lib_error(err, SL_EINVAL);
     long *ctx = NULL;
     size_t ctx_n = 0;
-    if (s->context && sl_api_ids(cmd, "--context", s->context, "context", vec->n, &ctx, &ctx_n, err)) {
+    if (s->context && sl_api_ids(cmd, SL_API_NAME(CONTEXT), s->context, "context", vec->n, &ctx, &ctx_n, err)) {
         sl_base_vec_free(vec);
         return SL_EINVAL;
     }

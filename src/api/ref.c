@@ -16,7 +16,7 @@ int sl_api_ref_load(const sl_api_ref_opts *o, sl_api_ref *ref, sl_error *err)
     if (o->probs && o->has_temperature)
         return sl_base_error_set(err, SL_EINVAL, "--temperature applies to --logits only");
     sl_vec vec;
-    int rc = sl_io_vec_read_as(o->probs ? o->probs : o->logits, o->probs ? "--probs" : "--logits", o->tensor, o->row,
+    int rc = sl_io_vec_read_as(o->probs ? o->probs : o->logits, o->probs ? SL_API_NAME(PROBS) : SL_API_NAME(LOGITS), o->tensor, o->row,
                                 &vec, err);
     if (rc)
         return rc;

@@ -82,6 +82,100 @@ int sl_api_draw_counts(const double *p, size_t V, const sl_draw_type *dt, const 
 /* The most draws a call makes or reads (the command line's cap on --n and every count option). */
 #define SL_API_MAX_N 1000000000000ull
 
+/* ---------------------------------------------------------------- the settings schema (api/schema.c)
+ *
+ * Every option samplab has, once: its key ("top_k": Python's keyword and the
+ * sweep spec's key), its option text ("--top-k"), kind, group, metavar, help,
+ * the SL_OPT_* bit a framework accepts it by, and where its value lands in
+ * sl_api_settings. The command line parses argv through it, --help and the
+ * man pages print it, sl_api_refused and the sweep spec read it, and the
+ * Python package sets its keywords through sl_api_settings_set. Settings the
+ * real libraries have and samplab does not model are entries too (kind
+ * SL_API_UNMODELLED, with the upstream name per library): the parser takes
+ * their names only to refuse them with that line. Option ids start at 1 so
+ * that 0 means none. */
+typedef enum sl_api_opt {
+    SL_API_OPT_NONE,
+    SL_API_OPT_PROBS, SL_API_OPT_LOGITS, SL_API_OPT_TEMPERATURE, SL_API_OPT_TOP_K, SL_API_OPT_TOP_P, SL_API_OPT_MIN_P,
+    SL_API_OPT_FRAMEWORK, SL_API_OPT_NUM_SAMPLES, SL_API_OPT_REPLACEMENT, SL_API_OPT_DTYPE, SL_API_OPT_TORCH,
+    SL_API_OPT_TORCH_BUILD, SL_API_OPT_LLAMACPP, SL_API_OPT_RAND, SL_API_OPT_CPU, SL_API_OPT_SIMD_SUM,
+    SL_API_OPT_TYPICAL, SL_API_OPT_REPETITION_PENALTY, SL_API_OPT_CONTEXT, SL_API_OPT_MIN_KEEP, SL_API_OPT_DEFAULTS,
+    SL_API_OPT_PENALTY_LAST_N, SL_API_OPT_FREQUENCY_PENALTY, SL_API_OPT_PRESENCE_PENALTY,
+    SL_API_OPT_TENSOR, SL_API_OPT_ROW, SL_API_OPT_METHOD, SL_API_OPT_RNG, SL_API_OPT_SEED, SL_API_OPT_STREAM,
+    SL_API_OPT_N, SL_API_OPT_COUNTS, SL_API_OPT_JSON, SL_API_OPT_BINARY, SL_API_OPT_DRAWS, SL_API_OPT_COUNTS_FILE,
+    SL_API_OPT_ALPHA, SL_API_OPT_NULL_REPS, SL_API_OPT_TRIALS, SL_API_OPT_TARGET, SL_API_OPT_FAULT, SL_API_OPT_SEEDS,
+    SL_API_OPT_FIRST_SEED, SL_API_OPT_FRAMEWORKS, SL_API_OPT_TOP, SL_API_OPT_TOKENS, SL_API_OPT_REPORT_DATA,
+    SL_API_OPT_OUT, SL_API_OPT_ONLY, SL_API_OPT_JOBS, SL_API_OPT_GEN_TOKENS, SL_API_OPT_NO_PLOT, SL_API_OPT_SPEC,
+    SL_API_OPT_RESUME,
+    SL_API_OPT_COUNT          /* the options samplab models; the not-modelled entries follow in the table */
+} sl_api_opt;
+
+typedef enum sl_api_kind {
+    SL_API_FLAG,    /* no value */
+    SL_API_STRING,  /* a name, a path, a seed or a list, read by the subcommand */
+    SL_API_SIZE,    /* a non-negative integer (size_t), at most SL_API_MAX_N */
+    SL_API_LONG,    /* an integer */
+    SL_API_INDEX,   /* a non-negative integer (long) */
+    SL_API_DOUBLE,  /* a finite number */
+    SL_API_UNMODELLED /* a setting of a real library that samplab refuses by name */
+} sl_api_kind;
+
+/* Groups a subcommand takes whole. */
+enum {
+    SL_API_G_SOURCE = 1u << 0,        /* --probs --logits --tensor --row */
+    SL_API_G_RNG = 1u << 1,           /* --rng --seed --stream */
+    SL_API_G_SAMPLING = 1u << 2,      /* --temperature --top-k ... --defaults, and the not-modelled settings */
+    SL_API_G_LLAMA_PENALTY = 1u << 3, /* --penalty-last-n --frequency-penalty --presence-penalty */
+    SL_API_G_FRAMEWORK = 1u << 4      /* --framework --num-samples --replacement --dtype --torch --simd-sum */
+};
+
+/* Where an option's value lands in sl_api_settings: byte offsets plus one (0: nowhere). */
+typedef struct sl_api_landing {
+    unsigned short has;       /* int set to 1 when given (a flag's own field) */
+    unsigned short val;       /* the number (size_t, long or double by kind) or the text (const char *) */
+    unsigned short text;      /* a number's text as typed (const char *), or 0 */
+} sl_api_landing;
+
+typedef struct sl_api_option {
+    const char *name;         /* "--probs" */
+    const char *key;          /* "probs": Python's keyword, the sweep spec's key */
+    sl_api_kind kind;
+    unsigned group;           /* one SL_API_G_* bit, or 0 for a subcommand's own option */
+    unsigned bit;             /* the SL_OPT_* bit a framework or pipeline lists in `accepts`, or 0 */
+    const char *arg;          /* the value in help ("SRC"); NULL for a flag */
+    const char *help;         /* one line; '\n' continues it under itself */
+    sl_api_landing at;
+    /* SL_API_UNMODELLED: the setting in each library that has it (NULL: not that library's) */
+    const char *hf, *vllm, *llamacpp;
+} sl_api_option;
+/* The table: ids 1 .. SL_API_OPT_COUNT - 1, then the not-modelled entries,
+ * then an entry with name NULL. */
+extern const sl_api_option sl_api_options[];
+/* The entry named "--name" (the first, where two share a name: draw's --counts
+ * flag before gof's --counts FILE), its key, or NULL. */
+const sl_api_option *sl_api_option_named(const char *name);
+const sl_api_option *sl_api_option_keyed(const char *key);
+/* What every command takes besides its options ("--help", also "-h") and what
+ * `samplab` alone takes ("--version"). */
+extern const char sl_api_help_option[], sl_api_version_option[];
+/* The option text of SL_API_OPT_<o> ("--context" for CONTEXT), for a message or a refusal. */
+#define SL_API_NAME(o) (sl_api_options[SL_API_OPT_##o].name)
+/* The help line of option o in command cmd (its own, where it has one). */
+const char *sl_api_option_help(const sl_api_option *o, const char *cmd);
+
+/* An option's value as the command line reads its word: the whole word a
+ * number in range for the numeric kinds. */
+typedef struct sl_api_value {
+    size_t size;              /* SL_API_SIZE */
+    long l;                   /* SL_API_LONG, SL_API_INDEX */
+    double d;                 /* SL_API_DOUBLE */
+} sl_api_value;
+/* 0 with *v read from text, or 2 with why[0..n) the command line's words
+ * ("--n takes a non-negative integer, not 'abc'"). Strings and flags read as 0. */
+int sl_api_option_read(const sl_api_option *o, const char *text, sl_api_value *v, char *why, size_t n);
+/* "--epsilon-cutoff: transformers' EpsilonLogitsWarper is not modelled by samplab" into buf. */
+const char *sl_api_option_unmodelled(const sl_api_option *o, char *buf, size_t n);
+
 /* ---------------------------------------------------------------- settings (api/settings.c)
  *
  * The options of the commands, one field each, named after the option
@@ -101,7 +195,8 @@ typedef struct sl_api_settings {
     const char *tokens;       /* check: the observed ids (a SRC) */
     const char *draws_file, *counts_file; /* gof: --draws FILE, --counts FILE */
     const char *alpha_text;   /* --alpha as typed, quoted by gof's refusal (NULL: the number, %g) */
-    size_t size;              /* sizeof(sl_api_settings), set by sl_api_settings_init: a binding's check */
+    const char *cmd;          /* sl_api_settings_new's command: what sl_api_settings_set's messages name */
+    struct sl_api_text *owned; /* the texts sl_api_settings_set copied (freed by sl_api_settings_free) */
 } sl_api_settings;
 
 void sl_api_settings_init(sl_api_settings *s);
@@ -109,9 +204,29 @@ void sl_api_settings_init(sl_api_settings *s);
  * (src may be NULL when the call has none) is none given, so the call answers
  * with the command's own message. */
 void sl_api_or_defaults(const sl_api_settings **s, const sl_api_src **src);
-size_t sl_api_settings_size(void);
-/* The first option given in s (in the command line's table order) whose
- * SL_OPT_* bit is not in accepts, as "--top-k", or NULL. is_logits: the
+/* A binding's handle: settings for command cmd ("draw"; it names the command in
+ * sl_api_settings_set's messages), set by key, freed with the texts it holds. */
+sl_api_settings *sl_api_settings_new(const char *cmd);
+void sl_api_settings_free(sl_api_settings *s);
+/* The option keyed `key` ("top_k") set from text as the command line reads
+ * its word (text NULL or "" for a flag): SL_EINVAL with err the command's
+ * line ("samplab draw: --top-k takes an integer, not 'abc'"; a setting samplab
+ * does not model, or one the calls do not take, refused by name). The text is
+ * copied. */
+int sl_api_settings_set(sl_api_settings *s, const char *key, const char *text, sl_error *err);
+/* Whether text is a value the option keyed `key` takes (its message named by cmd). */
+int sl_api_option_check(const char *cmd, const char *key, const char *text, sl_error *err);
+/* The option o's value (v read by sl_api_option_read, text as given) into the
+ * field of s it lands in (none: nothing). */
+void sl_api_settings_land(sl_api_settings *s, const sl_api_option *o, const char *text, const sl_api_value *v);
+/* Whether option o is set in s (the source options: is_logits says which is given). */
+int sl_api_settings_given(const sl_api_settings *s, const sl_api_option *o, int is_logits);
+/* The schema as JSON (malloc'd; sl_api_free): one object per key, in table
+ * order: {"key": {"option": "--top-k", "kind": "long", "group": "sampling",
+ * "settings": true, "metavar": "K", "help": "...", "not_modelled": "..."}}. */
+char *sl_api_schema_json(void);
+/* The first option given in s (in the schema's order) whose SL_OPT_* bit is
+ * not in accepts, as its option text ("--top-k"), or NULL. is_logits: the
  * source is --logits (else --probs). */
 const char *sl_api_refused(const sl_api_settings *s, int is_logits, unsigned accepts);
 

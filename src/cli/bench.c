@@ -146,10 +146,10 @@ static int bench_generation(const sl_cli_parsed *po)
     sl_api_src src = sl_cli_src_from(po);
     sl_api_gen g;
     sl_error lerr;
-    if (sl_api_gen_load("bench", &src, po->a[SL_CLI_LOGITS].given, NULL, 0, &set, 0, &g, &lerr))
+    if (sl_api_gen_load("bench", &src, po->a[SL_API_OPT_LOGITS].given, NULL, 0, &set, 0, &g, &lerr))
         return sl_cli_api_fail(&lerr);
     const sl_io_steps *m = &g.steps;
-    size_t T = m->t, V = m->v, reps = po->a[SL_CLI_N].given ? po->a[SL_CLI_N].size : 5;
+    size_t T = m->t, V = m->v, reps = po->a[SL_API_OPT_N].given ? po->a[SL_API_OPT_N].size : 5;
     if (!reps)
         reps = 1;
     sl_error err;
@@ -218,7 +218,7 @@ static int bench_generation(const sl_cli_parsed *po)
         }
     }
     const char *cpu = g.ft->accepts & SL_OPT_CPU && open ? sl_logits_cpu_name(sl_logits_cpu_resolve(s.o.cfg.cpu)) : NULL;
-    if (po->a[SL_CLI_JSON].given) {
+    if (po->a[SL_API_OPT_JSON].given) {
         json_t *root = json_object(), *tk = json_array();
         json_object_set_new(root, "framework", json_string(g.ft->name));
         json_object_set_new(root, "steps", json_integer((json_int_t)T));
@@ -272,22 +272,22 @@ int sl_cli_bench_main(int argc, char **argv)
     int st = sl_cli_parse("bench", argc, argv, bench_help, &po);
     if (st >= 0)
         return st;
-    if (po.a[SL_CLI_FRAMEWORK].given)
+    if (po.a[SL_API_OPT_FRAMEWORK].given)
         return bench_generation(&po);
-    sl_cli_opt gen_only[] = {SL_CLI_TENSOR, SL_CLI_CONTEXT, SL_CLI_SEED, SL_CLI_TORCH, SL_CLI_CPU, SL_CLI_N, SL_CLI_JSON};
-    sl_cli_opt miss = sl_cli_refused(&po, SL_CLI_G_SAMPLING, 0);
+    sl_api_opt gen_only[] = {SL_API_OPT_TENSOR, SL_API_OPT_CONTEXT, SL_API_OPT_SEED, SL_API_OPT_TORCH, SL_API_OPT_CPU, SL_API_OPT_N, SL_API_OPT_JSON};
+    sl_api_opt miss = sl_cli_refused(&po, SL_API_G_SAMPLING, 0);
     for (size_t i = 0; !miss && i < sizeof gen_only / sizeof *gen_only; i++)
         if (po.a[gen_only[i]].given)
             miss = gen_only[i];
     if (miss) {
-        fprintf(stderr, "samplab bench: %s needs --framework (the generation bench)\n", sl_cli_options[miss].name);
+        fprintf(stderr, "samplab bench: %s needs --framework (the generation bench)\n", sl_api_options[miss].name);
         return 2;
     }
-    const char *big = po.a[SL_CLI_LOGITS].given ? po.a[SL_CLI_LOGITS].text : "data/synthetic_49152.txt";
+    const char *big = po.a[SL_API_OPT_LOGITS].given ? po.a[SL_API_OPT_LOGITS].text : "data/synthetic_49152.txt";
     static const double weather[8] = {4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2.2};
     sl_error err;
     sl_vec v;
-    if (sl_io_vec_read_as(big, "--logits", NULL, -1, &v, &err)) /* an inline list named by its option */
+    if (sl_io_vec_read_as(big, SL_API_NAME(LOGITS), NULL, -1, &v, &err)) /* an inline list named by its option */
         return sl_cli_fail(&err);
     double p8[8], *pv = malloc(v.n * sizeof *pv);
     if (!pv || sl_logits_softmax(weather, 8, 1.0, p8, &err) || sl_logits_softmax(v.d, v.n, 1.0, pv, &err)) {

@@ -42,10 +42,10 @@ int sl_cli_calibrate_main(int argc, char **argv)
     const sl_cli_arg *v = po.a;
     sl_api_ref_opts ro;
     sl_cli_ref_from(&po, &ro);
-    const char *method = v[SL_CLI_METHOD].text, *first_text = v[SL_CLI_FIRST_SEED].text;
-    const char *rng_name = v[SL_CLI_RNG].given ? v[SL_CLI_RNG].text : "pcg32";
-    size_t n = v[SL_CLI_N].size, K = v[SL_CLI_SEEDS].size;
-    int json = v[SL_CLI_JSON].given;
+    const char *method = v[SL_API_OPT_METHOD].text, *first_text = v[SL_API_OPT_FIRST_SEED].text;
+    const char *rng_name = v[SL_API_OPT_RNG].given ? v[SL_API_OPT_RNG].text : "pcg32";
+    size_t n = v[SL_API_OPT_N].size, K = v[SL_API_OPT_SEEDS].size;
+    int json = v[SL_API_OPT_JSON].given;
     char e[SL_CLI_ESC_MAX];
     if (!method || n == 0 || K == 0) {
         sl_cli_errf("samplab calibrate: --method M, --n N >= 1 and --seeds K >= 1 are required\n");
@@ -68,7 +68,7 @@ int sl_cli_calibrate_main(int argc, char **argv)
     memset(&first, 0, sizeof first);
     if (first_text) {
         if (sl_base_seed_parse(first_text, &first, &err))
-            return sl_cli_fail_in("--first-seed", &err);
+            return sl_cli_fail_in(SL_API_NAME(FIRST_SEED), &err);
         if (first.hi) {
             sl_cli_errf("samplab calibrate: --first-seed must be below 2^64\n");
             return 2;

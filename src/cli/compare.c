@@ -438,11 +438,11 @@ int sl_cli_compare_main(int argc, char **argv)
         return st;
     sl_cli_logits_args a;
     sl_cli_logits_from(&po, &a);
-    const char *list = po.a[SL_CLI_FRAMEWORKS].text;
-    size_t ntop = po.a[SL_CLI_TOP].given ? po.a[SL_CLI_TOP].size : 5;
+    const char *list = po.a[SL_API_OPT_FRAMEWORKS].text;
+    size_t ntop = po.a[SL_API_OPT_TOP].given ? po.a[SL_API_OPT_TOP].size : 5;
     if (ntop > 100)
         ntop = 100;
-    const unsigned settings = SL_CLI_G_SAMPLING | SL_CLI_G_LLAMA_PENALTY;
+    const unsigned settings = SL_API_G_SAMPLING | SL_API_G_LLAMA_PENALTY;
     char e[SL_CLI_ESC_MAX];
     char cmd[6000];
     cmp_fw fw[CMP_MAX];
@@ -461,9 +461,9 @@ int sl_cli_compare_main(int argc, char **argv)
                         sl_cli_esc(tok, e, sizeof e));
                 return 2;
             }
-            sl_cli_opt miss = sl_cli_refused(&po, settings, t->accepts);
+            sl_api_opt miss = sl_cli_refused(&po, settings, t->accepts);
             if (miss)
-                return sl_cli_not_an_option("compare", sl_cli_options[miss].name, "framework", t->name);
+                return sl_cli_not_an_option("compare", sl_api_options[miss].name, "framework", t->name);
             int dup = 0;
             for (size_t j = 0; j < nfw; j++)
                 dup |= fw[j].t == t;
@@ -476,12 +476,12 @@ int sl_cli_compare_main(int argc, char **argv)
         }
     } else {
         for (size_t i = 0; sl_logits_pipeline_types[i] && nfw < CMP_MAX; i++) {
-            sl_cli_opt miss = sl_cli_refused(&po, settings, sl_logits_pipeline_types[i]->accepts);
+            sl_api_opt miss = sl_cli_refused(&po, settings, sl_logits_pipeline_types[i]->accepts);
             if (miss) {
                 /* the output names the setting as a whole: "--repetition-penalty/--context" */
                 skipped_t[nskip] = sl_logits_pipeline_types[i];
                 skipped[nskip][0] = sl_logits_pipeline_types[i]->name;
-                sl_cli_bit_names(sl_cli_options[miss].bit, skipped_names[nskip], sizeof skipped_names[nskip]);
+                sl_cli_bit_names(sl_api_options[miss].bit, skipped_names[nskip], sizeof skipped_names[nskip]);
                 skipped[nskip][1] = skipped_names[nskip];
                 nskip++;
                 continue;

@@ -129,22 +129,22 @@ int sl_cli_exact_main(int argc, char **argv)
     if (st >= 0)
         return st;
     const sl_cli_arg *v = po.a;
-    if (v[SL_CLI_REPORT_DATA].given) {
+    if (v[SL_API_OPT_REPORT_DATA].given) {
         sl_error err;
         const char *z = SL_REPORT_ZIPF_PATH;
-        if (sl_report_exact_data(v[SL_CLI_REPORT_DATA].text, access(z, R_OK) == 0 ? z : NULL, &err))
+        if (sl_report_exact_data(v[SL_API_OPT_REPORT_DATA].text, access(z, R_OK) == 0 ? z : NULL, &err))
             return sl_cli_fail(&err);
         return 0;
     }
-    if (v[SL_CLI_PROBS].given == v[SL_CLI_LOGITS].given) {
+    if (v[SL_API_OPT_PROBS].given == v[SL_API_OPT_LOGITS].given) {
         sl_cli_errf("samplab exact: give exactly one of --probs SRC and --logits SRC\n");
         return 2;
     }
     sl_api_exact_audit a;
     sl_error err;
-    if (sl_api_exact_run(&src, v[SL_CLI_LOGITS].given, &s, &a, &err))
+    if (sl_api_exact_run(&src, v[SL_API_OPT_LOGITS].given, &s, &a, &err))
         return sl_cli_api_fail(&err);
-    int rc = v[SL_CLI_JSON].given ? print_json(&a.res, a.t, &a.vec) : print_text(&a.res, a.t, &a.vec, v[SL_CLI_TOKENS].given);
+    int rc = v[SL_API_OPT_JSON].given ? print_json(&a.res, a.t, &a.vec) : print_text(&a.res, a.t, &a.vec, v[SL_API_OPT_TOKENS].given);
     sl_api_exact_audit_free(&a);
     return rc;
 }

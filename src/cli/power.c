@@ -67,12 +67,12 @@ static const char *theta_name(sl_fault f)
 /* --fault mkl-seed-collision: no simulation, the repeat test's tails in closed form. */
 static int power_repeats(const sl_cli_arg *v, double alpha, double target, int json)
 {
-    static const sl_cli_opt refused[] = {SL_CLI_PROBS, SL_CLI_LOGITS, SL_CLI_TENSOR, SL_CLI_ROW,
-                                         SL_CLI_TEMPERATURE, SL_CLI_TRIALS};
+    static const sl_api_opt refused[] = {SL_API_OPT_PROBS, SL_API_OPT_LOGITS, SL_API_OPT_TENSOR, SL_API_OPT_ROW,
+                                         SL_API_OPT_TEMPERATURE, SL_API_OPT_TRIALS};
     for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++)
         if (v[refused[k]].given) {
             sl_cli_errf("samplab power: --fault " MKL_FAULT " takes no %s (its outcomes are fixed)\n",
-                    sl_cli_options[refused[k]].name);
+                    sl_api_options[refused[k]].name);
             return 2;
         }
     /* 26! orderings, seen through 64-bit hashes; 2^31 - 2 MCG31m1 starts (x0 = 0 is replaced by 1). */
@@ -84,11 +84,11 @@ static int power_repeats(const sl_cli_arg *v, double alpha, double target, int j
     sl_stat_repeats_power pw, at;
     if (sl_stat_repeats_power_n(m, m_fault, alpha, target, &pw, &err))
         return sl_cli_fail(&err);
-    int has_n = v[SL_CLI_N].given;
-    if (has_n && (v[SL_CLI_N].size == 0 || sl_stat_repeats_power_at(v[SL_CLI_N].size, m, m_fault, alpha, &at, &err))) {
-        if (v[SL_CLI_N].size == 0)
+    int has_n = v[SL_API_OPT_N].given;
+    if (has_n && (v[SL_API_OPT_N].size == 0 || sl_stat_repeats_power_at(v[SL_API_OPT_N].size, m, m_fault, alpha, &at, &err))) {
+        if (v[SL_API_OPT_N].size == 0)
             sl_cli_errf("samplab power: --n must be at least 1\n");
-        return v[SL_CLI_N].size == 0 ? 2 : sl_cli_fail(&err);
+        return v[SL_API_OPT_N].size == 0 ? 2 : sl_cli_fail(&err);
     }
     const sl_stat_repeats_power *rows[2] = {&pw, has_n ? &at : NULL};
     if (json) {
@@ -154,33 +154,33 @@ int sl_cli_power_main(int argc, char **argv)
     const sl_cli_arg *v = po.a;
     sl_api_ref_opts ro;
     sl_cli_ref_from(&po, &ro);
-    size_t n = v[SL_CLI_N].size, trials = v[SL_CLI_TRIALS].given ? v[SL_CLI_TRIALS].size : 200;
+    size_t n = v[SL_API_OPT_N].size, trials = v[SL_API_OPT_TRIALS].given ? v[SL_API_OPT_TRIALS].size : 200;
     double alpha = 0.01, target = 0.9;
-    int json = v[SL_CLI_JSON].given;
-    static const sl_cli_opt levels[2] = {SL_CLI_ALPHA, SL_CLI_TARGET};
+    int json = v[SL_API_OPT_JSON].given;
+    static const sl_api_opt levels[2] = {SL_API_OPT_ALPHA, SL_API_OPT_TARGET};
     for (int k = 0; k < 2; k++) {
         const sl_cli_arg *l = &v[levels[k]];
         if (!l->given)
             continue;
         if (!(l->d > 0 && l->d < 1)) {
             char e[SL_CLI_ESC_MAX];
-            sl_cli_errf("samplab power: %s must be in (0,1), not %s\n", sl_cli_options[levels[k]].name,
+            sl_cli_errf("samplab power: %s must be in (0,1), not %s\n", sl_api_options[levels[k]].name,
                     sl_cli_esc(l->text, e, sizeof e));
             return 2;
         }
-        *(levels[k] == SL_CLI_ALPHA ? &alpha : &target) = l->d;
+        *(levels[k] == SL_API_OPT_ALPHA ? &alpha : &target) = l->d;
     }
     int only = -1;
-    if (v[SL_CLI_FAULT].given) {
-        if (!strcmp(v[SL_CLI_FAULT].text, MKL_FAULT))
+    if (v[SL_API_OPT_FAULT].given) {
+        if (!strcmp(v[SL_API_OPT_FAULT].text, MKL_FAULT))
             return power_repeats(v, alpha, target, json);
         for (int f = 0; f < SL_FAULT_COUNT; f++)
-            if (!strcmp(v[SL_CLI_FAULT].text, sl_stat_fault_names[f]))
+            if (!strcmp(v[SL_API_OPT_FAULT].text, sl_stat_fault_names[f]))
                 only = f;
         if (only < 0) {
             char e[SL_CLI_ESC_MAX];
             sl_cli_errf("samplab power: unknown --fault %s (shift, leak, topk, temper, " MKL_FAULT ")\n",
-                    sl_cli_esc(v[SL_CLI_FAULT].text, e, sizeof e));
+                    sl_cli_esc(v[SL_API_OPT_FAULT].text, e, sizeof e));
             return 2;
         }
     }

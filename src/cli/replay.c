@@ -61,7 +61,7 @@ int sl_cli_replay_main(int argc, char **argv)
         return st;
     sl_api_replay_result r;
     sl_error err;
-    if (sl_api_replay_run(&src, po.a[SL_CLI_LOGITS].given, NULL, 0, &s, &r, &err)) {
+    if (sl_api_replay_run(&src, po.a[SL_API_OPT_LOGITS].given, NULL, 0, &s, &r, &err)) {
         sl_api_replay_result_free(&r);
         return sl_cli_api_fail(&err);
     }
@@ -69,7 +69,7 @@ int sl_cli_replay_main(int argc, char **argv)
     const sl_api_run *runs = r.runs;
     const size_t *depart = r.depart;
     int rc = 0;
-    if (po.a[SL_CLI_JSON].given) {
+    if (po.a[SL_API_OPT_JSON].given) {
         rc = sl_cli_emit(sl_api_replay_result_json(&r));
     } else if (!r.all) {
         for (size_t t = 0; t < T; t++)

@@ -560,12 +560,12 @@ int sl_cli_sweep_main(int argc, char **argv)
     int rc = sl_cli_parse("sweep", argc, argv, help, &po);
     if (rc >= 0)
         return rc;
-    const char *spec = po.a[SL_CLI_SPEC].text, *dir = po.a[SL_CLI_OUT].text;
+    const char *spec = po.a[SL_API_OPT_SPEC].text, *dir = po.a[SL_API_OPT_OUT].text;
     if (!spec || !dir) {
         sl_cli_errf("samplab sweep: %s is needed (samplab sweep --help)\n", spec ? "--out DIR" : "--spec FILE");
         return 2;
     }
-    int resume = po.a[SL_CLI_RESUME].given;
+    int resume = po.a[SL_API_OPT_RESUME].given;
     if (sl_cli_sweep_mpi_launched())
         return sl_cli_sweep_mpi(argc, argv, spec, dir, resume);
 

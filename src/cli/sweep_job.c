@@ -50,11 +50,11 @@ static void args_free(args *a)
 /* "top_k" -> "--top-k" (the spec was checked: every key names an option) */
 static void push_key(args *a, const char *key)
 {
-    sl_cli_opt o = sl_cli_sweep_option(key);
-    if (o == SL_CLI_NONE)
+    sl_api_opt o = sl_cli_sweep_option(key);
+    if (o == SL_API_OPT_NONE)
         a->oom = 1; /* not reached after sl_cli_sweep_parse; no argv for a key it refused */
     else
-        push(a, sl_cli_options[o].name);
+        push(a, sl_api_options[o].name);
 }
 
 /* key: value as options; false and null leave the option out. */
@@ -99,8 +99,8 @@ static const json_t *combo_value(const json_t *settings, const char *want, size_
 /* A settings or options key the chain's step `cmd` takes. */
 static int step_takes(const char *cmd, const char *key)
 {
-    sl_cli_opt o = sl_cli_sweep_option(key);
-    return o != SL_CLI_NONE && sl_cli_takes(sl_cli_spec_lookup(cmd), o);
+    sl_api_opt o = sl_cli_sweep_option(key);
+    return o != SL_API_OPT_NONE && sl_cli_takes(sl_cli_spec_lookup(cmd), o);
 }
 
 /* The point's argv for `cmd` (the job, or one step of a gof chain: only the
@@ -142,7 +142,7 @@ static void build(const sl_cli_sweep *sw, const sl_cli_sweep_point *p, const cha
         }
     if (st->seeds && (!filter || step_takes(cmd, "seed"))) {
         char buf[32];
-        push(a, "--seed");
+        push(a, SL_API_NAME(SEED));
         if (json_is_array(st->seeds)) {
             const json_t *s = json_array_get(st->seeds, p->seed);
             if (json_is_string(s)) {
@@ -286,7 +286,7 @@ static int reference(const sl_cli_sweep *sw, const sl_cli_sweep_point *p, const 
         return 0;
     args a = {0};
     build(sw, p, "pipeline", 1, &a);
-    push(&a, "--json");
+    push(&a, SL_API_NAME(JSON));
     int r = run_caught(&a, c);
     args_free(&a);
     if (r || c->rc)
@@ -312,7 +312,7 @@ static int gof_chain(const sl_cli_sweep *sw, const sl_cli_sweep_point *p, const 
     snprintf(ppath, sizeof ppath, "%s/point-%zu.probs", tmpdir, p->index);
     args a = {0};
     build(sw, p, "draw", 1, &a);
-    push(&a, "--counts");
+    push(&a, SL_API_NAME(COUNTS));
     int r = run_caught(&a, c);
     args_free(&a);
     if (r || c->rc)
@@ -330,7 +330,7 @@ static int gof_chain(const sl_cli_sweep *sw, const sl_cli_sweep_point *p, const 
     caught_free(c);
     const json_t *in = json_array_get(p->st->inputs, p->input);
     push(&a, "gof");
-    push(&a, "--probs");
+    push(&a, SL_API_NAME(PROBS));
     push(&a, use_input ? json_string_value(json_object_get(in, "probs")) : ppath);
     if (use_input) {
         const char *key;
@@ -338,7 +338,7 @@ static int gof_chain(const sl_cli_sweep *sw, const sl_cli_sweep_point *p, const 
         json_object_foreach((json_t *)in, key, v) if (!strcmp(key, "tensor") || !strcmp(key, "row"))
             push_setting(&a, key, v);
     }
-    push(&a, "--counts");
+    push(&a, SL_API_NAME(COUNTS_FILE));
     push(&a, cpath);
     const char *key;
     json_t *v;
@@ -348,7 +348,7 @@ static int gof_chain(const sl_cli_sweep *sw, const sl_cli_sweep_point *p, const 
     if (p->st->settings)
         json_object_foreach(p->st->settings, key, v) if (!strcmp(key, "alpha") || !strcmp(key, "null_reps"))
             push_setting(&a, key, combo_value(p->st->settings, key, p->combo));
-    push(&a, "--json");
+    push(&a, SL_API_NAME(JSON));
     r = run_caught(&a, c);
     args_free(&a);
     unlink(cpath);
@@ -403,7 +403,7 @@ char *sl_cli_sweep_job(const sl_cli_sweep *sw, size_t i, const char *tmpdir)
     } else {
         args a = {0};
         build(sw, &p, st->job, 0, &a);
-        push(&a, "--json");
+        push(&a, SL_API_NAME(JSON));
         r = run_caught(&a, &c);
         args_free(&a);
     }

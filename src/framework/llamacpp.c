@@ -149,7 +149,7 @@ const sl_fw_type sl_fw_llamacpp_type = {
     .name = "llamacpp",
     .summary = "llama.cpp common_sampler chain + dist: std::mt19937(seed), libstdc++ uniform double, pick in array "
                "order; each drawn token joins the penalties history",
-    .variant_option = "--llamacpp",
+    .variant_bit = SL_OPT_LLAMA_VERSION,
     .variants = llamacpp_variants,
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
                SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS | SL_OPT_LLAMA_VERSION | SL_OPT_LAST_N |

@@ -21,6 +21,7 @@ typedef struct sl_fw_opts {
     int replacement;
     int dtype_set; sl_dtype dtype;
     const char *variant;      /* e.g. torch "2"; NULL = default */
+    const char *variant_opt;  /* the option that gave it, as messages name it (the caller's words), or NULL */
     int torch_mkl;            /* torch: the build's exponential_ is MKL's (pip wheels 2.1-2.6) */
     int simd_sum;
     sl_logits_cfg cfg;        /* the pipeline settings (temperature, filters, penalties, context) */
@@ -89,7 +90,7 @@ struct sl_fw_type {
     const char *name;
     const char *summary;      /* one line for --help */
     const char *version;      /* the upstream release it follows (without variants) */
-    const char *variant_option; /* the option that picks a release line, e.g. "--torch" */
+    unsigned variant_bit;     /* the SL_OPT_* bit of the option that picks a release line (torch's SL_OPT_VARIANT) */
     const sl_fw_variant *variants; /* the lines it emulates, the default first, ended by {NULL} */
     unsigned accepts;         /* SL_OPT_* bits */
     const char *input_why;    /* why it takes the kind of vector it takes (SL_OPT_PROBS / SL_OPT_LOGITS in accepts) */
@@ -117,8 +118,10 @@ struct sl_fw_type {
     const sl_stat_exact_type *(*exact_for)(const sl_fw_opts *o);
 };
 
-/* The variant o->variant names (NULL: the default) or an error naming the choices. */
-int sl_fw_variant_find(const sl_fw_type *t, const char *name, const sl_fw_variant **out, sl_error *err);
+/* The variant `name` names (NULL: the default) or an error naming the choices, and
+ * the option that gave it (opt: "--torch"; NULL: "the release line"). */
+int sl_fw_variant_find(const sl_fw_type *t, const char *name, const char *opt, const sl_fw_variant **out,
+                       sl_error *err);
 /* The release a session follows: its variant's version, or the type's. */
 const char *sl_fw_session_version(const sl_fw_session *s);
 /* Opens a session; the settings are copied (the context too). Refused: t NULL
