@@ -26,6 +26,9 @@
 #define OPT(id, nm, key, at, k, g, b, a, h) [id] = {nm, key, k, g, b, a, h, at, NULL, NULL, NULL}
 #define NM(nm, key, hf, vllm, llamacpp) \
     {nm, key, SL_API_UNMODELLED, SL_API_G_SAMPLING, 0, NULL, NULL, NOWHERE, hf, vllm, llamacpp}
+#define HF(nm, key, hf) NM(nm, key, hf, NULL, NULL)             /* transformers only */
+#define VL(nm, key, vllm) NM(nm, key, NULL, vllm, NULL)         /* vLLM only */
+#define LL(nm, key, llamacpp) NM(nm, key, NULL, NULL, llamacpp) /* llama.cpp only */
 /* Table order is the order of the "not an option of framework" checks and of
  * `draw --help`'s per-framework lists (the SL_OPT_* options first). */
 const sl_api_option sl_api_options[] = {
@@ -136,55 +139,55 @@ const sl_api_option sl_api_options[] = {
      * _get_logits_processor); vLLM's SamplingParams (0.8-0.11); llama.cpp's
      * common/arg.cpp sampling options and the llama_sampler_init_* they
      * reach (libllama 0.7.0). */
-    NM("--epsilon-cutoff", "epsilon_cutoff", "EpsilonLogitsWarper", NULL, NULL),
-    NM("--eta-cutoff", "eta_cutoff", "EtaLogitsWarper", NULL, NULL),
-    NM("--top-h", "top_h", "TopHLogitsWarper", NULL, NULL),
-    NM("--no-repeat-ngram-size", "no_repeat_ngram_size", "NoRepeatNGramLogitsProcessor", NULL, NULL),
-    NM("--encoder-no-repeat-ngram-size", "encoder_no_repeat_ngram_size", "EncoderNoRepeatNGramLogitsProcessor", NULL,
-       NULL),
-    NM("--encoder-repetition-penalty", "encoder_repetition_penalty", "EncoderRepetitionPenaltyLogitsProcessor", NULL,
-       NULL),
-    NM("--bad-words-ids", "bad_words_ids", "NoBadWordsLogitsProcessor", NULL, NULL),
-    NM("--suppress-tokens", "suppress_tokens", "SuppressTokensLogitsProcessor", NULL, NULL),
-    NM("--begin-suppress-tokens", "begin_suppress_tokens", "SuppressTokensAtBeginLogitsProcessor", NULL, NULL),
-    NM("--sequence-bias", "sequence_bias", "SequenceBiasLogitsProcessor", NULL, NULL),
-    NM("--guidance-scale", "guidance_scale", "ClassifierFreeGuidanceLogitsProcessor", NULL, NULL),
-    NM("--renormalize-logits", "renormalize_logits", "LogitNormalization", NULL, NULL),
-    NM("--remove-invalid-values", "remove_invalid_values", "InfNanRemoveLogitsProcessor", NULL, NULL),
-    NM("--forced-bos-token-id", "forced_bos_token_id", "ForcedBOSTokenLogitsProcessor", NULL, NULL),
-    NM("--forced-eos-token-id", "forced_eos_token_id", "ForcedEOSTokenLogitsProcessor", NULL, NULL),
-    NM("--exponential-decay-length-penalty", "exponential_decay_length_penalty", "ExponentialDecayLengthPenalty", NULL,
-       NULL),
-    NM("--min-new-tokens", "min_new_tokens", "MinNewTokensLengthLogitsProcessor", NULL, NULL),
-    NM("--min-length", "min_length", "MinLengthLogitsProcessor", NULL, NULL),
-    NM("--watermarking-config", "watermarking_config", "WatermarkLogitsProcessor", NULL, NULL),
+    HF("--epsilon-cutoff", "epsilon_cutoff", "EpsilonLogitsWarper"),
+    HF("--eta-cutoff", "eta_cutoff", "EtaLogitsWarper"),
+    HF("--top-h", "top_h", "TopHLogitsWarper"),
+    HF("--no-repeat-ngram-size", "no_repeat_ngram_size", "NoRepeatNGramLogitsProcessor"),
+    HF("--encoder-no-repeat-ngram-size", "encoder_no_repeat_ngram_size", "EncoderNoRepeatNGramLogitsProcessor"),
+    HF("--encoder-repetition-penalty", "encoder_repetition_penalty", "EncoderRepetitionPenaltyLogitsProcessor"),
+    HF("--bad-words-ids", "bad_words_ids", "NoBadWordsLogitsProcessor"),
+    HF("--suppress-tokens", "suppress_tokens", "SuppressTokensLogitsProcessor"),
+    HF("--begin-suppress-tokens", "begin_suppress_tokens", "SuppressTokensAtBeginLogitsProcessor"),
+    HF("--sequence-bias", "sequence_bias", "SequenceBiasLogitsProcessor"),
+    HF("--guidance-scale", "guidance_scale", "ClassifierFreeGuidanceLogitsProcessor"),
+    HF("--renormalize-logits", "renormalize_logits", "LogitNormalization"),
+    HF("--remove-invalid-values", "remove_invalid_values", "InfNanRemoveLogitsProcessor"),
+    HF("--forced-bos-token-id", "forced_bos_token_id", "ForcedBOSTokenLogitsProcessor"),
+    HF("--forced-eos-token-id", "forced_eos_token_id", "ForcedEOSTokenLogitsProcessor"),
+    HF("--exponential-decay-length-penalty", "exponential_decay_length_penalty", "ExponentialDecayLengthPenalty"),
+    HF("--min-new-tokens", "min_new_tokens", "MinNewTokensLengthLogitsProcessor"),
+    HF("--min-length", "min_length", "MinLengthLogitsProcessor"),
+    HF("--watermarking-config", "watermarking_config", "WatermarkLogitsProcessor"),
     /* samplab's hf is generate() with do_sample=True: greedy and beam search decode otherwise */
-    NM("--do-sample", "do_sample", "do_sample=False (greedy search)", NULL, NULL),
-    NM("--num-beams", "num_beams", "beam search (num_beams)", NULL, NULL),
-    NM("--penalty-alpha", "penalty_alpha", "contrastive search (penalty_alpha)", NULL, NULL),
+    HF("--do-sample", "do_sample", "do_sample=False (greedy search)"),
+    HF("--num-beams", "num_beams", "beam search (num_beams)"),
+    HF("--penalty-alpha", "penalty_alpha", "contrastive search (penalty_alpha)"),
     NM("--logit-bias", "logit_bias", NULL, "SamplingParams.logit_bias", "llama_sampler_init_logit_bias"),
-    NM("--allowed-token-ids", "allowed_token_ids", NULL, "SamplingParams.allowed_token_ids", NULL),
-    NM("--bad-words", "bad_words", NULL, "SamplingParams.bad_words", NULL),
-    NM("--min-tokens", "min_tokens", NULL, "SamplingParams.min_tokens", NULL),
-    NM("--dry-multiplier", "dry_multiplier", NULL, NULL, "llama_sampler_init_dry"),
-    NM("--dry-base", "dry_base", NULL, NULL, "llama_sampler_init_dry"),
-    NM("--dry-allowed-length", "dry_allowed_length", NULL, NULL, "llama_sampler_init_dry"),
-    NM("--dry-penalty-last-n", "dry_penalty_last_n", NULL, NULL, "llama_sampler_init_dry"),
-    NM("--dry-sequence-breaker", "dry_sequence_breaker", NULL, NULL, "llama_sampler_init_dry"),
-    NM("--xtc-probability", "xtc_probability", NULL, NULL, "llama_sampler_init_xtc"),
-    NM("--xtc-threshold", "xtc_threshold", NULL, NULL, "llama_sampler_init_xtc"),
-    NM("--top-nsigma", "top_nsigma", NULL, NULL, "llama_sampler_init_top_n_sigma"),
-    NM("--dynatemp-range", "dynatemp_range", NULL, NULL, "llama_sampler_init_temp_ext"),
-    NM("--dynatemp-exp", "dynatemp_exp", NULL, NULL, "llama_sampler_init_temp_ext"),
-    NM("--mirostat", "mirostat", NULL, NULL, "llama_sampler_init_mirostat/_v2"),
-    NM("--mirostat-lr", "mirostat_lr", NULL, NULL, "llama_sampler_init_mirostat/_v2"),
-    NM("--mirostat-ent", "mirostat_ent", NULL, NULL, "llama_sampler_init_mirostat/_v2"),
-    NM("--adaptive-target", "adaptive_target", NULL, NULL, "llama_sampler_init_adaptive_p"),
-    NM("--adaptive-decay", "adaptive_decay", NULL, NULL, "llama_sampler_init_adaptive_p"),
+    VL("--allowed-token-ids", "allowed_token_ids", "SamplingParams.allowed_token_ids"),
+    VL("--bad-words", "bad_words", "SamplingParams.bad_words"),
+    VL("--min-tokens", "min_tokens", "SamplingParams.min_tokens"),
+    LL("--dry-multiplier", "dry_multiplier", "llama_sampler_init_dry"),
+    LL("--dry-base", "dry_base", "llama_sampler_init_dry"),
+    LL("--dry-allowed-length", "dry_allowed_length", "llama_sampler_init_dry"),
+    LL("--dry-penalty-last-n", "dry_penalty_last_n", "llama_sampler_init_dry"),
+    LL("--dry-sequence-breaker", "dry_sequence_breaker", "llama_sampler_init_dry"),
+    LL("--xtc-probability", "xtc_probability", "llama_sampler_init_xtc"),
+    LL("--xtc-threshold", "xtc_threshold", "llama_sampler_init_xtc"),
+    LL("--top-nsigma", "top_nsigma", "llama_sampler_init_top_n_sigma"),
+    LL("--dynatemp-range", "dynatemp_range", "llama_sampler_init_temp_ext"),
+    LL("--dynatemp-exp", "dynatemp_exp", "llama_sampler_init_temp_ext"),
+    LL("--mirostat", "mirostat", "llama_sampler_init_mirostat/_v2"),
+    LL("--mirostat-lr", "mirostat_lr", "llama_sampler_init_mirostat/_v2"),
+    LL("--mirostat-ent", "mirostat_ent", "llama_sampler_init_mirostat/_v2"),
+    LL("--adaptive-target", "adaptive_target", "llama_sampler_init_adaptive_p"),
+    LL("--adaptive-decay", "adaptive_decay", "llama_sampler_init_adaptive_p"),
     {NULL, NULL, SL_API_FLAG, 0, 0, NULL, NULL, {0, 0, 0}, NULL, NULL, NULL},
 };
 #undef OPT
 #undef NM
+#undef HF
+#undef VL
+#undef LL
 
 const char sl_api_help_option[] = "--help", sl_api_version_option[] = "--version";
 

@@ -7,8 +7,6 @@
  * twice, one the subcommand does not take, a setting samplab does not model,
  * a missing value, a malformed number (the schema's words). Values shown in a
  * message are escaped so it stays one printable line. */
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
