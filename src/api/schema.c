@@ -24,6 +24,8 @@
 #define NUM(has, f) {AT(has), AT(f), 0}
 #define NUM_AS_TYPED(has, f, text) {AT(has), AT(f), AT(text)}
 #define OPT(id, nm, key, at, k, g, b, a, h) [id] = {nm, key, k, g, b, a, h, at, NULL, NULL, NULL}
+/* with the setting's name in transformers (GenerationConfig), vLLM and llama.cpp (common/arg.cpp) */
+#define OPTU(hf, vllm, llamacpp, id, nm, key, at, k, g, b, a, h) [id] = {nm, key, k, g, b, a, h, at, hf, vllm, llamacpp}
 #define NM(nm, key, hf, vllm, llamacpp) \
     {nm, key, SL_API_UNMODELLED, SL_API_G_SAMPLING, 0, NULL, NULL, NOWHERE, hf, vllm, llamacpp}
 #define HF(nm, key, hf) NM(nm, key, hf, NULL, NULL)             /* transformers only */
@@ -37,68 +39,103 @@ const sl_api_option sl_api_options[] = {
         "inline 3,2,2,1, a text file, .npy or .safetensors"),
     OPT(SL_API_OPT_LOGITS, "--logits", "logits", NOWHERE, SL_API_STRING, SL_API_G_SOURCE, SL_OPT_LOGITS, "SRC",
         "logits: inline \"3,2,2,1\", a text file, .npy, or .safetensors"),
-    OPT(SL_API_OPT_TEMPERATURE, "--temperature", "temperature", NUM(cfg.has_temperature, cfg.temperature), SL_API_DOUBLE, SL_API_G_SAMPLING, SL_OPT_TEMPERATURE, "T",
+    OPTU("temperature", "SamplingParams.temperature", "--temp",
+         SL_API_OPT_TEMPERATURE, "--temperature", "temperature", NUM(cfg.has_temperature, cfg.temperature),
+        SL_API_DOUBLE, SL_API_G_SAMPLING, SL_OPT_TEMPERATURE, "T",
         "hf: T must be > 0 (0 is transformers' ValueError); vllm: T < 1e-5 is greedy;\n"
         "llamacpp: T <= 0 keeps the first maximum; tutorial: T must be > 0"),
-    OPT(SL_API_OPT_TOP_K, "--top-k", "top_k", NUM(cfg.has_top_k, cfg.top_k), SL_API_LONG, SL_API_G_SAMPLING, SL_OPT_TOP_K, "K",
+    OPTU("top_k", "SamplingParams.top_k", "--top-k",
+         SL_API_OPT_TOP_K, "--top-k", "top_k", NUM(cfg.has_top_k, cfg.top_k),
+        SL_API_LONG, SL_API_G_SAMPLING, SL_OPT_TOP_K, "K",
         "hf, vllm: ties with the k-th value survive; llamacpp, tutorial: exactly K"),
-    OPT(SL_API_OPT_TOP_P, "--top-p", "top_p", NUM(cfg.has_top_p, cfg.top_p), SL_API_DOUBLE, SL_API_G_SAMPLING, SL_OPT_TOP_P, "P",
+    OPTU("top_p", "SamplingParams.top_p", "--top-p",
+         SL_API_OPT_TOP_P, "--top-p", "top_p", NUM(cfg.has_top_p, cfg.top_p),
+        SL_API_DOUBLE, SL_API_G_SAMPLING, SL_OPT_TOP_P, "P",
         "nucleus; hf/vllm remove ascending cumsum <= 1-P; llamacpp/tutorial keep\n"
         "through the token where the descending sum reaches P"),
-    OPT(SL_API_OPT_MIN_P, "--min-p", "min_p", NUM(cfg.has_min_p, cfg.min_p), SL_API_DOUBLE, SL_API_G_SAMPLING, SL_OPT_MIN_P, "M",
+    OPTU("min_p", "SamplingParams.min_p", "--min-p",
+         SL_API_OPT_MIN_P, "--min-p", "min_p", NUM(cfg.has_min_p, cfg.min_p),
+        SL_API_DOUBLE, SL_API_G_SAMPLING, SL_OPT_MIN_P, "M",
         "hf/vllm/tutorial in probability space after temperature;\n"
         "llamacpp in logit space (l >= max + ln M), before temperature"),
-    OPT(SL_API_OPT_FRAMEWORK, "--framework", "framework", TXT(framework), SL_API_STRING, SL_API_G_FRAMEWORK, 0, "F", "the framework to emulate"),
-    OPT(SL_API_OPT_NUM_SAMPLES, "--num-samples", "num_samples", NUM(has_num_samples, num_samples), SL_API_SIZE, SL_API_G_FRAMEWORK, SL_OPT_NUM_SAMPLES, "K",
+    OPT(SL_API_OPT_FRAMEWORK, "--framework", "framework", TXT(framework),
+        SL_API_STRING, SL_API_G_FRAMEWORK, 0, "F", "the framework to emulate"),
+    OPT(SL_API_OPT_NUM_SAMPLES, "--num-samples", "num_samples", NUM(has_num_samples, num_samples),
+        SL_API_SIZE, SL_API_G_FRAMEWORK, SL_OPT_NUM_SAMPLES, "K",
         "torch.multinomial(p, K) or NumPy's size=K (K tokens per output line)"),
-    OPT(SL_API_OPT_REPLACEMENT, "--replacement", "replacement", FLG(replacement), SL_API_FLAG, SL_API_G_FRAMEWORK, SL_OPT_REPLACEMENT, NULL,
+    OPT(SL_API_OPT_REPLACEMENT, "--replacement", "replacement", FLG(replacement),
+        SL_API_FLAG, SL_API_G_FRAMEWORK, SL_OPT_REPLACEMENT, NULL,
         "torch's replacement=True"),
-    OPT(SL_API_OPT_DTYPE, "--dtype", "dtype", TXT(dtype), SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_DTYPE, "float32|float64",
+    OPT(SL_API_OPT_DTYPE, "--dtype", "dtype", TXT(dtype),
+        SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_DTYPE, "float32|float64",
         "the tensor / array dtype (default: a .npy keeps its own, text is float32 for\n"
         "torch, float64 for NumPy)"),
     OPT(SL_API_OPT_TORCH, "--torch", "torch", TXT(torch), SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_VARIANT, "2|1.13",
         "torch's release line: 2 (default: 2.x, checked on 2.14.1 and 2.6.0) or 1.13"),
-    OPT(SL_API_OPT_TORCH_BUILD, "--torch-build", "torch_build", TXT(torch_build), SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_TORCH_BUILD, "default|mkl",
+    OPT(SL_API_OPT_TORCH_BUILD, "--torch-build", "torch_build", TXT(torch_build),
+        SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_TORCH_BUILD, "default|mkl",
         "torch: mkl is a build whose exponential_ is MKL's MCG31m1 (pip wheels 2.1 to 2.6;\n"
         "its stream exact, MKL's log not: docs/torch-builds.md)"),
-    OPT(SL_API_OPT_LLAMACPP, "--llamacpp", "llamacpp", TXT(llamacpp), SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_LLAMA_VERSION, "0.7.0|pr15704",
+    OPT(SL_API_OPT_LLAMACPP, "--llamacpp", "llamacpp", TXT(llamacpp),
+        SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_LLAMA_VERSION, "0.7.0|pr15704",
         "llama.cpp's release line: 0.7.0 (default; a lone candidate still draws, greedy at\n"
         "T <= 0) or pr15704 (the 2025-08 commit: no draw for one candidate)"),
-    OPT(SL_API_OPT_RAND, "--rand", "rand", TXT(rand), SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_RAND_VERSION, "0.8|0.9|0.10",
+    OPT(SL_API_OPT_RAND, "--rand", "rand", TXT(rand),
+        SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_RAND_VERSION, "0.8|0.9|0.10",
         "candle: Rust rand's WeightedIndex<f32> (they differ for subnormal totals)"),
     OPT(SL_API_OPT_CPU, "--cpu", "cpu", TXT(cpu), SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_CPU, "avx2|avx512",
         "hf, vllm: torch's CPU kernel, which orders softmax's sum (default: the one torch 2.x\n"
         "picks on this CPU, as ATEN_CPU_CAPABILITY would; torch 1.13: avx2)"),
-    OPT(SL_API_OPT_SIMD_SUM, "--simd-sum", "simd_sum", FLG(simd_sum), SL_API_FLAG, SL_API_G_FRAMEWORK, SL_OPT_SIMD_SUM, NULL,
+    OPT(SL_API_OPT_SIMD_SUM, "--simd-sum", "simd_sum", FLG(simd_sum),
+        SL_API_FLAG, SL_API_G_FRAMEWORK, SL_OPT_SIMD_SUM, NULL,
         "candle: the float32 total as the SIMD build adds it"),
-    OPT(SL_API_OPT_TYPICAL, "--typical", "typical", NUM(cfg.has_typical, cfg.typical), SL_API_DOUBLE, SL_API_G_SAMPLING, SL_OPT_TYPICAL, "M",
+    OPTU("typical_p", NULL, "--typical",
+         SL_API_OPT_TYPICAL, "--typical", "typical", NUM(cfg.has_typical, cfg.typical),
+        SL_API_DOUBLE, SL_API_G_SAMPLING, SL_OPT_TYPICAL, "M",
         "locally typical sampling (hf, llamacpp)"),
-    OPT(SL_API_OPT_REPETITION_PENALTY, "--repetition-penalty", "repetition_penalty", NUM(cfg.has_penalty, cfg.penalty), SL_API_DOUBLE, SL_API_G_SAMPLING, SL_OPT_PENALTY, "R",
+    OPTU("repetition_penalty", "SamplingParams.repetition_penalty", "--repeat-penalty",
+         SL_API_OPT_REPETITION_PENALTY, "--repetition-penalty", "repetition_penalty", NUM(cfg.has_penalty, cfg.penalty),
+        SL_API_DOUBLE, SL_API_G_SAMPLING, SL_OPT_PENALTY, "R",
         "penalise the ids in --context: hf every id, vllm every id,\n"
         "llamacpp the last --penalty-last-n (default 64)"),
-    OPT(SL_API_OPT_CONTEXT, "--context", "context", TXT(context), SL_API_STRING, SL_API_G_SAMPLING, SL_OPT_PENALTY, "IDS",
+    OPT(SL_API_OPT_CONTEXT, "--context", "context", TXT(context),
+        SL_API_STRING, SL_API_G_SAMPLING, SL_OPT_PENALTY, "IDS",
         "the token ids a penalty applies to (inline list or file)"),
-    OPT(SL_API_OPT_MIN_KEEP, "--min-keep", "min_keep", NUM(cfg.has_min_keep, cfg.min_keep), SL_API_LONG, SL_API_G_SAMPLING, SL_OPT_MIN_KEEP, "N",
+    OPTU("min_tokens_to_keep", NULL, "min_keep",
+         SL_API_OPT_MIN_KEEP, "--min-keep", "min_keep", NUM(cfg.has_min_keep, cfg.min_keep),
+        SL_API_LONG, SL_API_G_SAMPLING, SL_OPT_MIN_KEEP, "N",
         "hf min_tokens_to_keep (default 1); llamacpp min_keep (default 0)"),
-    OPT(SL_API_OPT_DEFAULTS, "--defaults", "defaults", FLG(cfg.defaults), SL_API_FLAG, SL_API_G_SAMPLING, SL_OPT_DEFAULTS, NULL,
+    OPT(SL_API_OPT_DEFAULTS, "--defaults", "defaults", FLG(cfg.defaults),
+        SL_API_FLAG, SL_API_G_SAMPLING, SL_OPT_DEFAULTS, NULL,
         "the framework's own defaults: hf top_k 50; llamacpp top-k 40, top-p 0.95,\n"
         "min-p 0.05, T 0.8; vllm none"),
-    OPT(SL_API_OPT_PENALTY_LAST_N, "--penalty-last-n", "penalty_last_n", NUM(cfg.has_last_n, cfg.last_n), SL_API_LONG, SL_API_G_LLAMA_PENALTY, SL_OPT_LAST_N, "N",
+    OPTU(NULL, NULL, "--repeat-last-n",
+         SL_API_OPT_PENALTY_LAST_N, "--penalty-last-n", "penalty_last_n", NUM(cfg.has_last_n, cfg.last_n),
+        SL_API_LONG, SL_API_G_LLAMA_PENALTY, SL_OPT_LAST_N, "N",
         "llamacpp: how many of the last --context ids are penalised (default 64)"),
-    OPT(SL_API_OPT_FREQUENCY_PENALTY, "--frequency-penalty", "frequency_penalty", NUM(cfg.has_freq, cfg.freq), SL_API_DOUBLE, SL_API_G_LLAMA_PENALTY,
+    OPTU(NULL, "SamplingParams.frequency_penalty", "--frequency-penalty",
+         SL_API_OPT_FREQUENCY_PENALTY, "--frequency-penalty", "frequency_penalty", NUM(cfg.has_freq, cfg.freq),
+        SL_API_DOUBLE, SL_API_G_LLAMA_PENALTY,
         SL_OPT_FREQ_PRESENCE, "F", "llamacpp only (needs --context)"),
-    OPT(SL_API_OPT_PRESENCE_PENALTY, "--presence-penalty", "presence_penalty", NUM(cfg.has_presence, cfg.presence), SL_API_DOUBLE, SL_API_G_LLAMA_PENALTY,
+    OPTU(NULL, "SamplingParams.presence_penalty", "--presence-penalty",
+         SL_API_OPT_PRESENCE_PENALTY, "--presence-penalty", "presence_penalty", NUM(cfg.has_presence, cfg.presence),
+        SL_API_DOUBLE, SL_API_G_LLAMA_PENALTY,
         SL_OPT_FREQ_PRESENCE, "P", "llamacpp only (needs --context)"),
     OPT(SL_API_OPT_TENSOR, "--tensor", "tensor", NOWHERE, SL_API_STRING, SL_API_G_SOURCE, 0, "NAME",
         "which tensor of a .safetensors file (needed when it holds several)"),
-    OPT(SL_API_OPT_ROW, "--row", "row", NOWHERE, SL_API_INDEX, SL_API_G_SOURCE, 0, "I", "row I (from 0) of a 2-D or larger tensor"),
-    OPT(SL_API_OPT_METHOD, "--method", "method", TXT(method), SL_API_STRING, 0, 0, "M", "draw method: exprace, cdf, linear, alias, greedy"),
-    OPT(SL_API_OPT_RNG, "--rng", "rng", TXT(rng), SL_API_STRING, SL_API_G_RNG, 0, "R", "random source (default pcg32)"),
+    OPT(SL_API_OPT_ROW, "--row", "row", NOWHERE,
+        SL_API_INDEX, SL_API_G_SOURCE, 0, "I", "row I (from 0) of a 2-D or larger tensor"),
+    OPT(SL_API_OPT_METHOD, "--method", "method", TXT(method),
+        SL_API_STRING, 0, 0, "M", "draw method: exprace, cdf, linear, alias, greedy"),
+    OPT(SL_API_OPT_RNG, "--rng", "rng", TXT(rng),
+        SL_API_STRING, SL_API_G_RNG, 0, "R", "random source (default pcg32)"),
     OPT(SL_API_OPT_SEED, "--seed", "seed", TXT(seed), SL_API_STRING, SL_API_G_RNG, 0, "S",
         "seed: decimal or 0x hex (default 42)"),
-    OPT(SL_API_OPT_STREAM, "--stream", "stream", TXT(stream), SL_API_STRING, SL_API_G_RNG, 0, "Q", "stream of the source, where it has streams"),
+    OPT(SL_API_OPT_STREAM, "--stream", "stream", TXT(stream),
+        SL_API_STRING, SL_API_G_RNG, 0, "Q", "stream of the source, where it has streams"),
     OPT(SL_API_OPT_N, "--n", "n", NUM(has_n, n), SL_API_SIZE, 0, 0, "N", "how many"),
-    OPT(SL_API_OPT_COUNTS, "--counts", "counts", FLG(counts), SL_API_FLAG, 0, 0, NULL, "one line per token id: id<TAB>count"),
+    OPT(SL_API_OPT_COUNTS, "--counts", "counts", FLG(counts),
+        SL_API_FLAG, 0, 0, NULL, "one line per token id: id<TAB>count"),
     OPT(SL_API_OPT_JSON, "--json", "json", NOWHERE, SL_API_FLAG, 0, 0, NULL, "machine-readable output"),
     OPT(SL_API_OPT_BINARY, "--binary", "binary", NOWHERE, SL_API_FLAG, 0, 0, NULL,
         "little-endian bytes (4 per word, 8 for 64-bit sources); endless when N is 0"),
@@ -108,28 +145,36 @@ const sl_api_option sl_api_options[] = {
     OPT(SL_API_OPT_COUNTS_FILE, "--counts", "counts_file", TXT(counts_file), SL_API_STRING, 0, 0, "FILE",
         "id<TAB>count lines for every id, the output of `samplab draw --counts`\n"
         "as is ('-' = stdin; a one-column file is draws: --draws)"),
-    OPT(SL_API_OPT_ALPHA, "--alpha", "alpha", NUM_AS_TYPED(has_alpha, alpha, alpha_text), SL_API_DOUBLE, 0, 0, "A", "test level (default 0.01)"),
+    OPT(SL_API_OPT_ALPHA, "--alpha", "alpha", NUM_AS_TYPED(has_alpha, alpha, alpha_text),
+        SL_API_DOUBLE, 0, 0, "A", "test level (default 0.01)"),
     OPT(SL_API_OPT_NULL_REPS, "--null-reps", "null_reps", NUM(has_null_reps, null_reps), SL_API_SIZE, 0, 0, "R",
         "TV null samples for its 99th percentile (default: 200 to 2000, about\n"
         "0.15 s of simulation; 0 skips the simulation)"),
-    OPT(SL_API_OPT_TRIALS, "--trials", "trials", NUM(has_trials, trials), SL_API_SIZE, 0, 0, "K", "simulated samples per fault size (default 200)"),
+    OPT(SL_API_OPT_TRIALS, "--trials", "trials", NUM(has_trials, trials),
+        SL_API_SIZE, 0, 0, "K", "simulated samples per fault size (default 200)"),
     OPT(SL_API_OPT_TARGET, "--target", "target", NOWHERE, SL_API_DOUBLE, 0, 0, "P", "target power (default 0.9)"),
     OPT(SL_API_OPT_FAULT, "--fault", "fault", NOWHERE, SL_API_STRING, 0, 0, "F",
         "one fault family only (shift, leak, topk, temper), or mkl-seed-collision:\n"
         "the repeat test against torch's MKL exponential_ (no --probs or --logits)"),
     OPT(SL_API_OPT_SEEDS, "--seeds", "seeds", NOWHERE, SL_API_SIZE, 0, 0, "K", "how many seeds"),
-    OPT(SL_API_OPT_FIRST_SEED, "--first-seed", "first_seed", NOWHERE, SL_API_STRING, 0, 0, "S", "the first seed (default 0)"),
+    OPT(SL_API_OPT_FIRST_SEED, "--first-seed", "first_seed", NOWHERE,
+        SL_API_STRING, 0, 0, "S", "the first seed (default 0)"),
     OPT(SL_API_OPT_FRAMEWORKS, "--frameworks", "frameworks", NOWHERE, SL_API_STRING, 0, 0, "a,b,...",
         "the frameworks to compare (default: all that have every option given)"),
-    OPT(SL_API_OPT_TOP, "--top", "top", NOWHERE, SL_API_SIZE, 0, 0, "N", "top N tokens per framework (default 5, at most 100)"),
+    OPT(SL_API_OPT_TOP, "--top", "top", NOWHERE,
+        SL_API_SIZE, 0, 0, "N", "top N tokens per framework (default 5, at most 100)"),
     OPT(SL_API_OPT_TOKENS, "--tokens", "token_lines", NOWHERE, SL_API_FLAG, 0, 0, NULL, "one line per token"),
-    OPT(SL_API_OPT_REPORT_DATA, "--report-data", "report_data", NOWHERE, SL_API_STRING, 0, 0, "DIR", "write the report's tables and figure data"),
+    OPT(SL_API_OPT_REPORT_DATA, "--report-data", "report_data", NOWHERE,
+        SL_API_STRING, 0, 0, "DIR", "write the report's tables and figure data"),
     OPT(SL_API_OPT_OUT, "--out", "out", NOWHERE, SL_API_STRING, 0, 0, "DIR", "output directory (default reports)"),
     OPT(SL_API_OPT_ONLY, "--only", "only", NOWHERE, SL_API_STRING, 0, 0, "IDS", "comma-separated sections"),
-    OPT(SL_API_OPT_JOBS, "--jobs", "jobs", NOWHERE, SL_API_SIZE, 0, 0, "J", "threads (default: all cores); results do not depend on it"),
+    OPT(SL_API_OPT_JOBS, "--jobs", "jobs", NOWHERE,
+        SL_API_SIZE, 0, 0, "J", "threads (default: all cores); results do not depend on it"),
     OPT(SL_API_OPT_GEN_TOKENS, "--tokens", "tokens", TXT(tokens), SL_API_STRING, 0, 0, "FILE", "observed token ids"),
-    OPT(SL_API_OPT_NO_PLOT, "--no-plot", "no_plot", NOWHERE, SL_API_FLAG, 0, 0, NULL, "write the .dat and .gp files but do not run gnuplot"),
-    OPT(SL_API_OPT_SPEC, "--spec", "spec", NOWHERE, SL_API_STRING, 0, 0, "FILE", "the study: a JSON spec (docs/sweep.md)"),
+    OPT(SL_API_OPT_NO_PLOT, "--no-plot", "no_plot", NOWHERE,
+        SL_API_FLAG, 0, 0, NULL, "write the .dat and .gp files but do not run gnuplot"),
+    OPT(SL_API_OPT_SPEC, "--spec", "spec", NOWHERE,
+        SL_API_STRING, 0, 0, "FILE", "the study: a JSON spec (docs/sweep.md)"),
     OPT(SL_API_OPT_RESUME, "--resume", "resume", NOWHERE, SL_API_FLAG, 0, 0, NULL,
         "skip the points DIR/checkpoint holds (the same spec), run the rest"),
     /* Settings the real libraries have and samplab does not model: each name
@@ -184,6 +229,7 @@ const sl_api_option sl_api_options[] = {
     {NULL, NULL, SL_API_FLAG, 0, 0, NULL, NULL, {0, 0, 0}, NULL, NULL, NULL},
 };
 #undef OPT
+#undef OPTU
 #undef NM
 #undef HF
 #undef VL
@@ -418,7 +464,7 @@ char *sl_api_schema_json(void)
             json_object_set_new(e, "metavar", json_string(o->arg));
         if (o->help)
             json_object_set_new(e, "help", json_string(o->help));
-        if (o->kind == SL_API_UNMODELLED) {
+        if (o->hf || o->vllm || o->llamacpp) {
             json_t *up = json_object();
             if (o->hf)
                 json_object_set_new(up, "transformers", json_string(o->hf));
@@ -427,8 +473,9 @@ char *sl_api_schema_json(void)
             if (o->llamacpp)
                 json_object_set_new(up, "llamacpp", json_string(o->llamacpp));
             json_object_set_new(e, "upstream", up);
-            json_object_set_new(e, "not_modelled", json_string(sl_api_option_unmodelled(o, line, sizeof line)));
         }
+        if (o->kind == SL_API_UNMODELLED)
+            json_object_set_new(e, "not_modelled", json_string(sl_api_option_unmodelled(o, line, sizeof line)));
         /* a name two entries share (--counts, --tokens): the key tells them apart */
         json_object_set_new(root, o->key, e);
     }

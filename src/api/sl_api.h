@@ -145,7 +145,9 @@ typedef struct sl_api_option {
     const char *arg;          /* the value in help ("SRC"); NULL for a flag */
     const char *help;         /* one line; '\n' continues it under itself */
     sl_api_landing at;
-    /* SL_API_UNMODELLED: the setting in each library that has it (NULL: not that library's) */
+    /* the setting in each library that has it (NULL: not that library's, or not useful to
+     * name): transformers' GenerationConfig field or logits processor, vLLM's SamplingParams
+     * field, llama.cpp's option or llama_sampler_init_* (for SL_API_UNMODELLED, what the refusal names) */
     const char *hf, *vllm, *llamacpp;
 } sl_api_option;
 /* The table: ids 1 .. SL_API_OPT_COUNT - 1, then the not-modelled entries,
