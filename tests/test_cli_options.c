@@ -1,10 +1,13 @@
-/* test_cli_options.c — the option table (src/cli/options.c) against the
+/* test_cli_options.c — the settings schema (src/api/schema.c) as the command
+ * line takes it (src/cli/options.c: which command takes what) against the
  * binary: every subcommand refuses a repeated option, an unknown one and one
  * it does not take, each by name; --help lists exactly the options the table
  * gives the subcommand and each of them is accepted; a framework, a pipeline
  * or a method refuses an option it lacks naming both; values shown in a
- * message are escaped, so it stays one printable line. Each refusal: exit 2,
- * nothing on stdout, one line on stderr. */
+ * message are escaped, so it stays one printable line; the option the library
+ * names when it refuses one (sl_api_refused) is the one the schema gives,
+ * for every pair of options. Each refusal: exit 2, nothing on stdout, one line on
+ * stderr. */
 #include <criterion/criterion.h>
 #include <ctype.h>
 
