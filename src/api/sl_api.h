@@ -84,8 +84,8 @@ int sl_api_draw_counts(const double *p, size_t V, const sl_draw_type *dt, const 
 
 /* ---------------------------------------------------------------- the settings schema (api/schema.c)
  *
- * Every option samplab has, once: its key ("top_k": Python's keyword and the
- * sweep spec's key), its option text ("--top-k"), kind, group, metavar, help,
+ * Every option samplab has, once: its key ("top_k": Python's keyword; a sweep
+ * spec's key is the option text with '_' for '-'), its option text ("--top-k"), kind, group, metavar, help,
  * the SL_OPT_* bit a framework accepts it by, and where its value lands in
  * sl_api_settings. The command line parses argv through it, --help and the
  * man pages print it, sl_api_refused and the sweep spec read it, and the
@@ -138,7 +138,7 @@ typedef struct sl_api_landing {
 
 typedef struct sl_api_option {
     const char *name;         /* "--probs" */
-    const char *key;          /* "probs": Python's keyword, the sweep spec's key */
+    const char *key;          /* "probs": Python's keyword (sl_api_settings_set's key) */
     sl_api_kind kind;
     unsigned group;           /* one SL_API_G_* bit, or 0 for a subcommand's own option */
     unsigned bit;             /* the SL_OPT_* bit a framework or pipeline lists in `accepts`, or 0 */
