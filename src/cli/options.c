@@ -32,6 +32,8 @@ static const sl_cli_take draw_takes[] = {
     O(SL_API_OPT_REPETITION_PENALTY),
     G(SL_API_G_SAMPLING),
     G(SL_API_G_LLAMA_PENALTY),
+    O(SL_API_OPT_SAMPLERS),
+    O(SL_API_OPT_SAMPLING_SEQ),
     END,
 };
 static const sl_cli_take logits_cmd_takes[] = {
@@ -46,6 +48,8 @@ static const sl_cli_take logits_cmd_takes[] = {
 };
 static const sl_cli_take pipeline_takes[] = {
     O(SL_API_OPT_FRAMEWORK),
+    O(SL_API_OPT_SAMPLERS),
+    O(SL_API_OPT_SAMPLING_SEQ),
     END,
 };
 static const sl_cli_take compare_takes[] = {
@@ -143,6 +147,8 @@ static const sl_cli_take gen_takes[] = {
     O(SL_API_OPT_SIMD_SUM),
     G(SL_API_G_SAMPLING),
     G(SL_API_G_LLAMA_PENALTY),
+    O(SL_API_OPT_SAMPLERS),
+    O(SL_API_OPT_SAMPLING_SEQ),
     O(SL_API_OPT_JSON),
     END,
 };
