@@ -713,6 +713,11 @@ Test(replay_orders, chain_clone_and_reset_carry_the_ring)
     /* every stage describes its parameters */
     for (size_t i = 0; sl_logits_llama_default_order[i]; i++) {
         const sl_logits_stage_type *st = sl_logits_llama_default_order[i];
-        cr_assert(st->n_params >= 1 && st->params[0].option && st->params[0].upstream && st->letter, "%s", st->name);
+        cr_assert(st->n_params >= 1 && st->letter, "%s", st->name);
+        /* each parameter is a setting of the schema, which names llama.cpp's own option or field for it */
+        for (size_t j = 0; j < st->n_params; j++) {
+            const sl_api_option *o = sl_api_option_keyed(st->params[j].key);
+            cr_assert(o && o->kind != SL_API_UNMODELLED && o->llamacpp, "%s: %s", st->name, st->params[j].key);
+        }
     }
 }

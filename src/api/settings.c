@@ -251,7 +251,9 @@ int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl
         sl_logits_llama_order_parse(s->samplers ? s->samplers : s->sampling_seq, !s->samplers, &fo->cfg, err)) {
         char m[sizeof err->msg];
         snprintf(m, sizeof m, "%s", err->msg);
-        return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s", cmd, m);
+        /* the stage list's words, named by the option that gave them */
+        return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s: %s", cmd,
+                                 s->samplers ? SL_API_NAME(SAMPLERS) : SL_API_NAME(SAMPLING_SEQ), m);
     }
     fo->has_seed = s->seed != NULL;
     return sl_api_seed(s, 0, &fo->seed, err);

@@ -84,7 +84,6 @@ static const struct known *by_letter(char c)
 
 int sl_logits_llama_order_parse(const char *text, int letters, sl_logits_cfg *cfg, sl_error *err)
 {
-    const char *opt = letters ? "--sampling-seq" : "--samplers";
     char q[128];
     size_t n = 0;
     cfg->has_order = 0;
@@ -106,27 +105,27 @@ int sl_logits_llama_order_parse(const char *text, int letters, sl_logits_cfg *cf
             p = semi ? semi + 1 : NULL;
             if (!len)
                 return sl_base_error_set(err, SL_EINVAL,
-                                         "%s: stage %zu is empty (in '%s'): llama.cpp would warn 'unable to match "
+                                         "stage %zu is empty (in '%s'): llama.cpp would warn 'unable to match "
                                          "sampler by name' and drop it; give names separated by single ';'",
-                                         opt, pos, sl_base_esc_str(text, q, sizeof q));
+                                         pos, sl_base_esc_str(text, q, sizeof q));
             k = by_name(w, len);
         }
         if (!k)
             return sl_base_error_set(err, SL_EINVAL,
-                                     "%s: '%s' (stage %zu) is not a llama.cpp 0.7.0 stage %s: llama.cpp would warn "
+                                     "'%s' (stage %zu) is not a llama.cpp 0.7.0 stage %s: llama.cpp would warn "
                                      "'unable to match sampler by %s' and drop it%s; it takes %s",
-                                     opt, sl_base_esc(w, len, q, sizeof q), pos, letters ? "letter" : "name",
+                                     sl_base_esc(w, len, q, sizeof q), pos, letters ? "letter" : "name",
                                      letters ? "char" : "name", letters ? "" : hint(w, len),
                                      letters ? "e (penalties), k, y, p, m, t (and d, s, x, i, a: not modelled)"
                                              : "penalties, top_k, typ_p, top_p, min_p, temperature (and dry, "
                                                "top_n_sigma, xtc, infill, adaptive_p: not modelled)");
         if (!k->t)
-            return sl_base_error_set(err, SL_EINVAL, "%s: '%s' (stage %zu) is %s%s", opt,
+            return sl_base_error_set(err, SL_EINVAL, "'%s' (stage %zu) is %s%s",
                                      sl_base_esc(w, len, q, sizeof q), pos, k->what,
                                      strstr(k->what, "not modelled") ? "" : ": not modelled by samplab");
         if (n == SL_LOGITS_ORDER_MAX)
-            return sl_base_error_set(err, SL_EINVAL, "%s: more than %d stages: samplab models chains of at most %d",
-                                     opt, SL_LOGITS_ORDER_MAX, SL_LOGITS_ORDER_MAX);
+            return sl_base_error_set(err, SL_EINVAL, "more than %d stages: samplab models chains of at most %d",
+                                     SL_LOGITS_ORDER_MAX, SL_LOGITS_ORDER_MAX);
         cfg->order[n++] = k->t;
         if (!letters && !p)
             break;

@@ -332,9 +332,9 @@ typedef struct sl_logits_param {
     sl_logits_param_kind kind; /* int32_t or float there */
     double def;                /* its default there (0.7.0) */
     double lo, hi;             /* the values llama.cpp takes (-HUGE_VAL / HUGE_VAL: no bound) */
-    const char *option;        /* samplab's option text: "--top-k" */
+    const char *key;           /* samplab's settings key: "top_k" (its option text, and llama.cpp's own
+                                * option in common/arg.cpp, are the api schema's entry of that key) */
     const char *help;          /* one line */
-    const char *upstream;      /* llama.cpp's own option (common/arg.cpp): "--top-k" */
 } sl_logits_param;
 
 struct sl_logits_stage_type {
@@ -379,7 +379,8 @@ extern const sl_logits_stage_type *const sl_logits_llama_default_order[];
  * alternative spellings) or --sampling-seq (letters 1: common_sampler_types_
  * from_chars) into cfg->order. What llama.cpp would drop with a warning (an
  * unknown or empty name, an unknown letter) and the stages samplab does not
- * model are refused (SL_EINVAL, err names it and says which). */
+ * model are refused (SL_EINVAL, err names it and says which; the caller names the
+ * option that gave the text). */
 int sl_logits_llama_order_parse(const char *text, int letters, sl_logits_cfg *cfg, sl_error *err);
 
 /* The order in force for cfg as --samplers would name it ("penalties;top_k;..."; the default

@@ -16,8 +16,8 @@ typedef struct temperature {
 } temperature;
 
 static const sl_logits_param temperature_params[] = {
-    {"temp", SL_LOGITS_PARAM_FLOAT, 0.8, -HUGE_VAL, HUGE_VAL, "--temperature",
-     "logit / T; T <= 0 keeps the first maximum only", "--temp"},
+    {"temp", SL_LOGITS_PARAM_FLOAT, 0.8, -HUGE_VAL, HUGE_VAL, "temperature",
+     "logit / T; T <= 0 keeps the first maximum only"},
 };
 
 static int temperature_init(void *st, const sl_logits_cfg *c, sl_error *err)
