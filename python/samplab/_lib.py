@@ -79,7 +79,11 @@ class Settings(ctypes.Structure):
                 ("has_null_reps", ctypes.c_int), ("null_reps", ctypes.c_size_t),
                 ("has_trials", ctypes.c_int), ("trials", ctypes.c_size_t),
                 ("tokens", ctypes.c_char_p), ("draws_file", ctypes.c_char_p), ("counts_file", ctypes.c_char_p),
-                ("alpha_text", ctypes.c_char_p), ("size", ctypes.c_size_t)]
+                ("alpha_text", ctypes.c_char_p),
+                ("has_target", ctypes.c_int), ("target", ctypes.c_double), ("target_text", ctypes.c_char_p),
+                ("fault", ctypes.c_char_p), ("has_seeds", ctypes.c_int), ("seeds", ctypes.c_size_t),
+                ("first_seed", ctypes.c_char_p), ("frameworks", ctypes.c_char_p),
+                ("has_top", ctypes.c_int), ("top", ctypes.c_size_t), ("size", ctypes.c_size_t)]
 
 
 lib = _load()

@@ -74,6 +74,12 @@ int sl_api_ref_load(const sl_api_ref_opts *o, sl_api_ref *ref, sl_error *err);
  * text is not read again): takes vec over and frees it. */
 int sl_api_ref_of_vec(sl_vec *vec, const sl_api_ref_opts *o, sl_api_ref *ref, sl_error *err);
 void sl_api_ref_free(sl_api_ref *ref);
+struct sl_api_settings;
+/* The reference of a command's source (src->spec NULL without data: no --probs
+ * or --logits, or both, which sl_api_ref_load refuses), with s->cfg's
+ * --temperature; *ro is what it was read from. Messages as "samplab: ...". */
+int sl_api_ref_from_src(const sl_api_src *src, int is_logits, const struct sl_api_settings *s, sl_api_ref_opts *ro,
+                        sl_api_ref *ref, sl_error *err);
 /* Draws n tokens from p with method dt over generator rt, into counts[V] (zeroed first);
  * prog (may be NULL) is ticked every 2^20 draws: SL_EINTR when it says stop. */
 int sl_api_draw_counts(const double *p, size_t V, const sl_draw_type *dt, const sl_rng_type *rt,
@@ -101,6 +107,13 @@ typedef struct sl_api_settings {
     const char *tokens;       /* check: the observed ids (a SRC) */
     const char *draws_file, *counts_file; /* gof: --draws FILE, --counts FILE */
     const char *alpha_text;   /* --alpha as typed, quoted by gof's refusal (NULL: the number, %g) */
+    int has_target; double target; /* power --target P */
+    const char *target_text;  /* --target as typed, quoted by power's refusal (NULL: the number, %g) */
+    const char *fault;        /* power --fault F */
+    int has_seeds; size_t seeds; /* calibrate --seeds K */
+    const char *first_seed;   /* calibrate --first-seed S */
+    const char *frameworks;   /* compare --frameworks a,b,... */
+    int has_top; size_t top;  /* compare --top N */
     size_t size;              /* sizeof(sl_api_settings), set by sl_api_settings_init: a binding's check */
 } sl_api_settings;
 
@@ -229,6 +242,74 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
 void sl_api_exact_audit_free(sl_api_exact_audit *a);
 /* `samplab exact`: the distribution s->framework or s->method induces on src. */
 int sl_api_exact(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err);
+
+/* `samplab power` as a struct: the fault families' smallest detected faults
+ * (or, with --fault mkl-seed-collision, the repeat test's closed form). */
+#define SL_API_MKL_FAULT "mkl-seed-collision"
+#define SL_API_MKL_FAULT_SUMMARY                                                                    \
+    "torch 2.0-2.6 pip wheels' MKL exponential_ (PyTorch issue #132395): every call opens an MKL " \
+    "MCG31m1 stream at one MT19937 word mod (2^31 - 1), so torch.multinomial(ones(26), 26) "       \
+    "reaches at most 2^31 - 2 permutations"
+typedef struct sl_api_power_family {
+    int run;                  /* asked for (all, or --fault F) */
+    int applies;              /* else why */
+    char why[512];
+    sl_stat_detect detect[SL_TEST_COUNT];
+    double at_t[2], at_tv[2], at_power[2][SL_TEST_COUNT]; /* temper: the power at T = 1.05 and 0.95 */
+} sl_api_power_family;
+typedef struct sl_api_power_result {
+    double alpha, target;
+    int repeats;              /* --fault mkl-seed-collision */
+    double orderings, m_null, m_fault;
+    sl_stat_repeats_power needed, at;
+    int has_at;               /* --n given: the power at N */
+    sl_api_ref ref;           /* the simulation's reference, its state and each family */
+    size_t n, trials;
+    int only;                 /* --fault F: that family, else -1 */
+    sl_stat_power s;
+    sl_api_power_family fam[SL_FAULT_COUNT];
+    uint64_t simulated;       /* samples simulated (when interrupted: so far) */
+    int loaded, inited;
+} sl_api_power_result;
+/* The settings checked as the command checks them, the reference read, the
+ * simulations run (one path for the command and the call). prog (may be NULL)
+ * is ticked as samples are simulated: SL_EINTR when it says stop. */
+int sl_api_power_run(const sl_api_src *src, int is_logits, const sl_api_settings *s, const sl_progress *prog,
+                     sl_api_power_result *r, sl_error *err);
+void sl_api_power_result_free(sl_api_power_result *r);
+char *sl_api_power_result_json(const sl_api_power_result *r);
+/* The name of fault family f's parameter ("fraction", "mass", "k", "T-1"). */
+const char *sl_api_power_theta_name(int fault);
+/* `samplab power`: src is --probs or --logits (none with s->fault mkl-seed-collision). */
+int sl_api_power(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err);
+
+/* `samplab calibrate` as a struct: K seeds' chi-square p-values and their KS test. */
+#define SL_API_CAL_BINS 10
+typedef struct sl_api_calibrate_result {
+    sl_api_ref ref;
+    const sl_draw_type *dt;
+    const sl_rng_type *rt;
+    size_t n, K;
+    sl_seed first;
+    sl_stat_cells cells;
+    double df;
+    double *pv;               /* K p-values */
+    uint64_t outside_total;
+    size_t lo_tail, hi_tail, hist[SL_API_CAL_BINS];
+    double D, ksp;
+    int suspect;              /* KS p < 0.001 or > 0.999: the command's exit 1 */
+    size_t done;              /* seeds done (when interrupted: so far) */
+    int loaded;
+} sl_api_calibrate_result;
+/* The settings checked as the command checks them, the reference read, the
+ * K samples drawn and tested. prog (may be NULL) is ticked with the seeds
+ * done, also within a seed's draws: SL_EINTR when it says stop. */
+int sl_api_calibrate_run(const sl_api_src *src, int is_logits, const sl_api_settings *s, const sl_progress *prog,
+                         sl_api_calibrate_result *r, sl_error *err);
+void sl_api_calibrate_result_free(sl_api_calibrate_result *r);
+char *sl_api_calibrate_result_json(const sl_api_calibrate_result *r);
+/* `samplab calibrate`: src is --probs or --logits. */
+int sl_api_calibrate(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err);
 
 void sl_api_free(void *p);
 /* SL_VERSION of the library loaded. */

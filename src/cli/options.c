@@ -606,6 +606,16 @@ void sl_cli_settings_from(const sl_cli_parsed *p, sl_api_settings *s)
     s->tokens = v[SL_CLI_GEN_TOKENS].text;
     s->draws_file = v[SL_CLI_DRAWS].text;
     s->counts_file = v[SL_CLI_COUNTS_FILE].text;
+    s->has_target = v[SL_CLI_TARGET].given;
+    s->target = v[SL_CLI_TARGET].d;
+    s->target_text = v[SL_CLI_TARGET].text;
+    s->fault = v[SL_CLI_FAULT].text;
+    s->has_seeds = v[SL_CLI_SEEDS].given;
+    s->seeds = v[SL_CLI_SEEDS].size;
+    s->first_seed = v[SL_CLI_FIRST_SEED].text;
+    s->frameworks = v[SL_CLI_FRAMEWORKS].text;
+    s->has_top = v[SL_CLI_TOP].given;
+    s->top = v[SL_CLI_TOP].size;
 }
 
 int sl_cli_parse_call(const char *cmd, int argc, char **argv, void (*help)(FILE *), sl_cli_parsed *p,
