@@ -127,6 +127,10 @@ size_t sl_api_settings_size(void);
  * SL_OPT_* bit is not in accepts, as "--top-k", or NULL. is_logits: the
  * source is --logits (else --probs). */
 const char *sl_api_refused(const sl_api_settings *s, int is_logits, unsigned accepts);
+/* The same, with the refused option's SL_OPT_* bit into *bit (may be NULL). */
+const char *sl_api_refused_bit(const sl_api_settings *s, int is_logits, unsigned accepts, unsigned *bit);
+/* Every option name carrying `bit`, joined by '/' ("--repetition-penalty/--context"), into buf. */
+const char *sl_api_bit_names(unsigned bit, char *buf, size_t n);
 
 /* What the calls below share. A library error as the command line prints it:
  * "samplab: MSG" (and "samplab: SOURCE: MSG"); returns rc (SL_EINVAL if 0). */
@@ -222,6 +226,57 @@ int sl_api_pipeline_run(const sl_api_src *logits, const sl_api_settings *s, sl_a
 void sl_api_pipeline_result_free(sl_api_pipeline_result *r);
 /* `samplab pipeline --framework F --logits SRC`. */
 int sl_api_pipeline(const sl_api_src *logits, const sl_api_settings *s, char **json, sl_error *err);
+/* `samplab compare` as a struct: each framework's pipeline on the same logits
+ * and settings, each pair's distance and the translations that make them agree. */
+#define SL_API_COMPARE_MAX 8
+typedef struct sl_api_compare_tr {
+    const sl_logits_pipeline_type *target, *source; /* target, with args, reproduces source's result */
+    char args[256];           /* the settings, each with a leading space */
+    char *command;            /* the whole `samplab pipeline ...` command (malloc'd) */
+    double tv;
+    char scope[128];          /* which rule, or "on these logits only" */
+} sl_api_compare_tr;
+typedef struct sl_api_compare_fw {
+    const sl_logits_pipeline_type *t;
+    sl_logits_cfg cfg;        /* the settings it ran with */
+    int ok;                   /* else error */
+    char error[512];
+    sl_logits_result r;
+    double entropy;           /* nats */
+    size_t top[100], ntop;    /* the most probable kept ids, in decreasing probability */
+} sl_api_compare_fw;
+typedef struct sl_api_compare_pair {
+    size_t a, b;              /* indices into fw */
+    double tv;
+    int agree;                /* the same kept set and TV < 1e-6: no translation sought */
+    size_t ntr;
+    sl_api_compare_tr tr[2];  /* b's settings for a's result, a's for b's (those found) */
+} sl_api_compare_pair;
+typedef struct sl_api_compare_skip {
+    const sl_logits_pipeline_type *t;
+    char lacks[64];           /* the setting it lacks, named as a whole ("--repetition-penalty/--context") */
+    size_t ntr;
+    sl_api_compare_tr tr[SL_API_COMPARE_MAX]; /* its own settings that reproduce a framework that ran */
+} sl_api_compare_skip;
+typedef struct sl_api_compare_result {
+    sl_vec vec;
+    sl_logits_cfg cfg;        /* the settings given, with the context read */
+    char args[256];           /* as the command prints them, each with a leading space */
+    size_t ntop;
+    size_t nfw, nskip, npairs, nnotes;
+    sl_api_compare_fw fw[SL_API_COMPARE_MAX];
+    sl_api_compare_skip skip[SL_API_COMPARE_MAX];
+    sl_api_compare_pair pair[SL_API_COMPARE_MAX * (SL_API_COMPARE_MAX - 1) / 2];
+    char notes[4][512];
+    int loaded;
+} sl_api_compare_result;
+/* The settings checked as the command checks them, the logits read, every
+ * pipeline and translation run (one path for the command and the call). */
+int sl_api_compare_run(const sl_api_src *logits, const sl_api_settings *s, sl_api_compare_result *r, sl_error *err);
+void sl_api_compare_result_free(sl_api_compare_result *r);
+char *sl_api_compare_result_json(const sl_api_compare_result *r);
+/* `samplab compare --logits SRC [--frameworks a,b,...]`. */
+int sl_api_compare(const sl_api_src *logits, const sl_api_settings *s, char **json, sl_error *err);
 /* `samplab replay` over the rows of steps (s->framework may be "all"). */
 int sl_api_replay(const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
                   const sl_api_settings *s, char **json, sl_error *err);
