@@ -89,12 +89,17 @@ char *sl_api_gof_json(const sl_api_ref *ref, const char *draws_name, const sl_st
     return s;
 }
 
-int sl_api_gof_run(const sl_api_src *src, int is_logits, const uint64_t *counts_in, size_t n_counts, const long *ids,
-                   size_t n_ids, const sl_api_settings *s, const sl_progress *prog, sl_api_gof_result *r,
-                   sl_error *err)
+/* The command's path; ref (taken over) and ro, when given, are the reference already made. */
+static int gof_run(const sl_api_src *src, int is_logits, sl_api_ref *ref_in, const sl_api_ref_opts *ro_in,
+                   const uint64_t *counts_in, size_t n_counts, const long *ids, size_t n_ids, const sl_api_settings *s,
+                   const sl_progress *prog, sl_api_gof_result *r, sl_error *err)
 {
-    sl_api_or_defaults(&s, &src);
     memset(r, 0, sizeof *r);
+    if (ref_in) { /* taken over whatever happens: freed with r */
+        r->ref = *ref_in;
+        r->ro = *ro_in;
+        memset(ref_in, 0, sizeof *ref_in);
+    }
     double alpha = s->has_alpha ? s->alpha : 0.01;
     if (!(alpha > 0 && alpha < 1)) {
         if (s->alpha_text)
@@ -133,7 +138,7 @@ int sl_api_gof_run(const sl_api_src *src, int is_logits, const uint64_t *counts_
         t0.seed = NULL;
     if (sl_api_seed(&t0, 0, &seed, err))
         return SL_EINVAL;
-    int rc = sl_api_ref_from_src(src, is_logits, s, &r->ro, &r->ref, err);
+    int rc = ref_in ? SL_OK : sl_api_ref_from_src(src, is_logits, s, &r->ro, &r->ref, err);
     if (rc)
         return rc;
     const sl_api_ref *ref = &r->ref;
@@ -187,6 +192,21 @@ int sl_api_gof_run(const sl_api_src *src, int is_logits, const uint64_t *counts_
     if (s->method)
         sl_api_gof_replay(r->replay, sizeof r->replay, ref, &r->ro, r->dt, r->rt, &seed, s->n);
     return SL_OK;
+}
+
+int sl_api_gof_run(const sl_api_src *src, int is_logits, const uint64_t *counts_in, size_t n_counts, const long *ids,
+                   size_t n_ids, const sl_api_settings *s, const sl_progress *prog, sl_api_gof_result *r,
+                   sl_error *err)
+{
+    sl_api_or_defaults(&s, &src);
+    return gof_run(src, is_logits, NULL, NULL, counts_in, n_counts, ids, n_ids, s, prog, r, err);
+}
+
+int sl_api_gof_run_ref(sl_api_ref *ref, const sl_api_ref_opts *ro, const uint64_t *counts, size_t n_counts,
+                       const sl_api_settings *s, const sl_progress *prog, sl_api_gof_result *r, sl_error *err)
+{
+    sl_api_or_defaults(&s, NULL);
+    return gof_run(NULL, 0, ref, ro, counts, n_counts, NULL, 0, s, prog, r, err);
 }
 
 void sl_api_gof_result_free(sl_api_gof_result *r)

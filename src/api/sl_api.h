@@ -202,6 +202,11 @@ typedef struct sl_api_gof_result {
 int sl_api_gof_run(const sl_api_src *ref, int is_logits, const uint64_t *counts, size_t n_counts, const long *ids,
                    size_t n_ids, const sl_api_settings *s, const sl_progress *prog, sl_api_gof_result *r,
                    sl_error *err);
+/* The same with the reference already made (ref is taken over, freed with r;
+ * ro says what it was made from) and V counts: a sweep's gof of a framework's
+ * draws against the framework's own distribution. */
+int sl_api_gof_run_ref(sl_api_ref *ref, const sl_api_ref_opts *ro, const uint64_t *counts, size_t n_counts,
+                       const sl_api_settings *s, const sl_progress *prog, sl_api_gof_result *r, sl_error *err);
 void sl_api_gof_result_free(sl_api_gof_result *r);
 /* `samplab gof`: ref is --probs or --logits; the draws are given as counts
  * (V entries) or as ids (n entries, each in 0..V-1), or drawn with s->method. */
