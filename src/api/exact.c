@@ -113,8 +113,6 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
     int has_t = s->cfg.has_temperature;
     double temperature = has_t ? s->cfg.temperature : 1.0;
     size_t k = s->has_num_samples ? s->num_samples : 1;
-    if (!src->spec && !src->data)
-        return sl_base_error_set(err, SL_EINVAL, "samplab exact: give exactly one of --probs SRC and --logits SRC");
     if (!!method == !!framework)
         return sl_base_error_set(err, SL_EINVAL, "samplab exact: give exactly one of --framework F and --method M");
     if (has_t && !is_logits)

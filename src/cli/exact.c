@@ -136,6 +136,10 @@ int sl_cli_exact_main(int argc, char **argv)
             return sl_cli_fail(&err);
         return 0;
     }
+    if (v[SL_CLI_PROBS].given == v[SL_CLI_LOGITS].given) {
+        sl_cli_errf("samplab exact: give exactly one of --probs SRC and --logits SRC\n");
+        return 2;
+    }
     sl_api_exact_audit a;
     sl_error err;
     if (sl_api_exact_run(&src, v[SL_CLI_LOGITS].given, &s, &a, &err))
