@@ -267,7 +267,7 @@ static int run(const char *cmd, const call *c, const sl_progress *prog, said *o)
         rc = rc ? said_err(o, rc, &err) : said_json(o, sl_api_power_result_json(&r), 0, cmd);
         sl_api_power_result_free(&r);
     } else if (!strcmp(cmd, "exact")) {
-        sl_api_exact_audit a;
+        sl_api_exact_audit a; /* a sweep's input gives exactly one source, which cli/exact.c checks first */
         if ((rc = sl_api_exact_run(&src, is_logits, &s, &a, &err)))
             return said_err(o, rc, &err);
         rc = said_json(o, sl_api_exact_json(&a.res, a.t, &a.vec), 0, cmd);
