@@ -34,28 +34,34 @@ static int cmp_same_kept(const sl_logits_result *a, const sl_logits_result *b)
     return !memcmp(a->kept, b->kept, a->V);
 }
 
-/* The settings framework t runs with. candle's LogitsProcessor::new(seed,
- * None, ..) is ArgMax whatever k and p say, and every Sampling with k or p
- * needs a temperature: without --temperature candle runs at 1, the value the
- * other frameworks use, so that "the same settings" compare like with like. */
+/* The settings framework t runs with. A framework that takes the argmax
+ * without a temperature (candle's LogitsProcessor::new(seed, None, ..), whatever
+ * k and p say) runs at 1, the value the others use, so that "the same
+ * settings" compare like with like. */
 static sl_logits_cfg cmp_cfg_for(const sl_logits_pipeline_type *t, const sl_logits_cfg *c)
 {
     sl_logits_cfg r = *c;
-    if (t == &sl_logits_pipeline_candle_type && !r.has_temperature) {
+    if ((t->traits & SL_LOGITS_TRAIT_ARGMAX_UNSET_T) && !r.has_temperature) {
         r.has_temperature = 1;
         r.temperature = 1.0;
     }
     return r;
 }
 
+/* c with t's --defaults written out (c itself when it has none to write) */
+static sl_logits_cfg cmp_explicit(const sl_logits_pipeline_type *t, const sl_logits_cfg *c)
+{
+    sl_logits_cfg d = *c;
+    if (c->defaults && t->defaults_explicit)
+        t->defaults_explicit(&d);
+    return d;
+}
+
 /* the temperature framework t really applies under cfg */
 static double cmp_effective_t(const sl_logits_pipeline_type *t, const sl_logits_cfg *c)
 {
-    if (c->has_temperature)
-        return c->temperature;
-    if (t == &sl_logits_pipeline_llamacpp_type && c->defaults)
-        return 0.8;
-    return 1.0;
+    sl_logits_cfg d = cmp_explicit(t, c);
+    return d.has_temperature ? d.temperature : 1.0;
 }
 
 /* What the printed commands say after --context, and the source and kernel
@@ -215,39 +221,28 @@ static int cmp_translate(const cmp_words *w, const sl_vec *v, const sl_logits_cf
     base.penalty = user->has_penalty ? user->penalty : 1.0;
     base.context = user->context;
     base.context_n = user->context_n;
-    if (x == &sl_logits_pipeline_llamacpp_type && user->has_penalty) {
-        base.has_last_n = 1; /* cover the whole context, as the others do */
+    if ((x->accepts & SL_OPT_LAST_N) && user->has_penalty) {
+        /* a penalty over the last N tokens (llama.cpp's penalty_last_n): cover the whole context, as the others do */
+        base.has_last_n = 1;
         base.last_n = (long)(user->context_n ? user->context_n : 1);
     }
-    if (x == &sl_logits_pipeline_hf_type && user->has_min_keep && y->t == &sl_logits_pipeline_hf_type) {
-        base.has_min_keep = 1;
-        base.min_keep = user->min_keep;
-    }
     /* rule 1: the source's defaults written out, the rest as given */
-    if (user->defaults && (y->t == &sl_logits_pipeline_hf_type || y->t == &sl_logits_pipeline_llamacpp_type)) {
+    if (user->defaults && y->t->defaults_explicit) {
         sl_logits_cfg c = *user;
-        c.defaults = 0;
         c.has_min_keep = 0;
-        if (x == &sl_logits_pipeline_llamacpp_type && user->has_penalty) {
+        if ((x->accepts & SL_OPT_LAST_N) && user->has_penalty) {
             c.has_last_n = base.has_last_n;
             c.last_n = base.last_n;
         }
-        if (y->t == &sl_logits_pipeline_hf_type && !c.has_top_k) {
-            c.has_top_k = 1;
-            c.top_k = 50;
-        }
-        if (y->t == &sl_logits_pipeline_llamacpp_type) {
-            if (!c.has_top_k) { c.has_top_k = 1; c.top_k = 40; }
-            if (!c.has_top_p) { c.has_top_p = 1; c.top_p = 0.95; }
-            if (!c.has_min_p) { c.has_min_p = 1; c.min_p = 0.05; }
-            if (!c.has_temperature) { c.has_temperature = 1; c.temperature = 0.8; }
-        }
+        y->t->defaults_explicit(&c);
+        c.defaults = 0;
         cand[n] = c;
         snprintf(scope[n++], sizeof scope[0], "rule: %s's --defaults written out", y->t->name);
     }
     /* rule 2: min-p across temperature (llama.cpp filters before T) */
-    if (user->has_min_p && !user->has_top_p && !user->has_typical && ty > 0 &&
-        ((x == &sl_logits_pipeline_llamacpp_type) != (y->t == &sl_logits_pipeline_llamacpp_type))) {
+    int x_before = (x->traits & SL_LOGITS_TRAIT_MIN_P_BEFORE_T) != 0;
+    int y_before = (y->t->traits & SL_LOGITS_TRAIT_MIN_P_BEFORE_T) != 0;
+    if (user->has_min_p && !user->has_top_p && !user->has_typical && ty > 0 && x_before != y_before) {
         sl_logits_cfg c = base;
         c.has_temperature = 1;
         c.temperature = ty;
@@ -256,16 +251,17 @@ static int cmp_translate(const cmp_words *w, const sl_vec *v, const sl_logits_cf
             c.top_k = user->top_k;
         }
         c.has_min_p = 1;
-        c.min_p = x == &sl_logits_pipeline_llamacpp_type ? pow(user->min_p, ty) : pow(user->min_p, 1.0 / ty);
+        c.min_p = x_before ? pow(user->min_p, ty) : pow(user->min_p, 1.0 / ty);
         cand[n] = c;
         snprintf(scope[n++], sizeof scope[0], "rule: min-p m after temperature T is llama.cpp's min-p m^T");
     }
     /* candle: top-k then top-p on the top-k mass m, not renormalised, so the
-     * others' top-p P after top-k K is candle's p = P*m (on these logits) */
-    if (x == &sl_logits_pipeline_candle_type && user->has_top_p && !user->has_min_p && !user->has_typical && ty > 0 &&
-        (y->t == &sl_logits_pipeline_hf_type || y->t == &sl_logits_pipeline_vllm_type || y->t == &sl_logits_pipeline_tutorial_type) &&
-        (user->has_top_k || (user->defaults && y->t == &sl_logits_pipeline_hf_type))) {
-        long k = user->has_top_k ? user->top_k : 50;
+     * others' top-p P after top-k K (renormalised) is candle's p = P*m (on these
+     * logits); K as given, or the source's default under --defaults */
+    sl_logits_cfg yk = cmp_explicit(y->t, user);
+    if ((x->traits & SL_LOGITS_TRAIT_TOP_P_RAW_MASS) && user->has_top_p && !user->has_min_p && !user->has_typical &&
+        ty > 0 && (y->t->traits & SL_LOGITS_TRAIT_TOP_P_RENORMED) && yk.has_top_k) {
+        long k = yk.top_k;
         double m;
         if (cmp_candle_topk_mass(v, &base, ty, k, &m, err))
             return -1;
@@ -301,8 +297,8 @@ static int cmp_translate(const cmp_words *w, const sl_vec *v, const sl_logits_cf
     for (int i = 0; i < n; i++) {
         sl_logits_result r;
         sl_error e;
-        /* candle without a temperature is ArgMax: give it the source's */
-        if (x == &sl_logits_pipeline_candle_type && !cand[i].has_temperature && ty > 0) {
+        /* a framework that takes the argmax without a temperature (candle): give it the source's */
+        if ((x->traits & SL_LOGITS_TRAIT_ARGMAX_UNSET_T) && !cand[i].has_temperature && ty > 0) {
             cand[i].has_temperature = 1;
             cand[i].temperature = ty;
         }
@@ -360,23 +356,20 @@ static void cmp_note(sl_api_compare_result *r, const char *fmt, ...)
     va_end(ap);
 }
 
-static void cmp_notes(sl_api_compare_result *r, int has_hf, int has_candle)
+/* Each framework's own remarks on the settings (in the registry's order, for
+ * those that ran), then the one on temperature 0 that concerns them all. */
+static void cmp_notes(sl_api_compare_result *r)
 {
     const sl_logits_cfg *c = &r->cfg;
-    if (has_hf && c->defaults && !c->has_top_k)
-        cmp_note(r,
-                 "transformers generate(do_sample=True, temperature=%.9g) keeps top_k=50 by default: it equals "
-                 "candle Sampling::TopK { k: 50, temperature: %.9g }, not Sampling::All",
-                 c->has_temperature ? c->temperature : 1.0, c->has_temperature ? c->temperature : 1.0);
-    if (has_hf && (c->has_top_k || c->defaults) && c->has_top_p)
-        cmp_note(r, "transformers top-k then top-p renormalises after top-k; candle's TopKThenTopP does not "
-                    "(top-p on the raw top-k mass). In candle use TopP with a sample_f closure that keeps the "
-                    "top k and renormalises.");
-    if (!c->has_temperature && has_candle)
-        cmp_note(r,
-                 "candle ran at temperature 1 (Sampling::%s { .., temperature: 1.0 }): LogitsProcessor::new(seed, "
-                 "None, ..) without a temperature is ArgMax, whatever k and p say",
-                 c->has_top_k ? (c->has_top_p ? "TopKThenTopP" : "TopK") : (c->has_top_p ? "TopP" : "All"));
+    size_t max = sizeof r->notes / sizeof r->notes[0] - 1;
+    for (size_t i = 0; sl_logits_pipeline_types[i]; i++) {
+        const sl_logits_pipeline_type *t = sl_logits_pipeline_types[i];
+        int ran = 0;
+        for (size_t j = 0; j < r->nfw; j++)
+            ran |= r->fw[j].ok && r->fw[j].t == t;
+        if (ran && t->compare_notes && r->nnotes < max)
+            r->nnotes += t->compare_notes(c, r->notes + r->nnotes, max - r->nnotes);
+    }
     if (c->has_temperature && c->temperature == 0)
         cmp_note(r, "temperature 0: transformers raises ValueError (use do_sample=False), llama.cpp keeps the first "
                     "maximum, vLLM is greedy, candle's LogitsProcessor::new uses ArgMax below 1e-7");
@@ -478,7 +471,6 @@ int sl_api_compare_run(const sl_api_src *src, const sl_api_settings *s, sl_api_c
     if ((rc = sl_api_logits_input("compare", src, s, &r->vec, &r->cfg, err)))
         return rc;
     r->loaded = 1;
-    int has_hf = 0, has_candle = 0;
     size_t nok = 0;
     for (size_t i = 0; i < r->nfw; i++) {
         sl_api_compare_fw *f = &r->fw[i];
@@ -490,8 +482,6 @@ int sl_api_compare_run(const sl_api_src *src, const sl_api_settings *s, sl_api_c
             continue;
         }
         nok++;
-        has_hf |= f->t == &sl_logits_pipeline_hf_type;
-        has_candle |= f->t == &sl_logits_pipeline_candle_type;
         double h = 0;
         for (size_t j = 0; j < f->r.V; j++)
             if (f->r.probs[j] > 0)
@@ -525,7 +515,7 @@ int sl_api_compare_run(const sl_api_src *src, const sl_api_settings *s, sl_api_c
             if (r->fw[j].ok && cmp_add(r->skip[i].tr, &r->skip[i].ntr,
                                        cmp_translate(&w, &r->vec, &r->cfg, &r->fw[j], r->skip[i].t, &t, err), &t))
                 goto oom;
-    cmp_notes(r, has_hf, has_candle);
+    cmp_notes(r);
     return SL_OK;
 oom:;
     char m[sizeof err->msg];
