@@ -452,6 +452,23 @@ int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, con
                     const sl_api_settings *s, int allow_all, sl_api_gen *g, sl_error *err);
 void sl_api_gen_free(sl_api_gen *g);
 
+/* `samplab bench --framework F --logits ROWS` as a struct: the generation's
+ * replay and F's pipeline timed in this thread's CPU time (api/bench.c). */
+typedef struct sl_api_bench_result {
+    sl_api_gen g;             /* the framework, the rows, the settings */
+    size_t reps;              /* --n R repetitions (default 5), the best kept */
+    double replay;            /* seconds per step of the replay loop */
+    double pipe, pipe_s;      /* seconds per pipeline call: fresh buffers, a session's scratch; -1: none */
+    const char *cpu;          /* the CPU kernel it ran, for a framework that takes --cpu (else NULL) */
+    long *tokens;             /* the T tokens replayed */
+    int loaded;
+} sl_api_bench_result;
+int sl_api_bench_run(const sl_api_src *steps, int is_logits, const sl_api_settings *s, sl_api_bench_result *r,
+                     sl_error *err);
+void sl_api_bench_result_free(sl_api_bench_result *r);
+char *sl_api_bench_result_json(const sl_api_bench_result *r);
+int sl_api_bench(const sl_api_src *steps, int is_logits, const sl_api_settings *s, char **json, sl_error *err);
+
 /* ---------------------------------------------------------------- check (api/check.c) */
 
 /* Where a seeded sampler, replayed over the observed history, first draws
