@@ -388,15 +388,20 @@ def gof(probs=None, logits=None, counts=None, draws=None, method=None, n=None, r
 
 def pipeline(framework=None, logits=None, tensor=None, row=None, **settings):
     """`samplab pipeline`: the final distribution of framework's logits pipeline: .kept, .probs, .steps."""
-    src = _Src(logits, "logits", False, tensor, row, "pipeline") if logits is not None else None
+    return _logits_command("pipeline", logits, tensor, row, dict(settings, framework=framework))
+
+
+def _logits_command(cmd, logits, tensor, row, settings):
+    """pipeline and compare: a --logits source, the settings, the context as the inline list."""
+    src = _Src(logits, "logits", False, tensor, row, cmd) if logits is not None else None
     if src is None:
-        raise Error("samplab pipeline: --logits SRC is required")
+        raise Error("samplab %s: --logits SRC is required" % cmd)
     keep = []
     ctx = settings.pop("context", None)
-    s = _settings("pipeline", dict(settings, framework=framework), keep)
+    s = _settings(cmd, settings, keep)
     if ctx is not None:
         _set_text(s, "context", _ids_text(ctx, "context"), keep)
-    return Result(_lib.call("sl_api_pipeline", src.ref(), ctypes.byref(s)), "pipeline")
+    return Result(_lib.call("sl_api_" + cmd, src.ref(), ctypes.byref(s)), cmd)
 
 
 def replay(framework=None, logits=None, probs=None, context=None, seed=None, tensor=None, **settings):
@@ -443,17 +448,9 @@ def compare(logits=None, frameworks=None, tensor=None, row=None, **settings):
     """`samplab compare`: the same logits and settings through several frameworks' pipelines
     (frameworks: a list or "a,b,..."; default every one that has the settings): .frameworks (kept,
     entropy, top), .pairs (TV, ids one keeps and the other drops, translations), .skipped, .notes."""
-    src = _Src(logits, "logits", False, tensor, row, "compare") if logits is not None else None
-    if src is None:
-        raise Error("samplab compare: --logits SRC is required")
     if frameworks is not None and not isinstance(frameworks, str):
         frameworks = ",".join(frameworks)
-    keep = []
-    ctx = settings.pop("context", None)
-    s = _settings("compare", dict(settings, frameworks=frameworks), keep)
-    if ctx is not None:
-        _set_text(s, "context", _ids_text(ctx, "context"), keep)
-    return Result(_lib.call("sl_api_compare", src.ref(), ctypes.byref(s)), "compare")
+    return _logits_command("compare", logits, tensor, row, dict(settings, frameworks=frameworks))
 
 
 def power(probs=None, logits=None, n=None, alpha=None, trials=None, target=None, fault=None, temperature=None,

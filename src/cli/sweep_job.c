@@ -79,6 +79,14 @@ static void call_free(call *c)
     c->n_text = 0;
 }
 
+/* What the call takes: the settings and the source of c's options (they point into c). */
+static int call_args(const call *c, sl_api_settings *s, sl_api_src *src)
+{
+    sl_cli_settings_from(&c->p, s);
+    *src = sl_cli_src_from(&c->p);
+    return c->p.a[SL_CLI_LOGITS].given;
+}
+
 static int call_init(call *c, const char *cmd)
 {
     call_free(c);
@@ -230,9 +238,8 @@ static int said_err(said *o, int rc, const sl_error *err)
 static int run(const char *cmd, const call *c, const sl_progress *prog, said *o)
 {
     sl_api_settings s;
-    sl_cli_settings_from(&c->p, &s);
-    sl_api_src src = sl_cli_src_from(&c->p);
-    int is_logits = c->p.a[SL_CLI_LOGITS].given, rc;
+    sl_api_src src;
+    int is_logits = call_args(c, &s, &src), rc;
     sl_error err;
     if (!strcmp(cmd, "draw")) {
         sl_api_draw_result r;
@@ -310,16 +317,16 @@ static int reference(const sl_cli_sweep_point *p, const char *label, sl_api_ref 
             return o->rc;
         }
         sl_api_settings s;
-        sl_cli_settings_from(&c.p, &s);
-        sl_api_src src = sl_cli_src_from(&c.p);
+        sl_api_src src;
+        call_args(&c, &s, &src);
         int rc = sl_api_ref_from_src(&src, 0, &s, ro, ref, &err);
         call_free(&c);
         return rc ? said_err(o, rc, &err) : 0;
     }
     build(p, "pipeline", 1, &c, o);
     sl_api_settings s;
-    sl_cli_settings_from(&c.p, &s);
-    sl_api_src src = sl_cli_src_from(&c.p);
+    sl_api_src src;
+    call_args(&c, &s, &src);
     sl_api_pipeline_result r;
     int rc = c.bad ? o->rc : sl_api_pipeline_run(&src, &s, &r, &err);
     call_free(&c);
@@ -358,11 +365,11 @@ static int gof_chain(const sl_cli_sweep_point *p, const sl_progress *prog, said 
         return o->rc;
     }
     sl_api_settings s;
-    sl_cli_settings_from(&c.p, &s);
-    sl_api_src src = sl_cli_src_from(&c.p);
+    sl_api_src src;
+    int is_logits = call_args(&c, &s, &src);
     sl_api_draw_result d;
     sl_error err;
-    int rc = sl_api_draw_run(&src, c.p.a[SL_CLI_LOGITS].given, &s, prog, NULL, NULL, &d, &err);
+    int rc = sl_api_draw_run(&src, is_logits, &s, prog, NULL, NULL, &d, &err);
     call_free(&c);
     if (rc) {
         sl_api_draw_result_free(&d);
