@@ -7,7 +7,7 @@
 
 static int is_npy(const sl_api_src *s)
 {
-    return s->len >= 6 && !memcmp(s->data, "\x93NUMPY", 6);
+    return sl_io_source_of_bytes(s->data, s->len) == SL_IO_SRC_NPY;
 }
 
 int sl_api_vec_read(const sl_api_src *s, sl_vec *out, sl_error *err)

@@ -1,4 +1,5 @@
-/* npy.c — vectors and [T, V] matrices from NumPy .npy files, read as
+/* npy.c — the header of a NumPy .npy file and its data as a tensor view (io/vec.c reads a vector
+ * of it, io/steps.c a [T, V] matrix), read as
  * numpy/lib/format.py (NumPy 2.4.6, _read_array_header) reads them.
  *
  * The file: "\x93NUMPY", major, minor ((1,0), (2,0) or (3,0), nothing else),
@@ -799,48 +800,20 @@ out:
     return rc;
 }
 
-/* Element k of the data, in both precisions (float32 widens exactly; float64
- * rounds once to float). */
-void sl_io_npy_elem(const sl_io_npy_info *info, size_t k, double *d, float *f)
-{
-    const unsigned char *p = info->data;
-    if (info->width == 4) {
-        uint32_t u = (uint32_t)p[4 * k] | (uint32_t)p[4 * k + 1] << 8 | (uint32_t)p[4 * k + 2] << 16 |
-                     (uint32_t)p[4 * k + 3] << 24;
-        float x;
-        memcpy(&x, &u, 4);
-        *f = x;
-        *d = x;
-    } else {
-        uint64_t u = 0;
-        for (int b = 7; b >= 0; b--)
-            u = u << 8 | p[8 * k + (size_t)b];
-        double x;
-        memcpy(&x, &u, 8);
-        *d = x;
-        *f = (float)x;
-    }
-}
-
-int sl_io_vec_read_npy(const char *name, const unsigned char *buf, size_t len, sl_vec *out, sl_error *err)
+int sl_io_npy_view(const char *name, const unsigned char *buf, size_t len, sl_io_tensor *t, sl_error *err)
 {
     sl_io_npy_info info;
+    memset(t, 0, sizeof *t);
     int rc = sl_io_npy_header(name, buf, len, &info, err);
     if (rc)
         return rc;
-    if (info.ndim != 1)
-        return sl_base_error_set(err, SL_EINVAL, "%s: a %zu-D array; a vector must be 1-D, written (n,)", name, info.ndim);
-    size_t n = info.shape[0];
-    if (n == 0)
-        return sl_base_error_set(err, SL_EINVAL, "%s: empty vector (shape (0,))", name);
-    if (n > SL_IO_MAX_V)
-        return sl_base_error_set(err, SL_EINVAL, "%s: a vector of %zu entries; samplab reads at most %zu", name, n,
-                                 SL_IO_MAX_V);
-    if ((rc = sl_base_vec_alloc(out, n, name, err)))
-        return rc;
-    for (size_t k = 0; k < n; k++)
-        sl_io_npy_elem(&info, k, &out->d[k], &out->f[k]);
-    out->dtype = info.width == 4 ? SL_F32 : SL_F64;
-    out->own_dtype = 1;
+    t->ndim = info.ndim;
+    t->d0 = info.ndim ? info.shape[0] : 1;
+    t->v = info.ndim ? info.shape[info.ndim - 1] : 1;
+    t->rows = 1;
+    for (size_t i = 0; i + 1 < info.ndim; i++)
+        t->rows *= info.shape[i]; /* the header checked that the product fits the file */
+    t->bits = (unsigned)info.width * 8;
+    t->data = info.data;
     return SL_OK;
 }

@@ -1,4 +1,5 @@
-/* safetensors.c — reads one row of one tensor of a .safetensors file into an sl_vec.
+/* safetensors.c — validates a .safetensors file and locates one of its tensors
+ * (an sl_io_tensor view; io/vec.c reads a row of it, io/steps.c a [T, V] matrix).
  *
  * Format (huggingface/safetensors, safetensors/src/tensor.rs, read_metadata and
  * Metadata::validate, as of safetensors 0.4–0.5): 8 bytes N (u64, little-endian),
@@ -16,12 +17,7 @@
  * each refusal says which rule failed where. Numbers are little-endian in the
  * file and are decoded byte by byte, so unaligned data and big-endian hosts work.
  *
- * Conversions are exact: F16 and BF16 widen to float32 (every value, subnormals,
- * infinities and NaN payloads representable), F32 is kept, F64 is kept in `d`
- * and rounded once to nearest in `f` (what torch's .float() does).
- * Rows: a tensor of shape [d0, ..., dk, V] has d0*...*dk rows of V entries in C
- * order, so a [1, 5, V] forward-pass dump takes --row 4 for the last position;
- * a 1-D tensor is one row. Divergence from upstream: none known in what is
+ * Elements are decoded by io/tensor.c. Divergence from upstream: none known in what is
  * accepted; sub-byte dtypes (F4, F6_*) are sized but never read as vectors.
  */
 #include <errno.h>
@@ -170,52 +166,9 @@ static uint64_t sl_st_le(const unsigned char *p, unsigned nbytes)
     return v;
 }
 
-/* IEEE binary16 -> binary32, exact (every half is a float). */
-float sl_io_f16_to_f32(uint16_t h)
-{
-    uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 0x1f, man = h & 0x3ff, bits;
-    if (exp == 0x1f) {
-        bits = sign | 0x7f800000u | (man << 13);          /* inf, NaN keeping its payload */
-    } else if (exp) {
-        bits = sign | ((exp + 112) << 23) | (man << 13);  /* 112 = 127 - 15 */
-    } else if (man) {
-        /* subnormal half: man * 2^-24, normal as a float; shift until the
-         * leading one reaches bit 10 */
-        int e = 113;                                      /* 127 - 15 + 1 */
-        while (!(man & 0x400)) {
-            man <<= 1;
-            e--;
-        }
-        bits = sign | ((uint32_t)e << 23) | ((man & 0x3ff) << 13);
-    } else {
-        bits = sign;                                      /* ±0 */
-    }
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
-/* bfloat16 -> binary32, exact: bfloat16 is the top half of a float. */
-float sl_io_bf16_to_f32(uint16_t b)
-{
-    uint32_t bits = (uint32_t)b << 16;
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
-/* One tensor of a file, located and checked: what the row and matrix readers need. */
-typedef struct st_found {
-    char cn[96], shp[96];       /* its name and shape, cleaned for messages */
-    size_t ndim;
-    uint64_t d0, rows, V;       /* first dimension, product of all but the last, the last */
-    const sl_st_dtype *dtype;
-    const unsigned char *data;  /* its first byte */
-} st_found;
-
 /* Validates the whole file as upstream does and picks the tensor. */
-static int st_locate(const char *name, const unsigned char *buf, size_t len, const char *tensor, st_found *fd,
-                     sl_error *err)
+int sl_io_safetensors_view(const char *name, const unsigned char *buf, size_t len, const char *tensor,
+                           sl_io_tensor *fd, sl_error *err)
 {
     char why[200], cn[96], cn2[96], shp[96];
     int rc = SL_EINVAL;
@@ -377,15 +330,16 @@ static int st_locate(const char *name, const unsigned char *buf, size_t len, con
         goto done;
     }
 
-    memcpy(fd->cn, cn, sizeof cn);
-    memcpy(fd->shp, shp, sizeof shp);
+    memcpy(fd->name, cn, sizeof cn);
+    memcpy(fd->shape, shp, sizeof shp);
     fd->ndim = t->ndim;
     fd->d0 = t->shape[0];
-    fd->V = t->shape[t->ndim - 1];
+    fd->v = t->shape[t->ndim - 1];
     fd->rows = 1;
     for (size_t i = 0; i + 1 < t->ndim; i++)
         fd->rows *= t->shape[i]; /* cannot overflow: product(shape) * bits fit in 64 bits */
-    fd->dtype = t->dtype;
+    fd->bits = t->dtype->bits;
+    fd->bf16 = !strcmp(t->dtype->name, "BF16");
     fd->data = buf + 8 + n + t->begin;
     rc = 0;
 
@@ -395,140 +349,4 @@ done:
     free(ts);
     json_decref(root);
     return rc;
-}
-
-/* Element i of a located tensor's data, in both precisions. */
-static void st_elem(const st_found *fd, uint64_t i, double *d, float *f)
-{
-    unsigned eb = fd->dtype->bits / 8;
-    uint64_t w = sl_st_le(fd->data + i * eb, eb);
-    if (fd->dtype->bits == 64) {
-        double x;
-        memcpy(&x, &w, sizeof x);
-        *d = x;
-        *f = (float)x;
-        return;
-    }
-    float x;
-    if (eb == 4) {
-        uint32_t w32 = (uint32_t)w;
-        memcpy(&x, &w32, sizeof x);
-    } else {
-        x = !strcmp(fd->dtype->name, "F16") ? sl_io_f16_to_f32((uint16_t)w) : sl_io_bf16_to_f32((uint16_t)w);
-    }
-    *f = x;
-    *d = (double)x;
-}
-
-int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor,
-                                long row, sl_vec *out, sl_error *err)
-{
-    st_found fd;
-    memset(out, 0, sizeof *out);
-    int rc = st_locate(name, buf, len, tensor, &fd, err);
-    if (rc)
-        return rc;
-    const char *cn = fd.cn, *shp = fd.shp;
-    uint64_t V = fd.V, rows = fd.rows;
-    /* Rows: everything before the last dimension, flattened in C order. */
-    if (V == 0 || rows == 0)
-        return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has shape %s: no entries", name, cn, shp);
-    if (row < 0) {
-        if (rows > 1)
-            return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has shape %s, %llu rows: choose one with --row (0 to %llu)",
-                                     name, cn, shp, (unsigned long long)rows, (unsigned long long)(rows - 1));
-        row = 0;
-    }
-    if ((uint64_t)row >= rows)
-        return sl_base_error_set(err, SL_EINVAL, "%s: row %ld is out of range: tensor \"%s\" has shape %s, rows 0 to %llu",
-                                 name, row, cn, shp, (unsigned long long)(rows - 1));
-
-    char src[sizeof out->source];
-    if (fd.ndim == 1 && !tensor)
-        snprintf(src, sizeof src, "%s", name);
-    else if (fd.ndim == 1)
-        snprintf(src, sizeof src, "%s:%s", name, cn);
-    else
-        snprintf(src, sizeof src, "%s:%s[%ld]", name, cn, row);
-    if (V > SL_IO_MAX_V)
-        return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has rows of %llu entries; samplab reads vectors of at "
-                                 "most %zu", name, cn, (unsigned long long)V, SL_IO_MAX_V);
-    if ((rc = sl_base_vec_alloc(out, (size_t)V, src, err)))
-        return rc;
-    for (size_t i = 0; i < (size_t)V; i++)
-        st_elem(&fd, (uint64_t)row * V + i, &out->d[i], &out->f[i]);
-    out->dtype = fd.dtype->bits == 64 ? SL_F64 : SL_F32;
-    out->own_dtype = 1;
-    return SL_OK;
-}
-
-static int steps_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor, int view,
-                             sl_io_steps *out, sl_error *err);
-
-int sl_io_steps_read_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor, int view,
-                                 sl_io_steps *out, sl_error *err)
-{
-    int rc = steps_safetensors(name, buf, len, tensor, view, out, err);
-    if (!rc)
-        out->own_dtype = 1;
-    return rc;
-}
-
-static int steps_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor, int view,
-                             sl_io_steps *out, sl_error *err)
-{
-    st_found fd;
-    memset(out, 0, sizeof *out);
-    int rc = st_locate(name, buf, len, tensor, &fd, err);
-    if (rc)
-        return rc;
-    if (fd.ndim != 2)
-        return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has shape %s: per-step logits are a 2-D [T, V] tensor",
-                                 name, fd.cn, fd.shp);
-    if (fd.V == 0 || fd.d0 == 0)
-        return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has shape %s: no entries", name, fd.cn, fd.shp);
-    if (fd.V > SL_IO_MAX_V)
-        return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has steps of %llu entries; samplab reads at most %zu",
-                                 name, fd.cn, (unsigned long long)fd.V, SL_IO_MAX_V);
-    char src[sizeof out->source];
-    if (tensor)
-        snprintf(src, sizeof src, "%s:%s", name, fd.cn);
-    else
-        snprintf(src, sizeof src, "%s", name);
-    int f64 = fd.dtype->bits == 64;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (view && (f64 || !strcmp(fd.dtype->name, "F32")) && (uintptr_t)fd.data % (f64 ? 8 : 4) == 0) {
-        memset(out, 0, sizeof *out);
-        snprintf(out->source, sizeof out->source, "%s", src);
-        out->t = (size_t)fd.d0;
-        out->v = (size_t)fd.V;
-        out->dtype = f64 ? SL_F64 : SL_F32;
-        if (f64)
-            out->d = (double *)(uintptr_t)fd.data;
-        else
-            out->f = (float *)(uintptr_t)fd.data;
-        out->view = 1;
-        return SL_OK;
-    }
-#endif
-    if ((rc = sl_io_steps_alloc(out, (size_t)fd.d0, (size_t)fd.V, f64 ? SL_F64 : SL_F32, src, err)))
-        return rc;
-    size_t n = out->t * out->v;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* F32 and F64 bytes are the host's: one copy (F16, BF16 widen below) */
-    if (fd.dtype->bits == 64 || !strcmp(fd.dtype->name, "F32")) {
-        memcpy(f64 ? (void *)out->d : (void *)out->f, fd.data, n * (fd.dtype->bits / 8));
-        return SL_OK;
-    }
-#endif
-    for (size_t i = 0; i < n; i++) {
-        double d;
-        float f;
-        st_elem(&fd, i, &d, &f);
-        if (f64)
-            out->d[i] = d;
-        else
-            out->f[i] = f;
-    }
-    return SL_OK;
 }

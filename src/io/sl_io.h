@@ -156,7 +156,7 @@ int sl_io_draws_stream(FILE *f, const char *name, size_t V, uint64_t *counts, ui
 int sl_io_counts_read(const char *path, size_t V, uint64_t *counts, uint64_t *n,
                       struct sl_error *err);
 
-/* .safetensors (io/safetensors.c; sl_io_vec_read dispatches *.safetensors here). Reads row `row` of tensor `tensor` from the
+/* .safetensors (a view from io/safetensors.c, the vector built in io/vec.c). Reads row `row` of tensor `tensor` from the
  * file image buf[0..len): tensor NULL = the file's only tensor (else an error
  * listing the names); row -1 = the only row (a 1-D tensor, or [1, V]); a tensor
  * of shape [d0, ..., V] has d0*...*d(k-1) rows in C order. Dtypes F32, F16 and
@@ -220,8 +220,55 @@ typedef struct sl_io_npy_info {
     const unsigned char *data;
 } sl_io_npy_info;
 int sl_io_npy_header(const char *name, const unsigned char *buf, size_t len, sl_io_npy_info *info, sl_error *err);
-/* Element k of the data in both precisions. */
-void sl_io_npy_elem(const sl_io_npy_info *info, size_t k, double *d, float *f);
+
+/* ---------------------------------------------------------------- sources and tensor views (io/source.c, io/tensor.c) */
+
+/* What a source names (io/source.c), decided once for the vector readers, the
+ * per-step readers and the api's bytes in memory. */
+typedef enum sl_io_src_kind {
+    SL_IO_SRC_MISSING = 0,  /* no such file (or an empty name), and not numbers */
+    SL_IO_SRC_INLINE,       /* no such file, but an inline list: "3,2,2,1" (a comma and no '/'
+                             * counts too, so "3,2,x" is answered with its bad entry) */
+    SL_IO_SRC_TEXT,         /* a file, by its name's ending */
+    SL_IO_SRC_NPY,
+    SL_IO_SRC_SAFETENSORS
+} sl_io_src_kind;
+typedef struct sl_io_source {
+    sl_io_src_kind kind;
+    size_t size;            /* a regular file's size (0: empty, or a pipe) */
+    int err;                /* the errno of the failed stat (MISSING, INLINE) */
+} sl_io_source;
+void sl_io_source_resolve(const char *spec, sl_io_source *s);
+/* Bytes in memory: a .npy image (they start with "\x93NUMPY") or text. */
+sl_io_src_kind sl_io_source_of_bytes(const void *data, size_t len);
+
+/* One tensor of a binary file, located and checked by its format's reader
+ * (io/npy.c, io/safetensors.c): what io/vec.c and io/steps.c build vectors and
+ * generations from, so the formats know nothing of either. */
+typedef struct sl_io_tensor {
+    char name[96];          /* a .safetensors tensor's name, cleaned for messages ("" for .npy) */
+    char shape[96];         /* a .safetensors shape as its messages print it: "[2,3]" */
+    size_t ndim;
+    uint64_t d0, rows, v;   /* the first dimension, the product of all but the last, the last */
+    unsigned bits;          /* 16, 32 or 64 */
+    int bf16;               /* 16 bits: bfloat16 (else IEEE binary16) */
+    const unsigned char *data; /* little-endian elements in C order */
+} sl_io_tensor;
+/* The only tensor of a .npy image (float32 or float64; io/npy.c), its header
+ * read by sl_io_npy_header (ndim 0 has d0 = v = rows = 1). */
+int sl_io_npy_view(const char *name, const unsigned char *buf, size_t len, sl_io_tensor *t, sl_error *err);
+/* Tensor `tensor` of a .safetensors image (NULL: the file's only one), after the
+ * whole file is validated as upstream validates it (io/safetensors.c); F32, F64,
+ * F16 and BF16 only, not a scalar. */
+int sl_io_safetensors_view(const char *name, const unsigned char *buf, size_t len, const char *tensor,
+                           sl_io_tensor *t, sl_error *err);
+/* Element i in both precisions (float32 widens exactly, float64 rounds once to float). */
+void sl_io_tensor_elem(const sl_io_tensor *t, uint64_t i, double *d, float *f);
+sl_dtype sl_io_tensor_dtype(const sl_io_tensor *t);  /* SL_F64 for 64 bits, else SL_F32 */
+/* 1 when the elements are the host's float32 / float64 as they lie (a copy is a memcpy)... */
+int sl_io_tensor_native(const sl_io_tensor *t);
+/* ...and aligned for them (the data can be used in place). */
+int sl_io_tensor_aligned(const sl_io_tensor *t);
 
 /* Exact widenings of IEEE binary16 and bfloat16 bit patterns to float. */
 float sl_io_f16_to_f32(uint16_t h);

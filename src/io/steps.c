@@ -165,67 +165,89 @@ int sl_io_steps_check(const sl_io_steps *m, sl_error *err)
     return rc;
 }
 
-static int steps_npy(const char *name, const unsigned char *buf, size_t len, int view, sl_io_steps *out,
-                     sl_error *err);
+/* A [T, V] matrix of a tensor view (the format checked its shape): used in place
+ * when the bytes are the host's floats, suitably aligned, and view is asked for;
+ * else one copy (a memcpy when the bytes are the host's), F16 and BF16 widened. */
+static int steps_of_tensor(const sl_io_tensor *t, const char *src, int view, sl_io_steps *out, sl_error *err)
+{
+    sl_dtype dt = sl_io_tensor_dtype(t);
+    memset(out, 0, sizeof *out);
+    if (view && sl_io_tensor_aligned(t)) {
+        snprintf(out->source, sizeof out->source, "%s", src);
+        out->t = (size_t)t->d0;
+        out->v = (size_t)t->v;
+        out->dtype = dt;
+        if (dt == SL_F64)
+            out->d = (double *)(uintptr_t)t->data;
+        else
+            out->f = (float *)(uintptr_t)t->data;
+        out->view = 1;
+        out->own_dtype = 1;
+        return SL_OK;
+    }
+    int rc = sl_io_steps_alloc(out, (size_t)t->d0, (size_t)t->v, dt, src, err);
+    if (rc)
+        return rc;
+    size_t n = out->t * out->v;
+    if (sl_io_tensor_native(t)) {
+        memcpy(dt == SL_F64 ? (void *)out->d : (void *)out->f, t->data, n * (t->bits / 8));
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            double d;
+            float f;
+            sl_io_tensor_elem(t, i, &d, &f);
+            if (dt == SL_F64)
+                out->d[i] = d;
+            else
+                out->f[i] = f;
+        }
+    }
+    out->own_dtype = 1;
+    return SL_OK;
+}
 
 int sl_io_steps_read_npy(const char *name, const unsigned char *buf, size_t len, int view, sl_io_steps *out,
                          sl_error *err)
 {
-    int rc = steps_npy(name, buf, len, view, out, err);
-    if (!rc)
-        out->own_dtype = 1;
-    return rc;
-}
-
-static int steps_npy(const char *name, const unsigned char *buf, size_t len, int view, sl_io_steps *out,
-                     sl_error *err)
-{
-    sl_io_npy_info info;
+    sl_io_tensor t;
     memset(out, 0, sizeof *out);
-    int rc = sl_io_npy_header(name, buf, len, &info, err);
+    int rc = sl_io_npy_view(name, buf, len, &t, err);
     if (rc)
         return rc;
-    if (info.ndim != 2)
+    if (t.ndim != 2)
         return sl_base_error_set(err, SL_EINVAL, "%s: a %zu-D array: per-step logits are a 2-D [T, V] array", name,
-                                 info.ndim);
-    if (!info.shape[0] || !info.shape[1])
-        return sl_base_error_set(err, SL_EINVAL, "%s: shape (%zu, %zu) has no entries", name, info.shape[0],
-                                 info.shape[1]);
-    if (info.shape[1] > SL_IO_MAX_V)
+                                 t.ndim);
+    if (!t.d0 || !t.v)
+        return sl_base_error_set(err, SL_EINVAL, "%s: shape (%zu, %zu) has no entries", name, (size_t)t.d0,
+                                 (size_t)t.v);
+    if (t.v > SL_IO_MAX_V)
         return sl_base_error_set(err, SL_EINVAL, "%s: steps of %zu entries; samplab reads at most %zu", name,
-                                 info.shape[1], SL_IO_MAX_V);
-    sl_dtype dt = info.width == 8 ? SL_F64 : SL_F32;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (view && (uintptr_t)info.data % info.width == 0) {
-        snprintf(out->source, sizeof out->source, "%s", name);
-        out->t = info.shape[0];
-        out->v = info.shape[1];
-        out->dtype = dt;
-        if (dt == SL_F64)
-            out->d = (double *)(uintptr_t)info.data;
-        else
-            out->f = (float *)(uintptr_t)info.data;
-        out->view = 1;
-        return SL_OK;
-    }
-#endif
-    if ((rc = sl_io_steps_alloc(out, info.shape[0], info.shape[1], dt, name, err)))
+                                 (size_t)t.v, SL_IO_MAX_V);
+    return steps_of_tensor(&t, name, view, out, err);
+}
+
+int sl_io_steps_read_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor, int view,
+                                 sl_io_steps *out, sl_error *err)
+{
+    sl_io_tensor t;
+    memset(out, 0, sizeof *out);
+    int rc = sl_io_safetensors_view(name, buf, len, tensor, &t, err);
+    if (rc)
         return rc;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* the file's little-endian bytes are the host's: one copy */
-    memcpy(dt == SL_F64 ? (void *)out->d : (void *)out->f, info.data, info.count * info.width);
-    return SL_OK;
-#endif
-    for (size_t k = 0; k < info.count; k++) {
-        double d;
-        float f;
-        sl_io_npy_elem(&info, k, &d, &f);
-        if (dt == SL_F64)
-            out->d[k] = d;
-        else
-            out->f[k] = f;
-    }
-    return SL_OK;
+    if (t.ndim != 2)
+        return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has shape %s: per-step logits are a 2-D [T, V] tensor",
+                                 name, t.name, t.shape);
+    if (t.v == 0 || t.d0 == 0)
+        return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has shape %s: no entries", name, t.name, t.shape);
+    if (t.v > SL_IO_MAX_V)
+        return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has steps of %llu entries; samplab reads at most %zu",
+                                 name, t.name, (unsigned long long)t.v, SL_IO_MAX_V);
+    char src[sizeof out->source];
+    if (tensor)
+        snprintf(src, sizeof src, "%s:%s", name, t.name);
+    else
+        snprintf(src, sizeof src, "%s", name);
+    return steps_of_tensor(&t, src, view, out, err);
 }
 
 /* A line holds a step when it has something other than separators and a comment. */
@@ -313,12 +335,6 @@ fail:
     return rc;
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && !strcmp(s + a - b, suffix);
-}
-
 int sl_io_steps_read(const char *path, const char *tensor, sl_io_steps *out, sl_error *err)
 {
     return sl_io_steps_read_as(path, NULL, tensor, out, err);
@@ -327,52 +343,46 @@ int sl_io_steps_read(const char *path, const char *tensor, sl_io_steps *out, sl_
 int sl_io_steps_read_as(const char *path, const char *label, const char *tensor, sl_io_steps *out, sl_error *err)
 {
     memset(out, 0, sizeof *out);
-    struct stat st;
     if (!strcmp(path, "-"))
         return sl_base_error_set(err, SL_EINVAL, "-: standard input is not read for per-step rows; give a file name");
-    if (*path && stat(path, &st) == 0) {
-        int rc = sl_io_input_check(path, err); /* a directory or a device: say which */
-        if (rc)
-            return rc;
-    }
-    if (!*path || stat(path, &st) != 0) {
-        /* an inline list is one step: "3,2,2,1"; a comma and no '/' is meant as one
-         * even with a typo in it ("3,x"), as for a vector: say which entry is wrong */
-        if (*path && (strspn(path, "0123456789+-.,eEinfatyINFATY \t") == strlen(path) ||
-                      (strchr(path, ',') && !strchr(path, '/')))) {
-            if (tensor)
-                return sl_base_error_set(err, SL_EINVAL, "%s: --tensor applies to .safetensors files only",
-                                         label ? label : "inline");
-            /* named by its option: its numbers read first as that list (the same
-             * reader), so a bad entry is "--logits: entry 1: ..." */
-            sl_vec row;
-            if (label) {
-                int rc = sl_io_vec_read_as(path, label, NULL, -1, &row, err);
-                if (rc)
-                    return rc;
-                sl_base_vec_free(&row);
-            }
-            int rc = sl_io_steps_read_text("inline", path, strlen(path), out, err);
-            return rc ? rc : sl_io_steps_check(out, err);
-        }
+    sl_io_source src;
+    sl_io_source_resolve(path, &src);
+    if (src.kind == SL_IO_SRC_MISSING)
         return sl_base_error_set(err, SL_EIO, "%s: cannot open a file of per-step logits", path);
+    if (src.kind == SL_IO_SRC_INLINE) {
+        /* an inline list is one step: "3,2,2,1" */
+        if (tensor)
+            return sl_base_error_set(err, SL_EINVAL, "%s: --tensor applies to .safetensors files only",
+                                     label ? label : "inline");
+        /* named by its option: its numbers read first as that list (the same
+         * reader), so a bad entry is "--logits: entry 1: ..." */
+        sl_vec row;
+        if (label) {
+            int rc = sl_io_vec_read_as(path, label, NULL, -1, &row, err);
+            if (rc)
+                return rc;
+            sl_base_vec_free(&row);
+        }
+        int rc = sl_io_steps_read_text("inline", path, strlen(path), out, err);
+        return rc ? rc : sl_io_steps_check(out, err);
     }
-    int bin = ends_with(path, ".safetensors") || ends_with(path, ".npy");
-    if (tensor && !ends_with(path, ".safetensors"))
+    int rc = sl_io_input_check(path, err); /* a directory or a device: say which */
+    if (rc)
+        return rc;
+    if (tensor && src.kind != SL_IO_SRC_SAFETENSORS)
         return sl_base_error_set(err, SL_EINVAL, "%s: --tensor applies to .safetensors files only", path);
-    int rc;
-    if (bin && st.st_size > 0) {
+    if (src.kind != SL_IO_SRC_TEXT && src.size > 0) {
         /* mapped, not read: a [10000, 32000] float32 dump is 1.28 GB, and its rows are
          * used in place where the bytes are the host's floats */
         int fd = open(path, O_RDONLY);
         if (fd < 0)
             return sl_base_error_set(err, SL_EIO, "%s: cannot open: %s", path, strerror(errno));
-        size_t len = (size_t)st.st_size;
+        size_t len = src.size;
         void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
         close(fd);
         if (map == MAP_FAILED)
             return sl_base_error_set(err, SL_EIO, "%s: cannot map: %s", path, strerror(errno));
-        if (ends_with(path, ".safetensors"))
+        if (src.kind == SL_IO_SRC_SAFETENSORS)
             rc = sl_io_steps_read_safetensors(path, map, len, tensor, 1, out, err);
         else
             rc = sl_io_steps_read_npy(path, map, len, 1, out, err);
@@ -387,9 +397,9 @@ int sl_io_steps_read_as(const char *path, const char *label, const char *tensor,
         size_t len;
         if ((rc = sl_io_file_slurp(path, &buf, &len, err)))
             return rc;
-        if (ends_with(path, ".safetensors"))
+        if (src.kind == SL_IO_SRC_SAFETENSORS)
             rc = sl_io_steps_read_safetensors(path, buf, len, tensor, 0, out, err);
-        else if (ends_with(path, ".npy"))
+        else if (src.kind == SL_IO_SRC_NPY)
             rc = sl_io_steps_read_npy(path, buf, len, 0, out, err);
         else
             rc = sl_io_steps_read_text(path, (const char *)buf, len, out, err);

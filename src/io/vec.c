@@ -1,5 +1,5 @@
-/* vec.c — vectors of weights or logits: where they come from (inline list,
- * text, .npy; .safetensors in safetensors.c). */
+/* vec.c — vectors of weights or logits: where they come from (io/source.c says
+ * what a name is: an inline list, text, a .npy or .safetensors tensor view). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -59,15 +59,78 @@ int sl_io_file_slurp(const char *path, unsigned char **buf, size_t *len, sl_erro
     return SL_OK;
 }
 
-static int ends_with(const char *s, const char *suffix)
+/* Weak so that a build without the safetensors reader (the explorer's) still links. */
+int sl_io_safetensors_view(const char *name, const unsigned char *buf, size_t len, const char *tensor,
+                           sl_io_tensor *t, sl_error *err) __attribute__((weak));
+
+int sl_io_vec_read_npy(const char *name, const unsigned char *buf, size_t len, sl_vec *out, sl_error *err)
 {
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && !strcmp(s + a - b, suffix);
+    sl_io_tensor t;
+    int rc = sl_io_npy_view(name, buf, len, &t, err);
+    if (rc)
+        return rc;
+    if (t.ndim != 1)
+        return sl_base_error_set(err, SL_EINVAL, "%s: a %zu-D array; a vector must be 1-D, written (n,)", name, t.ndim);
+    size_t n = (size_t)t.v;
+    if (n == 0)
+        return sl_base_error_set(err, SL_EINVAL, "%s: empty vector (shape (0,))", name);
+    if (n > SL_IO_MAX_V)
+        return sl_base_error_set(err, SL_EINVAL, "%s: a vector of %zu entries; samplab reads at most %zu", name, n,
+                                 SL_IO_MAX_V);
+    if ((rc = sl_base_vec_alloc(out, n, name, err)))
+        return rc;
+    for (size_t k = 0; k < n; k++)
+        sl_io_tensor_elem(&t, k, &out->d[k], &out->f[k]);
+    out->dtype = sl_io_tensor_dtype(&t);
+    out->own_dtype = 1;
+    return SL_OK;
 }
 
-/* Weak so that the build without the safetensors reader still links. */
+/* Rows: a tensor of shape [d0, ..., dk, V] has d0*...*dk rows of V entries in C
+ * order, so a [1, 5, V] forward-pass dump takes --row 4 for the last position;
+ * a 1-D tensor is one row. */
 int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor,
-                               long row, sl_vec *out, sl_error *err) __attribute__((weak));
+                               long row, sl_vec *out, sl_error *err)
+{
+    sl_io_tensor fd;
+    memset(out, 0, sizeof *out);
+    if (!sl_io_safetensors_view)
+        return sl_base_error_set(err, SL_EINVAL, "%s: this build has no .safetensors reader", name);
+    int rc = sl_io_safetensors_view(name, buf, len, tensor, &fd, err);
+    if (rc)
+        return rc;
+    const char *cn = fd.name, *shp = fd.shape;
+    uint64_t V = fd.v, rows = fd.rows;
+    if (V == 0 || rows == 0)
+        return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has shape %s: no entries", name, cn, shp);
+    if (row < 0) {
+        if (rows > 1)
+            return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has shape %s, %llu rows: choose one with --row (0 to %llu)",
+                                     name, cn, shp, (unsigned long long)rows, (unsigned long long)(rows - 1));
+        row = 0;
+    }
+    if ((uint64_t)row >= rows)
+        return sl_base_error_set(err, SL_EINVAL, "%s: row %ld is out of range: tensor \"%s\" has shape %s, rows 0 to %llu",
+                                 name, row, cn, shp, (unsigned long long)(rows - 1));
+
+    char src[sizeof out->source];
+    if (fd.ndim == 1 && !tensor)
+        snprintf(src, sizeof src, "%s", name);
+    else if (fd.ndim == 1)
+        snprintf(src, sizeof src, "%s:%s", name, cn);
+    else
+        snprintf(src, sizeof src, "%s:%s[%ld]", name, cn, row);
+    if (V > SL_IO_MAX_V)
+        return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has rows of %llu entries; samplab reads vectors of at "
+                                 "most %zu", name, cn, (unsigned long long)V, SL_IO_MAX_V);
+    if ((rc = sl_base_vec_alloc(out, (size_t)V, src, err)))
+        return rc;
+    for (size_t i = 0; i < (size_t)V; i++)
+        sl_io_tensor_elem(&fd, (uint64_t)row * V + i, &out->d[i], &out->f[i]);
+    out->dtype = sl_io_tensor_dtype(&fd);
+    out->own_dtype = 1;
+    return SL_OK;
+}
 
 /* An inline list named by the option that gave it (label), or "inline". */
 static int read_inline(const char *spec, const char *label, sl_vec *out, sl_error *err)
@@ -90,7 +153,6 @@ int sl_io_vec_read(const char *spec, const char *tensor, long row, sl_vec *out, 
 
 int sl_io_vec_read_as(const char *spec, const char *label, const char *tensor, long row, sl_vec *out, sl_error *err)
 {
-    struct stat st;
     memset(out, 0, sizeof *out);
     if (!spec)
         return sl_base_error_set(err, SL_EINVAL, "no vector named (the source is NULL)");
@@ -99,36 +161,29 @@ int sl_io_vec_read_as(const char *spec, const char *label, const char *tensor, l
     if (!strcmp(spec, "-"))
         return sl_base_error_set(err, SL_EINVAL, "-: standard input is not read for a vector; give a file name or an "
                                  "inline list such as 3,2,2,1");
-    if (stat(spec, &st) != 0) {
-        /* Not a file: an inline list such as "3,2,2,1" when it looks like numbers. */
-        /* A comma and no '/' is meant as a list even with a typo in it ("3,2,x"):
-         * say which entry is wrong rather than "no such file". */
-        if (strspn(spec, "0123456789+-.,eEinfatyINFATY \t") == strlen(spec) ||
-            (strchr(spec, ',') && !strchr(spec, '/'))) {
-            if (tensor || row >= 0)
-                return sl_base_error_set(err, SL_EINVAL, "%s: --tensor and --row apply to .safetensors files only",
-                                         label ? label : "inline");
-            return read_inline(spec, label, out, err);
-        }
-        return sl_base_error_set(err, SL_EIO, "%s: cannot open: %s", spec, strerror(errno));
+    sl_io_source src;
+    sl_io_source_resolve(spec, &src);
+    if (src.kind == SL_IO_SRC_MISSING)
+        return sl_base_error_set(err, SL_EIO, "%s: cannot open: %s", spec, strerror(src.err));
+    if (src.kind == SL_IO_SRC_INLINE) {
+        if (tensor || row >= 0)
+            return sl_base_error_set(err, SL_EINVAL, "%s: --tensor and --row apply to .safetensors files only",
+                                     label ? label : "inline");
+        return read_inline(spec, label, out, err);
     }
     unsigned char *buf;
     size_t len;
     int rc = sl_io_file_slurp(spec, &buf, &len, err);
     if (rc)
         return rc;
-    if (ends_with(spec, ".safetensors")) {
-        if (!sl_io_vec_read_safetensors)
-            rc = sl_base_error_set(err, SL_EINVAL, "%s: this build has no .safetensors reader", spec);
-        else
-            rc = sl_io_vec_read_safetensors(spec, buf, len, tensor, row, out, err);
-    } else if (tensor || row >= 0) {
+    if (src.kind == SL_IO_SRC_SAFETENSORS)
+        rc = sl_io_vec_read_safetensors(spec, buf, len, tensor, row, out, err);
+    else if (tensor || row >= 0)
         rc = sl_base_error_set(err, SL_EINVAL, "%s: --tensor and --row apply to .safetensors files only", spec);
-    } else if (ends_with(spec, ".npy")) {
+    else if (src.kind == SL_IO_SRC_NPY)
         rc = sl_io_vec_read_npy(spec, buf, len, out, err);
-    } else {
+    else
         rc = sl_io_vec_read_text(spec, (const char *)buf, len, out, err);
-    }
     free(buf);
     return rc;
 }
