@@ -56,6 +56,8 @@ _SETTINGS = {
     "alpha": ("alpha", "double"),
     "null_reps": ("null_reps", "size"),
     "trials": ("trials", "size"),
+    "samplers": ("samplers", "str"),
+    "sampling_seq": ("sampling_seq", "str"),
     "target": ("target", "double"),
     "fault": ("fault", "str"),
     "seeds": ("seeds", "size"),

@@ -32,7 +32,7 @@ size_t sl_api_settings_size(void)
 
 /* The options as the command line's table orders them (cli/options.c), with
  * each option's SL_OPT_* bit. */
-enum { N_OPTS = 23 };
+enum { N_OPTS = 25 };
 static const struct {
     unsigned bit;
     const char *name;
@@ -45,6 +45,7 @@ static const struct {
     {SL_OPT_TYPICAL, "--typical"}, {SL_OPT_PENALTY, "--repetition-penalty"}, {SL_OPT_PENALTY, "--context"},
     {SL_OPT_MIN_KEEP, "--min-keep"}, {SL_OPT_DEFAULTS, "--defaults"}, {SL_OPT_LAST_N, "--penalty-last-n"},
     {SL_OPT_FREQ_PRESENCE, "--frequency-penalty"}, {SL_OPT_FREQ_PRESENCE, "--presence-penalty"},
+    {SL_OPT_ORDER, "--samplers"}, {SL_OPT_ORDER, "--sampling-seq"},
 };
 
 const char *sl_api_refused_bit(const sl_api_settings *s, int is_logits, unsigned accepts, unsigned *bit)
@@ -55,6 +56,7 @@ const char *sl_api_refused_bit(const sl_api_settings *s, int is_logits, unsigned
         s->has_num_samples, s->replacement, s->dtype != NULL, s->torch != NULL, s->torch_build != NULL,
         s->llamacpp != NULL, s->rand != NULL, s->cpu != NULL, s->simd_sum, c->has_typical, c->has_penalty,
         s->context != NULL, c->has_min_keep, c->defaults, c->has_last_n, c->has_freq, c->has_presence,
+        s->samplers != NULL, s->sampling_seq != NULL,
     };
     for (size_t i = 0; i < N_OPTS; i++)
         if (given[i] && !(opts[i].bit & accepts)) {
@@ -112,6 +114,11 @@ int sl_api_seed(const sl_api_settings *s, int with_stream, sl_seed *out, sl_erro
     return SL_OK;
 }
 
+const char *sl_api_samplers(unsigned accepts, const sl_logits_cfg *cfg, char *buf, size_t len)
+{
+    return accepts & SL_OPT_ORDER ? sl_logits_llama_order_text(cfg, buf, len) : NULL;
+}
+
 int sl_api_fw_dtype(const char *cmd, const char *dtype, sl_fw_opts *fo, sl_error *err)
 {
     if (!dtype)
@@ -156,6 +163,16 @@ int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl
             return sl_base_error_set(err, SL_EINVAL, "samplab %s: --torch-build takes default or mkl, not '%s'",
                                      cmd, s->torch_build);
         fo->torch_mkl = !strcmp(s->torch_build, "mkl");
+    }
+    if (s->samplers && s->sampling_seq)
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "samplab %s: --samplers and --sampling-seq both set the stage order (llama.cpp keeps "
+                                 "the one given last): give one of them", cmd);
+    if ((s->samplers || s->sampling_seq) &&
+        sl_logits_llama_order_parse(s->samplers ? s->samplers : s->sampling_seq, !s->samplers, &fo->cfg, err)) {
+        char m[sizeof err->msg];
+        snprintf(m, sizeof m, "%s", err->msg);
+        return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s", cmd, m);
     }
     fo->has_seed = s->seed != NULL;
     return sl_api_seed(s, 0, &fo->seed, err);
