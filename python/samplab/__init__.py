@@ -18,7 +18,8 @@ import numbers
 from ._error import Error
 from . import _lib
 
-__all__ = ["Error", "Result", "draw", "gof", "pipeline", "replay", "check", "exact", "version"]
+__all__ = ["Error", "Result", "draw", "gof", "pipeline", "replay", "check", "exact", "compare", "power", "calibrate",
+           "version"]
 __version__ = _lib.version
 version = _lib.version
 
@@ -295,9 +296,14 @@ def gof(probs=None, logits=None, counts=None, draws=None, method=None, n=None, r
 
 def pipeline(framework=None, logits=None, tensor=None, row=None, **settings):
     """`samplab pipeline`: the final distribution of framework's logits pipeline: .kept, .probs, .steps."""
-    src = _Src(logits, "logits", False, tensor, row, "pipeline")
-    s = _settings("pipeline", _with_context(settings, framework=framework))
-    return Result(_lib.call("sl_api_pipeline", src.ref(), s.p), "pipeline")
+    return _logits_command("pipeline", logits, tensor, row, dict(settings, framework=framework))
+
+
+def _logits_command(cmd, logits, tensor, row, settings):
+    """pipeline and compare: a --logits source, the settings, the context as the inline list."""
+    src = _Src(logits, "logits", False, tensor, row, cmd)
+    s = _settings(cmd, _with_context(settings))
+    return Result(_lib.call("sl_api_" + cmd, src.ref(), s.p), cmd)
 
 
 def replay(framework=None, logits=None, probs=None, context=None, seed=None, tensor=None, **settings):
@@ -326,3 +332,34 @@ def exact(framework=None, method=None, probs=None, logits=None, tensor=None, row
     src, is_logits = _source(probs, logits, "exact", tensor=tensor, row=row)
     s = _settings("exact", dict(settings, framework=framework, method=method))
     return Result(_lib.call("sl_api_exact", src.ref(), int(is_logits), s.p), "exact")
+
+
+def compare(logits=None, frameworks=None, tensor=None, row=None, **settings):
+    """`samplab compare`: the same logits and settings through several frameworks' pipelines
+    (frameworks: a list or "a,b,..."; default every one that has the settings): .frameworks (kept,
+    entropy, top), .pairs (TV, ids one keeps and the other drops, translations), .skipped, .notes."""
+    if frameworks is not None and not isinstance(frameworks, str):
+        frameworks = ",".join(frameworks)
+    return _logits_command("compare", logits, tensor, row, dict(settings, frameworks=frameworks))
+
+
+def power(probs=None, logits=None, n=None, alpha=None, trials=None, target=None, fault=None, temperature=None,
+          tensor=None, row=None):
+    """`samplab power`: for each fault family, the smallest fault each test detects with power
+    target (default 0.9) at n draws: .faults; fault="mkl-seed-collision" takes no vector (.needed, .at_n)."""
+    s = _settings("power", dict(n=n, alpha=alpha, trials=trials, target=target, fault=fault,
+                                temperature=temperature))
+    if probs is None and logits is None and fault == "mkl-seed-collision":
+        return Result(_lib.call("sl_api_power", None, 0, s.p), "power")
+    src, is_logits = _source(probs, logits, "power", tensor=tensor, row=row)
+    return Result(_lib.call("sl_api_power", src.ref(), int(is_logits), s.p), "power")
+
+
+def calibrate(probs=None, logits=None, method=None, n=None, seeds=None, first_seed=None, rng=None, temperature=None,
+              tensor=None, row=None):
+    """`samplab calibrate`: gof's chi-square p-value for each of seeds seeds (first_seed, +1, ...)
+    of n draws of method, and their KS test of uniformity: .verdict (PASS or SUSPECT), .ks, .pvalues."""
+    src, is_logits = _source(probs, logits, "calibrate", tensor=tensor, row=row)
+    s = _settings("calibrate", dict(method=method, n=n, seeds=seeds, first_seed=first_seed, rng=rng,
+                                    temperature=temperature))
+    return Result(_lib.call("sl_api_calibrate", src.ref(), int(is_logits), s.p), "calibrate")

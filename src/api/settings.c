@@ -151,13 +151,31 @@ int sl_api_settings_set(sl_api_settings *s, const char *key, const char *text, s
     return SL_OK;
 }
 
-const char *sl_api_refused(const sl_api_settings *s, int is_logits, unsigned accepts)
+const char *sl_api_refused_bit(const sl_api_settings *s, int is_logits, unsigned accepts, unsigned *bit)
 {
     /* the schema's order, each option with its SL_OPT_* bit */
     for (const sl_api_option *o = sl_api_options + 1; o < sl_api_options + SL_API_OPT_COUNT; o++)
-        if (o->bit && sl_api_settings_given(s, o, is_logits) && !(o->bit & accepts))
+        if (o->bit && sl_api_settings_given(s, o, is_logits) && !(o->bit & accepts)) {
+            if (bit)
+                *bit = o->bit;
             return o->name;
+        }
     return NULL;
+}
+
+const char *sl_api_refused(const sl_api_settings *s, int is_logits, unsigned accepts)
+{
+    return sl_api_refused_bit(s, is_logits, accepts, NULL);
+}
+
+const char *sl_api_bit_names(unsigned bit, char *buf, size_t n)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (const sl_api_option *o = sl_api_options + 1; o < sl_api_options + SL_API_OPT_COUNT && k < n; o++)
+        if (o->bit == bit)
+            k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? "/" : "", o->name);
+    return buf;
 }
 
 int sl_api_lib_error(sl_error *err, int rc)

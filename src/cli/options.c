@@ -248,18 +248,6 @@ int sl_cli_takes(const sl_cli_spec *s, sl_api_opt o)
            (opt_take(s, o) || group_take(s, sl_api_options[o].group));
 }
 
-static int parse_value(const char *cmd, const sl_api_option *o, const char *text, sl_cli_arg *a)
-{
-    char why[2 * SL_CLI_ESC_MAX];
-    sl_api_value v;
-    if (sl_api_option_read(o, text, &v, why, sizeof why))
-        return sl_cli_errf("samplab %s: %s\n", cmd, why);
-    a->size = v.size;
-    a->l = v.l;
-    a->d = v.d;
-    return 0;
-}
-
 int sl_cli_value_check(sl_api_opt o, const char *text, char *why, size_t n)
 {
     sl_api_value v;
@@ -286,10 +274,72 @@ static sl_api_opt find(const sl_cli_spec *s, const char *word, int *taken)
     return other;
 }
 
+/* One option word w (and its value text, NULL for none) into p, with the
+ * command line's checks: 0, or 2 with msg[0..n) the line it prints. */
+static int set_word(sl_cli_parsed *p, int pos, const char *w, const char *text, char *msg, size_t n)
+{
+    const sl_cli_spec *s = p->spec;
+    const char *cmd = s->name;
+    char e[SL_CLI_ESC_MAX];
+    int taken;
+    sl_api_opt id = find(s, w, &taken);
+    if (id == SL_API_OPT_NONE) {
+        snprintf(msg, n, "samplab %s: unknown option '%s' (samplab %s --help)", cmd, sl_cli_esc(w, e, sizeof e), cmd);
+        return 2;
+    }
+    const sl_api_option *o = &sl_api_options[id];
+    if (!taken) {
+        snprintf(msg, n, "samplab %s: %s is not an option of %s (samplab %s --help)", cmd, o->name, cmd, cmd);
+        return 2;
+    }
+    /* a setting of the real library that samplab does not model: never ignored */
+    if (o->kind == SL_API_UNMODELLED) {
+        snprintf(msg, n, "samplab %s: %s", cmd, sl_api_option_unmodelled(o, e, sizeof e));
+        return 2;
+    }
+    sl_cli_arg *a = &p->a[id];
+    if (a->given) {
+        snprintf(msg, n, "samplab %s: %s given twice", cmd, o->name);
+        return 2;
+    }
+    a->given = 1;
+    a->pos = pos;
+    if (o->kind == SL_API_FLAG)
+        return 0;
+    if (!text) {
+        snprintf(msg, n, "samplab %s: %s needs a value", cmd, o->name);
+        return 2;
+    }
+    /* "--probs --method cdf" forgot the value: say so, rather than read "--method" as a
+     * file name and complain about "cdf". A lone "-" (stdin) or "-1,2" stays a value. */
+    if (text[0] == '-' && text[1] == '-' && text[2] != '\0') {
+        snprintf(msg, n, "samplab %s: %s needs a value, not the option '%s'", cmd, o->name, sl_cli_esc(text, e, sizeof e));
+        return 2;
+    }
+    a->text = text;
+    char why[2 * SL_CLI_ESC_MAX];
+    sl_api_value v;
+    if (sl_api_option_read(o, a->text, &v, why, sizeof why)) {
+        snprintf(msg, n, "samplab %s: %s", cmd, why);
+        return 2;
+    }
+    a->size = v.size;
+    a->l = v.l;
+    a->d = v.d;
+    return 0;
+}
+
+/* Whether word w is a flag of s (no value word follows it). */
+static int is_flag(const sl_cli_spec *s, const char *w)
+{
+    int taken;
+    sl_api_opt id = find(s, w, &taken);
+    return id != SL_API_OPT_NONE && taken && sl_api_options[id].kind == SL_API_FLAG;
+}
+
 static int parse(const sl_cli_spec *s, int argc, char **argv, sl_cli_parsed *p)
 {
-    const char *cmd = s->name;
-    char e[SL_CLI_ESC_MAX], e2[SL_CLI_ESC_MAX];
+    char msg[4 * SL_CLI_ESC_MAX];
     memset(p, 0, sizeof *p);
     p->spec = s;
     for (int i = 1; i < argc; i++) {
@@ -298,49 +348,29 @@ static int parse(const sl_cli_spec *s, int argc, char **argv, sl_cli_parsed *p)
             p->help = 1;
             return 0;
         }
-        int taken;
-        sl_api_opt id = find(s, w, &taken);
-        if (id == SL_API_OPT_NONE) {
-            sl_cli_errf("samplab %s: unknown option '%s' (samplab %s --help)\n", cmd, sl_cli_esc(w, e, sizeof e),
-                    cmd);
-            return 2;
-        }
-        const sl_api_option *o = &sl_api_options[id];
-        if (!taken) {
-            sl_cli_errf("samplab %s: %s is not an option of %s (samplab %s --help)\n", cmd, o->name, cmd, cmd);
-            return 2;
-        }
-        /* a setting of the real library that samplab does not model: never ignored */
-        if (o->kind == SL_API_UNMODELLED) {
-            sl_cli_errf("samplab %s: %s\n", cmd, sl_api_option_unmodelled(o, e, sizeof e));
-            return 2;
-        }
-        sl_cli_arg *a = &p->a[id];
-        if (a->given) {
-            sl_cli_errf("samplab %s: %s given twice\n", cmd, o->name);
-            return 2;
-        }
-        a->given = 1;
-        a->pos = i;
-        if (o->kind == SL_API_FLAG)
-            continue;
-        if (i + 1 >= argc) {
-            sl_cli_errf("samplab %s: %s needs a value\n", cmd, o->name);
-            return 2;
-        }
-        /* "--probs --method cdf" forgot the value: say so, rather than read "--method" as a
-         * file name and complain about "cdf". A lone "-" (stdin) or "-1,2" stays a value. */
-        const char *v = argv[i + 1];
-        if (v[0] == '-' && v[1] == '-' && v[2] != '\0') {
-            sl_cli_errf("samplab %s: %s needs a value, not the option '%s'\n", cmd, o->name,
-                    sl_cli_esc(v, e2, sizeof e2));
-            return 2;
-        }
-        a->text = argv[++i];
-        if (parse_value(cmd, o, a->text, a))
-            return 2;
+        int flag = is_flag(s, w);
+        const char *text = !flag && i + 1 < argc ? argv[i + 1] : NULL;
+        if (set_word(p, i, w, text, msg, sizeof msg))
+            return sl_cli_errf("%s\n", msg);
+        if (!flag)
+            i++;
     }
     return 0;
+}
+
+int sl_cli_parsed_init(sl_cli_parsed *p, const char *cmd)
+{
+    memset(p, 0, sizeof *p);
+    p->spec = sl_cli_spec_lookup(cmd);
+    return p->spec ? 0 : 2;
+}
+
+int sl_cli_parsed_set(sl_cli_parsed *p, const char *word, const char *text, char *msg, size_t n)
+{
+    int pos = 1;
+    for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT; o++)
+        pos += p->a[o].given;
+    return set_word(p, pos, word, text, msg, n);
 }
 
 int sl_cli_parse(const char *cmd, int argc, char **argv, void (*help)(FILE *), sl_cli_parsed *p)
@@ -367,12 +397,7 @@ sl_api_opt sl_cli_refused(const sl_cli_parsed *p, unsigned groups, unsigned acce
 
 const char *sl_cli_bit_names(unsigned bit, char *buf, size_t n)
 {
-    size_t k = 0;
-    buf[0] = '\0';
-    for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT && k < n; o++)
-        if (sl_api_options[o].bit == bit)
-            k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? "/" : "", sl_api_options[o].name);
-    return buf;
+    return sl_api_bit_names(bit, buf, n);
 }
 
 int sl_cli_not_an_option(const char *cmd, const char *opt, const char *what, const char *name)
