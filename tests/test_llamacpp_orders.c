@@ -643,8 +643,8 @@ Test(replay_orders, refusals_one_line)
     } bad[] = {
         {"--samplers 'top_k;foo'", "'foo' (stage 2) is not a llama.cpp 0.7.0 stage name: llama.cpp would warn"},
         {"--samplers 'top_k;dry'", "'dry' (stage 2) is llama.cpp's DRY sampler (llama_sampler_init_dry): not modelled"},
-        {"--samplers xtc", "not modelled by samplab"},
-        {"--samplers top_n_sigma", "not modelled by samplab"},
+        {"--samplers 'xtc;dry'", "'dry' (stage 2) is llama.cpp's DRY sampler"},
+        {"--sampling-seq sd", "'d' (stage 2) is llama.cpp's DRY sampler"},
         {"--samplers adaptive_p", "not modelled by samplab"},
         {"--samplers infill", "not modelled by samplab"},
         {"--samplers mirostat", "--mirostat 1|2"},

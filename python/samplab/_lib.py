@@ -64,7 +64,14 @@ class LogitsCfg(ctypes.Structure):
                 ("defaults", ctypes.c_int), ("cpu", ctypes.c_int), ("transformers", ctypes.c_int),
                 ("work", ctypes.c_void_p),  # the C caller's scratch across runs: NULL here
                 ("has_order", ctypes.c_int), ("n_order", ctypes.c_size_t),
-                ("order", ctypes.c_void_p * 32)]  # set by the library from samplers / sampling_seq
+                ("order", ctypes.c_void_p * 32),  # set by the library from samplers / sampling_seq
+                ("has_xtc_p", ctypes.c_int), ("xtc_p", ctypes.c_double),
+                ("has_xtc_t", ctypes.c_int), ("xtc_t", ctypes.c_double),
+                ("has_nsigma", ctypes.c_int), ("nsigma", ctypes.c_double),
+                ("has_dyn_range", ctypes.c_int), ("dyn_range", ctypes.c_double),
+                ("has_dyn_exp", ctypes.c_int), ("dyn_exp", ctypes.c_double),
+                ("n_bias", ctypes.c_size_t), ("bias_token", ctypes.c_void_p), ("bias", ctypes.c_void_p),
+                ("has_seed", ctypes.c_int), ("seed", ctypes.c_uint32)]
 
 
 class Settings(ctypes.Structure):

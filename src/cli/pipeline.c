@@ -37,6 +37,11 @@ void sl_cli_logits_from(const sl_cli_parsed *p, sl_cli_logits_args *a)
     DBL(SL_CLI_REPETITION_PENALTY, penalty);
     DBL(SL_CLI_FREQUENCY_PENALTY, freq);
     DBL(SL_CLI_PRESENCE_PENALTY, presence);
+    DBL(SL_CLI_XTC_PROBABILITY, xtc_p);
+    DBL(SL_CLI_XTC_THRESHOLD, xtc_t);
+    DBL(SL_CLI_TOP_NSIGMA, nsigma);
+    DBL(SL_CLI_DYNATEMP_RANGE, dyn_range);
+    DBL(SL_CLI_DYNATEMP_EXP, dyn_exp);
     LNG(SL_CLI_TOP_K, top_k);
     LNG(SL_CLI_MIN_KEEP, min_keep);
     LNG(SL_CLI_PENALTY_LAST_N, last_n);

@@ -163,6 +163,15 @@ typedef struct sl_logits_cfg {
      * has_order 0: common_sampler's default order */
     int has_order; size_t n_order;
     const sl_logits_stage_type *order[SL_LOGITS_ORDER_MAX];
+    /* llama.cpp 0.7.0's other stages (common_params_sampling; has_* 0: its default) */
+    int has_xtc_p; double xtc_p;              /* --xtc-probability (0: off) */
+    int has_xtc_t; double xtc_t;              /* --xtc-threshold (0.1; > 0.5: off) */
+    int has_nsigma; double nsigma;            /* --top-nsigma (-1: off) */
+    int has_dyn_range; double dyn_range;      /* --dynatemp-range (0: plain temperature) */
+    int has_dyn_exp; double dyn_exp;          /* --dynatemp-exp (1) */
+    size_t n_bias;                            /* --logit-bias TOKEN(+/-)BIAS, in the order given */
+    const long *bias_token; const float *bias;
+    int has_seed; uint32_t seed;              /* the chain's seed (XTC's mt19937); set by the framework */
 } sl_logits_cfg;
 
 /* One llama.cpp candidate (llama_token_data). */
@@ -362,6 +371,8 @@ struct sl_logits_stage_type {
     /* 1 when llama.cpp 0.7.0's common_sampler ends a chain whose last stage this is in greedy
      * instead of dist (the temperature at temp <= 0); NULL: never. */
     int (*ends_greedy)(const void *st);
+    /* Words its own generator has spent since init or reset (XTC's mt19937); NULL: it draws none. */
+    uint64_t (*words)(const void *st);
 };
 
 extern const sl_logits_stage_type sl_logits_stage_penalties;   /* logits/stage_penalties.c */
@@ -370,6 +381,9 @@ extern const sl_logits_stage_type sl_logits_stage_typical;
 extern const sl_logits_stage_type sl_logits_stage_top_p;
 extern const sl_logits_stage_type sl_logits_stage_min_p;
 extern const sl_logits_stage_type sl_logits_stage_temperature; /* logits/stage_temperature.c */
+extern const sl_logits_stage_type sl_logits_stage_xtc;         /* logits/stage_xtc.c */
+extern const sl_logits_stage_type sl_logits_stage_top_n_sigma; /* logits/stage_top_n_sigma.c */
+extern const sl_logits_stage_type sl_logits_stage_logit_bias;  /* logits/stage_logit_bias.c */
 /* common_sampler_init's default order (common/common.h's samplers list without
  * the stages that are off by default: dry, top_n_sigma, xtc), NULL-terminated. */
 extern const sl_logits_stage_type *const sl_logits_llama_default_order[];
@@ -408,5 +422,9 @@ const sl_logits_stage_type *sl_logits_chain_stage(const sl_logits_chain *c, size
 int sl_logits_chain_ends_greedy(const sl_logits_chain *c);
 /* 1 when some stage's apply reads the history with these settings (a new token changes the result). */
 int sl_logits_chain_stateful(const sl_logits_chain *c);
+/* Words the chain's own stages have drawn so far (XTC's generator; the dist draw is not in the chain). */
+uint64_t sl_logits_chain_words(const sl_logits_chain *c);
+/* 1 when an active stage draws (every run then spends words: a step never reuses the last run). */
+int sl_logits_chain_random(const sl_logits_chain *c);
 
 #endif

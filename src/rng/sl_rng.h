@@ -130,6 +130,11 @@ double sl_rng_uniform_f64_64_high53(uint64_t w);/* (w >> 11) * 2^-53: NumPy PCG6
  * (GCC <= 14) computes it: generate_canonical<double, 53>, two words,
  * (w1 + w2 * 2^32) / 2^64 rounded to double, 1.0 replaced by nextafter(1, 0). */
 double sl_rng_uniform_f64_stdcxx(sl_rng *r);
+/* libstdc++'s std::uniform_real_distribution<float>(0, 1) over a 32-bit engine
+ * as libllama 0.7.0 (Debian sid) has it: generate_canonical<float, 24>, one word,
+ * float(w) / 2^32; a result that rounds to 1 (w >= 0xFFFFFF80) is drawn again
+ * (P0952, GCC 15 and later; measured through llama_sampler_init_xtc). */
+float sl_rng_uniform_f32_stdcxx(sl_rng *r);
 /* The generic 53-bit double the portable draw methods use: one 64-bit word
  * (high 53 bits), or two 32-bit words as genrand_res53 takes them. */
 double sl_rng_uniform_f64(sl_rng *r);

@@ -71,6 +71,15 @@ double sl_rng_uniform_f64_stdcxx(sl_rng *r)
     return ret;
 }
 
+float sl_rng_uniform_f32_stdcxx(sl_rng *r)
+{
+    for (;;) { /* P0952: a 1 is redrawn, where GCC <= 14 gave nextafterf(1, 0) for the same word */
+        float ret = (float)(uint32_t)sl_rng_next(r) / 4294967296.0f;
+        if (ret < 1.0f)
+            return ret;
+    }
+}
+
 double sl_rng_uniform_f64(sl_rng *r)
 {
     switch (r->type->word_bits) {
