@@ -19,36 +19,16 @@
 #include <inttypes.h>
 #include <math.h>
 
+#include "golden_gen.h"
 #include "helpers.h"
 #include "samplab.h"
-
-static uint64_t st_sm_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 /* gen_logits of llamacpp_probe.h, then the golden program's -inf at 3 and tie 5 = 4 */
 static void st_gen(uint64_t seed, size_t n, float *x)
 {
-    uint64_t s = seed;
-    for (size_t i = 0; i < n; i++) {
-        float u = (float)(uint32_t)(st_sm_next(&s) >> 40) * (1.0f / 16777216.0f);
-        float v = u * 20.0f - 10.0f;
-        if (st_sm_next(&s) % 1000 == 0)
-            v = v + 12.0f;
-        x[i] = v;
-    }
+    gg_fill_logits(seed, n, x);
     if (n > 7)
         x[3] = -INFINITY, x[5] = x[4];
-}
-
-static int st_cmp(const void *a, const void *b)
-{
-    long x = *(const long *)a, y = *(const long *)b;
-    return (x > y) - (x < y);
 }
 
 static void st_kept(const sl_logits_cand *d, size_t n, char *out, size_t cap)
@@ -59,14 +39,7 @@ static void st_kept(const sl_logits_cand *d, size_t n, char *out, size_t cap)
     for (size_t i = 0; i < n; i++)
         if (d[i].logit != -INFINITY)
             ids[k++] = d[i].id;
-    qsort(ids, k, sizeof *ids, st_cmp);
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < k; i++)
-        for (int b = 0; b < 4; b++) {
-            h ^= ((uint32_t)ids[i] >> (8 * b)) & 0xffu;
-            h *= 0x100000001b3ull;
-        }
-    snprintf(out, cap, "%zu:%016" PRIx64, k, h);
+    gg_kept_text(ids, k, out, cap);
     free(ids);
 }
 

@@ -63,12 +63,12 @@ const char *sl_api_refused(const sl_api_settings *s, int is_logits, unsigned acc
         {c->has_freq, SL_OPT_FREQ_PRESENCE, "--frequency-penalty"},
         {c->has_presence, SL_OPT_FREQ_PRESENCE, "--presence-penalty"},
         {s->samplers != NULL, SL_OPT_ORDER, "--samplers"},
+        {s->sampling_seq != NULL, SL_OPT_ORDER, "--sampling-seq"},
         {c->has_xtc_p, SL_OPT_ORDER, "--xtc-probability"},
         {c->has_xtc_t, SL_OPT_ORDER, "--xtc-threshold"},
         {c->has_nsigma, SL_OPT_ORDER, "--top-nsigma"},
         {c->has_dyn_range, SL_OPT_ORDER, "--dynatemp-range"},
         {c->has_dyn_exp, SL_OPT_ORDER, "--dynatemp-exp"},
-        {s->sampling_seq != NULL, SL_OPT_ORDER, "--sampling-seq"},
     };
     for (size_t i = 0; i < sizeof t / sizeof *t; i++)
         if (t[i].given && !(t[i].bit & accepts))

@@ -75,7 +75,7 @@ const sl_cli_option sl_cli_options[SL_CLI_OPT_COUNT] = {
     OPT(SL_CLI_PRESENCE_PENALTY, "--presence-penalty", SL_CLI_DOUBLE, SL_CLI_G_LLAMA_PENALTY,
         SL_OPT_FREQ_PRESENCE, "P", "llamacpp only (needs --context)"),
     OPT(SL_CLI_XTC_PROBABILITY, "--xtc-probability", SL_CLI_DOUBLE, SL_CLI_G_LLAMA_PENALTY, SL_OPT_ORDER, "P",
-        "llamacpp: XTC's chance to remove the top choices (default 0: off; needs --seed)"),
+        "llamacpp: XTC's chance to remove the top choices (default 0: off)"),
     OPT(SL_CLI_XTC_THRESHOLD, "--xtc-threshold", SL_CLI_DOUBLE, SL_CLI_G_LLAMA_PENALTY, SL_OPT_ORDER, "T",
         "llamacpp: XTC's threshold (default 0.1; > 0.5: off)"),
     OPT(SL_CLI_TOP_NSIGMA, "--top-nsigma", SL_CLI_DOUBLE, SL_CLI_G_LLAMA_PENALTY, SL_OPT_ORDER, "N",
