@@ -46,6 +46,7 @@ _SETTINGS = {
     "llamacpp": ("llamacpp", "str"),
     "rand": ("rand", "str"),
     "cpu": ("cpu", "str"),
+    "ollama": ("ollama", "str"),
     "framework": ("framework", "str"),
     "method": ("method", "str"),
     "rng": ("rng", "str"),

@@ -73,6 +73,7 @@ class Settings(ctypes.Structure):
                 ("replacement", ctypes.c_int), ("simd_sum", ctypes.c_int), ("counts", ctypes.c_int),
                 ("dtype", ctypes.c_char_p), ("torch", ctypes.c_char_p), ("torch_build", ctypes.c_char_p),
                 ("llamacpp", ctypes.c_char_p), ("rand", ctypes.c_char_p), ("cpu", ctypes.c_char_p),
+                ("ollama", ctypes.c_char_p),
                 ("context", ctypes.c_char_p),
                 ("cfg", LogitsCfg),
                 ("has_alpha", ctypes.c_int), ("alpha", ctypes.c_double),

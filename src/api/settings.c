@@ -52,6 +52,7 @@ const char *sl_api_refused(const sl_api_settings *s, int is_logits, unsigned acc
         {s->torch_build != NULL, SL_OPT_TORCH_BUILD, "--torch-build"},
         {s->llamacpp != NULL, SL_OPT_LLAMA_VERSION, "--llamacpp"},
         {s->rand != NULL, SL_OPT_RAND_VERSION, "--rand"},
+        {s->ollama != NULL, SL_OPT_OLLAMA_VERSION, "--ollama"},
         {s->cpu != NULL, SL_OPT_CPU, "--cpu"},
         {s->simd_sum, SL_OPT_SIMD_SUM, "--simd-sum"},
         {c->has_typical, SL_OPT_TYPICAL, "--typical"},
@@ -128,7 +129,7 @@ int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl
     fo->replacement = s->replacement;
     fo->simd_sum = s->simd_sum;
     /* the release-line options all name the framework's variant; each is taken only by its framework */
-    fo->variant = s->torch ? s->torch : s->llamacpp ? s->llamacpp : s->rand;
+    fo->variant = s->torch ? s->torch : s->llamacpp ? s->llamacpp : s->rand ? s->rand : s->ollama;
     fo->cfg.cpu = SL_CPU_AUTO;
     if (s->cpu) {
         if (!strcmp(s->cpu, "avx2"))

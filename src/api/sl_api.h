@@ -92,7 +92,7 @@ typedef struct sl_api_settings {
     int has_n; size_t n;
     int has_num_samples; size_t num_samples;
     int replacement, simd_sum, counts;
-    const char *dtype, *torch, *torch_build, *llamacpp, *rand, *cpu;
+    const char *dtype, *torch, *torch_build, *llamacpp, *rand, *cpu, *ollama;
     const char *context;      /* token ids: a SRC (inline list or file) */
     sl_logits_cfg cfg;        /* --temperature ... --defaults; its context and cpu are set from the fields above */
     int has_alpha; double alpha;

@@ -60,6 +60,8 @@ static double cmp_effective_t(const sl_logits_pipeline_type *t, const sl_logits_
         return c->temperature;
     if (t == &sl_logits_pipeline_llamacpp_type && c->defaults)
         return 0.8;
+    if (t == &sl_logits_pipeline_ollama_type) /* DefaultOptions: a request without one gets 0.8 */
+        return 0.8;
     return 1.0;
 }
 
@@ -213,6 +215,10 @@ static void cmp_translate(const sl_vec *v, const sl_logits_cfg *user, const cmp_
                           cmp_translation *out)
 {
     memset(out, 0, sizeof *out);
+    /* Ollama fills every option left out with its own default: no settings of its
+     * own reproduce another framework's result (and its command needs --ollama) */
+    if (x == &sl_logits_pipeline_ollama_type)
+        return;
     sl_logits_cfg cand[6];
     char scope[6][128];
     int n = 0;
@@ -439,6 +445,12 @@ int sl_cli_compare_main(int argc, char **argv)
     sl_cli_logits_args a;
     sl_cli_logits_from(&po, &a);
     const char *list = po.a[SL_CLI_FRAMEWORKS].text;
+    const char *ollama = po.a[SL_CLI_OLLAMA].text;
+    if (ollama && strcmp(ollama, "0.24")) {
+        char e0[SL_CLI_ESC_MAX];
+        sl_cli_errf("samplab compare: --ollama takes 0.24, not '%s'\n", sl_cli_esc(ollama, e0, sizeof e0));
+        return 2;
+    }
     size_t ntop = po.a[SL_CLI_TOP].given ? po.a[SL_CLI_TOP].size : 5;
     if (ntop > 100)
         ntop = 100;
@@ -464,6 +476,11 @@ int sl_cli_compare_main(int argc, char **argv)
             sl_cli_opt miss = sl_cli_refused(&po, settings, t->accepts);
             if (miss)
                 return sl_cli_not_an_option("compare", sl_cli_options[miss].name, "framework", t->name);
+            if (t == &sl_logits_pipeline_ollama_type && !ollama) {
+                sl_cli_errf("samplab compare: framework ollama: samplab models only --ollama 0.24 so far (Ollama "
+                            "v0.30+ is not modelled by samplab)\n");
+                return 2;
+            }
             int dup = 0;
             for (size_t j = 0; j < nfw; j++)
                 dup |= fw[j].t == t;
@@ -476,6 +493,8 @@ int sl_cli_compare_main(int argc, char **argv)
         }
     } else {
         for (size_t i = 0; sl_logits_pipeline_types[i] && nfw < CMP_MAX; i++) {
+            if (sl_logits_pipeline_types[i] == &sl_logits_pipeline_ollama_type && !ollama)
+                continue; /* only when asked for: --ollama 0.24 */
             sl_cli_opt miss = sl_cli_refused(&po, settings, sl_logits_pipeline_types[i]->accepts);
             if (miss) {
                 /* the output names the setting as a whole: "--repetition-penalty/--context" */

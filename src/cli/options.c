@@ -51,6 +51,9 @@ const sl_cli_option sl_cli_options[SL_CLI_OPT_COUNT] = {
         "T <= 0) or pr15704 (the 2025-08 commit: no draw for one candidate)"),
     OPT(SL_CLI_RAND, "--rand", SL_CLI_STRING, SL_CLI_G_FRAMEWORK, SL_OPT_RAND_VERSION, "0.8|0.9|0.10",
         "candle: Rust rand's WeightedIndex<f32> (they differ for subnormal totals)"),
+    OPT(SL_CLI_OLLAMA, "--ollama", SL_CLI_STRING, SL_CLI_G_FRAMEWORK, SL_OPT_OLLAMA_VERSION, "0.24",
+        "ollama: 0.24 is Ollama's own Go sampler (v0.6.3 to v0.25); the default, Ollama\n"
+        "v0.30+ (llama-server's chain), is not modelled yet"),
     OPT(SL_CLI_CPU, "--cpu", SL_CLI_STRING, SL_CLI_G_FRAMEWORK, SL_OPT_CPU, "avx2|avx512",
         "hf, vllm: torch's CPU kernel, which orders softmax's sum (default: the one torch 2.x\n"
         "picks on this CPU, as ATEN_CPU_CAPABILITY would; torch 1.13: avx2)"),
@@ -155,11 +158,13 @@ static const sl_cli_take logits_cmd_takes[] = {
     END,
 };
 static const sl_cli_take pipeline_takes[] = {
-    OH(SL_CLI_FRAMEWORK, "the pipeline: hf, llamacpp, vllm, tutorial, candle"),
+    OH(SL_CLI_FRAMEWORK, "the pipeline: hf, llamacpp, vllm, tutorial, candle, ollama"),
+    O(SL_CLI_OLLAMA),
     END,
 };
 static const sl_cli_take compare_takes[] = {
     O(SL_CLI_FRAMEWORKS),
+    OH(SL_CLI_OLLAMA, "include ollama: 0.24, its Go sampler (with Ollama's defaults for what is left out)"),
     O(SL_CLI_TOP),
     END,
 };
@@ -209,7 +214,7 @@ static const sl_cli_take calibrate_takes[] = {
     END,
 };
 static const sl_cli_take exact_takes[] = {
-    OH(SL_CLI_FRAMEWORK, "candle, numpy, numpy-legacy, torch, llamacpp, gsl"),
+    OH(SL_CLI_FRAMEWORK, "candle, numpy, numpy-legacy, torch, llamacpp, gsl, ollama"),
     OH(SL_CLI_METHOD, "cdf, alias, linear"),
     OH(SL_CLI_RNG, "for a method: any 32- or 64-bit source (default pcg32); for gsl: gsl:mt19937 ..."),
     G(SL_CLI_G_SOURCE),
@@ -220,6 +225,7 @@ static const sl_cli_take exact_takes[] = {
     OH(SL_CLI_DTYPE, "the precision torch and numpy receive"),
     OH(SL_CLI_RAND, "candle: the rand release counted (0.9 default, 0.10: the same; 0.8 shrinks\n"
                     "the uniform's scale for subnormal totals)"),
+    OH(SL_CLI_OLLAMA, "ollama: 0.24 (its Go sampler over all tokens at --temperature)"),
     OH(SL_CLI_TOKENS, "one line per token: ideal, induced, count/2^bits, relative error"),
     OH(SL_CLI_JSON, "one object, induced probabilities as exact rationals \"numerator/2^bits\""),
     O(SL_CLI_REPORT_DATA),
@@ -253,6 +259,7 @@ static const sl_cli_take gen_takes[] = {
     O(SL_CLI_TORCH),
     O(SL_CLI_LLAMACPP),
     O(SL_CLI_RAND),
+    O(SL_CLI_OLLAMA),
     O(SL_CLI_CPU),
     O(SL_CLI_SIMD_SUM),
     G(SL_CLI_G_SAMPLING),
@@ -592,6 +599,7 @@ void sl_cli_settings_from(const sl_cli_parsed *p, sl_api_settings *s)
     s->torch_build = v[SL_CLI_TORCH_BUILD].text;
     s->llamacpp = v[SL_CLI_LLAMACPP].text;
     s->rand = v[SL_CLI_RAND].text;
+    s->ollama = v[SL_CLI_OLLAMA].text;
     s->cpu = v[SL_CLI_CPU].text;
     s->context = v[SL_CLI_CONTEXT].text;
     sl_cli_logits_from(p, &la);

@@ -70,7 +70,7 @@ int sl_cli_interrupt_exit(const char *cmd, uint64_t done, const char *unit, cons
 typedef enum sl_cli_opt {
     SL_CLI_NONE,
     SL_CLI_PROBS, SL_CLI_LOGITS, SL_CLI_TEMPERATURE, SL_CLI_TOP_K, SL_CLI_TOP_P, SL_CLI_MIN_P,
-    SL_CLI_FRAMEWORK, SL_CLI_NUM_SAMPLES, SL_CLI_REPLACEMENT, SL_CLI_DTYPE, SL_CLI_TORCH, SL_CLI_TORCH_BUILD, SL_CLI_LLAMACPP, SL_CLI_RAND, SL_CLI_CPU, SL_CLI_SIMD_SUM,
+    SL_CLI_FRAMEWORK, SL_CLI_NUM_SAMPLES, SL_CLI_REPLACEMENT, SL_CLI_DTYPE, SL_CLI_TORCH, SL_CLI_TORCH_BUILD, SL_CLI_LLAMACPP, SL_CLI_RAND, SL_CLI_OLLAMA, SL_CLI_CPU, SL_CLI_SIMD_SUM,
     SL_CLI_TYPICAL, SL_CLI_REPETITION_PENALTY, SL_CLI_CONTEXT, SL_CLI_MIN_KEEP, SL_CLI_DEFAULTS,
     SL_CLI_PENALTY_LAST_N, SL_CLI_FREQUENCY_PENALTY, SL_CLI_PRESENCE_PENALTY,
     SL_CLI_TENSOR, SL_CLI_ROW, SL_CLI_METHOD, SL_CLI_RNG, SL_CLI_SEED, SL_CLI_STREAM,
@@ -165,6 +165,9 @@ void sl_cli_help_options(FILE *f, const sl_cli_spec *s, const char *title);
  * escape) goes through sl_base_esc; the line ends in one newline; a long one
  * keeps its head and its tail. Returns 2. */
 int sl_cli_errf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The framework's remark on these settings (its type's note hook), as
+ * "samplab CMD: note: ..." on stderr; nothing when it has none. */
+void sl_cli_fw_note(const char *cmd, const sl_api_settings *s);
 /* Whether text is a value option o takes, as the command line reads it (a number
  * in range for a numeric option; any text otherwise): 0, or 2 with why[0..n) the
  * command's words ("--n takes a non-negative integer, not 'abc'"). */

@@ -123,7 +123,8 @@ enum {
 /* Pipeline-only option bits, above samplab.h's SL_OPT_* range. */
 enum {
     SL_OPT_LAST_N = 1u << 20,        /* --penalty-last-n (llama.cpp) */
-    SL_OPT_FREQ_PRESENCE = 1u << 21  /* --frequency-penalty, --presence-penalty (llama.cpp) */
+    SL_OPT_FREQ_PRESENCE = 1u << 21, /* --frequency-penalty, --presence-penalty (llama.cpp) */
+    SL_OPT_OLLAMA_VERSION = 1u << 22 /* --ollama (Ollama's release line) */
 };
 
 /* Scratch a caller keeps across pipeline runs (a session's steps), so a run
@@ -195,6 +196,8 @@ extern const sl_logits_pipeline_type sl_logits_pipeline_llamacpp_type;
 extern const sl_logits_pipeline_type sl_logits_pipeline_vllm_type;
 extern const sl_logits_pipeline_type sl_logits_pipeline_tutorial_type;
 extern const sl_logits_pipeline_type sl_logits_pipeline_candle_type;
+/* Ollama 0.24's Go sampler (logits/ollama.c), run with --ollama 0.24 only. */
+extern const sl_logits_pipeline_type sl_logits_pipeline_ollama_type;
 extern const sl_logits_pipeline_type *const sl_logits_pipeline_types[]; /* NULL-terminated */
 const sl_logits_pipeline_type *sl_logits_pipeline_lookup(const char *name);
 
@@ -208,6 +211,50 @@ int sl_logits_result_alloc(sl_logits_result *r, size_t V, sl_error *err);
 /* The same, not zeroed: for a pipeline that writes every entry. With w, probs
  * and kept are w's buffers 8 and 9 (r->borrowed), valid until w's next run. */
 int sl_logits_result_alloc_raw(sl_logits_result *r, size_t V, sl_logits_work *w, sl_error *err);
+
+/* ---- Ollama's Go sampler, v0.6.3 to v0.25.0-rc0 (logits/ollama.c) */
+
+/* Go's sample.token: the id and a float32 value (a logit, then a probability). */
+typedef struct sl_logits_go_tok {
+    float value;
+    int32_t id;
+} sl_logits_go_tok;
+
+/* Go's math.Exp on amd64 (src/math/exp_amd64.s), bit for bit: fma_path 1 is
+ * its AVX+FMA path (cpu.X86.HasAVX && HasFMA), 0 its SSE2 path. */
+double sl_logits_go_exp(double x, int fma_path);
+/* slices.SortFunc(t, descending value) as Go's pdqsortCmpFunc orders it, ties included. */
+void sl_logits_go_sort_desc(sl_logits_go_tok *t, size_t n);
+/* Ollama's topK: k <= 0 or k >= n sorts all of ts (returns n); otherwise the
+ * container/heap min-heap of k (heap: k entries of scratch) leaves the k kept
+ * tokens in ts[0..k) in descending order, its ties in the heap's order. */
+size_t sl_logits_ollama_topk(sl_logits_go_tok *ts, size_t n, long k, sl_logits_go_tok *heap);
+
+/* NewSampler's settings after its clamps (float32 as Ollama's Options hold them). */
+typedef struct sl_logits_ollama_cfg {
+    float temperature, top_p, min_p;
+    long top_k;
+    int fma;                  /* math.Exp's amd64 path: 1 AVX+FMA, 0 SSE2 */
+} sl_logits_ollama_cfg;
+/* Ollama's defaults for options not given (DefaultOptions: temperature 0.8,
+ * top_k 40, top_p 0.9, min_p 0), then NewSampler's clamps (T < 0 is 0; top_p
+ * and min_p into [0, 1]; top_k as given, <= 0 meaning all). Penalties are not
+ * read: the Go sampler has none. */
+void sl_logits_ollama_cfg_make(const sl_logits_cfg *c, int fma_path, sl_logits_ollama_cfg *o);
+
+/* What Sampler.sample leaves before its draw. */
+typedef struct sl_logits_ollama_out {
+    int greedy;               /* temperature 0: greedy_id, no draw */
+    long greedy_id;
+    sl_logits_go_tok *tok;    /* the tokens the draw walks, n of them, probabilities in order */
+    size_t n;
+    float total;              /* their float32 running sum */
+    int nan_sum;              /* total is NaN: Sample's "logits sum to NaN" (after its draw) */
+} sl_logits_ollama_out;
+/* Sampler.sample up to the draw over logits[0..V): ts and heap are V entries
+ * of scratch (out->tok points into ts). SL_EINVAL for V = 0 (Sample's "no logits"). */
+int sl_logits_ollama_apply(const float *logits, size_t V, const sl_logits_ollama_cfg *cfg, sl_logits_go_tok *ts,
+                           sl_logits_go_tok *heap, sl_logits_ollama_out *out);
 
 /* ---- shared float32 kernels (logits/f32.c), as torch's CPU ops compute them */
 
