@@ -12,7 +12,7 @@
 
 #include <mkl.h>
 
-#include "framework/sl_fw_torch_mkl.h"
+#include "framework/sl_fw.h"
 
 #define V 49152
 

@@ -1,8 +1,12 @@
 /* test_api_args.c — the C API's argument checks as a program outside the
  * library meets them: a name its lookup does not know (NULL type), a vector
  * of the kind a framework does not take, weights a draw method cannot draw
- * from, NULL or empty inputs. Each must be a status and a one-line message,
- * never a crash, never a draw outside 0..V-1 (docs/c-api.md, "Conventions"). */
+ * from, NULL or empty inputs, alpha outside (0, 1). Bytes in memory (what the
+ * Python package hands over) must be read as the same file would be: a .npy
+ * keeps its float64 whatever the source is named, a NaN or all -inf row is
+ * refused, counts past 2^53 are refused, and so is a tensor or row named for
+ * them. Each must be a status and a one-line message, never a crash, never a
+ * draw outside 0..V-1 (docs/c-api.md, "Conventions"). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdint.h>

@@ -1,6 +1,10 @@
-/* test_cli_draw.c — `samplab draw` and `samplab rng` as a user meets them:
- * outputs, determinism, words in --json, and bad input (one line on stderr
- * naming the source and position, exit 2, nothing on stdout). */
+/* test_cli_draw.c — `samplab draw` and `samplab rng` as a user meets them, no
+ * golden file: the same arguments give the same bytes, --counts equals the tally
+ * of the token list, --json counts the words spent, `rng` prints PCG32's
+ * published demo words (seed 42, stream 54) and their little-endian bytes; 10^8
+ * draws as counts fit under `ulimit -v` 300 MB (memory O(V), not O(N)); a write
+ * error on stdout is exit 2; --help lists each framework's options; bad input is
+ * one line on stderr naming the source and position, exit 2, nothing on stdout. */
 #include <criterion/criterion.h>
 
 #include "helpers.h"

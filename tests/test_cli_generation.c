@@ -2,7 +2,10 @@
  * them: one session across the steps (the first step is `draw`'s one token,
  * words add up per step), --framework all, first divergence under a seed,
  * outside-kept steps with the filter that removed them, and every bad input of
- * the issue refused in one line with exit 2 and nothing on stdout. */
+ * the issue refused in one line with exit 2 and nothing on stdout. No golden
+ * file: replay's first step must equal `draw` on the first row, and the words
+ * torch's race spends (2V a step); the real generations are replayed by
+ * test_current_replay_cli.c and test_current_llamacpp_replay_cli.c. */
 #include <criterion/criterion.h>
 
 #include "helpers.h"

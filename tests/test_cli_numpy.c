@@ -1,7 +1,10 @@
 /* test_cli_numpy.c — `samplab draw --framework numpy | numpy-legacy | gsl` as a
  * user meets them: NumPy's draws from the command line (seed above 2^64 typed
  * in decimal), words in --json, a float32 .npy getting NumPy's float32
- * tolerance, and bad input (exit 2, one line on stderr, nothing on stdout). */
+ * tolerance, and bad input (exit 2, one line on stderr, nothing on stdout). The
+ * tokens, word counts and verdicts expected are those of NumPy 1.24.2's records
+ * (data/golden/numpy_choice.txt, numpy_legacy.txt and numpy_validate.txt, the
+ * weather vector of numpy_vectors.txt), copied into the test. */
 #include <criterion/criterion.h>
 
 #include "helpers.h"

@@ -3,8 +3,10 @@
  * it does not take, each by name; --help lists exactly the options the table
  * gives the subcommand and each of them is accepted; a framework, a pipeline
  * or a method refuses an option it lacks naming both; values shown in a
- * message are escaped, so it stays one printable line. Each refusal: exit 2,
- * nothing on stdout, one line on stderr. */
+ * message are escaped, so it stays one printable line; the option the library
+ * names when it refuses one (api/settings.c's list) is the one the table gives,
+ * for every pair of options. Each refusal: exit 2, nothing on stdout, one line on
+ * stderr. */
 #include <criterion/criterion.h>
 #include <ctype.h>
 

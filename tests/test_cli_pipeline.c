@@ -1,5 +1,11 @@
-/* test_cli_pipeline.c — `samplab pipeline` and `samplab compare` as a user
- * runs them: output format, options a framework lacks, bad input. */
+/* test_cli_pipeline.c — `samplab pipeline`, `samplab compare` and `draw
+ * --framework` as a user runs them: the printed distribution (hf's on the tie
+ * case is torch.softmax's float32 values), compare's TV and kept-set differences
+ * and its translations (llama.cpp's min-p as m^T, candle's top-p as p times the
+ * top-k mass: the printed command keeps hf's 14 tokens of data/k40p09.txt),
+ * words per draw, greedy at T = 0 where the library does it and transformers'
+ * ValueError where it raises, candle's ArgMax note, options a framework lacks
+ * and bad input (exit 2, one line, nothing on stdout). */
 #include <criterion/criterion.h>
 #include <string.h>
 

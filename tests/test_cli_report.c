@@ -1,7 +1,13 @@
 /* test_cli_report.c — `samplab report --logits` on a .safetensors dump: --tensor
  * and --row pick the row, and every replay command in REPORT.md names them, so
  * the commands printed there run as written. Bad combinations exit 2 with one
- * line on stderr and nothing on stdout. */
+ * line on stderr and nothing on stdout. Also from REPORT.md: the failure-path
+ * table's columns (P per call, and the chance of one occurrence in 10^9 calls),
+ * the cost section's replay commands spending the words its table gives, and the
+ * generation section's replay commands giving its figure's tokens row by row
+ * (the section replays a transformers 5.12.1 run of
+ * data/golden/current/hf_generate.txt and must say its hf row is that run),
+ * from the command line and in process. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>

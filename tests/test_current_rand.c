@@ -1,16 +1,24 @@
-/* test_current_rand.c — the candle/rand emulation (rand 0.8.5 semantics)
- * against today's Rust rand: data/golden/current/rand_{wi,fuzz,sub,candle,
- * select}_{0.8.8,0.10.3}.txt, made in a Debian sid chroot by
- * analysis/golden/current/rand_golden.sh (same record formats as
- * data/golden/rand_*.txt, plus the subnormal-total cases of rand_sub).
+/* test_current_rand.c — the candle/rand emulation (draw/rand_wi.c, its 0.8
+ * and 0.10 lines) against today's Rust rand:
+ * data/golden/current/rand_{wi,fuzz,sub,candle}_{0.8.8,0.10.3}.txt, made in a
+ * Debian sid chroot by analysis/golden/current/rand_golden.sh (same record
+ * formats as data/golden/rand_*.txt, plus the subnormal-total cases of
+ * rand_sub), and rand_raw_{0.8.8,0.10.3}.txt, which must equal rand 0.8.5's
+ * rand_raw.txt line for line beyond their headers. The orders and
+ * distributions (`sel`, `final` records) are counted, not replayed:
+ * test_framework_candle.c replays the 0.8.5 ones, and the chroot's
+ * rand_select_*.txt files are read by no test.
  *
- * Every record is compared softly and tallied as a match or a difference, in
- * three classes: "subnormal" (the WeightedIndex total is a positive subnormal:
- * rand >= 0.9 builds Uniform::new(0, total) keeping scale = total where 0.8
- * shrinks it, UniformFloat::new_bounded vs 0.8's ge_mask loop), "errname"
- * (rand 0.9 renamed the WeightedError variants and turned the range-overflow
- * panic into Error::Overflow), "other". rand 0.8.8 must match everywhere;
- * rand 0.10.3 may differ only in the first two classes. */
+ * Every record is replayed through the emulation's line for its release (0.8
+ * for 0.8.8, 0.10 for 0.10.3), compared softly and tallied as a match or a
+ * difference, in four classes: "subnormal" (the WeightedIndex total is a positive
+ * subnormal: rand >= 0.9 builds Uniform::new(0, total) keeping scale = total
+ * where 0.8 shrinks it, UniformFloat::new_bounded vs 0.8's ge_mask loop),
+ * "errname" (rand 0.9 renamed the WeightedError variants and turned the
+ * range-overflow panic into Error::Overflow), "known" (rand_sub's totals in
+ * [2^-127, 2^-126], which once told a wrong max_rand apart), "other". rand 0.8.8
+ * must match everywhere; rand 0.10.3 may differ only in "errname"; each run must
+ * compare 2,159 records. */
 #include <criterion/criterion.h>
 #include <float.h>
 #include <inttypes.h>

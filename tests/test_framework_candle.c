@@ -4,7 +4,10 @@
  * total, uniform scale), draws and words consumed, errors and panics;
  * select_nth_unstable_by's order; candle LogitsProcessor steps (tokens,
  * words, errors, and the weights of the first draw in draw order); random
- * seeds, weight vectors and pipelines; the CLI on the [3,2,2,1] top-k tie. */
+ * seeds, weight vectors and pipelines; the CLI on the [3,2,2,1] top-k tie, its
+ * words and errors as rand's. Worked out from candle 0.11.0's source, not run:
+ * apply_repeat_penalty (distinct ids once, ids beyond V skipped) and a NaN
+ * temperature (Sampling::All, then rand's InvalidWeight). */
 #include <criterion/criterion.h>
 #include <inttypes.h>
 #include <math.h>

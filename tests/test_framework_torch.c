@@ -1,6 +1,10 @@
 /* test_framework_torch.c — the torch.multinomial emulation (framework/torch.c) against
  * the real torch 1.13.1: every case of data/golden/torch_multinomial.txt (written by
- * analysis/golden/torch_golden.py), tokens and the words consumed after every call.
+ * analysis/golden/torch_golden.py), tokens and the words consumed after every call;
+ * and the --torch 2 line against torch 2.6.0 (Debian trixie, CPU, no MKL):
+ * data/torch2/torch_multinomial.txt (analysis/golden/torch2_golden.sh). `samplab
+ * draw --framework torch` from the command line gives golden cases' tokens and
+ * words, torch's error messages, and float32 or float64 by --dtype and by .npy.
  * Also: the log-skipping race equals the every-log race; the top-k tie order equals
  * libstdc++'s (tests/oracle/torch_topk_oracle.cpp); the block filler equals
  * sl_rng_mt19937_next; errors draw nothing.

@@ -1,6 +1,8 @@
 /* test_io_markdown.c — the Markdown table writer and the gnuplot script
- * writer: exact bytes for a small table (padding, alignment, '|' escaped),
- * and a figure's .gp naming its own .dat and both terminals. */
+ * writer (io/markdown.c, io/gnuplot.c), against bytes written out here: a small
+ * table (padding, alignment, '|' escaped, a header padded by its UTF-8 display
+ * width), and a figure's .gp naming its own .dat, both terminals (PNG, SVG), its
+ * quoted title and log axis, beside the .dat it wrote. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,8 @@
-/* test_io_steps.c — the per-step logits reader (io/steps.c): [T, V] from a 2-D
- * .safetensors tensor, a 2-D .npy and text with one step per line, both
- * precisions, and every refusal naming the file and the position. */
+/* test_io_steps.c — the per-step logits reader (io/steps.c over the tensor views
+ * of io/npy.c and io/safetensors.c): [T, V] from a 2-D .safetensors tensor, a 2-D
+ * .npy and text with one step per line, on files built here byte by byte; each
+ * row equal in float32 and float64 to the values written, and every refusal
+ * naming the file and the position. */
 #include <criterion/criterion.h>
 #include <math.h>
 

@@ -1,5 +1,10 @@
-/* test_io_vec.c — the vector readers: text with comments and commas, inline
- * lists, .npy float32/float64, and every malformed input named precisely. */
+/* test_io_vec.c — the vector readers (io/vec.c over io/source.c's resolver and
+ * io/npy.c's tensor view) on hand-made inputs, no golden file: text with comments
+ * and commas, float32 correctly rounded by strtof (not through a double), inline
+ * lists, .npy float32/float64 with the header read as a literal (not searched for
+ * keys), the weight checks, and every malformed input, directory, device or
+ * standard input refused in one message naming the source and the position. The
+ * .npy header rules against NumPy's own reader: test_current_headers.c. */
 #include <criterion/criterion.h>
 #include <math.h>
 

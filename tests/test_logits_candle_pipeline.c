@@ -2,7 +2,8 @@
  * the tie case of 000_35ecf9df7ca706aa.txt ([3,2,2,1], k = 2: candle keeps
  * exactly 2 where transformers keeps 3), top-k then top-p without
  * renormalisation (data/k40p09.txt: 31 kept against transformers' 14), and
- * options candle does not have. */
+ * options candle does not have. The counts expected are the background
+ * documents' own; candle's steps against the real rand: test_framework_candle.c. */
 #include <criterion/criterion.h>
 
 #include "helpers.h"

@@ -1,7 +1,12 @@
 /* test_logits_cases.c — the cases the background documents name, through
  * every pipeline: the top-k tie ([3,2,2,1], k = 2), the top-p boundary
  * (probabilities [0.5, 0.3, 0.2], p = 0.8), temperature 0, the tutorial's
- * 8-token weather example, the 14-vs-31 top-k + top-p case, defaults. */
+ * 8-token weather example, the 14-vs-31 top-k + top-p case (its logits read from
+ * case k40p09 of data/golden/hf_pipeline.txt), defaults, llama.cpp's min-p
+ * before temperature against transformers' after it, top-p 0, 1 - p in float32
+ * or float64 (transformers vs vLLM) and the penalty's scope (the whole context
+ * vs llama.cpp's last 64). The kept sets expected are worked out in each test
+ * from the documents' numbers and the upstream rules it names. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>

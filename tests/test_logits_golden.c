@@ -3,7 +3,11 @@
  * running transformers' warpers and vLLM's sampler re-expressed in real torch
  * float32 ops with torch's AVX2 kernels (the libraries themselves are not
  * installed). Kept sets must be identical and every probability bit-identical
- * to torch's float32 (the file prints %.9g, which round-trips a float). */
+ * to torch's float32 (the file prints %.9g, which round-trips a float). The
+ * same file's sum and exp records check torch 1.13.1's float32 kernels alone:
+ * torch.sum and torch.nansum (one thread) and torch.exp (SLEEF's expf_u10) on
+ * 3,000 values, bit for bit. The real transformers 5.12.1 processors on torch
+ * 2.14.1: test_current_hf.c. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>

@@ -1,9 +1,10 @@
 /* test_report_repro.c — `samplab report` is reproducible byte for byte: two
  * runs with the same options (one on 1 thread, one on 2) into two temporary
  * directories give identical REPORT.md and .dat files, and the .gp scripts
- * name only their own files. Runs the release binary ($SL_BIN, set by make
- * test) with a reduced N and --no-plot, so it needs no gnuplot and takes a
- * few seconds. */
+ * name only their own files. Runs $SL_BIN (make test: the AddressSanitizer
+ * build; bin/samplab when unset) with a reduced N (--n 2000) and --no-plot, so
+ * it needs no gnuplot and takes a few seconds. A missing --logits file and an
+ * unknown --only section are exit 2. Against samplab itself: no golden file. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdio.h>

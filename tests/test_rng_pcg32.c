@@ -1,5 +1,9 @@
-/* test_rng_pcg32.c — PCG32 against the published demo values and against
- * pcg-cpp itself (tests/oracle/pcg32_oracle.cpp, Debian libpcg-cpp-dev). */
+/* test_rng_pcg32.c — PCG32 against the published demo values (pcg32-demo,
+ * seed 42, stream 54) and against pcg-cpp itself (tests/oracle/pcg32_oracle.cpp,
+ * Debian 12 libpcg-cpp-dev 0.98.1): 1,968 values of next, bounded and advance
+ * over 6 seeds x 4 streams. Also: advance by n equals n steps and advance by -n
+ * steps back; the counting wrapper counts one word per 32-bit draw and two per
+ * double. */
 #include <criterion/criterion.h>
 #include <inttypes.h>
 

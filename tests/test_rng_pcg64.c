@@ -1,7 +1,9 @@
 /* test_rng_pcg64.c — replay of NumPy 1.24's SeedSequence and PCG64 (rng/seedseq.c,
  * rng/pcg64.c) against data/golden/numpy_seedseq.txt and numpy_pcg64.txt:
  * generate_state words, state and increment after seeding, raw words, the
- * state after them, next_double, and advance up to 2^128 - 1. */
+ * state after them, next_double, and advance up to 2^128 - 1; and, an oracle
+ * independent of NumPy, pcg-cpp's pcg64 (tests/oracle/pcg64_oracle.cpp, Debian 12
+ * libpcg-cpp-dev 0.98.1): srandom and advance, word for word. */
 #include "numpy_golden.h"
 
 static void seedseq_of(const char *seed_hex, const char *key_hex, sl_rng_seedseq *ss)

@@ -1,5 +1,9 @@
-/* test_rng_uniform.c — each uniform conversion on chosen words: extremes,
- * which word is high, and how many words each takes. */
+/* test_rng_uniform.c — each uniform conversion (rng/) on chosen words from a
+ * source that replays a fixed list: the largest and smallest nonzero values
+ * (1 - 2^-24 and 2^-24, 1 - 2^-23 and 2^-23, 1 - 2^-53 and 2^-53), which bits
+ * each keeps (low 24, high 24, mantissa 23), which of two words is high
+ * (torch's random64, NumPy's genrand_res53), and how many words each spends. The
+ * expected values are worked out by hand from the upstream formulas. */
 #include <criterion/criterion.h>
 #include <math.h>
 

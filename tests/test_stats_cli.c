@@ -1,6 +1,11 @@
 /* test_stats_cli.c — `samplab gof`, `power` and `calibrate` as a user meets
  * them, and the draws/counts readers on small temporary files: exit 0/1/2,
- * one line on stderr naming the file and the position, nothing on stdout. */
+ * one line on stderr naming the file and the position, nothing on stdout;
+ * `draw --counts` output taken by gof as it is; `power --fault` computing only
+ * the faults asked for; and gof's printed replay command on a .safetensors row
+ * (data/golden/safetensors/multi.safetensors) naming --tensor and --row, so it
+ * runs as printed. No golden file: the statistics themselves are checked by
+ * test_stats_gof.c and test_stats_power.c. */
 #include <criterion/criterion.h>
 #include <stdint.h>
 

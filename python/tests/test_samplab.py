@@ -3,7 +3,12 @@ JSON must be the command's --json, field for field, and errors the command's
 stderr line. Run from the repository root (make test does): SL_BIN names the
 samplab binary (default bin/samplab), the package finds lib/libsamplab.so.0 or
 SAMPLAB_LIB. The golden cases are data/golden/current/hf_generate*.txt (39
-transformers 5.12.1 generations) and the vectors under data/golden/."""
+transformers 5.12.1 generations on torch 2.14.1, AVX2 and AVX-512): each replayed
+through Python must be the CLI's JSON and transformers' own tokens and words; and
+the vectors under data/golden/. Also: Python values (lists, NumPy arrays, bytes)
+read as the files and inline lists they stand for, option values checked as the
+CLI checks their text, and samplab.testing's assert_distribution (a right sampler
+passes, one drawing 0.28 for a 0.3 fails) and assert_matches."""
 
 import json
 import os

@@ -3,7 +3,9 @@
 # runs byte-identical; kill -9 then --resume identical (serial, and a rank
 # killed under mpirun, resumed on another number of ranks); a killed rank
 # stops the run with a message instead of hanging. Prints one line per check;
-# exit 1 on the first failure. Needs Open MPI's mpirun (make deps-test).
+# exit 1 on the first failure. Needs Open MPI's mpirun (make deps-test). Run by
+# tests/test_cli_sweep.c (suite sweep_cli) on the release binary; its specs are
+# tests/sweep/small.json and slow.json. Against samplab itself: no golden file.
 set -u
 BIN=${1:-bin/samplab}
 T=$(mktemp -d /tmp/sl-sweep-XXXXXX)
