@@ -6,7 +6,11 @@
  * the same logits (rebuilt here from the generator golden_test.go uses, their
  * FNV-1a hash compared), one session reused across the steps as Ollama reuses
  * its Sampler, each drawn token accepted; the tokens, the words (Go's generator
- * wrapped in a counter) and the NaN-sum failures must all be equal. */
+ * wrapped in a counter) and the NaN-sum failures must all be equal, and so
+ * must the probabilities of step 0 as the draw receives them (ids and float32
+ * bits, hashed; Go's side computed by the package's own topK, temperature,
+ * softmax, topP and minP). ollama_exp.tsv holds math.Exp's bits for 20,009
+ * float32 arguments, compared with sl_logits_go_exp one by one. */
 #include <criterion/criterion.h>
 #include <inttypes.h>
 #include <math.h>
@@ -83,15 +87,16 @@ typedef struct golden_case {
     long K;
     char tokens[4096];
     char error[128];
+    char phash[24];
 } golden_case;
 
 static int parse_case(char *line, golden_case *c)
 {
-    char *f[14];
+    char *f[15];
     size_t n = 0;
-    for (char *p = strtok(line, "\t\n"); p && n < 14; p = strtok(NULL, "\t\n"))
+    for (char *p = strtok(line, "\t\n"); p && n < 15; p = strtok(NULL, "\t\n"))
         f[n++] = p;
-    if (n != 14)
+    if (n != 15)
         return 0;
     c->id = strtol(f[0], NULL, 10);
     snprintf(c->kind, sizeof c->kind, "%s", f[1]);
@@ -107,7 +112,47 @@ static int parse_case(char *line, golden_case *c)
     snprintf(c->tokens, sizeof c->tokens, "%s", f[11]);
     c->words = strtoull(f[12], NULL, 10);
     snprintf(c->error, sizeof c->error, "%s", f[13]);
+    snprintf(c->phash, sizeof c->phash, "%s", f[14]);
     return 1;
+}
+
+/* The FNV-1a hash of (id, value bits) of what the draw receives for step 0,
+ * as golden_test.go's phash writes it ("-" at temperature 0). */
+static void probs_hash(const golden_case *c, char *out, size_t len)
+{
+    sl_logits_cfg cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.has_temperature = cfg.has_top_k = cfg.has_top_p = cfg.has_min_p = 1;
+    cfg.temperature = c->T;
+    cfg.top_k = c->K;
+    cfg.top_p = c->P;
+    cfg.min_p = c->M;
+    sl_logits_ollama_cfg oc;
+    sl_logits_ollama_cfg_make(&cfg, 1, &oc);
+    float *lg = malloc(c->V * sizeof *lg);
+    sl_logits_go_tok *ts = malloc(c->V * sizeof *ts), *heap = malloc(c->V * sizeof *heap);
+    cr_assert(lg && ts && heap);
+    gen_logits(c->kind, c->V, c->g, lg);
+    sl_logits_ollama_out r;
+    cr_assert_eq(sl_logits_ollama_apply(lg, c->V, &oc, ts, heap, &r), 0);
+    if (r.greedy) {
+        snprintf(out, len, "-");
+    } else {
+        uint64_t h = 0xcbf29ce484222325ull;
+        for (size_t i = 0; i < r.n; i++) {
+            uint32_t b[2] = {(uint32_t)r.tok[i].id, 0};
+            memcpy(&b[1], &r.tok[i].value, sizeof b[1]);
+            for (int j = 0; j < 2; j++)
+                for (int k = 0; k < 4; k++) {
+                    h ^= (b[j] >> (8 * k)) & 0xFF;
+                    h *= 0x100000001b3ull;
+                }
+        }
+        snprintf(out, len, "%016" PRIx64, h);
+    }
+    free(lg);
+    free(ts);
+    free(heap);
 }
 
 /* Replays one case; returns the number of differences (0 or 1) and logs them. */
@@ -159,6 +204,13 @@ static int replay(const golden_case *c, size_t *steps_done)
     sl_base_vec_free(&v);
     cr_assert_eq(h, c->hash, "case %ld: the logits differ from Go's (hash %016" PRIx64 ", Go %016" PRIx64 ")", c->id,
                  h, c->hash);
+    char ph[24];
+    probs_hash(c, ph, sizeof ph);
+    if (strcmp(ph, c->phash)) {
+        cr_log_error("case %ld (%s V=%zu T=%g k=%ld p=%g m=%g): step 0's probabilities differ from Go's (hash %s, Go %s)",
+                     c->id, c->kind, c->V, c->T, c->K, c->P, c->M, ph, c->phash);
+        return 1;
+    }
     int want_err = strcmp(c->error, "-") != 0;
     if (strcmp(got, c->tokens) || words != c->words || failed != want_err) {
         cr_log_error("case %ld (%s V=%zu T=%g k=%ld p=%g m=%g seed %" PRIu64 "): samplab %s (%" PRIu64
@@ -169,7 +221,7 @@ static int replay(const golden_case *c, size_t *steps_done)
     return 0;
 }
 
-Test(current_ollama, every_go_record_replays_token_for_token_and_word_for_word, .timeout = 600)
+Test(current_ollama, every_go_record_replays_token_for_token_and_word_for_word)
 {
     FILE *f = fopen("data/golden/current/ollama_0.24.tsv", "r");
     cr_assert(f, "data/golden/current/ollama_0.24.tsv");
@@ -179,7 +231,7 @@ Test(current_ollama, every_go_record_replays_token_for_token_and_word_for_word, 
     while (fgets(line, sizeof line, f)) {
         if (line[0] == '#')
             continue;
-        cr_assert(parse_case(line, &c), "record %zu is not 14 fields", n);
+        cr_assert(parse_case(line, &c), "record %zu is not 15 fields", n);
         diff += (size_t)replay(&c, &steps);
         errors += strcmp(c.error, "-") != 0;
         big += c.V == 151936;
@@ -190,4 +242,32 @@ Test(current_ollama, every_go_record_replays_token_for_token_and_word_for_word, 
                 n, steps, big, errors, diff);
     cr_assert_geq(n, 7000);
     cr_assert_eq(diff, 0);
+}
+
+Test(current_ollama, go_math_exp_bit_for_bit)
+{
+    FILE *f = fopen("data/golden/current/ollama_exp.tsv", "r");
+    cr_assert(f, "data/golden/current/ollama_exp.tsv");
+    char line[128];
+    size_t n = 0, bad = 0, fma_vs_sse2 = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#')
+            continue;
+        char *e;
+        uint32_t xb = (uint32_t)strtoul(line, &e, 16);
+        uint64_t want = strtoull(e + 1, NULL, 16), got, other;
+        float x;
+        memcpy(&x, &xb, sizeof x);
+        double y = sl_logits_go_exp((double)x, 1), z = sl_logits_go_exp((double)x, 0);
+        memcpy(&got, &y, sizeof got);
+        memcpy(&other, &z, sizeof other);
+        if (got != want)
+            bad++, cr_log_error("Exp(%.9g): %016" PRIx64 ", Go %016" PRIx64, (double)x, got, want);
+        fma_vs_sse2 += other != want;
+        n++;
+    }
+    fclose(f);
+    cr_log_info("math.Exp: %zu values, %zu differences (the SSE2 path differs in %zu)", n, bad, fma_vs_sse2);
+    cr_assert_geq(n, 20000);
+    cr_assert_eq(bad, 0);
 }

@@ -4,8 +4,8 @@
 # COMMIT, default v0.24.0 = c28ddc0a7b273cd286b680a6db0bef0c17bc0ec0) with the
 # Go toolchain of CHROOT (Debian sid's golang-go, Go 1.27.3: apt-get -o
 # Acquire::Check-Valid-Until=false install golang-go) on the cases of
-# analysis/golden/current/ollama/golden_test.go, and writes ollama_0.24.tsv and
-# ollama_pcg.tsv into OUTDIR. OLLAMA_GIT_DIR is a git directory of
+# analysis/golden/current/ollama/golden_test.go, and writes ollama_0.24.tsv,
+# ollama_exp.tsv and ollama_pcg.tsv into OUTDIR. OLLAMA_GIT_DIR is a git directory of
 # github.com/ollama/ollama (a clone or a bare mirror); the two files are copied
 # from it at run time into a temporary module inside CHROOT, never into this
 # repository. The llama and tokenizer packages the sampler imports for grammars
@@ -30,5 +30,5 @@ printf 'module github.com/ollama/ollama\n\ngo 1.24\n' > "$M/go.mod"
 chroot "$CHROOT" env HOME="$TMP" GOCACHE="$TMP/cache" GOPATH="$TMP/gopath" GOPROXY=off GOTOOLCHAIN=local \
     GOFLAGS=-mod=mod GOLDEN_OUT="$TMP/out" sh -c "cd $TMP/mod && go version >&2 && go test -count=1 -run TestGolden ./sample/ >&2"
 mkdir -p "$OUT"
-cp "$CHROOT$TMP/out/ollama_0.24.tsv" "$CHROOT$TMP/out/ollama_pcg.tsv" "$OUT/"
+cp "$CHROOT$TMP/out/ollama_0.24.tsv" "$CHROOT$TMP/out/ollama_pcg.tsv" "$CHROOT$TMP/out/ollama_exp.tsv" "$OUT/"
 grep -c -v '^#' "$OUT/ollama_0.24.tsv" >&2

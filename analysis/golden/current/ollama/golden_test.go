@@ -112,6 +112,34 @@ var seeds = []uint64{0, 1, 1<<31 - 1, 1 << 63, 1<<64 - 2, 42, 12345}
 
 func topks(V int) []int { return []int{0, 1, 2, 5, 40, -3, V, V + 1, V - 1} }
 
+// phash: FNV-1a of (id, value bits) of what Sampler.sample hands its draw, computed
+// by the package's own transforms in sample's order; "-" at temperature 0.
+func phash(lg []float32, st setting) string {
+	s := NewSampler(f32(st.T), st.K, f32(st.P), f32(st.M), 0, nil)
+	if s.temperature == 0 {
+		return "-"
+	}
+	tokens := make([]token, len(lg))
+	for i := range lg {
+		tokens[i] = token{int32(i), lg[i]}
+	}
+	tokens = topK(tokens, s.topK)
+	temperature(tokens, s.temperature)
+	softmax(tokens)
+	tokens = topP(tokens, s.topP)
+	tokens = minP(tokens, s.minP)
+	h := uint64(0xcbf29ce484222325)
+	for _, t := range tokens {
+		for _, b := range []uint32{uint32(t.id), math.Float32bits(t.value)} {
+			for k := 0; k < 4; k++ {
+				h ^= uint64(b >> (8 * k) & 0xFF)
+				h *= 0x100000001b3
+			}
+		}
+	}
+	return fmt.Sprintf("%016x", h)
+}
+
 func run(w *bufio.Writer, t *testing.T, id int, kind string, V int, g uint64, steps int, st setting, seed uint64) {
 	s := NewSampler(f32(st.T), st.K, f32(st.P), f32(st.M), int(seed), nil)
 	plain := NewSampler(f32(st.T), st.K, f32(st.P), f32(st.M), int(seed), nil)
@@ -138,12 +166,13 @@ func run(w *bufio.Writer, t *testing.T, id int, kind string, V int, g uint64, st
 		}
 		toks = append(toks, strconv.Itoa(int(a)))
 	}
+	ph := phash(logits(kind, V, g), st)
 	words := uint64(0)
 	if c != nil {
 		words = c.words
 	}
-	fmt.Fprintf(w, "%d\t%s\t%d\t%d\t%d\t%s\t%d\t%s\t%s\t%d\t%016x\t%s\t%d\t%s\n", id, kind, V, g, steps, st.T, st.K,
-		st.P, st.M, seed, h, strings.Join(toks, ","), words, errText)
+	fmt.Fprintf(w, "%d\t%s\t%d\t%d\t%d\t%s\t%d\t%s\t%s\t%d\t%016x\t%s\t%d\t%s\t%s\n", id, kind, V, g, steps, st.T,
+		st.K, st.P, st.M, seed, h, strings.Join(toks, ","), words, errText, ph)
 }
 
 func TestGolden(t *testing.T) {
@@ -156,7 +185,7 @@ func TestGolden(t *testing.T) {
 	w := bufio.NewWriter(f)
 	defer w.Flush()
 	fmt.Fprintln(w, "# Ollama's sample package (sample/samplers.go, sample/transforms.go) run by analysis/golden/current/ollama_golden.sh")
-	fmt.Fprintln(w, "# id\tkind\tV\tgseed\tsteps\ttemperature\ttop_k\ttop_p\tmin_p\tseed\tfnv\ttokens\twords\terror")
+	fmt.Fprintln(w, "# id\tkind\tV\tgseed\tsteps\ttemperature\ttop_k\ttop_p\tmin_p\tseed\tfnv\ttokens\twords\terror\tphash (step 0's probabilities before the draw)")
 	id := 0
 	// every setting combination on two small vectors, the seed cycling
 	for _, kind := range []string{"ties", "rand"} {
@@ -206,6 +235,25 @@ func TestGolden(t *testing.T) {
 			run(w, t, id, gg.kind, gg.V, uint64(gi*100+j)*15485863+11, gg.steps, st, seeds[(gi+j)%len(seeds)])
 			id++
 		}
+	}
+	// math.Exp on this CPU (amd64: exp_amd64.s, its FMA path when the CPU has AVX and FMA):
+	// the bits of Exp(float64(x)) for float32 x, as softmax calls it
+	e, err := os.Create(dir + "/ollama_exp.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ew := bufio.NewWriter(e)
+	defer ew.Flush()
+	fmt.Fprintln(ew, "# Go math.Exp(float64(x)) for float32 x = -(splitmix64 word >> 40) * 2^-(17 + word % 10): x bits\tExp bits (hex)")
+	xs := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(-1)), -0x1p-149, -1e-30, -87.5, -103.9, -745.1, -708.4}
+	gx := sm64{2026}
+	for k := 0; k < 20000; k++ {
+		wv := gx.next()
+		xs = append(xs, -float32(wv>>40)*float32(math.Ldexp(1, -17-int(wv%10))))
+	}
+	for _, x := range xs {
+		fmt.Fprintf(ew, "%08x\t%016x\n", math.Float32bits(x), math.Float64bits(math.Exp(float64(x))))
 	}
 	// Go's PCG itself: raw Uint64 and Float32 bits, as Ollama seeds it and as given
 	p, err := os.Create(dir + "/ollama_pcg.tsv")
