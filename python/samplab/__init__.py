@@ -56,6 +56,8 @@ _SETTINGS = {
     "alpha": ("alpha", "double"),
     "null_reps": ("null_reps", "size"),
     "trials": ("trials", "size"),
+    "samplers": ("samplers", "str"),
+    "sampling_seq": ("sampling_seq", "str"),
 }
 _CFG_HAS = {"temperature": "has_temperature", "top_k": "has_top_k", "top_p": "has_top_p", "min_p": "has_min_p",
             "typical": "has_typical", "penalty": "has_penalty", "freq": "has_freq", "presence": "has_presence",

@@ -62,7 +62,9 @@ class LogitsCfg(ctypes.Structure):
                 ("has_last_n", ctypes.c_int), ("last_n", ctypes.c_long),
                 ("has_min_keep", ctypes.c_int), ("min_keep", ctypes.c_long),
                 ("defaults", ctypes.c_int), ("cpu", ctypes.c_int), ("transformers", ctypes.c_int),
-                ("work", ctypes.c_void_p)]  # the C caller's scratch across runs: NULL here
+                ("work", ctypes.c_void_p),  # the C caller's scratch across runs: NULL here
+                ("has_order", ctypes.c_int), ("n_order", ctypes.c_size_t),
+                ("order", ctypes.c_void_p * 32)]  # set by the library from samplers / sampling_seq
 
 
 class Settings(ctypes.Structure):
@@ -80,7 +82,8 @@ class Settings(ctypes.Structure):
                 ("has_null_reps", ctypes.c_int), ("null_reps", ctypes.c_size_t),
                 ("has_trials", ctypes.c_int), ("trials", ctypes.c_size_t),
                 ("tokens", ctypes.c_char_p), ("draws_file", ctypes.c_char_p), ("counts_file", ctypes.c_char_p),
-                ("alpha_text", ctypes.c_char_p), ("size", ctypes.c_size_t)]
+                ("alpha_text", ctypes.c_char_p), ("samplers", ctypes.c_char_p), ("sampling_seq", ctypes.c_char_p),
+                ("size", ctypes.c_size_t)]
 
 
 lib = _load()

@@ -195,7 +195,18 @@ PIPE = [
     ("tutorial", "data/weather.txt", dict(temperature=0.5, top_p=0.9), ["--temperature", 0.5, "--top-p", 0.9]),
     ("hf", "data/weather.txt", dict(repetition_penalty=1.3, context=[0, 1, 1]),
      ["--repetition-penalty", 1.3, "--context", "0,1,1"]),
+    ("llamacpp", "data/weather.txt", dict(temperature=0.5, min_p=0.2, samplers="temperature;min_p"),
+     ["--temperature", 0.5, "--min-p", 0.2, "--samplers", "temperature;min_p"]),
+    ("llamacpp", "data/weather.txt", dict(top_k=2, top_p=0.5, sampling_seq="pk"),
+     ["--top-k", 2, "--top-p", 0.5, "--sampling-seq", "pk"]),
 ]
+
+
+def test_pipeline_stage_order_refusal_is_the_cli_line():
+    with pytest.raises(samplab.Error) as e:
+        samplab.pipeline(framework="llamacpp", logits="data/weather.txt", samplers="top_k;dry")
+    assert str(e.value) == cli_error("pipeline", "--framework", "llamacpp", "--logits", "data/weather.txt",
+                                     "--samplers", "top_k;dry")
 
 
 @pytest.mark.parametrize("fw,src,kw,args", PIPE)

@@ -85,12 +85,15 @@ out:
     return rc;
 }
 
-char *sl_api_check_seeded_json(const sl_fw_type *ft, size_t T, const long *obs, const sl_api_divergence *d)
+char *sl_api_check_seeded_json(const sl_fw_type *ft, size_t T, const long *obs, const sl_api_divergence *d,
+                                const char *samplers)
 {
     size_t div = d->step;
     json_t *root = json_object();
     json_object_set_new(root, "framework", json_string(ft->name));
     json_object_set_new(root, "steps", json_integer((json_int_t)T));
+    if (samplers)
+        json_object_set_new(root, "samplers", json_string(samplers));
     json_object_set_new(root, "first_divergence", div == T ? json_null() : json_integer((json_int_t)div));
     if (div < T) {
         json_object_set_new(root, "observed", json_integer(obs[div]));
@@ -487,11 +490,14 @@ void sl_api_check_log_free(sl_api_check_log_result *R)
     R->out_why = NULL;
 }
 
-char *sl_api_check_log_json(const sl_fw_type *ft, const long *obs, const sl_api_check_log_result *R)
+char *sl_api_check_log_json(const sl_fw_type *ft, const long *obs, const sl_api_check_log_result *R,
+                            const char *samplers)
 {
     json_t *root = json_object(), *os = json_array(), *od = json_array();
     json_object_set_new(root, "framework", json_string(ft->name));
     json_object_set_new(root, "steps", json_integer((json_int_t)R->T));
+    if (samplers)
+        json_object_set_new(root, "samplers", json_string(samplers));
     json_object_set_new(root, "V", json_integer((json_int_t)R->V));
     for (size_t i = 0; i < R->n_out; i++) {
         json_array_append_new(os, json_integer((json_int_t)R->out_steps[i]));
@@ -608,9 +614,11 @@ void sl_api_check_result_free(sl_api_check_result *r)
 
 char *sl_api_check_result_json(const sl_api_check_result *r)
 {
+    char buf[SL_LOGITS_ORDER_TEXT];
+    const char *samplers = sl_api_samplers(r->g.ft->accepts, &r->g.fo.cfg, buf, sizeof buf);
     if (r->seeded)
-        return sl_api_check_seeded_json(r->g.ft, r->g.steps.t, r->obs, &r->d);
-    return sl_api_check_log_json(r->g.ft, r->obs, &r->log);
+        return sl_api_check_seeded_json(r->g.ft, r->g.steps.t, r->obs, &r->d, samplers);
+    return sl_api_check_log_json(r->g.ft, r->obs, &r->log, samplers);
 }
 
 int sl_api_check(const sl_api_src *steps, int is_logits, const long *context, size_t context_n, const long *tokens,

@@ -100,6 +100,7 @@ static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_setting
     r->words = res.words;
     r->version = res.version;
     r->cpu = res.cpu;
+    r->samplers = sl_api_samplers(ft->accepts, &fo.cfg, r->samplers_buf, sizeof r->samplers_buf);
     return SL_OK;
 }
 
@@ -225,9 +226,9 @@ char *sl_api_draw_result_json(const sl_api_draw_result *r)
      * stream through the session): O(V) memory whatever n, and r->tokens is NULL */
     if (r->counts)
         return sl_api_fw_counts_json(r->counts, r->V, r->rng_name, r->word_bits, r->words,
-                                     r->framework ? r->version : NULL, r->framework ? r->cpu : NULL);
+                                     r->framework ? r->version : NULL, r->framework ? r->cpu : NULL, r->samplers);
     return sl_api_draw_json(r->tokens, r->n, r->k, r->nested, r->V, r->counts != NULL, r->rng_name, r->word_bits,
-                            r->words, r->version, r->cpu);
+                            r->words, r->version, r->cpu, r->samplers);
 }
 
 int sl_api_draw(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err)

@@ -24,7 +24,7 @@ static void set_rng(json_t *root, const char *rng_name, unsigned word_bits, uint
 }
 
 char *sl_api_fw_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsigned word_bits, uint64_t words,
-                            const char *version, const char *cpu)
+                            const char *version, const char *cpu, const char *samplers)
 {
     json_t *root = json_object();
     json_t *arr = json_array();
@@ -36,17 +36,19 @@ char *sl_api_fw_counts_json(const uint64_t *c, size_t V, const char *rng_name, u
         json_object_set_new(root, "version", json_string(version));
     if (cpu)
         json_object_set_new(root, "cpu", json_string(cpu));
+    if (samplers)
+        json_object_set_new(root, "samplers", json_string(samplers));
     return dump(root);
 }
 
 char *sl_api_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsigned word_bits, uint64_t words)
 {
-    return sl_api_fw_counts_json(c, V, rng_name, word_bits, words, NULL, NULL);
+    return sl_api_fw_counts_json(c, V, rng_name, word_bits, words, NULL, NULL, NULL);
 }
 
 char *sl_api_draw_json(const long *tokens, size_t n, size_t k, int nested, size_t V, int counts,
                        const char *rng_name, unsigned word_bits, uint64_t words, const char *version,
-                       const char *cpu)
+                       const char *cpu, const char *samplers)
 {
     json_t *root = json_object();
     json_t *arr = json_array();
@@ -82,6 +84,8 @@ char *sl_api_draw_json(const long *tokens, size_t n, size_t k, int nested, size_
         json_object_set_new(root, "version", json_string(version));
     if (cpu)
         json_object_set_new(root, "cpu", json_string(cpu));
+    if (samplers)
+        json_object_set_new(root, "samplers", json_string(samplers));
     return dump(root);
 }
 

@@ -8,8 +8,11 @@
 
 #include "api/sl_api.h"
 
-char *sl_api_pipeline_json(const sl_logits_pipeline_type *t, const sl_logits_result *res, int cpu)
+char *sl_api_pipeline_json(const sl_api_pipeline_result *r)
 {
+    const sl_logits_pipeline_type *t = r->t;
+    const sl_logits_result *res = &r->res;
+    int cpu = r->cpu;
     json_t *root = json_object(), *kept = json_array(), *probs = json_array(), *steps = json_array();
     for (size_t i = 0; i < res->V; i++) {
         if (res->kept[i])
@@ -22,6 +25,8 @@ char *sl_api_pipeline_json(const sl_logits_pipeline_type *t, const sl_logits_res
     json_object_set_new(root, "precision", json_integer(res->precision));
     if (t->accepts & SL_OPT_CPU)
         json_object_set_new(root, "cpu", json_string(sl_logits_cpu_name(sl_logits_cpu_resolve(cpu))));
+    if (r->samplers)
+        json_object_set_new(root, "samplers", json_string(r->samplers));
     json_object_set_new(root, "steps", steps);
     json_object_set_new(root, "kept", kept);
     json_object_set_new(root, "probs", probs);
@@ -41,6 +46,9 @@ int sl_api_logits_input(const char *cmd, const sl_api_src *src, const sl_api_set
     if (sl_api_fw_opts(cmd, s, &fo, err))
         return SL_EINVAL;
     cfg->cpu = fo.cfg.cpu;
+    cfg->has_order = fo.cfg.has_order; /* the stage order read there */
+    cfg->n_order = fo.cfg.n_order;
+    memcpy(cfg->order, fo.cfg.order, sizeof cfg->order);
     if (!src->spec && !src->data)
         return sl_base_error_set(err, SL_EINVAL, "samplab %s: --logits SRC is required", cmd);
     /* the penalty named as given (the first of them, as draw names it) */
@@ -99,6 +107,7 @@ int sl_api_pipeline_run(const sl_api_src *src, const sl_api_settings *s, sl_api_
     } else {
         r->t = t;
         r->cpu = cfg.cpu;
+        r->samplers = sl_api_samplers(t->accepts, &cfg, r->samplers_buf, sizeof r->samplers_buf);
         if (t == &sl_logits_pipeline_ollama_type) {
             sl_fw_opts fo;
             memset(&fo, 0, sizeof fo);
@@ -128,7 +137,7 @@ int sl_api_pipeline(const sl_api_src *src, const sl_api_settings *s, char **json
     int rc = sl_api_pipeline_run(src, s, &r, err);
     if (rc)
         return rc;
-    *json = sl_api_pipeline_json(r.t, &r.res, r.cpu);
+    *json = sl_api_pipeline_json(&r);
     sl_api_pipeline_result_free(&r);
     return *json ? SL_OK : sl_base_error_set(err, SL_ENOMEM, "samplab pipeline: out of memory writing JSON");
 }

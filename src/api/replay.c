@@ -21,6 +21,8 @@ static void json_run(json_t *o, const sl_api_run *r, size_t T)
     json_object_set_new(o, "words", w);
     json_object_set_new(o, "kept", k);
     json_object_set_new(o, "rng", json_string(r->rng_name));
+    if (r->samplers)
+        json_object_set_new(o, "samplers", json_string(r->samplers));
 }
 
 char *sl_api_replay_json(const sl_api_run *runs, size_t nr, const size_t *depart, size_t T, int all)
@@ -152,6 +154,7 @@ static int run_one(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps
     r->kept = malloc((T ? T : 1) * sizeof *r->kept);
     if (!r->tokens || !r->words || !r->kept)
         return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu steps", ft->name, T);
+    r->samplers = sl_api_samplers(ft->accepts, &fo->cfg, r->samplers_buf, sizeof r->samplers_buf);
     return sl_api_gen_replay(ft, fo, m, r->tokens, r->words, r->kept, &r->rng_name, err);
 }
 

@@ -63,6 +63,8 @@ const char *sl_api_refused(const sl_api_settings *s, int is_logits, unsigned acc
         {c->has_last_n, SL_OPT_LAST_N, "--penalty-last-n"},
         {c->has_freq, SL_OPT_FREQ_PRESENCE, "--frequency-penalty"},
         {c->has_presence, SL_OPT_FREQ_PRESENCE, "--presence-penalty"},
+        {s->samplers != NULL, SL_OPT_ORDER, "--samplers"},
+        {s->sampling_seq != NULL, SL_OPT_ORDER, "--sampling-seq"},
     };
     for (size_t i = 0; i < sizeof t / sizeof *t; i++)
         if (t[i].given && !(t[i].bit & accepts))
@@ -100,6 +102,11 @@ int sl_api_seed(const sl_api_settings *s, int with_stream, sl_seed *out, sl_erro
         out->has_stream = 1;
     }
     return SL_OK;
+}
+
+const char *sl_api_samplers(unsigned accepts, const sl_logits_cfg *cfg, char *buf, size_t len)
+{
+    return accepts & SL_OPT_ORDER ? sl_logits_llama_order_text(cfg, buf, len) : NULL;
 }
 
 int sl_api_fw_dtype(const char *cmd, const char *dtype, sl_fw_opts *fo, sl_error *err)
@@ -146,6 +153,16 @@ int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl
             return sl_base_error_set(err, SL_EINVAL, "samplab %s: --torch-build takes default or mkl, not '%s'",
                                      cmd, s->torch_build);
         fo->torch_mkl = !strcmp(s->torch_build, "mkl");
+    }
+    if (s->samplers && s->sampling_seq)
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "samplab %s: --samplers and --sampling-seq both set the stage order (llama.cpp keeps "
+                                 "the one given last): give one of them", cmd);
+    if ((s->samplers || s->sampling_seq) &&
+        sl_logits_llama_order_parse(s->samplers ? s->samplers : s->sampling_seq, !s->samplers, &fo->cfg, err)) {
+        char m[sizeof err->msg];
+        snprintf(m, sizeof m, "%s", err->msg);
+        return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s", cmd, m);
     }
     fo->has_seed = s->seed != NULL;
     return sl_api_seed(s, 0, &fo->seed, err);

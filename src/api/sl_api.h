@@ -101,6 +101,7 @@ typedef struct sl_api_settings {
     const char *tokens;       /* check: the observed ids (a SRC) */
     const char *draws_file, *counts_file; /* gof: --draws FILE, --counts FILE */
     const char *alpha_text;   /* --alpha as typed, quoted by gof's refusal (NULL: the number, %g) */
+    const char *samplers, *sampling_seq; /* llama.cpp's stage order: --samplers NAMES, --sampling-seq LETTERS */
     size_t size;              /* sizeof(sl_api_settings), set by sl_api_settings_init: a binding's check */
 } sl_api_settings;
 
@@ -121,6 +122,10 @@ int sl_api_lib_error(sl_error *err, int rc);
 int sl_api_lib_error_in(sl_error *err, const char *source, int rc);
 /* --seed (default 42) and, with_stream, --stream. */
 int sl_api_seed(const sl_api_settings *s, int with_stream, sl_seed *out, sl_error *err);
+/* The llama.cpp stage order in force ("penalties;top_k;..." as --samplers names it) into buf for a
+ * framework or pipeline that takes one (accepts has SL_OPT_ORDER); NULL for the others. What
+ * --json prints as "samplers". */
+const char *sl_api_samplers(unsigned accepts, const sl_logits_cfg *cfg, char *buf, size_t len);
 /* The framework settings of s (no vector, no context) for command cmd. */
 int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl_error *err);
 /* Token ids from SRC, each in 0..V-1 (`what` names them: "context", "token"); an
@@ -149,6 +154,8 @@ typedef struct sl_api_draw_result {
     uint64_t words;
     const char *version, *cpu; /* a framework's release and CPU kernel (NULL for a method) */
     const char *note;         /* a framework's remark on the settings, set before it runs, or NULL */
+    const char *samplers;     /* llama.cpp's stage order in force (in samplers_buf), or NULL */
+    char samplers_buf[SL_LOGITS_ORDER_TEXT];
     uint64_t done;            /* stopped by prog (SL_EINTR): the draws (a framework: the calls) made */
 } sl_api_draw_result;
 /* The settings checked as the command checks them, the source read, the
@@ -202,6 +209,8 @@ typedef struct sl_api_pipeline_result {
     sl_logits_result res;
     int cpu;                  /* the --cpu setting, SL_CPU_* */
     const char *note;         /* a remark on the settings (static; the command prints it as a note), or NULL */
+    const char *samplers;     /* llama.cpp's stage order in force (in samplers_buf), or NULL */
+    char samplers_buf[SL_LOGITS_ORDER_TEXT];
 } sl_api_pipeline_result;
 /* The settings checked as the command checks them, the source read, the
  * pipeline run (one path for the command and the call). */
@@ -243,19 +252,20 @@ void sl_api_gof_replay(char *replay, size_t size, const sl_api_ref *ref, const s
 char *sl_api_gof_json(const sl_api_ref *ref, const char *draws_name, const sl_stat_gof_test *t, const char *replay);
 
 /* draw --json: n calls of k tokens (nested: one array per call), or with
- * counts the V counts of the tokens; then the generator and its words. */
+ * counts the V counts of the tokens; then the generator and its words, and
+ * (when not NULL) the release, the CPU kernel and llama.cpp's stage order. */
 char *sl_api_draw_json(const long *tokens, size_t n, size_t k, int nested, size_t V, int counts,
                        const char *rng_name, unsigned word_bits, uint64_t words, const char *version,
-                       const char *cpu);
+                       const char *cpu, const char *samplers);
 /* draw --counts --json from V counts (a method's draws, counted as made). */
 char *sl_api_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsigned word_bits, uint64_t words);
 /* The same with a framework's release and CPU kernel (each NULL: left out), as
  * draw --framework F --counts --json prints them. */
 char *sl_api_fw_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsigned word_bits, uint64_t words,
-                            const char *version, const char *cpu);
+                            const char *version, const char *cpu, const char *samplers);
 
 /* pipeline --json: res of pipeline t (cpu: the --cpu setting, SL_CPU_*). */
-char *sl_api_pipeline_json(const sl_logits_pipeline_type *t, const sl_logits_result *res, int cpu);
+char *sl_api_pipeline_json(const sl_api_pipeline_result *r);
 
 /* ---------------------------------------------------------------- exact (api/exact.c) */
 
@@ -273,6 +283,8 @@ typedef struct sl_api_run {
     uint64_t *words;
     size_t *kept;
     const char *rng_name;
+    const char *samplers;     /* llama.cpp's stage order in force (in samplers_buf), or NULL */
+    char samplers_buf[SL_LOGITS_ORDER_TEXT];
 } sl_api_run;
 /* replay --json: one run (all 0), or nr runs with the step each departs from runs[0] (T: never). */
 char *sl_api_replay_json(const sl_api_run *runs, size_t nr, const size_t *depart, size_t T, int all);
@@ -323,7 +335,9 @@ typedef struct sl_api_divergence {
 } sl_api_divergence;
 int sl_api_check_seeded(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, const long *obs,
                         sl_api_divergence *out, sl_error *err);
-char *sl_api_check_seeded_json(const sl_fw_type *ft, size_t T, const long *obs, const sl_api_divergence *d);
+/* samplers: llama.cpp's stage order in force (sl_api_samplers), or NULL. */
+char *sl_api_check_seeded_json(const sl_fw_type *ft, size_t T, const long *obs, const sl_api_divergence *d,
+                                const char *samplers);
 
 #define SL_API_CHECK_MAX_TRIALS 100000 /* simulated logs per fault size: each is a whole generation */
 /* Without a seed: the observed log (obs, one id per step of m) against the
@@ -351,7 +365,8 @@ int sl_api_check_log(const sl_fw_type *ft, const sl_fw_opts *fo, int logits_inpu
                      const long *context, size_t context_n, const long *obs, double alpha, size_t trials,
                      sl_api_check_log_result *r, sl_error *err);
 void sl_api_check_log_free(sl_api_check_log_result *r);
-char *sl_api_check_log_json(const sl_fw_type *ft, const long *obs, const sl_api_check_log_result *r);
+char *sl_api_check_log_json(const sl_fw_type *ft, const long *obs, const sl_api_check_log_result *r,
+                            const char *samplers);
 
 /* `samplab check` as a struct: the generation, the observed ids and, with a
  * seed, the first divergence, else the test of the whole log. */

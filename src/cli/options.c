@@ -77,6 +77,11 @@ const sl_cli_option sl_cli_options[SL_CLI_OPT_COUNT] = {
         SL_OPT_FREQ_PRESENCE, "F", "llamacpp only (needs --context)"),
     OPT(SL_CLI_PRESENCE_PENALTY, "--presence-penalty", SL_CLI_DOUBLE, SL_CLI_G_LLAMA_PENALTY,
         SL_OPT_FREQ_PRESENCE, "P", "llamacpp only (needs --context)"),
+    OPT(SL_CLI_SAMPLERS, "--samplers", SL_CLI_STRING, 0, SL_OPT_ORDER, "NAMES",
+        "llamacpp: the stages in order, llama.cpp's names separated by ';' (its default:\n"
+        "penalties;top_k;typ_p;top_p;min_p;temperature; docs/pipelines.md)"),
+    OPT(SL_CLI_SAMPLING_SEQ, "--sampling-seq", SL_CLI_STRING, 0, SL_OPT_ORDER, "LETTERS",
+        "llamacpp: the stages in order as llama.cpp's letters (e k y p m t; default ekypmt)"),
     OPT(SL_CLI_TENSOR, "--tensor", SL_CLI_STRING, SL_CLI_G_SOURCE, 0, "NAME",
         "which tensor of a .safetensors file (needed when it holds several)"),
     OPT(SL_CLI_ROW, "--row", SL_CLI_INDEX, SL_CLI_G_SOURCE, 0, "I", "row I (from 0) of a 2-D or larger tensor"),
@@ -145,6 +150,8 @@ static const sl_cli_take draw_takes[] = {
                                   "llamacpp the last 64"),
     G(SL_CLI_G_SAMPLING),
     G(SL_CLI_G_LLAMA_PENALTY),
+    O(SL_CLI_SAMPLERS),
+    O(SL_CLI_SAMPLING_SEQ),
     END,
 };
 static const sl_cli_take logits_cmd_takes[] = {
@@ -159,6 +166,8 @@ static const sl_cli_take logits_cmd_takes[] = {
 };
 static const sl_cli_take pipeline_takes[] = {
     OH(SL_CLI_FRAMEWORK, "the pipeline: hf, llamacpp, vllm, tutorial, candle, ollama"),
+    O(SL_CLI_SAMPLERS),
+    O(SL_CLI_SAMPLING_SEQ),
     O(SL_CLI_OLLAMA),
     END,
 };
@@ -264,6 +273,8 @@ static const sl_cli_take gen_takes[] = {
     O(SL_CLI_SIMD_SUM),
     G(SL_CLI_G_SAMPLING),
     G(SL_CLI_G_LLAMA_PENALTY),
+    O(SL_CLI_SAMPLERS),
+    O(SL_CLI_SAMPLING_SEQ),
     O(SL_CLI_JSON),
     END,
 };
@@ -614,6 +625,8 @@ void sl_cli_settings_from(const sl_cli_parsed *p, sl_api_settings *s)
     s->tokens = v[SL_CLI_GEN_TOKENS].text;
     s->draws_file = v[SL_CLI_DRAWS].text;
     s->counts_file = v[SL_CLI_COUNTS_FILE].text;
+    s->samplers = v[SL_CLI_SAMPLERS].text;
+    s->sampling_seq = v[SL_CLI_SAMPLING_SEQ].text;
 }
 
 int sl_cli_parse_call(const char *cmd, int argc, char **argv, void (*help)(FILE *), sl_cli_parsed *p,

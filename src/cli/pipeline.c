@@ -99,7 +99,7 @@ int sl_cli_pipeline_main(int argc, char **argv)
         sl_cli_errf("samplab pipeline: note: %s\n", r.note);
     int rc = 0;
     if (po.a[SL_CLI_JSON].given) {
-        char *js = sl_api_pipeline_json(r.t, &r.res, r.cpu);
+        char *js = sl_api_pipeline_json(&r);
         if (!js) {
             sl_cli_errf("samplab pipeline: out of memory writing JSON\n");
             rc = 2;

@@ -30,7 +30,8 @@
  * logits. Release lines (--llamacpp): 0.7.0 (build b11669, the default,
  * measured through libllama: data/golden/current/llamacpp_*) draws one uniform
  * even when one candidate is left, and common_sampler ends its chain in greedy
- * at temperature <= 0 (no word); pr15704 (the commit 0344068c above) chose a
+ * (no word) when the last stage is the temperature at temp <= 0 (so in the
+ * default order, or a --samplers order ending in temperature); pr15704 (the commit 0344068c above) chose a
  * lone candidate without a draw and ran dist at T <= 0 too. */
 #include <math.h>
 #include <stdlib.h>
@@ -48,12 +49,13 @@ static const sl_fw_variant llamacpp_variants[] = {
 #define LLAMA_DEFAULT_SEED 0xFFFFFFFFu
 
 typedef struct llama_state {
+    sl_logits_chain *chain;   /* the stages in order, their history fed by accept */
     sl_logits_llama_array a;  /* the chain's candidates for the prepared vector and history */
     float *lf;
     double *ld;
     void *table;              /* the dist draw over them */
     sl_draw_type dist;        /* sl_draw_llama_dist_type with the release line's param */
-    int greedy;               /* common_sampler at T <= 0 (0.7.0): greedy, no draw */
+    int greedy;               /* common_sampler at T <= 0 after a last temperature stage (0.7.0): greedy, no draw */
 } llama_state;
 
 static int llamacpp_open(sl_fw_session *s, sl_error *err)
@@ -74,8 +76,13 @@ static int llamacpp_open(sl_fw_session *s, sl_error *err)
         return sl_base_error_set(err, SL_ENOMEM, "llamacpp: out of memory");
     st->dist = sl_draw_llama_dist_type;
     st->dist.param = s->variant->code ? &sl_draw_llama_0_7_0 : &sl_draw_llama_pr15704;
-    double T = o->cfg.has_temperature ? o->cfg.temperature : o->cfg.defaults ? 0.8 : 1.0;
-    st->greedy = s->variant->code && T <= 0;
+    int rc = sl_logits_chain_new_llama(&s->o.cfg, &st->chain, err);
+    for (size_t i = 0; !rc && i < s->hist_n; i++) /* the context, as common_sampler_accept takes a prompt */
+        rc = sl_logits_chain_accept(st->chain, s->hist[i], err);
+    if (rc)
+        return rc;
+    /* 0.7.0: greedy after a last temperature stage at temp <= 0; pr15704 ran dist there too */
+    st->greedy = s->variant->code && sl_logits_chain_ends_greedy(st->chain);
     return SL_OK;
 }
 
@@ -94,30 +101,31 @@ static void llama_clear(llama_state *st)
 
 static void llamacpp_close(sl_fw_session *s)
 {
-    if (s->state)
+    if (s->state) {
         llama_clear(s->state);
+        sl_logits_chain_free(((llama_state *)s->state)->chain);
+    }
     free(s->state);
     s->state = NULL;
 }
 
-static int llama_penalised(const sl_logits_cfg *c)
+static int llamacpp_accept(sl_fw_session *s, long token, sl_error *err)
 {
-    return (c->has_penalty && c->penalty != 1.0) || (c->has_freq && c->freq != 0) ||
-           (c->has_presence && c->presence != 0);
+    return sl_logits_chain_accept(((llama_state *)s->state)->chain, token, err);
 }
 
 static int llamacpp_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error *err)
 {
     llama_state *st = s->state;
     int stale = v != s->prepared_vec || !st->a.data ||
-                (llama_penalised(&s->o.cfg) && s->hist_n != s->prepared_hist);
+                (sl_logits_chain_stateful(st->chain) && s->hist_n != s->prepared_hist);
     if (stale) {
         llama_clear(st);
         for (size_t i = 0; i < v->n; i++)
             if (isnan(v->f[i]) || v->f[i] == INFINITY)
                 return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu is %s", v->source, i,
                                          isnan(v->f[i]) ? "NaN" : "+infinity in float32");
-        int rc = sl_logits_llama_chain(v->f, v->n, &s->o.cfg, &st->a, NULL, err);
+        int rc = sl_logits_chain_run(st->chain, v->f, v->n, &st->a, NULL, err);
         if (rc)
             return rc;
         size_t n = st->a.size;
@@ -153,7 +161,7 @@ const sl_fw_type sl_fw_llamacpp_type = {
     .variants = llamacpp_variants,
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
                SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS | SL_OPT_LLAMA_VERSION | SL_OPT_LAST_N |
-               SL_OPT_FREQ_PRESENCE,
+               SL_OPT_FREQ_PRESENCE | SL_OPT_ORDER,
     .input_why = "its samplers work on logits",
     .pipeline = &sl_logits_pipeline_llamacpp_type,
     .draw = &sl_draw_llama_dist_type,
@@ -164,5 +172,6 @@ const sl_fw_type sl_fw_llamacpp_type = {
     .step = llamacpp_step,
     .probs = sl_fw_probs_of_pipeline,
     .close = llamacpp_close,
+    .accept = llamacpp_accept,
     .exact = &sl_draw_llama_dist_exact,
 };

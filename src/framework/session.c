@@ -163,7 +163,7 @@ int sl_fw_session_accept(sl_fw_session *s, long token, sl_error *err)
         return rc;
     s->hist[s->hist_n++] = token;
     s->o.cfg.context_n = s->hist_n;
-    return SL_OK;
+    return s->type->accept ? s->type->accept(s, token, err) : SL_OK;
 }
 
 void sl_fw_session_close(sl_fw_session *s)

@@ -104,6 +104,9 @@ struct sl_fw_type {
     /* One call on v: fill s->tokens[0..s->k) (s->k set by open, default 1) and *kept. */
     int (*step)(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error *err);
     void (*close)(sl_fw_session *s);
+    /* Optional: a token the session accepted (already in s->hist) into the framework's own state,
+     * as llama_sampler_accept feeds llama.cpp's stages. */
+    int (*accept)(sl_fw_session *s, long token, sl_error *err);
     /* The distribution the next step on v draws from, given the history: probs
      * (0 where removed), kept, n_kept and the filters that ran. */
     int (*probs)(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, sl_error *err);

@@ -382,78 +382,18 @@ size_t sl_logits_llama_dist(sl_logits_llama_array *a, double u)
 int sl_logits_llama_chain(const float *lf, size_t V, const sl_logits_cfg *c, sl_logits_llama_array *a,
                           sl_logits_result *trace, sl_error *err)
 {
-    long min_keep = c->has_min_keep ? c->min_keep : 0;
-    if (min_keep < 0)
-        return sl_base_error_set(err, SL_EINVAL, "llamacpp: min_keep %ld is negative (it is a size_t)", min_keep);
-    long last_n = c->has_last_n ? c->last_n : 64;
-    if (last_n < 0)
-        /* llama_sampler_init_penalties (0.7.0) clamps it to 0, i.e. no penalty, measured through
-         * its C API; llama-cli's --repeat-last-n -1 is the context size, resolved before the call */
-        return sl_base_error_set(err, SL_EINVAL,
-                                 "llamacpp: penalty_last_n %ld is negative: libllama's "
-                                 "llama_sampler_init_penalties clamps it to 0 (no penalty), and llama-cli's "
-                                 "--repeat-last-n -1 means the context size; give that number, or 0",
-                                 last_n);
-    const int d = c->defaults;
-    long top_k = c->has_top_k ? c->top_k : (d ? 40 : 0);
-    float top_p = (float)(c->has_top_p ? c->top_p : (d ? 0.95 : 1.0));
-    float min_p = (float)(c->has_min_p ? c->min_p : (d ? 0.05 : 0.0));
-    float typ = (float)(c->has_typical ? c->typical : 1.0);
-    float temp = (float)(c->has_temperature ? c->temperature : (d ? 0.8 : 1.0));
-    float rep = (float)(c->has_penalty ? c->penalty : 1.0);
-    float freq = (float)(c->has_freq ? c->freq : 0.0);
-    float pres = (float)(c->has_presence ? c->presence : 0.0);
-
-    a->data = malloc(V * sizeof *a->data);
-    if (!a->data)
-        return sl_base_error_set(err, SL_ENOMEM, "llamacpp: out of memory for %zu candidates", V);
-    for (size_t i = 0; i < V; i++) {
-        a->data[i].id = (long)i;
-        a->data[i].logit = lf[i];
-        a->data[i].p = 0.0f;
-    }
-    a->size = V;
-    a->sorted = 0;
-
-    if (c->context_n && last_n > 0 && (rep != 1.0f || freq != 0.0f || pres != 0.0f)) {
-        sl_logits_llama_penalties(a, c->context, c->context_n, last_n, rep, freq, pres);
-        if (trace)
-            sl_logits_step(trace, "penalties");
-    }
-    int rc = SL_OK;
-    if (top_k > 0) {
-        if ((rc = sl_logits_llama_top_k(a, top_k, err)))
-            goto fail;
-        if (trace)
-            sl_logits_step(trace, "top-k");
-    }
-    if (typ < 1.0f) {
-        if ((rc = sl_logits_llama_typical(a, typ, (size_t)min_keep, err)))
-            goto fail;
-        if (trace)
-            sl_logits_step(trace, "typical");
-    }
-    if (top_p < 1.0f) {
-        if ((rc = sl_logits_llama_top_p(a, top_p, (size_t)min_keep, err)))
-            goto fail;
-        if (trace)
-            sl_logits_step(trace, "top-p");
-    }
-    if (min_p > 0.0f) {
-        if ((rc = sl_logits_llama_min_p(a, min_p, (size_t)min_keep, err)))
-            goto fail;
-        if (trace)
-            sl_logits_step(trace, "min-p");
-    }
-    /* the temperature sampler is always in the chain; T = 1 divides by 1 */
-    sl_logits_llama_temp(a, temp);
-    if (trace && temp != 1.0f)
-        sl_logits_step(trace, temp <= 0.0f ? "temp (<= 0: first max only)" : "temp");
-    return SL_OK;
-fail: /* the array is freed: a half-filtered chain is no result */
-    free(a->data);
+    /* one use of the chain: built, fed the history oldest first, run, freed */
+    sl_logits_chain *ch;
     a->data = NULL;
     a->size = 0;
+    int rc = sl_logits_chain_new_llama(c, &ch, err);
+    if (rc)
+        return rc;
+    for (size_t i = 0; !rc && i < c->context_n; i++)
+        rc = sl_logits_chain_accept(ch, c->context[i], err);
+    if (!rc)
+        rc = sl_logits_chain_run(ch, lf, V, a, trace, err);
+    sl_logits_chain_free(ch);
     return rc;
 }
 
@@ -500,6 +440,6 @@ const sl_logits_pipeline_type sl_logits_pipeline_llamacpp_type = {
     "llama.cpp default chain: penalties (last N) -> top-k (exactly k) -> typical -> top-p -> min-p (logit space) "
     "-> temperature -> dist, float32; --defaults = top-k 40, top-p 0.95, min-p 0.05, T 0.8",
     SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
-        SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS | SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE,
+        SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS | SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE | SL_OPT_ORDER,
     llamacpp_run,
 };

@@ -124,8 +124,13 @@ enum {
 enum {
     SL_OPT_LAST_N = 1u << 20,        /* --penalty-last-n (llama.cpp) */
     SL_OPT_FREQ_PRESENCE = 1u << 21, /* --frequency-penalty, --presence-penalty (llama.cpp) */
-    SL_OPT_OLLAMA_VERSION = 1u << 22 /* --ollama (Ollama's release line) */
+    SL_OPT_ORDER = 1u << 22,         /* --samplers, --sampling-seq (llama.cpp's stage order) */
+    SL_OPT_OLLAMA_VERSION = 1u << 23 /* --ollama (Ollama's release line) */
 };
+
+/* The most stages a user-given llama.cpp chain may hold (llama.cpp has no limit). */
+#define SL_LOGITS_ORDER_MAX 32
+typedef struct sl_logits_stage_type sl_logits_stage_type;
 
 /* Scratch a caller keeps across pipeline runs (a session's steps), so a run
  * allocates nothing of size V once the buffers have grown; never shared by two
@@ -155,6 +160,10 @@ typedef struct sl_logits_cfg {
     int cpu;                                  /* torch's CPU kernel (SL_CPU_*): hf, vllm */
     int transformers;                         /* hf: transformers' major version, 4 or 5 (0: 5) */
     sl_logits_work *work;                     /* scratch reused across runs, or NULL */
+    /* llama.cpp: the stages in the user's order (--samplers, --sampling-seq; sl_logits_llama_order_parse);
+     * has_order 0: common_sampler's default order */
+    int has_order; size_t n_order;
+    const sl_logits_stage_type *order[SL_LOGITS_ORDER_MAX];
 } sl_logits_cfg;
 
 /* One llama.cpp candidate (llama_token_data). */
@@ -350,10 +359,101 @@ void sl_logits_llama_temp(sl_logits_llama_array *a, float temp);
 /* llama_sampler_dist_apply with a given uniform u in [0,1): normalises p in
  * place and returns the selected array index. n == 1 selects 0 (no draw). */
 size_t sl_logits_llama_dist(sl_logits_llama_array *a, double u);
-/* Runs the default chain (penalties → top-k → typical → top-p → min-p → temp)
- * over the V logits into a fresh candidate array (caller frees a->data on
- * success; on an error a->data is not left allocated). */
+/* Runs the chain cfg names (cfg->order, or the default penalties → top-k →
+ * typical → top-p → min-p → temp), its penalties fed cfg->context, over the V
+ * logits into a fresh candidate array (caller frees a->data on success; on an
+ * error a->data is not left allocated). */
 int sl_logits_llama_chain(const float *lf, size_t V, const sl_logits_cfg *cfg,
                           sl_logits_llama_array *a, sl_logits_result *trace, sl_error *err);
+
+/* ---- sampler stages (logits/stage_*.c), as llama.cpp's llama_sampler_i
+ *
+ * A stage is a const type: its llama.cpp names, its --sampling-seq letter, the
+ * upstream function it reproduces, its parameters as data, and apply / accept /
+ * reset / clone / free over a state of `size` bytes that init fills from the
+ * settings. A chain (logits/chain.c) is an ordered list of stage instances. */
+
+typedef enum sl_logits_param_kind { SL_LOGITS_PARAM_INT, SL_LOGITS_PARAM_FLOAT } sl_logits_param_kind;
+typedef struct sl_logits_param {
+    const char *name;          /* common_params_sampling's field (common/common.h): "top_k" */
+    sl_logits_param_kind kind; /* int32_t or float there */
+    double def;                /* its default there (0.7.0) */
+    double lo, hi;             /* the values llama.cpp takes (-HUGE_VAL / HUGE_VAL: no bound) */
+    const char *option;        /* samplab's option text: "--top-k" */
+    const char *help;          /* one line */
+    const char *upstream;      /* llama.cpp's own option (common/arg.cpp): "--top-k" */
+} sl_logits_param;
+
+struct sl_logits_stage_type {
+    const char *name;          /* common_sampler_type_to_str: "top_k" (what --samplers takes) */
+    const char *label;         /* llama_sampler_name: "top-k" (what llama.cpp prints in its chain) */
+    char letter;               /* common_sampler_type_to_chr: 'k' (what --sampling-seq takes) */
+    const char *upstream;      /* the llama.cpp functions it reproduces */
+    const sl_logits_param *params;
+    size_t n_params;
+    size_t size;               /* bytes of state */
+    /* Fills the state from cfg (defaults under cfg->defaults); SL_EINVAL for a value it refuses. */
+    int (*init)(void *st, const sl_logits_cfg *cfg, sl_error *err);
+    /* 1 when apply changes something with these settings and this history (llama.cpp's "?name" is 0) */
+    int (*active)(const void *st);
+    /* The name sl_logits_result.steps records for it (static). */
+    const char *(*step)(const void *st);
+    int (*apply)(void *st, sl_logits_llama_array *a, sl_error *err);
+    /* A drawn (or prompt) token into the state; NULL: it keeps none. */
+    int (*accept)(void *st, long token, sl_error *err);
+    /* 1 when apply reads the accepted tokens with these settings; NULL: never. */
+    int (*uses_history)(const void *st);
+    void (*reset)(void *st);                                 /* NULL: nothing to forget */
+    int (*clone)(void *dst, const void *src, sl_error *err); /* NULL: a byte copy is a clone */
+    void (*free)(void *st);                                  /* NULL: it owns no memory */
+    /* 1 when llama.cpp 0.7.0's common_sampler ends a chain whose last stage this is in greedy
+     * instead of dist (the temperature at temp <= 0); NULL: never. */
+    int (*ends_greedy)(const void *st);
+};
+
+extern const sl_logits_stage_type sl_logits_stage_penalties;   /* logits/stage_penalties.c */
+extern const sl_logits_stage_type sl_logits_stage_top_k;       /* logits/stage_filters.c */
+extern const sl_logits_stage_type sl_logits_stage_typical;
+extern const sl_logits_stage_type sl_logits_stage_top_p;
+extern const sl_logits_stage_type sl_logits_stage_min_p;
+extern const sl_logits_stage_type sl_logits_stage_temperature; /* logits/stage_temperature.c */
+/* common_sampler_init's default order (common/common.h's samplers list without
+ * the stages that are off by default: dry, top_n_sigma, xtc), NULL-terminated. */
+extern const sl_logits_stage_type *const sl_logits_llama_default_order[];
+
+/* llama.cpp's --samplers (letters 0: names separated by ';', as
+ * common_sampler_types_from_names of 0.7.0 reads them: ASCII case ignored, its
+ * alternative spellings) or --sampling-seq (letters 1: common_sampler_types_
+ * from_chars) into cfg->order. What llama.cpp would drop with a warning (an
+ * unknown or empty name, an unknown letter) and the stages samplab does not
+ * model are refused (SL_EINVAL, err names it and says which). */
+int sl_logits_llama_order_parse(const char *text, int letters, sl_logits_cfg *cfg, sl_error *err);
+
+/* The order in force for cfg as --samplers would name it ("penalties;top_k;..."; the default
+ * order when cfg->has_order is 0) into buf[0..len); returns buf. */
+const char *sl_logits_llama_order_text(const sl_logits_cfg *cfg, char *buf, size_t len);
+#define SL_LOGITS_ORDER_TEXT (SL_LOGITS_ORDER_MAX * 12 + 1) /* room for the longest such text */
+
+/* A chain: stage instances in order. */
+typedef struct sl_logits_chain sl_logits_chain;
+/* llama.cpp's chain for cfg (cfg->order or the default), each stage initialised
+ * from cfg; the history is empty (accept cfg->context yourself). */
+int sl_logits_chain_new_llama(const sl_logits_cfg *cfg, sl_logits_chain **out, sl_error *err);
+/* The candidates {id i, logit lf[i], 0} through every active stage in order
+ * (trace: the steps recorded, may be NULL). a->data is fresh (caller frees it);
+ * on an error it is not left allocated. */
+int sl_logits_chain_run(sl_logits_chain *c, const float *lf, size_t V, sl_logits_llama_array *a,
+                        sl_logits_result *trace, sl_error *err);
+/* llama_sampler_accept on the chain: the token into every stage that keeps a history. */
+int sl_logits_chain_accept(sl_logits_chain *c, long token, sl_error *err);
+void sl_logits_chain_reset(sl_logits_chain *c);
+int sl_logits_chain_clone(const sl_logits_chain *c, sl_logits_chain **out, sl_error *err);
+void sl_logits_chain_free(sl_logits_chain *c);
+size_t sl_logits_chain_n(const sl_logits_chain *c);
+const sl_logits_stage_type *sl_logits_chain_stage(const sl_logits_chain *c, size_t i);
+/* 1 when the last stage's ends_greedy says so (common_sampler 0.7.0 then ends the chain in greedy). */
+int sl_logits_chain_ends_greedy(const sl_logits_chain *c);
+/* 1 when some stage's apply reads the history with these settings (a new token changes the result). */
+int sl_logits_chain_stateful(const sl_logits_chain *c);
 
 #endif

@@ -31,6 +31,10 @@
  *   ncand ID c_1 ... c_N                candidates left when the chain ran
  *                                       (cur_p.size after apply)
  *   words ID w_1 ... w_N total W        mt19937 words per step ('-' greedy)
+ *   order ID NAMES                      (`chain orders` only) the case's stage order as --samplers
+ *                                       names it, '-' for none; the chain is build_order_chain's
+ *   kept ID n_1:h_1 ... n_N:h_N         (`chain orders` only) candidates left above -inf after
+ *                                       apply and the fnv1a64 of their sorted ids (kept_hash)
  *   seed ... / probe ...                LLAMA_DEFAULT_SEED and probe checks
  * PERSTEP 0: every step uses VEC; PERSTEP 1: step t (from 0) uses
  * gen_logits(SEED_of_VEC + t, V). gen_logits(seed, n): splitmix64(seed), per
@@ -76,6 +80,8 @@ static void run_case(const vec *v, int perstep, const cfg *c, uint32_t seed, int
            "repeat=%.9g freq=%.9g present=%.9g min_keep=%d accept=%d steps=%d\n",
            id, v->name, perstep, seed, c->temp, c->top_k, c->top_p, c->min_p, c->typical, c->last_n, c->repeat,
            c->freq, c->present, c->min_keep, accept, steps);
+    if (c->order) /* the orders run: the stages as --samplers names them ('-': none) on a line of their own */
+        printf("order %d %s\n", id, *c->order ? c->order : "-");
     printf("chain %d", id);
     for (int i = 0; i < llama_sampler_chain_n(ch); i++)
         printf("%c%s", i ? ',' : ' ', llama_sampler_name(llama_sampler_chain_get(ch, i)));
@@ -87,7 +93,10 @@ static void run_case(const vec *v, int perstep, const cfg *c, uint32_t seed, int
     int *tok = malloc((size_t)steps * sizeof *tok);
     long *nc = malloc((size_t)steps * sizeof *nc);
     long *pos = malloc(((size_t)steps + 1) * sizeof *pos);
-    if (!d || !x || !tok || !nc || !pos) {
+    int *ids = malloc(v->V * sizeof *ids);
+    size_t *nk = malloc((size_t)steps * sizeof *nk);
+    uint64_t *kh = malloc((size_t)steps * sizeof *kh);
+    if (!d || !x || !tok || !nc || !pos || !ids || !nk || !kh) {
         fprintf(stderr, "out of memory\n");
         exit(1);
     }
@@ -108,6 +117,7 @@ static void run_case(const vec *v, int perstep, const cfg *c, uint32_t seed, int
         }
         tok[t] = a.data[a.selected].id;
         nc[t] = (long)a.size;
+        kh[t] = kept_hash(&a, ids, &nk[t]);
         if (accept)
             llama_sampler_accept(ch, tok[t]);
     }
@@ -119,6 +129,11 @@ static void run_case(const vec *v, int perstep, const cfg *c, uint32_t seed, int
     printf("\nncand %d", id);
     for (int t = 0; t < steps; t++)
         printf(" %ld", nc[t]);
+    if (c->order) {
+        printf("\nkept %d", id);
+        for (int t = 0; t < steps; t++)
+            printf(" %zu:%016" PRIx64, nk[t], kh[t]);
+    }
     printf("\nwords %d", id);
     for (int t = 0; t < steps; t++) {
         if (dist_idx < 0)
@@ -142,6 +157,9 @@ static void run_case(const vec *v, int perstep, const cfg *c, uint32_t seed, int
     free(tok);
     free(nc);
     free(pos);
+    free(ids);
+    free(nk);
+    free(kh);
 }
 
 /* ------------------------------------------------------------ seeds */
@@ -227,8 +245,51 @@ static void quiet(enum ggml_log_level level, const char *text, void *ud)
     (void)ud;
 }
 
-int main(void)
+/* the orders run (`chain orders`): chains in user orders, as common_sampler_init
+ * builds them from --samplers, over the vectors above, each drawn token accepted */
+static void run_orders(vec *vecs)
 {
+    static const char *const orders[] = {
+        "penalties;top_k;typ_p;top_p;min_p;temperature", /* the default list without dry, top_n_sigma, xtc */
+        "top_p;top_k;temperature",                       /* top-p before top-k */
+        "temperature;top_k;top_p;min_p",                 /* temperature first (min-p after it) */
+        "min_p;top_k;top_p;temperature",                 /* min-p before top-k */
+        "top_k;top_k;temperature;temperature",           /* repeated stages */
+        "top_k;top_p;min_p;temperature;penalties",       /* penalties last */
+        "top_p",                                         /* a single stage */
+        "",                                              /* no stage: dist alone */
+        "penalties;top_k;temperature",                   /* greedy at temp <= 0 */
+        "temperature;top_k",                             /* temp <= 0 not last: dist */
+        "typ_p;min_p;temperature;top_p",
+        "penalties;temperature;penalties;top_k",
+        "min_p;temperature;min_p",
+        "top_k;typ_p;temperature;typ_p;top_p",
+    };
+    static const cfg sets[] = {
+        {0.8f, 40, 0.95f, 0.05f, 1.0f, 64, 1.0f, 0.0f, 0.0f, 0, NULL},  /* common defaults */
+        {1.3f, 10, 0.8f, 0.1f, 0.9f, 16, 1.3f, 0.2f, 0.3f, 1, NULL},   /* every stage on, hot */
+        {0.0f, 40, 0.95f, 0.05f, 1.0f, 64, 1.5f, 0.0f, 0.0f, 0, NULL}, /* temp 0 */
+        {0.7f, 3, 0.5f, 0.3f, 0.5f, 8, 1.5f, 0.5f, 0.5f, 0, NULL},     /* tight filters, strong penalties */
+        {-1.0f, 5, 0.9f, 0.0f, 1.0f, 4, 2.0f, 0.0f, 0.0f, 2, NULL},    /* temp < 0 */
+    };
+    static const uint32_t seeds[] = {0, 42};
+    for (size_t o = 0; o < sizeof orders / sizeof *orders; o++)
+        for (size_t si = 0; si < sizeof sets / sizeof *sets; si++) {
+            cfg c = sets[si];
+            c.order = orders[o];
+            for (int k = 0; k < 2; k++) {
+                run_case(&vecs[0], 0, &c, seeds[k], 1, 32);
+                run_case(&vecs[4], 0, &c, seeds[k], 1, 32);
+                run_case(&vecs[7], 1, &c, seeds[k], 1, 24);
+                run_case(&vecs[5], 0, &c, seeds[k], 1, 24);
+            }
+            run_case(&vecs[6], 1, &c, seeds[(o + si) % 2], 1, 8);
+        }
+}
+
+int main(int argc, char **argv)
+{
+    const int orders = argc > 1 && !strcmp(argv[1], "orders");
     llama_log_set(quiet, NULL);
     /* the CPU backend is a loadable module in Debian's build: load it so that
      * llama_print_system_info names the CPU features (samplers need no backend) */
@@ -236,14 +297,18 @@ int main(void)
     probe_buf = malloc(PROBE_V * sizeof *probe_buf);
     if (!probe_buf)
         return 1;
-    printf("# llamacpp_chain: llama.cpp %s build %d (commit %s, %s, %s), libllama sampler chain without a model\n",
-           LLAMA_PKG_VERSION, LLAMA_BUILD_NUMBER, LLAMA_COMMIT, LLAMA_COMPILER, LLAMA_BUILD_TARGET);
+    printf("# %s: llama.cpp %s build %d (commit %s, %s, %s), libllama sampler chain%s without a model\n",
+           orders ? "llamacpp_orders" : "llamacpp_chain", LLAMA_PKG_VERSION, LLAMA_BUILD_NUMBER, LLAMA_COMMIT,
+           LLAMA_COMPILER, LLAMA_BUILD_TARGET, orders ? "s in user orders" : "");
     printf("# system_info: %s\n", llama_print_system_info());
     printf("# this program: %s\n", "gcc " __VERSION__);
-    printf("# records: vec, gen, case, chain, tokens, ncand, words, seed, probe (see llamacpp_chain.c)\n");
+    printf("# records: vec, gen, case, %schain, tokens, ncand, %swords%s (see llamacpp_chain.c)\n",
+           orders ? "order, " : "", orders ? "kept, " : "", orders ? "" : ", seed, probe");
 
-    default_seed_checks();
-    probe_checks();
+    if (!orders) {
+        default_seed_checks();
+        probe_checks();
+    }
 
     static float weather[8] = {4.0f, 3.3f, 2.9f, 1.2f, 0.4f, -0.3f, -1.0f, -2.2f};
     static float l3221[4] = {3, 2, 2, 1};
@@ -268,9 +333,16 @@ int main(void)
         }
     }
 
+    if (orders) {
+        run_orders(vecs);
+        printf("# cases %d, unmatched probe positions %ld\n", case_id, n_nomatch);
+        fprintf(stderr, "order cases %d, unmatched probe positions %ld\n", case_id, n_nomatch);
+        return n_nomatch != 0;
+    }
+
     /* settings: hand-picked ones first (defaults, one knob at a time), then
      * combinations drawn by splitmix64(777) from the value lists below */
-    cfg dflt = {0.8f, 40, 0.95f, 0.05f, 1.0f, 64, 1.0f, 0.0f, 0.0f, 0};
+    cfg dflt = {0.8f, 40, 0.95f, 0.05f, 1.0f, 64, 1.0f, 0.0f, 0.0f, 0, NULL};
     cfg set[96];
     int ns = 0;
     set[ns++] = dflt;
@@ -316,7 +388,7 @@ int main(void)
     c.last_n = 1;
     c.temp = 0.0f;
     set[ns++] = c;
-    c = (cfg){1.0f, 0, 1.0f, 0.0f, 1.0f, 0, 1.0f, 0.0f, 0.0f, 0}; /* plain softmax sampling */
+    c = (cfg){1.0f, 0, 1.0f, 0.0f, 1.0f, 0, 1.0f, 0.0f, 0.0f, 0, NULL}; /* plain softmax sampling */
     set[ns++] = c;
     c.temp = 0.7f;
     set[ns++] = c;

@@ -11,7 +11,11 @@
  * equal llama_sampler_sample's (the "twin" field). Words per step come from
  * the probe of llamacpp_probe.h.
  *
- * Usage: llamacpp_generate MODEL.gguf OUT.npy > MANIFEST.txt
+ * Usage: llamacpp_generate MODEL.gguf OUT.npy [orders] > MANIFEST.txt
+ * With `orders`: 100-step runs whose chains are user orders (build_order_chain
+ * of llamacpp_probe.h, as common_sampler_init builds them from --samplers),
+ * with two more records a run: `order ID NAMES` ('-': none) and
+ * `kept ID n:h ...` (the twin's candidates above -inf and kept_hash of them).
  * OUT.npy: float32 [T, V], row r = the logits of step r, runs one after the
  * other (run i owns rows rows=A..B-1). Manifest records, one per line:
  *   run ID seed=S temp=... accept_prompt=0|1 steps=24 (the settings, as
@@ -41,7 +45,8 @@ extern const char *LLAMA_COMMIT;
 extern const char *LLAMA_COMPILER;
 extern const char *LLAMA_BUILD_TARGET;
 
-#define STEPS 24
+#define STEPS 24      /* a run's steps */
+#define ORDER_STEPS 100 /* an orders run's */
 
 static void quiet(enum ggml_log_level level, const char *text, void *ud)
 {
@@ -73,10 +78,12 @@ static int write_npy(const char *path, const float *x, size_t rows, size_t cols)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: llamacpp_generate MODEL.gguf OUT.npy > MANIFEST.txt\n");
+    if (argc != 3 && !(argc == 4 && !strcmp(argv[3], "orders"))) {
+        fprintf(stderr, "usage: llamacpp_generate MODEL.gguf OUT.npy [orders] > MANIFEST.txt\n");
         return 2;
     }
+    const int orders = argc == 4;
+    const int steps = orders ? ORDER_STEPS : STEPS;
     llama_log_set(quiet, NULL);
     ggml_backend_load_all();
     llama_backend_init();
@@ -104,8 +111,8 @@ int main(int argc, char **argv)
     }
     char desc[256];
     llama_model_desc(model, desc, sizeof desc);
-    printf("# llamacpp_generate: llama.cpp %s build %d (commit %s, %s, %s), llama_decode + llama_sampler_sample\n",
-           LLAMA_PKG_VERSION, LLAMA_BUILD_NUMBER, LLAMA_COMMIT, LLAMA_COMPILER, LLAMA_BUILD_TARGET);
+    printf("# llamacpp_generate%s: llama.cpp %s build %d (commit %s, %s, %s), llama_decode + llama_sampler_sample\n",
+           orders ? " orders" : "", LLAMA_PKG_VERSION, LLAMA_BUILD_NUMBER, LLAMA_COMMIT, LLAMA_COMPILER, LLAMA_BUILD_TARGET);
     printf("# system_info: %s\n", llama_print_system_info());
     printf("# this program: gcc %s; n_threads 1, n_ctx 256, CPU backend\n", __VERSION__);
     printf("# model: %s, n_vocab %d, n_embd %d, n_layer %d, params %" PRIu64 "\n", desc, V,
@@ -117,27 +124,40 @@ int main(int argc, char **argv)
         cfg c;
         uint32_t seed;
     } runs[] = {
-        {{0.8f, 40, 0.95f, 0.05f, 1.0f, 64, 1.0f, 0.0f, 0.0f, 0}, 42},       /* common defaults */
-        {{0.0f, 40, 0.95f, 0.05f, 1.0f, 64, 1.0f, 0.0f, 0.0f, 0}, 42},       /* temp 0: greedy */
-        {{1.0f, 0, 1.0f, 0.0f, 1.0f, 0, 1.0f, 0.0f, 0.0f, 0}, 0},            /* plain softmax */
-        {{0.9f, 40, 0.95f, 0.05f, 1.0f, 64, 1.3f, 0.5f, 0.5f, 0}, 1},        /* all penalties */
-        {{1.2f, 5, 1.0f, 0.0f, 0.8f, 8, 1.5f, 0.0f, 0.0f, 1}, 4294967294u},  /* top-k, typical, repeat */
-        {{0.5f, 0, 0.9f, 0.1f, 1.0f, -1, 1.1f, 0.2f, 0.0f, 2}, 7},           /* last_n -1 (whole context) */
-        {{1.5f, 0, 1.0f, 0.0f, 1.0f, 16, 2.0f, 1.0f, 1.0f, 0}, 123456789},   /* strong penalties, hot */
-        {{0.0f, 0, 1.0f, 0.0f, 1.0f, 64, 3.0f, 0.0f, 0.0f, 0}, 42},          /* greedy with repeat penalty */
-        {{0.9f, 40, 0.95f, 0.05f, 1.0f, 64, 1.3f, 0.5f, 0.5f, 0}, 1},        /* run 3, prompt accepted first */
+        {{0.8f, 40, 0.95f, 0.05f, 1.0f, 64, 1.0f, 0.0f, 0.0f, 0, NULL}, 42},       /* common defaults */
+        {{0.0f, 40, 0.95f, 0.05f, 1.0f, 64, 1.0f, 0.0f, 0.0f, 0, NULL}, 42},       /* temp 0: greedy */
+        {{1.0f, 0, 1.0f, 0.0f, 1.0f, 0, 1.0f, 0.0f, 0.0f, 0, NULL}, 0},            /* plain softmax */
+        {{0.9f, 40, 0.95f, 0.05f, 1.0f, 64, 1.3f, 0.5f, 0.5f, 0, NULL}, 1},        /* all penalties */
+        {{1.2f, 5, 1.0f, 0.0f, 0.8f, 8, 1.5f, 0.0f, 0.0f, 1, NULL}, 4294967294u},  /* top-k, typical, repeat */
+        {{0.5f, 0, 0.9f, 0.1f, 1.0f, -1, 1.1f, 0.2f, 0.0f, 2, NULL}, 7},           /* last_n -1 (whole context) */
+        {{1.5f, 0, 1.0f, 0.0f, 1.0f, 16, 2.0f, 1.0f, 1.0f, 0, NULL}, 123456789},   /* strong penalties, hot */
+        {{0.0f, 0, 1.0f, 0.0f, 1.0f, 64, 3.0f, 0.0f, 0.0f, 0, NULL}, 42},          /* greedy with repeat penalty */
+        {{0.9f, 40, 0.95f, 0.05f, 1.0f, 64, 1.3f, 0.5f, 0.5f, 0, NULL}, 1},        /* run 3, prompt accepted first */
     };
-    const int nr = (int)(sizeof runs / sizeof *runs);
-    float *all = malloc((size_t)nr * STEPS * (size_t)V * sizeof(float));
+    /* the orders: every stage on (temperature 1, so that the order alone moves the tokens), then temp 0 */
+#define ORD(o, t, s) {{t, 20, 0.9f, 0.05f, 0.95f, 32, 1.2f, 0.1f, 0.1f, 0, o}, s}
+    struct run oruns[] = {
+        ORD("penalties;top_k;typ_p;top_p;min_p;temperature", 1.0f, 42), ORD("top_p;top_k;temperature", 1.0f, 42),
+        ORD("temperature;top_k;top_p;min_p", 1.0f, 42),   ORD("min_p;top_k;top_p;temperature", 1.0f, 42),
+        ORD("top_k;top_k;temperature;temperature", 1.0f, 7), ORD("top_k;top_p;min_p;temperature;penalties", 1.0f, 7),
+        ORD("top_p", 1.0f, 7),                               ORD("", 1.0f, 7),
+        ORD("penalties;top_k;temperature", 0.0f, 42),      ORD("temperature;top_k", 0.0f, 42),
+        ORD("penalties;temperature;penalties;top_k", 0.8f, 1), ORD("typ_p;min_p;temperature;top_p", 1.3f, 1),
+    };
+#undef ORD
+    struct run *rs = orders ? oruns : runs;
+    const int nr = orders ? (int)(sizeof oruns / sizeof *oruns) : (int)(sizeof runs / sizeof *runs);
+    float *all = malloc((size_t)nr * (size_t)steps * (size_t)V * sizeof(float));
     llama_token_data *d = malloc((size_t)V * sizeof *d);
-    if (!all || !d || !probe_buf)
+    int *ids = malloc((size_t)V * sizeof *ids);
+    if (!all || !d || !ids || !probe_buf)
         return 1;
     int bad = 0;
     for (int r = 0; r < nr; r++) {
-        const cfg *c = &runs[r].c;
+        const cfg *c = &rs[r].c;
         int di, di2;
-        struct llama_sampler *ch = build_chain(c, (size_t)V, runs[r].seed, &di);
-        struct llama_sampler *twin = build_chain(c, (size_t)V, runs[r].seed, &di2);
+        struct llama_sampler *ch = build_chain(c, (size_t)V, rs[r].seed, &di);
+        struct llama_sampler *twin = build_chain(c, (size_t)V, rs[r].seed, &di2);
         /* the last run feeds the prompt into the history first, as
          * llama-completion does (common_sampler_accept for each prompt token) */
         const int accept_prompt = r == nr - 1;
@@ -153,13 +173,15 @@ int main(int argc, char **argv)
             return 1;
         }
         if (di >= 0)
-            ref_stream(runs[r].seed);
-        llama_token tok[STEPS];
-        long pos[STEPS + 1];
+            ref_stream(rs[r].seed);
+        llama_token tok[ORDER_STEPS];
+        long pos[ORDER_STEPS + 1];
+        size_t nk[ORDER_STEPS];
+        uint64_t kh[ORDER_STEPS];
         int twin_ok = 1;
-        for (int t = 0; t < STEPS; t++) {
+        for (int t = 0; t < steps; t++) {
             const float *lg = llama_get_logits_ith(ctx, -1);
-            float *row = all + ((size_t)r * STEPS + (size_t)t) * (size_t)V;
+            float *row = all + ((size_t)r * (size_t)steps + (size_t)t) * (size_t)V;
             memcpy(row, lg, (size_t)V * sizeof(float));
             if (di >= 0)
                 pos[t] = position(ch, di, t ? (pos[t - 1] < 0 ? 0 : pos[t - 1]) : 0);
@@ -169,6 +191,7 @@ int main(int argc, char **argv)
             llama_token_data_array a = {d, (size_t)V, -1, false};
             llama_sampler_apply(twin, &a);
             llama_token tt = a.data[a.selected].id;
+            kh[t] = kept_hash(&a, ids, &nk[t]);
             llama_sampler_accept(twin, tt);
             twin_ok &= tt == tok[t];
             llama_token one = tok[t];
@@ -178,11 +201,13 @@ int main(int argc, char **argv)
             }
         }
         if (di >= 0)
-            pos[STEPS] = position(ch, di, pos[STEPS - 1] < 0 ? 0 : pos[STEPS - 1]);
+            pos[steps] = position(ch, di, pos[steps - 1] < 0 ? 0 : pos[steps - 1]);
         printf("run %d seed=%" PRIu32 " temp=%.9g top_k=%d top_p=%.9g min_p=%.9g typical=%.9g last_n=%d "
                "repeat=%.9g freq=%.9g present=%.9g min_keep=%d accept=1 accept_prompt=%d steps=%d\n",
-               r, runs[r].seed, c->temp, c->top_k, c->top_p, c->min_p, c->typical, c->last_n, c->repeat, c->freq,
-               c->present, c->min_keep, accept_prompt, STEPS);
+               r, rs[r].seed, c->temp, c->top_k, c->top_p, c->min_p, c->typical, c->last_n, c->repeat, c->freq,
+               c->present, c->min_keep, accept_prompt, steps);
+        if (orders)
+            printf("order %d %s\n", r, *c->order ? c->order : "-");
         printf("chain %d", r);
         for (int i = 0; i < llama_sampler_chain_n(ch); i++)
             printf("%c%s", i ? ',' : ' ', llama_sampler_name(llama_sampler_chain_get(ch, i)));
@@ -190,10 +215,15 @@ int main(int argc, char **argv)
         for (int i = 0; i < np; i++)
             printf(" %d", prompt[i]);
         printf("\ntokens %d", r);
-        for (int t = 0; t < STEPS; t++)
+        for (int t = 0; t < steps; t++)
             printf(" %d", tok[t]);
+        if (orders) {
+            printf("\nkept %d", r);
+            for (int t = 0; t < steps; t++)
+                printf(" %zu:%016" PRIx64, nk[t], kh[t]);
+        }
         printf("\nwords %d", r);
-        for (int t = 0; t < STEPS; t++) {
+        for (int t = 0; t < steps; t++) {
             if (di < 0)
                 printf(" -");
             else if (pos[t] < 0 || pos[t + 1] < 0) {
@@ -205,18 +235,18 @@ int main(int argc, char **argv)
         if (di < 0)
             printf(" total -\n");
         else
-            printf(" total %ld\n", pos[STEPS]);
-        printf("rows %d %d %d\n", r, r * STEPS, (r + 1) * STEPS);
+            printf(" total %ld\n", pos[steps]);
+        printf("rows %d %d %d\n", r, r * steps, (r + 1) * steps);
         printf("twin %d %d\n", r, twin_ok);
         printf("logits %d", r);
-        for (int t = 0; t < STEPS; t++)
-            printf(" %016" PRIx64, fnv_f32(all + ((size_t)r * STEPS + (size_t)t) * (size_t)V, (size_t)V));
+        for (int t = 0; t < steps; t++)
+            printf(" %016" PRIx64, fnv_f32(all + ((size_t)r * (size_t)steps + (size_t)t) * (size_t)V, (size_t)V));
         printf("\n");
         bad |= !twin_ok;
         llama_sampler_free(ch);
         llama_sampler_free(twin);
     }
-    if (write_npy(argv[2], all, (size_t)nr * STEPS, (size_t)V)) {
+    if (write_npy(argv[2], all, (size_t)nr * (size_t)steps, (size_t)V)) {
         fprintf(stderr, "cannot write %s\n", argv[2]);
         return 1;
     }
@@ -225,6 +255,7 @@ int main(int argc, char **argv)
     llama_backend_free();
     free(all);
     free(d);
+    free(ids);
     free(probe_buf);
     return bad;
 }

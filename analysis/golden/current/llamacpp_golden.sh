@@ -7,8 +7,15 @@
 #   OUTDIR/llamacpp_generate.txt         llamacpp_generate.c: a generation loop
 #   OUTDIR/llamacpp_generate_logits.npy  on a tiny random GGUF (make_tiny_gguf.py),
 #                                        its per-step logits, float32 [T, V]
+#   OUTDIR/llamacpp_orders.txt           `chain orders`: chains in user stage orders
+#                                        (--samplers lists) over the same vectors
+#   OUTDIR/llamacpp_orders_generate.txt  `generate MODEL NPY orders`: 100-step
+#   OUTDIR/llamacpp_orders_logits.npy    generations with user orders, their logits
+#   OUTDIR/llamacpp_names.txt            llamacpp_names.cpp: which words and letters
+#                                        libllama-common maps to which stage
 # The programs are compiled in the chroot with its gcc against libllama
-# (pkg-config llama ggml, plus libllama-common for the build number); the
+# (pkg-config llama ggml, or llama.pc read directly where the chroot has no
+# pkg-config, plus libllama-common for the build number); the
 # binaries and the model stay in a scratch folder under CHROOT/tmp.
 # Headers: llama.cpp version and build (LLAMA_BUILD_NUMBER of libllama-common,
 # dpkg), compiler, llama_print_system_info, the CPU; llamacpp_chain.txt also
@@ -25,12 +32,26 @@ work=$(mktemp -d "$chroot_dir/tmp/samplab-llama.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 inner=${work#"$chroot_dir"}  # the same folder as the chroot sees it
 cp "$here/llamacpp_chain.c" "$here/llamacpp_generate.c" "$here/llamacpp_probe.h" \
-  "$here/make_tiny_gguf.py" "$work/"
+  "$here/llamacpp_names.cpp" "$here/make_tiny_gguf.py" "$work/"
 in_chroot() { chroot "$chroot_dir" sh -c "cd $inner && $1"; }
 
-in_chroot 'F="-std=c11 -O2 -Wall -Wextra -Werror -DLLAMA_PKG_VERSION=\"$(pkg-config --modversion llama)\""
-  L="$(pkg-config --cflags --libs llama ggml) -lllama-common -lm"
-  gcc $F -o chain llamacpp_chain.c $L && gcc $F -o generate llamacpp_generate.c $L'
+# the build: pkg-config's flags, or (a chroot without pkg-config) the same read from llama.pc
+cat > "$work/build.sh" <<'EOF_BUILD'
+set -eu
+if command -v pkg-config >/dev/null 2>&1; then
+  V=$(pkg-config --modversion llama)
+  L="$(pkg-config --cflags --libs llama ggml)"
+else
+  pc=$(ls /usr/lib/*/pkgconfig/llama.pc | head -n 1)
+  V=$(sed -n 's/^Version: *//p' "$pc")
+  L="$(sed -n 's/^Libs: *-L[^ ]* *//p' "$pc") -lggml"
+fi
+F="-std=c11 -O2 -Wall -Wextra -Werror -DLLAMA_PKG_VERSION=\"$V\""
+gcc $F -o chain llamacpp_chain.c $L -lllama-common -lm
+gcc $F -o generate llamacpp_generate.c $L -lllama-common -lm
+g++ -std=c++17 -O2 -Wall -Wextra -Werror -DLLAMA_PKG_VERSION=\"$V\" -o names llamacpp_names.cpp -lllama-common
+EOF_BUILD
+in_chroot 'sh build.sh'
 in_chroot 'python3 make_tiny_gguf.py tiny.gguf'
 
 pkgs=$(chroot "$chroot_dir" dpkg-query -W -f '${Package} ${Version}, ' \
@@ -50,6 +71,12 @@ completion_chain() {
 chain_default=$(completion_chain "--seed 42")
 chain_temp0=$(completion_chain "--temp 0")
 chain_penalty=$(completion_chain "--seed 42 --repeat-penalty 1.1")
+# the chains llama-completion builds from --samplers: where greedy replaces dist at --temp 0
+order_chains=""
+for o in "top_p;top_k;temperature" "top_k;temperature" "temperature;top_k" "top_k" "temperature;top_k;temperature" ""; do
+  order_chains="$order_chains# llama-completion --samplers '$o' --temp 0: $(completion_chain "--seed 42 --temp 0 --samplers '$o'")
+"
+done
 
 in_chroot './chain > chain.txt 2> chain.err'
 {
@@ -73,3 +100,37 @@ in_chroot './generate tiny.gguf gen.npy > gen.txt'
 cp "$work/gen.npy" "$out/llamacpp_generate_logits.npy.tmp"
 mv "$out/llamacpp_generate.txt.tmp" "$out/llamacpp_generate.txt"
 mv "$out/llamacpp_generate_logits.npy.tmp" "$out/llamacpp_generate_logits.npy"
+
+in_chroot './chain orders > orders.txt 2> orders.err'
+{
+  sed -n 1p "$work/orders.txt"
+  echo "# debian sid packages: ${pkgs%, }; cpu: $cpu"
+  printf '%s' "$order_chains"
+  sed 1d "$work/orders.txt"
+} > "$out/llamacpp_orders.txt.tmp"
+mv "$out/llamacpp_orders.txt.tmp" "$out/llamacpp_orders.txt"
+
+in_chroot './generate tiny.gguf ogen.npy orders > ogen.txt'
+{
+  sed -n 1p "$work/ogen.txt"
+  echo "# debian sid packages: ${pkgs%, }; cpu: $cpu"
+  echo "# model file: make_tiny_gguf.py (python3-gguf GGUFWriter, numpy PCG64 seed 20261201), sha256 $gguf_sha"
+  echo "# logits: llamacpp_orders_logits.npy, float32 [T, V], row = step of a run (see rows)"
+  sed 1d "$work/ogen.txt"
+} > "$out/llamacpp_orders_generate.txt.tmp"
+cp "$work/ogen.npy" "$out/llamacpp_orders_logits.npy.tmp"
+mv "$out/llamacpp_orders_generate.txt.tmp" "$out/llamacpp_orders_generate.txt"
+mv "$out/llamacpp_orders_logits.npy.tmp" "$out/llamacpp_orders_logits.npy"
+
+# every spelling samplab takes or refuses, and a few near misses
+in_chroot './names penalties top_k top_p min_p typ_p temperature dry xtc infill top_n_sigma adaptive_p \
+  top-k topk TOPK Top-K tOp_K top-p topp nucleus NUCLEUS Top_P min-p minp MIN_P typ-p typp typ TYP Typ-P \
+  typical typical_p typical-p temp TEMP Temp temp-ext temp_ext tempext PENALTIES penalty repeat \
+  top-n-sigma topnsigma top-n_sigma top_n-sigma TOP_N_SIGMA adaptive-p adaptivep ADAPTIVE_P Dry XTC INFILL \
+  mirostat mirostat_v2 dist greedy logit_bias logit-bias top_a tfs_z top__k top--k top_k_ topk2 > names.txt'
+{
+  sed -n 1p "$work/names.txt"
+  echo "# debian sid packages: ${pkgs%, }; cpu: $cpu"
+  sed 1d "$work/names.txt"
+} > "$out/llamacpp_names.txt.tmp"
+mv "$out/llamacpp_names.txt.tmp" "$out/llamacpp_names.txt"

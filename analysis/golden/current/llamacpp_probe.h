@@ -7,6 +7,8 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <llama.h>
@@ -140,7 +142,9 @@ static void ref_stream(uint32_t seed)
 
 /* ------------------------------------------------------------ settings */
 
-/* common_params_sampling's knobs that the chain below uses */
+/* common_params_sampling's knobs that the chain below uses; order: the
+ * stages as --samplers names them (canonical names, ';'-separated; "" none),
+ * NULL for common_sampler_init's default list */
 typedef struct {
     float temp;
     int top_k;
@@ -148,10 +152,83 @@ typedef struct {
     int last_n;
     float repeat, freq, present;
     int min_keep;
+    const char *order;
 } cfg;
+
+/* The chain common_sampler_init (0.7.0) builds for a user's --samplers list
+ * without the stages samplab does not model: each name's constructor with
+ * common_params_sampling's values, in order, then dist(seed) — or greedy when
+ * the last stage is the temperature and temp <= 0, the rule llama-completion's
+ * printed chains show (llamacpp_golden.sh quotes them). */
+static struct llama_sampler *build_order_chain(const cfg *c, size_t V, uint32_t seed, int *dist_idx)
+{
+    struct llama_sampler *ch = llama_sampler_chain_init(llama_sampler_chain_default_params());
+    const char *p = c->order;
+    int last_temp = 0;
+    while (*p) {
+        size_t n = strcspn(p, ";");
+        last_temp = 0;
+        if (n == 9 && !strncmp(p, "penalties", n))
+            llama_sampler_chain_add(ch, llama_sampler_init_penalties((int32_t)V, c->last_n, c->repeat, c->freq,
+                                                                     c->present));
+        else if (n == 5 && !strncmp(p, "top_k", n))
+            llama_sampler_chain_add(ch, llama_sampler_init_top_k(c->top_k));
+        else if (n == 5 && !strncmp(p, "typ_p", n))
+            llama_sampler_chain_add(ch, llama_sampler_init_typical(c->typical, (size_t)c->min_keep));
+        else if (n == 5 && !strncmp(p, "top_p", n))
+            llama_sampler_chain_add(ch, llama_sampler_init_top_p(c->top_p, (size_t)c->min_keep));
+        else if (n == 5 && !strncmp(p, "min_p", n))
+            llama_sampler_chain_add(ch, llama_sampler_init_min_p(c->min_p, (size_t)c->min_keep));
+        else if (n == 11 && !strncmp(p, "temperature", n)) {
+            llama_sampler_chain_add(ch, llama_sampler_init_temp_ext(c->temp, 0.0f, 1.0f));
+            last_temp = 1;
+        } else {
+            fprintf(stderr, "unknown stage in order '%s'\n", c->order);
+            exit(1);
+        }
+        p += n;
+        if (*p == ';')
+            p++;
+    }
+    if (last_temp && c->temp <= 0.0f) {
+        llama_sampler_chain_add(ch, llama_sampler_init_greedy());
+        *dist_idx = -1;
+    } else {
+        llama_sampler_chain_add(ch, llama_sampler_init_dist(seed));
+        *dist_idx = llama_sampler_chain_n(ch) - 1;
+    }
+    return ch;
+}
+
+/* The candidates a chain kept: how many have a logit above -inf, and the
+ * fnv1a64 of their ids (int32, little-endian) in ascending order. */
+static int kept_cmp(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+static uint64_t kept_hash(const llama_token_data_array *a, int *ids, size_t *nk)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->size; i++)
+        if (a->data[i].logit != -INFINITY)
+            ids[n++] = a->data[i].id;
+    qsort(ids, n, sizeof *ids, kept_cmp);
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 4; k++) {
+            h ^= ((uint32_t)ids[i] >> (8 * k)) & 0xffu;
+            h *= 0x100000001b3ull;
+        }
+    *nk = n;
+    return h;
+}
 
 static struct llama_sampler *build_chain(const cfg *c, size_t V, uint32_t seed, int *dist_idx)
 {
+    if (c->order)
+        return build_order_chain(c, V, seed, dist_idx);
     struct llama_sampler *ch = llama_sampler_chain_init(llama_sampler_chain_default_params());
     llama_sampler_chain_add(ch, llama_sampler_init_penalties((int32_t)V, c->last_n, c->repeat, c->freq, c->present));
     llama_sampler_chain_add(ch, llama_sampler_init_top_n_sigma(-1.0f));
