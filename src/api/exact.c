@@ -196,8 +196,8 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
         return sl_base_error_set(err, SL_EINVAL, "samplab exact: unknown %s '%s' (samplab exact --help)",
                                  framework ? "framework" : "method", name);
     if ((t == &sl_draw_llama_dist_exact || t == &sl_fw_ollama_exact) && !is_logits)
-        return sl_base_error_set(err, SL_EINVAL, "samplab exact: llama.cpp's dist sampler takes --logits (it "
-                                 "computes its own softmax)");
+        return sl_base_error_set(err, SL_EINVAL, "samplab exact: %s takes --logits (it computes its own softmax)",
+                                 t == &sl_fw_ollama_exact ? "Ollama's Go sampler" : "llama.cpp's dist sampler");
     sl_stat_exact_input in;
     memset(&in, 0, sizeof in);
     sl_fw_opts dt; /* --dtype, read as draw reads it */
