@@ -176,18 +176,16 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
             return sl_base_error_set(err, SL_EINVAL, "samplab exact: %s has %u-bit words; only 32- and 64-bit "
                                      "sources give the 53-bit uniform grid audited here", rt->name, rt->word_bits);
     }
-    if (t == &sl_fw_gsl_exact && rng_name) {
-        /* gsl_rng_uniform must be word / 2^32: the full-range 32-bit generators whose
-         * get_double is exactly that (not ranlxd, ranlux, ... with other grids) */
-        static const char *const ok[] = {"gsl:mt19937", "gsl:mt19937_1999", "gsl:mt19937_1998", "gsl:taus",
-                                         "gsl:taus2", "gsl:gfsr4", NULL};
+    const sl_fw_type *fwt = framework ? sl_fw_lookup(framework) : NULL;
+    if (fwt && fwt->exact_rngs && rng_name) {
+        /* the generators the framework's audit models */
+        const char *const *ok = fwt->exact_rngs;
         size_t i = 0;
         while (ok[i] && strcmp(ok[i], rng_name))
             i++;
         if (!ok[i])
-            return sl_base_error_set(err, SL_EINVAL, "samplab exact: --framework gsl models a generator whose "
-                                     "gsl_rng_uniform is w/2^32 (gsl:mt19937, gsl:taus2, gsl:gfsr4, ...), not '%s'",
-                                     rng_name);
+            return sl_base_error_set(err, SL_EINVAL, "samplab exact: --framework %s %s, not '%s'", fwt->name,
+                                     fwt->exact_rngs_why, rng_name);
     } else if (framework && rng_name) {
         return sl_base_error_set(err, SL_EINVAL, "samplab exact: --rng is not an option of framework %s (it fixes "
                                  "its own source)", framework);

@@ -108,15 +108,7 @@ int sl_api_pipeline_run(const sl_api_src *src, const sl_api_settings *s, sl_api_
         r->t = t;
         r->cpu = cfg.cpu;
         r->samplers = sl_api_samplers(t->accepts, &cfg, r->samplers_buf, sizeof r->samplers_buf);
-        if (t == &sl_logits_pipeline_ollama_type) {
-            sl_fw_opts fo;
-            memset(&fo, 0, sizeof fo);
-            fo.cfg = cfg;
-            r->note = sl_fw_ollama_type.note(&fo);
-        }
-        if (t == &sl_logits_pipeline_candle_type && !cfg.has_temperature && (cfg.has_top_k || cfg.has_top_p))
-            r->note = "candle without --temperature is ArgMax (LogitsProcessor::new(seed, None, ..)): --top-k and "
-                      "--top-p act only with a temperature";
+        r->note = t->note ? t->note(&cfg) : NULL;
     }
     free((long *)cfg.context);
     sl_base_vec_free(&vec);

@@ -417,14 +417,6 @@ static int read_value(const sl_cli_option *o, const char *text, sl_cli_arg *a, c
     }
 }
 
-static int parse_value(const char *cmd, const sl_cli_option *o, const char *text, sl_cli_arg *a)
-{
-    char why[2 * SL_CLI_ESC_MAX];
-    if (read_value(o, text, a, why, sizeof why))
-        return sl_cli_errf("samplab %s: %s\n", cmd, why);
-    return 0;
-}
-
 int sl_cli_value_check(sl_cli_opt o, const char *text, char *why, size_t n)
 {
     sl_cli_arg a;
@@ -452,10 +444,63 @@ static sl_cli_opt find(const sl_cli_spec *s, const char *word, int *taken)
     return other;
 }
 
+/* One option word w (and its value text, NULL for none) into p, with the
+ * command line's checks: 0, or 2 with msg[0..n) the line it prints. */
+static int set_word(sl_cli_parsed *p, int pos, const char *w, const char *text, char *msg, size_t n)
+{
+    const sl_cli_spec *s = p->spec;
+    const char *cmd = s->name;
+    char e[SL_CLI_ESC_MAX];
+    int taken;
+    sl_cli_opt id = find(s, w, &taken);
+    if (id == SL_CLI_NONE) {
+        snprintf(msg, n, "samplab %s: unknown option '%s' (samplab %s --help)", cmd, sl_cli_esc(w, e, sizeof e), cmd);
+        return 2;
+    }
+    const sl_cli_option *o = &sl_cli_options[id];
+    if (!taken) {
+        snprintf(msg, n, "samplab %s: %s is not an option of %s (samplab %s --help)", cmd, o->name, cmd, cmd);
+        return 2;
+    }
+    sl_cli_arg *a = &p->a[id];
+    if (a->given) {
+        snprintf(msg, n, "samplab %s: %s given twice", cmd, o->name);
+        return 2;
+    }
+    a->given = 1;
+    a->pos = pos;
+    if (o->kind == SL_CLI_FLAG)
+        return 0;
+    if (!text) {
+        snprintf(msg, n, "samplab %s: %s needs a value", cmd, o->name);
+        return 2;
+    }
+    /* "--probs --method cdf" forgot the value: say so, rather than read "--method" as a
+     * file name and complain about "cdf". A lone "-" (stdin) or "-1,2" stays a value. */
+    if (text[0] == '-' && text[1] == '-' && text[2] != '\0') {
+        snprintf(msg, n, "samplab %s: %s needs a value, not the option '%s'", cmd, o->name, sl_cli_esc(text, e, sizeof e));
+        return 2;
+    }
+    a->text = text;
+    char why[2 * SL_CLI_ESC_MAX];
+    if (read_value(o, a->text, a, why, sizeof why)) {
+        snprintf(msg, n, "samplab %s: %s", cmd, why);
+        return 2;
+    }
+    return 0;
+}
+
+/* Whether word w is a flag of s (no value word follows it). */
+static int is_flag(const sl_cli_spec *s, const char *w)
+{
+    int taken;
+    sl_cli_opt id = find(s, w, &taken);
+    return id != SL_CLI_NONE && taken && sl_cli_options[id].kind == SL_CLI_FLAG;
+}
+
 static int parse(const sl_cli_spec *s, int argc, char **argv, sl_cli_parsed *p)
 {
-    const char *cmd = s->name;
-    char e[SL_CLI_ESC_MAX], e2[SL_CLI_ESC_MAX];
+    char msg[4 * SL_CLI_ESC_MAX];
     memset(p, 0, sizeof *p);
     p->spec = s;
     for (int i = 1; i < argc; i++) {
@@ -464,44 +509,29 @@ static int parse(const sl_cli_spec *s, int argc, char **argv, sl_cli_parsed *p)
             p->help = 1;
             return 0;
         }
-        int taken;
-        sl_cli_opt id = find(s, w, &taken);
-        if (id == SL_CLI_NONE) {
-            sl_cli_errf("samplab %s: unknown option '%s' (samplab %s --help)\n", cmd, sl_cli_esc(w, e, sizeof e),
-                    cmd);
-            return 2;
-        }
-        const sl_cli_option *o = &sl_cli_options[id];
-        if (!taken) {
-            sl_cli_errf("samplab %s: %s is not an option of %s (samplab %s --help)\n", cmd, o->name, cmd, cmd);
-            return 2;
-        }
-        sl_cli_arg *a = &p->a[id];
-        if (a->given) {
-            sl_cli_errf("samplab %s: %s given twice\n", cmd, o->name);
-            return 2;
-        }
-        a->given = 1;
-        a->pos = i;
-        if (o->kind == SL_CLI_FLAG)
-            continue;
-        if (i + 1 >= argc) {
-            sl_cli_errf("samplab %s: %s needs a value\n", cmd, o->name);
-            return 2;
-        }
-        /* "--probs --method cdf" forgot the value: say so, rather than read "--method" as a
-         * file name and complain about "cdf". A lone "-" (stdin) or "-1,2" stays a value. */
-        const char *v = argv[i + 1];
-        if (v[0] == '-' && v[1] == '-' && v[2] != '\0') {
-            sl_cli_errf("samplab %s: %s needs a value, not the option '%s'\n", cmd, o->name,
-                    sl_cli_esc(v, e2, sizeof e2));
-            return 2;
-        }
-        a->text = argv[++i];
-        if (parse_value(cmd, o, a->text, a))
-            return 2;
+        int flag = is_flag(s, w);
+        const char *text = !flag && i + 1 < argc ? argv[i + 1] : NULL;
+        if (set_word(p, i, w, text, msg, sizeof msg))
+            return sl_cli_errf("%s\n", msg);
+        if (!flag)
+            i++;
     }
     return 0;
+}
+
+int sl_cli_parsed_init(sl_cli_parsed *p, const char *cmd)
+{
+    memset(p, 0, sizeof *p);
+    p->spec = sl_cli_spec_lookup(cmd);
+    return p->spec ? 0 : 2;
+}
+
+int sl_cli_parsed_set(sl_cli_parsed *p, const char *word, const char *text, char *msg, size_t n)
+{
+    int pos = 1;
+    for (int o = SL_CLI_NONE + 1; o < SL_CLI_OPT_COUNT; o++)
+        pos += p->a[o].given;
+    return set_word(p, pos, word, text, msg, n);
 }
 
 int sl_cli_parse(const char *cmd, int argc, char **argv, void (*help)(FILE *), sl_cli_parsed *p)
@@ -627,6 +657,16 @@ void sl_cli_settings_from(const sl_cli_parsed *p, sl_api_settings *s)
     s->counts_file = v[SL_CLI_COUNTS_FILE].text;
     s->samplers = v[SL_CLI_SAMPLERS].text;
     s->sampling_seq = v[SL_CLI_SAMPLING_SEQ].text;
+    s->has_target = v[SL_CLI_TARGET].given;
+    s->target = v[SL_CLI_TARGET].d;
+    s->target_text = v[SL_CLI_TARGET].text;
+    s->fault = v[SL_CLI_FAULT].text;
+    s->has_seeds = v[SL_CLI_SEEDS].given;
+    s->seeds = v[SL_CLI_SEEDS].size;
+    s->first_seed = v[SL_CLI_FIRST_SEED].text;
+    s->frameworks = v[SL_CLI_FRAMEWORKS].text;
+    s->has_top = v[SL_CLI_TOP].given;
+    s->top = v[SL_CLI_TOP].size;
 }
 
 int sl_cli_parse_call(const char *cmd, int argc, char **argv, void (*help)(FILE *), sl_cli_parsed *p,

@@ -136,21 +136,10 @@ static int ollama_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error
     return SL_OK;
 }
 
+/* The pipeline's remark (logits/ollama.c), for every command that runs the session. */
 static const char *ollama_note(const sl_fw_opts *o)
 {
-    const sl_logits_cfg *c = &o->cfg;
-    if ((c->has_penalty && c->penalty != 1.0) || (c->has_freq && c->freq != 0) ||
-        (c->has_presence && c->presence != 0) || c->has_last_n)
-        return "ollama 0.24: repeat_penalty, repeat_last_n, presence_penalty and frequency_penalty are accepted by "
-               "Ollama's API but never applied by its Go sampler (Ollama issue #15783): ignored, as Ollama ignored "
-               "them";
-    if (c->has_top_k && c->top_k < 0)
-        return "ollama 0.24: top_k < 0 is taken as 0 by Ollama's topK (every token kept, all sorted)";
-    if (c->has_temperature && c->temperature < 0)
-        return "ollama 0.24: NewSampler turns a temperature below 0 into 0 (greedy)";
-    if ((c->has_top_p && (c->top_p < 0 || c->top_p > 1)) || (c->has_min_p && (c->min_p < 0 || c->min_p > 1)))
-        return "ollama 0.24: NewSampler clamps top_p and min_p into [0, 1]";
-    return NULL;
+    return sl_logits_pipeline_ollama_type.note(&o->cfg);
 }
 
 /* The draw's exact distribution on the 2^24 grid of Go's Float32, through the

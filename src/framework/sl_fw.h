@@ -118,6 +118,11 @@ struct sl_fw_type {
     /* Optional: the audit for these settings when it depends on them (torch's
      * replacement path is another sampler than its race); NULL: exact. */
     const sl_stat_exact_type *(*exact_for)(const sl_fw_opts *o);
+    /* Optional: the generators (--rng names, NULL-terminated) its exact audit
+     * models, and what they share ("models a generator whose ..."); NULL: the
+     * audit fixes the framework's own source. */
+    const char *const *exact_rngs;
+    const char *exact_rngs_why;
 };
 
 /* The variant o->variant names (NULL: the default) or an error naming the choices. */

@@ -524,6 +524,36 @@ out:
     return rc;
 }
 
+/* api/types.go DefaultOptions (v0.24.0), as ollama_run fills them in. */
+static void ollama_defaults_explicit(sl_logits_cfg *c)
+{
+    if (!c->has_temperature)
+        c->has_temperature = 1, c->temperature = 0.8;
+    if (!c->has_top_k)
+        c->has_top_k = 1, c->top_k = 40;
+    if (!c->has_top_p)
+        c->has_top_p = 1, c->top_p = 0.9;
+    if (!c->has_min_p)
+        c->has_min_p = 1, c->min_p = 0.0;
+}
+
+/* What Ollama 0.24 does with settings its Go sampler ignores or clamps. */
+static const char *ollama_note(const sl_logits_cfg *c)
+{
+    if ((c->has_penalty && c->penalty != 1.0) || (c->has_freq && c->freq != 0) ||
+        (c->has_presence && c->presence != 0) || c->has_last_n)
+        return "ollama 0.24: repeat_penalty, repeat_last_n, presence_penalty and frequency_penalty are accepted by "
+               "Ollama's API but never applied by its Go sampler (Ollama issue #15783): ignored, as Ollama ignored "
+               "them";
+    if (c->has_top_k && c->top_k < 0)
+        return "ollama 0.24: top_k < 0 is taken as 0 by Ollama's topK (every token kept, all sorted)";
+    if (c->has_temperature && c->temperature < 0)
+        return "ollama 0.24: NewSampler turns a temperature below 0 into 0 (greedy)";
+    if ((c->has_top_p && (c->top_p < 0 || c->top_p > 1)) || (c->has_min_p && (c->min_p < 0 || c->min_p > 1)))
+        return "ollama 0.24: NewSampler clamps top_p and min_p into [0, 1]";
+    return NULL;
+}
+
 const sl_logits_pipeline_type sl_logits_pipeline_ollama_type = {
     .name = "ollama",
     .summary = "Ollama 0.24's Go sampler: top-k (heap, or pdqsort of all), temperature, float32 softmax, top-p, "
@@ -531,4 +561,7 @@ const sl_logits_pipeline_type sl_logits_pipeline_ollama_type = {
     .accepts = SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_PENALTY | SL_OPT_LAST_N |
                SL_OPT_FREQ_PRESENCE | SL_OPT_OLLAMA_VERSION,
     .run = ollama_run,
+    .traits = SL_LOGITS_TRAIT_OWN_DEFAULTS | SL_LOGITS_TRAIT_NEEDS_VARIANT,
+    .defaults_explicit = ollama_defaults_explicit,
+    .note = ollama_note,
 };

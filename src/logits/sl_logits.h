@@ -192,12 +192,42 @@ typedef struct sl_logits_result {
     int borrowed;           /* 1: probs and kept belong to the run's sl_logits_work */
 } sl_logits_result;
 
+/* What a pipeline's order implies for settings translated between frameworks
+ * (api/compare.c asks these instead of naming frameworks). */
+enum {
+    /* no temperature given is the argmax, whatever top-k and top-p say
+     * (candle 0.11's LogitsProcessor::new(seed, None, ..)) */
+    SL_LOGITS_TRAIT_ARGMAX_UNSET_T = 1u << 0,
+    /* min-p filters the logits before the temperature (llama.cpp's chain), so a
+     * min-p m there is m^(1/T) after it */
+    SL_LOGITS_TRAIT_MIN_P_BEFORE_T = 1u << 1,
+    /* temperature, then top-k, then top-p over the renormalised top k
+     * (transformers' warpers, vLLM V1, the tutorial) */
+    SL_LOGITS_TRAIT_TOP_P_RENORMED = 1u << 2,
+    /* top-p over the raw top-k mass, not renormalised (candle's TopKThenTopP) */
+    SL_LOGITS_TRAIT_TOP_P_RAW_MASS = 1u << 3,
+    /* every setting left out takes the engine's own default, always (Ollama's
+     * DefaultOptions): its defaults_explicit applies without --defaults, and no
+     * settings of its own reproduce another framework's result */
+    SL_LOGITS_TRAIT_OWN_DEFAULTS = 1u << 4,
+    /* compared only when its release option is given (--ollama 0.24: the one line modelled) */
+    SL_LOGITS_TRAIT_NEEDS_VARIANT = 1u << 5,
+};
+
 typedef struct sl_logits_pipeline_type {
     const char *name;
     const char *summary;    /* one line: the order and where it comes from */
     unsigned accepts;       /* SL_OPT_* bits of samplab.h */
     int (*run)(const float *lf, const double *ld, size_t V, const sl_logits_cfg *cfg,
                sl_logits_result *out, sl_error *err);
+    unsigned traits;        /* SL_LOGITS_TRAIT_* */
+    /* --defaults as explicit settings: sets in c each unset setting the
+     * framework fills in under --defaults (NULL: it fills in none). */
+    void (*defaults_explicit)(sl_logits_cfg *c);
+    /* A remark on settings c for `samplab pipeline` (static text), or NULL. */
+    const char *(*note)(const sl_logits_cfg *c);
+    /* Remarks for `samplab compare` on the settings c it ran with, at most max lines into out; returns how many. */
+    size_t (*compare_notes)(const sl_logits_cfg *c, char (*out)[512], size_t max);
 } sl_logits_pipeline_type;
 
 extern const sl_logits_pipeline_type sl_logits_pipeline_hf_type;
