@@ -19,7 +19,8 @@ import re
 from ._error import Error
 from . import _lib
 
-__all__ = ["Error", "Result", "draw", "gof", "pipeline", "replay", "check", "exact", "version"]
+__all__ = ["Error", "Result", "draw", "gof", "pipeline", "replay", "check", "exact", "compare", "power", "calibrate",
+           "version"]
 __version__ = _lib.version
 version = _lib.version
 
@@ -46,6 +47,7 @@ _SETTINGS = {
     "llamacpp": ("llamacpp", "str"),
     "rand": ("rand", "str"),
     "cpu": ("cpu", "str"),
+    "ollama": ("ollama", "str"),
     "framework": ("framework", "str"),
     "method": ("method", "str"),
     "rng": ("rng", "str"),
@@ -57,6 +59,12 @@ _SETTINGS = {
     "trials": ("trials", "size"),
     "samplers": ("samplers", "str"),
     "sampling_seq": ("sampling_seq", "str"),
+    "target": ("target", "double"),
+    "fault": ("fault", "str"),
+    "seeds": ("seeds", "size"),
+    "first_seed": ("first_seed", "str"),
+    "frameworks": ("frameworks", "str"),
+    "top": ("top", "size"),
 }
 _CFG_HAS = {"temperature": "has_temperature", "top_k": "has_top_k", "top_p": "has_top_p", "min_p": "has_min_p",
             "typical": "has_typical", "penalty": "has_penalty", "freq": "has_freq", "presence": "has_presence",
@@ -383,15 +391,20 @@ def gof(probs=None, logits=None, counts=None, draws=None, method=None, n=None, r
 
 def pipeline(framework=None, logits=None, tensor=None, row=None, **settings):
     """`samplab pipeline`: the final distribution of framework's logits pipeline: .kept, .probs, .steps."""
-    src = _Src(logits, "logits", False, tensor, row, "pipeline") if logits is not None else None
+    return _logits_command("pipeline", logits, tensor, row, dict(settings, framework=framework))
+
+
+def _logits_command(cmd, logits, tensor, row, settings):
+    """pipeline and compare: a --logits source, the settings, the context as the inline list."""
+    src = _Src(logits, "logits", False, tensor, row, cmd) if logits is not None else None
     if src is None:
-        raise Error("samplab pipeline: --logits SRC is required")
+        raise Error("samplab %s: --logits SRC is required" % cmd)
     keep = []
     ctx = settings.pop("context", None)
-    s = _settings("pipeline", dict(settings, framework=framework), keep)
+    s = _settings(cmd, settings, keep)
     if ctx is not None:
         _set_text(s, "context", _ids_text(ctx, "context"), keep)
-    return Result(_lib.call("sl_api_pipeline", src.ref(), ctypes.byref(s)), "pipeline")
+    return Result(_lib.call("sl_api_" + cmd, src.ref(), ctypes.byref(s)), cmd)
 
 
 def replay(framework=None, logits=None, probs=None, context=None, seed=None, tensor=None, **settings):
@@ -432,3 +445,36 @@ def exact(framework=None, method=None, probs=None, logits=None, tensor=None, row
     keep = []
     s = _settings("exact", dict(settings, framework=framework, method=method), keep)
     return Result(_lib.call("sl_api_exact", src.ref(), int(is_logits), ctypes.byref(s)), "exact")
+
+
+def compare(logits=None, frameworks=None, tensor=None, row=None, **settings):
+    """`samplab compare`: the same logits and settings through several frameworks' pipelines
+    (frameworks: a list or "a,b,..."; default every one that has the settings): .frameworks (kept,
+    entropy, top), .pairs (TV, ids one keeps and the other drops, translations), .skipped, .notes."""
+    if frameworks is not None and not isinstance(frameworks, str):
+        frameworks = ",".join(frameworks)
+    return _logits_command("compare", logits, tensor, row, dict(settings, frameworks=frameworks))
+
+
+def power(probs=None, logits=None, n=None, alpha=None, trials=None, target=None, fault=None, temperature=None,
+          tensor=None, row=None):
+    """`samplab power`: for each fault family, the smallest fault each test detects with power
+    target (default 0.9) at n draws: .faults; fault="mkl-seed-collision" takes no vector (.needed, .at_n)."""
+    keep = []
+    s = _settings("power", dict(n=n, alpha=alpha, trials=trials, target=target, fault=fault,
+                                temperature=temperature), keep)
+    if probs is None and logits is None and fault == "mkl-seed-collision":
+        return Result(_lib.call("sl_api_power", None, 0, ctypes.byref(s)), "power")
+    src, is_logits = _source(probs, logits, "power", tensor=tensor, row=row)
+    return Result(_lib.call("sl_api_power", src.ref(), int(is_logits), ctypes.byref(s)), "power")
+
+
+def calibrate(probs=None, logits=None, method=None, n=None, seeds=None, first_seed=None, rng=None, temperature=None,
+              tensor=None, row=None):
+    """`samplab calibrate`: gof's chi-square p-value for each of seeds seeds (first_seed, +1, ...)
+    of n draws of method, and their KS test of uniformity: .verdict (PASS or SUSPECT), .ks, .pvalues."""
+    src, is_logits = _source(probs, logits, "calibrate", tensor=tensor, row=row)
+    keep = []
+    s = _settings("calibrate", dict(method=method, n=n, seeds=seeds, first_seed=first_seed, rng=rng,
+                                    temperature=temperature), keep)
+    return Result(_lib.call("sl_api_calibrate", src.ref(), int(is_logits), ctypes.byref(s)), "calibrate")

@@ -82,6 +82,7 @@ class Settings(ctypes.Structure):
                 ("replacement", ctypes.c_int), ("simd_sum", ctypes.c_int), ("counts", ctypes.c_int),
                 ("dtype", ctypes.c_char_p), ("torch", ctypes.c_char_p), ("torch_build", ctypes.c_char_p),
                 ("llamacpp", ctypes.c_char_p), ("rand", ctypes.c_char_p), ("cpu", ctypes.c_char_p),
+                ("ollama", ctypes.c_char_p),
                 ("context", ctypes.c_char_p),
                 ("cfg", LogitsCfg),
                 ("has_alpha", ctypes.c_int), ("alpha", ctypes.c_double),
@@ -89,7 +90,10 @@ class Settings(ctypes.Structure):
                 ("has_trials", ctypes.c_int), ("trials", ctypes.c_size_t),
                 ("tokens", ctypes.c_char_p), ("draws_file", ctypes.c_char_p), ("counts_file", ctypes.c_char_p),
                 ("alpha_text", ctypes.c_char_p), ("samplers", ctypes.c_char_p), ("sampling_seq", ctypes.c_char_p),
-                ("size", ctypes.c_size_t)]
+                ("has_target", ctypes.c_int), ("target", ctypes.c_double), ("target_text", ctypes.c_char_p),
+                ("fault", ctypes.c_char_p), ("has_seeds", ctypes.c_int), ("seeds", ctypes.c_size_t),
+                ("first_seed", ctypes.c_char_p), ("frameworks", ctypes.c_char_p),
+                ("has_top", ctypes.c_int), ("top", ctypes.c_size_t), ("size", ctypes.c_size_t)]
 
 
 lib = _load()
@@ -111,6 +115,9 @@ _SIGS = {
     "sl_api_check": [_P(Src), ctypes.c_int, _cl, ctypes.c_size_t, _cl, ctypes.c_size_t, _P(Settings), _out,
                      _P(_Error)],
     "sl_api_exact": [_P(Src), ctypes.c_int, _P(Settings), _out, _P(_Error)],
+    "sl_api_compare": [_P(Src), _P(Settings), _out, _P(_Error)],
+    "sl_api_power": [_P(Src), ctypes.c_int, _P(Settings), _out, _P(_Error)],
+    "sl_api_calibrate": [_P(Src), ctypes.c_int, _P(Settings), _out, _P(_Error)],
 }
 for _name, _args in _SIGS.items():
     getattr(lib, _name).argtypes = _args

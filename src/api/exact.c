@@ -100,6 +100,7 @@ static unsigned audit_takes(const sl_fw_type *ft)
     if (!ft)
         return own;
     return own | (ft->accepts & (SL_OPT_REPLACEMENT | SL_OPT_DTYPE | SL_OPT_VARIANT | SL_OPT_RAND_VERSION |
+                                 SL_OPT_OLLAMA_VERSION |
                                  (ft->exact_for ? SL_OPT_NUM_SAMPLES : 0)));
 }
 
@@ -139,7 +140,10 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
             fo.k = k;
             /* the release line the framework names (--torch for torch, --rand for candle) */
             const char *opt = ft->variant_option;
-            fo.variant = opt && !strcmp(opt, "--rand") ? s->rand : s->torch;
+            fo.variant = opt && !strcmp(opt, "--rand") ? s->rand : opt && !strcmp(opt, "--ollama") ? s->ollama : s->torch;
+            if (ft == &sl_fw_ollama_type && !s->ollama)
+                return sl_base_error_set(err, SL_EINVAL, "samplab exact: framework ollama: samplab models only "
+                                         "--ollama 0.24 so far (Ollama v0.30+ is not modelled by samplab)");
             const sl_fw_variant *var;
             sl_error verr;
             if (sl_fw_variant_find(ft, fo.variant, &var, &verr))
@@ -172,18 +176,16 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
             return sl_base_error_set(err, SL_EINVAL, "samplab exact: %s has %u-bit words; only 32- and 64-bit "
                                      "sources give the 53-bit uniform grid audited here", rt->name, rt->word_bits);
     }
-    if (t == &sl_fw_gsl_exact && rng_name) {
-        /* gsl_rng_uniform must be word / 2^32: the full-range 32-bit generators whose
-         * get_double is exactly that (not ranlxd, ranlux, ... with other grids) */
-        static const char *const ok[] = {"gsl:mt19937", "gsl:mt19937_1999", "gsl:mt19937_1998", "gsl:taus",
-                                         "gsl:taus2", "gsl:gfsr4", NULL};
+    const sl_fw_type *fwt = framework ? sl_fw_lookup(framework) : NULL;
+    if (fwt && fwt->exact_rngs && rng_name) {
+        /* the generators the framework's audit models */
+        const char *const *ok = fwt->exact_rngs;
         size_t i = 0;
         while (ok[i] && strcmp(ok[i], rng_name))
             i++;
         if (!ok[i])
-            return sl_base_error_set(err, SL_EINVAL, "samplab exact: --framework gsl models a generator whose "
-                                     "gsl_rng_uniform is w/2^32 (gsl:mt19937, gsl:taus2, gsl:gfsr4, ...), not '%s'",
-                                     rng_name);
+            return sl_base_error_set(err, SL_EINVAL, "samplab exact: --framework %s %s, not '%s'", fwt->name,
+                                     fwt->exact_rngs_why, rng_name);
     } else if (framework && rng_name) {
         return sl_base_error_set(err, SL_EINVAL, "samplab exact: --rng is not an option of framework %s (it fixes "
                                  "its own source)", framework);
@@ -191,9 +193,9 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
     if (!t)
         return sl_base_error_set(err, SL_EINVAL, "samplab exact: unknown %s '%s' (samplab exact --help)",
                                  framework ? "framework" : "method", name);
-    if (t == &sl_draw_llama_dist_exact && !is_logits)
-        return sl_base_error_set(err, SL_EINVAL, "samplab exact: llama.cpp's dist sampler takes --logits (it "
-                                 "computes its own softmax)");
+    if ((t == &sl_draw_llama_dist_exact || t == &sl_fw_ollama_exact) && !is_logits)
+        return sl_base_error_set(err, SL_EINVAL, "samplab exact: %s takes --logits (it computes its own softmax)",
+                                 t == &sl_fw_ollama_exact ? "Ollama's Go sampler" : "llama.cpp's dist sampler");
     sl_stat_exact_input in;
     memset(&in, 0, sizeof in);
     sl_fw_opts dt; /* --dtype, read as draw reads it */
@@ -240,15 +242,17 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
         }
         in.d = pd;
         in.f = pf;
-        if (t == &sl_draw_llama_dist_exact) {
-            /* llama.cpp's temperature sampler: logit /= temp, in float32 */
+        if (t == &sl_draw_llama_dist_exact || t == &sl_fw_ollama_exact) {
+            /* llama.cpp's temperature sampler: logit /= temp, in float32; Ollama's
+             * temperature(): value / max(temp, 1e-7), in float32 */
+            float ft = t == &sl_fw_ollama_exact && (float)temperature < 1e-7f ? 1e-7f : (float)temperature;
             lg = malloc(vec->n * sizeof *lg);
             if (!lg) {
                 rc = sl_base_error_set(err, SL_ENOMEM, "samplab exact: out of memory");
                 goto out;
             }
             for (size_t i = 0; i < vec->n; i++)
-                lg[i] = has_t ? vec->f[i] / (float)temperature : vec->f[i];
+                lg[i] = has_t ? vec->f[i] / ft : vec->f[i];
             in.logits_f = lg;
         }
     }

@@ -30,50 +30,59 @@ size_t sl_api_settings_size(void)
     return sizeof(sl_api_settings);
 }
 
-const char *sl_api_refused(const sl_api_settings *s, int is_logits, unsigned accepts)
+/* The options as the command line's table orders them (cli/options.c), with
+ * each option's SL_OPT_* bit. */
+enum { N_OPTS = 31 };
+static const struct {
+    unsigned bit;
+    const char *name;
+} opts[N_OPTS] = {
+    {SL_OPT_PROBS, "--probs"}, {SL_OPT_LOGITS, "--logits"}, {SL_OPT_TEMPERATURE, "--temperature"},
+    {SL_OPT_TOP_K, "--top-k"}, {SL_OPT_TOP_P, "--top-p"}, {SL_OPT_MIN_P, "--min-p"},
+    {SL_OPT_NUM_SAMPLES, "--num-samples"}, {SL_OPT_REPLACEMENT, "--replacement"}, {SL_OPT_DTYPE, "--dtype"},
+    {SL_OPT_VARIANT, "--torch"}, {SL_OPT_TORCH_BUILD, "--torch-build"}, {SL_OPT_LLAMA_VERSION, "--llamacpp"},
+    {SL_OPT_RAND_VERSION, "--rand"}, {SL_OPT_OLLAMA_VERSION, "--ollama"}, {SL_OPT_CPU, "--cpu"}, {SL_OPT_SIMD_SUM, "--simd-sum"},
+    {SL_OPT_TYPICAL, "--typical"}, {SL_OPT_PENALTY, "--repetition-penalty"}, {SL_OPT_PENALTY, "--context"},
+    {SL_OPT_MIN_KEEP, "--min-keep"}, {SL_OPT_DEFAULTS, "--defaults"}, {SL_OPT_LAST_N, "--penalty-last-n"},
+    {SL_OPT_FREQ_PRESENCE, "--frequency-penalty"}, {SL_OPT_FREQ_PRESENCE, "--presence-penalty"},
+    {SL_OPT_ORDER, "--samplers"}, {SL_OPT_ORDER, "--sampling-seq"},
+    {SL_OPT_ORDER, "--xtc-probability"}, {SL_OPT_ORDER, "--xtc-threshold"}, {SL_OPT_ORDER, "--top-nsigma"},
+    {SL_OPT_ORDER, "--dynatemp-range"}, {SL_OPT_ORDER, "--dynatemp-exp"},
+};
+
+const char *sl_api_refused_bit(const sl_api_settings *s, int is_logits, unsigned accepts, unsigned *bit)
 {
     const sl_logits_cfg *c = &s->cfg;
-    /* the option table's order (cli/options.c), with each option's SL_OPT_* bit */
-    const struct {
-        int given;
-        unsigned bit;
-        const char *name;
-    } t[] = {
-        {!is_logits, SL_OPT_PROBS, "--probs"},
-        {is_logits, SL_OPT_LOGITS, "--logits"},
-        {c->has_temperature, SL_OPT_TEMPERATURE, "--temperature"},
-        {c->has_top_k, SL_OPT_TOP_K, "--top-k"},
-        {c->has_top_p, SL_OPT_TOP_P, "--top-p"},
-        {c->has_min_p, SL_OPT_MIN_P, "--min-p"},
-        {s->has_num_samples, SL_OPT_NUM_SAMPLES, "--num-samples"},
-        {s->replacement, SL_OPT_REPLACEMENT, "--replacement"},
-        {s->dtype != NULL, SL_OPT_DTYPE, "--dtype"},
-        {s->torch != NULL, SL_OPT_VARIANT, "--torch"},
-        {s->torch_build != NULL, SL_OPT_TORCH_BUILD, "--torch-build"},
-        {s->llamacpp != NULL, SL_OPT_LLAMA_VERSION, "--llamacpp"},
-        {s->rand != NULL, SL_OPT_RAND_VERSION, "--rand"},
-        {s->cpu != NULL, SL_OPT_CPU, "--cpu"},
-        {s->simd_sum, SL_OPT_SIMD_SUM, "--simd-sum"},
-        {c->has_typical, SL_OPT_TYPICAL, "--typical"},
-        {c->has_penalty, SL_OPT_PENALTY, "--repetition-penalty"},
-        {s->context != NULL, SL_OPT_PENALTY, "--context"},
-        {c->has_min_keep, SL_OPT_MIN_KEEP, "--min-keep"},
-        {c->defaults, SL_OPT_DEFAULTS, "--defaults"},
-        {c->has_last_n, SL_OPT_LAST_N, "--penalty-last-n"},
-        {c->has_freq, SL_OPT_FREQ_PRESENCE, "--frequency-penalty"},
-        {c->has_presence, SL_OPT_FREQ_PRESENCE, "--presence-penalty"},
-        {s->samplers != NULL, SL_OPT_ORDER, "--samplers"},
-        {s->sampling_seq != NULL, SL_OPT_ORDER, "--sampling-seq"},
-        {c->has_xtc_p, SL_OPT_ORDER, "--xtc-probability"},
-        {c->has_xtc_t, SL_OPT_ORDER, "--xtc-threshold"},
-        {c->has_nsigma, SL_OPT_ORDER, "--top-nsigma"},
-        {c->has_dyn_range, SL_OPT_ORDER, "--dynatemp-range"},
-        {c->has_dyn_exp, SL_OPT_ORDER, "--dynatemp-exp"},
+    const int given[N_OPTS] = {
+        !is_logits, is_logits, c->has_temperature, c->has_top_k, c->has_top_p, c->has_min_p,
+        s->has_num_samples, s->replacement, s->dtype != NULL, s->torch != NULL, s->torch_build != NULL,
+        s->llamacpp != NULL, s->rand != NULL, s->ollama != NULL, s->cpu != NULL, s->simd_sum, c->has_typical, c->has_penalty,
+        s->context != NULL, c->has_min_keep, c->defaults, c->has_last_n, c->has_freq, c->has_presence,
+        s->samplers != NULL, s->sampling_seq != NULL,
+        c->has_xtc_p, c->has_xtc_t, c->has_nsigma, c->has_dyn_range, c->has_dyn_exp,
     };
-    for (size_t i = 0; i < sizeof t / sizeof *t; i++)
-        if (t[i].given && !(t[i].bit & accepts))
-            return t[i].name;
+    for (size_t i = 0; i < N_OPTS; i++)
+        if (given[i] && !(opts[i].bit & accepts)) {
+            if (bit)
+                *bit = opts[i].bit;
+            return opts[i].name;
+        }
     return NULL;
+}
+
+const char *sl_api_refused(const sl_api_settings *s, int is_logits, unsigned accepts)
+{
+    return sl_api_refused_bit(s, is_logits, accepts, NULL);
+}
+
+const char *sl_api_bit_names(unsigned bit, char *buf, size_t n)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < N_OPTS && k < n; i++)
+        if (opts[i].bit == bit)
+            k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? "/" : "", opts[i].name);
+    return buf;
 }
 
 int sl_api_lib_error(sl_error *err, int rc)
@@ -140,7 +149,7 @@ int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl
     fo->replacement = s->replacement;
     fo->simd_sum = s->simd_sum;
     /* the release-line options all name the framework's variant; each is taken only by its framework */
-    fo->variant = s->torch ? s->torch : s->llamacpp ? s->llamacpp : s->rand;
+    fo->variant = s->torch ? s->torch : s->llamacpp ? s->llamacpp : s->rand ? s->rand : s->ollama;
     fo->cfg.cpu = SL_CPU_AUTO;
     if (s->cpu) {
         if (!strcmp(s->cpu, "avx2"))

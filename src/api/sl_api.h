@@ -74,6 +74,12 @@ int sl_api_ref_load(const sl_api_ref_opts *o, sl_api_ref *ref, sl_error *err);
  * text is not read again): takes vec over and frees it. */
 int sl_api_ref_of_vec(sl_vec *vec, const sl_api_ref_opts *o, sl_api_ref *ref, sl_error *err);
 void sl_api_ref_free(sl_api_ref *ref);
+struct sl_api_settings;
+/* The reference of a command's source (src->spec NULL without data: no --probs
+ * or --logits, or both, which sl_api_ref_load refuses), with s->cfg's
+ * --temperature; *ro is what it was read from. Messages as "samplab: ...". */
+int sl_api_ref_from_src(const sl_api_src *src, int is_logits, const struct sl_api_settings *s, sl_api_ref_opts *ro,
+                        sl_api_ref *ref, sl_error *err);
 /* Draws n tokens from p with method dt over generator rt, into counts[V] (zeroed first);
  * prog (may be NULL) is ticked every 2^20 draws: SL_EINTR when it says stop. */
 int sl_api_draw_counts(const double *p, size_t V, const sl_draw_type *dt, const sl_rng_type *rt,
@@ -92,7 +98,7 @@ typedef struct sl_api_settings {
     int has_n; size_t n;
     int has_num_samples; size_t num_samples;
     int replacement, simd_sum, counts;
-    const char *dtype, *torch, *torch_build, *llamacpp, *rand, *cpu;
+    const char *dtype, *torch, *torch_build, *llamacpp, *rand, *cpu, *ollama;
     const char *context;      /* token ids: a SRC (inline list or file) */
     sl_logits_cfg cfg;        /* --temperature ... --defaults; its context and cpu are set from the fields above */
     int has_alpha; double alpha;
@@ -102,6 +108,13 @@ typedef struct sl_api_settings {
     const char *draws_file, *counts_file; /* gof: --draws FILE, --counts FILE */
     const char *alpha_text;   /* --alpha as typed, quoted by gof's refusal (NULL: the number, %g) */
     const char *samplers, *sampling_seq; /* llama.cpp's stage order: --samplers NAMES, --sampling-seq LETTERS */
+    int has_target; double target; /* power --target P */
+    const char *target_text;  /* --target as typed, quoted by power's refusal (NULL: the number, %g) */
+    const char *fault;        /* power --fault F */
+    int has_seeds; size_t seeds; /* calibrate --seeds K */
+    const char *first_seed;   /* calibrate --first-seed S */
+    const char *frameworks;   /* compare --frameworks a,b,... */
+    int has_top; size_t top;  /* compare --top N */
     size_t size;              /* sizeof(sl_api_settings), set by sl_api_settings_init: a binding's check */
 } sl_api_settings;
 
@@ -115,6 +128,10 @@ size_t sl_api_settings_size(void);
  * SL_OPT_* bit is not in accepts, as "--top-k", or NULL. is_logits: the
  * source is --logits (else --probs). */
 const char *sl_api_refused(const sl_api_settings *s, int is_logits, unsigned accepts);
+/* The same, with the refused option's SL_OPT_* bit into *bit (may be NULL). */
+const char *sl_api_refused_bit(const sl_api_settings *s, int is_logits, unsigned accepts, unsigned *bit);
+/* Every option name carrying `bit`, joined by '/' ("--repetition-penalty/--context"), into buf. */
+const char *sl_api_bit_names(unsigned bit, char *buf, size_t n);
 
 /* What the calls below share. A library error as the command line prints it:
  * "samplab: MSG" (and "samplab: SOURCE: MSG"); returns rc (SL_EINVAL if 0). */
@@ -192,6 +209,11 @@ typedef struct sl_api_gof_result {
 int sl_api_gof_run(const sl_api_src *ref, int is_logits, const uint64_t *counts, size_t n_counts, const long *ids,
                    size_t n_ids, const sl_api_settings *s, const sl_progress *prog, sl_api_gof_result *r,
                    sl_error *err);
+/* The same with the reference already made (ref is taken over, freed with r;
+ * ro says what it was made from) and V counts: a sweep's gof of a framework's
+ * draws against the framework's own distribution. */
+int sl_api_gof_run_ref(sl_api_ref *ref, const sl_api_ref_opts *ro, const uint64_t *counts, size_t n_counts,
+                       const sl_api_settings *s, const sl_progress *prog, sl_api_gof_result *r, sl_error *err);
 void sl_api_gof_result_free(sl_api_gof_result *r);
 /* `samplab gof`: ref is --probs or --logits; the draws are given as counts
  * (V entries) or as ids (n entries, each in 0..V-1), or drawn with s->method. */
@@ -218,6 +240,57 @@ int sl_api_pipeline_run(const sl_api_src *logits, const sl_api_settings *s, sl_a
 void sl_api_pipeline_result_free(sl_api_pipeline_result *r);
 /* `samplab pipeline --framework F --logits SRC`. */
 int sl_api_pipeline(const sl_api_src *logits, const sl_api_settings *s, char **json, sl_error *err);
+/* `samplab compare` as a struct: each framework's pipeline on the same logits
+ * and settings, each pair's distance and the translations that make them agree. */
+#define SL_API_COMPARE_MAX 8
+typedef struct sl_api_compare_tr {
+    const sl_logits_pipeline_type *target, *source; /* target, with args, reproduces source's result */
+    char args[256];           /* the settings, each with a leading space */
+    char *command;            /* the whole `samplab pipeline ...` command (malloc'd) */
+    double tv;
+    char scope[128];          /* which rule, or "on these logits only" */
+} sl_api_compare_tr;
+typedef struct sl_api_compare_fw {
+    const sl_logits_pipeline_type *t;
+    sl_logits_cfg cfg;        /* the settings it ran with */
+    int ok;                   /* else error */
+    char error[512];
+    sl_logits_result r;
+    double entropy;           /* nats */
+    size_t top[100], ntop;    /* the most probable kept ids, in decreasing probability */
+} sl_api_compare_fw;
+typedef struct sl_api_compare_pair {
+    size_t a, b;              /* indices into fw */
+    double tv;
+    int agree;                /* the same kept set and TV < 1e-6: no translation sought */
+    size_t ntr;
+    sl_api_compare_tr tr[2];  /* b's settings for a's result, a's for b's (those found) */
+} sl_api_compare_pair;
+typedef struct sl_api_compare_skip {
+    const sl_logits_pipeline_type *t;
+    char lacks[64];           /* the setting it lacks, named as a whole ("--repetition-penalty/--context") */
+    size_t ntr;
+    sl_api_compare_tr tr[SL_API_COMPARE_MAX]; /* its own settings that reproduce a framework that ran */
+} sl_api_compare_skip;
+typedef struct sl_api_compare_result {
+    sl_vec vec;
+    sl_logits_cfg cfg;        /* the settings given, with the context read */
+    char args[256];           /* as the command prints them, each with a leading space */
+    size_t ntop;
+    size_t nfw, nskip, npairs, nnotes;
+    sl_api_compare_fw fw[SL_API_COMPARE_MAX];
+    sl_api_compare_skip skip[SL_API_COMPARE_MAX];
+    sl_api_compare_pair pair[SL_API_COMPARE_MAX * (SL_API_COMPARE_MAX - 1) / 2];
+    char notes[4][512];
+    int loaded;
+} sl_api_compare_result;
+/* The settings checked as the command checks them, the logits read, every
+ * pipeline and translation run (one path for the command and the call). */
+int sl_api_compare_run(const sl_api_src *logits, const sl_api_settings *s, sl_api_compare_result *r, sl_error *err);
+void sl_api_compare_result_free(sl_api_compare_result *r);
+char *sl_api_compare_result_json(const sl_api_compare_result *r);
+/* `samplab compare --logits SRC [--frameworks a,b,...]`. */
+int sl_api_compare(const sl_api_src *logits, const sl_api_settings *s, char **json, sl_error *err);
 /* `samplab replay` over the rows of steps (s->framework may be "all"). */
 int sl_api_replay(const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
                   const sl_api_settings *s, char **json, sl_error *err);
@@ -238,6 +311,74 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
 void sl_api_exact_audit_free(sl_api_exact_audit *a);
 /* `samplab exact`: the distribution s->framework or s->method induces on src. */
 int sl_api_exact(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err);
+
+/* `samplab power` as a struct: the fault families' smallest detected faults
+ * (or, with --fault mkl-seed-collision, the repeat test's closed form). */
+#define SL_API_MKL_FAULT "mkl-seed-collision"
+#define SL_API_MKL_FAULT_SUMMARY                                                                    \
+    "torch 2.0-2.6 pip wheels' MKL exponential_ (PyTorch issue #132395): every call opens an MKL " \
+    "MCG31m1 stream at one MT19937 word mod (2^31 - 1), so torch.multinomial(ones(26), 26) "       \
+    "reaches at most 2^31 - 2 permutations"
+typedef struct sl_api_power_family {
+    int run;                  /* asked for (all, or --fault F) */
+    int applies;              /* else why */
+    char why[512];
+    sl_stat_detect detect[SL_TEST_COUNT];
+    double at_t[2], at_tv[2], at_power[2][SL_TEST_COUNT]; /* temper: the power at T = 1.05 and 0.95 */
+} sl_api_power_family;
+typedef struct sl_api_power_result {
+    double alpha, target;
+    int repeats;              /* --fault mkl-seed-collision */
+    double orderings, m_null, m_fault;
+    sl_stat_repeats_power needed, at;
+    int has_at;               /* --n given: the power at N */
+    sl_api_ref ref;           /* the simulation's reference, its state and each family */
+    size_t n, trials;
+    int only;                 /* --fault F: that family, else -1 */
+    sl_stat_power s;
+    sl_api_power_family fam[SL_FAULT_COUNT];
+    uint64_t simulated;       /* samples simulated (when interrupted: so far) */
+    int loaded, inited;
+} sl_api_power_result;
+/* The settings checked as the command checks them, the reference read, the
+ * simulations run (one path for the command and the call). prog (may be NULL)
+ * is ticked as samples are simulated: SL_EINTR when it says stop. */
+int sl_api_power_run(const sl_api_src *src, int is_logits, const sl_api_settings *s, const sl_progress *prog,
+                     sl_api_power_result *r, sl_error *err);
+void sl_api_power_result_free(sl_api_power_result *r);
+char *sl_api_power_result_json(const sl_api_power_result *r);
+/* The name of fault family f's parameter ("fraction", "mass", "k", "T-1"). */
+const char *sl_api_power_theta_name(int fault);
+/* `samplab power`: src is --probs or --logits (none with s->fault mkl-seed-collision). */
+int sl_api_power(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err);
+
+/* `samplab calibrate` as a struct: K seeds' chi-square p-values and their KS test. */
+#define SL_API_CAL_BINS 10
+typedef struct sl_api_calibrate_result {
+    sl_api_ref ref;
+    const sl_draw_type *dt;
+    const sl_rng_type *rt;
+    size_t n, K;
+    sl_seed first;
+    sl_stat_cells cells;
+    double df;
+    double *pv;               /* K p-values */
+    uint64_t outside_total;
+    size_t lo_tail, hi_tail, hist[SL_API_CAL_BINS];
+    double D, ksp;
+    int suspect;              /* KS p < 0.001 or > 0.999: the command's exit 1 */
+    size_t done;              /* seeds done (when interrupted: so far) */
+    int loaded;
+} sl_api_calibrate_result;
+/* The settings checked as the command checks them, the reference read, the
+ * K samples drawn and tested. prog (may be NULL) is ticked with the seeds
+ * done, also within a seed's draws: SL_EINTR when it says stop. */
+int sl_api_calibrate_run(const sl_api_src *src, int is_logits, const sl_api_settings *s, const sl_progress *prog,
+                         sl_api_calibrate_result *r, sl_error *err);
+void sl_api_calibrate_result_free(sl_api_calibrate_result *r);
+char *sl_api_calibrate_result_json(const sl_api_calibrate_result *r);
+/* `samplab calibrate`: src is --probs or --logits. */
+int sl_api_calibrate(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err);
 
 void sl_api_free(void *p);
 /* SL_VERSION of the library loaded. */
@@ -322,6 +463,23 @@ typedef struct sl_api_gen {
 int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
                     const sl_api_settings *s, int allow_all, sl_api_gen *g, sl_error *err);
 void sl_api_gen_free(sl_api_gen *g);
+
+/* `samplab bench --framework F --logits ROWS` as a struct: the generation's
+ * replay and F's pipeline timed in this thread's CPU time (api/bench.c). */
+typedef struct sl_api_bench_result {
+    sl_api_gen g;             /* the framework, the rows, the settings */
+    size_t reps;              /* --n R repetitions (default 5), the best kept */
+    double replay;            /* seconds per step of the replay loop */
+    double pipe, pipe_s;      /* seconds per pipeline call: fresh buffers, a session's scratch; -1: none */
+    const char *cpu;          /* the CPU kernel it ran, for a framework that takes --cpu (else NULL) */
+    long *tokens;             /* the T tokens replayed */
+    int loaded;
+} sl_api_bench_result;
+int sl_api_bench_run(const sl_api_src *steps, int is_logits, const sl_api_settings *s, sl_api_bench_result *r,
+                     sl_error *err);
+void sl_api_bench_result_free(sl_api_bench_result *r);
+char *sl_api_bench_result_json(const sl_api_bench_result *r);
+int sl_api_bench(const sl_api_src *steps, int is_logits, const sl_api_settings *s, char **json, sl_error *err);
 
 /* ---------------------------------------------------------------- check (api/check.c) */
 

@@ -51,6 +51,9 @@ const sl_cli_option sl_cli_options[SL_CLI_OPT_COUNT] = {
         "T <= 0) or pr15704 (the 2025-08 commit: no draw for one candidate)"),
     OPT(SL_CLI_RAND, "--rand", SL_CLI_STRING, SL_CLI_G_FRAMEWORK, SL_OPT_RAND_VERSION, "0.8|0.9|0.10",
         "candle: Rust rand's WeightedIndex<f32> (they differ for subnormal totals)"),
+    OPT(SL_CLI_OLLAMA, "--ollama", SL_CLI_STRING, SL_CLI_G_FRAMEWORK, SL_OPT_OLLAMA_VERSION, "0.24",
+        "ollama: 0.24 is Ollama's own Go sampler (v0.6.3 to v0.25); the default, Ollama\n"
+        "v0.30+ (llama-server's chain), is not modelled yet"),
     OPT(SL_CLI_CPU, "--cpu", SL_CLI_STRING, SL_CLI_G_FRAMEWORK, SL_OPT_CPU, "avx2|avx512",
         "hf, vllm: torch's CPU kernel, which orders softmax's sum (default: the one torch 2.x\n"
         "picks on this CPU, as ATEN_CPU_CAPABILITY would; torch 1.13: avx2)"),
@@ -172,13 +175,15 @@ static const sl_cli_take logits_cmd_takes[] = {
     END,
 };
 static const sl_cli_take pipeline_takes[] = {
-    OH(SL_CLI_FRAMEWORK, "the pipeline: hf, llamacpp, vllm, tutorial, candle"),
+    OH(SL_CLI_FRAMEWORK, "the pipeline: hf, llamacpp, vllm, tutorial, candle, ollama"),
     O(SL_CLI_SAMPLERS),
     O(SL_CLI_SAMPLING_SEQ),
+    O(SL_CLI_OLLAMA),
     END,
 };
 static const sl_cli_take compare_takes[] = {
     O(SL_CLI_FRAMEWORKS),
+    OH(SL_CLI_OLLAMA, "include ollama: 0.24, its Go sampler (with Ollama's defaults for what is left out)"),
     O(SL_CLI_TOP),
     END,
 };
@@ -228,7 +233,7 @@ static const sl_cli_take calibrate_takes[] = {
     END,
 };
 static const sl_cli_take exact_takes[] = {
-    OH(SL_CLI_FRAMEWORK, "candle, numpy, numpy-legacy, torch, llamacpp, gsl"),
+    OH(SL_CLI_FRAMEWORK, "candle, numpy, numpy-legacy, torch, llamacpp, gsl, ollama"),
     OH(SL_CLI_METHOD, "cdf, alias, linear"),
     OH(SL_CLI_RNG, "for a method: any 32- or 64-bit source (default pcg32); for gsl: gsl:mt19937 ..."),
     G(SL_CLI_G_SOURCE),
@@ -239,6 +244,7 @@ static const sl_cli_take exact_takes[] = {
     OH(SL_CLI_DTYPE, "the precision torch and numpy receive"),
     OH(SL_CLI_RAND, "candle: the rand release counted (0.9 default, 0.10: the same; 0.8 shrinks\n"
                     "the uniform's scale for subnormal totals)"),
+    OH(SL_CLI_OLLAMA, "ollama: 0.24 (its Go sampler over all tokens at --temperature)"),
     OH(SL_CLI_TOKENS, "one line per token: ideal, induced, count/2^bits, relative error"),
     OH(SL_CLI_JSON, "one object, induced probabilities as exact rationals \"numerator/2^bits\""),
     O(SL_CLI_REPORT_DATA),
@@ -272,6 +278,7 @@ static const sl_cli_take gen_takes[] = {
     O(SL_CLI_TORCH),
     O(SL_CLI_LLAMACPP),
     O(SL_CLI_RAND),
+    O(SL_CLI_OLLAMA),
     O(SL_CLI_CPU),
     O(SL_CLI_SIMD_SUM),
     G(SL_CLI_G_SAMPLING),
@@ -420,14 +427,6 @@ static int read_value(const sl_cli_option *o, const char *text, sl_cli_arg *a, c
     }
 }
 
-static int parse_value(const char *cmd, const sl_cli_option *o, const char *text, sl_cli_arg *a)
-{
-    char why[2 * SL_CLI_ESC_MAX];
-    if (read_value(o, text, a, why, sizeof why))
-        return sl_cli_errf("samplab %s: %s\n", cmd, why);
-    return 0;
-}
-
 int sl_cli_value_check(sl_cli_opt o, const char *text, char *why, size_t n)
 {
     sl_cli_arg a;
@@ -455,10 +454,63 @@ static sl_cli_opt find(const sl_cli_spec *s, const char *word, int *taken)
     return other;
 }
 
+/* One option word w (and its value text, NULL for none) into p, with the
+ * command line's checks: 0, or 2 with msg[0..n) the line it prints. */
+static int set_word(sl_cli_parsed *p, int pos, const char *w, const char *text, char *msg, size_t n)
+{
+    const sl_cli_spec *s = p->spec;
+    const char *cmd = s->name;
+    char e[SL_CLI_ESC_MAX];
+    int taken;
+    sl_cli_opt id = find(s, w, &taken);
+    if (id == SL_CLI_NONE) {
+        snprintf(msg, n, "samplab %s: unknown option '%s' (samplab %s --help)", cmd, sl_cli_esc(w, e, sizeof e), cmd);
+        return 2;
+    }
+    const sl_cli_option *o = &sl_cli_options[id];
+    if (!taken) {
+        snprintf(msg, n, "samplab %s: %s is not an option of %s (samplab %s --help)", cmd, o->name, cmd, cmd);
+        return 2;
+    }
+    sl_cli_arg *a = &p->a[id];
+    if (a->given) {
+        snprintf(msg, n, "samplab %s: %s given twice", cmd, o->name);
+        return 2;
+    }
+    a->given = 1;
+    a->pos = pos;
+    if (o->kind == SL_CLI_FLAG)
+        return 0;
+    if (!text) {
+        snprintf(msg, n, "samplab %s: %s needs a value", cmd, o->name);
+        return 2;
+    }
+    /* "--probs --method cdf" forgot the value: say so, rather than read "--method" as a
+     * file name and complain about "cdf". A lone "-" (stdin) or "-1,2" stays a value. */
+    if (text[0] == '-' && text[1] == '-' && text[2] != '\0') {
+        snprintf(msg, n, "samplab %s: %s needs a value, not the option '%s'", cmd, o->name, sl_cli_esc(text, e, sizeof e));
+        return 2;
+    }
+    a->text = text;
+    char why[2 * SL_CLI_ESC_MAX];
+    if (read_value(o, a->text, a, why, sizeof why)) {
+        snprintf(msg, n, "samplab %s: %s", cmd, why);
+        return 2;
+    }
+    return 0;
+}
+
+/* Whether word w is a flag of s (no value word follows it). */
+static int is_flag(const sl_cli_spec *s, const char *w)
+{
+    int taken;
+    sl_cli_opt id = find(s, w, &taken);
+    return id != SL_CLI_NONE && taken && sl_cli_options[id].kind == SL_CLI_FLAG;
+}
+
 static int parse(const sl_cli_spec *s, int argc, char **argv, sl_cli_parsed *p)
 {
-    const char *cmd = s->name;
-    char e[SL_CLI_ESC_MAX], e2[SL_CLI_ESC_MAX];
+    char msg[4 * SL_CLI_ESC_MAX];
     memset(p, 0, sizeof *p);
     p->spec = s;
     for (int i = 1; i < argc; i++) {
@@ -467,44 +519,29 @@ static int parse(const sl_cli_spec *s, int argc, char **argv, sl_cli_parsed *p)
             p->help = 1;
             return 0;
         }
-        int taken;
-        sl_cli_opt id = find(s, w, &taken);
-        if (id == SL_CLI_NONE) {
-            sl_cli_errf("samplab %s: unknown option '%s' (samplab %s --help)\n", cmd, sl_cli_esc(w, e, sizeof e),
-                    cmd);
-            return 2;
-        }
-        const sl_cli_option *o = &sl_cli_options[id];
-        if (!taken) {
-            sl_cli_errf("samplab %s: %s is not an option of %s (samplab %s --help)\n", cmd, o->name, cmd, cmd);
-            return 2;
-        }
-        sl_cli_arg *a = &p->a[id];
-        if (a->given) {
-            sl_cli_errf("samplab %s: %s given twice\n", cmd, o->name);
-            return 2;
-        }
-        a->given = 1;
-        a->pos = i;
-        if (o->kind == SL_CLI_FLAG)
-            continue;
-        if (i + 1 >= argc) {
-            sl_cli_errf("samplab %s: %s needs a value\n", cmd, o->name);
-            return 2;
-        }
-        /* "--probs --method cdf" forgot the value: say so, rather than read "--method" as a
-         * file name and complain about "cdf". A lone "-" (stdin) or "-1,2" stays a value. */
-        const char *v = argv[i + 1];
-        if (v[0] == '-' && v[1] == '-' && v[2] != '\0') {
-            sl_cli_errf("samplab %s: %s needs a value, not the option '%s'\n", cmd, o->name,
-                    sl_cli_esc(v, e2, sizeof e2));
-            return 2;
-        }
-        a->text = argv[++i];
-        if (parse_value(cmd, o, a->text, a))
-            return 2;
+        int flag = is_flag(s, w);
+        const char *text = !flag && i + 1 < argc ? argv[i + 1] : NULL;
+        if (set_word(p, i, w, text, msg, sizeof msg))
+            return sl_cli_errf("%s\n", msg);
+        if (!flag)
+            i++;
     }
     return 0;
+}
+
+int sl_cli_parsed_init(sl_cli_parsed *p, const char *cmd)
+{
+    memset(p, 0, sizeof *p);
+    p->spec = sl_cli_spec_lookup(cmd);
+    return p->spec ? 0 : 2;
+}
+
+int sl_cli_parsed_set(sl_cli_parsed *p, const char *word, const char *text, char *msg, size_t n)
+{
+    int pos = 1;
+    for (int o = SL_CLI_NONE + 1; o < SL_CLI_OPT_COUNT; o++)
+        pos += p->a[o].given;
+    return set_word(p, pos, word, text, msg, n);
 }
 
 int sl_cli_parse(const char *cmd, int argc, char **argv, void (*help)(FILE *), sl_cli_parsed *p)
@@ -613,6 +650,7 @@ void sl_cli_settings_from(const sl_cli_parsed *p, sl_api_settings *s)
     s->torch_build = v[SL_CLI_TORCH_BUILD].text;
     s->llamacpp = v[SL_CLI_LLAMACPP].text;
     s->rand = v[SL_CLI_RAND].text;
+    s->ollama = v[SL_CLI_OLLAMA].text;
     s->cpu = v[SL_CLI_CPU].text;
     s->context = v[SL_CLI_CONTEXT].text;
     sl_cli_logits_from(p, &la);
@@ -629,6 +667,16 @@ void sl_cli_settings_from(const sl_cli_parsed *p, sl_api_settings *s)
     s->counts_file = v[SL_CLI_COUNTS_FILE].text;
     s->samplers = v[SL_CLI_SAMPLERS].text;
     s->sampling_seq = v[SL_CLI_SAMPLING_SEQ].text;
+    s->has_target = v[SL_CLI_TARGET].given;
+    s->target = v[SL_CLI_TARGET].d;
+    s->target_text = v[SL_CLI_TARGET].text;
+    s->fault = v[SL_CLI_FAULT].text;
+    s->has_seeds = v[SL_CLI_SEEDS].given;
+    s->seeds = v[SL_CLI_SEEDS].size;
+    s->first_seed = v[SL_CLI_FIRST_SEED].text;
+    s->frameworks = v[SL_CLI_FRAMEWORKS].text;
+    s->has_top = v[SL_CLI_TOP].given;
+    s->top = v[SL_CLI_TOP].size;
 }
 
 int sl_cli_parse_call(const char *cmd, int argc, char **argv, void (*help)(FILE *), sl_cli_parsed *p,

@@ -70,7 +70,7 @@ int sl_cli_interrupt_exit(const char *cmd, uint64_t done, const char *unit, cons
 typedef enum sl_cli_opt {
     SL_CLI_NONE,
     SL_CLI_PROBS, SL_CLI_LOGITS, SL_CLI_TEMPERATURE, SL_CLI_TOP_K, SL_CLI_TOP_P, SL_CLI_MIN_P,
-    SL_CLI_FRAMEWORK, SL_CLI_NUM_SAMPLES, SL_CLI_REPLACEMENT, SL_CLI_DTYPE, SL_CLI_TORCH, SL_CLI_TORCH_BUILD, SL_CLI_LLAMACPP, SL_CLI_RAND, SL_CLI_CPU, SL_CLI_SIMD_SUM,
+    SL_CLI_FRAMEWORK, SL_CLI_NUM_SAMPLES, SL_CLI_REPLACEMENT, SL_CLI_DTYPE, SL_CLI_TORCH, SL_CLI_TORCH_BUILD, SL_CLI_LLAMACPP, SL_CLI_RAND, SL_CLI_OLLAMA, SL_CLI_CPU, SL_CLI_SIMD_SUM,
     SL_CLI_TYPICAL, SL_CLI_REPETITION_PENALTY, SL_CLI_CONTEXT, SL_CLI_MIN_KEEP, SL_CLI_DEFAULTS,
     SL_CLI_PENALTY_LAST_N, SL_CLI_FREQUENCY_PENALTY, SL_CLI_PRESENCE_PENALTY, SL_CLI_SAMPLERS, SL_CLI_SAMPLING_SEQ,
     SL_CLI_XTC_PROBABILITY, SL_CLI_XTC_THRESHOLD, SL_CLI_TOP_NSIGMA, SL_CLI_DYNATEMP_RANGE, SL_CLI_DYNATEMP_EXP,
@@ -148,6 +148,12 @@ typedef struct sl_cli_parsed {
  * printing the one line that says what is wrong: an option given twice, one
  * cmd does not take, an unknown word, a missing value, a malformed number. */
 int sl_cli_parse(const char *cmd, int argc, char **argv, void (*help)(FILE *), sl_cli_parsed *p);
+/* A parsed command line filled in without argv (a sweep's points): init for
+ * command cmd (2 if there is none), then each option word ("--top-k") with its
+ * value text (NULL for a flag) through the parser's own checks, in order: 0, or
+ * 2 with msg[0..n) the line the command line prints for that word. */
+int sl_cli_parsed_init(sl_cli_parsed *p, const char *cmd);
+int sl_cli_parsed_set(sl_cli_parsed *p, const char *word, const char *text, char *msg, size_t n);
 /* The first given option (table order) of `groups` whose SL_OPT_* bit is not
  * in `accepts`, or SL_CLI_NONE. */
 sl_cli_opt sl_cli_refused(const sl_cli_parsed *p, unsigned groups, unsigned accepts);
@@ -166,6 +172,11 @@ void sl_cli_help_options(FILE *f, const sl_cli_spec *s, const char *title);
  * escape) goes through sl_base_esc; the line ends in one newline; a long one
  * keeps its head and its tail. Returns 2. */
 int sl_cli_errf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The framework's remark on these settings (its type's note hook), as
+ * "samplab CMD: note: ..." on stderr; nothing when it has none. */
+void sl_cli_fw_note(const char *cmd, const sl_api_settings *s);
+/* The line sl_cli_errf prints for msg (without its newline) into out[0..n). */
+void sl_cli_err_line(const char *msg, char *out, size_t n);
 /* Whether text is a value option o takes, as the command line reads it (a number
  * in range for a numeric option; any text otherwise): 0, or 2 with why[0..n) the
  * command's words ("--n takes a non-negative integer, not 'abc'"). */
@@ -208,7 +219,7 @@ void sl_cli_ref_from(const sl_cli_parsed *p, sl_api_ref_opts *o);
 
 
 /* `samplab sweep` (sweep*.c): a study spec expanded into grid points, each
- * point one in-process run of a subcommand whose --json line is kept. */
+ * point one in-process library call whose --json object is kept. */
 #define SL_CLI_SWEEP_MAX_POINTS 100000000
 struct json_t;
 typedef struct sl_cli_sweep_study {
@@ -250,9 +261,9 @@ sl_cli_opt sl_cli_sweep_option(const char *key);
 extern const char *const sl_cli_sweep_jobs[];
 const char *sl_cli_sweep_number(double v, char *buf, size_t n);
 int sl_cli_sweep_value(const struct json_t *v, char *buf, size_t n, const char **out);
-/* Runs point i in this process (tmpdir: where a gof chain keeps its two files);
- * returns its result line (malloc'd, no newline), NULL when out of memory. */
-char *sl_cli_sweep_job(const sl_cli_sweep *sw, size_t i, const char *tmpdir);
+/* Runs point i in this process, through the library calls in memory; returns
+ * its result line (malloc'd, no newline), NULL when out of memory. */
+char *sl_cli_sweep_job(const sl_cli_sweep *sw, size_t i);
 /* Under mpirun: 1 if this process is one rank of several (env of Open MPI / PMIx). */
 int sl_cli_sweep_mpi_launched(void);
 /* A run: the spec, the output folder, the records gathered so far (rank 0),
@@ -266,14 +277,13 @@ typedef struct sl_cli_sweep_run {
     size_t n_resumed;             /* points taken from the checkpoint */
     int rank;
     FILE *ckpt;                   /* DIR/checkpoint/rank-R.jsonl, appended to */
-    char tmpdir[4096];            /* this rank's scratch folder */
     FILE *progress;               /* stderr when it is a terminal, else NULL */
     double t0, last;              /* seconds: start, last progress line */
     int interrupted;              /* a point stopped by Ctrl-C: not recorded */
 } sl_cli_sweep_run;
 /* sweep.c: the steps a serial run and an MPI run share. */
 int sl_cli_sweep_setup(sl_cli_sweep_run *r);   /* the folder and the checkpoint (rank 0) */
-int sl_cli_sweep_open_rank(sl_cli_sweep_run *r); /* this rank's checkpoint file and scratch */
+int sl_cli_sweep_open_rank(sl_cli_sweep_run *r); /* this rank's checkpoint file */
 char *sl_cli_sweep_do(sl_cli_sweep_run *r, size_t i); /* run, then append to the checkpoint */
 void sl_cli_sweep_progress(sl_cli_sweep_run *r, size_t done, int last);
 int sl_cli_sweep_finish(sl_cli_sweep_run *r);  /* the result set, swapped into DIR (rank 0) */

@@ -435,6 +435,15 @@ static int llamacpp_run(const float *lf, const double *ld, size_t V, const sl_lo
     return SL_OK;
 }
 
+/* common_params_sampling's values (0.7.0), as llamacpp_run applies them under --defaults */
+static void llamacpp_defaults_explicit(sl_logits_cfg *c)
+{
+    if (!c->has_top_k) { c->has_top_k = 1; c->top_k = 40; }
+    if (!c->has_top_p) { c->has_top_p = 1; c->top_p = 0.95; }
+    if (!c->has_min_p) { c->has_min_p = 1; c->min_p = 0.05; }
+    if (!c->has_temperature) { c->has_temperature = 1; c->temperature = 0.8; }
+}
+
 const sl_logits_pipeline_type sl_logits_pipeline_llamacpp_type = {
     "llamacpp",
     "llama.cpp default chain: penalties (last N) -> top-k (exactly k) -> typical -> top-p -> min-p (logit space) "
@@ -442,4 +451,8 @@ const sl_logits_pipeline_type sl_logits_pipeline_llamacpp_type = {
     SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
         SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS | SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE | SL_OPT_ORDER,
     llamacpp_run,
+    SL_LOGITS_TRAIT_MIN_P_BEFORE_T,
+    llamacpp_defaults_explicit,
+    NULL,
+    NULL,
 };

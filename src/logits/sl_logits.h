@@ -124,7 +124,8 @@ enum {
 enum {
     SL_OPT_LAST_N = 1u << 20,        /* --penalty-last-n (llama.cpp) */
     SL_OPT_FREQ_PRESENCE = 1u << 21, /* --frequency-penalty, --presence-penalty (llama.cpp) */
-    SL_OPT_ORDER = 1u << 22          /* --samplers, --sampling-seq (llama.cpp's stage order) */
+    SL_OPT_ORDER = 1u << 22,         /* --samplers, --sampling-seq (llama.cpp's stage order) */
+    SL_OPT_OLLAMA_VERSION = 1u << 23 /* --ollama (Ollama's release line) */
 };
 
 /* The most stages a user-given llama.cpp chain may hold (llama.cpp has no limit). */
@@ -200,12 +201,42 @@ typedef struct sl_logits_result {
     int borrowed;           /* 1: probs and kept belong to the run's sl_logits_work */
 } sl_logits_result;
 
+/* What a pipeline's order implies for settings translated between frameworks
+ * (api/compare.c asks these instead of naming frameworks). */
+enum {
+    /* no temperature given is the argmax, whatever top-k and top-p say
+     * (candle 0.11's LogitsProcessor::new(seed, None, ..)) */
+    SL_LOGITS_TRAIT_ARGMAX_UNSET_T = 1u << 0,
+    /* min-p filters the logits before the temperature (llama.cpp's chain), so a
+     * min-p m there is m^(1/T) after it */
+    SL_LOGITS_TRAIT_MIN_P_BEFORE_T = 1u << 1,
+    /* temperature, then top-k, then top-p over the renormalised top k
+     * (transformers' warpers, vLLM V1, the tutorial) */
+    SL_LOGITS_TRAIT_TOP_P_RENORMED = 1u << 2,
+    /* top-p over the raw top-k mass, not renormalised (candle's TopKThenTopP) */
+    SL_LOGITS_TRAIT_TOP_P_RAW_MASS = 1u << 3,
+    /* every setting left out takes the engine's own default, always (Ollama's
+     * DefaultOptions): its defaults_explicit applies without --defaults, and no
+     * settings of its own reproduce another framework's result */
+    SL_LOGITS_TRAIT_OWN_DEFAULTS = 1u << 4,
+    /* compared only when its release option is given (--ollama 0.24: the one line modelled) */
+    SL_LOGITS_TRAIT_NEEDS_VARIANT = 1u << 5,
+};
+
 typedef struct sl_logits_pipeline_type {
     const char *name;
     const char *summary;    /* one line: the order and where it comes from */
     unsigned accepts;       /* SL_OPT_* bits of samplab.h */
     int (*run)(const float *lf, const double *ld, size_t V, const sl_logits_cfg *cfg,
                sl_logits_result *out, sl_error *err);
+    unsigned traits;        /* SL_LOGITS_TRAIT_* */
+    /* --defaults as explicit settings: sets in c each unset setting the
+     * framework fills in under --defaults (NULL: it fills in none). */
+    void (*defaults_explicit)(sl_logits_cfg *c);
+    /* A remark on settings c for `samplab pipeline` (static text), or NULL. */
+    const char *(*note)(const sl_logits_cfg *c);
+    /* Remarks for `samplab compare` on the settings c it ran with, at most max lines into out; returns how many. */
+    size_t (*compare_notes)(const sl_logits_cfg *c, char (*out)[512], size_t max);
 } sl_logits_pipeline_type;
 
 extern const sl_logits_pipeline_type sl_logits_pipeline_hf_type;
@@ -213,6 +244,8 @@ extern const sl_logits_pipeline_type sl_logits_pipeline_llamacpp_type;
 extern const sl_logits_pipeline_type sl_logits_pipeline_vllm_type;
 extern const sl_logits_pipeline_type sl_logits_pipeline_tutorial_type;
 extern const sl_logits_pipeline_type sl_logits_pipeline_candle_type;
+/* Ollama 0.24's Go sampler (logits/ollama.c), run with --ollama 0.24 only. */
+extern const sl_logits_pipeline_type sl_logits_pipeline_ollama_type;
 extern const sl_logits_pipeline_type *const sl_logits_pipeline_types[]; /* NULL-terminated */
 const sl_logits_pipeline_type *sl_logits_pipeline_lookup(const char *name);
 
@@ -226,6 +259,50 @@ int sl_logits_result_alloc(sl_logits_result *r, size_t V, sl_error *err);
 /* The same, not zeroed: for a pipeline that writes every entry. With w, probs
  * and kept are w's buffers 8 and 9 (r->borrowed), valid until w's next run. */
 int sl_logits_result_alloc_raw(sl_logits_result *r, size_t V, sl_logits_work *w, sl_error *err);
+
+/* ---- Ollama's Go sampler, v0.6.3 to v0.25.0-rc0 (logits/ollama.c) */
+
+/* Go's sample.token: the id and a float32 value (a logit, then a probability). */
+typedef struct sl_logits_go_tok {
+    float value;
+    int32_t id;
+} sl_logits_go_tok;
+
+/* Go's math.Exp on amd64 (src/math/exp_amd64.s), bit for bit: fma_path 1 is
+ * its AVX+FMA path (cpu.X86.HasAVX && HasFMA), 0 its SSE2 path. */
+double sl_logits_go_exp(double x, int fma_path);
+/* slices.SortFunc(t, descending value) as Go's pdqsortCmpFunc orders it, ties included. */
+void sl_logits_go_sort_desc(sl_logits_go_tok *t, size_t n);
+/* Ollama's topK: k <= 0 or k >= n sorts all of ts (returns n); otherwise the
+ * container/heap min-heap of k (heap: k entries of scratch) leaves the k kept
+ * tokens in ts[0..k) in descending order, its ties in the heap's order. */
+size_t sl_logits_ollama_topk(sl_logits_go_tok *ts, size_t n, long k, sl_logits_go_tok *heap);
+
+/* NewSampler's settings after its clamps (float32 as Ollama's Options hold them). */
+typedef struct sl_logits_ollama_cfg {
+    float temperature, top_p, min_p;
+    long top_k;
+    int fma;                  /* math.Exp's amd64 path: 1 AVX+FMA, 0 SSE2 */
+} sl_logits_ollama_cfg;
+/* Ollama's defaults for options not given (DefaultOptions: temperature 0.8,
+ * top_k 40, top_p 0.9, min_p 0), then NewSampler's clamps (T < 0 is 0; top_p
+ * and min_p into [0, 1]; top_k as given, <= 0 meaning all). Penalties are not
+ * read: the Go sampler has none. */
+void sl_logits_ollama_cfg_make(const sl_logits_cfg *c, int fma_path, sl_logits_ollama_cfg *o);
+
+/* What Sampler.sample leaves before its draw. */
+typedef struct sl_logits_ollama_out {
+    int greedy;               /* temperature 0: greedy_id, no draw */
+    long greedy_id;
+    sl_logits_go_tok *tok;    /* the tokens the draw walks, n of them, probabilities in order */
+    size_t n;
+    float total;              /* their float32 running sum */
+    int nan_sum;              /* total is NaN: Sample's "logits sum to NaN" (after its draw) */
+} sl_logits_ollama_out;
+/* Sampler.sample up to the draw over logits[0..V): ts and heap are V entries
+ * of scratch (out->tok points into ts). SL_EINVAL for V = 0 (Sample's "no logits"). */
+int sl_logits_ollama_apply(const float *logits, size_t V, const sl_logits_ollama_cfg *cfg, sl_logits_go_tok *ts,
+                           sl_logits_go_tok *heap, sl_logits_ollama_out *out);
 
 /* ---- shared float32 kernels (logits/f32.c), as torch's CPU ops compute them */
 

@@ -149,4 +149,8 @@ const sl_logits_pipeline_type sl_logits_pipeline_tutorial_type = {
     "(p >= minP*max) -> softmax, float64",
     SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P,
     tut_run,
+    SL_LOGITS_TRAIT_TOP_P_RENORMED,
+    NULL,
+    NULL,
+    NULL,
 };
