@@ -52,7 +52,7 @@ static sl_logits_cfg cmp_cfg_for(const sl_logits_pipeline_type *t, const sl_logi
 static sl_logits_cfg cmp_explicit(const sl_logits_pipeline_type *t, const sl_logits_cfg *c)
 {
     sl_logits_cfg d = *c;
-    if (c->defaults && t->defaults_explicit)
+    if ((c->defaults || (t->traits & SL_LOGITS_TRAIT_OWN_DEFAULTS)) && t->defaults_explicit)
         t->defaults_explicit(&d);
     return d;
 }
@@ -211,6 +211,8 @@ static int cmp_translate(const cmp_words *w, const sl_vec *v, const sl_logits_cf
                          const sl_logits_pipeline_type *x, sl_api_compare_tr *out, sl_error *err)
 {
     memset(out, 0, sizeof *out);
+    if (x->traits & SL_LOGITS_TRAIT_OWN_DEFAULTS)
+        return 0; /* it fills every setting left out with its own: none of its own reproduce y's */
     sl_logits_cfg cand[6];
     char scope[6][128];
     int n = 0;
@@ -381,13 +383,13 @@ static void cmp_notes(sl_api_compare_result *r)
 /* The options of the sampling groups (the settings each framework has or lacks). */
 #define CMP_SETTINGS                                                                                           \
     (SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL | SL_OPT_PENALTY |       \
-     SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS | SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE)
+     SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS | SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE | SL_OPT_ORDER)
 
 /* The frameworks: those of s->frameworks, or every one that has each setting given (the others skipped). */
 static int cmp_choose(const sl_api_settings *s, sl_api_compare_result *r, sl_error *err)
 {
     sl_api_settings q = *s; /* only the settings count: not the options of the framework group */
-    q.dtype = q.torch = q.torch_build = q.llamacpp = q.rand = q.cpu = NULL;
+    q.dtype = q.torch = q.torch_build = q.llamacpp = q.rand = q.ollama = q.cpu = NULL;
     q.has_num_samples = q.replacement = q.simd_sum = 0;
     if (s->frameworks) {
         char buf[256];
@@ -400,6 +402,9 @@ static int cmp_choose(const sl_api_settings *s, sl_api_compare_result *r, sl_err
             const char *miss = sl_api_refused(&q, 1, t->accepts | ~CMP_SETTINGS);
             if (miss)
                 return FAIL("%s is not an option of framework %s", miss, sl_base_esc_str(t->name, e, sizeof e));
+            if ((t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT) && !s->ollama)
+                return FAIL("framework %s: samplab models only --ollama 0.24 so far (Ollama v0.30+ is not modelled "
+                            "by samplab)", sl_base_esc_str(t->name, e, sizeof e));
             int dup = 0;
             for (size_t j = 0; j < r->nfw; j++)
                 dup |= r->fw[j].t == t;
@@ -413,6 +418,8 @@ static int cmp_choose(const sl_api_settings *s, sl_api_compare_result *r, sl_err
     for (size_t i = 0; sl_logits_pipeline_types[i] && r->nfw < CMP_MAX; i++) {
         const sl_logits_pipeline_type *t = sl_logits_pipeline_types[i];
         unsigned bit = 0;
+        if ((t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT) && !s->ollama)
+            continue; /* only when asked for: --ollama 0.24 */
         if (sl_api_refused_bit(&q, 1, t->accepts | ~CMP_SETTINGS, &bit)) {
             /* the output names the setting as a whole: "--repetition-penalty/--context" */
             sl_api_compare_skip *k = &r->skip[r->nskip++];
@@ -461,6 +468,10 @@ int sl_api_compare_run(const sl_api_src *src, const sl_api_settings *s, sl_api_c
 {
     sl_api_or_defaults(&s, &src);
     memset(r, 0, sizeof *r);
+    if (s->ollama && strcmp(s->ollama, "0.24")) {
+        char e0[1024];
+        return FAIL("%s takes 0.24, not '%s'", SL_API_NAME(OLLAMA), sl_base_esc_str(s->ollama, e0, sizeof e0));
+    }
     r->ntop = s->has_top ? s->top : 5;
     if (r->ntop > 100)
         r->ntop = 100;

@@ -100,6 +100,7 @@ static unsigned audit_takes(const sl_fw_type *ft)
     if (!ft)
         return own;
     return own | (ft->accepts & (SL_OPT_REPLACEMENT | SL_OPT_DTYPE | SL_OPT_VARIANT | SL_OPT_RAND_VERSION |
+                                 SL_OPT_OLLAMA_VERSION |
                                  (ft->exact_for ? SL_OPT_NUM_SAMPLES : 0)));
 }
 
@@ -141,9 +142,12 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
             fo.replacement = s->replacement;
             fo.k = k;
             /* the release line the framework names (--torch for torch, --rand for candle) */
-            int rand = ft->variant_bit == SL_OPT_RAND_VERSION;
-            fo.variant = rand ? s->rand : s->torch;
-            fo.variant_opt = sl_api_options[rand ? SL_API_OPT_RAND : SL_API_OPT_TORCH].name;
+            int rand = ft->variant_bit == SL_OPT_RAND_VERSION, oll = ft->variant_bit == SL_OPT_OLLAMA_VERSION;
+            fo.variant = rand ? s->rand : oll ? s->ollama : s->torch;
+            fo.variant_opt = sl_api_options[rand ? SL_API_OPT_RAND : oll ? SL_API_OPT_OLLAMA : SL_API_OPT_TORCH].name;
+            if (oll && !s->ollama)
+                return sl_base_error_set(err, SL_EINVAL, "samplab exact: framework ollama: samplab models only "
+                                         "%s 0.24 so far (Ollama v0.30+ is not modelled by samplab)", fo.variant_opt);
             const sl_fw_variant *var;
             sl_error verr;
             if (sl_fw_variant_find(ft, fo.variant, fo.variant_opt, &var, &verr))
@@ -193,9 +197,9 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
     if (!t)
         return sl_base_error_set(err, SL_EINVAL, "samplab exact: unknown %s '%s' (samplab exact --help)",
                                  framework ? "framework" : "method", name);
-    if (t == &sl_draw_llama_dist_exact && !is_logits)
-        return sl_base_error_set(err, SL_EINVAL, "samplab exact: llama.cpp's dist sampler takes --logits (it "
-                                 "computes its own softmax)");
+    if ((t == &sl_draw_llama_dist_exact || t == &sl_fw_ollama_exact) && !is_logits)
+        return sl_base_error_set(err, SL_EINVAL, "samplab exact: %s takes --logits (it computes its own softmax)",
+                                 t == &sl_fw_ollama_exact ? "Ollama's Go sampler" : "llama.cpp's dist sampler");
     sl_stat_exact_input in;
     memset(&in, 0, sizeof in);
     sl_fw_opts dt; /* --dtype, read as draw reads it */
@@ -242,15 +246,17 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
         }
         in.d = pd;
         in.f = pf;
-        if (t == &sl_draw_llama_dist_exact) {
-            /* llama.cpp's temperature sampler: logit /= temp, in float32 */
+        if (t == &sl_draw_llama_dist_exact || t == &sl_fw_ollama_exact) {
+            /* llama.cpp's temperature sampler: logit /= temp, in float32; Ollama's
+             * temperature(): value / max(temp, 1e-7), in float32 */
+            float ft = t == &sl_fw_ollama_exact && (float)temperature < 1e-7f ? 1e-7f : (float)temperature;
             lg = malloc(vec->n * sizeof *lg);
             if (!lg) {
                 rc = sl_base_error_set(err, SL_ENOMEM, "samplab exact: out of memory");
                 goto out;
             }
             for (size_t i = 0; i < vec->n; i++)
-                lg[i] = has_t ? vec->f[i] / (float)temperature : vec->f[i];
+                lg[i] = has_t ? vec->f[i] / ft : vec->f[i];
             in.logits_f = lg;
         }
     }

@@ -242,8 +242,8 @@ int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl
     fo->replacement = s->replacement;
     fo->simd_sum = s->simd_sum;
     /* the release-line options all name the framework's variant; each is taken only by its framework */
-    fo->variant = s->torch ? s->torch : s->llamacpp ? s->llamacpp : s->rand;
-    fo->variant_opt = sl_api_options[s->torch ? SL_API_OPT_TORCH : s->llamacpp ? SL_API_OPT_LLAMACPP : SL_API_OPT_RAND].name;
+    fo->variant = s->torch ? s->torch : s->llamacpp ? s->llamacpp : s->rand ? s->rand : s->ollama;
+    fo->variant_opt = sl_api_options[s->torch ? SL_API_OPT_TORCH : s->llamacpp ? SL_API_OPT_LLAMACPP : s->rand ? SL_API_OPT_RAND : SL_API_OPT_OLLAMA].name;
     fo->cfg.cpu = SL_CPU_AUTO;
     if (s->cpu) {
         if (!strcmp(s->cpu, "avx2"))

@@ -104,9 +104,11 @@ typedef enum sl_api_opt {
     SL_API_OPT_NONE,
     SL_API_OPT_PROBS, SL_API_OPT_LOGITS, SL_API_OPT_TEMPERATURE, SL_API_OPT_TOP_K, SL_API_OPT_TOP_P, SL_API_OPT_MIN_P,
     SL_API_OPT_FRAMEWORK, SL_API_OPT_NUM_SAMPLES, SL_API_OPT_REPLACEMENT, SL_API_OPT_DTYPE, SL_API_OPT_TORCH,
-    SL_API_OPT_TORCH_BUILD, SL_API_OPT_LLAMACPP, SL_API_OPT_RAND, SL_API_OPT_CPU, SL_API_OPT_SIMD_SUM,
+    SL_API_OPT_TORCH_BUILD, SL_API_OPT_LLAMACPP, SL_API_OPT_RAND, SL_API_OPT_OLLAMA, SL_API_OPT_CPU, SL_API_OPT_SIMD_SUM,
     SL_API_OPT_TYPICAL, SL_API_OPT_REPETITION_PENALTY, SL_API_OPT_CONTEXT, SL_API_OPT_MIN_KEEP, SL_API_OPT_DEFAULTS,
-    SL_API_OPT_PENALTY_LAST_N, SL_API_OPT_FREQUENCY_PENALTY, SL_API_OPT_PRESENCE_PENALTY, SL_API_OPT_SAMPLERS,
+    SL_API_OPT_PENALTY_LAST_N, SL_API_OPT_FREQUENCY_PENALTY, SL_API_OPT_PRESENCE_PENALTY,
+    SL_API_OPT_XTC_PROBABILITY, SL_API_OPT_XTC_THRESHOLD, SL_API_OPT_TOP_NSIGMA, SL_API_OPT_DYNATEMP_RANGE,
+    SL_API_OPT_DYNATEMP_EXP, SL_API_OPT_SAMPLERS,
     SL_API_OPT_SAMPLING_SEQ,
     SL_API_OPT_TENSOR, SL_API_OPT_ROW, SL_API_OPT_METHOD, SL_API_OPT_RNG, SL_API_OPT_SEED, SL_API_OPT_STREAM,
     SL_API_OPT_N, SL_API_OPT_COUNTS, SL_API_OPT_JSON, SL_API_OPT_BINARY, SL_API_OPT_DRAWS, SL_API_OPT_COUNTS_FILE,
@@ -195,7 +197,7 @@ typedef struct sl_api_settings {
     int has_n; size_t n;
     int has_num_samples; size_t num_samples;
     int replacement, simd_sum, counts;
-    const char *dtype, *torch, *torch_build, *llamacpp, *rand, *cpu;
+    const char *dtype, *torch, *torch_build, *llamacpp, *rand, *cpu, *ollama;
     const char *context;      /* token ids: a SRC (inline list or file) */
     sl_logits_cfg cfg;        /* --temperature ... --defaults; its context and cpu are set from the fields above */
     int has_alpha; double alpha;

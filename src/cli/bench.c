@@ -101,7 +101,7 @@ static int bench_race_vs_torch(const double *p, size_t V, double *generic_s, dou
     sl_draw_torch_param tp = {SL_TORCH_2, 0, 1, SL_SIMD_AUTO};
     sl_draw_type tt = sl_draw_torch_type;
     tt.param = &tp;
-    sl_draw_dist dist = {V, p, NULL, SL_F64, "bench"};
+    sl_draw_dist dist = {V, p, NULL, SL_F64, "bench", 0};
     void *gen = NULL, *tor = NULL;
     if (sl_draw_prepare(&sl_draw_exprace_type, &gen, p, V, &err) || sl_draw_prepare_dist(&tt, &tor, &dist, &err))
         return -1;

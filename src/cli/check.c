@@ -67,6 +67,7 @@ int sl_cli_check_main(int argc, char **argv)
         return st;
     sl_api_check_result C;
     sl_error err;
+    sl_cli_fw_note("check", &set);
     int rc = sl_api_check_run(&src, po.a[SL_API_OPT_LOGITS].given, NULL, 0, NULL, 0, &set, &C, &err);
     if (rc) {
         sl_api_check_result_free(&C);

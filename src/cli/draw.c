@@ -32,10 +32,10 @@ static void draw_help(FILE *f)
     for (size_t i = 0; sl_rng_types[i]; i++)
         fprintf(f, "%s, ", sl_rng_types[i]->name);
     fprintf(f, "gsl:NAME (any GSL generator, e.g. gsl:taus2, gsl:ranlxd2)\n");
-    if (sl_fw_types[0]) {
+    if (sl_fw_types_all[0]) {
         fprintf(f, "\nframeworks (bit-exact emulations):\n");
-        for (size_t i = 0; sl_fw_types[i]; i++) {
-            const sl_fw_type *ft = sl_fw_types[i];
+        for (size_t i = 0; sl_fw_types_all[i]; i++) {
+            const sl_fw_type *ft = sl_fw_types_all[i];
             fprintf(f, "  %-13s %s\n  %-13s options:", ft->name, ft->summary, "");
             for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT; o++)
                 if (sl_api_options[o].bit & ft->accepts)
@@ -47,7 +47,7 @@ static void draw_help(FILE *f)
             if (ft->variants)
                 for (const sl_fw_variant *vr = ft->variants; vr->name; vr++)
                     fprintf(f, "  %-13s %s %s: %s%s\n", "", vopt, vr->name, vr->version,
-                            vr == ft->variants ? " (default)" : "");
+                            vr == ft->variants && ft->variants[1].name ? " (default)" : "");
             else
                 fprintf(f, "  %-13s follows %s\n", "", ft->version);
         }

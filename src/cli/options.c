@@ -50,10 +50,12 @@ static const sl_cli_take pipeline_takes[] = {
     O(SL_API_OPT_FRAMEWORK),
     O(SL_API_OPT_SAMPLERS),
     O(SL_API_OPT_SAMPLING_SEQ),
+    O(SL_API_OPT_OLLAMA),
     END,
 };
 static const sl_cli_take compare_takes[] = {
     O(SL_API_OPT_FRAMEWORKS),
+    O(SL_API_OPT_OLLAMA),
     O(SL_API_OPT_TOP),
     END,
 };
@@ -112,6 +114,7 @@ static const sl_cli_take exact_takes[] = {
     O(SL_API_OPT_TORCH),
     O(SL_API_OPT_DTYPE),
     O(SL_API_OPT_RAND),
+    O(SL_API_OPT_OLLAMA),
     O(SL_API_OPT_TOKENS),
     O(SL_API_OPT_JSON),
     O(SL_API_OPT_REPORT_DATA),
@@ -143,6 +146,7 @@ static const sl_cli_take gen_takes[] = {
     O(SL_API_OPT_TORCH),
     O(SL_API_OPT_LLAMACPP),
     O(SL_API_OPT_RAND),
+    O(SL_API_OPT_OLLAMA),
     O(SL_API_OPT_CPU),
     O(SL_API_OPT_SIMD_SUM),
     G(SL_API_G_SAMPLING),

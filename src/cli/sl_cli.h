@@ -126,6 +126,9 @@ void sl_cli_help_options(FILE *f, const sl_cli_spec *s, const char *title);
  * escape) goes through sl_base_esc; the line ends in one newline; a long one
  * keeps its head and its tail. Returns 2. */
 int sl_cli_errf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The framework's remark on these settings (its type's note hook), as
+ * "samplab CMD: note: ..." on stderr; nothing when it has none. */
+void sl_cli_fw_note(const char *cmd, const sl_api_settings *s);
 /* The line sl_cli_errf prints for msg (without its newline) into out[0..n). */
 void sl_cli_err_line(const char *msg, char *out, size_t n);
 /* Whether text is a value option o takes, as the command line reads it (a number

@@ -44,6 +44,18 @@ int sl_cli_errf(const char *fmt, ...)
     return 2;
 }
 
+void sl_cli_fw_note(const char *cmd, const sl_api_settings *s)
+{
+    const sl_fw_type *ft = sl_fw_lookup(s->framework);
+    sl_fw_opts fo;
+    sl_error err;
+    if (!ft || !ft->note || sl_api_fw_opts(cmd, s, &fo, &err))
+        return;
+    const char *note = ft->note(&fo);
+    if (note)
+        sl_cli_errf("samplab %s: note: %s\n", cmd, note);
+}
+
 int sl_cli_fail(const sl_error *err)
 {
     /* a message may quote the user's bytes (a file name, a field): one printable line */

@@ -210,7 +210,7 @@ static int candle_prepare(sl_fw_session *s, const sl_vec *v, sl_error *err)
         w = st->w;
     }
     st->m = m;
-    sl_draw_dist dist = {m, NULL, w, SL_F32, src};
+    sl_draw_dist dist = {m, NULL, w, SL_F32, src, 0};
     if ((rc = sl_draw_prepare_dist(&st->wi, &st->table, &dist, err))) {
         /* rand's failure with candle's context: ask WeightedIndex::new again
          * for the status and the entry (it fails the same way, keeping nothing) */

@@ -40,7 +40,8 @@ int sl_fw_variant_find(const sl_fw_type *t, const char *name, const char *opt, c
             return SL_OK;
         }
         size_t n = strlen(list);
-        snprintf(list + n, sizeof list - n, "%s%s%s", n ? ", " : "", v->name, v == t->variants ? " (default)" : "");
+        snprintf(list + n, sizeof list - n, "%s%s%s", n ? ", " : "", v->name,
+                 v == t->variants && t->variants[1].name ? " (default)" : ""); /* one line: none to default among */
     }
     return sl_base_error_set(err, SL_EINVAL, "%s takes %s, not '%s'", opt ? opt : "the release line", list,
                              name);

@@ -180,7 +180,11 @@ typedef void (*sl_fw_each_fn)(void *ctx, const long *tokens, size_t k);
 int sl_fw_run_each(const sl_fw_type *t, const sl_fw_opts *o, const sl_progress *prog, sl_fw_each_fn each,
                    void *ctx, sl_fw_result *out, size_t *done, sl_error *err);
 
-extern const sl_fw_type *const sl_fw_types[]; /* NULL-terminated */
+/* The frameworks that run without naming a release line (`replay --framework
+ * all`, the report), NULL-terminated; sl_fw_types_all adds those that run only
+ * when named with theirs (ollama --ollama 0.24), for --help and sl_fw_lookup. */
+extern const sl_fw_type *const sl_fw_types[];
+extern const sl_fw_type *const sl_fw_types_all[];
 /* Every exact audit, beside its sampler (draw and framework types), by name
  * (`samplab exact --method`): NULL-terminated, in the order the CLI lists them. */
 extern const sl_stat_exact_type *const sl_fw_exact_types[];
@@ -226,6 +230,10 @@ extern const sl_fw_type sl_fw_numpy_legacy_type; /* "numpy-legacy" */
 extern const sl_fw_type sl_fw_gsl_type;          /* "gsl" */
 
 /* ---------------------------------------------------------------- framework types */
+
+/* "ollama" --ollama 0.24: Ollama's Go sampler (framework/ollama.c), and its audit beside it. */
+extern const sl_fw_type sl_fw_ollama_type;
+extern const sl_stat_exact_type sl_fw_ollama_exact;
 
 /* "candle": candle 0.11 LogitsProcessor / rand WeightedIndex<f32> with StdRng. */
 extern const sl_fw_type sl_fw_candle_type;

@@ -94,7 +94,7 @@ static int torch_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error 
             dt = s->o.dtype;
         else if (v->own_dtype) /* the name does not say: bytes in memory, a tensor's row, a step */
             dt = v->dtype;
-        sl_draw_dist dist = {v->n, v->d, v->f, dt, v->source};
+        sl_draw_dist dist = {v->n, v->d, v->f, dt, v->source, 0};
         int rc = sl_fw_torch_table_prepare(t, &dist, err);
         if (rc)
             return rc;
