@@ -6,10 +6,13 @@
 #define SL_TEST_GOLDEN_GEN_H
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "logits/sl_logits.h"
 
 static inline uint64_t gg_smix(uint64_t *s)
 {
@@ -96,6 +99,21 @@ static inline void gg_kept_text(long *ids, size_t k, char *out, size_t cap)
             h *= 0x100000001b3ull;
         }
     snprintf(out, cap, "%zu:%016" PRIx64, k, h);
+}
+
+/* The same over a chain's candidates d[0..n): the ids above -inf; 0 when out of memory. */
+static inline int gg_kept_of_cands(const sl_logits_cand *d, size_t n, char *out, size_t cap)
+{
+    long *ids = malloc((n ? n : 1) * sizeof *ids);
+    if (!ids)
+        return 0;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (d[i].logit != -INFINITY)
+            ids[k++] = d[i].id;
+    gg_kept_text(ids, k, out, cap);
+    free(ids);
+    return 1;
 }
 
 #endif

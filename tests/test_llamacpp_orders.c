@@ -78,14 +78,7 @@ static void oc_cfg(const oc_set *c, sl_logits_cfg *cfg)
 /* kept_hash of llamacpp_probe.h over a chain's candidates: "n:fnv1a64 of the sorted ids above -inf" */
 static void oc_kept_of(const sl_logits_cand *d, size_t n, char *out, size_t cap)
 {
-    long *ids = malloc((n ? n : 1) * sizeof *ids);
-    cr_assert(ids);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (d[i].logit != -INFINITY)
-            ids[k++] = d[i].id;
-    gg_kept_text(ids, k, out, cap);
-    free(ids);
+    cr_assert(gg_kept_of_cands(d, n, out, cap), "out of memory");
 }
 
 static void oc_kept(const float *x, size_t V, const sl_logits_cfg *cfg, const long *hist, size_t nh, char *out,

@@ -33,14 +33,7 @@ static void st_gen(uint64_t seed, size_t n, float *x)
 
 static void st_kept(const sl_logits_cand *d, size_t n, char *out, size_t cap)
 {
-    long *ids = malloc((n ? n : 1) * sizeof *ids);
-    cr_assert(ids);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (d[i].logit != -INFINITY)
-            ids[k++] = d[i].id;
-    gg_kept_text(ids, k, out, cap);
-    free(ids);
+    cr_assert(gg_kept_of_cands(d, n, out, cap), "out of memory");
 }
 
 typedef struct {
