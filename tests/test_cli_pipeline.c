@@ -63,7 +63,7 @@ Test(replay_pipeline, cli_pipeline_errors)
         r = sl_test_cli(with_defaults[i]);
         cr_assert_eq(r.status, 2, "%s", with_defaults[i]);
         cr_assert_str_eq(r.out, "");
-        cr_assert(strstr(r.err, ": --defaults is gone: each framework's own defaults now always apply") &&
+        cr_assert(strstr(r.err, ": --defaults: refused since samplab 0.2: each framework's own defaults always apply") &&
                       sl_test_lines(r.err) == 1,
                   "%s: %s", with_defaults[i], r.err);
         sl_test_run_free(&r);

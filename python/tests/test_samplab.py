@@ -239,6 +239,89 @@ def test_exact_errors_are_the_cli_lines():
     assert str(e.value) == cli_error("exact", "--framework", "llamacpp", "--probs", "3,2,2,1")
 
 
+# ---------------------------------------------------------------- compare, power, calibrate
+
+COMPARE = [
+    (dict(logits="data/k40p09.txt", temperature=0.7, top_k=40, top_p=0.9, top=3),
+     ["--logits", "data/k40p09.txt", "--temperature", 0.7, "--top-k", 40, "--top-p", 0.9, "--top", 3]),
+    (dict(logits="data/weather.txt", temperature=0.7),
+     ["--logits", "data/weather.txt", "--temperature", 0.7]),
+    (dict(logits="data/weather.txt", min_p=0.1, temperature=0.5, frameworks=["hf", "llamacpp"]),
+     ["--logits", "data/weather.txt", "--min-p", 0.1, "--temperature", 0.5, "--frameworks", "hf,llamacpp"]),
+    (dict(logits="data/weather.txt", repetition_penalty=1.3, context=[1, 2, 3]),
+     ["--logits", "data/weather.txt", "--repetition-penalty", 1.3, "--context", "1,2,3"]),
+]
+
+
+@pytest.mark.parametrize("kw,args", COMPARE)
+def test_compare_is_the_cli(kw, args):
+    assert samplab.compare(**kw).json == cli_json("compare", *args)
+
+
+def test_compare_errors_are_the_cli_lines():
+    for kw, args in [(dict(logits="data/weather.txt", frameworks="hf,bogus"),
+                      ["--logits", "data/weather.txt", "--frameworks", "hf,bogus"]),
+                     (dict(logits="data/weather.txt", frameworks="hf,candle", typical=0.5),
+                      ["--logits", "data/weather.txt", "--frameworks", "hf,candle", "--typical", 0.5]),
+                     (dict(logits="data/weather.txt", frameworks="hf"),
+                      ["--logits", "data/weather.txt", "--frameworks", "hf"])]:
+        with pytest.raises(samplab.Error) as e:
+            samplab.compare(**kw)
+        assert str(e.value) == cli_error("compare", *args)
+
+
+POWER = [
+    (dict(probs="3,2,2,1", n=1000, trials=20), ["--probs", "3,2,2,1", "--n", 1000, "--trials", 20]),
+    (dict(logits="data/weather.txt", n=1000, trials=20, temperature=0.7, fault="temper"),
+     ["--logits", "data/weather.txt", "--n", 1000, "--trials", 20, "--temperature", 0.7, "--fault", "temper"]),
+    (dict(fault="mkl-seed-collision", n=100000), ["--fault", "mkl-seed-collision", "--n", 100000]),
+]
+
+
+@pytest.mark.parametrize("kw,args", POWER)
+def test_power_is_the_cli(kw, args):
+    assert samplab.power(**kw).json == cli_json("power", *args)
+
+
+def test_power_errors_are_the_cli_lines():
+    for kw, args in [(dict(probs="1,2", n=10, target=1.5), ["--probs", "1,2", "--n", 10, "--target", 1.5]),
+                     (dict(probs="1,2"), ["--probs", "1,2"]),
+                     (dict(probs="1,2", n=10, fault="bogus"), ["--probs", "1,2", "--n", 10, "--fault", "bogus"]),
+                     (dict(fault="mkl-seed-collision", logits="1,2"),
+                      ["--fault", "mkl-seed-collision", "--logits", "1,2"])]:
+        with pytest.raises(samplab.Error) as e:
+            samplab.power(**kw)
+        assert str(e.value) == cli_error("power", *args)
+
+
+CALIBRATE = [
+    (dict(probs="3,2,2,1", method="cdf", n=1000, seeds=20),
+     ["--probs", "3,2,2,1", "--method", "cdf", "--n", 1000, "--seeds", 20], 0),
+    (dict(logits="data/weather.txt", method="alias", n=1000, seeds=30, first_seed=5, temperature=0.5, rng="mt19937"),
+     ["--logits", "data/weather.txt", "--method", "alias", "--n", 1000, "--seeds", 30, "--first-seed", 5,
+      "--temperature", 0.5, "--rng", "mt19937"], 0),
+]
+
+
+@pytest.mark.parametrize("kw,args,rc", CALIBRATE)
+def test_calibrate_is_the_cli(kw, args, rc):
+    assert samplab.calibrate(**kw).json == cli_json("calibrate", *args, rc=rc)
+
+
+def test_calibrate_errors_are_the_cli_lines():
+    for kw, args in [(dict(probs="3,2,2,1", method="bogus", n=10, seeds=3),
+                      ["--probs", "3,2,2,1", "--method", "bogus", "--n", 10, "--seeds", 3]),
+                     (dict(probs="3,2,2,1", method="cdf", n=10),
+                      ["--probs", "3,2,2,1", "--method", "cdf", "--n", 10]),
+                     (dict(probs="3,2,2,1", method="cdf", n=10, seeds=3, first_seed="abc"),
+                      ["--probs", "3,2,2,1", "--method", "cdf", "--n", 10, "--seeds", 3, "--first-seed", "abc"]),
+                     (dict(probs="1,0", method="cdf", n=1000, seeds=3),
+                      ["--probs", "1,0", "--method", "cdf", "--n", 1000, "--seeds", 3])]:
+        with pytest.raises(samplab.Error) as e:
+            samplab.calibrate(**kw)
+        assert str(e.value) == cli_error("calibrate", *args)
+
+
 # ---------------------------------------------------------------- generations: the golden runs
 
 def golden_runs(name):
@@ -376,6 +459,32 @@ def test_option_values_are_checked_as_the_cli_checks_their_text(kw, args):
     with pytest.raises(samplab.Error) as e:
         samplab.draw(framework="hf", logits="data/weather.txt", **kw)
     assert str(e.value) == cli_error("draw", "--framework", "hf", "--logits", "data/weather.txt", *args)
+
+
+@pytest.mark.parametrize("call,kw,args", [
+    ("draw", dict(framework="hf", logits="data/weather.txt", epsilon_cutoff=3e-4),
+     ["draw", "--framework", "hf", "--logits", "data/weather.txt", "--epsilon-cutoff", "3e-4"]),
+    ("pipeline", dict(framework="llamacpp", logits="data/weather.txt", dry_multiplier=0.8),
+     ["pipeline", "--framework", "llamacpp", "--logits", "data/weather.txt", "--dry-multiplier", "0.8"]),
+    ("replay", dict(framework="vllm", logits="data/weather.txt", logit_bias="1:2"),
+     ["replay", "--framework", "vllm", "--logits", "data/weather.txt", "--logit-bias", "1:2"]),
+])
+def test_a_setting_samplab_does_not_model_is_refused_by_name(call, kw, args):
+    # the library's schema refuses it as the command line does: never ignored, never "unknown option"
+    with pytest.raises(samplab.Error) as e:
+        getattr(samplab, call)(**kw)
+    assert str(e.value) == cli_error(*args)
+    assert "not modelled by samplab" in str(e.value)
+
+
+def test_keywords_are_the_librarys_schema():
+    # the package holds no option table: its keys and kinds come from libsamplab
+    from samplab import _lib
+    assert _lib.schema["top_k"]["option"] == "--top-k" and _lib.schema["top_k"]["kind"] == "long"
+    assert _lib.schema["eta_cutoff"]["kind"] == "not_modelled"
+    with pytest.raises(samplab.Error) as e:
+        samplab.draw(framework="hf", logits="data/weather.txt", top_kk=3)
+    assert str(e.value) == "samplab draw: unknown option '--top-kk' (samplab draw --help)"
 
 
 def test_option_values_as_text_and_integral_floats():

@@ -574,7 +574,7 @@ int sl_api_check_run(const sl_api_src *steps, int is_logits, const long *context
     r->loaded = 1;
     size_t T = g->steps.t, n_obs = n_tokens;
     if (s->tokens) {
-        if (sl_api_ids("check", "--tokens", s->tokens, "token", g->steps.v, &r->obs, &n_obs, err))
+        if (sl_api_ids("check", SL_API_NAME(GEN_TOKENS), s->tokens, "token", g->steps.v, &r->obs, &n_obs, err))
             return SL_EINVAL;
     } else {
         if (!(r->obs = malloc((n_tokens ? n_tokens : 1) * sizeof *r->obs)))
@@ -591,7 +591,7 @@ int sl_api_check_run(const sl_api_src *steps, int is_logits, const long *context
         return sl_base_error_set(err, SL_EINVAL, "samplab check: %s%s holds %zu token%s, but %s %s has T = %zu steps",
                                  s->tokens ? "--tokens " : "", s->tokens ? s->tokens : "<tokens>", n_obs,
                                  n_obs == 1 ? "" : "s",
-                                 is_logits ? "--logits" : "--probs",
+                                 is_logits ? SL_API_NAME(LOGITS) : SL_API_NAME(PROBS),
                                  steps->spec ? steps->spec : steps->name ? steps->name : "<memory>", T);
     int rc;
     if (s->seed) {

@@ -111,7 +111,7 @@ int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, con
         return sl_api_lib_error(err, SL_EINVAL);
     if (context_n || s->context) {
         if (s->context) {
-            if (sl_api_ids(cmd, "--context", s->context, "context", g->steps.v, &g->context, &g->context_n, err)) {
+            if (sl_api_ids(cmd, SL_API_NAME(CONTEXT), s->context, "context", g->steps.v, &g->context, &g->context_n, err)) {
                 sl_api_gen_free(g);
                 return SL_EINVAL;
             }

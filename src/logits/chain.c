@@ -24,8 +24,9 @@ struct sl_logits_chain {
 };
 
 const sl_logits_stage_type *const sl_logits_llama_default_order[] = {
-    &sl_logits_stage_penalties, &sl_logits_stage_top_k, &sl_logits_stage_typical, &sl_logits_stage_top_p,
-    &sl_logits_stage_min_p,     &sl_logits_stage_temperature, NULL,
+    &sl_logits_stage_penalties, &sl_logits_stage_top_n_sigma, &sl_logits_stage_top_k, &sl_logits_stage_typical,
+    &sl_logits_stage_top_p,     &sl_logits_stage_min_p,       &sl_logits_stage_xtc,   &sl_logits_stage_temperature,
+    NULL,
 };
 
 void sl_logits_chain_free(sl_logits_chain *c)
@@ -52,14 +53,22 @@ int sl_logits_chain_new_llama(const sl_logits_cfg *cfg, sl_logits_chain **out, s
     sl_logits_chain *c = calloc(1, sizeof *c);
     if (!c)
         return sl_base_error_set(err, SL_ENOMEM, "llamacpp: out of memory for a sampler chain");
-    size_t n = 0;
+    size_t n = 0, lead = cfg->n_bias ? 1 : 0; /* common_sampler_init: logit_bias before the user's stages */
     if (cfg->has_order)
         n = cfg->n_order < SL_LOGITS_ORDER_MAX ? cfg->n_order : SL_LOGITS_ORDER_MAX;
     else
         while (sl_logits_llama_default_order[n])
             n++;
-    for (size_t i = 0; i < n; i++) {
-        const sl_logits_stage_type *t = cfg->has_order ? cfg->order[i] : sl_logits_llama_default_order[i];
+    if (n + lead > SL_LOGITS_ORDER_MAX) {
+        free(c);
+        return sl_base_error_set(err, SL_EINVAL, "llamacpp: %zu stages and the logit bias: samplab models chains of "
+                                 "at most %d", n, SL_LOGITS_ORDER_MAX);
+    }
+    for (size_t j = 0; j < n + lead; j++) {
+        size_t i = j - lead;
+        const sl_logits_stage_type *t = j < lead           ? &sl_logits_stage_logit_bias
+                                        : cfg->has_order ? cfg->order[i]
+                                                         : sl_logits_llama_default_order[i];
         void *st = calloc(1, t->size ? t->size : 1);
         if (!st) {
             sl_logits_chain_free(c);
@@ -177,6 +186,23 @@ int sl_logits_chain_stateful(const sl_logits_chain *c)
 {
     for (size_t i = 0; i < c->n; i++)
         if (c->m[i].type->uses_history && c->m[i].type->uses_history(c->m[i].state))
+            return 1;
+    return 0;
+}
+
+uint64_t sl_logits_chain_words(const sl_logits_chain *c)
+{
+    uint64_t w = 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (c->m[i].type->words)
+            w += c->m[i].type->words(c->m[i].state);
+    return w;
+}
+
+int sl_logits_chain_random(const sl_logits_chain *c)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (c->m[i].type->words && c->m[i].type->active(c->m[i].state))
             return 1;
     return 0;
 }

@@ -32,6 +32,16 @@ static const struct {
                        offsetof(sl_logits_cfg, last_n), 1},
     [SL_KEY_MIN_KEEP] = {"min_keep", SL_OPT_MIN_KEEP, offsetof(sl_logits_cfg, has_min_keep),
                          offsetof(sl_logits_cfg, min_keep), 1},
+    [SL_KEY_XTC_P] = {"xtc_probability", SL_OPT_ORDER, offsetof(sl_logits_cfg, has_xtc_p),
+                      offsetof(sl_logits_cfg, xtc_p), 0},
+    [SL_KEY_XTC_T] = {"xtc_threshold", SL_OPT_ORDER, offsetof(sl_logits_cfg, has_xtc_t),
+                      offsetof(sl_logits_cfg, xtc_t), 0},
+    [SL_KEY_NSIGMA] = {"top_nsigma", SL_OPT_ORDER, offsetof(sl_logits_cfg, has_nsigma),
+                       offsetof(sl_logits_cfg, nsigma), 0},
+    [SL_KEY_DYN_RANGE] = {"dynatemp_range", SL_OPT_ORDER, offsetof(sl_logits_cfg, has_dyn_range),
+                          offsetof(sl_logits_cfg, dyn_range), 0},
+    [SL_KEY_DYN_EXP] = {"dynatemp_exp", SL_OPT_ORDER, offsetof(sl_logits_cfg, has_dyn_exp),
+                        offsetof(sl_logits_cfg, dyn_exp), 0},
 };
 
 const char *sl_logits_key_name(sl_logits_key k)

@@ -27,6 +27,7 @@
  * the last bit of the entropy may differ; torch builds that vectorise with
  * AVX-512 or without SIMD sum in another order. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -381,6 +382,24 @@ static const sl_logits_default hf_defaults[] = {
     {SL_KEY_COUNT, 0, 0, NULL, NULL, 0},
 };
 
+/* What transformers' defaults mean for candle's settings (compare's notes) */
+static size_t hf_compare_notes(const sl_logits_cfg *c, char (*out)[512], size_t max)
+{
+    size_t n = 0;
+    double t = c->has_temperature ? c->temperature : 1.0;
+    if (n < max && !c->has_top_k)
+        snprintf(out[n++], sizeof out[0],
+                 "transformers generate(do_sample=True, temperature=%.9g) keeps top_k=50 by default: it equals "
+                 "candle Sampling::TopK { k: 50, temperature: %.9g }, not Sampling::All",
+                 t, t);
+    if (n < max && (!c->has_top_k || c->top_k != 0) && c->has_top_p)
+        snprintf(out[n++], sizeof out[0],
+                 "transformers top-k then top-p renormalises after top-k; candle's TopKThenTopP does not "
+                 "(top-p on the raw top-k mass). In candle use TopP with a sample_f closure that keeps the "
+                 "top k and renormalises.");
+    return n;
+}
+
 const sl_logits_pipeline_type sl_logits_pipeline_hf_type = {
     .name = "hf",
     .summary = "transformers generate(do_sample=True): repetition penalty -> temperature -> top-k (ties kept) -> "
@@ -388,5 +407,7 @@ const sl_logits_pipeline_type sl_logits_pipeline_hf_type = {
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
                SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_CPU,
     .run = hf_run,
+    .traits = SL_LOGITS_TRAIT_TOP_P_RENORMED,
     .defaults = hf_defaults,
+    .compare_notes = hf_compare_notes,
 };

@@ -453,6 +453,11 @@ static const sl_logits_default llamacpp_defaults[] = {
     {SL_KEY_PRESENCE, 0, 0, "common_params_sampling.penalty_present", &sl_logits_stage_penalties, 3},
     {SL_KEY_LAST_N, 0, 0, "common_params_sampling.penalty_last_n", &sl_logits_stage_penalties, 0},
     {SL_KEY_MIN_KEEP, 0, 0, "common_params_sampling.min_keep", &sl_logits_stage_typical, 1},
+    {SL_KEY_XTC_P, 0, 0, "common_params_sampling.xtc_probability", &sl_logits_stage_xtc, 0},
+    {SL_KEY_XTC_T, 0, 0, "common_params_sampling.xtc_threshold", &sl_logits_stage_xtc, 1},
+    {SL_KEY_NSIGMA, 0, 0, "common_params_sampling.top_n_sigma", &sl_logits_stage_top_n_sigma, 0},
+    {SL_KEY_DYN_RANGE, 0, 0, "common_params_sampling.dynatemp_range", &sl_logits_stage_temperature, 1},
+    {SL_KEY_DYN_EXP, 0, 0, "common_params_sampling.dynatemp_exponent", &sl_logits_stage_temperature, 2},
     {SL_KEY_COUNT, 0, 0, NULL, NULL, 0},
 };
 
@@ -463,5 +468,6 @@ const sl_logits_pipeline_type sl_logits_pipeline_llamacpp_type = {
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
                SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE | SL_OPT_ORDER,
     .run = llamacpp_run,
+    .traits = SL_LOGITS_TRAIT_MIN_P_BEFORE_T,
     .defaults = llamacpp_defaults,
 };

@@ -19,26 +19,25 @@ typedef struct filter {
 } filter;
 
 #define MIN_KEEP_PARAM                                                                                                 \
-    {"min_keep", SL_LOGITS_PARAM_INT, 0, 0, HUGE_VAL, "--min-keep",                                                    \
-     "the fewest candidates the filter leaves (0: its own rule)", "--min-keep"}
+    {"min_keep", SL_LOGITS_PARAM_INT, 0, 0, HUGE_VAL, "min_keep",                                                      \
+     "the fewest candidates the filter leaves (0: its own rule)"}
 
 static const sl_logits_param top_k_params[] = {
-    {"top_k", SL_LOGITS_PARAM_INT, 40, -HUGE_VAL, HUGE_VAL, "--top-k", "keep exactly the K largest logits (<= 0: off)",
-     "--top-k"},
+    {"top_k", SL_LOGITS_PARAM_INT, 40, -HUGE_VAL, HUGE_VAL, "top_k", "keep exactly the K largest logits (<= 0: off)"},
 };
 static const sl_logits_param typical_params[] = {
-    {"typ_p", SL_LOGITS_PARAM_FLOAT, 1.0, -HUGE_VAL, HUGE_VAL, "--typical",
-     "locally typical sampling: the mass P closest to the entropy (>= 1: off)", "--typical"},
+    {"typ_p", SL_LOGITS_PARAM_FLOAT, 1.0, -HUGE_VAL, HUGE_VAL, "typical",
+     "locally typical sampling: the mass P closest to the entropy (>= 1: off)"},
     MIN_KEEP_PARAM,
 };
 static const sl_logits_param top_p_params[] = {
-    {"top_p", SL_LOGITS_PARAM_FLOAT, 0.95, -HUGE_VAL, HUGE_VAL, "--top-p",
-     "keep through the token where the descending sum reaches P (>= 1: off)", "--top-p"},
+    {"top_p", SL_LOGITS_PARAM_FLOAT, 0.95, -HUGE_VAL, HUGE_VAL, "top_p",
+     "keep through the token where the descending sum reaches P (>= 1: off)"},
     MIN_KEEP_PARAM,
 };
 static const sl_logits_param min_p_params[] = {
-    {"min_p", SL_LOGITS_PARAM_FLOAT, 0.05, -HUGE_VAL, HUGE_VAL, "--min-p",
-     "keep logits >= max + ln P (<= 0: off)", "--min-p"},
+    {"min_p", SL_LOGITS_PARAM_FLOAT, 0.05, -HUGE_VAL, HUGE_VAL, "min_p",
+     "keep logits >= max + ln P (<= 0: off)"},
     MIN_KEEP_PARAM,
 };
 

@@ -23,14 +23,14 @@ typedef struct penalties {
 } penalties;
 
 static const sl_logits_param penalties_params[] = {
-    {"penalty_last_n", SL_LOGITS_PARAM_INT, 64, 0, HUGE_VAL, "--penalty-last-n",
-     "how many of the last accepted tokens are penalised (0: none)", "--repeat-last-n"},
-    {"penalty_repeat", SL_LOGITS_PARAM_FLOAT, 1.0, -HUGE_VAL, HUGE_VAL, "--repetition-penalty",
-     "a seen token's logit / R when > 0, * R otherwise (1: off)", "--repeat-penalty"},
-    {"penalty_freq", SL_LOGITS_PARAM_FLOAT, 0.0, -HUGE_VAL, HUGE_VAL, "--frequency-penalty",
-     "minus F times the token's count in the window", "--frequency-penalty"},
-    {"penalty_present", SL_LOGITS_PARAM_FLOAT, 0.0, -HUGE_VAL, HUGE_VAL, "--presence-penalty",
-     "minus P once for a token seen in the window", "--presence-penalty"},
+    {"penalty_last_n", SL_LOGITS_PARAM_INT, 64, 0, HUGE_VAL, "penalty_last_n",
+     "how many of the last accepted tokens are penalised (0: none)"},
+    {"penalty_repeat", SL_LOGITS_PARAM_FLOAT, 1.0, -HUGE_VAL, HUGE_VAL, "repetition_penalty",
+     "a seen token's logit / R when > 0, * R otherwise (1: off)"},
+    {"penalty_freq", SL_LOGITS_PARAM_FLOAT, 0.0, -HUGE_VAL, HUGE_VAL, "frequency_penalty",
+     "minus F times the token's count in the window"},
+    {"penalty_present", SL_LOGITS_PARAM_FLOAT, 0.0, -HUGE_VAL, HUGE_VAL, "presence_penalty",
+     "minus P once for a token seen in the window"},
 };
 
 static int penalties_init(void *st, const sl_logits_cfg *c, sl_error *err)

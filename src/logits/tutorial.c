@@ -160,5 +160,6 @@ const sl_logits_pipeline_type sl_logits_pipeline_tutorial_type = {
                "min-p (p >= minP*max) -> softmax, float64",
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P,
     .run = tut_run,
+    .traits = SL_LOGITS_TRAIT_TOP_P_RENORMED,
     .defaults = tut_defaults,
 };

@@ -183,5 +183,6 @@ const sl_logits_pipeline_type sl_logits_pipeline_vllm_type = {
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_PENALTY |
                SL_OPT_CPU,
     .run = vllm_run,
+    .traits = SL_LOGITS_TRAIT_TOP_P_RENORMED,
     .defaults = vllm_defaults,
 };

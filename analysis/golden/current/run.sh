@@ -48,3 +48,10 @@ py default exact_torch2.py @/exact_torch2.txt
 py default npy_headers.py @/npy_headers.txt
 # safetensors 0.8.0 deserialize on 2,082 probe files: safetensors_headers.txt
 py default safetensors_headers.py @/safetensors_headers.txt
+# Ollama v0.24.0's Go sampler (sample/ copied from OLLAMA_GIT, a clone of github.com/ollama/ollama,
+# into the chroot at run time) with the chroot's golang-go: ollama_0.24.tsv, ollama_exp.tsv, ollama_pcg.tsv
+if [ -n "${OLLAMA_GIT:-}" ]; then
+    sh "$here/ollama_golden.sh" "$chroot_dir" "$OLLAMA_GIT" "$out"
+else
+    echo "run.sh: OLLAMA_GIT not set: ollama_0.24.tsv and ollama_pcg.tsv kept as they are" >&2
+fi
