@@ -98,7 +98,7 @@ char *sl_api_exact_json(const sl_api_exact_audit *a)
         json_object_set_new(o, "induced", induced);
     else
         json_decref(induced);
-    char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    char *s = sl_api_json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
     json_decref(o);
     return s;
 }

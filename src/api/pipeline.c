@@ -32,8 +32,7 @@ char *sl_api_pipeline_json(const sl_api_pipeline_result *r)
     json_object_set_new(root, "kept", kept);
     json_object_set_new(root, "probs", probs);
     sl_api_settings_echo(root, t, given);
-    int digits = sl_api_settings_digits(t, given, res->precision == 32 ? 9 : 17);
-    char *s = json_dumps(root, JSON_REAL_PRECISION(digits) | JSON_COMPACT);
+    char *s = sl_api_json_dumps(root, JSON_REAL_PRECISION(res->precision == 32 ? 9 : 17) | JSON_COMPACT);
     json_decref(root);
     return s;
 }
