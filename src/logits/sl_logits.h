@@ -173,6 +173,8 @@ typedef struct sl_logits_cfg {
     size_t n_bias;                            /* --logit-bias TOKEN(+/-)BIAS, in the order given */
     const long *bias_token; const float *bias;
     int has_seed; uint32_t seed;              /* the chain's seed (XTC's mt19937); set by the framework */
+    sl_rng_stdcxx stdcxx;                     /* libllama's libstdc++ rule for a uniform of 1 (its compiler's;
+                                               * 0: GCC >= 15, Debian sid's 0.7.0); set by the framework */
 } sl_logits_cfg;
 
 /* One llama.cpp candidate (llama_token_data). */
