@@ -64,6 +64,11 @@ const char *sl_api_refused(const sl_api_settings *s, int is_logits, unsigned acc
         {c->has_presence, SL_OPT_FREQ_PRESENCE, "--presence-penalty"},
         {s->samplers != NULL, SL_OPT_ORDER, "--samplers"},
         {s->sampling_seq != NULL, SL_OPT_ORDER, "--sampling-seq"},
+        {c->has_mirostat, SL_OPT_MIROSTAT, "--mirostat"},
+        {c->has_mirostat_eta, SL_OPT_MIROSTAT, "--mirostat-lr"},
+        {c->has_mirostat_tau, SL_OPT_MIROSTAT, "--mirostat-ent"},
+        {c->has_adaptive_target, SL_OPT_MIROSTAT, "--adaptive-target"},
+        {c->has_adaptive_decay, SL_OPT_MIROSTAT, "--adaptive-decay"},
     };
     for (size_t i = 0; i < sizeof t / sizeof *t; i++)
         if (t[i].given && !(t[i].bit & accepts))
@@ -122,6 +127,45 @@ int sl_api_fw_dtype(const char *cmd, const char *dtype, sl_fw_opts *fo, sl_error
     return SL_OK;
 }
 
+
+/* llama.cpp's settings that its chain then ignores (common_sampler_init, 0.7.0): refused by name, never run
+ * silently as another chain than the user wrote. --mirostat 1|2 replaces the chain by temperature then
+ * mirostat; the mirostat and adaptive-p options take effect only with their sampler in the chain. */
+static int llama_selectors_check(const char *cmd, const sl_api_settings *s, const sl_logits_cfg *c, sl_error *err)
+{
+    int has_adaptive = 0;
+    for (size_t i = 0; c->has_order && i < c->n_order; i++)
+        has_adaptive |= c->order[i] == &sl_logits_stage_adaptive_p;
+    if (c->mirostat) {
+        const struct { int given; const char *name; } ign[] = {
+            {c->has_top_k, "--top-k"}, {c->has_top_p, "--top-p"}, {c->has_min_p, "--min-p"},
+            {c->has_typical, "--typical"}, {c->has_penalty, "--repetition-penalty"},
+            {c->has_freq, "--frequency-penalty"}, {c->has_presence, "--presence-penalty"},
+            {c->has_last_n, "--penalty-last-n"}, {c->has_min_keep, "--min-keep"},
+            {s->samplers != NULL, "--samplers"}, {s->sampling_seq != NULL, "--sampling-seq"},
+            {c->has_adaptive_target, "--adaptive-target"}, {c->has_adaptive_decay, "--adaptive-decay"},
+        };
+        for (size_t i = 0; i < sizeof ign / sizeof *ign; i++)
+            if (ign[i].given)
+                return sl_base_error_set(err, SL_EINVAL,
+                                         "samplab %s: %s with --mirostat %ld: llama.cpp ignores it (common_sampler_init "
+                                         "replaces the chain by temperature then mirostat%s): leave it out",
+                                         cmd, ign[i].name, c->mirostat, c->mirostat == 2 ? " v2" : "");
+        return SL_OK;
+    }
+    if (c->has_mirostat_tau || c->has_mirostat_eta)
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "samplab %s: %s without --mirostat 1|2: llama.cpp ignores it (mirostat is off at "
+                                 "--mirostat 0, the default)",
+                                 cmd, c->has_mirostat_tau ? "--mirostat-ent" : "--mirostat-lr");
+    if ((c->has_adaptive_target || c->has_adaptive_decay) && !has_adaptive)
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "samplab %s: %s without adaptive_p in --samplers (or 'a' in --sampling-seq): "
+                                 "llama.cpp ignores it (its chain ends in dist)",
+                                 cmd, c->has_adaptive_target ? "--adaptive-target" : "--adaptive-decay");
+    return SL_OK;
+}
+
 int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl_error *err)
 {
     memset(fo, 0, sizeof *fo);
@@ -163,6 +207,8 @@ int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl
         snprintf(m, sizeof m, "%s", err->msg);
         return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s", cmd, m);
     }
+    if (llama_selectors_check(cmd, s, &fo->cfg, err))
+        return SL_EINVAL;
     fo->has_seed = s->seed != NULL;
     return sl_api_seed(s, 0, &fo->seed, err);
 }

@@ -74,6 +74,18 @@ const sl_cli_option sl_cli_options[SL_CLI_OPT_COUNT] = {
         SL_OPT_FREQ_PRESENCE, "F", "llamacpp only (needs --context)"),
     OPT(SL_CLI_PRESENCE_PENALTY, "--presence-penalty", SL_CLI_DOUBLE, SL_CLI_G_LLAMA_PENALTY,
         SL_OPT_FREQ_PRESENCE, "P", "llamacpp only (needs --context)"),
+    OPT(SL_CLI_MIROSTAT, "--mirostat", SL_CLI_LONG, SL_CLI_G_LLAMA_PENALTY, SL_OPT_MIROSTAT, "N",
+        "llamacpp: 1 mirostat, 2 mirostat v2 (the chain becomes temperature then it;\n"
+        "the other stages' options are refused: llama.cpp ignores them); default 0"),
+    OPT(SL_CLI_MIROSTAT_LR, "--mirostat-lr", SL_CLI_DOUBLE, SL_CLI_G_LLAMA_PENALTY, SL_OPT_MIROSTAT, "ETA",
+        "llamacpp: mirostat's learning rate eta (default 0.1)"),
+    OPT(SL_CLI_MIROSTAT_ENT, "--mirostat-ent", SL_CLI_DOUBLE, SL_CLI_G_LLAMA_PENALTY, SL_OPT_MIROSTAT, "TAU",
+        "llamacpp: mirostat's target surprise tau (default 5; mu starts at 2 tau)"),
+    OPT(SL_CLI_ADAPTIVE_TARGET, "--adaptive-target", SL_CLI_DOUBLE, SL_CLI_G_LLAMA_PENALTY, SL_OPT_MIROSTAT, "P",
+        "llamacpp: adaptive_p's target probability (default -1: a plain draw;\n"
+        "needs adaptive_p in --samplers, which llama.cpp then puts last)"),
+    OPT(SL_CLI_ADAPTIVE_DECAY, "--adaptive-decay", SL_CLI_DOUBLE, SL_CLI_G_LLAMA_PENALTY, SL_OPT_MIROSTAT, "D",
+        "llamacpp: adaptive_p's moving-average decay (default 0.9, clamped to [0, 0.99])"),
     OPT(SL_CLI_SAMPLERS, "--samplers", SL_CLI_STRING, 0, SL_OPT_ORDER, "NAMES",
         "llamacpp: the stages in order, llama.cpp's names separated by ';' (its default:\n"
         "penalties;top_k;typ_p;top_p;min_p;temperature; docs/pipelines.md)"),

@@ -40,6 +40,11 @@ void sl_cli_logits_from(const sl_cli_parsed *p, sl_cli_logits_args *a)
     LNG(SL_CLI_TOP_K, top_k);
     LNG(SL_CLI_MIN_KEEP, min_keep);
     LNG(SL_CLI_PENALTY_LAST_N, last_n);
+    LNG(SL_CLI_MIROSTAT, mirostat);
+    DBL(SL_CLI_MIROSTAT_LR, mirostat_eta);
+    DBL(SL_CLI_MIROSTAT_ENT, mirostat_tau);
+    DBL(SL_CLI_ADAPTIVE_TARGET, adaptive_target);
+    DBL(SL_CLI_ADAPTIVE_DECAY, adaptive_decay);
 #undef DBL
 #undef LNG
     c->defaults = v[SL_CLI_DEFAULTS].given;

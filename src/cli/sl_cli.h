@@ -73,6 +73,7 @@ typedef enum sl_cli_opt {
     SL_CLI_FRAMEWORK, SL_CLI_NUM_SAMPLES, SL_CLI_REPLACEMENT, SL_CLI_DTYPE, SL_CLI_TORCH, SL_CLI_TORCH_BUILD, SL_CLI_LLAMACPP, SL_CLI_RAND, SL_CLI_CPU, SL_CLI_SIMD_SUM,
     SL_CLI_TYPICAL, SL_CLI_REPETITION_PENALTY, SL_CLI_CONTEXT, SL_CLI_MIN_KEEP, SL_CLI_DEFAULTS,
     SL_CLI_PENALTY_LAST_N, SL_CLI_FREQUENCY_PENALTY, SL_CLI_PRESENCE_PENALTY, SL_CLI_SAMPLERS, SL_CLI_SAMPLING_SEQ,
+    SL_CLI_MIROSTAT, SL_CLI_MIROSTAT_LR, SL_CLI_MIROSTAT_ENT, SL_CLI_ADAPTIVE_TARGET, SL_CLI_ADAPTIVE_DECAY,
     SL_CLI_TENSOR, SL_CLI_ROW, SL_CLI_METHOD, SL_CLI_RNG, SL_CLI_SEED, SL_CLI_STREAM,
     SL_CLI_N, SL_CLI_COUNTS, SL_CLI_JSON, SL_CLI_BINARY, SL_CLI_DRAWS, SL_CLI_COUNTS_FILE,
     SL_CLI_ALPHA, SL_CLI_NULL_REPS, SL_CLI_TRIALS, SL_CLI_TARGET, SL_CLI_FAULT, SL_CLI_SEEDS, SL_CLI_FIRST_SEED,
@@ -96,7 +97,7 @@ enum {
     SL_CLI_G_SOURCE = 1u << 0,        /* --probs --logits --tensor --row */
     SL_CLI_G_RNG = 1u << 1,           /* --rng --seed --stream */
     SL_CLI_G_SAMPLING = 1u << 2,      /* --temperature --top-k ... --defaults */
-    SL_CLI_G_LLAMA_PENALTY = 1u << 3, /* --penalty-last-n --frequency-penalty --presence-penalty */
+    SL_CLI_G_LLAMA_PENALTY = 1u << 3, /* --penalty-last-n --frequency-penalty --presence-penalty, mirostat, adaptive-p */
     SL_CLI_G_FRAMEWORK = 1u << 4      /* --framework --num-samples --replacement --dtype --torch --simd-sum */
 };
 

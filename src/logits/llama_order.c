@@ -10,7 +10,8 @@
  * "unable to match sampler" and drops the word (an unknown or empty name, an
  * unknown letter), samplab refuses it, since dropping it would run another
  * chain than the user wrote; a stage llama.cpp has but samplab does not model
- * (dry, top_n_sigma, xtc, infill, adaptive_p) is refused by name. */
+ * (dry, top_n_sigma, xtc, infill) is refused by name. adaptive_p is kept where
+ * it is named; the chain (logits/chain.c) puts it last, as common_sampler_init does. */
 #include <stdio.h>
 #include <string.h>
 
@@ -41,8 +42,7 @@ static const struct known {
     {"penalties", 'e', &sl_logits_stage_penalties, NULL, {NULL}},
     {"top_n_sigma", 's', NULL, "llama.cpp's top-n-sigma sampler (llama_sampler_init_top_n_sigma)" OFF("top-n-sigma"),
      {"top-n-sigma", "topnsigma", NULL}},
-    {"adaptive_p", 'a', NULL, "llama.cpp's adaptive-p sampler (llama_sampler_init_adaptive_p)",
-     {"adaptive-p", "adaptivep", NULL}},
+    {"adaptive_p", 'a', &sl_logits_stage_adaptive_p, NULL, {"adaptive-p", "adaptivep", NULL}},
 };
 #define N_KNOWN (sizeof known / sizeof *known)
 
@@ -68,7 +68,7 @@ static const struct known *by_name(const char *w, size_t n)
 static const char *hint(const char *w, size_t n)
 {
     if (n == 8 && !strncmp(w, "mirostat", 8))
-        return " (mirostat is llama.cpp's --mirostat 1|2, which replaces the chain: not modelled by samplab)";
+        return " (mirostat is llama.cpp's --mirostat 1|2, which replaces the chain)";
     if ((n == 4 && !strncmp(w, "dist", 4)) || (n == 6 && !strncmp(w, "greedy", 6)))
         return " (llama.cpp ends every chain in dist, or in greedy after a last temperature at temp <= 0)";
     return "";
@@ -117,9 +117,9 @@ int sl_logits_llama_order_parse(const char *text, int letters, sl_logits_cfg *cf
                                      "'unable to match sampler by %s' and drop it%s; it takes %s",
                                      opt, sl_base_esc(w, len, q, sizeof q), pos, letters ? "letter" : "name",
                                      letters ? "char" : "name", letters ? "" : hint(w, len),
-                                     letters ? "e (penalties), k, y, p, m, t (and d, s, x, i, a: not modelled)"
-                                             : "penalties, top_k, typ_p, top_p, min_p, temperature (and dry, "
-                                               "top_n_sigma, xtc, infill, adaptive_p: not modelled)");
+                                     letters ? "e (penalties), k, y, p, m, t, a (and d, s, x, i: not modelled)"
+                                             : "penalties, top_k, typ_p, top_p, min_p, temperature, adaptive_p "
+                                               "(and dry, top_n_sigma, xtc, infill: not modelled)");
         if (!k->t)
             return sl_base_error_set(err, SL_EINVAL, "%s: '%s' (stage %zu) is %s%s", opt,
                                      sl_base_esc(w, len, q, sizeof q), pos, k->what,

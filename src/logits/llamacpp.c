@@ -389,6 +389,15 @@ int sl_logits_llama_chain(const float *lf, size_t V, const sl_logits_cfg *c, sl_
     int rc = sl_logits_chain_new_llama(c, &ch, err);
     if (rc)
         return rc;
+    if (sl_logits_chain_selects(ch)) { /* its cut and its probabilities follow its own draw and state */
+        const char *name = sl_logits_chain_stage(ch, sl_logits_chain_n(ch) - 1)->name;
+        sl_logits_chain_free(ch);
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "llamacpp: %s's kept set and probabilities over one vector: not modelled by samplab "
+                                 "(it cuts and draws in one step, with state carried across steps): draw, replay and "
+                                 "check run it",
+                                 name);
+    }
     for (size_t i = 0; !rc && i < c->context_n; i++)
         rc = sl_logits_chain_accept(ch, c->context[i], err);
     if (!rc)

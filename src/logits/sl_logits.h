@@ -124,7 +124,8 @@ enum {
 enum {
     SL_OPT_LAST_N = 1u << 20,        /* --penalty-last-n (llama.cpp) */
     SL_OPT_FREQ_PRESENCE = 1u << 21, /* --frequency-penalty, --presence-penalty (llama.cpp) */
-    SL_OPT_ORDER = 1u << 22          /* --samplers, --sampling-seq (llama.cpp's stage order) */
+    SL_OPT_ORDER = 1u << 22,         /* --samplers, --sampling-seq (llama.cpp's stage order) */
+    SL_OPT_MIROSTAT = 1u << 23       /* --mirostat, --mirostat-lr, --mirostat-ent, --adaptive-target, --adaptive-decay */
 };
 
 /* The most stages a user-given llama.cpp chain may hold (llama.cpp has no limit). */
@@ -163,6 +164,14 @@ typedef struct sl_logits_cfg {
      * has_order 0: common_sampler's default order */
     int has_order; size_t n_order;
     const sl_logits_stage_type *order[SL_LOGITS_ORDER_MAX];
+    /* llama.cpp --mirostat 0|1|2 (1, 2: the chain is temperature then mirostat), --mirostat-ent
+     * (tau), --mirostat-lr (eta); --adaptive-target, --adaptive-decay (adaptive_p); has_* 0:
+     * common_params_sampling's defaults */
+    int has_mirostat; long mirostat;
+    int has_mirostat_tau; double mirostat_tau;
+    int has_mirostat_eta; double mirostat_eta;
+    int has_adaptive_target; double adaptive_target;
+    int has_adaptive_decay; double adaptive_decay;
 } sl_logits_cfg;
 
 /* One llama.cpp candidate (llama_token_data). */
@@ -362,6 +371,10 @@ struct sl_logits_stage_type {
     /* 1 when llama.cpp 0.7.0's common_sampler ends a chain whose last stage this is in greedy
      * instead of dist (the temperature at temp <= 0); NULL: never. */
     int (*ends_greedy)(const void *st);
+    /* A selecting stage (mirostat, mirostat v2, adaptive_p: llama.cpp's samplers that set
+     * cur_p->selected, in place of dist): filters a and draws the array index into *idx with
+     * the chain's generator, as its apply does; it is the chain's last. NULL: a filter. */
+    int (*select)(void *st, sl_logits_llama_array *a, sl_rng *rng, size_t *idx, sl_error *err); /* rng NULL: no draw */
 };
 
 extern const sl_logits_stage_type sl_logits_stage_penalties;   /* logits/stage_penalties.c */
@@ -370,6 +383,10 @@ extern const sl_logits_stage_type sl_logits_stage_typical;
 extern const sl_logits_stage_type sl_logits_stage_top_p;
 extern const sl_logits_stage_type sl_logits_stage_min_p;
 extern const sl_logits_stage_type sl_logits_stage_temperature; /* logits/stage_temperature.c */
+extern const sl_logits_stage_type sl_logits_stage_temp_plain;  /* llama_sampler_init_temp (mirostat's chain) */
+extern const sl_logits_stage_type sl_logits_stage_mirostat;    /* logits/stage_mirostat.c */
+extern const sl_logits_stage_type sl_logits_stage_mirostat_v2;
+extern const sl_logits_stage_type sl_logits_stage_adaptive_p;  /* logits/stage_adaptive_p.c */
 /* common_sampler_init's default order (common/common.h's samplers list without
  * the stages that are off by default: dry, top_n_sigma, xtc), NULL-terminated. */
 extern const sl_logits_stage_type *const sl_logits_llama_default_order[];
@@ -406,6 +423,13 @@ size_t sl_logits_chain_n(const sl_logits_chain *c);
 const sl_logits_stage_type *sl_logits_chain_stage(const sl_logits_chain *c, size_t i);
 /* 1 when the last stage's ends_greedy says so (common_sampler 0.7.0 then ends the chain in greedy). */
 int sl_logits_chain_ends_greedy(const sl_logits_chain *c);
+/* 1 when the chain ends in a selecting stage (mirostat, adaptive_p): sl_logits_chain_select draws. */
+int sl_logits_chain_selects(const sl_logits_chain *c);
+/* That stage's draw over the candidates sl_logits_chain_run left (its own filtering, its
+ * words from rng, its state updated as llama.cpp's apply updates it): the array index.
+ * rng NULL: its filtering only, a's p the distribution it would draw from (no word, *idx 0;
+ * run it on a clone: the state may be touched). */
+int sl_logits_chain_select(sl_logits_chain *c, sl_logits_llama_array *a, sl_rng *rng, size_t *idx, sl_error *err);
 /* 1 when some stage's apply reads the history with these settings (a new token changes the result). */
 int sl_logits_chain_stateful(const sl_logits_chain *c);
 
