@@ -140,12 +140,23 @@ const char *sl_logits_llama_order_text(const sl_logits_cfg *cfg, char *buf, size
 {
     size_t o = 0;
     buf[0] = '\0';
+    if (cfg->mirostat) { /* common_sampler_init's chain then, whatever the order says */
+        snprintf(buf, len, "temperature;%s", cfg->mirostat == 1 ? "mirostat" : "mirostat_v2");
+        return buf;
+    }
+    int adaptive = 0; /* named anywhere, it runs last (once) */
     for (size_t i = 0; o < len; i++) {
         const sl_logits_stage_type *t = cfg->has_order ? (i < cfg->n_order ? cfg->order[i] : NULL)
                                                        : sl_logits_llama_default_order[i];
         if (!t)
             break;
-        o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ";" : "", t->name);
+        if (t == &sl_logits_stage_adaptive_p) {
+            adaptive = 1;
+            continue;
+        }
+        o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ";" : "", t->name);
     }
+    if (adaptive && o < len)
+        snprintf(buf + o, len - o, "%sadaptive_p", o ? ";" : "");
     return buf;
 }

@@ -41,13 +41,6 @@
 
 #include "logits/sl_logits.h"
 
-/* llama.cpp's comparator: logit descending (ties: whatever libstdc++ does) */
-static int llama_desc(const void *a, const void *b, const void *ctx)
-{
-    (void)ctx;
-    return ((const sl_logits_cand *)a)->logit > ((const sl_logits_cand *)b)->logit;
-}
-
 /* The bucket index of llama_token_data_array_partial_sort:
  * int(6.4f * logit + 64.0f) clamped to [0, 127]. An out-of-range float to int
  * conversion gives INT_MIN on x86 (cvttss2si), i.e. bucket 0. */
@@ -95,11 +88,11 @@ static int llama_bucket_sort(const sl_logits_llama_array *a, size_t npartial, sl
     size_t done = 0;
     off = 0;
     for (int j = 127; j > ib; --j) {
-        sl_base_std_sort(res + off, histo[j], sizeof *res, llama_desc, NULL);
+        sl_base_std_sort_cand(res + off, histo[j]);
         off += histo[j];
         done += histo[j];
     }
-    sl_base_std_partial_sort(res + off, npartial - done, histo[ib], sizeof *res, llama_desc, NULL);
+    sl_base_std_partial_sort_cand(res + off, npartial - done, histo[ib]);
     *nres = nhave;
     return SL_OK;
 }
@@ -110,7 +103,7 @@ static int llama_bucket_sort(const sl_logits_llama_array *a, size_t npartial, sl
 static int llama_partial_sort_inplace(sl_logits_llama_array *a, size_t npartial, sl_error *err)
 {
     if (npartial <= 128) {
-        sl_base_std_partial_sort(a->data, npartial, a->size, sizeof *a->data, llama_desc, NULL);
+        sl_base_std_partial_sort_cand(a->data, npartial, a->size);
     } else {
         sl_logits_cand *tmp = malloc(a->size * sizeof *tmp);
         size_t n = 0;
@@ -449,6 +442,7 @@ const sl_logits_pipeline_type sl_logits_pipeline_llamacpp_type = {
     "llama.cpp default chain: penalties (last N) -> top-k (exactly k) -> typical -> top-p -> min-p (logit space) "
     "-> temperature -> dist, float32; --defaults = top-k 40, top-p 0.95, min-p 0.05, T 0.8",
     SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
-        SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS | SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE | SL_OPT_ORDER,
+        SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS | SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE | SL_OPT_ORDER |
+        SL_OPT_MIROSTAT,
     llamacpp_run,
 };

@@ -174,12 +174,8 @@ typedef struct sl_logits_cfg {
     int has_adaptive_decay; double adaptive_decay;
 } sl_logits_cfg;
 
-/* One llama.cpp candidate (llama_token_data). */
-typedef struct sl_logits_cand {
-    long id;
-    float logit;
-    float p;
-} sl_logits_cand;
+/* One llama.cpp candidate (llama_token_data): id, logit, p; base's type, so its typed sort applies. */
+typedef sl_base_cand sl_logits_cand;
 
 typedef struct sl_logits_result {
     size_t V;
@@ -400,7 +396,8 @@ extern const sl_logits_stage_type *const sl_logits_llama_default_order[];
 int sl_logits_llama_order_parse(const char *text, int letters, sl_logits_cfg *cfg, sl_error *err);
 
 /* The order in force for cfg as --samplers would name it ("penalties;top_k;..."; the default
- * order when cfg->has_order is 0) into buf[0..len); returns buf. */
+ * order when cfg->has_order is 0; adaptive_p last; "temperature;mirostat" or
+ * "temperature;mirostat_v2" under --mirostat 1|2) into buf[0..len); returns buf. */
 const char *sl_logits_llama_order_text(const sl_logits_cfg *cfg, char *buf, size_t len);
 #define SL_LOGITS_ORDER_TEXT (SL_LOGITS_ORDER_MAX * 12 + 1) /* room for the longest such text */
 
