@@ -64,7 +64,12 @@ class LogitsCfg(ctypes.Structure):
                 ("defaults", ctypes.c_int), ("cpu", ctypes.c_int), ("transformers", ctypes.c_int),
                 ("work", ctypes.c_void_p),  # the C caller's scratch across runs: NULL here
                 ("has_order", ctypes.c_int), ("n_order", ctypes.c_size_t),
-                ("order", ctypes.c_void_p * 32)]  # set by the library from samplers / sampling_seq
+                ("order", ctypes.c_void_p * 32),  # set by the library from samplers / sampling_seq
+                ("has_mirostat", ctypes.c_int), ("mirostat", ctypes.c_long),
+                ("has_mirostat_tau", ctypes.c_int), ("mirostat_tau", ctypes.c_double),
+                ("has_mirostat_eta", ctypes.c_int), ("mirostat_eta", ctypes.c_double),
+                ("has_adaptive_target", ctypes.c_int), ("adaptive_target", ctypes.c_double),
+                ("has_adaptive_decay", ctypes.c_int), ("adaptive_decay", ctypes.c_double)]
 
 
 class Settings(ctypes.Structure):
