@@ -83,7 +83,7 @@ const sl_cli_option sl_cli_options[SL_CLI_OPT_COUNT] = {
         "llamacpp: mirostat's target surprise tau (default 5; mu starts at 2 tau)"),
     OPT(SL_CLI_ADAPTIVE_TARGET, "--adaptive-target", SL_CLI_DOUBLE, SL_CLI_G_LLAMA_PENALTY, SL_OPT_MIROSTAT, "P",
         "llamacpp: adaptive_p's target probability (default -1: a plain draw;\n"
-        "needs adaptive_p in --samplers, which llama.cpp then puts last)"),
+        "needs adaptive_p in the stage order, which llama.cpp then puts last)"),
     OPT(SL_CLI_ADAPTIVE_DECAY, "--adaptive-decay", SL_CLI_DOUBLE, SL_CLI_G_LLAMA_PENALTY, SL_OPT_MIROSTAT, "D",
         "llamacpp: adaptive_p's moving-average decay (default 0.9, clamped to [0, 0.99])"),
     OPT(SL_CLI_SAMPLERS, "--samplers", SL_CLI_STRING, 0, SL_OPT_ORDER, "NAMES",
