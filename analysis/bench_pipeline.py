@@ -21,7 +21,7 @@ import sys
 import tempfile
 import time
 
-SETTINGS = [("T 0.7, top-k 50 (do_sample defaults)", dict(T=0.7, defaults=True), ["--temperature", "0.7", "--defaults"]),
+SETTINGS = [("T 0.7, top-k 50 (do_sample defaults)", dict(T=0.7, defaults=True), ["--temperature", "0.7"]),
             ("T 0.7, top-k 40, top-p 0.9", dict(T=0.7, k=40, p=0.9),
              ["--temperature", "0.7", "--top-k", "40", "--top-p", "0.9"]),
             ("T 0.7, top-p 0.9, min-p 0.05", dict(T=0.7, p=0.9, minp=0.05),

@@ -49,7 +49,7 @@ static void ec_draw(int version, int replacement, size_t k, sl_dtype dt, const f
     sl_draw_torch_param tp = {version, replacement, k, SL_SIMD_AUTO};
     sl_draw_type t = sl_draw_torch_type;
     t.param = &tp;
-    sl_draw_dist dist = {V, d, f, dt, "crafted"};
+    sl_draw_dist dist = {V, d, f, dt, "crafted", 0};
     void *table;
     sl_error e;
     cr_assert_eq(sl_draw_prepare_dist(&t, &table, &dist, &e), 0, "%s", e.msg);

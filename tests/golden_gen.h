@@ -5,9 +5,14 @@
 #ifndef SL_TEST_GOLDEN_GEN_H
 #define SL_TEST_GOLDEN_GEN_H
 
+#include <inttypes.h>
+#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "logits/sl_logits.h"
 
 static inline uint64_t gg_smix(uint64_t *s)
 {
@@ -75,6 +80,40 @@ static inline float *gg_logits(uint64_t seed, size_t n)
     if (x)
         gg_fill_logits(seed, n, x);
     return x;
+}
+
+static inline int gg_long_cmp(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+/* kept_hash of llamacpp_probe.h: the k ids (sorted here, in place) as "k:fnv1a64 of int32 little-endian" */
+static inline void gg_kept_text(long *ids, size_t k, char *out, size_t cap)
+{
+    qsort(ids, k, sizeof *ids, gg_long_cmp);
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < k; i++)
+        for (int b = 0; b < 4; b++) {
+            h ^= ((uint32_t)ids[i] >> (8 * b)) & 0xffu;
+            h *= 0x100000001b3ull;
+        }
+    snprintf(out, cap, "%zu:%016" PRIx64, k, h);
+}
+
+/* The same over a chain's candidates d[0..n): the ids above -inf; 0 when out of memory. */
+static inline int gg_kept_of_cands(const sl_logits_cand *d, size_t n, char *out, size_t cap)
+{
+    long *ids = malloc((n ? n : 1) * sizeof *ids);
+    if (!ids)
+        return 0;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (d[i].logit != -INFINITY)
+            ids[k++] = d[i].id;
+    gg_kept_text(ids, k, out, cap);
+    free(ids);
+    return 1;
 }
 
 #endif

@@ -53,7 +53,9 @@ Test(errors, every_pipeline)
         const sl_logits_pipeline_type *t = sl_logits_pipeline_types[i];
         sl_logits_result r;
         sl_error e = {{0}};
-        int rc = t->run(lf, ld, HUGE_N, &cfg, &r, &e);
+        sl_logits_cfg in = cfg; /* run takes the settings in force */
+        sl_logits_cfg_resolve(t, &in, NULL);
+        int rc = t->run(lf, ld, HUGE_N, &in, &r, &e);
         cr_assert_eq(rc, SL_ENOMEM, "%s: expected SL_ENOMEM, got %d (%s)", t->name, rc, e.msg);
         cr_assert_null(strchr(e.msg, '\n'));
         cr_assert_not_null(strstr(e.msg, ": out of memory"), "%s: '%s'", t->name, e.msg);

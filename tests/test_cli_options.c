@@ -1,10 +1,11 @@
-/* test_cli_options.c — the option table (src/cli/options.c) against the
+/* test_cli_options.c — the settings schema (src/api/schema.c) as the command
+ * line takes it (src/cli/options.c: which command takes what) against the
  * binary: every subcommand refuses a repeated option, an unknown one and one
  * it does not take, each by name; --help lists exactly the options the table
  * gives the subcommand and each of them is accepted; a framework, a pipeline
  * or a method refuses an option it lacks naming both; values shown in a
  * message are escaped, so it stays one printable line; the option the library
- * names when it refuses one (api/settings.c's list) is the one the table gives,
+ * names when it refuses one (sl_api_refused) is the one the schema gives,
  * for every pair of options. Each refusal: exit 2, nothing on stdout, one line on
  * stderr. */
 #include <criterion/criterion.h>
@@ -14,14 +15,14 @@
 #include "helpers.h"
 
 /* A well-formed value for an option of this kind ("" for a flag). */
-static const char *sample_value(sl_cli_opt o)
+static const char *sample_value(sl_api_opt o)
 {
-    switch (sl_cli_options[o].kind) {
-    case SL_CLI_FLAG: return "";
-    case SL_CLI_SIZE:
-    case SL_CLI_LONG:
-    case SL_CLI_INDEX: return " 3";
-    case SL_CLI_DOUBLE: return " 0.5";
+    switch (sl_api_options[o].kind) {
+    case SL_API_FLAG: return "";
+    case SL_API_SIZE:
+    case SL_API_LONG:
+    case SL_API_INDEX: return " 3";
+    case SL_API_DOUBLE: return " 0.5";
     default: return " x";
     }
 }
@@ -30,10 +31,10 @@ Test(cli_options, repeated_option_refused_everywhere)
 {
     size_t checked = 0;
     for (const sl_cli_spec *s = sl_cli_specs; s->name; s++)
-        for (int o = SL_CLI_NONE + 1; o < SL_CLI_OPT_COUNT; o++) {
-            if (!sl_cli_takes(s, (sl_cli_opt)o))
+        for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT; o++) {
+            if (!sl_cli_takes(s, (sl_api_opt)o))
                 continue;
-            const char *name = sl_cli_options[o].name, *v = sample_value((sl_cli_opt)o);
+            const char *name = sl_api_options[o].name, *v = sample_value((sl_api_opt)o);
             char args[256], want[128];
             snprintf(args, sizeof args, "%s %s%s %s%s", s->name, name, v, name, v);
             snprintf(want, sizeof want, "samplab %s: %s given twice", s->name, name);
@@ -62,15 +63,15 @@ Test(cli_options, option_of_another_subcommand_named)
 {
     sl_test_expect_refused("rng --top-k 3", "samplab rng: --top-k is not an option of rng");
     for (const sl_cli_spec *s = sl_cli_specs; s->name; s++)
-        for (int o = SL_CLI_NONE + 1; o < SL_CLI_OPT_COUNT; o++) {
-            const char *name = sl_cli_options[o].name;
+        for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT; o++) {
+            const char *name = sl_api_options[o].name;
             int taken = 0;
-            for (int q = SL_CLI_NONE + 1; q < SL_CLI_OPT_COUNT; q++)
-                taken |= !strcmp(sl_cli_options[q].name, name) && sl_cli_takes(s, (sl_cli_opt)q);
+            for (int q = SL_API_OPT_NONE + 1; q < SL_API_OPT_COUNT; q++)
+                taken |= !strcmp(sl_api_options[q].name, name) && sl_cli_takes(s, (sl_api_opt)q);
             if (taken)
                 continue;
             char args[256], want[160];
-            snprintf(args, sizeof args, "%s %s%s", s->name, name, sample_value((sl_cli_opt)o));
+            snprintf(args, sizeof args, "%s %s%s", s->name, name, sample_value((sl_api_opt)o));
             snprintf(want, sizeof want, "samplab %s: %s is not an option of %s", s->name, name, s->name);
             sl_test_expect_refused(args, want);
         }
@@ -79,15 +80,15 @@ Test(cli_options, option_of_another_subcommand_named)
 Test(cli_options, missing_value_named)
 {
     for (const sl_cli_spec *s = sl_cli_specs; s->name; s++)
-        for (int o = SL_CLI_NONE + 1; o < SL_CLI_OPT_COUNT; o++) {
-            if (!sl_cli_takes(s, (sl_cli_opt)o) || sl_cli_options[o].kind == SL_CLI_FLAG)
+        for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT; o++) {
+            if (!sl_cli_takes(s, (sl_api_opt)o) || sl_api_options[o].kind == SL_API_FLAG)
                 continue;
             char args[256], want[160];
-            snprintf(args, sizeof args, "%s %s", s->name, sl_cli_options[o].name);
-            snprintf(want, sizeof want, "samplab %s: %s needs a value", s->name, sl_cli_options[o].name);
+            snprintf(args, sizeof args, "%s %s", s->name, sl_api_options[o].name);
+            snprintf(want, sizeof want, "samplab %s: %s needs a value", s->name, sl_api_options[o].name);
             sl_test_expect_refused(args, want);
-            snprintf(args, sizeof args, "%s %s --json", s->name, sl_cli_options[o].name);
-            snprintf(want, sizeof want, "%s needs a value, not the option '--json'", sl_cli_options[o].name);
+            snprintf(args, sizeof args, "%s %s --json", s->name, sl_api_options[o].name);
+            snprintf(want, sizeof want, "%s needs a value, not the option '--json'", sl_api_options[o].name);
             sl_test_expect_refused(args, want);
         }
     sl_test_expect_refused("bench --logits", "samplab bench: --logits needs a value");
@@ -96,14 +97,14 @@ Test(cli_options, missing_value_named)
 Test(cli_options, malformed_numbers_name_option_and_value)
 {
     for (const sl_cli_spec *s = sl_cli_specs; s->name; s++)
-        for (int o = SL_CLI_NONE + 1; o < SL_CLI_OPT_COUNT; o++) {
-            sl_cli_kind k = sl_cli_options[o].kind;
-            if (!sl_cli_takes(s, (sl_cli_opt)o) || (k != SL_CLI_SIZE && k != SL_CLI_LONG && k != SL_CLI_INDEX &&
-                                                    k != SL_CLI_DOUBLE))
+        for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT; o++) {
+            sl_api_kind k = sl_api_options[o].kind;
+            if (!sl_cli_takes(s, (sl_api_opt)o) || (k != SL_API_SIZE && k != SL_API_LONG && k != SL_API_INDEX &&
+                                                    k != SL_API_DOUBLE))
                 continue;
             char args[256], want[160];
-            snprintf(args, sizeof args, "%s %s 12x", s->name, sl_cli_options[o].name);
-            snprintf(want, sizeof want, "samplab %s: %s takes ", s->name, sl_cli_options[o].name);
+            snprintf(args, sizeof args, "%s %s 12x", s->name, sl_api_options[o].name);
+            snprintf(want, sizeof want, "samplab %s: %s takes ", s->name, sl_api_options[o].name);
             sl_test_expect_refused(args, want);
             sl_test_expect_refused(args, ", not '12x'");
         }
@@ -133,13 +134,13 @@ Test(cli_options, help_matches_the_table)
         sl_test_run h = sl_test_cli(args);
         cr_assert_eq(h.status, 0, "%s: exit %d", args, h.status);
         cr_assert_str_empty(h.err, "%s: %s", args, h.err);
-        for (int o = SL_CLI_NONE + 1; o < SL_CLI_OPT_COUNT; o++) {
-            if (!sl_cli_takes(s, (sl_cli_opt)o))
+        for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT; o++) {
+            if (!sl_cli_takes(s, (sl_api_opt)o))
                 continue;
-            const char *name = sl_cli_options[o].name;
+            const char *name = sl_api_options[o].name;
             cr_expect(mentions(h.out, name), "%s does not list %s", args, name);
             /* accepted: parsing goes past it and stops at the next word */
-            snprintf(args, sizeof args, "%s %s%s --zz-after", s->name, name, sample_value((sl_cli_opt)o));
+            snprintf(args, sizeof args, "%s %s%s --zz-after", s->name, name, sample_value((sl_api_opt)o));
             sl_test_expect_refused(args, "unknown option '--zz-after'");
         }
         /* every --word the help names is an option of this subcommand */
@@ -154,8 +155,8 @@ Test(cli_options, help_matches_the_table)
             if (n <= 2 || !strcmp(word, "--help"))
                 continue;
             int known = 0;
-            for (int o = SL_CLI_NONE + 1; o < SL_CLI_OPT_COUNT; o++)
-                known |= !strcmp(sl_cli_options[o].name, word) && sl_cli_takes(s, (sl_cli_opt)o);
+            for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT; o++)
+                known |= !strcmp(sl_api_options[o].name, word) && sl_cli_takes(s, (sl_api_opt)o);
             /* a word after another subcommand ("samplab draw --counts") or a script
              * ("torch_golden.py --fingerprint") is that one's option */
             const char *b = p - 1;
@@ -178,20 +179,20 @@ Test(cli_options, help_matches_the_table)
  * refuse an option they lack, naming the option and themselves. */
 Test(cli_options, framework_and_method_refusals_name_both)
 {
-    const unsigned draw_groups = SL_CLI_G_SOURCE | SL_CLI_G_SAMPLING | SL_CLI_G_FRAMEWORK;
+    const unsigned draw_groups = SL_API_G_SOURCE | SL_API_G_SAMPLING | SL_API_G_FRAMEWORK;
     size_t checked = 0;
     for (size_t i = 0; sl_fw_types[i]; i++) {
         const sl_fw_type *ft = sl_fw_types[i];
-        for (int o = SL_CLI_NONE + 1; o < SL_CLI_OPT_COUNT; o++) {
-            const sl_cli_option *d = &sl_cli_options[o];
+        for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT; o++) {
+            const sl_api_option *d = &sl_api_options[o];
             if (!d->bit || !(d->group & draw_groups) || (d->bit & ft->accepts))
                 continue;
             const char *src = "";
-            if (o != SL_CLI_PROBS && o != SL_CLI_LOGITS)
+            if (o != SL_API_OPT_PROBS && o != SL_API_OPT_LOGITS)
                 src = ft->accepts & SL_OPT_LOGITS ? " --logits 1,2" : " --probs 1,2";
             char args[256], want[160];
             snprintf(args, sizeof args, "draw --framework %s%s %s%s%s", ft->name, src, d->name,
-                     o == SL_CLI_PROBS || o == SL_CLI_LOGITS ? " 1,2" : "", o == SL_CLI_PROBS || o == SL_CLI_LOGITS ? "" : sample_value((sl_cli_opt)o));
+                     o == SL_API_OPT_PROBS || o == SL_API_OPT_LOGITS ? " 1,2" : "", o == SL_API_OPT_PROBS || o == SL_API_OPT_LOGITS ? "" : sample_value((sl_api_opt)o));
             snprintf(want, sizeof want, "samplab draw: %s is not an option of framework %s", d->name, ft->name);
             sl_test_expect_refused(args, want);
             checked++;
@@ -204,29 +205,29 @@ Test(cli_options, framework_and_method_refusals_name_both)
     }
     for (size_t i = 0; sl_logits_pipeline_types[i]; i++) {
         const sl_logits_pipeline_type *t = sl_logits_pipeline_types[i];
-        for (int o = SL_CLI_NONE + 1; o < SL_CLI_OPT_COUNT; o++) {
-            const sl_cli_option *d = &sl_cli_options[o];
-            if (!d->bit || !(d->group & (SL_CLI_G_SAMPLING | SL_CLI_G_LLAMA_PENALTY)) || (d->bit & t->accepts))
+        for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT; o++) {
+            const sl_api_option *d = &sl_api_options[o];
+            if (!d->bit || !(d->group & (SL_API_G_SAMPLING | SL_API_G_LLAMA_PENALTY)) || (d->bit & t->accepts))
                 continue;
             char args[256], want[160];
             snprintf(args, sizeof args, "pipeline --framework %s --logits 1,2 %s%s", t->name, d->name,
-                     sample_value((sl_cli_opt)o));
+                     sample_value((sl_api_opt)o));
             snprintf(want, sizeof want, "samplab pipeline: %s is not an option of framework %s", d->name, t->name);
             sl_test_expect_refused(args, want);
             snprintf(args, sizeof args, "compare --frameworks hf,%s --logits 1,2 %s%s", t->name, d->name,
-                     sample_value((sl_cli_opt)o));
+                     sample_value((sl_api_opt)o));
             snprintf(want, sizeof want, "samplab compare: %s is not an option of framework ", d->name);
             sl_test_expect_refused(args, want);
             checked++;
         }
     }
     cr_assert_gt(checked, 20, "only %zu refusals checked", checked);
-    for (int o = SL_CLI_NONE + 1; o < SL_CLI_OPT_COUNT; o++) {
-        const sl_cli_option *d = &sl_cli_options[o];
-        if (!d->bit || !(d->group & (SL_CLI_G_SAMPLING | SL_CLI_G_FRAMEWORK)) || o == SL_CLI_TEMPERATURE)
+    for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT; o++) {
+        const sl_api_option *d = &sl_api_options[o];
+        if (!d->bit || !(d->group & (SL_API_G_SAMPLING | SL_API_G_FRAMEWORK)) || o == SL_API_OPT_TEMPERATURE)
             continue;
         char args[256], want[160];
-        snprintf(args, sizeof args, "draw --probs 1,2 --method alias %s%s", d->name, sample_value((sl_cli_opt)o));
+        snprintf(args, sizeof args, "draw --probs 1,2 --method alias %s%s", d->name, sample_value((sl_api_opt)o));
         snprintf(want, sizeof want, "samplab draw: %s is not an option of method alias: it needs --framework",
                  d->name);
         sl_test_expect_refused(args, want);
@@ -258,18 +259,18 @@ Test(cli_options, values_in_messages_are_escaped)
 Test(cli_options, api_refusal_follows_the_table)
 {
     size_t checked = 0;
-    for (int a = SL_CLI_NONE + 1; a < SL_CLI_OPT_COUNT; a++) {
-        if (!sl_cli_options[a].bit || a == SL_CLI_PROBS || a == SL_CLI_LOGITS)
+    for (int a = SL_API_OPT_NONE + 1; a < SL_API_OPT_COUNT; a++) {
+        if (!sl_api_options[a].bit || a == SL_API_OPT_PROBS || a == SL_API_OPT_LOGITS)
             continue;
-        for (int b = a; b < SL_CLI_OPT_COUNT; b++) {
-            if (!sl_cli_options[b].bit || b == SL_CLI_PROBS || b == SL_CLI_LOGITS)
+        for (int b = a; b < SL_API_OPT_COUNT; b++) {
+            if (!sl_api_options[b].bit || b == SL_API_OPT_PROBS || b == SL_API_OPT_LOGITS)
                 continue;
-            const char *v[] = {"draw", "--logits", "1,2", sl_cli_options[a].name, "3", sl_cli_options[b].name, "3"};
+            const char *v[] = {"draw", "--logits", "1,2", sl_api_options[a].name, "3", sl_api_options[b].name, "3"};
             char *argv[7];
             int argc = 0;
             for (int i = 0; i < 7; i++) {
-                if ((i == 4 && sl_cli_options[a].kind == SL_CLI_FLAG) || (i >= 5 && b == a) ||
-                    (i == 6 && sl_cli_options[b].kind == SL_CLI_FLAG))
+                if ((i == 4 && sl_api_options[a].kind == SL_API_FLAG) || (i >= 5 && b == a) ||
+                    (i == 6 && sl_api_options[b].kind == SL_API_FLAG))
                     continue;
                 argv[argc++] = (char *)v[i];
             }
@@ -278,7 +279,7 @@ Test(cli_options, api_refusal_follows_the_table)
             sl_api_settings s;
             sl_cli_settings_from(&po, &s);
             const char *got = sl_api_refused(&s, 1, SL_OPT_LOGITS);
-            cr_expect(got && !strcmp(got, sl_cli_options[a].name), "%s then %s: the library names %s", v[3], v[5],
+            cr_expect(got && !strcmp(got, sl_api_options[a].name), "%s then %s: the library names %s", v[3], v[5],
                       got ? got : "none");
             checked++;
         }

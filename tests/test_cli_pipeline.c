@@ -18,9 +18,32 @@ Test(replay_pipeline, cli_pipeline_lines_and_json)
     /* torch.softmax(tensor([3., 2, 2, -inf])) prints 0.57611692 0.21194157 0.21194157 0 */
     cr_assert_str_eq(r.out, "0\t0.57611692\n1\t0.21194157\n2\t0.21194157\n");
     sl_test_run_free(&r);
-    r = sl_test_cli("pipeline --framework llamacpp --logits 3,2,2,1 --top-k 2 --json");
+    r = sl_test_cli("pipeline --framework llamacpp --logits 3,2,2,1 --top-k 2 --temperature 1 --json");
     cr_assert_eq(r.status, 0);
     cr_assert(strstr(r.out, "\"kept\":[0,1]") && strstr(r.out, "\"probs\":[0.731058598,0.268941432,0.0,0.0]"),
+              "json: %s", r.out);
+    sl_test_run_free(&r);
+    /* without --temperature: common_params_sampling's temp 0.8, echoed with the other defaults */
+    r = sl_test_cli("pipeline --framework llamacpp --logits 3,2,2,1 --top-k 2 --json");
+    cr_assert_eq(r.status, 0);
+    cr_assert(strstr(r.out, "\"probs\":[0.777299881,0.222700149,0.0,0.0]") &&
+                  strstr(r.out, "\"settings\":{\"temperature\":0.8,\"top_k\":2,\"top_p\":0.95,\"min_p\":0.05,") &&
+                  strstr(r.out, "\"defaulted\":[\"temperature\",\"top_p\",\"min_p\",\"typical\","),
+              "json: %s", r.out);
+    sl_test_run_free(&r);
+    /* hf: top_k left unset is generate()'s 50; min_p's default is None */
+    r = sl_test_cli("pipeline --framework hf --logits 3,2,2,1 --temperature 0.5 --json");
+    cr_assert_eq(r.status, 0);
+    cr_assert(strstr(r.out, "\"steps\":[\"temperature\",\"top_k\"]") &&
+                  strstr(r.out, "\"settings\":{\"temperature\":0.5,\"top_k\":50,\"top_p\":1.0,\"min_p\":null,") &&
+                  strstr(r.out, "\"defaulted\":[\"top_k\",\"top_p\",\"min_p\",\"typical\",\"repetition_penalty\","
+                                "\"min_keep\"]"),
+              "json: %s", r.out);
+    sl_test_run_free(&r);
+    /* --top-k 0 is how transformers turns TopKLogitsWarper off */
+    r = sl_test_cli("pipeline --framework hf --logits 3,2,2,1 --temperature 0.5 --top-k 0 --json");
+    cr_assert_eq(r.status, 0);
+    cr_assert(strstr(r.out, "\"steps\":[\"temperature\"]") && strstr(r.out, "\"defaulted\":[\"top_p\","),
               "json: %s", r.out);
     sl_test_run_free(&r);
 }
@@ -32,10 +55,19 @@ Test(replay_pipeline, cli_pipeline_errors)
     cr_assert_str_eq(r.out, "");
     cr_assert(strstr(r.err, "--typical is not an option of framework vllm"), "%s", r.err);
     sl_test_run_free(&r);
-    r = sl_test_cli("pipeline --framework tutorial --logits 3,2,2,1 --defaults");
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "--defaults is not an option of framework tutorial"), "%s", r.err);
-    sl_test_run_free(&r);
+    /* --defaults: refused since 0.2, the defaults always apply */
+    static const char *const with_defaults[] = {
+        "pipeline --framework hf --logits 3,2,2,1 --defaults", "draw --framework llamacpp --logits 3,2,2,1 --seed 1 --defaults",
+        "compare --logits 3,2,2,1 --defaults", "replay --framework hf --logits 3,2,2,1 --defaults"};
+    for (size_t i = 0; i < sizeof with_defaults / sizeof *with_defaults; i++) {
+        r = sl_test_cli(with_defaults[i]);
+        cr_assert_eq(r.status, 2, "%s", with_defaults[i]);
+        cr_assert_str_eq(r.out, "");
+        cr_assert(strstr(r.err, ": --defaults: refused since samplab 0.2: each framework's own defaults always apply") &&
+                      sl_test_lines(r.err) == 1,
+                  "%s: %s", with_defaults[i], r.err);
+        sl_test_run_free(&r);
+    }
     r = sl_test_cli("pipeline --framework hf --logits 3,2,2,1 --temperature 0");
     cr_assert_eq(r.status, 2);
     cr_assert(strstr(r.err, "set `do_sample=False`"), "%s", r.err);
@@ -59,18 +91,30 @@ Test(replay_pipeline, cli_compare_tie_case)
     sl_test_run r = sl_test_cli("compare --logits 3,2,2,1 --top-k 2 --frameworks hf,llamacpp");
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert(strstr(r.out, "hf vs llamacpp: TV 0.211942; hf keeps 1 [2] that llamacpp drops; llamacpp keeps 0 that hf drops"), "%s", r.out);
-    cr_assert(strstr(r.out, "samplab pipeline --framework llamacpp --logits 3,2,2,1 --top-k 3 reproduces hf"), "%s", r.out);
+    /* llama.cpp's own defaults (T 0.8, top-p 0.95, min-p 0.05) written off in the translation */
+    cr_assert(strstr(r.out, "samplab pipeline --framework llamacpp --logits 3,2,2,1 --temperature 1 --top-k 3 --top-p 1 "
+                            "--min-p 0 reproduces hf"),
+              "%s", r.out);
     sl_test_run_free(&r);
     /* the min-p rule: llama.cpp filters before temperature, so its min-p is m^T */
     r = sl_test_cli("compare --logits data/weather.txt --min-p 0.2 --temperature 0.5 --frameworks hf,llamacpp");
     cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert(strstr(r.out, "samplab pipeline --framework llamacpp --logits data/weather.txt --temperature 0.5 --min-p 0.447213595 "
-                            "reproduces hf"),
+    cr_assert(strstr(r.out, "samplab pipeline --framework llamacpp --logits data/weather.txt --temperature 0.5 --top-k 50 "
+                            "--top-p 1 --min-p 0.447213595 reproduces hf"),
               "%s", r.out);
     sl_test_run_free(&r);
     r = sl_test_cli("compare --logits 3,2,2,1 --typical 0.5 --frameworks hf,vllm");
     cr_assert_eq(r.status, 2);
     cr_assert(strstr(r.err, "--typical is not an option of framework vllm"), "%s", r.err);
+    sl_test_run_free(&r);
+    /* --json: each framework with the settings it ran with, its defaults named */
+    r = sl_test_cli("compare --logits 3,2,2,1 --temperature 0.7 --frameworks hf,llamacpp --json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "\"framework\":\"hf\",\"ok\":true,\"settings\":{\"temperature\":0.7,\"top_k\":50,") &&
+                  strstr(r.out, "\"framework\":\"llamacpp\",\"ok\":true,\"settings\":{\"temperature\":0.7,\"top_k\":40,"
+                                "\"top_p\":0.95,\"min_p\":0.05,") &&
+                  strstr(r.out, "\"defaulted\":[\"top_k\",\"top_p\",\"min_p\","),
+              "%s", r.out);
     sl_test_run_free(&r);
     r = sl_test_cli("compare --logits 3,2,2,1 --temperature 0 --json");
     cr_assert_eq(r.status, 0);
@@ -81,9 +125,11 @@ Test(replay_pipeline, cli_compare_tie_case)
 Test(replay_pipeline, cli_draw_llamacpp)
 {
     /* the weather logits with llama.cpp's defaults: 4 candidates survive, two words per draw */
-    sl_test_run r = sl_test_cli("draw --framework llamacpp --logits data/weather.txt --defaults --seed 42 --n 8 --json");
+    sl_test_run r = sl_test_cli("draw --framework llamacpp --logits data/weather.txt --seed 42 --n 8 --json");
     cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert(strstr(r.out, "\"name\":\"std-mt19937\"") && strstr(r.out, "\"words\":16"), "%s", r.out);
+    cr_assert(strstr(r.out, "\"name\":\"std-mt19937\"") && strstr(r.out, "\"words\":16") &&
+                  strstr(r.out, "\"defaulted\":[\"temperature\",\"top_k\",\"top_p\",\"min_p\","),
+              "%s", r.out);
     sl_test_run_free(&r);
     r = sl_test_cli("draw --framework llamacpp --logits data/weather.txt --n 2");
     cr_assert_eq(r.status, 2);
@@ -132,10 +178,12 @@ Test(replay_pipeline, cli_compare_candle_translations)
               "%s", r.out);
     cr_assert(strstr(r.out, "note: candle ran at temperature 1"), "%s", r.out);
     sl_test_run_free(&r);
-    r = sl_test_cli("compare --logits data/weather.txt --temperature 0.7 --defaults");
+    r = sl_test_cli("compare --logits data/weather.txt --temperature 0.7 --frameworks hf,candle,llamacpp");
     cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert(strstr(r.out, "candle (skipped) for hf: translation: samplab pipeline --framework candle --logits data/weather.txt "
-                            "--temperature 0.7 --top-k 50 reproduces hf"),
+    cr_assert(strstr(r.out, "note: transformers generate(do_sample=True, temperature=0.7) keeps top_k=50 by default"),
+              "%s", r.out);
+    cr_assert(strstr(r.out, "samplab pipeline --framework llamacpp --logits data/weather.txt --temperature 0.7 --top-k 50 "
+                            "--top-p 1 --min-p 0 reproduces hf (TV 7.48e-09; rule: hf's defaults written out)"),
               "%s", r.out);
     sl_test_run_free(&r);
     r = sl_test_cli("compare --logits data/k40p09.txt --temperature 0.7 --top-k 40 --top-p 0.9 --frameworks hf,candle");

@@ -47,6 +47,13 @@ Test(sweep_cli, malformed_spec_names_key_and_position)
     refused("{\"studies\": [{\"job\": \"draw\", \"inputs\": [{\"probs\": \"1,2\"}],\n"
             "  \"settings\": {\"top_kk\": 3}}]}",
             ":2:16: key studies[0].settings.top_kk: no samplab option --top-kk");
+    /* a setting of the real library that samplab does not model: refused as such, not as no option */
+    refused("{\"studies\": [{\"job\": \"draw\", \"inputs\": [{\"probs\": \"1,2\"}], \"frameworks\": [\"hf\"],"
+            " \"settings\": {\"epsilon_cutoff\": 0.1}}]}",
+            "key studies[0].settings.epsilon_cutoff: --epsilon-cutoff: transformers' EpsilonLogitsWarper is not "
+            "modelled by samplab");
+    refused("{\"studies\": [{\"job\": \"power\", \"inputs\": [{\"probs\": \"1,2\"}], \"settings\": {\"mirostat\": 2}}]}",
+            "key studies[0].settings.mirostat: power does not take --mirostat");
     refused("{\"studies\": [{\"job\": \"draw\", \"inputs\": [{\"probs\": \"1,2\"}], \"settings\": {\"top_k\": []}}]}",
             "an empty list");
     refused("{\"studies\": [{\"job\": \"draw\", \"inputs\": [{\"probs\": \"1,2\"}], \"settings\": {\"top_k\": {}}}]}",

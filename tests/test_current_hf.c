@@ -26,6 +26,7 @@ typedef struct hf_replay {
 static void parse_case(char *line, sl_logits_cfg *c, long *ctx, size_t ctx_cap)
 {
     memset(c, 0, sizeof *c);
+    int dflt = 0; /* defaults=1: the case left top_k unset, as generate() fills it */
     char *tok = strstr(line, " V=");
     for (char *kv = strchr(tok + 1, ' '); kv; kv = strchr(kv + 1, ' ')) {
         char *k = kv + 1;
@@ -36,7 +37,7 @@ static void parse_case(char *line, sl_logits_cfg *c, long *ctx, size_t ctx_cap)
         else if (!strncmp(k, "typ=", 4)) { c->has_typical = 1; c->typical = strtod(k + 4, NULL); }
         else if (!strncmp(k, "pen=", 4)) { c->has_penalty = 1; c->penalty = strtod(k + 4, NULL); }
         else if (!strncmp(k, "min_keep=", 9)) { c->has_min_keep = 1; c->min_keep = strtol(k + 9, NULL, 10); }
-        else if (!strncmp(k, "defaults=", 9)) { c->defaults = 1; }
+        else if (!strncmp(k, "defaults=", 9)) { dflt = 1; }
         else if (!strncmp(k, "ctx=", 4)) {
             char *p = k + 4;
             while (c->context_n < ctx_cap) {
@@ -47,6 +48,10 @@ static void parse_case(char *line, sl_logits_cfg *c, long *ctx, size_t ctx_cap)
             }
             c->context = ctx;
         }
+    }
+    if (!dflt && !c->has_top_k) { /* the processors were built without TopKLogitsWarper: top_k 0 */
+        c->has_top_k = 1;
+        c->top_k = 0;
     }
 }
 

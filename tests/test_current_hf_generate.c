@@ -39,7 +39,7 @@ static size_t ids(const char *s, long *out, size_t cap)
 static void settings(const char *s, sl_logits_cfg *c)
 {
     memset(c, 0, sizeof *c);
-    c->defaults = 1; /* what generate() does with the unset ones (top_k 50) */
+    /* the unset ones: what generate() fills them with (top_k 50), samplab's defaults */
     if (!strcmp(s, "default"))
         return;
     for (const char *p = s; *p;) {
@@ -153,4 +153,82 @@ Test(replay_current, hf_generate_transformers_5_12_avx512, .timeout = 120)
     cr_assert(r.runs >= 5, "only %zu runs", r.runs);
     cr_assert_eq(r.exact, r.runs, "%zu of %zu runs differ; first: %s", r.runs - r.exact, r.runs, r.first_fail);
     cr_assert_eq(r.words_bad, 0);
+}
+
+/* data/golden/current/hf_defaults.txt (analysis/golden/current/hf_defaults.py):
+ * transformers 5.12.1's own defaults (GenerationConfig._get_default_generation_params)
+ * are samplab's hf defaults, the warpers it does not model are off by default,
+ * and for each combination of settings left unset the processors generate()
+ * built are the steps samplab's hf pipeline runs. */
+Test(replay_current, hf_defaults_are_transformers_5_12)
+{
+    char *text = sl_test_slurp("data/golden/current/hf_defaults.txt");
+    cr_assert_not_null(text, "hf_defaults.txt missing");
+    static const struct { const char *upstream; sl_logits_key k; } keys[] = {
+        {"temperature", SL_KEY_TEMPERATURE}, {"top_k", SL_KEY_TOP_K}, {"top_p", SL_KEY_TOP_P},
+        {"min_p", SL_KEY_MIN_P}, {"typical_p", SL_KEY_TYPICAL}, {"repetition_penalty", SL_KEY_PENALTY}};
+    /* the warpers samplab does not model: built only away from these values */
+    static const char *const off[][2] = {{"top_h", "None"}, {"epsilon_cutoff", "0.0"}, {"eta_cutoff", "0.0"}};
+    static const char *const steps[][2] = {{"RepetitionPenaltyLogitsProcessor", "repetition_penalty"},
+                                           {"TemperatureLogitsWarper", "temperature"}, {"TopKLogitsWarper", "top_k"},
+                                           {"TopPLogitsWarper", "top_p"}, {"MinPLogitsWarper", "min_p"},
+                                           {"TypicalLogitsWarper", "typical"}};
+    size_t defaults = 0, chains = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char key[64], val[64];
+        if (sscanf(line, "default %63s %63s", key, val) == 2) {
+            int known = 0;
+            for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+                if (strcmp(key, keys[i].upstream))
+                    continue;
+                const sl_logits_default *d = sl_logits_default_of(&sl_logits_pipeline_hf_type, keys[i].k);
+                cr_assert_not_null(d, "samplab has no hf default for %s", key);
+                if (!strcmp(val, "None"))
+                    cr_expect(d->none, "%s: transformers None, samplab %g", key, d->value);
+                else
+                    cr_expect(!d->none && d->value == strtod(val, NULL), "%s: transformers %s, samplab %g%s", key,
+                              val, d->value, d->none ? " (None)" : "");
+                known = 1;
+            }
+            for (size_t i = 0; i < sizeof off / sizeof *off; i++)
+                if (!strcmp(key, off[i][0])) {
+                    cr_expect_str_eq(val, off[i][1], "%s's default builds a warper samplab does not model", key);
+                    known = 1;
+                }
+            cr_expect(known, "default %s not checked", key);
+            defaults++;
+        } else if (!strncmp(line, "chain ", 6)) {
+            char set[256], chain[512];
+            cr_assert_eq(sscanf(line, "chain %255s %511s", set, chain), 2);
+            sl_logits_cfg c;
+            settings(set, &c);
+            long ctx[2] = {0, 1};
+            c.context = ctx, c.context_n = 2;
+            c.cpu = SL_CPU_AVX2;
+            sl_vec v;
+            sl_error err;
+            cr_assert_eq(sl_base_vec_alloc(&v, 64, "ramp", &err), 0);
+            for (size_t i = 0; i < 64; i++)
+                v.d[i] = v.f[i] = (float)(64 - (double)i) / 8;
+            sl_logits_result r;
+            cr_assert_eq(sl_logits_pipeline_run(&sl_logits_pipeline_hf_type, &v, &c, &r, &err), 0, "%s", err.msg);
+            char mine[512] = "";
+            for (size_t i = 0; i < r.n_steps; i++)
+                for (size_t j = 0; j < sizeof steps / sizeof *steps; j++)
+                    if (!strcmp(r.steps[i], steps[j][1]))
+                        snprintf(mine + strlen(mine), sizeof mine - strlen(mine), "%s%s", mine[0] ? "," : "",
+                                 steps[j][0]);
+            cr_expect_str_eq(mine[0] ? mine : "none", chain, "settings %s: generate() built %s, samplab ran %s", set,
+                             chain, mine[0] ? mine : "none");
+            sl_logits_result_free(&r);
+            sl_base_vec_free(&v);
+            chains++;
+        }
+    }
+    cr_log_info("hf_defaults.txt: %zu defaults and %zu processor chains of transformers 5.12.1 checked", defaults,
+                chains);
+    cr_assert_geq(defaults, 9);
+    cr_assert_geq(chains, 9);
+    free(text);
 }

@@ -15,7 +15,9 @@
  * window last_n < 0 disables the penalties in libllama
  * (llama_sampler_init_penalties clamps it to 0; common's CLI turns -1 into
  * the context size before) where sl_logits_llama_chain rejects it: replayed
- * as 0. */
+ * as 0. The cases are replayed twice: every setting given, and with each setting
+ * that equals common_params_sampling's default (as llama-completion 0.7.0
+ * prints it, llamacpp_defaults.txt) left unset, for samplab's defaults to fill. */
 #include <criterion/criterion.h>
 #include <inttypes.h>
 #include <math.h>
@@ -42,6 +44,7 @@ typedef struct {
     long top_k, last_n, min_keep;
     uint32_t seed;
     int accept, steps, perstep;
+    int unset_defaults;       /* leave unset each setting equal to llama.cpp's default */
     lc_vec *v;
 } lc_case;
 
@@ -54,23 +57,33 @@ static double kv(const char *line, const char *key)
 
 typedef struct {
     size_t cases, steps, tok_match, tok_differ, ncand_match, ncand_differ, word_match, word_differ, cases_ok,
-        one_cand_steps, cases_with_one_cand, negative_last_n, skip_rule_token_cases;
+        one_cand_steps, cases_with_one_cand, negative_last_n, skip_rule_token_cases, unset, all_unset;
 } lc_score;
 
-/* The case's settings as the framework takes them. */
-static void lc_cfg(const lc_case *c, sl_logits_cfg *cfg)
+/* The case's settings as the framework takes them; returns how many were left
+ * unset (c->unset_defaults: those equal to common_params_sampling's 0.7.0
+ * defaults, compared as the float the case printed). */
+static int lc_cfg(const lc_case *c, sl_logits_cfg *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
-    cfg->has_temperature = 1, cfg->temperature = c->temp;
-    cfg->has_top_k = 1, cfg->top_k = c->top_k;
-    cfg->has_top_p = 1, cfg->top_p = c->top_p;
-    cfg->has_min_p = 1, cfg->min_p = c->min_p;
-    cfg->has_typical = 1, cfg->typical = c->typical;
-    cfg->has_penalty = 1, cfg->penalty = c->repeat;
-    cfg->has_freq = 1, cfg->freq = c->freq;
-    cfg->has_presence = 1, cfg->presence = c->present;
-    cfg->has_last_n = 1, cfg->last_n = c->last_n < 0 ? 0 : c->last_n;
-    cfg->has_min_keep = 1, cfg->min_keep = c->min_keep;
+    const struct {
+        sl_logits_key k;
+        double v, dflt;
+    } s[] = {
+        {SL_KEY_TEMPERATURE, c->temp, 0.8}, {SL_KEY_TOP_K, (double)c->top_k, 40}, {SL_KEY_TOP_P, c->top_p, 0.95},
+        {SL_KEY_MIN_P, c->min_p, 0.05}, {SL_KEY_TYPICAL, c->typical, 1.0}, {SL_KEY_PENALTY, c->repeat, 1.0},
+        {SL_KEY_FREQ, c->freq, 0}, {SL_KEY_PRESENCE, c->present, 0},
+        {SL_KEY_LAST_N, c->last_n < 0 ? 0 : (double)c->last_n, 64}, {SL_KEY_MIN_KEEP, (double)c->min_keep, 0},
+    };
+    int unset = 0;
+    for (size_t i = 0; i < sizeof s / sizeof *s; i++) {
+        if (c->unset_defaults && (float)s[i].v == (float)s[i].dflt) {
+            unset++;
+            continue;
+        }
+        sl_logits_cfg_set(cfg, s[i].k, s[i].v);
+    }
+    return unset;
 }
 
 /* one step by hand: the chain, then greedy or dist; returns the token, sets the
@@ -103,7 +116,7 @@ static long lc_step(const lc_case *c, const float *x, const long *hist, size_t n
     return tok;
 }
 
-static void replay_chain(lc_score *sc)
+static void replay_chain(lc_score *sc, int unset_defaults)
 {
     char *t = sl_test_slurp("data/golden/current/llamacpp_chain.txt");
     cr_assert_not_null(t, "llamacpp_chain.txt missing");
@@ -146,6 +159,7 @@ static void replay_chain(lc_score *sc)
                     c.v = &vecs[i];
             cr_assert_not_null(c.v, "vector %s", name);
             c.perstep = perstep;
+            c.unset_defaults = unset_defaults;
             c.seed = (uint32_t)kv(line, " seed=");
             c.temp = kv(line, " temp="), c.top_k = (long)kv(line, " top_k="), c.top_p = kv(line, " top_p=");
             c.min_p = kv(line, " min_p="), c.typical = kv(line, " typical="), c.last_n = (long)kv(line, " last_n=");
@@ -165,7 +179,9 @@ static void replay_chain(lc_score *sc)
              * cases accept each drawn token, as llama_sampler_sample does */
             sl_fw_opts o;
             memset(&o, 0, sizeof o);
-            lc_cfg(&c, &o.cfg);
+            int unset = lc_cfg(&c, &o.cfg);
+            sc->unset += (size_t)unset;
+            sc->all_unset += unset == 10;
             o.has_seed = 1;
             o.seed.lo = c.seed;
             o.k = 1;
@@ -251,7 +267,7 @@ static void replay_chain(lc_score *sc)
 Test(current_llamacpp, chain_cases_replay)
 {
     lc_score s = {0};
-    replay_chain(&s);
+    replay_chain(&s, 0);
     cr_log_info("llama.cpp 0.7.0 chain: %zu cases, %zu equal in tokens, candidates and words; %zu steps: tokens %zu "
                 "equal %zu differ, candidates %zu/%zu, words %zu/%zu",
                 s.cases, s.cases_ok, s.steps, s.tok_match, s.tok_differ, s.ncand_match, s.ncand_differ, s.word_match,
@@ -262,6 +278,20 @@ Test(current_llamacpp, chain_cases_replay)
                 s.one_cand_steps, s.cases_with_one_cand, s.skip_rule_token_cases, s.negative_last_n);
     cr_assert(s.cases == 1536 && s.steps > 0, "%zu cases read: golden file changed?", s.cases);
     cr_assert_eq(s.cases_ok, s.cases, "%zu of %zu cases differ from llama.cpp 0.7.0", s.cases - s.cases_ok, s.cases);
+}
+
+/* The same cases with the settings equal to llama.cpp's defaults left unset:
+ * samplab's llamacpp defaults must fill them as common_params_sampling does. */
+Test(current_llamacpp, chain_cases_replay_defaults_unset)
+{
+    lc_score s = {0};
+    replay_chain(&s, 1);
+    cr_log_info("llama.cpp 0.7.0 chain, defaults left unset: %zu cases, %zu settings left unset (%zu cases with "
+                "every setting unset), %zu cases equal in tokens, candidates and words; tokens %zu equal %zu differ",
+                s.cases, s.unset, s.all_unset, s.cases_ok, s.tok_match, s.tok_differ);
+    cr_assert(s.cases == 1536 && s.all_unset > 0 && s.unset > s.cases, "%zu cases, %zu unset", s.cases, s.unset);
+    cr_assert_eq(s.cases_ok, s.cases, "%zu of %zu cases differ from llama.cpp 0.7.0", s.cases - s.cases_ok, s.cases);
+    cr_assert_eq(s.tok_differ, 0);
 }
 
 /* ---------------------------------------------------------------- the generation loop */
@@ -342,5 +372,101 @@ Test(current_llamacpp, generation_loop_replay)
     cr_assert(runs == 9 && R == 9 * 24, "%zu runs, %zu logit rows: golden files changed?", runs, R);
     cr_assert_eq(equal, runs);
     free(lg);
+    free(t);
+}
+
+/* ---------------------------------------------------------------- the defaults llama-completion prints */
+
+/* "name = value" in a params record */
+static double lc_param(const char *params, const char *name)
+{
+    char key[48];
+    snprintf(key, sizeof key, " %s = ", name);
+    return kv(params, key);
+}
+
+/* whether the chain record marks stage `name` active (listed without '?') */
+static int lc_active(const char *chain, const char *name)
+{
+    char key[48];
+    snprintf(key, sizeof key, "> %s ", name);
+    char line[1024];
+    snprintf(line, sizeof line, "%s ", chain);
+    return strstr(line, key) != NULL;
+}
+
+/* data/golden/current/llamacpp_defaults.txt (analysis/golden/current/llamacpp_defaults.sh):
+ * for the defaults and each way of turning a stage off, llama-completion 0.7.0's
+ * printed sampler params equal samplab's settings in force for the same options
+ * (its %.3f), and the stages its chain marks active are the steps samplab's
+ * llamacpp pipeline runs (weather logits, a context for the penalties). */
+Test(current_llamacpp, defaults_as_llama_completion_prints)
+{
+    char *t = sl_test_slurp("data/golden/current/llamacpp_defaults.txt");
+    cr_assert_not_null(t, "llamacpp_defaults.txt missing");
+    static const float weather[8] = {4.0f, 3.3f, 2.9f, 1.2f, 0.4f, -0.3f, -1.0f, -2.2f};
+    static const long ctx[] = {0, 1, 0};
+    sl_vec v;
+    sl_error err;
+    cr_assert_eq(sl_base_vec_alloc(&v, 8, "weather", &err), 0);
+    for (size_t i = 0; i < 8; i++)
+        v.d[i] = v.f[i] = weather[i];
+    sl_logits_cfg cfg;
+    char args[256] = "", params[2048] = "";
+    size_t sets = 0, checks = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (!strncmp(line, "args", 4)) {
+            snprintf(args, sizeof args, "%s", line + 4);
+            memset(&cfg, 0, sizeof cfg);
+            static const struct { const char *opt; sl_logits_key k; } opts[] = {
+                {"--top-k", SL_KEY_TOP_K}, {"--top-p", SL_KEY_TOP_P}, {"--min-p", SL_KEY_MIN_P},
+                {"--temp", SL_KEY_TEMPERATURE}, {"--repeat-penalty", SL_KEY_PENALTY}};
+            for (size_t i = 0; i < sizeof opts / sizeof *opts; i++) {
+                char key[32];
+                snprintf(key, sizeof key, "%s ", opts[i].opt);
+                const char *p = strstr(args, key);
+                if (p)
+                    sl_logits_cfg_set(&cfg, opts[i].k, strtod(p + strlen(key), NULL));
+            }
+        } else if (!strncmp(line, "params ", 7)) {
+            snprintf(params, sizeof params, "%s", line + 6);
+        } else if (!strncmp(line, "chain ", 6)) {
+            sl_logits_cfg in = cfg;
+            sl_logits_cfg_resolve(&sl_logits_pipeline_llamacpp_type, &in, NULL);
+            const struct { const char *name; double mine; } p[] = {
+                {"top_k", (double)in.top_k}, {"top_p", in.top_p}, {"min_p", in.min_p}, {"typical_p", in.typical},
+                {"temp", in.temperature}, {"repeat_last_n", (double)in.last_n}, {"repeat_penalty", in.penalty},
+                {"frequency_penalty", in.freq}, {"presence_penalty", in.presence}};
+            for (size_t i = 0; i < sizeof p / sizeof *p; i++, checks++) {
+                char a[32], b[32];
+                snprintf(a, sizeof a, "%.3f", lc_param(params, p[i].name));
+                snprintf(b, sizeof b, "%.3f", p[i].mine);
+                cr_expect_str_eq(a, b, "args '%s': %s is %s in llama-completion, %s in samplab", args, p[i].name, a, b);
+            }
+            cfg.context = ctx;
+            cfg.context_n = sizeof ctx / sizeof *ctx;
+            sl_logits_result r;
+            cr_assert_eq(sl_logits_pipeline_run(&sl_logits_pipeline_llamacpp_type, &v, &cfg, &r, &err), 0, "%s",
+                         err.msg);
+            static const char *const stages[][2] = {{"penalties", "penalties"}, {"top-k", "top-k"},
+                                                    {"typical", "typical"}, {"top-p", "top-p"},
+                                                    {"min-p", "min-p"}, {"temp-ext", "temp"}};
+            for (size_t i = 0; i < sizeof stages / sizeof *stages; i++, checks++) {
+                int ran = 0;
+                for (size_t j = 0; j < r.n_steps; j++)
+                    ran |= !strncmp(r.steps[j], stages[i][1], strlen(stages[i][1]));
+                cr_expect_eq(ran, lc_active(line, stages[i][0]), "args '%s': %s %s in llama.cpp, %s in samplab",
+                             args, stages[i][0], lc_active(line, stages[i][0]) ? "active" : "off",
+                             ran ? "ran" : "did not run");
+            }
+            sl_logits_result_free(&r);
+            sets++;
+        }
+    }
+    cr_log_info("llamacpp_defaults.txt: %zu option sets, %zu checks against llama-completion 0.7.0's sampler lines",
+                sets, checks);
+    cr_assert_geq(sets, 8);
+    sl_base_vec_free(&v);
     free(t);
 }

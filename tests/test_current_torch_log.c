@@ -4,7 +4,8 @@
  * and torch_log_avx512.txt, written by analysis/golden/current/torch_log.py:
  * every log and log_softmax bit for bit, and the tokens typical keeps, from the
  * command line. glibc's logf differs from torch's in some of the logs; on a
- * near-flat row that last bit reorders typical's shifted scores. */
+ * near-flat row that last bit reorders typical's shifted scores. The warper ran
+ * alone, so the command turns off generate()'s default top_k 50 (--top-k 0). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -63,7 +64,7 @@ static void check_file(const char *path, int cpu, const char *cpu_name)
             size_t V = strtoul(p, &p, 10);
             char args[4096];
             size_t k = (size_t)snprintf(args, sizeof args,
-                                        "pipeline --framework hf --cpu %s --typical %.17g --min-keep %ld --json "
+                                        "pipeline --framework hf --cpu %s --top-k 0 --typical %.17g --min-keep %ld --json "
                                         "--logits ", cpu_name, mass, mk);
             for (size_t i = 0; i < V; i++)
                 k += (size_t)snprintf(args + k, sizeof args - k, "%s%.9g", i ? "," : "", (double)from_hex(&p));

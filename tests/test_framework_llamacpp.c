@@ -108,6 +108,9 @@ Test(replay_pipeline, llamacpp_framework_draws)
     o.seed.lo = 42;
     o.n = 20000;
     o.k = 1;
+    /* the chain's default stages off (top-k 40 and top-p 0.95 would sort the array), T 1 */
+    o.cfg.has_temperature = o.cfg.has_top_k = o.cfg.has_top_p = o.cfg.has_min_p = 1;
+    o.cfg.temperature = 1.0, o.cfg.top_k = 0, o.cfg.top_p = 1.0, o.cfg.min_p = 0;
     sl_fw_result res;
     sl_error e;
     cr_assert_eq(sl_fw_run(&sl_fw_llamacpp_type, &o, &res, &e), 0, "%s", e.msg);
@@ -158,7 +161,7 @@ Test(replay_pipeline, llamacpp_framework_draws)
     cr_assert_eq(res.tokens[0], 2);
     sl_fw_result_free(&res);
     /* temperature 0: 0.7.0's common_sampler ends in greedy, no word; pr15704 ran dist */
-    o.cfg.has_top_k = 0;
+    o.cfg.top_k = 0;
     o.cfg.has_temperature = 1;
     o.cfg.temperature = 0;
     o.variant = NULL;

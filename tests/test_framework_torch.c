@@ -109,7 +109,7 @@ Test(replay_torch, fast_race_equals_every_log_race)
         if (!nonzero)
             d[0] = f[0] = 1;
         sl_error err;
-        sl_draw_dist dd = {V, d, f, dt, "random"};
+        sl_draw_dist dd = {V, d, f, dt, "random", 0};
         sl_seed seed = {sm64(&s), 0, 0, 0};
         sl_rng_mt19937_state start;
         sl_rng_torch_mt19937_seed(&start, &seed, &err);

@@ -292,6 +292,9 @@ Test(llamacpp_mirostat, refusals_one_line)
         {"--mirostat 1 --samplers top_k", "--samplers with --mirostat 1: llama.cpp ignores it"},
         {"--mirostat 2 --repetition-penalty 1.1 --context 1", "--repetition-penalty with --mirostat 2"},
         {"--mirostat 2 --adaptive-target 0.5", "--adaptive-target with --mirostat 2"},
+        {"--mirostat 1 --xtc-probability 0.5", "--xtc-probability with --mirostat 1: llama.cpp ignores it"},
+        {"--mirostat 2 --dynatemp-range 0.5", "--dynatemp-range with --mirostat 2: llama.cpp ignores it"},
+        {"--mirostat 2 --top-nsigma 1", "--top-nsigma with --mirostat 2"},
         {"--mirostat 3", "--mirostat 3: llama.cpp takes 0, 1 or 2"},
         {"--mirostat-ent 3", "--mirostat-ent without --mirostat 1|2: llama.cpp ignores it"},
         {"--mirostat 0 --mirostat-lr 0.2", "--mirostat-lr without --mirostat 1|2"},
@@ -306,8 +309,8 @@ Test(llamacpp_mirostat, refusals_one_line)
         cr_expect(strstr(r.err, bad[i][1]) && sl_test_lines(r.err) == 1, "%s: %s", args, r.err);
         sl_test_run_free(&r);
     }
-    /* accepted: the defaults with --mirostat, adaptive_p named anywhere (it runs last) */
-    sl_test_run r = sl_test_cli("draw --framework llamacpp --logits 3,2,1,0 --seed 1 --defaults --mirostat 2 --n 3");
+    /* accepted: --mirostat with the settings it reads left unset (llama.cpp's defaults) */
+    sl_test_run r = sl_test_cli("draw --framework llamacpp --logits 3,2,1,0 --seed 1 --mirostat 2 --n 3");
     cr_expect_eq(r.status, 0, "%s", r.err);
     sl_test_run_free(&r);
     r = sl_test_cli("pipeline --framework llamacpp --logits 3,2,1,0 --mirostat 2");
@@ -331,7 +334,7 @@ Test(llamacpp_mirostat, chain_rules_and_clone)
     sl_logits_chain_free(c);
     memset(&cfg, 0, sizeof cfg);
     cfg.has_order = 1, cfg.n_order = 1, cfg.order[0] = &sl_logits_stage_top_k; /* ignored under mirostat */
-    cfg.mirostat = 2;
+    cfg.has_mirostat = 1, cfg.mirostat = 2;
     cr_assert_eq(sl_logits_chain_new_llama(&cfg, &c, &err), 0, "%s", err.msg);
     cr_expect_eq(sl_logits_chain_n(c), 2);
     cr_expect_str_eq(sl_logits_chain_stage(c, 0)->label, "temp");

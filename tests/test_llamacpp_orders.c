@@ -76,29 +76,9 @@ static void oc_cfg(const oc_set *c, sl_logits_cfg *cfg)
 }
 
 /* kept_hash of llamacpp_probe.h over a chain's candidates: "n:fnv1a64 of the sorted ids above -inf" */
-static int oc_id_cmp(const void *a, const void *b)
-{
-    long x = *(const long *)a, y = *(const long *)b;
-    return (x > y) - (x < y);
-}
-
 static void oc_kept_of(const sl_logits_cand *d, size_t n, char *out, size_t cap)
 {
-    long *ids = malloc((n ? n : 1) * sizeof *ids);
-    cr_assert(ids);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (d[i].logit != -INFINITY)
-            ids[k++] = d[i].id;
-    qsort(ids, k, sizeof *ids, oc_id_cmp);
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < k; i++)
-        for (int b = 0; b < 4; b++) {
-            h ^= ((uint32_t)ids[i] >> (8 * b)) & 0xffu;
-            h *= 0x100000001b3ull;
-        }
-    snprintf(out, cap, "%zu:%016" PRIx64, k, h);
-    free(ids);
+    cr_assert(gg_kept_of_cands(d, n, out, cap), "out of memory");
 }
 
 static void oc_kept(const float *x, size_t V, const sl_logits_cfg *cfg, const long *hist, size_t nh, char *out,
@@ -643,8 +623,8 @@ Test(replay_orders, refusals_one_line)
     } bad[] = {
         {"--samplers 'top_k;foo'", "'foo' (stage 2) is not a llama.cpp 0.7.0 stage name: llama.cpp would warn"},
         {"--samplers 'top_k;dry'", "'dry' (stage 2) is llama.cpp's DRY sampler (llama_sampler_init_dry): not modelled"},
-        {"--samplers xtc", "not modelled by samplab"},
-        {"--samplers top_n_sigma", "not modelled by samplab"},
+        {"--samplers 'xtc;dry'", "'dry' (stage 2) is llama.cpp's DRY sampler"},
+        {"--sampling-seq sd", "'d' (stage 2) is llama.cpp's DRY sampler"},
         {"--samplers adaptive_p --mirostat 2", "--samplers with --mirostat 2: llama.cpp ignores it"},
         {"--samplers infill", "not modelled by samplab"},
         {"--samplers mirostat", "--mirostat 1|2"},
@@ -713,6 +693,11 @@ Test(replay_orders, chain_clone_and_reset_carry_the_ring)
     /* every stage describes its parameters */
     for (size_t i = 0; sl_logits_llama_default_order[i]; i++) {
         const sl_logits_stage_type *st = sl_logits_llama_default_order[i];
-        cr_assert(st->n_params >= 1 && st->params[0].option && st->params[0].upstream && st->letter, "%s", st->name);
+        cr_assert(st->n_params >= 1 && st->letter, "%s", st->name);
+        /* each parameter is a setting of the schema, which names llama.cpp's own option or field for it */
+        for (size_t j = 0; j < st->n_params; j++) {
+            const sl_api_option *o = sl_api_option_keyed(st->params[j].key);
+            cr_assert(o && o->kind != SL_API_UNMODELLED && o->llamacpp, "%s: %s", st->name, st->params[j].key);
+        }
     }
 }

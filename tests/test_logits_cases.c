@@ -6,7 +6,9 @@
  * before temperature against transformers' after it, top-p 0, 1 - p in float32
  * or float64 (transformers vs vLLM) and the penalty's scope (the whole context
  * vs llama.cpp's last 64). The kept sets expected are worked out in each test
- * from the documents' numbers and the upstream rules it names. */
+ * from the documents' numbers and the upstream rules it names. A case that means
+ * a stage off where its framework has a default turns it off by its neutral
+ * value (top_k 0, top_p 1, min_p 0, T 1), as a user does. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -109,7 +111,11 @@ Test(replay_pipeline, temperature_zero_every_framework)
     cr_assert_eq(run(&sl_logits_pipeline_vllm_type, x, 4, &c, &r, &e), 0);
     cr_assert(r.greedy && r.greedy_id == 1 && r.n_kept == 1 && r.probs[1] == 1.0, "vllm greedy id %zu", r.greedy_id);
     sl_logits_result_free(&r);
-    /* llama.cpp: the first maximum in array order survives, the rest -inf */
+    /* llama.cpp without its default top-k 40 and top-p 0.95 (both sort the array):
+     * the first maximum in id order survives, the rest -inf */
+    c.has_top_k = c.has_top_p = 1;
+    c.top_k = 0;
+    c.top_p = 1.0;
     cr_assert_eq(run(&sl_logits_pipeline_llamacpp_type, x, 4, &c, &r, &e), 0);
     cr_assert(r.n_kept == 1 && r.kept[1] && r.probs[1] == 1.0, "llamacpp kept %zu", r.n_kept);
     sl_logits_result_free(&r);
@@ -128,7 +134,7 @@ Test(replay_pipeline, temperature_zero_every_framework)
     cr_assert(r.greedy && r.n_kept == 1 && r.kept[1] && r.probs[1] == 1.0, "candle kept %zu", r.n_kept);
     sl_logits_result_free(&r);
     /* negative temperatures: hf error without the greedy hint, vllm error, llama.cpp greedy */
-    c.has_top_k = 0;
+    c.top_k = 0;
     c.temperature = -1;
     cr_assert_eq(run(&sl_logits_pipeline_hf_type, x, 4, &c, &r, &e), SL_EINVAL);
     cr_assert(strstr(e.msg, "(=-1.0)") && !strstr(e.msg, "greedy"), "%s", e.msg);
@@ -223,10 +229,12 @@ Test(replay_pipeline, k40p09_fourteen_vs_thirtyone)
     c.top_k = 0; /* candle's TopKThenTopP here equals top-p alone: 31 */
     cr_assert_eq(run(&sl_logits_pipeline_hf_type, x, n, &c, &r, &e), 0);
     cr_assert_eq(r.n_kept, 31, "hf p09 kept %zu, expected 31", r.n_kept);
-    /* the top-40 mass of the T = 0.7 distribution */
+    /* the top-40 mass of the T = 0.7 distribution (top_k 0: no TopKLogitsWarper) */
     sl_logits_cfg t = {0};
     t.has_temperature = 1;
     t.temperature = 0.7;
+    t.has_top_k = 1;
+    t.top_k = 0;
     sl_logits_result full;
     cr_assert_eq(run(&sl_logits_pipeline_hf_type, x, n, &t, &full, &e), 0);
     double m40 = 0;
@@ -235,22 +243,21 @@ Test(replay_pipeline, k40p09_fourteen_vs_thirtyone)
     cr_assert(fabs(m40 - 0.9208) < 1e-5, "top-40 mass %.6f expected 0.9208", m40);
     sl_logits_result_free(&full);
     sl_logits_result_free(&r);
-    /* do_sample=True, temperature=0.7: the hidden top_k=50 */
-    t.defaults = 1;
+    /* do_sample=True, temperature=0.7, top_k left unset: generate()'s top_k = 50 */
+    t.has_top_k = 0;
     cr_assert_eq(run(&sl_logits_pipeline_hf_type, x, n, &t, &r, &e), 0);
-    cr_assert_eq(r.n_kept, 50, "hf --defaults kept %zu, expected 50", r.n_kept);
+    cr_assert_eq(r.n_kept, 50, "hf with top_k unset kept %zu, expected 50", r.n_kept);
     sl_logits_result_free(&r);
 }
 
 Test(replay_pipeline, llamacpp_defaults_and_order)
 {
-    /* llama.cpp --defaults: top-k 40, top-p 0.95, min-p 0.05 (before T), T 0.8.
+    /* llama.cpp's defaults: top-k 40, top-p 0.95, min-p 0.05 (before T), T 0.8.
      * min-p in logit space before temperature: keep l >= max + ln 0.05 = max - 2.996 */
     const double x[6] = {5.0, 4.0, 3.0, 2.01, 1.99, -10};
     sl_logits_cfg c = {0};
     c.has_top_p = 1;
     c.top_p = 1.0;
-    c.defaults = 1;
     expect_kept(&sl_logits_pipeline_llamacpp_type, x, 6, &c, "111100");
     /* in transformers the same min-p acts after T = 0.8: keep (l - max)/0.8 >= ln 0.05, l >= 2.603 */
     sl_logits_cfg h = {0};
@@ -259,10 +266,13 @@ Test(replay_pipeline, llamacpp_defaults_and_order)
     h.has_min_p = 1;
     h.min_p = 0.05;
     expect_kept(&sl_logits_pipeline_hf_type, x, 6, &h, "111000");
-    /* rule: llama.cpp min-p 0.05^0.8 reproduces it */
+    /* rule: llama.cpp min-p 0.05^0.8 reproduces it (its top-k and top-p off) */
     sl_logits_cfg l = {0};
     l.has_temperature = 1;
     l.temperature = 0.8;
+    l.has_top_k = l.has_top_p = 1;
+    l.top_k = 0;
+    l.top_p = 1.0;
     l.has_min_p = 1;
     l.min_p = pow(0.05, 0.8);
     expect_kept(&sl_logits_pipeline_llamacpp_type, x, 6, &l, "111000");
@@ -316,6 +326,9 @@ Test(replay_pipeline, penalty_scope_whole_context_vs_last_64)
     c.penalty = 2.0;
     c.context = ctx;
     c.context_n = 70;
+    /* the penalty alone: llama.cpp's default stages off (neutral in hf and vLLM too) */
+    c.has_temperature = c.has_top_k = c.has_top_p = c.has_min_p = 1;
+    c.temperature = 1.0, c.top_k = 0, c.top_p = 1.0, c.min_p = 0;
     sl_logits_result h, l, v;
     sl_error e;
     cr_assert_eq(run(&sl_logits_pipeline_hf_type, x, 3, &c, &h, &e), 0);

@@ -38,6 +38,7 @@ Test(replay_pipeline, golden_hf_vllm_against_torch_ops)
         c.cpu = SL_CPU_AVX2;  /* the golden file forced torch 1.13's AVX2 kernels */
         c.transformers = 4;   /* and re-expressed transformers 4.x's warpers */
         long ctx[64];
+        int dflt = 0; /* defaults=1: the case left top_k unset, as generate() fills it */
         char *tok = strstr(line, " V=");
         for (char *kv = strchr(tok + 1, ' '); kv; kv = strchr(kv + 1, ' ')) {
             char *k = kv + 1;
@@ -48,7 +49,7 @@ Test(replay_pipeline, golden_hf_vllm_against_torch_ops)
             else if (!strncmp(k, "typ=", 4)) { c.has_typical = 1; c.typical = strtod(k + 4, NULL); }
             else if (!strncmp(k, "pen=", 4)) { c.has_penalty = 1; c.penalty = strtod(k + 4, NULL); }
             else if (!strncmp(k, "min_keep=", 9)) { c.has_min_keep = 1; c.min_keep = strtol(k + 9, NULL, 10); }
-            else if (!strncmp(k, "defaults=", 9)) { c.defaults = 1; }
+            else if (!strncmp(k, "defaults=", 9)) { dflt = 1; }
             else if (!strncmp(k, "ctx=", 4)) {
                 char *p = k + 4;
                 while (c.context_n < 64) {
@@ -59,6 +60,10 @@ Test(replay_pipeline, golden_hf_vllm_against_torch_ops)
                 }
                 c.context = ctx;
             }
+        }
+        if (!dflt && !c.has_top_k) { /* the warpers were built without TopKLogitsWarper: top_k 0 */
+            c.has_top_k = 1;
+            c.top_k = 0;
         }
         sl_vec v;
         cr_assert_eq(sl_base_vec_alloc(&v, V, name, NULL), 0);

@@ -105,7 +105,7 @@ Test(stat_stats, repeats_detect_torch_mkl_seed_collisions, .timeout = 60)
         d[i] = 1;
         f[i] = 1;
     }
-    sl_draw_dist dist = {26, d, f, SL_F32, "ones(26)"};
+    sl_draw_dist dist = {26, d, f, SL_F32, "ones(26)", 0};
     sl_draw_torch_param param = {SL_TORCH_2, 0, 26, SL_SIMD_AUTO};
     sl_draw_type tt = sl_draw_torch_type;
     tt.param = &param;

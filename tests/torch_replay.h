@@ -157,7 +157,7 @@ static void replay_line(gold *g, char *line, const char *dir)
     sl_draw_torch_param param = {g->version, repl, k, SL_SIMD_AUTO};
     sl_draw_type tt = sl_draw_torch_type;
     tt.param = &param;
-    sl_draw_dist dist = {v->V, v->d, v->f, v->dtype, v->name};
+    sl_draw_dist dist = {v->V, v->d, v->f, v->dtype, v->name, 0};
     void *table = NULL;
     int prc = sl_draw_prepare_dist(&tt, &table, &dist, &err);
     long *tok = malloc((k ? k : 1) * sizeof *tok);

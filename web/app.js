@@ -45,7 +45,8 @@
         (kids || []).forEach(function (c) { if (c) e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c); });
         return e;
     }
-    function flag(key) { return '--' + key.replace(/_/g, '-'); }
+    /* a control's option as the command line spells it: the library's settings schema */
+    function flag(key) { return S.schema()[key].option; }
     function swatch(fw) { return el('span', {'class': 'swatch', style: 'background: var(--' + fw + ')'}); }
     function pct(p) {
         if (p === 0)
@@ -122,8 +123,8 @@
                          el('span', {'class': 'muted small', text: d.help})]);
             var row = el('div', {'class': 'slider', id: id}, [cb, name, range, num]);
             if (d.context) {
-                var ctx = el('input', {type: 'text', id: 's-context', spellcheck: 'false', 'aria-label': '--context'});
-                row.appendChild(el('label', {'class': 'ctx'}, [el('code', {text: '--context'}), ' ', ctx,
+                var ctx = el('input', {type: 'text', id: 's-context', spellcheck: 'false', 'aria-label': flag('context')});
+                row.appendChild(el('label', {'class': 'ctx'}, [el('code', {text: flag('context')}), ' ', ctx,
                                    el('span', {'class': 'muted', text: ' token ids'})]));
                 ctx.addEventListener('input', function () { state.context = ctx.value; schedule(); });
             }
@@ -251,7 +252,7 @@
         var cmds = [];
         $('source').textContent = state.input === 'file' && !S.hasFile(state.fileName || '') ?
             'the file ' + (state.fileName || '') + ' is not loaded here: drop it again (showing your own list)' :
-            '--logits ' + (src.length > 60 ? src.slice(0, 57) + '...' : src);
+            flag('logits') + ' ' + (src.length > 60 ? src.slice(0, 57) + '...' : src);
 
         /* kept sets */
         var pipes = PIPES.map(function (fw) {
@@ -612,9 +613,9 @@
     }
 
     fromHash();
-    buildSliders();
-    wire();
     S.ready.then(function () {
+        buildSliders(); /* the controls are named by the module's schema */
+        wire();
         $('version').textContent = S.version + '.';
         render();
         document.body.dataset.ready = '1';

@@ -6,7 +6,9 @@
  * fresh instance per command with the arguments and files it is given and
  * collects stdout, stderr and the exit status. What the build leaves out:
  * GSL (the gsl framework, gsl:NAME sources), .safetensors (needs jansson's
- * reader), the other commands. docs/explorer.md lists it. */
+ * reader), the other commands. docs/explorer.md lists it. `samplab schema`
+ * prints the library's settings schema (sl_api_schema_json): the page builds
+ * its command lines from those option names. */
 #include <stdio.h>
 #include <string.h>
 
@@ -33,10 +35,13 @@ int main(int argc, char **argv)
     int rc = 2;
     if (argc < 2) {
         sl_web_usage(stderr);
-    } else if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+    } else if (!strcmp(argv[1], sl_api_help_option) || !strcmp(argv[1], "-h")) {
         sl_web_usage(stdout);
         rc = 0;
-    } else if (!strcmp(argv[1], "--version")) {
+    } else if (!strcmp(argv[1], "schema")) {
+        char *s = sl_api_schema_json();
+        rc = sl_cli_emit(s);
+    } else if (!strcmp(argv[1], sl_api_version_option)) {
         printf("samplab %s (WebAssembly: pipeline, draw, compare, rng)\n", SL_VERSION);
         rc = 0;
     } else {

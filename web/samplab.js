@@ -9,8 +9,11 @@
  *   samplab.compare(logits, settings)              -> what `samplab compare ... --json` prints
  *   samplab.run(argv, files)                       -> {status, stdout, stderr} of `samplab argv...`
  *   samplab.argv(command, framework, logits, settings) -> the argument list those calls run
+ *   samplab.schema()                               -> the settings schema, key -> {option, kind, help, ...}
  *
- * settings: CLI option names with '_' for '-' ({top_k: 40, repetition_penalty: 1.3,
+ * settings: the keys of the library's settings schema (`samplab schema`: the CLI's
+ * option names with '_' for '-'; each goes to the command as that schema's option
+ * text) ({top_k: 40, repetition_penalty: 1.3,
  * context: [0, 1], seed: 42, n: 10, cpu: "avx2"}); true is a flag, false/null leave
  * the option out. logits: an array of numbers (an inline list), a string (a file the
  * page has by that name, such as "data/weather.txt", else an inline list as the CLI
@@ -279,13 +282,23 @@
         throw new Error('samplab: logits must be an array of numbers, a string or {name, bytes|text}');
     }
 
+    /* key -> {option, kind, group, help, ...}: the library's settings schema, read once */
+    var schema = null;
+    function optionOf(k) {
+        if (!schema)
+            schema = JSON.parse(run(['schema']).stdout);
+        if (!Object.prototype.hasOwnProperty.call(schema, k))
+            throw new Error("samplab: '" + k + "' is not a key of samplab's settings (samplab schema)");
+        return schema[k].option;
+    }
+
     function optionArgs(settings, skip) {
         var a = [];
         Object.keys(settings || {}).forEach(function (k) {
             var v = settings[k];
             if (skip[k] || v === false || v === null || v === undefined)
                 return;
-            a.push('--' + k.replace(/_/g, '-'));
+            a.push(optionOf(k));
             if (v === true)
                 return;
             a.push(Array.isArray(v) ? v.map(function (x) { return typeof x === 'number' ? numText(x) : String(x); }).join(',')
@@ -298,12 +311,12 @@
     function argvFor(command, framework, logits, settings) {
         var files = {}, s = settings || {}, a = [command];
         if (framework)
-            a.push('--framework', framework);
+            a.push(optionOf('framework'), framework);
         var asProbs = s.probs === true || (command === 'draw' && PROBS_ONLY[framework]);
-        a.push(asProbs ? '--probs' : '--logits', vectorArg(logits, files));
+        a.push(optionOf(asProbs ? 'probs' : 'logits'), vectorArg(logits, files));
         a = a.concat(optionArgs(s, {probs: s.probs === true, files: 1, json: 1}));
         if (s.json !== false && command !== 'rng')
-            a.push('--json');
+            a.push(optionOf('json'));
         return {argv: a, files: Object.assign(files, s.files || {})};
     }
 
@@ -323,6 +336,7 @@
         version: null,
         run: run,
         argv: function (command, framework, logits, settings) { return argvFor(command, framework, logits, settings).argv; },
+        schema: function () { optionOf('json'); return schema; },
         pipeline: function (framework, logits, settings) { return runJson('pipeline', framework, logits, settings); },
         draw: function (framework, logits, settings) { return runJson('draw', framework, logits, settings); },
         compare: function (logits, settings) { return runJson('compare', null, logits, settings); },

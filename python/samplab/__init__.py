@@ -14,54 +14,14 @@ Bad input raises samplab.Error with the command's one-line message.
 
 import ctypes
 import numbers
-import re
 
 from ._error import Error
 from . import _lib
 
-__all__ = ["Error", "Result", "draw", "gof", "pipeline", "replay", "check", "exact", "version"]
+__all__ = ["Error", "Result", "draw", "gof", "pipeline", "replay", "check", "exact", "compare", "power", "calibrate",
+           "version"]
 __version__ = _lib.version
 version = _lib.version
-
-# keyword -> (field of sl_api_settings or of its cfg, kind)
-_SETTINGS = {
-    "temperature": ("cfg.temperature", "double"),
-    "top_k": ("cfg.top_k", "long"),
-    "top_p": ("cfg.top_p", "double"),
-    "min_p": ("cfg.min_p", "double"),
-    "typical": ("cfg.typical", "double"),
-    "repetition_penalty": ("cfg.penalty", "double"),
-    "frequency_penalty": ("cfg.freq", "double"),
-    "presence_penalty": ("cfg.presence", "double"),
-    "penalty_last_n": ("cfg.last_n", "long"),
-    "min_keep": ("cfg.min_keep", "long"),
-    "defaults": ("cfg.defaults", "flag"),
-    "num_samples": ("num_samples", "size"),
-    "replacement": ("replacement", "flag"),
-    "simd_sum": ("simd_sum", "flag"),
-    "counts": ("counts", "flag"),
-    "dtype": ("dtype", "str"),
-    "torch": ("torch", "str"),
-    "torch_build": ("torch_build", "str"),
-    "llamacpp": ("llamacpp", "str"),
-    "rand": ("rand", "str"),
-    "cpu": ("cpu", "str"),
-    "framework": ("framework", "str"),
-    "method": ("method", "str"),
-    "rng": ("rng", "str"),
-    "seed": ("seed", "str"),
-    "stream": ("stream", "str"),
-    "n": ("n", "size"),
-    "alpha": ("alpha", "double"),
-    "null_reps": ("null_reps", "size"),
-    "trials": ("trials", "size"),
-    "samplers": ("samplers", "str"),
-    "sampling_seq": ("sampling_seq", "str"),
-}
-_CFG_HAS = {"temperature": "has_temperature", "top_k": "has_top_k", "top_p": "has_top_p", "min_p": "has_min_p",
-            "typical": "has_typical", "penalty": "has_penalty", "freq": "has_freq", "presence": "has_presence",
-            "last_n": "has_last_n", "min_keep": "has_min_keep"}
-
 
 class Result:
     """A command's --json object: every field as an attribute (r.verdict), the
@@ -147,9 +107,11 @@ class _Src:
     def __init__(self, x, what, two_d=False, tensor=None, row=None, cmd="draw"):
         self.s = _lib.Src()
         self.keep = []
-        self.s.row = -1 if row is None else _option_value(cmd, "row", "index", row)
+        self.s.row = -1 if row is None else int(_checked(cmd, "row", row))
         if tensor is not None:
             self.s.tensor = self._c(tensor)
+        if x is None:               # no source: the call refuses it with the command's line
+            return
         if isinstance(x, str):
             self.s.spec = self._c(x)
             return
@@ -180,15 +142,17 @@ class _Src:
         return ctypes.byref(self.s)
 
 
-_SIZE_CAP = 10 ** 12            # the command line's cap on every count option (cli/options.c)
 _LONG_MIN, _LONG_MAX = -2 ** 63, 2 ** 63 - 1
-_NUMBER = re.compile(r"[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?|inf|infinity|nan)\Z", re.I)
 
 
-def _option_text(value):
-    """The word the command line would be given for value."""
+def _option_text(value, kind):
+    """The word the command line would be given for value (an integral float counts as its
+    integer where the option takes one)."""
     if isinstance(value, str):
         return value
+    if isinstance(value, numbers.Real) and not isinstance(value, (bool, numbers.Integral)) and \
+            float(value).is_integer() and kind in ("long", "size", "index"):
+        value = int(value)
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):
         return str(int(value))
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
@@ -196,72 +160,36 @@ def _option_text(value):
     return str(value)
 
 
-def _option_value(cmd, key, kind, value):
-    """value checked as the command line checks the option's word (cli/options.c parse_value),
-    with the same message: an integral float counts as its integer."""
-    opt = "--" + key.replace("_", "-")
-    if isinstance(value, numbers.Real) and not isinstance(value, (bool, numbers.Integral)) and \
-            float(value).is_integer() and kind in ("long", "size", "index"):
-        value = int(value)
-    text = _option_text(value)
-
-    def bad(what):
-        return Error("samplab %s: %s takes %s, not '%s'" % (cmd, opt, what, text))
-    if kind == "size":
-        if isinstance(value, bool) or not re.match(r"\d+\Z", text):
-            raise bad("a non-negative integer")
-        v = int(text)
-        if v > _SIZE_CAP:
-            raise bad("at most 1000000000000 (10^12)")
-        return v
-    if kind in ("long", "index"):
-        if isinstance(value, bool) or not re.match(r"[+-]?\d+\Z", text) or not _LONG_MIN <= int(text) <= _LONG_MAX:
-            raise bad("an integer")
-        if kind == "index" and int(text) < 0:
-            raise Error("samplab %s: %s takes a non-negative integer" % (cmd, opt))
-        return int(text)
-    if isinstance(value, bool) or not _NUMBER.match(text):
-        raise bad("a number")
-    v = float(text)
-    if v != v:
-        raise bad("a number")
-    if v in (float("inf"), float("-inf")):
-        raise bad("a finite number")
-    return v
+def _kind(key):
+    return _lib.schema.get(key, {}).get("kind")
 
 
-def _settings(cmd, kw, keep):
-    s = _lib.Settings()
-    s.size = ctypes.sizeof(_lib.Settings)
+def _checked(cmd, key, value):
+    """value as the text the option keyed key takes, checked by the library's parser (the
+    command line's, with its message)."""
+    text = _option_text(value, _kind(key))
+    _lib.check(cmd, key, text)
+    return text
+
+
+def _settings(cmd, kw):
+    """The library's settings for cmd with each keyword set as the command line sets its option
+    (the library's schema names, parses and refuses them)."""
+    s = _lib.Settings(cmd)
     for key, value in kw.items():
         if value is None:
             continue
-        if key not in _SETTINGS:
-            raise Error("samplab %s: unknown option '--%s' (samplab %s --help)" % (cmd, key.replace("_", "-"), cmd))
-        field, kind = _SETTINGS[key]
-        target = s
-        if field.startswith("cfg."):
-            target, field = s.cfg, field[4:]
-        if kind == "flag":
+        if _kind(key) == "flag":
             if value:
-                setattr(target, field, 1)
+                s.set(key, None)
             continue
-        if kind == "str":
-            b = ctypes.c_char_p(str(value).encode())
-            keep.append(b)
-            setattr(target, field, b)
-            continue
-        value = _option_value(cmd, key, kind, value)
-        setattr(target, field, value)
-        has = _CFG_HAS.get(field) if target is s.cfg else "has_" + field
-        if has and has in dict(type(target)._fields_):
-            setattr(target, has, 1)
+        s.set(key, _option_text(value, _kind(key)))
     return s
 
 
 def _source(probs, logits, cmd, two_d=False, tensor=None, row=None):
     if (probs is None) == (logits is None):
-        raise Error("samplab %s: give exactly one of --probs SRC and --logits SRC" % cmd)
+        return _Src(None, "probs", two_d, tensor, row, cmd), False
     x = logits if logits is not None else probs
     return _Src(x, "logits" if logits is not None else "probs", two_d, tensor, row, cmd), \
         logits is not None
@@ -327,12 +255,6 @@ def _counts(x):
     return (ctypes.c_uint64 * max(1, len(out)))(*out), len(out)
 
 
-def _set_text(s, field, text, keep):
-    b = ctypes.c_char_p(text.encode())
-    keep.append(b)
-    setattr(s, field, b)
-
-
 def draw(framework=None, method=None, rng=None, probs=None, logits=None, seed=None, n=1, tensor=None, row=None,
          **settings):
     """`samplab draw`: n tokens with a method over a random source (method=, rng=), or as a framework
@@ -340,19 +262,16 @@ def draw(framework=None, method=None, rng=None, probs=None, logits=None, seed=No
     seed=None is the command's default: 42, except gsl's gsl_rng_default_seed 0 (as samplab draw
     without --seed)."""
     src, is_logits = _source(probs, logits, "draw", tensor=tensor, row=row)
-    keep = []
-    ctx = settings.pop("context", None)
-    s = _settings("draw", dict(settings, framework=framework, method=method, rng=rng, seed=seed, n=n), keep)
-    if ctx is not None:
-        _set_text(s, "context", _ids_text(ctx, "context"), keep)
-    return Draw(_lib.call("sl_api_draw", src.ref(), int(is_logits), ctypes.byref(s)), "draw")
+    s = _settings("draw", _with_context(settings, framework=framework, method=method, rng=rng, seed=seed, n=n))
+    return Draw(_lib.call("sl_api_draw", src.ref(), int(is_logits), s.p), "draw")
 
 
-def _context_setting(settings, keep, s):
-    ctx = settings.pop("context", None)
-    if ctx is not None:
-        _set_text(s, "context", _ids_text(ctx, "context"), keep)
-    return None, 0
+def _with_context(settings, **more):
+    """settings and more, the prompt's token ids (context=) as the inline list the command takes."""
+    kw = dict(settings, **more)
+    if kw.get("context") is not None:
+        kw["context"] = _ids_text(kw["context"], "context")
+    return kw
 
 
 def gof(probs=None, logits=None, counts=None, draws=None, method=None, n=None, rng=None, seed=None,
@@ -360,50 +279,39 @@ def gof(probs=None, logits=None, counts=None, draws=None, method=None, n=None, r
     """`samplab gof`: counts (V of them, or a counts file) or draws (token ids, or a draws file), or
     n draws of method, against probs or logits. Returns .verdict, .p_value, .tv and every --json field."""
     src, is_logits = _source(probs, logits, "gof", tensor=tensor, row=row)
-    keep = []
     s = _settings("gof", dict(method=method, n=n, rng=rng, seed=seed, alpha=alpha, null_reps=null_reps,
-                              temperature=temperature), keep)
+                              temperature=temperature, counts_file=counts if isinstance(counts, str) else None,
+                              draws=draws if isinstance(draws, str) else None))
     carr, nc, darr, nd = None, 0, None, 0
-    if isinstance(counts, str):
-        s.counts_file = counts.encode()
-        keep.append(s.counts_file)
-    elif counts is not None:
+    if counts is not None and not isinstance(counts, str):
         carr, nc = _counts(counts)
-    if isinstance(draws, str):
-        s.draws_file = draws.encode()
-        keep.append(s.draws_file)
-    elif draws is not None:
+    if draws is not None and not isinstance(draws, str):
         darr, nd = _draw_ids(draws)
     r = _lib.call("sl_api_gof", src.ref(), int(is_logits),
                   ctypes.cast(carr, ctypes.POINTER(ctypes.c_uint64)) if carr is not None else None, nc,
                   ctypes.cast(darr, ctypes.POINTER(ctypes.c_long)) if darr is not None else None, nd,
-                  ctypes.byref(s))
+                  s.p)
     return Gof(r, "gof")
 
 
 def pipeline(framework=None, logits=None, tensor=None, row=None, **settings):
     """`samplab pipeline`: the final distribution of framework's logits pipeline: .kept, .probs, .steps."""
-    src = _Src(logits, "logits", False, tensor, row, "pipeline") if logits is not None else None
-    if src is None:
-        raise Error("samplab pipeline: --logits SRC is required")
-    keep = []
-    ctx = settings.pop("context", None)
-    s = _settings("pipeline", dict(settings, framework=framework), keep)
-    if ctx is not None:
-        _set_text(s, "context", _ids_text(ctx, "context"), keep)
-    return Result(_lib.call("sl_api_pipeline", src.ref(), ctypes.byref(s)), "pipeline")
+    return _logits_command("pipeline", logits, tensor, row, dict(settings, framework=framework))
+
+
+def _logits_command(cmd, logits, tensor, row, settings):
+    """pipeline and compare: a --logits source, the settings, the context as the inline list."""
+    src = _Src(logits, "logits", False, tensor, row, cmd)
+    s = _settings(cmd, _with_context(settings))
+    return Result(_lib.call("sl_api_" + cmd, src.ref(), s.p), cmd)
 
 
 def replay(framework=None, logits=None, probs=None, context=None, seed=None, tensor=None, **settings):
     """`samplab replay`: one sampler session across a generation's [T, V] rows, the prompt (context)
     as its history: .tokens, .words (cumulative), .kept, .rng; framework="all" gives .frameworks."""
     src, is_logits = _source(probs, logits, "replay", two_d=True, tensor=tensor)
-    keep = []
-    s = _settings("replay", dict(settings, framework=framework, seed=seed), keep)
-    carr, cn = _context_setting({"context": context}, keep, s)
-    return Result(_lib.call("sl_api_replay", src.ref(), int(is_logits),
-                            ctypes.cast(carr, ctypes.POINTER(ctypes.c_long)) if carr is not None else None, cn,
-                            ctypes.byref(s)), "replay")
+    s = _settings("replay", _with_context(settings, framework=framework, seed=seed, context=context))
+    return Result(_lib.call("sl_api_replay", src.ref(), int(is_logits), None, 0, s.p), "replay")
 
 
 def check(framework=None, logits=None, probs=None, tokens=None, context=None, seed=None, tensor=None, alpha=None,
@@ -413,22 +321,45 @@ def check(framework=None, logits=None, probs=None, tokens=None, context=None, se
     without, the test of the whole log: .verdict, .p_value, .outside_kept, .loglik, .pit_ks, .power
     (trials=K simulated logs per fault, default 200)."""
     src, is_logits = _source(probs, logits, "check", two_d=True, tensor=tensor)
-    keep = []
-    s = _settings("check", dict(settings, framework=framework, seed=seed, alpha=alpha), keep)
-    carr, cn = _context_setting({"context": context}, keep, s)
-    tarr, tn = None, 0
-    if tokens is not None:
-        _set_text(s, "tokens", _ids_text(tokens, "tokens"), keep)
-    return Result(_lib.call("sl_api_check", src.ref(), int(is_logits),
-                            ctypes.cast(carr, ctypes.POINTER(ctypes.c_long)) if carr is not None else None, cn,
-                            ctypes.cast(tarr, ctypes.POINTER(ctypes.c_long)) if tarr is not None else None, tn,
-                            ctypes.byref(s)), "check")
+    s = _settings("check", _with_context(settings, framework=framework, seed=seed, alpha=alpha, context=context,
+                                         tokens=None if tokens is None else _ids_text(tokens, "tokens")))
+    return Result(_lib.call("sl_api_check", src.ref(), int(is_logits), None, 0, None, 0, s.p), "check")
 
 
 def exact(framework=None, method=None, probs=None, logits=None, tensor=None, row=None, **settings):
     """`samplab exact`: the distribution a sampler induces, counted exactly: .tv, .induced (rationals),
     .never, .zero_drawn, .paths."""
     src, is_logits = _source(probs, logits, "exact", tensor=tensor, row=row)
-    keep = []
-    s = _settings("exact", dict(settings, framework=framework, method=method), keep)
-    return Result(_lib.call("sl_api_exact", src.ref(), int(is_logits), ctypes.byref(s)), "exact")
+    s = _settings("exact", dict(settings, framework=framework, method=method))
+    return Result(_lib.call("sl_api_exact", src.ref(), int(is_logits), s.p), "exact")
+
+
+def compare(logits=None, frameworks=None, tensor=None, row=None, **settings):
+    """`samplab compare`: the same logits and settings through several frameworks' pipelines
+    (frameworks: a list or "a,b,..."; default every one that has the settings): .frameworks (kept,
+    entropy, top), .pairs (TV, ids one keeps and the other drops, translations), .skipped, .notes."""
+    if frameworks is not None and not isinstance(frameworks, str):
+        frameworks = ",".join(frameworks)
+    return _logits_command("compare", logits, tensor, row, dict(settings, frameworks=frameworks))
+
+
+def power(probs=None, logits=None, n=None, alpha=None, trials=None, target=None, fault=None, temperature=None,
+          tensor=None, row=None):
+    """`samplab power`: for each fault family, the smallest fault each test detects with power
+    target (default 0.9) at n draws: .faults; fault="mkl-seed-collision" takes no vector (.needed, .at_n)."""
+    s = _settings("power", dict(n=n, alpha=alpha, trials=trials, target=target, fault=fault,
+                                temperature=temperature))
+    if probs is None and logits is None and fault == "mkl-seed-collision":
+        return Result(_lib.call("sl_api_power", None, 0, s.p), "power")
+    src, is_logits = _source(probs, logits, "power", tensor=tensor, row=row)
+    return Result(_lib.call("sl_api_power", src.ref(), int(is_logits), s.p), "power")
+
+
+def calibrate(probs=None, logits=None, method=None, n=None, seeds=None, first_seed=None, rng=None, temperature=None,
+              tensor=None, row=None):
+    """`samplab calibrate`: gof's chi-square p-value for each of seeds seeds (first_seed, +1, ...)
+    of n draws of method, and their KS test of uniformity: .verdict (PASS or SUSPECT), .ks, .pvalues."""
+    src, is_logits = _source(probs, logits, "calibrate", tensor=tensor, row=row)
+    s = _settings("calibrate", dict(method=method, n=n, seeds=seeds, first_seed=first_seed, rng=rng,
+                                    temperature=temperature))
+    return Result(_lib.call("sl_api_calibrate", src.ref(), int(is_logits), s.p), "calibrate")

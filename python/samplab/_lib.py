@@ -1,6 +1,7 @@
-"""The ctypes view of libsamplab.so: where the library is found, the structs of
-src/api/sl_api.h (sl_api_src, sl_api_settings with its sl_logits_cfg), and the
-calls, each returning the JSON object the matching `samplab CMD --json` prints."""
+"""The ctypes view of libsamplab.so: where the library is found, sl_api_src, the
+settings as the library's opaque handle (set by key through the library's own
+schema and parser: sl_api_settings_set), and the calls, each returning the JSON
+object the matching `samplab CMD --json` prints."""
 
 import ctypes
 import ctypes.util
@@ -49,77 +50,84 @@ class Src(ctypes.Structure):
                 ("data", ctypes.c_void_p), ("len", ctypes.c_size_t), ("name", ctypes.c_char_p)]
 
 
-class LogitsCfg(ctypes.Structure):
-    _fields_ = [("has_temperature", ctypes.c_int), ("temperature", ctypes.c_double),
-                ("has_top_k", ctypes.c_int), ("top_k", ctypes.c_long),
-                ("has_top_p", ctypes.c_int), ("top_p", ctypes.c_double),
-                ("has_min_p", ctypes.c_int), ("min_p", ctypes.c_double),
-                ("has_typical", ctypes.c_int), ("typical", ctypes.c_double),
-                ("has_penalty", ctypes.c_int), ("penalty", ctypes.c_double),
-                ("has_freq", ctypes.c_int), ("freq", ctypes.c_double),
-                ("has_presence", ctypes.c_int), ("presence", ctypes.c_double),
-                ("context", ctypes.POINTER(ctypes.c_long)), ("context_n", ctypes.c_size_t),
-                ("has_last_n", ctypes.c_int), ("last_n", ctypes.c_long),
-                ("has_min_keep", ctypes.c_int), ("min_keep", ctypes.c_long),
-                ("defaults", ctypes.c_int), ("cpu", ctypes.c_int), ("transformers", ctypes.c_int),
-                ("work", ctypes.c_void_p),  # the C caller's scratch across runs: NULL here
-                ("has_order", ctypes.c_int), ("n_order", ctypes.c_size_t),
-                ("order", ctypes.c_void_p * 32),  # set by the library from samplers / sampling_seq
-                ("has_mirostat", ctypes.c_int), ("mirostat", ctypes.c_long),
-                ("has_mirostat_tau", ctypes.c_int), ("mirostat_tau", ctypes.c_double),
-                ("has_mirostat_eta", ctypes.c_int), ("mirostat_eta", ctypes.c_double),
-                ("has_adaptive_target", ctypes.c_int), ("adaptive_target", ctypes.c_double),
-                ("has_adaptive_decay", ctypes.c_int), ("adaptive_decay", ctypes.c_double)]
-
-
-class Settings(ctypes.Structure):
-    _fields_ = [("framework", ctypes.c_char_p), ("method", ctypes.c_char_p), ("rng", ctypes.c_char_p),
-                ("seed", ctypes.c_char_p), ("stream", ctypes.c_char_p),
-                ("has_n", ctypes.c_int), ("n", ctypes.c_size_t),
-                ("has_num_samples", ctypes.c_int), ("num_samples", ctypes.c_size_t),
-                ("replacement", ctypes.c_int), ("simd_sum", ctypes.c_int), ("counts", ctypes.c_int),
-                ("dtype", ctypes.c_char_p), ("torch", ctypes.c_char_p), ("torch_build", ctypes.c_char_p),
-                ("llamacpp", ctypes.c_char_p), ("rand", ctypes.c_char_p), ("cpu", ctypes.c_char_p),
-                ("context", ctypes.c_char_p),
-                ("cfg", LogitsCfg),
-                ("has_alpha", ctypes.c_int), ("alpha", ctypes.c_double),
-                ("has_null_reps", ctypes.c_int), ("null_reps", ctypes.c_size_t),
-                ("has_trials", ctypes.c_int), ("trials", ctypes.c_size_t),
-                ("tokens", ctypes.c_char_p), ("draws_file", ctypes.c_char_p), ("counts_file", ctypes.c_char_p),
-                ("alpha_text", ctypes.c_char_p), ("samplers", ctypes.c_char_p), ("sampling_seq", ctypes.c_char_p),
-                ("size", ctypes.c_size_t)]
-
-
 lib = _load()
 _P = ctypes.POINTER
 _out = _P(ctypes.c_void_p)
 _cl = _P(ctypes.c_long)
-lib.sl_api_settings_size.restype = ctypes.c_size_t
-lib.sl_api_settings_size.argtypes = []
+lib.sl_api_settings_new.restype = ctypes.c_void_p
+lib.sl_api_settings_new.argtypes = [ctypes.c_char_p]
+lib.sl_api_settings_free.restype = None
+lib.sl_api_settings_free.argtypes = [ctypes.c_void_p]
+lib.sl_api_settings_set.restype = ctypes.c_int
+lib.sl_api_settings_set.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, _P(_Error)]
+lib.sl_api_option_check.restype = ctypes.c_int
+lib.sl_api_option_check.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, _P(_Error)]
+lib.sl_api_schema_json.restype = ctypes.c_void_p
+lib.sl_api_schema_json.argtypes = []
 lib.sl_api_version.restype = ctypes.c_char_p
 lib.sl_api_version.argtypes = []
 lib.sl_api_free.argtypes = [ctypes.c_void_p]
 lib.sl_api_free.restype = None
 _SIGS = {
-    "sl_api_draw": [_P(Src), ctypes.c_int, _P(Settings), _out, _P(_Error)],
+    "sl_api_draw": [_P(Src), ctypes.c_int, ctypes.c_void_p, _out, _P(_Error)],
     "sl_api_gof": [_P(Src), ctypes.c_int, _P(ctypes.c_uint64), ctypes.c_size_t, _cl, ctypes.c_size_t,
-                   _P(Settings), _out, _P(_Error)],
-    "sl_api_pipeline": [_P(Src), _P(Settings), _out, _P(_Error)],
-    "sl_api_replay": [_P(Src), ctypes.c_int, _cl, ctypes.c_size_t, _P(Settings), _out, _P(_Error)],
-    "sl_api_check": [_P(Src), ctypes.c_int, _cl, ctypes.c_size_t, _cl, ctypes.c_size_t, _P(Settings), _out,
+                   ctypes.c_void_p, _out, _P(_Error)],
+    "sl_api_pipeline": [_P(Src), ctypes.c_void_p, _out, _P(_Error)],
+    "sl_api_replay": [_P(Src), ctypes.c_int, _cl, ctypes.c_size_t, ctypes.c_void_p, _out, _P(_Error)],
+    "sl_api_check": [_P(Src), ctypes.c_int, _cl, ctypes.c_size_t, _cl, ctypes.c_size_t, ctypes.c_void_p, _out,
                      _P(_Error)],
-    "sl_api_exact": [_P(Src), ctypes.c_int, _P(Settings), _out, _P(_Error)],
+    "sl_api_exact": [_P(Src), ctypes.c_int, ctypes.c_void_p, _out, _P(_Error)],
+    "sl_api_compare": [_P(Src), ctypes.c_void_p, _out, _P(_Error)],
+    "sl_api_power": [_P(Src), ctypes.c_int, ctypes.c_void_p, _out, _P(_Error)],
+    "sl_api_calibrate": [_P(Src), ctypes.c_int, ctypes.c_void_p, _out, _P(_Error)],
 }
 for _name, _args in _SIGS.items():
     getattr(lib, _name).argtypes = _args
     getattr(lib, _name).restype = ctypes.c_int
 
-if lib.sl_api_settings_size() != ctypes.sizeof(Settings):
-    raise ImportError("samplab: this package's sl_api_settings (%d bytes) is not the library's (%d bytes): "
-                      "install the package and the library of one version"
-                      % (ctypes.sizeof(Settings), lib.sl_api_settings_size()))
-
 version = lib.sl_api_version().decode()
+
+
+def _schema():
+    p = lib.sl_api_schema_json()
+    if not p:
+        raise ImportError("samplab: out of memory reading the library's settings schema")
+    try:
+        return json.loads(ctypes.string_at(p).decode())
+    finally:
+        lib.sl_api_free(p)
+
+
+# key -> {"option", "kind", "group", "settings", "help", ...}: the library's schema
+schema = _schema()
+
+
+class Settings:
+    """An sl_api_settings handle of the library for command cmd, set by key."""
+
+    def __init__(self, cmd):
+        self.cmd = cmd.encode()
+        self.p = lib.sl_api_settings_new(self.cmd)
+        if not self.p:
+            raise MemoryError("samplab: out of memory for the settings")
+
+    def __del__(self):
+        if getattr(self, "p", None):
+            lib.sl_api_settings_free(self.p)
+            self.p = None
+
+    def set(self, key, text):
+        err = _Error()
+        if lib.sl_api_settings_set(self.p, str(key).encode(), None if text is None else text.encode(),
+                                   ctypes.byref(err)):
+            raise Error(err.msg.decode("utf-8", "replace"))
+
+
+def check(cmd, key, text):
+    """Raises Error with the command's line unless text is a value of the option keyed key."""
+    err = _Error()
+    if lib.sl_api_option_check(cmd.encode(), key.encode(), text.encode(), ctypes.byref(err)):
+        raise Error(err.msg.decode("utf-8", "replace"))
 
 
 def call(name, *args):

@@ -239,6 +239,89 @@ def test_exact_errors_are_the_cli_lines():
     assert str(e.value) == cli_error("exact", "--framework", "llamacpp", "--probs", "3,2,2,1")
 
 
+# ---------------------------------------------------------------- compare, power, calibrate
+
+COMPARE = [
+    (dict(logits="data/k40p09.txt", temperature=0.7, top_k=40, top_p=0.9, top=3),
+     ["--logits", "data/k40p09.txt", "--temperature", 0.7, "--top-k", 40, "--top-p", 0.9, "--top", 3]),
+    (dict(logits="data/weather.txt", temperature=0.7),
+     ["--logits", "data/weather.txt", "--temperature", 0.7]),
+    (dict(logits="data/weather.txt", min_p=0.1, temperature=0.5, frameworks=["hf", "llamacpp"]),
+     ["--logits", "data/weather.txt", "--min-p", 0.1, "--temperature", 0.5, "--frameworks", "hf,llamacpp"]),
+    (dict(logits="data/weather.txt", repetition_penalty=1.3, context=[1, 2, 3]),
+     ["--logits", "data/weather.txt", "--repetition-penalty", 1.3, "--context", "1,2,3"]),
+]
+
+
+@pytest.mark.parametrize("kw,args", COMPARE)
+def test_compare_is_the_cli(kw, args):
+    assert samplab.compare(**kw).json == cli_json("compare", *args)
+
+
+def test_compare_errors_are_the_cli_lines():
+    for kw, args in [(dict(logits="data/weather.txt", frameworks="hf,bogus"),
+                      ["--logits", "data/weather.txt", "--frameworks", "hf,bogus"]),
+                     (dict(logits="data/weather.txt", frameworks="hf,candle", typical=0.5),
+                      ["--logits", "data/weather.txt", "--frameworks", "hf,candle", "--typical", 0.5]),
+                     (dict(logits="data/weather.txt", frameworks="hf"),
+                      ["--logits", "data/weather.txt", "--frameworks", "hf"])]:
+        with pytest.raises(samplab.Error) as e:
+            samplab.compare(**kw)
+        assert str(e.value) == cli_error("compare", *args)
+
+
+POWER = [
+    (dict(probs="3,2,2,1", n=1000, trials=20), ["--probs", "3,2,2,1", "--n", 1000, "--trials", 20]),
+    (dict(logits="data/weather.txt", n=1000, trials=20, temperature=0.7, fault="temper"),
+     ["--logits", "data/weather.txt", "--n", 1000, "--trials", 20, "--temperature", 0.7, "--fault", "temper"]),
+    (dict(fault="mkl-seed-collision", n=100000), ["--fault", "mkl-seed-collision", "--n", 100000]),
+]
+
+
+@pytest.mark.parametrize("kw,args", POWER)
+def test_power_is_the_cli(kw, args):
+    assert samplab.power(**kw).json == cli_json("power", *args)
+
+
+def test_power_errors_are_the_cli_lines():
+    for kw, args in [(dict(probs="1,2", n=10, target=1.5), ["--probs", "1,2", "--n", 10, "--target", 1.5]),
+                     (dict(probs="1,2"), ["--probs", "1,2"]),
+                     (dict(probs="1,2", n=10, fault="bogus"), ["--probs", "1,2", "--n", 10, "--fault", "bogus"]),
+                     (dict(fault="mkl-seed-collision", logits="1,2"),
+                      ["--fault", "mkl-seed-collision", "--logits", "1,2"])]:
+        with pytest.raises(samplab.Error) as e:
+            samplab.power(**kw)
+        assert str(e.value) == cli_error("power", *args)
+
+
+CALIBRATE = [
+    (dict(probs="3,2,2,1", method="cdf", n=1000, seeds=20),
+     ["--probs", "3,2,2,1", "--method", "cdf", "--n", 1000, "--seeds", 20], 0),
+    (dict(logits="data/weather.txt", method="alias", n=1000, seeds=30, first_seed=5, temperature=0.5, rng="mt19937"),
+     ["--logits", "data/weather.txt", "--method", "alias", "--n", 1000, "--seeds", 30, "--first-seed", 5,
+      "--temperature", 0.5, "--rng", "mt19937"], 0),
+]
+
+
+@pytest.mark.parametrize("kw,args,rc", CALIBRATE)
+def test_calibrate_is_the_cli(kw, args, rc):
+    assert samplab.calibrate(**kw).json == cli_json("calibrate", *args, rc=rc)
+
+
+def test_calibrate_errors_are_the_cli_lines():
+    for kw, args in [(dict(probs="3,2,2,1", method="bogus", n=10, seeds=3),
+                      ["--probs", "3,2,2,1", "--method", "bogus", "--n", 10, "--seeds", 3]),
+                     (dict(probs="3,2,2,1", method="cdf", n=10),
+                      ["--probs", "3,2,2,1", "--method", "cdf", "--n", 10]),
+                     (dict(probs="3,2,2,1", method="cdf", n=10, seeds=3, first_seed="abc"),
+                      ["--probs", "3,2,2,1", "--method", "cdf", "--n", 10, "--seeds", 3, "--first-seed", "abc"]),
+                     (dict(probs="1,0", method="cdf", n=1000, seeds=3),
+                      ["--probs", "1,0", "--method", "cdf", "--n", 1000, "--seeds", 3])]:
+        with pytest.raises(samplab.Error) as e:
+            samplab.calibrate(**kw)
+        assert str(e.value) == cli_error("calibrate", *args)
+
+
 # ---------------------------------------------------------------- generations: the golden runs
 
 def golden_runs(name):
@@ -251,28 +334,36 @@ def golden_runs(name):
     return runs
 
 
-def hf_settings(text):
-    """generate()'s keyword arguments as samplab's options; --defaults gives its unset ones (top_k 50)"""
-    kw, args = {"defaults": True}, ["--defaults"]
-    if text == "default":
-        return kw, args
-    names = {"temperature": "temperature", "top_k": "top_k", "top_p": "top_p", "min_p": "min_p",
-             "typical_p": "typical", "repetition_penalty": "repetition_penalty"}
-    for item in text.split(","):
-        k, v = item.split(":")
-        key = names[k]
-        kw[key] = int(v) if key == "top_k" else float(v)
-        args += ["--" + key.replace("_", "-"), v]
+HF_NAMES = {"temperature": "temperature", "top_k": "top_k", "top_p": "top_p", "min_p": "min_p",
+            "typical_p": "typical", "repetition_penalty": "repetition_penalty"}
+
+
+def hf_settings(text, genconfig=None):
+    """generate()'s keyword arguments as samplab's options, then what the model's generation_config set
+    (generate() takes it for the ones the call leaves unset; samplab takes the library's defaults, so it is
+    given); the rest stays unset, for samplab's defaults (top_k 50)"""
+    kw, args = {}, []
+    for part in (text, genconfig):
+        if not part or part == "default":
+            continue
+        for item in part.split(","):
+            k, v = item.split(":")
+            key = HF_NAMES[k]
+            if key in kw:
+                continue
+            kw[key] = int(v) if key == "top_k" else float(v)
+            args += ["--" + key.replace("_", "-"), v]
     return kw, args
 
 
 GEN = [(f, "hf_generate.safetensors", "avx2") for f in golden_runs("hf_generate.txt")] + \
-      [(f, "hf_generate_avx512.safetensors", "avx512") for f in golden_runs("hf_generate_avx512.txt")]
+      [(f, "hf_generate_avx512.safetensors", "avx512") for f in golden_runs("hf_generate_avx512.txt")] + \
+      [(f, "hf_defaults.safetensors", "avx2") for f in golden_runs("hf_defaults.txt")]
 
 
 @pytest.mark.parametrize("run,st,cpu", GEN, ids=["%s-%s" % (g[2], g[0]["logits"]) for g in GEN])
 def test_replay_golden_generation_is_the_cli_and_transformers(run, st, cpu):
-    kw, args = hf_settings(run["settings"])
+    kw, args = hf_settings(run["settings"], run.get("genconfig"))
     path = os.path.join(CUR, st)
     r = samplab.replay(framework="hf", logits=path, tensor=run["logits"], context=run["prompt"], seed=run["seed"],
                        cpu=cpu, **kw)
@@ -282,10 +373,25 @@ def test_replay_golden_generation_is_the_cli_and_transformers(run, st, cpu):
     # and both are what transformers drew, word for word
     assert r.tokens == [int(t) for t in run["tokens"].split(",")]
     assert r.words == [int(w) for w in run["words"].split(",")]
+    # the settings in force: what was left unset is transformers' default, and named as such
+    unset = [k for k in HF_NAMES.values() if k not in kw]
+    assert r.defaulted == unset + ["min_keep"]
+    assert r.settings["top_k"] == kw.get("top_k", 50) and r.settings["min_p"] == kw.get("min_p")
     # the prompt as a list is the prompt as an inline list
     r2 = samplab.replay(framework="hf", logits=path, tensor=run["logits"],
                         context=[int(t) for t in run["prompt"].split(",")], seed=run["seed"], cpu=cpu, **kw)
     assert r2.json == r.json
+
+
+def test_defaults_keyword_is_refused_as_the_cli_refuses_it():
+    """since 0.2 the frameworks' defaults always apply: defaults=True is refused with the command's message"""
+    with pytest.raises(samplab.Error) as e:
+        samplab.pipeline(framework="hf", logits=[3, 2, 2, 1], defaults=True)
+    err = subprocess.run([BIN, "pipeline", "--framework", "hf", "--logits", "3,2,2,1", "--defaults"],
+                         capture_output=True, text=True)
+    assert err.returncode == 2 and str(e.value) == err.stderr.strip()
+    r = samplab.pipeline(framework="llamacpp", logits=[3, 2, 2, 1], top_k=0)
+    assert r.settings["top_k"] == 0 and r.settings["temperature"] == 0.8 and "top_k" not in r.defaulted
 
 
 def test_check_seeded_is_the_cli():
@@ -308,8 +414,8 @@ def test_check_seeded_is_the_cli():
 
 
 @pytest.mark.parametrize("kw,args,rc", [
-    (dict(framework="hf", tensor="r002.logits", context="1,17,300,42,7,99,5,250", defaults=True, cpu="avx2",
-          trials=20), ["--tensor", "r002.logits", "--context", "1,17,300,42,7,99,5,250", "--defaults", "--cpu",
+    (dict(framework="hf", tensor="r002.logits", context="1,17,300,42,7,99,5,250", cpu="avx2",
+          trials=20), ["--tensor", "r002.logits", "--context", "1,17,300,42,7,99,5,250", "--cpu",
                        "avx2", "--trials", 20], 0),
     (dict(framework="hf", tensor="r002.logits", context="1,17,300,42,7,99,5,250", top_k=3, cpu="avx2", trials=10),
      ["--tensor", "r002.logits", "--context", "1,17,300,42,7,99,5,250", "--top-k", 3, "--cpu", "avx2",
@@ -335,6 +441,39 @@ def test_replay_in_memory_rows_are_the_text_file(tmp_path):
         cli_json("replay", "--framework", "all", "--logits", path, "--seed", 3)
 
 
+MIROSTAT_ROWS = [[1.0, 2.0, 0.5, -1.0, 0.25, 1.5], [0.0, 0.0, 3.0, 1.0, -2.0, 0.5], [2.5, 2.5, -0.5, 0.25, 1.0, 2.0],
+                 [0.5, 1.0, 1.5, 2.0, 2.5, 3.0]]
+
+
+@pytest.mark.parametrize("kw,args", [
+    (dict(mirostat=2), ["--mirostat", 2]),
+    (dict(mirostat=1, mirostat_ent=3.0, mirostat_lr=0.2, temperature=0.7),
+     ["--mirostat", 1, "--mirostat-ent", 3.0, "--mirostat-lr", 0.2, "--temperature", 0.7]),
+    (dict(samplers="top_k;adaptive_p;temperature", adaptive_target=0.4, adaptive_decay=0.5),
+     ["--samplers", "top_k;adaptive_p;temperature", "--adaptive-target", 0.4, "--adaptive-decay", 0.5]),
+])
+def test_replay_and_draw_with_mirostat_and_adaptive_p_are_the_cli(tmp_path, kw, args):
+    # the keywords reach the chain through the library's schema (no mirror of the C settings struct)
+    path = tmp_path / "rows.txt"
+    path.write_text("\n".join(" ".join(repr(v) for v in r) for r in MIROSTAT_ROWS) + "\n")
+    a = samplab.replay(framework="llamacpp", logits=MIROSTAT_ROWS, seed=5, **kw).json
+    b = cli_json("replay", "--framework", "llamacpp", "--logits", path, "--seed", 5, *args)
+    assert a["tokens"] == b["tokens"] and a["words"] == b["words"] and a["kept"] == b["kept"]
+    assert a["settings"] == b["settings"] and a["defaulted"] == b["defaulted"]
+    assert a["settings"]["mirostat"] == kw.get("mirostat", 0)
+    r = samplab.draw(framework="llamacpp", logits=MIROSTAT_ROWS[0], seed=5, n=20, **kw)
+    assert r.json == cli_json("draw", "--framework", "llamacpp", "--logits", ",".join(map(repr, MIROSTAT_ROWS[0])),
+                              "--seed", 5, "--n", 20, *args)
+
+
+def test_mirostat_with_a_stage_it_replaces_is_the_cli_line():
+    with pytest.raises(samplab.Error) as e:
+        samplab.draw(framework="llamacpp", logits="data/weather.txt", seed=1, mirostat=2, top_k=5)
+    assert str(e.value) == cli_error("draw", "--framework", "llamacpp", "--logits", "data/weather.txt", "--seed", 1,
+                                     "--mirostat", 2, "--top-k", 5)
+    assert "llama.cpp ignores it" in str(e.value)
+
+
 # ---------------------------------------------------------------- what a user hands in
 
 @pytest.mark.parametrize("kw,args", [
@@ -353,6 +492,32 @@ def test_option_values_are_checked_as_the_cli_checks_their_text(kw, args):
     with pytest.raises(samplab.Error) as e:
         samplab.draw(framework="hf", logits="data/weather.txt", **kw)
     assert str(e.value) == cli_error("draw", "--framework", "hf", "--logits", "data/weather.txt", *args)
+
+
+@pytest.mark.parametrize("call,kw,args", [
+    ("draw", dict(framework="hf", logits="data/weather.txt", epsilon_cutoff=3e-4),
+     ["draw", "--framework", "hf", "--logits", "data/weather.txt", "--epsilon-cutoff", "3e-4"]),
+    ("pipeline", dict(framework="llamacpp", logits="data/weather.txt", dry_multiplier=0.8),
+     ["pipeline", "--framework", "llamacpp", "--logits", "data/weather.txt", "--dry-multiplier", "0.8"]),
+    ("replay", dict(framework="vllm", logits="data/weather.txt", logit_bias="1:2"),
+     ["replay", "--framework", "vllm", "--logits", "data/weather.txt", "--logit-bias", "1:2"]),
+])
+def test_a_setting_samplab_does_not_model_is_refused_by_name(call, kw, args):
+    # the library's schema refuses it as the command line does: never ignored, never "unknown option"
+    with pytest.raises(samplab.Error) as e:
+        getattr(samplab, call)(**kw)
+    assert str(e.value) == cli_error(*args)
+    assert "not modelled by samplab" in str(e.value)
+
+
+def test_keywords_are_the_librarys_schema():
+    # the package holds no option table: its keys and kinds come from libsamplab
+    from samplab import _lib
+    assert _lib.schema["top_k"]["option"] == "--top-k" and _lib.schema["top_k"]["kind"] == "long"
+    assert _lib.schema["eta_cutoff"]["kind"] == "not_modelled"
+    with pytest.raises(samplab.Error) as e:
+        samplab.draw(framework="hf", logits="data/weather.txt", top_kk=3)
+    assert str(e.value) == "samplab draw: unknown option '--top-kk' (samplab draw --help)"
 
 
 def test_option_values_as_text_and_integral_floats():
@@ -458,4 +623,4 @@ def test_assert_matches():
     run = golden_runs("hf_generate.txt")[0]
     tokens = [int(t) for t in run["tokens"].split(",")]
     assert_matches(tokens, framework="hf", logits=os.path.join(CUR, "hf_generate.safetensors"), tensor=run["logits"],
-                   context=run["prompt"], seed=run["seed"], defaults=True, cpu="avx2")
+                   context=run["prompt"], seed=run["seed"], cpu="avx2")

@@ -86,7 +86,7 @@ out:
 }
 
 char *sl_api_check_seeded_json(const sl_fw_type *ft, size_t T, const long *obs, const sl_api_divergence *d,
-                                const char *samplers)
+                               const char *samplers, const sl_logits_cfg *given)
 {
     size_t div = d->step;
     json_t *root = json_object();
@@ -101,6 +101,8 @@ char *sl_api_check_seeded_json(const sl_fw_type *ft, size_t T, const long *obs, 
         json_object_set_new(root, "p_observed", json_real(d->p_observed));
         json_object_set_new(root, "p_predicted", json_real(d->p_predicted));
     }
+    if (given)
+        sl_api_settings_echo(root, ft->pipeline, given);
     char *s = json_dumps(root, JSON_COMPACT);
     json_decref(root);
     return s;
@@ -299,6 +301,8 @@ int sl_api_check_log(const sl_fw_type *ft, const sl_fw_opts *fo, int logits_inpu
     c.dtype = fo->dtype;
     c.m = m;
     c.cfg = fo->cfg;
+    if (logits_input && ft->pipeline) /* the claim in force: its T and top-p are what the faults move */
+        sl_logits_cfg_resolve(ft->pipeline, &c.cfg, NULL);
     c.prompt_n = context_n;
     c.obs = obs;
     c.row_t = SIZE_MAX;
@@ -491,7 +495,7 @@ void sl_api_check_log_free(sl_api_check_log_result *R)
 }
 
 char *sl_api_check_log_json(const sl_fw_type *ft, const long *obs, const sl_api_check_log_result *R,
-                            const char *samplers)
+                            const char *samplers, const sl_logits_cfg *given)
 {
     json_t *root = json_object(), *os = json_array(), *od = json_array();
     json_object_set_new(root, "framework", json_string(ft->name));
@@ -543,6 +547,8 @@ char *sl_api_check_log_json(const sl_fw_type *ft, const long *obs, const sl_api_
         json_object_set_new(pw, "top_p_detected", isnan(R->det[1]) ? json_null() : json_real(R->det[1]));
         json_object_set_new(root, "power", pw);
     }
+    if (given)
+        sl_api_settings_echo(root, ft->pipeline, given);
     char *s = json_dumps(root, JSON_COMPACT);
     json_decref(root);
     return s;
@@ -568,7 +574,7 @@ int sl_api_check_run(const sl_api_src *steps, int is_logits, const long *context
     r->loaded = 1;
     size_t T = g->steps.t, n_obs = n_tokens;
     if (s->tokens) {
-        if (sl_api_ids("check", "--tokens", s->tokens, "token", g->steps.v, &r->obs, &n_obs, err))
+        if (sl_api_ids("check", SL_API_NAME(GEN_TOKENS), s->tokens, "token", g->steps.v, &r->obs, &n_obs, err))
             return SL_EINVAL;
     } else {
         if (!(r->obs = malloc((n_tokens ? n_tokens : 1) * sizeof *r->obs)))
@@ -585,7 +591,7 @@ int sl_api_check_run(const sl_api_src *steps, int is_logits, const long *context
         return sl_base_error_set(err, SL_EINVAL, "samplab check: %s%s holds %zu token%s, but %s %s has T = %zu steps",
                                  s->tokens ? "--tokens " : "", s->tokens ? s->tokens : "<tokens>", n_obs,
                                  n_obs == 1 ? "" : "s",
-                                 is_logits ? "--logits" : "--probs",
+                                 is_logits ? SL_API_NAME(LOGITS) : SL_API_NAME(PROBS),
                                  steps->spec ? steps->spec : steps->name ? steps->name : "<memory>", T);
     int rc;
     if (s->seed) {
@@ -614,11 +620,13 @@ void sl_api_check_result_free(sl_api_check_result *r)
 
 char *sl_api_check_result_json(const sl_api_check_result *r)
 {
+    /* the settings in force, where a pipeline ran, and llama.cpp's stage order */
+    const sl_logits_cfg *given = r->g.logits_input && r->g.ft->pipeline ? &r->g.fo.cfg : NULL;
     char buf[SL_LOGITS_ORDER_TEXT];
     const char *samplers = sl_api_samplers(r->g.ft->accepts, &r->g.fo.cfg, buf, sizeof buf);
     if (r->seeded)
-        return sl_api_check_seeded_json(r->g.ft, r->g.steps.t, r->obs, &r->d, samplers);
-    return sl_api_check_log_json(r->g.ft, r->obs, &r->log, samplers);
+        return sl_api_check_seeded_json(r->g.ft, r->g.steps.t, r->obs, &r->d, samplers, given);
+    return sl_api_check_log_json(r->g.ft, r->obs, &r->log, samplers, given);
 }
 
 int sl_api_check(const sl_api_src *steps, int is_logits, const long *context, size_t context_n, const long *tokens,

@@ -16,8 +16,8 @@
 static int penalty_check(const sl_fw_type *ft, const sl_api_settings *s, size_t n, sl_error *err)
 {
     const sl_logits_cfg *c = &s->cfg;
-    const char *pen = c->has_penalty ? "--repetition-penalty" : c->has_freq ? "--frequency-penalty"
-                      : c->has_presence ? "--presence-penalty" : NULL;
+    const char *pen = c->has_penalty ? SL_API_NAME(REPETITION_PENALTY) : c->has_freq ? SL_API_NAME(FREQUENCY_PENALTY)
+                      : c->has_presence ? SL_API_NAME(PRESENCE_PENALTY) : NULL;
     if (pen && !s->context && (!ft->accepts_drawn || n == 1)) {
         if (ft->accepts_drawn)
             return FAIL("%s without --context changes nothing in one draw: give --context IDS (the ids it penalises) "
@@ -54,7 +54,7 @@ static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_setting
     if (!ft)
         return FAIL("unknown framework '%s' (samplab draw --help lists them)", s->framework);
     /* a framework fixes its own random source; its seed is --seed */
-    const char *miss = s->stream ? "--stream" : s->rng ? "--rng" : sl_api_refused(s, is_logits, ft->accepts);
+    const char *miss = s->stream ? SL_API_NAME(STREAM) : s->rng ? SL_API_NAME(RNG) : sl_api_refused(s, is_logits, ft->accepts);
     if (miss)
         return FAIL("%s is not an option of framework %s", miss, ft->name);
     size_t n = s->has_n ? s->n : 1;
@@ -64,7 +64,7 @@ static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_setting
         return SL_EINVAL;
     long *ctx = NULL;
     size_t ctx_n = 0;
-    if (s->context && sl_api_ids("draw", "--context", s->context, "context", vec->n, &ctx, &ctx_n, err))
+    if (s->context && sl_api_ids("draw", SL_API_NAME(CONTEXT), s->context, "context", vec->n, &ctx, &ctx_n, err))
         return SL_EINVAL;
     if (sl_api_fw_opts("draw", s, &fo, err)) {
         free(ctx);
@@ -100,6 +100,12 @@ static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_setting
     r->words = res.words;
     r->version = res.version;
     r->cpu = res.cpu;
+    if (ft->pipeline && is_logits) {
+        r->pipeline = ft->pipeline;
+        r->given = s->cfg;
+        r->given.context = NULL;
+        r->given.context_n = 0;
+    }
     r->samplers = sl_api_samplers(ft->accepts, &fo.cfg, r->samplers_buf, sizeof r->samplers_buf);
     return SL_OK;
 }
@@ -226,9 +232,10 @@ char *sl_api_draw_result_json(const sl_api_draw_result *r)
      * stream through the session): O(V) memory whatever n, and r->tokens is NULL */
     if (r->counts)
         return sl_api_fw_counts_json(r->counts, r->V, r->rng_name, r->word_bits, r->words,
-                                     r->framework ? r->version : NULL, r->framework ? r->cpu : NULL, r->samplers);
+                                     r->framework ? r->version : NULL, r->framework ? r->cpu : NULL, r->samplers,
+                                     r->pipeline, &r->given);
     return sl_api_draw_json(r->tokens, r->n, r->k, r->nested, r->V, r->counts != NULL, r->rng_name, r->word_bits,
-                            r->words, r->version, r->cpu, r->samplers);
+                            r->words, r->version, r->cpu, r->samplers, r->pipeline, &r->given);
 }
 
 int sl_api_draw(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err)

@@ -25,8 +25,25 @@ static json_t *json_ids(const size_t *ids, size_t n)
     return a;
 }
 
-char *sl_api_exact_json(const sl_stat_exact_result *r, const sl_stat_exact_type *t, const sl_vec *vec)
+/* exact audits the final draw on softmax(logits / T), no framework stage: its
+ * one setting is that T, exact's own (1 when not given), not a framework's. */
+static const sl_logits_default exact_defaults[] = {
+    {SL_KEY_TEMPERATURE, 0, 1.0, "exact's softmax(logits / T): T = 1 (no framework stage runs)", NULL, 0},
+    {SL_KEY_COUNT, 0, 0, NULL, NULL, 0},
+};
+static const sl_logits_pipeline_type exact_softmax = {
+    .name = "exact",
+    .summary = "the softmax exact takes of --logits",
+    .accepts = SL_OPT_TEMPERATURE,
+    .defaults = exact_defaults,
+};
+
+char *sl_api_exact_json(const sl_api_exact_audit *a)
 {
+    const sl_stat_exact_result *r = &a->res;
+    const sl_stat_exact_type *t = a->t;
+    const sl_vec *vec = &a->vec;
+    const sl_logits_cfg *given = a->from_logits ? &a->given : NULL;
     json_t *o = json_object();
     char rat[96];
     json_object_set_new(o, "sampler", json_string(t->name));
@@ -66,6 +83,8 @@ char *sl_api_exact_json(const sl_stat_exact_result *r, const sl_stat_exact_type 
         json_array_append_new(paths, po);
     }
     json_object_set_new(o, "paths", paths);
+    if (given)
+        sl_api_settings_echo(o, &exact_softmax, given);
     json_t *ideal = json_array(), *induced = json_array();
     for (size_t i = 0; i < r->V; i++) {
         json_array_append_new(ideal, json_real(r->ideal[i]));
@@ -100,6 +119,7 @@ static unsigned audit_takes(const sl_fw_type *ft)
     if (!ft)
         return own;
     return own | (ft->accepts & (SL_OPT_REPLACEMENT | SL_OPT_DTYPE | SL_OPT_VARIANT | SL_OPT_RAND_VERSION |
+                                 SL_OPT_OLLAMA_VERSION |
                                  (ft->exact_for ? SL_OPT_NUM_SAMPLES : 0)));
 }
 
@@ -115,6 +135,9 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
     size_t k = s->has_num_samples ? s->num_samples : 1;
     if (!!method == !!framework)
         return sl_base_error_set(err, SL_EINVAL, "samplab exact: give exactly one of --framework F and --method M");
+    /* neither source or both (the command line's sl_cli_src_from gives no spec for both) */
+    if (!src->spec && !src->data)
+        return sl_base_error_set(err, SL_EINVAL, "samplab exact: give exactly one of --probs SRC and --logits SRC");
     if (has_t && !is_logits)
         return sl_base_error_set(err, SL_EINVAL, "samplab exact: --temperature applies to --logits only");
     if (has_t && !(temperature > 0)) {
@@ -138,11 +161,15 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
             fo.replacement = s->replacement;
             fo.k = k;
             /* the release line the framework names (--torch for torch, --rand for candle) */
-            const char *opt = ft->variant_option;
-            fo.variant = opt && !strcmp(opt, "--rand") ? s->rand : s->torch;
+            int rand = ft->variant_bit == SL_OPT_RAND_VERSION, oll = ft->variant_bit == SL_OPT_OLLAMA_VERSION;
+            fo.variant = rand ? s->rand : oll ? s->ollama : s->torch;
+            fo.variant_opt = sl_api_options[rand ? SL_API_OPT_RAND : oll ? SL_API_OPT_OLLAMA : SL_API_OPT_TORCH].name;
+            if (oll && !s->ollama)
+                return sl_base_error_set(err, SL_EINVAL, "samplab exact: framework ollama: samplab models only "
+                                         "%s 0.24 so far (Ollama v0.30+ is not modelled by samplab)", fo.variant_opt);
             const sl_fw_variant *var;
             sl_error verr;
-            if (sl_fw_variant_find(ft, fo.variant, &var, &verr))
+            if (sl_fw_variant_find(ft, fo.variant, fo.variant_opt, &var, &verr))
                 return sl_base_error_set(err, SL_EINVAL, "samplab exact: %s", verr.msg);
             if (k == 0)
                 return sl_base_error_set(err, SL_EINVAL, "samplab exact: --num-samples must be at least 1");
@@ -172,18 +199,16 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
             return sl_base_error_set(err, SL_EINVAL, "samplab exact: %s has %u-bit words; only 32- and 64-bit "
                                      "sources give the 53-bit uniform grid audited here", rt->name, rt->word_bits);
     }
-    if (t == &sl_fw_gsl_exact && rng_name) {
-        /* gsl_rng_uniform must be word / 2^32: the full-range 32-bit generators whose
-         * get_double is exactly that (not ranlxd, ranlux, ... with other grids) */
-        static const char *const ok[] = {"gsl:mt19937", "gsl:mt19937_1999", "gsl:mt19937_1998", "gsl:taus",
-                                         "gsl:taus2", "gsl:gfsr4", NULL};
+    const sl_fw_type *fwt = framework ? sl_fw_lookup(framework) : NULL;
+    if (fwt && fwt->exact_rngs && rng_name) {
+        /* the generators the framework's audit models */
+        const char *const *ok = fwt->exact_rngs;
         size_t i = 0;
         while (ok[i] && strcmp(ok[i], rng_name))
             i++;
         if (!ok[i])
-            return sl_base_error_set(err, SL_EINVAL, "samplab exact: --framework gsl models a generator whose "
-                                     "gsl_rng_uniform is w/2^32 (gsl:mt19937, gsl:taus2, gsl:gfsr4, ...), not '%s'",
-                                     rng_name);
+            return sl_base_error_set(err, SL_EINVAL, "samplab exact: --framework %s %s, not '%s'", fwt->name,
+                                     fwt->exact_rngs_why, rng_name);
     } else if (framework && rng_name) {
         return sl_base_error_set(err, SL_EINVAL, "samplab exact: --rng is not an option of framework %s (it fixes "
                                  "its own source)", framework);
@@ -191,9 +216,9 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
     if (!t)
         return sl_base_error_set(err, SL_EINVAL, "samplab exact: unknown %s '%s' (samplab exact --help)",
                                  framework ? "framework" : "method", name);
-    if (t == &sl_draw_llama_dist_exact && !is_logits)
-        return sl_base_error_set(err, SL_EINVAL, "samplab exact: llama.cpp's dist sampler takes --logits (it "
-                                 "computes its own softmax)");
+    if ((t == &sl_draw_llama_dist_exact || t == &sl_fw_ollama_exact) && !is_logits)
+        return sl_base_error_set(err, SL_EINVAL, "samplab exact: %s takes --logits (it computes its own softmax)",
+                                 t == &sl_fw_ollama_exact ? "Ollama's Go sampler" : "llama.cpp's dist sampler");
     sl_stat_exact_input in;
     memset(&in, 0, sizeof in);
     sl_fw_opts dt; /* --dtype, read as draw reads it */
@@ -240,22 +265,28 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
         }
         in.d = pd;
         in.f = pf;
-        if (t == &sl_draw_llama_dist_exact) {
-            /* llama.cpp's temperature sampler: logit /= temp, in float32 */
+        if (t == &sl_draw_llama_dist_exact || t == &sl_fw_ollama_exact) {
+            /* llama.cpp's temperature sampler: logit /= temp, in float32; Ollama's
+             * temperature(): value / max(temp, 1e-7), in float32 */
+            float ft = t == &sl_fw_ollama_exact && (float)temperature < 1e-7f ? 1e-7f : (float)temperature;
             lg = malloc(vec->n * sizeof *lg);
             if (!lg) {
                 rc = sl_base_error_set(err, SL_ENOMEM, "samplab exact: out of memory");
                 goto out;
             }
             for (size_t i = 0; i < vec->n; i++)
-                lg[i] = has_t ? vec->f[i] / (float)temperature : vec->f[i];
+                lg[i] = has_t ? vec->f[i] / ft : vec->f[i];
             in.logits_f = lg;
         }
     }
-    if ((rc = sl_stat_exact_run(t, &in, &a->res, err)))
+    if ((rc = sl_stat_exact_run(t, &in, &a->res, err))) {
         sl_api_lib_error(err, rc);
-    else
+    } else {
         a->t = t;
+        a->from_logits = is_logits;
+        a->given.has_temperature = has_t;
+        a->given.temperature = s->cfg.temperature;
+    }
 out:
     free(pd);
     free(pf);
@@ -272,7 +303,7 @@ int sl_api_exact(const sl_api_src *src, int is_logits, const sl_api_settings *s,
     int rc = sl_api_exact_run(src, is_logits, s, &a, err);
     if (rc)
         return rc;
-    *json = sl_api_exact_json(&a.res, a.t, &a.vec);
+    *json = sl_api_exact_json(&a);
     rc = *json ? SL_OK : sl_base_error_set(err, SL_ENOMEM, "samplab exact: out of memory for JSON");
     sl_api_exact_audit_free(&a);
     return rc;

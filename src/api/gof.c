@@ -89,39 +89,17 @@ char *sl_api_gof_json(const sl_api_ref *ref, const char *draws_name, const sl_st
     return s;
 }
 
-/* The reference as gof reads it: a source with no text and no data is no
- * --probs or --logits (or both), which sl_api_ref_load refuses. */
-static int gof_ref(const sl_api_src *src, int is_logits, const sl_api_settings *s, sl_api_gof_result *r, sl_error *err)
+/* The command's path; ref (taken over) and ro, when given, are the reference already made. */
+static int gof_run(const sl_api_src *src, int is_logits, sl_api_ref *ref_in, const sl_api_ref_opts *ro_in,
+                   const uint64_t *counts_in, size_t n_counts, const long *ids, size_t n_ids, const sl_api_settings *s,
+                   const sl_progress *prog, sl_api_gof_result *r, sl_error *err)
 {
-    sl_api_ref_opts *ro = &r->ro;
-    int given = src->spec || src->data;
-    const char *name = src->spec ? src->spec : "<memory>";
-    memset(ro, 0, sizeof *ro);
-    ro->probs = given && !is_logits ? name : NULL;
-    ro->logits = given && is_logits ? name : NULL;
-    ro->tensor = src->tensor;
-    ro->row = src->row;
-    ro->has_temperature = s->cfg.has_temperature;
-    ro->temperature = s->cfg.temperature;
-    int rc;
-    if (src->spec || !given) {
-        rc = sl_api_ref_load(ro, &r->ref, err);
-    } else if (ro->probs && ro->has_temperature) {
-        rc = sl_base_error_set(err, SL_EINVAL, "--temperature applies to --logits only");
-    } else {
-        sl_vec vec;
-        if ((rc = sl_api_vec_read(src, &vec, err)) == SL_OK)
-            rc = sl_api_ref_of_vec(&vec, ro, &r->ref, err);
-    }
-    return rc ? sl_api_lib_error(err, rc) : SL_OK;
-}
-
-int sl_api_gof_run(const sl_api_src *src, int is_logits, const uint64_t *counts_in, size_t n_counts, const long *ids,
-                   size_t n_ids, const sl_api_settings *s, const sl_progress *prog, sl_api_gof_result *r,
-                   sl_error *err)
-{
-    sl_api_or_defaults(&s, &src);
     memset(r, 0, sizeof *r);
+    if (ref_in) { /* taken over whatever happens: freed with r */
+        r->ref = *ref_in;
+        r->ro = *ro_in;
+        memset(ref_in, 0, sizeof *ref_in);
+    }
     double alpha = s->has_alpha ? s->alpha : 0.01;
     if (!(alpha > 0 && alpha < 1)) {
         if (s->alpha_text)
@@ -160,7 +138,7 @@ int sl_api_gof_run(const sl_api_src *src, int is_logits, const uint64_t *counts_
         t0.seed = NULL;
     if (sl_api_seed(&t0, 0, &seed, err))
         return SL_EINVAL;
-    int rc = gof_ref(src, is_logits, s, r, err);
+    int rc = ref_in ? SL_OK : sl_api_ref_from_src(src, is_logits, s, &r->ro, &r->ref, err);
     if (rc)
         return rc;
     const sl_api_ref *ref = &r->ref;
@@ -214,6 +192,21 @@ int sl_api_gof_run(const sl_api_src *src, int is_logits, const uint64_t *counts_
     if (s->method)
         sl_api_gof_replay(r->replay, sizeof r->replay, ref, &r->ro, r->dt, r->rt, &seed, s->n);
     return SL_OK;
+}
+
+int sl_api_gof_run(const sl_api_src *src, int is_logits, const uint64_t *counts_in, size_t n_counts, const long *ids,
+                   size_t n_ids, const sl_api_settings *s, const sl_progress *prog, sl_api_gof_result *r,
+                   sl_error *err)
+{
+    sl_api_or_defaults(&s, &src);
+    return gof_run(src, is_logits, NULL, NULL, counts_in, n_counts, ids, n_ids, s, prog, r, err);
+}
+
+int sl_api_gof_run_ref(sl_api_ref *ref, const sl_api_ref_opts *ro, const uint64_t *counts, size_t n_counts,
+                       const sl_api_settings *s, const sl_progress *prog, sl_api_gof_result *r, sl_error *err)
+{
+    sl_api_or_defaults(&s, NULL);
+    return gof_run(NULL, 0, ref, ro, counts, n_counts, NULL, 0, s, prog, r, err);
 }
 
 void sl_api_gof_result_free(sl_api_gof_result *r)

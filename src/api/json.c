@@ -7,9 +7,24 @@
 
 #include "api/sl_api.h"
 
-static char *dump(json_t *root)
+/* version, cpu and llama.cpp's stage order (each NULL: left out), then with t the echo of the settings
+ * in force; the object's other numbers are integers, so its reals are the
+ * settings, printed with the digits that read back as each. */
+static char *finish(json_t *root, const char *version, const char *cpu, const char *samplers,
+                    const sl_logits_pipeline_type *t, const sl_logits_cfg *given)
 {
-    char *s = json_dumps(root, JSON_COMPACT);
+    if (version)
+        json_object_set_new(root, "version", json_string(version));
+    if (cpu)
+        json_object_set_new(root, "cpu", json_string(cpu));
+    if (samplers)
+        json_object_set_new(root, "samplers", json_string(samplers));
+    int digits = 17;
+    if (t) {
+        sl_api_settings_echo(root, t, given);
+        digits = sl_api_settings_digits(t, given, 1);
+    }
+    char *s = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(digits));
     json_decref(root);
     return s;
 }
@@ -24,7 +39,8 @@ static void set_rng(json_t *root, const char *rng_name, unsigned word_bits, uint
 }
 
 char *sl_api_fw_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsigned word_bits, uint64_t words,
-                            const char *version, const char *cpu, const char *samplers)
+                            const char *version, const char *cpu, const char *samplers,
+                            const sl_logits_pipeline_type *t, const sl_logits_cfg *given)
 {
     json_t *root = json_object();
     json_t *arr = json_array();
@@ -32,23 +48,18 @@ char *sl_api_fw_counts_json(const uint64_t *c, size_t V, const char *rng_name, u
         json_array_append_new(arr, json_integer((json_int_t)c[i]));
     json_object_set_new(root, "counts", arr);
     set_rng(root, rng_name, word_bits, words);
-    if (version)
-        json_object_set_new(root, "version", json_string(version));
-    if (cpu)
-        json_object_set_new(root, "cpu", json_string(cpu));
-    if (samplers)
-        json_object_set_new(root, "samplers", json_string(samplers));
-    return dump(root);
+    return finish(root, version, cpu, samplers, t, given);
 }
 
 char *sl_api_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsigned word_bits, uint64_t words)
 {
-    return sl_api_fw_counts_json(c, V, rng_name, word_bits, words, NULL, NULL, NULL);
+    return sl_api_fw_counts_json(c, V, rng_name, word_bits, words, NULL, NULL, NULL, NULL, NULL);
 }
 
 char *sl_api_draw_json(const long *tokens, size_t n, size_t k, int nested, size_t V, int counts,
                        const char *rng_name, unsigned word_bits, uint64_t words, const char *version,
-                       const char *cpu, const char *samplers)
+                       const char *cpu, const char *samplers, const sl_logits_pipeline_type *t,
+                       const sl_logits_cfg *given)
 {
     json_t *root = json_object();
     json_t *arr = json_array();
@@ -80,13 +91,7 @@ char *sl_api_draw_json(const long *tokens, size_t n, size_t k, int nested, size_
         json_object_set_new(root, "tokens", arr);
     }
     set_rng(root, rng_name, word_bits, words);
-    if (version)
-        json_object_set_new(root, "version", json_string(version));
-    if (cpu)
-        json_object_set_new(root, "cpu", json_string(cpu));
-    if (samplers)
-        json_object_set_new(root, "samplers", json_string(samplers));
-    return dump(root);
+    return finish(root, version, cpu, samplers, t, given);
 }
 
 void sl_api_free(void *p)

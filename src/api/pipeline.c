@@ -13,6 +13,7 @@ char *sl_api_pipeline_json(const sl_api_pipeline_result *r)
     const sl_logits_pipeline_type *t = r->t;
     const sl_logits_result *res = &r->res;
     int cpu = r->cpu;
+    const sl_logits_cfg *given = &r->given;
     json_t *root = json_object(), *kept = json_array(), *probs = json_array(), *steps = json_array();
     for (size_t i = 0; i < res->V; i++) {
         if (res->kept[i])
@@ -30,7 +31,9 @@ char *sl_api_pipeline_json(const sl_api_pipeline_result *r)
     json_object_set_new(root, "steps", steps);
     json_object_set_new(root, "kept", kept);
     json_object_set_new(root, "probs", probs);
-    char *s = json_dumps(root, JSON_REAL_PRECISION(res->precision == 32 ? 9 : 17) | JSON_COMPACT);
+    sl_api_settings_echo(root, t, given);
+    int digits = sl_api_settings_digits(t, given, res->precision == 32 ? 9 : 17);
+    char *s = json_dumps(root, JSON_REAL_PRECISION(digits) | JSON_COMPACT);
     json_decref(root);
     return s;
 }
@@ -52,8 +55,8 @@ int sl_api_logits_input(const char *cmd, const sl_api_src *src, const sl_api_set
     if (!src->spec && !src->data)
         return sl_base_error_set(err, SL_EINVAL, "samplab %s: --logits SRC is required", cmd);
     /* the penalty named as given (the first of them, as draw names it) */
-    const char *pen = cfg->has_penalty ? "--repetition-penalty" : cfg->has_freq ? "--frequency-penalty"
-                      : cfg->has_presence ? "--presence-penalty" : NULL;
+    const char *pen = cfg->has_penalty ? SL_API_NAME(REPETITION_PENALTY) : cfg->has_freq ? SL_API_NAME(FREQUENCY_PENALTY)
+                      : cfg->has_presence ? SL_API_NAME(PRESENCE_PENALTY) : NULL;
     if (pen && !s->context)
         return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s needs --context IDS (the token ids it applies to)",
                                  cmd, pen);
@@ -64,7 +67,7 @@ int sl_api_logits_input(const char *cmd, const sl_api_src *src, const sl_api_set
         return sl_api_lib_error(err, SL_EINVAL);
     long *ctx = NULL;
     size_t ctx_n = 0;
-    if (s->context && sl_api_ids(cmd, "--context", s->context, "context", vec->n, &ctx, &ctx_n, err)) {
+    if (s->context && sl_api_ids(cmd, SL_API_NAME(CONTEXT), s->context, "context", vec->n, &ctx, &ctx_n, err)) {
         sl_base_vec_free(vec);
         return SL_EINVAL;
     }
@@ -91,6 +94,12 @@ int sl_api_pipeline_run(const sl_api_src *src, const sl_api_settings *s, sl_api_
     const char *miss = sl_api_refused(&q, 1, t->accepts | SL_OPT_LOGITS);
     if (miss)
         return sl_base_error_set(err, SL_EINVAL, "samplab pipeline: %s is not an option of framework %s", miss, t->name);
+    if (t == &sl_logits_pipeline_ollama_type && !s->ollama)
+        return sl_base_error_set(err, SL_EINVAL, "samplab pipeline: framework ollama: samplab models only --ollama "
+                                 "0.24 so far (Ollama's own Go sampler, v0.6.3 to v0.25); Ollama v0.30+ "
+                                 "(llama-server's chain) is not modelled by samplab");
+    if (s->ollama && strcmp(s->ollama, "0.24"))
+        return sl_base_error_set(err, SL_EINVAL, "samplab pipeline: --ollama takes 0.24, not '%s'", s->ollama);
     sl_vec vec;
     sl_logits_cfg cfg;
     int rc = sl_api_logits_input("pipeline", src, s, &vec, &cfg, err);
@@ -101,10 +110,11 @@ int sl_api_pipeline_run(const sl_api_src *src, const sl_api_settings *s, sl_api_
     } else {
         r->t = t;
         r->cpu = cfg.cpu;
+        r->given = cfg;
+        r->given.context = NULL;
+        r->given.context_n = 0;
         r->samplers = sl_api_samplers(t->accepts, &cfg, r->samplers_buf, sizeof r->samplers_buf);
-        if (t == &sl_logits_pipeline_candle_type && !cfg.has_temperature && (cfg.has_top_k || cfg.has_top_p))
-            r->note = "candle without --temperature is ArgMax (LogitsProcessor::new(seed, None, ..)): --top-k and "
-                      "--top-p act only with a temperature";
+        r->note = t->note ? t->note(&cfg) : NULL;
     }
     free((long *)cfg.context);
     sl_base_vec_free(&vec);

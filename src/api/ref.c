@@ -16,7 +16,7 @@ int sl_api_ref_load(const sl_api_ref_opts *o, sl_api_ref *ref, sl_error *err)
     if (o->probs && o->has_temperature)
         return sl_base_error_set(err, SL_EINVAL, "--temperature applies to --logits only");
     sl_vec vec;
-    int rc = sl_io_vec_read_as(o->probs ? o->probs : o->logits, o->probs ? "--probs" : "--logits", o->tensor, o->row,
+    int rc = sl_io_vec_read_as(o->probs ? o->probs : o->logits, o->probs ? SL_API_NAME(PROBS) : SL_API_NAME(LOGITS), o->tensor, o->row,
                                 &vec, err);
     if (rc)
         return rc;
@@ -100,3 +100,29 @@ int sl_api_draw_counts(const double *p, size_t V, const sl_draw_type *dt, const 
     sl_rng_release(&rng);
     return rc;
 }
+
+int sl_api_ref_from_src(const sl_api_src *src, int is_logits, const sl_api_settings *s, sl_api_ref_opts *ro,
+                        sl_api_ref *ref, sl_error *err)
+{
+    int given = src->spec || src->data;
+    const char *name = src->spec ? src->spec : "<memory>";
+    memset(ro, 0, sizeof *ro);
+    ro->probs = given && !is_logits ? name : NULL;
+    ro->logits = given && is_logits ? name : NULL;
+    ro->tensor = src->tensor;
+    ro->row = src->row;
+    ro->has_temperature = s->cfg.has_temperature;
+    ro->temperature = s->cfg.temperature;
+    int rc;
+    if (src->spec || !given) {
+        rc = sl_api_ref_load(ro, ref, err);
+    } else if (ro->probs && ro->has_temperature) {
+        rc = sl_base_error_set(err, SL_EINVAL, "--temperature applies to --logits only");
+    } else {
+        sl_vec vec;
+        if ((rc = sl_api_vec_read(src, &vec, err)) == SL_OK)
+            rc = sl_api_ref_of_vec(&vec, ro, ref, err);
+    }
+    return rc ? sl_api_lib_error(err, rc) : SL_OK;
+}
+

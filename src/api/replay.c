@@ -21,6 +21,8 @@ static void json_run(json_t *o, const sl_api_run *r, size_t T)
     json_object_set_new(o, "words", w);
     json_object_set_new(o, "kept", k);
     json_object_set_new(o, "rng", json_string(r->rng_name));
+    if (r->pipeline)
+        sl_api_settings_echo(o, r->pipeline, &r->given);
     if (r->samplers)
         json_object_set_new(o, "samplers", json_string(r->samplers));
 }
@@ -42,7 +44,12 @@ char *sl_api_replay_json(const sl_api_run *runs, size_t nr, const size_t *depart
         }
         json_object_set_new(root, "frameworks", arr);
     }
-    char *s = json_dumps(root, JSON_COMPACT);
+    /* the settings are the only reals: the digits that read back as each */
+    int digits = 1;
+    for (size_t j = 0; j < nr; j++)
+        if (runs[j].pipeline)
+            digits = sl_api_settings_digits(runs[j].pipeline, &runs[j].given, digits);
+    char *s = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(digits));
     json_decref(root);
     return s;
 }
@@ -104,7 +111,7 @@ int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, con
         return sl_api_lib_error(err, SL_EINVAL);
     if (context_n || s->context) {
         if (s->context) {
-            if (sl_api_ids(cmd, "--context", s->context, "context", g->steps.v, &g->context, &g->context_n, err)) {
+            if (sl_api_ids(cmd, SL_API_NAME(CONTEXT), s->context, "context", g->steps.v, &g->context, &g->context_n, err)) {
                 sl_api_gen_free(g);
                 return SL_EINVAL;
             }
@@ -148,6 +155,12 @@ static int run_one(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps
 {
     memset(r, 0, sizeof *r);
     r->ft = ft;
+    if (ft->pipeline && fo->logits) {
+        r->pipeline = ft->pipeline;
+        r->given = fo->cfg;
+        r->given.context = NULL;
+        r->given.context_n = 0;
+    }
     size_t T = m->t;
     r->tokens = malloc((T ? T : 1) * sizeof *r->tokens);
     r->words = malloc((T ? T : 1) * sizeof *r->words);

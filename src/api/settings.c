@@ -12,12 +12,11 @@
 void sl_api_settings_init(sl_api_settings *s)
 {
     memset(s, 0, sizeof *s);
-    s->size = sizeof *s;
 }
 
 void sl_api_or_defaults(const sl_api_settings **s, const sl_api_src **src)
 {
-    static const sl_api_settings none = {.size = sizeof(sl_api_settings)};
+    static const sl_api_settings none;
     static const sl_api_src no_src = {NULL, NULL, -1, NULL, 0, NULL};
     if (!*s)
         *s = &none;
@@ -25,55 +24,158 @@ void sl_api_or_defaults(const sl_api_settings **s, const sl_api_src **src)
         *src = &no_src;
 }
 
-size_t sl_api_settings_size(void)
+/* A text sl_api_settings_set copied, in a list the settings own. */
+struct sl_api_text {
+    struct sl_api_text *next;
+    char s[];
+};
+
+sl_api_settings *sl_api_settings_new(const char *cmd)
 {
-    return sizeof(sl_api_settings);
+    sl_api_settings *s = malloc(sizeof *s);
+    if (s) {
+        sl_api_settings_init(s);
+        s->cmd = cmd;
+    }
+    return s;
+}
+
+void sl_api_settings_free(sl_api_settings *s)
+{
+    if (!s)
+        return;
+    for (struct sl_api_text *t = s->owned, *next; t; t = next) {
+        next = t->next;
+        free(t);
+    }
+    free(s);
+}
+
+void sl_api_settings_land(sl_api_settings *s, const sl_api_option *o, const char *text, const sl_api_value *v)
+{
+    char *base = (char *)s;
+    if (o->at.has)
+        *(int *)(base + o->at.has - 1) = 1;
+    if (o->at.text)
+        *(const char **)(base + o->at.text - 1) = text;
+    if (!o->at.val)
+        return;
+    void *f = base + o->at.val - 1;
+    switch (o->kind) {
+    case SL_API_SIZE: *(size_t *)f = v->size; break;
+    case SL_API_LONG:
+    case SL_API_INDEX: *(long *)f = v->l; break;
+    case SL_API_DOUBLE: *(double *)f = v->d; break;
+    default: *(const char **)f = text; break;
+    }
+}
+
+int sl_api_settings_given(const sl_api_settings *s, const sl_api_option *o, int is_logits)
+{
+    const char *base = (const char *)s;
+    if (o == &sl_api_options[SL_API_OPT_PROBS])
+        return !is_logits;
+    if (o == &sl_api_options[SL_API_OPT_LOGITS])
+        return is_logits;
+    if (o->at.has)
+        return *(const int *)(base + o->at.has - 1) != 0;
+    if (o->at.val && o->kind == SL_API_STRING)
+        return *(const char *const *)(base + o->at.val - 1) != NULL;
+    return 0;
+}
+
+/* The option keyed `key`, or SL_EINVAL with the command line's refusal. */
+static const sl_api_option *keyed(const char *cmd, const char *key, sl_error *err)
+{
+    char e[1024], line[1100];
+    const char *c = cmd ? cmd : "";
+    const sl_api_option *o = key ? sl_api_option_keyed(key) : NULL;
+    if (o && sl_api_option_refusal(o, e, sizeof e)) {
+        sl_base_error_set(err, SL_EINVAL, "samplab%s%s: %s", *c ? " " : "", c, e);
+        return NULL;
+    }
+    if (!o) {
+        /* the option a keyword would be, as the command line would be given it */
+        size_t k = 0;
+        line[k++] = '-';
+        line[k++] = '-';
+        for (const char *p = key ? key : ""; *p && k + 1 < sizeof line; p++)
+            line[k++] = *p == '_' ? '-' : *p;
+        line[k] = '\0';
+        sl_base_error_set(err, SL_EINVAL, "samplab%s%s: unknown option '%s' (samplab %s --help)", *c ? " " : "", c,
+                          sl_base_esc_str(line, e, sizeof e), *c ? c : "CMD");
+        return NULL;
+    }
+    return o;
+}
+
+int sl_api_option_check(const char *cmd, const char *key, const char *text, sl_error *err)
+{
+    char why[2100];
+    sl_api_value v;
+    const sl_api_option *o = keyed(cmd, key, err);
+    if (!o)
+        return SL_EINVAL;
+    if (o->kind != SL_API_FLAG && o->kind != SL_API_STRING && sl_api_option_read(o, text ? text : "", &v, why, sizeof why))
+        return sl_base_error_set(err, SL_EINVAL, "samplab%s%s: %s", cmd && *cmd ? " " : "", cmd ? cmd : "", why);
+    return SL_OK;
+}
+
+int sl_api_settings_set(sl_api_settings *s, const char *key, const char *text, sl_error *err)
+{
+    const sl_api_option *o = keyed(s->cmd, key, err);
+    sl_api_value v;
+    if (!o)
+        return SL_EINVAL;
+    /* an option only a command line has (--json, --out ...): no call takes it */
+    if (!o->at.has && !o->at.val) {
+        const char *c = s->cmd ? s->cmd : "";
+        return sl_base_error_set(err, SL_EINVAL, "samplab%s%s: unknown option '%s' (samplab %s --help)", *c ? " " : "",
+                                 c, o->name, *c ? c : "CMD");
+    }
+    if (sl_api_option_check(s->cmd, key, text, err))
+        return SL_EINVAL;
+    const char *copy = NULL;
+    if (o->kind != SL_API_FLAG) {
+        size_t n = strlen(text ? text : "");
+        struct sl_api_text *t = malloc(sizeof *t + n + 1);
+        if (!t)
+            return sl_base_error_set(err, SL_ENOMEM, "samplab: out of memory for the setting %s", o->name);
+        memcpy(t->s, text ? text : "", n + 1);
+        t->next = s->owned;
+        s->owned = t;
+        copy = t->s;
+    }
+    sl_api_option_read(o, copy ? copy : "", &v, NULL, 0);
+    sl_api_settings_land(s, o, copy, &v);
+    return SL_OK;
+}
+
+const char *sl_api_refused_bit(const sl_api_settings *s, int is_logits, unsigned accepts, unsigned *bit)
+{
+    /* the schema's order, each option with its SL_OPT_* bit */
+    for (const sl_api_option *o = sl_api_options + 1; o < sl_api_options + SL_API_OPT_COUNT; o++)
+        if (o->bit && sl_api_settings_given(s, o, is_logits) && !(o->bit & accepts)) {
+            if (bit)
+                *bit = o->bit;
+            return o->name;
+        }
+    return NULL;
 }
 
 const char *sl_api_refused(const sl_api_settings *s, int is_logits, unsigned accepts)
 {
-    const sl_logits_cfg *c = &s->cfg;
-    /* the option table's order (cli/options.c), with each option's SL_OPT_* bit */
-    const struct {
-        int given;
-        unsigned bit;
-        const char *name;
-    } t[] = {
-        {!is_logits, SL_OPT_PROBS, "--probs"},
-        {is_logits, SL_OPT_LOGITS, "--logits"},
-        {c->has_temperature, SL_OPT_TEMPERATURE, "--temperature"},
-        {c->has_top_k, SL_OPT_TOP_K, "--top-k"},
-        {c->has_top_p, SL_OPT_TOP_P, "--top-p"},
-        {c->has_min_p, SL_OPT_MIN_P, "--min-p"},
-        {s->has_num_samples, SL_OPT_NUM_SAMPLES, "--num-samples"},
-        {s->replacement, SL_OPT_REPLACEMENT, "--replacement"},
-        {s->dtype != NULL, SL_OPT_DTYPE, "--dtype"},
-        {s->torch != NULL, SL_OPT_VARIANT, "--torch"},
-        {s->torch_build != NULL, SL_OPT_TORCH_BUILD, "--torch-build"},
-        {s->llamacpp != NULL, SL_OPT_LLAMA_VERSION, "--llamacpp"},
-        {s->rand != NULL, SL_OPT_RAND_VERSION, "--rand"},
-        {s->cpu != NULL, SL_OPT_CPU, "--cpu"},
-        {s->simd_sum, SL_OPT_SIMD_SUM, "--simd-sum"},
-        {c->has_typical, SL_OPT_TYPICAL, "--typical"},
-        {c->has_penalty, SL_OPT_PENALTY, "--repetition-penalty"},
-        {s->context != NULL, SL_OPT_PENALTY, "--context"},
-        {c->has_min_keep, SL_OPT_MIN_KEEP, "--min-keep"},
-        {c->defaults, SL_OPT_DEFAULTS, "--defaults"},
-        {c->has_last_n, SL_OPT_LAST_N, "--penalty-last-n"},
-        {c->has_freq, SL_OPT_FREQ_PRESENCE, "--frequency-penalty"},
-        {c->has_presence, SL_OPT_FREQ_PRESENCE, "--presence-penalty"},
-        {s->samplers != NULL, SL_OPT_ORDER, "--samplers"},
-        {s->sampling_seq != NULL, SL_OPT_ORDER, "--sampling-seq"},
-        {c->has_mirostat, SL_OPT_MIROSTAT, "--mirostat"},
-        {c->has_mirostat_eta, SL_OPT_MIROSTAT, "--mirostat-lr"},
-        {c->has_mirostat_tau, SL_OPT_MIROSTAT, "--mirostat-ent"},
-        {c->has_adaptive_target, SL_OPT_MIROSTAT, "--adaptive-target"},
-        {c->has_adaptive_decay, SL_OPT_MIROSTAT, "--adaptive-decay"},
-    };
-    for (size_t i = 0; i < sizeof t / sizeof *t; i++)
-        if (t[i].given && !(t[i].bit & accepts))
-            return t[i].name;
-    return NULL;
+    return sl_api_refused_bit(s, is_logits, accepts, NULL);
+}
+
+const char *sl_api_bit_names(unsigned bit, char *buf, size_t n)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (const sl_api_option *o = sl_api_options + 1; o < sl_api_options + SL_API_OPT_COUNT && k < n; o++)
+        if (o->bit == bit)
+            k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? "/" : "", o->name);
+    return buf;
 }
 
 int sl_api_lib_error(sl_error *err, int rc)
@@ -99,10 +201,10 @@ int sl_api_seed(const sl_api_settings *s, int with_stream, sl_seed *out, sl_erro
     out->lo = 42; /* samplab's default seed */
     /* named by option, as the command line prints them (sl_cli_seed) */
     if (s->seed && sl_base_seed_parse(s->seed, out, err))
-        return sl_api_lib_error_in(err, "--seed", SL_EINVAL);
+        return sl_api_lib_error_in(err, SL_API_NAME(SEED), SL_EINVAL);
     if (with_stream && s->stream) {
         if (sl_base_seed_parse_stream(s->stream, &out->stream, err))
-            return sl_api_lib_error_in(err, "--stream", SL_EINVAL);
+            return sl_api_lib_error_in(err, SL_API_NAME(STREAM), SL_EINVAL);
         out->has_stream = 1;
     }
     return SL_OK;
@@ -127,7 +229,6 @@ int sl_api_fw_dtype(const char *cmd, const char *dtype, sl_fw_opts *fo, sl_error
     return SL_OK;
 }
 
-
 /* llama.cpp's settings that its chain then ignores (common_sampler_init, 0.7.0): refused by name, never run
  * silently as another chain than the user wrote. --mirostat 1|2 replaces the chain by temperature then
  * mirostat; the mirostat and adaptive-p options take effect only with their sampler in the chain. */
@@ -137,32 +238,41 @@ static int llama_selectors_check(const char *cmd, const sl_api_settings *s, cons
     for (size_t i = 0; c->has_order && i < c->n_order; i++)
         has_adaptive |= c->order[i] == &sl_logits_stage_adaptive_p;
     if (c->mirostat) {
-        const struct { int given; const char *name; } ign[] = {
-            {c->has_top_k, "--top-k"}, {c->has_top_p, "--top-p"}, {c->has_min_p, "--min-p"},
-            {c->has_typical, "--typical"}, {c->has_penalty, "--repetition-penalty"},
-            {c->has_freq, "--frequency-penalty"}, {c->has_presence, "--presence-penalty"},
-            {c->has_last_n, "--penalty-last-n"}, {c->has_min_keep, "--min-keep"},
-            {s->samplers != NULL, "--samplers"}, {s->sampling_seq != NULL, "--sampling-seq"},
-            {c->has_adaptive_target, "--adaptive-target"}, {c->has_adaptive_decay, "--adaptive-decay"},
+        const struct {
+            int given;
+            sl_api_opt opt;
+        } ign[] = {
+            {c->has_top_k, SL_API_OPT_TOP_K}, {c->has_top_p, SL_API_OPT_TOP_P}, {c->has_min_p, SL_API_OPT_MIN_P},
+            {c->has_typical, SL_API_OPT_TYPICAL}, {c->has_penalty, SL_API_OPT_REPETITION_PENALTY},
+            {c->has_freq, SL_API_OPT_FREQUENCY_PENALTY}, {c->has_presence, SL_API_OPT_PRESENCE_PENALTY},
+            {c->has_last_n, SL_API_OPT_PENALTY_LAST_N}, {c->has_min_keep, SL_API_OPT_MIN_KEEP},
+            {c->has_xtc_p, SL_API_OPT_XTC_PROBABILITY}, {c->has_xtc_t, SL_API_OPT_XTC_THRESHOLD},
+            {c->has_nsigma, SL_API_OPT_TOP_NSIGMA}, {c->has_dyn_range, SL_API_OPT_DYNATEMP_RANGE},
+            {c->has_dyn_exp, SL_API_OPT_DYNATEMP_EXP},
+            {s->samplers != NULL, SL_API_OPT_SAMPLERS}, {s->sampling_seq != NULL, SL_API_OPT_SAMPLING_SEQ},
+            {c->has_adaptive_target, SL_API_OPT_ADAPTIVE_TARGET}, {c->has_adaptive_decay, SL_API_OPT_ADAPTIVE_DECAY},
         };
         for (size_t i = 0; i < sizeof ign / sizeof *ign; i++)
             if (ign[i].given)
                 return sl_base_error_set(err, SL_EINVAL,
-                                         "samplab %s: %s with --mirostat %ld: llama.cpp ignores it (common_sampler_init "
+                                         "samplab %s: %s with %s %ld: llama.cpp ignores it (common_sampler_init "
                                          "replaces the chain by temperature then mirostat%s): leave it out",
-                                         cmd, ign[i].name, c->mirostat, c->mirostat == 2 ? " v2" : "");
+                                         cmd, sl_api_options[ign[i].opt].name, SL_API_NAME(MIROSTAT), c->mirostat,
+                                         c->mirostat == 2 ? " v2" : "");
         return SL_OK;
     }
     if (c->has_mirostat_tau || c->has_mirostat_eta)
         return sl_base_error_set(err, SL_EINVAL,
-                                 "samplab %s: %s without --mirostat 1|2: llama.cpp ignores it (mirostat is off at "
-                                 "--mirostat 0, the default)",
-                                 cmd, c->has_mirostat_tau ? "--mirostat-ent" : "--mirostat-lr");
+                                 "samplab %s: %s without %s 1|2: llama.cpp ignores it (mirostat is off at "
+                                 "%s 0, the default)",
+                                 cmd, c->has_mirostat_tau ? SL_API_NAME(MIROSTAT_ENT) : SL_API_NAME(MIROSTAT_LR),
+                                 SL_API_NAME(MIROSTAT), SL_API_NAME(MIROSTAT));
     if ((c->has_adaptive_target || c->has_adaptive_decay) && !has_adaptive)
         return sl_base_error_set(err, SL_EINVAL,
-                                 "samplab %s: %s without adaptive_p in --samplers (or 'a' in --sampling-seq): "
+                                 "samplab %s: %s without adaptive_p in %s (or 'a' in %s): "
                                  "llama.cpp ignores it (its chain ends in dist)",
-                                 cmd, c->has_adaptive_target ? "--adaptive-target" : "--adaptive-decay");
+                                 cmd, c->has_adaptive_target ? SL_API_NAME(ADAPTIVE_TARGET) : SL_API_NAME(ADAPTIVE_DECAY),
+                                 SL_API_NAME(SAMPLERS), SL_API_NAME(SAMPLING_SEQ));
     return SL_OK;
 }
 
@@ -179,7 +289,8 @@ int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl
     fo->replacement = s->replacement;
     fo->simd_sum = s->simd_sum;
     /* the release-line options all name the framework's variant; each is taken only by its framework */
-    fo->variant = s->torch ? s->torch : s->llamacpp ? s->llamacpp : s->rand;
+    fo->variant = s->torch ? s->torch : s->llamacpp ? s->llamacpp : s->rand ? s->rand : s->ollama;
+    fo->variant_opt = sl_api_options[s->torch ? SL_API_OPT_TORCH : s->llamacpp ? SL_API_OPT_LLAMACPP : s->rand ? SL_API_OPT_RAND : SL_API_OPT_OLLAMA].name;
     fo->cfg.cpu = SL_CPU_AUTO;
     if (s->cpu) {
         if (!strcmp(s->cpu, "avx2"))
@@ -205,7 +316,9 @@ int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl
         sl_logits_llama_order_parse(s->samplers ? s->samplers : s->sampling_seq, !s->samplers, &fo->cfg, err)) {
         char m[sizeof err->msg];
         snprintf(m, sizeof m, "%s", err->msg);
-        return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s", cmd, m);
+        /* the stage list's words, named by the option that gave them */
+        return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s: %s", cmd,
+                                 s->samplers ? SL_API_NAME(SAMPLERS) : SL_API_NAME(SAMPLING_SEQ), m);
     }
     if (llama_selectors_check(cmd, s, &fo->cfg, err))
         return SL_EINVAL;

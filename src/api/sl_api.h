@@ -74,6 +74,12 @@ int sl_api_ref_load(const sl_api_ref_opts *o, sl_api_ref *ref, sl_error *err);
  * text is not read again): takes vec over and frees it. */
 int sl_api_ref_of_vec(sl_vec *vec, const sl_api_ref_opts *o, sl_api_ref *ref, sl_error *err);
 void sl_api_ref_free(sl_api_ref *ref);
+struct sl_api_settings;
+/* The reference of a command's source (src->spec NULL without data: no --probs
+ * or --logits, or both, which sl_api_ref_load refuses), with s->cfg's
+ * --temperature; *ro is what it was read from. Messages as "samplab: ...". */
+int sl_api_ref_from_src(const sl_api_src *src, int is_logits, const struct sl_api_settings *s, sl_api_ref_opts *ro,
+                        sl_api_ref *ref, sl_error *err);
 /* Draws n tokens from p with method dt over generator rt, into counts[V] (zeroed first);
  * prog (may be NULL) is ticked every 2^20 draws: SL_EINTR when it says stop. */
 int sl_api_draw_counts(const double *p, size_t V, const sl_draw_type *dt, const sl_rng_type *rt,
@@ -81,6 +87,110 @@ int sl_api_draw_counts(const double *p, size_t V, const sl_draw_type *dt, const 
 
 /* The most draws a call makes or reads (the command line's cap on --n and every count option). */
 #define SL_API_MAX_N 1000000000000ull
+
+/* ---------------------------------------------------------------- the settings schema (api/schema.c)
+ *
+ * Every option samplab has, once: its key ("top_k": Python's keyword; a sweep
+ * spec's key is the option text with '_' for '-'), its option text ("--top-k"), kind, group, metavar, help,
+ * the SL_OPT_* bit a framework accepts it by, and where its value lands in
+ * sl_api_settings. The command line parses argv through it, --help and the
+ * man pages print it, sl_api_refused and the sweep spec read it, and the
+ * Python package sets its keywords through sl_api_settings_set. Settings the
+ * real libraries have and samplab does not model are entries too (kind
+ * SL_API_UNMODELLED, with the upstream name per library): the parser takes
+ * their names only to refuse them with that line. Option ids start at 1 so
+ * that 0 means none. */
+typedef enum sl_api_opt {
+    SL_API_OPT_NONE,
+    SL_API_OPT_PROBS, SL_API_OPT_LOGITS, SL_API_OPT_TEMPERATURE, SL_API_OPT_TOP_K, SL_API_OPT_TOP_P, SL_API_OPT_MIN_P,
+    SL_API_OPT_FRAMEWORK, SL_API_OPT_NUM_SAMPLES, SL_API_OPT_REPLACEMENT, SL_API_OPT_DTYPE, SL_API_OPT_TORCH,
+    SL_API_OPT_TORCH_BUILD, SL_API_OPT_LLAMACPP, SL_API_OPT_RAND, SL_API_OPT_OLLAMA, SL_API_OPT_CPU, SL_API_OPT_SIMD_SUM,
+    SL_API_OPT_TYPICAL, SL_API_OPT_REPETITION_PENALTY, SL_API_OPT_CONTEXT, SL_API_OPT_MIN_KEEP,
+    SL_API_OPT_PENALTY_LAST_N, SL_API_OPT_FREQUENCY_PENALTY, SL_API_OPT_PRESENCE_PENALTY,
+    SL_API_OPT_XTC_PROBABILITY, SL_API_OPT_XTC_THRESHOLD, SL_API_OPT_TOP_NSIGMA, SL_API_OPT_DYNATEMP_RANGE,
+    SL_API_OPT_DYNATEMP_EXP,
+    SL_API_OPT_MIROSTAT, SL_API_OPT_MIROSTAT_LR, SL_API_OPT_MIROSTAT_ENT, SL_API_OPT_ADAPTIVE_TARGET,
+    SL_API_OPT_ADAPTIVE_DECAY,
+    SL_API_OPT_SAMPLERS,
+    SL_API_OPT_SAMPLING_SEQ,
+    SL_API_OPT_TENSOR, SL_API_OPT_ROW, SL_API_OPT_METHOD, SL_API_OPT_RNG, SL_API_OPT_SEED, SL_API_OPT_STREAM,
+    SL_API_OPT_N, SL_API_OPT_COUNTS, SL_API_OPT_JSON, SL_API_OPT_BINARY, SL_API_OPT_DRAWS, SL_API_OPT_COUNTS_FILE,
+    SL_API_OPT_ALPHA, SL_API_OPT_NULL_REPS, SL_API_OPT_TRIALS, SL_API_OPT_TARGET, SL_API_OPT_FAULT, SL_API_OPT_SEEDS,
+    SL_API_OPT_FIRST_SEED, SL_API_OPT_FRAMEWORKS, SL_API_OPT_TOP, SL_API_OPT_TOKENS, SL_API_OPT_REPORT_DATA,
+    SL_API_OPT_OUT, SL_API_OPT_ONLY, SL_API_OPT_JOBS, SL_API_OPT_GEN_TOKENS, SL_API_OPT_NO_PLOT, SL_API_OPT_SPEC,
+    SL_API_OPT_RESUME,
+    SL_API_OPT_COUNT          /* the options samplab models; the refused entries follow in the table */
+} sl_api_opt;
+
+typedef enum sl_api_kind {
+    SL_API_FLAG,    /* no value */
+    SL_API_STRING,  /* a name, a path, a seed or a list, read by the subcommand */
+    SL_API_SIZE,    /* a non-negative integer (size_t), at most SL_API_MAX_N */
+    SL_API_LONG,    /* an integer */
+    SL_API_INDEX,   /* a non-negative integer (long) */
+    SL_API_DOUBLE,  /* a finite number */
+    SL_API_UNMODELLED, /* a setting of a real library that samplab refuses by name */
+    SL_API_GONE       /* an option samplab had: refused with its help line, which says why */
+} sl_api_kind;
+
+/* Groups a subcommand takes whole. */
+enum {
+    SL_API_G_SOURCE = 1u << 0,        /* --probs --logits --tensor --row */
+    SL_API_G_RNG = 1u << 1,           /* --rng --seed --stream */
+    SL_API_G_SAMPLING = 1u << 2,      /* --temperature --top-k ..., and the not-modelled settings */
+    SL_API_G_LLAMA_PENALTY = 1u << 3, /* --penalty-last-n --frequency-penalty --presence-penalty */
+    SL_API_G_FRAMEWORK = 1u << 4      /* --framework --num-samples --replacement --dtype --torch --simd-sum */
+};
+
+/* Where an option's value lands in sl_api_settings: byte offsets plus one (0: nowhere). */
+typedef struct sl_api_landing {
+    unsigned short has;       /* int set to 1 when given (a flag's own field) */
+    unsigned short val;       /* the number (size_t, long or double by kind) or the text (const char *) */
+    unsigned short text;      /* a number's text as typed (const char *), or 0 */
+} sl_api_landing;
+
+typedef struct sl_api_option {
+    const char *name;         /* "--probs" */
+    const char *key;          /* "probs": Python's keyword (sl_api_settings_set's key) */
+    sl_api_kind kind;
+    unsigned group;           /* one SL_API_G_* bit, or 0 for a subcommand's own option */
+    unsigned bit;             /* the SL_OPT_* bit a framework or pipeline lists in `accepts`, or 0 */
+    const char *arg;          /* the value in help ("SRC"); NULL for a flag */
+    const char *help;         /* one line; '\n' continues it under itself */
+    sl_api_landing at;
+    /* the setting in each library that has it (NULL: not that library's, or not useful to
+     * name): transformers' GenerationConfig field or logits processor, vLLM's SamplingParams
+     * field, llama.cpp's option or llama_sampler_init_* (for SL_API_UNMODELLED, what the refusal names) */
+    const char *hf, *vllm, *llamacpp;
+} sl_api_option;
+/* The table: ids 1 .. SL_API_OPT_COUNT - 1, then the refused entries (not modelled, gone),
+ * then an entry with name NULL. */
+extern const sl_api_option sl_api_options[];
+/* The entry named "--name" (the first, where two share a name: draw's --counts
+ * flag before gof's --counts FILE), its key, or NULL. */
+const sl_api_option *sl_api_option_named(const char *name);
+const sl_api_option *sl_api_option_keyed(const char *key);
+/* What every command takes besides its options ("--help", also "-h") and what
+ * `samplab` alone takes ("--version"). */
+extern const char sl_api_help_option[], sl_api_version_option[];
+/* The option text of SL_API_OPT_<o> ("--context" for CONTEXT), for a message or a refusal. */
+#define SL_API_NAME(o) (sl_api_options[SL_API_OPT_##o].name)
+/* The help line of option o in command cmd (its own, where it has one). */
+const char *sl_api_option_help(const sl_api_option *o, const char *cmd);
+
+/* An option's value as the command line reads its word: the whole word a
+ * number in range for the numeric kinds. */
+typedef struct sl_api_value {
+    size_t size;              /* SL_API_SIZE */
+    long l;                   /* SL_API_LONG, SL_API_INDEX */
+    double d;                 /* SL_API_DOUBLE */
+} sl_api_value;
+/* 0 with *v read from text, or 2 with why[0..n) the command line's words
+ * ("--n takes a non-negative integer, not 'abc'"). Strings and flags read as 0. */
+int sl_api_option_read(const sl_api_option *o, const char *text, sl_api_value *v, char *why, size_t n);
+/* Why o is refused, into buf ("--epsilon-cutoff: transformers' EpsilonLogitsWarper is not
+ * modelled by samplab"; for SL_API_GONE its name and help line), or NULL when o is taken. */
+const char *sl_api_option_refusal(const sl_api_option *o, char *buf, size_t n);
 
 /* ---------------------------------------------------------------- settings (api/settings.c)
  *
@@ -92,9 +202,9 @@ typedef struct sl_api_settings {
     int has_n; size_t n;
     int has_num_samples; size_t num_samples;
     int replacement, simd_sum, counts;
-    const char *dtype, *torch, *torch_build, *llamacpp, *rand, *cpu;
+    const char *dtype, *torch, *torch_build, *llamacpp, *rand, *cpu, *ollama;
     const char *context;      /* token ids: a SRC (inline list or file) */
-    sl_logits_cfg cfg;        /* --temperature ... --defaults; its context and cpu are set from the fields above */
+    sl_logits_cfg cfg;        /* --temperature ... --min-keep; its context and cpu are set from the fields above */
     int has_alpha; double alpha;
     int has_null_reps; size_t null_reps;
     int has_trials; size_t trials;
@@ -102,7 +212,15 @@ typedef struct sl_api_settings {
     const char *draws_file, *counts_file; /* gof: --draws FILE, --counts FILE */
     const char *alpha_text;   /* --alpha as typed, quoted by gof's refusal (NULL: the number, %g) */
     const char *samplers, *sampling_seq; /* llama.cpp's stage order: --samplers NAMES, --sampling-seq LETTERS */
-    size_t size;              /* sizeof(sl_api_settings), set by sl_api_settings_init: a binding's check */
+    int has_target; double target; /* power --target P */
+    const char *target_text;  /* --target as typed, quoted by power's refusal (NULL: the number, %g) */
+    const char *fault;        /* power --fault F */
+    int has_seeds; size_t seeds; /* calibrate --seeds K */
+    const char *first_seed;   /* calibrate --first-seed S */
+    const char *frameworks;   /* compare --frameworks a,b,... */
+    int has_top; size_t top;  /* compare --top N */
+    const char *cmd;          /* sl_api_settings_new's command: what sl_api_settings_set's messages name */
+    struct sl_api_text *owned; /* the texts sl_api_settings_set copied (freed by sl_api_settings_free) */
 } sl_api_settings;
 
 void sl_api_settings_init(sl_api_settings *s);
@@ -110,11 +228,35 @@ void sl_api_settings_init(sl_api_settings *s);
  * (src may be NULL when the call has none) is none given, so the call answers
  * with the command's own message. */
 void sl_api_or_defaults(const sl_api_settings **s, const sl_api_src **src);
-size_t sl_api_settings_size(void);
-/* The first option given in s (in the command line's table order) whose
- * SL_OPT_* bit is not in accepts, as "--top-k", or NULL. is_logits: the
+/* A binding's handle: settings for command cmd ("draw"; it names the command in
+ * sl_api_settings_set's messages), set by key, freed with the texts it holds. */
+sl_api_settings *sl_api_settings_new(const char *cmd);
+void sl_api_settings_free(sl_api_settings *s);
+/* The option keyed `key` ("top_k") set from text as the command line reads
+ * its word (text NULL or "" for a flag): SL_EINVAL with err the command's
+ * line ("samplab draw: --top-k takes an integer, not 'abc'"; a setting samplab
+ * does not model, or one the calls do not take, refused by name). The text is
+ * copied. */
+int sl_api_settings_set(sl_api_settings *s, const char *key, const char *text, sl_error *err);
+/* Whether text is a value the option keyed `key` takes (its message named by cmd). */
+int sl_api_option_check(const char *cmd, const char *key, const char *text, sl_error *err);
+/* The option o's value (v read by sl_api_option_read, text as given) into the
+ * field of s it lands in (none: nothing). */
+void sl_api_settings_land(sl_api_settings *s, const sl_api_option *o, const char *text, const sl_api_value *v);
+/* Whether option o is set in s (the source options: is_logits says which is given). */
+int sl_api_settings_given(const sl_api_settings *s, const sl_api_option *o, int is_logits);
+/* The schema as JSON (malloc'd; sl_api_free): one object per key, in table
+ * order: {"key": {"option": "--top-k", "kind": "long", "group": "sampling",
+ * "settings": true, "metavar": "K", "help": "...", "not_modelled": "..."}}. */
+char *sl_api_schema_json(void);
+/* The first option given in s (in the schema's order) whose SL_OPT_* bit is
+ * not in accepts, as its option text ("--top-k"), or NULL. is_logits: the
  * source is --logits (else --probs). */
 const char *sl_api_refused(const sl_api_settings *s, int is_logits, unsigned accepts);
+/* The same, with the refused option's SL_OPT_* bit into *bit (may be NULL). */
+const char *sl_api_refused_bit(const sl_api_settings *s, int is_logits, unsigned accepts, unsigned *bit);
+/* Every option name carrying `bit`, joined by '/' ("--repetition-penalty/--context"), into buf. */
+const char *sl_api_bit_names(unsigned bit, char *buf, size_t n);
 
 /* What the calls below share. A library error as the command line prints it:
  * "samplab: MSG" (and "samplab: SOURCE: MSG"); returns rc (SL_EINVAL if 0). */
@@ -154,6 +296,8 @@ typedef struct sl_api_draw_result {
     uint64_t words;
     const char *version, *cpu; /* a framework's release and CPU kernel (NULL for a method) */
     const char *note;         /* a framework's remark on the settings, set before it runs, or NULL */
+    const sl_logits_pipeline_type *pipeline; /* the framework's pipeline when it ran (logits), else NULL */
+    sl_logits_cfg given;      /* the settings given (no context): --json echoes them in force */
     const char *samplers;     /* llama.cpp's stage order in force (in samplers_buf), or NULL */
     char samplers_buf[SL_LOGITS_ORDER_TEXT];
     uint64_t done;            /* stopped by prog (SL_EINTR): the draws (a framework: the calls) made */
@@ -192,6 +336,11 @@ typedef struct sl_api_gof_result {
 int sl_api_gof_run(const sl_api_src *ref, int is_logits, const uint64_t *counts, size_t n_counts, const long *ids,
                    size_t n_ids, const sl_api_settings *s, const sl_progress *prog, sl_api_gof_result *r,
                    sl_error *err);
+/* The same with the reference already made (ref is taken over, freed with r;
+ * ro says what it was made from) and V counts: a sweep's gof of a framework's
+ * draws against the framework's own distribution. */
+int sl_api_gof_run_ref(sl_api_ref *ref, const sl_api_ref_opts *ro, const uint64_t *counts, size_t n_counts,
+                       const sl_api_settings *s, const sl_progress *prog, sl_api_gof_result *r, sl_error *err);
 void sl_api_gof_result_free(sl_api_gof_result *r);
 /* `samplab gof`: ref is --probs or --logits; the draws are given as counts
  * (V entries) or as ids (n entries, each in 0..V-1), or drawn with s->method. */
@@ -208,6 +357,7 @@ typedef struct sl_api_pipeline_result {
     const sl_logits_pipeline_type *t;
     sl_logits_result res;
     int cpu;                  /* the --cpu setting, SL_CPU_* */
+    sl_logits_cfg given;      /* the settings given (no context): --json echoes them in force */
     const char *note;         /* a remark on the settings (static; the command prints it as a note), or NULL */
     const char *samplers;     /* llama.cpp's stage order in force (in samplers_buf), or NULL */
     char samplers_buf[SL_LOGITS_ORDER_TEXT];
@@ -218,6 +368,57 @@ int sl_api_pipeline_run(const sl_api_src *logits, const sl_api_settings *s, sl_a
 void sl_api_pipeline_result_free(sl_api_pipeline_result *r);
 /* `samplab pipeline --framework F --logits SRC`. */
 int sl_api_pipeline(const sl_api_src *logits, const sl_api_settings *s, char **json, sl_error *err);
+/* `samplab compare` as a struct: each framework's pipeline on the same logits
+ * and settings, each pair's distance and the translations that make them agree. */
+#define SL_API_COMPARE_MAX 8
+typedef struct sl_api_compare_tr {
+    const sl_logits_pipeline_type *target, *source; /* target, with args, reproduces source's result */
+    char args[256];           /* the settings, each with a leading space */
+    char *command;            /* the whole `samplab pipeline ...` command (malloc'd) */
+    double tv;
+    char scope[128];          /* which rule, or "on these logits only" */
+} sl_api_compare_tr;
+typedef struct sl_api_compare_fw {
+    const sl_logits_pipeline_type *t;
+    sl_logits_cfg cfg;        /* the settings it ran with */
+    int ok;                   /* else error */
+    char error[512];
+    sl_logits_result r;
+    double entropy;           /* nats */
+    size_t top[100], ntop;    /* the most probable kept ids, in decreasing probability */
+} sl_api_compare_fw;
+typedef struct sl_api_compare_pair {
+    size_t a, b;              /* indices into fw */
+    double tv;
+    int agree;                /* the same kept set and TV < 1e-6: no translation sought */
+    size_t ntr;
+    sl_api_compare_tr tr[2];  /* b's settings for a's result, a's for b's (those found) */
+} sl_api_compare_pair;
+typedef struct sl_api_compare_skip {
+    const sl_logits_pipeline_type *t;
+    char lacks[64];           /* the setting it lacks, named as a whole ("--repetition-penalty/--context") */
+    size_t ntr;
+    sl_api_compare_tr tr[SL_API_COMPARE_MAX]; /* its own settings that reproduce a framework that ran */
+} sl_api_compare_skip;
+typedef struct sl_api_compare_result {
+    sl_vec vec;
+    sl_logits_cfg cfg;        /* the settings given, with the context read */
+    char args[256];           /* as the command prints them, each with a leading space */
+    size_t ntop;
+    size_t nfw, nskip, npairs, nnotes;
+    sl_api_compare_fw fw[SL_API_COMPARE_MAX];
+    sl_api_compare_skip skip[SL_API_COMPARE_MAX];
+    sl_api_compare_pair pair[SL_API_COMPARE_MAX * (SL_API_COMPARE_MAX - 1) / 2];
+    char notes[4][512];
+    int loaded;
+} sl_api_compare_result;
+/* The settings checked as the command checks them, the logits read, every
+ * pipeline and translation run (one path for the command and the call). */
+int sl_api_compare_run(const sl_api_src *logits, const sl_api_settings *s, sl_api_compare_result *r, sl_error *err);
+void sl_api_compare_result_free(sl_api_compare_result *r);
+char *sl_api_compare_result_json(const sl_api_compare_result *r);
+/* `samplab compare --logits SRC [--frameworks a,b,...]`. */
+int sl_api_compare(const sl_api_src *logits, const sl_api_settings *s, char **json, sl_error *err);
 /* `samplab replay` over the rows of steps (s->framework may be "all"). */
 int sl_api_replay(const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
                   const sl_api_settings *s, char **json, sl_error *err);
@@ -230,6 +431,8 @@ typedef struct sl_api_exact_audit {
     sl_stat_exact_result res;
     const sl_stat_exact_type *t;
     sl_vec vec;
+    int from_logits;
+    sl_logits_cfg given;      /* --temperature as given: the softmax exact takes of --logits */
 } sl_api_exact_audit;
 /* The settings checked as the command checks them, the source read, the audit
  * run (one path for the command and the call); free with sl_api_exact_audit_free. */
@@ -238,6 +441,74 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
 void sl_api_exact_audit_free(sl_api_exact_audit *a);
 /* `samplab exact`: the distribution s->framework or s->method induces on src. */
 int sl_api_exact(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err);
+
+/* `samplab power` as a struct: the fault families' smallest detected faults
+ * (or, with --fault mkl-seed-collision, the repeat test's closed form). */
+#define SL_API_MKL_FAULT "mkl-seed-collision"
+#define SL_API_MKL_FAULT_SUMMARY                                                                    \
+    "torch 2.0-2.6 pip wheels' MKL exponential_ (PyTorch issue #132395): every call opens an MKL " \
+    "MCG31m1 stream at one MT19937 word mod (2^31 - 1), so torch.multinomial(ones(26), 26) "       \
+    "reaches at most 2^31 - 2 permutations"
+typedef struct sl_api_power_family {
+    int run;                  /* asked for (all, or --fault F) */
+    int applies;              /* else why */
+    char why[512];
+    sl_stat_detect detect[SL_TEST_COUNT];
+    double at_t[2], at_tv[2], at_power[2][SL_TEST_COUNT]; /* temper: the power at T = 1.05 and 0.95 */
+} sl_api_power_family;
+typedef struct sl_api_power_result {
+    double alpha, target;
+    int repeats;              /* --fault mkl-seed-collision */
+    double orderings, m_null, m_fault;
+    sl_stat_repeats_power needed, at;
+    int has_at;               /* --n given: the power at N */
+    sl_api_ref ref;           /* the simulation's reference, its state and each family */
+    size_t n, trials;
+    int only;                 /* --fault F: that family, else -1 */
+    sl_stat_power s;
+    sl_api_power_family fam[SL_FAULT_COUNT];
+    uint64_t simulated;       /* samples simulated (when interrupted: so far) */
+    int loaded, inited;
+} sl_api_power_result;
+/* The settings checked as the command checks them, the reference read, the
+ * simulations run (one path for the command and the call). prog (may be NULL)
+ * is ticked as samples are simulated: SL_EINTR when it says stop. */
+int sl_api_power_run(const sl_api_src *src, int is_logits, const sl_api_settings *s, const sl_progress *prog,
+                     sl_api_power_result *r, sl_error *err);
+void sl_api_power_result_free(sl_api_power_result *r);
+char *sl_api_power_result_json(const sl_api_power_result *r);
+/* The name of fault family f's parameter ("fraction", "mass", "k", "T-1"). */
+const char *sl_api_power_theta_name(int fault);
+/* `samplab power`: src is --probs or --logits (none with s->fault mkl-seed-collision). */
+int sl_api_power(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err);
+
+/* `samplab calibrate` as a struct: K seeds' chi-square p-values and their KS test. */
+#define SL_API_CAL_BINS 10
+typedef struct sl_api_calibrate_result {
+    sl_api_ref ref;
+    const sl_draw_type *dt;
+    const sl_rng_type *rt;
+    size_t n, K;
+    sl_seed first;
+    sl_stat_cells cells;
+    double df;
+    double *pv;               /* K p-values */
+    uint64_t outside_total;
+    size_t lo_tail, hi_tail, hist[SL_API_CAL_BINS];
+    double D, ksp;
+    int suspect;              /* KS p < 0.001 or > 0.999: the command's exit 1 */
+    size_t done;              /* seeds done (when interrupted: so far) */
+    int loaded;
+} sl_api_calibrate_result;
+/* The settings checked as the command checks them, the reference read, the
+ * K samples drawn and tested. prog (may be NULL) is ticked with the seeds
+ * done, also within a seed's draws: SL_EINTR when it says stop. */
+int sl_api_calibrate_run(const sl_api_src *src, int is_logits, const sl_api_settings *s, const sl_progress *prog,
+                         sl_api_calibrate_result *r, sl_error *err);
+void sl_api_calibrate_result_free(sl_api_calibrate_result *r);
+char *sl_api_calibrate_result_json(const sl_api_calibrate_result *r);
+/* `samplab calibrate`: src is --probs or --logits. */
+int sl_api_calibrate(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err);
 
 void sl_api_free(void *p);
 /* SL_VERSION of the library loaded. */
@@ -256,23 +527,40 @@ char *sl_api_gof_json(const sl_api_ref *ref, const char *draws_name, const sl_st
  * (when not NULL) the release, the CPU kernel and llama.cpp's stage order. */
 char *sl_api_draw_json(const long *tokens, size_t n, size_t k, int nested, size_t V, int counts,
                        const char *rng_name, unsigned word_bits, uint64_t words, const char *version,
-                       const char *cpu, const char *samplers);
+                       const char *cpu, const char *samplers, const sl_logits_pipeline_type *t,
+                       const sl_logits_cfg *given);
 /* draw --counts --json from V counts (a method's draws, counted as made). */
 char *sl_api_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsigned word_bits, uint64_t words);
 /* The same with a framework's release and CPU kernel (each NULL: left out), as
- * draw --framework F --counts --json prints them. */
+ * draw --framework F --counts --json prints them; with t (draw json too) the
+ * settings in force of pipeline t for those given (sl_api_settings_echo). */
 char *sl_api_fw_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsigned word_bits, uint64_t words,
-                            const char *version, const char *cpu, const char *samplers);
+                            const char *version, const char *cpu, const char *samplers,
+                            const sl_logits_pipeline_type *t, const sl_logits_cfg *given);
 
-/* pipeline --json: res of pipeline t (cpu: the --cpu setting, SL_CPU_*). */
+/* pipeline --json: r->res of pipeline r->t run with the settings r->given (what
+ * they leave unset: t's defaults, echoed) and, for llama.cpp, its stage order. */
 char *sl_api_pipeline_json(const sl_api_pipeline_result *r);
+
+/* ---------------------------------------------------------------- the settings in force (api/echo.c) */
+
+struct json_t;
+/* Sets "settings" (each setting of pipeline t: the value in force, null where
+ * the library's default is unset) and "defaulted" (the names the defaults
+ * decided) on the object o, for the settings given. */
+void sl_api_settings_echo(struct json_t *o, const sl_logits_pipeline_type *t, const sl_logits_cfg *given);
+/* The JSON_REAL_PRECISION at which every echoed value reads back as itself
+ * (Python repr's digits), at least min: for objects whose other numbers need
+ * no more (draw, replay, pipeline). */
+int sl_api_settings_digits(const sl_logits_pipeline_type *t, const sl_logits_cfg *given, int min);
 
 /* ---------------------------------------------------------------- exact (api/exact.c) */
 
 /* 1 - (1 - p)^(10^9): a failure path's chance in 10^9 calls. */
 double sl_api_per_billion(double p);
-/* exact --json for the audit t of vec. */
-char *sl_api_exact_json(const sl_stat_exact_result *r, const sl_stat_exact_type *t, const sl_vec *vec);
+/* exact --json for the audit a; from --logits, the --temperature of exact's own
+ * softmax is echoed in force ("settings", "defaulted"). */
+char *sl_api_exact_json(const sl_api_exact_audit *a);
 
 /* ---------------------------------------------------------------- replay (api/replay.c) */
 
@@ -283,6 +571,8 @@ typedef struct sl_api_run {
     uint64_t *words;
     size_t *kept;
     const char *rng_name;
+    const sl_logits_pipeline_type *pipeline; /* ft's pipeline when it ran on logits, else NULL */
+    sl_logits_cfg given;      /* the settings given (no context): --json echoes them in force */
     const char *samplers;     /* llama.cpp's stage order in force (in samplers_buf), or NULL */
     char samplers_buf[SL_LOGITS_ORDER_TEXT];
 } sl_api_run;
@@ -323,6 +613,23 @@ int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, con
                     const sl_api_settings *s, int allow_all, sl_api_gen *g, sl_error *err);
 void sl_api_gen_free(sl_api_gen *g);
 
+/* `samplab bench --framework F --logits ROWS` as a struct: the generation's
+ * replay and F's pipeline timed in this thread's CPU time (api/bench.c). */
+typedef struct sl_api_bench_result {
+    sl_api_gen g;             /* the framework, the rows, the settings */
+    size_t reps;              /* --n R repetitions (default 5), the best kept */
+    double replay;            /* seconds per step of the replay loop */
+    double pipe, pipe_s;      /* seconds per pipeline call: fresh buffers, a session's scratch; -1: none */
+    const char *cpu;          /* the CPU kernel it ran, for a framework that takes --cpu (else NULL) */
+    long *tokens;             /* the T tokens replayed */
+    int loaded;
+} sl_api_bench_result;
+int sl_api_bench_run(const sl_api_src *steps, int is_logits, const sl_api_settings *s, sl_api_bench_result *r,
+                     sl_error *err);
+void sl_api_bench_result_free(sl_api_bench_result *r);
+char *sl_api_bench_result_json(const sl_api_bench_result *r);
+int sl_api_bench(const sl_api_src *steps, int is_logits, const sl_api_settings *s, char **json, sl_error *err);
+
 /* ---------------------------------------------------------------- check (api/check.c) */
 
 /* Where a seeded sampler, replayed over the observed history, first draws
@@ -335,9 +642,10 @@ typedef struct sl_api_divergence {
 } sl_api_divergence;
 int sl_api_check_seeded(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, const long *obs,
                         sl_api_divergence *out, sl_error *err);
-/* samplers: llama.cpp's stage order in force (sl_api_samplers), or NULL. */
+/* samplers: llama.cpp's stage order in force (sl_api_samplers), or NULL; given (NULL: no
+ * pipeline ran): the settings given, echoed in force (sl_api_settings_echo). */
 char *sl_api_check_seeded_json(const sl_fw_type *ft, size_t T, const long *obs, const sl_api_divergence *d,
-                                const char *samplers);
+                               const char *samplers, const sl_logits_cfg *given);
 
 #define SL_API_CHECK_MAX_TRIALS 100000 /* simulated logs per fault size: each is a whole generation */
 /* Without a seed: the observed log (obs, one id per step of m) against the
@@ -366,7 +674,7 @@ int sl_api_check_log(const sl_fw_type *ft, const sl_fw_opts *fo, int logits_inpu
                      sl_api_check_log_result *r, sl_error *err);
 void sl_api_check_log_free(sl_api_check_log_result *r);
 char *sl_api_check_log_json(const sl_fw_type *ft, const long *obs, const sl_api_check_log_result *r,
-                            const char *samplers);
+                            const char *samplers, const sl_logits_cfg *given);
 
 /* `samplab check` as a struct: the generation, the observed ids and, with a
  * seed, the first divergence, else the test of the whole log. */

@@ -8,7 +8,6 @@
  * and F's pipeline alone per call with fresh buffers (as `samplab pipeline` runs
  * it), in the CPU time of the calling thread (steady on a shared machine), so
  * analysis/bench_generation.py can set them beside torch's own ops. */
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,7 +101,7 @@ static int bench_race_vs_torch(const double *p, size_t V, double *generic_s, dou
     sl_draw_torch_param tp = {SL_TORCH_2, 0, 1, SL_SIMD_AUTO};
     sl_draw_type tt = sl_draw_torch_type;
     tt.param = &tp;
-    sl_draw_dist dist = {V, p, NULL, SL_F64, "bench"};
+    sl_draw_dist dist = {V, p, NULL, SL_F64, "bench", 0};
     void *gen = NULL, *tor = NULL;
     if (sl_draw_prepare(&sl_draw_exprace_type, &gen, p, V, &err) || sl_draw_prepare_dist(&tt, &tor, &dist, &err))
         return -1;
@@ -129,127 +128,29 @@ static int bench_race_vs_torch(const double *p, size_t V, double *generic_s, dou
     return 0;
 }
 
-static double thread_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* `samplab bench --framework F --logits ROWS [settings]`: replay per step and the
- * pipeline per call, in process, best of --n. */
+ * pipeline per call, in process, best of --n (api/bench.c times them). */
 static int bench_generation(const sl_cli_parsed *po)
 {
-    /* the rows, settings and prompt as replay reads them (api/replay.c) */
     sl_api_settings set;
     sl_cli_settings_from(po, &set);
     sl_api_src src = sl_cli_src_from(po);
-    sl_api_gen g;
-    sl_error lerr;
-    if (sl_api_gen_load("bench", &src, po->a[SL_CLI_LOGITS].given, NULL, 0, &set, 0, &g, &lerr))
-        return sl_cli_api_fail(&lerr);
-    const sl_io_steps *m = &g.steps;
-    size_t T = m->t, V = m->v, reps = po->a[SL_CLI_N].given ? po->a[SL_CLI_N].size : 5;
-    if (!reps)
-        reps = 1;
+    sl_api_bench_result r;
     sl_error err;
-    int rc = 0;
-    long *tokens = malloc(T * sizeof *tokens);
-    uint64_t *words = malloc(T * sizeof *words);
-    size_t *kept = malloc(T * sizeof *kept);
-    sl_vec row = {0};
-    sl_fw_session s;
-    int open = 0;
-    double replay = 1e30, pipe = -1, pipe_s = -1;
-    if (!tokens || !words || !kept || sl_base_vec_alloc(&row, V, m->source, &err)) {
-        fprintf(stderr, "samplab bench: out of memory for %zu steps of V = %zu\n", T, V);
-        rc = 2;
-        goto out;
+    int rc = sl_api_bench_run(&src, po->a[SL_API_OPT_LOGITS].given, &set, &r, &err);
+    if (rc)
+        rc = sl_cli_api_fail(&err);
+    else if (po->a[SL_API_OPT_JSON].given)
+        rc = sl_cli_emit(sl_api_bench_result_json(&r));
+    else {
+        printf("bench: %s, %zu steps of V = %zu, in process (thread CPU time, best of %zu)%s%s\n", r.g.ft->name,
+               r.g.steps.t, r.g.steps.v, r.reps, r.cpu ? ", cpu " : "", r.cpu ? r.cpu : "");
+        printf("replay: %.4f ms/step\n", r.replay * 1e3);
+        if (r.pipe >= 0)
+            printf("pipeline alone: %.4f ms/call (fresh buffers), %.4f ms/call (a session's scratch)\n", r.pipe * 1e3,
+                   r.pipe_s * 1e3);
     }
-    for (size_t r = 0; r < reps; r++) {
-        double t0 = thread_s();
-        if (sl_api_gen_replay(g.ft, &g.fo, m, tokens, words, kept, NULL, &err)) {
-            rc = sl_cli_fail(&err);
-            goto out;
-        }
-        double dt = (thread_s() - t0) / (double)T;
-        if (dt < replay)
-            replay = dt;
-    }
-    if (g.ft->pipeline && g.logits_input) {
-        /* the session's settings (its CPU kernel and release line resolved), but no
-         * scratch: each call allocates, as one `samplab pipeline` run does */
-        if (sl_api_gen_open(&s, g.ft, &g.fo, &err)) {
-            rc = sl_cli_fail(&err);
-            goto out;
-        }
-        open = 1;
-        sl_logits_cfg cfg = s.o.cfg;
-        cfg.work = NULL;
-        cfg.context = g.context;
-        cfg.context_n = g.context_n;
-        size_t rows = T < 24 ? T : 24;
-        pipe = pipe_s = 1e30;
-        for (size_t r = 0; r < reps; r++) {
-            double sum = 0, sum_s = 0;
-            for (size_t t = 0; t < rows; t++) {
-                sl_io_steps_row(m, t, &row);
-                sl_logits_result res;
-                double t0 = thread_s();
-                if (sl_logits_pipeline_run(g.ft->pipeline, &row, &cfg, &res, &err)) {
-                    rc = sl_cli_fail(&err);
-                    goto out;
-                }
-                sl_logits_result_free(&res);
-                double t1 = thread_s();
-                /* and as a session's step computes it, in the session's scratch */
-                if (sl_fw_session_probs(&s, &row, &res, &err)) {
-                    rc = sl_cli_fail(&err);
-                    goto out;
-                }
-                sl_logits_result_free(&res);
-                sum += t1 - t0;
-                sum_s += thread_s() - t1;
-            }
-            if (sum / (double)rows < pipe)
-                pipe = sum / (double)rows;
-            if (sum_s / (double)rows < pipe_s)
-                pipe_s = sum_s / (double)rows;
-        }
-    }
-    const char *cpu = g.ft->accepts & SL_OPT_CPU && open ? sl_logits_cpu_name(sl_logits_cpu_resolve(s.o.cfg.cpu)) : NULL;
-    if (po->a[SL_CLI_JSON].given) {
-        json_t *root = json_object(), *tk = json_array();
-        json_object_set_new(root, "framework", json_string(g.ft->name));
-        json_object_set_new(root, "steps", json_integer((json_int_t)T));
-        json_object_set_new(root, "V", json_integer((json_int_t)V));
-        json_object_set_new(root, "repetitions", json_integer((json_int_t)reps));
-        json_object_set_new(root, "clock", json_string("thread CPU time, best repetition"));
-        json_object_set_new(root, "replay_ms_per_step", json_real(replay * 1e3));
-        json_object_set_new(root, "pipeline_ms_per_call", pipe < 0 ? json_null() : json_real(pipe * 1e3));
-        json_object_set_new(root, "pipeline_session_ms_per_call", pipe_s < 0 ? json_null() : json_real(pipe_s * 1e3));
-        if (cpu)
-            json_object_set_new(root, "cpu", json_string(cpu));
-        for (size_t t = 0; t < T; t++)
-            json_array_append_new(tk, json_integer(tokens[t]));
-        json_object_set_new(root, "tokens", tk);
-        rc = sl_cli_json_emit(root);
-    } else {
-        printf("bench: %s, %zu steps of V = %zu, in process (thread CPU time, best of %zu)%s%s\n", g.ft->name, T, V,
-               reps, cpu ? ", cpu " : "", cpu ? cpu : "");
-        printf("replay: %.4f ms/step\n", replay * 1e3);
-        if (pipe >= 0)
-            printf("pipeline alone: %.4f ms/call (fresh buffers), %.4f ms/call (a session's scratch)\n", pipe * 1e3,
-                   pipe_s * 1e3);
-    }
-out:
-    if (open)
-        sl_fw_session_close(&s);
-    sl_base_vec_free(&row);
-    free(tokens);
-    free(words);
-    free(kept);
-    sl_api_gen_free(&g);
+    sl_api_bench_result_free(&r);
     return rc;
 }
 
@@ -272,22 +173,22 @@ int sl_cli_bench_main(int argc, char **argv)
     int st = sl_cli_parse("bench", argc, argv, bench_help, &po);
     if (st >= 0)
         return st;
-    if (po.a[SL_CLI_FRAMEWORK].given)
+    if (po.a[SL_API_OPT_FRAMEWORK].given)
         return bench_generation(&po);
-    sl_cli_opt gen_only[] = {SL_CLI_TENSOR, SL_CLI_CONTEXT, SL_CLI_SEED, SL_CLI_TORCH, SL_CLI_CPU, SL_CLI_N, SL_CLI_JSON};
-    sl_cli_opt miss = sl_cli_refused(&po, SL_CLI_G_SAMPLING, 0);
+    sl_api_opt gen_only[] = {SL_API_OPT_TENSOR, SL_API_OPT_CONTEXT, SL_API_OPT_SEED, SL_API_OPT_TORCH, SL_API_OPT_CPU, SL_API_OPT_N, SL_API_OPT_JSON};
+    sl_api_opt miss = sl_cli_refused(&po, SL_API_G_SAMPLING, 0);
     for (size_t i = 0; !miss && i < sizeof gen_only / sizeof *gen_only; i++)
         if (po.a[gen_only[i]].given)
             miss = gen_only[i];
     if (miss) {
-        fprintf(stderr, "samplab bench: %s needs --framework (the generation bench)\n", sl_cli_options[miss].name);
+        fprintf(stderr, "samplab bench: %s needs --framework (the generation bench)\n", sl_api_options[miss].name);
         return 2;
     }
-    const char *big = po.a[SL_CLI_LOGITS].given ? po.a[SL_CLI_LOGITS].text : "data/synthetic_49152.txt";
+    const char *big = po.a[SL_API_OPT_LOGITS].given ? po.a[SL_API_OPT_LOGITS].text : "data/synthetic_49152.txt";
     static const double weather[8] = {4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2.2};
     sl_error err;
     sl_vec v;
-    if (sl_io_vec_read_as(big, "--logits", NULL, -1, &v, &err)) /* an inline list named by its option */
+    if (sl_io_vec_read_as(big, SL_API_NAME(LOGITS), NULL, -1, &v, &err)) /* an inline list named by its option */
         return sl_cli_fail(&err);
     double p8[8], *pv = malloc(v.n * sizeof *pv);
     if (!pv || sl_logits_softmax(weather, 8, 1.0, p8, &err) || sl_logits_softmax(v.d, v.n, 1.0, pv, &err)) {

@@ -67,12 +67,13 @@ int sl_cli_check_main(int argc, char **argv)
         return st;
     sl_api_check_result C;
     sl_error err;
-    int rc = sl_api_check_run(&src, po.a[SL_CLI_LOGITS].given, NULL, 0, NULL, 0, &set, &C, &err);
+    sl_cli_fw_note("check", &set);
+    int rc = sl_api_check_run(&src, po.a[SL_API_OPT_LOGITS].given, NULL, 0, NULL, 0, &set, &C, &err);
     if (rc) {
         sl_api_check_result_free(&C);
         return sl_cli_api_fail(&err);
     }
-    int json = po.a[SL_CLI_JSON].given;
+    int json = po.a[SL_API_OPT_JSON].given;
     if (C.seeded) {
         if (json)
             rc = sl_cli_emit(sl_api_check_result_json(&C));

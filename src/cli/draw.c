@@ -32,20 +32,22 @@ static void draw_help(FILE *f)
     for (size_t i = 0; sl_rng_types[i]; i++)
         fprintf(f, "%s, ", sl_rng_types[i]->name);
     fprintf(f, "gsl:NAME (any GSL generator, e.g. gsl:taus2, gsl:ranlxd2)\n");
-    if (sl_fw_types[0]) {
+    if (sl_fw_types_all[0]) {
         fprintf(f, "\nframeworks (bit-exact emulations):\n");
-        for (size_t i = 0; sl_fw_types[i]; i++) {
-            const sl_fw_type *ft = sl_fw_types[i];
+        for (size_t i = 0; sl_fw_types_all[i]; i++) {
+            const sl_fw_type *ft = sl_fw_types_all[i];
             fprintf(f, "  %-13s %s\n  %-13s options:", ft->name, ft->summary, "");
-            for (int o = SL_CLI_NONE + 1; o < SL_CLI_OPT_COUNT; o++)
-                if (sl_cli_options[o].bit & ft->accepts)
-                    fprintf(f, " %s", sl_cli_options[o].name);
+            for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT; o++)
+                if (sl_api_options[o].bit & ft->accepts)
+                    fprintf(f, " %s", sl_api_options[o].name);
             fprintf(f, "\n");
             /* the upstream releases it follows */
+            char vopt[64];
+            sl_cli_bit_names(ft->variant_bit, vopt, sizeof vopt);
             if (ft->variants)
                 for (const sl_fw_variant *vr = ft->variants; vr->name; vr++)
-                    fprintf(f, "  %-13s %s %s: %s%s\n", "", ft->variant_option, vr->name, vr->version,
-                            vr == ft->variants ? " (default)" : "");
+                    fprintf(f, "  %-13s %s %s: %s%s\n", "", vopt, vr->name, vr->version,
+                            vr == ft->variants && ft->variants[1].name ? " (default)" : "");
             else
                 fprintf(f, "  %-13s follows %s\n", "", ft->version);
         }
@@ -81,13 +83,13 @@ int sl_cli_draw_main(int argc, char **argv)
     if (st >= 0)
         return st;
     const sl_cli_arg *v = po.a;
-    int json = v[SL_CLI_JSON].given;
+    int json = v[SL_API_OPT_JSON].given;
     /* a long run: progress on a terminal, Ctrl-C stops it (checked every 2^20 draws) */
     sl_cli_progress pr;
     sl_cli_progress_begin(&pr, "draw", "draws");
     sl_api_draw_result r;
     sl_error err;
-    int rc = sl_api_draw_run(&src, v[SL_CLI_LOGITS].given, &s, &pr.p, json || s.counts ? NULL : print_token, NULL,
+    int rc = sl_api_draw_run(&src, v[SL_API_OPT_LOGITS].given, &s, &pr.p, json || s.counts ? NULL : print_token, NULL,
                              &r, &err);
     sl_cli_progress_end(&pr);
     if (r.note)

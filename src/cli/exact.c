@@ -38,6 +38,9 @@ static void exact_help(FILE *f)
         "                2^64 word pairs through libstdc++'s generate_canonical<double,53>\n"
         "  gsl           GSL 2.7 gsl_ran_discrete with a 32-bit generator (2^32 uniforms); --rng\n"
         "                gsl:mt19937 (default), gsl:taus2, gsl:gfsr4 ... (gsl_rng_uniform = w/2^32)\n"
+        "  ollama        --ollama 0.24: Ollama's Go sampler over all tokens (--logits only; pdqsort,\n"
+        "                float32 softmax with Go's math.Exp, float32 running sum, lower bound): 2^24\n"
+        "                values of Go's Float32\n"
         "methods (samplab's own, any 32- or 64-bit --rng, default pcg32: all give u = k*2^-53,\n"
         "so the induced distribution does not depend on the source or the seed):\n"
         "  cdf, alias, linear (the tutorial's inverse CDF with its last-index fallback)\n\n"
@@ -110,9 +113,9 @@ static int print_text(const sl_stat_exact_result *r, const sl_stat_exact_type *t
     return 0;
 }
 
-static int print_json(const sl_stat_exact_result *r, const sl_stat_exact_type *t, const sl_vec *vec)
+static int print_json(const sl_api_exact_audit *a)
 {
-    char *s = sl_api_exact_json(r, t, vec);
+    char *s = sl_api_exact_json(a);
     if (!s)
         return 2;
     puts(s);
@@ -129,22 +132,22 @@ int sl_cli_exact_main(int argc, char **argv)
     if (st >= 0)
         return st;
     const sl_cli_arg *v = po.a;
-    if (v[SL_CLI_REPORT_DATA].given) {
+    if (v[SL_API_OPT_REPORT_DATA].given) {
         sl_error err;
         const char *z = SL_REPORT_ZIPF_PATH;
-        if (sl_report_exact_data(v[SL_CLI_REPORT_DATA].text, access(z, R_OK) == 0 ? z : NULL, &err))
+        if (sl_report_exact_data(v[SL_API_OPT_REPORT_DATA].text, access(z, R_OK) == 0 ? z : NULL, &err))
             return sl_cli_fail(&err);
         return 0;
     }
-    if (v[SL_CLI_PROBS].given == v[SL_CLI_LOGITS].given) {
+    if (v[SL_API_OPT_PROBS].given == v[SL_API_OPT_LOGITS].given) {
         sl_cli_errf("samplab exact: give exactly one of --probs SRC and --logits SRC\n");
         return 2;
     }
     sl_api_exact_audit a;
     sl_error err;
-    if (sl_api_exact_run(&src, v[SL_CLI_LOGITS].given, &s, &a, &err))
+    if (sl_api_exact_run(&src, v[SL_API_OPT_LOGITS].given, &s, &a, &err))
         return sl_cli_api_fail(&err);
-    int rc = v[SL_CLI_JSON].given ? print_json(&a.res, a.t, &a.vec) : print_text(&a.res, a.t, &a.vec, v[SL_CLI_TOKENS].given);
+    int rc = v[SL_API_OPT_JSON].given ? print_json(&a) : print_text(&a.res, a.t, &a.vec, v[SL_API_OPT_TOKENS].given);
     sl_api_exact_audit_free(&a);
     return rc;
 }

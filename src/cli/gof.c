@@ -49,7 +49,7 @@ int sl_cli_gof_main(int argc, char **argv)
     sl_cli_progress_begin(&pr, "gof", s.draws_file ? "draws read" : "draws made");
     sl_api_gof_result r;
     sl_error err;
-    int rc = sl_api_gof_run(&src, v[SL_CLI_LOGITS].given, NULL, 0, NULL, 0, &s, &pr.p, &r, &err);
+    int rc = sl_api_gof_run(&src, v[SL_API_OPT_LOGITS].given, NULL, 0, NULL, 0, &s, &pr.p, &r, &err);
     sl_cli_progress_end(&pr);
     if (rc && rc != SL_EINTR && sl_cli_interrupted()) /* a read Ctrl-C broke: stopped all the same */
         rc = sl_cli_interrupt_exit("gof", r.n, s.method ? "draws made" : "draws read", "no result");
@@ -68,7 +68,7 @@ int sl_cli_gof_main(int argc, char **argv)
     const sl_api_ref *ref = &r.ref;
     const sl_stat_gof *g = &r.t.g;
     int fail = r.t.fail;
-    if (v[SL_CLI_JSON].given) {
+    if (v[SL_API_OPT_JSON].given) {
         char *js = sl_api_gof_json(ref, r.draws_name, &r.t, r.dt ? r.replay : NULL);
         if (!js) {
             sl_cli_errf("samplab gof: out of memory for JSON\n");

@@ -52,11 +52,11 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    if (!strcmp(argv[1], sl_api_help_option) || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
         return finish(0);
     }
-    if (!strcmp(argv[1], "--version")) {
+    if (!strcmp(argv[1], sl_api_version_option)) {
         printf("samplab %s\n", SL_VERSION);
         return finish(0);
     }

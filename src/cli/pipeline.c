@@ -13,42 +13,16 @@
 void sl_cli_logits_from(const sl_cli_parsed *p, sl_cli_logits_args *a)
 {
     const sl_cli_arg *v = p->a;
-    sl_logits_cfg *c = &a->cfg;
+    sl_api_settings s;
+    sl_cli_settings_from(p, &s);
     memset(a, 0, sizeof *a);
-    a->src = v[SL_CLI_LOGITS].text;
-    a->tensor = v[SL_CLI_TENSOR].text;
-    a->row = v[SL_CLI_ROW].given ? v[SL_CLI_ROW].l : -1;
-    a->json = v[SL_CLI_JSON].given;
-    a->context_src = v[SL_CLI_CONTEXT].text;
-#define DBL(opt, field)                            \
-    do {                                           \
-        c->field = v[opt].d;                       \
-        c->has_##field = v[opt].given;             \
-    } while (0)
-#define LNG(opt, field)                            \
-    do {                                           \
-        c->field = v[opt].l;                       \
-        c->has_##field = v[opt].given;             \
-    } while (0)
-    DBL(SL_CLI_TEMPERATURE, temperature);
-    DBL(SL_CLI_TOP_P, top_p);
-    DBL(SL_CLI_MIN_P, min_p);
-    DBL(SL_CLI_TYPICAL, typical);
-    DBL(SL_CLI_REPETITION_PENALTY, penalty);
-    DBL(SL_CLI_FREQUENCY_PENALTY, freq);
-    DBL(SL_CLI_PRESENCE_PENALTY, presence);
-    LNG(SL_CLI_TOP_K, top_k);
-    LNG(SL_CLI_MIN_KEEP, min_keep);
-    LNG(SL_CLI_PENALTY_LAST_N, last_n);
-    LNG(SL_CLI_MIROSTAT, mirostat);
-    DBL(SL_CLI_MIROSTAT_LR, mirostat_eta);
-    DBL(SL_CLI_MIROSTAT_ENT, mirostat_tau);
-    DBL(SL_CLI_ADAPTIVE_TARGET, adaptive_target);
-    DBL(SL_CLI_ADAPTIVE_DECAY, adaptive_decay);
-#undef DBL
-#undef LNG
-    c->defaults = v[SL_CLI_DEFAULTS].given;
-    a->cpu_text = v[SL_CLI_CPU].text;
+    a->src = v[SL_API_OPT_LOGITS].text;
+    a->tensor = v[SL_API_OPT_TENSOR].text;
+    a->row = v[SL_API_OPT_ROW].given ? v[SL_API_OPT_ROW].l : -1;
+    a->json = v[SL_API_OPT_JSON].given;
+    a->context_src = s.context;
+    a->cfg = s.cfg; /* --temperature ... --min-keep, as the schema lands them */
+    a->cpu_text = s.cpu;
 }
 
 int sl_cli_logits_load(const char *cmd, const sl_cli_parsed *p, sl_cli_logits_args *a)
@@ -103,7 +77,7 @@ int sl_cli_pipeline_main(int argc, char **argv)
     if (r.note)
         sl_cli_errf("samplab pipeline: note: %s\n", r.note);
     int rc = 0;
-    if (po.a[SL_CLI_JSON].given) {
+    if (po.a[SL_API_OPT_JSON].given) {
         char *js = sl_api_pipeline_json(&r);
         if (!js) {
             sl_cli_errf("samplab pipeline: out of memory writing JSON\n");

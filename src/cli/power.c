@@ -9,15 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "cli/sl_cli.h"
 
-#define MKL_FAULT "mkl-seed-collision"
-#define MKL_FAULT_SUMMARY                                                                           \
-    "torch 2.0-2.6 pip wheels' MKL exponential_ (PyTorch issue #132395): every call opens an MKL " \
-    "MCG31m1 stream at one MT19937 word mod (2^31 - 1), so torch.multinomial(ones(26), 26) "       \
-    "reaches at most 2^31 - 2 permutations"
+#define MKL_FAULT SL_API_MKL_FAULT
 
 static void power_help(FILE *f)
 {
@@ -54,304 +48,99 @@ static void power_help(FILE *f)
     sl_cli_help_options(f, sl_cli_spec_lookup("power"), "options:");
 }
 
-static const char *theta_name(sl_fault f)
+/* --fault mkl-seed-collision: the repeat test's tails, as text. */
+static void print_repeats(const sl_api_power_result *r)
 {
-    switch (f) {
-    case SL_FAULT_SHIFT: return "fraction";
-    case SL_FAULT_LEAK: return "mass";
-    case SL_FAULT_TOPK: return "k";
-    default: return "T-1";
+    printf("fault: %s: %s\n", MKL_FAULT, SL_API_MKL_FAULT_SUMMARY);
+    printf("test: repeats (birthday): the permutations equal to an earlier one, as 64-bit hashes\n");
+    printf("null: M = 26! = %.6g orderings (with the hash, a pair collides with probability 1/M + 2^-64)\n",
+           r->orderings);
+    printf("fault: M' = 2^31 - 2 = %.0f stream starts\n", r->m_fault);
+    printf("alpha = %g, target power %g\n", r->alpha, r->target);
+    const sl_stat_repeats_power *rows[2] = {&r->needed, r->has_at ? &r->at : NULL};
+    for (int k = 0; k < 2; k++) {
+        const sl_stat_repeats_power *x = rows[k];
+        if (!x)
+            continue;
+        printf(k ? "\nat N = %llu calls:" : "\nN = %llu calls for power >= target:", (unsigned long long)x->n);
+        printf(" reject at %llu repeat%s (size %.3g), power %.6f (%s)\n", (unsigned long long)x->r_crit,
+               x->r_crit == 1 ? "" : "s", x->size, x->power, x->exact ? "exact" : "Poisson");
+        printf("  expected repeats: %.6g under the fault, %.3g under the null (%.3g with the hash)\n", x->mean_fault,
+               sl_stat_repeats_mean(x->n, r->orderings), x->mean_null);
     }
 }
 
-/* --fault mkl-seed-collision: no simulation, the repeat test's tails in closed form. */
-static int power_repeats(const sl_cli_arg *v, double alpha, double target, int json)
+static void print_text(const sl_api_power_result *r)
 {
-    static const sl_cli_opt refused[] = {SL_CLI_PROBS, SL_CLI_LOGITS, SL_CLI_TENSOR, SL_CLI_ROW,
-                                         SL_CLI_TEMPERATURE, SL_CLI_TRIALS};
-    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++)
-        if (v[refused[k]].given) {
-            sl_cli_errf("samplab power: --fault " MKL_FAULT " takes no %s (its outcomes are fixed)\n",
-                    sl_cli_options[refused[k]].name);
-            return 2;
-        }
-    /* 26! orderings, seen through 64-bit hashes; 2^31 - 2 MCG31m1 starts (x0 = 0 is replaced by 1). */
-    double orderings = 1;
-    for (int i = 2; i <= 26; i++)
-        orderings *= i;
-    double m = sl_stat_repeats_hashed_m(orderings), m_fault = 2147483646.0;
-    sl_error err;
-    sl_stat_repeats_power pw, at;
-    if (sl_stat_repeats_power_n(m, m_fault, alpha, target, &pw, &err))
-        return sl_cli_fail(&err);
-    int has_n = v[SL_CLI_N].given;
-    if (has_n && (v[SL_CLI_N].size == 0 || sl_stat_repeats_power_at(v[SL_CLI_N].size, m, m_fault, alpha, &at, &err))) {
-        if (v[SL_CLI_N].size == 0)
-            sl_cli_errf("samplab power: --n must be at least 1\n");
-        return v[SL_CLI_N].size == 0 ? 2 : sl_cli_fail(&err);
-    }
-    const sl_stat_repeats_power *rows[2] = {&pw, has_n ? &at : NULL};
-    if (json) {
-        json_t *root = json_object();
-        json_object_set_new(root, "fault", json_string(MKL_FAULT));
-        json_object_set_new(root, "summary", json_string(MKL_FAULT_SUMMARY));
-        json_object_set_new(root, "test", json_string("repeats"));
-        json_object_set_new(root, "m", json_real(orderings));
-        json_object_set_new(root, "m_null", json_real(m));
-        json_object_set_new(root, "m_fault", json_real(m_fault));
-        json_object_set_new(root, "alpha", json_real(alpha));
-        json_object_set_new(root, "target_power", json_real(target));
-        for (int k = 0; k < 2; k++) {
-            const sl_stat_repeats_power *r = rows[k];
-            if (!r)
-                continue;
-            json_t *o = json_object();
-            json_object_set_new(o, "n", json_integer((json_int_t)r->n));
-            json_object_set_new(o, "reject_at_repeats", json_integer((json_int_t)r->r_crit));
-            json_object_set_new(o, "size", json_real(r->size));
-            json_object_set_new(o, "power", json_real(r->power));
-            json_object_set_new(o, "expected_repeats_fault", json_real(r->mean_fault));
-            json_object_set_new(o, "expected_repeats_null", json_real(sl_stat_repeats_mean(r->n, orderings)));
-            json_object_set_new(o, "expected_repeats_null_hashed", json_real(r->mean_null));
-            json_object_set_new(o, "exact", json_boolean(r->exact));
-            json_object_set_new(root, k ? "at_n" : "needed", o);
-        }
-        char *str = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(17));
-        json_decref(root);
-        if (!str) {
-            sl_cli_errf("samplab power: out of memory\n");
-            return 2;
-        }
-        puts(str);
-        free(str);
-        return 0;
-    }
-    printf("fault: %s: %s\n", MKL_FAULT, MKL_FAULT_SUMMARY);
-    printf("test: repeats (birthday): the permutations equal to an earlier one, as 64-bit hashes\n");
-    printf("null: M = 26! = %.6g orderings (with the hash, a pair collides with probability 1/M + 2^-64)\n",
-           orderings);
-    printf("fault: M' = 2^31 - 2 = %.0f stream starts\n", m_fault);
-    printf("alpha = %g, target power %g\n", alpha, target);
-    for (int k = 0; k < 2; k++) {
-        const sl_stat_repeats_power *r = rows[k];
-        if (!r)
+    const sl_api_ref *ref = &r->ref;
+    printf("reference: %s (V = %zu, support %zu)\n", ref->source, ref->v, ref->support);
+    printf("N = %zu draws, alpha = %g, target power %g, %zu simulated samples per fault size\n", r->n, r->alpha,
+           r->target, r->trials);
+    printf("simulation: gsl_ran_multinomial over %s seeded %lu; TV critical value %.6g "
+           "(null 1-alpha quantile of %zu samples)\n",
+           SL_STAT_SIM_RNG, SL_STAT_SIM_SEED, r->s.tv_crit, r->s.null_reps);
+    for (int f = 0; f < SL_FAULT_COUNT; f++) {
+        const sl_api_power_family *fam = &r->fam[f];
+        const char *theta = sl_api_power_theta_name(f);
+        if (!fam->run)
             continue;
-        printf(k ? "\nat N = %llu calls:" : "\nN = %llu calls for power >= target:", (unsigned long long)r->n);
-        printf(" reject at %llu repeat%s (size %.3g), power %.6f (%s)\n", (unsigned long long)r->r_crit,
-               r->r_crit == 1 ? "" : "s", r->size, r->power, r->exact ? "exact" : "Poisson");
-        printf("  expected repeats: %.6g under the fault, %.3g under the null (%.3g with the hash)\n", r->mean_fault,
-               sl_stat_repeats_mean(r->n, orderings), r->mean_null);
+        if (!fam->applies) {
+            printf("\n%s: %s\n  not applicable: %s\n", sl_stat_fault_names[f], sl_stat_fault_summaries[f], fam->why);
+            continue;
+        }
+        printf("\n%s: %s\n  %-5s %-12s %-14s %-8s\n", sl_stat_fault_names[f], sl_stat_fault_summaries[f], "test",
+               theta, "smallest TV", "power");
+        for (int t = 0; t < SL_TEST_COUNT; t++) {
+            const sl_stat_detect *d = &fam->detect[t];
+            if (d->found)
+                printf("  %-5s %-12.6g %-14.6g %-8.3f\n", sl_stat_test_names[t], d->theta, d->tv, d->power);
+            else
+                printf("  %-5s not detected even at the largest fault (%s %.6g, TV %.6g, power %.3f)\n",
+                       sl_stat_test_names[t], theta, d->theta, d->tv, d->power);
+        }
+        if (f != SL_FAULT_TEMPER)
+            continue;
+        for (int k = 0; k < 2; k++) {
+            printf("  at T = %.2f (TV %.6g): power", fam->at_t[k], fam->at_tv[k]);
+            for (int t = 0; t < SL_TEST_COUNT; t++)
+                printf(" %s %.3f", sl_stat_test_names[t], fam->at_power[k][t]);
+            printf("\n");
+        }
     }
-    return 0;
 }
 
 int sl_cli_power_main(int argc, char **argv)
 {
     sl_cli_parsed po;
-    int st = sl_cli_parse("power", argc, argv, power_help, &po);
+    sl_api_settings s; /* the settings as the library call takes them: one path for both (api/power.c) */
+    sl_api_src src;
+    int st = sl_cli_parse_call("power", argc, argv, power_help, &po, &s, &src);
     if (st >= 0)
         return st;
     const sl_cli_arg *v = po.a;
-    sl_api_ref_opts ro;
-    sl_cli_ref_from(&po, &ro);
-    size_t n = v[SL_CLI_N].size, trials = v[SL_CLI_TRIALS].given ? v[SL_CLI_TRIALS].size : 200;
-    double alpha = 0.01, target = 0.9;
-    int json = v[SL_CLI_JSON].given;
-    static const sl_cli_opt levels[2] = {SL_CLI_ALPHA, SL_CLI_TARGET};
-    for (int k = 0; k < 2; k++) {
-        const sl_cli_arg *l = &v[levels[k]];
-        if (!l->given)
-            continue;
-        if (!(l->d > 0 && l->d < 1)) {
-            char e[SL_CLI_ESC_MAX];
-            sl_cli_errf("samplab power: %s must be in (0,1), not %s\n", sl_cli_options[levels[k]].name,
-                    sl_cli_esc(l->text, e, sizeof e));
-            return 2;
-        }
-        *(levels[k] == SL_CLI_ALPHA ? &alpha : &target) = l->d;
-    }
-    int only = -1;
-    if (v[SL_CLI_FAULT].given) {
-        if (!strcmp(v[SL_CLI_FAULT].text, MKL_FAULT))
-            return power_repeats(v, alpha, target, json);
-        for (int f = 0; f < SL_FAULT_COUNT; f++)
-            if (!strcmp(v[SL_CLI_FAULT].text, sl_stat_fault_names[f]))
-                only = f;
-        if (only < 0) {
-            char e[SL_CLI_ESC_MAX];
-            sl_cli_errf("samplab power: unknown --fault %s (shift, leak, topk, temper, " MKL_FAULT ")\n",
-                    sl_cli_esc(v[SL_CLI_FAULT].text, e, sizeof e));
-            return 2;
-        }
-    }
-    if (n == 0 || n > UINT32_MAX) {
-        sl_cli_errf("samplab power: --n N is required, 1 <= N < 2^32\n");
-        return 2;
-    }
-    if (trials == 0 || trials > 100000) {
-        /* 200 trials take about 35 s at V = 49152: 10^5 are hours, more never ends */
-        sl_cli_errf("samplab power: --trials must be between 1 and 100000, not %zu\n", trials);
-        return 2;
-    }
-    sl_error err;
-    sl_api_ref ref;
-    if (sl_api_ref_load(&ro, &ref, &err))
-        return sl_cli_fail(&err);
-    /* the text is kept until the end: a run stopped by Ctrl-C prints nothing on stdout */
-    char *text = NULL;
-    size_t text_len = 0;
-    FILE *txt = open_memstream(&text, &text_len);
-    if (!txt) {
-        sl_api_ref_free(&ref);
-        sl_cli_errf("samplab power: out of memory\n");
-        return 2;
+    int is_logits = v[SL_API_OPT_LOGITS].given;
+    if (v[SL_API_OPT_PROBS].given && is_logits && s.fault && !strcmp(s.fault, MKL_FAULT)) {
+        /* both sources given: the fault's refusal names the first, --probs */
+        src.spec = v[SL_API_OPT_PROBS].text;
+        is_logits = 0;
     }
     sl_cli_progress pr;
     sl_cli_progress_begin(&pr, "power", "simulated samples");
-    sl_stat_power s;
-    int rc = sl_stat_power_init(&s, ref.p, ref.v, n, alpha, trials, SL_STAT_SIM_SEED, &pr.p, &err);
-    if (rc) {
-        sl_cli_progress_end(&pr);
-        fclose(txt);
-        free(text);
-        sl_api_ref_free(&ref);
-        return rc == SL_EINTR ? sl_cli_interrupt_exit("power", s.simulated, "simulated samples", "no result")
-                              : sl_cli_fail(&err);
-    }
-    json_t *root = json ? json_object() : NULL;
-    json_t *fams = json ? json_object() : NULL;
-    if (json) {
-        json_object_set_new(root, "reference", json_string(ref.source));
-        json_object_set_new(root, "n", json_integer((json_int_t)n));
-        json_object_set_new(root, "v", json_integer((json_int_t)ref.v));
-        json_object_set_new(root, "support", json_integer((json_int_t)ref.support));
-        json_object_set_new(root, "alpha", json_real(alpha));
-        json_object_set_new(root, "target_power", json_real(target));
-        json_object_set_new(root, "trials", json_integer((json_int_t)trials));
-        json_object_set_new(root, "tv_critical", json_real(s.tv_crit));
-        json_object_set_new(root, "simulation", json_string(SL_STAT_SIM_RNG));
-        json_object_set_new(root, "seed", json_integer((json_int_t)SL_STAT_SIM_SEED));
-    } else {
-        fprintf(txt, "reference: %s (V = %zu, support %zu)\n", ref.source, ref.v, ref.support);
-        fprintf(txt, "N = %zu draws, alpha = %g, target power %g, %zu simulated samples per fault size\n", n, alpha,
-               target, trials);
-        fprintf(txt, "simulation: gsl_ran_multinomial over %s seeded %lu; TV critical value %.6g "
-               "(null 1-alpha quantile of %zu samples)\n",
-               SL_STAT_SIM_RNG, SL_STAT_SIM_SEED, s.tv_crit, s.null_reps);
-    }
-    double *q = malloc(ref.v * sizeof *q);
-    if (!q) {
-        sl_cli_errf("samplab power: out of memory\n");
-        rc = 2;
-        goto out;
-    }
-    for (int f = 0; f < SL_FAULT_COUNT; f++) {
-        if (only >= 0 && f != only)
-            continue;
-        json_t *fo = json ? json_object() : NULL;
-        /* Does the family apply to this p at all? */
-        double probe = f == SL_FAULT_TOPK ? 1.0 : 0.5;
-        if (sl_stat_fault_apply((sl_fault)f, ref.p, ref.v, probe, q, &err)) {
-            if (json) {
-                json_object_set_new(fo, "applies", json_false());
-                json_object_set_new(fo, "why", json_string(err.msg));
-            } else {
-                fprintf(txt, "\n%s: %s\n  not applicable: %s\n", sl_stat_fault_names[f], sl_stat_fault_summaries[f], err.msg);
-            }
-            if (json)
-                json_object_set_new(fams, sl_stat_fault_names[f], fo);
-            continue;
-        }
-        if (!json)
-            fprintf(txt, "\n%s: %s\n  %-5s %-12s %-14s %-8s\n", sl_stat_fault_names[f], sl_stat_fault_summaries[f], "test",
-                   theta_name((sl_fault)f), "smallest TV", "power");
-        json_t *tests = json ? json_object() : NULL;
-        for (int t = 0; t < SL_TEST_COUNT; t++) {
-            sl_stat_detect d;
-            if ((rc = sl_stat_power_detect(&s, (sl_fault)f, t, target, &d, &err))) {
-                json_decref(fo);
-                json_decref(tests);
-                goto out;
-            }
-            if (json) {
-                json_t *o = json_object();
-                json_object_set_new(o, "detected", json_boolean(d.found));
-                json_object_set_new(o, "theta", json_real(d.theta));
-                json_object_set_new(o, "tv", json_real(d.tv));
-                json_object_set_new(o, "power", json_real(d.power));
-                json_object_set_new(tests, sl_stat_test_names[t], o);
-            } else if (d.found) {
-                fprintf(txt, "  %-5s %-12.6g %-14.6g %-8.3f\n", sl_stat_test_names[t], d.theta, d.tv, d.power);
-            } else {
-                fprintf(txt, "  %-5s not detected even at the largest fault (%s %.6g, TV %.6g, power %.3f)\n",
-                       sl_stat_test_names[t], theta_name((sl_fault)f), d.theta, d.tv, d.power);
-            }
-        }
-        if (json) {
-            json_object_set_new(fo, "applies", json_true());
-            json_object_set_new(fo, "summary", json_string(sl_stat_fault_summaries[f]));
-            json_object_set_new(fo, "parameter", json_string(theta_name((sl_fault)f)));
-            json_object_set_new(fo, "smallest", tests);
-        }
-        if (f == SL_FAULT_TEMPER) {
-            static const double Ts[2] = {1.05, 0.95};
-            json_t *at = json ? json_array() : NULL;
-            for (int k = 0; k < 2; k++) {
-                double pw[SL_TEST_COUNT];
-                if ((rc = sl_stat_fault_apply(SL_FAULT_TEMPER, ref.p, ref.v, Ts[k] - 1, q, &err)) ||
-                    (rc = sl_stat_power_eval(&s, q, pw, &err))) {
-                    json_decref(at);
-                    json_decref(fo);
-                    goto out;
-                }
-                double tv = sl_stat_tv_dist(ref.p, q, ref.v);
-                if (json) {
-                    json_t *o = json_object();
-                    json_object_set_new(o, "temperature", json_real(Ts[k]));
-                    json_object_set_new(o, "tv", json_real(tv));
-                    for (int t = 0; t < SL_TEST_COUNT; t++)
-                        json_object_set_new(o, sl_stat_test_names[t], json_real(pw[t]));
-                    json_array_append_new(at, o);
-                } else {
-                    fprintf(txt, "  at T = %.2f (TV %.6g): power", Ts[k], tv);
-                    for (int t = 0; t < SL_TEST_COUNT; t++)
-                        fprintf(txt, " %s %.3f", sl_stat_test_names[t], pw[t]);
-                    fprintf(txt, "\n");
-                }
-            }
-            if (json)
-                json_object_set_new(fo, "at", at);
-        }
-        if (json)
-            json_object_set_new(fams, sl_stat_fault_names[f], fo);
-    }
-    if (json) {
-        json_object_set_new(root, "faults", fams);
-        fams = NULL;
-        char *str = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(17));
-        if (str) {
-            fprintf(txt, "%s\n", str);
-            free(str);
-        }
-    }
-out:
+    sl_api_power_result r;
+    sl_error err;
+    int rc = sl_api_power_run(&src, is_logits, &s, &pr.p, &r, &err);
     sl_cli_progress_end(&pr);
-    fclose(txt);
-    if (rc == SL_EINTR) {
-        rc = sl_cli_interrupt_exit("power", s.simulated, "simulated samples", "no result");
-    } else if (rc == 2 && !q) {
-        /* out of memory, said above */
-    } else if (rc) {
-        sl_cli_errf("samplab power: %s\n", err.msg);
-        rc = 2;
-    } else if (text_len && fwrite(text, 1, text_len, stdout) != text_len) {
-        rc = 2;
-    }
-    free(text);
-    json_decref(fams);
-    json_decref(root);
-    free(q);
-    sl_stat_power_free(&s);
-    sl_api_ref_free(&ref);
+    /* nothing is printed on stdout before the end: a run stopped by Ctrl-C prints no result */
+    if (rc == SL_EINTR)
+        rc = sl_cli_interrupt_exit("power", r.simulated, "simulated samples", "no result");
+    else if (rc)
+        rc = sl_cli_api_fail(&err);
+    else if (v[SL_API_OPT_JSON].given)
+        rc = sl_cli_emit(sl_api_power_result_json(&r));
+    else if (r.repeats)
+        print_repeats(&r);
+    else
+        print_text(&r);
+    sl_api_power_result_free(&r);
     return rc;
 }

@@ -42,11 +42,11 @@ static void replay_help(FILE *f)
             "torch and numpy take --probs rows (one plain draw per step); hf, vllm take --logits.\n"
             "torch 2.x is the default (--torch 1.13 for the old line); --cpu avx2|avx512 the kernel.\n\n"
             "frameworks (step by step):\n");
-    for (size_t i = 0; sl_fw_types[i]; i++)
-        if (is_session(sl_fw_types[i]))
-            fprintf(f, "  %-13s --%s; %s\n", sl_fw_types[i]->name, (sl_fw_types[i]->accepts & SL_OPT_LOGITS) && (sl_fw_types[i]->accepts & SL_OPT_PROBS) ? "logits or --probs"
-                    : takes_logits(sl_fw_types[i]) ? "logits" : "probs",
-                    sl_fw_types[i]->summary);
+    for (size_t i = 0; sl_fw_types_all[i]; i++)
+        if (is_session(sl_fw_types_all[i]))
+            fprintf(f, "  %-13s --%s; %s\n", sl_fw_types_all[i]->name, (sl_fw_types_all[i]->accepts & SL_OPT_LOGITS) && (sl_fw_types_all[i]->accepts & SL_OPT_PROBS) ? "logits or --probs"
+                    : takes_logits(sl_fw_types_all[i]) ? "logits" : "probs",
+                    sl_fw_types_all[i]->summary);
     fprintf(f, "\n");
     sl_cli_help_options(f, sl_cli_spec_lookup("replay"), "options:");
 }
@@ -61,7 +61,8 @@ int sl_cli_replay_main(int argc, char **argv)
         return st;
     sl_api_replay_result r;
     sl_error err;
-    if (sl_api_replay_run(&src, po.a[SL_CLI_LOGITS].given, NULL, 0, &s, &r, &err)) {
+    sl_cli_fw_note("replay", &s);
+    if (sl_api_replay_run(&src, po.a[SL_API_OPT_LOGITS].given, NULL, 0, &s, &r, &err)) {
         sl_api_replay_result_free(&r);
         return sl_cli_api_fail(&err);
     }
@@ -69,7 +70,7 @@ int sl_cli_replay_main(int argc, char **argv)
     const sl_api_run *runs = r.runs;
     const size_t *depart = r.depart;
     int rc = 0;
-    if (po.a[SL_CLI_JSON].given) {
+    if (po.a[SL_API_OPT_JSON].given) {
         rc = sl_cli_emit(sl_api_replay_result_json(&r));
     } else if (!r.all) {
         for (size_t t = 0; t < T; t++)

@@ -171,21 +171,22 @@ int sl_cli_report_main(int argc, char **argv)
     if (st >= 0)
         return st;
     const sl_cli_arg *pa = po.a;
-    o.no_plot = pa[SL_CLI_NO_PLOT].given;
-    if (pa[SL_CLI_OUT].given)
-        o.outdir = pa[SL_CLI_OUT].text;
-    o.logits = pa[SL_CLI_LOGITS].text;
-    o.tensor = pa[SL_CLI_TENSOR].text;
-    if (pa[SL_CLI_ROW].given)
-        o.row = pa[SL_CLI_ROW].l;
-    o.only = pa[SL_CLI_ONLY].text;
-    if (pa[SL_CLI_N].given)
-        o.n = pa[SL_CLI_N].size;
-    o.jobs = pa[SL_CLI_JOBS].size;
-    if (pa[SL_CLI_SEED].given) {
+    o.no_plot = pa[SL_API_OPT_NO_PLOT].given;
+    if (pa[SL_API_OPT_OUT].given)
+        o.outdir = pa[SL_API_OPT_OUT].text;
+    o.logits = pa[SL_API_OPT_LOGITS].text;
+    o.logits_opt = SL_API_NAME(LOGITS);
+    o.tensor = pa[SL_API_OPT_TENSOR].text;
+    if (pa[SL_API_OPT_ROW].given)
+        o.row = pa[SL_API_OPT_ROW].l;
+    o.only = pa[SL_API_OPT_ONLY].text;
+    if (pa[SL_API_OPT_N].given)
+        o.n = pa[SL_API_OPT_N].size;
+    o.jobs = pa[SL_API_OPT_JOBS].size;
+    if (pa[SL_API_OPT_SEED].given) {
         sl_seed s;
         sl_error e;
-        if (sl_base_seed_parse(pa[SL_CLI_SEED].text, &s, &e) || s.hi || s.lo > UINT64_MAX - 100000) {
+        if (sl_base_seed_parse(pa[SL_API_OPT_SEED].text, &s, &e) || s.hi || s.lo > UINT64_MAX - 100000) {
             sl_cli_errf("samplab report: --seed must be an integer below 2^64 - 100000\n");
             return 2;
         }

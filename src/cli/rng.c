@@ -30,10 +30,10 @@ int sl_cli_rng_main(int argc, char **argv)
     int st = sl_cli_parse("rng", argc, argv, rng_help, &po);
     if (st >= 0)
         return st;
-    const char *rng_name = po.a[SL_CLI_RNG].text, *seed_text = po.a[SL_CLI_SEED].text;
-    const char *stream_text = po.a[SL_CLI_STREAM].text;
-    size_t n = po.a[SL_CLI_N].given ? po.a[SL_CLI_N].size : 10;
-    int binary = po.a[SL_CLI_BINARY].given;
+    const char *rng_name = po.a[SL_API_OPT_RNG].text, *seed_text = po.a[SL_API_OPT_SEED].text;
+    const char *stream_text = po.a[SL_API_OPT_STREAM].text;
+    size_t n = po.a[SL_API_OPT_N].given ? po.a[SL_API_OPT_N].size : 10;
+    int binary = po.a[SL_API_OPT_BINARY].given;
     char e[SL_CLI_ESC_MAX];
     if (!rng_name) {
         sl_cli_errf("samplab rng: --rng R is required (samplab rng --help lists the sources)\n");

@@ -65,58 +65,12 @@ int sl_cli_interrupted(void);
 /* Prints "samplab CMD: interrupted after DONE UNIT (Ctrl-C); WHAT" and returns SL_CLI_EXIT_INTERRUPTED. */
 int sl_cli_interrupt_exit(const char *cmd, uint64_t done, const char *unit, const char *what);
 
-/* The option table (options.c): every option samplab has, its kind, its group
- * and its help. Option ids start at 1 so that 0 means none. */
-typedef enum sl_cli_opt {
-    SL_CLI_NONE,
-    SL_CLI_PROBS, SL_CLI_LOGITS, SL_CLI_TEMPERATURE, SL_CLI_TOP_K, SL_CLI_TOP_P, SL_CLI_MIN_P,
-    SL_CLI_FRAMEWORK, SL_CLI_NUM_SAMPLES, SL_CLI_REPLACEMENT, SL_CLI_DTYPE, SL_CLI_TORCH, SL_CLI_TORCH_BUILD, SL_CLI_LLAMACPP, SL_CLI_RAND, SL_CLI_CPU, SL_CLI_SIMD_SUM,
-    SL_CLI_TYPICAL, SL_CLI_REPETITION_PENALTY, SL_CLI_CONTEXT, SL_CLI_MIN_KEEP, SL_CLI_DEFAULTS,
-    SL_CLI_PENALTY_LAST_N, SL_CLI_FREQUENCY_PENALTY, SL_CLI_PRESENCE_PENALTY, SL_CLI_SAMPLERS, SL_CLI_SAMPLING_SEQ,
-    SL_CLI_MIROSTAT, SL_CLI_MIROSTAT_LR, SL_CLI_MIROSTAT_ENT, SL_CLI_ADAPTIVE_TARGET, SL_CLI_ADAPTIVE_DECAY,
-    SL_CLI_TENSOR, SL_CLI_ROW, SL_CLI_METHOD, SL_CLI_RNG, SL_CLI_SEED, SL_CLI_STREAM,
-    SL_CLI_N, SL_CLI_COUNTS, SL_CLI_JSON, SL_CLI_BINARY, SL_CLI_DRAWS, SL_CLI_COUNTS_FILE,
-    SL_CLI_ALPHA, SL_CLI_NULL_REPS, SL_CLI_TRIALS, SL_CLI_TARGET, SL_CLI_FAULT, SL_CLI_SEEDS, SL_CLI_FIRST_SEED,
-    SL_CLI_FRAMEWORKS, SL_CLI_TOP, SL_CLI_TOKENS, SL_CLI_REPORT_DATA,
-    SL_CLI_OUT, SL_CLI_ONLY, SL_CLI_JOBS, SL_CLI_GEN_TOKENS, SL_CLI_NO_PLOT, SL_CLI_SPEC, SL_CLI_RESUME,
-    SL_CLI_OPT_COUNT
-} sl_cli_opt;
-
-#define SL_CLI_SIZE_MAX 1000000000000ull /* the largest value of an SL_CLI_SIZE option: 10^12 */
-typedef enum sl_cli_kind {
-    SL_CLI_FLAG,    /* no value */
-    SL_CLI_STRING,  /* a name, a path, a seed or a list, read by the subcommand */
-    SL_CLI_SIZE,    /* a non-negative integer (size_t), at most SL_CLI_SIZE_MAX */
-    SL_CLI_LONG,    /* an integer */
-    SL_CLI_INDEX,   /* a non-negative integer (long) */
-    SL_CLI_DOUBLE   /* a finite number */
-} sl_cli_kind;
-
-/* Groups a subcommand takes whole. */
-enum {
-    SL_CLI_G_SOURCE = 1u << 0,        /* --probs --logits --tensor --row */
-    SL_CLI_G_RNG = 1u << 1,           /* --rng --seed --stream */
-    SL_CLI_G_SAMPLING = 1u << 2,      /* --temperature --top-k ... --defaults */
-    SL_CLI_G_LLAMA_PENALTY = 1u << 3, /* --penalty-last-n --frequency-penalty --presence-penalty, mirostat, adaptive-p */
-    SL_CLI_G_FRAMEWORK = 1u << 4      /* --framework --num-samples --replacement --dtype --torch --simd-sum */
-};
-
-typedef struct sl_cli_option {
-    const char *name;   /* "--probs" */
-    sl_cli_kind kind;
-    unsigned group;     /* one SL_CLI_G_* bit, or 0 for a subcommand's own option */
-    unsigned bit;       /* the SL_OPT_* bit a framework or pipeline lists in `accepts`, or 0 */
-    const char *arg;    /* the value in help ("SRC"); NULL for a flag */
-    const char *help;   /* one line; '\n' continues it under itself */
-} sl_cli_option;
-extern const sl_cli_option sl_cli_options[SL_CLI_OPT_COUNT];
-
-/* What a subcommand takes: a whole group (opt 0), or one option with the
- * subcommand's own help (help NULL: the table's). Lists end with {0, 0, NULL}. */
+/* What a subcommand takes: a whole group (opt 0), or one option (its help,
+ * the command's own where the schema has one: sl_api_option_help). Lists end
+ * with {0, 0}. */
 typedef struct sl_cli_take {
     unsigned group;
-    sl_cli_opt opt;
-    const char *help;
+    sl_api_opt opt;
 } sl_cli_take;
 
 typedef struct sl_cli_spec {
@@ -126,21 +80,21 @@ typedef struct sl_cli_spec {
 } sl_cli_spec;
 extern const sl_cli_spec sl_cli_specs[]; /* ends with name NULL */
 const sl_cli_spec *sl_cli_spec_lookup(const char *cmd);
-int sl_cli_takes(const sl_cli_spec *s, sl_cli_opt o);
+int sl_cli_takes(const sl_cli_spec *s, sl_api_opt o);
 
 /* One option as parsed: given, where (argv index), its text and its number. */
 typedef struct sl_cli_arg {
     int given, pos;
     const char *text;   /* NULL for a flag */
-    size_t size;        /* SL_CLI_SIZE */
-    long l;             /* SL_CLI_LONG, SL_CLI_INDEX */
-    double d;           /* SL_CLI_DOUBLE */
+    size_t size;        /* SL_API_SIZE */
+    long l;             /* SL_API_LONG, SL_API_INDEX */
+    double d;           /* SL_API_DOUBLE */
 } sl_cli_arg;
 
 typedef struct sl_cli_parsed {
     const sl_cli_spec *spec;
     int help;           /* --help or -h was given (parsing stopped there) */
-    sl_cli_arg a[SL_CLI_OPT_COUNT];
+    sl_cli_arg a[SL_API_OPT_COUNT];
 } sl_cli_parsed;
 
 /* Parses argv[1..] for subcommand cmd. -1: go on with p filled in; else the
@@ -148,9 +102,15 @@ typedef struct sl_cli_parsed {
  * printing the one line that says what is wrong: an option given twice, one
  * cmd does not take, an unknown word, a missing value, a malformed number. */
 int sl_cli_parse(const char *cmd, int argc, char **argv, void (*help)(FILE *), sl_cli_parsed *p);
+/* A parsed command line filled in without argv (a sweep's points): init for
+ * command cmd (2 if there is none), then each option word ("--top-k") with its
+ * value text (NULL for a flag) through the parser's own checks, in order: 0, or
+ * 2 with msg[0..n) the line the command line prints for that word. */
+int sl_cli_parsed_init(sl_cli_parsed *p, const char *cmd);
+int sl_cli_parsed_set(sl_cli_parsed *p, const char *word, const char *text, char *msg, size_t n);
 /* The first given option (table order) of `groups` whose SL_OPT_* bit is not
- * in `accepts`, or SL_CLI_NONE. */
-sl_cli_opt sl_cli_refused(const sl_cli_parsed *p, unsigned groups, unsigned accepts);
+ * in `accepts`, or SL_API_OPT_NONE. */
+sl_api_opt sl_cli_refused(const sl_cli_parsed *p, unsigned groups, unsigned accepts);
 /* Every option name carrying `bit`, joined by '/', into buf. */
 const char *sl_cli_bit_names(unsigned bit, char *buf, size_t n);
 /* Prints "samplab CMD: OPT is not an option of WHAT NAME" (NAME escaped); returns 2. */
@@ -166,10 +126,15 @@ void sl_cli_help_options(FILE *f, const sl_cli_spec *s, const char *title);
  * escape) goes through sl_base_esc; the line ends in one newline; a long one
  * keeps its head and its tail. Returns 2. */
 int sl_cli_errf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The framework's remark on these settings (its type's note hook), as
+ * "samplab CMD: note: ..." on stderr; nothing when it has none. */
+void sl_cli_fw_note(const char *cmd, const sl_api_settings *s);
+/* The line sl_cli_errf prints for msg (without its newline) into out[0..n). */
+void sl_cli_err_line(const char *msg, char *out, size_t n);
 /* Whether text is a value option o takes, as the command line reads it (a number
  * in range for a numeric option; any text otherwise): 0, or 2 with why[0..n) the
  * command's words ("--n takes a non-negative integer, not 'abc'"). */
-int sl_cli_value_check(sl_cli_opt o, const char *text, char *why, size_t n);
+int sl_cli_value_check(sl_api_opt o, const char *text, char *why, size_t n);
 
 /* The logits settings `samplab pipeline` and `samplab compare` share (cli/pipeline.c). */
 typedef struct sl_cli_logits_args {
@@ -208,7 +173,7 @@ void sl_cli_ref_from(const sl_cli_parsed *p, sl_api_ref_opts *o);
 
 
 /* `samplab sweep` (sweep*.c): a study spec expanded into grid points, each
- * point one in-process run of a subcommand whose --json line is kept. */
+ * point one in-process library call whose --json object is kept. */
 #define SL_CLI_SWEEP_MAX_POINTS 100000000
 struct json_t;
 typedef struct sl_cli_sweep_study {
@@ -244,15 +209,15 @@ void sl_cli_sweep_free(sl_cli_sweep *sw);
 void sl_cli_sweep_point_at(const sl_cli_sweep *sw, size_t i, sl_cli_sweep_point *p);
 /* A gof study over frameworks: draw --counts, then gof against the framework's own distribution. */
 int sl_cli_sweep_gof_chain(const sl_cli_sweep_study *st);
-/* The option a spec key names ("top_k": --top-k), SL_CLI_NONE if none. */
-sl_cli_opt sl_cli_sweep_option(const char *key);
+/* The option a spec key names ("top_k": --top-k), SL_API_OPT_NONE if none. */
+sl_api_opt sl_cli_sweep_option(const char *key);
 /* The jobs a study can run, NULL-terminated; each writes <job>.jsonl. */
 extern const char *const sl_cli_sweep_jobs[];
 const char *sl_cli_sweep_number(double v, char *buf, size_t n);
 int sl_cli_sweep_value(const struct json_t *v, char *buf, size_t n, const char **out);
-/* Runs point i in this process (tmpdir: where a gof chain keeps its two files);
- * returns its result line (malloc'd, no newline), NULL when out of memory. */
-char *sl_cli_sweep_job(const sl_cli_sweep *sw, size_t i, const char *tmpdir);
+/* Runs point i in this process, through the library calls in memory; returns
+ * its result line (malloc'd, no newline), NULL when out of memory. */
+char *sl_cli_sweep_job(const sl_cli_sweep *sw, size_t i);
 /* Under mpirun: 1 if this process is one rank of several (env of Open MPI / PMIx). */
 int sl_cli_sweep_mpi_launched(void);
 /* A run: the spec, the output folder, the records gathered so far (rank 0),
@@ -266,14 +231,13 @@ typedef struct sl_cli_sweep_run {
     size_t n_resumed;             /* points taken from the checkpoint */
     int rank;
     FILE *ckpt;                   /* DIR/checkpoint/rank-R.jsonl, appended to */
-    char tmpdir[4096];            /* this rank's scratch folder */
     FILE *progress;               /* stderr when it is a terminal, else NULL */
     double t0, last;              /* seconds: start, last progress line */
     int interrupted;              /* a point stopped by Ctrl-C: not recorded */
 } sl_cli_sweep_run;
 /* sweep.c: the steps a serial run and an MPI run share. */
 int sl_cli_sweep_setup(sl_cli_sweep_run *r);   /* the folder and the checkpoint (rank 0) */
-int sl_cli_sweep_open_rank(sl_cli_sweep_run *r); /* this rank's checkpoint file and scratch */
+int sl_cli_sweep_open_rank(sl_cli_sweep_run *r); /* this rank's checkpoint file */
 char *sl_cli_sweep_do(sl_cli_sweep_run *r, size_t i); /* run, then append to the checkpoint */
 void sl_cli_sweep_progress(sl_cli_sweep_run *r, size_t done, int last);
 int sl_cli_sweep_finish(sl_cli_sweep_run *r);  /* the result set, swapped into DIR (rank 0) */

@@ -12,10 +12,10 @@
 void sl_cli_ref_from(const sl_cli_parsed *p, sl_api_ref_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->probs = p->a[SL_CLI_PROBS].text;
-    o->logits = p->a[SL_CLI_LOGITS].text;
-    o->tensor = p->a[SL_CLI_TENSOR].text;
-    o->row = p->a[SL_CLI_ROW].given ? p->a[SL_CLI_ROW].l : -1;
-    o->has_temperature = p->a[SL_CLI_TEMPERATURE].given;
-    o->temperature = p->a[SL_CLI_TEMPERATURE].d;
+    o->probs = p->a[SL_API_OPT_PROBS].text;
+    o->logits = p->a[SL_API_OPT_LOGITS].text;
+    o->tensor = p->a[SL_API_OPT_TENSOR].text;
+    o->row = p->a[SL_API_OPT_ROW].given ? p->a[SL_API_OPT_ROW].l : -1;
+    o->has_temperature = p->a[SL_API_OPT_TEMPERATURE].given;
+    o->temperature = p->a[SL_API_OPT_TEMPERATURE].d;
 }

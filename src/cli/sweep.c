@@ -255,15 +255,12 @@ int sl_cli_sweep_open_rank(sl_cli_sweep_run *r)
     if (fseek(r->ckpt, -1, SEEK_END) == 0 && fgetc(r->ckpt) != '\n')
         fputc('\n', r->ckpt);
     fseek(r->ckpt, 0, SEEK_END);
-    snprintf(r->tmpdir, sizeof r->tmpdir, "%s/checkpoint/tmp-%d", r->dir, r->rank);
-    if (mkdir(r->tmpdir, 0777) != 0 && errno != EEXIST)
-        return fail("samplab sweep: %s: cannot create it: %s\n", r->tmpdir, strerror(errno));
     return 0;
 }
 
 char *sl_cli_sweep_do(sl_cli_sweep_run *r, size_t i)
 {
-    char *rec = sl_cli_sweep_job(&r->sw, i, r->tmpdir);
+    char *rec = sl_cli_sweep_job(&r->sw, i);
     if (rec && sl_cli_interrupted()) { /* a point cut short by Ctrl-C is no result */
         free(rec);
         r->interrupted = 1;
@@ -560,12 +557,12 @@ int sl_cli_sweep_main(int argc, char **argv)
     int rc = sl_cli_parse("sweep", argc, argv, help, &po);
     if (rc >= 0)
         return rc;
-    const char *spec = po.a[SL_CLI_SPEC].text, *dir = po.a[SL_CLI_OUT].text;
+    const char *spec = po.a[SL_API_OPT_SPEC].text, *dir = po.a[SL_API_OPT_OUT].text;
     if (!spec || !dir) {
         sl_cli_errf("samplab sweep: %s is needed (samplab sweep --help)\n", spec ? "--out DIR" : "--spec FILE");
         return 2;
     }
-    int resume = po.a[SL_CLI_RESUME].given;
+    int resume = po.a[SL_API_OPT_RESUME].given;
     if (sl_cli_sweep_mpi_launched())
         return sl_cli_sweep_mpi(argc, argv, spec, dir, resume);
 

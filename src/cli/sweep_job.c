@@ -1,72 +1,97 @@
-/* sweep_job.c — one grid point of `samplab sweep`: the subcommand's argv built
- * from the spec, run in this process with stdout and stderr caught in memory,
- * and its --json line wrapped in a record that names the point. A gof over a
- * framework's draws is a chain of three runs: `draw --counts`, the framework's
- * own distribution (`pipeline --json`, or the input weights), then `gof`. */
+/* sweep_job.c — one grid point of `samplab sweep`: the subcommand's options
+ * filled in from the spec through the command line's own parser (no argv, no
+ * process state), its library call (sl_api_*_run) made in memory, and its
+ * JSON, exit status and one-line error (each call's own sl_error) wrapped in a
+ * record that names the point. A gof over a framework's draws is a chain of
+ * three calls: draw's counts, the framework's own distribution (the pipeline's
+ * probabilities, or the input weights), then gof on those counts. */
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/sl_cli.h"
 
-typedef struct args {
-    char **v;
-    int n, cap, oom;
-} args;
+/* A growing string (the record). */
+typedef struct strbuf {
+    char *s;
+    size_t n, cap;
+    int oom;
+} strbuf;
 
-static void push(args *a, const char *s)
+static void bput(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void bput(strbuf *b, const char *fmt, ...)
 {
-    if (a->oom)
+    if (b->oom)
         return;
-    if (a->n + 2 > a->cap) {
-        int cap = a->cap ? 2 * a->cap : 32;
-        char **v = realloc(a->v, (size_t)cap * sizeof *v);
-        if (!v) {
-            a->oom = 1;
+    va_list ap;
+    va_start(ap, fmt);
+    va_list aq;
+    va_copy(aq, ap);
+    int k = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    if (k < 0 || b->n + (size_t)k + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (k >= 0 && b->n + (size_t)k + 1 > cap)
+            cap *= 2;
+        char *s = k < 0 ? NULL : realloc(b->s, cap);
+        if (!s) {
+            b->oom = 1;
+            va_end(ap);
             return;
         }
-        a->v = v;
-        a->cap = cap;
+        b->s = s;
+        b->cap = cap;
     }
-    char *c = strdup(s);
-    if (!c) {
-        a->oom = 1;
-        return;
-    }
-    a->v[a->n++] = c;
-    a->v[a->n] = NULL;
+    vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
+    b->n += (size_t)k;
+    va_end(ap);
 }
 
-static void args_free(args *a)
+/* What a point's call says: its exit status as the command's, its JSON (NULL
+ * when it failed) and, for a failure, the line the command prints. */
+typedef struct said {
+    int rc;
+    char *json;
+    char line[1300];
+} said;
+
+static int said_fail(said *o, const char *msg)
 {
-    for (int i = 0; i < a->n; i++)
-        free(a->v[i]);
-    free(a->v);
-    memset(a, 0, sizeof *a);
+    sl_cli_err_line(msg, o->line, sizeof o->line);
+    o->rc = 2;
+    return 2;
 }
 
-/* "top_k" -> "--top-k" (the spec was checked: every key names an option) */
-static void push_key(args *a, const char *key)
+/* The options of one call, filled in as its command line would be. */
+typedef struct call {
+    sl_cli_parsed p;
+    int bad;                  /* a word the parser refused: o->line says why */
+    char *text[SL_API_OPT_COUNT]; /* the values' text, owned (p points into it) */
+    int n_text;
+} call;
+
+static void call_free(call *c)
 {
-    sl_cli_opt o = sl_cli_sweep_option(key);
-    if (o == SL_CLI_NONE)
-        a->oom = 1; /* not reached after sl_cli_sweep_parse; no argv for a key it refused */
-    else
-        push(a, sl_cli_options[o].name);
+    for (int i = 0; i < c->n_text; i++)
+        free(c->text[i]);
+    c->n_text = 0;
 }
 
-/* key: value as options; false and null leave the option out. */
-static void push_setting(args *a, const char *key, const json_t *v)
+/* What the call takes: the settings and the source of c's options (they point into c). */
+static int call_args(const call *c, sl_api_settings *s, sl_api_src *src)
 {
-    char buf[64];
-    const char *txt;
-    if (sl_cli_sweep_value(v, buf, sizeof buf, &txt) || !txt)
-        return;
-    push_key(a, key);
-    if (*txt)
-        push(a, txt);
+    sl_cli_settings_from(&c->p, s);
+    *src = sl_cli_src_from(&c->p);
+    return c->p.a[SL_API_OPT_LOGITS].given;
+}
+
+static int call_init(call *c, const char *cmd)
+{
+    call_free(c);
+    c->bad = 0;
+    return sl_cli_parsed_init(&c->p, cmd);
 }
 
 /* The value a settings key takes at combination c: the last key varies fastest. */
@@ -99,274 +124,291 @@ static const json_t *combo_value(const json_t *settings, const char *want, size_
 /* A settings or options key the chain's step `cmd` takes. */
 static int step_takes(const char *cmd, const char *key)
 {
-    sl_cli_opt o = sl_cli_sweep_option(key);
-    return o != SL_CLI_NONE && sl_cli_takes(sl_cli_spec_lookup(cmd), o);
+    sl_api_opt o = sl_cli_sweep_option(key);
+    return o != SL_API_OPT_NONE && sl_cli_takes(sl_cli_spec_lookup(cmd), o);
 }
 
-/* The point's argv for `cmd` (the job, or one step of a gof chain: only the
- * keys cmd takes); with_seed and the json/counts flag as the step needs. */
-static void build(const sl_cli_sweep *sw, const sl_cli_sweep_point *p, const char *cmd, int filter, args *a)
+/* One option word and its value into c (the first refusal kept in o). */
+static void put(call *c, said *o, const char *word, const char *text)
 {
-    (void)sw;
-    const sl_cli_sweep_study *st = p->st;
-    push(a, cmd);
-    if (st->axis) {
-        push(a, st->axis_opt);
-        push(a, json_string_value(json_array_get(st->axis, p->axis)));
+    char msg[4 * SL_CLI_ESC_MAX];
+    if (c->bad)
+        return;
+    char *own = NULL;
+    if (text && (c->n_text == SL_API_OPT_COUNT || !(own = c->text[c->n_text++] = strdup(text)))) {
+        c->bad = 1;
+        said_fail(o, "samplab sweep: out of memory");
+        return;
     }
+    if (sl_cli_parsed_set(&c->p, word, own, msg, sizeof msg)) {
+        c->bad = 1;
+        said_fail(o, msg);
+    }
+}
+
+/* key: value as an option; false and null leave it out, true is a flag.
+ * The spec was checked: every key names an option (sl_cli_sweep_parse). */
+static void put_setting(call *c, said *o, const char *key, const json_t *v)
+{
+    char b[64];
+    const char *txt;
+    sl_api_opt k = sl_cli_sweep_option(key);
+    if (sl_cli_sweep_value(v, b, sizeof b, &txt) || !txt || k == SL_API_OPT_NONE)
+        return;
+    put(c, o, sl_api_options[k].name, *txt ? txt : NULL);
+}
+
+/* The point's options for `cmd` (the job, or one step of a gof chain: only the
+ * keys cmd takes), in the order a command line would give them. */
+static void build(const sl_cli_sweep_point *p, const char *cmd, int filter, call *c, said *o)
+{
+    const sl_cli_sweep_study *st = p->st;
+    if (call_init(c, cmd)) {
+        c->bad = 1;
+        said_fail(o, "samplab sweep: no such command");
+        return;
+    }
+    if (st->axis)
+        put(c, o, st->axis_opt, json_string_value(json_array_get(st->axis, p->axis)));
     const json_t *in = st->inputs ? json_array_get(st->inputs, p->input) : NULL;
-    if (in) {
-        const char *key;
-        json_t *v;
+    const char *key;
+    json_t *v;
+    if (in)
         json_object_foreach((json_t *)in, key, v) {
             if (!strcmp(key, "tokens") && strcmp(cmd, "check") != 0)
                 continue;
             if (!strcmp(key, "context") && filter && !step_takes(cmd, key))
                 continue;
-            push_setting(a, key, v);
+            put_setting(c, o, key, v);
         }
-    }
-    const char *key;
-    json_t *v;
     if (st->settings)
         json_object_foreach(st->settings, key, v) {
             if (filter && !step_takes(cmd, key))
                 continue;
-            push_setting(a, key, combo_value(st->settings, key, p->combo));
+            put_setting(c, o, key, combo_value(st->settings, key, p->combo));
         }
     if (st->options)
         json_object_foreach(st->options, key, v) {
             if (filter && !step_takes(cmd, key))
                 continue;
-            push_setting(a, key, v);
+            put_setting(c, o, key, v);
         }
     if (st->seeds && (!filter || step_takes(cmd, "seed"))) {
-        char buf[32];
-        push(a, "--seed");
+        char b[32];
         if (json_is_array(st->seeds)) {
             const json_t *s = json_array_get(st->seeds, p->seed);
             if (json_is_string(s)) {
-                push(a, json_string_value(s));
+                put(c, o, SL_API_NAME(SEED), json_string_value(s));
             } else {
-                snprintf(buf, sizeof buf, "%" JSON_INTEGER_FORMAT, json_integer_value(s));
-                push(a, buf);
+                snprintf(b, sizeof b, "%" JSON_INTEGER_FORMAT, json_integer_value(s));
+                put(c, o, SL_API_NAME(SEED), b);
             }
         } else {
-            snprintf(buf, sizeof buf, "%llu", (unsigned long long)(st->seed_first + p->seed));
-            push(a, buf);
+            snprintf(b, sizeof b, "%llu", (unsigned long long)(st->seed_first + p->seed));
+            put(c, o, SL_API_NAME(SEED), b);
         }
     }
 }
 
-typedef struct caught {
-    char *out, *err;
-    size_t out_n, err_n;
-    int rc;
-} caught;
-
-static int (*job_main(const char *cmd))(int, char **)
+/* The JSON of a call, or its out-of-memory failure. */
+static int said_json(said *o, char *json, int rc, const char *cmd)
 {
-    static const struct {
-        const char *name;
-        int (*fn)(int, char **);
-    } t[] = {{"draw", sl_cli_draw_main},           {"gof", sl_cli_gof_main},     {"replay", sl_cli_replay_main},
-             {"check", sl_cli_check_main},         {"power", sl_cli_power_main}, {"exact", sl_cli_exact_main},
-             {"calibrate", sl_cli_calibrate_main}, {"pipeline", sl_cli_pipeline_main}};
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (!strcmp(t[i].name, cmd))
-            return t[i].fn;
-    return NULL;
-}
-
-/* Runs a subcommand with stdout and stderr going to memory. The streams are
- * swapped for the call only: a sweep runs one point at a time per process. */
-static int run_caught(args *a, caught *c)
-{
-    memset(c, 0, sizeof *c);
-    if (a->oom)
-        return -1;
-    FILE *mo = open_memstream(&c->out, &c->out_n), *me = open_memstream(&c->err, &c->err_n);
-    if (!mo || !me) {
-        if (mo)
-            fclose(mo);
-        if (me)
-            fclose(me);
-        return -1;
+    char m[128];
+    if (!json) {
+        snprintf(m, sizeof m, "samplab %s: out of memory for JSON", cmd);
+        return said_fail(o, m);
     }
-    fflush(stdout);
-    fflush(stderr);
-    FILE *so = stdout, *se = stderr;
-    stdout = mo;
-    stderr = me;
-    c->rc = job_main(a->v[0])(a->n, a->v);
-    fflush(mo);
-    fflush(me);
-    int bad = ferror(mo) || ferror(me);
-    stdout = so;
-    stderr = se;
-    bad |= fclose(mo) != 0;
-    bad |= fclose(me) != 0;
-    return bad ? -1 : 0;
+    o->json = json;
+    o->rc = rc;
+    return rc;
 }
 
-static void caught_free(caught *c)
+/* A call's failure: interrupted (the point is dropped: sl_cli_sweep_do) or its line. */
+static int said_err(said *o, int rc, const sl_error *err)
 {
-    free(c->out);
-    free(c->err);
-    c->out = c->err = NULL;
-}
-
-/* The last line of a run's stderr: its one-line message. */
-static char *last_line(const caught *c)
-{
-    size_t n = c->err_n;
-    while (n && c->err[n - 1] == '\n')
-        n--;
-    size_t b = n;
-    while (b && c->err[b - 1] != '\n')
-        b--;
-    char *s = malloc(n - b + 1);
-    if (s) {
-        memcpy(s, c->err + b, n - b);
-        s[n - b] = 0;
+    if (rc == SL_EINTR) {
+        o->rc = SL_CLI_EXIT_INTERRUPTED;
+        return o->rc;
     }
-    return s;
+    return said_fail(o, err->msg);
 }
 
-/* Replaces every occurrence of the JSON form of `from` with that of `to`. */
-static char *replace_json_string(char *s, const char *from, const char *to)
+/* Runs command cmd of the sweep's jobs on the options of c: what its --json
+ * run prints and its exit status (the commands' own: cli/<cmd>.c). */
+static int run(const char *cmd, const call *c, const sl_progress *prog, said *o)
 {
-    json_t *jf = json_string(from), *jt = json_string(to);
-    char *f = jf ? json_dumps(jf, JSON_ENCODE_ANY) : NULL, *t = jt ? json_dumps(jt, JSON_ENCODE_ANY) : NULL;
-    json_decref(jf);
-    json_decref(jt);
-    char *out = NULL;
-    if (f && t) {
-        size_t fl = strlen(f), tl = strlen(t), n = 0;
-        for (const char *p = strstr(s, f); p; p = strstr(p + fl, f))
-            n++;
-        out = malloc(strlen(s) + n * (tl > fl ? tl - fl : 0) + 1);
-        if (out) {
-            char *o = out;
-            const char *p = s, *q;
-            while ((q = strstr(p, f))) {
-                memcpy(o, p, (size_t)(q - p));
-                o += q - p;
-                memcpy(o, t, tl);
-                o += tl;
-                p = q + fl;
-            }
-            strcpy(o, p);
-        }
+    sl_api_settings s;
+    sl_api_src src;
+    int is_logits = call_args(c, &s, &src), rc;
+    sl_error err;
+    if (!strcmp(cmd, "draw")) {
+        sl_api_draw_result r;
+        rc = sl_api_draw_run(&src, is_logits, &s, prog, NULL, NULL, &r, &err);
+        rc = rc ? said_err(o, rc, &err) : said_json(o, sl_api_draw_result_json(&r), 0, cmd);
+        sl_api_draw_result_free(&r);
+    } else if (!strcmp(cmd, "gof")) {
+        sl_api_gof_result r;
+        rc = sl_api_gof_run(&src, is_logits, NULL, 0, NULL, 0, &s, prog, &r, &err);
+        rc = rc ? said_err(o, rc, &err)
+                : said_json(o, sl_api_gof_json(&r.ref, r.draws_name, &r.t, r.dt ? r.replay : NULL), r.t.fail, cmd);
+        sl_api_gof_result_free(&r);
+    } else if (!strcmp(cmd, "replay")) {
+        sl_api_replay_result r;
+        rc = sl_api_replay_run(&src, is_logits, NULL, 0, &s, &r, &err);
+        rc = rc ? said_err(o, rc, &err) : said_json(o, sl_api_replay_result_json(&r), 0, cmd);
+        sl_api_replay_result_free(&r);
+    } else if (!strcmp(cmd, "check")) {
+        sl_api_check_result r;
+        rc = sl_api_check_run(&src, is_logits, NULL, 0, NULL, 0, &s, &r, &err);
+        int verdict = rc ? 0 : r.seeded ? r.d.step != r.g.steps.t : r.log.res.reject;
+        rc = rc ? said_err(o, rc, &err) : said_json(o, sl_api_check_result_json(&r), verdict, cmd);
+        sl_api_check_result_free(&r);
+    } else if (!strcmp(cmd, "calibrate")) {
+        sl_api_calibrate_result r;
+        rc = sl_api_calibrate_run(&src, is_logits, &s, prog, &r, &err);
+        rc = rc ? said_err(o, rc, &err) : said_json(o, sl_api_calibrate_result_json(&r), r.suspect, cmd);
+        sl_api_calibrate_result_free(&r);
+    } else if (!strcmp(cmd, "power")) {
+        sl_api_power_result r;
+        rc = sl_api_power_run(&src, is_logits, &s, prog, &r, &err);
+        rc = rc ? said_err(o, rc, &err) : said_json(o, sl_api_power_result_json(&r), 0, cmd);
+        sl_api_power_result_free(&r);
+    } else if (!strcmp(cmd, "exact")) {
+        sl_api_exact_audit a; /* a sweep's input gives exactly one source, which cli/exact.c checks first */
+        if ((rc = sl_api_exact_run(&src, is_logits, &s, &a, &err)))
+            return said_err(o, rc, &err);
+        rc = said_json(o, sl_api_exact_json(&a), 0, cmd);
+        sl_api_exact_audit_free(&a);
+    } else {
+        rc = said_fail(o, "samplab sweep: not a job");
     }
-    free(f);
-    free(t);
-    free(s);
-    return out;
+    return rc;
 }
 
-static int write_file(const char *path, const char *data, size_t n)
+/* x as the pipeline command reports it: %.9g for a float32 pipeline (which
+ * round-trips its floats), every digit for a float64 one. */
+static double reported(double x, int precision)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    int bad = fwrite(data, 1, n, f) != n;
-    bad |= fclose(f) != 0;
-    return bad ? -1 : 0;
+    char b[40];
+    if (precision != 32)
+        return x;
+    snprintf(b, sizeof b, "%.9g", x);
+    return strtod(b, NULL);
 }
 
-/* The framework's own distribution at this point, written as text to path:
- * `pipeline --json`'s probs for logits, the input weights themselves otherwise
- * (the gof run then reads those, with the input's tensor and row). */
-static int reference(const sl_cli_sweep *sw, const sl_cli_sweep_point *p, const char *path, caught *c, int *use_input)
+/* The framework's own distribution at this point, as gof's reference: the
+ * pipeline's probabilities for logits, the input weights themselves otherwise. */
+static int reference(const sl_cli_sweep_point *p, const char *label, sl_api_ref *ref, sl_api_ref_opts *ro, said *o)
 {
+    call c = {0};
+    sl_error err;
     const json_t *in = json_array_get(p->st->inputs, p->input);
-    *use_input = json_object_get(in, "logits") == NULL;
-    if (*use_input)
-        return 0;
-    args a = {0};
-    build(sw, p, "pipeline", 1, &a);
-    push(&a, "--json");
-    int r = run_caught(&a, c);
-    args_free(&a);
-    if (r || c->rc)
-        return r ? -1 : c->rc;
-    json_t *root = json_loadb(c->out, c->out_n, 0, NULL), *probs = json_object_get(root, "probs");
-    FILE *f = fopen(path, "w");
-    int bad = !f || !json_is_array(probs);
-    size_t i;
-    json_t *x;
-    if (!bad)
-        json_array_foreach(probs, i, x) bad |= fprintf(f, "%.17g\n", json_number_value(x)) < 0;
-    if (f)
-        bad |= fclose(f) != 0;
-    json_decref(root);
-    return bad ? -1 : 0;
-}
-
-/* The gof chain; its result text or the failing step's caught output in *c. */
-static int gof_chain(const sl_cli_sweep *sw, const sl_cli_sweep_point *p, const char *tmpdir, caught *c)
-{
-    char cpath[4096], ppath[4096];
-    snprintf(cpath, sizeof cpath, "%s/point-%zu.counts", tmpdir, p->index);
-    snprintf(ppath, sizeof ppath, "%s/point-%zu.probs", tmpdir, p->index);
-    args a = {0};
-    build(sw, p, "draw", 1, &a);
-    push(&a, "--counts");
-    int r = run_caught(&a, c);
-    args_free(&a);
-    if (r || c->rc)
-        return r;
-    r = write_file(cpath, c->out, c->out_n);
-    caught_free(c);
-    if (r)
-        return -1;
-    int use_input = 0;
-    r = reference(sw, p, ppath, c, &use_input);
-    if (r || c->rc) {
-        unlink(cpath);
-        return r;
-    }
-    caught_free(c);
-    const json_t *in = json_array_get(p->st->inputs, p->input);
-    push(&a, "gof");
-    push(&a, "--probs");
-    push(&a, use_input ? json_string_value(json_object_get(in, "probs")) : ppath);
-    if (use_input) {
+    memset(ro, 0, sizeof *ro);
+    ro->row = -1;
+    if (!json_object_get(in, "logits")) {
+        /* gof --probs INPUT [--tensor T --row R] */
+        call_init(&c, "gof");
         const char *key;
         json_t *v;
-        json_object_foreach((json_t *)in, key, v) if (!strcmp(key, "tensor") || !strcmp(key, "row"))
-            push_setting(&a, key, v);
+        json_object_foreach((json_t *)in, key, v) if (!strcmp(key, "probs") || !strcmp(key, "tensor") ||
+                                                      !strcmp(key, "row")) put_setting(&c, o, key, v);
+        if (c.bad) {
+            call_free(&c);
+            return o->rc;
+        }
+        sl_api_settings s;
+        sl_api_src src;
+        call_args(&c, &s, &src);
+        int rc = sl_api_ref_from_src(&src, 0, &s, ro, ref, &err);
+        call_free(&c);
+        return rc ? said_err(o, rc, &err) : 0;
     }
-    push(&a, "--counts");
-    push(&a, cpath);
+    build(p, "pipeline", 1, &c, o);
+    sl_api_settings s;
+    sl_api_src src;
+    call_args(&c, &s, &src);
+    sl_api_pipeline_result r;
+    int rc = c.bad ? o->rc : sl_api_pipeline_run(&src, &s, &r, &err);
+    call_free(&c);
+    if (c.bad)
+        return rc;
+    if (rc)
+        return said_err(o, rc, &err);
+    sl_vec vec;
+    if ((rc = sl_base_vec_alloc(&vec, r.res.V, label, &err))) {
+        sl_api_pipeline_result_free(&r);
+        return said_err(o, rc, &err);
+    }
+    for (size_t i = 0; i < r.res.V; i++) {
+        vec.d[i] = reported(r.res.probs[i], r.res.precision);
+        vec.f[i] = (float)vec.d[i];
+    }
+    vec.dtype = SL_F64;
+    sl_api_pipeline_result_free(&r);
+    ro->probs = label;
+    rc = sl_api_ref_of_vec(&vec, ro, ref, &err);
+    return rc ? said_fail(o, (sl_api_lib_error(&err, rc), err.msg)) : 0;
+}
+
+/* The gof chain: draw's counts, the reference, gof. */
+static int gof_chain(const sl_cli_sweep_point *p, const sl_progress *prog, said *o)
+{
+    const char *fw = json_string_value(json_array_get(p->st->axis, p->axis));
+    char dlabel[160], plabel[160];
+    snprintf(dlabel, sizeof dlabel, "draw --framework %s", fw);
+    snprintf(plabel, sizeof plabel, "pipeline --framework %s", fw);
+    call c = {0};
+    build(p, "draw", 1, &c, o);
+    put(&c, o, SL_API_NAME(COUNTS), NULL);
+    if (c.bad) {
+        call_free(&c);
+        return o->rc;
+    }
+    sl_api_settings s;
+    sl_api_src src;
+    int is_logits = call_args(&c, &s, &src);
+    sl_api_draw_result d;
+    sl_error err;
+    int rc = sl_api_draw_run(&src, is_logits, &s, prog, NULL, NULL, &d, &err);
+    call_free(&c);
+    if (rc) {
+        sl_api_draw_result_free(&d);
+        return said_err(o, rc, &err);
+    }
+    sl_api_ref ref;
+    sl_api_ref_opts ro;
+    if ((rc = reference(p, plabel, &ref, &ro, o))) {
+        sl_api_draw_result_free(&d);
+        return rc;
+    }
+    /* gof --probs REF --counts COUNTS [--alpha A] [--null-reps R] */
+    call_init(&c, "gof");
     const char *key;
     json_t *v;
     if (p->st->options)
         json_object_foreach(p->st->options, key, v) if (!strcmp(key, "alpha") || !strcmp(key, "null_reps"))
-            push_setting(&a, key, v);
+            put_setting(&c, o, key, v);
     if (p->st->settings)
         json_object_foreach(p->st->settings, key, v) if (!strcmp(key, "alpha") || !strcmp(key, "null_reps"))
-            push_setting(&a, key, combo_value(p->st->settings, key, p->combo));
-    push(&a, "--json");
-    r = run_caught(&a, c);
-    args_free(&a);
-    unlink(cpath);
-    unlink(ppath);
-    if (!r && c->out) {
-        /* the two files' names are this run's, not the result's */
-        char label[160];
-        snprintf(label, sizeof label, "draw --framework %s", json_string_value(json_array_get(p->st->axis, p->axis)));
-        c->out = replace_json_string(c->out, cpath, label);
-        snprintf(label, sizeof label, "pipeline --framework %s",
-                 json_string_value(json_array_get(p->st->axis, p->axis)));
-        if (c->out && !use_input)
-            c->out = replace_json_string(c->out, ppath, label);
-        if (!c->out)
-            return -1;
-        c->out_n = strlen(c->out);
+            put_setting(&c, o, key, combo_value(p->st->settings, key, p->combo));
+    if (c.bad) {
+        call_free(&c);
+        sl_api_ref_free(&ref);
+        sl_api_draw_result_free(&d);
+        return o->rc;
     }
-    return r;
+    sl_cli_settings_from(&c.p, &s);
+    sl_api_gof_result g;
+    rc = sl_api_gof_run_ref(&ref, &ro, d.counts, d.V, &s, prog, &g, &err);
+    call_free(&c);
+    sl_api_draw_result_free(&d);
+    if (rc) {
+        sl_api_gof_result_free(&g);
+        return said_err(o, rc, &err);
+    }
+    rc = said_json(o, sl_api_gof_json(&g.ref, dlabel, &g.t, NULL), g.t.fail, "gof");
+    sl_api_gof_result_free(&g);
+    return rc;
 }
 
 /* JSON text of a string (malloc'd). */
@@ -391,50 +433,44 @@ static char *jval(const json_t *v)
     return json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
 }
 
-char *sl_cli_sweep_job(const sl_cli_sweep *sw, size_t i, const char *tmpdir)
+char *sl_cli_sweep_job(const sl_cli_sweep *sw, size_t i)
 {
     sl_cli_sweep_point p;
     sl_cli_sweep_point_at(sw, i, &p);
     const sl_cli_sweep_study *st = p.st;
-    caught c;
-    int r;
+    said o;
+    memset(&o, 0, sizeof o);
+    /* Ctrl-C stops a long call (the point is then dropped, sl_cli_sweep_do) */
+    sl_cli_progress pr;
+    sl_cli_progress_begin(&pr, st->job, "steps");
     if (sl_cli_sweep_gof_chain(st)) {
-        r = gof_chain(sw, &p, tmpdir, &c);
+        gof_chain(&p, &pr.quiet, &o);
     } else {
-        args a = {0};
-        build(sw, &p, st->job, 0, &a);
-        push(&a, "--json");
-        r = run_caught(&a, &c);
-        args_free(&a);
+        call c = {0};
+        build(&p, st->job, 0, &c, &o);
+        if (!c.bad)
+            run(st->job, &c, &pr.quiet, &o);
+        call_free(&c);
     }
-    if (r) {
-        caught_free(&c);
-        return NULL;
-    }
-    /* the record: where the point is in the grid, then what its run said */
-    char *out = NULL;
-    size_t n = 0;
-    FILE *f = open_memstream(&out, &n);
-    if (!f) {
-        caught_free(&c);
-        return NULL;
-    }
+    sl_cli_progress_end(&pr);
+    /* the record: where the point is in the grid, then what its call said */
+    strbuf f = {0};
     char *s = jstr(st->name), *j = jstr(st->job);
-    fprintf(f, "{\"point\":%zu,\"study\":%s,\"job\":%s", i, s ? s : "\"\"", j ? j : "\"\"");
+    bput(&f, "{\"point\":%zu,\"study\":%s,\"job\":%s", i, s ? s : "\"\"", j ? j : "\"\"");
     free(s);
     free(j);
     const json_t *in = st->inputs ? json_array_get(st->inputs, p.input) : NULL;
     if (in) {
         char *d = json_dumps(in, JSON_COMPACT);
-        fprintf(f, ",\"input\":%s", d ? d : "null");
+        bput(&f, ",\"input\":%s", d ? d : "null");
         free(d);
     }
     if (st->axis) {
         s = jstr(json_string_value(json_array_get(st->axis, p.axis)));
-        fprintf(f, ",\"%s\":%s", st->axis_opt + 2, s ? s : "\"\"");
+        bput(&f, ",\"%s\":%s", st->axis_opt + 2, s ? s : "\"\"");
         free(s);
     }
-    fputs(",\"settings\":{", f);
+    bput(&f, ",\"settings\":{");
     if (st->settings) {
         const char *key;
         json_t *v;
@@ -442,45 +478,36 @@ char *sl_cli_sweep_job(const sl_cli_sweep *sw, size_t i, const char *tmpdir)
         json_object_foreach(st->settings, key, v) {
             s = jstr(key);
             j = jval(combo_value(st->settings, key, p.combo));
-            fprintf(f, "%s%s:%s", first ? "" : ",", s ? s : "\"\"", j ? j : "null");
+            bput(&f, "%s%s:%s", first ? "" : ",", s ? s : "\"\"", j ? j : "null");
             free(s);
             free(j);
             first = 0;
         }
     }
-    fputc('}', f);
+    bput(&f, "}");
     if (st->seeds) {
         if (json_is_array(st->seeds)) {
             j = jval(json_array_get(st->seeds, p.seed));
-            fprintf(f, ",\"seed\":%s", j ? j : "null");
+            bput(&f, ",\"seed\":%s", j ? j : "null");
             free(j);
         } else {
-            fprintf(f, ",\"seed\":%llu", (unsigned long long)(st->seed_first + p.seed));
+            bput(&f, ",\"seed\":%llu", (unsigned long long)(st->seed_first + p.seed));
         }
     }
-    /* a result is the run's one JSON line; anything else is reported, not kept */
-    size_t on = c.out_n;
-    while (on && c.out[on - 1] == '\n')
-        on--;
-    json_t *parsed = on ? json_loadb(c.out, on, 0, NULL) : NULL;
-    int one_line = on && !memchr(c.out, '\n', on);
-    fprintf(f, ",\"exit\":%d", c.rc);
-    if (parsed && one_line && c.rc != 2) {
-        fputs(",\"error\":null,\"result\":", f);
-        fwrite(c.out, 1, on, f);
+    /* a result is the call's JSON; a failure is the line the command prints */
+    bput(&f, ",\"exit\":%d", o.rc);
+    if (o.json && o.rc != 2) {
+        bput(&f, ",\"error\":null,\"result\":%s", o.json);
     } else {
-        char *line = c.rc == 2 || !c.err_n ? last_line(&c) : strdup("the run printed no JSON line");
-        s = jstr(line && *line ? line : "the run printed no JSON line");
-        fprintf(f, ",\"error\":%s,\"result\":null", s ? s : "\"\"");
+        s = jstr(o.rc == 2 && o.line[0] ? o.line : "the run printed no JSON line");
+        bput(&f, ",\"error\":%s,\"result\":null", s ? s : "\"\"");
         free(s);
-        free(line);
     }
-    fputc('}', f);
-    json_decref(parsed);
-    caught_free(&c);
-    if (fclose(f) != 0) {
-        free(out);
+    bput(&f, "}");
+    free(o.json);
+    if (f.oom) {
+        free(f.s);
         return NULL;
     }
-    return out;
+    return f.s;
 }

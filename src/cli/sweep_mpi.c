@@ -270,7 +270,7 @@ int sl_cli_sweep_mpi(int argc, char **argv, const char *spec, const char *dir, i
         }
         r.progress = NULL;
     } else if (rank == 0) {
-        FILE *progress = isatty(2) ? fdopen(dup(2), "w") : NULL;
+        FILE *progress = isatty(2) ? stderr : NULL; /* the points never touch stderr: no thread swaps it */
         shared s;
         memset(&s, 0, sizeof s);
         s.r = &r;
@@ -287,8 +287,6 @@ int sl_cli_sweep_mpi(int argc, char **argv, const char *spec, const char *dir, i
         if (threaded)
             pthread_join(th, NULL);
         pthread_mutex_destroy(&s.mu);
-        if (progress)
-            fclose(progress);
         r.progress = NULL;
         if (!rc && s.oom)
             rc = 2;

@@ -189,33 +189,32 @@ static int in_list(const char *const *list, const char *s)
     return 0;
 }
 
-sl_cli_opt sl_cli_sweep_option(const char *key)
+sl_api_opt sl_cli_sweep_option(const char *key)
 {
     char name[96] = "--";
     size_t n = strlen(key);
     if (n + 3 > sizeof name)
-        return SL_CLI_NONE;
+        return SL_API_OPT_NONE;
     for (size_t i = 0; i < n; i++)
         name[2 + i] = key[i] == '_' ? '-' : key[i];
     name[2 + n] = 0;
-    for (int o = 1; o < SL_CLI_OPT_COUNT; o++)
-        if (sl_cli_options[o].name && !strcmp(sl_cli_options[o].name, name))
-            return (sl_cli_opt)o;
-    return SL_CLI_NONE;
+    /* the schema's first entry of that name, as the command line would be given it */
+    const sl_api_option *o = sl_api_option_named(name);
+    return o ? (sl_api_opt)(o - sl_api_options) : SL_API_OPT_NONE;
 }
 
 int sl_cli_sweep_gof_chain(const sl_cli_sweep_study *st)
 {
-    return !strcmp(st->job, "gof") && st->axis_opt && !strcmp(st->axis_opt, "--framework");
+    return !strcmp(st->job, "gof") && st->axis_opt && !strcmp(st->axis_opt, SL_API_NAME(FRAMEWORK));
 }
 
 /* Whether the study's job takes option o: a gof over a framework's draws takes
  * what `draw` takes for drawing and gof's own --alpha and --null-reps. */
-static int job_takes(const sl_cli_sweep_study *st, sl_cli_opt o)
+static int job_takes(const sl_cli_sweep_study *st, sl_api_opt o)
 {
     if (sl_cli_sweep_gof_chain(st))
-        return sl_cli_takes(sl_cli_spec_lookup("draw"), o) || o == SL_CLI_ALPHA || o == SL_CLI_NULL_REPS ||
-               o == SL_CLI_N;
+        return sl_cli_takes(sl_cli_spec_lookup("draw"), o) || o == SL_API_OPT_ALPHA || o == SL_API_OPT_NULL_REPS ||
+               o == SL_API_OPT_N;
     const char *cmd = st->job;
     /* a sweep over a framework's --n N draws, or a method's */
     return sl_cli_takes(sl_cli_spec_lookup(cmd), o);
@@ -264,8 +263,8 @@ static int check_key(sl_cli_sweep *sw, const sl_cli_sweep_study *st, const char 
     if (in_list(grid_keys, key))
         return spec_fail(sw, path, depth, "'%s' comes from the grid (inputs, frameworks, methods, seeds), "
                          "not from settings or options", key);
-    sl_cli_opt o = sl_cli_sweep_option(key);
-    if (o == SL_CLI_NONE) {
+    sl_api_opt o = sl_cli_sweep_option(key);
+    if (o == SL_API_OPT_NONE) {
         char dashed[96];
         snprintf(dashed, sizeof dashed, "%s", key);
         for (char *c = dashed; *c; c++)
@@ -273,7 +272,10 @@ static int check_key(sl_cli_sweep *sw, const sl_cli_sweep_study *st, const char 
         return spec_fail(sw, path, depth, "no samplab option --%s (keys are option names with _ for -)", dashed);
     }
     if (!job_takes(st, o))
-        return spec_fail(sw, path, depth, "%s does not take %s", st->job, sl_cli_options[o].name);
+        return spec_fail(sw, path, depth, "%s does not take %s", st->job, sl_api_options[o].name);
+    char refusal[512];
+    if (sl_api_option_refusal(&sl_api_options[o], refusal, sizeof refusal))
+        return spec_fail(sw, path, depth, "%s", refusal);
     const char *which = path[depth - 2];
     char buf[64], why[400];
     const char *txt;
@@ -287,10 +289,10 @@ static int check_key(sl_cli_sweep *sw, const sl_cli_sweep_study *st, const char 
         json_array_foreach(v, i, x) {
             if (sl_cli_sweep_value(x, buf, sizeof buf, &txt))
                 return spec_fail(sw, path, depth, "element %zu is not a number, a string or a boolean", i);
-            if (sl_cli_options[o].kind == SL_CLI_FLAG && txt && *txt)
-                return spec_fail(sw, path, depth, "%s is a flag: true or false", sl_cli_options[o].name);
-            if (sl_cli_options[o].kind != SL_CLI_FLAG && txt && !*txt)
-                return spec_fail(sw, path, depth, "element %zu: %s takes a value, not true", i, sl_cli_options[o].name);
+            if (sl_api_options[o].kind == SL_API_FLAG && txt && *txt)
+                return spec_fail(sw, path, depth, "%s is a flag: true or false", sl_api_options[o].name);
+            if (sl_api_options[o].kind != SL_API_FLAG && txt && !*txt)
+                return spec_fail(sw, path, depth, "element %zu: %s takes a value, not true", i, sl_api_options[o].name);
             if (txt && sl_cli_value_check(o, txt, why, sizeof why))
                 return spec_fail(sw, path, depth, "element %zu: %s", i, why);
         }
@@ -298,10 +300,10 @@ static int check_key(sl_cli_sweep *sw, const sl_cli_sweep_study *st, const char 
     }
     if (sl_cli_sweep_value(v, buf, sizeof buf, &txt))
         return spec_fail(sw, path, depth, "not a number, a string, a boolean%s", lists ? " or a list of them" : "");
-    if (sl_cli_options[o].kind == SL_CLI_FLAG && txt && *txt)
-        return spec_fail(sw, path, depth, "%s is a flag: true or false", sl_cli_options[o].name);
-    if (sl_cli_options[o].kind != SL_CLI_FLAG && txt && !*txt)
-        return spec_fail(sw, path, depth, "%s takes a value, not true", sl_cli_options[o].name);
+    if (sl_api_options[o].kind == SL_API_FLAG && txt && *txt)
+        return spec_fail(sw, path, depth, "%s is a flag: true or false", sl_api_options[o].name);
+    if (sl_api_options[o].kind != SL_API_FLAG && txt && !*txt)
+        return spec_fail(sw, path, depth, "%s takes a value, not true", sl_api_options[o].name);
     /* a value the option's parser refuses fails every point alike: a spec error, not N records */
     if (txt && sl_cli_value_check(o, txt, why, sizeof why))
         return spec_fail(sw, path, depth, "%s", why);
@@ -314,8 +316,8 @@ static int check_input(sl_cli_sweep *sw, sl_cli_sweep_study *st, const char **pa
     if (!json_is_object(in))
         return spec_fail(sw, path, 4, "an input is an object such as {\"logits\": \"FILE\"}");
     static const char *const keys[] = {"logits", "probs", "tensor", "row", "context", "tokens", NULL};
-    static const sl_cli_opt opts[] = {SL_CLI_LOGITS, SL_CLI_PROBS, SL_CLI_TENSOR, SL_CLI_ROW, SL_CLI_CONTEXT,
-                                      SL_CLI_GEN_TOKENS};
+    static const sl_api_opt opts[] = {SL_API_OPT_LOGITS, SL_API_OPT_PROBS, SL_API_OPT_TENSOR, SL_API_OPT_ROW, SL_API_OPT_CONTEXT,
+                                      SL_API_OPT_GEN_TOKENS};
     const char *key;
     json_t *v;
     int src = 0;
@@ -328,8 +330,8 @@ static int check_input(sl_cli_sweep *sw, sl_cli_sweep_study *st, const char **pa
             return spec_fail(sw, path, 5, "an input takes logits or probs, and tensor, row, context, tokens");
         if (!strcmp(key, "row") ? !(json_is_integer(v) && json_integer_value(v) >= 0) : !json_is_string(v))
             return spec_fail(sw, path, 5, !strcmp(key, "row") ? "a row is an integer >= 0" : "a string (a path, or an inline list)");
-        sl_cli_opt o = opts[k];
-        if (!strcmp(st->job, "check") && o == SL_CLI_GEN_TOKENS)
+        sl_api_opt o = opts[k];
+        if (!strcmp(st->job, "check") && o == SL_API_OPT_GEN_TOKENS)
             ;
         else if (!job_takes(st, o))
             return spec_fail(sw, path, 5, "%s does not take --%s", st->job, key);
@@ -384,15 +386,15 @@ static int check_study(sl_cli_sweep *sw, sl_cli_sweep_study *st, size_t k)
         return spec_fail(sw, path, 3, "a study runs frameworks or methods, not both");
     }
     st->axis = fw ? fw : me;
-    st->axis_opt = fw ? "--framework" : me ? "--method" : NULL;
+    st->axis_opt = fw ? SL_API_NAME(FRAMEWORK) : me ? SL_API_NAME(METHOD) : NULL;
     st->n_axis = 1;
     if (st->axis) {
         path[2] = fw ? "frameworks" : "methods";
         if (!json_is_array(st->axis) || !json_array_size(st->axis))
             return spec_fail(sw, path, 3, "a non-empty list of names");
-        sl_cli_opt ao = fw ? SL_CLI_FRAMEWORK : SL_CLI_METHOD;
+        sl_api_opt ao = fw ? SL_API_OPT_FRAMEWORK : SL_API_OPT_METHOD;
         if (!sl_cli_sweep_gof_chain(st) && !sl_cli_takes(sl_cli_spec_lookup(st->job), ao))
-            return spec_fail(sw, path, 3, "%s does not take %s", st->job, sl_cli_options[ao].name);
+            return spec_fail(sw, path, 3, "%s does not take %s", st->job, sl_api_options[ao].name);
         size_t i;
         json_t *x;
         char ii[32];
@@ -477,7 +479,7 @@ static int check_study(sl_cli_sweep *sw, sl_cli_sweep_study *st, size_t k)
     st->n_seeds = 1;
     path[2] = "seeds";
     if (st->seeds) {
-        if (!job_takes(st, SL_CLI_SEED))
+        if (!job_takes(st, SL_API_OPT_SEED))
             return spec_fail(sw, path, 3, "%s takes no --seed%s", st->job,
                              !strcmp(st->job, "calibrate") ? " (give seeds and first_seed in options)" : "");
         if (json_is_array(st->seeds)) {

@@ -17,24 +17,43 @@
 
 #include "cli/sl_cli.h"
 
+void sl_cli_err_line(const char *msg, char *out, size_t n)
+{
+    size_t len = strlen(msg);
+    if (len && msg[len - 1] == '\n') /* the format's own line end; any other newline is escaped */
+        len--;
+    char e[4 * 4096 + 8];
+    sl_base_esc(msg, len, e, sizeof e);
+    size_t el = strlen(e);
+    if (el > 1200) /* a long quoted name: keep the head and the tail, which says what is wrong */
+        snprintf(out, n, "%.400s...%s", e, e + el - 700);
+    else
+        snprintf(out, n, "%s", e);
+}
+
 int sl_cli_errf(const char *fmt, ...)
 {
     char msg[4096];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(msg, sizeof msg, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    size_t len = n < 0 ? 0 : (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1;
-    if (len && msg[len - 1] == '\n') /* the format's own line end; any other newline is escaped */
-        len--;
-    char e[4 * sizeof msg + 8];
-    sl_base_esc(msg, len, e, sizeof e);
-    size_t el = strlen(e);
-    if (el > 1200) /* a long quoted name: keep the head and the tail, which says what is wrong */
-        fprintf(stderr, "%.400s...%s\n", e, e + el - 700);
-    else
-        fprintf(stderr, "%s\n", e);
+    char line[1200 + 8];
+    sl_cli_err_line(msg, line, sizeof line);
+    fprintf(stderr, "%s\n", line);
     return 2;
+}
+
+void sl_cli_fw_note(const char *cmd, const sl_api_settings *s)
+{
+    const sl_fw_type *ft = sl_fw_lookup(s->framework);
+    sl_fw_opts fo;
+    sl_error err;
+    if (!ft || !ft->note || sl_api_fw_opts(cmd, s, &fo, &err))
+        return;
+    const char *note = ft->note(&fo);
+    if (note)
+        sl_cli_errf("samplab %s: note: %s\n", cmd, note);
 }
 
 int sl_cli_fail(const sl_error *err)

@@ -27,7 +27,7 @@ static int exprace_prepare(void **table, const sl_draw_dist *dist, const void *p
     if (!t)
         return sl_base_error_set(err, SL_ENOMEM, "exprace: out of memory");
     memcpy(t->p, dist->d, V * sizeof(double));
-    sl_draw_dist d = {V, t->p, NULL, SL_F64, dist->source};
+    sl_draw_dist d = {V, t->p, NULL, SL_F64, dist->source, 0};
     int rc = sl_draw_race_init(&t->race, &d, &generic_rule, SL_SIMD_AUTO, err);
     if (rc) {
         free(t);

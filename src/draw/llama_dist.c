@@ -14,8 +14,10 @@
  * the same floats each call. The running sums are nondecreasing (p >= 0), so
  * "first running sum >= target" is the ge search; a NaN target (all logits
  * -inf: expf(NaN)) reaches no sum in llama.cpp's loop, which then returns the
- * last index, and so does pick. max is fmaxf over the array: llama.cpp reads
- * data[0] when the array is sorted, the same value for a sorted array.
+ * last index, and so does pick. max is data[0] when the chain sorted the array,
+ * else fmaxf over it: the two differ only for a +inf logit (a --logit-bias of
+ * +inf), which llama.cpp's bucket sort puts in its lowest bucket, not first
+ * (measured on 0.7.0: then expf(inf - max) = inf and the +inf token is drawn).
  * A one-candidate array: llama.cpp 0.7.0 (build b11669) still draws the
  * uniform (2 words, measured through libllama), the commit above chose it
  * without a draw; param (sl_draw_llama_param) says which. */
@@ -25,12 +27,12 @@
 
 #include "draw/sl_draw.h"
 
-int sl_draw_llama_dist_sums(const float *logit, size_t n, double *S)
+int sl_draw_llama_dist_sums(const float *logit, size_t n, int sorted, double *S)
 {
     if (n == 0)
         return SL_EINVAL;
     float max_l = logit[0];
-    for (size_t i = 1; i < n; i++)
+    for (size_t i = 1; !sorted && i < n; i++)
         max_l = fmaxf(max_l, logit[i]);
     double sum = 0.0;
     for (size_t i = 0; i < n; i++) {
@@ -71,7 +73,7 @@ static int llama_prepare(void **table, const sl_draw_dist *dist, const void *par
         return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu candidates", src, dist->V);
     t->n = dist->V;
     t->draw_single = lp->draw_single;
-    sl_draw_llama_dist_sums(dist->f, dist->V, t->S);
+    sl_draw_llama_dist_sums(dist->f, dist->V, dist->sorted, t->S);
     *table = t;
     return SL_OK;
 }
@@ -153,7 +155,7 @@ static int llama_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *
     int rc = sl_stat_exact_result_init(out, in, 64, err);
     if (rc)
         return rc;
-    sl_draw_dist dist = {V, NULL, in->logits_f, SL_F32, src};
+    sl_draw_dist dist = {V, NULL, in->logits_f, SL_F32, src, 0};
     void *table = NULL;
     if ((rc = llama_prepare(&table, &dist, NULL, err)))
         return rc;

@@ -43,7 +43,7 @@ int sl_draw_prepare(const sl_draw_type *t, void **table, const double *p, size_t
     }
     if (!any)
         return sl_base_error_set(err, SL_EINVAL, "probs: all %zu weights are zero", V);
-    sl_draw_dist d = {V, p, NULL, SL_F64, "probs"};
+    sl_draw_dist d = {V, p, NULL, SL_F64, "probs", 0};
     return sl_draw_prepare_dist(t, table, &d, err);
 }
 

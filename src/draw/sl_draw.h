@@ -21,6 +21,7 @@ typedef struct sl_draw_dist {
     const float *f;      /* float32 weights; NULL where only d exists */
     sl_dtype dtype;      /* SL_F32: a float32 kernel reads f; SL_F64: d */
     const char *source;  /* name for messages */
+    int sorted;          /* llama-dist: the chain sorted the array (its max is then f[0]) */
 } sl_draw_dist;
 
 /* A draw method, after GSL's gsl_ran_discrete: prepare once per distribution
@@ -177,9 +178,21 @@ extern const sl_draw_type sl_draw_llama_dist_type;
 /* Its audit, "llamacpp": counts over the 2^64 word pairs; reads in->logits_f. */
 extern const sl_stat_exact_type sl_draw_llama_dist_exact;
 /* S[i] = double running sum of expf(logit[j] - max) for j <= i (n >= 1). */
-int sl_draw_llama_dist_sums(const float *logit, size_t n, double *S);
+int sl_draw_llama_dist_sums(const float *logit, size_t n, int sorted, double *S);
 /* The array index for uniform u: first i with S[i] >= S[n-1] * u, else n - 1. */
 size_t sl_draw_llama_dist_pick(const double *S, size_t n, double u);
+
+/* ---------------------------------------------------------------- Ollama's Go draw (draw/go_cumsum.c) */
+
+/* Ollama 0.24's draw over its transforms' array: dist->f the probabilities in
+ * array order; float32 running sum, Go's Float32 (one 64-bit word) times the
+ * total, the first index whose sum is >= it. draw returns an array index. */
+extern const sl_draw_type sl_draw_go_cumsum_type;
+/* The index a prepared table picks when Float32 is u / 2^24 (u < 2^24). */
+size_t sl_draw_go_cumsum_pick(const void *table, uint32_t u);
+/* below[j] = #{u < 2^24 : pick(u) <= j} for every index j (the pick is
+ * nondecreasing in u): the exact counts of the draw, by binary search. */
+void sl_draw_go_cumsum_counts(const void *table, uint64_t *below);
 
 /* ---------------------------------------------------------------- rand 0.8.5 WeightedIndex<f32> (draw/rand_wi.c) */
 

@@ -303,7 +303,7 @@ static int repl_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *o
         free(K);
         return sl_base_error_set(err, SL_ENOMEM, "exact audit: out of memory for %zu tokens", V);
     }
-    sl_draw_dist dist = {V, in->d, in->f, t.dtype, in->source};
+    sl_draw_dist dist = {V, in->d, in->f, t.dtype, in->source, 0};
     double sumd = 0;
     int sum_ok = build_cdf(&t, &dist, &sumd);
     snprintf(out->note, sizeof out->note,

@@ -70,7 +70,7 @@ int sl_fw_after_pipeline_step(sl_fw_session *s, const sl_vec *v, size_t *kept, s
         }
         sl_logits_result_free(&r);
         if (!a->greedy) {
-            sl_draw_dist dist = {a->probs.n, a->probs.d, a->probs.f, SL_F32, a->probs.source};
+            sl_draw_dist dist = {a->probs.n, a->probs.d, a->probs.f, SL_F32, a->probs.source, 0};
             if ((rc = sl_fw_torch_table_prepare(&a->torch, &dist, err)))
                 return rc;
         }

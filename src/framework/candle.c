@@ -210,7 +210,7 @@ static int candle_prepare(sl_fw_session *s, const sl_vec *v, sl_error *err)
         w = st->w;
     }
     st->m = m;
-    sl_draw_dist dist = {m, NULL, w, SL_F32, src};
+    sl_draw_dist dist = {m, NULL, w, SL_F32, src, 0};
     if ((rc = sl_draw_prepare_dist(&st->wi, &st->table, &dist, err))) {
         /* rand's failure with candle's context: ask WeightedIndex::new again
          * for the status and the entry (it fails the same way, keeping nothing) */
@@ -285,7 +285,7 @@ static const sl_stat_exact_type *candle_exact_for(const sl_fw_opts *o)
 {
     const sl_fw_variant *v;
     sl_error e;
-    if (sl_fw_variant_find(&sl_fw_candle_type, o->variant, &v, &e) || !v)
+    if (sl_fw_variant_find(&sl_fw_candle_type, o->variant, o->variant_opt, &v, &e) || !v)
         v = &candle_variants[0];
     return v->code >= 9 ? &sl_draw_rand_wi9_exact : &sl_draw_rand_wi_exact;
 }
@@ -302,7 +302,7 @@ const sl_fw_type sl_fw_candle_type = {
     .name = "candle",
     .summary = "candle 0.11 LogitsProcessor / rand WeightedIndex<f32> over StdRng (ChaCha12), 1 word per draw "
                "(--rand 0.9 default, 0.10, 0.8)",
-    .variant_option = "--rand",
+    .variant_bit = SL_OPT_RAND_VERSION,
     .variants = candle_variants,
     .accepts = SL_OPT_PROBS | SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_SIMD_SUM |
                SL_OPT_PENALTY | SL_OPT_RAND_VERSION | SL_OPT_LAST_N,

@@ -83,6 +83,11 @@ static void gsl_fw_close(sl_fw_session *s)
     s->state = NULL;
 }
 
+/* gsl_rng_uniform must be word / 2^32: the full-range 32-bit generators whose
+ * get_double is exactly that (not ranlxd, ranlux, ... with other grids) */
+static const char *const gsl_exact_rngs[] = {"gsl:mt19937", "gsl:mt19937_1999", "gsl:mt19937_1998", "gsl:taus",
+                                             "gsl:taus2", "gsl:gfsr4", NULL};
+
 const sl_fw_type sl_fw_gsl_type = {
     .name = "gsl",
     .summary = "GSL 2.7 gsl_ran_discrete (Walker alias) over gsl_rng_mt19937 seeded with S (0 -> 4357)",
@@ -97,6 +102,8 @@ const sl_fw_type sl_fw_gsl_type = {
     .probs = sl_fw_probs_of_weights,
     .close = gsl_fw_close,
     .exact = &sl_fw_gsl_exact,
+    .exact_rngs = gsl_exact_rngs,
+    .exact_rngs_why = "models a generator whose gsl_rng_uniform is w/2^32 (gsl:mt19937, gsl:taus2, gsl:gfsr4, ...)",
 };
 
 /* ---------------------------------------------------------------- exact audit

@@ -25,10 +25,10 @@ const sl_fw_type sl_fw_hf_type = {
     .name = "hf",
     .summary = "transformers generate(do_sample=True) step: the hf pipeline (float32 as torch), then "
                "torch.multinomial(probs, 1) after torch.manual_seed (torch 2.x, transformers 5.x; --torch 1.13)",
-    .variant_option = "--torch",
+    .variant_bit = SL_OPT_VARIANT,
     .variants = hf_variants,
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
-        SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS | SL_OPT_VARIANT | SL_OPT_CPU,
+        SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_VARIANT | SL_OPT_CPU,
     .input_why = "generate samples from scores",
     .pipeline = &sl_logits_pipeline_hf_type,
     .draw = &sl_draw_torch_type,

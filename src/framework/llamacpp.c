@@ -82,7 +82,10 @@ static int llamacpp_open(sl_fw_session *s, sl_error *err)
         return sl_base_error_set(err, SL_ENOMEM, "llamacpp: out of memory");
     st->dist = sl_draw_llama_dist_type;
     st->dist.param = s->variant->code ? &sl_draw_llama_0_7_0 : &sl_draw_llama_pr15704;
-    int rc = sl_logits_chain_new_llama(&s->o.cfg, &st->chain, err);
+    sl_logits_cfg cfg = s->o.cfg; /* XTC's mt19937 takes the chain's seed, as common_sampler_init passes params.seed */
+    cfg.has_seed = 1;
+    cfg.seed = (uint32_t)o->seed.lo;
+    int rc = sl_logits_chain_new_llama(&cfg, &st->chain, err);
     for (size_t i = 0; !rc && i < s->hist_n; i++) /* the context, as common_sampler_accept takes a prompt */
         rc = sl_logits_chain_accept(st->chain, s->hist[i], err);
     if (rc)
@@ -125,7 +128,7 @@ static int llamacpp_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_err
     llama_state *st = s->state;
     /* a selecting stage (mirostat's mu, adaptive_p's average) changes with every draw: run it each step */
     int selects = sl_logits_chain_selects(st->chain);
-    int stale = selects || v != s->prepared_vec || !st->a.data ||
+    int stale = selects || v != s->prepared_vec || !st->a.data || sl_logits_chain_random(st->chain) ||
                 (sl_logits_chain_stateful(st->chain) && s->hist_n != s->prepared_hist);
     if (stale) {
         llama_clear(st);
@@ -133,7 +136,10 @@ static int llamacpp_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_err
             if (isnan(v->f[i]) || v->f[i] == INFINITY)
                 return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu is %s", v->source, i,
                                          isnan(v->f[i]) ? "NaN" : "+infinity in float32");
+        uint64_t w0 = sl_logits_chain_words(st->chain);
         int rc = sl_logits_chain_run(st->chain, v->f, v->n, &st->a, NULL, err);
+        /* XTC's words join the dist's in the step's count (two streams, one total) */
+        s->rng.words += sl_logits_chain_words(st->chain) - w0;
         if (rc)
             return rc;
         if (selects) { /* mirostat, adaptive_p: their own cut and draw with the session's generator */
@@ -152,7 +158,7 @@ static int llamacpp_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_err
         /* the dist draw type reads the candidates' logits in array order */
         for (size_t i = 0; i < n; i++)
             st->ld[i] = st->lf[i] = st->a.data[i].logit;
-        sl_draw_dist dist = {n, st->ld, st->lf, SL_F32, v->source};
+        sl_draw_dist dist = {n, st->ld, st->lf, SL_F32, v->source, st->a.sorted};
         if (!st->greedy && (rc = sl_draw_prepare_dist(&st->dist, &st->table, &dist, err)))
             return rc;
     }
@@ -201,11 +207,11 @@ const sl_fw_type sl_fw_llamacpp_type = {
     .name = "llamacpp",
     .summary = "llama.cpp common_sampler chain + dist: std::mt19937(seed), libstdc++ uniform double, pick in array "
                "order; each drawn token joins the penalties history",
-    .variant_option = "--llamacpp",
+    .variant_bit = SL_OPT_LLAMA_VERSION,
     .variants = llamacpp_variants,
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
-               SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS | SL_OPT_LLAMA_VERSION | SL_OPT_LAST_N |
-               SL_OPT_FREQ_PRESENCE | SL_OPT_ORDER | SL_OPT_MIROSTAT,
+               SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_LLAMA_VERSION | SL_OPT_LAST_N |
+               SL_OPT_FREQ_PRESENCE | SL_OPT_ORDER,
     .input_why = "its samplers work on logits",
     .pipeline = &sl_logits_pipeline_llamacpp_type,
     .draw = &sl_draw_llama_dist_type,

@@ -98,7 +98,7 @@ static int numpy_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error 
         int is_f32 = 0, rc = numpy_probs(s, v, &st->p, &is_f32, err);
         if (rc)
             return rc;
-        sl_draw_dist dist = {v->n, st->p, NULL, is_f32 ? SL_F32 : SL_F64, v->source};
+        sl_draw_dist dist = {v->n, st->p, NULL, is_f32 ? SL_F32 : SL_F64, v->source, 0};
         if ((rc = sl_draw_prepare_dist(s->type->draw, &st->table, &dist, err)))
             return rc;
     }

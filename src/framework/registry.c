@@ -5,26 +5,27 @@
 
 #include "framework/sl_fw.h"
 
-const sl_fw_type *const sl_fw_types[] = {
-    /* one line per framework, in the order --help lists them */
-    &sl_fw_llamacpp_type,
-    &sl_fw_hf_type,
-    &sl_fw_vllm_type,
-    &sl_fw_torch_type,
-    &sl_fw_numpy_type,
-    &sl_fw_numpy_legacy_type,
+/* one line per framework, in the order --help lists them */
 #ifndef SL_NO_GSL /* the WebAssembly page is built without GSL */
-    &sl_fw_gsl_type,
+#define SL_FW_GSL &sl_fw_gsl_type,
+#else
+#define SL_FW_GSL
 #endif
-    &sl_fw_candle_type,
-    NULL
-};
+#define SL_FW_RUN_UNNAMED                                                                                    \
+    &sl_fw_llamacpp_type, &sl_fw_hf_type, &sl_fw_vllm_type, &sl_fw_torch_type, &sl_fw_numpy_type,             \
+        &sl_fw_numpy_legacy_type, SL_FW_GSL &sl_fw_candle_type,
+
+const sl_fw_type *const sl_fw_types[] = {SL_FW_RUN_UNNAMED NULL};
+
+/* The same, then those run only when named with their release line
+ * (--framework ollama --ollama 0.24): not in `replay --framework all` or the report. */
+const sl_fw_type *const sl_fw_types_all[] = {SL_FW_RUN_UNNAMED &sl_fw_ollama_type, NULL};
 
 const sl_fw_type *sl_fw_lookup(const char *name)
 {
-    for (size_t i = 0; name && sl_fw_types[i]; i++)
-        if (!strcmp(sl_fw_types[i]->name, name))
-            return sl_fw_types[i];
+    for (size_t i = 0; name && sl_fw_types_all[i]; i++)
+        if (!strcmp(sl_fw_types_all[i]->name, name))
+            return sl_fw_types_all[i];
     return NULL;
 }
 
@@ -48,6 +49,7 @@ const sl_stat_exact_type *const sl_fw_exact_types[] = {
     &sl_draw_cdf_exact,
     &sl_draw_alias_exact,
     &sl_draw_llama_dist_exact,
+    &sl_fw_ollama_exact,
     NULL
 };
 

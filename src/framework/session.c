@@ -23,7 +23,8 @@ static int hist_reserve(sl_fw_session *s, size_t n, sl_error *err)
     return SL_OK;
 }
 
-int sl_fw_variant_find(const sl_fw_type *t, const char *name, const sl_fw_variant **out, sl_error *err)
+int sl_fw_variant_find(const sl_fw_type *t, const char *name, const char *opt, const sl_fw_variant **out,
+                       sl_error *err)
 {
     *out = NULL;
     if (!t->variants)
@@ -39,9 +40,11 @@ int sl_fw_variant_find(const sl_fw_type *t, const char *name, const sl_fw_varian
             return SL_OK;
         }
         size_t n = strlen(list);
-        snprintf(list + n, sizeof list - n, "%s%s%s", n ? ", " : "", v->name, v == t->variants ? " (default)" : "");
+        snprintf(list + n, sizeof list - n, "%s%s%s", n ? ", " : "", v->name,
+                 v == t->variants && t->variants[1].name ? " (default)" : ""); /* one line: none to default among */
     }
-    return sl_base_error_set(err, SL_EINVAL, "%s takes %s, not '%s'", t->variant_option, list, name);
+    return sl_base_error_set(err, SL_EINVAL, "%s takes %s, not '%s'", opt ? opt : "the release line", list,
+                             name);
 }
 
 const char *sl_fw_session_version(const sl_fw_session *s)
@@ -64,13 +67,16 @@ int sl_fw_session_open(sl_fw_session *s, const sl_fw_type *t, const sl_fw_opts *
     s->o = *o;
     s->logits_input = (t->accepts & SL_OPT_LOGITS) && (o->logits || !(t->accepts & SL_OPT_PROBS));
     s->o.probs = s->o.logits = NULL;
+    /* the settings in force: what o leaves unset takes the library's default */
+    if (t->pipeline && s->logits_input)
+        sl_logits_cfg_resolve(t->pipeline, &s->o.cfg, NULL);
     s->k = 1;
     sl_seed seed;
     memset(&seed, 0, sizeof seed);
     seed.lo = t->default_seed;
     if (o->has_seed)
         seed = o->seed;
-    int rc = sl_fw_variant_find(t, o->variant, &s->variant, err);
+    int rc = sl_fw_variant_find(t, o->variant, o->variant_opt, &s->variant, err);
     if (!rc)
         rc = hist_reserve(s, o->cfg.context_n ? o->cfg.context_n : 1, err);
     if (!rc) {

@@ -21,6 +21,7 @@ typedef struct sl_fw_opts {
     int replacement;
     int dtype_set; sl_dtype dtype;
     const char *variant;      /* e.g. torch "2"; NULL = default */
+    const char *variant_opt;  /* the option that gave it, as messages name it (the caller's words), or NULL */
     int torch_mkl;            /* torch: the build's exponential_ is MKL's (pip wheels 2.1-2.6) */
     int simd_sum;
     sl_logits_cfg cfg;        /* the pipeline settings (temperature, filters, penalties, context) */
@@ -89,7 +90,7 @@ struct sl_fw_type {
     const char *name;
     const char *summary;      /* one line for --help */
     const char *version;      /* the upstream release it follows (without variants) */
-    const char *variant_option; /* the option that picks a release line, e.g. "--torch" */
+    unsigned variant_bit;     /* the SL_OPT_* bit of the option that picks a release line (torch's SL_OPT_VARIANT) */
     const sl_fw_variant *variants; /* the lines it emulates, the default first, ended by {NULL} */
     unsigned accepts;         /* SL_OPT_* bits */
     const char *input_why;    /* why it takes the kind of vector it takes (SL_OPT_PROBS / SL_OPT_LOGITS in accepts) */
@@ -118,10 +119,17 @@ struct sl_fw_type {
     /* Optional: the audit for these settings when it depends on them (torch's
      * replacement path is another sampler than its race); NULL: exact. */
     const sl_stat_exact_type *(*exact_for)(const sl_fw_opts *o);
+    /* Optional: the generators (--rng names, NULL-terminated) its exact audit
+     * models, and what they share ("models a generator whose ..."); NULL: the
+     * audit fixes the framework's own source. */
+    const char *const *exact_rngs;
+    const char *exact_rngs_why;
 };
 
-/* The variant o->variant names (NULL: the default) or an error naming the choices. */
-int sl_fw_variant_find(const sl_fw_type *t, const char *name, const sl_fw_variant **out, sl_error *err);
+/* The variant `name` names (NULL: the default) or an error naming the choices, and
+ * the option that gave it (opt: "--torch"; NULL: "the release line"). */
+int sl_fw_variant_find(const sl_fw_type *t, const char *name, const char *opt, const sl_fw_variant **out,
+                       sl_error *err);
 /* The release a session follows: its variant's version, or the type's. */
 const char *sl_fw_session_version(const sl_fw_session *s);
 /* Opens a session; the settings are copied (the context too). Refused: t NULL
@@ -172,7 +180,11 @@ typedef void (*sl_fw_each_fn)(void *ctx, const long *tokens, size_t k);
 int sl_fw_run_each(const sl_fw_type *t, const sl_fw_opts *o, const sl_progress *prog, sl_fw_each_fn each,
                    void *ctx, sl_fw_result *out, size_t *done, sl_error *err);
 
-extern const sl_fw_type *const sl_fw_types[]; /* NULL-terminated */
+/* The frameworks that run without naming a release line (`replay --framework
+ * all`, the report), NULL-terminated; sl_fw_types_all adds those that run only
+ * when named with theirs (ollama --ollama 0.24), for --help and sl_fw_lookup. */
+extern const sl_fw_type *const sl_fw_types[];
+extern const sl_fw_type *const sl_fw_types_all[];
 /* Every exact audit, beside its sampler (draw and framework types), by name
  * (`samplab exact --method`): NULL-terminated, in the order the CLI lists them. */
 extern const sl_stat_exact_type *const sl_fw_exact_types[];
@@ -218,6 +230,10 @@ extern const sl_fw_type sl_fw_numpy_legacy_type; /* "numpy-legacy" */
 extern const sl_fw_type sl_fw_gsl_type;          /* "gsl" */
 
 /* ---------------------------------------------------------------- framework types */
+
+/* "ollama" --ollama 0.24: Ollama's Go sampler (framework/ollama.c), and its audit beside it. */
+extern const sl_fw_type sl_fw_ollama_type;
+extern const sl_stat_exact_type sl_fw_ollama_exact;
 
 /* "candle": candle 0.11 LogitsProcessor / rand WeightedIndex<f32> with StdRng. */
 extern const sl_fw_type sl_fw_candle_type;

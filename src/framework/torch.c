@@ -94,7 +94,7 @@ static int torch_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error 
             dt = s->o.dtype;
         else if (v->own_dtype) /* the name does not say: bytes in memory, a tensor's row, a step */
             dt = v->dtype;
-        sl_draw_dist dist = {v->n, v->d, v->f, dt, v->source};
+        sl_draw_dist dist = {v->n, v->d, v->f, dt, v->source, 0};
         int rc = sl_fw_torch_table_prepare(t, &dist, err);
         if (rc)
             return rc;
@@ -120,7 +120,7 @@ static void torch_close(sl_fw_session *s)
 static const sl_stat_exact_type *torch_exact_for(const sl_fw_opts *o)
 {
     const sl_fw_variant *v;
-    if (sl_fw_variant_find(&sl_fw_torch_type, o->variant, &v, NULL))
+    if (sl_fw_variant_find(&sl_fw_torch_type, o->variant, o->variant_opt, &v, NULL))
         return NULL;
     if (!sl_draw_torch_takes_race(v->code, o->replacement, o->k ? o->k : 1))
         return &sl_draw_torch_repl_exact;
@@ -131,7 +131,7 @@ const sl_fw_type sl_fw_torch_type = {
     .name = "torch",
     .summary = "torch.multinomial on CPU: torch 2.x (checked on 2.14.1 and 2.6.0; --torch 1.13 for 1.13.1), "
                "builds whose exponential_ takes the MT19937 path (docs/torch-builds.md)",
-    .variant_option = "--torch",
+    .variant_bit = SL_OPT_VARIANT,
     .variants = torch_variants,
     .accepts = SL_OPT_PROBS | SL_OPT_NUM_SAMPLES | SL_OPT_REPLACEMENT | SL_OPT_DTYPE | SL_OPT_VARIANT |
                SL_OPT_TORCH_BUILD,

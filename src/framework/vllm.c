@@ -24,10 +24,10 @@ const sl_fw_type sl_fw_vllm_type = {
     .name = "vllm",
     .summary = "vLLM V1 sampler, seeded request: the vllm pipeline, then argmax(probs / q) with q.exponential_ from "
     "torch.Generator().manual_seed(seed) (= torch.multinomial); T < 1e-5 greedy",
-    .variant_option = "--torch",
+    .variant_bit = SL_OPT_VARIANT,
     .variants = vllm_variants,
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_PENALTY |
-        SL_OPT_DEFAULTS | SL_OPT_VARIANT | SL_OPT_CPU,
+        SL_OPT_VARIANT | SL_OPT_CPU,
     .input_why = "its sampler starts from logits",
     .pipeline = &sl_logits_pipeline_vllm_type,
     .draw = &sl_draw_torch_type,

@@ -26,8 +26,9 @@ struct sl_logits_chain {
 };
 
 const sl_logits_stage_type *const sl_logits_llama_default_order[] = {
-    &sl_logits_stage_penalties, &sl_logits_stage_top_k, &sl_logits_stage_typical, &sl_logits_stage_top_p,
-    &sl_logits_stage_min_p,     &sl_logits_stage_temperature, NULL,
+    &sl_logits_stage_penalties, &sl_logits_stage_top_n_sigma, &sl_logits_stage_top_k, &sl_logits_stage_typical,
+    &sl_logits_stage_top_p,     &sl_logits_stage_min_p,       &sl_logits_stage_xtc,   &sl_logits_stage_temperature,
+    NULL,
 };
 
 void sl_logits_chain_free(sl_logits_chain *c)
@@ -59,6 +60,10 @@ static int chain_add(sl_logits_chain *c, const sl_logits_stage_type *t, const sl
 int sl_logits_chain_new_llama(const sl_logits_cfg *cfg, sl_logits_chain **out, sl_error *err)
 {
     *out = NULL;
+    /* the stages read the settings in force: unset ones are common_params_sampling's */
+    sl_logits_cfg in_force = *cfg;
+    sl_logits_cfg_resolve(&sl_logits_pipeline_llamacpp_type, &in_force, NULL);
+    cfg = &in_force;
     if (cfg->has_min_keep && cfg->min_keep < 0)
         return sl_base_error_set(err, SL_EINVAL, "llamacpp: min_keep %ld is negative (it is a size_t)", cfg->min_keep);
     if (cfg->mirostat < 0 || cfg->mirostat > 2) /* common_sampler_init: GGML_ASSERT "unknown mirostat version" */
@@ -70,18 +75,25 @@ int sl_logits_chain_new_llama(const sl_logits_cfg *cfg, sl_logits_chain **out, s
     if (!c)
         return sl_base_error_set(err, SL_ENOMEM, "llamacpp: out of memory for a sampler chain");
     int rc = SL_OK;
-    if (cfg->mirostat) { /* common_sampler_init: temp(temp) then mirostat, whatever the order says */
+    if (cfg->n_bias) /* common_sampler_init: logit_bias before the user's stages (and before mirostat's) */
+        rc = chain_add(c, &sl_logits_stage_logit_bias, cfg, err);
+    if (!rc && cfg->mirostat) { /* common_sampler_init: temp(temp) then mirostat, whatever the order says */
         rc = chain_add(c, &sl_logits_stage_temp_plain, cfg, err);
         if (!rc)
             rc = chain_add(c, cfg->mirostat == 1 ? &sl_logits_stage_mirostat : &sl_logits_stage_mirostat_v2, cfg,
                            err);
-    } else {
+    } else if (!rc) {
         size_t n = 0;
         if (cfg->has_order)
             n = cfg->n_order < SL_LOGITS_ORDER_MAX ? cfg->n_order : SL_LOGITS_ORDER_MAX;
         else
             while (sl_logits_llama_default_order[n])
                 n++;
+        if (n + c->n > SL_LOGITS_ORDER_MAX) {
+            sl_logits_chain_free(c);
+            return sl_base_error_set(err, SL_EINVAL, "llamacpp: %zu stages and the logit bias: samplab models chains "
+                                     "of at most %d", n, SL_LOGITS_ORDER_MAX);
+        }
         int adaptive = 0; /* common_sampler_init: adaptive_p, wherever named, goes last in place of dist */
         for (size_t i = 0; !rc && i < n; i++) {
             const sl_logits_stage_type *t = cfg->has_order ? cfg->order[i] : sl_logits_llama_default_order[i];
@@ -215,4 +227,21 @@ int sl_logits_chain_select(sl_logits_chain *c, sl_logits_llama_array *a, sl_rng 
     if (!m || !m->type->select)
         return sl_base_error_set(err, SL_EINVAL, "llamacpp: the chain ends in no selecting stage");
     return m->type->select(m->state, a, rng, idx, err);
+}
+
+uint64_t sl_logits_chain_words(const sl_logits_chain *c)
+{
+    uint64_t w = 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (c->m[i].type->words)
+            w += c->m[i].type->words(c->m[i].state);
+    return w;
+}
+
+int sl_logits_chain_random(const sl_logits_chain *c)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (c->m[i].type->words && c->m[i].type->active(c->m[i].state))
+            return 1;
+    return 0;
 }

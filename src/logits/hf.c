@@ -6,7 +6,9 @@
  *   TopKLogitsWarper, TopPLogitsWarper, MinPLogitsWarper, TypicalLogitsWarper;
  *   utils.py _get_logits_processor (which processors are added, and in which
  *   order: repetition penalty → temperature → top-k → top-p → min-p → typical);
- *   configuration_utils.py GenerationConfig defaults (top_k 50 when sampling).
+ *   configuration_utils.py GenerationConfig._get_default_generation_params (the
+ *   defaults of 5.12.1: what generate() gives the settings a call and the model's
+ *   generation_config leave unset; the table at the end).
  * Each warper masks with -inf and the next one takes the softmax of what is
  * left, so every filter sees the renormalised output of the one before.
  * Comparisons are the library's: top-k removes scores < the k-th value (ties
@@ -25,6 +27,7 @@
  * the last bit of the entropy may differ; torch builds that vectorise with
  * AVX-512 or without SIMD sum in another order. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -261,17 +264,17 @@ static int hf_run(const float *lf, const double *ld, size_t V, const sl_logits_c
 {
     (void)ld;
     char num[64];
-    long min_keep = c->has_min_keep ? c->min_keep : 1;
+    long min_keep = c->min_keep;
     if (min_keep < 1)
         return sl_base_error_set(err, SL_EINVAL,
                             "hf: `min_tokens_to_keep` has to be a positive integer, but is %ld", min_keep);
     /* validate in construction order, as _get_logits_processor does */
-    int do_pen = c->has_penalty && c->penalty != 1.0;
+    int do_pen = c->penalty != 1.0;
     if (do_pen && !(c->penalty > 0)) {
         sl_logits_pyrepr(c->penalty, num, sizeof num);
         return sl_base_error_set(err, SL_EINVAL, "hf: `penalty` has to be a strictly positive float, but is %s", num);
     }
-    int do_temp = c->has_temperature && c->temperature != 1.0;
+    int do_temp = c->temperature != 1.0;
     if (do_temp && !(c->temperature > 0)) {
         sl_logits_pyrepr(c->temperature, num, sizeof num);
         return sl_base_error_set(err, SL_EINVAL,
@@ -281,22 +284,22 @@ static int hf_run(const float *lf, const double *ld, size_t V, const sl_logits_c
                                      ? " If you're looking for greedy decoding strategies, set `do_sample=False`."
                                      : "");
     }
-    long top_k = c->has_top_k ? c->top_k : (c->defaults ? 50 : 0);
+    long top_k = c->top_k;
     int do_k = top_k != 0;
     if (do_k && top_k < 0)
         return sl_base_error_set(err, SL_EINVAL, "hf: `top_k` has to be a strictly positive integer, but is %ld", top_k);
-    double top_p = c->has_top_p ? c->top_p : 1.0;
+    double top_p = c->top_p;
     int do_p = top_p < 1.0;
     if (do_p && top_p < 0) {
         sl_logits_pyrepr(top_p, num, sizeof num);
         return sl_base_error_set(err, SL_EINVAL, "hf: `top_p` has to be a float > 0 and < 1, but is %s", num);
     }
-    int do_minp = c->has_min_p;
+    int do_minp = c->has_min_p; /* min_p None: no MinPLogitsWarper */
     if (do_minp && !(c->min_p >= 0 && c->min_p <= 1.0)) {
         sl_logits_pyrepr(c->min_p, num, sizeof num);
         return sl_base_error_set(err, SL_EINVAL, "hf: `min_p` has to be a float in the [0, 1] interval, but is %s", num);
     }
-    int do_typ = c->has_typical && c->typical < 1.0;
+    int do_typ = c->typical < 1.0;
     if (do_typ && !(c->typical > 0 && c->typical < 1)) {
         sl_logits_pyrepr(c->typical, num, sizeof num);
         return sl_base_error_set(err, SL_EINVAL, "hf: `typical_p` has to be a float > 0 and < 1, but is %s", num);
@@ -362,11 +365,49 @@ fail:
     return rc;
 }
 
+/* transformers 5.12.1 GenerationConfig._get_default_generation_params, which
+ * _prepare_generation_config applies to every field still None after the call's
+ * arguments and the model's generation_config (a checkpoint's
+ * generation_config.json: samplab takes the library's, pass a model's as options);
+ * _get_logits_processor then builds only the warpers that do something (top_k 50
+ * alone gives TopKLogitsWarper). 4.x's GenerationConfig.__init__ had the same. */
+static const sl_logits_default hf_defaults[] = {
+    {SL_KEY_TEMPERATURE, 0, 1.0, "temperature = 1.0", NULL, 0},
+    {SL_KEY_TOP_K, 0, 50, "top_k = 50 (0 builds no TopKLogitsWarper)", NULL, 0},
+    {SL_KEY_TOP_P, 0, 1.0, "top_p = 1.0", NULL, 0},
+    {SL_KEY_MIN_P, 1, 0, "min_p = None (no MinPLogitsWarper)", NULL, 0},
+    {SL_KEY_TYPICAL, 0, 1.0, "typical_p = 1.0", NULL, 0},
+    {SL_KEY_PENALTY, 0, 1.0, "repetition_penalty = 1.0", NULL, 0},
+    {SL_KEY_MIN_KEEP, 0, 1, "min_tokens_to_keep = 1 (_get_logits_processor, one beam)", NULL, 0},
+    {SL_KEY_COUNT, 0, 0, NULL, NULL, 0},
+};
+
+/* What transformers' defaults mean for candle's settings (compare's notes) */
+static size_t hf_compare_notes(const sl_logits_cfg *c, char (*out)[512], size_t max)
+{
+    size_t n = 0;
+    double t = c->has_temperature ? c->temperature : 1.0;
+    if (n < max && !c->has_top_k)
+        snprintf(out[n++], sizeof out[0],
+                 "transformers generate(do_sample=True, temperature=%.9g) keeps top_k=50 by default: it equals "
+                 "candle Sampling::TopK { k: 50, temperature: %.9g }, not Sampling::All",
+                 t, t);
+    if (n < max && (!c->has_top_k || c->top_k != 0) && c->has_top_p)
+        snprintf(out[n++], sizeof out[0],
+                 "transformers top-k then top-p renormalises after top-k; candle's TopKThenTopP does not "
+                 "(top-p on the raw top-k mass). In candle use TopP with a sample_f closure that keeps the "
+                 "top k and renormalises.");
+    return n;
+}
+
 const sl_logits_pipeline_type sl_logits_pipeline_hf_type = {
-    "hf",
-    "transformers generate(do_sample=True): repetition penalty -> temperature -> top-k (ties kept) -> top-p -> "
-    "min-p -> typical, float32; --defaults = top_k 50",
-    SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
-        SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS | SL_OPT_CPU,
-    hf_run,
+    .name = "hf",
+    .summary = "transformers generate(do_sample=True): repetition penalty -> temperature -> top-k (ties kept) -> "
+               "top-p -> min-p -> typical, float32; unset: top_k 50",
+    .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
+               SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_CPU,
+    .run = hf_run,
+    .traits = SL_LOGITS_TRAIT_TOP_P_RENORMED,
+    .defaults = hf_defaults,
+    .compare_notes = hf_compare_notes,
 };

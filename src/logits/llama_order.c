@@ -10,8 +10,8 @@
  * "unable to match sampler" and drops the word (an unknown or empty name, an
  * unknown letter), samplab refuses it, since dropping it would run another
  * chain than the user wrote; a stage llama.cpp has but samplab does not model
- * (dry, top_n_sigma, xtc, infill) is refused by name. adaptive_p is kept where
- * it is named; the chain (logits/chain.c) puts it last, as common_sampler_init does. */
+ * (dry, infill) is refused by name. adaptive_p is kept where it is named; the
+ * chain (logits/chain.c) puts it last, as common_sampler_init does. */
 #include <stdio.h>
 #include <string.h>
 
@@ -37,11 +37,10 @@ static const struct known {
     {"min_p", 'm', &sl_logits_stage_min_p, NULL, {"min-p", "minp", NULL}},
     {"typ_p", 'y', &sl_logits_stage_typical, NULL, {"typ-p", "typp", "typ", NULL}},
     {"temperature", 't', &sl_logits_stage_temperature, NULL, {"temp", NULL}},
-    {"xtc", 'x', NULL, "llama.cpp's XTC sampler (llama_sampler_init_xtc)" OFF("xtc"), {NULL}},
+    {"xtc", 'x', &sl_logits_stage_xtc, NULL, {NULL}},
     {"infill", 'i', NULL, "llama.cpp's infill sampler (llama_sampler_init_infill)", {NULL}},
     {"penalties", 'e', &sl_logits_stage_penalties, NULL, {NULL}},
-    {"top_n_sigma", 's', NULL, "llama.cpp's top-n-sigma sampler (llama_sampler_init_top_n_sigma)" OFF("top-n-sigma"),
-     {"top-n-sigma", "topnsigma", NULL}},
+    {"top_n_sigma", 's', &sl_logits_stage_top_n_sigma, NULL, {"top-n-sigma", "topnsigma", NULL}},
     {"adaptive_p", 'a', &sl_logits_stage_adaptive_p, NULL, {"adaptive-p", "adaptivep", NULL}},
 };
 #define N_KNOWN (sizeof known / sizeof *known)
@@ -84,7 +83,6 @@ static const struct known *by_letter(char c)
 
 int sl_logits_llama_order_parse(const char *text, int letters, sl_logits_cfg *cfg, sl_error *err)
 {
-    const char *opt = letters ? "--sampling-seq" : "--samplers";
     char q[128];
     size_t n = 0;
     cfg->has_order = 0;
@@ -106,27 +104,27 @@ int sl_logits_llama_order_parse(const char *text, int letters, sl_logits_cfg *cf
             p = semi ? semi + 1 : NULL;
             if (!len)
                 return sl_base_error_set(err, SL_EINVAL,
-                                         "%s: stage %zu is empty (in '%s'): llama.cpp would warn 'unable to match "
+                                         "stage %zu is empty (in '%s'): llama.cpp would warn 'unable to match "
                                          "sampler by name' and drop it; give names separated by single ';'",
-                                         opt, pos, sl_base_esc_str(text, q, sizeof q));
+                                         pos, sl_base_esc_str(text, q, sizeof q));
             k = by_name(w, len);
         }
         if (!k)
             return sl_base_error_set(err, SL_EINVAL,
-                                     "%s: '%s' (stage %zu) is not a llama.cpp 0.7.0 stage %s: llama.cpp would warn "
+                                     "'%s' (stage %zu) is not a llama.cpp 0.7.0 stage %s: llama.cpp would warn "
                                      "'unable to match sampler by %s' and drop it%s; it takes %s",
-                                     opt, sl_base_esc(w, len, q, sizeof q), pos, letters ? "letter" : "name",
+                                     sl_base_esc(w, len, q, sizeof q), pos, letters ? "letter" : "name",
                                      letters ? "char" : "name", letters ? "" : hint(w, len),
-                                     letters ? "e (penalties), k, y, p, m, t, a (and d, s, x, i: not modelled)"
-                                             : "penalties, top_k, typ_p, top_p, min_p, temperature, adaptive_p "
-                                               "(and dry, top_n_sigma, xtc, infill: not modelled)");
+                                     letters ? "e (penalties), s, k, y, p, m, x, t, a (and d, i: not modelled)"
+                                             : "penalties, top_n_sigma, top_k, typ_p, top_p, min_p, xtc, temperature, "
+                                               "adaptive_p (and dry, infill: not modelled)");
         if (!k->t)
-            return sl_base_error_set(err, SL_EINVAL, "%s: '%s' (stage %zu) is %s%s", opt,
+            return sl_base_error_set(err, SL_EINVAL, "'%s' (stage %zu) is %s%s",
                                      sl_base_esc(w, len, q, sizeof q), pos, k->what,
                                      strstr(k->what, "not modelled") ? "" : ": not modelled by samplab");
         if (n == SL_LOGITS_ORDER_MAX)
-            return sl_base_error_set(err, SL_EINVAL, "%s: more than %d stages: samplab models chains of at most %d",
-                                     opt, SL_LOGITS_ORDER_MAX, SL_LOGITS_ORDER_MAX);
+            return sl_base_error_set(err, SL_EINVAL, "more than %d stages: samplab models chains of at most %d",
+                                     SL_LOGITS_ORDER_MAX, SL_LOGITS_ORDER_MAX);
         cfg->order[n++] = k->t;
         if (!letters && !p)
             break;
@@ -150,6 +148,9 @@ const char *sl_logits_llama_order_text(const sl_logits_cfg *cfg, char *buf, size
                                                        : sl_logits_llama_default_order[i];
         if (!t)
             break;
+        /* the default list as samplab printed it before top_n_sigma and xtc were modelled: both are off there */
+        if (!cfg->has_order && (t == &sl_logits_stage_top_n_sigma || t == &sl_logits_stage_xtc))
+            continue;
         if (t == &sl_logits_stage_adaptive_p) {
             adaptive = 1;
             continue;

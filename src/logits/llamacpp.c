@@ -11,8 +11,10 @@
  * chain order of common/sampling.cpp common_sampler_init (penalties → dry →
  * top-n-sigma → top-k → typical → top-p → min-p → xtc → temperature → dist;
  * dry, top-n-sigma and xtc are off by default and not emulated) with the
- * defaults of common/common.h common_params_sampling (top_k 40, top_p 0.95,
- * min_p 0.05, temp 0.8, penalty_last_n 64, repeat 1.0, typical 1.0, min_keep 0).
+ * defaults of common/common.h common_params_sampling (the table at the end:
+ * top_k 40, top_p 0.95, min_p 0.05, temp 0.8, penalty_last_n 64, repeat 1.0,
+ * typical 1.0, min_keep 0; llama-completion 0.7.0 prints them,
+ * data/golden/current/llamacpp_defaults.txt).
  *
  * Every filter works on the current candidate array and recomputes its own
  * softmax over it (so each sees a renormalised distribution); top-k keeps
@@ -437,12 +439,43 @@ static int llamacpp_run(const float *lf, const double *ld, size_t V, const sl_lo
     return SL_OK;
 }
 
+/* common/common.h struct common_params_sampling of 0.7.0 (build b11669), as
+ * llama-completion -v prints it (data/golden/current/llamacpp_defaults.txt).
+ * Each value is its stage parameter's default (stage_*.c), written there once;
+ * each stage does nothing at the value that turns it off: top_k <= 0, top_p >= 1,
+ * min_p <= 0, typ_p >= 1, temp 1 (divides by 1), penalties at 1/0/0. */
+static const sl_logits_default llamacpp_defaults[] = {
+    {SL_KEY_TEMPERATURE, 0, 0, "common_params_sampling.temp", &sl_logits_stage_temperature, 0},
+    {SL_KEY_TOP_K, 0, 0, "common_params_sampling.top_k (<= 0: the stage does nothing)", &sl_logits_stage_top_k, 0},
+    {SL_KEY_TOP_P, 0, 0, "common_params_sampling.top_p", &sl_logits_stage_top_p, 0},
+    {SL_KEY_MIN_P, 0, 0, "common_params_sampling.min_p", &sl_logits_stage_min_p, 0},
+    {SL_KEY_TYPICAL, 0, 0, "common_params_sampling.typ_p", &sl_logits_stage_typical, 0},
+    {SL_KEY_PENALTY, 0, 0, "common_params_sampling.penalty_repeat", &sl_logits_stage_penalties, 1},
+    {SL_KEY_FREQ, 0, 0, "common_params_sampling.penalty_freq", &sl_logits_stage_penalties, 2},
+    {SL_KEY_PRESENCE, 0, 0, "common_params_sampling.penalty_present", &sl_logits_stage_penalties, 3},
+    {SL_KEY_LAST_N, 0, 0, "common_params_sampling.penalty_last_n", &sl_logits_stage_penalties, 0},
+    {SL_KEY_MIN_KEEP, 0, 0, "common_params_sampling.min_keep", &sl_logits_stage_typical, 1},
+    {SL_KEY_XTC_P, 0, 0, "common_params_sampling.xtc_probability", &sl_logits_stage_xtc, 0},
+    {SL_KEY_XTC_T, 0, 0, "common_params_sampling.xtc_threshold", &sl_logits_stage_xtc, 1},
+    {SL_KEY_NSIGMA, 0, 0, "common_params_sampling.top_n_sigma", &sl_logits_stage_top_n_sigma, 0},
+    {SL_KEY_DYN_RANGE, 0, 0, "common_params_sampling.dynatemp_range", &sl_logits_stage_temperature, 1},
+    {SL_KEY_DYN_EXP, 0, 0, "common_params_sampling.dynatemp_exponent", &sl_logits_stage_temperature, 2},
+    {SL_KEY_MIROSTAT, 0, 0, "common_params_sampling.mirostat (0: off; 1, 2 replace the chain)", NULL, 0},
+    {SL_KEY_MIROSTAT_ENT, 0, 0, "common_params_sampling.mirostat_tau", &sl_logits_stage_mirostat, 0},
+    {SL_KEY_MIROSTAT_LR, 0, 0, "common_params_sampling.mirostat_eta", &sl_logits_stage_mirostat, 1},
+    {SL_KEY_ADAPTIVE_TARGET, 0, 0, "common_params_sampling.adaptive_target (< 0: a plain draw)",
+     &sl_logits_stage_adaptive_p, 0},
+    {SL_KEY_ADAPTIVE_DECAY, 0, 0, "common_params_sampling.adaptive_decay", &sl_logits_stage_adaptive_p, 1},
+    {SL_KEY_COUNT, 0, 0, NULL, NULL, 0},
+};
+
 const sl_logits_pipeline_type sl_logits_pipeline_llamacpp_type = {
-    "llamacpp",
-    "llama.cpp default chain: penalties (last N) -> top-k (exactly k) -> typical -> top-p -> min-p (logit space) "
-    "-> temperature -> dist, float32; --defaults = top-k 40, top-p 0.95, min-p 0.05, T 0.8",
-    SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
-        SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_DEFAULTS | SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE | SL_OPT_ORDER |
-        SL_OPT_MIROSTAT,
-    llamacpp_run,
+    .name = "llamacpp",
+    .summary = "llama.cpp default chain: penalties (last N) -> top-k (exactly k) -> typical -> top-p -> min-p "
+               "(logit space) -> temperature -> dist, float32; unset: top-k 40, top-p 0.95, min-p 0.05, T 0.8",
+    .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
+               SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE | SL_OPT_ORDER,
+    .run = llamacpp_run,
+    .traits = SL_LOGITS_TRAIT_MIN_P_BEFORE_T,
+    .defaults = llamacpp_defaults,
 };

@@ -15,6 +15,7 @@ const sl_logits_pipeline_type *const sl_logits_pipeline_types[] = {
     &sl_logits_pipeline_llamacpp_type,
     &sl_logits_pipeline_vllm_type,
     &sl_logits_pipeline_tutorial_type,
+    &sl_logits_pipeline_ollama_type,
     NULL
 };
 
@@ -159,7 +160,9 @@ int sl_logits_pipeline_run(const sl_logits_pipeline_type *t, const sl_vec *v, co
         if (cfg->context[i] < 0 || (size_t)cfg->context[i] >= v->n)
             return sl_base_error_set(err, SL_EINVAL, "context: id %ld at position %zu is outside [0, %zu)",
                                 cfg->context[i], i, v->n);
-    int rc = t->run(v->f, v->d, v->n, cfg, out, err);
+    sl_logits_cfg c = *cfg; /* the settings in force: the framework's defaults for what cfg leaves unset */
+    sl_logits_cfg_resolve(t, &c, NULL);
+    int rc = t->run(v->f, v->d, v->n, &c, out, err);
     if (rc)
         return rc;
     /* the framework's own arithmetic can overflow (a logit / a tiny

@@ -115,7 +115,7 @@ enum {
     SL_OPT_TOP_K = 1u << 3, SL_OPT_TOP_P = 1u << 4, SL_OPT_MIN_P = 1u << 5,
     SL_OPT_NUM_SAMPLES = 1u << 6, SL_OPT_REPLACEMENT = 1u << 7, SL_OPT_DTYPE = 1u << 8,
     SL_OPT_VARIANT = 1u << 9, SL_OPT_SIMD_SUM = 1u << 10, SL_OPT_TYPICAL = 1u << 11,
-    SL_OPT_PENALTY = 1u << 12, SL_OPT_MIN_KEEP = 1u << 13, SL_OPT_DEFAULTS = 1u << 14, SL_OPT_CPU = 1u << 15,
+    SL_OPT_PENALTY = 1u << 12, SL_OPT_MIN_KEEP = 1u << 13, SL_OPT_CPU = 1u << 15,
     SL_OPT_LLAMA_VERSION = 1u << 16, SL_OPT_RAND_VERSION = 1u << 17,
     SL_OPT_TORCH_BUILD = 1u << 18
 };
@@ -125,7 +125,7 @@ enum {
     SL_OPT_LAST_N = 1u << 20,        /* --penalty-last-n (llama.cpp) */
     SL_OPT_FREQ_PRESENCE = 1u << 21, /* --frequency-penalty, --presence-penalty (llama.cpp) */
     SL_OPT_ORDER = 1u << 22,         /* --samplers, --sampling-seq (llama.cpp's stage order) */
-    SL_OPT_MIROSTAT = 1u << 23       /* --mirostat, --mirostat-lr, --mirostat-ent, --adaptive-target, --adaptive-decay */
+    SL_OPT_OLLAMA_VERSION = 1u << 23 /* --ollama (Ollama's release line) */
 };
 
 /* The most stages a user-given llama.cpp chain may hold (llama.cpp has no limit). */
@@ -142,8 +142,9 @@ void sl_logits_work_free(sl_logits_work *w);
  * when out of memory (w keeps its other buffers). */
 void *sl_logits_work_buf(sl_logits_work *w, int slot, size_t bytes);
 
-/* Settings as the user gave them; has_* = 0 means "not given" (the
- * framework's neutral value, or its default under `defaults`). */
+/* Settings as the user gave them; has_* = 0 means "not given": the pipeline
+ * runs with its framework's default for it, as the library applies it
+ * (sl_logits_cfg_resolve, below). */
 typedef struct sl_logits_cfg {
     int has_temperature; double temperature;
     int has_top_k; long top_k;
@@ -156,7 +157,6 @@ typedef struct sl_logits_cfg {
     const long *context; size_t context_n;    /* token ids, oldest first */
     int has_last_n; long last_n;              /* llama.cpp penalty_last_n */
     int has_min_keep; long min_keep;
-    int defaults;                             /* apply the framework's own defaults */
     int cpu;                                  /* torch's CPU kernel (SL_CPU_*): hf, vllm */
     int transformers;                         /* hf: transformers' major version, 4 or 5 (0: 5) */
     sl_logits_work *work;                     /* scratch reused across runs, or NULL */
@@ -164,6 +164,15 @@ typedef struct sl_logits_cfg {
      * has_order 0: common_sampler's default order */
     int has_order; size_t n_order;
     const sl_logits_stage_type *order[SL_LOGITS_ORDER_MAX];
+    /* llama.cpp 0.7.0's other stages (common_params_sampling; has_* 0: its default) */
+    int has_xtc_p; double xtc_p;              /* --xtc-probability (0: off) */
+    int has_xtc_t; double xtc_t;              /* --xtc-threshold (0.1; > 0.5: off) */
+    int has_nsigma; double nsigma;            /* --top-nsigma (-1: off) */
+    int has_dyn_range; double dyn_range;      /* --dynatemp-range (0: plain temperature) */
+    int has_dyn_exp; double dyn_exp;          /* --dynatemp-exp (1) */
+    size_t n_bias;                            /* --logit-bias TOKEN(+/-)BIAS, in the order given */
+    const long *bias_token; const float *bias;
+    int has_seed; uint32_t seed;              /* the chain's seed (XTC's mt19937); set by the framework */
     /* llama.cpp --mirostat 0|1|2 (1, 2: the chain is temperature then mirostat), --mirostat-ent
      * (tau), --mirostat-lr (eta); --adaptive-target, --adaptive-decay (adaptive_p); has_* 0:
      * common_params_sampling's defaults */
@@ -196,19 +205,95 @@ typedef struct sl_logits_result {
     int borrowed;           /* 1: probs and kept belong to the run's sl_logits_work */
 } sl_logits_result;
 
+/* The sampling settings by name, as --json echoes them ("top_k"): the fields of
+ * sl_logits_cfg with a has_ flag. */
+typedef enum sl_logits_key {
+    SL_KEY_TEMPERATURE, SL_KEY_TOP_K, SL_KEY_TOP_P, SL_KEY_MIN_P, SL_KEY_TYPICAL, SL_KEY_PENALTY,
+    SL_KEY_FREQ, SL_KEY_PRESENCE, SL_KEY_LAST_N, SL_KEY_MIN_KEEP,
+    SL_KEY_XTC_P, SL_KEY_XTC_T, SL_KEY_NSIGMA, SL_KEY_DYN_RANGE, SL_KEY_DYN_EXP,
+    SL_KEY_MIROSTAT, SL_KEY_MIROSTAT_ENT, SL_KEY_MIROSTAT_LR, SL_KEY_ADAPTIVE_TARGET, SL_KEY_ADAPTIVE_DECAY,
+    SL_KEY_COUNT
+} sl_logits_key;
+
+/* One default of a framework: what its library does with the setting when the
+ * caller leaves it unset. none = 1: the library's default is "unset" (Python's
+ * None, Rust's None): no value, the stage it would configure is not built. */
+typedef struct sl_logits_default {
+    sl_logits_key key;        /* SL_KEY_COUNT ends a table */
+    int none;
+    double value;             /* unused when stage is set */
+    const char *upstream;     /* the library's name for it and where the default is written */
+    /* llama.cpp: the stage parameter that holds the default (stage->params[param].def), so the
+     * value is written once, with the stage; NULL: value holds it */
+    const sl_logits_stage_type *stage;
+    size_t param;
+} sl_logits_default;
+
+/* What a pipeline's order implies for settings translated between frameworks
+ * (api/compare.c asks these instead of naming frameworks). */
+enum {
+    /* no temperature given is the argmax, whatever top-k and top-p say
+     * (candle 0.11's LogitsProcessor::new(seed, None, ..)) */
+    SL_LOGITS_TRAIT_ARGMAX_UNSET_T = 1u << 0,
+    /* min-p filters the logits before the temperature (llama.cpp's chain), so a
+     * min-p m there is m^(1/T) after it */
+    SL_LOGITS_TRAIT_MIN_P_BEFORE_T = 1u << 1,
+    /* temperature, then top-k, then top-p over the renormalised top k
+     * (transformers' warpers, vLLM V1, the tutorial) */
+    SL_LOGITS_TRAIT_TOP_P_RENORMED = 1u << 2,
+    /* top-p over the raw top-k mass, not renormalised (candle's TopKThenTopP) */
+    SL_LOGITS_TRAIT_TOP_P_RAW_MASS = 1u << 3,
+    /* no settings of its own reproduce another framework's result: it has
+     * no way to turn its defaults off (Ollama's DefaultOptions, top_k 40) */
+    SL_LOGITS_TRAIT_OWN_DEFAULTS = 1u << 4,
+    /* compared only when its release option is given (--ollama 0.24: the one line modelled) */
+    SL_LOGITS_TRAIT_NEEDS_VARIANT = 1u << 5,
+};
+
 typedef struct sl_logits_pipeline_type {
     const char *name;
     const char *summary;    /* one line: the order and where it comes from */
     unsigned accepts;       /* SL_OPT_* bits of samplab.h */
+    /* Runs on resolved settings (sl_logits_pipeline_run resolves them first). */
     int (*run)(const float *lf, const double *ld, size_t V, const sl_logits_cfg *cfg,
                sl_logits_result *out, sl_error *err);
+    unsigned traits;        /* SL_LOGITS_TRAIT_* */
+    const sl_logits_default *defaults; /* every setting it accepts, as the library defaults it */
+    /* A remark on settings c for `samplab pipeline` (static text), or NULL. */
+    const char *(*note)(const sl_logits_cfg *c);
+    /* Remarks for `samplab compare` on the settings c it ran with, at most max lines into out; returns how many. */
+    size_t (*compare_notes)(const sl_logits_cfg *c, char (*out)[512], size_t max);
 } sl_logits_pipeline_type;
+
+/* "temperature", "top_k", ... (the option's name with '_'); NULL outside the keys. */
+const char *sl_logits_key_name(sl_logits_key k);
+/* The SL_OPT_* bit of the option that sets k. */
+unsigned sl_logits_key_opt(sl_logits_key k);
+/* 1 when k holds an integer (a long field: top_k, mirostat ...). */
+int sl_logits_key_is_int(sl_logits_key k);
+/* 1 and the value in *v when c sets k, else 0. */
+int sl_logits_cfg_get(const sl_logits_cfg *c, sl_logits_key k, double *v);
+/* Sets k to v (has_ flag and value; a long key takes (long)v). */
+void sl_logits_cfg_set(sl_logits_cfg *c, sl_logits_key k, double v);
+/* t's default for k, or NULL when t has none. */
+const sl_logits_default *sl_logits_default_of(const sl_logits_pipeline_type *t, sl_logits_key k);
+/* d's value (its stage parameter's default, or d->value); meaningless when d->none. */
+double sl_logits_default_value(const sl_logits_default *d);
+/* The settings in force, in place: every setting of t's defaults that c leaves
+ * unset takes the default (a `none` default stays unset). *defaulted (may be
+ * NULL) gets bit 1u << key for each setting the defaults decided. The one place
+ * defaults are applied: the entries of a pipeline call it (sl_logits_pipeline_run,
+ * sl_logits_llama_chain) and so does sl_fw_session_open; applying it twice
+ * changes nothing. */
+void sl_logits_cfg_resolve(const sl_logits_pipeline_type *t, sl_logits_cfg *c, unsigned *defaulted);
 
 extern const sl_logits_pipeline_type sl_logits_pipeline_hf_type;
 extern const sl_logits_pipeline_type sl_logits_pipeline_llamacpp_type;
 extern const sl_logits_pipeline_type sl_logits_pipeline_vllm_type;
 extern const sl_logits_pipeline_type sl_logits_pipeline_tutorial_type;
 extern const sl_logits_pipeline_type sl_logits_pipeline_candle_type;
+/* Ollama 0.24's Go sampler (logits/ollama.c), run with --ollama 0.24 only. */
+extern const sl_logits_pipeline_type sl_logits_pipeline_ollama_type;
 extern const sl_logits_pipeline_type *const sl_logits_pipeline_types[]; /* NULL-terminated */
 const sl_logits_pipeline_type *sl_logits_pipeline_lookup(const char *name);
 
@@ -222,6 +307,50 @@ int sl_logits_result_alloc(sl_logits_result *r, size_t V, sl_error *err);
 /* The same, not zeroed: for a pipeline that writes every entry. With w, probs
  * and kept are w's buffers 8 and 9 (r->borrowed), valid until w's next run. */
 int sl_logits_result_alloc_raw(sl_logits_result *r, size_t V, sl_logits_work *w, sl_error *err);
+
+/* ---- Ollama's Go sampler, v0.6.3 to v0.25.0-rc0 (logits/ollama.c) */
+
+/* Go's sample.token: the id and a float32 value (a logit, then a probability). */
+typedef struct sl_logits_go_tok {
+    float value;
+    int32_t id;
+} sl_logits_go_tok;
+
+/* Go's math.Exp on amd64 (src/math/exp_amd64.s), bit for bit: fma_path 1 is
+ * its AVX+FMA path (cpu.X86.HasAVX && HasFMA), 0 its SSE2 path. */
+double sl_logits_go_exp(double x, int fma_path);
+/* slices.SortFunc(t, descending value) as Go's pdqsortCmpFunc orders it, ties included. */
+void sl_logits_go_sort_desc(sl_logits_go_tok *t, size_t n);
+/* Ollama's topK: k <= 0 or k >= n sorts all of ts (returns n); otherwise the
+ * container/heap min-heap of k (heap: k entries of scratch) leaves the k kept
+ * tokens in ts[0..k) in descending order, its ties in the heap's order. */
+size_t sl_logits_ollama_topk(sl_logits_go_tok *ts, size_t n, long k, sl_logits_go_tok *heap);
+
+/* NewSampler's settings after its clamps (float32 as Ollama's Options hold them). */
+typedef struct sl_logits_ollama_cfg {
+    float temperature, top_p, min_p;
+    long top_k;
+    int fma;                  /* math.Exp's amd64 path: 1 AVX+FMA, 0 SSE2 */
+} sl_logits_ollama_cfg;
+/* Ollama's defaults for options not given (DefaultOptions: temperature 0.8,
+ * top_k 40, top_p 0.9, min_p 0), then NewSampler's clamps (T < 0 is 0; top_p
+ * and min_p into [0, 1]; top_k as given, <= 0 meaning all). Penalties are not
+ * read: the Go sampler has none. */
+void sl_logits_ollama_cfg_make(const sl_logits_cfg *c, int fma_path, sl_logits_ollama_cfg *o);
+
+/* What Sampler.sample leaves before its draw. */
+typedef struct sl_logits_ollama_out {
+    int greedy;               /* temperature 0: greedy_id, no draw */
+    long greedy_id;
+    sl_logits_go_tok *tok;    /* the tokens the draw walks, n of them, probabilities in order */
+    size_t n;
+    float total;              /* their float32 running sum */
+    int nan_sum;              /* total is NaN: Sample's "logits sum to NaN" (after its draw) */
+} sl_logits_ollama_out;
+/* Sampler.sample up to the draw over logits[0..V): ts and heap are V entries
+ * of scratch (out->tok points into ts). SL_EINVAL for V = 0 (Sample's "no logits"). */
+int sl_logits_ollama_apply(const float *logits, size_t V, const sl_logits_ollama_cfg *cfg, sl_logits_go_tok *ts,
+                           sl_logits_go_tok *heap, sl_logits_ollama_out *out);
 
 /* ---- shared float32 kernels (logits/f32.c), as torch's CPU ops compute them */
 
@@ -318,7 +447,8 @@ void sl_logits_llama_temp(sl_logits_llama_array *a, float temp);
  * place and returns the selected array index. n == 1 selects 0 (no draw). */
 size_t sl_logits_llama_dist(sl_logits_llama_array *a, double u);
 /* Runs the chain cfg names (cfg->order, or the default penalties → top-k →
- * typical → top-p → min-p → temp), its penalties fed cfg->context, over the V
+ * typical → top-p → min-p → temp) with cfg's settings in force (unset:
+ * common_params_sampling's defaults), its penalties fed cfg->context, over the V
  * logits into a fresh candidate array (caller frees a->data on success; on an
  * error a->data is not left allocated). */
 int sl_logits_llama_chain(const float *lf, size_t V, const sl_logits_cfg *cfg,
@@ -337,9 +467,9 @@ typedef struct sl_logits_param {
     sl_logits_param_kind kind; /* int32_t or float there */
     double def;                /* its default there (0.7.0) */
     double lo, hi;             /* the values llama.cpp takes (-HUGE_VAL / HUGE_VAL: no bound) */
-    const char *option;        /* samplab's option text: "--top-k" */
+    const char *key;           /* samplab's settings key: "top_k" (its option text, and llama.cpp's own
+                                * option in common/arg.cpp, are the api schema's entry of that key) */
     const char *help;          /* one line */
-    const char *upstream;      /* llama.cpp's own option (common/arg.cpp): "--top-k" */
 } sl_logits_param;
 
 struct sl_logits_stage_type {
@@ -350,7 +480,8 @@ struct sl_logits_stage_type {
     const sl_logits_param *params;
     size_t n_params;
     size_t size;               /* bytes of state */
-    /* Fills the state from cfg (defaults under cfg->defaults); SL_EINVAL for a value it refuses. */
+    /* Fills the state from cfg, the settings in force (sl_logits_chain_new_llama resolves them);
+     * SL_EINVAL for a value it refuses. */
     int (*init)(void *st, const sl_logits_cfg *cfg, sl_error *err);
     /* 1 when apply changes something with these settings and this history (llama.cpp's "?name" is 0) */
     int (*active)(const void *st);
@@ -367,6 +498,8 @@ struct sl_logits_stage_type {
     /* 1 when llama.cpp 0.7.0's common_sampler ends a chain whose last stage this is in greedy
      * instead of dist (the temperature at temp <= 0); NULL: never. */
     int (*ends_greedy)(const void *st);
+    /* Words its own generator has spent since init or reset (XTC's mt19937); NULL: it draws none. */
+    uint64_t (*words)(const void *st);
     /* A selecting stage (mirostat, mirostat v2, adaptive_p: llama.cpp's samplers that set
      * cur_p->selected, in place of dist): filters a and draws the array index into *idx with
      * the chain's generator, as its apply does; it is the chain's last. NULL: a filter. */
@@ -379,6 +512,9 @@ extern const sl_logits_stage_type sl_logits_stage_typical;
 extern const sl_logits_stage_type sl_logits_stage_top_p;
 extern const sl_logits_stage_type sl_logits_stage_min_p;
 extern const sl_logits_stage_type sl_logits_stage_temperature; /* logits/stage_temperature.c */
+extern const sl_logits_stage_type sl_logits_stage_xtc;         /* logits/stage_xtc.c */
+extern const sl_logits_stage_type sl_logits_stage_top_n_sigma; /* logits/stage_top_n_sigma.c */
+extern const sl_logits_stage_type sl_logits_stage_logit_bias;  /* logits/stage_logit_bias.c */
 extern const sl_logits_stage_type sl_logits_stage_temp_plain;  /* llama_sampler_init_temp (mirostat's chain) */
 extern const sl_logits_stage_type sl_logits_stage_mirostat;    /* logits/stage_mirostat.c */
 extern const sl_logits_stage_type sl_logits_stage_mirostat_v2;
@@ -392,7 +528,8 @@ extern const sl_logits_stage_type *const sl_logits_llama_default_order[];
  * alternative spellings) or --sampling-seq (letters 1: common_sampler_types_
  * from_chars) into cfg->order. What llama.cpp would drop with a warning (an
  * unknown or empty name, an unknown letter) and the stages samplab does not
- * model are refused (SL_EINVAL, err names it and says which). */
+ * model are refused (SL_EINVAL, err names it and says which; the caller names the
+ * option that gave the text). */
 int sl_logits_llama_order_parse(const char *text, int letters, sl_logits_cfg *cfg, sl_error *err);
 
 /* The order in force for cfg as --samplers would name it ("penalties;top_k;..."; the default
@@ -429,5 +566,9 @@ int sl_logits_chain_selects(const sl_logits_chain *c);
 int sl_logits_chain_select(sl_logits_chain *c, sl_logits_llama_array *a, sl_rng *rng, size_t *idx, sl_error *err);
 /* 1 when some stage's apply reads the history with these settings (a new token changes the result). */
 int sl_logits_chain_stateful(const sl_logits_chain *c);
+/* Words the chain's own stages have drawn so far (XTC's generator; the dist draw is not in the chain). */
+uint64_t sl_logits_chain_words(const sl_logits_chain *c);
+/* 1 when an active stage draws (every run then spends words: a step never reuses the last run). */
+int sl_logits_chain_random(const sl_logits_chain *c);
 
 #endif

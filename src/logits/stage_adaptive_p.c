@@ -38,10 +38,10 @@ typedef struct adaptive_p {
 } adaptive_p;
 
 static const sl_logits_param adaptive_p_params[] = {
-    {"adaptive_target", SL_LOGITS_PARAM_FLOAT, -1.0, -HUGE_VAL, HUGE_VAL, "--adaptive-target",
-     "adaptive-p's target probability (negative: a plain draw; above 1: 1)", "--adaptive-target"},
-    {"adaptive_decay", SL_LOGITS_PARAM_FLOAT, 0.9, -HUGE_VAL, HUGE_VAL, "--adaptive-decay",
-     "adaptive-p's moving-average decay (clamped to [0, 0.99])", "--adaptive-decay"},
+    {"adaptive_target", SL_LOGITS_PARAM_FLOAT, -1.0, -HUGE_VAL, HUGE_VAL, "adaptive_target",
+     "adaptive-p's target probability (negative: a plain draw; above 1: 1)"},
+    {"adaptive_decay", SL_LOGITS_PARAM_FLOAT, 0.9, -HUGE_VAL, HUGE_VAL, "adaptive_decay",
+     "adaptive-p's moving-average decay (clamped to [0, 0.99])"},
 };
 
 /* std::clamp(v, lo, hi): v < lo ? lo : hi < v ? hi : v (a NaN passes through) */
@@ -63,8 +63,8 @@ static int adaptive_p_init(void *st, const sl_logits_cfg *c, sl_error *err)
 {
     (void)err;
     adaptive_p *s = st;
-    s->target = (float)(c->has_adaptive_target ? c->adaptive_target : -1.0);
-    s->decay = clampf((float)(c->has_adaptive_decay ? c->adaptive_decay : 0.9), 0.0f, 0.99f);
+    s->target = (float)c->adaptive_target; /* the settings in force: common_params_sampling's where unset */
+    s->decay = clampf((float)c->adaptive_decay, 0.0f, 0.99f);
     adaptive_p_reset(s);
     return SL_OK;
 }

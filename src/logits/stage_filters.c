@@ -4,9 +4,9 @@
  *
  * Reproduces llama.cpp src/llama-sampler.cpp llama_sampler_init_top_k /
  * _typical / _top_p / _min_p and their apply functions, with common/common.h's
- * defaults (0.7.0): top_k 40, typ_p 1.0, top_p 0.95, min_p 0.05, min_keep 0.
- * samplab leaves a filter off unless its option or --defaults is given (top_k
- * 0, top_p 1, min_p 0): the same no-op llama.cpp names "?top-k" and so on. */
+ * defaults (0.7.0) as each parameter's def: the one place they are written
+ * (the llamacpp pipeline's defaults table points here). A filter at its off
+ * value (top_k 0, top_p 1, min_p 0) is the no-op llama.cpp names "?top-k". */
 #include <math.h>
 #include <string.h>
 
@@ -19,45 +19,38 @@ typedef struct filter {
 } filter;
 
 #define MIN_KEEP_PARAM                                                                                                 \
-    {"min_keep", SL_LOGITS_PARAM_INT, 0, 0, HUGE_VAL, "--min-keep",                                                    \
-     "the fewest candidates the filter leaves (0: its own rule)", "--min-keep"}
+    {"min_keep", SL_LOGITS_PARAM_INT, 0, 0, HUGE_VAL, "min_keep",                                                      \
+     "the fewest candidates the filter leaves (0: its own rule)"}
 
 static const sl_logits_param top_k_params[] = {
-    {"top_k", SL_LOGITS_PARAM_INT, 40, -HUGE_VAL, HUGE_VAL, "--top-k", "keep exactly the K largest logits (<= 0: off)",
-     "--top-k"},
+    {"top_k", SL_LOGITS_PARAM_INT, 40, -HUGE_VAL, HUGE_VAL, "top_k", "keep exactly the K largest logits (<= 0: off)"},
 };
 static const sl_logits_param typical_params[] = {
-    {"typ_p", SL_LOGITS_PARAM_FLOAT, 1.0, -HUGE_VAL, HUGE_VAL, "--typical",
-     "locally typical sampling: the mass P closest to the entropy (>= 1: off)", "--typical"},
+    {"typ_p", SL_LOGITS_PARAM_FLOAT, 1.0, -HUGE_VAL, HUGE_VAL, "typical",
+     "locally typical sampling: the mass P closest to the entropy (>= 1: off)"},
     MIN_KEEP_PARAM,
 };
 static const sl_logits_param top_p_params[] = {
-    {"top_p", SL_LOGITS_PARAM_FLOAT, 0.95, -HUGE_VAL, HUGE_VAL, "--top-p",
-     "keep through the token where the descending sum reaches P (>= 1: off)", "--top-p"},
+    {"top_p", SL_LOGITS_PARAM_FLOAT, 0.95, -HUGE_VAL, HUGE_VAL, "top_p",
+     "keep through the token where the descending sum reaches P (>= 1: off)"},
     MIN_KEEP_PARAM,
 };
 static const sl_logits_param min_p_params[] = {
-    {"min_p", SL_LOGITS_PARAM_FLOAT, 0.05, -HUGE_VAL, HUGE_VAL, "--min-p",
-     "keep logits >= max + ln P (<= 0: off)", "--min-p"},
+    {"min_p", SL_LOGITS_PARAM_FLOAT, 0.05, -HUGE_VAL, HUGE_VAL, "min_p",
+     "keep logits >= max + ln P (<= 0: off)"},
     MIN_KEEP_PARAM,
 };
 
-/* The setting, or its llama.cpp default under --defaults, or the value that turns the filter off. */
-static double pick(int has, double v, int defaults, const sl_logits_param *p, double off)
-{
-    return has ? v : defaults ? p->def : off;
-}
-
 static size_t min_keep_of(const sl_logits_cfg *c)
 {
-    return c->has_min_keep && c->min_keep > 0 ? (size_t)c->min_keep : 0;
+    return c->min_keep > 0 ? (size_t)c->min_keep : 0;
 }
 
 static int top_k_init(void *st, const sl_logits_cfg *c, sl_error *err)
 {
     (void)err;
     filter *f = st;
-    f->k = c->has_top_k ? c->top_k : c->defaults ? (long)top_k_params->def : 0;
+    f->k = c->top_k;
     f->p = 0.0f;
     f->min_keep = 0;
     return SL_OK;
@@ -67,7 +60,7 @@ static int typical_init(void *st, const sl_logits_cfg *c, sl_error *err)
     (void)err;
     filter *f = st;
     f->k = 0;
-    f->p = (float)(c->has_typical ? c->typical : 1.0); /* --defaults leaves it at 1.0: off */
+    f->p = (float)c->typical;
     f->min_keep = min_keep_of(c);
     return SL_OK;
 }
@@ -76,7 +69,7 @@ static int top_p_init(void *st, const sl_logits_cfg *c, sl_error *err)
     (void)err;
     filter *f = st;
     f->k = 0;
-    f->p = (float)pick(c->has_top_p, c->top_p, c->defaults, top_p_params, 1.0);
+    f->p = (float)c->top_p;
     f->min_keep = min_keep_of(c);
     return SL_OK;
 }
@@ -85,7 +78,7 @@ static int min_p_init(void *st, const sl_logits_cfg *c, sl_error *err)
     (void)err;
     filter *f = st;
     f->k = 0;
-    f->p = (float)pick(c->has_min_p, c->min_p, c->defaults, min_p_params, 0.0);
+    f->p = (float)c->min_p;
     f->min_keep = min_keep_of(c);
     return SL_OK;
 }

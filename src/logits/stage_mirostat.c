@@ -33,18 +33,17 @@ typedef struct mirostat {
 } mirostat;
 
 static const sl_logits_param mirostat_params[] = {
-    {"mirostat_tau", SL_LOGITS_PARAM_FLOAT, 5.0, -HUGE_VAL, HUGE_VAL, "--mirostat-ent",
-     "mirostat's target surprise tau (mu starts at 2 tau)", "--mirostat-ent"},
-    {"mirostat_eta", SL_LOGITS_PARAM_FLOAT, 0.1, -HUGE_VAL, HUGE_VAL, "--mirostat-lr",
-     "mirostat's learning rate eta", "--mirostat-lr"},
+    {"mirostat_tau", SL_LOGITS_PARAM_FLOAT, 5.0, -HUGE_VAL, HUGE_VAL, "mirostat_ent",
+     "mirostat's target surprise tau (mu starts at 2 tau)"},
+    {"mirostat_eta", SL_LOGITS_PARAM_FLOAT, 0.1, -HUGE_VAL, HUGE_VAL, "mirostat_lr", "mirostat's learning rate eta"},
 };
 
 static int mirostat_init(void *st, const sl_logits_cfg *c, sl_error *err)
 {
     (void)err;
     mirostat *m = st;
-    m->tau = (float)(c->has_mirostat_tau ? c->mirostat_tau : 5.0);
-    m->eta = (float)(c->has_mirostat_eta ? c->mirostat_eta : 0.1);
+    m->tau = (float)c->mirostat_tau; /* the settings in force: common_params_sampling's where unset */
+    m->eta = (float)c->mirostat_eta;
     m->mu = 2.0f * m->tau;
     m->m = 100;
     return SL_OK;

@@ -23,21 +23,21 @@ typedef struct penalties {
 } penalties;
 
 static const sl_logits_param penalties_params[] = {
-    {"penalty_last_n", SL_LOGITS_PARAM_INT, 64, 0, HUGE_VAL, "--penalty-last-n",
-     "how many of the last accepted tokens are penalised (0: none)", "--repeat-last-n"},
-    {"penalty_repeat", SL_LOGITS_PARAM_FLOAT, 1.0, -HUGE_VAL, HUGE_VAL, "--repetition-penalty",
-     "a seen token's logit / R when > 0, * R otherwise (1: off)", "--repeat-penalty"},
-    {"penalty_freq", SL_LOGITS_PARAM_FLOAT, 0.0, -HUGE_VAL, HUGE_VAL, "--frequency-penalty",
-     "minus F times the token's count in the window", "--frequency-penalty"},
-    {"penalty_present", SL_LOGITS_PARAM_FLOAT, 0.0, -HUGE_VAL, HUGE_VAL, "--presence-penalty",
-     "minus P once for a token seen in the window", "--presence-penalty"},
+    {"penalty_last_n", SL_LOGITS_PARAM_INT, 64, 0, HUGE_VAL, "penalty_last_n",
+     "how many of the last accepted tokens are penalised (0: none)"},
+    {"penalty_repeat", SL_LOGITS_PARAM_FLOAT, 1.0, -HUGE_VAL, HUGE_VAL, "repetition_penalty",
+     "a seen token's logit / R when > 0, * R otherwise (1: off)"},
+    {"penalty_freq", SL_LOGITS_PARAM_FLOAT, 0.0, -HUGE_VAL, HUGE_VAL, "frequency_penalty",
+     "minus F times the token's count in the window"},
+    {"penalty_present", SL_LOGITS_PARAM_FLOAT, 0.0, -HUGE_VAL, HUGE_VAL, "presence_penalty",
+     "minus P once for a token seen in the window"},
 };
 
 static int penalties_init(void *st, const sl_logits_cfg *c, sl_error *err)
 {
     penalties *p = st;
     memset(p, 0, sizeof *p);
-    p->last_n = c->has_last_n ? c->last_n : 64;
+    p->last_n = c->last_n;
     if (p->last_n < 0)
         /* llama_sampler_init_penalties (0.7.0) clamps it to 0, i.e. no penalty, measured through
          * its C API; llama-cli's --repeat-last-n -1 is the context size, resolved before the call */
@@ -46,9 +46,9 @@ static int penalties_init(void *st, const sl_logits_cfg *c, sl_error *err)
                                  "llama_sampler_init_penalties clamps it to 0 (no penalty), and llama-cli's "
                                  "--repeat-last-n -1 means the context size; give that number, or 0",
                                  p->last_n);
-    p->repeat = (float)(c->has_penalty ? c->penalty : 1.0);
-    p->freq = (float)(c->has_freq ? c->freq : 0.0);
-    p->present = (float)(c->has_presence ? c->presence : 0.0);
+    p->repeat = (float)c->penalty;
+    p->freq = (float)c->freq;
+    p->present = (float)c->presence;
     return SL_OK;
 }
 

@@ -5,36 +5,49 @@
  * "temperature" — which with a zero range is llama_sampler_temp_impl
  * (sl_logits_llama_temp, logits/llamacpp.c): logit / temp in float, and at
  * temp <= 0 the first maximum kept, every other logit -inf. Default temp 0.8
- * (common/common.h, 0.7.0) under --defaults, else 1 (a division by 1, skipped).
- * Dynamic temperature (--dynatemp-range) is not modelled. */
+ * (common/common.h, 0.7.0), its parameter's def; at 1 a division by 1, skipped.
+ * Dynamic temperature (range > 0, llama_sampler_temp_ext_apply, read in v0.4.0
+ * and measured on 0.7.0: analysis/golden/current/llamacpp_stages.c): on two or
+ * more candidates, sort and softmax, the float entropy over p > 0 divided by
+ * -logf(1/size), T = max(0, t - range) + 2 range * powf(H, exp), logits / T
+ * (or the first maximum at T <= 0), and p recomputed with exp in double. */
 #include <math.h>
 
 #include "logits/sl_logits.h"
 
 typedef struct temperature {
-    float t;
+    float t, delta, exponent;
 } temperature;
 
 static const sl_logits_param temperature_params[] = {
-    {"temp", SL_LOGITS_PARAM_FLOAT, 0.8, -HUGE_VAL, HUGE_VAL, "--temperature",
-     "logit / T; T <= 0 keeps the first maximum only", "--temp"},
+    {"temp", SL_LOGITS_PARAM_FLOAT, 0.8, -HUGE_VAL, HUGE_VAL, "temperature",
+     "logit / T; T <= 0 keeps the first maximum only"},
+    {"dynatemp_range", SL_LOGITS_PARAM_FLOAT, 0.0, -HUGE_VAL, HUGE_VAL, "dynatemp_range",
+     "dynamic temperature in [T - R, T + R] by the normalised entropy (<= 0: plain T)"},
+    {"dynatemp_exponent", SL_LOGITS_PARAM_FLOAT, 1.0, -HUGE_VAL, HUGE_VAL, "dynatemp_exp",
+     "dynamic temperature: the entropy's exponent"},
 };
 
 static int temperature_init(void *st, const sl_logits_cfg *c, sl_error *err)
 {
     (void)err;
-    ((temperature *)st)->t = (float)(c->has_temperature ? c->temperature : c->defaults ? 0.8 : 1.0);
+    temperature *t = st; /* the settings in force (sl_logits_chain_new_llama resolved them) */
+    t->t = (float)c->temperature;
+    t->delta = (float)c->dyn_range;
+    t->exponent = (float)c->dyn_exp;
     return SL_OK;
 }
 
 static int temperature_active(const void *st)
 {
-    return ((const temperature *)st)->t != 1.0f;
+    const temperature *t = st;
+    return t->t != 1.0f || t->delta > 0.0f;
 }
 
 static const char *temperature_step(const void *st)
 {
-    return ((const temperature *)st)->t <= 0.0f ? "temp (<= 0: first max only)" : "temp";
+    const temperature *t = st;
+    return t->delta > 0.0f ? "temp-ext (dynamic)" : t->t <= 0.0f ? "temp (<= 0: first max only)" : "temp";
 }
 
 /* common_sampler_init (0.7.0) ends in greedy after a last temperature at temp <= 0 (measured:
@@ -46,8 +59,33 @@ static int temperature_ends_greedy(const void *st)
 
 static int temperature_apply(void *st, sl_logits_llama_array *a, sl_error *err)
 {
-    (void)err;
-    sl_logits_llama_temp(a, ((const temperature *)st)->t);
+    const temperature *t = st;
+    if (!(t->delta > 0.0f)) {
+        sl_logits_llama_temp(a, t->t);
+        return SL_OK;
+    }
+    if (a->size <= 1)
+        return SL_OK;
+    const float lo = fmaxf(0.0f, t->t - t->delta), hi = t->t + t->delta;
+    const float max_entropy = -logf(1.0f / (float)a->size);
+    int rc = sl_logits_llama_softmax(a, 1, err);
+    if (rc)
+        return rc;
+    float entropy = 0.0f;
+    for (size_t i = 0; i < a->size; i++)
+        if (a->data[i].p > 0.0f)
+            entropy -= a->data[i].p * logf(a->data[i].p);
+    const float dyn = lo + (hi - lo) * powf(entropy / max_entropy, t->exponent);
+    sl_logits_llama_temp(a, dyn);
+    const double max_l = a->data[0].logit;
+    double sum = 0.0;
+    for (size_t i = 0; i < a->size; i++) {
+        double p = exp(a->data[i].logit - max_l);
+        a->data[i].p = (float)p;
+        sum += p;
+    }
+    for (size_t i = 0; i < a->size; i++)
+        a->data[i].p = (float)(a->data[i].p / sum);
     return SL_OK;
 }
 
@@ -55,7 +93,7 @@ const sl_logits_stage_type sl_logits_stage_temperature = {
     .name = "temperature",
     .label = "temp-ext",
     .letter = 't',
-    .upstream = "llama_sampler_init_temp_ext (range 0), llama_sampler_temp_impl",
+    .upstream = "llama_sampler_init_temp_ext, llama_sampler_temp_ext_apply, llama_sampler_temp_impl",
     .params = temperature_params,
     .n_params = sizeof temperature_params / sizeof *temperature_params,
     .size = sizeof(temperature),

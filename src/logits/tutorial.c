@@ -63,7 +63,7 @@ static int tut_run(const float *lf, const double *ld, size_t V, const sl_logits_
                    sl_logits_result *out, sl_error *err)
 {
     (void)lf;
-    double t = c->has_temperature ? c->temperature : 1.0;
+    double t = c->temperature;
     if (t <= 0 || isnan(t))
         return sl_base_error_set(err, SL_EINVAL, "tutorial: sampling: temperature must be positive (use Greedy for t=0)");
     if (c->has_top_k && c->top_k <= 0)
@@ -143,10 +143,23 @@ done:
     return rc;
 }
 
+/* The tutorial's functions take each setting as a required argument and have no
+ * defaults: a filter not given is not called. Its pipeline always divides by t,
+ * so an unset temperature is 1 (dividing by 1 changes nothing). */
+static const sl_logits_default tut_defaults[] = {
+    {SL_KEY_TEMPERATURE, 0, 1.0, "t = 1 (ApplyTemperature's argument; the tutorial has no default)", NULL, 0},
+    {SL_KEY_TOP_K, 1, 0, "FilterTopK not called", NULL, 0},
+    {SL_KEY_TOP_P, 1, 0, "FilterTopP not called", NULL, 0},
+    {SL_KEY_MIN_P, 1, 0, "FilterMinP not called", NULL, 0},
+    {SL_KEY_COUNT, 0, 0, NULL, NULL, 0},
+};
+
 const sl_logits_pipeline_type sl_logits_pipeline_tutorial_type = {
-    "tutorial",
-    "the tutorial of 003_1857ebf1d0eff5ab.txt: /temperature -> top-k (exactly k) -> top-p (cum >= p) -> min-p "
-    "(p >= minP*max) -> softmax, float64",
-    SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P,
-    tut_run,
+    .name = "tutorial",
+    .summary = "the tutorial of 003_1857ebf1d0eff5ab.txt: /temperature -> top-k (exactly k) -> top-p (cum >= p) -> "
+               "min-p (p >= minP*max) -> softmax, float64",
+    .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P,
+    .run = tut_run,
+    .traits = SL_LOGITS_TRAIT_TOP_P_RENORMED,
+    .defaults = tut_defaults,
 };

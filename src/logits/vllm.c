@@ -29,11 +29,8 @@ static int vllm_run(const float *lf, const double *ld, size_t V, const sl_logits
 {
     (void)ld;
     char num[64];
-    double T = c->has_temperature ? c->temperature : 1.0;
-    double top_p = c->has_top_p ? c->top_p : 1.0;
-    long top_k = c->has_top_k ? c->top_k : 0;
-    double min_p = c->has_min_p ? c->min_p : 0.0;
-    double rep = c->has_penalty ? c->penalty : 1.0;
+    double T = c->temperature, top_p = c->top_p, min_p = c->min_p, rep = c->penalty;
+    long top_k = c->top_k;
     int cpu = sl_logits_cpu_resolve(c->cpu);
     /* SamplingParams._verify_args */
     if (!(T >= 0)) {
@@ -165,11 +162,27 @@ done:
     return rc;
 }
 
+/* vllm/sampling_params.py SamplingParams' field defaults (read at commit
+ * 00388f65, 2026; the same values since 0.8, where top_k was -1, which also means
+ * all tokens): every one leaves its stage off. A model's generation_config.json
+ * reaches them only through the engine's generation_config option (vLLM PR
+ * #11164), which samplab does not read. */
+static const sl_logits_default vllm_defaults[] = {
+    {SL_KEY_TEMPERATURE, 0, 1.0, "temperature = 1.0", NULL, 0},
+    {SL_KEY_TOP_K, 0, 0, "top_k = 0 (0 or -1: all tokens)", NULL, 0},
+    {SL_KEY_TOP_P, 0, 1.0, "top_p = 1.0", NULL, 0},
+    {SL_KEY_MIN_P, 0, 0.0, "min_p = 0.0", NULL, 0},
+    {SL_KEY_PENALTY, 0, 1.0, "repetition_penalty = 1.0", NULL, 0},
+    {SL_KEY_COUNT, 0, 0, NULL, NULL, 0},
+};
+
 const sl_logits_pipeline_type sl_logits_pipeline_vllm_type = {
-    "vllm",
-    "vLLM V1 sampler: repetition penalty (prompt+output) -> greedy if T < 1e-5 -> temperature -> min-p -> top-k "
-    "(ties kept) -> top-p, float32; defaults apply nothing",
-    SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_PENALTY |
-        SL_OPT_DEFAULTS | SL_OPT_CPU,
-    vllm_run,
+    .name = "vllm",
+    .summary = "vLLM V1 sampler: repetition penalty (prompt+output) -> greedy if T < 1e-5 -> temperature -> min-p "
+               "-> top-k (ties kept) -> top-p, float32; unset: every stage off",
+    .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_PENALTY |
+               SL_OPT_CPU,
+    .run = vllm_run,
+    .traits = SL_LOGITS_TRAIT_TOP_P_RENORMED,
+    .defaults = vllm_defaults,
 };

@@ -59,7 +59,8 @@ typedef struct gen_state {
 } gen_state;
 
 /* The settings every framework gets: transformers' defaults said out loud
- * (candle's LogitsProcessor without a temperature is ArgMax). */
+ * (candle's LogitsProcessor without a temperature is ArgMax); what they leave
+ * unset takes each framework's own default, as in `replay --framework all`. */
 static void gen_opts(const sl_report_ctx *ctx, const gen_state *s, const sl_fw_type *ft, int probs, sl_vec *marker,
                      sl_fw_opts *o)
 {
@@ -517,8 +518,9 @@ static int gen_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     for (size_t i = 0, k = 0; i < nok; i++)
         if (!ok[i]->probs_input)
             sl_io_buf_printf(md, "%s%s", k++ ? ", " : "", ok[i]->fw->name);
-    sl_io_buf_printf(md, ") get the recorded\nlogits with top-k %d at T = 1, as `samplab replay --framework all` "
-                         "runs them; those that\nsample given weights (",
+    sl_io_buf_printf(md, ") get the recorded\nlogits with top-k %d at T = 1 and their own defaults for the rest "
+                         "(llama.cpp's top-p 0.95,\nmin-p 0.05), as `samplab replay --framework all` runs them; "
+                         "those that\nsample given weights (",
                      GEN_TOP_K);
     for (size_t i = 0, k = 0; i < nok; i++)
         if (ok[i]->probs_input)

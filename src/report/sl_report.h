@@ -37,6 +37,7 @@ typedef struct sl_report_opts {
     const char *tensor;        /* with logits: the tensor of a .safetensors file, or NULL */
     long row;                  /* with logits: the row, or -1 */
     const char *logits_replay; /* with logits: what the replay commands pass after --logits */
+    const char *logits_opt;    /* with logits: the option that gave it, as its inline list's messages name it */
     size_t n;                  /* draws per cell, 100 to 10^8 */
     uint64_t seed;             /* base seed */
     const char *only;          /* comma-separated section ids, or NULL for all */

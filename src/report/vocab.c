@@ -102,7 +102,7 @@ static int big_open(sl_report_dist *d, const sl_report_opts *o, const char *repl
     sl_vec v;
     int rc;
     if (o->logits) {
-        if ((rc = sl_io_vec_read_as(o->logits, "--logits", o->tensor, o->row, &v, err)))
+        if ((rc = sl_io_vec_read_as(o->logits, o->logits_opt, o->tensor, o->row, &v, err)))
             return rc;
         char desc[4096 + 64];
         snprintf(desc, sizeof desc, "logits read from %s", replay);

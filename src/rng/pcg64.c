@@ -45,7 +45,7 @@ static u128 add128(u128 a, u128 b)
     return r;
 }
 
-static void pcg64_step(sl_rng_pcg64_state *s)
+void sl_rng_pcg64_step(sl_rng_pcg64_state *s)
 {
     u128 st = { s->state_hi, s->state_lo }, m = { PCG64_MULT_HI, PCG64_MULT_LO },
          inc = { s->inc_hi, s->inc_lo };
@@ -60,12 +60,12 @@ void sl_rng_pcg64_srandom(sl_rng_pcg64_state *s, uint64_t initstate_hi, uint64_t
     s->state_hi = s->state_lo = 0;
     s->inc_hi = (initseq_hi << 1) | (initseq_lo >> 63);
     s->inc_lo = (initseq_lo << 1) | 1u;
-    pcg64_step(s);
+    sl_rng_pcg64_step(s);
     u128 st = { s->state_hi, s->state_lo }, add = { initstate_hi, initstate_lo };
     st = add128(st, add);
     s->state_hi = st.hi;
     s->state_lo = st.lo;
-    pcg64_step(s);
+    sl_rng_pcg64_step(s);
 }
 
 void sl_rng_pcg64_seed_seedseq(sl_rng_pcg64_state *s, const sl_rng_seedseq *ss)
@@ -77,7 +77,7 @@ void sl_rng_pcg64_seed_seedseq(sl_rng_pcg64_state *s, const sl_rng_seedseq *ss)
 
 uint64_t sl_rng_pcg64_next(sl_rng_pcg64_state *s)
 {
-    pcg64_step(s);
+    sl_rng_pcg64_step(s);
     uint64_t x = s->state_hi ^ s->state_lo;
     unsigned rot = (unsigned)(s->state_hi >> 58);
     return (x >> rot) | (x << ((64u - rot) & 63u));

@@ -13,6 +13,7 @@ const sl_rng_type *const sl_rng_types[] = {
     &sl_rng_numpy_mt19937_type,
     &sl_rng_chacha12_type,
     &sl_rng_rand_stdrng_type,
+    &sl_rng_go_pcg_type,
     /* one line per further generator */
     NULL
 };

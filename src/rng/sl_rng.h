@@ -122,7 +122,8 @@ void sl_rng_mt19937_type_fill32(void *state, uint32_t *out, size_t n);
 
 float sl_rng_uniform_f32_low24(sl_rng *r);      /* (w & 0xFFFFFF) * 2^-24, 1 word: torch float32 */
 float sl_rng_uniform_f32_high24(sl_rng *r);     /* (w >> 8) * 2^-24, 1 word */
-float sl_rng_uniform_f32_mant23(sl_rng *r);     /* asfloat((w>>9)|0x3f800000) - 1, 1 word: Rust rand f32 */
+float sl_rng_uniform_f32_mant23(sl_rng *r);
+float sl_rng_uniform_f32_hi32_low24(sl_rng *r); /* ((w >> 32) & 0xFFFFFF) * 2^-24, 1 word: Go math/rand/v2 Float32 */     /* asfloat((w>>9)|0x3f800000) - 1, 1 word: Rust rand f32 */
 double sl_rng_uniform_f64_2x32_hifirst_low53(sl_rng *r); /* ((w1<<32|w2) & (2^53-1)) * 2^-53: torch float64 */
 double sl_rng_uniform_f64_2x32_numpy(sl_rng *r);/* ((w1>>5)*2^26 + (w2>>6)) * 2^-53: NumPy legacy, MT 2002 genrand_res53 */
 double sl_rng_uniform_f64_64_high53(uint64_t w);/* (w >> 11) * 2^-53: NumPy PCG64 next_double */
@@ -130,6 +131,11 @@ double sl_rng_uniform_f64_64_high53(uint64_t w);/* (w >> 11) * 2^-53: NumPy PCG6
  * (GCC <= 14) computes it: generate_canonical<double, 53>, two words,
  * (w1 + w2 * 2^32) / 2^64 rounded to double, 1.0 replaced by nextafter(1, 0). */
 double sl_rng_uniform_f64_stdcxx(sl_rng *r);
+/* libstdc++'s std::uniform_real_distribution<float>(0, 1) over a 32-bit engine
+ * as libllama 0.7.0 (Debian sid) has it: generate_canonical<float, 24>, one word,
+ * float(w) / 2^32; a result that rounds to 1 (w >= 0xFFFFFF80) is drawn again
+ * (P0952, GCC 15 and later; measured through llama_sampler_init_xtc). */
+float sl_rng_uniform_f32_stdcxx(sl_rng *r);
 /* The generic 53-bit double the portable draw methods use: one 64-bit word
  * (high 53 bits), or two 32-bit words as genrand_res53 takes them. */
 double sl_rng_uniform_f64(sl_rng *r);
@@ -171,6 +177,9 @@ void sl_rng_pcg64_srandom(sl_rng_pcg64_state *s, uint64_t initstate_hi, uint64_t
 /* default_rng / PCG64(seed) with a SeedSequence: generate_state(4, uint64). */
 void sl_rng_pcg64_seed_seedseq(sl_rng_pcg64_state *s, const sl_rng_seedseq *ss);
 uint64_t sl_rng_pcg64_next(sl_rng_pcg64_state *s);
+/* One step of the 128-bit LCG, state = state * 0x2360ed051fc65da4_4385df649fccf645 + inc
+ * (pcg-c's PCG_DEFAULT_MULTIPLIER_128; Go's math/rand/v2 PCG uses the same). */
+void sl_rng_pcg64_step(sl_rng_pcg64_state *s);
 /* PCG64.advance(delta), delta mod 2^128 (Brown 1994, O(log delta)). */
 void sl_rng_pcg64_advance(sl_rng_pcg64_state *s, uint64_t delta_lo, uint64_t delta_hi);
 
@@ -180,6 +189,19 @@ extern const sl_rng_type sl_rng_pcg64_type;
 /* "numpy-mt19937": np.random.seed(S) (RandomState legacy seeding): S in
  * [0, 2^32) -> init_genrand(S). 32-bit words. */
 extern const sl_rng_type sl_rng_numpy_mt19937_type;
+
+/* ---------------------------------------------------------------- Go's math/rand/v2 PCG (rng/go_pcg.c) */
+
+/* Go's rand.PCG (src/math/rand/v2/pcg.go, unchanged from Go 1.22 to 1.27): the
+ * 128-bit LCG of pcg64 with Go's fixed increment 0x5851f42d4c957f2d_14057b7ef767814f,
+ * stepped first, then DXSM of the new state. NewPCG(seed1, seed2) sets the state
+ * to seed1:seed2 (high:low) as given, with no scrambling. */
+void sl_rng_go_pcg_seed(sl_rng_pcg64_state *s, uint64_t seed1, uint64_t seed2);
+uint64_t sl_rng_go_pcg_next(sl_rng_pcg64_state *s);
+/* "go-pcg": Ollama's sample.NewSampler seeding (v0.6 to v0.25):
+ * rand.NewPCG(S, S ^ 0x9E3779B9) for a seed S < 2^64; --stream Q gives
+ * NewPCG(S, Q) instead. 64-bit words. */
+extern const sl_rng_type sl_rng_go_pcg_type;
 
 /* ---------------------------------------------------------------- ChaCha (rng/chacha12.c) */
 

@@ -4,6 +4,7 @@
  *   low24     torch float32 uniform_real_distribution (ATen TransformationHelper.h uniform_real)
  *   high24    the usual 24-bit float (e.g. numpy's next_float from a 32-bit word)
  *   mant23    Rust rand 0.8 UniformFloat<f32>: bits into [1,2), minus 1 (23 bits)
+ *   hi32_low24  Go math/rand/v2 Rand.Float32: Uint32() = w >> 32, then <<8>>8 keeps its low 24 bits
  *   2x32_hifirst_low53  torch float64: random64() = w1<<32 | w2, low 53 bits
  *   2x32_numpy          genrand_res53 (mt19937ar.c), NumPy legacy random_sample
  *   64_high53           NumPy PCG64 next_double, Rust rand f64
@@ -27,6 +28,11 @@ float sl_rng_uniform_f32_low24(sl_rng *r)
 float sl_rng_uniform_f32_high24(sl_rng *r)
 {
     return (float)((uint32_t)sl_rng_next(r) >> 8) * 0x1p-24f;
+}
+
+float sl_rng_uniform_f32_hi32_low24(sl_rng *r)
+{
+    return (float)((sl_rng_next(r) >> 32) & 0xFFFFFFu) * 0x1p-24f;
 }
 
 float sl_rng_uniform_f32_mant23(sl_rng *r)
@@ -69,6 +75,15 @@ double sl_rng_uniform_f64_stdcxx(sl_rng *r)
     if (ret >= 1.0)
         ret = nextafter(1.0, 0.0);
     return ret;
+}
+
+float sl_rng_uniform_f32_stdcxx(sl_rng *r)
+{
+    for (;;) { /* P0952: a 1 is redrawn, where GCC <= 14 gave nextafterf(1, 0) for the same word */
+        float ret = (float)(uint32_t)sl_rng_next(r) / 4294967296.0f;
+        if (ret < 1.0f)
+            return ret;
+    }
 }
 
 double sl_rng_uniform_f64(sl_rng *r)

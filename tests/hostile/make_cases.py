@@ -597,6 +597,14 @@ args_bad = [
     ('rand panics in Uniform::new "range overflow"', 'draw --framework candle --rand 0.8 --probs 3e38,3e38'),
     ('every weight is zero: WeightedIndex::new returns InsufficientNonZero', 'draw --framework candle --rand 0.10 --probs 0,0'),
     ('every weight is zero: WeightedIndex::new returns AllWeightsZero', 'draw --framework candle --rand 0.8 --probs 0,0'),
+    # ollama: only the 0.24 line is modelled; its seed -1 is random; its NaN-sum error after one word
+    ('samplab: framework ollama: samplab models only --ollama 0.24 so far', 'draw --framework ollama --seed 1 --logits 1,2'),
+    ('samplab compare: framework ollama: samplab models only --ollama 0.24', 'compare --frameworks hf,ollama --logits 1,2'),
+    ('framework ollama --ollama 0.24 needs --seed S', 'replay --framework ollama --ollama 0.24 --logits 1,2'),
+    ("2^64 - 1 is -1, Ollama's random seed", 'draw --framework ollama --ollama 0.24 --seed 18446744073709551615 --logits 1,2'),
+    ('samplab: --ollama takes 0.24, not', 'draw --framework ollama --ollama 0.30 --seed 1 --logits 1,2'),
+    ('"sample: logits sum to NaN, check model output"', 'draw --framework ollama --ollama 0.24 --seed 1 --logits 1,nan'),
+    ('samplab pipeline: --typical is not an option of framework ollama', 'pipeline --framework ollama --ollama 0.24 --logits 1,2 --typical 0.5'),
 ]
 for want, args in args_bad:
     case('args', want, args)

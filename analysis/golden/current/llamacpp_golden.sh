@@ -15,6 +15,10 @@
 #                                        adaptive_p over 100-step generations
 #   OUTDIR/llamacpp_names.txt            llamacpp_names.cpp: which words and letters
 #                                        libllama-common maps to which stage
+#   OUTDIR/llamacpp_stages.txt           llamacpp_stages.c: xtc, top_n_sigma, temp_ext
+#                                        (dynamic temperature) and logit_bias, alone, in
+#                                        orders and in the default chain, 100-step runs;
+#                                        XTC's draws read from its decisions
 # The programs are compiled in the chroot with its gcc against libllama
 # (pkg-config llama ggml, or llama.pc read directly where the chroot has no
 # pkg-config, plus libllama-common for the build number); the
@@ -34,7 +38,7 @@ work=$(mktemp -d "$chroot_dir/tmp/samplab-llama.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 inner=${work#"$chroot_dir"}  # the same folder as the chroot sees it
 cp "$here/llamacpp_chain.c" "$here/llamacpp_generate.c" "$here/llamacpp_probe.h" \
-  "$here/llamacpp_names.cpp" "$here/make_tiny_gguf.py" "$here/llamacpp_mirostat.c" \
+  "$here/llamacpp_names.cpp" "$here/llamacpp_stages.c" "$here/make_tiny_gguf.py" "$here/llamacpp_mirostat.c" \
   "$here/../../../tests/golden_gen.h" "$work/"
 in_chroot() { chroot "$chroot_dir" sh -c "cd $inner && $1"; }
 
@@ -52,6 +56,7 @@ fi
 F="-std=c11 -O2 -Wall -Wextra -Werror -DLLAMA_PKG_VERSION=\"$V\""
 gcc $F -o chain llamacpp_chain.c $L -lllama-common -lm
 gcc $F -o generate llamacpp_generate.c $L -lllama-common -lm
+gcc $F -o stages llamacpp_stages.c $L -lllama-common -lm
 gcc $F -o mirostat llamacpp_mirostat.c $L -lllama-common -lm
 g++ -std=c++17 -O2 -Wall -Wextra -Werror -DLLAMA_PKG_VERSION=\"$V\" -o names llamacpp_names.cpp -lllama-common
 EOF_BUILD
@@ -138,6 +143,16 @@ in_chroot './names penalties top_k top_p min_p typ_p temperature dry xtc infill 
   sed 1d "$work/names.txt"
 } > "$out/llamacpp_names.txt.tmp"
 mv "$out/llamacpp_names.txt.tmp" "$out/llamacpp_names.txt"
+
+# the XTC streams: seeds whose MT19937 stream holds a word >= 0xFFFFFF80 at draw 134, 35, 174
+# (found by a search over seeds), where libstdc++'s float canonical rounds to 1
+in_chroot './stages 100 371965 120 30 508205 20 30 523231 160 30 > stages.txt'
+{
+  sed -n 1p "$work/stages.txt"
+  echo "# debian sid packages: ${pkgs%, }; cpu: $cpu"
+  sed 1d "$work/stages.txt"
+} > "$out/llamacpp_stages.txt.tmp"
+mv "$out/llamacpp_stages.txt.tmp" "$out/llamacpp_stages.txt"
 
 in_chroot './mirostat > mirostat.txt'
 {

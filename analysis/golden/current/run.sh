@@ -13,6 +13,8 @@ py() { sh "$here/chroot_py.sh" "$chroot_dir" "$out" "$@"; }
 # One line per generator:
 # llama.cpp 0.7.0 (libllama C API): llamacpp_chain.txt, llamacpp_generate.txt + _logits.npy
 sh "$here/llamacpp_golden.sh" "$chroot_dir" "$out"
+# llama.cpp 0.7.0's defaults as llama-completion prints them (sampler params, chain): llamacpp_defaults.txt
+sh "$here/llamacpp_defaults.sh" "$chroot_dir" "$out"
 # Rust rand 0.10.3 and 0.8.8 (offline cargo): rand_{raw,wi,select,candle,fuzz,sub}_{0.10.3,0.8.8}.txt,
 # exact_rand_{0.10.3,0.8.8}.txt, candle_generate_0.10.3.txt
 sh "$here/rand_golden.sh" "$chroot_dir" "$out"
@@ -28,6 +30,8 @@ py avx512 hf_pipeline.py @/hf_pipeline_avx512.txt
 # transformers 5.12.1 generate() on small random Llama models: hf_generate.txt + .safetensors, _avx512
 py avx2 hf_generate.py @
 py avx512 hf_generate.py @ hf_generate_avx512
+# transformers 5.12.1 generate() with settings left unset (its defaults, a model's generation_config): hf_defaults.txt
+py avx2 hf_defaults.py @
 # torch float32 log (SLEEF logf_u10), log_softmax and TypicalLogitsWarper per kernel: torch_log.txt, _avx512.txt
 py avx2 torch_log.py @/torch_log.txt
 py avx512 torch_log.py @/torch_log_avx512.txt
@@ -44,3 +48,10 @@ py default exact_torch2.py @/exact_torch2.txt
 py default npy_headers.py @/npy_headers.txt
 # safetensors 0.8.0 deserialize on 2,082 probe files: safetensors_headers.txt
 py default safetensors_headers.py @/safetensors_headers.txt
+# Ollama v0.24.0's Go sampler (sample/ copied from OLLAMA_GIT, a clone of github.com/ollama/ollama,
+# into the chroot at run time) with the chroot's golang-go: ollama_0.24.tsv, ollama_exp.tsv, ollama_pcg.tsv
+if [ -n "${OLLAMA_GIT:-}" ]; then
+    sh "$here/ollama_golden.sh" "$chroot_dir" "$OLLAMA_GIT" "$out"
+else
+    echo "run.sh: OLLAMA_GIT not set: ollama_0.24.tsv and ollama_pcg.tsv kept as they are" >&2
+fi
