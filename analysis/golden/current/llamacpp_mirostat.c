@@ -28,6 +28,7 @@
 
 #include <llama.h>
 
+#define GG_NO_SAMPLAB   /* its generator only: no samplab header beside the real library */
 #include "golden_gen.h" /* tests/golden_gen.h, copied beside it by llamacpp_golden.sh */
 
 #ifndef LLAMA_PKG_VERSION
