@@ -375,3 +375,63 @@ Test(llamacpp_mirostat, chain_rules_and_clone)
     sl_logits_chain_free(fresh);
     sl_rng_release(&r);
 }
+
+static size_t need_fixed(const float *p, size_t n, void *ctx)
+{
+    (void)p, (void)n;
+    return *(const size_t *)ctx;
+}
+
+/* sl_logits_llama_softmax_top (mirostat's sorted softmax that sorts only the buckets it needs)
+ * leaves the top n exactly as the full sort (sl_logits_llama_softmax, checked against libllama
+ * above) does: ids, logit and p bits, for unique logits (one bucket selected by a heap) and for
+ * ties, -0.0 / 0.0, -inf and logits piled into the top and bottom buckets (each bucket sorted
+ * as libstdc++ sorts it, the lowest heap-sorted). */
+Test(llamacpp_mirostat, softmax_top_is_the_full_sort)
+{
+    static const size_t Vs[] = {129, 300, 5000, 151936};
+    sl_error err;
+    size_t cases = 0, differ = 0;
+    for (size_t vi = 0; vi < sizeof Vs / sizeof *Vs; vi++) {
+        size_t V = Vs[vi];
+        float *x = malloc(V * sizeof *x);
+        sl_logits_cand *c1 = malloc(V * sizeof *c1), *c2 = malloc(V * sizeof *c2);
+        cr_assert(x && c1 && c2);
+        for (int kind = 0; kind < 5; kind++) {
+            gg_fill_logits(77 + (uint64_t)kind, V, x);
+            for (size_t i = 0; i < V; i++) {
+                if (kind == 1)
+                    x[i] = roundf(x[i]); /* many ties */
+                else if (kind == 2 && i % 7 == 3)
+                    x[i] = -INFINITY;
+                else if (kind == 3)
+                    x[i] = i % 5 == 0 ? (i % 10 ? 0.0f : -0.0f) : x[i] * 3.0f; /* signed zeros; full end buckets */
+                else if (kind == 4)
+                    x[i] = x[i] * 0.05f + 9.9f; /* nearly all in the top bucket */
+            }
+            const size_t ns[] = {1, 2, 37, 128, 1000, V / 2, V - 1, V};
+            for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
+                size_t n = ns[k] > V ? V : ns[k];
+                for (size_t i = 0; i < V; i++)
+                    c1[i] = c2[i] = (sl_logits_cand){(long)i, x[i] / 0.8f, 0.0f};
+                sl_logits_llama_array full = {c1, V, 0}, top = {c2, V, 0};
+                cr_assert_eq(sl_logits_llama_softmax(&full, 1, &err), 0);
+                cr_assert_eq(sl_logits_llama_softmax_top(&top, need_fixed, &n, &err), 0);
+                cr_assert_eq(top.size, n);
+                cr_assert(top.sorted);
+                int bad = 0;
+                for (size_t i = 0; i < n; i++)
+                    bad |= c1[i].id != c2[i].id || memcmp(&c1[i].logit, &c2[i].logit, sizeof(float)) ||
+                           memcmp(&c1[i].p, &c2[i].p, sizeof(float));
+                if (bad)
+                    cr_log_info("V %zu kind %d n %zu: the top differs from the full sort", V, kind, n);
+                differ += (size_t)bad;
+                cases++;
+            }
+        }
+        free(x);
+        free(c1);
+        free(c2);
+    }
+    cr_assert_eq(differ, 0, "%zu of %zu cases differ", differ, cases);
+}

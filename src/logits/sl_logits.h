@@ -436,6 +436,17 @@ typedef struct sl_logits_llama_array {
  * with err filled (then the array is unusable: a different sort would order
  * tied logits differently, so there is no fallback). */
 int sl_logits_llama_softmax(sl_logits_llama_array *a, int do_sort, sl_error *err);
+/* Its arithmetic without the sort over n logits at l into p (strides in bytes: a candidate
+ * array's fields, or plain float arrays); sorted: l[0] is taken as the maximum, as there. */
+void sl_logits_llama_softmax_f32(const float *l, size_t ls, float *p, size_t ps, size_t n, int sorted);
+/* sl_logits_llama_softmax(a, 1) for a caller that reads only the top of the sorted array
+ * (mirostat's cut): need(p, size, ctx) sees the probabilities in sorted order and returns
+ * how many leading candidates it keeps; a then holds exactly those (clamped to 1 .. size),
+ * id, logit and p as the full sort leaves them, libstdc++'s tie order included, but only
+ * the 128-logit buckets that hold them are sorted (the sum over all takes the sorted
+ * values from a radix sort: equal logits add equal terms, whatever their order). */
+int sl_logits_llama_softmax_top(sl_logits_llama_array *a, size_t (*need)(const float *p, size_t n, void *ctx),
+                                void *ctx, sl_error *err);
 void sl_logits_llama_penalties(sl_logits_llama_array *a, const long *ctx, size_t ctx_n, long last_n,
                                float repeat, float freq, float present);
 int sl_logits_llama_top_k(sl_logits_llama_array *a, long k, sl_error *err);

@@ -32,7 +32,8 @@ typedef struct adaptive_p {
     float weighted_sum, total_weight;
     long pending_id;   /* -1: none (LLAMA_TOKEN_NULL) */
     size_t pending_idx;
-    float *orig;       /* the probabilities before the transform, in array order */
+    float *orig;       /* the probabilities before the transform, in array order (then 2 cap floats of
+                        * select's scratch) */
     double *cp;        /* the discrete draw's running sums */
     size_t cap;
 } adaptive_p;
@@ -102,7 +103,7 @@ static int adaptive_p_clone(void *dst, const void *src, sl_error *err)
     d->cp = NULL;
     d->cap = 0;
     if (s->cap) {
-        d->orig = malloc(s->cap * sizeof *d->orig);
+        d->orig = malloc(3 * s->cap * sizeof *d->orig); /* orig, then select's logits and probabilities */
         d->cp = malloc(s->cap * sizeof *d->cp);
         if (!d->orig || !d->cp) {
             free(d->orig);
@@ -122,46 +123,56 @@ static void adaptive_p_free(void *st)
     free(s->cp);
 }
 
+/* The candidates' logits and probabilities are worked on as two float arrays (a quarter of
+ * the candidate array's bytes, which at V = 151,936 no longer fit the cache: each pass over
+ * them cost as much as the arithmetic), and written back once; the arithmetic, its order
+ * and its results are llama.cpp's. */
 static int adaptive_p_select(void *st, sl_logits_llama_array *a, sl_rng *rng, size_t *idx, sl_error *err)
 {
     adaptive_p *s = st;
-    if (a->size > s->cap) {
-        float *o = realloc(s->orig, a->size * sizeof *o);
+    size_t n = a->size;
+    *idx = 0;
+    if (!n)
+        return SL_OK;
+    if (n > s->cap) {
+        float *o = realloc(s->orig, 3 * n * sizeof *o);
         if (o)
             s->orig = o;
-        double *cp = o ? realloc(s->cp, a->size * sizeof *cp) : NULL;
+        double *cp = o ? realloc(s->cp, n * sizeof *cp) : NULL;
         if (!cp)
-            return sl_base_error_set(err, SL_ENOMEM, "llamacpp: adaptive_p: out of memory for %zu candidates",
-                                     a->size);
+            return sl_base_error_set(err, SL_ENOMEM, "llamacpp: adaptive_p: out of memory for %zu candidates", n);
         s->cp = cp;
-        s->cap = a->size;
+        s->cap = n;
     }
-    int rc = sl_logits_llama_softmax(a, 0, err);
-    if (rc)
-        return rc;
-    *idx = 0;
-    if (s->target < 0.0f) {
-        if (rng)
-            *idx = sl_draw_stdcxx_discrete(&a->data[0].p, sizeof *a->data, a->size, s->cp, rng);
+    float *l = s->orig + s->cap, *p = l + s->cap; /* logits, probabilities */
+    for (size_t i = 0; i < n; i++)
+        l[i] = a->data[i].logit;
+    sl_logits_llama_softmax_f32(l, sizeof *l, p, sizeof *p, n, a->sorted); /* softmax_impl(cur_p, false) */
+    if (s->target >= 0.0f) {
+        memcpy(s->orig, p, n * sizeof *p);
+        float target = clampf(s->target, 0.0f, 1.0f);
+        float adapted = clampf(s->total_weight == 0.0f ? target : 2.0f * target - (s->weighted_sum / s->total_weight),
+                               0.0f, 1.0f);
+        const float inv_width = 1.0f / 0.3f;
+        for (size_t i = 0; i < n; i++) {
+            if (l[i] == -INFINITY)
+                continue;
+            float d = fabsf((p[i] - adapted) * inv_width);
+            l[i] = 5.0f - 10.0f * d * d / (1.0f + d);
+        }
+        sl_logits_llama_softmax_f32(l, sizeof *l, p, sizeof *p, n, a->sorted);
+    }
+    for (size_t i = 0; i < n; i++) {
+        a->data[i].logit = l[i];
+        a->data[i].p = p[i];
+    }
+    if (!rng) /* the distribution only */
         return SL_OK;
+    *idx = sl_draw_stdcxx_discrete(p, sizeof *p, n, s->cp, rng);
+    if (s->target >= 0.0f) {
+        s->pending_id = a->data[*idx].id;
+        s->pending_idx = *idx;
     }
-    for (size_t i = 0; i < a->size; i++)
-        s->orig[i] = a->data[i].p;
-    float target = clampf(s->target, 0.0f, 1.0f);
-    float adapted =
-        clampf(s->total_weight == 0.0f ? target : 2.0f * target - (s->weighted_sum / s->total_weight), 0.0f, 1.0f);
-    const float inv_width = 1.0f / 0.3f;
-    for (size_t i = 0; i < a->size; i++) {
-        if (a->data[i].logit == -INFINITY)
-            continue;
-        float d = fabsf((a->data[i].p - adapted) * inv_width);
-        a->data[i].logit = 5.0f - 10.0f * d * d / (1.0f + d);
-    }
-    if ((rc = sl_logits_llama_softmax(a, 0, err)) || !rng) /* no rng: the distribution only */
-        return rc;
-    *idx = sl_draw_stdcxx_discrete(&a->data[0].p, sizeof *a->data, a->size, s->cp, rng);
-    s->pending_id = a->data[*idx].id;
-    s->pending_idx = *idx;
     return SL_OK;
 }
 

@@ -112,40 +112,56 @@ static int trunc_int(float k)
     return k >= -2147483648.0f && k < 2147483648.0f ? (int)k : INT_MIN;
 }
 
-static int mirostat_select(void *st, sl_logits_llama_array *a, sl_rng *rng, size_t *idx, sl_error *err)
+typedef struct v1_cut {
+    const mirostat *m;
+    float n_vocab;
+} v1_cut;
+
+/* v1's k from the sorted probabilities p[0..n): Zipf's s_hat over the top m, then top-k of max(int(k), 1) */
+static size_t mirostat_v1_need(const float *p, size_t n, void *ctx)
 {
-    mirostat *m = st;
-    float n_vocab = (float)a->size; /* the chain before it (temperature) keeps all V candidates */
-    int rc = sl_logits_llama_softmax(a, 1, err);
-    if (rc)
-        return rc;
+    const v1_cut *c = ctx;
     float sum_ti_bi = 0.0f, sum_ti_sq = 0.0f;
-    for (size_t i = 0; i < (size_t)(m->m - 1) && i < a->size - 1; i++) {
+    for (size_t i = 0; i < (size_t)(c->m->m - 1) && i < n - 1; i++) {
         float t_i = logf((float)(i + 2) / (float)(i + 1));
-        float b_i = logf(a->data[i].p / a->data[i + 1].p);
+        float b_i = logf(p[i] / p[i + 1]);
         sum_ti_bi += t_i * b_i;
         sum_ti_sq += t_i * t_i;
     }
     float s_hat = sum_ti_bi / sum_ti_sq;
     float epsilon_hat = s_hat - 1;
-    float k = powf((epsilon_hat * powf(2, m->mu)) / (1 - powf(n_vocab, -epsilon_hat)), 1 / s_hat);
+    float k = powf((epsilon_hat * powf(2, c->m->mu)) / (1 - powf(c->n_vocab, -epsilon_hat)), 1 / s_hat);
     int ki = trunc_int(k);
-    if ((rc = sl_logits_llama_top_k(a, ki > 1 ? ki : 1, err)) || (rc = sl_logits_llama_softmax(a, 1, err)))
+    return ki > 1 ? (size_t)ki : 1;
+}
+
+/* the sorted softmax, then top-k (the array is sorted: a cut) and softmax again; only the top k
+ * are sorted (sl_logits_llama_softmax_top), which leaves them as llama.cpp's full sort does */
+static int mirostat_select(void *st, sl_logits_llama_array *a, sl_rng *rng, size_t *idx, sl_error *err)
+{
+    mirostat *m = st;
+    v1_cut c = {m, (float)a->size}; /* n_vocab: the chain before it (temperature) keeps all V candidates */
+    int rc = sl_logits_llama_softmax_top(a, mirostat_v1_need, &c, err);
+    if (rc || (rc = sl_logits_llama_softmax(a, 1, err)))
         return rc;
     return mirostat_draw(m, a, rng, idx, err);
+}
+
+/* v2's cut: the candidates before the first whose surprise -log2f(p) exceeds mu */
+static size_t mirostat_v2_need(const float *p, size_t n, void *ctx)
+{
+    float mu = ((const mirostat *)ctx)->mu;
+    size_t k = 0;
+    while (k < n && !(-log2f(p[k]) > mu))
+        k++;
+    return k ? k : 1;
 }
 
 static int mirostat_v2_select(void *st, sl_logits_llama_array *a, sl_rng *rng, size_t *idx, sl_error *err)
 {
     mirostat *m = st;
-    int rc = sl_logits_llama_softmax(a, 1, err);
-    if (rc)
-        return rc;
-    size_t n = 0;
-    while (n < a->size && !(-log2f(a->data[n].p) > m->mu))
-        n++;
-    a->size = n ? n : 1;
-    if ((rc = sl_logits_llama_softmax(a, 1, err)))
+    int rc = sl_logits_llama_softmax_top(a, mirostat_v2_need, m, err);
+    if (rc || (rc = sl_logits_llama_softmax(a, 1, err)))
         return rc;
     return mirostat_draw(m, a, rng, idx, err);
 }
