@@ -645,7 +645,7 @@ Test(replay_orders, refusals_one_line)
         {"--samplers 'top_k;dry'", "'dry' (stage 2) is llama.cpp's DRY sampler (llama_sampler_init_dry): not modelled"},
         {"--samplers 'xtc;dry'", "'dry' (stage 2) is llama.cpp's DRY sampler"},
         {"--sampling-seq sd", "'d' (stage 2) is llama.cpp's DRY sampler"},
-        {"--samplers adaptive_p", "not modelled by samplab"},
+        {"--samplers adaptive_p --mirostat 2", "--samplers with --mirostat 2: llama.cpp ignores it"},
         {"--samplers infill", "not modelled by samplab"},
         {"--samplers mirostat", "--mirostat 1|2"},
         {"--samplers 'top_k;;top_p'", "stage 2 is empty"},
