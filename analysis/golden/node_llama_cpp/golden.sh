@@ -1,0 +1,46 @@
+#!/bin/sh
+# Golden generations of node-llama-cpp 3.21.1 itself, on this Debian 12 machine
+# with its prebuilt Linux x64 binaries (getLlama({gpu: false, build: "never"})):
+#   OUTDIR/generations.txt  generate.mjs: each run's options as node-llama-cpp
+#                           spells them, the prompt ids and the generated ids;
+#                           then logits.c's `rows` and `argmax` records
+#   OUTDIR/logits.npy       logits.c: float32 [T, V], the logits of each step,
+#                           teacher forced through the same libllama.v0.4.0.so
+# The model is analysis/golden/current/make_tiny_gguf.py's tiny random GGUF,
+# written with the gguf-py of the llama.cpp source the package bundles.
+# NLCDIR: a folder outside the repository where node-llama-cpp@3.21.1 is (or
+# is then) installed from the npm registry and its llama/gitRelease.bundle cloned.
+# Usage: sh analysis/golden/node_llama_cpp/golden.sh NLCDIR OUTDIR
+set -eu
+nlc=${1:?usage: golden.sh NLCDIR OUTDIR}
+out=${2:?usage: golden.sh NLCDIR OUTDIR}
+mkdir -p "$nlc" "$out"
+nlc=$(cd "$nlc" && pwd)
+out=$(cd "$out" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+pkg=$nlc/node_modules/node-llama-cpp
+if [ ! -d "$pkg" ]; then
+  (cd "$nlc" && { [ -f package.json ] || npm init -y >/dev/null; } && npm i -E node-llama-cpp@3.21.1 >/dev/null 2>&1)
+fi
+[ -d "$nlc/llama.cpp" ] || git -c advice.detachedHead=false clone -q "$pkg/llama/gitRelease.bundle" "$nlc/llama.cpp"
+bins=$nlc/node_modules/@node-llama-cpp/linux-x64/bins/linux-x64
+src=$nlc/llama.cpp
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp "$here/generate.mjs" "$here/logits.c" "$work/"
+ln -s "$nlc/node_modules" "$work/node_modules"
+PYTHONPATH=$src/gguf-py /usr/bin/python3 "$here/../current/make_tiny_gguf.py" "$work/tiny.gguf"
+(cd "$work" && gcc -std=c11 -O2 -Wall -Wextra -Werror -I"$src/include" -I"$src/ggml/include" -o logits logits.c \
+  -L"$bins" -Wl,-rpath,"$bins" -l:libllama.v0.4.0.so -l:libggml.v0.4.0.so -lggml-base)
+(cd "$work" && node generate.mjs tiny.gguf > gen.txt)
+(cd "$work" && GGML_BACKEND_DIR=$bins ./logits tiny.gguf gen.txt logits.npy > rows.txt)
+built=$(strings "$bins/libllama.v0.4.0.so" | grep -m1 '^GCC: ' || true)
+cpu=$(grep -m1 '^model name' /proc/cpuinfo | sed 's/^[^:]*: *//')
+{
+  sed -n 1p "$work/gen.txt"
+  echo "# prebuilt libllama.v0.4.0.so ($built; $(cat "$bins/_nlcBuildMetadata.json")); bundled llama.cpp commit $(git -C "$src" log -1 --format=%h); logits.c: $(gcc --version | head -n 1); tiny.gguf sha256 $(sha256sum "$work/tiny.gguf" | cut -d' ' -f1); cpu: $cpu"
+  sed 1d "$work/gen.txt"
+  cat "$work/rows.txt"
+} > "$out/generations.tmp"
+mv "$out/generations.tmp" "$out/generations.txt"
+mv "$work/logits.npy" "$out/logits.npy"
