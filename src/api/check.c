@@ -623,7 +623,7 @@ char *sl_api_check_result_json(const sl_api_check_result *r)
     /* the settings in force, where a pipeline ran, and llama.cpp's stage order */
     const sl_logits_cfg *given = r->g.logits_input && r->g.ft->pipeline ? &r->g.fo.cfg : NULL;
     char buf[SL_LOGITS_ORDER_TEXT];
-    const char *samplers = sl_api_samplers(r->g.ft->accepts, &r->g.fo.cfg, buf, sizeof buf);
+    const char *samplers = sl_api_samplers(r->g.ft->pipeline, r->g.ft->accepts, &r->g.fo.cfg, buf, sizeof buf);
     if (r->seeded)
         return sl_api_check_seeded_json(r->g.ft, r->g.steps.t, r->obs, &r->d, samplers, given);
     return sl_api_check_log_json(r->g.ft, r->obs, &r->log, samplers, given);

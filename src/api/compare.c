@@ -455,8 +455,8 @@ static int cmp_choose(const sl_api_settings *s, sl_api_compare_result *r, sl_err
     for (size_t i = 0; sl_logits_pipeline_types[i] && r->nfw < CMP_MAX; i++) {
         const sl_logits_pipeline_type *t = sl_logits_pipeline_types[i];
         unsigned bit = 0;
-        if ((t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT) && !s->ollama)
-            continue; /* only when asked for: --ollama 0.24 */
+        if (((t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT) && !s->ollama) || (t->traits & SL_LOGITS_TRAIT_NAMED_ONLY))
+            continue; /* only when asked for: --ollama 0.24, --frameworks NAME,... */
         if (sl_api_refused_bit(&q, 1, t->accepts | ~CMP_SETTINGS, &bit)) {
             /* the output names the setting as a whole: "--repetition-penalty/--context" */
             sl_api_compare_skip *k = &r->skip[r->nskip++];

@@ -106,7 +106,7 @@ static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_setting
         r->given.context = NULL;
         r->given.context_n = 0;
     }
-    r->samplers = sl_api_samplers(ft->accepts, &fo.cfg, r->samplers_buf, sizeof r->samplers_buf);
+    r->samplers = sl_api_samplers(ft->pipeline, ft->accepts, &fo.cfg, r->samplers_buf, sizeof r->samplers_buf);
     return SL_OK;
 }
 

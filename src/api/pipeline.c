@@ -112,7 +112,7 @@ int sl_api_pipeline_run(const sl_api_src *src, const sl_api_settings *s, sl_api_
         r->given = cfg;
         r->given.context = NULL;
         r->given.context_n = 0;
-        r->samplers = sl_api_samplers(t->accepts, &cfg, r->samplers_buf, sizeof r->samplers_buf);
+        r->samplers = sl_api_samplers(t, t->accepts, &cfg, r->samplers_buf, sizeof r->samplers_buf);
         r->note = t->note ? t->note(&cfg) : NULL;
     }
     free((long *)cfg.context);

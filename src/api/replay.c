@@ -162,7 +162,7 @@ static int run_one(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps
     r->kept = malloc((T ? T : 1) * sizeof *r->kept);
     if (!r->tokens || !r->words || !r->kept)
         return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu steps", ft->name, T);
-    r->samplers = sl_api_samplers(ft->accepts, &fo->cfg, r->samplers_buf, sizeof r->samplers_buf);
+    r->samplers = sl_api_samplers(ft->pipeline, ft->accepts, &fo->cfg, r->samplers_buf, sizeof r->samplers_buf);
     return sl_api_gen_replay(ft, fo, m, r->tokens, r->words, r->kept, &r->rng_name, err);
 }
 

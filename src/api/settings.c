@@ -210,9 +210,23 @@ int sl_api_seed(const sl_api_settings *s, int with_stream, sl_seed *out, sl_erro
     return SL_OK;
 }
 
-const char *sl_api_samplers(unsigned accepts, const sl_logits_cfg *cfg, char *buf, size_t len)
+const char *sl_api_samplers(const sl_logits_pipeline_type *t, unsigned accepts, const sl_logits_cfg *cfg, char *buf,
+                            size_t len)
 {
-    return accepts & SL_OPT_ORDER ? sl_logits_llama_order_text(cfg, buf, len) : NULL;
+    if (!(accepts & SL_OPT_ORDER))
+        return NULL;
+    if (t != &sl_logits_pipeline_nlc_type)
+        return sl_logits_llama_order_text(cfg, buf, len);
+    /* node-llama-cpp builds its own chain from its settings (greedy at temperature <= 0) */
+    sl_logits_cfg c;
+    int greedy;
+    sl_error e;
+    if (sl_logits_nlc_cfg(cfg, &c, &greedy, &e))
+        return NULL;
+    size_t o = strlen(sl_logits_llama_order_text(&c, buf, len));
+    if (o < len)
+        snprintf(buf + o, len - o, ";%s", greedy ? "greedy" : "dist");
+    return buf;
 }
 
 int sl_api_fw_dtype(const char *cmd, const char *dtype, sl_fw_opts *fo, sl_error *err)

@@ -266,8 +266,9 @@ int sl_api_lib_error_in(sl_error *err, const char *source, int rc);
 int sl_api_seed(const sl_api_settings *s, int with_stream, sl_seed *out, sl_error *err);
 /* The llama.cpp stage order in force ("penalties;top_k;..." as --samplers names it) into buf for a
  * framework or pipeline that takes one (accepts has SL_OPT_ORDER); NULL for the others. What
- * --json prints as "samplers". */
-const char *sl_api_samplers(unsigned accepts, const sl_logits_cfg *cfg, char *buf, size_t len);
+ * --json prints as "samplers". Pipeline t: node-llama-cpp's is the chain it builds, then dist or greedy. */
+const char *sl_api_samplers(const sl_logits_pipeline_type *t, unsigned accepts, const sl_logits_cfg *cfg, char *buf,
+                            size_t len);
 /* The framework settings of s (no vector, no context) for command cmd. */
 int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl_error *err);
 /* Token ids from SRC, each in 0..V-1 (`what` names them: "context", "token"); an

@@ -76,6 +76,31 @@ typedef struct llama_state {
     int greedy;               /* common_sampler at T <= 0 after a last temperature stage (0.7.0): greedy, no draw */
 } llama_state;
 
+/* Opens the chain of cfg (the framework's settings in force) for release line code; greedy 1:
+ * it ends in greedy whatever its last stage (node-llama-cpp at temperature <= 0). */
+static int llama_session(sl_fw_session *s, const sl_logits_cfg *in, int code, int greedy, sl_error *err)
+{
+    llama_state *st = calloc(1, sizeof *st);
+    if (!(s->state = st))
+        return sl_base_error_set(err, SL_ENOMEM, "llamacpp: out of memory");
+    st->dist = sl_draw_llama_dist_type;
+    st->dist.param = !(code & LLAMA_LONE_DRAW) ? &sl_draw_llama_pr15704
+                     : (code & LLAMA_GCC14)   ? &sl_draw_llama_0_4_0
+                                              : &sl_draw_llama_0_7_0;
+    sl_logits_cfg cfg = *in; /* XTC's mt19937 takes the chain's seed, as common_sampler_init passes params.seed */
+    cfg.has_seed = 1;
+    cfg.seed = (uint32_t)s->o.seed.lo;
+    cfg.stdcxx = (code & LLAMA_GCC14) ? SL_STDCXX_CLAMP : SL_STDCXX_REDRAW;
+    int rc = sl_logits_chain_new_llama(&cfg, &st->chain, err);
+    for (size_t i = 0; !rc && i < s->hist_n; i++) /* the context, as common_sampler_accept takes a prompt */
+        rc = sl_logits_chain_accept(st->chain, s->hist[i], err);
+    if (rc)
+        return rc;
+    /* 0.7.0: greedy after a last temperature stage at temp <= 0; pr15704 ran dist there too */
+    st->greedy = greedy || ((code & LLAMA_GREEDY_T0) && sl_logits_chain_ends_greedy(st->chain));
+    return SL_OK;
+}
+
 static int llamacpp_open(sl_fw_session *s, sl_error *err)
 {
     const sl_fw_opts *o = &s->o;
@@ -89,26 +114,30 @@ static int llamacpp_open(sl_fw_session *s, sl_error *err)
                                  "framework llamacpp: seed must be below 4294967295 (a uint32_t; 0xFFFFFFFF is "
                                  "LLAMA_DEFAULT_SEED, which llama.cpp replaces by a random seed: read the one it used "
                                  "with llama_sampler_get_seed(chain), printed as 'sampler seed: N', and give that)");
-    llama_state *st = calloc(1, sizeof *st);
-    if (!(s->state = st))
-        return sl_base_error_set(err, SL_ENOMEM, "llamacpp: out of memory");
-    st->dist = sl_draw_llama_dist_type;
-    int code = s->variant->code;
-    st->dist.param = !(code & LLAMA_LONE_DRAW) ? &sl_draw_llama_pr15704
-                     : (code & LLAMA_GCC14)   ? &sl_draw_llama_0_4_0
-                                              : &sl_draw_llama_0_7_0;
-    sl_logits_cfg cfg = s->o.cfg; /* XTC's mt19937 takes the chain's seed, as common_sampler_init passes params.seed */
-    cfg.has_seed = 1;
-    cfg.seed = (uint32_t)o->seed.lo;
-    cfg.stdcxx = (code & LLAMA_GCC14) ? SL_STDCXX_CLAMP : SL_STDCXX_REDRAW;
-    int rc = sl_logits_chain_new_llama(&cfg, &st->chain, err);
-    for (size_t i = 0; !rc && i < s->hist_n; i++) /* the context, as common_sampler_accept takes a prompt */
-        rc = sl_logits_chain_accept(st->chain, s->hist[i], err);
-    if (rc)
-        return rc;
-    /* 0.7.0: greedy after a last temperature stage at temp <= 0; pr15704 ran dist there too */
-    st->greedy = (code & LLAMA_GREEDY_T0) && sl_logits_chain_ends_greedy(st->chain);
-    return SL_OK;
+    return llama_session(s, &o->cfg, s->variant->code, 0, err);
+}
+
+/* node-llama-cpp 3.21.1: its chain (logits/node_llama_cpp.c) over its prebuilt
+ * libllama.v0.4.0.so, the 0.4.0 line (GCC 11.4's libstdc++). The seed is
+ * Math.max(0, Math.floor(seed)) taken by the addon as a uint32 (ToUint32);
+ * left out, it is Math.floor(Date.now() / 1000), read again at every token:
+ * when the second changes mid-generation the addon seeds a new dist (and XTC). */
+static int nlc_open(sl_fw_session *s, sl_error *err)
+{
+    const sl_fw_opts *o = &s->o;
+    if (!o->has_seed)
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "framework node-llama-cpp needs --seed S: node-llama-cpp's default seed is the time "
+                                 "in whole seconds, Math.floor(Date.now() / 1000), read again at every token (a new "
+                                 "generator each second); give the seed the call gave");
+    if (o->seed.hi || o->seed.lo >= LLAMA_DEFAULT_SEED)
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "framework node-llama-cpp: seed must be below 4294967295: the addon takes it as a "
+                                 "uint32 (seed mod 2^32: give that), and 0xFFFFFFFF is LLAMA_DEFAULT_SEED, which "
+                                 "llama_sampler_init_dist replaces by a random seed");
+    sl_logits_cfg cfg;
+    int greedy, rc = sl_logits_nlc_cfg(&o->cfg, &cfg, &greedy, err);
+    return rc ? rc : llama_session(s, &cfg, LLAMA_LONE_DRAW | LLAMA_GCC14, greedy, err);
 }
 
 static void llama_clear(llama_state *st)
@@ -240,4 +269,23 @@ const sl_fw_type sl_fw_llamacpp_type = {
     .close = llamacpp_close,
     .accept = llamacpp_accept,
     .exact = &sl_draw_llama_dist_exact,
+};
+
+const sl_fw_type sl_fw_nlc_type = {
+    .name = "node-llama-cpp",
+    .summary = "node-llama-cpp 3.21.1's chain (token bias, penalties, top-k, top-p, min-p, xtc, temp) + dist over "
+               "llama.cpp v0.4.0: std::mt19937(seed); greedy at T <= 0 (its default)",
+    .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_PENALTY |
+               SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE | SL_OPT_ORDER,
+    .input_why = "its samplers work on logits",
+    .pipeline = &sl_logits_pipeline_nlc_type,
+    .draw = &sl_draw_llama_dist_type,
+    .rng = "mt19937",
+    .rng_label = "std-mt19937",
+    .accepts_drawn = 1,
+    .open = nlc_open,
+    .step = llamacpp_step,
+    .probs = llamacpp_probs,
+    .close = llamacpp_close,
+    .accept = llamacpp_accept,
 };

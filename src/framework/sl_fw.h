@@ -197,6 +197,8 @@ void sl_fw_result_free(sl_fw_result *r);
 /* llama.cpp (framework/llamacpp.c): the chain of logits/llamacpp.c, then
  * llama_sampler_dist_apply with std::mt19937 and libstdc++'s uniform double. */
 extern const sl_fw_type sl_fw_llamacpp_type;
+/* node-llama-cpp 3.21.1 over llama.cpp v0.4.0's stages (framework/llamacpp.c) */
+extern const sl_fw_type sl_fw_nlc_type;
 /* transformers (framework/hf.c): the hf pipeline, then the torch framework's
  * torch.multinomial(probs, 1). */
 extern const sl_fw_type sl_fw_hf_type;

@@ -250,6 +250,9 @@ enum {
     SL_LOGITS_TRAIT_OWN_DEFAULTS = 1u << 4,
     /* compared only when its release option is given (--ollama 0.24: the one line modelled) */
     SL_LOGITS_TRAIT_NEEDS_VARIANT = 1u << 5,
+    /* run only when named (--frameworks, --framework): not in compare's default set, the ties or
+     * compare sections of the report (node-llama-cpp: a wrapper of llamacpp's stages) */
+    SL_LOGITS_TRAIT_NAMED_ONLY = 1u << 6,
 };
 
 typedef struct sl_logits_pipeline_type {
@@ -296,6 +299,13 @@ extern const sl_logits_pipeline_type sl_logits_pipeline_tutorial_type;
 extern const sl_logits_pipeline_type sl_logits_pipeline_candle_type;
 /* Ollama 0.24's Go sampler (logits/ollama.c), run with --ollama 0.24 only. */
 extern const sl_logits_pipeline_type sl_logits_pipeline_ollama_type;
+/* node-llama-cpp 3.21.1's chain over llama.cpp v0.4.0's stages (logits/node_llama_cpp.c). */
+extern const sl_logits_pipeline_type sl_logits_pipeline_nlc_type;
+/* The llama.cpp settings that run node-llama-cpp's chain for its settings in (its
+ * defaults for those unset): the stage order it builds, the values as its addon
+ * passes them; *greedy 1 at temperature <= 0, where the chain ends in greedy.
+ * Refuses, by name, the settings node-llama-cpp has no option for. */
+int sl_logits_nlc_cfg(const sl_logits_cfg *in, sl_logits_cfg *out, int *greedy, sl_error *err);
 extern const sl_logits_pipeline_type *const sl_logits_pipeline_types[]; /* NULL-terminated */
 const sl_logits_pipeline_type *sl_logits_pipeline_lookup(const char *name);
 

@@ -76,7 +76,7 @@ static int cmp_case_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
         const sl_logits_pipeline_type *t = sl_logits_pipeline_types[i];
         /* a pipeline run only under its release option (ollama 0.24) is left out: its
          * replay command would need it, and the report's commands name the settings alone */
-        if ((t->accepts & c->need) != c->need || (t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT))
+        if ((t->accepts & c->need) != c->need || (t->traits & (SL_LOGITS_TRAIT_NEEDS_VARIANT | SL_LOGITS_TRAIT_NAMED_ONLY)))
             continue;
         cmp_row *r = &c->rows[c->nrows++];
         r->name = t->name;

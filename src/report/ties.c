@@ -48,7 +48,7 @@ static int ties_plan(sl_report_ctx *ctx, void **state, sl_error *err)
         n += (sl_fw_types[i]->accepts & SL_OPT_TOP_K) != 0;
     for (size_t i = 0; sl_logits_pipeline_types[i]; i++)
         np += (sl_logits_pipeline_types[i]->accepts & SL_OPT_TOP_K) &&
-              !(sl_logits_pipeline_types[i]->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT);
+              !(sl_logits_pipeline_types[i]->traits & (SL_LOGITS_TRAIT_NEEDS_VARIANT | SL_LOGITS_TRAIT_NAMED_ONLY));
     if (!n && !np)
         return 0; /* nothing with top-k in this build: section left out */
     ties_state *s = calloc(1, sizeof *s);
@@ -86,7 +86,7 @@ static int ties_pipelines(const sl_report_ctx *ctx, ties_pipe *out, size_t max, 
     *np = 0;
     for (size_t i = 0; sl_logits_pipeline_types[i] && n < max; i++) {
         const sl_logits_pipeline_type *t = sl_logits_pipeline_types[i];
-        if (!(t->accepts & SL_OPT_TOP_K) || (t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT))
+        if (!(t->accepts & SL_OPT_TOP_K) || (t->traits & (SL_LOGITS_TRAIT_NEEDS_VARIANT | SL_LOGITS_TRAIT_NAMED_ONLY)))
             continue; /* ollama 0.24 runs only under --ollama, which the replay commands do not give */
         ties_pipe *q = &out[n++];
         memset(q, 0, sizeof *q);

@@ -1,0 +1,139 @@
+/* node_llama_cpp.c — node-llama-cpp 3.21.1's sampler chain as the llama.cpp
+ * stages run it (its addon, llama/addon/AddonSampler.cpp ApplyConfig and
+ * rebuildChainIfNeeded, over the options LlamaContextSequence._resolveSamplerConfig
+ * passes, dist/evaluator/LlamaContext/LlamaContext.js): token bias
+ * (llama_sampler_init_logit_bias), repetition penalties, then at temperature
+ * <= 0 (as float) XTC and greedy, else top-k, top-p, min-p, XTC, temp, dist.
+ * evaluate()'s defaults: temperature 0 (greedy), topK 40, topP 0.95, minP 0
+ * (no stage); topK <= 0 is the whole vocabulary (a full sort), topP outside
+ * [0, 1] and minP <= 0 build no stage; XTC's probability and threshold are
+ * clamped to [0, 1], its min_keep is 0 and its seed the dist's; top-p and
+ * min-p get min_keep 1 (the same sets as 0: both keep the maximum). The
+ * repetition penalties take llama_sampler_init_penalties(n_vocab, lastTokens,
+ * penalty, frequency, presence) over the ids given as punishTokens; LlamaCompletion's
+ * defaults are lastTokens 64, penalty 1 (off). */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "logits/sl_logits.h"
+
+/* evaluate()'s and LlamaCompletion's defaults (LlamaContext.js _resolveSamplerConfig,
+ * LlamaCompletion.js _generateResponse, AddonSampler.cpp's fallbacks) */
+static const sl_logits_default nlc_defaults[] = {
+    {SL_KEY_TEMPERATURE, 0, 0, "temperature = 0 (greedy: llama_sampler_init_greedy)", NULL, 0},
+    {SL_KEY_TOP_K, 0, 40, "topK = 40", NULL, 0},
+    {SL_KEY_TOP_P, 0, 0.95, "topP = 0.95", NULL, 0},
+    {SL_KEY_MIN_P, 0, 0, "minP = 0 (no min-p stage)", NULL, 0},
+    {SL_KEY_PENALTY, 0, 1, "repeatPenalty.penalty (the addon's 1: off)", NULL, 0},
+    {SL_KEY_FREQ, 0, 0, "repeatPenalty.frequencyPenalty (the addon's 0)", NULL, 0},
+    {SL_KEY_PRESENCE, 0, 0, "repeatPenalty.presencePenalty (the addon's 0)", NULL, 0},
+    {SL_KEY_LAST_N, 0, 64, "repeatPenalty.lastTokens = 64 (evaluate: maxPunishTokens = 64)", NULL, 0},
+    {SL_KEY_XTC_P, 1, 0, "xtc.probability (xtc unset: no XTC stage)", NULL, 0},
+    {SL_KEY_XTC_T, 1, 0, "xtc.threshold (xtc unset: no XTC stage)", NULL, 0},
+    {SL_KEY_COUNT, 0, 0, NULL, NULL, 0},
+};
+
+static double clamp01(double x) { return x < 0 ? 0 : x > 1 ? 1 : x; }
+
+int sl_logits_nlc_cfg(const sl_logits_cfg *in, sl_logits_cfg *out, int *greedy, sl_error *err)
+{
+    sl_logits_cfg c = *in;
+    sl_logits_cfg_resolve(&sl_logits_pipeline_nlc_type, &c, NULL);
+    static const struct {
+        size_t has;
+        const char *what;
+    } none[] = {
+        {offsetof(sl_logits_cfg, has_order), "--samplers / --sampling-seq: node-llama-cpp has no stage order option"},
+        {offsetof(sl_logits_cfg, has_typical), "--typical"},
+        {offsetof(sl_logits_cfg, has_min_keep), "--min-keep"},
+        {offsetof(sl_logits_cfg, has_nsigma), "--top-nsigma"},
+        {offsetof(sl_logits_cfg, has_dyn_range), "--dynatemp-range"},
+        {offsetof(sl_logits_cfg, has_dyn_exp), "--dynatemp-exp"},
+        {offsetof(sl_logits_cfg, has_mirostat), "--mirostat"},
+        {offsetof(sl_logits_cfg, has_mirostat_tau), "--mirostat-ent"},
+        {offsetof(sl_logits_cfg, has_mirostat_eta), "--mirostat-lr"},
+        {offsetof(sl_logits_cfg, has_adaptive_target), "--adaptive-target"},
+        {offsetof(sl_logits_cfg, has_adaptive_decay), "--adaptive-decay"},
+    };
+    for (size_t i = 0; i < sizeof none / sizeof *none; i++)
+        if (*(const int *)((const char *)&c + none[i].has))
+            return sl_base_error_set(err, SL_EINVAL,
+                                     "framework node-llama-cpp: %s: node-llama-cpp 3.21.1 has no such option (its "
+                                     "addon builds token bias, penalties, DRY, top-k, top-p, min-p, XTC, temperature, "
+                                     "dist)",
+                                     none[i].what);
+    if (c.has_xtc_p != c.has_xtc_t)
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "framework node-llama-cpp: xtc takes both probability and threshold "
+                                 "(--xtc-probability and --xtc-threshold; the addon builds XTC only with both)");
+    *out = c;
+    /* the addon reads the numbers as float (Napi FloatValue) */
+    *greedy = (float)c.temperature <= 0.0f;
+    long k = c.top_k; /* resolved_top_k: <= 0 is n_vocab, more is clamped to it: both a full sort */
+    out->top_k = (k <= 0 || k > INT32_MAX) ? INT32_MAX : k;
+    float p = (float)c.top_p;
+    out->top_p = (p >= 0.0f && p <= 1.0f) ? c.top_p : 1.0; /* outside [0, 1]: no stage */
+    out->min_p = (float)c.min_p > 0.0f ? c.min_p : 0.0;
+    if (c.last_n <= 0) { /* lastTokens <= 0: no penalties stage */
+        out->penalty = 1.0;
+        out->freq = out->presence = 0.0;
+        out->last_n = 0;
+    }
+    out->has_min_keep = 1;
+    out->min_keep = 0; /* XTC's; top-p's and min-p's 1 keeps the same sets */
+    size_t n = 0;
+    out->order[n++] = &sl_logits_stage_penalties;
+    if (!*greedy) {
+        out->order[n++] = &sl_logits_stage_top_k;
+        out->order[n++] = &sl_logits_stage_top_p;
+        out->order[n++] = &sl_logits_stage_min_p;
+    }
+    if (c.has_xtc_p) {
+        out->xtc_p = clamp01(c.xtc_p);
+        out->xtc_t = clamp01(c.xtc_t);
+        out->order[n++] = &sl_logits_stage_xtc;
+    }
+    if (!*greedy)
+        out->order[n++] = &sl_logits_stage_temp_plain;
+    out->has_order = 1;
+    out->n_order = n;
+    return SL_OK;
+}
+
+static int nlc_run(const float *lf, const double *ld, size_t V, const sl_logits_cfg *cfg, sl_logits_result *out,
+                   sl_error *err)
+{
+    sl_logits_cfg c;
+    int greedy;
+    int rc = sl_logits_nlc_cfg(cfg, &c, &greedy, err);
+    if (!rc)
+        rc = sl_logits_pipeline_llamacpp_type.run(lf, ld, V, &c, out, err);
+    if (rc || !greedy || !out->n_cand)
+        return rc;
+    /* llama_sampler_greedy: the first maximum of the candidate array, the only id left */
+    size_t sel = 0;
+    for (size_t i = 1; i < out->n_cand; i++)
+        if (out->cand[i].logit > out->cand[sel].logit)
+            sel = i;
+    out->greedy = 1;
+    out->greedy_id = (size_t)out->cand[sel].id;
+    memset(out->probs, 0, V * sizeof *out->probs);
+    memset(out->kept, 0, V);
+    out->probs[out->greedy_id] = 1.0;
+    out->kept[out->greedy_id] = 1;
+    out->n_kept = 1;
+    sl_logits_step(out, "greedy");
+    return SL_OK;
+}
+
+const sl_logits_pipeline_type sl_logits_pipeline_nlc_type = {
+    .name = "node-llama-cpp",
+    .summary = "node-llama-cpp 3.21.1 (llama.cpp v0.4.0): token bias -> penalties -> top-k -> top-p -> min-p -> "
+               "xtc -> temperature -> dist, at T <= 0 penalties -> xtc -> greedy; unset: T 0, topK 40, topP 0.95",
+    .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_PENALTY |
+               SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE | SL_OPT_ORDER,
+    .run = nlc_run,
+    .traits = SL_LOGITS_TRAIT_MIN_P_BEFORE_T | SL_LOGITS_TRAIT_OWN_DEFAULTS | SL_LOGITS_TRAIT_NAMED_ONLY,
+    .defaults = nlc_defaults,
+};
