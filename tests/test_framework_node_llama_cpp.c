@@ -6,7 +6,7 @@
  * through that library into logits.npy) replays through a node-llama-cpp
  * session with the same token at every step, and through the command line
  * (`replay` gives the tokens, `check --seed` finds no divergence), the options
- * mapped from node-llama-cpp's names as docs/pipelines.md says. tokenBias has
+ * given by node-llama-cpp's names (the schema's aliases: --topK, --repeatPenalty ...). tokenBias has
  * no command-line option yet (the C API's logit bias): those runs replay through
  * the C API only. The seed left out is the time in whole seconds: a run that
  * stayed within one second replays with it. Also: greedy runs equal the rows'
@@ -79,16 +79,16 @@ static void map_opts(const char *line, const char *clock, mapped *m)
         sl_logits_key key;
     } tab[] = {
         {"temperature", "--temperature", SL_KEY_TEMPERATURE},
-        {"topK", "--top-k", SL_KEY_TOP_K},
-        {"topP", "--top-p", SL_KEY_TOP_P},
-        {"minP", "--min-p", SL_KEY_MIN_P},
-        {"xtc.probability", "--xtc-probability", SL_KEY_XTC_P},
-        {"xtc.threshold", "--xtc-threshold", SL_KEY_XTC_T},
-        {"repeatPenalty.penalty", "--repetition-penalty", SL_KEY_PENALTY},
-        {"repeatPenalty.frequencyPenalty", "--frequency-penalty", SL_KEY_FREQ},
-        {"repeatPenalty.presencePenalty", "--presence-penalty", SL_KEY_PRESENCE},
-        {"repeatPenalty.maxPunishTokens", "--penalty-last-n", SL_KEY_LAST_N},
-        {"repeatPenalty.lastTokens", "--penalty-last-n", SL_KEY_LAST_N},
+        {"topK", "--topK", SL_KEY_TOP_K},
+        {"topP", "--topP", SL_KEY_TOP_P},
+        {"minP", "--minP", SL_KEY_MIN_P},
+        {"xtc.probability", "--xtcProbability", SL_KEY_XTC_P},
+        {"xtc.threshold", "--xtcThreshold", SL_KEY_XTC_T},
+        {"repeatPenalty.penalty", "--repeatPenalty", SL_KEY_PENALTY},
+        {"repeatPenalty.frequencyPenalty", "--repeatPenaltyFrequencyPenalty", SL_KEY_FREQ},
+        {"repeatPenalty.presencePenalty", "--repeatPenaltyPresencePenalty", SL_KEY_PRESENCE},
+        {"repeatPenalty.maxPunishTokens", "--repeatPenaltyMaxTokens", SL_KEY_LAST_N},
+        {"repeatPenalty.lastTokens", "--repeatPenaltyMaxTokens", SL_KEY_LAST_N},
     };
     char v[512];
     size_t k = 0;
@@ -227,6 +227,27 @@ Test(framework_node_llama_cpp, golden_generations)
     cr_expect_eq(greedy_ok, greedy);
     free(npy);
     free(text);
+}
+
+/* node-llama-cpp's names set samplab's settings: by key (Python, sweep) and on the command line */
+Test(framework_node_llama_cpp, option_names)
+{
+    static const char *const pairs[][2] = {{"topK", "top_k"}, {"topP", "top_p"}, {"minP", "min_p"},
+                                           {"xtcProbability", "xtc_probability"}, {"xtcThreshold", "xtc_threshold"},
+                                           {"repeatPenalty", "repetition_penalty"},
+                                           {"repeatPenaltyMaxTokens", "penalty_last_n"},
+                                           {"repeatPenaltyFrequencyPenalty", "frequency_penalty"},
+                                           {"repeatPenaltyPresencePenalty", "presence_penalty"}};
+    for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
+        cr_expect_eq(sl_api_option_keyed(pairs[i][0]), sl_api_option_keyed(pairs[i][1]), "%s", pairs[i][0]);
+    sl_test_run a = sl_test_cli("pipeline --framework node-llama-cpp --logits 3,2,1,0 --context 0,0,1 --temperature 0.7 "
+                                "--topK 3 --minP 0.2 --repeatPenalty 1.5 --repeatPenaltyMaxTokens 2 --json");
+    sl_test_run b = sl_test_cli("pipeline --framework node-llama-cpp --logits 3,2,1,0 --context 0,0,1 --temperature 0.7 "
+                                "--top-k 3 --min-p 0.2 --repetition-penalty 1.5 --penalty-last-n 2 --json");
+    cr_assert_eq(a.status, 0, "%s", a.err);
+    cr_expect_str_eq(a.out, b.out);
+    sl_test_run_free(&a);
+    sl_test_run_free(&b);
 }
 
 /* The chain is what node-llama-cpp builds: a sampling run replayed as llamacpp's own default

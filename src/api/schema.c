@@ -408,12 +408,23 @@ const char *sl_api_option_help(const sl_api_option *o, const char *cmd)
     return o->help;
 }
 
-/* llama.cpp's own spellings (common/arg.cpp) of settings samplab names otherwise:
- * taken beside samplab's, for the same setting. */
+/* Other libraries' spellings of settings samplab names otherwise (llama.cpp's common/arg.cpp,
+ * node-llama-cpp's option names): taken beside samplab's, for the same setting. */
 const sl_api_alias sl_api_aliases[] = {
     {"--temp", "temp", SL_API_OPT_TEMPERATURE},
     {"--repeat-penalty", "repeat_penalty", SL_API_OPT_REPETITION_PENALTY},
     {"--repeat-last-n", "repeat_last_n", SL_API_OPT_PENALTY_LAST_N},
+    /* node-llama-cpp 3.21.1's: its options (LLamaContextSequence.evaluate) and, for the nested
+     * xtc and repeatPenalty ones, the flat names its addon reads (AddonSampler::ApplyConfig) */
+    {"--topK", "topK", SL_API_OPT_TOP_K},
+    {"--topP", "topP", SL_API_OPT_TOP_P},
+    {"--minP", "minP", SL_API_OPT_MIN_P},
+    {"--xtcProbability", "xtcProbability", SL_API_OPT_XTC_PROBABILITY},
+    {"--xtcThreshold", "xtcThreshold", SL_API_OPT_XTC_THRESHOLD},
+    {"--repeatPenalty", "repeatPenalty", SL_API_OPT_REPETITION_PENALTY},
+    {"--repeatPenaltyMaxTokens", "repeatPenaltyMaxTokens", SL_API_OPT_PENALTY_LAST_N},
+    {"--repeatPenaltyFrequencyPenalty", "repeatPenaltyFrequencyPenalty", SL_API_OPT_FREQUENCY_PENALTY},
+    {"--repeatPenaltyPresencePenalty", "repeatPenaltyPresencePenalty", SL_API_OPT_PRESENCE_PENALTY},
     {NULL, NULL, SL_API_OPT_NONE},
 };
 

@@ -5,7 +5,7 @@
  * words one step spends and the token seed S gives; then the same seed through
  * the engines that run that chain with their own defaults (llama-server and
  * llama-cli 0.7.0, node-llama-cpp's libllama v0.4.0 with llama.cpp's
- * defaults, Ollama 0.24's Go sampler). Every row is a `samplab pipeline`,
+ * defaults, node-llama-cpp 3.21.1 with its own, Ollama 0.24's Go sampler). Every row is a `samplab pipeline`,
  * `replay` or `draw` command, printed below the tables. */
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +15,7 @@
 #include "report/sl_report.h"
 
 #define ST_DRAWS 12 /* tokens of the engines' rows */
+#define ST_ENGINES 4
 #define ST_ROW_FILE "stages_row.txt" /* inputs/: the vector as one step, for replay */
 
 /* One row: the stage order (--samplers; NULL: the default chain) and the
@@ -67,7 +68,7 @@ typedef struct st_state {
     long context[8];
     char context_text[96];
     st_out out[NROWS];
-    st_engine eng[3];
+    st_engine eng[ST_ENGINES];
 } st_state;
 
 /* Row i's settings; the options it lists, set as the command line sets them. */
@@ -223,13 +224,14 @@ static int st_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     int rc = 0;
     for (size_t i = 0; i < NROWS && !rc; i++)
         rc = st_run_row(ctx, s, i, err);
-    static const st_engine engines[3] = {
+    static const st_engine engines[ST_ENGINES] = {
         {"llama-server, llama-cli 0.7.0 (llama.cpp's defaults)", "llamacpp", "", NULL, 0, "", {0}, 0},
         {"node-llama-cpp 3.21.1's libllama v0.4.0, llama.cpp's defaults", "llamacpp", " --llamacpp 0.4.0", "0.4.0", 0,
          "", {0}, 0},
+        {"node-llama-cpp 3.21.1 (its defaults: temperature 0, greedy)", "node-llama-cpp", "", NULL, 0, "", {0}, 0},
         {"Ollama 0.24's Go sampler (its defaults)", "ollama", " --ollama 0.24", "0.24", 0, "", {0}, 0},
     };
-    for (size_t i = 0; i < 3 && !rc; i++) {
+    for (size_t i = 0; i < ST_ENGINES && !rc; i++) {
         s->eng[i] = engines[i];
         rc = st_run_engine(ctx, s, &s->eng[i], err);
     }
@@ -284,7 +286,7 @@ static int st_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                          "for what is left unset (%d draws; each drawn token joins the history):\n\n",
                      ST_DRAWS);
     sl_io_md_rows_init(&t, 3);
-    for (size_t i = 0; i < 3; i++) {
+    for (size_t i = 0; i < ST_ENGINES; i++) {
         const st_engine *g = &s->eng[i];
         sl_io_md_rows_cell(&t, "%s", g->label);
         if (g->rc) {
@@ -304,9 +306,9 @@ static int st_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     sl_io_md_rows_emit(md, &t, head2, "llr");
     sl_io_md_rows_free(&t);
     sl_io_buf_puts(md, "\nllama.cpp v0.4.0 and 0.7.0 sample alike; they part only where a uniform rounds to 1,\n"
-                       "which the compiler decides (docs/versions.md). Ollama v0.30 and later (llama-server's\n"
-                       "chain with Ollama's defaults) and node-llama-cpp's own defaults are not modelled by\n"
-                       "samplab yet.\n\nReplay a row (DIR is the report's directory, `reports` for `make report`):\n\n");
+                       "which the compiler decides (docs/versions.md). node-llama-cpp builds its own chain over\n"
+                       "them with its own defaults (temperature 0: greedy; docs/pipelines.md). Ollama v0.30 and\n"
+                       "later (llama-server's chain with Ollama's defaults) is not modelled by samplab yet.\n\nReplay a row (DIR is the report's directory, `reports` for `make report`):\n\n");
     for (size_t i = 0; i < NROWS; i++) {
         if (s->out[i].rc)
             continue;
@@ -324,7 +326,7 @@ static int st_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
             sl_io_buf_printf(md, "    samplab pipeline --framework llamacpp --logits %s%s%s%s%s%s\n", src, order, sep,
                              rows[i].args, *ctxt ? " " : "", ctxt);
     }
-    for (size_t i = 0; i < 3; i++)
+    for (size_t i = 0; i < ST_ENGINES; i++)
         if (!s->eng[i].rc)
             sl_io_buf_printf(md, "    samplab draw --framework %s%s --logits %s --seed %llu --n %d\n",
                              s->eng[i].framework, s->eng[i].option, src, (unsigned long long)ctx->seed, ST_DRAWS);
