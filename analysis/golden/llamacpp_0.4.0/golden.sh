@@ -14,21 +14,9 @@
 # headers.
 # Usage: sh analysis/golden/llamacpp_0.4.0/golden.sh NLCDIR OUTDIR
 set -eu
-nlc=${1:?usage: golden.sh NLCDIR OUTDIR}
-out=${2:?usage: golden.sh NLCDIR OUTDIR}
-mkdir -p "$nlc" "$out"
-nlc=$(cd "$nlc" && pwd)
-out=$(cd "$out" && pwd)
-cur=$(cd "$(dirname "$0")/../current" && pwd)
-pkg=$nlc/node_modules/node-llama-cpp
-if [ ! -d "$pkg" ]; then
-  (cd "$nlc" && { [ -f package.json ] || npm init -y >/dev/null; } && npm i -E node-llama-cpp@3.21.1 >/dev/null 2>&1)
-fi
-[ -d "$nlc/llama.cpp" ] || git -c advice.detachedHead=false clone -q "$pkg/llama/gitRelease.bundle" "$nlc/llama.cpp"
-bins=$nlc/node_modules/@node-llama-cpp/linux-x64/bins/linux-x64
-src=$nlc/llama.cpp
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+here=$(cd "$(dirname "$0")" && pwd)
+cur=$(cd "$here/../current" && pwd)
+. "$here/nlc_setup.sh"
 cp "$cur/llamacpp_chain.c" "$cur/llamacpp_probe.h" "$cur/llamacpp_stages.c" "$work/"
 I="-I$src/include -I$src/ggml/include"
 L="-L$bins -Wl,-rpath,$bins -l:libllama.v0.4.0.so -l:libggml.v0.4.0.so -lggml-base -lllama-common -lm"

@@ -12,21 +12,8 @@
 # is then) installed from the npm registry and its llama/gitRelease.bundle cloned.
 # Usage: sh analysis/golden/node_llama_cpp/golden.sh NLCDIR OUTDIR
 set -eu
-nlc=${1:?usage: golden.sh NLCDIR OUTDIR}
-out=${2:?usage: golden.sh NLCDIR OUTDIR}
-mkdir -p "$nlc" "$out"
-nlc=$(cd "$nlc" && pwd)
-out=$(cd "$out" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
-pkg=$nlc/node_modules/node-llama-cpp
-if [ ! -d "$pkg" ]; then
-  (cd "$nlc" && { [ -f package.json ] || npm init -y >/dev/null; } && npm i -E node-llama-cpp@3.21.1 >/dev/null 2>&1)
-fi
-[ -d "$nlc/llama.cpp" ] || git -c advice.detachedHead=false clone -q "$pkg/llama/gitRelease.bundle" "$nlc/llama.cpp"
-bins=$nlc/node_modules/@node-llama-cpp/linux-x64/bins/linux-x64
-src=$nlc/llama.cpp
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$here/../llamacpp_0.4.0/nlc_setup.sh"
 cp "$here/generate.mjs" "$here/logits.c" "$work/"
 ln -s "$nlc/node_modules" "$work/node_modules"
 PYTHONPATH=$src/gguf-py /usr/bin/python3 "$here/../current/make_tiny_gguf.py" "$work/tiny.gguf"
