@@ -280,6 +280,8 @@ Test(framework_node_llama_cpp, refusals)
     sl_test_expect_refused("draw --framework node-llama-cpp --logits 1,2,3 --seed 1 --typical 0.5", "--typical");
     sl_test_expect_refused("draw --framework node-llama-cpp --logits 1,2,3 --seed 1 --llamacpp 0.7.0",
                     "not an option of framework node-llama-cpp");
+    sl_test_expect_refused("exact --framework node-llama-cpp --logits 1,2,3 --temperature 0.8",
+                           "no exact audit in samplab");
     sl_test_expect_refused("draw --framework node-llama-cpp --logits 1,2,3 --seed 1 --dry-multiplier 0.8",
                     "not modelled by samplab");
 }

@@ -179,6 +179,12 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
                                          "race's ratios, which is not audited (the race audit covers one sample a call)",
                                          k);
             t = ft->exact_for ? ft->exact_for(&fo) : ft->exact;
+            if (!t) /* a framework samplab has, whose draw this command does not count */
+                return sl_base_error_set(err, SL_EINVAL,
+                                         "samplab exact: framework %s: its draw has no exact audit in samplab (not "
+                                         "modelled by samplab exact; samplab exact --help lists the frameworks it "
+                                         "audits)",
+                                         ft->name);
         }
     } else {
         const sl_draw_type *dt = sl_draw_lookup(method);
