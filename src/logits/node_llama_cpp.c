@@ -131,8 +131,7 @@ const sl_logits_pipeline_type sl_logits_pipeline_nlc_type = {
     .name = "node-llama-cpp",
     .summary = "node-llama-cpp 3.21.1 (llama.cpp v0.4.0): token bias -> penalties -> top-k -> top-p -> min-p -> "
                "xtc -> temperature -> dist, at T <= 0 penalties -> xtc -> greedy; unset: T 0, topK 40, topP 0.95",
-    .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_PENALTY |
-               SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE | SL_OPT_ORDER,
+    .accepts = SL_LOGITS_NLC_ACCEPTS,
     .run = nlc_run,
     .traits = SL_LOGITS_TRAIT_MIN_P_BEFORE_T | SL_LOGITS_TRAIT_OWN_DEFAULTS | SL_LOGITS_TRAIT_NAMED_ONLY,
     .defaults = nlc_defaults,

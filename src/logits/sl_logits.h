@@ -299,8 +299,12 @@ extern const sl_logits_pipeline_type sl_logits_pipeline_tutorial_type;
 extern const sl_logits_pipeline_type sl_logits_pipeline_candle_type;
 /* Ollama 0.24's Go sampler (logits/ollama.c), run with --ollama 0.24 only. */
 extern const sl_logits_pipeline_type sl_logits_pipeline_ollama_type;
-/* node-llama-cpp 3.21.1's chain over llama.cpp v0.4.0's stages (logits/node_llama_cpp.c). */
+/* node-llama-cpp 3.21.1's chain over llama.cpp v0.4.0's stages (logits/node_llama_cpp.c), and the
+ * options it takes (the pipeline's and the framework's; SL_OPT_ORDER for XTC's). */
 extern const sl_logits_pipeline_type sl_logits_pipeline_nlc_type;
+#define SL_LOGITS_NLC_ACCEPTS                                                                              \
+    (SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_PENALTY |        \
+     SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE | SL_OPT_ORDER)
 /* The llama.cpp settings that run node-llama-cpp's chain for its settings in (its
  * defaults for those unset): the stage order it builds, the values as its addon
  * passes them; *greedy 1 at temperature <= 0, where the chain ends in greedy.
