@@ -308,7 +308,7 @@ static const struct {
     {"pipeline compare", SL_API_OPT_LOGITS,
      "logits: inline \"3,2,2,1\", a text file, .npy, or .safetensors"},
     {"pipeline", SL_API_OPT_FRAMEWORK,
-     "the pipeline: hf, llamacpp, vllm, tutorial, candle, ollama"},
+     "the pipeline: hf, llamacpp, vllm, tutorial, candle, ollama, node-llama-cpp"},
     {"rng", SL_API_OPT_RNG,
      "random source (required)"},
     {"rng", SL_API_OPT_N,
