@@ -114,6 +114,16 @@ static inline char *sl_test_npy_f32(const void *bytes, size_t rows, size_t cols)
     return p;
 }
 
+/* The folder of llama.cpp's test vocabularies (models/ggml-vocab-*.gguf): make test fetches them
+ * with mk/vocab.sh and sets SL_VOCAB_DIR. */
+static inline const char *sl_test_vocab_dir(void)
+{
+    const char *dir = getenv("SL_VOCAB_DIR");
+    cr_assert(dir && *dir, "SL_VOCAB_DIR is not set: make test fetches llama.cpp's vocabularies (sh mk/vocab.sh) "
+                           "and sets it");
+    return dir;
+}
+
 /* Path of a test-only oracle's transcript (make test writes them). */
 static inline char *sl_test_oracle(const char *name)
 {

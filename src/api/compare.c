@@ -586,6 +586,7 @@ void sl_api_compare_result_free(sl_api_compare_result *r)
     if (r->loaded) {
         sl_base_vec_free(&r->vec);
         free((long *)r->cfg.context);
+        free((void *)r->cfg.dry_breaker);
     }
     memset(r, 0, sizeof *r);
 }

@@ -42,6 +42,14 @@ static const struct {
                           offsetof(sl_logits_cfg, dyn_range), 0},
     [SL_KEY_DYN_EXP] = {"dynatemp_exp", SL_OPT_ORDER, offsetof(sl_logits_cfg, has_dyn_exp),
                         offsetof(sl_logits_cfg, dyn_exp), 0},
+    [SL_KEY_DRY_MULT] = {"dry_multiplier", SL_OPT_ORDER, offsetof(sl_logits_cfg, has_dry_mult),
+                         offsetof(sl_logits_cfg, dry_mult), 0},
+    [SL_KEY_DRY_BASE] = {"dry_base", SL_OPT_ORDER, offsetof(sl_logits_cfg, has_dry_base),
+                         offsetof(sl_logits_cfg, dry_base), 0},
+    [SL_KEY_DRY_ALLOWED] = {"dry_allowed_length", SL_OPT_ORDER, offsetof(sl_logits_cfg, has_dry_allowed),
+                            offsetof(sl_logits_cfg, dry_allowed), 1},
+    [SL_KEY_DRY_LAST_N] = {"dry_penalty_last_n", SL_OPT_ORDER, offsetof(sl_logits_cfg, has_dry_last_n),
+                           offsetof(sl_logits_cfg, dry_last_n), 1},
 };
 
 const char *sl_logits_key_name(sl_logits_key k)

@@ -458,6 +458,10 @@ static const sl_logits_default llamacpp_defaults[] = {
     {SL_KEY_NSIGMA, 0, 0, "common_params_sampling.top_n_sigma", &sl_logits_stage_top_n_sigma, 0},
     {SL_KEY_DYN_RANGE, 0, 0, "common_params_sampling.dynatemp_range", &sl_logits_stage_temperature, 1},
     {SL_KEY_DYN_EXP, 0, 0, "common_params_sampling.dynatemp_exponent", &sl_logits_stage_temperature, 2},
+    {SL_KEY_DRY_MULT, 0, 0, "common_params_sampling.dry_multiplier", &sl_logits_stage_dry, 0},
+    {SL_KEY_DRY_BASE, 0, 0, "common_params_sampling.dry_base", &sl_logits_stage_dry, 1},
+    {SL_KEY_DRY_ALLOWED, 0, 0, "common_params_sampling.dry_allowed_length", &sl_logits_stage_dry, 2},
+    {SL_KEY_DRY_LAST_N, 0, 0, "common_params_sampling.dry_penalty_last_n", &sl_logits_stage_dry, 3},
     {SL_KEY_COUNT, 0, 0, NULL, NULL, 0},
 };
 
