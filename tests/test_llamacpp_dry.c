@@ -89,6 +89,17 @@ static void unhex(const char *h, size_t n, char *out)
     out[k] = '\0';
 }
 
+/* The golden program's logits of step s: 1/8 steps, every 101st id -inf, the pattern's next tokens raised. */
+static void step_logits(uint64_t seed, int s, size_t V, const int *pat, int pat_len, float *logit)
+{
+    for (size_t u = 0; u < V; u++) {
+        uint64_t r = splitmix64(seed * 4294967296ULL + (uint64_t)s * (uint64_t)V + (uint64_t)u);
+        logit[u] = u % 101 == 7 ? -INFINITY : (float)(r >> 61) * 0.5f;
+    }
+    logit[pat[(pat_len + s + 1) % 4]] += 5.0f;
+    logit[pat[(pat_len + s) % 4]] += 6.0f;
+}
+
 /* One golden generation replayed through the chain [dry]. */
 static void replay_gen(vocab *v, char *line, char **cursor, size_t *n_steps, size_t *n_fired)
 {
@@ -180,12 +191,7 @@ static void replay_gen(vocab *v, char *line, char **cursor, size_t *n_steps, siz
         cr_assert_eq(sscanf(sl, "step %d %d token=%d changed=%d h=%" SCNx64, &gid, &gs, &tok, &changed, &h), 5, "%s",
                      sl);
         cr_assert(gid == id && gs == s);
-        for (size_t u = 0; u < V; u++) {
-            uint64_t r = splitmix64(seed * 4294967296ULL + (uint64_t)s * (uint64_t)V + (uint64_t)u);
-            logit[u] = u % 101 == 7 ? -INFINITY : (float)(r >> 61) * 0.5f;
-        }
-        logit[pat[(pat_len + s + 1) % 4]] += 5.0f;
-        logit[pat[(pat_len + s) % 4]] += 6.0f;
+        step_logits(seed, s, V, pat, pat_len, logit);
         sl_logits_llama_array a;
         cr_assert_eq(sl_logits_chain_run(ch, logit, V, &a, NULL, &err), 0, "%s", err.msg);
         size_t best = 0;
@@ -409,4 +415,158 @@ Test(llamacpp_dry, gguf_reader)
                       !strchr(err.msg, '\n'),
                   "%s: %s", path, err.msg);
     }
+}
+
+/* One golden generation as the command line is given it. */
+typedef struct cli_gen {
+    int id, allowed, last_n, pat[4], pat_len;
+    char vocab[64], list[128], name[16], mult[32], base[32];
+    uint64_t seed;
+    size_t V;
+    long prompt[64], tok[100];
+} cli_gen;
+
+static int cli_gen_next(char **cursor, cli_gen *g)
+{
+    char *line;
+    while ((line = strtok_r(NULL, "\n", cursor)) && strncmp(line, "gen ", 4))
+        if (!strncmp(line, "vocab ", 6)) /* the vocabulary's size: the logits' V */
+            cr_assert_eq(sscanf(line, "vocab %*s n=%zu", &g->V), 1, "%s", line);
+    if (!line)
+        return 0;
+    cr_assert_eq(sscanf(line, "gen %d vocab=%63s mult=%31s base=%31s allowed=%d last_n=%d breakers=%127s seed=%" SCNu64
+                        " name=%15s",
+                        &g->id, g->vocab, g->mult, g->base, &g->allowed, &g->last_n, g->list, &g->seed, g->name),
+                 9, "%s", line);
+    char *p = strtok_r(NULL, "\n", cursor);
+    int used;
+    cr_assert_eq(sscanf(p, "prompt %*d%n", &used), 0);
+    p += used;
+    g->pat_len = 0;
+    while (g->pat_len < 64 && sscanf(p, " %ld%n", &g->prompt[g->pat_len], &used) == 1) {
+        p += used;
+        g->pat_len++;
+    }
+    for (int i = 0; i < 4; i++)
+        g->pat[i] = (int)g->prompt[i];
+    for (int s = 0; s < 100; s++) {
+        char *sl = strtok_r(NULL, "\n", cursor);
+        cr_assert_eq(sscanf(sl, "step %*d %*d token=%ld", &g->tok[s]), 1, "%s", sl);
+        if (!strstr(sl, "changed=0"))
+            strtok_r(NULL, "\n", cursor); /* its "pen" line */
+    }
+    return 1;
+}
+
+/* The DRY options of g as typed (the breakers as llama.cpp's escapes \xHH; an empty one left out, which
+ * llama.cpp skips and samplab refuses). */
+static void cli_gen_opts(const cli_gen *g, char *buf, size_t cap)
+{
+    size_t k = (size_t)snprintf(buf, cap,
+                                "--dry-multiplier %s --dry-base %s --dry-allowed-length %d --dry-penalty-last-n %d "
+                                "--vocab %s/%s",
+                                g->mult, g->base, g->allowed, g->last_n, sl_test_vocab_dir(), g->vocab);
+    if (!strcmp(g->list, "none")) {
+        snprintf(buf + k, cap - k, " --dry-sequence-breaker none");
+        return;
+    }
+    if (!strcmp(g->list, "default"))
+        return;
+    char list[128];
+    snprintf(list, sizeof list, "%s", g->list);
+    for (char *save, *b = strtok_r(list, ",", &save); b; b = strtok_r(NULL, ",", &save)) {
+        if (!strcmp(b, "-"))
+            continue;
+        k += (size_t)snprintf(buf + k, cap - k, " --dry-sequence-breaker '");
+        for (size_t i = 0; b[i] && b[i + 1]; i += 2)
+            k += (size_t)snprintf(buf + k, cap - k, "\\x%c%c", b[i], b[i + 1]);
+        k += (size_t)snprintf(buf + k, cap - k, "'");
+    }
+}
+
+/* The generations over the 32,000- and 32,064-token vocabularies through the command line: replay (the whole run,
+ * the prompt as --context), check (no divergence from the golden tokens), and pipeline and draw at the
+ * last step with the history as --context: each gives libllama's tokens. The chain is dry, then a
+ * temperature of 0 (the first maximum, as the golden program takes it). */
+Test(llamacpp_dry, cli_replay_check_pipeline_draw, .timeout = 600)
+{
+    char *text = sl_test_slurp("data/golden/current/llamacpp_dry.txt");
+    cr_assert(text);
+    char *cursor = NULL;
+    strtok_r(text, "\n", &cursor);
+    cli_gen g;
+    memset(&g, 0, sizeof g);
+    size_t n_gen = 0, n_cmd = 0;
+    const size_t VMAX = 32064;
+    float *rows = malloc(100 * VMAX * sizeof *rows);
+    char *opts = malloc(4096), *args = malloc(16384), *toks = malloc(2048), *ctx = malloc(4096);
+    cr_assert(rows && opts && args && toks && ctx);
+    while (cli_gen_next(&cursor, &g)) {
+        if (strcmp(g.vocab, "ggml-vocab-llama-spm.gguf") && strcmp(g.vocab, "ggml-vocab-phi-3.gguf"))
+            continue;
+        size_t V = g.V;
+        cr_assert_leq(V, VMAX);
+        cli_gen_opts(&g, opts, 4096);
+        if (g.last_n < 0 || strtod(g.base, NULL) < 1) { /* refused: what llama.cpp's command line does */
+            snprintf(args, 16384,
+                     "replay --framework llamacpp --logits 1,2 --samplers dry --seed 1 --dry-multiplier %s --dry-base "
+                     "%s --dry-penalty-last-n %d --dry-sequence-breaker none",
+                     g.mult, g.base, g.last_n);
+            sl_test_expect_refused(args, g.last_n < 0 ? "--dry-penalty-last-n -1 is negative" : "is below 1");
+            n_cmd++;
+            continue;
+        }
+        for (int s = 0; s < 100; s++)
+            step_logits(g.seed, s, V, g.pat, g.pat_len, rows + (size_t)s * V);
+        char *npy = sl_test_npy_f32(rows, 100, V);
+        size_t k = 0;
+        for (int i = 0; i < g.pat_len; i++)
+            k += (size_t)snprintf(ctx + k, 4096 - k, "%s%ld", i ? "," : "", g.prompt[i]);
+        k = 0;
+        for (int s = 0; s < 100; s++)
+            k += (size_t)snprintf(toks + k, 2048 - k, "%s%ld", s ? "," : "", g.tok[s]);
+        snprintf(args, 16384,
+                 "replay --framework llamacpp --logits %s --context %s --samplers 'dry;temperature' --temperature 0 "
+                 "--seed 1 %s --json",
+                 npy, ctx, opts);
+        sl_test_run r = sl_test_cli(args);
+        cr_assert_eq(r.status, 0, "gen %d: %s: %s", g.id, args, r.err);
+        char want[2100];
+        snprintf(want, sizeof want, "\"tokens\":[%s]", toks);
+        cr_expect(strstr(r.out, want) != NULL, "gen %d: replay's tokens differ from libllama's: %.300s", g.id, r.out);
+        sl_test_run_free(&r);
+        cr_expect(sl_test_check_seeded(args, toks), "gen %d: check finds a divergence", g.id);
+        /* the last step alone, its history the prompt and 99 tokens */
+        char *row = sl_test_npy_f32(rows + 99 * V, 0, V);
+        k = strlen(ctx);
+        for (int s = 0; s < 99; s++)
+            k += (size_t)snprintf(ctx + k, 4096 - k, ",%ld", g.tok[s]);
+        snprintf(args, 16384, "pipeline --framework llamacpp --logits %s --context %s --samplers 'dry;temperature' "
+                              "--temperature 0 %s --json", row, ctx, opts);
+        r = sl_test_cli(args);
+        snprintf(want, sizeof want, "\"kept\":[%ld]", g.tok[99]);
+        cr_expect(r.status == 0 && strstr(r.out, want), "gen %d: pipeline: %s %.200s", g.id, r.err, r.out);
+        sl_test_run_free(&r);
+        snprintf(args, 16384, "draw --framework llamacpp --seed 1 --logits %s --context %s --samplers "
+                              "'dry;temperature' --temperature 0 %s", row, ctx, opts);
+        r = sl_test_cli(args);
+        cr_expect(r.status == 0 && strtol(r.out, NULL, 10) == g.tok[99], "gen %d: draw: %s %s (libllama %ld)", g.id,
+                  r.err, r.out, g.tok[99]);
+        sl_test_run_free(&r);
+        unlink(row);
+        free(row);
+        unlink(npy);
+        free(npy);
+        n_gen++;
+        n_cmd += 4;
+    }
+    printf("llamacpp_dry: %zu generations through replay, check, pipeline and draw (%zu commands) equal to "
+           "libllama 0.7.0\n", n_gen, n_cmd);
+    cr_expect_geq(n_gen, 30);
+    free(rows);
+    free(opts);
+    free(args);
+    free(toks);
+    free(ctx);
+    free(text);
 }
