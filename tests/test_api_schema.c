@@ -59,7 +59,7 @@ Test(api_schema, set_parses_as_the_command_line)
         for (int o = 1; o < SL_API_OPT_COUNT; o++) {
             const sl_api_option *d = &sl_api_options[o];
             if (!sl_cli_takes(c, (sl_api_opt)o) || !d->at.val || d->kind == SL_API_STRING ||
-                d->kind == SL_API_FLAG || sl_api_option_keyed(d->key) != d)
+                d->kind == SL_API_LIST || d->kind == SL_API_FLAG || sl_api_option_keyed(d->key) != d)
                 continue;
             for (size_t b = 0; b < sizeof bad / sizeof *bad; b++) {
                 char args[256];
@@ -199,8 +199,11 @@ Test(api_schema, not_modelled_settings_refused_by_name_everywhere)
     }
     /* draw, pipeline, compare, bench, replay and check take sampling settings */
     cr_assert_eq(refused, 6 * (size_t)(n_options() - SL_API_OPT_COUNT), "%zu refusals", refused);
-    sl_test_expect_refused("draw --framework hf --probs 1,2 --dry-multiplier 0.8",
-                           "samplab draw: --dry-multiplier: llama.cpp's llama_sampler_init_dry is not modelled by samplab");
+    sl_test_expect_refused("draw --framework hf --probs 1,2 --adaptive-target 0.5",
+                           "samplab draw: --adaptive-target: llama.cpp's llama_sampler_init_adaptive_p is not modelled "
+                           "by samplab");
+    sl_test_expect_refused("draw --framework hf --logits 1,2 --dry-multiplier 0.8",
+                           "samplab draw: --dry-multiplier is not an option of framework hf");
     sl_test_expect_refused("pipeline --framework vllm --logits 1,2 --logit-bias 1",
                            "samplab pipeline: --logit-bias: vLLM's SamplingParams.logit_bias and llama.cpp's "
                            "llama_sampler_init_logit_bias are not modelled by samplab");
