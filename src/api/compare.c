@@ -457,11 +457,16 @@ static int cmp_choose(const sl_api_settings *s, sl_api_compare_result *r, sl_err
         unsigned bit = 0;
         if ((t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT) && !s->ollama)
             continue; /* only when asked for: --ollama 0.24 */
-        if (sl_api_refused_bit(&q, 1, t->accepts | ~CMP_SETTINGS, &bit)) {
-            /* the output names the setting as a whole: "--repetition-penalty/--context" */
+        const char *miss = sl_api_refused_bit(&q, 1, t->accepts | ~CMP_SETTINGS, &bit);
+        if (miss) {
+            /* the output names the setting as a whole: "--repetition-penalty/--context"; llama.cpp's stage
+             * options, a dozen under one bit, by the one given */
             sl_api_compare_skip *k = &r->skip[r->nskip++];
             k->t = t;
-            sl_api_bit_names(bit, k->lacks, sizeof k->lacks);
+            if (bit == SL_OPT_ORDER)
+                snprintf(k->lacks, sizeof k->lacks, "%s", miss);
+            else
+                sl_api_bit_names(bit, k->lacks, sizeof k->lacks);
             continue;
         }
         r->fw[r->nfw++].t = t;
