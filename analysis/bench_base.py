@@ -65,7 +65,9 @@ def commands(row, gen, probs):
                                              "--seed", "7", "--counts"] + llama),
         ("replay hf 100 x 151,936", ["replay", "--framework", "hf", "--logits", gen, "--seed", "7"] + hf),
         ("replay llamacpp 100 x 151,936", ["replay", "--framework", "llamacpp", "--logits", gen, "--seed", "7"] + llama),
-        ("compare, V 151,936", ["compare", "--logits", row, "--temperature", "0.8", "--top-k", "40"]),
+        # the four frameworks that take every setting, each given (none left to a default)
+        ("compare, V 151,936", ["compare", "--logits", row, "--frameworks", "hf,llamacpp,vllm,tutorial",
+                                "--temperature", "0.8", "--top-k", "40", "--top-p", "1", "--min-p", "0"]),
         ("exact torch, V 151,936", ["exact", "--framework", "torch", "--probs", probs]),
         ("gof alias 10^7 draws, V 151,936", ["gof", "--probs", probs, "--method", "alias", "--n", "10000000",
                                              "--null-reps", "0"]),

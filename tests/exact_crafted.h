@@ -2,7 +2,7 @@
  * chosen uniforms through a crafted MT19937 state (analysis/golden/exact_crafted.py,
  * analysis/golden/current/exact_torch2.py): the words after the chosen ones are the
  * tempered zero state words, 0. Shared by test_stats_exact.c (torch 1.13.1) and
- * test_current_exact.c (torch 2.14.1). Header-only, static. */
+ * test_stats_exact_torch.c (torch 2.14.1). Header-only, static. */
 #ifndef SL_TEST_EXACT_CRAFTED_H
 #define SL_TEST_EXACT_CRAFTED_H
 

@@ -5,7 +5,7 @@
  * the issue refused in one line with exit 2 and nothing on stdout. No golden
  * file: replay's first step must equal `draw` on the first row, and the words
  * torch's race spends (2V a step); the real generations are replayed by
- * test_current_replay_cli.c and test_current_llamacpp_replay_cli.c. */
+ * test_cli_replay_hf.c and test_cli_replay_llamacpp.c. */
 #include <criterion/criterion.h>
 
 #include "helpers.h"

@@ -48,6 +48,31 @@ Test(replay_pipeline, cli_pipeline_lines_and_json)
     sl_test_run_free(&r);
 }
 
+/* --json's "settings": each real with the fewest digits that read back as it,
+ * whatever precision the rest of the object is printed with (check: 17 digits;
+ * a float32 pipeline: 9; compare: 9). */
+Test(replay_pipeline, cli_settings_echo_reads_back)
+{
+    static const struct {
+        const char *args, *want;
+    } cases[] = {
+        {"check --framework llamacpp --logits 3,2,2,1 --tokens 0 --trials 0 --json",
+         "\"settings\":{\"temperature\":0.8,\"top_k\":40,\"top_p\":0.95,\"min_p\":0.05,\"typical\":1.0,"},
+        {"pipeline --framework hf --logits 3,2,2,1 --temperature 0.123456789012 --json",
+         "\"settings\":{\"temperature\":0.123456789012,\"top_k\":50,\"top_p\":1.0,\"min_p\":null,"},
+        {"compare --logits 3,2,2,1 --temperature 0.3000000000000001 --frameworks hf,vllm --json",
+         "\"settings\":{\"temperature\":0.3000000000000001,\"top_k\":0,"},
+        {"exact --framework llamacpp --logits 3,2,2,1 --temperature 1e-05 --json", "\"settings\":{\"temperature\":1e-05}"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        sl_test_run r = sl_test_cli(cases[i].args);
+        cr_assert_eq(r.status == 0 || r.status == 1, 1, "%s: exit %d: %s", cases[i].args, r.status, r.err);
+        cr_assert(strstr(r.out, cases[i].want), "%s: %s", cases[i].args, r.out);
+        cr_assert(!strstr(r.out, "\\u0001"), "%s: a mark left: %s", cases[i].args, r.out);
+        sl_test_run_free(&r);
+    }
+}
+
 Test(replay_pipeline, cli_pipeline_errors)
 {
     sl_test_run r = sl_test_cli("pipeline --framework vllm --logits 3,2,2,1 --typical 0.5");

@@ -288,7 +288,7 @@ Test(replay_cli_report_swap, only_keeps_the_other_sections_and_refuses_foreign_f
     cr_assert_eq(mkdir(p, 0755), 0);
     snprintf(cmd, sizeof cmd, "report --n 200 --only ties --no-plot --out %s", r);
     sl_test_expect_refused(cmd, "notes is not part of a report");
-    sl_test_expect_refused("report --n 200 --only ties --no-plot --out .", "name the report's own folder");
+    sl_test_expect_refused("report --n 200 --only ties --no-plot --out .", "name a folder of its own");
     free(before);
     free(after);
     snprintf(cmd, sizeof cmd, "rm -rf %s", root);

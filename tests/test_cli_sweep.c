@@ -2,6 +2,7 @@
  * hand, serial and MPI runs byte-identical, kill-then-resume (tests/sweep/run.sh),
  * and a malformed spec refused with the key and its line and column. */
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "helpers.h"
 
@@ -164,6 +165,36 @@ Test(sweep_cli, keeps_what_the_user_put_in_its_folder)
     cr_assert_eq(b.status, 0, "%s", b.err);
     sl_test_run_free(&b);
     snprintf(args, sizeof args, "rm -rf %s", dir);
+    cr_assert_eq(system(args), 0);
+    unlink(spec);
+    free(spec);
+}
+
+/* The report's output-folder policy (io/outdir.c): the set is built in
+ * DIR/../.NAME.staging.PID and swapped in; a staging folder a dead run left is
+ * removed, a live process's is not; a trailing '/' names the same folder. */
+Test(sweep_cli, staging_beside_the_folder_as_the_report)
+{
+    char root[] = "/tmp/sl-test-sweep-XXXXXX", dead[400], live[400], args[600];
+    cr_assert(mkdtemp(root));
+    /* pid_max is at most 2^22 on Linux: 4194303 + 1 is no process */
+    snprintf(dead, sizeof dead, "%s/.out.staging.4194304", root);
+    snprintf(live, sizeof live, "%s/.out.staging.%ld", root, (long)getppid());
+    cr_assert_eq(mkdir(dead, 0777), 0);
+    cr_assert_eq(mkdir(live, 0777), 0);
+    char *spec = spec_file("{\"studies\": [{\"job\": \"draw\", \"inputs\": [{\"probs\": \"1,2\"}], "
+                           "\"methods\": [\"cdf\"], \"options\": {\"n\": 3}}]}");
+    snprintf(args, sizeof args, "sweep --spec %s --out %s/out/", spec, root);
+    sl_test_run r = sl_test_cli(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    sl_test_run_free(&r);
+    struct stat st;
+    cr_expect(stat(dead, &st) != 0, "the dead run's staging folder is left");
+    cr_expect(stat(live, &st) == 0, "a live process's staging folder was removed");
+    char path[500];
+    snprintf(path, sizeof path, "%s/out/draw.jsonl", root);
+    cr_expect(stat(path, &st) == 0, "no %s", path);
+    snprintf(args, sizeof args, "rm -rf %s", root);
     cr_assert_eq(system(args), 0);
     unlink(spec);
     free(spec);

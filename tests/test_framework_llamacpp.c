@@ -7,7 +7,7 @@
  * exact audit (sl_draw_llama_dist_exact) equal to where the pick changes over
  * all 2^64 word pairs, and `draw --n N` with penalties as N steps of one
  * sampler, each drawn token joining the history (llama_sampler_sample). The
- * real libllama 0.7.0: test_current_llamacpp.c. */
+ * real libllama 0.7.0: test_llamacpp_chain.c. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>

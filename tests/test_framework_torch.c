@@ -2,7 +2,10 @@
  * the real torch 1.13.1: every case of data/golden/torch_multinomial.txt (written by
  * analysis/golden/torch_golden.py), tokens and the words consumed after every call;
  * and the --torch 2 line against torch 2.6.0 (Debian trixie, CPU, no MKL):
- * data/torch2/torch_multinomial.txt (analysis/golden/torch2_golden.sh). `samplab
+ * data/torch2/torch_multinomial.txt (analysis/golden/torch2_golden.sh), and
+ * against today's torch 2.14.1 (Debian sid, CPU, no MKL):
+ * data/golden/current/torch_multinomial.txt (analysis/golden/current/run.sh),
+ * the same replay over each data set. `samplab
  * draw --framework torch` from the command line gives golden cases' tokens and
  * words, torch's error messages, and float32 or float64 by --dtype and by .npy.
  * Also: the log-skipping race equals the every-log race; the top-k tie order equals
@@ -35,6 +38,18 @@ Test(replay_torch, golden_torch_2_6_variant)
     cr_assert_eq(g.version, SL_TORCH_2, "data/torch2 header does not name torch 2.x");
     cr_assert(g.ncase >= 700, "golden file too small: %zu cases", g.ncase);
     cr_assert_eq(g.fail, 0, "%zu of %zu torch 2.6 cases differ; first: %s", g.fail, g.ncase + g.nerror, g.first_fail);
+}
+
+Test(replay_torch, golden_torch_2_14)
+{
+    gold g;
+    replay_file("data/golden/current/torch_multinomial.txt", &g);
+    cr_assert_eq(g.version, SL_TORCH_2, "data/golden/current header does not name torch 2.x");
+    cr_log_info("torch 2.14 golden: %zu cases and %zu error cases replayed, %zu mismatches", g.ncase, g.nerror,
+                g.fail);
+    cr_assert(g.ncase >= 700 && g.nerror >= 40, "golden file too small: %zu cases, %zu errors", g.ncase, g.nerror);
+    cr_assert_eq(g.fail, 0, "%zu of %zu torch 2.14 cases differ; first: %s", g.fail, g.ncase + g.nerror,
+                 g.first_fail);
 }
 
 Test(replay_torch, golden_extra_file)

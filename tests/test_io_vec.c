@@ -4,7 +4,7 @@
  * lists, .npy float32/float64 with the header read as a literal (not searched for
  * keys), the weight checks, and every malformed input, directory, device or
  * standard input refused in one message naming the source and the position. The
- * .npy header rules against NumPy's own reader: test_current_headers.c. */
+ * .npy header rules against NumPy's own reader: test_io_headers.c. */
 #include <criterion/criterion.h>
 #include <math.h>
 

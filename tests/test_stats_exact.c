@@ -5,7 +5,7 @@
  * torch); candle's binary-search counts against enumeration of all 2^23 uniforms;
  * the real libraries as oracles: rand 0.8.5 enumerated over 2^23 (data/golden/
  * exact_rand.txt), torch 1.13.1 and NumPy 1.24.2 at chosen uniforms through a crafted
- * MT19937 state (exact_crafted.txt, exact_numpy_torch.txt), GSL's own
+ * MT19937 state (exact_numpy_torch.txt; exact_crafted.txt in test_stats_exact_torch.c), GSL's own
  * gsl_ran_discrete per bucket, libstdc++'s uniform_real_distribution for llama.cpp
  * (tests/oracle/llamacpp_dist.cpp), draw/cdf and draw/linear called at the
  * boundaries; 300 random vectors checked at every boundary; counts summing to 2^bits
@@ -26,7 +26,6 @@
 
 #include "samplab.h"
 #include "helpers.h"
-#include "exact_crafted.h"
 
 static sl_stat_exact_input in_f(const float *f, const double *d, size_t V)
 {
@@ -599,17 +598,6 @@ Test(replay_exact, golden_numpy_boundaries_and_torch_pairs)
     free(text);
 }
 
-/* data/golden/exact_crafted.txt (analysis/golden/exact_crafted.py): the real torch 1.13.1 and
- * NumPy 1.24.2 fed chosen uniforms through a crafted MT19937 state (tests/exact_crafted.h). */
-Test(replay_exact, golden_chosen_uniforms)
-{
-    ec_tally n = ec_replay_crafted("data/golden/exact_crafted.txt", SL_TORCH_1_13);
-    cr_log_info("torch 1.13 exact_crafted: %zu records, %zu checks, %zu where 2.x's model differs", n.lines,
-                n.checks, n.race2_vs_113);
-    cr_assert_eq(n.lines, 11, "golden lines: %zu", n.lines);
-    cr_assert(n.checks > 40, "checks: %zu", n.checks);
-}
-
 /* ---------------------------------------------------------------- the samplers' own code as oracle */
 
 /* A GSL generator whose next uniform is the word in its state, over 2^32. */
@@ -945,7 +933,7 @@ static void read_exact_pair(const char *pa, const char *pb, exact_wi_book *a, ex
     cr_assert_eq(memcmp(a->total, b->total, sizeof a->total), 0, "%s and %s hold other vectors", pa, pb);
 }
 
-Test(replay_current, exact_rand_088_full_enumeration)
+Test(replay_exact, exact_rand_088_full_enumeration)
 {
     replay_exact_rand("data/golden/current/exact_rand_0.8.8.txt", "0.8");
     exact_wi_book a, b;
@@ -954,7 +942,7 @@ Test(replay_current, exact_rand_088_full_enumeration)
 }
 
 /* rand 0.10.3 against 0.8.8: the counts differ exactly where the total is subnormal */
-Test(replay_current, exact_rand_0103_full_enumeration)
+Test(replay_exact, exact_rand_0103_full_enumeration)
 {
     replay_exact_rand("data/golden/current/exact_rand_0.10.3.txt", "0.10");
     exact_wi_book a, b;

@@ -1,6 +1,6 @@
 /* torch_replay.h — replays a golden file of analysis/golden/torch_golden.py
  * (vec/vecfile/case/error/exp records) through the torch draw type; shared by
- * test_framework_torch.c and test_current_torch.c. Header-only, static. */
+ * test_framework_torch.c and test_framework_torch.c. Header-only, static. */
 #ifndef SL_TEST_TORCH_REPLAY_H
 #define SL_TEST_TORCH_REPLAY_H
 

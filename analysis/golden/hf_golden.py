@@ -11,7 +11,7 @@ temperature, MinPLogitsProcessor, apply_top_k_top_p_pytorch) do to a float32
 tensor. What it checks is therefore torch's float32 arithmetic (softmax, sort,
 cumsum, comparisons with Python scalars) under those exact operations, not the
 libraries' wiring. Output: one case per block, read by
-tests/test_logits_golden.c. Deterministic: fixed seeds, CPU, one thread.
+tests/test_logits_hf_golden.c. Deterministic: fixed seeds, CPU, one thread.
 
 Usage: /usr/bin/python3 analysis/golden/hf_golden.py OUTFILE
 """

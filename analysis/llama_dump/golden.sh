@@ -4,7 +4,7 @@
 # analysis/golden/current/make_tiny_gguf.py, one per setting below, written to
 # OUTDIR with a manifest OUTDIR/llama_dump.txt (library, packages, CPU, model
 # hash, then one line per case: its name and llama_dump's arguments).
-# tests/test_current_llama_dump.c runs the replay and check commands each dump
+# tests/test_cli_llama_dump.c runs the replay and check commands each dump
 # records and compares them with the tokens llama.cpp drew.
 # Usage: sh analysis/llama_dump/golden.sh CHROOT OUTDIR
 set -eu

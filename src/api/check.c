@@ -103,7 +103,7 @@ char *sl_api_check_seeded_json(const sl_fw_type *ft, size_t T, const long *obs, 
     }
     if (given)
         sl_api_settings_echo(root, ft->pipeline, given);
-    char *s = json_dumps(root, JSON_COMPACT);
+    char *s = sl_api_json_dumps(root, JSON_COMPACT);
     json_decref(root);
     return s;
 }
@@ -549,7 +549,7 @@ char *sl_api_check_log_json(const sl_fw_type *ft, const long *obs, const sl_api_
     }
     if (given)
         sl_api_settings_echo(root, ft->pipeline, given);
-    char *s = json_dumps(root, JSON_COMPACT);
+    char *s = sl_api_json_dumps(root, JSON_COMPACT);
     json_decref(root);
     return s;
 }

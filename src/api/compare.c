@@ -671,10 +671,7 @@ char *sl_api_compare_result_json(const sl_api_compare_result *r)
     json_object_set_new(root, "frameworks", jf);
     json_object_set_new(root, "pairs", jp);
     json_object_set_new(root, "notes", jn);
-    int digits = 9; /* and what the echoed settings need to read back */
-    for (size_t i = 0; i < r->nfw; i++)
-        digits = sl_api_settings_digits(r->fw[i].t, &r->fw[i].cfg, digits);
-    char *s = json_dumps(root, JSON_REAL_PRECISION(digits) | JSON_COMPACT);
+    char *s = sl_api_json_dumps(root, JSON_REAL_PRECISION(9) | JSON_COMPACT);
     json_decref(root);
     return s;
 }

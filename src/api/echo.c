@@ -2,13 +2,33 @@
  * each setting of the framework's pipeline with the value in force (null where
  * the library's default is "unset", e.g. transformers' min_p None), and
  * "defaulted", the names of those the framework's defaults decided because the
- * caller left them unset (logits/defaults.c applies them). */
+ * caller left them unset (logits/defaults.c applies them); sl_api_json_dumps
+ * prints each setting with the fewest digits that read back as it (0.8, not
+ * the 0.80000000000000004 of a 17-digit dump). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <jansson.h>
 
 #include "api/sl_api.h"
+
+/* The fewest digits that read back as v (Python repr's), a real kept a real ("1.0"). */
+static void shortest(double v, char *b, size_t n)
+{
+    int p = 1;
+    for (; p < 17; p++) {
+        snprintf(b, n, "%.*g", p, v);
+        if (strtod(b, NULL) == v)
+            break;
+    }
+    snprintf(b, n, "%.*g", p, v);
+    if (!strpbrk(b, ".eEni"))
+        strncat(b, ".0", n - strlen(b) - 1);
+}
+
+#define MARK '\x01' /* dumped as "\u0001": no other string of an echo holds it */
 
 /* The settings echoed: those t has a default for or that given sets. */
 static int echoed(const sl_logits_pipeline_type *t, const sl_logits_cfg *given, sl_logits_key k)
@@ -30,10 +50,19 @@ void sl_api_settings_echo(json_t *o, const sl_logits_pipeline_type *t, const sl_
         const char *name = sl_logits_key_name((sl_logits_key)k);
         int is_int = k == SL_KEY_TOP_K || k == SL_KEY_LAST_N || k == SL_KEY_MIN_KEEP || k == SL_KEY_DRY_ALLOWED ||
                      k == SL_KEY_DRY_LAST_N;
-        json_object_set_new(set, name,
-                            !sl_logits_cfg_get(&c, (sl_logits_key)k, &v) ? json_null()
-                            : is_int                                    ? json_integer((json_int_t)v)
-                                                                        : json_real(v));
+        json_t *val;
+        if (!sl_logits_cfg_get(&c, (sl_logits_key)k, &v))
+            val = json_null();
+        else if (is_int)
+            val = json_integer((json_int_t)v);
+        else {
+            /* a real as its shortest text behind a mark, which sl_api_json_dumps unquotes */
+            char b[48];
+            b[0] = MARK;
+            shortest(v, b + 1, sizeof b - 1);
+            val = isfinite(v) ? json_string(b) : json_real(v);
+        }
+        json_object_set_new(set, name, val);
         if (got & (1u << k))
             json_array_append_new(def, json_string(name));
     }
@@ -41,25 +70,38 @@ void sl_api_settings_echo(json_t *o, const sl_logits_pipeline_type *t, const sl_
     json_object_set_new(o, "defaulted", def);
 }
 
-int sl_api_settings_digits(const sl_logits_pipeline_type *t, const sl_logits_cfg *given, int min)
+char *sl_api_json_dumps(json_t *root, size_t flags)
 {
-    sl_logits_cfg c = *given;
-    sl_logits_cfg_resolve(t, &c, NULL);
-    int digits = min;
-    for (int k = 0; k < SL_KEY_COUNT; k++) {
-        double v;
-        if (!echoed(t, given, (sl_logits_key)k) || !sl_logits_cfg_get(&c, (sl_logits_key)k, &v))
-            continue;
-        /* the fewest digits that read back as v, as Python's repr prints it */
-        int p = 1;
-        char b[40];
-        for (; p < 17; p++) {
-            snprintf(b, sizeof b, "%.*g", p, v);
-            if (strtod(b, NULL) == v)
+    char *s = json_dumps(root, flags);
+    if (!s)
+        return NULL;
+    /* each "settings" object: a marked string "\u0001TEXT" becomes the number TEXT */
+    static const char key[] = "\"settings\":{", mark[] = "\"\\u0001";
+    sl_buf b;
+    sl_io_buf_init(&b);
+    const char *p = s, *q;
+    while ((q = strstr(p, key))) {
+        const char *end = strchr(q, '}');
+        sl_io_buf_append(&b, p, (size_t)(q - p));
+        for (p = q; p < end;) {
+            const char *m = strstr(p, mark);
+            if (!m || m > end) {
+                sl_io_buf_append(&b, p, (size_t)(end - p));
                 break;
+            }
+            sl_io_buf_append(&b, p, (size_t)(m - p));
+            m += sizeof mark - 1;
+            const char *close = strchr(m, '"');
+            sl_io_buf_append(&b, m, (size_t)(close - m));
+            p = close + 1;
         }
-        if (p > digits)
-            digits = p;
+        p = end;
     }
-    return digits;
+    sl_io_buf_puts(&b, p);
+    free(s);
+    if (b.oom) {
+        sl_io_buf_free(&b);
+        return NULL;
+    }
+    return b.data;
 }

@@ -98,7 +98,7 @@ char *sl_api_exact_json(const sl_api_exact_audit *a)
         json_object_set_new(o, "induced", induced);
     else
         json_decref(induced);
-    char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    char *s = sl_api_json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
     json_decref(o);
     return s;
 }
@@ -216,9 +216,9 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
     if (!t)
         return sl_base_error_set(err, SL_EINVAL, "samplab exact: unknown %s '%s' (samplab exact --help)",
                                  framework ? "framework" : "method", name);
-    if ((t == &sl_draw_llama_dist_exact || t == &sl_fw_ollama_exact) && !is_logits)
+    if ((t->input & SL_STAT_EXACT_OWN_SOFTMAX) && !is_logits)
         return sl_base_error_set(err, SL_EINVAL, "samplab exact: %s takes --logits (it computes its own softmax)",
-                                 t == &sl_fw_ollama_exact ? "Ollama's Go sampler" : "llama.cpp's dist sampler");
+                                 t->sampler);
     sl_stat_exact_input in;
     memset(&in, 0, sizeof in);
     sl_fw_opts dt; /* --dtype, read as draw reads it */
@@ -232,11 +232,9 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
     in.d = vec->d;
     in.f = vec->f;
     in.source = vec->source;
-    int is_torch = t == &sl_draw_torch_race_exact || t == &sl_draw_torch_repl_exact || t == &sl_draw_torch113_race_exact;
-    int is_rand = t == &sl_draw_rand_wi_exact || t == &sl_draw_rand_wi9_exact;
     /* a binary source keeps its own dtype; text gets the framework's default
      * (torch.tensor(list) is float32, np.array(list) float64) */
-    in.dtype = vec->own_dtype ? vec->dtype : is_torch ? SL_F32 : SL_F64;
+    in.dtype = vec->own_dtype ? vec->dtype : (t->input & SL_STAT_EXACT_TEXT_F32) ? SL_F32 : SL_F64;
     if (dt.dtype_set)
         in.dtype = dt.dtype;
     double *pd = NULL;
@@ -253,7 +251,7 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
             rc = sl_api_lib_error_in(err, vec->source, SL_EINVAL);
             goto out;
         }
-        if (is_rand) {
+        if (t->input & SL_STAT_EXACT_CANDLE_F32) {
             if ((rc = sl_logits_candle_check(vec->f, vec->n, err))) {
                 rc = sl_api_lib_error_in(err, vec->source, SL_EINVAL);
                 goto out;
@@ -265,10 +263,9 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
         }
         in.d = pd;
         in.f = pf;
-        if (t == &sl_draw_llama_dist_exact || t == &sl_fw_ollama_exact) {
-            /* llama.cpp's temperature sampler: logit /= temp, in float32; Ollama's
-             * temperature(): value / max(temp, 1e-7), in float32 */
-            float ft = t == &sl_fw_ollama_exact && (float)temperature < 1e-7f ? 1e-7f : (float)temperature;
+        if (t->input & SL_STAT_EXACT_OWN_SOFTMAX) {
+            /* the sampler's temperature: logit / T in float32 (T at least its floor) */
+            float ft = t->t_floor > 0 && (float)temperature < t->t_floor ? t->t_floor : (float)temperature;
             lg = malloc(vec->n * sizeof *lg);
             if (!lg) {
                 rc = sl_base_error_set(err, SL_ENOMEM, "samplab exact: out of memory");

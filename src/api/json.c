@@ -8,8 +8,7 @@
 #include "api/sl_api.h"
 
 /* version, cpu and llama.cpp's stage order (each NULL: left out), then with t the echo of the settings
- * in force; the object's other numbers are integers, so its reals are the
- * settings, printed with the digits that read back as each. */
+ * in force, each printed with the digits that read back as it. */
 static char *finish(json_t *root, const char *version, const char *cpu, const char *samplers,
                     const sl_logits_pipeline_type *t, const sl_logits_cfg *given)
 {
@@ -19,12 +18,9 @@ static char *finish(json_t *root, const char *version, const char *cpu, const ch
         json_object_set_new(root, "cpu", json_string(cpu));
     if (samplers)
         json_object_set_new(root, "samplers", json_string(samplers));
-    int digits = 17;
-    if (t) {
+    if (t)
         sl_api_settings_echo(root, t, given);
-        digits = sl_api_settings_digits(t, given, 1);
-    }
-    char *s = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(digits));
+    char *s = sl_api_json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(17));
     json_decref(root);
     return s;
 }

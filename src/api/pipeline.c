@@ -32,8 +32,7 @@ char *sl_api_pipeline_json(const sl_api_pipeline_result *r)
     json_object_set_new(root, "kept", kept);
     json_object_set_new(root, "probs", probs);
     sl_api_settings_echo(root, t, given);
-    int digits = sl_api_settings_digits(t, given, res->precision == 32 ? 9 : 17);
-    char *s = json_dumps(root, JSON_REAL_PRECISION(digits) | JSON_COMPACT);
+    char *s = sl_api_json_dumps(root, JSON_REAL_PRECISION(res->precision == 32 ? 9 : 17) | JSON_COMPACT);
     json_decref(root);
     return s;
 }
@@ -118,7 +117,7 @@ int sl_api_pipeline_run(const sl_api_src *src, const sl_api_settings *s, sl_api_
     const char *miss = sl_api_refused(&q, 1, t->accepts | SL_OPT_LOGITS);
     if (miss)
         return sl_base_error_set(err, SL_EINVAL, "samplab pipeline: %s is not an option of framework %s", miss, t->name);
-    if (t == &sl_logits_pipeline_ollama_type && !s->ollama)
+    if ((t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT) && !s->ollama) /* Ollama: the one such pipeline */
         return sl_base_error_set(err, SL_EINVAL, "samplab pipeline: framework ollama: samplab models only --ollama "
                                  "0.24 so far (Ollama's own Go sampler, v0.6.3 to v0.25); Ollama v0.30+ "
                                  "(llama-server's chain) is not modelled by samplab");

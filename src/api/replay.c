@@ -44,12 +44,7 @@ char *sl_api_replay_json(const sl_api_run *runs, size_t nr, const size_t *depart
         }
         json_object_set_new(root, "frameworks", arr);
     }
-    /* the settings are the only reals: the digits that read back as each */
-    int digits = 1;
-    for (size_t j = 0; j < nr; j++)
-        if (runs[j].pipeline)
-            digits = sl_api_settings_digits(runs[j].pipeline, &runs[j].given, digits);
-    char *s = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(digits));
+    char *s = sl_api_json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(17));
     json_decref(root);
     return s;
 }

@@ -569,10 +569,10 @@ struct json_t;
  * the library's default is unset) and "defaulted" (the names the defaults
  * decided) on the object o, for the settings given. */
 void sl_api_settings_echo(struct json_t *o, const sl_logits_pipeline_type *t, const sl_logits_cfg *given);
-/* The JSON_REAL_PRECISION at which every echoed value reads back as itself
- * (Python repr's digits), at least min: for objects whose other numbers need
- * no more (draw, replay, pipeline). */
-int sl_api_settings_digits(const sl_logits_pipeline_type *t, const sl_logits_cfg *given, int min);
+/* json_dumps(root, flags), but each real of a "settings" object printed with the
+ * fewest digits that read back as it (Python repr's: 0.8, 1.0), whatever the
+ * precision flags give the object's other reals. NULL when out of memory. */
+char *sl_api_json_dumps(struct json_t *root, size_t flags);
 
 /* ---------------------------------------------------------------- exact (api/exact.c) */
 

@@ -64,21 +64,6 @@ static void on_signal(int sig)
     got_signal = sig;
 }
 
-/* After the child was stopped: if it died between the two renames of a swap
- * without renameat2 (the old set moved aside, the new one not yet in), the
- * old set goes back; then the staging folder goes. */
-static void discard_staging(const char *staging, const char *outdir)
-{
-    char aside[4300];
-    struct stat st;
-    sl_error ignored;
-    snprintf(aside, sizeof aside, "%s.old", staging);
-    if (lstat(outdir, &st) != 0 && lstat(aside, &st) == 0)
-        rename(aside, outdir);
-    sl_io_tree_remove(aside, &ignored);
-    sl_io_tree_remove(staging, &ignored);
-}
-
 static int run_report(sl_report_opts *o)
 {
     sl_error err;
@@ -96,7 +81,7 @@ static int run_supervised(sl_report_opts *o)
 {
     char staging[4300];
     sl_error err;
-    if (sl_report_staging_path(o->outdir, (long)getpid(), staging, sizeof staging, &err))
+    if (sl_io_outdir_staging_path(o->outdir, (long)getpid(), staging, sizeof staging, &err))
         return sl_cli_fail(&err);
     o->staging = staging;
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
@@ -140,7 +125,7 @@ static int run_supervised(sl_report_opts *o)
             /* gnuplots of the group: gone within a moment (bounded: zombies nobody reaps still count) */
             for (int i = 0; i < 100 && kill(-pid, 0) == 0; i++)
                 nanosleep(&tick, NULL);
-            discard_staging(staging, o->outdir);
+            sl_io_outdir_recover(staging, o->outdir);
             sl_cli_errf("samplab report: stopped by signal %d; %s holds no partial set\n", (int)got_signal, o->outdir);
             int sig = got_signal;
             for (int i = 0; i < 3; i++)
@@ -154,7 +139,7 @@ static int run_supervised(sl_report_opts *o)
         sigaction(sigs[i], &old[i], NULL);
     if (WIFEXITED(st))
         return WEXITSTATUS(st);
-    discard_staging(staging, o->outdir);
+    sl_io_outdir_recover(staging, o->outdir);
     sl_cli_errf("samplab report: the report process ended by signal %d; %s is as it was\n",
             WIFSIGNALED(st) ? WTERMSIG(st) : 0, o->outdir);
     return 2;

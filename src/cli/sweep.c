@@ -499,28 +499,22 @@ int sl_cli_sweep_finish(sl_cli_sweep_run *r)
         fclose(r->ckpt);
         r->ckpt = NULL;
     }
-    char t[4200], dir[3100];
-    snprintf(dir, sizeof dir, "%s", r->dir);
-    size_t n = strlen(dir);
-    while (n > 1 && dir[n - 1] == '/')
-        dir[--n] = 0;
-    snprintf(t, sizeof t, "%s.tmp-%ld", dir, (long)getpid());
+    /* the set is built beside DIR and goes in whole (io/outdir.c), as the report's */
+    sl_io_outdir out;
     sl_error err;
-    sl_io_tree_remove(t, &err);
-    if (mkdir(t, 0777) != 0)
-        return fail("samplab sweep: %s: cannot create it: %s\n", t, strerror(errno));
-    if (write_set(r, t)) {
-        int e = errno;
-        sl_io_tree_remove(t, &err);
-        return fail("samplab sweep: %s: cannot write the results: %s\n", t, strerror(e));
-    }
-    /* the set goes in whole (io/dirswap.c); the old one, now under t, is removed */
-    if (sl_io_dir_swap(t, dir, &err)) {
-        sl_error e2;
-        sl_io_tree_remove(t, &e2);
+    if (sl_io_outdir_init(&out, r->dir, NULL, (long)getpid(), &err) || sl_io_outdir_begin(&out, NULL, &err)) {
+        sl_io_outdir_discard(&out);
         return fail("samplab sweep: %s%s\n", err.msg, NULL);
     }
-    sl_io_tree_remove(t, &err);
+    if (write_set(r, out.staging)) {
+        int e = errno;
+        sl_io_outdir_discard(&out);
+        return fail("samplab sweep: %s: cannot write the results: %s\n", out.staging, strerror(e));
+    }
+    if (sl_io_outdir_commit(&out, &err)) {
+        sl_io_outdir_discard(&out);
+        return fail("samplab sweep: %s%s\n", err.msg, NULL);
+    }
     return 0;
 }
 

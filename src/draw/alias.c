@@ -197,5 +197,7 @@ static int alias_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *
 }
 
 const sl_stat_exact_type sl_draw_alias_exact = {
-    "alias", "samplab draw/alias (Vose, one 53-bit uniform for column and coin)", alias_exact_run
+    .name = "alias",
+    .summary = "samplab draw/alias (Vose, one 53-bit uniform for column and coin)",
+    .run = alias_exact_run,
 };

@@ -110,5 +110,7 @@ static int cdf_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *ou
 }
 
 const sl_stat_exact_type sl_draw_cdf_exact = {
-    "cdf", "samplab draw/cdf (binary search on float64 running sums, 53-bit uniform)", cdf_exact_run
+    .name = "cdf",
+    .summary = "samplab draw/cdf (binary search on float64 running sums, 53-bit uniform)",
+    .run = cdf_exact_run,
 };

@@ -111,5 +111,7 @@ static int linear_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result 
 }
 
 const sl_stat_exact_type sl_draw_linear_exact = {
-    "linear", "the tutorial's linear inverse CDF with a last-index fallback (float64)", linear_exact_run
+    .name = "linear",
+    .summary = "the tutorial's linear inverse CDF with a last-index fallback (float64)",
+    .run = linear_exact_run,
 };

@@ -213,6 +213,9 @@ static int llama_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *
 }
 
 const sl_stat_exact_type sl_draw_llama_dist_exact = {
-    "llamacpp", "llama.cpp dist sampler (float32 expf, double sums, libstdc++ 64-bit canonical uniform)",
-    llama_exact_run
+    .name = "llamacpp",
+    .summary = "llama.cpp dist sampler (float32 expf, double sums, libstdc++ 64-bit canonical uniform)",
+    .run = llama_exact_run,
+    .input = SL_STAT_EXACT_OWN_SOFTMAX,
+    .sampler = "llama.cpp's dist sampler", /* its temperature stage: logit / temp in float32 */
 };

@@ -225,5 +225,7 @@ static int numpy_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *
 }
 
 const sl_stat_exact_type sl_draw_numpy_exact = {
-    "numpy", "NumPy 1.24 choice with p (default_rng PCG64 or legacy MT19937, 53-bit uniform)", numpy_exact_run
+    .name = "numpy",
+    .summary = "NumPy 1.24 choice with p (default_rng PCG64 or legacy MT19937, 53-bit uniform)",
+    .run = numpy_exact_run,
 };

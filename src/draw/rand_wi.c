@@ -365,9 +365,15 @@ static int wi9_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *ou
 }
 
 const sl_stat_exact_type sl_draw_rand_wi_exact = {
-    "candle", "rand 0.8.5 WeightedIndex<f32> (candle LogitsProcessor, 23-bit uniform)", wi_exact_run
+    .name = "candle",
+    .summary = "rand 0.8.5 WeightedIndex<f32> (candle LogitsProcessor, 23-bit uniform)",
+    .run = wi_exact_run,
+    .input = SL_STAT_EXACT_CANDLE_F32,
 };
 
 const sl_stat_exact_type sl_draw_rand_wi9_exact = {
-    "candle", "rand 0.9 and 0.10 WeightedIndex<f32> (candle 0.11 LogitsProcessor, 23-bit uniform)", wi9_exact_run
+    .name = "candle",
+    .summary = "rand 0.9 and 0.10 WeightedIndex<f32> (candle 0.11 LogitsProcessor, 23-bit uniform)",
+    .run = wi9_exact_run,
+    .input = SL_STAT_EXACT_CANDLE_F32,
 };

@@ -365,9 +365,11 @@ static int repl_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *o
 }
 
 const sl_stat_exact_type sl_draw_torch_repl_exact = {
-    "torch-replacement",
-    "multinomial(p, n, replacement=True) per sample (torch 1.13: any n; 2.x: n >= 2): float cdf, 53-bit uniform",
-    repl_exact_run
+    .name = "torch-replacement",
+    .summary = "multinomial(p, n, replacement=True) per sample (torch 1.13: any n; 2.x: n >= 2): float cdf, 53-bit "
+               "uniform",
+    .run = repl_exact_run,
+    .input = SL_STAT_EXACT_TEXT_F32,
 };
 
 /* ---------------------------------------------------------------- exact audit, the race
@@ -588,11 +590,15 @@ static int race113_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result
 }
 
 const sl_stat_exact_type sl_draw_torch_race_exact = {
-    "torch", "torch 2.x multinomial(p, 1): exponential race argmax(p/q), q = -log1p(-u); bound + exact failure paths",
-    race2_exact_run
+    .name = "torch",
+    .summary = "torch 2.x multinomial(p, 1): exponential race argmax(p/q), q = -log1p(-u); bound + exact failure paths",
+    .run = race2_exact_run,
+    .input = SL_STAT_EXACT_TEXT_F32,
 };
 
 const sl_stat_exact_type sl_draw_torch113_race_exact = {
-    "torch-1.13", "torch 1.13 multinomial(p, 1): exponential race argmax(p/q), q = -log(1-u); bound + exact failure paths",
-    race113_exact_run
+    .name = "torch-1.13",
+    .summary = "torch 1.13 multinomial(p, 1): exponential race argmax(p/q), q = -log(1-u); bound + exact failure paths",
+    .run = race113_exact_run,
+    .input = SL_STAT_EXACT_TEXT_F32,
 };

@@ -187,5 +187,7 @@ static int gsl_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *ou
 }
 
 const sl_stat_exact_type sl_fw_gsl_exact = {
-    "gsl", "GSL 2.7 gsl_ran_discrete with a 32-bit generator (u = w/2^32)", gsl_exact_run
+    .name = "gsl",
+    .summary = "GSL 2.7 gsl_ran_discrete with a 32-bit generator (u = w/2^32)",
+    .run = gsl_exact_run,
 };

@@ -210,8 +210,12 @@ out:
 }
 
 const sl_stat_exact_type sl_fw_ollama_exact = {
-    "ollama", "Ollama 0.24's Go sampler (pdqsort, float32 softmax and running sum, Go Float32, lower bound)",
-    ollama_exact_run
+    .name = "ollama",
+    .summary = "Ollama 0.24's Go sampler (pdqsort, float32 softmax and running sum, Go Float32, lower bound)",
+    .run = ollama_exact_run,
+    .input = SL_STAT_EXACT_OWN_SOFTMAX,
+    .sampler = "Ollama's Go sampler",
+    .t_floor = 1e-7f, /* temperature(): value / max(temp, 1e-7) */
 };
 
 const sl_fw_type sl_fw_ollama_type = {

@@ -78,6 +78,36 @@ int sl_io_tree_remove(const char *path, sl_error *err);
  * replaces the link, so the files of `from` never change. */
 int sl_io_dir_link_files(const char *from, const char *to, sl_error *err);
 
+/* ---------------------------------------------------------------- output folders (outdir.c)
+ *
+ * A command that writes a set of files replaces its --out folder as a whole:
+ * sl_io_outdir_init names the target and the staging folder, the caller checks
+ * what the target holds, sl_io_outdir_begin makes the staging folder (the
+ * stale ones of dead processes removed), the caller writes into o->staging,
+ * sl_io_outdir_commit swaps it in; sl_io_outdir_discard on any failure. */
+typedef struct sl_io_outdir {
+    char target[4096];        /* the folder replaced: --out with its link resolved, no trailing '/' */
+    char staging[4200];       /* where the new set is built */
+    int open;                 /* the staging folder exists and is ours to remove */
+} sl_io_outdir;
+/* outdir with a link resolved (the folder a swap replaces), without trailing slashes. */
+int sl_io_outdir_target(const char *outdir, char *buf, size_t n, sl_error *err);
+/* The staging folder of process pid for outdir: DIR/.NAME.staging.PID beside it. */
+int sl_io_outdir_staging_path(const char *outdir, long pid, char *buf, size_t n, sl_error *err);
+/* Names o's target and staging folder (staging NULL: the one of process pid); creates nothing. */
+int sl_io_outdir_init(sl_io_outdir *o, const char *outdir, const char *staging, long pid, sl_error *err);
+/* A fresh staging folder in the target's mode, holding hard links to the old
+ * set's files of each sub-folder in keep ("" the folder itself; NULL-terminated;
+ * NULL: none). */
+int sl_io_outdir_begin(sl_io_outdir *o, const char *const *keep, sl_error *err);
+/* The new set in the target's place in one step; the old one removed. */
+int sl_io_outdir_commit(sl_io_outdir *o, sl_error *err);
+/* Removes the staging folder if it is still ours (after a failure). */
+void sl_io_outdir_discard(sl_io_outdir *o);
+/* After a run was killed (its staging folder named): the old set back in place
+ * if the kill fell between a swap's two renames, the staging folders removed. */
+void sl_io_outdir_recover(const char *staging, const char *target);
+
 /* ---------------------------------------------------------------- Markdown */
 
 /* Appends a GitHub-flavoured Markdown table: `ncol` headers, `nrow` rows of

@@ -80,9 +80,8 @@ static int report_one(const char *dir, const char *name, const double *logits, s
         memset(&in, 0, sizeof in);
         in.V = V;
         in.d = pd;
-        in.f = report_types[t] == &sl_draw_rand_wi_exact ? pc : pf;
-        in.dtype = report_types[t] == &sl_draw_torch_repl_exact || report_types[t] == &sl_draw_torch_race_exact
-                       ? SL_F32 : SL_F64;
+        in.f = (report_types[t]->input & SL_STAT_EXACT_CANDLE_F32) ? pc : pf;
+        in.dtype = (report_types[t]->input & SL_STAT_EXACT_TEXT_F32) ? SL_F32 : SL_F64;
         in.source = name;
         in.logits_f = lt;
         if ((rc = sl_stat_exact_run(report_types[t], &in, &res[t], err)))

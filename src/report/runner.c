@@ -11,10 +11,8 @@
  * timings go to OUTDIR/timings.txt. The header follows TestU01's bbattery.c
  * habit (version, generators, methods, N, seeds, the command), without the
  * date that would break byte equality. */
-#define _XOPEN_SOURCE 700 /* realpath, for an --out that is a link */
 #include <dirent.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,49 +189,6 @@ static int run_jobs(sl_report_ctx *ctx, const sl_report_opts *o, int threads, in
 
 /* ---------------------------------------------------------------- the staging folder */
 
-/* outdir with a link resolved (the folder a swap replaces), without trailing slashes. */
-static int resolve_target(const char *outdir, char *buf, size_t n, sl_error *err)
-{
-    struct stat st;
-    const char *t = outdir;
-    char *real = NULL;
-    if (lstat(outdir, &st) == 0 && S_ISLNK(st.st_mode)) {
-        if (!(real = realpath(outdir, NULL)))
-            return sl_base_error_set(err, SL_EIO, "%s: a link to nothing usable: %s", outdir, strerror(errno));
-        t = real;
-    }
-    size_t len = strlen(t);
-    while (len > 1 && t[len - 1] == '/')
-        len--;
-    int rc = 0;
-    if (len == 0 || len >= n)
-        rc = sl_base_error_set(err, SL_EINVAL, "--out: '%s' is no usable folder name", outdir);
-    else {
-        memcpy(buf, t, len);
-        buf[len] = '\0';
-    }
-    free(real);
-    return rc;
-}
-
-int sl_report_staging_path(const char *outdir, long pid, char *buf, size_t n, sl_error *err)
-{
-    char t[4096];
-    int rc = resolve_target(outdir, t, sizeof t, err);
-    if (rc)
-        return rc;
-    const char *slash = strrchr(t, '/');
-    const char *base = slash ? slash + 1 : t;
-    if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
-        return sl_base_error_set(err, SL_EINVAL, "--out %s: name the report's own folder (it is replaced as a whole)",
-                                 outdir);
-    int k = slash ? snprintf(buf, n, "%.*s/.%s.staging.%ld", (int)(slash - t), t, base, pid)
-                  : snprintf(buf, n, ".%s.staging.%ld", base, pid);
-    if (k < 0 || (size_t)k >= n)
-        return sl_base_error_set(err, SL_EINVAL, "--out %s: path too long", outdir);
-    return 0;
-}
-
 /* What a report folder may hold: files, and files in figures/ and inputs/.
  * Anything else would be lost or moved by the swap, so it is refused. */
 static int check_target(const char *t, sl_error *err)
@@ -275,60 +230,6 @@ static int check_target(const char *t, sl_error *err)
                                    "files, figures/ and inputs/): give --out a folder of its own", t, e->d_name);
     }
     closedir(d);
-    return rc;
-}
-
-/* Removes staging folders of runs that died without cleaning up (their
- * process is gone): DIR/.NAME.staging.PID[.old] beside our own. */
-static void remove_stale_staging(const char *staging)
-{
-    const char *slash = strrchr(staging, '/');
-    const char *base = slash ? slash + 1 : staging;
-    const char *dot = strrchr(base, '.'); /* before our PID */
-    if (!dot)
-        return;
-    size_t plen = (size_t)(dot - base) + 1;
-    char dir[4200];
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - staging) : 1, slash ? staging : ".");
-    if (slash && slash == staging)
-        snprintf(dir, sizeof dir, "/");
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        if (strncmp(e->d_name, base, plen) || !strcmp(e->d_name, base))
-            continue;
-        char *end;
-        long pid = strtol(e->d_name + plen, &end, 10);
-        if (end == e->d_name + plen || (*end && strcmp(end, ".old")) || pid <= 0)
-            continue;
-        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-            continue;
-        char path[8400];
-        sl_error ignored;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        sl_io_tree_remove(path, &ignored);
-    }
-    if (d)
-        closedir(d);
-}
-
-/* A fresh staging folder with links to the old set's files (so a partial
- * run, --only, keeps the rest), in the mode of the folder it replaces. */
-static int stage(const char *target, const char *staging, sl_error *err)
-{
-    static const char *const subs[] = {"", "/figures", "/inputs"};
-    int rc = sl_io_tree_remove(staging, err);
-    if (!rc)
-        rc = sl_io_mkdir_p(staging, err);
-    struct stat st;
-    if (!rc && stat(target, &st) == 0)
-        chmod(staging, st.st_mode & 07777);
-    for (int i = 0; !rc && i < 3; i++) {
-        char from[4200], to[4300];
-        snprintf(from, sizeof from, "%s%s", target, subs[i]);
-        snprintf(to, sizeof to, "%s%s", staging, subs[i]);
-        rc = sl_io_dir_link_files(from, to, err);
-    }
     return rc;
 }
 
@@ -547,22 +448,15 @@ int sl_report_run(const sl_report_opts *o, sl_report_result *res, sl_error *err)
     int rc = sl_report_only_check(o->only, err);
     if (rc)
         return rc;
-    char target[4096], staging[4200];
-    if ((rc = resolve_target(o->outdir, target, sizeof target, err)))
-        return rc;
-    if (o->staging) {
-        if (strlen(o->staging) >= sizeof staging)
-            return sl_base_error_set(err, SL_EINVAL, "%s: path too long", o->staging);
-        strcpy(staging, o->staging);
-    } else if ((rc = sl_report_staging_path(target, (long)getpid(), staging, sizeof staging, err)))
-        return rc;
-    if ((rc = check_target(target, err)))
+    sl_io_outdir out;
+    if ((rc = sl_io_outdir_init(&out, o->outdir, o->staging, (long)getpid(), err)) ||
+        (rc = check_target(out.target, err)))
         return rc;
     sl_report_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.n = o->n;
     ctx.seed = o->seed;
-    ctx.outdir = staging;
+    ctx.outdir = out.staging;
     ctx.logits_src = o->logits ? (o->logits_replay ? o->logits_replay : o->logits) : NULL;
     /* a quick run (tests) needs no precise null tails */
     ctx.null_reps = o->n < SL_REPORT_DEFAULT_N ? 200 : 1000;
@@ -581,12 +475,9 @@ int sl_report_run(const sl_report_opts *o, sl_report_result *res, sl_error *err)
     sl_io_buf_init(&tm);
     if (!run)
         return sl_base_error_set(err, SL_ENOMEM, "report: out of memory");
-    int staged = 0; /* the staging folder exists: remove it unless it was swapped in */
-    if ((rc = sl_report_vocab_open(&ctx, o, err)))
-        goto out;
-    remove_stale_staging(staging);
-    staged = 1;
-    if ((rc = stage(target, staging, err)))
+    /* the old set's files, linked in, so a partial run (--only) keeps the rest */
+    static const char *const keep[] = {"", "figures", "inputs", NULL};
+    if ((rc = sl_report_vocab_open(&ctx, o, err)) || (rc = sl_io_outdir_begin(&out, keep, err)))
         goto out;
     snprintf(ctx.figdir, sizeof ctx.figdir, "%s/figures", ctx.outdir);
     if ((rc = sl_io_mkdir_p(ctx.figdir, err)) || (rc = sl_report_inputs_write(&ctx, err)))
@@ -647,17 +538,12 @@ int sl_report_run(const sl_report_opts *o, sl_report_result *res, sl_error *err)
     timings_md(&tm, threads, run, nsec, t_studies, t_total);
     if ((rc = sl_report_write(&ctx, "timings.txt", &tm, err)))
         goto out;
-    /* The new set takes the old one's place in one step; the old one, now
-     * under the staging name, goes. */
-    if ((rc = sl_io_dir_swap(staging, target, err)))
+    if ((rc = sl_io_outdir_commit(&out, err)))
         goto out;
     res->nfigs = ctx.nfigs;
     res->seconds = t_total;
 out:
-    if (staged) {
-        sl_error ignored;
-        sl_io_tree_remove(staging, &ignored);
-    }
+    sl_io_outdir_discard(&out);
     for (size_t i = emitted; i < nsec; i++)
         if (run[i].state)
             sl_report_sections[i]->release(run[i].state);

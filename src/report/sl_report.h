@@ -46,7 +46,7 @@ typedef struct sl_report_opts {
     sl_report_progress_fn progress; /* NULL: silent */
     void *progress_user;
     const char *staging;       /* the folder the new set is built in, beside outdir; NULL: the
-                                * name sl_report_staging_path gives for this process */
+                                * name sl_io_outdir_staging_path gives for this process */
 } sl_report_opts;
 
 /* The defaults of `samplab report`: outdir "reports", n, seed, row -1. */
@@ -67,9 +67,6 @@ typedef struct sl_report_result {
  * is removed and outdir is untouched. */
 int sl_report_run(const sl_report_opts *o, sl_report_result *res, sl_error *err);
 
-/* The staging folder of a run of process `pid` writing into outdir:
- * DIR/.NAME.staging.PID beside it (outdir's links resolved). */
-int sl_report_staging_path(const char *outdir, long pid, char *buf, size_t n, sl_error *err);
 
 /* SL_EINVAL naming the first id in `only` that is no section (NULL is fine). */
 int sl_report_only_check(const char *only, sl_error *err);

@@ -432,10 +432,27 @@ typedef struct sl_stat_exact_input {
     const char *source;      /* for messages */
 } sl_stat_exact_input;
 
+/* What an audit takes of its caller's input besides the weights: `samplab exact`
+ * and the report read these, never the type's identity. */
+enum {
+    /* weights given as text are float32 to its sampler (torch.tensor(list));
+     * without it float64 (np.array(list)) */
+    SL_STAT_EXACT_TEXT_F32 = 1u << 0,
+    /* from logits, in.f holds candle's own float32 softmax (its sequential sum),
+     * not the float64 softmax rounded */
+    SL_STAT_EXACT_CANDLE_F32 = 1u << 1,
+    /* takes logits only, its sampler computing its own softmax: in.logits_f,
+     * the float32 logits divided by T as the sampler divides them */
+    SL_STAT_EXACT_OWN_SOFTMAX = 1u << 2,
+};
+
 typedef struct sl_stat_exact_type {
     const char *name;
     const char *summary;     /* one line: upstream function and version */
     int (*run)(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err);
+    unsigned input;          /* SL_STAT_EXACT_* */
+    const char *sampler;     /* with SL_STAT_EXACT_OWN_SOFTMAX: whose softmax, for a refusal */
+    float t_floor;           /* with SL_STAT_EXACT_OWN_SOFTMAX: the least T its temperature divides by (0: none) */
 } sl_stat_exact_type;
 
 /* The audits live beside the sampler they audit (the `exact` of a draw or

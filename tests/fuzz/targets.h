@@ -1,6 +1,6 @@
 /* targets.h — what each fuzz target does with one input, shared by the libFuzzer
  * drivers (tests/fuzz/fuzz_<target>.c) and by the regression replay in make test
- * (tests/test_fuzz_regress.c), so a crashing input replays exactly.
+ * (tests/test_io_fuzz_regress.c), so a crashing input replays exactly.
  * Each function reads the bytes as its reader would read a file, walks every
  * success path the input allows (row and tensor selection, the weight check)
  * and frees everything; it returns 0 whatever the reader says: only a crash,

@@ -18,7 +18,7 @@ torch.multinomial(probs, num_samples=1), 20 times after torch.manual_seed(S).
 
 The CPU kernel is whatever ATEN_CPU_CAPABILITY asks for (run.sh writes one
 file with avx2 and one with avx512); the header names it. One thread.
-Format: that of data/golden/hf_pipeline.txt (tests/test_logits_golden.c), hf
+Format: that of data/golden/hf_pipeline.txt (tests/test_logits_hf_golden.c), hf
 cases only (vLLM is not installed), plus its sum / exp lines from torch itself.
 
 Usage: hf_pipeline.py OUTFILE

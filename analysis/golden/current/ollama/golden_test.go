@@ -4,7 +4,7 @@
 // counter; every case also runs an untouched NewSampler and must draw the same.
 //
 // Logits are made from splitmix64 words with integer arithmetic and powers of
-// two only, so that tests/test_current_ollama.c rebuilds them bit for bit; the
+// two only, so that tests/test_framework_ollama.c rebuilds them bit for bit; the
 // FNV-1a hash of their float32 bits is written with each case to prove it.
 package sample
 

@@ -1,4 +1,4 @@
-/* test_current_replay_cli.c — `samplab replay` and `samplab check` run as a user
+/* test_cli_replay_hf.c — `samplab replay` and `samplab check` run as a user
  * would on the generations of real transformers 5.12.1 generate() on torch
  * 2.14.1 (data/golden/current/hf_generate*.txt and .safetensors, written by
  * analysis/golden/current/hf_generate.py): every run replayed from the command
@@ -139,12 +139,12 @@ static void replay_file(const char *manifest, const char *tensors, const char *c
     free(text);
 }
 
-Test(replay_current, cli_replay_check_hf_generate_avx2)
+Test(replay_cli_hf, cli_replay_check_hf_generate_avx2)
 {
     replay_file("data/golden/current/hf_generate.txt", "data/golden/current/hf_generate.safetensors", "avx2");
 }
 
-Test(replay_current, cli_replay_check_hf_generate_avx512)
+Test(replay_cli_hf, cli_replay_check_hf_generate_avx512)
 {
     replay_file("data/golden/current/hf_generate_avx512.txt", "data/golden/current/hf_generate_avx512.safetensors",
                 "avx512");
@@ -153,7 +153,7 @@ Test(replay_current, cli_replay_check_hf_generate_avx512)
 /* transformers' defaults: generate() with settings left unset in several
  * combinations, top_k = 0, and a model's generation_config
  * (analysis/golden/current/hf_defaults.py) */
-Test(replay_current, cli_replay_check_hf_defaults_avx2, .timeout = 300)
+Test(replay_cli_hf, cli_replay_check_hf_defaults_avx2, .timeout = 300)
 {
     replay_file("data/golden/current/hf_defaults.txt", "data/golden/current/hf_defaults.safetensors", "avx2");
 }

@@ -1,4 +1,4 @@
-/* test_current_candle_generate.c — `samplab replay --framework candle` and
+/* test_framework_candle_generate.c — `samplab replay --framework candle` and
  * `samplab check --seed` on whole generations of candle 0.11.0's loop:
  * data/golden/candle_generate.txt (rand 0.8.5, Debian 12) and
  * data/golden/current/candle_generate_0.10.3.txt (rand 0.10.3, sid), written by
@@ -157,7 +157,7 @@ Test(replay_candle, generate_rand_085)
     replay_file("data/golden/candle_generate.txt", "0.8");
 }
 
-Test(replay_current, candle_generate_rand_0103)
+Test(replay_candle, candle_generate_rand_0103)
 {
     replay_file("data/golden/current/candle_generate_0.10.3.txt", "0.10");
 }

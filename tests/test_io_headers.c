@@ -1,4 +1,4 @@
-/* test_current_headers.c — samplab's binary readers against the real libraries'
+/* test_io_headers.c — samplab's binary readers against the real libraries'
  * own readers on files made to probe them.
  *
  * .npy: samplab's header parser (io/npy.c) against
@@ -53,7 +53,7 @@ static int parse(unsigned major, const unsigned char *hdr, size_t hl, size_t dat
     return sl_io_npy_header("h.npy", file, off + hl + data, info, e);
 }
 
-Test(replay_current, npy_headers_as_numpy_reads_them)
+Test(io_headers, npy_headers_as_numpy_reads_them)
 {
     char *text = sl_test_slurp("data/golden/current/npy_headers.txt");
     cr_assert_not_null(text, "data/golden/current/npy_headers.txt");
@@ -137,7 +137,7 @@ static int st_valid_file(int rc, const char *msg)
     return 0;
 }
 
-Test(replay_current, safetensors_files_as_the_library_reads_them)
+Test(io_headers, safetensors_files_as_the_library_reads_them)
 {
     char *text = sl_test_slurp("data/golden/current/safetensors_headers.txt");
     cr_assert_not_null(text, "data/golden/current/safetensors_headers.txt");

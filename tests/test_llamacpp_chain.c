@@ -1,4 +1,4 @@
-/* test_current_llamacpp.c — the llama.cpp emulation (logits/llamacpp.c's
+/* test_llamacpp_chain.c — the llama.cpp emulation (logits/llamacpp.c's
  * chain and dist, framework/llamacpp.c's uniform) against llama.cpp 0.7.0
  * itself: data/golden/current/llamacpp_chain.txt, made through libllama's C
  * API by analysis/golden/current/llamacpp_golden.sh (record formats in
@@ -264,7 +264,7 @@ static void replay_chain(lc_score *sc, int unset_defaults)
     free(t);
 }
 
-Test(current_llamacpp, chain_cases_replay)
+Test(replay_llamacpp_chain, chain_cases_replay)
 {
     lc_score s = {0};
     replay_chain(&s, 0);
@@ -282,7 +282,7 @@ Test(current_llamacpp, chain_cases_replay)
 
 /* The same cases with the settings equal to llama.cpp's defaults left unset:
  * samplab's llamacpp defaults must fill them as common_params_sampling does. */
-Test(current_llamacpp, chain_cases_replay_defaults_unset)
+Test(replay_llamacpp_chain, chain_cases_replay_defaults_unset)
 {
     lc_score s = {0};
     replay_chain(&s, 1);
@@ -312,7 +312,7 @@ static float *lc_npy(const char *path, size_t *rows, size_t *cols)
     return x;
 }
 
-Test(current_llamacpp, generation_loop_replay)
+Test(replay_llamacpp_chain, generation_loop_replay)
 {
     size_t R, V;
     float *lg = lc_npy("data/golden/current/llamacpp_generate_logits.npy", &R, &V);
@@ -400,7 +400,7 @@ static int lc_active(const char *chain, const char *name)
  * printed sampler params equal samplab's settings in force for the same options
  * (its %.3f), and the stages its chain marks active are the steps samplab's
  * llamacpp pipeline runs (weather logits, a context for the penalties). */
-Test(current_llamacpp, defaults_as_llama_completion_prints)
+Test(replay_llamacpp_chain, defaults_as_llama_completion_prints)
 {
     char *t = sl_test_slurp("data/golden/current/llamacpp_defaults.txt");
     cr_assert_not_null(t, "llamacpp_defaults.txt missing");

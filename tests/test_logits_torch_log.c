@@ -1,4 +1,4 @@
-/* test_current_torch_log.c — torch 2.14.1's float32 log (SLEEF logf_u10, which
+/* test_logits_torch_log.c — torch 2.14.1's float32 log (SLEEF logf_u10, which
  * log_softmax applies to each row's sum), log_softmax and transformers
  * 5.12.1's TypicalLogitsWarper, from data/golden/current/torch_log.txt (AVX2)
  * and torch_log_avx512.txt, written by analysis/golden/current/torch_log.py:
@@ -89,12 +89,12 @@ static void check_file(const char *path, int cpu, const char *cpu_name)
     free(text);
 }
 
-Test(replay_current, torch_log_softmax_typical_avx2)
+Test(replay_torch_log, torch_log_softmax_typical_avx2)
 {
     check_file("data/golden/current/torch_log.txt", SL_CPU_AVX2, "avx2");
 }
 
-Test(replay_current, torch_log_softmax_typical_avx512)
+Test(replay_torch_log, torch_log_softmax_typical_avx512)
 {
     check_file("data/golden/current/torch_log_avx512.txt", SL_CPU_AVX512, "avx512");
 }

@@ -1,4 +1,4 @@
-/* test_current_flat_cli.c — `samplab check` and `replay` on real transformers
+/* test_cli_flat_logits.c — `samplab check` and `replay` on real transformers
  * 5.12.1 generate() runs over near-flat logits (all within 1e-6, V = 4096,
  * BF16 tensors; data/golden/current/hf_flat.txt and .safetensors, written by
  * analysis/golden/current/hf_flat.py on torch 2.14.1). Each step's
@@ -34,7 +34,7 @@ static void options(const char *s, char *out, size_t cap)
     }
 }
 
-Test(replay_current, cli_check_near_flat_hf_generate)
+Test(replay_cli_flat, cli_check_near_flat_hf_generate)
 {
     const char *manifest = "data/golden/current/hf_flat.txt", *tensors = "data/golden/current/hf_flat.safetensors";
     char *text = sl_test_slurp(manifest);

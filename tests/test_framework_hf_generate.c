@@ -1,4 +1,4 @@
-/* test_current_hf_generate.c — whole generations of transformers 5.12.1's
+/* test_framework_hf_generate.c — whole generations of transformers 5.12.1's
  * generate(do_sample=True) (torch 2.14.1, Debian sid) replayed step by step with
  * samplab's hf framework session: data/golden/current/hf_generate.txt names, per
  * run, the settings, seed, prompt, the 24 generated ids and the MT19937 words
@@ -130,7 +130,7 @@ static void replay_generate(const char *manifest, const char *tensors, int cpu, 
     free(text);
 }
 
-Test(replay_current, hf_generate_transformers_5_12_avx2, .timeout = 120)
+Test(replay_hf_generate, hf_generate_transformers_5_12_avx2, .timeout = 120)
 {
     gen_replay r;
     replay_generate("data/golden/current/hf_generate.txt", "data/golden/current/hf_generate.safetensors", SL_CPU_AVX2,
@@ -143,7 +143,7 @@ Test(replay_current, hf_generate_transformers_5_12_avx2, .timeout = 120)
     cr_assert_eq(r.words_bad, 0);
 }
 
-Test(replay_current, hf_generate_transformers_5_12_avx512, .timeout = 120)
+Test(replay_hf_generate, hf_generate_transformers_5_12_avx512, .timeout = 120)
 {
     gen_replay r;
     replay_generate("data/golden/current/hf_generate_avx512.txt",
@@ -160,7 +160,7 @@ Test(replay_current, hf_generate_transformers_5_12_avx512, .timeout = 120)
  * are samplab's hf defaults, the warpers it does not model are off by default,
  * and for each combination of settings left unset the processors generate()
  * built are the steps samplab's hf pipeline runs. */
-Test(replay_current, hf_defaults_are_transformers_5_12)
+Test(replay_hf_generate, hf_defaults_are_transformers_5_12)
 {
     char *text = sl_test_slurp("data/golden/current/hf_defaults.txt");
     cr_assert_not_null(text, "hf_defaults.txt missing");

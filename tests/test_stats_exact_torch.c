@@ -1,7 +1,9 @@
-/* test_current_exact.c — torch 2.x's exact audits (draw/torch.c: "torch", the race
+/* test_stats_exact_torch.c — torch's exact audits (draw/torch.c: "torch", the race
  * with q = -log1p(-u), and "torch-replacement", the cdf path of n >= 2 samples)
- * against Debian sid's torch 2.14.1 (CPU, no MKL) fed chosen uniforms through a
- * crafted MT19937 state (analysis/golden/current/run.sh):
+ * against the real torch fed chosen uniforms through a crafted MT19937 state, in
+ * two data sets: Debian 12's torch 1.13.1 (with NumPy 1.24.2;
+ * data/golden/exact_crafted.txt, analysis/golden/exact_crafted.py) and Debian
+ * sid's torch 2.14.1 (CPU, no MKL; analysis/golden/current/run.sh):
  *  - data/golden/current/exact_crafted.txt, analysis/golden/exact_crafted.py run
  *    unmodified: q = +0.0 at u = 0, the +inf winner, and one sample with
  *    replacement taking the race;
@@ -21,7 +23,18 @@
 
 #include "exact_crafted.h"
 
-Test(replay_current, exact_crafted_torch_2_14)
+/* data/golden/exact_crafted.txt (analysis/golden/exact_crafted.py): the real torch 1.13.1 and
+ * NumPy 1.24.2 fed chosen uniforms through a crafted MT19937 state (tests/exact_crafted.h). */
+Test(replay_exact, golden_chosen_uniforms)
+{
+    ec_tally n = ec_replay_crafted("data/golden/exact_crafted.txt", SL_TORCH_1_13);
+    cr_log_info("torch 1.13 exact_crafted: %zu records, %zu checks, %zu where 2.x's model differs", n.lines,
+                n.checks, n.race2_vs_113);
+    cr_assert_eq(n.lines, 11, "golden lines: %zu", n.lines);
+    cr_assert(n.checks > 40, "checks: %zu", n.checks);
+}
+
+Test(replay_exact, exact_crafted_torch_2_14)
 {
     ec_tally n = ec_replay_crafted("data/golden/current/exact_crafted.txt", SL_TORCH_2);
     cr_log_info("torch 2.14 exact_crafted: %zu records, %zu checks, 0 differences; torch 1.13's models differ on "
@@ -197,7 +210,7 @@ static t2_tally replay_torch2(const char *path)
     return (t2_tally){nrace, ncdf, nwords, nrand, checks, differs};
 }
 
-Test(replay_current, exact_torch2_paths)
+Test(replay_exact, exact_torch2_paths)
 {
     t2_tally n = replay_torch2("data/golden/current/exact_torch2.txt");
     cr_assert(n.nrace >= 80 && n.nrand >= 200 && n.ncdf >= 15 && n.nwords >= 14, "golden file too small");
@@ -206,7 +219,7 @@ Test(replay_current, exact_torch2_paths)
 
 /* SL_EXACT_TORCH2_EXTRA=FILE replays further records of the same format
  * (exact_torch2.py OUT --random FIRST COUNT: seeded vectors beyond the committed ones). */
-Test(replay_current, exact_torch2_extra)
+Test(replay_exact, exact_torch2_extra)
 {
     const char *path = getenv("SL_EXACT_TORCH2_EXTRA");
     if (!path)
@@ -217,7 +230,7 @@ Test(replay_current, exact_torch2_extra)
 
 /* The audit picked by release line through the framework type (exact_for), as
  * `samplab exact` picks it. */
-Test(replay_current, exact_audit_by_release_line)
+Test(replay_exact, exact_audit_by_release_line)
 {
     sl_fw_opts o;
     memset(&o, 0, sizeof o);
@@ -253,7 +266,7 @@ Test(replay_current, exact_audit_by_release_line)
 
 /* 2.x's +inf floor: a positive token whose p is below 2^-53 is still drawn with
  * probability >= 2^-53 (1-2^-53)^(m+Z), and the audit says so; 1.13 has no floor. */
-Test(replay_current, exact_torch2_inf_floor)
+Test(replay_exact, exact_torch2_inf_floor)
 {
     double d[3] = {1e-30, 1, 0};
     float f[3] = {1e-30f, 1, 0};

@@ -1,5 +1,7 @@
-/* test_current_rand.c — the candle/rand emulation (draw/rand_wi.c, its 0.8
- * and 0.10 lines) against today's Rust rand:
+/* test_draw_rand_wi.c — the candle/rand emulation (draw/rand_wi.c, its 0.8
+ * and 0.10 lines) against the real Rust rand in three data sets: Debian 12's
+ * rand 0.8.5 (data/golden/rand_{wi,fuzz,candle}.txt, analysis/golden/rand_golden.sh;
+ * tests/test_framework_candle.c also replays them strictly, case by case) and today's:
  * data/golden/current/rand_{wi,fuzz,sub,candle}_{0.8.8,0.10.3}.txt, made in a
  * Debian sid chroot by analysis/golden/current/rand_golden.sh (same record
  * formats as data/golden/rand_*.txt, plus the subnormal-total cases of
@@ -370,18 +372,24 @@ static void replay_soft(const char *path, score *sc)
     free(t);
 }
 
+/* ver NULL: Debian 12's rand 0.8.5 files (no rand_sub there) */
 static void run_version(const char *ver, score *total)
 {
-    rand_version = !strncmp(ver, "0.8", 3) ? 8 : 10;
+    rand_version = !ver || !strncmp(ver, "0.8", 3) ? 8 : 10;
     static const char *modes[] = {"wi", "fuzz", "sub", "candle"};
     memset(total, 0, sizeof *total);
     for (size_t m = 0; m < sizeof modes / sizeof *modes; m++) {
         char path[128];
-        snprintf(path, sizeof path, "data/golden/current/rand_%s_%s.txt", modes[m], ver);
+        if (!ver && !strcmp(modes[m], "sub"))
+            continue;
+        if (ver)
+            snprintf(path, sizeof path, "data/golden/current/rand_%s_%s.txt", modes[m], ver);
+        else
+            snprintf(path, sizeof path, "data/golden/rand_%s.txt", modes[m]);
         score s = {0};
         replay_soft(path, &s);
         cr_log_info("rand %s %-6s: subnormal %zu match %zu differ, errname %zu/%zu, known %zu/%zu, other %zu/%zu",
-                    ver, modes[m], s.match[C_SUB], s.differ[C_SUB], s.match[C_ERRNAME], s.differ[C_ERRNAME],
+                    ver ? ver : "0.8.5", modes[m], s.match[C_SUB], s.differ[C_SUB], s.match[C_ERRNAME], s.differ[C_ERRNAME],
                     s.match[C_KNOWN], s.differ[C_KNOWN], s.match[C_OTHER], s.differ[C_OTHER]);
         for (int c = 0; c < NCLASS; c++) {
             total->match[c] += s.match[c];
@@ -413,7 +421,17 @@ static size_t sum(const size_t *x)
     return t;
 }
 
-Test(current_rand, rand_088_matches)
+Test(replay_rand_wi, rand_085_debian12_matches)
+{
+    score s;
+    run_version(NULL, &s);
+    size_t m = sum(s.match), d = sum(s.differ);
+    cr_log_info("rand 0.8.5: %zu records, %zu compared, %zu match, %zu differ", s.records, m + d, m, d);
+    cr_assert_eq(d, 0, "rand 0.8.5: %zu records differ from the emulation", d);
+    cr_assert(m + d == 1079, "rand 0.8.5: %zu records compared: golden files changed?", m + d);
+}
+
+Test(replay_rand_wi, rand_088_matches)
 {
     score s;
     run_version("0.8.8", &s);
@@ -426,7 +444,7 @@ Test(current_rand, rand_088_matches)
     same_as_085("data/golden/current/rand_raw_0.8.8.txt");
 }
 
-Test(current_rand, rand_0103_matches_but_for_error_names)
+Test(replay_rand_wi, rand_0103_matches_but_for_error_names)
 {
     score s;
     run_version("0.10.3", &s);

@@ -1,4 +1,4 @@
-/* test_current_llamacpp_replay_cli.c — `samplab replay --framework llamacpp` and
+/* test_cli_replay_llamacpp.c — `samplab replay --framework llamacpp` and
  * `samplab check --seed` run as a user would on the generation loops of real
  * llama.cpp 0.7.0 (data/golden/current/llamacpp_generate.txt and its logits
  * llamacpp_generate_logits.npy, written by analysis/golden/current/
@@ -41,7 +41,7 @@ static char *slice(const sl_io_npy_info *in, size_t a, size_t b)
     return p;
 }
 
-Test(replay_current, cli_replay_llamacpp_generate)
+Test(replay_cli_llamacpp, cli_replay_llamacpp_generate)
 {
     char *text = sl_test_slurp("data/golden/current/llamacpp_generate.txt");
     cr_assert_not_null(text);

@@ -1,4 +1,4 @@
-/* test_current_llama_dump.c — the dumps of analysis/llama_dump/llama_dump.c (real
+/* test_cli_llama_dump.c — the dumps of analysis/llama_dump/llama_dump.c (real
  * llama.cpp 0.7.0 generations through libllama on a tiny GGUF, written by
  * analysis/llama_dump/golden.sh into data/golden/current/llama_dump/) are read as
  * they are: for every case of the manifest, the `samplab replay` command the dump
@@ -68,7 +68,7 @@ static char *without_seed(const char *args)
     return out;
 }
 
-Test(llama_dump, replay_and_check_read_the_dumps)
+Test(replay_cli_llama_dump, replay_and_check_read_the_dumps)
 {
     char *man = sl_test_slurp(DUMP_DIR "/llama_dump.txt");
     cr_assert_not_null(man, "no " DUMP_DIR "/llama_dump.txt");

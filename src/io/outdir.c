@@ -1,0 +1,163 @@
+/* outdir.c — the output-folder policy of the commands that write a set of
+ * files (report, sweep): the target folder (its link resolved) is replaced as
+ * a whole. The new set is built in a staging folder beside it,
+ * DIR/.NAME.staging.PID, which starts empty or from hard links to the old
+ * set's files in the sub-folders the caller keeps (a partial run keeps the
+ * rest); staging folders of processes that died are removed first; the new
+ * set goes in with sl_io_dir_swap and the old one, then under the staging
+ * name, goes. A run stopped half-way (a signal) leaves the old set in place
+ * (sl_io_outdir_recover). What the target may hold is the caller's rule.
+ * No upstream counterpart; plain C11 + POSIX. */
+#define _XOPEN_SOURCE 700 /* realpath, for an --out that is a link */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "io/sl_io.h"
+
+int sl_io_outdir_target(const char *outdir, char *buf, size_t n, sl_error *err)
+{
+    struct stat st;
+    const char *t = outdir;
+    char *real = NULL;
+    if (lstat(outdir, &st) == 0 && S_ISLNK(st.st_mode)) {
+        if (!(real = realpath(outdir, NULL)))
+            return sl_base_error_set(err, SL_EIO, "%s: a link to nothing usable: %s", outdir, strerror(errno));
+        t = real;
+    }
+    size_t len = strlen(t);
+    while (len > 1 && t[len - 1] == '/')
+        len--;
+    int rc = 0;
+    if (len == 0 || len >= n)
+        rc = sl_base_error_set(err, SL_EINVAL, "--out: '%s' is no usable folder name", outdir);
+    else {
+        memcpy(buf, t, len);
+        buf[len] = '\0';
+    }
+    free(real);
+    return rc;
+}
+
+int sl_io_outdir_staging_path(const char *outdir, long pid, char *buf, size_t n, sl_error *err)
+{
+    char t[4096];
+    int rc = sl_io_outdir_target(outdir, t, sizeof t, err);
+    if (rc)
+        return rc;
+    const char *slash = strrchr(t, '/');
+    const char *base = slash ? slash + 1 : t;
+    if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+        return sl_base_error_set(err, SL_EINVAL, "--out %s: name a folder of its own (it is replaced as a whole)",
+                                 outdir);
+    int k = slash ? snprintf(buf, n, "%.*s/.%s.staging.%ld", (int)(slash - t), t, base, pid)
+                  : snprintf(buf, n, ".%s.staging.%ld", base, pid);
+    if (k < 0 || (size_t)k >= n)
+        return sl_base_error_set(err, SL_EINVAL, "--out %s: path too long", outdir);
+    return 0;
+}
+
+int sl_io_outdir_init(sl_io_outdir *o, const char *outdir, const char *staging, long pid, sl_error *err)
+{
+    memset(o, 0, sizeof *o);
+    int rc = sl_io_outdir_target(outdir, o->target, sizeof o->target, err);
+    if (rc)
+        return rc;
+    if (!staging)
+        return sl_io_outdir_staging_path(o->target, pid, o->staging, sizeof o->staging, err);
+    if (strlen(staging) >= sizeof o->staging)
+        return sl_base_error_set(err, SL_EINVAL, "%s: path too long", staging);
+    strcpy(o->staging, staging);
+    return 0;
+}
+
+/* Removes staging folders of runs that died without cleaning up (their
+ * process is gone): DIR/.NAME.staging.PID[.old] beside our own. */
+static void remove_stale(const char *staging)
+{
+    const char *slash = strrchr(staging, '/');
+    const char *base = slash ? slash + 1 : staging;
+    const char *dot = strrchr(base, '.'); /* before our PID */
+    if (!dot)
+        return;
+    size_t plen = (size_t)(dot - base) + 1;
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - staging) : 1, slash ? staging : ".");
+    if (slash && slash == staging)
+        snprintf(dir, sizeof dir, "/");
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (strncmp(e->d_name, base, plen) || !strcmp(e->d_name, base))
+            continue;
+        char *end;
+        long pid = strtol(e->d_name + plen, &end, 10);
+        if (end == e->d_name + plen || (*end && strcmp(end, ".old")) || pid <= 0)
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        char path[8400];
+        sl_error ignored;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        sl_io_tree_remove(path, &ignored);
+    }
+    if (d)
+        closedir(d);
+}
+
+int sl_io_outdir_begin(sl_io_outdir *o, const char *const *keep, sl_error *err)
+{
+    remove_stale(o->staging);
+    o->open = 1;
+    int rc = sl_io_tree_remove(o->staging, err);
+    if (!rc)
+        rc = sl_io_mkdir_p(o->staging, err);
+    struct stat st;
+    if (!rc && stat(o->target, &st) == 0)
+        chmod(o->staging, st.st_mode & 07777); /* the mode of the folder it replaces */
+    for (size_t i = 0; !rc && keep && keep[i]; i++) {
+        char from[4200], to[4300];
+        snprintf(from, sizeof from, "%s%s%s", o->target, *keep[i] ? "/" : "", keep[i]);
+        snprintf(to, sizeof to, "%s%s%s", o->staging, *keep[i] ? "/" : "", keep[i]);
+        rc = sl_io_dir_link_files(from, to, err);
+    }
+    return rc;
+}
+
+int sl_io_outdir_commit(sl_io_outdir *o, sl_error *err)
+{
+    int rc = sl_io_dir_swap(o->staging, o->target, err);
+    if (!rc) {
+        sl_error ignored;
+        sl_io_tree_remove(o->staging, &ignored); /* the old set */
+        o->open = 0;
+    }
+    return rc;
+}
+
+void sl_io_outdir_discard(sl_io_outdir *o)
+{
+    if (!o->open)
+        return;
+    sl_error ignored;
+    sl_io_tree_remove(o->staging, &ignored);
+    o->open = 0;
+}
+
+void sl_io_outdir_recover(const char *staging, const char *target)
+{
+    char aside[4300];
+    struct stat st;
+    sl_error ignored;
+    snprintf(aside, sizeof aside, "%s.old", staging);
+    /* stopped between the two renames of a swap without renameat2: the old set goes back */
+    if (lstat(target, &st) != 0 && lstat(aside, &st) == 0)
+        rename(aside, target);
+    sl_io_tree_remove(aside, &ignored);
+    sl_io_tree_remove(staging, &ignored);
+}
