@@ -6,6 +6,8 @@
  *     sl_logits_llama_piece, hashes as llama_detokenize's pieces do, on five
  *     vocabularies (SPM and BPE, 32,000 .. 151,936 tokens);
  *   - the tokens each single-character breaker picks out (count and ids);
+ *   - DRY in the default chain (penalties ... xtc, temperature, dist): 6 runs
+ *     through replay and check, the tokens libllama drew;
  *   - every generation: the prompt accepted, 100 steps of the stage alone over
  *     the golden program's logits, the greedy token accepted each step: the
  *     logits DRY changed (ids and bits) and the token, step by step;
@@ -568,5 +570,75 @@ Test(llamacpp_dry, cli_replay_check_pipeline_draw, .timeout = 600)
     free(args);
     free(toks);
     free(ctx);
+    free(text);
+}
+
+/* DRY in common_sampler_init's default chain (penalties, dry, top_n_sigma, top_k, typical, top_p, min_p, xtc,
+ * temperature, dist) as libllama 0.7.0 ran it: the golden's "chain" runs through `replay` (the prompt as
+ * --context, the chain's seed as --seed), the drawn tokens equal step by step, and `check` finds no
+ * divergence. */
+Test(llamacpp_dry, default_chain_cli, .timeout = 600)
+{
+    char *text = sl_test_slurp("data/golden/current/llamacpp_dry.txt");
+    cr_assert(text);
+    size_t V = 0, n_chain = 0;
+    const size_t VMAX = 32064;
+    float *rows = malloc(100 * VMAX * sizeof *rows);
+    char *args = malloc(8192), *ctx = malloc(1024), *toks = malloc(2048);
+    cr_assert(rows && args && ctx && toks);
+    char *cursor = NULL;
+    for (char *line = strtok_r(text, "\n", &cursor); line; line = strtok_r(NULL, "\n", &cursor)) {
+        if (!strncmp(line, "vocab ", 6))
+            cr_assert_eq(sscanf(line, "vocab %*s n=%zu", &V), 1, "%s", line);
+        if (strncmp(line, "chain ", 6))
+            continue;
+        int id, allowed, last_n, top_k;
+        unsigned seed;
+        char vn[64], pen[32], mult[32], br[16], top_p[32], min_p[32], xtc_p[32], temp[32];
+        cr_assert_eq(sscanf(line, "chain %d vocab=%63s seed=%u pen=%31s mult=%31s allowed=%d last_n=%d breakers=%15s "
+                                  "top_k=%d top_p=%31s min_p=%31s xtc_p=%31s temp=%31s",
+                            &id, vn, &seed, pen, mult, &allowed, &last_n, br, &top_k, top_p, min_p, xtc_p, temp),
+                     13, "%s", line);
+        cr_assert_leq(V, VMAX);
+        char *pl = strtok_r(NULL, "\n", &cursor), *tl = strtok_r(NULL, "\n", &cursor);
+        int used, pat[4], P = 0;
+        cr_assert_eq(sscanf(pl, "prompt %*d%n", &used), 0);
+        snprintf(ctx, 1024, "%s", pl + used + 1);
+        for (char *c = ctx; *c; c++)
+            *c = *c == ' ' ? ',' : *c;
+        for (char *q = pl + used; sscanf(q, " %d%n", P < 4 ? &pat[P] : &(int){0}, &used) == 1; q += used)
+            P++;
+        cr_assert_eq(sscanf(tl, "tokens %*d%n", &used), 0);
+        snprintf(toks, 2048, "%s", tl + used + 1);
+        for (char *c = toks; *c; c++)
+            *c = *c == ' ' ? ',' : *c;
+        for (int s = 0; s < 100; s++)
+            step_logits(seed, s, V, pat, P, rows + (size_t)s * V);
+        char *npy = sl_test_npy_f32(rows, 100, V);
+        snprintf(args, 8192,
+                 "replay --framework llamacpp --logits %s --context %s --seed %u --repetition-penalty %s "
+                 "--dry-multiplier %s --dry-allowed-length %d --dry-penalty-last-n %d%s --vocab %s/%s --top-k %d "
+                 "--top-p %s --min-p %s --xtc-probability %s --temperature %s --json",
+                 npy, ctx, seed, pen, mult, allowed, last_n, strcmp(br, "none") ? "" : " --dry-sequence-breaker none",
+                 sl_test_vocab_dir(), vn, top_k, top_p, min_p, xtc_p, temp);
+        sl_test_run r = sl_test_cli(args);
+        cr_assert_eq(r.status, 0, "chain %d: %s: %s", id, args, r.err);
+        char want[2100];
+        snprintf(want, sizeof want, "\"tokens\":[%s]", toks);
+        cr_expect(strstr(r.out, want) != NULL, "chain %d: replay's tokens differ from libllama's:\n%.700s\nlibllama %s", id,
+                  r.out, toks);
+        sl_test_run_free(&r);
+        cr_expect(sl_test_check_seeded(args, toks), "chain %d: check finds a divergence", id);
+        unlink(npy);
+        free(npy);
+        n_chain++;
+    }
+    printf("llamacpp_dry: %zu runs of the default chain with DRY on through replay and check equal to libllama 0.7.0\n",
+           n_chain);
+    cr_expect_eq(n_chain, 6);
+    free(rows);
+    free(args);
+    free(ctx);
+    free(toks);
     free(text);
 }

@@ -22,6 +22,14 @@
  *   step ID K token=T changed=C h=H   C logits DRY changed, H = fnv1a64 of
  *                                     (id, new logit bits) of each
  *   pen ID K id:logit-as-%a ...       the first 16 of them
+ * Then, for the SPM vocabularies, DRY in the default chain as common_sampler_init
+ * builds it (penalties, dry, top_n_sigma, top_k, typical, top_p, min_p, xtc,
+ * temp_ext, dist(seed)), the prompt accepted, 100 steps over the same logits
+ * (the pattern from seed), each selected token accepted into the chain:
+ *   chain ID vocab=NAME seed=S pen=R mult=M allowed=A last_n=L breakers=default|none
+ *         top_k=K top_p=P min_p=M xtc_p=X temp=T
+ *   prompt ID t...
+ *   tokens ID t0 ... t99
  * LIST: "default" (common_params_sampling's "\n" ":" "\"" "*"), "none" (no
  * breakers), or hex strings joined by ','.
  * Logits: logit[v] = (splitmix64(seed * 2^32 + step * V + v) >> 61) / 2 (eight
@@ -249,6 +257,64 @@ int main(int argc, char **argv)
                 llama_sampler_accept(dry, tok);
             }
             llama_sampler_free(dry);
+        }
+        /* DRY in the default chain, as common_sampler_init (0.7.0) builds it, over the SPM vocabularies */
+        static const struct chain_case {
+            float pen, mult;
+            int allowed, last_n, none, top_k;
+            float top_p, min_p, xtc_p, temp;
+            uint32_t seed;
+        } chains[] = {
+            {1.0f, 0.8f, 2, 64, 0, 40, 0.95f, 0.05f, 0.0f, 0.8f, 42},   /* the defaults, DRY on */
+            {1.1f, 1.5f, 1, 64, 0, 0, 1.0f, 0.0f, 0.0f, 1.0f, 7},       /* no filters: every token drawable */
+            {1.1f, 1.5f, 1, 200, 1, 0, 1.0f, 0.0f, 0.5f, 1.0f, 1234},   /* no breakers, XTC drawing too */
+        };
+        for (size_t k = 0; strstr(vn, "-spm") || strstr(vn, "phi-3") ? k < sizeof chains / sizeof *chains : 0; k++) {
+            const struct chain_case *c = &chains[k];
+            struct llama_sampler *ch = llama_sampler_chain_init(llama_sampler_chain_default_params());
+            llama_sampler_chain_add(ch, llama_sampler_init_penalties(V, 64, c->pen, 0.0f, 0.0f));
+            const char *dbr[4] = {defaults[0], defaults[1], defaults[2], defaults[3]};
+            llama_sampler_chain_add(ch, llama_sampler_init_dry(vocab, c->mult, 1.75f, c->allowed, c->last_n,
+                                                               c->none ? NULL : dbr, c->none ? 0 : 4));
+            llama_sampler_chain_add(ch, llama_sampler_init_top_n_sigma(-1.0f));
+            llama_sampler_chain_add(ch, llama_sampler_init_top_k(c->top_k));
+            llama_sampler_chain_add(ch, llama_sampler_init_typical(1.0f, 0));
+            llama_sampler_chain_add(ch, llama_sampler_init_top_p(c->top_p, 0));
+            llama_sampler_chain_add(ch, llama_sampler_init_min_p(c->min_p, 0));
+            llama_sampler_chain_add(ch, llama_sampler_init_xtc(c->xtc_p, 0.1f, 0, c->seed));
+            llama_sampler_chain_add(ch, llama_sampler_init_temp_ext(c->temp, 0.0f, 1.0f));
+            llama_sampler_chain_add(ch, llama_sampler_init_dist(c->seed));
+            printf("chain %d vocab=%s seed=%u pen=%a mult=%a allowed=%d last_n=%d breakers=%s top_k=%d top_p=%a "
+                   "min_p=%a xtc_p=%a temp=%a\n",
+                   id, vn, c->seed, c->pen, c->mult, c->allowed, c->last_n, c->none ? "none" : "default", c->top_k,
+                   c->top_p, c->min_p, c->xtc_p, c->temp);
+            int pat[4], P = 22;
+            for (int i = 0; i < 4; i++)
+                pat[i] = (int)(splitmix64((uint64_t)c->seed * 7919 + (uint64_t)i) % (uint64_t)V);
+            printf("prompt %d", id);
+            for (int i = 0; i < P; i++) {
+                printf(" %d", pat[i % 4]);
+                llama_sampler_accept(ch, pat[i % 4]);
+            }
+            printf("\ntokens %d", id);
+            for (int s = 0; s < STEPS; s++) {
+                for (int v = 0; v < V; v++) {
+                    uint64_t r = splitmix64((uint64_t)c->seed * 4294967296ULL + (uint64_t)s * (uint64_t)V + (uint64_t)v);
+                    cd[v].id = v;
+                    cd[v].logit = v % 101 == 7 ? -INFINITY : (float)(r >> 61) * 0.5f;
+                    cd[v].p = 0.0f;
+                }
+                cd[pat[(P + s + 1) % 4]].logit += 5.0f;
+                cd[pat[(P + s) % 4]].logit += 6.0f;
+                llama_token_data_array arr = {cd, (size_t)V, -1, false};
+                llama_sampler_apply(ch, &arr); /* llama_sampler_sample's apply, then its accept */
+                int tok = arr.data[arr.selected].id;
+                printf(" %d", tok);
+                llama_sampler_accept(ch, tok);
+            }
+            printf("\n");
+            llama_sampler_free(ch);
+            id++;
         }
         for (int t = 0; t < V; t++)
             free(piece[t]);
