@@ -54,7 +54,7 @@ int sl_api_logits_input(const char *cmd, const sl_api_src *src, const sl_api_set
     cfg->has_order = fo.cfg.has_order; /* the stage order read there */
     cfg->n_order = fo.cfg.n_order;
     memcpy(cfg->order, fo.cfg.order, sizeof cfg->order);
-    /* the DRY breakers go with cfg: its owner frees them with the context (sl_api_logits_input) */
+    /* the DRY breakers go with cfg: its owner frees them beside cfg->context */
     cfg->has_dry_breakers = fo.cfg.has_dry_breakers;
     cfg->dry_breaker = fo.cfg.dry_breaker;
     cfg->dry_breaker_n = fo.cfg.dry_breaker_n;
