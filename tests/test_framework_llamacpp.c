@@ -1,7 +1,9 @@
 /* test_framework_llamacpp.c — llama.cpp's dist sampler emulation
  * (framework/llamacpp.c): the uniform double against libstdc++'s own
  * std::uniform_real_distribution<double> over std::mt19937
- * (tests/oracle/stdcxx_uniform.cpp), the pick in candidate-array order, words
+ * (tests/oracle/stdcxx_uniform.cpp, this machine's GCC 12) and Debian sid's
+ * (data/golden/current/stdcxx_uniform.txt, GCC 16), the two rules for a uniform
+ * that rounds to 1 (float and double), the pick in candidate-array order, words
  * consumed (two a draw), the first 50 of 20,000 draws replayed by hand and
  * their frequencies within 5 sigma of the softmax, the boundaries of the
  * exact audit (sl_draw_llama_dist_exact) equal to where the pick changes over
@@ -32,18 +34,40 @@ static uint64_t fixed2_next(void *s)
 }
 static const sl_rng_type fixed2_type = {.name = "fixed2", .word_bits = 32, .state_size = sizeof(fixed2), .seed = fixed2_seed, .next = fixed2_next};
 
-Test(replay_pipeline, llamacpp_uniform_equals_libstdcxx)
+/* a generator that replays six fixed words in turn */
+typedef struct fixed6 {
+    uint32_t w[6];
+    int i;
+} fixed6;
+static uint64_t fixed6_next(void *s)
 {
-    char *t = sl_test_oracle("stdcxx_uniform");
-    cr_assert_not_null(t, "no libstdc++ transcript: run through make test");
-    size_t seeds = 0, corners = 0;
+    fixed6 *f = s;
+    return f->w[f->i++ % 6];
+}
+static const sl_rng_type fixed6_type = {.name = "fixed6", .word_bits = 32, .state_size = sizeof(fixed6), .seed = fixed2_seed, .next = fixed6_next};
+
+typedef struct transcript {
+    size_t seeds, corners, canon, gcc;
+} transcript;
+
+/* One libstdc++ transcript of tests/oracle/stdcxx_uniform.cpp against samplab
+ * under rule: mt19937 draws, the fixed-pair corners (only where a pair that
+ * rounds to 1 is clamped: drawn again, the same pair would repeat forever),
+ * and the canonical edges with the words each took. */
+static transcript check_transcript(char *t, sl_rng_stdcxx rule, const char *what)
+{
+    transcript n = {0, 0, 0, 0};
     char *save = NULL;
     uint32_t cur = 0xFFFFFFFFu;
     sl_rng r;
     memset(&r, 0, sizeof r);
     sl_error e;
     for (char *line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        if (!strncmp(line, "seed ", 5)) {
+        if (!strncmp(line, "# libstdc++ ", 12)) {
+            const char *g = strstr(line, "(GCC ");
+            cr_assert(g, "%s: no GCC in '%s'", what, line);
+            n.gcc = strtoul(g + 5, NULL, 10);
+        } else if (!strncmp(line, "seed ", 5)) {
             unsigned long seed;
             int i;
             char hex[64];
@@ -54,26 +78,65 @@ Test(replay_pipeline, llamacpp_uniform_equals_libstdcxx)
                 sl_seed sd = {.lo = seed};
                 cr_assert_eq(sl_rng_init(&r, &sl_rng_mt19937_type, &sd, &e), 0);
                 cur = (uint32_t)seed;
-                seeds++;
+                n.seeds++;
             }
-            double want = strtod(hex, NULL), got = sl_rng_uniform_f64_stdcxx(&r);
-            cr_assert(got == want, "seed %lu draw %d: observed %a, libstdc++ %a", seed, i, got, want);
+            double want = strtod(hex, NULL), got = sl_rng_uniform_f64_stdcxx(&r, rule);
+            cr_assert(got == want, "%s: seed %lu draw %d: observed %a, libstdc++ %a", what, seed, i, got, want);
             cr_assert_eq(r.words, 2u * (unsigned)(i + 1), "two words per double");
-        } else if (!strncmp(line, "words ", 6)) {
+        } else if (!strncmp(line, "words ", 6) && rule == SL_STDCXX_CLAMP) {
             unsigned long w1, w2;
             char hex[64];
             cr_assert_eq(sscanf(line, "words %lu %lu %63s", &w1, &w2, hex), 3);
             fixed2 st = {{(uint32_t)w1, (uint32_t)w2}, 0};
             sl_rng fr = {&fixed2_type, &st, 0};
-            double want = strtod(hex, NULL), got = sl_rng_uniform_f64_stdcxx(&fr);
-            cr_assert(got == want, "words %lu %lu: observed %a, libstdc++ %a", w1, w2, got, want);
-            corners++;
+            double want = strtod(hex, NULL), got = sl_rng_uniform_f64_stdcxx(&fr, rule);
+            cr_assert(got == want, "%s: words %lu %lu: observed %a, libstdc++ %a", what, w1, w2, got, want);
+            n.corners++;
+        } else if (!strncmp(line, "canon ", 6)) {
+            char kind[8], hex[64];
+            unsigned long w[6];
+            int calls;
+            cr_assert_eq(sscanf(line, "canon %7s %lu %lu %lu %lu %lu %lu %63s %d", kind, &w[0], &w[1], &w[2], &w[3],
+                                &w[4], &w[5], hex, &calls), 9, "%s: %s", what, line);
+            fixed6 st = {{(uint32_t)w[0], (uint32_t)w[1], (uint32_t)w[2], (uint32_t)w[3], (uint32_t)w[4],
+                          (uint32_t)w[5]}, 0};
+            sl_rng fr = {&fixed6_type, &st, 0};
+            double got = !strcmp(kind, "f64") ? sl_rng_uniform_f64_stdcxx(&fr, rule)
+                                              : (double)sl_rng_uniform_f32_stdcxx(&fr, rule);
+            cr_assert(got == strtod(hex, NULL) && st.i == calls, "%s: %s: samplab %a after %d words", what, line,
+                      got, st.i);
+            n.canon++;
         }
     }
     if (cur != 0xFFFFFFFFu)
         sl_rng_release(&r);
-    cr_assert(seeds >= 300 && corners >= 5, "seeds %zu corners %zu", seeds, corners);
-    free(t);
+    return n;
+}
+
+Test(replay_pipeline, llamacpp_uniform_equals_libstdcxx)
+{
+    char *host = sl_test_oracle("stdcxx_uniform"), *sid = sl_test_slurp("data/golden/current/stdcxx_uniform.txt");
+    cr_assert_not_null(host, "no libstdc++ transcript: run through make test");
+    cr_assert_not_null(sid);
+    /* the rule by the compiler: a libstdc++ of GCC 15 or later draws a 1 again */
+    char *h2 = strdup(host), *s2 = strdup(sid);
+    transcript a = check_transcript(host, SL_STDCXX_CLAMP, "this machine");
+    transcript b = check_transcript(sid, SL_STDCXX_REDRAW, "Debian sid");
+    cr_assert(a.gcc <= 14 && b.gcc >= 15, "the transcripts' compilers: GCC %zu here, %zu in sid", a.gcc, b.gcc);
+    cr_assert(a.seeds >= 300 && a.corners >= 5 && a.canon >= 14, "seeds %zu corners %zu canon %zu", a.seeds,
+              a.corners, a.canon);
+    cr_assert(b.seeds >= 300 && b.canon >= 14, "sid: seeds %zu canon %zu", b.seeds, b.canon);
+    /* power: the two rules are not the same on the edges (each transcript fails under the other's rule) */
+    size_t differ = 0;
+    char *sa = NULL, *sb = NULL;
+    for (char *x = strtok_r(h2, "\n", &sa), *y = strtok_r(s2, "\n", &sb); x && y;
+         x = strtok_r(NULL, "\n", &sa), y = strtok_r(NULL, "\n", &sb))
+        differ += !strncmp(x, "canon ", 6) && strcmp(x, y);
+    cr_assert_geq(differ, 5, "only %zu canonical edges differ between GCC 12 and GCC 16", differ);
+    free(h2);
+    free(s2);
+    free(host);
+    free(sid);
 }
 
 Test(replay_pipeline, llamacpp_dist_picks_in_array_order)
@@ -124,7 +187,7 @@ Test(replay_pipeline, llamacpp_framework_draws)
     for (int i = 0; i < 4; i++)
         s += p[i] = expf((float)x[i] - 3.0f);
     for (size_t t = 0; t < 50; t++) {
-        double u = sl_rng_uniform_f64_stdcxx(&r), acc = 0;
+        double u = sl_rng_uniform_f64_stdcxx(&r, SL_STDCXX_CLAMP), acc = 0;
         long want = 3;
         for (int i = 0; i < 4; i++) {
             acc += (float)p[i];
@@ -192,7 +255,7 @@ static long pick_at(const sl_logits_cand *base, size_t V, sl_u128 W)
 {
     fixed2 st = {{(uint32_t)W, (uint32_t)(W >> 32)}, 0};
     sl_rng fr = {&fixed2_type, &st, 0};
-    double u = sl_rng_uniform_f64_stdcxx(&fr);
+    double u = sl_rng_uniform_f64_stdcxx(&fr, SL_STDCXX_CLAMP);
     sl_logits_cand d[16];
     memcpy(d, base, V * sizeof *d);
     sl_logits_llama_array a = {d, V, 0};
@@ -272,7 +335,7 @@ Test(replay_pipeline, llamacpp_draw_accepts_each_token)
         c.context = hist, c.context_n = nh;
         sl_logits_llama_array a;
         cr_assert_eq(sl_logits_llama_chain(v.f, 8, &c, &a, NULL, &e), 0, "%s", e.msg);
-        long want = a.data[sl_logits_llama_dist(&a, sl_rng_uniform_f64_stdcxx(&r))].id;
+        long want = a.data[sl_logits_llama_dist(&a, sl_rng_uniform_f64_stdcxx(&r, SL_STDCXX_CLAMP))].id;
         free(a.data);
         cr_assert_eq(res.tokens[t], want, "step %zu: %ld, by hand %ld", t, res.tokens[t], want);
         changed += t && res.tokens[t] != res.tokens[t - 1];

@@ -17,7 +17,10 @@
  * the context size before) where sl_logits_llama_chain rejects it: replayed
  * as 0. The cases are replayed twice: every setting given, and with each setting
  * that equals common_params_sampling's default (as llama-completion 0.7.0
- * prints it, llamacpp_defaults.txt) left unset, for samplab's defaults to fill. */
+ * prints it, llamacpp_defaults.txt) left unset, for samplab's defaults to fill.
+ * A second data set, data/golden/llamacpp_0.4.0/llamacpp_chain.txt, is the same
+ * program through node-llama-cpp 3.21.1's own libllama v0.4.0, replayed with
+ * --llamacpp 0.4.0. */
 #include <criterion/criterion.h>
 #include <inttypes.h>
 #include <math.h>
@@ -108,7 +111,7 @@ static long lc_step(const lc_case *c, const float *x, const long *hist, size_t n
         tok = a.data[best].id;
     } else {
         /* drawn even for one candidate, as 0.7.0 does (skip_one: the framework's rule) */
-        double u = skip_one && a.size == 1 ? 0.0 : sl_rng_uniform_f64_stdcxx(rng);
+        double u = skip_one && a.size == 1 ? 0.0 : sl_rng_uniform_f64_stdcxx(rng, SL_STDCXX_REDRAW); /* Debian sid's GCC */
         tok = a.data[sl_logits_llama_dist(&a, u)].id;
     }
     *words = rng->words - w0;
@@ -116,10 +119,11 @@ static long lc_step(const lc_case *c, const float *x, const long *hist, size_t n
     return tok;
 }
 
-static void replay_chain(lc_score *sc, int unset_defaults)
+/* One data set (path) through the release line that made it (variant; NULL: 0.7.0). */
+static void replay_chain(lc_score *sc, int unset_defaults, const char *path, const char *variant)
 {
-    char *t = sl_test_slurp("data/golden/current/llamacpp_chain.txt");
-    cr_assert_not_null(t, "llamacpp_chain.txt missing");
+    char *t = sl_test_slurp(path);
+    cr_assert_not_null(t, "%s missing", path);
     static lc_vec vecs[16];
     size_t nv = 0;
     lc_case c;
@@ -185,6 +189,7 @@ static void replay_chain(lc_score *sc, int unset_defaults)
             o.has_seed = 1;
             o.seed.lo = c.seed;
             o.k = 1;
+            o.variant = variant;
             sl_vec xv;
             cr_assert_eq(sl_base_vec_alloc(&xv, c.v->V, c.v->name, &err), 0);
             o.logits = &xv;
@@ -253,7 +258,7 @@ static void replay_chain(lc_score *sc, int unset_defaults)
                     sc->word_match += ok, sc->word_differ += !ok, ok_case &= ok;
                     sc->cases_ok += ok_case && s == c.steps - 1;
                     if (!ok_case && s == c.steps - 1 && sc->cases - sc->cases_ok <= 5)
-                        cr_log_info("llamacpp_chain.txt: %s differs", line);
+                        cr_log_info("%s: %s differs", path, line);
                 }
             }
         }
@@ -267,7 +272,7 @@ static void replay_chain(lc_score *sc, int unset_defaults)
 Test(replay_llamacpp_chain, chain_cases_replay)
 {
     lc_score s = {0};
-    replay_chain(&s, 0);
+    replay_chain(&s, 0, "data/golden/current/llamacpp_chain.txt", NULL);
     cr_log_info("llama.cpp 0.7.0 chain: %zu cases, %zu equal in tokens, candidates and words; %zu steps: tokens %zu "
                 "equal %zu differ, candidates %zu/%zu, words %zu/%zu",
                 s.cases, s.cases_ok, s.steps, s.tok_match, s.tok_differ, s.ncand_match, s.ncand_differ, s.word_match,
@@ -285,13 +290,25 @@ Test(replay_llamacpp_chain, chain_cases_replay)
 Test(replay_llamacpp_chain, chain_cases_replay_defaults_unset)
 {
     lc_score s = {0};
-    replay_chain(&s, 1);
+    replay_chain(&s, 1, "data/golden/current/llamacpp_chain.txt", NULL);
     cr_log_info("llama.cpp 0.7.0 chain, defaults left unset: %zu cases, %zu settings left unset (%zu cases with "
                 "every setting unset), %zu cases equal in tokens, candidates and words; tokens %zu equal %zu differ",
                 s.cases, s.unset, s.all_unset, s.cases_ok, s.tok_match, s.tok_differ);
     cr_assert(s.cases == 1536 && s.all_unset > 0 && s.unset > s.cases, "%zu cases, %zu unset", s.cases, s.unset);
     cr_assert_eq(s.cases_ok, s.cases, "%zu of %zu cases differ from llama.cpp 0.7.0", s.cases - s.cases_ok, s.cases);
     cr_assert_eq(s.tok_differ, 0);
+}
+
+/* v0.4.0 as node-llama-cpp 3.21.1 ships it (data/golden/llamacpp_0.4.0/, its own
+ * prebuilt libllama.v0.4.0.so through the same program): --llamacpp 0.4.0. */
+Test(replay_llamacpp_chain, chain_cases_replay_0_4_0)
+{
+    lc_score s = {0};
+    replay_chain(&s, 0, "data/golden/llamacpp_0.4.0/llamacpp_chain.txt", "0.4.0");
+    cr_log_info("llama.cpp v0.4.0 (node-llama-cpp 3.21.1) chain: %zu cases, %zu equal in tokens, candidates and "
+                "words; %zu steps", s.cases, s.cases_ok, s.steps);
+    cr_assert(s.cases == 1536 && s.steps > 0, "%zu cases read: golden file changed?", s.cases);
+    cr_assert_eq(s.cases_ok, s.cases, "%zu of %zu cases differ from llama.cpp v0.4.0", s.cases - s.cases_ok, s.cases);
 }
 
 /* ---------------------------------------------------------------- the generation loop */

@@ -1,5 +1,7 @@
 /* test_llamacpp_orders.c — llama.cpp's stage order given by the user
- * (--samplers, --sampling-seq) against libllama 0.7.0 itself.
+ * (--samplers, --sampling-seq) against libllama itself: Debian sid's 0.7.0, and
+ * the chains over given logits again through node-llama-cpp 3.21.1's libllama
+ * v0.4.0 (data/golden/llamacpp_0.4.0/llamacpp_orders.txt, --llamacpp 0.4.0).
  *
  * What it proves, against what:
  *   - every chain of data/golden/current/llamacpp_orders.txt (libllama's C API
@@ -36,6 +38,8 @@ typedef struct {
     char order[256];
     int fixed;        /* 1: samplab's fixed default order instead (what it ran before --samplers) */
 } oc_set;
+
+static const char *oc_variant; /* the release line of the data set replayed (NULL: 0.7.0) */
 
 static double oc_kv(const char *line, const char *key)
 {
@@ -110,6 +114,7 @@ static void oc_replay(const oc_set *c, size_t V, int steps, oc_rows rows, void *
     oc_cfg(c, &o.cfg);
     o.cfg.context = prompt, o.cfg.context_n = np;
     o.has_seed = 1, o.seed.lo = c->seed, o.k = 1;
+    o.variant = oc_variant;
     sl_vec xv;
     sl_error err;
     cr_assert_eq(sl_base_vec_alloc(&xv, V, "orders", &err), 0);
@@ -168,6 +173,7 @@ static void oc_replay_tokens(const oc_set *c, size_t V, int steps, oc_rows rows,
     memset(&o, 0, sizeof o);
     oc_cfg(c, &o.cfg);
     o.has_seed = 1, o.seed.lo = c->seed, o.k = 1;
+    o.variant = oc_variant;
     sl_vec xv;
     sl_error err;
     cr_assert_eq(sl_base_vec_alloc(&xv, V, "orders", &err), 0);
@@ -233,10 +239,11 @@ typedef struct {
     float *x;
 } oc_vec;
 
-Test(replay_orders, chains_over_given_logits)
+/* Every chain of one data set over its given logits. */
+static void replay_orders_file(const char *path)
 {
-    char *t = sl_test_slurp("data/golden/current/llamacpp_orders.txt");
-    cr_assert_not_null(t, "llamacpp_orders.txt missing");
+    char *t = sl_test_slurp(path);
+    cr_assert_not_null(t, "%s missing", path);
     oc_vec vecs[16];
     size_t nv = 0, fixed_cases_differ = 0;
     oc_score sc = {0}, fixed = {0};
@@ -285,9 +292,9 @@ Test(replay_orders, chains_over_given_logits)
             free(buf);
         }
     }
-    cr_log_info("llama.cpp 0.7.0 user orders: %zu cases (%zu steps), %zu equal in tokens, candidates, kept sets and "
+    cr_log_info("%s: %zu cases (%zu steps), %zu equal in tokens, candidates, kept sets and "
                 "words; differing steps: tokens %zu, candidates %zu, kept sets %zu, words %zu",
-                sc.cases, sc.steps, sc.cases_ok, sc.tok_differ, sc.ncand_differ, sc.kept_differ, sc.word_differ);
+                path, sc.cases, sc.steps, sc.cases_ok, sc.tok_differ, sc.ncand_differ, sc.kept_differ, sc.word_differ);
     cr_log_info("the same %zu cases in samplab's fixed order (V <= 1000, other orders than the default): the tokens of "
                 "%zu cases differ (%zu of %zu steps)", fixed.cases, fixed_cases_differ, fixed.tok_differ, fixed.steps);
     cr_assert(sc.cases == 630, "%zu cases read: golden file changed?", sc.cases);
@@ -297,6 +304,19 @@ Test(replay_orders, chains_over_given_logits)
     for (size_t i = 0; i < nv; i++)
         free(vecs[i].x);
     free(t);
+}
+
+Test(replay_orders, chains_over_given_logits)
+{
+    oc_variant = NULL;
+    replay_orders_file("data/golden/current/llamacpp_orders.txt");
+}
+
+/* v0.4.0 as node-llama-cpp 3.21.1 ships it: the same program, its libllama */
+Test(replay_orders, chains_over_given_logits_0_4_0)
+{
+    oc_variant = "0.4.0";
+    replay_orders_file("data/golden/llamacpp_0.4.0/llamacpp_orders.txt");
 }
 
 /* ---------------------------------------------------------------- the generations */

@@ -1,5 +1,7 @@
 /* test_llamacpp_stages.c — llama.cpp's xtc, top_n_sigma, temp_ext (dynamic
- * temperature) and logit_bias stages against libllama 0.7.0 itself.
+ * temperature) and logit_bias stages against libllama itself, two data sets:
+ * Debian sid's 0.7.0 and v0.4.0 as node-llama-cpp 3.21.1 ships it
+ * (data/golden/llamacpp_0.4.0/, analysis/golden/llamacpp_0.4.0/golden.sh).
  *
  * What it proves, against what:
  *   - every case of data/golden/current/llamacpp_stages.txt (libllama's C API,
@@ -10,8 +12,10 @@
  *     (count and hash of the ids above -inf) at every step, each token accepted;
  *   - XTC's draws, read from its decisions: no draw on fewer than two
  *     candidates nor for the empty ?xtc (p <= 0, t > 0.5), one when it then
- *     removes nothing, and libstdc++'s P0952 redraw of a float that rounds to 1
- *     (three seeds whose stream holds a word >= 0xFFFFFF80);
+ *     removes nothing, and what libstdc++ does with a float that rounds to 1
+ *     (three seeds whose stream holds a word >= 0xFFFFFF80): drawn again by
+ *     sid's build (GCC >= 15), kept below 1 by node-llama-cpp's (GCC 11.4); the
+ *     two rules tell the files apart;
  *   - the command line: draw --xtc-probability / --top-nsigma / --dynatemp-range
  *     give the golden first token; XTC without a seed is refused, exit 2;
  *   - llama.cpp's own tests/test-sampling.cpp cases for these stages. */
@@ -84,16 +88,25 @@ static int st_parse(const char *line, st_case *c)
                   &c->min_keep, &c->nsigma, &c->top_k, &c->top_p, &c->min_p, c->bias) == 17;
 }
 
-static char *st_golden(void)
+#define ST_SID "data/golden/current/llamacpp_stages.txt"
+#define ST_040 "data/golden/llamacpp_0.4.0/llamacpp_stages.txt"
+
+static char *st_golden_of(const char *path)
 {
-    char *t = sl_test_slurp("data/golden/current/llamacpp_stages.txt");
-    cr_assert(t, "data/golden/current/llamacpp_stages.txt missing");
+    char *t = sl_test_slurp(path);
+    cr_assert(t, "%s missing", path);
     return t;
 }
 
-Test(llamacpp_stages, golden_cases_replay, .timeout = 600)
+static char *st_golden(void)
 {
-    char *text = st_golden();
+    return st_golden_of(ST_SID);
+}
+
+/* Every case of one data set through the release line that made it. */
+static void replay_cases(const char *path, const char *variant, sl_rng_stdcxx rule)
+{
+    char *text = st_golden_of(path);
     size_t cases = 0, bad = 0, steps = 0, tokd = 0, keptd = 0, xtc_cases = 0;
     float *x = malloc(151936 * sizeof *x);
     cr_assert(x);
@@ -106,6 +119,7 @@ Test(llamacpp_stages, golden_cases_replay, .timeout = 600)
         st_cfg(&c, &o.cfg);
         xtc_cases += strstr(c.order, "xtc") && c.xp > 0 && c.xt <= 0.5f;
         o.has_seed = 1, o.seed.lo = c.seed, o.k = 1;
+        o.variant = variant;
         sl_vec xv;
         sl_error err;
         cr_assert_eq(sl_base_vec_alloc(&xv, c.V, "stages", &err), 0);
@@ -114,7 +128,7 @@ Test(llamacpp_stages, golden_cases_replay, .timeout = 600)
         cr_assert_eq(sl_fw_session_open(&ss, &sl_fw_llamacpp_type, &o, &err), 0, "case %d: %s", c.id, err.msg);
         sl_logits_chain *ch; /* a twin chain for the kept sets */
         sl_logits_cfg g = o.cfg;
-        g.has_seed = 1, g.seed = c.seed;
+        g.has_seed = 1, g.seed = c.seed, g.stdcxx = rule;
         cr_assert_eq(sl_logits_chain_new_llama(&g, &ch, &err), 0, "%s", err.msg);
         int ok = 1;
         for (int t = 0; t < c.steps; t++) {
@@ -153,16 +167,28 @@ Test(llamacpp_stages, golden_cases_replay, .timeout = 600)
     }
     free(x);
     free(text);
-    cr_log_info("llamacpp_stages: %zu cases (%zu with XTC on), %zu steps: %zu token and %zu kept-set differences",
-                cases, xtc_cases, steps, tokd, keptd);
+    cr_log_info("%s: %zu cases (%zu with XTC on), %zu steps: %zu token and %zu kept-set differences", path, cases,
+                xtc_cases, steps, tokd, keptd);
     cr_expect_geq(cases, 400);
     cr_expect_geq(xtc_cases, 100);
     cr_expect_eq(bad, 0, "%zu of %zu cases differ", bad, cases);
 }
 
-Test(llamacpp_stages, xtc_draws_as_libllama)
+Test(llamacpp_stages, golden_cases_replay, .timeout = 600)
 {
-    char *text = st_golden();
+    replay_cases(ST_SID, NULL, SL_STDCXX_REDRAW);
+}
+
+/* v0.4.0 as node-llama-cpp 3.21.1 ships it (its GCC 11.4 build) */
+Test(llamacpp_stages, golden_cases_replay_0_4_0, .timeout = 600)
+{
+    replay_cases(ST_040, "0.4.0", SL_STDCXX_CLAMP);
+}
+
+/* XTC's decisions over its own stream; returns how many probes differ under rule */
+static size_t xtc_probes(const char *path, sl_rng_stdcxx rule, int quiet, size_t *nprobes, size_t *nstreams)
+{
+    char *text = st_golden_of(path);
     size_t probes = 0, bad = 0, streams = 0;
     for (char *line = strstr(text, "\nxtc"); line; line = strstr(line + 1, "\nxtc")) {
         line++;
@@ -183,6 +209,7 @@ Test(llamacpp_stages, xtc_draws_as_libllama)
         sl_error err;
         cr_assert_eq(sl_logits_llama_order_parse("xtc", 0, &c, &err), 0);
         c.has_xtc_p = 1, c.xtc_p = p, c.has_xtc_t = 1, c.xtc_t = t, c.has_seed = 1, c.seed = sd;
+        c.stdcxx = rule;
         sl_logits_chain *ch;
         cr_assert_eq(sl_logits_chain_new_llama(&c, &ch, &err), 0, "%s", err.msg);
         const float l1[4] = {5, -5, -5, -5}, l2[3] = {5, 4.9f, 0};
@@ -201,7 +228,7 @@ Test(llamacpp_stages, xtc_draws_as_libllama)
             int want = stream ? *q++ - '0' : (int)strtol(q, &q, 10);
             ok &= dec == want;
         }
-        if (!ok)
+        if (!ok && !quiet)
             cr_log_error("differs: %.80s", line);
         probes++;
         streams += stream;
@@ -209,9 +236,29 @@ Test(llamacpp_stages, xtc_draws_as_libllama)
         sl_logits_chain_free(ch);
     }
     free(text);
+    *nprobes = probes;
+    *nstreams = streams;
+    return bad;
+}
+
+Test(llamacpp_stages, xtc_draws_as_libllama)
+{
+    size_t probes, streams, bad = xtc_probes(ST_SID, SL_STDCXX_REDRAW, 0, &probes, &streams);
     cr_expect_eq(streams, 3);
     cr_expect_geq(probes, 19);
     cr_expect_eq(bad, 0, "%zu of %zu XTC probes differ", bad, probes);
+}
+
+/* node-llama-cpp's libllama (GCC 11.4): a float of 1 stays below 1, no second word.
+ * The three streams that meet a 1 tell the two rules apart: each fails under the other's. */
+Test(llamacpp_stages, xtc_draws_as_node_llama_cpp_0_4_0)
+{
+    size_t probes, streams, bad = xtc_probes(ST_040, SL_STDCXX_CLAMP, 0, &probes, &streams);
+    cr_expect_eq(streams, 3);
+    cr_expect_geq(probes, 19);
+    cr_expect_eq(bad, 0, "%zu of %zu XTC probes differ", bad, probes);
+    cr_expect_eq(xtc_probes(ST_040, SL_STDCXX_REDRAW, 1, &probes, &streams), 3, "GCC 15's rule on the 0.4.0 file");
+    cr_expect_eq(xtc_probes(ST_SID, SL_STDCXX_CLAMP, 1, &probes, &streams), 3, "GCC 14's rule on the 0.7.0 file");
 }
 
 /* The first token of small cases (no bias: --logit-bias is not on the command line yet) through `draw`. */

@@ -77,9 +77,11 @@ const sl_api_option sl_api_options[] = {
         "torch: mkl is a build whose exponential_ is MKL's MCG31m1 (pip wheels 2.1 to 2.6;\n"
         "its stream exact, MKL's log not: docs/torch-builds.md)"),
     OPT(SL_API_OPT_LLAMACPP, "--llamacpp", "llamacpp", TXT(llamacpp),
-        SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_LLAMA_VERSION, "0.7.0|pr15704",
+        SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_LLAMA_VERSION, "0.7.0|0.4.0|pr15704",
         "llama.cpp's release line: 0.7.0 (default; a lone candidate still draws, greedy at\n"
-        "T <= 0) or pr15704 (the 2025-08 commit: no draw for one candidate)"),
+        "T <= 0), 0.4.0 (v0.4.0 as node-llama-cpp 3.21.1 ships it: 0.7.0's chain, built\n"
+        "with GCC 11, whose uniform of 1 is kept below 1, not drawn again) or pr15704\n"
+        "(the 2025-08 commit: no draw for one candidate)"),
     OPT(SL_API_OPT_RAND, "--rand", "rand", TXT(rand),
         SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_RAND_VERSION, "0.8|0.9|0.10",
         "candle: Rust rand's WeightedIndex<f32> (they differ for subnormal totals)"),

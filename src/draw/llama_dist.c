@@ -51,12 +51,16 @@ size_t sl_draw_llama_dist_pick(const double *S, size_t n, double u)
     return i < n ? i : n - 1;
 }
 
-const sl_draw_llama_param sl_draw_llama_0_7_0 = {1};
-const sl_draw_llama_param sl_draw_llama_pr15704 = {0};
+const sl_draw_llama_param sl_draw_llama_0_7_0 = {1, SL_STDCXX_REDRAW};
+const sl_draw_llama_param sl_draw_llama_0_4_0 = {1, SL_STDCXX_CLAMP};
+const sl_draw_llama_param sl_draw_llama_pr15704 = {0, SL_STDCXX_CLAMP};
+/* the audit counts word pairs: a pair that rounds to 1 counts where GCC <= 14 puts it */
+static const sl_draw_llama_param audit_param = {1, SL_STDCXX_CLAMP};
 
 typedef struct llama_table {
     size_t n;
     int draw_single;
+    sl_rng_stdcxx stdcxx;
     double S[];
 } llama_table;
 
@@ -73,6 +77,7 @@ static int llama_prepare(void **table, const sl_draw_dist *dist, const void *par
         return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu candidates", src, dist->V);
     t->n = dist->V;
     t->draw_single = lp->draw_single;
+    t->stdcxx = lp->stdcxx;
     sl_draw_llama_dist_sums(dist->f, dist->V, dist->sorted, t->S);
     *table = t;
     return SL_OK;
@@ -83,7 +88,7 @@ static size_t llama_draw(const void *table, sl_rng *rng)
     const llama_table *t = table;
     if (t->n == 1 && !t->draw_single)
         return 0;
-    return sl_draw_llama_dist_pick(t->S, t->n, sl_rng_uniform_f64_stdcxx(rng));
+    return sl_draw_llama_dist_pick(t->S, t->n, sl_rng_uniform_f64_stdcxx(rng, t->stdcxx));
 }
 
 static void llama_free(void *table)
@@ -134,7 +139,9 @@ static size_t pick_at(const llama_table *t, sl_u128 W)
  * found by one binary search over W per boundary, through this draw type's own
  * prepare and draw. Reads the float32 logits (in->logits_f, already divided by
  * the temperature) in array order. Checked against libstdc++ itself by
- * tests/oracle/llamacpp_dist.cpp. */
+ * tests/oracle/llamacpp_dist.cpp. The about 2^10 pairs whose uniform rounds to
+ * 1 count for the last index, as GCC <= 14's libstdc++ maps them; GCC >= 15
+ * draws again instead, which moves each probability by at most 2^-54. */
 static int llama_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *out, sl_error *err)
 {
     const char *src = in->source ? in->source : "logits";
@@ -157,7 +164,7 @@ static int llama_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *
         return rc;
     sl_draw_dist dist = {V, NULL, in->logits_f, SL_F32, src, 0};
     void *table = NULL;
-    if ((rc = llama_prepare(&table, &dist, NULL, err)))
+    if ((rc = llama_prepare(&table, &dist, &audit_param, err)))
         return rc;
     const llama_table *t = table;
     snprintf(out->note, sizeof out->note,
@@ -190,7 +197,7 @@ static int llama_exact_run(const sl_stat_exact_input *in, sl_stat_exact_result *
                 sl_u128 mid = lo + (hi - lo) / 2;
                 pair_state st = {{(uint32_t)mid, (uint32_t)(mid >> 32)}, 0};
                 sl_rng r = {.type = &pair_type, .state = &st, .words = 0};
-                if (t->S[V - 1] < t->S[V - 1] * sl_rng_uniform_f64_stdcxx(&r))
+                if (t->S[V - 1] < t->S[V - 1] * sl_rng_uniform_f64_stdcxx(&r, SL_STDCXX_CLAMP))
                     hi = mid;
                 else
                     lo = mid + 1;

@@ -163,10 +163,12 @@ extern const sl_stat_exact_type sl_draw_numpy_exact;
  * caller maps it to a token id). One libstdc++ uniform double (2 words) per
  * draw; param says whether a one-candidate array draws it too (0.7.0: yes). */
 typedef struct sl_draw_llama_param {
-    int draw_single;    /* 1: one candidate still draws (llama.cpp 0.7.0); 0: chosen without a draw */
+    int draw_single;    /* 1: one candidate still draws (llama.cpp 0.7.0, v0.4.0); 0: chosen without a draw */
+    sl_rng_stdcxx stdcxx; /* the uniform's rule for a 1: that of the compiler libllama was built with */
 } sl_draw_llama_param;
-extern const sl_draw_llama_param sl_draw_llama_0_7_0;   /* the type's default */
-extern const sl_draw_llama_param sl_draw_llama_pr15704; /* the commit 0344068c after PR #15704 */
+extern const sl_draw_llama_param sl_draw_llama_0_7_0;   /* the type's default (Debian sid: GCC >= 15) */
+extern const sl_draw_llama_param sl_draw_llama_0_4_0;   /* v0.4.0 as node-llama-cpp 3.21.1 ships it (GCC 11.4) */
+extern const sl_draw_llama_param sl_draw_llama_pr15704; /* the commit 0344068c after PR #15704 (GCC 12) */
 extern const sl_draw_type sl_draw_llama_dist_type;
 /* Its audit, "llamacpp": counts over the 2^64 word pairs; reads in->logits_f. */
 extern const sl_stat_exact_type sl_draw_llama_dist_exact;

@@ -39,9 +39,21 @@
 
 #include "framework/sl_fw.h"
 
+/* What tells the release lines apart (a variant's code): the sampling code, and
+ * the compiler libllama was built with, whose libstdc++ decides what a uniform
+ * that rounds to 1 becomes (rng/sl_rng.h: sl_rng_stdcxx). v0.4.0's chains,
+ * orders and stages equal 0.7.0's (data/golden/llamacpp_0.4.0/); node-llama-cpp
+ * 3.21.1's prebuilt libllama.v0.4.0.so was built with GCC 11.4 on Ubuntu 22.04. */
+enum {
+    LLAMA_LONE_DRAW = 1, /* one candidate left still draws the uniform */
+    LLAMA_GREEDY_T0 = 2, /* common_sampler ends in greedy after a last temperature at temp <= 0 */
+    LLAMA_GCC14 = 4,     /* libstdc++ of GCC <= 14: a uniform of 1 becomes nextafter(1, 0) */
+};
 static const sl_fw_variant llamacpp_variants[] = {
-    {"0.7.0", "llama.cpp 0.7.0 (build b11669)", 1},
-    {"pr15704", "llama.cpp at commit 0344068c (PR #15704, 2025-08)", 0},
+    {"0.7.0", "llama.cpp 0.7.0 (build b11669)", LLAMA_LONE_DRAW | LLAMA_GREEDY_T0},
+    {"0.4.0", "llama.cpp v0.4.0 as node-llama-cpp 3.21.1 ships it (build 1, commit 5b4ebc5, GCC 11.4)",
+     LLAMA_LONE_DRAW | LLAMA_GREEDY_T0 | LLAMA_GCC14},
+    {"pr15704", "llama.cpp at commit 0344068c (PR #15704, 2025-08)", LLAMA_GCC14},
     {NULL, NULL, 0},
 };
 
@@ -75,17 +87,21 @@ static int llamacpp_open(sl_fw_session *s, sl_error *err)
     if (!(s->state = st))
         return sl_base_error_set(err, SL_ENOMEM, "llamacpp: out of memory");
     st->dist = sl_draw_llama_dist_type;
-    st->dist.param = s->variant->code ? &sl_draw_llama_0_7_0 : &sl_draw_llama_pr15704;
+    int code = s->variant->code;
+    st->dist.param = !(code & LLAMA_LONE_DRAW) ? &sl_draw_llama_pr15704
+                     : (code & LLAMA_GCC14)   ? &sl_draw_llama_0_4_0
+                                              : &sl_draw_llama_0_7_0;
     sl_logits_cfg cfg = s->o.cfg; /* XTC's mt19937 takes the chain's seed, as common_sampler_init passes params.seed */
     cfg.has_seed = 1;
     cfg.seed = (uint32_t)o->seed.lo;
+    cfg.stdcxx = (code & LLAMA_GCC14) ? SL_STDCXX_CLAMP : SL_STDCXX_REDRAW;
     int rc = sl_logits_chain_new_llama(&cfg, &st->chain, err);
     for (size_t i = 0; !rc && i < s->hist_n; i++) /* the context, as common_sampler_accept takes a prompt */
         rc = sl_logits_chain_accept(st->chain, s->hist[i], err);
     if (rc)
         return rc;
     /* 0.7.0: greedy after a last temperature stage at temp <= 0; pr15704 ran dist there too */
-    st->greedy = s->variant->code && sl_logits_chain_ends_greedy(st->chain);
+    st->greedy = (code & LLAMA_GREEDY_T0) && sl_logits_chain_ends_greedy(st->chain);
     return SL_OK;
 }
 

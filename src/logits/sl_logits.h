@@ -182,6 +182,8 @@ typedef struct sl_logits_cfg {
      * when token t is a single-token breaker (dry_breaker NULL: none). has_dry_breakers 0: none was
      * resolved, so DRY on refuses to run (it needs --vocab, or --dry-sequence-breaker none). */
     int has_dry_breakers; const unsigned char *dry_breaker; size_t dry_breaker_n;
+    sl_rng_stdcxx stdcxx;                     /* libllama's libstdc++ rule for a uniform of 1 (its compiler's;
+                                               * 0: GCC >= 15, Debian sid's 0.7.0); set by the framework */
 } sl_logits_cfg;
 
 /* One llama.cpp candidate (llama_token_data). */

@@ -5,7 +5,8 @@
  * on libllama 0.7.0: analysis/golden/current/llamacpp_stages.c). p <= 0 or
  * t > 0.5 make the empty sampler "?xtc" (no generator, no draw). Otherwise each
  * apply on two or more candidates draws one std::uniform_real_distribution<float>
- * from its own std::mt19937(seed) (sl_rng_uniform_f32_stdcxx: one word), even
+ * from its own std::mt19937(seed) (sl_rng_uniform_f32_stdcxx: one word, or a
+ * second where libllama's compiler is GCC >= 15 and the first rounds to 1), even
  * when it then removes nothing; a draw above p leaves the array. Else the array
  * is sorted and softmaxed (llama_sampler_softmax_impl) and the candidates before
  * the last one whose p >= t are removed, when that leaves at least min_keep and
@@ -20,6 +21,7 @@ typedef struct xtc {
     float p, t;
     size_t min_keep;
     uint32_t seed;
+    sl_rng_stdcxx stdcxx;
     sl_rng_mt19937_state mt;
     uint64_t words;
 } xtc;
@@ -43,6 +45,7 @@ static int xtc_init(void *st, const sl_logits_cfg *c, sl_error *err)
                                  "its own std::mt19937 seeded with the chain's seed, and llama.cpp's default "
                                  "LLAMA_DEFAULT_SEED means a random one");
     x->seed = c->has_seed ? c->seed : 0;
+    x->stdcxx = c->stdcxx;
     sl_rng_mt19937_init_genrand(&x->mt, x->seed);
     x->words = 0;
     return SL_OK;
@@ -66,7 +69,7 @@ static int xtc_apply(void *st, sl_logits_llama_array *a, sl_error *err)
     if (a->size < 2)
         return SL_OK;
     sl_rng r = {&sl_rng_mt19937_type, &x->mt, 0};
-    float chance = sl_rng_uniform_f32_stdcxx(&r);
+    float chance = sl_rng_uniform_f32_stdcxx(&r, x->stdcxx);
     x->words += r.words;
     if (chance > x->p)
         return SL_OK;

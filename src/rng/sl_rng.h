@@ -127,15 +127,23 @@ float sl_rng_uniform_f32_hi32_low24(sl_rng *r); /* ((w >> 32) & 0xFFFFFF) * 2^-2
 double sl_rng_uniform_f64_2x32_hifirst_low53(sl_rng *r); /* ((w1<<32|w2) & (2^53-1)) * 2^-53: torch float64 */
 double sl_rng_uniform_f64_2x32_numpy(sl_rng *r);/* ((w1>>5)*2^26 + (w2>>6)) * 2^-53: NumPy legacy, MT 2002 genrand_res53 */
 double sl_rng_uniform_f64_64_high53(uint64_t w);/* (w >> 11) * 2^-53: NumPy PCG64 next_double */
+/* What libstdc++'s generate_canonical does with a result that rounds to 1: the
+ * compiler a library was built with decides (the template is instantiated in
+ * the caller), not the library. GCC 7 to 14 (bits/random.tcc) return
+ * nextafter(1, 0) from the same words; GCC 15 and later (P0952R2) draw all the
+ * words again. tests/oracle/stdcxx_uniform.cpp prints what this machine's
+ * libstdc++ does, data/golden/current/stdcxx_uniform.txt what Debian sid's does. */
+typedef enum sl_rng_stdcxx {
+    SL_STDCXX_REDRAW = 0,     /* GCC >= 15: libllama 0.7.0 of Debian sid */
+    SL_STDCXX_CLAMP = 1       /* GCC <= 14: node-llama-cpp's prebuilt llama.cpp (GCC 11.4), Debian 12 builds */
+} sl_rng_stdcxx;
 /* std::uniform_real_distribution<double>(0, 1) over a 32-bit engine as libstdc++
- * (GCC <= 14) computes it: generate_canonical<double, 53>, two words,
- * (w1 + w2 * 2^32) / 2^64 rounded to double, 1.0 replaced by nextafter(1, 0). */
-double sl_rng_uniform_f64_stdcxx(sl_rng *r);
-/* libstdc++'s std::uniform_real_distribution<float>(0, 1) over a 32-bit engine
- * as libllama 0.7.0 (Debian sid) has it: generate_canonical<float, 24>, one word,
- * float(w) / 2^32; a result that rounds to 1 (w >= 0xFFFFFF80) is drawn again
- * (P0952, GCC 15 and later; measured through llama_sampler_init_xtc). */
-float sl_rng_uniform_f32_stdcxx(sl_rng *r);
+ * computes it: generate_canonical<double, 53>, two words, (w1 + w2 * 2^32) / 2^64
+ * rounded to double; a 1 as `rule` says. */
+double sl_rng_uniform_f64_stdcxx(sl_rng *r, sl_rng_stdcxx rule);
+/* The same for float: generate_canonical<float, 24>, one word, float(w) / 2^32
+ * (a 1 for w >= 0xFFFFFF80); llama_sampler_init_xtc draws it. */
+float sl_rng_uniform_f32_stdcxx(sl_rng *r, sl_rng_stdcxx rule);
 /* The generic 53-bit double the portable draw methods use: one 64-bit word
  * (high 53 bits), or two 32-bit words as genrand_res53 takes them. */
 double sl_rng_uniform_f64(sl_rng *r);

@@ -61,28 +61,32 @@ double sl_rng_uniform_f64_64_high53(uint64_t w)
     return (double)(w >> 11) * 0x1p-53;
 }
 
-/* libstdc++ bits/random.tcc (GCC 12): sum = w1 + w2 * 2^32 accumulated in
- * double, divided by 2^64; a result of 1.0 becomes nextafter(1, 0).
- * tests/oracle/stdcxx_uniform.cpp checks it against this machine's libstdc++;
- * libc++ and MSVC differ. */
-double sl_rng_uniform_f64_stdcxx(sl_rng *r)
+/* libstdc++ bits/random.tcc: sum = w1 + w2 * 2^32 accumulated in double,
+ * divided by 2^64; a result of 1.0 becomes nextafter(1, 0) (GCC <= 14) or is
+ * drawn again from two new words (GCC >= 15, P0952R2). libc++ and MSVC differ. */
+double sl_rng_uniform_f64_stdcxx(sl_rng *r, sl_rng_stdcxx rule)
 {
-    uint32_t w1 = (uint32_t)sl_rng_next(r);
-    uint32_t w2 = (uint32_t)sl_rng_next(r);
-    double sum = (double)w1;
-    sum += (double)w2 * 4294967296.0;
-    double ret = sum / 18446744073709551616.0;
-    if (ret >= 1.0)
-        ret = nextafter(1.0, 0.0);
-    return ret;
+    for (;;) {
+        uint32_t w1 = (uint32_t)sl_rng_next(r);
+        uint32_t w2 = (uint32_t)sl_rng_next(r);
+        double sum = (double)w1;
+        sum += (double)w2 * 4294967296.0;
+        double ret = sum / 18446744073709551616.0;
+        if (ret < 1.0)
+            return ret;
+        if (rule == SL_STDCXX_CLAMP)
+            return nextafter(1.0, 0.0);
+    }
 }
 
-float sl_rng_uniform_f32_stdcxx(sl_rng *r)
+float sl_rng_uniform_f32_stdcxx(sl_rng *r, sl_rng_stdcxx rule)
 {
-    for (;;) { /* P0952: a 1 is redrawn, where GCC <= 14 gave nextafterf(1, 0) for the same word */
+    for (;;) {
         float ret = (float)(uint32_t)sl_rng_next(r) / 4294967296.0f;
         if (ret < 1.0f)
             return ret;
+        if (rule == SL_STDCXX_CLAMP)
+            return nextafterf(1.0f, 0.0f);
     }
 }
 

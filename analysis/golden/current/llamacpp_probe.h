@@ -123,7 +123,7 @@ static void probe_two(struct llama_sampler *dist, long *i1, long *i2)
 static long position(const struct llama_sampler *chain, int dist_idx, long from)
 {
     struct llama_sampler *cl = llama_sampler_clone(chain);
-    long i1, i2;
+    long i1 = -1, i2 = -1; /* gcc 12 cannot see that probe_two sets them */
     probe_two(llama_sampler_chain_get(cl, dist_idx), &i1, &i2);
     llama_sampler_free(cl);
     for (long k = from; k + 3 < MAXW; k++)

@@ -18,6 +18,8 @@ py() { sh "$here/chroot_py.sh" "$chroot_dir" "$out" "$@"; }
 sh "$here/llamacpp_golden.sh" "$chroot_dir" "$out" "$vocabdir"
 # llama.cpp 0.7.0's defaults as llama-completion prints them (sampler params, chain): llamacpp_defaults.txt
 sh "$here/llamacpp_defaults.sh" "$chroot_dir" "$out"
+# libstdc++'s uniform of 1, as libllama 0.7.0 is built with it
+sh "$here/stdcxx_golden.sh" "$chroot_dir" "$out"
 # Rust rand 0.10.3 and 0.8.8 (offline cargo): rand_{raw,wi,select,candle,fuzz,sub}_{0.10.3,0.8.8}.txt,
 # exact_rand_{0.10.3,0.8.8}.txt, candle_generate_0.10.3.txt
 sh "$here/rand_golden.sh" "$chroot_dir" "$out"
