@@ -230,9 +230,11 @@ static void replay_gen(vocab *v, char *line, char **cursor, size_t *n_steps, siz
     free(flag);
 }
 
-Test(llamacpp_dry, golden)
+/* One golden file (libllama `release`) replayed through the chain. */
+static void golden_file(const char *path, const char *release)
 {
-    char *text = sl_test_slurp("data/golden/current/llamacpp_dry.txt");
+    char *text = sl_test_slurp(path);
+    cr_assert(text, "%s", path);
     char *cursor = NULL;
     vocab v;
     int have = 0;
@@ -290,11 +292,22 @@ Test(llamacpp_dry, golden)
         vocab_free(&v);
     free(text);
     printf("llamacpp_dry: %zu vocabularies, %zu breaker sets, %zu generations, %zu steps (%zu where DRY changed "
-           "logits) equal to libllama 0.7.0\n",
-           n_vocab, n_breaker, n_gen, n_steps, n_fired);
+           "logits) equal to libllama %s\n",
+           n_vocab, n_breaker, n_gen, n_steps, n_fired, release);
     cr_assert_eq(n_vocab, 5);
     cr_assert_geq(n_gen, 100);
     cr_assert_geq(n_fired, 1000);
+}
+
+Test(llamacpp_dry, golden)
+{
+    golden_file("data/golden/current/llamacpp_dry.txt", "0.7.0");
+}
+
+/* v0.4.0 as node-llama-cpp 3.21.1 ships it (its prebuilt libllama.v0.4.0.so): the same records */
+Test(llamacpp_dry, golden_0_4_0)
+{
+    golden_file("data/golden/llamacpp_0.4.0/llamacpp_dry.txt", "0.4.0");
 }
 
 /* llama.cpp tests/test-sampling.cpp test_dry: logits log(p), the tokens accepted, DRY, then dist's softmax;
@@ -577,10 +590,10 @@ Test(llamacpp_dry, cli_replay_check_pipeline_draw, .timeout = 600)
  * temperature, dist) as libllama 0.7.0 ran it: the golden's "chain" runs through `replay` (the prompt as
  * --context, the chain's seed as --seed), the drawn tokens equal step by step, and `check` finds no
  * divergence. */
-Test(llamacpp_dry, default_chain_cli, .timeout = 600)
+static void default_chain_file(const char *path, const char *release, const char *opt)
 {
-    char *text = sl_test_slurp("data/golden/current/llamacpp_dry.txt");
-    cr_assert(text);
+    char *text = sl_test_slurp(path);
+    cr_assert(text, "%s", path);
     size_t V = 0, n_chain = 0;
     const size_t VMAX = 32064;
     float *rows = malloc(100 * VMAX * sizeof *rows);
@@ -616,10 +629,10 @@ Test(llamacpp_dry, default_chain_cli, .timeout = 600)
             step_logits(seed, s, V, pat, P, rows + (size_t)s * V);
         char *npy = sl_test_npy_f32(rows, 100, V);
         snprintf(args, 8192,
-                 "replay --framework llamacpp --logits %s --context %s --seed %u --repetition-penalty %s "
+                 "replay --framework llamacpp%s --logits %s --context %s --seed %u --repetition-penalty %s "
                  "--dry-multiplier %s --dry-allowed-length %d --dry-penalty-last-n %d%s --vocab %s/%s --top-k %d "
                  "--top-p %s --min-p %s --xtc-probability %s --temperature %s --json",
-                 npy, ctx, seed, pen, mult, allowed, last_n, strcmp(br, "none") ? "" : " --dry-sequence-breaker none",
+                 opt, npy, ctx, seed, pen, mult, allowed, last_n, strcmp(br, "none") ? "" : " --dry-sequence-breaker none",
                  sl_test_vocab_dir(), vn, top_k, top_p, min_p, xtc_p, temp);
         sl_test_run r = sl_test_cli(args);
         cr_assert_eq(r.status, 0, "chain %d: %s: %s", id, args, r.err);
@@ -633,12 +646,22 @@ Test(llamacpp_dry, default_chain_cli, .timeout = 600)
         free(npy);
         n_chain++;
     }
-    printf("llamacpp_dry: %zu runs of the default chain with DRY on through replay and check equal to libllama 0.7.0\n",
-           n_chain);
+    printf("llamacpp_dry: %zu runs of the default chain with DRY on through replay and check equal to libllama %s\n",
+           n_chain, release);
     cr_expect_eq(n_chain, 6);
     free(rows);
     free(args);
     free(ctx);
     free(toks);
     free(text);
+}
+
+Test(llamacpp_dry, default_chain_cli, .timeout = 600)
+{
+    default_chain_file("data/golden/current/llamacpp_dry.txt", "0.7.0", "");
+}
+
+Test(llamacpp_dry, default_chain_cli_0_4_0, .timeout = 600)
+{
+    default_chain_file("data/golden/llamacpp_0.4.0/llamacpp_dry.txt", "0.4.0", " --llamacpp 0.4.0");
 }

@@ -100,7 +100,7 @@ int main(int argc, char **argv)
 {
     llama_log_set(quiet, NULL);
     ggml_backend_load_all();
-    printf("# llamacpp_dry: libllama %s (Debian sid), llama_sampler_init_dry over ggml-vocab-*.gguf (vocab_only)\n",
+    printf("# llamacpp_dry: libllama %s, llama_sampler_init_dry over ggml-vocab-*.gguf (vocab_only)\n",
            LLAMA_PKG_VERSION);
     static const cfg cfgs[] = {
         {0.8f, 1.75f, 2, 64, {NULL}, 0, 1, 0},
