@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef GG_NO_SAMPLAB /* a golden program built beside the real library defines it */
 #include "logits/sl_logits.h"
+#endif
 
 static inline uint64_t gg_smix(uint64_t *s)
 {
@@ -101,6 +103,7 @@ static inline void gg_kept_text(long *ids, size_t k, char *out, size_t cap)
     snprintf(out, cap, "%zu:%016" PRIx64, k, h);
 }
 
+#ifndef GG_NO_SAMPLAB
 /* The same over a chain's candidates d[0..n): the ids above -inf; 0 when out of memory. */
 static inline int gg_kept_of_cands(const sl_logits_cand *d, size_t n, char *out, size_t cap)
 {
@@ -115,5 +118,6 @@ static inline int gg_kept_of_cands(const sl_logits_cand *d, size_t n, char *out,
     free(ids);
     return 1;
 }
+#endif
 
 #endif

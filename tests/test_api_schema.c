@@ -199,9 +199,6 @@ Test(api_schema, not_modelled_settings_refused_by_name_everywhere)
     }
     /* draw, pipeline, compare, bench, replay and check take sampling settings */
     cr_assert_eq(refused, 6 * (size_t)(n_options() - SL_API_OPT_COUNT), "%zu refusals", refused);
-    sl_test_expect_refused("draw --framework hf --probs 1,2 --adaptive-target 0.5",
-                           "samplab draw: --adaptive-target: llama.cpp's llama_sampler_init_adaptive_p is not modelled "
-                           "by samplab");
     sl_test_expect_refused("draw --framework hf --logits 1,2 --dry-multiplier 0.8",
                            "samplab draw: --dry-multiplier is not an option of framework hf");
     sl_test_expect_refused("pipeline --framework vllm --logits 1,2 --logit-bias 1",

@@ -665,3 +665,13 @@ Test(llamacpp_dry, default_chain_cli_0_4_0, .timeout = 600)
 {
     default_chain_file("data/golden/llamacpp_0.4.0/llamacpp_dry.txt", "0.4.0", " --llamacpp 0.4.0");
 }
+
+/* --mirostat 1|2 replaces the chain (common_sampler_init): DRY's options are refused with it, as the other
+ * stages' are, since llama.cpp would ignore them. */
+Test(llamacpp_dry, refused_with_mirostat)
+{
+    sl_test_expect_refused("pipeline --framework llamacpp --logits 3,2,1 --mirostat 2 --dry-multiplier 0.8",
+                           "--dry-multiplier with --mirostat 2: llama.cpp ignores it");
+    sl_test_expect_refused("draw --framework llamacpp --seed 1 --logits 3,2,1 --mirostat 1 --dry-sequence-breaker none",
+                           "--dry-sequence-breaker with --mirostat 1: llama.cpp ignores it");
+}

@@ -441,6 +441,39 @@ def test_replay_in_memory_rows_are_the_text_file(tmp_path):
         cli_json("replay", "--framework", "all", "--logits", path, "--seed", 3)
 
 
+MIROSTAT_ROWS = [[1.0, 2.0, 0.5, -1.0, 0.25, 1.5], [0.0, 0.0, 3.0, 1.0, -2.0, 0.5], [2.5, 2.5, -0.5, 0.25, 1.0, 2.0],
+                 [0.5, 1.0, 1.5, 2.0, 2.5, 3.0]]
+
+
+@pytest.mark.parametrize("kw,args", [
+    (dict(mirostat=2), ["--mirostat", 2]),
+    (dict(mirostat=1, mirostat_ent=3.0, mirostat_lr=0.2, temperature=0.7),
+     ["--mirostat", 1, "--mirostat-ent", 3.0, "--mirostat-lr", 0.2, "--temperature", 0.7]),
+    (dict(samplers="top_k;adaptive_p;temperature", adaptive_target=0.4, adaptive_decay=0.5),
+     ["--samplers", "top_k;adaptive_p;temperature", "--adaptive-target", 0.4, "--adaptive-decay", 0.5]),
+])
+def test_replay_and_draw_with_mirostat_and_adaptive_p_are_the_cli(tmp_path, kw, args):
+    # the keywords reach the chain through the library's schema (no mirror of the C settings struct)
+    path = tmp_path / "rows.txt"
+    path.write_text("\n".join(" ".join(repr(v) for v in r) for r in MIROSTAT_ROWS) + "\n")
+    a = samplab.replay(framework="llamacpp", logits=MIROSTAT_ROWS, seed=5, **kw).json
+    b = cli_json("replay", "--framework", "llamacpp", "--logits", path, "--seed", 5, *args)
+    assert a["tokens"] == b["tokens"] and a["words"] == b["words"] and a["kept"] == b["kept"]
+    assert a["settings"] == b["settings"] and a["defaulted"] == b["defaulted"]
+    assert a["settings"]["mirostat"] == kw.get("mirostat", 0)
+    r = samplab.draw(framework="llamacpp", logits=MIROSTAT_ROWS[0], seed=5, n=20, **kw)
+    assert r.json == cli_json("draw", "--framework", "llamacpp", "--logits", ",".join(map(repr, MIROSTAT_ROWS[0])),
+                              "--seed", 5, "--n", 20, *args)
+
+
+def test_mirostat_with_a_stage_it_replaces_is_the_cli_line():
+    with pytest.raises(samplab.Error) as e:
+        samplab.draw(framework="llamacpp", logits="data/weather.txt", seed=1, mirostat=2, top_k=5)
+    assert str(e.value) == cli_error("draw", "--framework", "llamacpp", "--logits", "data/weather.txt", "--seed", 1,
+                                     "--mirostat", 2, "--top-k", 5)
+    assert "llama.cpp ignores it" in str(e.value)
+
+
 # ---------------------------------------------------------------- what a user hands in
 
 @pytest.mark.parametrize("kw,args", [
@@ -464,8 +497,8 @@ def test_option_values_are_checked_as_the_cli_checks_their_text(kw, args):
 @pytest.mark.parametrize("call,kw,args", [
     ("draw", dict(framework="hf", logits="data/weather.txt", epsilon_cutoff=3e-4),
      ["draw", "--framework", "hf", "--logits", "data/weather.txt", "--epsilon-cutoff", "3e-4"]),
-    ("pipeline", dict(framework="llamacpp", logits="data/weather.txt", adaptive_target=0.5),
-     ["pipeline", "--framework", "llamacpp", "--logits", "data/weather.txt", "--adaptive-target", "0.5"]),
+    ("pipeline", dict(framework="llamacpp", logits="data/weather.txt", logit_bias="1+2"),
+     ["pipeline", "--framework", "llamacpp", "--logits", "data/weather.txt", "--logit-bias", "1+2"]),
     ("replay", dict(framework="vllm", logits="data/weather.txt", logit_bias="1:2"),
      ["replay", "--framework", "vllm", "--logits", "data/weather.txt", "--logit-bias", "1:2"]),
 ])

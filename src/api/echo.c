@@ -48,8 +48,7 @@ void sl_api_settings_echo(json_t *o, const sl_logits_pipeline_type *t, const sl_
         if (!echoed(t, given, (sl_logits_key)k))
             continue;
         const char *name = sl_logits_key_name((sl_logits_key)k);
-        int is_int = k == SL_KEY_TOP_K || k == SL_KEY_LAST_N || k == SL_KEY_MIN_KEEP || k == SL_KEY_DRY_ALLOWED ||
-                     k == SL_KEY_DRY_LAST_N;
+        int is_int = sl_logits_key_is_int((sl_logits_key)k);
         json_t *val;
         if (!sl_logits_cfg_get(&c, (sl_logits_key)k, &v))
             val = json_null();

@@ -239,6 +239,56 @@ int sl_api_fw_dtype(const char *cmd, const char *dtype, sl_fw_opts *fo, sl_error
     return SL_OK;
 }
 
+/* llama.cpp's settings that its chain then ignores (common_sampler_init, 0.7.0): refused by name, never run
+ * silently as another chain than the user wrote. --mirostat 1|2 replaces the chain by temperature then
+ * mirostat; the mirostat and adaptive-p options take effect only with their sampler in the chain. */
+static int llama_selectors_check(const char *cmd, const sl_api_settings *s, const sl_logits_cfg *c, sl_error *err)
+{
+    int has_adaptive = 0;
+    for (size_t i = 0; c->has_order && i < c->n_order; i++)
+        has_adaptive |= c->order[i] == &sl_logits_stage_adaptive_p;
+    if (c->mirostat) {
+        const struct {
+            int given;
+            sl_api_opt opt;
+        } ign[] = {
+            {c->has_top_k, SL_API_OPT_TOP_K}, {c->has_top_p, SL_API_OPT_TOP_P}, {c->has_min_p, SL_API_OPT_MIN_P},
+            {c->has_typical, SL_API_OPT_TYPICAL}, {c->has_penalty, SL_API_OPT_REPETITION_PENALTY},
+            {c->has_freq, SL_API_OPT_FREQUENCY_PENALTY}, {c->has_presence, SL_API_OPT_PRESENCE_PENALTY},
+            {c->has_last_n, SL_API_OPT_PENALTY_LAST_N}, {c->has_min_keep, SL_API_OPT_MIN_KEEP},
+            {c->has_xtc_p, SL_API_OPT_XTC_PROBABILITY}, {c->has_xtc_t, SL_API_OPT_XTC_THRESHOLD},
+            {c->has_nsigma, SL_API_OPT_TOP_NSIGMA}, {c->has_dyn_range, SL_API_OPT_DYNATEMP_RANGE},
+            {c->has_dyn_exp, SL_API_OPT_DYNATEMP_EXP},
+            {s->samplers != NULL, SL_API_OPT_SAMPLERS}, {s->sampling_seq != NULL, SL_API_OPT_SAMPLING_SEQ},
+            {c->has_adaptive_target, SL_API_OPT_ADAPTIVE_TARGET}, {c->has_adaptive_decay, SL_API_OPT_ADAPTIVE_DECAY},
+            {c->has_dry_mult, SL_API_OPT_DRY_MULTIPLIER}, {c->has_dry_base, SL_API_OPT_DRY_BASE},
+            {c->has_dry_allowed, SL_API_OPT_DRY_ALLOWED_LENGTH}, {c->has_dry_last_n, SL_API_OPT_DRY_PENALTY_LAST_N},
+            {s->has_dry_sequence_breaker, SL_API_OPT_DRY_SEQUENCE_BREAKER},
+        };
+        for (size_t i = 0; i < sizeof ign / sizeof *ign; i++)
+            if (ign[i].given)
+                return sl_base_error_set(err, SL_EINVAL,
+                                         "samplab %s: %s with %s %ld: llama.cpp ignores it (common_sampler_init "
+                                         "replaces the chain by temperature then mirostat%s): leave it out",
+                                         cmd, sl_api_options[ign[i].opt].name, SL_API_NAME(MIROSTAT), c->mirostat,
+                                         c->mirostat == 2 ? " v2" : "");
+        return SL_OK;
+    }
+    if (c->has_mirostat_tau || c->has_mirostat_eta)
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "samplab %s: %s without %s 1|2: llama.cpp ignores it (mirostat is off at "
+                                 "%s 0, the default)",
+                                 cmd, c->has_mirostat_tau ? SL_API_NAME(MIROSTAT_ENT) : SL_API_NAME(MIROSTAT_LR),
+                                 SL_API_NAME(MIROSTAT), SL_API_NAME(MIROSTAT));
+    if ((c->has_adaptive_target || c->has_adaptive_decay) && !has_adaptive)
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "samplab %s: %s without adaptive_p in %s (or 'a' in %s): "
+                                 "llama.cpp ignores it (its chain ends in dist)",
+                                 cmd, c->has_adaptive_target ? SL_API_NAME(ADAPTIVE_TARGET) : SL_API_NAME(ADAPTIVE_DECAY),
+                                 SL_API_NAME(SAMPLERS), SL_API_NAME(SAMPLING_SEQ));
+    return SL_OK;
+}
+
 int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl_error *err)
 {
     memset(fo, 0, sizeof *fo);
@@ -283,6 +333,8 @@ int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl
         return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s: %s", cmd,
                                  s->samplers ? SL_API_NAME(SAMPLERS) : SL_API_NAME(SAMPLING_SEQ), m);
     }
+    if (llama_selectors_check(cmd, s, &fo->cfg, err))
+        return SL_EINVAL;
     fo->has_seed = s->seed != NULL;
     if (sl_api_seed(s, 0, &fo->seed, err))
         return SL_EINVAL;

@@ -143,5 +143,14 @@ void sl_base_std_nth_element_f32(float *a, size_t nth, size_t n, int order);
 void sl_base_std_sort_f64i(sl_base_f64i *a, size_t n);
 void sl_base_std_partial_sort_f64i(sl_base_f64i *a, size_t middle, size_t n);
 void sl_base_std_nth_element_f64i(sl_base_f64i *a, size_t nth, size_t n);
+/* llama.cpp's candidate (llama_token_data: id, logit, p) under its sort's comparator
+ * a.logit > b.logit (src/llama-sampler.cpp); logits/ names it sl_logits_cand. */
+typedef struct sl_base_cand {
+    long id;
+    float logit;
+    float p;
+} sl_base_cand;
+void sl_base_std_sort_cand(sl_base_cand *a, size_t n);
+void sl_base_std_partial_sort_cand(sl_base_cand *a, size_t middle, size_t n);
 
 #endif

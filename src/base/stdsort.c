@@ -17,7 +17,8 @@
  * over bytes and a "less" callback, and typed instances with the comparator
  * inline for the elements torch's kernels sort — (float value, index) pairs
  * (torch.sort), floats (the k-th value), (double, int64) pairs with TopKImpl.h's
- * NaN-first comparator (torch.topk) — about five times faster, same order.
+ * NaN-first comparator (torch.topk), llama.cpp's candidates by descending
+ * logit — about five times faster, same order.
  * tests/oracle/stdcxx_sort.cpp checks every instance against this machine's
  * libstdc++ on tie-heavy arrays with NaN, -inf and signed zeros, and torch's
  * golden files (sort, topk, the transformers pipelines) the rest. */
@@ -152,6 +153,35 @@ typedef struct f64i_ctx {
 #define SX_CPY(s, d, src) (*(d) = *(src))
 #define SX_MOVE(s, d, src, n) memmove((d), (src), (n) * sizeof *(s)->b)
 #include "base/stdsort_tmpl.h"
+
+/* llama.cpp's candidates, descending logit: its comp, a.logit > b.logit */
+typedef struct cand_ctx {
+    sl_base_cand *b;
+} cand_ctx;
+#define SX_FN(name) cand_##name
+#define SX_CTX cand_ctx
+#define SX_PTR sl_base_cand *
+#define SX_AT(s, i) ((s)->b + (i))
+#define SX_LT(s, a, b) ((a)->logit > (b)->logit)
+#define SX_TMP(v) sl_base_cand v
+#define SX_TP(v) (&(v))
+#define SX_CPY(s, d, src) (*(d) = *(src))
+#define SX_MOVE(s, d, src, n) memmove((d), (src), (n) * sizeof *(s)->b)
+#include "base/stdsort_tmpl.h"
+
+void sl_base_std_sort_cand(sl_base_cand *a, size_t n)
+{
+    cand_ctx s = {a};
+    cand_sort(&s, n);
+}
+
+void sl_base_std_partial_sort_cand(sl_base_cand *a, size_t middle, size_t n)
+{
+    cand_ctx s = {a};
+    if (middle > n)
+        return;
+    cand_partial_sort(&s, 0, middle, n);
+}
 
 void sl_base_std_sort_f32i(sl_base_f32i *a, size_t n, int order)
 {

@@ -156,6 +156,13 @@ extern const sl_draw_type sl_draw_numpy_legacy_choice_type;
 /* Their audit (both: a 53-bit uniform), "numpy": the ValueError as a failure path. */
 extern const sl_stat_exact_type sl_draw_numpy_exact;
 
+/* ---------------------------------------------------------------- std::discrete_distribution (draw/stdcxx_discrete.c) */
+
+/* One draw of libstdc++'s std::discrete_distribution<int> over n float weights
+ * read at w, w + stride bytes, ... (a field of an array of structs): n < 2
+ * returns 0 and draws nothing, else two words. cp: n doubles of scratch. */
+size_t sl_draw_stdcxx_discrete(const float *w, size_t stride, size_t n, double *cp, sl_rng *rng, sl_rng_stdcxx rule);
+
 /* ---------------------------------------------------------------- llama.cpp's dist (draw/llama_dist.c) */
 
 /* llama_sampler_dist_apply's draw over a candidate array: dist->f holds the

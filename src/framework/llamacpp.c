@@ -32,7 +32,13 @@
  * even when one candidate is left, and common_sampler ends its chain in greedy
  * (no word) when the last stage is the temperature at temp <= 0 (so in the
  * default order, or a --samplers order ending in temperature); pr15704 (the commit 0344068c above) chose a
- * lone candidate without a draw and ran dist at T <= 0 too. */
+ * lone candidate without a draw and ran dist at T <= 0 too.
+ *
+ * --mirostat 1|2 and a chain naming adaptive_p end in a selecting stage
+ * (logits/stage_mirostat.c, stage_adaptive_p.c) that draws with the session's
+ * generator (the sampler's own std::mt19937(seed); the chain then has no
+ * dist), 2 words a draw through std::discrete_distribution, none for a lone
+ * candidate, in both release lines. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,7 +142,9 @@ static int llamacpp_accept(sl_fw_session *s, long token, sl_error *err)
 static int llamacpp_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error *err)
 {
     llama_state *st = s->state;
-    int stale = v != s->prepared_vec || !st->a.data || sl_logits_chain_random(st->chain) ||
+    /* a selecting stage (mirostat's mu, adaptive_p's average) changes with every draw: run it each step */
+    int selects = sl_logits_chain_selects(st->chain);
+    int stale = selects || v != s->prepared_vec || !st->a.data || sl_logits_chain_random(st->chain) ||
                 (sl_logits_chain_stateful(st->chain) && s->hist_n != s->prepared_hist);
     if (stale) {
         llama_clear(st);
@@ -150,6 +158,14 @@ static int llamacpp_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_err
         s->rng.words += sl_logits_chain_words(st->chain) - w0;
         if (rc)
             return rc;
+        if (selects) { /* mirostat, adaptive_p: their own cut and draw with the session's generator */
+            size_t sel = 0;
+            if ((rc = sl_logits_chain_select(st->chain, &st->a, &s->rng, &sel, err)))
+                return rc;
+            *kept = st->a.size;
+            s->tokens[0] = st->a.data[sel].id;
+            return SL_OK;
+        }
         size_t n = st->a.size;
         st->lf = malloc((n ? n : 1) * sizeof *st->lf);
         st->ld = malloc((n ? n : 1) * sizeof *st->ld);
@@ -175,6 +191,34 @@ static int llamacpp_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_err
     return SL_OK;
 }
 
+/* The distribution the next step draws from: the pipeline's, or for a chain ending in a selecting
+ * stage, that stage's cut and probabilities under its state now (on a clone, without a draw). */
+static int llamacpp_probs(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, sl_error *err)
+{
+    llama_state *st = s->state;
+    if (!sl_logits_chain_selects(st->chain))
+        return sl_fw_probs_of_pipeline(s, v, out, err);
+    sl_logits_chain *c;
+    int rc = sl_logits_chain_clone(st->chain, &c, err);
+    if (rc)
+        return rc;
+    sl_logits_llama_array a = {0};
+    size_t idx;
+    if (!(rc = sl_logits_chain_run(c, v->f, v->n, &a, NULL, err)) &&
+        !(rc = sl_logits_chain_select(c, &a, NULL, &idx, err)) && !(rc = sl_logits_result_alloc(out, v->n, err))) {
+        out->precision = 32;
+        for (size_t i = 0; i < a.size; i++) {
+            out->probs[a.data[i].id] = a.data[i].p;
+            out->kept[a.data[i].id] = 1;
+        }
+        out->n_kept = a.size;
+        sl_logits_step(out, sl_logits_chain_stage(c, sl_logits_chain_n(c) - 1)->label);
+    }
+    free(a.data);
+    sl_logits_chain_free(c);
+    return rc;
+}
+
 const sl_fw_type sl_fw_llamacpp_type = {
     .name = "llamacpp",
     .summary = "llama.cpp common_sampler chain + dist: std::mt19937(seed), libstdc++ uniform double, pick in array "
@@ -192,7 +236,7 @@ const sl_fw_type sl_fw_llamacpp_type = {
     .accepts_drawn = 1,
     .open = llamacpp_open,
     .step = llamacpp_step,
-    .probs = sl_fw_probs_of_pipeline,
+    .probs = llamacpp_probs,
     .close = llamacpp_close,
     .accept = llamacpp_accept,
     .exact = &sl_draw_llama_dist_exact,

@@ -5,7 +5,9 @@
  *
  * The chain does not hold the final dist or greedy stage: the framework
  * (framework/llamacpp.c) draws from what the chain leaves, with its release
- * line's draw rule. A stage whose settings make it a no-op (llama.cpp 0.7.0
+ * line's draw rule. A chain may end in a selecting stage instead (mirostat,
+ * mirostat v2, adaptive_p: common_sampler_init's replacements of dist), whose
+ * own filtering and draw sl_logits_chain_select runs. A stage whose settings make it a no-op (llama.cpp 0.7.0
  * names it "?top-k" and the like) is not applied, which leaves the candidates
  * as applying it would. */
 #include <stdlib.h>
@@ -41,6 +43,20 @@ void sl_logits_chain_free(sl_logits_chain *c)
     free(c);
 }
 
+/* Appends a stage instance of type t, initialised from cfg. */
+static int chain_add(sl_logits_chain *c, const sl_logits_stage_type *t, const sl_logits_cfg *cfg, sl_error *err)
+{
+    if (c->n == SL_LOGITS_ORDER_MAX)
+        return sl_base_error_set(err, SL_EINVAL, "llamacpp: more than %d stages", SL_LOGITS_ORDER_MAX);
+    void *st = calloc(1, t->size ? t->size : 1);
+    if (!st)
+        return sl_base_error_set(err, SL_ENOMEM, "llamacpp: out of memory for stage %s", t->name);
+    c->m[c->n].type = t;
+    c->m[c->n].state = st;
+    c->n++;
+    return t->init(st, cfg, err);
+}
+
 int sl_logits_chain_new_llama(const sl_logits_cfg *cfg, sl_logits_chain **out, sl_error *err)
 {
     *out = NULL;
@@ -50,38 +66,48 @@ int sl_logits_chain_new_llama(const sl_logits_cfg *cfg, sl_logits_chain **out, s
     cfg = &in_force;
     if (cfg->has_min_keep && cfg->min_keep < 0)
         return sl_base_error_set(err, SL_EINVAL, "llamacpp: min_keep %ld is negative (it is a size_t)", cfg->min_keep);
+    if (cfg->mirostat < 0 || cfg->mirostat > 2) /* common_sampler_init: GGML_ASSERT "unknown mirostat version" */
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "llamacpp: --mirostat %ld: llama.cpp takes 0, 1 or 2 (common_sampler_init aborts "
+                                 "on another value: 'unknown mirostat version')",
+                                 cfg->mirostat);
     sl_logits_chain *c = calloc(1, sizeof *c);
     if (!c)
         return sl_base_error_set(err, SL_ENOMEM, "llamacpp: out of memory for a sampler chain");
-    size_t n = 0, lead = cfg->n_bias ? 1 : 0; /* common_sampler_init: logit_bias before the user's stages */
-    if (cfg->has_order)
-        n = cfg->n_order < SL_LOGITS_ORDER_MAX ? cfg->n_order : SL_LOGITS_ORDER_MAX;
-    else
-        while (sl_logits_llama_default_order[n])
-            n++;
-    if (n + lead > SL_LOGITS_ORDER_MAX) {
-        free(c);
-        return sl_base_error_set(err, SL_EINVAL, "llamacpp: %zu stages and the logit bias: samplab models chains of "
-                                 "at most %d", n, SL_LOGITS_ORDER_MAX);
+    int rc = SL_OK;
+    if (cfg->n_bias) /* common_sampler_init: logit_bias before the user's stages (and before mirostat's) */
+        rc = chain_add(c, &sl_logits_stage_logit_bias, cfg, err);
+    if (!rc && cfg->mirostat) { /* common_sampler_init: temp(temp) then mirostat, whatever the order says */
+        rc = chain_add(c, &sl_logits_stage_temp_plain, cfg, err);
+        if (!rc)
+            rc = chain_add(c, cfg->mirostat == 1 ? &sl_logits_stage_mirostat : &sl_logits_stage_mirostat_v2, cfg,
+                           err);
+    } else if (!rc) {
+        size_t n = 0;
+        if (cfg->has_order)
+            n = cfg->n_order < SL_LOGITS_ORDER_MAX ? cfg->n_order : SL_LOGITS_ORDER_MAX;
+        else
+            while (sl_logits_llama_default_order[n])
+                n++;
+        if (n + c->n > SL_LOGITS_ORDER_MAX) {
+            sl_logits_chain_free(c);
+            return sl_base_error_set(err, SL_EINVAL, "llamacpp: %zu stages and the logit bias: samplab models chains "
+                                     "of at most %d", n, SL_LOGITS_ORDER_MAX);
+        }
+        int adaptive = 0; /* common_sampler_init: adaptive_p, wherever named, goes last in place of dist */
+        for (size_t i = 0; !rc && i < n; i++) {
+            const sl_logits_stage_type *t = cfg->has_order ? cfg->order[i] : sl_logits_llama_default_order[i];
+            if (t == &sl_logits_stage_adaptive_p)
+                adaptive = 1;
+            else
+                rc = chain_add(c, t, cfg, err);
+        }
+        if (!rc && adaptive)
+            rc = chain_add(c, &sl_logits_stage_adaptive_p, cfg, err);
     }
-    for (size_t j = 0; j < n + lead; j++) {
-        size_t i = j - lead;
-        const sl_logits_stage_type *t = j < lead           ? &sl_logits_stage_logit_bias
-                                        : cfg->has_order ? cfg->order[i]
-                                                         : sl_logits_llama_default_order[i];
-        void *st = calloc(1, t->size ? t->size : 1);
-        if (!st) {
-            sl_logits_chain_free(c);
-            return sl_base_error_set(err, SL_ENOMEM, "llamacpp: out of memory for stage %s", t->name);
-        }
-        c->m[c->n].type = t;
-        c->m[c->n].state = st;
-        c->n++;
-        int rc = t->init(st, cfg, err);
-        if (rc) {
-            sl_logits_chain_free(c);
-            return rc;
-        }
+    if (rc) {
+        sl_logits_chain_free(c);
+        return rc;
     }
     *out = c;
     return SL_OK;
@@ -102,8 +128,8 @@ int sl_logits_chain_run(sl_logits_chain *c, const float *lf, size_t V, sl_logits
     a->sorted = 0;
     for (size_t i = 0; i < c->n; i++) {
         const chain_member *m = &c->m[i];
-        if (!m->type->active(m->state))
-            continue;
+        if (m->type->select || !m->type->active(m->state))
+            continue; /* a selecting stage runs in sl_logits_chain_select */
         int rc = m->type->apply(m->state, a, err);
         if (rc) { /* the array is freed: a half-filtered chain is no result */
             free(a->data);
@@ -188,6 +214,19 @@ int sl_logits_chain_stateful(const sl_logits_chain *c)
         if (c->m[i].type->uses_history && c->m[i].type->uses_history(c->m[i].state))
             return 1;
     return 0;
+}
+
+int sl_logits_chain_selects(const sl_logits_chain *c)
+{
+    return c->n && c->m[c->n - 1].type->select;
+}
+
+int sl_logits_chain_select(sl_logits_chain *c, sl_logits_llama_array *a, sl_rng *rng, size_t *idx, sl_error *err)
+{
+    const chain_member *m = c->n ? &c->m[c->n - 1] : NULL;
+    if (!m || !m->type->select)
+        return sl_base_error_set(err, SL_EINVAL, "llamacpp: the chain ends in no selecting stage");
+    return m->type->select(m->state, a, rng, idx, err);
 }
 
 uint64_t sl_logits_chain_words(const sl_logits_chain *c)

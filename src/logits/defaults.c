@@ -50,6 +50,16 @@ static const struct {
                             offsetof(sl_logits_cfg, dry_allowed), 1},
     [SL_KEY_DRY_LAST_N] = {"dry_penalty_last_n", SL_OPT_ORDER, offsetof(sl_logits_cfg, has_dry_last_n),
                            offsetof(sl_logits_cfg, dry_last_n), 1},
+    [SL_KEY_MIROSTAT] = {"mirostat", SL_OPT_ORDER, offsetof(sl_logits_cfg, has_mirostat),
+                         offsetof(sl_logits_cfg, mirostat), 1},
+    [SL_KEY_MIROSTAT_ENT] = {"mirostat_ent", SL_OPT_ORDER, offsetof(sl_logits_cfg, has_mirostat_tau),
+                             offsetof(sl_logits_cfg, mirostat_tau), 0},
+    [SL_KEY_MIROSTAT_LR] = {"mirostat_lr", SL_OPT_ORDER, offsetof(sl_logits_cfg, has_mirostat_eta),
+                            offsetof(sl_logits_cfg, mirostat_eta), 0},
+    [SL_KEY_ADAPTIVE_TARGET] = {"adaptive_target", SL_OPT_ORDER, offsetof(sl_logits_cfg, has_adaptive_target),
+                                offsetof(sl_logits_cfg, adaptive_target), 0},
+    [SL_KEY_ADAPTIVE_DECAY] = {"adaptive_decay", SL_OPT_ORDER, offsetof(sl_logits_cfg, has_adaptive_decay),
+                               offsetof(sl_logits_cfg, adaptive_decay), 0},
 };
 
 const char *sl_logits_key_name(sl_logits_key k)
@@ -60,6 +70,11 @@ const char *sl_logits_key_name(sl_logits_key k)
 unsigned sl_logits_key_opt(sl_logits_key k)
 {
     return (unsigned)k < SL_KEY_COUNT ? keys[k].opt : 0;
+}
+
+int sl_logits_key_is_int(sl_logits_key k)
+{
+    return (unsigned)k < SL_KEY_COUNT && keys[k].is_long;
 }
 
 int sl_logits_cfg_get(const sl_logits_cfg *c, sl_logits_key k, double *v)

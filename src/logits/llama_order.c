@@ -10,7 +10,8 @@
  * "unable to match sampler" and drops the word (an unknown or empty name, an
  * unknown letter), samplab refuses it, since dropping it would run another
  * chain than the user wrote; a stage llama.cpp has but samplab does not model
- * (infill, adaptive_p) is refused by name. */
+ * (infill) is refused by name. adaptive_p is kept where it is named; the
+ * chain (logits/chain.c) puts it last, as common_sampler_init does. */
 #include <stdio.h>
 #include <string.h>
 
@@ -35,8 +36,7 @@ static const struct known {
     {"infill", 'i', NULL, "llama.cpp's infill sampler (llama_sampler_init_infill)", {NULL}},
     {"penalties", 'e', &sl_logits_stage_penalties, NULL, {NULL}},
     {"top_n_sigma", 's', &sl_logits_stage_top_n_sigma, NULL, {"top-n-sigma", "topnsigma", NULL}},
-    {"adaptive_p", 'a', NULL, "llama.cpp's adaptive-p sampler (llama_sampler_init_adaptive_p)",
-     {"adaptive-p", "adaptivep", NULL}},
+    {"adaptive_p", 'a', &sl_logits_stage_adaptive_p, NULL, {"adaptive-p", "adaptivep", NULL}},
 };
 #define N_KNOWN (sizeof known / sizeof *known)
 
@@ -62,7 +62,7 @@ static const struct known *by_name(const char *w, size_t n)
 static const char *hint(const char *w, size_t n)
 {
     if (n == 8 && !strncmp(w, "mirostat", 8))
-        return " (mirostat is llama.cpp's --mirostat 1|2, which replaces the chain: not modelled by samplab)";
+        return " (mirostat is llama.cpp's --mirostat 1|2, which replaces the chain)";
     if ((n == 4 && !strncmp(w, "dist", 4)) || (n == 6 && !strncmp(w, "greedy", 6)))
         return " (llama.cpp ends every chain in dist, or in greedy after a last temperature at temp <= 0)";
     return "";
@@ -110,9 +110,9 @@ int sl_logits_llama_order_parse(const char *text, int letters, sl_logits_cfg *cf
                                      "'unable to match sampler by %s' and drop it%s; it takes %s",
                                      sl_base_esc(w, len, q, sizeof q), pos, letters ? "letter" : "name",
                                      letters ? "char" : "name", letters ? "" : hint(w, len),
-                                     letters ? "e (penalties), d, s, k, y, p, m, x, t (and i, a: not modelled)"
+                                     letters ? "e (penalties), d, s, k, y, p, m, x, t, a (and i: not modelled)"
                                              : "penalties, dry, top_n_sigma, top_k, typ_p, top_p, min_p, xtc, "
-                                               "temperature (and infill, adaptive_p: not modelled)");
+                                               "temperature, adaptive_p (and infill: not modelled)");
         if (!k->t)
             return sl_base_error_set(err, SL_EINVAL, "'%s' (stage %zu) is %s%s",
                                      sl_base_esc(w, len, q, sizeof q), pos, k->what,
@@ -133,6 +133,11 @@ const char *sl_logits_llama_order_text(const sl_logits_cfg *cfg, char *buf, size
 {
     size_t o = 0;
     buf[0] = '\0';
+    if (cfg->mirostat) { /* common_sampler_init's chain then, whatever the order says */
+        snprintf(buf, len, "temperature;%s", cfg->mirostat == 1 ? "mirostat" : "mirostat_v2");
+        return buf;
+    }
+    int adaptive = 0; /* named anywhere, it runs last (once) */
     for (size_t i = 0; o < len; i++) {
         const sl_logits_stage_type *t = cfg->has_order ? (i < cfg->n_order ? cfg->order[i] : NULL)
                                                        : sl_logits_llama_default_order[i];
@@ -142,7 +147,13 @@ const char *sl_logits_llama_order_text(const sl_logits_cfg *cfg, char *buf, size
         if (!cfg->has_order &&
             (t == &sl_logits_stage_top_n_sigma || t == &sl_logits_stage_xtc || t == &sl_logits_stage_dry))
             continue;
+        if (t == &sl_logits_stage_adaptive_p) {
+            adaptive = 1;
+            continue;
+        }
         o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ";" : "", t->name);
     }
+    if (adaptive && o < len)
+        snprintf(buf + o, len - o, "%sadaptive_p", o ? ";" : "");
     return buf;
 }

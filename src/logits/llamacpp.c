@@ -43,13 +43,6 @@
 
 #include "logits/sl_logits.h"
 
-/* llama.cpp's comparator: logit descending (ties: whatever libstdc++ does) */
-static int llama_desc(const void *a, const void *b, const void *ctx)
-{
-    (void)ctx;
-    return ((const sl_logits_cand *)a)->logit > ((const sl_logits_cand *)b)->logit;
-}
-
 /* The bucket index of llama_token_data_array_partial_sort:
  * int(6.4f * logit + 64.0f) clamped to [0, 127]. An out-of-range float to int
  * conversion gives INT_MIN on x86 (cvttss2si), i.e. bucket 0. */
@@ -97,11 +90,11 @@ static int llama_bucket_sort(const sl_logits_llama_array *a, size_t npartial, sl
     size_t done = 0;
     off = 0;
     for (int j = 127; j > ib; --j) {
-        sl_base_std_sort(res + off, histo[j], sizeof *res, llama_desc, NULL);
+        sl_base_std_sort_cand(res + off, histo[j]);
         off += histo[j];
         done += histo[j];
     }
-    sl_base_std_partial_sort(res + off, npartial - done, histo[ib], sizeof *res, llama_desc, NULL);
+    sl_base_std_partial_sort_cand(res + off, npartial - done, histo[ib]);
     *nres = nhave;
     return SL_OK;
 }
@@ -112,7 +105,7 @@ static int llama_bucket_sort(const sl_logits_llama_array *a, size_t npartial, sl
 static int llama_partial_sort_inplace(sl_logits_llama_array *a, size_t npartial, sl_error *err)
 {
     if (npartial <= 128) {
-        sl_base_std_partial_sort(a->data, npartial, a->size, sizeof *a->data, llama_desc, NULL);
+        sl_base_std_partial_sort_cand(a->data, npartial, a->size);
     } else {
         sl_logits_cand *tmp = malloc(a->size * sizeof *tmp);
         size_t n = 0;
@@ -132,6 +125,28 @@ static int llama_partial_sort_inplace(sl_logits_llama_array *a, size_t npartial,
     return SL_OK;
 }
 
+void sl_logits_llama_softmax_f32(const float *l, size_t ls, float *p, size_t ps, size_t n, int sorted)
+{
+    const char *lb = (const char *)l;
+    char *pb = (char *)p;
+#define L_AT(i) (*(const float *)(const void *)(lb + (i) * ls))
+#define P_AT(i) (*(float *)(void *)(pb + (i) * ps))
+    float max_l = L_AT(0);
+    if (!sorted)
+        for (size_t i = 1; i < n; i++) /* std::max(max_l, logit): max_l unless max_l < logit */
+            max_l = max_l < L_AT(i) ? L_AT(i) : max_l;
+    float cum = 0.0f;
+    for (size_t i = 0; i < n; i++) {
+        float e = expf(L_AT(i) - max_l);
+        P_AT(i) = e;
+        cum += e;
+    }
+    for (size_t i = 0; i < n; i++)
+        P_AT(i) /= cum;
+#undef L_AT
+#undef P_AT
+}
+
 int sl_logits_llama_softmax(sl_logits_llama_array *a, int do_sort, sl_error *err)
 {
     if (!a->size)
@@ -141,19 +156,136 @@ int sl_logits_llama_softmax(sl_logits_llama_array *a, int do_sort, sl_error *err
         if (rc)
             return rc;
     }
-    float max_l = a->data[0].logit;
-    if (!a->sorted)
-        for (size_t i = 1; i < a->size; i++)
-            max_l = fmaxf(max_l, a->data[i].logit);
-    float cum = 0.0f;
-    for (size_t i = 0; i < a->size; i++) {
-        float p = expf(a->data[i].logit - max_l);
-        a->data[i].p = p;
-        cum += p;
+    sl_logits_llama_softmax_f32(&a->data[0].logit, sizeof *a->data, &a->data[0].p, sizeof *a->data, a->size,
+                                a->sorted);
+    return SL_OK;
+}
+
+/* The candidates of buckets lo .. hi into r, highest bucket first, each in array order (as
+ * llama_token_data_array_partial_sort places them). */
+static void bucket_scatter(const sl_logits_llama_array *a, const unsigned char *bi, int lo, int hi,
+                           const size_t *histo, sl_logits_cand *r)
+{
+    size_t pos[128], off = 0;
+    for (int j = hi; j >= lo; j--) {
+        pos[j] = off;
+        off += histo[j];
     }
     for (size_t i = 0; i < a->size; i++)
-        a->data[i].p /= cum;
-    return SL_OK;
+        if (bi[i] >= lo && bi[i] <= hi)
+            r[pos[bi[i]]++] = a->data[i];
+}
+
+/* Puts the n largest of r[0..m) first in descending order (any algorithm: a heap) and returns 1
+ * when they are strictly decreasing and above every other logit: then every sort leaves the
+ * same n first, so they are the full sort's. 0: some tie (-0.0 and 0.0 included), r reordered. */
+static int top_unique(sl_logits_cand *r, size_t n, size_t m)
+{
+    sl_base_std_partial_sort_cand(r, n, m);
+    for (size_t i = 1; i < n; i++)
+        if (!(r[i - 1].logit > r[i].logit))
+            return 0;
+    for (size_t i = n; i < m; i++)
+        if (!(r[n - 1].logit > r[i].logit))
+            return 0;
+    return 1;
+}
+
+/* What llama_sampler_softmax_impl(cur_p, true) leaves in the top n places, computed from the
+ * sorted logit values (a radix sort of the terms expf(l - max): their sorted order is the
+ * logits', so the float sum adds the same terms in the same order) and a sort of only the
+ * buckets of llama_token_data_array_partial_sort that hold those places. The full sort there
+ * std::sorts every bucket above the lowest non-empty one and heap-sorts that one
+ * (std::partial_sort with middle = last): each bucket is sorted here as it is there, so the
+ * places hold the same candidates in the same order. A non-finite maximum, a NaN or at most
+ * 128 candidates (std::partial_sort over all) take the full sort. */
+int sl_logits_llama_softmax_top(sl_logits_llama_array *a, size_t (*need)(const float *p, size_t n, void *ctx),
+                                void *ctx, sl_error *err)
+{
+    size_t V = a->size, n;
+    if (!V)
+        return SL_OK;
+    float *ps = malloc(V * sizeof *ps);
+    sl_base_f32i *ev = malloc(2 * V * sizeof *ev);
+    unsigned char *bi = malloc(V);
+    int rc = SL_OK;
+    if (!ps || !ev || !bi) {
+        rc = sl_base_error_set(err, SL_ENOMEM, "llamacpp: out of memory sorting %zu candidates", V);
+        goto out;
+    }
+    float max_l = a->data[0].logit;
+    int nan = 0;
+    for (size_t i = 0; i < V; i++) {
+        nan |= isnan(a->data[i].logit);
+        max_l = fmaxf(max_l, a->data[i].logit);
+    }
+    if (a->sorted || V <= 128 || V >= UINT32_MAX || nan || !isfinite(max_l)) { /* the full sort, read off */
+        if (!(rc = sl_logits_llama_softmax(a, 1, err))) {
+            for (size_t i = 0; i < V; i++)
+                ps[i] = a->data[i].p;
+            n = need(ps, V, ctx);
+            a->size = n < 1 ? 1 : n > V ? V : n;
+        }
+        goto out;
+    }
+    size_t histo[128] = {0};
+    float *e = ps; /* the terms in array order, then the probabilities in sorted order */
+    for (size_t i = 0; i < V; i++) {
+        bi[i] = (unsigned char)sl_llama_bucket(a->data[i].logit);
+        histo[bi[i]]++;
+        e[i] = expf(a->data[i].logit - max_l);
+    }
+    sl_logits_sort_any_f32(e, V, ev, ev + V); /* ascending */
+    float cum = 0.0f;
+    for (size_t i = V; i-- > 0;)
+        cum += ev[i].v;
+    for (size_t i = 0; i < V; i++)
+        ps[i] = ev[V - 1 - i].v / cum;
+    n = need(ps, V, ctx);
+    n = n < 1 ? 1 : n > V ? V : n;
+    int lowest = 0; /* the full sort's last bucket: the lowest non-empty one */
+    while (!histo[lowest])
+        lowest++;
+    int ib = 127;
+    size_t nhave = 0;
+    for (; ib > lowest; ib--) {
+        nhave += histo[ib];
+        if (nhave >= n)
+            break;
+    }
+    if (ib == lowest)
+        nhave += histo[ib];
+    sl_logits_cand *res = malloc(nhave * sizeof *res);
+    if (!res) {
+        rc = sl_base_error_set(err, SL_ENOMEM, "llamacpp: out of memory sorting %zu candidates", V);
+        goto out;
+    }
+    /* the buckets above ib are wholly among the top n: sorted as the full sort sorts them; of
+     * bucket ib only its top `left` are read */
+    bucket_scatter(a, bi, ib, 127, histo, res);
+    size_t o = 0;
+    for (int j = 127; j > ib; o += histo[j--])
+        sl_base_std_sort_cand(res + o, histo[j]);
+    size_t left = n - o, m = histo[ib];
+    if (left == m || !top_unique(res + o, left, m)) { /* tied logits there: the bucket as the full sort sorts it */
+        bucket_scatter(a, bi, ib, ib, histo, res + o);
+        if (ib == lowest)
+            sl_base_std_partial_sort_cand(res + o, m, m);
+        else
+            sl_base_std_sort_cand(res + o, m);
+    }
+    for (size_t i = 0; i < n; i++) {
+        a->data[i] = res[i];
+        a->data[i].p = expf(res[i].logit - max_l) / cum;
+    }
+    free(res);
+    a->size = n;
+    a->sorted = 1;
+out:
+    free(ps);
+    free(ev);
+    free(bi);
+    return rc;
 }
 
 void sl_logits_llama_penalties(sl_logits_llama_array *a, const long *ctx, size_t ctx_n, long last_n,
@@ -391,6 +523,15 @@ int sl_logits_llama_chain(const float *lf, size_t V, const sl_logits_cfg *c, sl_
     int rc = sl_logits_chain_new_llama(c, &ch, err);
     if (rc)
         return rc;
+    if (sl_logits_chain_selects(ch)) { /* its cut and its probabilities follow its own draw and state */
+        const char *name = sl_logits_chain_stage(ch, sl_logits_chain_n(ch) - 1)->name;
+        sl_logits_chain_free(ch);
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "llamacpp: %s's kept set and probabilities over one vector: not modelled by samplab "
+                                 "(it cuts and draws in one step, with state carried across steps): draw, replay and "
+                                 "check run it",
+                                 name);
+    }
     for (size_t i = 0; !rc && i < c->context_n; i++)
         rc = sl_logits_chain_accept(ch, c->context[i], err);
     if (!rc)
@@ -462,6 +603,12 @@ static const sl_logits_default llamacpp_defaults[] = {
     {SL_KEY_DRY_BASE, 0, 0, "common_params_sampling.dry_base", &sl_logits_stage_dry, 1},
     {SL_KEY_DRY_ALLOWED, 0, 0, "common_params_sampling.dry_allowed_length", &sl_logits_stage_dry, 2},
     {SL_KEY_DRY_LAST_N, 0, 0, "common_params_sampling.dry_penalty_last_n", &sl_logits_stage_dry, 3},
+    {SL_KEY_MIROSTAT, 0, 0, "common_params_sampling.mirostat (0: off; 1, 2 replace the chain)", NULL, 0},
+    {SL_KEY_MIROSTAT_ENT, 0, 0, "common_params_sampling.mirostat_tau", &sl_logits_stage_mirostat, 0},
+    {SL_KEY_MIROSTAT_LR, 0, 0, "common_params_sampling.mirostat_eta", &sl_logits_stage_mirostat, 1},
+    {SL_KEY_ADAPTIVE_TARGET, 0, 0, "common_params_sampling.adaptive_target (< 0: a plain draw)",
+     &sl_logits_stage_adaptive_p, 0},
+    {SL_KEY_ADAPTIVE_DECAY, 0, 0, "common_params_sampling.adaptive_decay", &sl_logits_stage_adaptive_p, 1},
     {SL_KEY_COUNT, 0, 0, NULL, NULL, 0},
 };
 

@@ -184,14 +184,18 @@ typedef struct sl_logits_cfg {
     int has_dry_breakers; const unsigned char *dry_breaker; size_t dry_breaker_n;
     sl_rng_stdcxx stdcxx;                     /* libllama's libstdc++ rule for a uniform of 1 (its compiler's;
                                                * 0: GCC >= 15, Debian sid's 0.7.0); set by the framework */
+    /* llama.cpp --mirostat 0|1|2 (1, 2: the chain is temperature then mirostat), --mirostat-ent
+     * (tau), --mirostat-lr (eta); --adaptive-target, --adaptive-decay (adaptive_p); has_* 0:
+     * common_params_sampling's defaults */
+    int has_mirostat; long mirostat;
+    int has_mirostat_tau; double mirostat_tau;
+    int has_mirostat_eta; double mirostat_eta;
+    int has_adaptive_target; double adaptive_target;
+    int has_adaptive_decay; double adaptive_decay;
 } sl_logits_cfg;
 
-/* One llama.cpp candidate (llama_token_data). */
-typedef struct sl_logits_cand {
-    long id;
-    float logit;
-    float p;
-} sl_logits_cand;
+/* One llama.cpp candidate (llama_token_data): id, logit, p; base's type, so its typed sort applies. */
+typedef sl_base_cand sl_logits_cand;
 
 typedef struct sl_logits_result {
     size_t V;
@@ -219,6 +223,7 @@ typedef enum sl_logits_key {
     SL_KEY_FREQ, SL_KEY_PRESENCE, SL_KEY_LAST_N, SL_KEY_MIN_KEEP,
     SL_KEY_XTC_P, SL_KEY_XTC_T, SL_KEY_NSIGMA, SL_KEY_DYN_RANGE, SL_KEY_DYN_EXP,
     SL_KEY_DRY_MULT, SL_KEY_DRY_BASE, SL_KEY_DRY_ALLOWED, SL_KEY_DRY_LAST_N,
+    SL_KEY_MIROSTAT, SL_KEY_MIROSTAT_ENT, SL_KEY_MIROSTAT_LR, SL_KEY_ADAPTIVE_TARGET, SL_KEY_ADAPTIVE_DECAY,
     SL_KEY_COUNT
 } sl_logits_key;
 
@@ -276,6 +281,8 @@ typedef struct sl_logits_pipeline_type {
 const char *sl_logits_key_name(sl_logits_key k);
 /* The SL_OPT_* bit of the option that sets k. */
 unsigned sl_logits_key_opt(sl_logits_key k);
+/* 1 when k holds an integer (a long field: top_k, mirostat ...). */
+int sl_logits_key_is_int(sl_logits_key k);
 /* 1 and the value in *v when c sets k, else 0. */
 int sl_logits_cfg_get(const sl_logits_cfg *c, sl_logits_key k, double *v);
 /* Sets k to v (has_ flag and value; a long key takes (long)v). */
@@ -441,6 +448,17 @@ typedef struct sl_logits_llama_array {
  * with err filled (then the array is unusable: a different sort would order
  * tied logits differently, so there is no fallback). */
 int sl_logits_llama_softmax(sl_logits_llama_array *a, int do_sort, sl_error *err);
+/* Its arithmetic without the sort over n logits at l into p (strides in bytes: a candidate
+ * array's fields, or plain float arrays); sorted: l[0] is taken as the maximum, as there. */
+void sl_logits_llama_softmax_f32(const float *l, size_t ls, float *p, size_t ps, size_t n, int sorted);
+/* sl_logits_llama_softmax(a, 1) for a caller that reads only the top of the sorted array
+ * (mirostat's cut): need(p, size, ctx) sees the probabilities in sorted order and returns
+ * how many leading candidates it keeps; a then holds exactly those (clamped to 1 .. size),
+ * id, logit and p as the full sort leaves them, libstdc++'s tie order included, but only
+ * the 128-logit buckets that hold them are sorted (the sum over all takes the sorted
+ * values from a radix sort: equal logits add equal terms, whatever their order). */
+int sl_logits_llama_softmax_top(sl_logits_llama_array *a, size_t (*need)(const float *p, size_t n, void *ctx),
+                                void *ctx, sl_error *err);
 void sl_logits_llama_penalties(sl_logits_llama_array *a, const long *ctx, size_t ctx_n, long last_n,
                                float repeat, float freq, float present);
 int sl_logits_llama_top_k(sl_logits_llama_array *a, long k, sl_error *err);
@@ -505,6 +523,10 @@ struct sl_logits_stage_type {
     int (*ends_greedy)(const void *st);
     /* Words its own generator has spent since init or reset (XTC's mt19937); NULL: it draws none. */
     uint64_t (*words)(const void *st);
+    /* A selecting stage (mirostat, mirostat v2, adaptive_p: llama.cpp's samplers that set
+     * cur_p->selected, in place of dist): filters a and draws the array index into *idx with
+     * the chain's generator, as its apply does; it is the chain's last. NULL: a filter. */
+    int (*select)(void *st, sl_logits_llama_array *a, sl_rng *rng, size_t *idx, sl_error *err); /* rng NULL: no draw */
 };
 
 /* The last N accepted tokens, oldest first: buf[start .. start + n) (logits/window.c). Zeroed: empty. */
@@ -527,6 +549,10 @@ extern const sl_logits_stage_type sl_logits_stage_xtc;         /* logits/stage_x
 extern const sl_logits_stage_type sl_logits_stage_top_n_sigma; /* logits/stage_top_n_sigma.c */
 extern const sl_logits_stage_type sl_logits_stage_logit_bias;  /* logits/stage_logit_bias.c */
 extern const sl_logits_stage_type sl_logits_stage_dry;         /* logits/stage_dry.c */
+extern const sl_logits_stage_type sl_logits_stage_temp_plain;  /* llama_sampler_init_temp (mirostat's chain) */
+extern const sl_logits_stage_type sl_logits_stage_mirostat;    /* logits/stage_mirostat.c */
+extern const sl_logits_stage_type sl_logits_stage_mirostat_v2;
+extern const sl_logits_stage_type sl_logits_stage_adaptive_p;  /* logits/stage_adaptive_p.c */
 
 /* llama.cpp's default DRY sequence breakers (common_params_sampling: "\n", ":", "\"", "*"), NULL-terminated. */
 extern const char *const sl_logits_dry_default_breakers[];
@@ -559,7 +585,8 @@ extern const sl_logits_stage_type *const sl_logits_llama_default_order[];
 int sl_logits_llama_order_parse(const char *text, int letters, sl_logits_cfg *cfg, sl_error *err);
 
 /* The order in force for cfg as --samplers would name it ("penalties;top_k;..."; the default
- * order when cfg->has_order is 0) into buf[0..len); returns buf. */
+ * order when cfg->has_order is 0; adaptive_p last; "temperature;mirostat" or
+ * "temperature;mirostat_v2" under --mirostat 1|2) into buf[0..len); returns buf. */
 const char *sl_logits_llama_order_text(const sl_logits_cfg *cfg, char *buf, size_t len);
 #define SL_LOGITS_ORDER_TEXT (SL_LOGITS_ORDER_MAX * 12 + 1) /* room for the longest such text */
 
@@ -582,6 +609,13 @@ size_t sl_logits_chain_n(const sl_logits_chain *c);
 const sl_logits_stage_type *sl_logits_chain_stage(const sl_logits_chain *c, size_t i);
 /* 1 when the last stage's ends_greedy says so (common_sampler 0.7.0 then ends the chain in greedy). */
 int sl_logits_chain_ends_greedy(const sl_logits_chain *c);
+/* 1 when the chain ends in a selecting stage (mirostat, adaptive_p): sl_logits_chain_select draws. */
+int sl_logits_chain_selects(const sl_logits_chain *c);
+/* That stage's draw over the candidates sl_logits_chain_run left (its own filtering, its
+ * words from rng, its state updated as llama.cpp's apply updates it): the array index.
+ * rng NULL: its filtering only, a's p the distribution it would draw from (no word, *idx 0;
+ * run it on a clone: the state may be touched). */
+int sl_logits_chain_select(sl_logits_chain *c, sl_logits_llama_array *a, sl_rng *rng, size_t *idx, sl_error *err);
 /* 1 when some stage's apply reads the history with these settings (a new token changes the result). */
 int sl_logits_chain_stateful(const sl_logits_chain *c);
 /* Words the chain's own stages have drawn so far (XTC's generator; the dist draw is not in the chain). */

@@ -103,3 +103,19 @@ const sl_logits_stage_type sl_logits_stage_temperature = {
     .apply = temperature_apply,
     .ends_greedy = temperature_ends_greedy,
 };
+
+/* llama_sampler_init_temp(temp): the plain temperature common_sampler_init puts before mirostat
+ * (no dynamic range; the same llama_sampler_temp_impl), printed "temp" */
+const sl_logits_stage_type sl_logits_stage_temp_plain = {
+    .name = "temperature",
+    .label = "temp",
+    .letter = 't',
+    .upstream = "llama_sampler_init_temp, llama_sampler_temp_impl",
+    .params = temperature_params,
+    .n_params = sizeof temperature_params / sizeof *temperature_params,
+    .size = sizeof(temperature),
+    .init = temperature_init,
+    .active = temperature_active,
+    .step = temperature_step,
+    .apply = temperature_apply,
+};

@@ -11,6 +11,8 @@
 #                                        (--samplers lists) over the same vectors
 #   OUTDIR/llamacpp_orders_generate.txt  `generate MODEL NPY orders`: 100-step
 #   OUTDIR/llamacpp_orders_logits.npy    generations with user orders, their logits
+#   OUTDIR/llamacpp_mirostat.txt         llamacpp_mirostat.c: mirostat v1/v2 and
+#                                        adaptive_p over 100-step generations
 #   OUTDIR/llamacpp_names.txt            llamacpp_names.cpp: which words and letters
 #                                        libllama-common maps to which stage
 #   OUTDIR/llamacpp_stages.txt           llamacpp_stages.c: xtc, top_n_sigma, temp_ext
@@ -43,7 +45,8 @@ work=$(mktemp -d "$chroot_dir/tmp/samplab-llama.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 inner=${work#"$chroot_dir"}  # the same folder as the chroot sees it
 cp "$here/llamacpp_chain.c" "$here/llamacpp_generate.c" "$here/llamacpp_probe.h" \
-  "$here/llamacpp_names.cpp" "$here/llamacpp_stages.c" "$here/make_tiny_gguf.py" "$here/llamacpp_dry.c" "$work/"
+  "$here/llamacpp_names.cpp" "$here/llamacpp_stages.c" "$here/make_tiny_gguf.py" "$here/llamacpp_mirostat.c" \
+  "$here/../../../tests/golden_gen.h" "$here/llamacpp_dry.c" "$work/"
 in_chroot() { chroot "$chroot_dir" sh -c "cd $inner && $1"; }
 
 # the build: pkg-config's flags, or (a chroot without pkg-config) the same read from llama.pc
@@ -61,6 +64,7 @@ F="-std=c11 -O2 -Wall -Wextra -Werror -DLLAMA_PKG_VERSION=\"$V\""
 gcc $F -o chain llamacpp_chain.c $L -lllama-common -lm
 gcc $F -o generate llamacpp_generate.c $L -lllama-common -lm
 gcc $F -o stages llamacpp_stages.c $L -lllama-common -lm
+gcc $F -o mirostat llamacpp_mirostat.c $L -lllama-common -lm
 gcc $F -o dry llamacpp_dry.c $L -lm
 g++ -std=c++17 -O2 -Wall -Wextra -Werror -DLLAMA_PKG_VERSION=\"$V\" -o names llamacpp_names.cpp -lllama-common
 EOF_BUILD
@@ -157,6 +161,17 @@ in_chroot './stages 100 371965 120 30 508205 20 30 523231 160 30 > stages.txt'
   sed 1d "$work/stages.txt"
 } > "$out/llamacpp_stages.txt.tmp"
 mv "$out/llamacpp_stages.txt.tmp" "$out/llamacpp_stages.txt"
+
+in_chroot './mirostat > mirostat.txt'
+{
+  sed -n 1p "$work/mirostat.txt"
+  echo "# debian sid packages: ${pkgs%, }; cpu: $cpu"
+  echo "# llama-completion --mirostat 2 --temp 0: $(completion_chain "--seed 42 --mirostat 2 --temp 0")"
+  echo "# llama-completion --mirostat 1 --top-k 5 --samplers top_k: $(completion_chain "--seed 42 --mirostat 1 --top-k 5 --samplers top_k")"
+  echo "# llama-completion --samplers 'top_k;adaptive_p;top_p': $(completion_chain "--seed 42 --samplers 'top_k;adaptive_p;top_p'")"
+  sed 1d "$work/mirostat.txt"
+} > "$out/llamacpp_mirostat.txt.tmp"
+mv "$out/llamacpp_mirostat.txt.tmp" "$out/llamacpp_mirostat.txt"
 
 # DRY over real vocabularies (llama.cpp's own test vocabularies, copied in)
 if [ -n "$vocabdir" ]; then
