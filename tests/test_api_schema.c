@@ -25,7 +25,8 @@ static int n_options(void)
 Test(api_schema, names_and_keys_are_listed_once)
 {
     int n = n_options(), shared = 0, unmodelled = 0;
-    cr_assert_gt(n, SL_API_OPT_COUNT + 30, "the not-modelled settings follow the modelled ones (%d entries)", n);
+    /* transformers' 22 processors and decoders, vLLM's 3 parameters, the logit bias, what samplab 0.1 had */
+    cr_assert_gt(n, SL_API_OPT_COUNT + 25, "the not-modelled settings follow the modelled ones (%d entries)", n);
     for (int i = 1; i < n; i++) {
         const sl_api_option *o = &sl_api_options[i];
         cr_assert(!strncmp(o->name, "--", 2) && o->key && *o->key, "entry %d: '%s' key '%s'", i, o->name, o->key);
@@ -43,7 +44,7 @@ Test(api_schema, names_and_keys_are_listed_once)
         }
     }
     cr_assert_eq(shared, 2, "%d names shared", shared);
-    cr_assert_gt(unmodelled, 30);
+    cr_assert_gt(unmodelled, 25);
     cr_assert_eq(sl_api_option_keyed("top_k"), &sl_api_options[SL_API_OPT_TOP_K]);
     cr_assert_eq(sl_api_option_named("--counts"), &sl_api_options[SL_API_OPT_COUNTS], "the first of a name");
     cr_assert_null(sl_api_option_keyed("top-k"));
