@@ -7,7 +7,8 @@
  * generation section's replay commands giving its figure's tokens row by row
  * (the section replays a transformers 5.12.1 run of
  * data/golden/current/hf_generate.txt and must say its hf row is that run),
- * from the command line and in process. */
+ * from the command line and in process; the stages section's replay commands
+ * giving its table's kept counts, words and tokens. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,4 +283,81 @@ Test(replay_cli_report, generation_in_process)
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     cr_assert_eq(system(cmd), 0);
+}
+
+/* The stages section: each replay command, run as printed (DIR the report's
+ * folder), gives its table row: a pipeline command as many kept lines as the
+ * row's "kept", a replay command the row's kept count, words and token; the
+ * engines' draws their tokens. */
+Test(replay_cli_report, stages_replays_give_the_table)
+{
+    char dir[] = "/tmp/sl-test-report-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char args[512], path[300];
+    snprintf(args, sizeof args, "report --only stages --no-plot --out %s", dir);
+    sl_test_run r = sl_test_cli(args);
+    cr_assert_eq(r.status, 0, "exit %d, stderr: %s", r.status, r.err);
+    sl_test_run_free(&r);
+    snprintf(path, sizeof path, "%s/REPORT.md", dir);
+    char *md = sl_test_slurp(path);
+    cr_assert_not_null(md);
+    /* the table rows in order: | stage | kept | p | H | words | token | */
+    long kept[16], words[16], token[16];
+    size_t nrow = 0;
+    const char *p = strstr(md, "| stage ");
+    cr_assert_not_null(p);
+    p = strchr(strchr(p, '\n') + 1, '\n') + 1; /* past the header and the rule */
+    while (*p == '|' && nrow < 16) {
+        const char *c = p;
+        long v[5];
+        int got = 0;
+        for (int col = 0; col < 5; col++) {
+            c = strchr(c + 1, '|');
+            if (col == 0 || col == 3 || col == 4) /* after bar col+1: kept, words, token */
+                v[got++] = strtol(c + 1, NULL, 10);
+        }
+        kept[nrow] = v[0], words[nrow] = v[1], token[nrow] = v[2];
+        nrow++;
+        p = strchr(p, '\n') + 1;
+    }
+    cr_assert_geq(nrow, 10, "%zu rows", nrow);
+    size_t checked = 0, i = 0, engines = 0;
+    for (const char *q = strstr(md, "\n    samplab "); q; q = strstr(q + 1, "\n    samplab ")) {
+        const char *cmd0 = q + 13;
+        size_t len = strcspn(cmd0, "\n");
+        char cmd[1200], *d;
+        snprintf(cmd, sizeof cmd, "%.*s", (int)len, cmd0);
+        if (!strncmp(cmd, "report", 6))
+            continue;
+        while ((d = strstr(cmd, "DIR/"))) { /* DIR: the report's folder */
+            char tail[1200];
+            snprintf(tail, sizeof tail, "%s", d + 3);
+            snprintf(d, sizeof cmd - (size_t)(d - cmd), "%s%s", dir, tail);
+        }
+        sl_test_run rr = sl_test_cli(cmd);
+        cr_assert_eq(rr.status, 0, "%s: exit %d: %s", cmd, rr.status, rr.err);
+        if (!strncmp(cmd, "pipeline", 8)) {
+            cr_assert_lt(i, nrow);
+            cr_assert_eq((long)sl_test_lines(rr.out), kept[i], "%s: %zu kept, the table %ld", cmd,
+                         sl_test_lines(rr.out), kept[i]);
+            i++, checked++;
+        } else if (!strncmp(cmd, "replay", 6)) {
+            cr_assert_lt(i, nrow);
+            char want[96];
+            snprintf(want, sizeof want, "\"tokens\":[%ld],\"words\":[%ld],\"kept\":[%ld]", token[i], words[i],
+                     kept[i]);
+            cr_assert(strstr(rr.out, want), "%s: %s lacks %s", cmd, rr.out, want);
+            i++, checked++;
+        } else {
+            cr_assert_eq(sl_test_lines(rr.out), 12u, "%s", cmd);
+            engines++;
+        }
+        sl_test_run_free(&rr);
+    }
+    cr_assert_eq(checked, nrow, "%zu of %zu rows replayed", checked, nrow);
+    cr_assert_eq(engines, 3u);
+    free(md);
+    char rm[400];
+    snprintf(rm, sizeof rm, "rm -rf %s", dir);
+    cr_assert_eq(system(rm), 0);
 }

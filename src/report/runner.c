@@ -30,7 +30,7 @@
 /* The section table: report order, and the ids --only takes. */
 const sl_report_section *const sl_report_sections[] = {
     &sl_report_section_agree, &sl_report_section_cost, &sl_report_section_seed, &sl_report_section_generation,
-    &sl_report_section_ties, &sl_report_section_compare, &sl_report_section_evidence, &sl_report_section_exact, NULL};
+    &sl_report_section_ties, &sl_report_section_compare, &sl_report_section_stages, &sl_report_section_evidence, &sl_report_section_exact, NULL};
 
 static double now(void)
 {

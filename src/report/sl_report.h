@@ -224,6 +224,7 @@ extern const sl_report_section sl_report_section_seed;
 extern const sl_report_section sl_report_section_generation;
 extern const sl_report_section sl_report_section_ties;
 extern const sl_report_section sl_report_section_compare;
+extern const sl_report_section sl_report_section_stages;
 extern const sl_report_section sl_report_section_evidence;
 extern const sl_report_section sl_report_section_exact;
 /* The sections in report order, NULL-terminated (runner.c). */

@@ -1,0 +1,337 @@
+/* stages.c — section "llama.cpp's stages, one at a time": what each stage of
+ * llama.cpp's sampler chain (logits/stage_*.c) does to one distribution (the
+ * k40p09 vector, or the user's --logits): the candidates it keeps, the
+ * probability of the first and the entropy of what dist then draws from, the
+ * words one step spends and the token seed S gives; then the same seed through
+ * the engines that run that chain with their own defaults (llama-server and
+ * llama-cli 0.7.0, node-llama-cpp's libllama v0.4.0 with llama.cpp's
+ * defaults, Ollama 0.24's Go sampler). Every row is a `samplab pipeline`,
+ * `replay` or `draw` command, printed below the tables. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/sl_report.h"
+
+#define ST_DRAWS 12 /* tokens of the engines' rows */
+#define ST_ROW_FILE "stages_row.txt" /* inputs/: the vector as one step, for replay */
+
+/* One row: the stage order (--samplers; NULL: the default chain) and the
+ * options beside it, as the replay command spells them; random rows (XTC,
+ * mirostat) have no `pipeline` (their cut needs the draw's seed). */
+typedef struct st_row {
+    const char *label;
+    const char *samplers;
+    const char *args;
+    int random;
+} st_row;
+
+static const st_row rows[] = {
+    {"temperature 1 (nothing cut)", "temperature", "--temperature 1", 0},
+    {"top-k 40", "top_k", "--top-k 40", 0},
+    {"typical 0.9", "typ_p", "--typical 0.9", 0},
+    {"top-p 0.95", "top_p", "--top-p 0.95", 0},
+    {"min-p 0.05", "min_p", "--min-p 0.05", 0},
+    {"top-n-sigma 1", "top_n_sigma", "--top-nsigma 1", 0},
+    {"temperature 0.7", "temperature", "--temperature 0.7", 0},
+    {"dynamic temperature 0.8 +- 0.5", "temperature", "--temperature 0.8 --dynatemp-range 0.5", 0},
+    {"repetition penalty 1.5 (the top 4 ids, twice)", "penalties", "--repetition-penalty 1.5 --context", 0},
+    {"XTC p 1, threshold 0.05", "xtc", "--xtc-probability 1 --xtc-threshold 0.05", 1},
+    {"mirostat v2 (tau 5, eta 0.1)", NULL, "--mirostat 2", 1},
+    {"the default chain (llama-server, llama-cli)", NULL, "", 0},
+};
+#define NROWS (sizeof rows / sizeof *rows)
+
+typedef struct st_out {
+    int rc;
+    char msg[sizeof(sl_error)];
+    size_t kept;              /* after the chain: pipeline's count, or the session's for random rows */
+    double ptop, entropy;     /* of the pipeline's distribution (not for random rows) */
+    uint64_t words;           /* one step's words */
+    long token;               /* the token of seed S */
+} st_out;
+
+typedef struct st_engine {
+    const char *label, *framework, *option, *variant;
+    int rc;
+    char msg[sizeof(sl_error)];
+    long tokens[ST_DRAWS];
+    uint64_t words;
+} st_engine;
+
+typedef struct st_state {
+    sl_report_dist k40;
+    int own;                  /* k40 read here (else ctx->big) */
+    const sl_report_dist *d;
+    long context[8];
+    char context_text[96];
+    st_out out[NROWS];
+    st_engine eng[3];
+} st_state;
+
+/* Row i's settings; the options it lists, set as the command line sets them. */
+static int row_cfg(const st_state *s, size_t i, sl_logits_cfg *c, sl_error *err)
+{
+    memset(c, 0, sizeof *c);
+    int rc = rows[i].samplers ? sl_logits_llama_order_parse(rows[i].samplers, 0, c, err) : 0;
+    const char *a = rows[i].args;
+    if (strstr(a, "--temperature 1"))
+        c->has_temperature = 1, c->temperature = 1.0;
+    if (strstr(a, "--temperature 0.7"))
+        c->has_temperature = 1, c->temperature = 0.7;
+    if (strstr(a, "--temperature 0.8"))
+        c->has_temperature = 1, c->temperature = 0.8;
+    if (strstr(a, "--dynatemp-range"))
+        c->has_dyn_range = 1, c->dyn_range = 0.5;
+    if (strstr(a, "--top-k"))
+        c->has_top_k = 1, c->top_k = 40;
+    if (strstr(a, "--typical"))
+        c->has_typical = 1, c->typical = 0.9;
+    if (strstr(a, "--top-p"))
+        c->has_top_p = 1, c->top_p = 0.95;
+    if (strstr(a, "--min-p"))
+        c->has_min_p = 1, c->min_p = 0.05;
+    if (strstr(a, "--top-nsigma"))
+        c->has_nsigma = 1, c->nsigma = 1.0;
+    if (strstr(a, "--repetition-penalty")) {
+        c->has_penalty = 1, c->penalty = 1.5;
+        c->context = s->context, c->context_n = 8;
+    }
+    if (strstr(a, "--xtc-probability"))
+        c->has_xtc_p = 1, c->xtc_p = 1.0, c->has_xtc_t = 1, c->xtc_t = 0.05;
+    if (strstr(a, "--mirostat"))
+        c->has_mirostat = 1, c->mirostat = 2;
+    return rc;
+}
+
+static int st_run_row(const sl_report_ctx *ctx, st_state *s, size_t i, sl_error *err)
+{
+    st_out *o = &s->out[i];
+    sl_logits_cfg c;
+    sl_error e;
+    if ((o->rc = row_cfg(s, i, &c, &e)))
+        return sl_report_refusal(o->rc, &e, o->msg, sizeof o->msg, err);
+    if (!rows[i].random) {
+        sl_logits_result r;
+        if ((o->rc = sl_logits_pipeline_run(&sl_logits_pipeline_llamacpp_type, &s->d->lvec, &c, &r, &e)))
+            return sl_report_refusal(o->rc, &e, o->msg, sizeof o->msg, err);
+        o->kept = r.n_kept;
+        for (size_t j = 0; j < r.V; j++) {
+            if (r.probs[j] > o->ptop)
+                o->ptop = r.probs[j];
+            if (r.probs[j] > 0)
+                o->entropy -= r.probs[j] * log(r.probs[j]);
+        }
+        sl_logits_result_free(&r);
+    }
+    sl_fw_opts fo;
+    memset(&fo, 0, sizeof fo);
+    fo.logits = &s->d->lvec;
+    fo.cfg = c;
+    fo.has_seed = 1;
+    fo.seed.lo = ctx->seed;
+    fo.k = 1;
+    sl_fw_session ss;
+    if ((o->rc = sl_fw_session_open(&ss, &sl_fw_llamacpp_type, &fo, &e)))
+        return sl_report_refusal(o->rc, &e, o->msg, sizeof o->msg, err);
+    sl_fw_step st;
+    o->rc = sl_fw_session_step(&ss, &s->d->lvec, &st, &e);
+    if (!o->rc) {
+        o->token = st.tokens[0];
+        o->words = st.words;
+        if (rows[i].random)
+            o->kept = st.kept;
+    }
+    sl_fw_session_close(&ss);
+    return o->rc ? sl_report_refusal(o->rc, &e, o->msg, sizeof o->msg, err) : 0;
+}
+
+static int st_run_engine(const sl_report_ctx *ctx, const st_state *s, st_engine *g, sl_error *err)
+{
+    const sl_fw_type *ft = sl_fw_lookup(g->framework);
+    sl_fw_opts fo;
+    memset(&fo, 0, sizeof fo);
+    fo.logits = &s->d->lvec;
+    fo.has_seed = 1;
+    fo.seed.lo = ctx->seed;
+    fo.n = ST_DRAWS;
+    fo.k = 1;
+    fo.variant = g->variant;
+    sl_fw_result res;
+    sl_error e;
+    if (!ft)
+        return sl_base_error_set(err, SL_EINVAL, "stages: no framework %s", g->framework);
+    if ((g->rc = sl_fw_run(ft, &fo, &res, &e)))
+        return sl_report_refusal(g->rc, &e, g->msg, sizeof g->msg, err);
+    for (size_t t = 0; t < ST_DRAWS && t < res.n; t++)
+        g->tokens[t] = res.tokens[t];
+    g->words = res.words;
+    sl_fw_result_free(&res);
+    return 0;
+}
+
+static void st_release(void *state)
+{
+    st_state *s = state;
+    if (s && s->own)
+        sl_report_dist_free(&s->k40);
+    free(s);
+}
+
+static int st_plan(sl_report_ctx *ctx, void **state, sl_error *err)
+{
+    *state = NULL;
+    st_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return sl_base_error_set(err, SL_ENOMEM, "stages: out of memory");
+    sl_error e;
+    s->d = &ctx->big;
+    if (!ctx->logits_src && !sl_report_dist_read(&s->k40, SL_REPORT_K40_NAME, SL_REPORT_K40_PATH, &e)) {
+        s->own = 1;
+        s->d = &s->k40;
+    }
+    *state = s;
+    return 0;
+}
+
+/* The 4 ids of highest logit (ties by id), twice: the penalty row's history. */
+static void st_context(st_state *s)
+{
+    const sl_vec *v = &s->d->lvec;
+    long top[4] = {-1, -1, -1, -1};
+    for (int k = 0; k < 4; k++)
+        for (size_t i = 0; i < v->n; i++) {
+            int used = 0;
+            for (int q = 0; q < k; q++)
+                used |= top[q] == (long)i;
+            if (!used && (top[k] < 0 || v->f[i] > v->f[top[k]]))
+                top[k] = (long)i;
+        }
+    size_t n = 0;
+    for (int r = 0; r < 8; r++) {
+        s->context[r] = top[r % 4];
+        n += (size_t)snprintf(s->context_text + n, sizeof s->context_text - n, "%s%ld", r ? "," : "", top[r % 4]);
+    }
+}
+
+static int st_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
+{
+    st_state *s = state;
+    const char *src = s->d->src ? s->d->src : "LOGITS";
+    st_context(s);
+    int rc = 0;
+    for (size_t i = 0; i < NROWS && !rc; i++)
+        rc = st_run_row(ctx, s, i, err);
+    static const st_engine engines[3] = {
+        {"llama-server, llama-cli 0.7.0 (llama.cpp's defaults)", "llamacpp", "", NULL, 0, "", {0}, 0},
+        {"node-llama-cpp 3.21.1's libllama v0.4.0, llama.cpp's defaults", "llamacpp", " --llamacpp 0.4.0", "0.4.0", 0,
+         "", {0}, 0},
+        {"Ollama 0.24's Go sampler (its defaults)", "ollama", " --ollama 0.24", "0.24", 0, "", {0}, 0},
+    };
+    for (size_t i = 0; i < 3 && !rc; i++) {
+        s->eng[i] = engines[i];
+        rc = st_run_engine(ctx, s, &s->eng[i], err);
+    }
+    if (rc)
+        return rc;
+    /* the vector as a one-step generation (replay reads a text row per step), float32 round-trip */
+    sl_buf row;
+    sl_io_buf_init(&row);
+    for (size_t i = 0; i < s->d->lvec.n; i++)
+        sl_io_buf_printf(&row, "%s%.9g", i ? "," : "", (double)s->d->lvec.f[i]);
+    sl_io_buf_puts(&row, "\n");
+    rc = sl_report_write(ctx, "inputs/" ST_ROW_FILE, &row, err);
+    sl_io_buf_free(&row);
+    if (rc)
+        return rc;
+    sl_io_buf_printf(md,
+                     "Each of llama.cpp's stages alone (`--samplers NAME`) on one distribution, %s\n"
+                     "(V = %zu), then its dist draw with seed %llu: the candidates the stage keeps, the\n"
+                     "probability of the first and the entropy of what dist draws from (as `samplab\n"
+                     "pipeline` prints them), the words one step spends (dist: 2; XTC draws one more from\n"
+                     "its own mt19937, also when it cuts nothing) and the token. XTC and mirostat cut by a\n"
+                     "draw of their own, so their rows come from one step of `samplab replay`; mirostat\n"
+                     "replaces the chain (temperature, then its own cut and draw).\n\n",
+                     s->d->name, s->d->lvec.n, (unsigned long long)ctx->seed);
+    sl_io_md_rows t;
+    sl_io_md_rows_init(&t, 6);
+    for (size_t i = 0; i < NROWS; i++) {
+        const st_out *o = &s->out[i];
+        sl_io_md_rows_cell(&t, "%s", rows[i].label);
+        if (o->rc) {
+            sl_io_md_rows_cell(&t, "refused: %s", o->msg);
+            for (int k = 0; k < 4; k++)
+                sl_io_md_rows_cell(&t, "-");
+            continue;
+        }
+        sl_io_md_rows_cell(&t, "%zu", o->kept);
+        if (rows[i].random) {
+            sl_io_md_rows_cell(&t, "-");
+            sl_io_md_rows_cell(&t, "-");
+        } else {
+            sl_io_md_rows_cell(&t, "%.4f", o->ptop);
+            sl_io_md_rows_cell(&t, "%.4f", o->entropy);
+        }
+        sl_io_md_rows_cell(&t, "%llu", (unsigned long long)o->words);
+        sl_io_md_rows_cell(&t, "%ld", o->token);
+    }
+    static const char *const head[6] = {"stage", "kept", "p(first)", "entropy (nats)", "words", "token"};
+    sl_io_md_rows_emit(md, &t, head, "lrrrrr");
+    sl_io_md_rows_free(&t);
+
+    sl_io_buf_printf(md, "\nThe same seed through the engines that run this chain, each with its own defaults\n"
+                         "for what is left unset (%d draws; each drawn token joins the history):\n\n",
+                     ST_DRAWS);
+    sl_io_md_rows_init(&t, 3);
+    for (size_t i = 0; i < 3; i++) {
+        const st_engine *g = &s->eng[i];
+        sl_io_md_rows_cell(&t, "%s", g->label);
+        if (g->rc) {
+            sl_io_md_rows_cell(&t, "refused: %s", g->msg);
+            sl_io_md_rows_cell(&t, "-");
+            continue;
+        }
+        char buf[256];
+        size_t n = 0;
+        buf[0] = '\0';
+        for (size_t k = 0; k < ST_DRAWS; k++)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%ld", k ? " " : "", g->tokens[k]);
+        sl_io_md_rows_cell(&t, "%s", buf);
+        sl_io_md_rows_cell(&t, "%llu", (unsigned long long)g->words);
+    }
+    static const char *const head2[3] = {"engine", "tokens", "words"};
+    sl_io_md_rows_emit(md, &t, head2, "llr");
+    sl_io_md_rows_free(&t);
+    sl_io_buf_puts(md, "\nllama.cpp v0.4.0 and 0.7.0 sample alike; they part only where a uniform rounds to 1,\n"
+                       "which the compiler decides (docs/versions.md). Ollama v0.30 and later (llama-server's\n"
+                       "chain with Ollama's defaults) and node-llama-cpp's own defaults are not modelled by\n"
+                       "samplab yet.\n\nReplay a row (DIR is the report's directory, `reports` for `make report`):\n\n");
+    for (size_t i = 0; i < NROWS; i++) {
+        if (s->out[i].rc)
+            continue;
+        char order[128] = "";
+        if (rows[i].samplers)
+            snprintf(order, sizeof order, " --samplers %s", rows[i].samplers);
+        const char *ctxt = strstr(rows[i].args, "--context") ? s->context_text : "";
+        const char *sep = rows[i].args[0] ? " " : "";
+        if (rows[i].random)
+            sl_io_buf_printf(md,
+                             "    samplab replay --framework llamacpp --logits DIR/inputs/" ST_ROW_FILE
+                             " --seed %llu%s%s%s --json\n",
+                             (unsigned long long)ctx->seed, order, sep, rows[i].args);
+        else
+            sl_io_buf_printf(md, "    samplab pipeline --framework llamacpp --logits %s%s%s%s%s%s\n", src, order, sep,
+                             rows[i].args, *ctxt ? " " : "", ctxt);
+    }
+    for (size_t i = 0; i < 3; i++)
+        if (!s->eng[i].rc)
+            sl_io_buf_printf(md, "    samplab draw --framework %s%s --logits %s --seed %llu --n %d\n",
+                             s->eng[i].framework, s->eng[i].option, src, (unsigned long long)ctx->seed, ST_DRAWS);
+    sl_io_buf_puts(md, "\nRemake this section alone:\n\n");
+    sl_report_cmd_only(ctx, md, "stages");
+    return 0;
+}
+
+const sl_report_section sl_report_section_stages = {"stages", "llama.cpp's stages, one at a time", st_plan, st_emit,
+                                                     st_release};
