@@ -214,7 +214,14 @@ Test(api_schema, schema_json_names_every_key)
     json_error_t je;
     json_t *root = json_loads(s, 0, &je);
     cr_assert_not_null(root, "%s", je.text);
-    cr_assert_eq(json_object_size(root), (size_t)n_options() - 1);
+    size_t aliases = 0;
+    while (sl_api_aliases[aliases].name)
+        aliases++;
+    cr_assert_eq(json_object_size(root), (size_t)n_options() - 1 + aliases);
+    json_t *rp = json_object_get(root, "repeat_penalty"); /* llama.cpp's spelling, named as such */
+    cr_assert_str_eq(json_string_value(json_object_get(rp, "option")), "--repeat-penalty");
+    cr_assert_str_eq(json_string_value(json_object_get(rp, "alias_of")), "repetition_penalty");
+    cr_assert_str_eq(json_string_value(json_object_get(rp, "kind")), "double");
     json_t *k = json_object_get(root, "top_k");
     cr_assert_str_eq(json_string_value(json_object_get(k, "option")), "--top-k");
     cr_assert_str_eq(json_string_value(json_object_get(k, "kind")), "long");
@@ -226,4 +233,32 @@ Test(api_schema, schema_json_names_every_key)
     cr_assert(json_is_false(json_object_get(json_object_get(root, "json"), "settings")));
     json_decref(root);
     sl_api_free(s);
+}
+
+/* llama.cpp's spellings (--temp, --repeat-penalty, --repeat-last-n) set samplab's
+ * settings: the same output as samplab's names, from the command line and by key;
+ * both spellings at once are the same option given twice. */
+Test(api_schema, llamacpp_spellings_are_the_same_settings)
+{
+    sl_test_run a = sl_test_cli("pipeline --framework llamacpp --logits 3,2,1,0 --context 0,0,1 --temp 0.7 "
+                                "--repeat-penalty 1.5 --repeat-last-n 2 --json");
+    sl_test_run b = sl_test_cli("pipeline --framework llamacpp --logits 3,2,1,0 --context 0,0,1 --temperature 0.7 "
+                                "--repetition-penalty 1.5 --penalty-last-n 2 --json");
+    cr_assert_eq(a.status, 0, "%s", a.err);
+    cr_assert_str_eq(a.out, b.out);
+    cr_assert(strstr(a.out, "\"repetition_penalty\":1.5") && strstr(a.out, "\"penalty_last_n\":2"), "%s", a.out);
+    sl_test_run_free(&a);
+    sl_test_run_free(&b);
+    sl_test_expect_refused("pipeline --framework llamacpp --logits 3,2,1,0 --temp 0.7 --temperature 0.8",
+                           "samplab pipeline: --temperature given twice");
+    for (const sl_api_alias *x = sl_api_aliases; x->name; x++) {
+        cr_assert_eq(sl_api_option_named(x->name), &sl_api_options[x->opt], "%s", x->name);
+        cr_assert_eq(sl_api_option_keyed(x->key), &sl_api_options[x->opt], "%s", x->key);
+        cr_assert_null(sl_api_option_named(x->name + 1), "%s without a dash", x->name);
+    }
+    sl_api_settings *s = sl_api_settings_new("draw");
+    sl_error err;
+    cr_assert_eq(sl_api_settings_set(s, "repeat_penalty", "1.25", &err), SL_OK, "%s", err.msg);
+    cr_assert(s->cfg.has_penalty && s->cfg.penalty == 1.25);
+    sl_api_settings_free(s);
 }

@@ -427,12 +427,30 @@ const char *sl_api_option_help(const sl_api_option *o, const char *cmd)
     return o->help;
 }
 
+/* llama.cpp's own spellings (common/arg.cpp) of settings samplab names otherwise:
+ * taken beside samplab's, for the same setting. */
+const sl_api_alias sl_api_aliases[] = {
+    {"--temp", "temp", SL_API_OPT_TEMPERATURE},
+    {"--repeat-penalty", "repeat_penalty", SL_API_OPT_REPETITION_PENALTY},
+    {"--repeat-last-n", "repeat_last_n", SL_API_OPT_PENALTY_LAST_N},
+    {NULL, NULL, SL_API_OPT_NONE},
+};
+
+sl_api_opt sl_api_alias_of(const char *name, const char *key)
+{
+    for (const sl_api_alias *a = sl_api_aliases; a->name; a++)
+        if ((name && !strcmp(a->name, name)) || (key && !strcmp(a->key, key)))
+            return a->opt;
+    return SL_API_OPT_NONE;
+}
+
 const sl_api_option *sl_api_option_named(const char *name)
 {
     for (const sl_api_option *o = sl_api_options + 1; o->name; o++)
         if (!strcmp(o->name, name))
             return o;
-    return NULL;
+    sl_api_opt a = sl_api_alias_of(name, NULL);
+    return a ? &sl_api_options[a] : NULL;
 }
 
 const sl_api_option *sl_api_option_keyed(const char *key)
@@ -440,7 +458,8 @@ const sl_api_option *sl_api_option_keyed(const char *key)
     for (const sl_api_option *o = sl_api_options + 1; o->name; o++)
         if (!strcmp(o->key, key))
             return o;
-    return NULL;
+    sl_api_opt a = sl_api_alias_of(NULL, key);
+    return a ? &sl_api_options[a] : NULL;
 }
 
 const char *sl_api_option_refusal(const sl_api_option *o, char *buf, size_t n)
@@ -559,6 +578,13 @@ char *sl_api_schema_json(void)
             json_object_set_new(e, "refused", json_string(sl_api_option_refusal(o, line, sizeof line)));
         /* a name two entries share (--counts, --tokens): the key tells them apart */
         json_object_set_new(root, o->key, e);
+    }
+    /* another library's spelling: the entry of the setting it names, with its own option text */
+    for (const sl_api_alias *a = sl_api_aliases; root && a->name; a++) {
+        json_t *e = json_deep_copy(json_object_get(root, sl_api_options[a->opt].key));
+        json_object_set_new(e, "option", json_string(a->name));
+        json_object_set_new(e, "alias_of", json_string(sl_api_options[a->opt].key));
+        json_object_set_new(root, a->key, e);
     }
     char *s = root ? json_dumps(root, JSON_COMPACT) : NULL;
     json_decref(root);

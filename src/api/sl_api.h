@@ -180,6 +180,15 @@ extern const sl_api_option sl_api_options[];
  * flag before gof's --counts FILE), its key, or NULL. */
 const sl_api_option *sl_api_option_named(const char *name);
 const sl_api_option *sl_api_option_keyed(const char *key);
+/* Other spellings of a setting, as a real library's options name it (llama.cpp's
+ * --repeat-penalty for --repetition-penalty): the name, its key, the option. */
+typedef struct sl_api_alias {
+    const char *name, *key;
+    sl_api_opt opt;
+} sl_api_alias;
+extern const sl_api_alias sl_api_aliases[]; /* ends with name NULL */
+/* The option an alias names (by its option text, or by its key), or SL_API_OPT_NONE. */
+sl_api_opt sl_api_alias_of(const char *name, const char *key);
 /* What every command takes besides its options ("--help", also "-h") and what
  * `samplab` alone takes ("--version"). */
 extern const char sl_api_help_option[], sl_api_version_option[];

@@ -274,6 +274,9 @@ static sl_api_opt find(const sl_cli_spec *s, const char *word, int *taken)
         }
         other = (sl_api_opt)o;
     }
+    sl_api_opt a = sl_api_alias_of(word, NULL); /* llama.cpp's spelling of one of samplab's */
+    if (other == SL_API_OPT_NONE && a != SL_API_OPT_NONE)
+        return find(s, sl_api_options[a].name, taken);
     *taken = 0;
     return other;
 }
