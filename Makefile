@@ -288,7 +288,7 @@ fuzz-merge: $(FUZZ_TARGETS:%=$(FUZZ)/fuzz_%)
 # then site/ is assembled with the module embedded, so it runs from file://.
 # Left out: GSL (SL_NO_GSL: the gsl framework and gsl:NAME sources), OpenMP,
 # .safetensors (jansson's reader), the files that need a process (gnuplot,
-# temp files, mmap). The JSON writer is web/jansson/json.c (jansson's API, the
+# temp files, mmap, output folders). The JSON writer is web/jansson/json.c (jansson's API, the
 # CLI's bytes); exp and log are glibc's FMA variants (web/libm_fma.c). The
 # native build is unchanged.
 WASM_CC     ?= clang
@@ -298,8 +298,8 @@ WASM_SYSINC := /usr/include/wasm32-wasi
 WASM_SYSLIB := /usr/lib/wasm32-wasi
 WASM_RTDIR   = $(shell $(WASM_CC) -print-resource-dir 2>/dev/null)
 WASM_SKIP   := src/base/gsl.c src/rng/gsl.c src/framework/gsl.c src/stats/gof.c src/stats/power.c \
-               src/stats/tvnull.c src/stats/repeats.c src/io/gnuplot.c src/io/steps.c src/io/textbuf.c \
-               src/io/safetensors.c
+               src/stats/tvnull.c src/stats/repeats.c src/io/gnuplot.c src/io/steps.c \
+               src/io/safetensors.c src/io/outdir.c
 WASM_LIB_SRC:= $(filter-out src/report/% $(WASM_SKIP),$(LIB_SRC))
 WASM_CLI_SRC:= src/cli/options.c src/cli/util.c src/cli/pipeline.c src/cli/draw.c src/cli/compare.c src/cli/rng.c
 WASM_WEB_SRC:= web/main.c web/jansson/json.c web/libm_fma.c

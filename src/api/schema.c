@@ -534,7 +534,8 @@ int sl_api_option_read(const sl_api_option *o, const char *text, sl_api_value *a
     }
 }
 
-char *sl_api_schema_json(void)
+/* The schema's JSON entry of option o. */
+static json_t *schema_entry(const sl_api_option *o)
 {
     static const char *const kinds[] = {"flag",         "string",  "size", "long", "index",
                                         "double",       "not_modelled", "refused", "list"};
@@ -546,42 +547,46 @@ char *sl_api_schema_json(void)
                   {SL_API_G_SAMPLING, "sampling"},
                   {SL_API_G_LLAMA_PENALTY, "llama_penalty"},
                   {SL_API_G_FRAMEWORK, "framework"}};
-    json_t *root = json_object();
     char line[1024];
-    for (const sl_api_option *o = sl_api_options + 1; root && o->name; o++) {
-        json_t *e = json_object();
-        const char *group = NULL;
-        for (size_t g = 0; g < sizeof groups / sizeof *groups; g++)
-            if (o->group == groups[g].g)
-                group = groups[g].name;
-        json_object_set_new(e, "option", json_string(o->name));
-        json_object_set_new(e, "kind", json_string(kinds[o->kind]));
-        json_object_set_new(e, "group", group ? json_string(group) : json_null());
-        json_object_set_new(e, "settings", (o->at.has || o->at.val) ? json_true() : json_false());
-        if (o->arg)
-            json_object_set_new(e, "metavar", json_string(o->arg));
-        if (o->help)
-            json_object_set_new(e, "help", json_string(o->help));
-        if (o->hf || o->vllm || o->llamacpp) {
-            json_t *up = json_object();
-            if (o->hf)
-                json_object_set_new(up, "transformers", json_string(o->hf));
-            if (o->vllm)
-                json_object_set_new(up, "vllm", json_string(o->vllm));
-            if (o->llamacpp)
-                json_object_set_new(up, "llamacpp", json_string(o->llamacpp));
-            json_object_set_new(e, "upstream", up);
-        }
-        if (o->kind == SL_API_UNMODELLED)
-            json_object_set_new(e, "not_modelled", json_string(sl_api_option_refusal(o, line, sizeof line)));
-        if (o->kind == SL_API_GONE)
-            json_object_set_new(e, "refused", json_string(sl_api_option_refusal(o, line, sizeof line)));
-        /* a name two entries share (--counts, --tokens): the key tells them apart */
-        json_object_set_new(root, o->key, e);
+    json_t *e = json_object();
+    const char *group = NULL;
+    for (size_t g = 0; g < sizeof groups / sizeof *groups; g++)
+        if (o->group == groups[g].g)
+            group = groups[g].name;
+    json_object_set_new(e, "option", json_string(o->name));
+    json_object_set_new(e, "kind", json_string(kinds[o->kind]));
+    json_object_set_new(e, "group", group ? json_string(group) : json_null());
+    json_object_set_new(e, "settings", (o->at.has || o->at.val) ? json_true() : json_false());
+    if (o->arg)
+        json_object_set_new(e, "metavar", json_string(o->arg));
+    if (o->help)
+        json_object_set_new(e, "help", json_string(o->help));
+    if (o->hf || o->vllm || o->llamacpp) {
+        json_t *up = json_object();
+        if (o->hf)
+            json_object_set_new(up, "transformers", json_string(o->hf));
+        if (o->vllm)
+            json_object_set_new(up, "vllm", json_string(o->vllm));
+        if (o->llamacpp)
+            json_object_set_new(up, "llamacpp", json_string(o->llamacpp));
+        json_object_set_new(e, "upstream", up);
     }
+    if (o->kind == SL_API_UNMODELLED)
+        json_object_set_new(e, "not_modelled", json_string(sl_api_option_refusal(o, line, sizeof line)));
+    if (o->kind == SL_API_GONE)
+        json_object_set_new(e, "refused", json_string(sl_api_option_refusal(o, line, sizeof line)));
+    return e;
+}
+
+char *sl_api_schema_json(void)
+{
+    json_t *root = json_object();
+    /* a name two entries share (--counts, --tokens): the key tells them apart */
+    for (const sl_api_option *o = sl_api_options + 1; root && o->name; o++)
+        json_object_set_new(root, o->key, schema_entry(o));
     /* another library's spelling: the entry of the setting it names, with its own option text */
     for (const sl_api_alias *a = sl_api_aliases; root && a->name; a++) {
-        json_t *e = json_deep_copy(json_object_get(root, sl_api_options[a->opt].key));
+        json_t *e = schema_entry(&sl_api_options[a->opt]);
         json_object_set_new(e, "option", json_string(a->name));
         json_object_set_new(e, "alias_of", json_string(sl_api_options[a->opt].key));
         json_object_set_new(root, a->key, e);

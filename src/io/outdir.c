@@ -7,7 +7,10 @@
  * set goes in with sl_io_dir_swap and the old one, then under the staging
  * name, goes. A run stopped half-way (a signal) leaves the old set in place
  * (sl_io_outdir_recover). What the target may hold is the caller's rule.
- * No upstream counterpart; plain C11 + POSIX. */
+ * Also the file writer the set is made with (a temporary file renamed into
+ * place: rename(2) is atomic within one file system, so readers see the old
+ * file or the new one, never half of it) and mkdir -p. No upstream
+ * counterpart; plain C11 + POSIX. */
 #define _XOPEN_SOURCE 700 /* realpath, for an --out that is a link */
 #include <dirent.h>
 #include <errno.h>
@@ -17,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "io/sl_io.h"
 
@@ -160,4 +164,52 @@ void sl_io_outdir_recover(const char *staging, const char *target)
         rename(aside, target);
     sl_io_tree_remove(aside, &ignored);
     sl_io_tree_remove(staging, &ignored);
+}
+
+int sl_io_write_atomic(const char *path, const char *data, size_t len, sl_error *err)
+{
+    char tmp[4096];
+    int n = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    if (n < 0 || (size_t)n >= sizeof tmp)
+        return sl_base_error_set(err, SL_EINVAL, "%s: path too long", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return sl_base_error_set(err, SL_EIO, "%s: cannot create: %s", tmp, strerror(errno));
+    size_t w = len ? fwrite(data, 1, len, f) : 0;
+    int bad = (w != len) | ferror(f);
+    if (fclose(f) != 0)
+        bad = 1;
+    if (bad) {
+        int e = errno;
+        remove(tmp);
+        return sl_base_error_set(err, SL_EIO, "%s: write failed: %s", path, strerror(e));
+    }
+    if (rename(tmp, path) != 0) {
+        int e = errno;
+        remove(tmp);
+        return sl_base_error_set(err, SL_EIO, "%s: cannot rename into place: %s", path, strerror(e));
+    }
+    return 0;
+}
+
+int sl_io_mkdir_p(const char *path, sl_error *err)
+{
+    char buf[4096];
+    size_t n = strlen(path);
+    if (n == 0 || n >= sizeof buf)
+        return sl_base_error_set(err, SL_EINVAL, "bad directory name '%s'", path);
+    memcpy(buf, path, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (buf[i] == '/' || buf[i] == '\0') {
+            char c = buf[i];
+            buf[i] = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return sl_base_error_set(err, SL_EIO, "%s: cannot create directory: %s", buf, strerror(errno));
+            buf[i] = c;
+        }
+    }
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        return sl_base_error_set(err, SL_EIO, "%s: not a directory", path);
+    return 0;
 }

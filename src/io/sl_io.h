@@ -58,6 +58,8 @@ void sl_io_buf_puts(sl_buf *b, const char *s);
 void sl_io_buf_append(sl_buf *b, const char *s, size_t n);
 void sl_io_buf_printf(sl_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* ---------------------------------------------------------------- writing into place (outdir.c, dirswap.c) */
+
 /* Writes `len` bytes to `path` through a temporary file in the same
  * directory (path.tmp.PID) renamed into place, so a reader never sees a
  * half-written file. */
