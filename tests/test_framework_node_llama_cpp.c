@@ -283,5 +283,7 @@ Test(framework_node_llama_cpp, refusals)
     sl_test_expect_refused("exact --framework node-llama-cpp --logits 1,2,3 --temperature 0.8",
                            "no exact audit in samplab");
     sl_test_expect_refused("draw --framework node-llama-cpp --logits 1,2,3 --seed 1 --dry-multiplier 0.8",
-                    "not modelled by samplab");
+                           "dryRepeatPenalty (its DRY after the penalties, with its own defaults) is not modelled");
+    sl_test_expect_refused("pipeline --framework node-llama-cpp --logits 1,2,3 --dry-base 1.5",
+                           "--dry-base: node-llama-cpp's dryRepeatPenalty");
 }

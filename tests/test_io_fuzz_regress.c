@@ -60,5 +60,6 @@ Test(replay_io, fuzz_regress_text) { replay("text", sl_fuzz_text_one); }
 Test(replay_io, fuzz_regress_npy) { replay("npy", sl_fuzz_npy_one); }
 Test(replay_io, fuzz_regress_safetensors) { replay("safetensors", sl_fuzz_safetensors_one); }
 Test(replay_io, fuzz_regress_draws) { replay("draws", sl_fuzz_draws_one); }
+Test(replay_io, fuzz_regress_gguf) { replay("gguf", sl_fuzz_gguf_one); }
 Test(replay_io, fuzz_regress_counts) { replay("counts", sl_fuzz_counts_one); }
 Test(replay_io, fuzz_regress_steps) { replay("steps", sl_fuzz_steps_one); }

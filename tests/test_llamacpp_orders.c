@@ -642,9 +642,8 @@ Test(replay_orders, refusals_one_line)
         const char *opt, *want;
     } bad[] = {
         {"--samplers 'top_k;foo'", "'foo' (stage 2) is not a llama.cpp 0.7.0 stage name: llama.cpp would warn"},
-        {"--samplers 'top_k;dry'", "'dry' (stage 2) is llama.cpp's DRY sampler (llama_sampler_init_dry): not modelled"},
-        {"--samplers 'xtc;dry'", "'dry' (stage 2) is llama.cpp's DRY sampler"},
-        {"--sampling-seq sd", "'d' (stage 2) is llama.cpp's DRY sampler"},
+        {"--samplers 'top_k;infill'", "'infill' (stage 2) is llama.cpp's infill sampler (llama_sampler_init_infill): "
+                                      "not modelled"},
         {"--samplers adaptive_p --mirostat 2", "--samplers with --mirostat 2: llama.cpp ignores it"},
         {"--samplers infill", "not modelled by samplab"},
         {"--samplers mirostat", "--mirostat 1|2"},
@@ -654,7 +653,7 @@ Test(replay_orders, refusals_one_line)
         {"--samplers ''", "stage 1 is empty"},
         {"--samplers typical", "'typical' (stage 1) is not a llama.cpp 0.7.0 stage name"},
         {"--sampling-seq kK", "'K' (stage 2) is not a llama.cpp 0.7.0 stage letter"},
-        {"--sampling-seq kd", "'d' (stage 2) is llama.cpp's DRY sampler"},
+        {"--sampling-seq dki", "'i' (stage 3) is llama.cpp's infill sampler"},
         {"--samplers top_k --sampling-seq k", "--samplers and --sampling-seq both set the stage order"},
     };
     static const char *const cmds[] = {"pipeline", "draw --seed 1"};

@@ -183,6 +183,10 @@ def _settings(cmd, kw):
             if value:
                 s.set(key, None)
             continue
+        if _kind(key) == "list" and isinstance(value, (list, tuple)):
+            for v in value:  # a repeatable option (dry_sequence_breaker=["\n", ":"]): each use in order
+                s.set(key, _option_text(v, "string"))
+            continue
         s.set(key, _option_text(value, _kind(key)))
     return s
 

@@ -210,9 +210,9 @@ PIPE = [
 
 def test_pipeline_stage_order_refusal_is_the_cli_line():
     with pytest.raises(samplab.Error) as e:
-        samplab.pipeline(framework="llamacpp", logits="data/weather.txt", samplers="top_k;dry")
+        samplab.pipeline(framework="llamacpp", logits="data/weather.txt", samplers="top_k;infill")
     assert str(e.value) == cli_error("pipeline", "--framework", "llamacpp", "--logits", "data/weather.txt",
-                                     "--samplers", "top_k;dry")
+                                     "--samplers", "top_k;infill")
 
 
 @pytest.mark.parametrize("fw,src,kw,args", PIPE)
@@ -503,8 +503,8 @@ def test_option_values_are_checked_as_the_cli_checks_their_text(kw, args):
 @pytest.mark.parametrize("call,kw,args", [
     ("draw", dict(framework="hf", logits="data/weather.txt", epsilon_cutoff=3e-4),
      ["draw", "--framework", "hf", "--logits", "data/weather.txt", "--epsilon-cutoff", "3e-4"]),
-    ("pipeline", dict(framework="llamacpp", logits="data/weather.txt", dry_multiplier=0.8),
-     ["pipeline", "--framework", "llamacpp", "--logits", "data/weather.txt", "--dry-multiplier", "0.8"]),
+    ("pipeline", dict(framework="llamacpp", logits="data/weather.txt", logit_bias="1+2"),
+     ["pipeline", "--framework", "llamacpp", "--logits", "data/weather.txt", "--logit-bias", "1+2"]),
     ("replay", dict(framework="vllm", logits="data/weather.txt", logit_bias="1:2"),
      ["replay", "--framework", "vllm", "--logits", "data/weather.txt", "--logit-bias", "1:2"]),
 ])
@@ -630,3 +630,38 @@ def test_assert_matches():
     tokens = [int(t) for t in run["tokens"].split(",")]
     assert_matches(tokens, framework="hf", logits=os.path.join(CUR, "hf_generate.safetensors"), tensor=run["logits"],
                    context=run["prompt"], seed=run["seed"], cpu="avx2")
+
+
+# ---------------------------------------------------------------- llama.cpp's DRY (make test sets SL_VOCAB_DIR)
+
+def _dry_logits(tmp_path):
+    import numpy as np
+    x = np.random.default_rng(1).standard_normal(32000).astype(np.float32)
+    x[[5, 6, 7]] += 6  # the repeat 5, 6 -> 7 the context sets up
+    path = tmp_path / "dry.npy"
+    np.save(path, x)
+    vocab = os.path.join(os.environ["SL_VOCAB_DIR"], "ggml-vocab-llama-spm.gguf")
+    return str(path), vocab
+
+
+def test_pipeline_dry_is_the_cli(tmp_path):
+    path, vocab = _dry_logits(tmp_path)
+    kw = dict(dry_multiplier=0.8, dry_base=1.75, dry_allowed_length=1, dry_penalty_last_n=64,
+              dry_sequence_breaker=["\\n", ":"], vocab=vocab, context=[5, 6, 7, 5, 6], top_k=0, top_p=1, min_p=0)
+    r = samplab.pipeline(framework="llamacpp", logits=path, **kw)
+    assert r.json == cli_json("pipeline", "--framework", "llamacpp", "--logits", path, "--dry-multiplier", 0.8,
+                              "--dry-base", 1.75, "--dry-allowed-length", 1, "--dry-penalty-last-n", 64,
+                              "--dry-sequence-breaker", "\\n", "--dry-sequence-breaker", ":", "--vocab", vocab,
+                              "--context", "5,6,7,5,6", "--top-k", 0, "--top-p", 1, "--min-p", 0)
+    assert r.json["settings"]["dry_multiplier"] == 0.8 and r.json["settings"]["dry_allowed_length"] == 1
+    assert "dry" in r.json["steps"]
+    off = samplab.pipeline(framework="llamacpp", logits=path, **dict(kw, dry_multiplier=0))
+    assert r.json["probs"][7] < off.json["probs"][7]  # 7 would extend the repeat 5, 6
+
+
+def test_dry_without_vocabulary_is_the_cli_refusal(tmp_path):
+    path, _ = _dry_logits(tmp_path)
+    with pytest.raises(samplab.Error) as e:
+        samplab.pipeline(framework="llamacpp", logits=path, dry_multiplier=0.8)
+    assert str(e.value) == cli_error("pipeline", "--framework", "llamacpp", "--logits", path, "--dry-multiplier", 0.8)
+    assert "--vocab FILE.gguf" in str(e.value)

@@ -457,11 +457,16 @@ static int cmp_choose(const sl_api_settings *s, sl_api_compare_result *r, sl_err
         unsigned bit = 0;
         if (((t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT) && !s->ollama) || (t->traits & SL_LOGITS_TRAIT_NAMED_ONLY))
             continue; /* only when asked for: --ollama 0.24, --frameworks NAME,... */
-        if (sl_api_refused_bit(&q, 1, t->accepts | ~CMP_SETTINGS, &bit)) {
-            /* the output names the setting as a whole: "--repetition-penalty/--context" */
+        const char *miss = sl_api_refused_bit(&q, 1, t->accepts | ~CMP_SETTINGS, &bit);
+        if (miss) {
+            /* the output names the setting as a whole: "--repetition-penalty/--context"; llama.cpp's stage
+             * options, a dozen under one bit, by the one given */
             sl_api_compare_skip *k = &r->skip[r->nskip++];
             k->t = t;
-            sl_api_bit_names(bit, k->lacks, sizeof k->lacks);
+            if (bit == SL_OPT_ORDER)
+                snprintf(k->lacks, sizeof k->lacks, "%s", miss);
+            else
+                sl_api_bit_names(bit, k->lacks, sizeof k->lacks);
             continue;
         }
         r->fw[r->nfw++].t = t;
@@ -586,6 +591,7 @@ void sl_api_compare_result_free(sl_api_compare_result *r)
     if (r->loaded) {
         sl_base_vec_free(&r->vec);
         free((long *)r->cfg.context);
+        free((void *)r->cfg.dry_breaker);
     }
     memset(r, 0, sizeof *r);
 }

@@ -25,8 +25,8 @@ static int penalty_check(const sl_fw_type *ft, const sl_api_settings *s, size_t 
         return FAIL("%s without --context changes nothing: framework %s does not add its draws to the history; give "
                     "--context IDS (the ids it penalises)", pen, ft->name);
     }
-    if (s->context && !pen)
-        return FAIL("--context is only used by --repetition-penalty (or a llama.cpp penalty)");
+    if (s->context && !pen && !c->has_dry_mult) /* DRY reads the history too */
+        return FAIL("--context is only used by --repetition-penalty (or a llama.cpp penalty, or DRY)");
     return SL_OK;
 }
 
@@ -70,6 +70,11 @@ static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_setting
         free(ctx);
         return SL_EINVAL;
     }
+    if (sl_api_vocab_fits("draw", s, &fo.cfg, vec->n, err)) {
+        free(ctx);
+        sl_api_fw_opts_free(&fo);
+        return SL_EINVAL;
+    }
     fo.cfg.context = ctx;
     fo.cfg.context_n = ctx_n;
     fo.probs = is_logits ? NULL : vec;
@@ -78,6 +83,7 @@ static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_setting
     /* counts, or (one token a call) tokens handed on as drawn: no n-sized array */
     if (s->counts && !(r->counts = calloc(vec->n ? vec->n : 1, sizeof *r->counts))) {
         free(ctx);
+        sl_api_fw_opts_free(&fo);
         return sl_base_error_set(err, SL_ENOMEM, "samplab draw: out of memory for %zu counts", vec->n);
     }
     fw_sink sink = {r, each, cb_ctx};
@@ -88,6 +94,7 @@ static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_setting
     int rc = sl_fw_run_each(ft, &fo, prog, stream ? fw_take : NULL, &sink, &res, &done, err);
     r->done = done;
     free(ctx);
+    sl_api_fw_opts_free(&fo);
     if (rc)
         return sl_api_lib_error(err, rc);
     r->framework = 1;

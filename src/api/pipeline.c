@@ -37,6 +37,9 @@ char *sl_api_pipeline_json(const sl_api_pipeline_result *r)
     return s;
 }
 
+static int logits_input(const char *cmd, const sl_api_src *src, const sl_api_settings *s, sl_vec *vec,
+                        sl_logits_cfg *cfg, sl_error *err);
+
 int sl_api_logits_input(const char *cmd, const sl_api_src *src, const sl_api_settings *s, sl_vec *vec,
                         sl_logits_cfg *cfg, sl_error *err)
 {
@@ -51,6 +54,22 @@ int sl_api_logits_input(const char *cmd, const sl_api_src *src, const sl_api_set
     cfg->has_order = fo.cfg.has_order; /* the stage order read there */
     cfg->n_order = fo.cfg.n_order;
     memcpy(cfg->order, fo.cfg.order, sizeof cfg->order);
+    /* the DRY breakers go with cfg: its owner frees them beside cfg->context */
+    cfg->has_dry_breakers = fo.cfg.has_dry_breakers;
+    cfg->dry_breaker = fo.cfg.dry_breaker;
+    cfg->dry_breaker_n = fo.cfg.dry_breaker_n;
+    fo.cfg.dry_breaker = NULL;
+    int rc = logits_input(cmd, src, s, vec, cfg, err);
+    if (rc) {
+        free((void *)cfg->dry_breaker);
+        cfg->dry_breaker = NULL;
+    }
+    return rc;
+}
+
+static int logits_input(const char *cmd, const sl_api_src *src, const sl_api_settings *s, sl_vec *vec,
+                        sl_logits_cfg *cfg, sl_error *err)
+{
     if (!src->spec && !src->data)
         return sl_base_error_set(err, SL_EINVAL, "samplab %s: --logits SRC is required", cmd);
     /* the penalty named as given (the first of them, as draw names it) */
@@ -59,11 +78,16 @@ int sl_api_logits_input(const char *cmd, const sl_api_src *src, const sl_api_set
     if (pen && !s->context)
         return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s needs --context IDS (the token ids it applies to)",
                                  cmd, pen);
-    if (s->context && !pen)
+    if (s->context && !pen && !cfg->has_dry_mult) /* DRY reads the history too */
         return sl_base_error_set(err, SL_EINVAL,
-                                 "samplab %s: --context is only used by --repetition-penalty (or a llama.cpp penalty)", cmd);
+                                 "samplab %s: --context is only used by --repetition-penalty (or a llama.cpp penalty, "
+                                 "or DRY)", cmd);
     if (sl_api_vec_read(src, vec, err))
         return sl_api_lib_error(err, SL_EINVAL);
+    if (sl_api_vocab_fits(cmd, s, cfg, vec->n, err)) {
+        sl_base_vec_free(vec);
+        return SL_EINVAL;
+    }
     long *ctx = NULL;
     size_t ctx_n = 0;
     if (s->context && sl_api_ids(cmd, SL_API_NAME(CONTEXT), s->context, "context", vec->n, &ctx, &ctx_n, err)) {
@@ -116,6 +140,7 @@ int sl_api_pipeline_run(const sl_api_src *src, const sl_api_settings *s, sl_api_
         r->note = t->note ? t->note(&cfg) : NULL;
     }
     free((long *)cfg.context);
+    free((void *)cfg.dry_breaker);
     sl_base_vec_free(&vec);
     return rc;
 }

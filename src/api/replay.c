@@ -102,8 +102,14 @@ int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, con
         g->fo.logits = &g->marker;
     else
         g->fo.probs = &g->marker;
-    if (sl_api_steps_read(steps, &g->steps, err))
+    if (sl_api_steps_read(steps, &g->steps, err)) {
+        sl_api_fw_opts_free(&g->fo);
         return sl_api_lib_error(err, SL_EINVAL);
+    }
+    if (sl_api_vocab_fits(cmd, s, &g->fo.cfg, g->steps.v, err)) {
+        sl_api_gen_free(g);
+        return SL_EINVAL;
+    }
     if (context_n || s->context) {
         if (s->context) {
             if (sl_api_ids(cmd, SL_API_NAME(CONTEXT), s->context, "context", g->steps.v, &g->context, &g->context_n, err)) {
@@ -137,6 +143,7 @@ void sl_api_gen_free(sl_api_gen *g)
     sl_io_steps_free(&g->steps);
     free(g->context);
     g->context = NULL;
+    sl_api_fw_opts_free(&g->fo);
 }
 
 static void run_free(sl_api_run *r)

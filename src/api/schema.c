@@ -143,6 +143,30 @@ const sl_api_option sl_api_options[] = {
          SL_API_OPT_DYNATEMP_EXP, "--dynatemp-exp", "dynatemp_exp", NUM(cfg.has_dyn_exp, cfg.dyn_exp),
         SL_API_DOUBLE, SL_API_G_LLAMA_PENALTY, SL_OPT_ORDER, "E",
         "llamacpp: dynamic temperature's exponent (default 1)"),
+    OPTU(NULL, NULL, "--dry-multiplier",
+         SL_API_OPT_DRY_MULTIPLIER, "--dry-multiplier", "dry_multiplier", NUM(cfg.has_dry_mult, cfg.dry_mult),
+        SL_API_DOUBLE, SL_API_G_LLAMA_PENALTY, SL_OPT_ORDER, "M",
+        "llamacpp: DRY's penalty multiplier (default 0: off; on, DRY needs --vocab)"),
+    OPTU(NULL, NULL, "--dry-base",
+         SL_API_OPT_DRY_BASE, "--dry-base", "dry_base", NUM(cfg.has_dry_base, cfg.dry_base),
+        SL_API_DOUBLE, SL_API_G_LLAMA_PENALTY, SL_OPT_ORDER, "B",
+        "llamacpp: DRY's base, M * B^(repeat - allowed length) (default 1.75; >= 1)"),
+    OPTU(NULL, NULL, "--dry-allowed-length",
+         SL_API_OPT_DRY_ALLOWED_LENGTH, "--dry-allowed-length", "dry_allowed_length",
+         NUM(cfg.has_dry_allowed, cfg.dry_allowed), SL_API_LONG, SL_API_G_LLAMA_PENALTY, SL_OPT_ORDER, "N",
+        "llamacpp: DRY leaves repeats up to N tokens alone (default 2)"),
+    OPTU(NULL, NULL, "--dry-penalty-last-n",
+         SL_API_OPT_DRY_PENALTY_LAST_N, "--dry-penalty-last-n", "dry_penalty_last_n",
+         NUM(cfg.has_dry_last_n, cfg.dry_last_n), SL_API_LONG, SL_API_G_LLAMA_PENALTY, SL_OPT_ORDER, "N",
+        "llamacpp: how many of the last tokens DRY scans (default 64; 0: off)"),
+    OPTU(NULL, NULL, "--dry-sequence-breaker",
+         SL_API_OPT_DRY_SEQUENCE_BREAKER, "--dry-sequence-breaker", "dry_sequence_breaker",
+         NUM(has_dry_sequence_breaker, dry_sequence_breaker), SL_API_LIST, SL_API_G_LLAMA_PENALTY, SL_OPT_ORDER,
+        "S", "llamacpp: a DRY breaker, repeatable; the first replaces the defaults \\n : \" *,\n"
+        "none clears them; \\n \\t \\xHH ... as llama.cpp reads escapes"),
+    OPTU(NULL, NULL, NULL,
+         SL_API_OPT_VOCAB, "--vocab", "vocab", TXT(vocab), SL_API_STRING, SL_API_G_LLAMA_PENALTY, SL_OPT_ORDER,
+         "FILE.gguf", "llamacpp: the GGUF whose token texts DRY's breakers are matched against"),
     OPTU(NULL, NULL, "--mirostat",
          SL_API_OPT_MIROSTAT, "--mirostat", "mirostat", NUM(cfg.has_mirostat, cfg.mirostat),
         SL_API_LONG, SL_API_G_LLAMA_PENALTY, SL_OPT_ORDER, "N",
@@ -270,11 +294,6 @@ const sl_api_option sl_api_options[] = {
     VL("--allowed-token-ids", "allowed_token_ids", "SamplingParams.allowed_token_ids"),
     VL("--bad-words", "bad_words", "SamplingParams.bad_words"),
     VL("--min-tokens", "min_tokens", "SamplingParams.min_tokens"),
-    LL("--dry-multiplier", "dry_multiplier", "llama_sampler_init_dry"),
-    LL("--dry-base", "dry_base", "llama_sampler_init_dry"),
-    LL("--dry-allowed-length", "dry_allowed_length", "llama_sampler_init_dry"),
-    LL("--dry-penalty-last-n", "dry_penalty_last_n", "llama_sampler_init_dry"),
-    LL("--dry-sequence-breaker", "dry_sequence_breaker", "llama_sampler_init_dry"),
     {NULL, NULL, SL_API_FLAG, 0, 0, NULL, NULL, {0, 0, 0}, NULL, NULL, NULL},
 };
 #undef OPT
@@ -529,7 +548,8 @@ int sl_api_option_read(const sl_api_option *o, const char *text, sl_api_value *a
 /* The schema's JSON entry of option o. */
 static json_t *schema_entry(const sl_api_option *o)
 {
-    static const char *const kinds[] = {"flag", "string", "size", "long", "index", "double", "not_modelled", "refused"};
+    static const char *const kinds[] = {"flag",         "string",  "size", "long", "index",
+                                        "double",       "not_modelled", "refused", "list"};
     static const struct {
         unsigned g;
         const char *name;

@@ -66,6 +66,12 @@ void sl_api_settings_land(sl_api_settings *s, const sl_api_option *o, const char
     case SL_API_LONG:
     case SL_API_INDEX: *(long *)f = v->l; break;
     case SL_API_DOUBLE: *(double *)f = v->d; break;
+    case SL_API_LIST: { /* one more use (callers refuse the one past SL_API_LIST_MAX) */
+        sl_api_list *l = f;
+        if (l->n < SL_API_LIST_MAX)
+            l->v[l->n++] = text;
+        break;
+    }
     default: *(const char **)f = text; break;
     }
 }
@@ -135,6 +141,10 @@ int sl_api_settings_set(sl_api_settings *s, const char *key, const char *text, s
     }
     if (sl_api_option_check(s->cmd, key, text, err))
         return SL_EINVAL;
+    if (o->kind == SL_API_LIST && ((const sl_api_list *)(const void *)((const char *)s + o->at.val - 1))->n ==
+                                      SL_API_LIST_MAX)
+        return sl_base_error_set(err, SL_EINVAL, "samplab%s%s: %s given more than %d times", s->cmd ? " " : "",
+                                 s->cmd ? s->cmd : "", o->name, SL_API_LIST_MAX);
     const char *copy = NULL;
     if (o->kind != SL_API_FLAG) {
         size_t n = strlen(text ? text : "");
@@ -265,6 +275,9 @@ static int llama_selectors_check(const char *cmd, const sl_api_settings *s, cons
             {c->has_dyn_exp, SL_API_OPT_DYNATEMP_EXP},
             {s->samplers != NULL, SL_API_OPT_SAMPLERS}, {s->sampling_seq != NULL, SL_API_OPT_SAMPLING_SEQ},
             {c->has_adaptive_target, SL_API_OPT_ADAPTIVE_TARGET}, {c->has_adaptive_decay, SL_API_OPT_ADAPTIVE_DECAY},
+            {c->has_dry_mult, SL_API_OPT_DRY_MULTIPLIER}, {c->has_dry_base, SL_API_OPT_DRY_BASE},
+            {c->has_dry_allowed, SL_API_OPT_DRY_ALLOWED_LENGTH}, {c->has_dry_last_n, SL_API_OPT_DRY_PENALTY_LAST_N},
+            {s->has_dry_sequence_breaker, SL_API_OPT_DRY_SEQUENCE_BREAKER},
         };
         for (size_t i = 0; i < sizeof ign / sizeof *ign; i++)
             if (ign[i].given)
@@ -337,7 +350,15 @@ int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl
     if (llama_selectors_check(cmd, s, &fo->cfg, err))
         return SL_EINVAL;
     fo->has_seed = s->seed != NULL;
-    return sl_api_seed(s, 0, &fo->seed, err);
+    if (sl_api_seed(s, 0, &fo->seed, err))
+        return SL_EINVAL;
+    return sl_api_dry_breakers(cmd, s, &fo->cfg, err); /* last: it allocates */
+}
+
+void sl_api_fw_opts_free(sl_fw_opts *fo)
+{
+    free((void *)fo->cfg.dry_breaker);
+    fo->cfg.dry_breaker = NULL;
 }
 
 int sl_api_ids(const char *cmd, const char *opt, const char *src, const char *what, size_t V, long **ids, size_t *n,

@@ -109,6 +109,8 @@ typedef enum sl_api_opt {
     SL_API_OPT_PENALTY_LAST_N, SL_API_OPT_FREQUENCY_PENALTY, SL_API_OPT_PRESENCE_PENALTY,
     SL_API_OPT_XTC_PROBABILITY, SL_API_OPT_XTC_THRESHOLD, SL_API_OPT_TOP_NSIGMA, SL_API_OPT_DYNATEMP_RANGE,
     SL_API_OPT_DYNATEMP_EXP,
+    SL_API_OPT_DRY_MULTIPLIER, SL_API_OPT_DRY_BASE, SL_API_OPT_DRY_ALLOWED_LENGTH, SL_API_OPT_DRY_PENALTY_LAST_N,
+    SL_API_OPT_DRY_SEQUENCE_BREAKER, SL_API_OPT_VOCAB,
     SL_API_OPT_MIROSTAT, SL_API_OPT_MIROSTAT_LR, SL_API_OPT_MIROSTAT_ENT, SL_API_OPT_ADAPTIVE_TARGET,
     SL_API_OPT_ADAPTIVE_DECAY,
     SL_API_OPT_SAMPLERS,
@@ -130,8 +132,16 @@ typedef enum sl_api_kind {
     SL_API_INDEX,   /* a non-negative integer (long) */
     SL_API_DOUBLE,  /* a finite number */
     SL_API_UNMODELLED, /* a setting of a real library that samplab refuses by name */
-    SL_API_GONE       /* an option samplab had: refused with its help line, which says why */
+    SL_API_GONE,      /* an option samplab had: refused with its help line, which says why */
+    SL_API_LIST       /* a text that may be given again: each use appends to an sl_api_list */
 } sl_api_kind;
+
+/* The texts of a repeatable option, in the order given (llama.cpp's --dry-sequence-breaker). */
+#define SL_API_LIST_MAX 32
+typedef struct sl_api_list {
+    size_t n;
+    const char *v[SL_API_LIST_MAX];
+} sl_api_list;
 
 /* Groups a subcommand takes whole. */
 enum {
@@ -221,6 +231,8 @@ typedef struct sl_api_settings {
     const char *draws_file, *counts_file; /* gof: --draws FILE, --counts FILE */
     const char *alpha_text;   /* --alpha as typed, quoted by gof's refusal (NULL: the number, %g) */
     const char *samplers, *sampling_seq; /* llama.cpp's stage order: --samplers NAMES, --sampling-seq LETTERS */
+    const char *vocab;        /* --vocab FILE.gguf: the token texts DRY's sequence breakers are matched against */
+    int has_dry_sequence_breaker; sl_api_list dry_sequence_breaker; /* as given ("none" included) */
     int has_target; double target; /* power --target P */
     const char *target_text;  /* --target as typed, quoted by power's refusal (NULL: the number, %g) */
     const char *fault;        /* power --fault F */
@@ -278,8 +290,18 @@ int sl_api_seed(const sl_api_settings *s, int with_stream, sl_seed *out, sl_erro
  * --json prints as "samplers". Pipeline t: node-llama-cpp's is the chain it builds, then dist or greedy. */
 const char *sl_api_samplers(const sl_logits_pipeline_type *t, unsigned accepts, const sl_logits_cfg *cfg, char *buf,
                             size_t len);
-/* The framework settings of s (no vector, no context) for command cmd. */
+/* The framework settings of s (no vector, no context) for command cmd; on success free them with
+ * sl_api_fw_opts_free (the DRY breakers, sl_api_dry_breakers). */
 int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl_error *err);
+void sl_api_fw_opts_free(sl_fw_opts *fo);
+/* llama.cpp's DRY sequence breakers for s (api/vocab.c): the ones given (--dry-sequence-breaker, with
+ * common/arg.cpp's rules: the first use replaces the defaults, "none" clears the list so far, then
+ * string_process_escapes) or the defaults, matched against --vocab's token pieces into cfg's
+ * dry_breaker flags (malloc'd: the caller frees (void *)cfg->dry_breaker). No breakers: has_dry_breakers
+ * with no flags; breakers and no vocabulary: has_dry_breakers 0 (DRY on then refuses to run). */
+int sl_api_dry_breakers(const char *cmd, const sl_api_settings *s, sl_logits_cfg *cfg, sl_error *err);
+/* SL_EINVAL when cfg's vocabulary (--vocab) has another number of tokens than the logits' V. */
+int sl_api_vocab_fits(const char *cmd, const sl_api_settings *s, const sl_logits_cfg *cfg, size_t V, sl_error *err);
 /* Token ids from SRC, each in 0..V-1 (`what` names them: "context", "token"); an
  * inline list's messages name it by `opt`, the option that gave it ("--context"). */
 int sl_api_ids(const char *cmd, const char *opt, const char *src, const char *what, size_t V, long **ids, size_t *n,
@@ -358,8 +380,8 @@ int sl_api_gof(const sl_api_src *ref, int is_logits, const uint64_t *counts, siz
                size_t n_ids, const sl_api_settings *s, char **json, sl_error *err);
 /* What a logits command (pipeline, compare) reads: --cpu, a penalty with its
  * --context, the vector (src->spec NULL without data: "--logits SRC is
- * required") and the context ids. *cfg is s->cfg with its cpu and context set;
- * free vec and cfg->context. */
+ * required") and the context ids. *cfg is s->cfg with its cpu, context and DRY
+ * breakers set; free vec, cfg->context and cfg->dry_breaker. */
 int sl_api_logits_input(const char *cmd, const sl_api_src *src, const sl_api_settings *s, sl_vec *vec,
                         sl_logits_cfg *cfg, sl_error *err);
 /* `samplab pipeline` as a struct: the pipeline t run on the logits read. */

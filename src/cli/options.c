@@ -305,8 +305,12 @@ static int set_word(sl_cli_parsed *p, int pos, const char *w, const char *text, 
         return 2;
     }
     sl_cli_arg *a = &p->a[id];
-    if (a->given) {
+    if (a->given && o->kind != SL_API_LIST) {
         snprintf(msg, n, "samplab %s: %s given twice", cmd, o->name);
+        return 2;
+    }
+    if (a->n_list == SL_API_LIST_MAX) {
+        snprintf(msg, n, "samplab %s: %s given more than %d times", cmd, o->name, SL_API_LIST_MAX);
         return 2;
     }
     a->given = 1;
@@ -324,6 +328,8 @@ static int set_word(sl_cli_parsed *p, int pos, const char *w, const char *text, 
         return 2;
     }
     a->text = text;
+    if (o->kind == SL_API_LIST)
+        a->list[a->n_list++] = text;
     char why[2 * SL_CLI_ESC_MAX];
     sl_api_value v;
     if (sl_api_option_read(o, a->text, &v, why, sizeof why)) {
@@ -464,7 +470,9 @@ void sl_cli_settings_from(const sl_cli_parsed *p, sl_api_settings *s)
     for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT; o++) {
         const sl_cli_arg *a = &p->a[o];
         sl_api_value v = {a->size, a->l, a->d};
-        if (a->given)
+        for (size_t i = 0; a->given && i < a->n_list; i++) /* a repeatable option: each use */
+            sl_api_settings_land(s, &sl_api_options[o], a->list[i], &v);
+        if (a->given && sl_api_options[o].kind != SL_API_LIST)
             sl_api_settings_land(s, &sl_api_options[o], a->text, &v);
     }
 }

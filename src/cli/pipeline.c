@@ -45,6 +45,8 @@ void sl_cli_logits_free(sl_cli_logits_args *a)
         sl_base_vec_free(&a->vec);
     free(a->context);
     a->context = NULL;
+    free((void *)a->cfg.dry_breaker);
+    a->cfg.dry_breaker = NULL;
     a->loaded = 0;
 }
 

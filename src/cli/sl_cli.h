@@ -89,6 +89,8 @@ typedef struct sl_cli_arg {
     size_t size;        /* SL_API_SIZE */
     long l;             /* SL_API_LONG, SL_API_INDEX */
     double d;           /* SL_API_DOUBLE */
+    size_t n_list;      /* SL_API_LIST: each use's text, in order */
+    const char *list[SL_API_LIST_MAX];
 } sl_cli_arg;
 
 typedef struct sl_cli_parsed {

@@ -52,6 +52,7 @@ void sl_cli_fw_note(const char *cmd, const sl_api_settings *s)
     if (!ft || !ft->note || sl_api_fw_opts(cmd, s, &fo, &err))
         return;
     const char *note = ft->note(&fo);
+    sl_api_fw_opts_free(&fo);
     if (note)
         sl_cli_errf("samplab %s: note: %s\n", cmd, note);
 }

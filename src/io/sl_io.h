@@ -306,4 +306,24 @@ int sl_io_tensor_aligned(const sl_io_tensor *t);
 float sl_io_f16_to_f32(uint16_t h);
 float sl_io_bf16_to_f32(uint16_t b);
 
+/* A GGUF file's tokenizer section (io/gguf.c): what llama.cpp's DRY stage reads of a vocabulary. */
+typedef struct sl_io_gguf_vocab {
+    char model[32];           /* tokenizer.ggml.model: "llama" (SPM), "gpt2" (BPE), ... */
+    size_t n;                 /* tokens */
+    char **text;              /* tokenizer.ggml.tokens[i] (NUL-terminated; len[i] bytes, may hold NULs) */
+    size_t *len;
+    int *type;                /* tokenizer.ggml.token_type[i] (1 when the file has none, as llama.cpp takes it) */
+    char pre[32];             /* tokenizer.ggml.pre ("" when absent) */
+    int add_space_prefix;     /* tokenizer.ggml.add_space_prefix (-1 when absent) */
+    char *blob;               /* the texts' storage */
+} sl_io_gguf_vocab;
+/* Parses a GGUF file (versions 2 and 3) in buf[0..len) as far as its key-value section. A malformed file
+ * is SL_EINVAL naming `name` and the byte; at most SL_IO_MAX_V tokens, strings of at most 2^20 bytes,
+ * 2^20 keys; never reads past len. */
+int sl_io_gguf_vocab_parse(const char *name, const unsigned char *buf, size_t len, sl_io_gguf_vocab *out,
+                           sl_error *err);
+/* Reads PATH whole (sl_io_file_slurp), then parses it. */
+int sl_io_gguf_vocab_read(const char *path, sl_io_gguf_vocab *out, sl_error *err);
+void sl_io_gguf_vocab_free(sl_io_gguf_vocab *v);
+
 #endif

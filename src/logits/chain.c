@@ -26,9 +26,9 @@ struct sl_logits_chain {
 };
 
 const sl_logits_stage_type *const sl_logits_llama_default_order[] = {
-    &sl_logits_stage_penalties, &sl_logits_stage_top_n_sigma, &sl_logits_stage_top_k, &sl_logits_stage_typical,
-    &sl_logits_stage_top_p,     &sl_logits_stage_min_p,       &sl_logits_stage_xtc,   &sl_logits_stage_temperature,
-    NULL,
+    &sl_logits_stage_penalties, &sl_logits_stage_dry,   &sl_logits_stage_top_n_sigma, &sl_logits_stage_top_k,
+    &sl_logits_stage_typical,   &sl_logits_stage_top_p, &sl_logits_stage_min_p,       &sl_logits_stage_xtc,
+    &sl_logits_stage_temperature, NULL,
 };
 
 void sl_logits_chain_free(sl_logits_chain *c)

@@ -10,17 +10,12 @@
  * "unable to match sampler" and drops the word (an unknown or empty name, an
  * unknown letter), samplab refuses it, since dropping it would run another
  * chain than the user wrote; a stage llama.cpp has but samplab does not model
- * (dry, infill) is refused by name. adaptive_p is kept where it is named; the
+ * (infill) is refused by name. adaptive_p is kept where it is named; the
  * chain (logits/chain.c) puts it last, as common_sampler_init does. */
 #include <stdio.h>
 #include <string.h>
 
 #include "logits/sl_logits.h"
-
-/* The stages of common_params_sampling's default list that are off at their defaults: 0.7.0 runs them
- * as no-ops it names "?dry", "?top-n-sigma", "?xtc" (llama-completion's chain, llamacpp_chain.txt). */
-#define OFF(label) ": not modelled by samplab; it is off by default, and then llama.cpp names it '?" label "' and " \
-                   "it changes nothing: leave it out"
 
 /* Every name and letter of common_sampler_type: the modelled stage, or NULL
  * with what it is. */
@@ -31,7 +26,7 @@ static const struct known {
     const char *what;          /* for one samplab does not model */
     const char *alt[4];        /* 0.7.0's other spellings (after lowercasing) */
 } known[] = {
-    {"dry", 'd', NULL, "llama.cpp's DRY sampler (llama_sampler_init_dry)" OFF("dry"), {NULL}},
+    {"dry", 'd', &sl_logits_stage_dry, NULL, {NULL}},
     {"top_k", 'k', &sl_logits_stage_top_k, NULL, {"top-k", "topk", NULL}},
     {"top_p", 'p', &sl_logits_stage_top_p, NULL, {"top-p", "topp", "nucleus", NULL}},
     {"min_p", 'm', &sl_logits_stage_min_p, NULL, {"min-p", "minp", NULL}},
@@ -115,9 +110,9 @@ int sl_logits_llama_order_parse(const char *text, int letters, sl_logits_cfg *cf
                                      "'unable to match sampler by %s' and drop it%s; it takes %s",
                                      sl_base_esc(w, len, q, sizeof q), pos, letters ? "letter" : "name",
                                      letters ? "char" : "name", letters ? "" : hint(w, len),
-                                     letters ? "e (penalties), s, k, y, p, m, x, t, a (and d, i: not modelled)"
-                                             : "penalties, top_n_sigma, top_k, typ_p, top_p, min_p, xtc, temperature, "
-                                               "adaptive_p (and dry, infill: not modelled)");
+                                     letters ? "e (penalties), d, s, k, y, p, m, x, t, a (and i: not modelled)"
+                                             : "penalties, dry, top_n_sigma, top_k, typ_p, top_p, min_p, xtc, "
+                                               "temperature, adaptive_p (and infill: not modelled)");
         if (!k->t)
             return sl_base_error_set(err, SL_EINVAL, "'%s' (stage %zu) is %s%s",
                                      sl_base_esc(w, len, q, sizeof q), pos, k->what,
@@ -148,8 +143,9 @@ const char *sl_logits_llama_order_text(const sl_logits_cfg *cfg, char *buf, size
                                                        : sl_logits_llama_default_order[i];
         if (!t)
             break;
-        /* the default list as samplab printed it before top_n_sigma and xtc were modelled: both are off there */
-        if (!cfg->has_order && (t == &sl_logits_stage_top_n_sigma || t == &sl_logits_stage_xtc))
+        /* the default list as samplab printed it before dry, top_n_sigma and xtc were modelled: all off there */
+        if (!cfg->has_order &&
+            (t == &sl_logits_stage_top_n_sigma || t == &sl_logits_stage_xtc || t == &sl_logits_stage_dry))
             continue;
         if (t == &sl_logits_stage_adaptive_p) {
             adaptive = 1;

@@ -63,6 +63,23 @@ int sl_logits_nlc_cfg(const sl_logits_cfg *in, sl_logits_cfg *out, int *greedy, 
                                      "addon builds token bias, penalties, DRY, top-k, top-p, min-p, XTC, temperature, "
                                      "dist)",
                                      none[i].what);
+    /* dryRepeatPenalty: the addon's DRY after the penalties, with its own defaults (base 1.75, allowedLength
+     * 2, lastTokens -1, its own breakers); not modelled for node-llama-cpp yet, so refused, never dropped */
+    static const struct {
+        size_t has;
+        const char *what;
+    } dry[] = {
+        {offsetof(sl_logits_cfg, has_dry_mult), "--dry-multiplier"},
+        {offsetof(sl_logits_cfg, has_dry_base), "--dry-base"},
+        {offsetof(sl_logits_cfg, has_dry_allowed), "--dry-allowed-length"},
+        {offsetof(sl_logits_cfg, has_dry_last_n), "--dry-penalty-last-n"},
+    };
+    for (size_t i = 0; i < sizeof dry / sizeof *dry; i++)
+        if (*(const int *)((const char *)&c + dry[i].has))
+            return sl_base_error_set(err, SL_EINVAL,
+                                     "framework node-llama-cpp: %s: node-llama-cpp's dryRepeatPenalty (its DRY "
+                                     "after the penalties, with its own defaults) is not modelled by samplab yet",
+                                     dry[i].what);
     if (c.has_xtc_p != c.has_xtc_t)
         return sl_base_error_set(err, SL_EINVAL,
                                  "framework node-llama-cpp: xtc takes both probability and threshold "

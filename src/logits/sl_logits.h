@@ -173,6 +173,15 @@ typedef struct sl_logits_cfg {
     size_t n_bias;                            /* --logit-bias TOKEN(+/-)BIAS, in the order given */
     const long *bias_token; const float *bias;
     int has_seed; uint32_t seed;              /* the chain's seed (XTC's mt19937); set by the framework */
+    /* llama.cpp's DRY (logits/stage_dry.c) */
+    int has_dry_mult; double dry_mult;        /* --dry-multiplier (0: off) */
+    int has_dry_base; double dry_base;        /* --dry-base (1.75) */
+    int has_dry_allowed; long dry_allowed;    /* --dry-allowed-length (2) */
+    int has_dry_last_n; long dry_last_n;      /* --dry-penalty-last-n (64; 0: off) */
+    /* The sequence breakers resolved against a vocabulary (sl_logits_dry_breakers): dry_breaker[t] = 1
+     * when token t is a single-token breaker (dry_breaker NULL: none). has_dry_breakers 0: none was
+     * resolved, so DRY on refuses to run (it needs --vocab, or --dry-sequence-breaker none). */
+    int has_dry_breakers; const unsigned char *dry_breaker; size_t dry_breaker_n;
     sl_rng_stdcxx stdcxx;                     /* libllama's libstdc++ rule for a uniform of 1 (its compiler's;
                                                * 0: GCC >= 15, Debian sid's 0.7.0); set by the framework */
     /* llama.cpp --mirostat 0|1|2 (1, 2: the chain is temperature then mirostat), --mirostat-ent
@@ -213,6 +222,7 @@ typedef enum sl_logits_key {
     SL_KEY_TEMPERATURE, SL_KEY_TOP_K, SL_KEY_TOP_P, SL_KEY_MIN_P, SL_KEY_TYPICAL, SL_KEY_PENALTY,
     SL_KEY_FREQ, SL_KEY_PRESENCE, SL_KEY_LAST_N, SL_KEY_MIN_KEEP,
     SL_KEY_XTC_P, SL_KEY_XTC_T, SL_KEY_NSIGMA, SL_KEY_DYN_RANGE, SL_KEY_DYN_EXP,
+    SL_KEY_DRY_MULT, SL_KEY_DRY_BASE, SL_KEY_DRY_ALLOWED, SL_KEY_DRY_LAST_N,
     SL_KEY_MIROSTAT, SL_KEY_MIROSTAT_ENT, SL_KEY_MIROSTAT_LR, SL_KEY_ADAPTIVE_TARGET, SL_KEY_ADAPTIVE_DECAY,
     SL_KEY_COUNT
 } sl_logits_key;
@@ -533,6 +543,16 @@ struct sl_logits_stage_type {
     int (*select)(void *st, sl_logits_llama_array *a, sl_rng *rng, size_t *idx, sl_error *err); /* rng NULL: no draw */
 };
 
+/* The last N accepted tokens, oldest first: buf[start .. start + n) (logits/window.c). Zeroed: empty. */
+typedef struct sl_logits_window {
+    long *buf;
+    size_t cap, start, n;
+} sl_logits_window;
+/* The token in as the newest; the oldest leaves when n reaches limit (limit 0: nothing is kept). */
+int sl_logits_window_push(sl_logits_window *w, size_t limit, long token, sl_error *err);
+int sl_logits_window_clone(sl_logits_window *dst, const sl_logits_window *src, sl_error *err);
+void sl_logits_window_free(sl_logits_window *w);
+
 extern const sl_logits_stage_type sl_logits_stage_penalties;   /* logits/stage_penalties.c */
 extern const sl_logits_stage_type sl_logits_stage_top_k;       /* logits/stage_filters.c */
 extern const sl_logits_stage_type sl_logits_stage_typical;
@@ -542,12 +562,31 @@ extern const sl_logits_stage_type sl_logits_stage_temperature; /* logits/stage_t
 extern const sl_logits_stage_type sl_logits_stage_xtc;         /* logits/stage_xtc.c */
 extern const sl_logits_stage_type sl_logits_stage_top_n_sigma; /* logits/stage_top_n_sigma.c */
 extern const sl_logits_stage_type sl_logits_stage_logit_bias;  /* logits/stage_logit_bias.c */
+extern const sl_logits_stage_type sl_logits_stage_dry;         /* logits/stage_dry.c */
 extern const sl_logits_stage_type sl_logits_stage_temp_plain;  /* llama_sampler_init_temp (mirostat's chain) */
 extern const sl_logits_stage_type sl_logits_stage_mirostat;    /* logits/stage_mirostat.c */
 extern const sl_logits_stage_type sl_logits_stage_mirostat_v2;
 extern const sl_logits_stage_type sl_logits_stage_adaptive_p;  /* logits/stage_adaptive_p.c */
-/* common_sampler_init's default order (common/common.h's samplers list without
- * the stages that are off by default: dry, top_n_sigma, xtc), NULL-terminated. */
+
+/* llama.cpp's default DRY sequence breakers (common_params_sampling: "\n", ":", "\"", "*"), NULL-terminated. */
+extern const char *const sl_logits_dry_default_breakers[];
+/* get_overlapping_token_sequences of llama.cpp 0.7.0 for breakers[0..nb) over the n token pieces
+ * (piece[t] of plen[t] bytes, as llama_vocab::detokenize({t}, true) gives them: sl_logits_llama_piece):
+ * flag[t] = 1 when the piece contains a breaker. An empty breaker is skipped and one past 40 bytes is
+ * cut there, as llama_sampler_init_dry does. A piece that ends in a proper prefix of a breaker would
+ * make llama.cpp tokenize the breaker's rest (a restart sequence of several tokens): not modelled,
+ * SL_EINVAL naming the breaker and the token. */
+int sl_logits_dry_breakers(const char *const *piece, const size_t *plen, size_t n, const char *const *breakers,
+                           size_t nb, unsigned char *flag, sl_error *err);
+/* llama_vocab::detokenize({t}, true) of 0.7.0 for one token: token_to_piece with special = 1 of text (tlen
+ * bytes) of GGUF type `type` in a vocabulary of tokenizer model `model` ("llama" = SPM, "gpt2" = BPE) and
+ * pre-tokenizer `pre` (it decides clean_spaces); add_space_prefix (-1: the file has no such key, then 1 for
+ * SPM) drops one leading space. Writes at most cap bytes to out and returns the piece's length, or SIZE_MAX
+ * for a token or model whose piece is not modelled (cap >= 2 * tlen + 8 holds every piece). */
+size_t sl_logits_llama_piece(const char *model, const char *pre, int add_space_prefix, const char *text,
+                             size_t tlen, int type, char *out, size_t cap);
+/* common_sampler_init's default order (common/common.h's samplers list: penalties, dry, top_n_sigma,
+ * top_k, typ_p, top_p, min_p, xtc, temperature), NULL-terminated. */
 extern const sl_logits_stage_type *const sl_logits_llama_default_order[];
 
 /* llama.cpp's --samplers (letters 0: names separated by ';', as

@@ -6,9 +6,8 @@
  * llama_sampler_penalties_accept (a ring buffer of the last penalty_last_n
  * tokens) and llama_sampler_penalties_apply (sl_logits_llama_penalties, in
  * logits/llamacpp.c), with common/common.h's defaults (0.7.0): last_n 64,
- * repeat 1.0, freq 0.0, present 0.0. The ring is a window over a growing
- * buffer, compacted when it reaches the end, so apply reads the tokens oldest
- * first as the one-shot function does. */
+ * repeat 1.0, freq 0.0, present 0.0. The ring is a sl_logits_window, so
+ * apply reads the tokens oldest first as the one-shot function does. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +17,7 @@
 typedef struct penalties {
     long last_n;
     float repeat, freq, present;
-    long *buf;          /* the window is buf[start .. start + n) */
-    size_t cap, start, n;
+    sl_logits_window w; /* the last last_n accepted tokens */
 } penalties;
 
 static const sl_logits_param penalties_params[] = {
@@ -61,7 +59,7 @@ static int penalties_uses_history(const void *st)
 static int penalties_active(const void *st)
 {
     const penalties *p = st;
-    return p->n && penalties_uses_history(st);
+    return p->w.n && penalties_uses_history(st);
 }
 
 static const char *penalties_step(const void *st)
@@ -74,40 +72,20 @@ static int penalties_apply(void *st, sl_logits_llama_array *a, sl_error *err)
 {
     (void)err;
     penalties *p = st;
-    sl_logits_llama_penalties(a, p->buf + p->start, p->n, p->last_n, p->repeat, p->freq, p->present);
+    sl_logits_llama_penalties(a, p->w.buf + p->w.start, p->w.n, p->last_n, p->repeat, p->freq, p->present);
     return SL_OK;
 }
 
 static int penalties_accept(void *st, long token, sl_error *err)
 {
     penalties *p = st;
-    if (p->last_n <= 0)
-        return SL_OK;
-    if (p->n == (size_t)p->last_n) { /* full: the oldest leaves */
-        p->start++;
-        p->n--;
-    }
-    if (p->start + p->n == p->cap) {
-        if (p->start) { /* room at the front: slide the window back */
-            memmove(p->buf, p->buf + p->start, p->n * sizeof *p->buf);
-            p->start = 0;
-        } else {
-            size_t cap = p->cap ? 2 * p->cap : 16;
-            long *b = realloc(p->buf, cap * sizeof *b);
-            if (!b)
-                return sl_base_error_set(err, SL_ENOMEM, "llamacpp: penalties: out of memory for %zu tokens", cap);
-            p->buf = b;
-            p->cap = cap;
-        }
-    }
-    p->buf[p->start + p->n++] = token;
-    return SL_OK;
+    return sl_logits_window_push(&p->w, p->last_n > 0 ? (size_t)p->last_n : 0, token, err);
 }
 
 static void penalties_reset(void *st)
 {
     penalties *p = st;
-    p->start = p->n = 0;
+    p->w.start = p->w.n = 0;
 }
 
 static int penalties_clone(void *dst, const void *src, sl_error *err)
@@ -115,22 +93,13 @@ static int penalties_clone(void *dst, const void *src, sl_error *err)
     const penalties *s = src;
     penalties *d = dst;
     *d = *s;
-    d->buf = NULL;
-    d->cap = d->start = 0;
-    if (!s->n)
-        return SL_OK;
-    if (!(d->buf = malloc(s->n * sizeof *d->buf)))
-        return sl_base_error_set(err, SL_ENOMEM, "llamacpp: penalties: out of memory for %zu tokens", s->n);
-    memcpy(d->buf, s->buf + s->start, s->n * sizeof *d->buf);
-    d->cap = s->n;
-    return SL_OK;
+    return sl_logits_window_clone(&d->w, &s->w, err);
 }
 
 static void penalties_free(void *st)
 {
     penalties *p = st;
-    free(p->buf);
-    p->buf = NULL;
+    sl_logits_window_free(&p->w);
 }
 
 const sl_logits_stage_type sl_logits_stage_penalties = {

@@ -76,3 +76,34 @@ put("draws", "ids", "0 1 2 3\n4\n")
 put("draws", "mixed_ws", "3\n1 1 2 0\t5\r\n")
 put("counts", "plain", "12\n0\n7\n")
 put("counts", "id_tab_count", "0\t12\n2\t7\n# comment\n\n999\t1\n")
+
+
+# gguf: small tokenizer sections as gguf.cpp lays them out, and near misses
+def gstr(s):
+    b = s.encode() if isinstance(s, str) else s
+    return struct.pack("<Q", len(b)) + b
+
+
+def gguf(kvs, version=3):
+    out = b"GGUF" + struct.pack("<IQQ", version, 0, len(kvs))
+    for k, t, v in kvs:
+        out += gstr(k) + struct.pack("<I", t) + v
+    return out
+
+
+toks = ["<unk>", "<s>", "\u2581a", "<0x0A>", ":", "b\n"]
+tok_arr = struct.pack("<IQ", 8, len(toks)) + b"".join(gstr(t) for t in toks)
+typ_arr = struct.pack("<IQ", 5, len(toks)) + struct.pack("<6i", 2, 3, 1, 6, 1, 1)
+model = ("tokenizer.ggml.model", 8, gstr("llama"))
+put("gguf", "spm", gguf([("general.name", 8, gstr("x")), model, ("tokenizer.ggml.tokens", 9, tok_arr),
+                         ("tokenizer.ggml.token_type", 9, typ_arr), ("tokenizer.ggml.add_space_prefix", 7, b"\x01"),
+                         ("x.u32s", 9, struct.pack("<IQ", 4, 2) + b"\0" * 8), ("x.f64", 12, b"\0" * 8)]))
+put("gguf", "bpe_v2", gguf([("tokenizer.ggml.model", 8, gstr("gpt2")), ("tokenizer.ggml.pre", 8, gstr("gpt-2")),
+                            ("tokenizer.ggml.tokens", 9, tok_arr)], version=2))
+put("gguf", "no_model", gguf([("tokenizer.ggml.tokens", 9, tok_arr)]))
+put("gguf", "types_short", gguf([model, ("tokenizer.ggml.tokens", 9, tok_arr),
+                                 ("tokenizer.ggml.token_type", 9, struct.pack("<IQ", 5, 2) + b"\0" * 8)]))
+put("gguf", "huge_count", gguf([model, ("tokenizer.ggml.tokens", 9, struct.pack("<IQ", 8, 2**63))]))
+put("gguf", "truncated", gguf([model, ("tokenizer.ggml.tokens", 9, tok_arr)])[:-3])
+put("gguf", "nested", gguf([("a", 9, struct.pack("<IQ", 9, 1) + struct.pack("<IQ", 9, 1) + struct.pack("<IQ", 0, 0)),
+                            model, ("tokenizer.ggml.tokens", 9, tok_arr)]))

@@ -184,4 +184,23 @@ static inline int sl_fuzz_counts_one(const uint8_t *data, size_t size)
     return 0;
 }
 
+/* the GGUF tokenizer reader (io/gguf.c); on success every token text and type is read */
+static inline int sl_fuzz_gguf_one(const uint8_t *data, size_t size)
+{
+    sl_io_gguf_vocab v;
+    sl_error err;
+    err.msg[0] = '\0';
+    int rc = sl_io_gguf_vocab_parse("fuzz.gguf", data, size, &v, &err);
+    if (rc == 0) {
+        volatile size_t s = 0;
+        for (size_t i = 0; i < v.n; i++)
+            s += v.len[i] + (size_t)v.type[i] + (unsigned char)v.text[i][v.len[i]];
+        (void)s;
+        sl_io_gguf_vocab_free(&v);
+    } else if (!memchr(err.msg, '\0', sizeof err.msg) || strchr(err.msg, '\n') || !err.msg[0]) {
+        abort();
+    }
+    return 0;
+}
+
 #endif

@@ -19,6 +19,11 @@
 #                                        (dynamic temperature) and logit_bias, alone, in
 #                                        orders and in the default chain, 100-step runs;
 #                                        XTC's draws read from its decisions
+#   OUTDIR/llamacpp_dry.txt              llamacpp_dry.c (only with VOCABDIR, a folder
+#                                        holding llama.cpp's models/ggml-vocab-*.gguf:
+#                                        mk/vocab.sh fetches them):
+#                                        the DRY sampler over five real vocabularies,
+#                                        their token pieces and 100-step generations
 # The programs are compiled in the chroot with its gcc against libllama
 # (pkg-config llama ggml, or llama.pc read directly where the chroot has no
 # pkg-config, plus libllama-common for the build number); the
@@ -27,10 +32,12 @@
 # dpkg), compiler, llama_print_system_info, the CPU; llamacpp_chain.txt also
 # quotes the sampler chain llama-completion prints for its defaults and at
 # --temp 0 on the tiny model.
-# Usage: sh analysis/golden/current/llamacpp_golden.sh CHROOT OUTDIR
+# Usage: sh analysis/golden/current/llamacpp_golden.sh CHROOT OUTDIR [VOCABDIR]
 set -eu
 chroot_dir=${1:?usage: llamacpp_golden.sh CHROOT OUTDIR}
-out=${2:?usage: llamacpp_golden.sh CHROOT OUTDIR}
+out=${2:?usage: llamacpp_golden.sh CHROOT OUTDIR [VOCABDIR]}
+vocabdir=${3:-}
+dry_vocabs="llama-spm llama-bpe gpt-2 qwen2 phi-3"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -39,7 +46,7 @@ trap 'rm -rf "$work"' EXIT
 inner=${work#"$chroot_dir"}  # the same folder as the chroot sees it
 cp "$here/llamacpp_chain.c" "$here/llamacpp_generate.c" "$here/llamacpp_probe.h" \
   "$here/llamacpp_names.cpp" "$here/llamacpp_stages.c" "$here/make_tiny_gguf.py" "$here/llamacpp_mirostat.c" \
-  "$here/../../../tests/golden_gen.h" "$work/"
+  "$here/../../../tests/golden_gen.h" "$here/llamacpp_dry.c" "$work/"
 in_chroot() { chroot "$chroot_dir" sh -c "cd $inner && $1"; }
 
 # the build: pkg-config's flags, or (a chroot without pkg-config) the same read from llama.pc
@@ -58,6 +65,7 @@ gcc $F -o chain llamacpp_chain.c $L -lllama-common -lm
 gcc $F -o generate llamacpp_generate.c $L -lllama-common -lm
 gcc $F -o stages llamacpp_stages.c $L -lllama-common -lm
 gcc $F -o mirostat llamacpp_mirostat.c $L -lllama-common -lm
+gcc $F -o dry llamacpp_dry.c $L -lm
 g++ -std=c++17 -O2 -Wall -Wextra -Werror -DLLAMA_PKG_VERSION=\"$V\" -o names llamacpp_names.cpp -lllama-common
 EOF_BUILD
 in_chroot 'sh build.sh'
@@ -164,3 +172,21 @@ in_chroot './mirostat > mirostat.txt'
   sed 1d "$work/mirostat.txt"
 } > "$out/llamacpp_mirostat.txt.tmp"
 mv "$out/llamacpp_mirostat.txt.tmp" "$out/llamacpp_mirostat.txt"
+
+# DRY over real vocabularies (llama.cpp's own test vocabularies, copied in)
+if [ -n "$vocabdir" ]; then
+  files=""
+  for v in $dry_vocabs; do
+    cp "$vocabdir/ggml-vocab-$v.gguf" "$work/"
+    files="$files ggml-vocab-$v.gguf"
+  done
+  sums=$(cd "$work" && sha256sum $files | sed 's/ \{1,\}/ /' | tr '\n' ';')
+  in_chroot "./dry $files > dry.txt"
+  {
+    sed -n 1p "$work/dry.txt"
+    echo "# debian sid packages: ${pkgs%, }; cpu: $cpu"
+    echo "# vocabularies (llama.cpp models/, sha256): $sums"
+    sed 1d "$work/dry.txt"
+  } > "$out/llamacpp_dry.txt.tmp"
+  mv "$out/llamacpp_dry.txt.tmp" "$out/llamacpp_dry.txt"
+fi

@@ -2,17 +2,20 @@
 # Regenerates the golden files of today's libraries (a Debian sid chroot) into
 # OUTDIR (normally data/golden/current). Each generator names its library
 # version, build, compiler and CPU in its output's header.
-# Usage: sh analysis/golden/current/run.sh CHROOT OUTDIR
+# VOCABDIR holds llama.cpp's models/ggml-vocab-*.gguf (sh mk/vocab.sh fetches them) for
+# llamacpp_dry.txt; without it that file is left as it is.
+# Usage: sh analysis/golden/current/run.sh CHROOT OUTDIR [VOCABDIR]
 set -eu
-chroot_dir=${1:?usage: run.sh CHROOT OUTDIR}
-out=${2:?usage: run.sh CHROOT OUTDIR}
+chroot_dir=${1:?usage: run.sh CHROOT OUTDIR [VOCABDIR]}
+out=${2:?usage: run.sh CHROOT OUTDIR [VOCABDIR]}
+vocabdir=${3:-}
 mkdir -p "$out"
 here=$(dirname "$0")
 # py KERNEL SCRIPT [ARG...]: a Python generator in the chroot (chroot_py.sh)
 py() { sh "$here/chroot_py.sh" "$chroot_dir" "$out" "$@"; }
 # One line per generator:
-# llama.cpp 0.7.0 (libllama C API): llamacpp_chain.txt, llamacpp_generate.txt + _logits.npy
-sh "$here/llamacpp_golden.sh" "$chroot_dir" "$out"
+# llama.cpp 0.7.0 (libllama C API): llamacpp_chain.txt, llamacpp_generate.txt + _logits.npy, llamacpp_dry.txt
+sh "$here/llamacpp_golden.sh" "$chroot_dir" "$out" "$vocabdir"
 # llama.cpp 0.7.0's defaults as llama-completion prints them (sampler params, chain): llamacpp_defaults.txt
 sh "$here/llamacpp_defaults.sh" "$chroot_dir" "$out"
 # libstdc++'s uniform of 1, as libllama 0.7.0 is built with it

@@ -7,21 +7,25 @@
 #   OUTDIR/llamacpp_chain.txt    llamacpp_chain.c: chains over given logits
 #   OUTDIR/llamacpp_orders.txt   `chain orders`: user stage orders
 #   OUTDIR/llamacpp_stages.txt   llamacpp_stages.c: xtc, top_n_sigma, temp_ext, logit_bias
+#   OUTDIR/llamacpp_dry.txt      llamacpp_dry.c, with VOCABDIR (llama.cpp's models/ggml-vocab-*.gguf,
+#                                which sh mk/vocab.sh fetches): DRY over five vocabularies
 # The same command lines as analysis/golden/current/llamacpp_golden.sh, so the
 # files compare record by record with Debian sid's 0.7.0 ones. NLCDIR is a
 # folder outside the repository: node-llama-cpp is installed there from the npm
 # registry (once; about 730 MB) and its llama/gitRelease.bundle cloned for the
 # headers.
-# Usage: sh analysis/golden/llamacpp_0.4.0/golden.sh NLCDIR OUTDIR
+# Usage: sh analysis/golden/llamacpp_0.4.0/golden.sh NLCDIR OUTDIR [VOCABDIR]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cur=$(cd "$here/../current" && pwd)
+vocabdir=${3:-}
 . "$here/nlc_setup.sh"
-cp "$cur/llamacpp_chain.c" "$cur/llamacpp_probe.h" "$cur/llamacpp_stages.c" "$work/"
+cp "$cur/llamacpp_chain.c" "$cur/llamacpp_probe.h" "$cur/llamacpp_stages.c" "$cur/llamacpp_dry.c" "$work/"
 I="-I$src/include -I$src/ggml/include"
 L="-L$bins -Wl,-rpath,$bins -l:libllama.v0.4.0.so -l:libggml.v0.4.0.so -lggml-base -lllama-common -lm"
 F="-std=c11 -O2 -Wall -Wextra -Werror -DLLAMA_PKG_VERSION=\"0.4.0\""
-(cd "$work" && gcc $F $I -o chain llamacpp_chain.c $L && gcc $F $I -o stages llamacpp_stages.c $L)
+(cd "$work" && gcc $F $I -o chain llamacpp_chain.c $L && gcc $F $I -o stages llamacpp_stages.c $L &&
+  gcc $F $I -o dry llamacpp_dry.c $L)
 meta=$(cat "$bins/_nlcBuildMetadata.json")
 built=$(strings "$bins/libllama.v0.4.0.so" | grep -m1 '^GCC: ' || true)
 commit=$(git -C "$src" log -1 --format=%h)
@@ -40,3 +44,16 @@ run llamacpp_chain.txt ./chain
 run llamacpp_orders.txt ./chain orders
 # the XTC streams of llamacpp_golden.sh: seeds whose stream holds a float of 1 early
 run llamacpp_stages.txt ./stages 100 371965 120 30 508205 20 30 523231 160 30
+# DRY: the vocabularies in llamacpp_golden.sh's order, their sha256 in the header as there
+if [ -n "$vocabdir" ]; then
+  files=""
+  for v in llama-spm llama-bpe gpt-2 qwen2 phi-3; do
+    files="$files $(cd "$vocabdir" && pwd)/ggml-vocab-$v.gguf"
+  done
+  run llamacpp_dry.txt ./dry $files
+  sums=$(cd "$vocabdir" && sha256sum ggml-vocab-llama-spm.gguf ggml-vocab-llama-bpe.gguf ggml-vocab-gpt-2.gguf \
+    ggml-vocab-qwen2.gguf ggml-vocab-phi-3.gguf | sed 's/ \{1,\}/ /' | tr '\n' ';')
+  { sed -n 1,2p "$out/llamacpp_dry.txt"; echo "# vocabularies (llama.cpp models/, sha256): $sums"; sed 1,2d "$out/llamacpp_dry.txt"; } \
+    > "$out/llamacpp_dry.txt.tmp"
+  mv "$out/llamacpp_dry.txt.tmp" "$out/llamacpp_dry.txt"
+fi
