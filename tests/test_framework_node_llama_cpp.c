@@ -287,3 +287,20 @@ Test(framework_node_llama_cpp, refusals)
     sl_test_expect_refused("pipeline --framework node-llama-cpp --logits 1,2,3 --dry-base 1.5",
                            "--dry-base: node-llama-cpp's dryRepeatPenalty");
 }
+
+/* penalizeNewLine: false (LlamaCompletion's and LlamaChat's default) is not modelled:
+ * with a penalty on, the command says so on stderr, never silently; without one it is quiet. */
+Test(framework_node_llama_cpp, penalized_newline_is_named)
+{
+    sl_test_run r = sl_test_cli("draw --framework node-llama-cpp --logits 3,2,2,1 --seed 3 --temperature 0.8 "
+                                "--repeatPenalty 1.2 --context 0,1 --n 2");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.err, "note: node-llama-cpp: LlamaCompletion and LlamaChat leave the newline token out") &&
+                  strstr(r.err, "penalizeNewLine: false") && sl_test_lines(r.err) == 1,
+              "%s", r.err);
+    sl_test_run_free(&r);
+    r = sl_test_cli("draw --framework node-llama-cpp --logits 3,2,2,1 --seed 3 --temperature 0.8 --n 2");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_str_empty(r.err);
+    sl_test_run_free(&r);
+}

@@ -271,6 +271,11 @@ const sl_fw_type sl_fw_llamacpp_type = {
     .exact = &sl_draw_llama_dist_exact,
 };
 
+static const char *nlc_note(const sl_fw_opts *o)
+{
+    return sl_logits_pipeline_nlc_type.note(&o->cfg);
+}
+
 const sl_fw_type sl_fw_nlc_type = {
     .name = "node-llama-cpp",
     .summary = "node-llama-cpp 3.21.1's chain (token bias, penalties, top-k, top-p, min-p, xtc, temp) + dist over "
@@ -287,4 +292,5 @@ const sl_fw_type sl_fw_nlc_type = {
     .probs = llamacpp_probs,
     .close = llamacpp_close,
     .accept = llamacpp_accept,
+    .note = nlc_note,
 };

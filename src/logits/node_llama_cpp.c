@@ -144,6 +144,19 @@ static int nlc_run(const float *lf, const double *ld, size_t V, const sl_logits_
     return SL_OK;
 }
 
+/* LlamaCompletion's and LlamaChat's penalizeNewLine: false (their default) takes the
+ * newline token out of punishTokens; samplab has no vocabulary to name that id */
+static const char *nlc_note(const sl_logits_cfg *c)
+{
+    int active = (c->has_penalty && c->penalty != 1.0) || (c->has_freq && c->freq != 0.0) ||
+                 (c->has_presence && c->presence != 0.0);
+    if (!active || (c->has_last_n && c->last_n <= 0))
+        return NULL;
+    return "node-llama-cpp: LlamaCompletion and LlamaChat leave the newline token out of the penalised history "
+           "(penalizeNewLine: false, their default), which samplab does not model: the history here penalises "
+           "every id it holds, as evaluate() with penalizeNewLine: true or a punishTokensFilter keeping it does";
+}
+
 const sl_logits_pipeline_type sl_logits_pipeline_nlc_type = {
     .name = "node-llama-cpp",
     .summary = "node-llama-cpp 3.21.1 (llama.cpp v0.4.0): token bias -> penalties -> top-k -> top-p -> min-p -> "
@@ -152,4 +165,5 @@ const sl_logits_pipeline_type sl_logits_pipeline_nlc_type = {
     .run = nlc_run,
     .traits = SL_LOGITS_TRAIT_MIN_P_BEFORE_T | SL_LOGITS_TRAIT_OWN_DEFAULTS | SL_LOGITS_TRAIT_NAMED_ONLY,
     .defaults = nlc_defaults,
+    .note = nlc_note,
 };
