@@ -19,28 +19,30 @@
 #define ST_ROW_FILE "stages_row.txt" /* inputs/: the vector as one step, for replay */
 
 /* One row: the stage order (--samplers; NULL: the default chain) and the
- * options beside it, as the replay command spells them; random rows (XTC,
- * mirostat) have no `pipeline` (their cut needs the draw's seed). */
+ * settings beside it (0: not given); random rows (XTC, mirostat) have no
+ * `pipeline` (their cut needs the draw's seed). The replay commands print the
+ * settings as the command line spells them (row_args). */
 typedef struct st_row {
     const char *label;
     const char *samplers;
-    const char *args;
+    double temp, dyn_range, typical, top_p, min_p, nsigma, penalty, xtc_p, xtc_t;
+    long top_k, mirostat;
     int random;
 } st_row;
 
 static const st_row rows[] = {
-    {"temperature 1 (nothing cut)", "temperature", "--temperature 1", 0},
-    {"top-k 40", "top_k", "--top-k 40", 0},
-    {"typical 0.9", "typ_p", "--typical 0.9", 0},
-    {"top-p 0.95", "top_p", "--top-p 0.95", 0},
-    {"min-p 0.05", "min_p", "--min-p 0.05", 0},
-    {"top-n-sigma 1", "top_n_sigma", "--top-nsigma 1", 0},
-    {"temperature 0.7", "temperature", "--temperature 0.7", 0},
-    {"dynamic temperature 0.8 +- 0.5", "temperature", "--temperature 0.8 --dynatemp-range 0.5", 0},
-    {"repetition penalty 1.5 (the top 4 ids, twice)", "penalties", "--repetition-penalty 1.5 --context", 0},
-    {"XTC p 1, threshold 0.05", "xtc", "--xtc-probability 1 --xtc-threshold 0.05", 1},
-    {"mirostat v2 (tau 5, eta 0.1)", NULL, "--mirostat 2", 1},
-    {"the default chain (llama-server, llama-cli)", NULL, "", 0},
+    {"temperature 1 (nothing cut)", "temperature", .temp = 1},
+    {"top-k 40", "top_k", .top_k = 40},
+    {"typical 0.9", "typ_p", .typical = 0.9},
+    {"top-p 0.95", "top_p", .top_p = 0.95},
+    {"min-p 0.05", "min_p", .min_p = 0.05},
+    {"top-n-sigma 1", "top_n_sigma", .nsigma = 1},
+    {"temperature 0.7", "temperature", .temp = 0.7},
+    {"dynamic temperature 0.8 +- 0.5", "temperature", .temp = 0.8, .dyn_range = 0.5},
+    {"repetition penalty 1.5 (the top 4 ids, twice)", "penalties", .penalty = 1.5},
+    {"XTC p 1, threshold 0.05", "xtc", .xtc_p = 1, .xtc_t = 0.05, .random = 1},
+    {"mirostat v2 (tau 5, eta 0.1)", NULL, .mirostat = 2, .random = 1},
+    {"the default chain (llama-server, llama-cli)", NULL, .random = 0},
 };
 #define NROWS (sizeof rows / sizeof *rows)
 
@@ -71,39 +73,55 @@ typedef struct st_state {
     st_engine eng[ST_ENGINES];
 } st_state;
 
-/* Row i's settings; the options it lists, set as the command line sets them. */
+/* Row i's settings, as the command line sets its options. */
 static int row_cfg(const st_state *s, size_t i, sl_logits_cfg *c, sl_error *err)
 {
+    const st_row *r = &rows[i];
     memset(c, 0, sizeof *c);
-    int rc = rows[i].samplers ? sl_logits_llama_order_parse(rows[i].samplers, 0, c, err) : 0;
-    const char *a = rows[i].args;
-    if (strstr(a, "--temperature 1"))
-        c->has_temperature = 1, c->temperature = 1.0;
-    if (strstr(a, "--temperature 0.7"))
-        c->has_temperature = 1, c->temperature = 0.7;
-    if (strstr(a, "--temperature 0.8"))
-        c->has_temperature = 1, c->temperature = 0.8;
-    if (strstr(a, "--dynatemp-range"))
-        c->has_dyn_range = 1, c->dyn_range = 0.5;
-    if (strstr(a, "--top-k"))
-        c->has_top_k = 1, c->top_k = 40;
-    if (strstr(a, "--typical"))
-        c->has_typical = 1, c->typical = 0.9;
-    if (strstr(a, "--top-p"))
-        c->has_top_p = 1, c->top_p = 0.95;
-    if (strstr(a, "--min-p"))
-        c->has_min_p = 1, c->min_p = 0.05;
-    if (strstr(a, "--top-nsigma"))
-        c->has_nsigma = 1, c->nsigma = 1.0;
-    if (strstr(a, "--repetition-penalty")) {
-        c->has_penalty = 1, c->penalty = 1.5;
+    int rc = r->samplers ? sl_logits_llama_order_parse(r->samplers, 0, c, err) : 0;
+    c->has_temperature = r->temp != 0, c->temperature = r->temp;
+    c->has_dyn_range = r->dyn_range != 0, c->dyn_range = r->dyn_range;
+    c->has_top_k = r->top_k != 0, c->top_k = r->top_k;
+    c->has_typical = r->typical != 0, c->typical = r->typical;
+    c->has_top_p = r->top_p != 0, c->top_p = r->top_p;
+    c->has_min_p = r->min_p != 0, c->min_p = r->min_p;
+    c->has_nsigma = r->nsigma != 0, c->nsigma = r->nsigma;
+    c->has_penalty = r->penalty != 0, c->penalty = r->penalty;
+    if (r->penalty != 0)
         c->context = s->context, c->context_n = 8;
-    }
-    if (strstr(a, "--xtc-probability"))
-        c->has_xtc_p = 1, c->xtc_p = 1.0, c->has_xtc_t = 1, c->xtc_t = 0.05;
-    if (strstr(a, "--mirostat"))
-        c->has_mirostat = 1, c->mirostat = 2;
+    c->has_xtc_p = c->has_xtc_t = r->xtc_p != 0, c->xtc_p = r->xtc_p, c->xtc_t = r->xtc_t;
+    c->has_mirostat = r->mirostat != 0, c->mirostat = r->mirostat;
     return rc;
+}
+
+/* Row i's options after --samplers, each with a leading space, as row_cfg sets them. */
+static void row_args(const st_state *s, size_t i, char *buf, size_t len)
+{
+    const st_row *r = &rows[i];
+    size_t n = 0;
+    buf[0] = '\0';
+#define ADD(...) n += (size_t)snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__)
+    if (r->temp != 0)
+        ADD(" --temperature %g", r->temp);
+    if (r->dyn_range != 0)
+        ADD(" --dynatemp-range %g", r->dyn_range);
+    if (r->top_k != 0)
+        ADD(" --top-k %ld", r->top_k);
+    if (r->typical != 0)
+        ADD(" --typical %g", r->typical);
+    if (r->top_p != 0)
+        ADD(" --top-p %g", r->top_p);
+    if (r->min_p != 0)
+        ADD(" --min-p %g", r->min_p);
+    if (r->nsigma != 0)
+        ADD(" --top-nsigma %g", r->nsigma);
+    if (r->penalty != 0)
+        ADD(" --repetition-penalty %g --context %s", r->penalty, s->context_text);
+    if (r->xtc_p != 0)
+        ADD(" --xtc-probability %g --xtc-threshold %g", r->xtc_p, r->xtc_t);
+    if (r->mirostat != 0)
+        ADD(" --mirostat %ld", r->mirostat);
+#undef ADD
 }
 
 static int st_run_row(const sl_report_ctx *ctx, st_state *s, size_t i, sl_error *err)
@@ -312,19 +330,17 @@ static int st_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     for (size_t i = 0; i < NROWS; i++) {
         if (s->out[i].rc)
             continue;
-        char order[128] = "";
+        char order[128] = "", args[256];
         if (rows[i].samplers)
             snprintf(order, sizeof order, " --samplers %s", rows[i].samplers);
-        const char *ctxt = strstr(rows[i].args, "--context") ? s->context_text : "";
-        const char *sep = rows[i].args[0] ? " " : "";
+        row_args(s, i, args, sizeof args);
         if (rows[i].random)
             sl_io_buf_printf(md,
                              "    samplab replay --framework llamacpp --logits DIR/inputs/" ST_ROW_FILE
-                             " --seed %llu%s%s%s --json\n",
-                             (unsigned long long)ctx->seed, order, sep, rows[i].args);
+                             " --seed %llu%s%s --json\n",
+                             (unsigned long long)ctx->seed, order, args);
         else
-            sl_io_buf_printf(md, "    samplab pipeline --framework llamacpp --logits %s%s%s%s%s%s\n", src, order, sep,
-                             rows[i].args, *ctxt ? " " : "", ctxt);
+            sl_io_buf_printf(md, "    samplab pipeline --framework llamacpp --logits %s%s%s\n", src, order, args);
     }
     for (size_t i = 0; i < ST_ENGINES; i++)
         if (!s->eng[i].rc)
