@@ -35,7 +35,7 @@ TST_LIB_OBJ := $(LIB_SRC:%.c=$(TST)/%.o)
 TST_CLI_OBJ := $(filter-out $(TST)/src/cli/main.o,$(CLI_SRC:%.c=$(TST)/%.o))
 TST_OBJ     := $(TEST_SRC:%.c=$(TST)/%.o)
 
-.PHONY: all deps deps-test deps-report deps-golden deps-fuzz test test-unit report bench golden golden-check golden-current clean fuzz fuzz-run deps-bench lib man install uninstall deps-explorer deps-browser explorer explorer-build test-browser test-browser-run asan fuzz-merge
+.PHONY: all deps deps-test deps-report deps-golden deps-fuzz test test-unit report bench golden golden-check golden-nlc golden-current clean fuzz fuzz-run deps-bench lib man install uninstall deps-explorer deps-browser explorer explorer-build test-browser test-browser-run asan fuzz-merge
 all: bin/samplab
 
 deps:
@@ -227,8 +227,23 @@ golden-check: deps-golden
 	@rm -rf build/golden && mkdir -p build/golden
 	@sh analysis/golden/run.sh build/golden
 	@# data/golden/current comes from another system's libraries (golden-current), mkl_vsl* from
-	@# Intel MKL fetched into build/ (analysis/golden/mkl_fetch.sh, mkl_vsl_golden.sh)
-	@diff -r -x current -x "mkl_vsl*" data/golden build/golden && echo "golden-check: data/golden matches the live libraries"
+	@# Intel MKL fetched into build/ (analysis/golden/mkl_fetch.sh, mkl_vsl_golden.sh), and
+	@# llamacpp_0.4.0 and node_llama_cpp from node-llama-cpp's npm package (golden-nlc)
+	@diff -r -x current -x "mkl_vsl*" -x llamacpp_0.4.0 -x node_llama_cpp data/golden build/golden && \
+	  echo "golden-check: data/golden matches the live libraries"
+
+# llama.cpp 0.4.0 and node-llama-cpp 3.21.1 as npm ships them: the package (about 730 MB)
+# is installed once into NLCDIR, outside the tree; the outputs are diffed against
+# data/golden, ignoring the header lines that name the machine's CPU and compiler.
+NLCDIR ?= $(patsubst %/vocab,%/nlc,$(VOCAB_DIR))
+golden-nlc: deps-golden
+	@sh mk/vocab.sh "$(VOCAB_DIR)" >/dev/null
+	@rm -rf build/golden-nlc && mkdir -p build/golden-nlc
+	@sh analysis/golden/llamacpp_0.4.0/golden.sh "$(NLCDIR)" build/golden-nlc/llamacpp_0.4.0 "$(VOCAB_DIR)"
+	@sh analysis/golden/node_llama_cpp/golden.sh "$(NLCDIR)" build/golden-nlc/node_llama_cpp
+	@diff -r -I '^# ' data/golden/llamacpp_0.4.0 build/golden-nlc/llamacpp_0.4.0 && \
+	  diff -r -I '^# ' data/golden/node_llama_cpp build/golden-nlc/node_llama_cpp && \
+	  echo "golden-nlc: data/golden matches node-llama-cpp 3.21.1's libraries"
 
 # Today's libraries from a Debian sid chroot (CHROOT=DIR); not run by CI.
 golden-current:
