@@ -212,6 +212,136 @@ static int draw_method(const sl_vec *vec, int is_logits, const sl_api_settings *
     return rc;
 }
 
+/* A batch of requests (--seeds with several entries): the rows of a 2-D --logits, one request
+ * each, drawn together for --n steps by the framework's batch (framework/batch.c), each row's
+ * generator carried from step to step, the histories fixed as a one-row draw keeps them. */
+static int draw_batch(const sl_api_src *src, int is_logits, const sl_api_settings *s, const sl_progress *prog,
+                      sl_api_draw_result *r, sl_error *err)
+{
+    const sl_fw_type *ft = sl_fw_lookup(s->framework);
+    if (!ft)
+        return FAIL("unknown framework '%s' (samplab draw --help lists them)", s->framework);
+    sl_api_row_seeds rs;
+    if (sl_api_row_seeds_for("draw", s, ft, 0, &rs, err))
+        return SL_EINVAL;
+    size_t B = rs.n, n = s->has_n ? s->n : 1;
+    const char *miss = s->stream ? SL_API_NAME(STREAM) : s->rng ? SL_API_NAME(RNG) : sl_api_refused(s, is_logits, ft->accepts);
+    int rc = SL_EINVAL;
+    if (miss)
+        FAIL("%s is not an option of framework %s", miss, ft->name);
+    else if (s->counts)
+        FAIL("--counts counts one row's tokens: a batch of %zu requests prints each row's (draw a row alone with "
+             "--seeds S for its counts)", B);
+    else if (src->row >= 0)
+        FAIL("--row picks one row: a batch of %zu requests (--seeds) draws every row of the tensor", B);
+    else if (!penalty_check(ft, s, n, err))
+        rc = SL_OK;
+    if (rc) {
+        sl_api_row_seeds_free(&rs);
+        return rc;
+    }
+    sl_io_steps m;
+    memset(&m, 0, sizeof m);
+    sl_fw_opts fo;
+    memset(&fo, 0, sizeof fo);
+    sl_fw_batch b;
+    memset(&b, 0, sizeof b);
+    sl_vec *rows = NULL;
+    sl_seed *seeds = NULL;
+    unsigned char *own = NULL;
+    long *ctx = NULL;
+    size_t ctx_n = 0;
+    if (sl_api_steps_read(src, &m, err)) {
+        rc = sl_api_lib_error(err, SL_EINVAL);
+        goto out;
+    }
+    if (m.t != B) {
+        rc = FAIL("--seeds gives %zu entries for the %zu %s of %s (one per row)", B, m.t, m.t == 1 ? "row" : "rows",
+                  m.source);
+        goto out;
+    }
+    r->V = m.v;
+    if ((s->context && sl_api_ids("draw", SL_API_NAME(CONTEXT), s->context, "context", m.v, &ctx, &ctx_n, err)) ||
+        sl_api_fw_opts("draw", s, &fo, err) || sl_api_vocab_fits("draw", s, &fo.cfg, m.v, err)) {
+        rc = SL_EINVAL;
+        goto out;
+    }
+    fo.cfg.context = ctx;
+    fo.cfg.context_n = ctx_n;
+    rows = calloc(B, sizeof *rows);
+    seeds = calloc(B, sizeof *seeds);
+    own = calloc(B, 1);
+    r->tokens = malloc(n * B * sizeof *r->tokens);
+    r->row_words = malloc(n * B * sizeof *r->row_words);
+    r->row_own = calloc(B, 1);
+    if (!rows || !seeds || !own || !r->tokens || !r->row_words || !r->row_own) {
+        rc = sl_base_error_set(err, SL_ENOMEM, "samplab draw: out of memory for %zu steps of %zu rows", n, B);
+        goto out;
+    }
+    for (size_t i = 0; i < B; i++) {
+        own[i] = (unsigned char)rs.row[i].given;
+        seeds[i] = rs.row[i].seed;
+        if ((rc = sl_base_vec_alloc(&rows[i], m.v, m.source, err)) || (rc = sl_io_steps_row(&m, i, &rows[i]))) {
+            rc = sl_base_error_set(err, SL_ENOMEM, "samplab draw: out of memory for row %zu", i);
+            goto out;
+        }
+    }
+    memcpy(r->row_own, own, B);
+    r->note = ft->note ? ft->note(&fo) : NULL;
+    if ((rc = sl_fw_batch_open(&b, ft, &fo, B, seeds, own, err))) {
+        rc = sl_api_lib_error(err, rc);
+        goto out;
+    }
+    for (size_t t = 0; t < n; t++) {
+        if (!(t & 0xff) && prog && prog->tick && prog->tick(prog->ctx, t, n)) {
+            r->done = t;
+            rc = sl_base_error_set(err, SL_EINTR, "samplab draw: interrupted after %zu steps", t);
+            goto out;
+        }
+        if ((rc = sl_fw_batch_step(&b, rows, err))) {
+            rc = sl_api_lib_error(err, rc);
+            goto out;
+        }
+        for (size_t i = 0; i < B; i++) {
+            r->tokens[t * B + i] = b.tokens[i];
+            r->row_words[t * B + i] = b.words[i];
+        }
+    }
+    r->done = n;
+    r->framework = 1;
+    r->rows = B;
+    r->n = n;
+    r->k = B;
+    r->rng_name = ft->rng_label ? ft->rng_label : b.global.type->name;
+    r->word_bits = b.global.type->word_bits;
+    r->global_words = b.global.words;
+    r->words = b.global.words;
+    for (size_t i = 0; i < B; i++)
+        if (own[i])
+            r->words += b.row[i].rng.words;
+    r->version = sl_fw_session_version(&b.row[0]);
+    r->cpu = ft->accepts & SL_OPT_CPU ? sl_logits_cpu_name(sl_logits_cpu_resolve(b.row[0].o.cfg.cpu)) : NULL;
+    r->path = ft->batch_path;
+    if (ft->pipeline) {
+        r->pipeline = ft->pipeline;
+        r->given = s->cfg;
+        r->given.context = NULL;
+        r->given.context_n = 0;
+    }
+out:
+    sl_fw_batch_close(&b);
+    for (size_t i = 0; rows && i < B; i++)
+        sl_base_vec_free(&rows[i]);
+    free(rows);
+    free(seeds);
+    free(own);
+    free(ctx);
+    sl_io_steps_free(&m);
+    sl_api_fw_opts_free(&fo);
+    sl_api_row_seeds_free(&rs);
+    return rc;
+}
+
 int sl_api_draw_run(const sl_api_src *src, int is_logits, const sl_api_settings *s, const sl_progress *prog,
                     void (*each)(void *ctx, size_t token), void *ctx, sl_api_draw_result *r, sl_error *err)
 {
@@ -228,6 +358,8 @@ int sl_api_draw_run(const sl_api_src *src, int is_logits, const sl_api_settings 
     sl_seed seed;
     if (sl_api_seed(s, 1, &seed, err))
         return SL_EINVAL;
+    if (s->framework && s->row_seeds && strchr(s->row_seeds, ',')) /* several requests: a batch */
+        return draw_batch(src, is_logits, s, prog, r, err);
     sl_vec vec;
     if (sl_api_vec_read(src, &vec, err))
         return sl_api_lib_error(err, SL_EINVAL);
@@ -242,14 +374,20 @@ void sl_api_draw_result_free(sl_api_draw_result *r)
 {
     free(r->tokens);
     free(r->counts);
+    free(r->row_words);
+    free(r->row_own);
     r->tokens = NULL;
     r->counts = NULL;
+    r->row_words = NULL;
+    r->row_own = NULL;
 }
 
 char *sl_api_draw_result_json(const sl_api_draw_result *r)
 {
     /* counts were counted as drawn (a method's, and a framework's since its calls
      * stream through the session): O(V) memory whatever n, and r->tokens is NULL */
+    if (r->rows)
+        return sl_api_draw_batch_json(r);
     if (r->counts)
         return sl_api_fw_counts_json(r->counts, r->V, r->rng_name, r->word_bits, r->words,
                                      r->framework ? r->version : NULL, r->framework ? r->cpu : NULL, r->samplers,

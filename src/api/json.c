@@ -90,6 +90,31 @@ char *sl_api_draw_json(const long *tokens, size_t n, size_t k, int nested, size_
     return finish(root, version, cpu, samplers, t, given);
 }
 
+char *sl_api_draw_batch_json(const sl_api_draw_result *r)
+{
+    json_t *root = json_object(), *tk = json_array(), *w = json_array(), *gen = json_array(), *dep = json_array();
+    for (size_t b = 0; b < r->rows; b++) {
+        json_t *tr = json_array(), *wr = json_array();
+        for (size_t t = 0; t < r->n; t++) {
+            json_array_append_new(tr, json_integer(r->tokens[t * r->rows + b]));
+            json_array_append_new(wr, json_integer((json_int_t)r->row_words[t * r->rows + b]));
+        }
+        json_array_append_new(tk, tr);
+        json_array_append_new(w, wr);
+        json_array_append_new(gen, json_string(r->row_own[b] ? "own" : "global"));
+        json_array_append_new(dep, json_boolean(!r->row_own[b]));
+    }
+    json_object_set_new(root, "tokens", tk);
+    json_object_set_new(root, "words", w);
+    json_object_set_new(root, "generator", gen);
+    json_object_set_new(root, "depends_on_batch", dep);
+    set_rng(root, r->rng_name, r->word_bits, r->words);
+    json_object_set_new(json_object_get(root, "rng"), "global_words", json_integer((json_int_t)r->global_words));
+    if (r->path)
+        json_object_set_new(root, "path", json_string(r->path));
+    return finish(root, r->version, r->cpu, r->samplers, r->pipeline, &r->given);
+}
+
 void sl_api_free(void *p)
 {
     free(p);

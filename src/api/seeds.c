@@ -72,6 +72,12 @@ int sl_api_row_seeds_for(const char *cmd, const sl_api_settings *s, const sl_fw_
     int rc = sl_api_row_seeds_parse(cmd, s->row_seeds, out, err);
     if (rc)
         return rc;
+    for (size_t i = 0; ft && ft->batch_unseeded && i < out->n; i++)
+        if (!out->row[i].given) {
+            sl_api_row_seeds_free(out);
+            return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s: entry %zu is none: %s", cmd,
+                                     SL_API_NAME(ROW_SEEDS), i + 1, ft->batch_unseeded);
+        }
     if (rows && out->n != rows) {
         size_t n = out->n;
         sl_api_row_seeds_free(out);

@@ -327,7 +327,8 @@ int sl_api_row_seeds_parse(const char *cmd, const char *text, sl_api_row_seeds *
 /* s's --seeds for framework ft over a batch of `rows` rows (0: not known yet): none given is
  * out->n 0; refused (SL_EINVAL, one line) for a framework with one generator per batch (ft's
  * accepts lacks SL_OPT_ROW_SEEDS: "a seed for a row of a framework that has one generator per
- * batch"), and for a list of another length than rows. */
+ * batch"), for a "none" where the framework cannot know the seed its engine gives such a
+ * request (ft->batch_unseeded: TGI), and for a list of another length than rows. */
 int sl_api_row_seeds_for(const char *cmd, const sl_api_settings *s, const sl_fw_type *ft, size_t rows,
                          sl_api_row_seeds *out, sl_error *err);
 void sl_api_row_seeds_free(sl_api_row_seeds *r);
@@ -361,6 +362,13 @@ typedef struct sl_api_draw_result {
     const char *samplers;     /* llama.cpp's stage order in force (in samplers_buf), or NULL */
     char samplers_buf[SL_LOGITS_ORDER_TEXT];
     uint64_t done;            /* stopped by prog (SL_EINTR): the draws (a framework: the calls) made */
+    /* A batch of requests (--seeds with several entries): B rows, tokens[t*B + b] (k = B, one
+     * line a step); 0 otherwise */
+    size_t rows;
+    uint64_t *row_words;      /* rows: words[t*B + b], the running words of the generator row b drew from */
+    unsigned char *row_own;   /* rows: 1 when row b drew from its own generator (a seeded request) */
+    uint64_t global_words;    /* rows: the words of the engine's global generator (words: of all of them) */
+    const char *path;         /* rows: the engine's code path followed */
 } sl_api_draw_result;
 /* The settings checked as the command checks them, the source read, the
  * tokens drawn (one path for the command and the call). The draws tick prog
@@ -585,6 +593,12 @@ char *sl_api_gof_json(const sl_api_ref *ref, const char *draws_name, const sl_st
 /* draw --json: n calls of k tokens (nested: one array per call), or with
  * counts the V counts of the tokens; then the generator and its words, and
  * (when not NULL) the release, the CPU kernel and llama.cpp's stage order. */
+/* draw --json of a batch of requests (r->rows): "tokens" and "words" one list per row
+ * (tokens[b][t]; words[b][t] the running words of the generator row b drew from after step t),
+ * "generator" per row ("own" or "global"), "depends_on_batch" per row (a row drawn from the global
+ * generator reads the words every other request spent), "rng" {name, word_bits, words: all
+ * generators', global_words}, "version", "cpu", "path", the settings in force. */
+char *sl_api_draw_batch_json(const sl_api_draw_result *r);
 char *sl_api_draw_json(const long *tokens, size_t n, size_t k, int nested, size_t V, int counts,
                        const char *rng_name, unsigned word_bits, uint64_t words, const char *version,
                        const char *cpu, const char *samplers, const sl_logits_pipeline_type *t,

@@ -25,7 +25,10 @@ static void draw_help(FILE *f)
             "--counts prints one line per token id: id<TAB>count. --json prints one object:\n"
             "{\"tokens\": [...], \"rng\": {\"name\": ..., \"word_bits\": ..., \"words\": W}} with W the\n"
             "words the draws consumed; with --framework also \"version\" (the upstream release followed)\n"
-            "and, for hf and vllm, \"cpu\" (torch's CPU kernel modelled).\n\nmethods:\n");
+            "and, for hf and vllm, \"cpu\" (torch's CPU kernel modelled).\n"
+            "A batch of requests (vllm, tgi): --seeds 7,none,9 over a 2-D --logits, one entry per row\n"
+            "(none: the request gave no seed; it draws from the global generator --seed seeds); one\n"
+            "line per step, the rows' tokens separated by spaces (docs/serving.md).\n\nmethods:\n");
     for (size_t i = 0; sl_draw_types[i]; i++)
         fprintf(f, "  %-9s %s\n", sl_draw_types[i]->name, sl_draw_types[i]->cost);
     fprintf(f, "\nrandom sources: ");

@@ -106,6 +106,9 @@ void sl_draw_race_ratios(const sl_draw_race *r, sl_rng *rng, double *ratio);
 /* n exponentials as the rule draws them (torch.empty(n, dtype).exponential_()),
  * rounded to dtype and widened to double. 32-bit sources. */
 void sl_draw_race_exponentials(const sl_draw_race_rule *rule, sl_dtype dtype, sl_rng *rng, double *out, size_t n);
+/* The words n exponentials take, their values unused: a row of q.exponential_() that is
+ * overwritten afterwards (vLLM's random_sample refills its seeded rows). */
+void sl_draw_race_skip(sl_rng *rng, size_t n);
 
 /* "exprace": the race over float64 weights with the generic uniform (NumPy's
  * random_sample over mt19937: np.argmax(p / -np.log(1 - u))), NaN never winning. */

@@ -48,6 +48,7 @@ typedef struct sl_fw_result {
  * vector and a whole generation are the same loop. */
 
 typedef struct sl_fw_type sl_fw_type;
+typedef struct sl_fw_batch sl_fw_batch;
 
 /* A release line a framework emulates, chosen by its variant option (--torch). */
 typedef struct sl_fw_variant {
@@ -124,7 +125,46 @@ struct sl_fw_type {
      * audit fixes the framework's own source. */
     const char *const *exact_rngs;
     const char *exact_rngs_why;
+    /* Optional, for an engine that serves a batch of requests (SL_OPT_ROW_SEEDS in accepts):
+     * one step of every row, in the engine's order, each from its own generator or the
+     * batch's global one (sl_fw_batch_step_row); NULL: each row from its own generator.
+     * batch_path names the code path followed; batch_unseeded, when set, is why a request
+     * without a seed is refused (its engine gives it a seed samplab cannot know). */
+    int (*batch_step)(sl_fw_batch *b, const sl_vec *rows, sl_error *err);
+    const char *batch_path;
+    const char *batch_unseeded;
 };
+
+/* ---------------------------------------------------------------- a batch of requests (framework/batch.c)
+ *
+ * What a serving engine draws at one step for B requests: each row is a session
+ * (its pipeline and history) whose generator is its own when the request gave a
+ * seed (own[b]), else the engine's global generator, shared by the batch and
+ * seeded once (torch.manual_seed(--seed)). */
+struct sl_fw_batch {
+    const sl_fw_type *type;
+    size_t B;
+    sl_fw_session *row;       /* B sessions; row b's generator is used only when own[b] */
+    unsigned char *own;       /* 1: row b has a generator of its own (a seeded request) */
+    sl_rng global;            /* the engine's global generator */
+    long *tokens;             /* the last step's token of each row */
+    uint64_t *words;          /* after the last step: the words spent so far by the generator row b drew from */
+    size_t *kept;             /* the last step's kept tokens of each row */
+};
+/* B sessions of type t with o's settings and context; row b seeded with seeds[b] when own[b].
+ * Refused: a type that does not take SL_OPT_ROW_SEEDS, a row without a seed where the type's
+ * batch_unseeded says why. */
+int sl_fw_batch_open(sl_fw_batch *b, const sl_fw_type *t, const sl_fw_opts *o, size_t B, const sl_seed *seeds,
+                     const unsigned char *own, sl_error *err);
+/* One step of every row on rows[0..B) (the type's batch_step, or each row from its own
+ * generator): b->tokens, b->words, b->kept. */
+int sl_fw_batch_step(sl_fw_batch *b, const sl_vec *rows, sl_error *err);
+/* The last step's tokens into each row's history (a generation; `draw --n` keeps it fixed). */
+int sl_fw_batch_accept(sl_fw_batch *b, sl_error *err);
+/* Row r's step on v from generator g (its own, or &b->global); its token, kept count and
+ * g's running words into b. For the batch_step hooks. */
+int sl_fw_batch_step_row(sl_fw_batch *b, size_t r, const sl_vec *v, sl_rng *g, sl_error *err);
+void sl_fw_batch_close(sl_fw_batch *b);
 
 /* The variant `name` names (NULL: the default) or an error naming the choices, and
  * the option that gave it (opt: "--torch"; NULL: "the release line"). */
@@ -205,6 +245,9 @@ extern const sl_fw_type sl_fw_hf_type;
 /* vLLM (framework/vllm.c): the vllm pipeline, then random_sample's
  * argmax(probs / q) from the request's seeded torch.Generator. */
 extern const sl_fw_type sl_fw_vllm_type;
+/* TGI 3.3 (framework/tgi.c): the tgi pipeline, then Sampling's argmax(probs / q) from the
+ * request's seeded torch.Generator. */
+extern const sl_fw_type sl_fw_tgi_type;
 /* ---------------------------------------------------------------- torch (framework/torch.c) */
 
 extern const sl_fw_type sl_fw_torch_type;

@@ -160,6 +160,8 @@ typedef struct sl_logits_cfg {
     int has_min_keep; long min_keep;
     int cpu;                                  /* torch's CPU kernel (SL_CPU_*): hf, vllm */
     int transformers;                         /* hf: transformers' major version, 4 or 5 (0: 5) */
+    int top_p_f32_opposite;                   /* hf's top-p: remove cum <= 1 - float32(p) in float32 (TGI's
+                                               * top_p_opposite tensor), not float32(1 - p) */
     sl_logits_work *work;                     /* scratch reused across runs, or NULL */
     /* llama.cpp: the stages in the user's order (--samplers, --sampling-seq; sl_logits_llama_order_parse);
      * has_order 0: common_sampler's default order */
@@ -313,6 +315,8 @@ extern const sl_logits_pipeline_type sl_logits_pipeline_ollama_type;
 /* node-llama-cpp 3.21.1's chain over llama.cpp v0.4.0's stages (logits/node_llama_cpp.c), and the
  * options it takes (the pipeline's and the framework's; SL_OPT_ORDER for XTC's). */
 extern const sl_logits_pipeline_type sl_logits_pipeline_nlc_type;
+/* TGI 3.3's HeterogeneousNextTokenChooser warpers (logits/tgi.c) */
+extern const sl_logits_pipeline_type sl_logits_pipeline_tgi_type;
 #define SL_LOGITS_NLC_ACCEPTS                                                                              \
     (SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_PENALTY |        \
      SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE | SL_OPT_ORDER)

@@ -60,3 +60,10 @@ if [ -n "${OLLAMA_GIT:-}" ]; then
 else
     echo "run.sh: OLLAMA_GIT not set: ollama_0.24.tsv and ollama_pcg.tsv kept as they are" >&2
 fi
+# vLLM's V1 sampler and TGI 3.3.7's HeterogeneousNextTokenChooser on batches of requests, from
+# their own files (VLLM_GIT, TGI_GIT: git directories of their repositories): vllm_batch.txt, tgi_batch.txt
+if [ -n "${VLLM_GIT:-}" ] && [ -n "${TGI_GIT:-}" ]; then
+    sh "$here/serving_golden.sh" "$chroot_dir" "$out" "$VLLM_GIT" "$TGI_GIT"
+else
+    echo "run.sh: VLLM_GIT or TGI_GIT not set: vllm_batch.txt and tgi_batch.txt kept as they are" >&2
+fi
