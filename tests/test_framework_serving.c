@@ -227,14 +227,8 @@ Test(serving, batch_refusals)
         {"draw --framework hf --logits data/batch3.txt --seeds 7,8,9", "one generator per batch (hf"},
         {"draw --framework vllm --probs data/batch3.txt --seeds 7,8,9", "--probs is not an option of framework vllm"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        sl_test_run r = sl_test_cli(bad[i][0]);
-        cr_assert_eq(r.status, 2, "%s: exit %d (%s)", bad[i][0], r.status, r.err);
-        cr_assert_str_empty(r.out, "%s: stdout '%s'", bad[i][0], r.out);
-        cr_assert(strstr(r.err, bad[i][1]), "%s: '%s'", bad[i][0], r.err);
-        cr_assert(strchr(r.err, '\n') == r.err + strlen(r.err) - 1, "one line: %s", r.err);
-        sl_test_run_free(&r);
-    }
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        sl_test_expect_refused(bad[i][0], bad[i][1]);
 }
 
 /* The batch's words as vLLM spends them: all seeded, the global generator draws nothing;
@@ -263,4 +257,61 @@ Test(serving, vllm_global_words)
         json_decref(o);
         sl_test_run_free(&r);
     }
+}
+
+/* TGI's top-p threshold, 1 - float32(p) in float32, against transformers' float32(1 - p):
+ * the records where TGI's HeterogeneousTopPLogitsWarper and transformers' TopPLogitsWarper
+ * keep different sets (tgi_batch.txt's edge lines), through the pipelines of both (C API)
+ * and `samplab pipeline` (command line). */
+Test(serving, tgi_top_p_threshold_is_tgis)
+{
+    char *text = sl_test_slurp("data/golden/current/tgi_batch.txt");
+    cr_assert_not_null(text);
+    size_t n = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        if (strncmp(line, "edge ", 5))
+            continue;
+        char lg[128], tp[64], k1[16], k2[16];
+        cr_assert(field(line, "logits", lg, sizeof lg) && field(line, "top_p", tp, sizeof tp) &&
+                  field(line, "kept", k1, sizeof k1) && field(line, "hf_kept", k2, sizeof k2), "%s", line);
+        double d = strtod(strchr(lg, ',') + 1, NULL);
+        sl_vec v;
+        sl_error err;
+        cr_assert_eq(sl_base_vec_alloc(&v, 2, "edge", &err), SL_OK);
+        v.d[0] = 0;
+        v.f[0] = 0;
+        v.d[1] = (float)d;
+        v.f[1] = (float)d;
+        static const struct {
+            const sl_logits_pipeline_type *t;
+            const char *name;
+            int hf;
+        } fw[] = {{&sl_logits_pipeline_tgi_type, "tgi", 0}, {&sl_logits_pipeline_hf_type, "hf", 1}};
+        for (size_t i = 0; i < 2; i++) {
+            sl_logits_cfg c;
+            memset(&c, 0, sizeof c);
+            c.has_top_p = 1;
+            c.top_p = strtod(tp, NULL);
+            c.cpu = SL_CPU_AVX2;
+            sl_logits_result r;
+            cr_assert_eq(sl_logits_pipeline_run(fw[i].t, &v, &c, &r, &err), SL_OK, "%s", err.msg);
+            cr_expect_eq((long)r.n_kept, strtol(fw[i].hf ? k2 : k1, NULL, 10), "%s: %s keeps %zu", line, fw[i].name,
+                         r.n_kept);
+            sl_logits_result_free(&r);
+            char cmd[256];
+            snprintf(cmd, sizeof cmd, "pipeline --framework %s --logits %s --top-p %s --cpu avx2 --json", fw[i].name,
+                     lg, tp);
+            sl_test_run run = sl_test_cli(cmd);
+            json_t *o = json_loads(run.out, 0, NULL);
+            cr_assert_not_null(o, "%s: %s %s", cmd, run.out, run.err);
+            cr_expect_eq((long)json_array_size(json_object_get(o, "kept")), strtol(fw[i].hf ? k2 : k1, NULL, 10),
+                         "%s: %s", cmd, run.out);
+            json_decref(o);
+            sl_test_run_free(&run);
+        }
+        sl_base_vec_free(&v);
+        n++;
+    }
+    free(text);
+    cr_assert_geq(n, 3, "%zu edge records", n);
 }

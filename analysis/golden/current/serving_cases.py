@@ -8,6 +8,10 @@ A case line: case ID key=value ... tokens=ROW|ROW... words=ROW|ROW..., a ROW bei
 the comma-separated values of its steps (tokens[b][t]; words[b][t] the running words
 of the generator row b drew from after step t: its own, or the global one).
 """
+import importlib.util
+import sys
+import types
+
 import numpy as np
 
 GAMMA = np.uint64(0x9E3779B97F4A7C15)
@@ -91,3 +95,34 @@ def cases(samplings):
         k += 1
         out.append(('c%04d' % k, 151936, len(seeds), 'plain', 5000 + k, seeds, 0, 2, samplings[0]))
     return out
+
+
+def write(out, title, heads, lines, libinfo):
+    """The golden file: its title, the library lines, the sources read, the records."""
+    with open(out, 'w') as f:
+        f.write(title + '\n')
+        f.write('\n'.join(libinfo.lines()) + '\n')
+        f.write('\n'.join(heads) + '\n')
+        f.write('# every generator: its words checked against a fresh one advanced by as many (get_state)\n')
+        f.write('\n'.join(lines) + '\n')
+
+
+def stub(name, **attrs):
+    """A module standing in for one of the engine's that a sampler file imports."""
+    m = types.ModuleType(name)
+    m.__dict__.update(attrs)
+    sys.modules[name] = m
+    return m
+
+
+def load(path, name):
+    """The engine's file at path, imported as module name (its imports already stubbed)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def fmt(v):
+    return repr(float(v)) if isinstance(v, float) else str(v)

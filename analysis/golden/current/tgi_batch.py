@@ -17,7 +17,6 @@ an unseeded request a random seed, so every row here has one. Every generator's 
 checked against a fresh one advanced by as many (its state).
 """
 import hashlib
-import importlib.util
 import os
 import sys
 import types
@@ -35,38 +34,19 @@ SAMPLINGS = [
 CONTEXT = (0, 1, 2, 5, 1, 17, 99)
 
 
-def stub(name, **attrs):
-    m = types.ModuleType(name)
-    m.__dict__.update(attrs)
-    sys.modules[name] = m
-    return m
-
-
 def stubs():
     for pkg in ('text_generation_server', 'text_generation_server.pb', 'text_generation_server.utils',
                 'outlines', 'outlines.fsm'):
-        stub(pkg).__path__ = []
+        sc.stub(pkg).__path__ = []
     enum = types.SimpleNamespace
-    pb2 = stub('text_generation_server.pb.generate_pb2',
+    pb2 = sc.stub('text_generation_server.pb.generate_pb2',
                FinishReason=enum(FINISH_REASON_LENGTH=0, FINISH_REASON_EOS_TOKEN=1, FINISH_REASON_STOP_SEQUENCE=2),
                GrammarType=enum(GRAMMAR_TYPE_NONE=0, GRAMMAR_TYPE_JSON=1, GRAMMAR_TYPE_REGEX=2),
                NextTokenChooserParameters=None, StoppingCriteriaParameters=None)
     sys.modules['text_generation_server.pb'].generate_pb2 = pb2
-    stub('text_generation_server.utils.watermark', WatermarkLogitsProcessor=None)
-    stub('outlines.fsm.guide', RegexGuide=None)
-    stub('loguru', logger=types.SimpleNamespace(info=print, warning=print))
-
-
-def load(path, name):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def fmt(v):
-    return repr(float(v)) if isinstance(v, float) else str(v)
+    sc.stub('text_generation_server.utils.watermark', WatermarkLogitsProcessor=None)
+    sc.stub('outlines.fsm.guide', RegexGuide=None)
+    sc.stub('loguru', logger=types.SimpleNamespace(info=print, warning=print))
 
 
 def run_case(tokens_mod, case):
@@ -93,11 +73,47 @@ def run_case(tokens_mod, case):
     for b in range(B):
         g = chooser.choice.sampling_mapping[b].generator
         assert torch.equal(g.get_state(), sc.words_after(seeds[b], 2 * V * n, torch)), (cid, b)
-    sets = ' '.join('%s=%s' % (key, fmt(st[key]))
+    sets = ' '.join('%s=%s' % (key, sc.fmt(st[key]))
                     for key in ('temperature', 'top_k', 'top_p', 'typical_p', 'repetition_penalty') if key in st)
     ctext = ' context=%s' % ','.join(map(str, ctx)) if pen != 1.0 else ''
     return ('case %s-tgi V=%d B=%d kind=%s gen=%d seeds=%s n=%d %s%s tokens=%s words=%s'
             % (cid, V, B, rkind, gen, sc.seeds_text(seeds), n, sets, ctext, sc.join_rows(toks), sc.join_rows(words)))
+
+
+def edge_lines(lp):
+    """Top-p's threshold where TGI and transformers part: two logits [0, d] whose smaller
+    softmax value lies between float32(1 - p) (transformers' TopPLogitsWarper) and
+    1 - float32(p) in float32 (TGI's top_p_opposite), found by bisection on torch's own
+    softmax; the kept counts of both warpers, run on them."""
+    from transformers import TopPLogitsWarper
+    out = []
+    for j, p in enumerate((0.9, 0.95, 0.5, 0.7, 0.99, 0.8, 0.6, 0.3)):
+        a = float(torch.tensor(1 - p, dtype=torch.float32))
+        b = float(torch.tensor(1.0) - torch.tensor(p, dtype=torch.float32))
+        lo_t, hi_t = min(a, b), max(a, b)
+        if lo_t == hi_t:
+            continue
+        small = lambda d: float(torch.tensor([0.0, d]).softmax(-1)[0])  # noqa: E731
+        lo, hi = 0.0, 40.0  # small(d) falls as d grows
+        found = None
+        for _ in range(200):
+            mid = float(torch.tensor((lo + hi) / 2, dtype=torch.float32))
+            v = small(mid)
+            if lo_t < v <= hi_t:
+                found = mid
+                break
+            if v > hi_t:
+                lo = mid
+            else:
+                hi = mid
+        if found is None:
+            continue  # no float32 d puts the value in the gap
+        x = torch.tensor([[0.0, found]])
+        tgi = lp.HeterogeneousTopPLogitsWarper([p], torch.float32, torch.device('cpu'))(None, x.clone())
+        hf = TopPLogitsWarper(top_p=p)(None, x.clone())
+        out.append('edge e%03d-tgi V=2 logits=0,%r top_p=%r kept=%d hf_kept=%d'
+                   % (j + 1, found, p, int(torch.isfinite(tgi).sum()), int(torch.isfinite(hf).sum())))
+    return out
 
 
 def main():
@@ -106,8 +122,8 @@ def main():
     torch.set_num_threads(1)
     stubs()
     utils = os.path.join(d, 'server/text_generation_server/utils')
-    load(os.path.join(utils, 'logits_process.py'), 'text_generation_server.utils.logits_process')
-    tokens_mod = load(os.path.join(utils, 'tokens.py'), 'text_generation_server.utils.tokens')
+    lp = sc.load(os.path.join(utils, 'logits_process.py'), 'text_generation_server.utils.logits_process')
+    tokens_mod = sc.load(os.path.join(utils, 'tokens.py'), 'text_generation_server.utils.tokens')
     heads = []
     for f in ('tokens.py', 'logits_process.py'):
         with open(os.path.join(utils, f), 'rb') as fh:
@@ -116,13 +132,10 @@ def main():
     # top_k > V: HeterogeneousTopKLogitsWarper gathers index k - 1 of a topk clamped to V, a
     # RuntimeError (samplab refuses it)
     lines = [run_case(tokens_mod, c) for c in sc.cases(SAMPLINGS) if c[8].get('top_k', 0) <= c[1]]
-    with open(out, 'w') as f:
-        f.write('# TGI HeterogeneousNextTokenChooser on batches of requests (its source, stubbed imports), torch %s, '
-                'one thread; analysis/golden/current/tgi_batch.py (format in serving_cases.py)\n' % torch.__version__)
-        f.write('\n'.join(libinfo.lines()) + '\n')
-        f.write('\n'.join(heads) + '\n')
-        f.write('# every generator: its words checked against a fresh one advanced by as many (get_state)\n')
-        f.write('\n'.join(lines) + '\n')
+    lines += edge_lines(lp)
+    sc.write(out, '# TGI HeterogeneousNextTokenChooser on batches of requests (its source, stubbed imports), torch %s, '
+                'one thread; analysis/golden/current/tgi_batch.py (format in serving_cases.py)' % torch.__version__,
+             heads, lines, libinfo)
     print('tgi_batch: %d cases' % len(lines))
 
 

@@ -22,7 +22,7 @@ generator's words are checked against a fresh one advanced by as many words (its
 after the last step; an unseeded row's words are where its part of the global fill ends
 (q.exponential_() fills [B, V] row after row), which its tokens confirm.
 """
-import importlib.util
+import hashlib
 import os
 import sys
 import types
@@ -38,13 +38,6 @@ SAMPLINGS = [
     {'temperature': 0.8, 'top_k': 50, 'top_p': 0.95}, {'temperature': 0.0}, {'temperature': 1.0, 'top_k': 1},
     {'temperature': 1.0, 'top_p': 0.5},
 ]
-
-
-def stub(name, **attrs):
-    m = types.ModuleType(name)
-    m.__dict__.update(attrs)
-    sys.modules[name] = m
-    return m
 
 
 class _Log:
@@ -66,30 +59,18 @@ class _Platform:
 def stubs():
     for pkg in ('vllm', 'vllm.v1', 'vllm.v1.sample', 'vllm.v1.sample.ops', 'vllm.model_executor',
                 'vllm.model_executor.layers', 'vllm.config'):
-        stub(pkg).__path__ = []
-    stub('vllm.envs', VLLM_USE_FLASHINFER_SAMPLER=False)
+        sc.stub(pkg).__path__ = []
+    sc.stub('vllm.envs', VLLM_USE_FLASHINFER_SAMPLER=False)
     sys.modules['vllm'].envs = sys.modules['vllm.envs']
-    stub('vllm._aiter_ops', rocm_aiter_ops=types.SimpleNamespace(is_enabled=lambda: False))
-    stub('vllm.config.model', LogprobsMode=str)
-    stub('vllm.logger', init_logger=lambda name: _Log())
-    stub('vllm.platforms', CpuArchEnum=types.SimpleNamespace(RISCV='riscv', POWERPC='powerpc', X86='x86'),
+    sc.stub('vllm._aiter_ops', rocm_aiter_ops=types.SimpleNamespace(is_enabled=lambda: False))
+    sc.stub('vllm.config.model', LogprobsMode=str)
+    sc.stub('vllm.logger', init_logger=lambda name: _Log())
+    sc.stub('vllm.platforms', CpuArchEnum=types.SimpleNamespace(RISCV='riscv', POWERPC='powerpc', X86='x86'),
          current_platform=_Platform())
-    stub('vllm.model_executor.layers.utils', apply_penalties=None)
-    stub('vllm.utils', is_pin_memory_available=lambda: False, make_tensor_with_pad=None)
-    stub('vllm.v1.outputs', SamplerOutput=None)
-    stub('vllm.v1.sample.metadata', SamplingMetadata=None)
-
-
-def load(path, name):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def fmt(v):
-    return repr(float(v)) if isinstance(v, float) else str(v)
+    sc.stub('vllm.model_executor.layers.utils', apply_penalties=None)
+    sc.stub('vllm.utils', is_pin_memory_available=lambda: False, make_tensor_with_pad=None)
+    sc.stub('vllm.v1.outputs', SamplerOutput=None)
+    sc.stub('vllm.v1.sample.metadata', SamplingMetadata=None)
 
 
 def run_case(kind, mod, case):
@@ -138,7 +119,7 @@ def run_case(kind, mod, case):
     assert torch.equal(torch.default_generator.get_state(), sc.words_after(gseed, gw, torch)), (cid, 'global')
     for i, g in gens.items():
         assert torch.equal(g.get_state(), sc.words_after(seeds[i], ow[i], torch)), (cid, i)
-    sets = ' '.join('%s=%s' % (key, fmt(st[key])) for key in ('temperature', 'top_k', 'top_p') if key in st)
+    sets = ' '.join('%s=%s' % (key, sc.fmt(st[key])) for key in ('temperature', 'top_k', 'top_p') if key in st)
     return ('case %s-%s V=%d B=%d kind=%s gen=%d seeds=%s global=%d n=%d %s tokens=%s words=%s'
             % (cid, kind, V, B, rkind, gen, sc.seeds_text(seeds), gseed, n, sets, sc.join_rows(toks),
                sc.join_rows(words)))
@@ -154,12 +135,11 @@ def main():
     for commit, d in srcs.items():
         if commit.startswith('00ec9781'):
             path = os.path.join(d, 'vllm/v1/sample/sampler.py')
-            runs = [('sampler', load(path, 'vllm.v1.sample.sampler'))]
+            runs = [('sampler', sc.load(path, 'vllm.v1.sample.sampler'))]
         else:
             path = os.path.join(d, 'vllm/v1/sample/ops/topk_topp_sampler.py')
-            m = load(path, 'vllm.v1.sample.ops.topk_topp_sampler')
+            m = sc.load(path, 'vllm.v1.sample.ops.topk_topp_sampler')
             runs = [('forward_native', m), ('forward_cpu', m)]
-        import hashlib
         with open(path, 'rb') as f:
             heads.append('# source: vllm %s %s sha256 %s' % (commit, os.path.relpath(path, d),
                                                               hashlib.sha256(f.read()).hexdigest()))
@@ -171,13 +151,9 @@ def main():
                 if kind == 'forward_cpu' and None in seeds:
                     continue  # a request without a seed: compiled_random_sample (torch.compile), not modelled
                 lines.append(run_case(kind, mod, case))
-    with open(out, 'w') as f:
-        f.write('# vLLM V1 sampler on batches of requests (their source, stubbed imports), torch %s, one thread; '
-                'analysis/golden/current/vllm_batch.py (format in serving_cases.py)\n' % torch.__version__)
-        f.write('\n'.join(libinfo.lines()) + '\n')
-        f.write('\n'.join(heads) + '\n')
-        f.write('# every generator: its words checked against a fresh one advanced by as many (get_state)\n')
-        f.write('\n'.join(lines) + '\n')
+    sc.write(out, '# vLLM V1 sampler on batches of requests (their source, stubbed imports), torch %s, one thread; '
+                'analysis/golden/current/vllm_batch.py (format in serving_cases.py)' % torch.__version__,
+             heads, lines, libinfo)
     print('vllm_batch: %d cases' % len(lines))
 
 
