@@ -60,8 +60,9 @@ static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_setting
     /* a framework fixes its own random source; its seed is --seed (the global one of a per-request engine) */
     const char *miss = s->stream ? SL_API_NAME(STREAM) : s->rng ? SL_API_NAME(RNG) : sl_api_refused(s, is_logits, ft->accepts);
     if (miss) {
+        char why[512];
         sl_api_row_seeds_free(&rs);
-        return FAIL("%s is not an option of framework %s", miss, ft->name);
+        return FAIL("%s", sl_api_not_taken(miss, ft->name, why, sizeof why));
     }
     size_t n = s->has_n ? s->n : 1;
     sl_fw_opts fo;

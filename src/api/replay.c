@@ -92,9 +92,10 @@ int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, con
         return SL_EINVAL;
     const char *miss = g->ft ? gen_refused(s, g->ft) : NULL;
     if (miss) {
+        char why[512];
         sl_api_row_seeds_free(&rs);
-        return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s is not an option of framework %s", cmd, miss,
-                                 g->ft->name);
+        return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s", cmd,
+                                 sl_api_not_taken(miss, g->ft->name, why, sizeof why));
     }
     int bad = sl_api_fw_opts(cmd, s, &g->fo, err);
     sl_api_row_seed_apply(&rs, 0, &g->fo);
