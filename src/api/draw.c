@@ -228,8 +228,9 @@ static int draw_batch(const sl_api_src *src, int is_logits, const sl_api_setting
     size_t B = rs.n, n = s->has_n ? s->n : 1;
     const char *miss = s->stream ? SL_API_NAME(STREAM) : s->rng ? SL_API_NAME(RNG) : sl_api_refused(s, is_logits, ft->accepts);
     int rc = SL_EINVAL;
+    char why[512];
     if (miss)
-        FAIL("%s is not an option of framework %s", miss, ft->name);
+        FAIL("%s", sl_api_not_taken(miss, ft->name, why, sizeof why));
     else if (s->counts)
         FAIL("--counts counts one row's tokens: a batch of %zu requests prints each row's (draw a row alone with "
              "--seeds S for its counts)", B);
