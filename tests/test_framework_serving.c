@@ -211,7 +211,8 @@ Test(serving, tgi_batches_equal_tgis_own_chooser, .timeout = 600)
 
 /* What a batch refuses, one line, exit 2, stdout empty: a row count other than the list's,
  * --counts and --row (a batch is every row), a none for TGI (its router seeds such a request
- * at random), top_k above V for TGI (its warper fails there), a framework with one generator. */
+ * at random), top_k above V for TGI (its warper fails there), TGI's settings samplab does not
+ * model named as TGI names them, a framework with one generator. */
 Test(serving, batch_refusals)
 {
     static const char *const bad[][2] = {
@@ -224,6 +225,11 @@ Test(serving, batch_refusals)
         {"draw --framework tgi --logits data/batch3.txt --seeds 7,8,9 --top-p 0", "`top_p` must be > 0.0 and < 1.0"},
         {"draw --framework tgi --logits data/batch3.txt --seeds 7,8,9 --min-p 0.1",
          "--min-p is not an option of framework tgi"},
+        {"draw --framework tgi --logits data/batch3.txt --seeds 7,8,9 --frequency-penalty 0.5 --context 1",
+         "--frequency-penalty: TGI's frequency_penalty (HeterogeneousFrequencyPenaltyLogitsProcessor) is not "
+         "modelled by samplab for framework tgi"},
+        {"replay --framework tgi --logits data/batch3.txt --logit-bias 1+2",
+         "--logit-bias: TGI's chat logit_bias, which v3.3.7 takes and ignores"},
         {"draw --framework hf --logits data/batch3.txt --seeds 7,8,9", "one generator per batch (hf"},
         {"draw --framework vllm --probs data/batch3.txt --seeds 7,8,9", "--probs is not an option of framework vllm"},
     };

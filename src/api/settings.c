@@ -196,6 +196,12 @@ const char *sl_api_not_taken(const char *opt, const char *framework, char *buf, 
                      : !strcmp(framework, "llamacpp") ? o->llamacpp
                                                       : NULL;
     const char *lib = !strcmp(framework, "hf") ? "transformers'" : !strcmp(framework, "vllm") ? "vLLM's" : "llama.cpp's";
+    const sl_fw_type *ft = up ? NULL : sl_fw_lookup(framework);
+    for (const char *const *u = ft ? ft->unmodelled : NULL; u && u[0]; u += 2)
+        if (!strcmp(u[0], opt)) {
+            snprintf(buf, n, "%s: %s is not modelled by samplab for framework %s", opt, u[1], framework);
+            return buf;
+        }
     if (up)
         snprintf(buf, n, "%s: %s %s is not modelled by samplab for framework %s", opt, lib, up, framework);
     else

@@ -133,6 +133,10 @@ struct sl_fw_type {
     int (*batch_step)(sl_fw_batch *b, const sl_vec *rows, sl_error *err);
     const char *batch_path;
     const char *batch_unseeded;
+    /* Optional: settings its library has that samplab does not model for it, as pairs of the
+     * option and the library's name for it ("--frequency-penalty", "TGI's frequency_penalty"),
+     * ended by NULL: refused with that name rather than as no option of the framework. */
+    const char *const *unmodelled;
 };
 
 /* ---------------------------------------------------------------- a batch of requests (framework/batch.c)

@@ -20,6 +20,13 @@ static const sl_fw_variant tgi_variants[] = {
     {NULL, NULL, 0},
 };
 
+/* NextTokenChooser's parameters samplab does not model (tokens.py, v3.3.7) */
+static const char *const tgi_unmodelled[] = {
+    "--frequency-penalty", "TGI's frequency_penalty (HeterogeneousFrequencyPenaltyLogitsProcessor)",
+    "--logit-bias", "TGI's chat logit_bias, which v3.3.7 takes and ignores (router/src/lib.rs: UNUSED),",
+    NULL,
+};
+
 const sl_fw_type sl_fw_tgi_type = {
     .name = "tgi",
     .summary = "TGI 3.3 sampling request: the tgi warpers, then probs.div_(q).argmax() with q.exponential_ from the "
@@ -39,6 +46,7 @@ const sl_fw_type sl_fw_tgi_type = {
     .close = sl_fw_after_pipeline_close,
     .batch_path = "tokens.py HeterogeneousSampling: each sampling request's own Sampling(seed), "
                   "q = empty_like(probs).exponential_(1, generator), probs.div_(q).argmax(), rows in batch order",
+    .unmodelled = tgi_unmodelled,
     .batch_unseeded = "TGI's router gives a request without a seed a random one (router/src/validation.rs "
                       "thread_rng().gen()); give the seed its response reports (details.seed)",
 };
