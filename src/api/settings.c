@@ -318,6 +318,19 @@ int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl
     /* the release-line options all name the framework's variant; each is taken only by its framework */
     fo->variant = s->torch ? s->torch : s->llamacpp ? s->llamacpp : s->rand ? s->rand : s->ollama;
     fo->variant_opt = sl_api_options[s->torch ? SL_API_OPT_TORCH : s->llamacpp ? SL_API_OPT_LLAMACPP : s->rand ? SL_API_OPT_RAND : SL_API_OPT_OLLAMA].name;
+    if (s->sglang) {
+        fo->variant = s->sglang;
+        fo->variant_opt = SL_API_NAME(SGLANG);
+    }
+    fo->sglang_sorted = s->sglang_sorted;
+    if (s->position) {
+        sl_seed p;
+        if (sl_base_seed_parse(s->position, &p, err) || p.hi)
+            return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s takes an integer in [0, 2^64), not '%s'", cmd,
+                                     SL_API_NAME(POSITION), s->position);
+        fo->has_position = 1;
+        fo->position = p.lo;
+    }
     fo->cfg.cpu = SL_CPU_AUTO;
     if (s->cpu) {
         if (!strcmp(s->cpu, "avx2"))

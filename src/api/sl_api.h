@@ -113,6 +113,7 @@ typedef enum sl_api_opt {
     SL_API_OPT_DRY_SEQUENCE_BREAKER, SL_API_OPT_VOCAB,
     SL_API_OPT_MIROSTAT, SL_API_OPT_MIROSTAT_LR, SL_API_OPT_MIROSTAT_ENT, SL_API_OPT_ADAPTIVE_TARGET,
     SL_API_OPT_ADAPTIVE_DECAY,
+    SL_API_OPT_SGLANG, SL_API_OPT_POSITION, SL_API_OPT_SGLANG_SORTED,
     SL_API_OPT_SAMPLERS,
     SL_API_OPT_SAMPLING_SEQ,
     SL_API_OPT_TENSOR, SL_API_OPT_ROW, SL_API_OPT_METHOD, SL_API_OPT_RNG, SL_API_OPT_SEED, SL_API_OPT_STREAM,
@@ -223,6 +224,8 @@ typedef struct sl_api_settings {
     int replacement, simd_sum, counts;
     const char *dtype, *torch, *torch_build, *llamacpp, *rand, *cpu, *ollama;
     const char *context;      /* token ids: a SRC (inline list or file) */
+    const char *sglang, *position; /* --sglang VERSION, --position P (SGLang's hash key) */
+    int sglang_sorted;        /* --sglang-sorted: a batchmate filters (SGLang's sort path) */
     sl_logits_cfg cfg;        /* --temperature ... --min-keep; its context and cpu are set from the fields above */
     int has_alpha; double alpha;
     int has_null_reps; size_t null_reps;

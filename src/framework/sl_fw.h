@@ -24,6 +24,8 @@ typedef struct sl_fw_opts {
     const char *variant_opt;  /* the option that gave it, as messages name it (the caller's words), or NULL */
     int torch_mkl;            /* torch: the build's exponential_ is MKL's (pip wheels 2.1-2.6) */
     int simd_sum;
+    int has_position; uint64_t position; /* sglang: the first step's position (--position) */
+    int sglang_sorted;        /* sglang: a batchmate filters, so the batch takes the sort path */
     sl_logits_cfg cfg;        /* the pipeline settings (temperature, filters, penalties, context) */
 } sl_fw_opts;
 
@@ -232,6 +234,9 @@ extern const sl_fw_type sl_fw_numpy_legacy_type; /* "numpy-legacy" */
 extern const sl_fw_type sl_fw_gsl_type;          /* "gsl" */
 
 /* ---------------------------------------------------------------- framework types */
+
+/* "sglang": SGLang's deterministic sampling for one request (framework/sglang.c). */
+extern const sl_fw_type sl_fw_sglang_type;
 
 /* "ollama" --ollama 0.24: Ollama's Go sampler (framework/ollama.c), and its audit beside it. */
 extern const sl_fw_type sl_fw_ollama_type;
