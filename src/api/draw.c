@@ -217,8 +217,19 @@ int sl_api_draw_run(const sl_api_src *src, int is_logits, const sl_api_settings 
     if (sl_api_seed(s, 1, &seed, err))
         return SL_EINVAL;
     sl_vec vec;
-    if (sl_api_vec_read(src, &vec, err))
+    if (sl_api_vec_read(src, &vec, err)) {
+        /* a 2-D [B, V] batch, for a framework whose requests own their generators */
+        sl_error e2 = *err;
+        const sl_fw_type *ft = s->framework ? sl_fw_lookup(s->framework) : NULL;
+        if (ft && ft->per_request && src->spec) {
+            int rc = sl_api_draw_rows(src, is_logits, s, r, &e2);
+            if (rc != SL_EINVAL || e2.msg[0]) {
+                *err = e2;
+                return rc;
+            }
+        }
         return sl_api_lib_error(err, SL_EINVAL);
+    }
     r->V = vec.n;
     int rc = s->framework ? draw_framework(&vec, is_logits, s, prog, each, ctx, r, err)
                           : draw_method(&vec, is_logits, s, prog, each, ctx, r, err);
@@ -238,6 +249,19 @@ char *sl_api_draw_result_json(const sl_api_draw_result *r)
 {
     /* counts were counted as drawn (a method's, and a framework's since its calls
      * stream through the session): O(V) memory whatever n, and r->tokens is NULL */
+    if (r->rows) { /* tokens[b][t] from the step-major array */
+        size_t nt = r->n * r->rows;
+        long *tr = malloc((nt ? nt : 1) * sizeof *tr);
+        if (!tr)
+            return NULL;
+        for (size_t t = 0; t < r->n; t++)
+            for (size_t b = 0; b < r->rows; b++)
+                tr[b * r->n + t] = r->tokens[t * r->rows + b];
+        char *j = sl_api_draw_json(tr, r->rows, r->n, 1, r->V, 0, r->rng_name, r->word_bits, r->words, r->version,
+                                   r->cpu, r->samplers, r->pipeline, &r->given);
+        free(tr);
+        return j;
+    }
     if (r->counts)
         return sl_api_fw_counts_json(r->counts, r->V, r->rng_name, r->word_bits, r->words,
                                      r->framework ? r->version : NULL, r->framework ? r->cpu : NULL, r->samplers,

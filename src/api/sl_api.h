@@ -336,7 +336,12 @@ typedef struct sl_api_draw_result {
     const char *samplers;     /* llama.cpp's stage order in force (in samplers_buf), or NULL */
     char samplers_buf[SL_LOGITS_ORDER_TEXT];
     uint64_t done;            /* stopped by prog (SL_EINTR): the draws (a framework: the calls) made */
+    size_t rows;              /* a [B, V] batch (sl_api_draw_rows): B, tokens step-major (n steps of k = B) */
 } sl_api_draw_result;
+/* draw over a 2-D [B, V] source for a framework whose requests own their generators
+ * (sl_fw_type.per_request); SL_EINVAL without a message when the source is not one. */
+int sl_api_draw_rows(const sl_api_src *src, int is_logits, const sl_api_settings *s, sl_api_draw_result *r,
+                     sl_error *err);
 /* The settings checked as the command checks them, the source read, the
  * tokens drawn (one path for the command and the call). The draws tick prog
  * (may be NULL; a method every 2^20 draws, a framework every 256 calls),

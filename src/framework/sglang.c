@@ -128,7 +128,7 @@ static int sglang_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error
 
 const sl_fw_type sl_fw_sglang_type = {
     .name = "sglang",
-    .summary = "SGLang --enable-deterministic-inference: per-request sampling_seed (default 42), murmur_hash32 of "
+    .summary = "SGLang with deterministic inference on: per-request sampling_seed (default 42), murmur_hash32 of "
                "(seed, position, column), float64 Gumbel noise + log-probability, argmax",
     .variant_bit = SL_OPT_SGLANG_VERSION,
     .variants = sglang_variants,
@@ -141,6 +141,7 @@ const sl_fw_type sl_fw_sglang_type = {
     .rng = "sglang-murmur3",
     .default_seed = 42,
     .accepts_drawn = 1,
+    .per_request = 1,
     .open = sglang_open,
     .step = sglang_step,
     .probs = sl_fw_probs_of_pipeline,

@@ -102,6 +102,7 @@ struct sl_fw_type {
     const char *rng_label;    /* the generator's name in --json (NULL: the rng's) */
     uint64_t default_seed;    /* used when the settings give none */
     int accepts_drawn;        /* 1: the sampler accepts what it draws (llama_sampler_sample) */
+    int per_request;          /* 1: each request of a batch owns its generator (its seed): rows draw independently */
     /* Optional: check the settings and make the framework's state. */
     int (*open)(sl_fw_session *s, sl_error *err);
     /* One call on v: fill s->tokens[0..s->k) (s->k set by open, default 1) and *kept. */

@@ -33,6 +33,8 @@ ModelRunner.sample passes: forward_batch.seq_lens - 1 (prefill) or
 forward_batch.positions (decode), i.e. the index of the last token of the
 sequence: prompt length - 1 for the first generated token, + 1 per token.
 
+A kind ending in '*' repeats the same logits at every step (the batch records, whose
+rows share seed, position and settings, as one `samplab draw --logits [B, V] --n T`).
 Logits come from a small integer generator that samplab's test rebuilds
 (tests/test_sglang_golden.c); each record carries the FNV-1a of its float32 bytes.
 """
@@ -214,6 +216,17 @@ def cases():
             r["position"] = [0, 1, 5, 17, 100, 4095, 2**32 - 2, 2**32 + 3][rnd(8)] if n % 7 else rnd(40)
             rows.append(r)
         out.append((kind, V, B, steps, rows))
+    # batches as `samplab draw --logits [B, V] --n T` gives them: every row the same seed,
+    # position and settings, the same logits at every step (kind ending in '*')
+    for n in range(48):
+        V = [2, 7, 64, 1000, 32000, 151936][n % 6]
+        B = 1 + rnd(8) if V < 32000 else 1 + rnd(3)
+        steps = 1 + rnd(4) if V < 32000 else 1
+        r = {"temperature": temps[rnd(len(temps))], "top_k": tks[rnd(len(tks))], "top_p": tps[rnd(len(tps))],
+             "seed": seeds[rnd(len(seeds))], "position": [0, 3, 99, 2**32 - 1][rnd(4)]}
+        if n % 3 == 0:
+            r["top_k"], r["top_p"] = -1, 1.0
+        out.append((kinds[n % len(kinds)] + "*", V, B, steps, [dict(r) for _ in range(B)]))
     # the UINT32_MAX bucket of issue #25106: seed 7847, position 12345, token 1208 of a
     # vocabulary where 1208 is masked (top-k 1) or plain: the two lines differ here
     for tk, kind in ((-1, "rand"), (1, "rand"), (2, "peaked"), (-1, "neginf")):
@@ -252,13 +265,15 @@ def main():
                 toks = [[] for _ in range(B)]
                 paths = []
                 for t in range(steps):
-                    logits = torch.stack([make_logits(kind, gseed + t * 16 + b, V) for b in range(B)])
+                    same = kind.endswith("*")
+                    logits = torch.stack([make_logits(kind.rstrip("*"), gseed + (0 if same else t * 16) + b, V)
+                                          for b in range(B)])
                     step_rows = [dict(r, position=r["position"] + t) for r in rows]
                     got, p = sample_batch(fn, logits, step_rows)
                     paths.append(p)
                     for b in range(B):
                         toks[b].append(got[b])
-                f0 = fnv(make_logits(kind, gseed, V))
+                f0 = fnv(make_logits(kind.rstrip("*"), gseed, V))
                 rs = ";".join("/".join(str(x) for x in ("none" if r["seed"] is None else r["seed"], r["position"],
                                                         repr(r["temperature"]), r["top_k"], repr(r["top_p"])))
                               for r in rows)
