@@ -26,11 +26,22 @@
 
 #include "framework/sl_fw.h"
 
+/* --json's "version": the release line and the code path the settings take */
+#define SGLANG_523 "SGLang 0.5.23 (sampler.py after PR #33423: murmur_hash32, Gumbel noise clamped at both ends; " \
+                   "pytorch backend)"
+#define SGLANG_512 "SGLang 0.5.9-0.5.12 (sampler.py: murmur_hash32, hash / (2^32 - 1), noise clamped at the low " \
+                   "end only; pytorch backend)"
+#define PATH_VOCAB "; path: sampling_from_probs_torch, columns = vocabulary ids"
+#define PATH_RANK "; path: top_k_top_p_min_p_sampling_from_probs_torch, columns = ranks"
+#define PATH_GREEDY "; path: all greedy, torch.argmax (no hash)"
+static const char *const sglang_versions[2][3] = {
+    {SGLANG_523 PATH_VOCAB, SGLANG_523 PATH_RANK, SGLANG_523 PATH_GREEDY},
+    {SGLANG_512 PATH_VOCAB, SGLANG_512 PATH_RANK, SGLANG_512 PATH_GREEDY},
+};
+
 static const sl_fw_variant sglang_variants[] = {
-    {"0.5.23", "SGLang 0.5.23 (sampler.py after PR #33423: murmur_hash32, Gumbel noise clamped at both ends; "
-               "pytorch backend)", 23},
-    {"0.5.12", "SGLang 0.5.9-0.5.12 (sampler.py: murmur_hash32, hash / (2^32 - 1), noise clamped at the low end "
-               "only; pytorch backend)", 12},
+    {"0.5.23", SGLANG_523, 23},
+    {"0.5.12", SGLANG_512, 12},
     {NULL, NULL, 0},
 };
 
@@ -55,6 +66,14 @@ static int sglang_open(sl_fw_session *s, sl_error *err)
     st->draw.param = &st->param;
     st->hist0 = SIZE_MAX;
     s->o.seed.has_stream = 0;
+    /* the path the settings take (the pipeline decides it again per step, from the same settings) */
+    const sl_logits_cfg *c = &s->o.cfg;
+    double T = c->has_temperature ? c->temperature : 1.0;
+    long k = c->has_top_k ? c->top_k : -1;
+    int greedy = (T >= 0 && T < 1e-6) || k == 1;
+    int filter = greedy || (k != -1 && k != (1L << 30)) || (c->has_top_p && c->top_p != 1.0);
+    s->version = sglang_versions[st->param.clamp_high ? 0 : 1][greedy && !s->o.sglang_sorted ? 2
+                                                             : filter || s->o.sglang_sorted ? 1 : 0];
     return SL_OK;
 }
 
