@@ -135,7 +135,7 @@ static int parse_rec(char *line, rec *r)
     return 1;
 }
 
-static sl_fw_opts row_opts(const rec *r, const row *w)
+static sl_fw_opts row_opts(const rec *r, const row *w, int cpu)
 {
     sl_fw_opts o;
     memset(&o, 0, sizeof o);
@@ -151,7 +151,7 @@ static sl_fw_opts row_opts(const rec *r, const row *w)
     o.cfg.temperature = w->temperature;
     o.cfg.top_k = w->top_k;
     o.cfg.top_p = w->top_p;
-    o.cfg.cpu = SL_CPU_AVX512; /* the golden's kernel */
+    o.cfg.cpu = cpu; /* the golden's kernel */
     return o;
 }
 
@@ -190,21 +190,25 @@ Test(framework_sglang, hash_equals_sglang_murmur_hash32)
     printf("framework_sglang: %zu murmur_hash32 values equal SGLang's\n", n);
 }
 
-Test(framework_sglang, every_record_through_the_c_api)
+/* the records of one golden file through sessions at its CPU kernel */
+static void replay_c_api(const char *path, int cpu)
 {
-    FILE *f = open_golden();
+    FILE *f = fopen(path, "r");
+    cr_assert(f, "%s", path);
     static char line[1 << 16];
     rec r;
     size_t recs = 0, rows = 0, steps = 0, diff = 0, words = 0;
     float *lg = malloc(151936 * MAX_T * sizeof *lg);
     while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "# cpu kernel:", 13))
+            cr_assert(strstr(line, cpu == SL_CPU_AVX2 ? "= AVX2;" : "= AVX512;"), "%s: %s", path, line);
         if (!parse_rec(line, &r))
             continue;
         recs++;
         make_logits(r.kind, r.gseed, r.V, lg);
         cr_assert_eq(fnv_f32(lg, r.V), r.fnv, "case %d: the logits rebuilt differ from the script's", r.id);
         for (size_t b = 0; b < r.B; b++) {
-            sl_fw_opts o = row_opts(&r, &r.rows[b]);
+            sl_fw_opts o = row_opts(&r, &r.rows[b], cpu);
             sl_fw_session s;
             sl_error e;
             cr_assert_eq(sl_fw_session_open(&s, &sl_fw_sglang_type, &o, &e), 0, "case %d: %s", r.id, e.msg);
@@ -238,8 +242,14 @@ Test(framework_sglang, every_record_through_the_c_api)
     free(lg);
     cr_assert_eq(recs, 312 * 2, "records: %zu", recs);
     cr_assert_eq(diff, 0, "%zu of %zu steps differ", diff, steps);
-    printf("framework_sglang: %zu records, %zu rows, %zu steps (%zu hash words) through the C API: 0 differences\n",
-           recs, rows, steps, words);
+    printf("framework_sglang: %s: %zu records, %zu rows, %zu steps (%zu hash words) through the C API: 0 "
+           "differences\n", path, recs, rows, steps, words);
+}
+
+Test(framework_sglang, every_record_through_the_c_api)
+{
+    replay_c_api(GOLDEN, SL_CPU_AVX512);
+    replay_c_api("data/golden/current/sglang_avx2.txt", SL_CPU_AVX2);
 }
 
 Test(framework_sglang, every_record_through_the_command_line)

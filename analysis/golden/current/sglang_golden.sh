@@ -1,7 +1,8 @@
 #!/bin/sh
 # sglang_golden.sh CHROOT OUTDIR LINE=SRC [LINE=SRC ...]
 # Runs SGLang's own sampling functions (sglang_golden.py says which, and how they
-# are loaded) in CHROOT's torch and writes OUTDIR/sglang.txt. Each SRC is a
+# are loaded) in CHROOT's torch and writes OUTDIR/sglang.txt (torch's own CPU kernel,
+# AVX-512 here) and OUTDIR/sglang_avx2.txt (ATEN_CPU_CAPABILITY=avx2). Each SRC is a
 # checkout of github.com/sgl-project/sglang at the release named by LINE (0.5.23,
 # 0.5.12), fetched outside this repository and never committed, for example
 #     git clone --depth 1 --branch v0.5.23 https://github.com/sgl-project/sglang SRC
@@ -30,4 +31,7 @@ mkdir -p "$out"
 # shellcheck disable=SC2086 # one word per LINE=DIR
 chroot "$chroot_dir" /usr/bin/env -u ATEN_CPU_CAPABILITY /usr/bin/python3 "$inner/sglang_golden.py" \
     "$inner/sglang.txt" $specs
-cp "$work/sglang.txt" "$out/sglang.txt"
+# shellcheck disable=SC2086
+chroot "$chroot_dir" /usr/bin/env ATEN_CPU_CAPABILITY=avx2 /usr/bin/python3 "$inner/sglang_golden.py" \
+    "$inner/sglang_avx2.txt" $specs
+cp "$work/sglang.txt" "$work/sglang_avx2.txt" "$out/"
