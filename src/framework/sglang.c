@@ -56,8 +56,6 @@ typedef struct sglang_state {
 
 static int sglang_open(sl_fw_session *s, sl_error *err)
 {
-    const sl_fw_opts *o = &s->o;
-    (void)o;
     sglang_state *st = calloc(1, sizeof *st);
     if (!(s->state = st))
         return sl_base_error_set(err, SL_ENOMEM, "sglang: out of memory");
@@ -66,14 +64,7 @@ static int sglang_open(sl_fw_session *s, sl_error *err)
     st->draw.param = &st->param;
     st->hist0 = SIZE_MAX;
     s->o.seed.has_stream = 0;
-    /* the path the settings take (the pipeline decides it again per step, from the same settings) */
-    const sl_logits_cfg *c = &s->o.cfg;
-    double T = c->has_temperature ? c->temperature : 1.0;
-    long k = c->has_top_k ? c->top_k : -1;
-    int greedy = (T >= 0 && T < 1e-6) || k == 1;
-    int filter = greedy || (k != -1 && k != (1L << 30)) || (c->has_top_p && c->top_p != 1.0);
-    s->version = sglang_versions[st->param.clamp_high ? 0 : 1][greedy && !s->o.sglang_sorted ? 2
-                                                             : filter || s->o.sglang_sorted ? 1 : 0];
+    s->version = sglang_versions[st->param.clamp_high ? 0 : 1][sl_logits_sglang_path(&s->o.cfg, s->o.sglang_sorted)];
     return SL_OK;
 }
 

@@ -33,22 +33,40 @@ void sl_logits_sglang_out_free(sl_logits_sglang_out *o)
     memset(o, 0, sizeof *o);
 }
 
+/* SamplingParams.__post_init__: temperature < 1e-6 is top_k 1 (greedy), top_k -1 is all */
+static void sglang_resolve(const sl_logits_cfg *c, double *T, long *top_k, double *top_p)
+{
+    *T = c->has_temperature ? c->temperature : 1.0;
+    *top_p = c->has_top_p ? c->top_p : 1.0;
+    *top_k = c->has_top_k ? c->top_k : -1;
+    if (*T >= 0 && *T < 1e-6) { /* "top_k = 1 means greedy sampling" */
+        *T = 1.0;
+        *top_k = 1;
+    }
+    if (*top_k == -1)
+        *top_k = SGLANG_TOP_K_ALL;
+}
+
+int sl_logits_sglang_path(const sl_logits_cfg *c, int rank)
+{
+    double T, top_p;
+    long top_k;
+    sglang_resolve(c, &T, &top_k, &top_p);
+    if (top_k <= 1 && !rank)
+        return SL_SGLANG_GREEDY;
+    return rank || top_k != SGLANG_TOP_K_ALL || top_p != 1.0 ? SL_SGLANG_RANK : SL_SGLANG_VOCAB;
+}
+
 int sl_logits_sglang_apply(const float *logits, size_t V, const sl_logits_cfg *c, int rank, sl_logits_sglang_out *o,
                            sl_error *err)
 {
     char num[64];
     memset(o, 0, sizeof *o);
-    double T = c->has_temperature ? c->temperature : 1.0, top_p = c->has_top_p ? c->top_p : 1.0;
-    double min_p = c->has_min_p ? c->min_p : 0.0;
-    long top_k = c->has_top_k ? c->top_k : -1;
+    double T, top_p, min_p = c->has_min_p ? c->min_p : 0.0;
+    long top_k;
     if (V == 0)
         return sl_base_error_set(err, SL_EINVAL, "sglang: no logits");
-    if (T >= 0 && T < 1e-6) { /* "top_k = 1 means greedy sampling" */
-        T = 1.0;
-        top_k = 1;
-    }
-    if (top_k == -1)
-        top_k = SGLANG_TOP_K_ALL;
+    sglang_resolve(c, &T, &top_k, &top_p);
     /* SamplingParams.verify, in its order and words */
     if (!isfinite(T) || T < 0) {
         sl_logits_pyrepr(T, num, sizeof num);
@@ -89,7 +107,8 @@ int sl_logits_sglang_apply(const float *logits, size_t V, const sl_logits_cfg *c
                                  "sglang: every logit is -inf (a NaN softmax): not modelled by samplab");
     o->V = V;
     o->top_k = top_k;
-    if (top_k <= 1 && !rank) { /* is_all_greedy: torch.argmax(logits, -1), the first maximum */
+    int path = sl_logits_sglang_path(c, rank);
+    if (path == SL_SGLANG_GREEDY) { /* is_all_greedy: torch.argmax(logits, -1), the first maximum */
         size_t best = 0;
         for (size_t i = 1; i < V; i++)
             if (logits[i] > logits[best])
@@ -109,8 +128,7 @@ int sl_logits_sglang_apply(const float *logits, size_t V, const sl_logits_cfg *c
     }
     sl_logits_div_f32(logits, s, V, (float)T); /* logits.div_(temperatures): a float32 tensor */
     sl_logits_softmax_f32(s, V, o->w, cpu);
-    int filter = top_k != SGLANG_TOP_K_ALL || top_p != 1.0;
-    if (!filter && !rank) {
+    if (path == SL_SGLANG_VOCAB) {
         free(s);
         for (size_t i = 0; i < V; i++)
             o->n_kept += o->w[i] > 0;

@@ -402,6 +402,10 @@ typedef struct sl_logits_sglang_out {
 int sl_logits_sglang_apply(const float *logits, size_t V, const sl_logits_cfg *c, int rank, sl_logits_sglang_out *o,
                            sl_error *err);
 void sl_logits_sglang_out_free(sl_logits_sglang_out *o);
+/* The path these settings take (rank as above): the vocabulary path, the sort path, or
+ * an all-greedy batch (top_k <= 1 after SamplingParams' rules, and no batchmate filters). */
+enum { SL_SGLANG_VOCAB = 0, SL_SGLANG_RANK = 1, SL_SGLANG_GREEDY = 2 };
+int sl_logits_sglang_path(const sl_logits_cfg *c, int rank);
 
 /* ---- shared float32 kernels (logits/f32.c), as torch's CPU ops compute them */
 
