@@ -3,9 +3,10 @@
  * per-request seed: sglang): B rows of one batch step, each row a session of its
  * own with the settings given, drawn in row order; --n N steps carry each row's
  * state (SGLang: its position). Tokens are kept step-major (one output line per step,
- * the B tokens separated by spaces); --json prints them as tokens[b][t]. One --seed
- * is every row's seed until per-row seeds exist. A framework with one generator for
- * the whole batch is refused: its rows are not independent draws. */
+ * the B tokens separated by spaces); --json prints them as tokens[b][t]. --seeds
+ * 7,none,9 gives each row its request's seed (none: the framework's default for a
+ * request without one), or --seed gives every row the same. A framework with one
+ * generator for the whole batch is not read this way: its rows are not independent. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,11 +26,16 @@ int sl_api_draw_rows(const sl_api_src *src, int is_logits, const sl_api_settings
         return SL_EINVAL; /* not a batch: the caller's message stands */
     const char *miss = s->stream ? SL_API_NAME(STREAM) : s->rng ? SL_API_NAME(RNG) : sl_api_refused(s, is_logits, ft->accepts);
     int rc = SL_OK;
+    char why[512];
+    size_t B = m.t, V = m.v, n = s->has_n ? s->n : 1;
+    sl_api_row_seeds rs;
+    memset(&rs, 0, sizeof rs);
     if (miss)
-        rc = FAIL("%s is not an option of framework %s", miss, ft->name);
+        rc = FAIL("%s", sl_api_not_taken(miss, ft->name, why, sizeof why));
     else if (s->counts)
         rc = FAIL("%s over a [B, V] batch: give one row (--tensor, or a 1-D vector)", SL_API_NAME(COUNTS));
-    size_t B = m.t, V = m.v, n = s->has_n ? s->n : 1;
+    else if (sl_api_row_seeds_for("draw", s, ft, B, &rs, err))
+        rc = SL_EINVAL;
     sl_fw_opts fo;
     long *ctx = NULL;
     size_t ctx_n = 0;
@@ -43,9 +49,11 @@ int sl_api_draw_rows(const sl_api_src *src, int is_logits, const sl_api_settings
     if (rc) {
         free(ctx);
         sl_api_fw_opts_free(&fo);
+        sl_api_row_seeds_free(&rs);
         sl_io_steps_free(&m);
         return rc;
     }
+    sl_fw_opts all = fo; /* --seed, for the rows --seeds leaves to it */
     fo.cfg.context = ctx;
     fo.cfg.context_n = ctx_n;
     sl_vec row;
@@ -58,6 +66,9 @@ int sl_api_draw_rows(const sl_api_src *src, int is_logits, const sl_api_settings
             break;
         if (m.own_dtype)
             row.dtype = m.dtype;
+        fo.seed = all.seed;
+        fo.has_seed = all.has_seed;
+        sl_api_row_seed_apply(&rs, b, &fo);
         fo.logits = is_logits ? &row : NULL;
         fo.probs = is_logits ? NULL : &row;
         sl_fw_session ses;
@@ -83,6 +94,7 @@ int sl_api_draw_rows(const sl_api_src *src, int is_logits, const sl_api_settings
     }
     sl_base_vec_free(&row);
     free(ctx);
+    sl_api_row_seeds_free(&rs);
     sl_api_fw_opts_free(&fo);
     sl_io_steps_free(&m);
     if (rc) {

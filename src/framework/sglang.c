@@ -144,7 +144,7 @@ const sl_fw_type sl_fw_sglang_type = {
     .variants = sglang_variants,
     /* penalties are taken to be refused by name (SGLang has them; samplab does not model them) */
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_CPU |
-               SL_OPT_PENALTY | SL_OPT_FREQ_PRESENCE | SL_OPT_SGLANG_VERSION | SL_OPT_POSITION,
+               SL_OPT_PENALTY | SL_OPT_FREQ_PRESENCE | SL_OPT_SGLANG_VERSION | SL_OPT_POSITION | SL_OPT_ROW_SEEDS,
     .input_why = "its sampler starts from logits",
     .pipeline = &sl_logits_pipeline_sglang_type,
     .draw = &sl_draw_gumbel_hash_type,
@@ -152,6 +152,7 @@ const sl_fw_type sl_fw_sglang_type = {
     .default_seed = 42,
     .accepts_drawn = 1,
     .per_request = 1,
+    .no_global_seed = 1,
     .open = sglang_open,
     .step = sglang_step,
     .probs = sl_fw_probs_of_pipeline,

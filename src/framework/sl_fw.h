@@ -103,6 +103,8 @@ struct sl_fw_type {
     uint64_t default_seed;    /* used when the settings give none */
     int accepts_drawn;        /* 1: the sampler accepts what it draws (llama_sampler_sample) */
     int per_request;          /* 1: each request of a batch owns its generator (its seed): rows draw independently */
+    int no_global_seed;       /* 1: a request without a seed gets default_seed, not a global generator's draws
+                               * (SGLang's sampling_seed 42), so --seed with a --seeds list is refused */
     /* Optional: check the settings and make the framework's state. */
     int (*open)(sl_fw_session *s, sl_error *err);
     /* One call on v: fill s->tokens[0..s->k) (s->k set by open, default 1) and *kept. */
