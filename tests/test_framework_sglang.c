@@ -254,6 +254,11 @@ Test(framework_sglang, every_record_through_the_c_api)
 
 Test(framework_sglang, every_record_through_the_command_line)
 {
+    /* the release build for the rows (SL_REL_BIN), the sanitized one (SL_BIN) for every 8th:
+     * 2,436 processes under ASan take minutes */
+    char asan[4096], rel[4096];
+    snprintf(asan, sizeof asan, "%s", getenv("SL_BIN") ? getenv("SL_BIN") : "bin/samplab");
+    snprintf(rel, sizeof rel, "%s", getenv("SL_REL_BIN") ? getenv("SL_REL_BIN") : asan);
     FILE *f = open_golden();
     static char line[1 << 16];
     rec r;
@@ -288,6 +293,7 @@ Test(framework_sglang, every_record_through_the_command_line)
                      "replay --framework sglang --sglang %s --cpu avx512 --logits %s %s%s --temperature %.17g "
                      "--top-k %ld --top-p %.17g%s", r.line, npy, where, seed, w->temperature, w->top_k, w->top_p,
                      strcmp(r.path, "rank") ? "" : " --sglang-sorted");
+            setenv("SL_BIN", rows % 8 ? rel : asan, 1);
             sl_test_run run = sl_test_cli(cmd);
             cr_assert_eq(run.status, 0, "%s: %s", cmd, run.err);
             char *p = run.out;
@@ -312,14 +318,16 @@ Test(framework_sglang, every_record_through_the_command_line)
     fclose(f);
     free(lg);
     cr_assert_eq(diff, 0, "%zu differences", diff);
-    printf("framework_sglang: %zu rows through samplab replay (%zu positioned by --context): 0 differences\n", rows,
-           by_context);
+    setenv("SL_BIN", asan, 1);
+    printf("framework_sglang: %zu rows through samplab replay (%zu positioned by --context; %zu under ASan): 0 "
+           "differences\n", rows, by_context, (rows + 7) / 8);
 }
 
 Test(framework_sglang, batch_records_through_draw_over_a_2d_tensor)
 {
-    /* the records whose rows share seed, position and settings (kind ending in '*'): one
-     * `samplab draw --logits [B, V] --n T`, one line per step with the B tokens */
+    /* the records whose rows share position and settings (kind ending in '*'), each row
+     * with its own seed: one `samplab draw --logits [B, V] --n T --seeds S1,...`, one line
+     * per step with the B tokens */
     FILE *f = open_golden();
     static char line[1 << 16];
     rec r;
@@ -330,10 +338,15 @@ Test(framework_sglang, batch_records_through_draw_over_a_2d_tensor)
             continue;
         for (size_t b = 0; b < r.B; b++)
             make_logits(r.kind, row_gseed(r.kind, r.gseed, 0, b), r.V, lg + b * r.V);
-        char *npy = sl_test_npy_f32(lg, r.B, r.V), seed[48] = "", cmd[1024];
+        char *npy = sl_test_npy_f32(lg, r.B, r.V), seed[512] = " --seeds ", cmd[1024];
         const row *w = &r.rows[0];
-        if (w->has_seed)
-            snprintf(seed, sizeof seed, " --seed %" PRIu64, w->seed);
+        for (size_t b = 0; b < r.B; b++) {
+            size_t k = strlen(seed);
+            if (r.rows[b].has_seed)
+                snprintf(seed + k, sizeof seed - k, "%s%" PRIu64, b ? "," : "", r.rows[b].seed);
+            else
+                snprintf(seed + k, sizeof seed - k, "%snone", b ? "," : "");
+        }
         snprintf(cmd, sizeof cmd,
                  "draw --framework sglang --sglang %s --cpu avx512 --logits %s --n %zu --position %" PRIu64
                  "%s --temperature %.17g --top-k %ld --top-p %.17g", r.line, npy, r.T, w->position, seed,

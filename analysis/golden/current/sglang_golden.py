@@ -34,7 +34,8 @@ forward_batch.positions (decode), i.e. the index of the last token of the
 sequence: prompt length - 1 for the first generated token, + 1 per token.
 
 A kind ending in '*' repeats the same logits at every step (the batch records, whose
-rows share seed, position and settings, as one `samplab draw --logits [B, V] --n T`).
+rows share position and settings, each with its own seed, as one
+`samplab draw --logits [B, V] --n T --seeds S1,S2,...`).
 Logits come from a small integer generator that samplab's test rebuilds
 (tests/test_sglang_golden.c); each record carries the FNV-1a of its float32 bytes.
 """
@@ -216,8 +217,9 @@ def cases():
             r["position"] = [0, 1, 5, 17, 100, 4095, 2**32 - 2, 2**32 + 3][rnd(8)] if n % 7 else rnd(40)
             rows.append(r)
         out.append((kind, V, B, steps, rows))
-    # batches as `samplab draw --logits [B, V] --n T` gives them: every row the same seed,
-    # position and settings, the same logits at every step (kind ending in '*')
+    # batches as `samplab draw --logits [B, V] --n T --seeds S1,...` gives them: every row the
+    # same position and settings, each its own seed (or none), the same logits at every
+    # step (kind ending in '*')
     for n in range(48):
         V = [2, 7, 64, 1000, 32000, 151936][n % 6]
         B = 1 + rnd(8) if V < 32000 else 1 + rnd(3)
@@ -226,7 +228,10 @@ def cases():
              "seed": seeds[rnd(len(seeds))], "position": [0, 3, 99, 2**32 - 1][rnd(4)]}
         if n % 3 == 0:
             r["top_k"], r["top_p"] = -1, 1.0
-        out.append((kinds[n % len(kinds)] + "*", V, B, steps, [dict(r) for _ in range(B)]))
+        rows = [dict(r) for _ in range(B)]
+        for row in rows[1:]:
+            row["seed"] = seeds[rnd(len(seeds))]
+        out.append((kinds[n % len(kinds)] + "*", V, B, steps, rows))
     # the UINT32_MAX bucket of issue #25106: seed 7847, position 12345, token 1208 of a
     # vocabulary where 1208 is masked (top-k 1) or plain: the two lines differ here
     for tk, kind in ((-1, "rand"), (1, "rand"), (2, "peaked"), (-1, "neginf")):
