@@ -406,6 +406,14 @@ Test(framework_sglang, refusals_name_what_is_not_modelled)
     sl_test_expect_refused("draw --framework sglang --logits 1,nan,3 --position 0", "sanitize_nan_logits");
     sl_test_expect_refused("draw --framework sglang --logits 1,2,3 --context 1 --repetition-penalty 1.2",
                            "penalizers (penaltylib, applied to the logits before the sampler) are not modelled");
+    sl_test_expect_refused("draw --framework sglang --logits 1,2,3 --position 0 --logit-bias 0+1",
+                           "--logit-bias: SGLang's SamplingParams.logit_bias is not modelled by samplab for framework "
+                           "sglang");
+    sl_test_expect_refused("draw --framework sglang --logits 1,2,3 --position 0 --seeds 1,2",
+                           "--seeds gives 2 entries for 1 row (one per row)");
+    sl_test_expect_refused("draw --framework sglang --logits 1,2,3 --position 0 --seeds 1 --seed 2",
+                           "--seed with --seeds: framework sglang has no global generator (a request without a seed "
+                           "gets 42)");
     sl_test_expect_refused("draw --framework sglang --probs 1,2,3 --position 0", "--probs is not an option of framework sglang");
     sl_test_expect_refused("draw --framework sglang --logits 1,2,3 --position x", "--position takes an integer");
     sl_test_expect_refused("draw --framework torch --probs 1,2,3 --position 3",

@@ -194,8 +194,14 @@ const char *sl_api_not_taken(const char *opt, const char *framework, char *buf, 
                      : !strcmp(framework, "hf")       ? o->hf
                      : !strcmp(framework, "vllm")     ? o->vllm
                      : !strcmp(framework, "llamacpp") ? o->llamacpp
-                                                      : NULL;
-    const char *lib = !strcmp(framework, "hf") ? "transformers'" : !strcmp(framework, "vllm") ? "vLLM's" : "llama.cpp's";
+                     /* SGLang's SamplingParams has logit_bias too (the one such option of samplab's) */
+                     : !strcmp(framework, "sglang") && o == &sl_api_options[SL_API_OPT_LOGIT_BIAS]
+                         ? "SamplingParams.logit_bias"
+                         : NULL;
+    const char *lib = !strcmp(framework, "hf")       ? "transformers'"
+                      : !strcmp(framework, "vllm")   ? "vLLM's"
+                      : !strcmp(framework, "sglang") ? "SGLang's"
+                                                     : "llama.cpp's";
     if (up)
         snprintf(buf, n, "%s: %s %s is not modelled by samplab for framework %s", opt, lib, up, framework);
     else

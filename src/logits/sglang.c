@@ -170,11 +170,11 @@ static int sglang_run(const float *lf, const double *ld, size_t V, const sl_logi
 {
     (void)ld;
     sl_logits_sglang_out o;
-    int rc = sl_logits_sglang_apply(lf, V, c, 0, &o, err);
+    int rc = sl_logits_result_alloc(out, V, err); /* first: the logits are read only once there is room */
     if (rc)
         return rc;
-    if ((rc = sl_logits_result_alloc(out, V, err))) {
-        sl_logits_sglang_out_free(&o);
+    if ((rc = sl_logits_sglang_apply(lf, V, c, 0, &o, err))) {
+        sl_logits_result_free(out);
         return rc;
     }
     out->precision = 32;
