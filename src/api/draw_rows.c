@@ -60,7 +60,8 @@ int sl_api_draw_rows(const sl_api_src *src, int is_logits, const sl_api_settings
     memset(&row, 0, sizeof row);
     r->V = V;
     if (!(r->tokens = malloc(n * B * sizeof *r->tokens)) || sl_base_vec_alloc(&row, V, m.source, err))
-        rc = r->tokens ? SL_ENOMEM : sl_base_error_set(err, SL_ENOMEM, "samplab draw: out of memory");
+        rc = r->tokens ? SL_ENOMEM /* the row's message is in err */
+                       : sl_base_error_set(err, SL_ENOMEM, "samplab draw: out of memory for %zu tokens", n * B);
     for (size_t b = 0; b < B && !rc; b++) {
         if ((rc = sl_io_steps_row(&m, b, &row)))
             break;
