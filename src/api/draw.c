@@ -25,7 +25,8 @@ static int penalty_check(const sl_fw_type *ft, const sl_api_settings *s, size_t 
         return FAIL("%s without --context changes nothing: framework %s does not add its draws to the history; give "
                     "--context IDS (the ids it penalises)", pen, ft->name);
     }
-    if (s->context && !pen && !c->has_dry_mult) /* DRY reads the history too */
+    /* DRY reads the history too, and SGLang's hash its length (the position) */
+    if (s->context && !pen && !c->has_dry_mult && !(ft->accepts & SL_OPT_POSITION))
         return FAIL("--context is only used by --repetition-penalty (or a llama.cpp penalty, or DRY)");
     return SL_OK;
 }
@@ -360,11 +361,24 @@ int sl_api_draw_run(const sl_api_src *src, int is_logits, const sl_api_settings 
     sl_seed seed;
     if (sl_api_seed(s, 1, &seed, err))
         return SL_EINVAL;
-    if (s->framework && s->row_seeds && strchr(s->row_seeds, ',')) /* several requests: a batch */
+    /* several requests: a batch (SGLang's, whose rows are independent sessions, through sl_api_draw_rows) */
+    const sl_fw_type *bt = s->framework ? sl_api_fw_type(s) : NULL;
+    if (bt && s->row_seeds && strchr(s->row_seeds, ',') && !bt->per_request)
         return draw_batch(src, is_logits, s, prog, r, err);
     sl_vec vec;
-    if (sl_api_vec_read(src, &vec, err))
+    if (sl_api_vec_read(src, &vec, err)) {
+        /* a 2-D [B, V] batch, for a framework whose requests own their generators */
+        sl_error e2 = *err;
+        const sl_fw_type *ft = s->framework ? sl_fw_lookup(s->framework) : NULL;
+        if (ft && ft->per_request && src->spec) {
+            int rc = sl_api_draw_rows(src, is_logits, s, r, &e2);
+            if (rc != SL_EINVAL || e2.msg[0]) {
+                *err = e2;
+                return rc;
+            }
+        }
         return sl_api_lib_error(err, SL_EINVAL);
+    }
     r->V = vec.n;
     int rc = s->framework ? draw_framework(&vec, is_logits, s, prog, each, ctx, r, err)
                           : draw_method(&vec, is_logits, s, prog, each, ctx, r, err);
@@ -388,8 +402,21 @@ char *sl_api_draw_result_json(const sl_api_draw_result *r)
 {
     /* counts were counted as drawn (a method's, and a framework's since its calls
      * stream through the session): O(V) memory whatever n, and r->tokens is NULL */
-    if (r->rows)
+    if (r->rows && r->row_words) /* a batch of requests (--seeds LIST) */
         return sl_api_draw_batch_json(r);
+    if (r->rows) { /* tokens[b][t] from the step-major array */
+        size_t nt = r->n * r->rows;
+        long *tr = malloc((nt ? nt : 1) * sizeof *tr);
+        if (!tr)
+            return NULL;
+        for (size_t t = 0; t < r->n; t++)
+            for (size_t b = 0; b < r->rows; b++)
+                tr[b * r->n + t] = r->tokens[t * r->rows + b];
+        char *j = sl_api_draw_json(tr, r->rows, r->n, 1, r->V, 0, r->rng_name, r->word_bits, r->words, r->version,
+                                   r->cpu, r->samplers, r->pipeline, &r->given);
+        free(tr);
+        return j;
+    }
     if (r->counts)
         return sl_api_fw_counts_json(r->counts, r->V, r->rng_name, r->word_bits, r->words,
                                      r->framework ? r->version : NULL, r->framework ? r->cpu : NULL, r->samplers,

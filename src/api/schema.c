@@ -194,6 +194,19 @@ const sl_api_option sl_api_options[] = {
          SL_API_OPT_ADAPTIVE_DECAY, "--adaptive-decay", "adaptive_decay",
          NUM(cfg.has_adaptive_decay, cfg.adaptive_decay), SL_API_DOUBLE, SL_API_G_LLAMA_PENALTY, SL_OPT_ORDER, "D",
         "llamacpp: adaptive_p's moving-average decay (default 0.9, clamped to [0, 0.99])"),
+    OPT(SL_API_OPT_SGLANG, "--sglang", "sglang", TXT(sglang),
+        SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_SGLANG_VERSION, "0.5.23|0.5.12",
+        "sglang: the release whose hash and clamp are followed: 0.5.23 (default; Gumbel\n"
+        "noise clamped at both ends, PR #33423) or 0.5.12 (0.5.9 to 0.5.12: the low end\n"
+        "only, so a hash of 2^32 - 1 wins its row)"),
+    OPT(SL_API_OPT_POSITION, "--position", "position", TXT(position),
+        SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_POSITION, "P",
+        "sglang: the first step's position, as SGLang hashes it (the index of the\n"
+        "sequence's last token; default: --context's length - 1), one more per token"),
+    OPT(SL_API_OPT_SGLANG_SORTED, "--sglang-sorted", "sglang_sorted", FLG(sglang_sorted),
+        SL_API_FLAG, SL_API_G_FRAMEWORK, SL_OPT_POSITION, NULL,
+        "sglang: a request of the batch filters (top-k, top-p, temperature 0), so\n"
+        "SGLang takes the sort path for every row: the hash's column is the rank"),
     OPTU(NULL, NULL, "--samplers",
          SL_API_OPT_SAMPLERS, "--samplers", "samplers", TXT(samplers),
         SL_API_STRING, 0, SL_OPT_ORDER, "NAMES",

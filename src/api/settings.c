@@ -336,7 +336,7 @@ static int llama_selectors_check(const char *cmd, const sl_api_settings *s, cons
 
 const char *sl_api_variant(const sl_api_settings *s)
 {
-    return s->torch ? s->torch : s->llamacpp ? s->llamacpp : s->rand ? s->rand : s->ollama;
+    return s->torch ? s->torch : s->llamacpp ? s->llamacpp : s->rand ? s->rand : s->ollama ? s->ollama : s->sglang;
 }
 
 const sl_fw_type *sl_api_fw_type(const sl_api_settings *s)
@@ -358,7 +358,20 @@ int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl
     fo->simd_sum = s->simd_sum;
     /* the release-line options all name the framework's variant; each is taken only by its framework */
     fo->variant = sl_api_variant(s);
-    fo->variant_opt = sl_api_options[s->torch ? SL_API_OPT_TORCH : s->llamacpp ? SL_API_OPT_LLAMACPP : s->rand ? SL_API_OPT_RAND : SL_API_OPT_OLLAMA].name;
+    fo->variant_opt = sl_api_options[s->torch      ? SL_API_OPT_TORCH
+                                     : s->llamacpp ? SL_API_OPT_LLAMACPP
+                                     : s->rand     ? SL_API_OPT_RAND
+                                     : s->sglang   ? SL_API_OPT_SGLANG
+                                                   : SL_API_OPT_OLLAMA].name;
+    fo->sglang_sorted = s->sglang_sorted;
+    if (s->position) {
+        sl_seed p;
+        if (sl_base_seed_parse(s->position, &p, err) || p.hi)
+            return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s takes an integer in [0, 2^64), not '%s'", cmd,
+                                     SL_API_NAME(POSITION), s->position);
+        fo->has_position = 1;
+        fo->position = p.lo;
+    }
     fo->cfg.cpu = SL_CPU_AUTO;
     if (s->cpu) {
         if (!strcmp(s->cpu, "avx2"))

@@ -285,4 +285,16 @@ extern const sl_stat_exact_type sl_draw_torch_race_exact;
 extern const sl_stat_exact_type sl_draw_torch113_race_exact;
 extern const sl_stat_exact_type sl_draw_torch_repl_exact;
 
+/* ---------------------------------------------------------------- SGLang's seeded Gumbel-max (draw/gumbel_hash.c) */
+
+/* dist->d holds the log-probabilities in column order (-inf for removed columns);
+ * the draw hashes one 32-bit word per column from the source (sglang-murmur3, at the
+ * row's position) and returns the column of torch.argmax(logp + noise). */
+typedef struct sl_draw_gumbel_param {
+    int clamp_high;           /* 1: log x <= -2^-32 (PR #33423); 0: the low end only (0.5.9-0.5.12) */
+} sl_draw_gumbel_param;
+extern const sl_draw_type sl_draw_gumbel_hash_type; /* param: clamp both ends */
+/* The noise of one hash word, as multinomial_with_seed computes it in float64. */
+double sl_draw_gumbel_noise(uint32_t h, int clamp_high);
+
 #endif

@@ -24,6 +24,8 @@ typedef struct sl_fw_opts {
     const char *variant_opt;  /* the option that gave it, as messages name it (the caller's words), or NULL */
     int torch_mkl;            /* torch: the build's exponential_ is MKL's (pip wheels 2.1-2.6) */
     int simd_sum;
+    int has_position; uint64_t position; /* sglang: the first step's position (--position) */
+    int sglang_sorted;        /* sglang: a batchmate filters, so the batch takes the sort path */
     sl_logits_cfg cfg;        /* the pipeline settings (temperature, filters, penalties, context) */
 } sl_fw_opts;
 
@@ -104,6 +106,9 @@ struct sl_fw_type {
     const char *rng_label;    /* the generator's name in --json (NULL: the rng's) */
     uint64_t default_seed;    /* used when the settings give none */
     int accepts_drawn;        /* 1: the sampler accepts what it draws (llama_sampler_sample) */
+    int per_request;          /* 1: each request of a batch owns its generator (its seed): rows draw independently */
+    int no_global_seed;       /* 1: a request without a seed gets default_seed, not a global generator's draws
+                               * (SGLang's sampling_seed 42), so --seed with a --seeds list is refused */
     /* Optional: check the settings and make the framework's state. */
     int (*open)(sl_fw_session *s, sl_error *err);
     /* One call on v: fill s->tokens[0..s->k) (s->k set by open, default 1) and *kept. */
@@ -294,6 +299,9 @@ extern const sl_fw_type sl_fw_numpy_legacy_type; /* "numpy-legacy" */
 extern const sl_fw_type sl_fw_gsl_type;          /* "gsl" */
 
 /* ---------------------------------------------------------------- framework types */
+
+/* "sglang": SGLang's deterministic sampling for one request (framework/sglang.c). */
+extern const sl_fw_type sl_fw_sglang_type;
 
 /* "ollama" --ollama 0.24: Ollama's Go sampler (framework/ollama.c), and its audit beside it. */
 extern const sl_fw_type sl_fw_ollama_type;

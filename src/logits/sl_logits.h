@@ -126,7 +126,9 @@ enum {
     SL_OPT_FREQ_PRESENCE = 1u << 21, /* --frequency-penalty, --presence-penalty (llama.cpp) */
     SL_OPT_ORDER = 1u << 22,         /* --samplers, --sampling-seq (llama.cpp's stage order) */
     SL_OPT_OLLAMA_VERSION = 1u << 23, /* --ollama (Ollama's release line) */
-    SL_OPT_ROW_SEEDS = 1u << 24      /* --seeds LIST: a generator per row (request), as serving engines keep */
+    SL_OPT_ROW_SEEDS = 1u << 24,      /* --seeds LIST: a generator per row (request), as serving engines keep */
+    SL_OPT_SGLANG_VERSION = 1u << 29, /* --sglang (SGLang's release line) */
+    SL_OPT_POSITION = 1u << 30        /* --position, --sglang-sorted (SGLang's hash key and batch path) */
 };
 
 /* The most stages a user-given llama.cpp chain may hold (llama.cpp has no limit). */
@@ -391,6 +393,33 @@ typedef struct sl_logits_ollama_out {
  * of scratch (out->tok points into ts). SL_EINVAL for V = 0 (Sample's "no logits"). */
 int sl_logits_ollama_apply(const float *logits, size_t V, const sl_logits_ollama_cfg *cfg, sl_logits_go_tok *ts,
                            sl_logits_go_tok *heap, sl_logits_ollama_out *out);
+
+/* ---- SGLang (logits/sglang.c) */
+
+extern const sl_logits_pipeline_type sl_logits_pipeline_sglang_type;
+/* What SGLang's sampler hands its seeded draw for one row: the column weights
+ * (float32 probabilities, 0 where removed) in vocabulary order, or, on the sort path
+ * (rank), in descending order with tok[j] the token of column j; greedy: the batch
+ * is all greedy and the token is greedy_id (no draw). */
+typedef struct sl_logits_sglang_out {
+    int greedy;
+    size_t greedy_id;
+    int rank;
+    size_t V, n_kept;
+    long top_k;               /* as resolved: 1 for greedy, 2^30 for all */
+    float *w;
+    size_t *tok;
+} sl_logits_sglang_out;
+/* The row's settings in c (unset: SGLang's defaults); rank: a batchmate (or this row)
+ * filters, so the batch takes the sort path. SL_EINVAL with SGLang's message for
+ * settings it refuses, samplab's for what is not modelled. */
+int sl_logits_sglang_apply(const float *logits, size_t V, const sl_logits_cfg *c, int rank, sl_logits_sglang_out *o,
+                           sl_error *err);
+void sl_logits_sglang_out_free(sl_logits_sglang_out *o);
+/* The path these settings take (rank as above): the vocabulary path, the sort path, or
+ * an all-greedy batch (top_k <= 1 after SamplingParams' rules, and no batchmate filters). */
+enum { SL_SGLANG_VOCAB = 0, SL_SGLANG_RANK = 1, SL_SGLANG_GREEDY = 2 };
+int sl_logits_sglang_path(const sl_logits_cfg *c, int rank);
 
 /* ---- shared float32 kernels (logits/f32.c), as torch's CPU ops compute them */
 

@@ -67,3 +67,11 @@ if [ -n "${VLLM_GIT:-}" ] && [ -n "${TGI_GIT:-}" ]; then
 else
     echo "run.sh: VLLM_GIT or TGI_GIT not set: vllm_batch.txt and tgi_batch.txt kept as they are" >&2
 fi
+# SGLang's deterministic sampling, its own sampler.py and murmur_hash.py functions (SGLANG_SRC:
+# "0.5.23=DIR 0.5.12=DIR", checkouts of github.com/sgl-project/sglang at those releases): sglang.txt
+if [ -n "${SGLANG_SRC:-}" ]; then
+    # shellcheck disable=SC2086 # one word per LINE=DIR
+    sh "$here/sglang_golden.sh" "$chroot_dir" "$out" $SGLANG_SRC
+else
+    echo "run.sh: SGLANG_SRC not set: sglang.txt kept as it is" >&2
+fi
