@@ -56,7 +56,7 @@ static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_setting
     /* a framework fixes its own random source; its seed is --seed */
     const char *miss = s->stream ? SL_API_NAME(STREAM) : s->rng ? SL_API_NAME(RNG) : sl_api_refused(s, is_logits, ft->accepts);
     if (miss)
-        return FAIL("%s is not an option of framework %s", miss, ft->name);
+        return sl_api_fw_not_option("draw", ft, miss, err);
     size_t n = s->has_n ? s->n : 1;
     sl_fw_opts fo;
     memset(&fo, 0, sizeof fo);

@@ -90,8 +90,7 @@ int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, con
                                      is_logits ? "probs" : "logits", g->ft->input_why);
         const char *miss = gen_refused(s, g->ft);
         if (miss)
-            return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s is not an option of framework %s", cmd, miss,
-                                     g->ft->name);
+            return sl_api_fw_not_option(cmd, g->ft, miss, err);
     }
     if (sl_api_fw_opts(cmd, s, &g->fo, err))
         return SL_EINVAL;

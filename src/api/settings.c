@@ -178,6 +178,15 @@ const char *sl_api_refused(const sl_api_settings *s, int is_logits, unsigned acc
     return sl_api_refused_bit(s, is_logits, accepts, NULL);
 }
 
+int sl_api_fw_not_option(const char *cmd, const sl_fw_type *ft, const char *miss, sl_error *err)
+{
+    int repl = !strcmp(miss, SL_API_NAME(REPLACEMENT)) || !strcmp(miss, SL_API_NAME(NO_REPLACEMENT));
+    if (repl && ft->replacement_why)
+        return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s is not an option of framework %s: %s", cmd, miss,
+                                 ft->name, ft->replacement_why);
+    return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s is not an option of framework %s", cmd, miss, ft->name);
+}
+
 const char *sl_api_bit_names(unsigned bit, char *buf, size_t n)
 {
     size_t k = 0;
@@ -313,7 +322,19 @@ int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl
         fo->cfg.temperature = 1.0;
     fo->k = s->has_num_samples ? s->num_samples : 1;
     fo->n = s->has_n ? s->n : 1;
-    fo->replacement = s->replacement;
+    fo->replacement = s->replacement ? SL_FW_REPLACEMENT_YES : s->no_replacement ? SL_FW_REPLACEMENT_NO
+                                                                : SL_FW_REPLACEMENT_DEFAULT;
+    if (s->replacement && s->no_replacement)
+        return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s and %s: give one of them", cmd,
+                                 SL_API_NAME(REPLACEMENT), SL_API_NAME(NO_REPLACEMENT));
+    fo->shuffle_set = s->shuffle != NULL;
+    fo->shuffle = 1;
+    if (s->shuffle) {
+        if (strcmp(s->shuffle, "true") && strcmp(s->shuffle, "false"))
+            return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s takes true or false, not '%s'", cmd,
+                                     SL_API_NAME(SHUFFLE), s->shuffle);
+        fo->shuffle = !strcmp(s->shuffle, "true");
+    }
     fo->simd_sum = s->simd_sum;
     /* the release-line options all name the framework's variant; each is taken only by its framework */
     fo->variant = s->torch ? s->torch : s->llamacpp ? s->llamacpp : s->rand ? s->rand : s->ollama;

@@ -143,10 +143,26 @@ double sl_draw_numpy_kahan_sum(const double *p, size_t V);
 /* cdf[i] = p[0] + ... + p[i] left to right, then each divided by cdf[V-1]. */
 void sl_draw_numpy_cdf_build(const double *p, size_t V, double *cdf);
 
-/* The draw type's param: the uniform NumPy turns words into. */
+/* The draw type's param: the uniform NumPy turns words into, and replace=. */
 typedef struct sl_draw_numpy_param {
     double (*uniform)(sl_rng *rng);
+    int replace;                /* 0: choice(..., replace=False) (draw/numpy_noreplace.c) */
+    const char *larger_message; /* replace=False: NumPy's ValueError for size > V */
 } sl_draw_numpy_param;
+/* The table both choices prepare: the cdf of p, and (replace=False) p itself. */
+typedef struct sl_draw_numpy_table {
+    size_t V;
+    const sl_draw_numpy_param *param;
+    double *p;          /* replace=False: p as validated (float64); else NULL */
+    double cdf[];
+} sl_draw_numpy_table;
+/* The types' hooks: prepare validates p (NumPy's ValueErrors) and builds the
+ * cdf; draw is one searchsorted of one uniform. */
+int sl_draw_numpy_prepare(void **table, const sl_draw_dist *p, const void *param, sl_error *err);
+size_t sl_draw_numpy_draw(const void *table, sl_rng *rng);
+void sl_draw_numpy_free(void *table);
+/* Generator.random(): (w >> 11) * 2^-53 of one 64-bit word. */
+double sl_draw_numpy_generator_uniform(sl_rng *rng);
 /* Generator.choice (one 64-bit word per draw: (w >> 11) * 2^-53) and
  * RandomState.choice (genrand_res53 from two 32-bit words). dist->d is p in
  * float64; dist->dtype SL_F32 when p was a float32 ndarray (its tolerance).
@@ -155,6 +171,16 @@ extern const sl_draw_type sl_draw_numpy_choice_type;
 extern const sl_draw_type sl_draw_numpy_legacy_choice_type;
 /* Their audit (both: a 53-bit uniform), "numpy": the ValueError as a failure path. */
 extern const sl_stat_exact_type sl_draw_numpy_exact;
+
+/* ---------------------------------------------------------------- NumPy choice without replacement (draw/numpy_noreplace.c) */
+
+/* choice(V, size=K, replace=False, p=p) (Generator and RandomState alike, NumPy
+ * 1.24.2 and 2.4.6): rounds of K - found uniforms, each round over the cdf of p
+ * with the found entries zeroed, keeping each new token at its first occurrence.
+ * draw_k refuses K > V and K above the non-zero entries with NumPy's words;
+ * draw (one token) is the replacement draw, as size=1 is. */
+extern const sl_draw_type sl_draw_numpy_noreplace_type;        /* Generator: 1 word a uniform */
+extern const sl_draw_type sl_draw_numpy_legacy_noreplace_type; /* RandomState: 2 words a uniform */
 
 /* ---------------------------------------------------------------- std::discrete_distribution (draw/stdcxx_discrete.c) */
 

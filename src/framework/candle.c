@@ -304,6 +304,7 @@ const sl_fw_type sl_fw_candle_type = {
                "(--rand 0.9 default, 0.10, 0.8)",
     .variant_bit = SL_OPT_RAND_VERSION,
     .variants = candle_variants,
+    .replacement_why = "candle's LogitsProcessor::sample draws one token a step (rand's WeightedIndex::sample): candle has no replacement setting",
     .accepts = SL_OPT_PROBS | SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_SIMD_SUM |
                SL_OPT_PENALTY | SL_OPT_RAND_VERSION | SL_OPT_LAST_N,
     .input_why = "WeightedIndex takes weights",

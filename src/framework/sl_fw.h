@@ -18,7 +18,8 @@ typedef struct sl_fw_opts {
     int has_seed;             /* 0: the framework's default seed */
     size_t n;                 /* calls */
     size_t k;                 /* samples per call (num-samples) */
-    int replacement;
+    int replacement;          /* SL_FW_REPLACEMENT_*: --replacement, --no-replacement, or the library's default */
+    int shuffle_set, shuffle; /* NumPy Generator.choice's shuffle= (--shuffle true|false); default True */
     int dtype_set; sl_dtype dtype;
     const char *variant;      /* e.g. torch "2"; NULL = default */
     const char *variant_opt;  /* the option that gave it, as messages name it (the caller's words), or NULL */
@@ -26,6 +27,9 @@ typedef struct sl_fw_opts {
     int simd_sum;
     sl_logits_cfg cfg;        /* the pipeline settings (temperature, filters, penalties, context) */
 } sl_fw_opts;
+
+/* sl_fw_opts.replacement: 0 leaves it to the library (sl_fw_type.replacement_default). */
+enum { SL_FW_REPLACEMENT_DEFAULT = 0, SL_FW_REPLACEMENT_YES = 1, SL_FW_REPLACEMENT_NO = -1 };
 
 /* What a framework run produced: n calls of k tokens each, row-major. */
 typedef struct sl_fw_result {
@@ -93,6 +97,11 @@ struct sl_fw_type {
     unsigned variant_bit;     /* the SL_OPT_* bit of the option that picks a release line (torch's SL_OPT_VARIANT) */
     const sl_fw_variant *variants; /* the lines it emulates, the default first, ended by {NULL} */
     unsigned accepts;         /* SL_OPT_* bits */
+    /* With SL_OPT_REPLACEMENT in accepts: 1 when the library draws with replacement
+     * unless told otherwise (NumPy's replace=True), 0 when without (torch.multinomial's
+     * replacement=False). Without it: why the library has no such choice (one line). */
+    int replacement_default;
+    const char *replacement_why;
     const char *input_why;    /* why it takes the kind of vector it takes (SL_OPT_PROBS / SL_OPT_LOGITS in accepts) */
     const sl_logits_pipeline_type *pipeline; /* NULL when there is none */
     const sl_draw_type *draw;               /* the final draw */
@@ -125,6 +134,9 @@ struct sl_fw_type {
     const char *const *exact_rngs;
     const char *exact_rngs_why;
 };
+
+/* 1 when a call of these settings draws with replacement: o's choice, or t's default. */
+int sl_fw_replacement(const sl_fw_type *t, const sl_fw_opts *o);
 
 /* The variant `name` names (NULL: the default) or an error naming the choices, and
  * the option that gave it (opt: "--torch"; NULL: "the release line"). */
