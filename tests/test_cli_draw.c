@@ -120,7 +120,7 @@ Test(replay_cli, greedy_takes_temperature_zero)
  * terabytes of address space. */
 static void under_300mb(const char *args, char *out, size_t cap)
 {
-    const char *bin = getenv("SL_REL_BIN") ? getenv("SL_REL_BIN") : getenv("SL_BIN") ? getenv("SL_BIN") : "bin/samplab";
+    const char *bin = sl_test_rel_bin();
     char cmd[512];
     snprintf(cmd, sizeof cmd, "sh -c 'ulimit -v 300000; %s %s' | tr '\\n\\t' ' :'", bin, args);
     FILE *p = popen(cmd, "r");
