@@ -222,7 +222,7 @@ size_t sl_draw_go_cumsum_pick(const void *table, uint32_t u);
  * nondecreasing in u): the exact counts of the draw, by binary search. */
 void sl_draw_go_cumsum_counts(const void *table, uint64_t *below);
 
-/* ---------------------------------------------------------------- rand 0.8.5 WeightedIndex<f32> (draw/rand_wi.c) */
+/* ---------------------------------------------------------------- rand WeightedIndex<f32> and <f64> (draw/rand_wi.c) */
 
 /* What WeightedIndex::new reports. The panics are rand's `assert!`s in
  * UniformFloat::new (release build), reported here as errors. */
@@ -267,11 +267,23 @@ size_t sl_draw_rand_wi_sample(const sl_draw_rand_wi *wi, sl_rng *rng);
 /* n samples into out[0..n): the same draws as n calls, in one loop. */
 void sl_draw_rand_wi_sample_many(const sl_draw_rand_wi *wi, sl_rng *rng, size_t n, size_t *out);
 void sl_draw_rand_wi_free(sl_draw_rand_wi *wi);
-/* The same as a draw type: prepare = WeightedIndex::new over dist->f (rand's
- * failures as errors), draw = sample, draw_k = sample_many. param: the rand
- * release (NULL: 0.8). */
+/* WeightedIndex<f64>: the same rule in float64 (UniformFloat<f64>: 1 - 2^-52). */
+typedef struct sl_draw_rand_wi64 {
+    double *cum;     /* the n-1 running f64 sums */
+    size_t n;
+    double total, scale;
+} sl_draw_rand_wi64;
+sl_draw_rand_status sl_draw_rand_uniform_f64_new(double low, double high, int version, double *scale);
+sl_draw_rand_status sl_draw_rand_wi64_new(sl_draw_rand_wi64 *wi, const double *w, size_t n, int version, size_t *bad);
+/* One u64 (two u32 words, low first: rand's next_u64), then the stored sums <= the uniform. */
+size_t sl_draw_rand_wi64_sample(const sl_draw_rand_wi64 *wi, sl_rng *rng);
+void sl_draw_rand_wi64_free(sl_draw_rand_wi64 *wi);
+/* The same as a draw type: prepare = WeightedIndex::new over dist->f (f32) or
+ * dist->d (f64) (rand's failures as errors), draw = sample, draw_k = sample_many
+ * (f32). param: the rand release and the weights' type (NULL: 0.8, f32). */
 typedef struct sl_draw_rand_param {
     int version;      /* 8, 9 or 10 */
+    int f64;          /* 1: WeightedIndex<f64> over dist->d */
 } sl_draw_rand_param;
 extern const sl_draw_type sl_draw_rand_wi_type;
 /* Its audit, "candle": counts over the 2^23 mantissa values; reads in->f. */

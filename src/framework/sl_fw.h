@@ -251,6 +251,8 @@ extern const sl_stat_exact_type sl_fw_ollama_exact;
 
 /* "candle": candle 0.11 LogitsProcessor / rand WeightedIndex<f32> with StdRng. */
 extern const sl_fw_type sl_fw_candle_type;
+/* "rand": Rust rand's WeightedIndex<f64> (or <f32>) with StdRng over the weights as given (framework/candle.c). */
+extern const sl_fw_type sl_fw_rand_type;
 
 /* ---------------------------------------------------------------- shared by the logits frameworks (framework/after_pipeline.c) */
 
