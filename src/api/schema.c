@@ -75,7 +75,7 @@ const sl_api_option sl_api_options[] = {
     OPT(SL_API_OPT_DTYPE, "--dtype", "dtype", TXT(dtype),
         SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_DTYPE, "float32|float64",
         "the tensor / array dtype (default: a .npy keeps its own, text is float32 for\n"
-        "torch, float64 for NumPy)"),
+        "torch, float64 for NumPy and rand)"),
     OPT(SL_API_OPT_TORCH, "--torch", "torch", TXT(torch), SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_VARIANT, "2|1.13",
         "torch's release line: 2 (default: 2.x, checked on 2.14.1 and 2.6.0) or 1.13"),
     OPT(SL_API_OPT_TORCH_BUILD, "--torch-build", "torch_build", TXT(torch_build),
@@ -90,7 +90,7 @@ const sl_api_option sl_api_options[] = {
         "(the 2025-08 commit: no draw for one candidate)"),
     OPT(SL_API_OPT_RAND, "--rand", "rand", TXT(rand),
         SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_RAND_VERSION, "0.8|0.9|0.10",
-        "candle: Rust rand's WeightedIndex<f32> (they differ for subnormal totals)"),
+        "candle, rand: Rust rand's release line (they differ for subnormal totals)"),
     OPT(SL_API_OPT_OLLAMA, "--ollama", "ollama", TXT(ollama),
         SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_OLLAMA_VERSION, "0.24",
         "ollama: 0.24 is Ollama's own Go sampler (v0.6.3 to v0.25); the default, Ollama\n"
