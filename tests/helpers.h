@@ -10,6 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "samplab.h"
+
 typedef struct sl_test_run {
     int status;   /* exit status of the command */
     char *out;    /* stdout, NUL-terminated (malloc'd) */
@@ -127,6 +129,19 @@ static inline char *sl_test_npy(const char *descr, size_t elsize, const void *by
     char *p = sl_test_tmpfile(".npy", buf, 128 + n);
     free(buf);
     return p;
+}
+
+/* v: V weights as samplab reads them (d = w, f = its float32 rounding), named name;
+ * f32: they came as a float32 array (w holds its exact widening). V may be 0. */
+static inline void sl_test_vec(sl_vec *v, const double *w, size_t V, const char *name, int f32)
+{
+    cr_assert_eq(sl_base_vec_alloc(v, V ? V : 1, name, NULL), 0);
+    v->n = V;
+    v->dtype = f32 ? SL_F32 : SL_F64;
+    for (size_t i = 0; i < V; i++) {
+        v->d[i] = w[i];
+        v->f[i] = (float)w[i];
+    }
 }
 
 /* The same for float32 values. */

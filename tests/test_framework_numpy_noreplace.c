@@ -13,7 +13,7 @@
 #include <ctype.h>
 
 #include "helpers.h"
-#include "samplab.h"
+#include "numpy_golden.h"
 
 typedef struct nr_vec {
     char name[32];
@@ -28,7 +28,7 @@ typedef struct nr_file {
     size_t nvec;
     char **rec;       /* the ch, chh and err lines */
     size_t nrec;
-    char header[128];
+    char header[256];
 } nr_file;
 
 /* p as numpy_noreplace.py's recipes make it (the same float64 operations, in order). */
@@ -61,54 +61,42 @@ static void vec_npy(nr_vec *v)
     cr_assert_not_null(v->npy);
 }
 
+/* The file through numpy_golden.h's reader: the vectors made, the records kept as their lines. */
 static void nr_load(nr_file *g, const char *path)
 {
     memset(g, 0, sizeof *g);
-    FILE *fp = fopen(path, "rb");
-    cr_assert(fp != NULL, "cannot open %s (run from the repository root)", path);
-    char *line = NULL;
-    size_t cap = 0, rcap = 0;
-    ssize_t len;
-    while ((len = getline(&line, &cap, fp)) > 0) {
-        if (line[len - 1] == '\n')
-            line[--len] = 0;
-        if (line[0] == '#') {
-            if (!g->header[0])
-                snprintf(g->header, sizeof g->header, "%s", line);
+    ng_file f;
+    ng_load(&f, path);
+    snprintf(g->header, sizeof g->header, "%s", f.header);
+    g->rec = malloc(f.n * sizeof *g->rec);
+    for (size_t l = 0; l < f.n; l++) {
+        const ng_line *L = &f.lines[l];
+        const char *kind = L->f[0];
+        if (strcmp(kind, "vec") && strcmp(kind, "zipf") && strcmp(kind, "flat")) {
+            size_t len = 1;
+            for (size_t i = 0; i < L->n; i++)
+                len += strlen(L->f[i]) + 1;
+            g->rec[g->nrec] = malloc(len);
+            ng_rest(L, 0, g->rec[g->nrec++], len);
             continue;
         }
-        char kind[8], name[32];
-        int off = 0;
-        cr_assert_eq(sscanf(line, "%7s %31s%n", kind, name, &off), 2, "%s: bad line '%.60s'", path, line);
-        if (!strcmp(kind, "vec") || !strcmp(kind, "zipf") || !strcmp(kind, "flat")) {
-            cr_assert(g->nvec < 64);
-            nr_vec *v = &g->vec[g->nvec++];
-            snprintf(v->name, sizeof v->name, "%s", name);
-            char *s = line + off, *end;
-            if (!strcmp(kind, "vec")) {
-                v->f32 = !strncmp(s, " f32", 4);
-                s += 4;
-            }
-            v->V = strtoull(s, &end, 10);
-            v->p = malloc(v->V * sizeof *v->p);
-            if (!strcmp(kind, "vec")) {
-                for (size_t i = 0; i < v->V; i++) {
-                    s = end;
-                    v->p[i] = strtod(s, &end);
-                    cr_assert(end != s, "%s: vector %s has fewer than %zu entries", path, name, v->V);
-                }
-            } else {
-                recipe(v, kind, !strcmp(kind, "zipf") ? strtoull(end, NULL, 10) : 0);
-            }
-            vec_npy(v);
+        cr_assert(g->nvec < 64 && L->n >= 3);
+        nr_vec *v = &g->vec[g->nvec++];
+        snprintf(v->name, sizeof v->name, "%s", L->f[1]);
+        int inl = !strcmp(kind, "vec");
+        v->f32 = inl && !strcmp(L->f[2], "f32");
+        v->V = strtoull(L->f[inl ? 3 : 2], NULL, 10);
+        v->p = malloc(v->V * sizeof *v->p);
+        if (inl) {
+            cr_assert_eq(L->n, 4 + v->V, "%s: vector %s has %zu fields", path, v->name, L->n);
+            for (size_t i = 0; i < v->V; i++)
+                v->p[i] = ng_f64(L->f[4 + i]);
         } else {
-            if (g->nrec == rcap)
-                g->rec = realloc(g->rec, (rcap = rcap ? 2 * rcap : 256) * sizeof *g->rec);
-            g->rec[g->nrec++] = strdup(line);
+            recipe(v, kind, !strcmp(kind, "zipf") ? strtoull(L->f[3], NULL, 10) : 0);
         }
+        vec_npy(v);
     }
-    free(line);
-    fclose(fp);
+    ng_free(&f);
     cr_assert(g->nrec > 1000, "%s: only %zu records", path, g->nrec);
 }
 
@@ -180,12 +168,7 @@ static int says(const char *msg, const char *numpy)
 static sl_vec to_slvec(const nr_vec *g)
 {
     sl_vec v;
-    cr_assert_eq(sl_base_vec_alloc(&v, g->V, g->name, NULL), 0);
-    v.dtype = g->f32 ? SL_F32 : SL_F64;
-    for (size_t i = 0; i < g->V; i++) {
-        v.d[i] = g->p[i];
-        v.f[i] = (float)g->p[i];
-    }
+    sl_test_vec(&v, g->p, g->V, g->name, g->f32);
     return v;
 }
 
@@ -362,12 +345,7 @@ Test(replay_numpy_noreplace, one_sample_is_the_replacement_draw)
 {
     double p[5] = {0.1, 0.2, 0.3, 0.15, 0.25};
     sl_vec v;
-    cr_assert_eq(sl_base_vec_alloc(&v, 5, "p", NULL), 0);
-    v.dtype = SL_F64;
-    for (int i = 0; i < 5; i++) {
-        v.d[i] = p[i];
-        v.f[i] = (float)p[i];
-    }
+    sl_test_vec(&v, p, 5, "p", 0);
     const sl_fw_type *fts[2] = {&sl_fw_numpy_type, &sl_fw_numpy_legacy_type};
     for (int f = 0; f < 2; f++) {
         sl_fw_opts o;

@@ -59,13 +59,7 @@ static int fw_run(const double *w, size_t V, uint64_t seed, size_t n, const run_
                   sl_error *err)
 {
     sl_vec v;
-    cr_assert_eq(sl_base_vec_alloc(&v, V ? V : 1, "weights", NULL), 0);
-    v.n = V;
-    v.dtype = SL_F64;
-    for (size_t i = 0; i < V; i++) {
-        v.d[i] = w[i];
-        v.f[i] = (float)w[i];
-    }
+    sl_test_vec(&v, w, V, "weights", 0);
     sl_fw_opts o;
     memset(&o, 0, sizeof o);
     o.probs = &v;

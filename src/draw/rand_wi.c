@@ -27,25 +27,13 @@
 #define RW_T float
 #define RW_BITS uint32_t
 #define RW_MAX_RAND 0x3f7ffffeu /* (u32::MAX >> 9) as a float in [1, 2), minus 1 (0.8); 1 - f32::EPSILON (0.9+) */
-#define RW_ISFINITE(x) isfinite(x)
 #include "draw/rand_wi_tmpl.h"
-#undef RW_FN
-#undef RW_T
-#undef RW_BITS
-#undef RW_MAX_RAND
-#undef RW_ISFINITE
 
 #define RW_FN(name) rw64_##name
 #define RW_T double
 #define RW_BITS uint64_t
 #define RW_MAX_RAND 0x3feffffffffffffeull /* 1 - 2^-52: (u64::MAX >> 12) in [1, 2), minus 1; 1 - f64::EPSILON */
-#define RW_ISFINITE(x) isfinite(x)
 #include "draw/rand_wi_tmpl.h"
-#undef RW_FN
-#undef RW_T
-#undef RW_BITS
-#undef RW_MAX_RAND
-#undef RW_ISFINITE
 
 const char *sl_draw_rand_status_name(sl_draw_rand_status s)
 {

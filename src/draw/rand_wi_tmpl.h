@@ -8,8 +8,7 @@
  *   RW_T          float or double
  *   RW_BITS       its unsigned integer of the same width
  *   RW_MAX_RAND   the bits of 1 - EPSILON (rand's max_rand: 1 - 2^-23, 1 - 2^-52)
- *   RW_ISFINITE   isfinite for RW_T
- * and undefines them afterwards. */
+ * which it undefines at its end. */
 
 static RW_T RW_FN(from_bits)(RW_BITS u)
 {
@@ -33,7 +32,7 @@ static sl_draw_rand_status RW_FN(uniform_new)(RW_T low, RW_T high, int version, 
     if (!(low < high))
         return SL_RAND_PANIC_RANGE;
     RW_T s = high - low;
-    if (!RW_ISFINITE(s))
+    if (!isfinite(s))
         return SL_RAND_PANIC_RANGE;
     const RW_T max_rand = RW_FN(from_bits)(RW_MAX_RAND);
     if (version >= 9) {
@@ -93,3 +92,8 @@ static sl_draw_rand_status RW_FN(wi_new)(RW_T **cum_out, RW_T *total_out, RW_T *
     *scale_out = scale;
     return SL_RAND_OK;
 }
+
+#undef RW_FN
+#undef RW_T
+#undef RW_BITS
+#undef RW_MAX_RAND
