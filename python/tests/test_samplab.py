@@ -514,10 +514,10 @@ def test_option_values_are_checked_as_the_cli_checks_their_text(kw, args):
 @pytest.mark.parametrize("call,kw,args", [
     ("draw", dict(framework="hf", logits="data/weather.txt", epsilon_cutoff=3e-4),
      ["draw", "--framework", "hf", "--logits", "data/weather.txt", "--epsilon-cutoff", "3e-4"]),
-    ("pipeline", dict(framework="llamacpp", logits="data/weather.txt", logit_bias="1+2"),
-     ["pipeline", "--framework", "llamacpp", "--logits", "data/weather.txt", "--logit-bias", "1+2"]),
-    ("replay", dict(framework="vllm", logits="data/weather.txt", logit_bias="1:2"),
-     ["replay", "--framework", "vllm", "--logits", "data/weather.txt", "--logit-bias", "1:2"]),
+    ("pipeline", dict(framework="vllm", logits="data/weather.txt", allowed_token_ids="1,2"),
+     ["pipeline", "--framework", "vllm", "--logits", "data/weather.txt", "--allowed-token-ids", "1,2"]),
+    ("replay", dict(framework="vllm", logits="data/weather.txt", logit_bias="1+2"),
+     ["replay", "--framework", "vllm", "--logits", "data/weather.txt", "--logit-bias", "1+2"]),
 ])
 def test_a_setting_samplab_does_not_model_is_refused_by_name(call, kw, args):
     # the library's schema refuses it as the command line does: never ignored, never "unknown option"
@@ -676,3 +676,23 @@ def test_dry_without_vocabulary_is_the_cli_refusal(tmp_path):
         samplab.pipeline(framework="llamacpp", logits=path, dry_multiplier=0.8)
     assert str(e.value) == cli_error("pipeline", "--framework", "llamacpp", "--logits", path, "--dry-multiplier", 0.8)
     assert "--vocab FILE.gguf" in str(e.value)
+
+
+# ---------------------------------------------------------------- llama.cpp's --logit-bias
+
+def test_logit_bias_is_the_cli():
+    kw = dict(framework="llamacpp", logits=[1, 2, 3, 4, 5, 6], seed=3, n=20)
+    r = samplab.draw(logit_bias=["5-inf", "4-inf", "0+2.5"], **kw)
+    assert r.json == cli_json("draw", "--framework", "llamacpp", "--logits", "1,2,3,4,5,6", "--seed", 3, "--n", 20,
+                              "--logit-bias", "5-inf", "--logit-bias", "4-inf", "--logit-bias", "0+2.5")
+    assert 4 not in r.tokens and 5 not in r.tokens  # -inf: never drawn
+    assert r.json["settings"]["logit_bias"] == [[5, "-inf"], [4, "-inf"], [0, 2.5]]
+    assert samplab.draw(**kw).tokens != r.tokens
+
+
+@pytest.mark.parametrize("bias", ["9+1", "-1+1", "1+x", "1*2", "1-nan", "1+1e50"])
+def test_logit_bias_refusals_are_the_cli(bias):
+    with pytest.raises(samplab.Error) as e:
+        samplab.draw(framework="llamacpp", logits=[1, 2, 3], seed=3, logit_bias=bias)
+    assert str(e.value) == cli_error("draw", "--framework", "llamacpp", "--logits", "1,2,3", "--seed", 3,
+                                     "--logit-bias", bias)

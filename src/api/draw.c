@@ -53,20 +53,34 @@ static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_setting
     const sl_fw_type *ft = sl_fw_lookup(s->framework);
     if (!ft)
         return FAIL("unknown framework '%s' (samplab draw --help lists them)", s->framework);
-    /* a framework fixes its own random source; its seed is --seed */
+    /* a 1-D vector is a batch of one request: --seeds has one entry */
+    sl_api_row_seeds rs;
+    if (sl_api_row_seeds_for("draw", s, ft, 1, &rs, err))
+        return SL_EINVAL;
+    /* a framework fixes its own random source; its seed is --seed (the global one of a per-request engine) */
     const char *miss = s->stream ? SL_API_NAME(STREAM) : s->rng ? SL_API_NAME(RNG) : sl_api_refused(s, is_logits, ft->accepts);
-    if (miss)
-        return sl_api_fw_not_option("draw", ft, miss, err);
+    if (miss) {
+        char why[512];
+        sl_api_row_seeds_free(&rs);
+        return FAIL("%s", sl_api_not_taken(miss, ft->name, why, sizeof why));
+    }
     size_t n = s->has_n ? s->n : 1;
     sl_fw_opts fo;
     memset(&fo, 0, sizeof fo);
-    if (penalty_check(ft, s, n, err) || sl_api_fw_dtype("draw", s->dtype, &fo, err))
+    if (penalty_check(ft, s, n, err) || sl_api_fw_dtype("draw", s->dtype, &fo, err)) {
+        sl_api_row_seeds_free(&rs);
         return SL_EINVAL;
+    }
     long *ctx = NULL;
     size_t ctx_n = 0;
-    if (s->context && sl_api_ids("draw", SL_API_NAME(CONTEXT), s->context, "context", vec->n, &ctx, &ctx_n, err))
+    if (s->context && sl_api_ids("draw", SL_API_NAME(CONTEXT), s->context, "context", vec->n, &ctx, &ctx_n, err)) {
+        sl_api_row_seeds_free(&rs);
         return SL_EINVAL;
-    if (sl_api_fw_opts("draw", s, &fo, err)) {
+    }
+    int bad = sl_api_fw_opts("draw", s, &fo, err);
+    sl_api_row_seed_apply(&rs, 0, &fo);
+    sl_api_row_seeds_free(&rs);
+    if (bad) {
         free(ctx);
         return SL_EINVAL;
     }

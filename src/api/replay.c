@@ -84,15 +84,23 @@ int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, con
     if (g->all && !is_logits)
         return sl_base_error_set(err, SL_EINVAL, "samplab %s: --framework all runs the frameworks that take --logits",
                                  cmd);
-    if (g->ft) {
-        if (!(g->ft->accepts & (is_logits ? SL_OPT_LOGITS : SL_OPT_PROBS)))
-            return sl_base_error_set(err, SL_EINVAL, "samplab %s: framework %s takes --%s (%s)", cmd, g->ft->name,
-                                     is_logits ? "probs" : "logits", g->ft->input_why);
-        const char *miss = gen_refused(s, g->ft);
-        if (miss)
-            return sl_api_fw_not_option(cmd, g->ft, miss, err);
+    if (g->ft && !(g->ft->accepts & (is_logits ? SL_OPT_LOGITS : SL_OPT_PROBS)))
+        return sl_base_error_set(err, SL_EINVAL, "samplab %s: framework %s takes --%s (%s)", cmd, g->ft->name,
+                                 is_logits ? "probs" : "logits", g->ft->input_why);
+    sl_api_row_seeds rs; /* replay and check follow one request: --seeds has one entry */
+    if (sl_api_row_seeds_for(cmd, s, g->ft, 1, &rs, err))
+        return SL_EINVAL;
+    const char *miss = g->ft ? gen_refused(s, g->ft) : NULL;
+    if (miss) {
+        char why[512];
+        sl_api_row_seeds_free(&rs);
+        return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s", cmd,
+                                 sl_api_not_taken(miss, g->ft->name, why, sizeof why));
     }
-    if (sl_api_fw_opts(cmd, s, &g->fo, err))
+    int bad = sl_api_fw_opts(cmd, s, &g->fo, err);
+    sl_api_row_seed_apply(&rs, 0, &g->fo);
+    sl_api_row_seeds_free(&rs);
+    if (bad)
         return SL_EINVAL;
     g->fo.k = 1;
     g->fo.n = 1;

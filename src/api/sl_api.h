@@ -112,6 +112,7 @@ typedef enum sl_api_opt {
     SL_API_OPT_DYNATEMP_EXP,
     SL_API_OPT_DRY_MULTIPLIER, SL_API_OPT_DRY_BASE, SL_API_OPT_DRY_ALLOWED_LENGTH, SL_API_OPT_DRY_PENALTY_LAST_N,
     SL_API_OPT_DRY_SEQUENCE_BREAKER, SL_API_OPT_VOCAB,
+    SL_API_OPT_LOGIT_BIAS,
     SL_API_OPT_MIROSTAT, SL_API_OPT_MIROSTAT_LR, SL_API_OPT_MIROSTAT_ENT, SL_API_OPT_ADAPTIVE_TARGET,
     SL_API_OPT_ADAPTIVE_DECAY,
     SL_API_OPT_SAMPLERS,
@@ -119,6 +120,7 @@ typedef enum sl_api_opt {
     SL_API_OPT_TENSOR, SL_API_OPT_ROW, SL_API_OPT_METHOD, SL_API_OPT_RNG, SL_API_OPT_SEED, SL_API_OPT_STREAM,
     SL_API_OPT_N, SL_API_OPT_COUNTS, SL_API_OPT_JSON, SL_API_OPT_BINARY, SL_API_OPT_DRAWS, SL_API_OPT_COUNTS_FILE,
     SL_API_OPT_ALPHA, SL_API_OPT_NULL_REPS, SL_API_OPT_TRIALS, SL_API_OPT_TARGET, SL_API_OPT_FAULT, SL_API_OPT_SEEDS,
+    SL_API_OPT_ROW_SEEDS,
     SL_API_OPT_FIRST_SEED, SL_API_OPT_FRAMEWORKS, SL_API_OPT_TOP, SL_API_OPT_TOKENS, SL_API_OPT_REPORT_DATA,
     SL_API_OPT_OUT, SL_API_OPT_ONLY, SL_API_OPT_JOBS, SL_API_OPT_GEN_TOKENS, SL_API_OPT_NO_PLOT, SL_API_OPT_SPEC,
     SL_API_OPT_RESUME,
@@ -203,7 +205,7 @@ const char *sl_api_option_help(const sl_api_option *o, const char *cmd);
 typedef struct sl_api_value {
     size_t size;              /* SL_API_SIZE */
     long l;                   /* SL_API_LONG, SL_API_INDEX */
-    double d;                 /* SL_API_DOUBLE */
+    double d;                 /* SL_API_DOUBLE; --logit-bias: the bias (l its token) */
 } sl_api_value;
 /* 0 with *v read from text, or 2 with why[0..n) the command line's words
  * ("--n takes a non-negative integer, not 'abc'"). Strings and flags read as 0. */
@@ -235,10 +237,16 @@ typedef struct sl_api_settings {
     const char *samplers, *sampling_seq; /* llama.cpp's stage order: --samplers NAMES, --sampling-seq LETTERS */
     const char *vocab;        /* --vocab FILE.gguf: the token texts DRY's sequence breakers are matched against */
     int has_dry_sequence_breaker; sl_api_list dry_sequence_breaker; /* as given ("none" included) */
+    /* --logit-bias TOKEN(+/-)BIAS as given, and read (sl_api_settings_land); cfg.bias_token and
+     * cfg.bias point at the arrays, so the settings must outlive any cfg copied from them */
+    int has_logit_bias; sl_api_list logit_bias;
+    long logit_bias_token[SL_API_LIST_MAX];
+    float logit_bias_value[SL_API_LIST_MAX];
     int has_target; double target; /* power --target P */
     const char *target_text;  /* --target as typed, quoted by power's refusal (NULL: the number, %g) */
     const char *fault;        /* power --fault F */
     int has_seeds; size_t seeds; /* calibrate --seeds K */
+    const char *row_seeds;    /* draw, replay, check --seeds LIST: one per row (request), a seed or none */
     const char *first_seed;   /* calibrate --first-seed S */
     const char *frameworks;   /* compare --frameworks a,b,... */
     int has_top; size_t top;  /* compare --top N */
@@ -276,11 +284,13 @@ char *sl_api_schema_json(void);
  * not in accepts, as its option text ("--top-k"), or NULL. is_logits: the
  * source is --logits (else --probs). */
 const char *sl_api_refused(const sl_api_settings *s, int is_logits, unsigned accepts);
+/* Why framework refuses option opt (the name sl_api_refused returned), into buf: "OPT is not an
+ * option of framework F", or, where F's library has the setting, its name there ("--logit-bias:
+ * vLLM's SamplingParams.logit_bias is not modelled by samplab for framework vllm"); for
+ * --replacement / --no-replacement where F's library has no such setting, its reason. */
+const char *sl_api_not_taken(const char *opt, const char *framework, char *buf, size_t n);
 /* The same, with the refused option's SL_OPT_* bit into *bit (may be NULL). */
 const char *sl_api_refused_bit(const sl_api_settings *s, int is_logits, unsigned accepts, unsigned *bit);
-/* "samplab CMD: MISS is not an option of framework F" into err (SL_EINVAL), with the
- * library's reason where F has no replacement setting and MISS is one of them. */
-int sl_api_fw_not_option(const char *cmd, const sl_fw_type *ft, const char *miss, sl_error *err);
 /* Every option name carrying `bit`, joined by '/' ("--repetition-penalty/--context"), into buf. */
 const char *sl_api_bit_names(unsigned bit, char *buf, size_t n);
 
@@ -305,12 +315,39 @@ void sl_api_fw_opts_free(sl_fw_opts *fo);
  * dry_breaker flags (malloc'd: the caller frees (void *)cfg->dry_breaker). No breakers: has_dry_breakers
  * with no flags; breakers and no vocabulary: has_dry_breakers 0 (DRY on then refuses to run). */
 int sl_api_dry_breakers(const char *cmd, const sl_api_settings *s, sl_logits_cfg *cfg, sl_error *err);
-/* SL_EINVAL when cfg's vocabulary (--vocab) has another number of tokens than the logits' V. */
+/* SL_EINVAL when a --logit-bias token is not an id of the logits' V, or cfg's vocabulary (--vocab)
+ * has another number of tokens than V. */
 int sl_api_vocab_fits(const char *cmd, const sl_api_settings *s, const sl_logits_cfg *cfg, size_t V, sl_error *err);
 /* Token ids from SRC, each in 0..V-1 (`what` names them: "context", "token"); an
  * inline list's messages name it by `opt`, the option that gave it ("--context"). */
 int sl_api_ids(const char *cmd, const char *opt, const char *src, const char *what, size_t V, long **ids, size_t *n,
                sl_error *err);
+
+/* Per-request seeds (api/seeds.c): --seeds 7,none,9, one entry per row of a batch, as a
+ * serving engine gets them (vLLM's SamplingParams.seed, TGI's and SGLang's per-request
+ * seed); "none" is a request that gave no seed. Each seed reads as --seed does. */
+typedef struct sl_api_row_seed {
+    int given;                /* 0: the request gave no seed ("none") */
+    sl_seed seed;
+} sl_api_row_seed;
+typedef struct sl_api_row_seeds {
+    size_t n;                 /* rows (entries of the list); 0 when --seeds is not given */
+    sl_api_row_seed *row;     /* n entries, malloc'd (sl_api_row_seeds_free) */
+} sl_api_row_seeds;
+#define SL_API_ROW_SEEDS_MAX 4096 /* the most rows a list names */
+/* text ("7,none,9") into *out: SL_EINVAL with err "samplab CMD: --seeds: entry 2 ('x') ..." for an
+ * empty list or entry, or an entry that is neither "none" nor a seed. */
+int sl_api_row_seeds_parse(const char *cmd, const char *text, sl_api_row_seeds *out, sl_error *err);
+/* s's --seeds for framework ft over a batch of `rows` rows (0: not known yet): none given is
+ * out->n 0; refused (SL_EINVAL, one line) for a framework with one generator per batch (ft's
+ * accepts lacks SL_OPT_ROW_SEEDS: "a seed for a row of a framework that has one generator per
+ * batch"), and for a list of another length than rows. */
+int sl_api_row_seeds_for(const char *cmd, const sl_api_settings *s, const sl_fw_type *ft, size_t rows,
+                         sl_api_row_seeds *out, sl_error *err);
+void sl_api_row_seeds_free(sl_api_row_seeds *r);
+/* Row `row`'s generator seed into fo: its own seed (a per-request generator), or, for "none" and
+ * when --seeds is not given, fo's --seed as it is (the global generator). */
+void sl_api_row_seed_apply(const sl_api_row_seeds *r, size_t row, sl_fw_opts *fo);
 
 /* ---------------------------------------------------------------- commands as calls
  *

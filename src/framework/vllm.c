@@ -28,7 +28,7 @@ const sl_fw_type sl_fw_vllm_type = {
     .variants = vllm_variants,
     .replacement_why = "vLLM's sampler draws one token a request a step (argmax of probs / q): it has no replacement setting",
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_PENALTY |
-        SL_OPT_VARIANT | SL_OPT_CPU,
+        SL_OPT_VARIANT | SL_OPT_CPU | SL_OPT_ROW_SEEDS,
     .input_why = "its sampler starts from logits",
     .pipeline = &sl_logits_pipeline_vllm_type,
     .draw = &sl_draw_torch_type,
