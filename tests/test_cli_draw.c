@@ -208,12 +208,14 @@ Test(replay_cli, help_lists_each_frameworks_options)
     sl_test_run h = sl_test_cli("draw --help");
     cr_assert_eq(h.status, 0, "%s", h.err);
     const char *want[] = {
-        "  torch ", "options: --probs --num-samples --replacement --dtype --torch --torch-build\n",
-        "  numpy ", "options: --probs --num-samples --dtype\n",
+        "  torch ", "options: --probs --num-samples --replacement --no-replacement --dtype --torch --torch-build\n",
+        "  numpy ", "options: --probs --num-samples --replacement --no-replacement --shuffle --dtype\n",
+        "  numpy-legacy ", "options: --probs --num-samples --replacement --no-replacement --dtype\n",
         "  gsl ", "options: --probs\n",
         "  candle ", "options: --probs --logits --temperature --top-k --top-p --rand --simd-sum",
+        "  rand ", "options: --probs --num-samples --dtype --rand\n",
     };
-    for (size_t i = 0; i < 8; i += 2) {
+    for (size_t i = 0; i < sizeof want / sizeof *want; i += 2) {
         const char *at = strstr(h.out, want[i]);
         cr_assert_not_null(at, "no line for '%s' in:\n%s", want[i], h.out);
         const char *nl = strchr(at, '\n');

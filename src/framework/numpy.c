@@ -120,7 +120,7 @@ static int numpy_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error 
 
 const sl_fw_type sl_fw_numpy_type = {
     .name = "numpy",
-    .summary = "NumPy default_rng(S).choice(V, p=p[, size=K]): SeedSequence + PCG64, cdf + searchsorted",
+    .summary = "NumPy default_rng(S).choice(V, p=p[, size=K, replace=False]): SeedSequence + PCG64, cdf + searchsorted",
     .version = "NumPy 1.24.2 and 2.4.6 (1.24 error texts)",
     .accepts = SL_OPT_PROBS | SL_OPT_NUM_SAMPLES | SL_OPT_DTYPE | SL_OPT_REPLACEMENT | SL_OPT_SHUFFLE,
     .replacement_default = 1, /* choice(..., replace=True) */
@@ -138,7 +138,7 @@ const sl_fw_type sl_fw_numpy_type = {
 
 const sl_fw_type sl_fw_numpy_legacy_type = {
     .name = "numpy-legacy",
-    .summary = "NumPy np.random.seed(S); np.random.choice(V, p=p[, size=K]): MT19937, 2 words per draw",
+    .summary = "NumPy np.random.seed(S); np.random.choice(V, p=p[, size=K, replace=False]): MT19937, 2 words per draw",
     .version = "NumPy 1.24.2 and 2.4.6 (1.24 error texts)",
     .accepts = SL_OPT_PROBS | SL_OPT_NUM_SAMPLES | SL_OPT_DTYPE | SL_OPT_REPLACEMENT,
     .replacement_default = 1, /* np.random.choice(..., replace=True) */
