@@ -240,7 +240,8 @@ Test(replay_cli, replacement_takes_each_librarys_default)
         {"vllm", "--logits 3,2,2,1", "vLLM's sampler draws one token a request a step"},
         {"llamacpp", "--logits 3,2,2,1", "llama.cpp's dist sampler draws one token a step"},
         {"node-llama-cpp", "--logits 3,2,2,1", "llama.cpp's dist sampler draws one token a step"},
-        {"ollama --ollama 0.24", "--logits 3,2,2,1", "Ollama's Go sampler draws one token a step"},
+        {"ollama --ollama 0.24", "--logits 3,2,2,1", "Ollama's sampler draws one token a step"},
+        {"ollama --ollama 0.32", "--logits 3,2,2,1", "Ollama's sampler draws one token a step"},
         {"gsl", "--probs 3,2,2,1", "GSL has no weighted draw without replacement"},
         {"rand", "--probs 3,2,2,1", "index::sample_weighted (without replacement) is not modelled by samplab"},
     };

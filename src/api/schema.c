@@ -342,6 +342,9 @@ static const struct {
      "logits: inline \"3,2,2,1\", a text file, .npy, or .safetensors"},
     {"pipeline", SL_API_OPT_FRAMEWORK,
      "the pipeline: hf, llamacpp, vllm, tutorial, candle, ollama, node-llama-cpp"},
+    {"pipeline", SL_API_OPT_SEED,
+     "llamacpp, node-llama-cpp: the chain's seed, which XTC draws its first\n"
+     "step with (no default; needed with XTC on)"},
     {"rng", SL_API_OPT_RNG,
      "random source (required)"},
     {"rng", SL_API_OPT_N,

@@ -49,6 +49,7 @@ static const sl_cli_take logits_cmd_takes[] = {
 };
 static const sl_cli_take pipeline_takes[] = {
     O(SL_API_OPT_FRAMEWORK),
+    O(SL_API_OPT_SEED),
     O(SL_API_OPT_SAMPLERS),
     O(SL_API_OPT_SAMPLING_SEQ),
     O(SL_API_OPT_OLLAMA),
