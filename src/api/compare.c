@@ -427,7 +427,8 @@ static int cmp_choose(const sl_api_settings *s, sl_api_compare_result *r, sl_err
 {
     sl_api_settings q = *s; /* only the settings count: not the options of the framework group */
     q.dtype = q.torch = q.torch_build = q.llamacpp = q.rand = q.ollama = q.cpu = NULL;
-    q.has_num_samples = q.replacement = q.simd_sum = 0;
+    q.has_num_samples = q.replacement = q.no_replacement = q.simd_sum = 0;
+    q.shuffle = NULL;
     if (s->frameworks) {
         char buf[256];
         snprintf(buf, sizeof buf, "%s", s->frameworks);

@@ -103,7 +103,8 @@ int sl_api_draw_counts(const double *p, size_t V, const sl_draw_type *dt, const 
 typedef enum sl_api_opt {
     SL_API_OPT_NONE,
     SL_API_OPT_PROBS, SL_API_OPT_LOGITS, SL_API_OPT_TEMPERATURE, SL_API_OPT_TOP_K, SL_API_OPT_TOP_P, SL_API_OPT_MIN_P,
-    SL_API_OPT_FRAMEWORK, SL_API_OPT_NUM_SAMPLES, SL_API_OPT_REPLACEMENT, SL_API_OPT_DTYPE, SL_API_OPT_TORCH,
+    SL_API_OPT_FRAMEWORK, SL_API_OPT_NUM_SAMPLES, SL_API_OPT_REPLACEMENT, SL_API_OPT_NO_REPLACEMENT,
+    SL_API_OPT_SHUFFLE, SL_API_OPT_DTYPE, SL_API_OPT_TORCH,
     SL_API_OPT_TORCH_BUILD, SL_API_OPT_LLAMACPP, SL_API_OPT_RAND, SL_API_OPT_OLLAMA, SL_API_OPT_CPU, SL_API_OPT_SIMD_SUM,
     SL_API_OPT_TYPICAL, SL_API_OPT_REPETITION_PENALTY, SL_API_OPT_CONTEXT, SL_API_OPT_MIN_KEEP,
     SL_API_OPT_PENALTY_LAST_N, SL_API_OPT_FREQUENCY_PENALTY, SL_API_OPT_PRESENCE_PENALTY,
@@ -223,7 +224,8 @@ typedef struct sl_api_settings {
     const char *framework, *method, *rng, *seed, *stream;
     int has_n; size_t n;
     int has_num_samples; size_t num_samples;
-    int replacement, simd_sum, counts;
+    int replacement, no_replacement, simd_sum, counts;
+    const char *shuffle;      /* --shuffle true|false (NumPy Generator.choice's shuffle=) */
     const char *dtype, *torch, *torch_build, *llamacpp, *rand, *cpu, *ollama;
     const char *context;      /* token ids: a SRC (inline list or file) */
     const char *sglang, *position; /* --sglang VERSION, --position P (SGLang's hash key) */
@@ -287,7 +289,8 @@ char *sl_api_schema_json(void);
 const char *sl_api_refused(const sl_api_settings *s, int is_logits, unsigned accepts);
 /* Why framework refuses option opt (the name sl_api_refused returned), into buf: "OPT is not an
  * option of framework F", or, where F's library has the setting, its name there ("--logit-bias:
- * vLLM's SamplingParams.logit_bias is not modelled by samplab for framework vllm"). */
+ * vLLM's SamplingParams.logit_bias is not modelled by samplab for framework vllm"); for
+ * --replacement / --no-replacement where F's library has no such setting, its reason. */
 const char *sl_api_not_taken(const char *opt, const char *framework, char *buf, size_t n);
 /* The same, with the refused option's SL_OPT_* bit into *bit (may be NULL). */
 const char *sl_api_refused_bit(const sl_api_settings *s, int is_logits, unsigned accepts, unsigned *bit);

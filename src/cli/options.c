@@ -112,6 +112,7 @@ static const sl_cli_take exact_takes[] = {
     G(SL_API_G_SOURCE),
     O(SL_API_OPT_TEMPERATURE),
     O(SL_API_OPT_REPLACEMENT),
+    O(SL_API_OPT_NO_REPLACEMENT),
     O(SL_API_OPT_NUM_SAMPLES),
     O(SL_API_OPT_TORCH),
     O(SL_API_OPT_DTYPE),

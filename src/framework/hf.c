@@ -27,6 +27,7 @@ const sl_fw_type sl_fw_hf_type = {
                "torch.multinomial(probs, 1) after torch.manual_seed (torch 2.x, transformers 5.x; --torch 1.13)",
     .variant_bit = SL_OPT_VARIANT,
     .variants = hf_variants,
+    .replacement_why = "transformers' generate() draws torch.multinomial(probs, num_samples=1) a step: it has no replacement setting",
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
         SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_VARIANT | SL_OPT_CPU,
     .input_why = "generate samples from scores",

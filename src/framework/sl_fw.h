@@ -18,7 +18,8 @@ typedef struct sl_fw_opts {
     int has_seed;             /* 0: the framework's default seed */
     size_t n;                 /* calls */
     size_t k;                 /* samples per call (num-samples) */
-    int replacement;
+    int replacement;          /* SL_FW_REPLACEMENT_*: --replacement, --no-replacement, or the library's default */
+    int shuffle_set, shuffle; /* NumPy Generator.choice's shuffle= (--shuffle true|false); default True */
     int dtype_set; sl_dtype dtype;
     const char *variant;      /* e.g. torch "2"; NULL = default */
     const char *variant_opt;  /* the option that gave it, as messages name it (the caller's words), or NULL */
@@ -28,6 +29,9 @@ typedef struct sl_fw_opts {
     int sglang_sorted;        /* sglang: a batchmate filters, so the batch takes the sort path */
     sl_logits_cfg cfg;        /* the pipeline settings (temperature, filters, penalties, context) */
 } sl_fw_opts;
+
+/* sl_fw_opts.replacement: 0 leaves it to the library (sl_fw_type.replacement_default). */
+enum { SL_FW_REPLACEMENT_DEFAULT = 0, SL_FW_REPLACEMENT_YES = 1, SL_FW_REPLACEMENT_NO = -1 };
 
 /* What a framework run produced: n calls of k tokens each, row-major. */
 typedef struct sl_fw_result {
@@ -99,6 +103,11 @@ struct sl_fw_type {
      * (Ollama v0.32: llama-server's chain, not its Go sampler); NULL, or NULL entries: its own */
     const sl_fw_type *const *variant_runs;
     unsigned accepts;         /* SL_OPT_* bits */
+    /* With SL_OPT_REPLACEMENT in accepts: 1 when the library draws with replacement
+     * unless told otherwise (NumPy's replace=True), 0 when without (torch.multinomial's
+     * replacement=False). Without it: why the library has no such choice (one line). */
+    int replacement_default;
+    const char *replacement_why;
     const char *input_why;    /* why it takes the kind of vector it takes (SL_OPT_PROBS / SL_OPT_LOGITS in accepts) */
     const sl_logits_pipeline_type *pipeline; /* NULL when there is none */
     const sl_draw_type *draw;               /* the final draw */
@@ -177,6 +186,9 @@ int sl_fw_batch_accept(sl_fw_batch *b, sl_error *err);
  * g's running words into b. For the batch_step hooks. */
 int sl_fw_batch_step_row(sl_fw_batch *b, size_t r, const sl_vec *v, sl_rng *g, sl_error *err);
 void sl_fw_batch_close(sl_fw_batch *b);
+
+/* 1 when a call of these settings draws with replacement: o's choice, or t's default. */
+int sl_fw_replacement(const sl_fw_type *t, const sl_fw_opts *o);
 
 /* The variant `name` names (NULL: the default) or an error naming the choices, and
  * the option that gave it (opt: "--torch"; NULL: "the release line"). */
@@ -309,6 +321,8 @@ extern const sl_stat_exact_type sl_fw_ollama_exact;
 
 /* "candle": candle 0.11 LogitsProcessor / rand WeightedIndex<f32> with StdRng. */
 extern const sl_fw_type sl_fw_candle_type;
+/* "rand": Rust rand's WeightedIndex<f64> (or <f32>) with StdRng over the weights as given (framework/candle.c). */
+extern const sl_fw_type sl_fw_rand_type;
 
 /* ---------------------------------------------------------------- shared by the logits frameworks (framework/after_pipeline.c) */
 

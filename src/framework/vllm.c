@@ -53,6 +53,7 @@ const sl_fw_type sl_fw_vllm_type = {
     "torch.Generator().manual_seed(seed) (= torch.multinomial); T < 1e-5 greedy",
     .variant_bit = SL_OPT_VARIANT,
     .variants = vllm_variants,
+    .replacement_why = "vLLM's sampler draws one token a request a step (argmax of probs / q): it has no replacement setting",
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_PENALTY |
         SL_OPT_VARIANT | SL_OPT_CPU | SL_OPT_ROW_SEEDS,
     .input_why = "its sampler starts from logits",

@@ -117,7 +117,7 @@ enum {
     SL_OPT_VARIANT = 1u << 9, SL_OPT_SIMD_SUM = 1u << 10, SL_OPT_TYPICAL = 1u << 11,
     SL_OPT_PENALTY = 1u << 12, SL_OPT_MIN_KEEP = 1u << 13, SL_OPT_CPU = 1u << 15,
     SL_OPT_LLAMA_VERSION = 1u << 16, SL_OPT_RAND_VERSION = 1u << 17,
-    SL_OPT_TORCH_BUILD = 1u << 18
+    SL_OPT_TORCH_BUILD = 1u << 18, SL_OPT_SHUFFLE = 1u << 19
 };
 
 /* Pipeline-only option bits, above samplab.h's SL_OPT_* range. */

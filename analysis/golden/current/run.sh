@@ -46,6 +46,8 @@ py avx512 hf_flat.py @
 py default numpy_golden.py @
 py default exact_numpy_torch.py @/exact_numpy_torch.txt
 py default exprace_numpy.py @/exprace_numpy.txt
+# NumPy 2.4.6 choice(V, size=K, replace=False, p=p), Generator and legacy: numpy_noreplace.txt
+py default numpy_noreplace.py @/numpy_noreplace.txt
 py default exact_crafted.py @/exact_crafted.txt
 # torch 2.x's exact-audit paths at chosen uniforms (race, cdf, words, seeded vectors): exact_torch2.txt
 py default exact_torch2.py @/exact_torch2.txt
