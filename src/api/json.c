@@ -25,13 +25,16 @@ static char *finish(json_t *root, const char *version, const char *cpu, const ch
     return s;
 }
 
-static void set_rng(json_t *root, const char *rng_name, unsigned word_bits, uint64_t words)
+/* root's "rng" object, returned (borrowed) so a caller can add to it: the page's small jansson has
+ * no json_object_get */
+static json_t *set_rng(json_t *root, const char *rng_name, unsigned word_bits, uint64_t words)
 {
     json_t *rng = json_object();
     json_object_set_new(rng, "name", json_string(rng_name));
     json_object_set_new(rng, "word_bits", json_integer(word_bits));
     json_object_set_new(rng, "words", json_integer((json_int_t)words));
     json_object_set_new(root, "rng", rng);
+    return rng;
 }
 
 char *sl_api_fw_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsigned word_bits, uint64_t words,
@@ -108,8 +111,8 @@ char *sl_api_draw_batch_json(const sl_api_draw_result *r)
     json_object_set_new(root, "words", w);
     json_object_set_new(root, "generator", gen);
     json_object_set_new(root, "depends_on_batch", dep);
-    set_rng(root, r->rng_name, r->word_bits, r->words);
-    json_object_set_new(json_object_get(root, "rng"), "global_words", json_integer((json_int_t)r->global_words));
+    json_object_set_new(set_rng(root, r->rng_name, r->word_bits, r->words), "global_words",
+                        json_integer((json_int_t)r->global_words));
     if (r->path)
         json_object_set_new(root, "path", json_string(r->path));
     return finish(root, r->version, r->cpu, r->samplers, r->pipeline, &r->given);
