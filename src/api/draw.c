@@ -220,7 +220,7 @@ static int draw_method(const sl_vec *vec, int is_logits, const sl_api_settings *
 static int draw_batch(const sl_api_src *src, int is_logits, const sl_api_settings *s, const sl_progress *prog,
                       sl_api_draw_result *r, sl_error *err)
 {
-    const sl_fw_type *ft = sl_fw_lookup(s->framework);
+    const sl_fw_type *ft = sl_api_fw_type(s); /* the release line's: its batch step, its refusals */
     if (!ft)
         return FAIL("unknown framework '%s' (samplab draw --help lists them)", s->framework);
     sl_api_row_seeds rs;

@@ -205,6 +205,12 @@ const sl_api_option sl_api_options[] = {
         "sglang: the release whose hash and clamp are followed: 0.5.23 (default; Gumbel\n"
         "noise clamped at both ends, PR #33423) or 0.5.12 (0.5.9 to 0.5.12: the low end\n"
         "only, so a hash of 2^32 - 1 wins its row)"),
+    OPT(SL_API_OPT_VLLM, "--vllm", "vllm", TXT(vllm),
+        SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_VLLM_VERSION, "0.11|0.9|0.8|main",
+        "vllm: the release line whose CPU sampler is followed: 0.11 (default; 0.11 to\n"
+        "0.26, forward_cpu: every request seeded, or all greedy), 0.9 (0.9 to 0.10,\n"
+        "forward_native's random_sample: any mix of seeds); 0.8 (torch 2.6's MKL\n"
+        "exponential_) and main (fused_gumbel_argmax) are refused (docs/serving.md)"),
     OPT(SL_API_OPT_POSITION, "--position", "position", TXT(position),
         SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_POSITION, "P",
         "sglang: the first step's position, as SGLang hashes it (the index of the\n"

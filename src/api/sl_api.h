@@ -115,7 +115,7 @@ typedef enum sl_api_opt {
     SL_API_OPT_LOGIT_BIAS,
     SL_API_OPT_MIROSTAT, SL_API_OPT_MIROSTAT_LR, SL_API_OPT_MIROSTAT_ENT, SL_API_OPT_ADAPTIVE_TARGET,
     SL_API_OPT_ADAPTIVE_DECAY,
-    SL_API_OPT_SGLANG, SL_API_OPT_POSITION, SL_API_OPT_SGLANG_SORTED,
+    SL_API_OPT_SGLANG, SL_API_OPT_POSITION, SL_API_OPT_SGLANG_SORTED, SL_API_OPT_VLLM,
     SL_API_OPT_SAMPLERS,
     SL_API_OPT_SAMPLING_SEQ,
     SL_API_OPT_TENSOR, SL_API_OPT_ROW, SL_API_OPT_METHOD, SL_API_OPT_RNG, SL_API_OPT_SEED, SL_API_OPT_STREAM,
@@ -230,6 +230,7 @@ typedef struct sl_api_settings {
     const char *context;      /* token ids: a SRC (inline list or file) */
     const char *sglang, *position; /* --sglang VERSION, --position P (SGLang's hash key) */
     int sglang_sorted;        /* --sglang-sorted: a batchmate filters (SGLang's sort path) */
+    const char *vllm;         /* --vllm VERSION (vLLM's release line) */
     sl_logits_cfg cfg;        /* --temperature ... --min-keep; its context and cpu are set from the fields above */
     int has_alpha; double alpha;
     int has_null_reps; size_t null_reps;
@@ -310,7 +311,7 @@ const char *sl_api_samplers(const sl_logits_pipeline_type *t, unsigned accepts, 
                             size_t len);
 /* The framework settings of s (no vector, no context) for command cmd; on success free them with
  * sl_api_fw_opts_free (the DRY breakers, sl_api_dry_breakers). */
-/* The release line the settings name (--torch, --llamacpp, --rand, --ollama or --sglang), or NULL; and the
+/* The release line the settings name (--torch, --llamacpp, --rand, --ollama, --sglang or --vllm), or NULL; and the
  * framework type that runs s->framework at it (sl_fw_lookup_as: ollama 0.32 is llama-server's). */
 const char *sl_api_variant(const sl_api_settings *s);
 const sl_fw_type *sl_api_fw_type(const sl_api_settings *s);

@@ -152,6 +152,7 @@ static const sl_cli_take gen_takes[] = {
     O(SL_API_OPT_RAND),
     O(SL_API_OPT_OLLAMA),
     O(SL_API_OPT_SGLANG),
+    O(SL_API_OPT_VLLM),
     O(SL_API_OPT_POSITION),
     O(SL_API_OPT_SGLANG_SORTED),
     O(SL_API_OPT_CPU),
