@@ -17,10 +17,11 @@
 #define MAXB 8
 
 typedef struct rec {
-    char id[64], kind[16], seeds[256], sets[512], context[128];
+    char id[64], kind[16], seeds[256], sets[512], context[128], line[16];
     size_t V, B, n;
     uint64_t gen;
     long global;
+    long long gwords;         /* the global generator's words after the last step (-1: not in the record) */
     long tokens[MAXB][8];
     long long words[MAXB][8];
 } rec;
@@ -65,6 +66,8 @@ static int parse(const char *line, rec *r)
     field(line, "kind", r->kind, sizeof r->kind);
     field(line, "seeds", r->seeds, sizeof r->seeds);
     field(line, "context", r->context, sizeof r->context);
+    field(line, "vllm", r->line, sizeof r->line);
+    r->gwords = field(line, "gwords", v, sizeof v) ? strtoll(v, NULL, 10) : -1;
     /* the settings, as options */
     static const char *const keys[][2] = {{"temperature", "temperature"}, {"top_k", "top_k"}, {"top_p", "top_p"},
                                           {"typical_p", "typical"}, {"repetition_penalty", "repetition_penalty"}};
@@ -129,6 +132,12 @@ static void expect_json(const rec *r, const char *fw, const char *how, const cha
                              r->words[b][t]);
             }
         }
+    /* the global generator's words: what a batch with every request seeded still spends (forward_cpu) */
+    long long gw = json_integer_value(json_object_get(json_object_get(o, "rng"), "global_words"));
+    if (r->B > 1 && r->gwords >= 0 && gw != r->gwords) {
+        (*diffs)++;
+        cr_log_error("%s %s %s: global words %lld, golden %lld", fw, r->id, how, gw, r->gwords);
+    }
     json_decref(o);
 }
 
@@ -159,6 +168,10 @@ static void replay_file(const char *path, const char *fw, size_t want)
         if (r.context[0])
             cr_assert_eq(sl_api_settings_set(s, "context", r.context, &err), SL_OK, "%s", err.msg);
         char opts[1024] = "";
+        if (r.line[0]) { /* the release line whose path the record checks */
+            cr_assert_eq(sl_api_settings_set(s, "vllm", r.line, &err), SL_OK, "%s", err.msg);
+            snprintf(opts, sizeof opts, " --vllm %s", r.line);
+        }
         /* each key=value of the settings */
         char sets[512], *save = NULL;
         snprintf(sets, sizeof sets, "%s", r.sets);
@@ -201,7 +214,7 @@ static void replay_file(const char *path, const char *fw, size_t want)
 
 Test(serving, vllm_batches_equal_vllms_own_sampler, .timeout = 600)
 {
-    replay_file("data/golden/current/vllm_batch.txt", "vllm", 250);
+    replay_file("data/golden/current/vllm_batch.txt", "vllm", 640);
 }
 
 Test(serving, tgi_batches_equal_tgis_own_chooser, .timeout = 600)
@@ -216,8 +229,10 @@ Test(serving, tgi_batches_equal_tgis_own_chooser, .timeout = 600)
 Test(serving, batch_refusals)
 {
     static const char *const bad[][2] = {
-        {"draw --framework vllm --logits data/batch3.txt --seeds 7,none", "--seeds gives 2 entries for the 3 rows of"},
-        {"draw --framework vllm --logits data/batch3.txt --seeds 7,none,9 --counts", "--counts counts one row's"},
+        {"draw --framework vllm --vllm 0.9 --logits data/batch3.txt --seeds 7,none",
+         "--seeds gives 2 entries for the 3 rows of"},
+        {"draw --framework vllm --vllm 0.9 --logits data/batch3.txt --seeds 7,none,9 --counts",
+         "--counts counts one row's"},
         {"draw --framework tgi --logits data/batch3.txt --seeds 7,none,9",
          "--seeds: entry 2 is none: TGI's router gives a request without a seed a random one"},
         {"draw --framework tgi --logits data/batch3.txt --seeds 7,8,9 --top-k 5",
@@ -232,23 +247,39 @@ Test(serving, batch_refusals)
          "--logit-bias: TGI's chat logit_bias, which v3.3.7 takes and ignores"},
         {"draw --framework hf --logits data/batch3.txt --seeds 7,8,9", "one generator per batch (hf"},
         {"draw --framework vllm --probs data/batch3.txt --seeds 7,8,9", "--probs is not an option of framework vllm"},
+        {"draw --framework vllm --logits data/batch3.txt --seeds 7,none,9",
+         "--seeds: entry 2 is none: vLLM 0.11-0.26's forward_cpu sends a batch with a request without a seed to "
+         "compiled_random_sample"},
+        {"draw --framework vllm --vllm 0.11 --logits 1,2,3 --seeds none", "entry 1 is none: vLLM 0.11-0.26's"},
+        {"draw --framework vllm --vllm 0.8 --logits data/batch3.txt --seeds 7,8,9",
+         "vllm --vllm 0.8: vLLM 0.8 pins torch 2.6.0, whose x86-64 pip wheels fill exponential_ from MKL's VSL "
+         "stream (docs/torch-builds.md): not modelled by samplab"},
+        {"draw --framework vllm --vllm main --logits 1,2,3 --seed 5",
+         "vllm --vllm main: forward_cpu samples through torch.ops._C.fused_gumbel_argmax"},
+        {"replay --framework vllm --vllm main --logits data/batch3.txt", "fused_gumbel_argmax"},
+        {"draw --framework vllm --vllm 0.10 --logits 1,2,3", "--vllm takes 0.11 (default), 0.9, 0.8, main, not '0.10'"},
+        {"draw --framework vllm --torch 1.13 --logits 1,2,3", "--torch is not an option of framework vllm"},
+        {"draw --framework hf --vllm 0.9 --logits 1,2,3", "--vllm is not an option of framework hf"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         sl_test_expect_refused(bad[i][0], bad[i][1]);
 }
 
-/* The batch's words as vLLM spends them: all seeded, the global generator draws nothing;
- * all greedy (temperature 0), no generator draws; one unseeded row, the global fill covers
- * every row (2 words an entry) while each seeded row spends 2V of its own. */
+/* The batch's words as vLLM spends them. forward_native (--vllm 0.9): all seeded, the global
+ * generator draws nothing; all greedy (temperature 0), no generator draws; one unseeded row,
+ * the global fill covers every row (2 words an entry) while each seeded row spends 2V of its
+ * own. forward_cpu (0.11, the default): all seeded, the global fill still covers the batch. */
 Test(serving, vllm_global_words)
 {
     static const struct {
         const char *args;
         long long global, total;
     } c[] = {
-        {"--seeds 7,8,9 --n 2", 0, 3 * 2 * 2 * 4},
-        {"--seeds 7,none,9 --n 2", 2 * 2 * 3 * 4, 2 * 2 * 3 * 4 + 2 * 2 * 2 * 4},
-        {"--seeds none,none,none --temperature 0 --n 2", 0, 0},
+        {"--vllm 0.9 --seeds 7,8,9 --n 2", 0, 3 * 2 * 2 * 4},
+        {"--vllm 0.9 --seeds 7,none,9 --n 2", 2 * 2 * 3 * 4, 2 * 2 * 3 * 4 + 2 * 2 * 2 * 4},
+        {"--vllm 0.9 --seeds none,none,none --temperature 0 --n 2", 0, 0},
+        {"--seeds 7,8,9 --n 2", 2 * 2 * 3 * 4, 2 * 2 * 3 * 4 + 3 * 2 * 2 * 4},
+        {"--vllm 0.11 --seeds 7,8,9 --temperature 0 --n 2", 0, 0},
     };
     for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
         char cmd[256];

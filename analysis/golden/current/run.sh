@@ -63,11 +63,12 @@ else
     echo "run.sh: OLLAMA_GIT not set: ollama_0.24.tsv and ollama_pcg.tsv kept as they are" >&2
 fi
 # vLLM's V1 sampler and TGI 3.3.7's HeterogeneousNextTokenChooser on batches of requests, from
-# their own files (VLLM_GIT, TGI_GIT: git directories of their repositories): vllm_batch.txt, tgi_batch.txt
-if [ -n "${VLLM_GIT:-}" ] && [ -n "${TGI_GIT:-}" ]; then
-    sh "$here/serving_golden.sh" "$chroot_dir" "$out" "$VLLM_GIT" "$TGI_GIT"
+# their own files (VLLM_GIT, TGI_GIT: git directories of their repositories; VLLM021_GIT, VLLM084_GIT:
+# of the repositories serving_golden.sh names for vLLM v0.21.0 and v0.8.4): vllm_batch.txt, tgi_batch.txt
+if [ -n "${VLLM_GIT:-}" ] && [ -n "${TGI_GIT:-}" ] && [ -n "${VLLM021_GIT:-}" ] && [ -n "${VLLM084_GIT:-}" ]; then
+    sh "$here/serving_golden.sh" "$chroot_dir" "$out" "$VLLM_GIT" "$TGI_GIT" "$VLLM021_GIT" "$VLLM084_GIT"
 else
-    echo "run.sh: VLLM_GIT or TGI_GIT not set: vllm_batch.txt and tgi_batch.txt kept as they are" >&2
+    echo "run.sh: VLLM_GIT, TGI_GIT, VLLM021_GIT or VLLM084_GIT not set: vllm_batch.txt and tgi_batch.txt kept as they are" >&2
 fi
 # SGLang's deterministic sampling, its own sampler.py and murmur_hash.py functions (SGLANG_SRC:
 # "0.5.23=DIR 0.5.12=DIR", checkouts of github.com/sgl-project/sglang at those releases): sglang.txt

@@ -3,16 +3,23 @@
 from vLLM's own source files in this torch: vllm_batch.txt (format: serving_cases.py).
 
 Usage: vllm_batch.py OUT.txt COMMIT=DIR [COMMIT=DIR ...]
-DIR is a vLLM source tree at COMMIT (only the sampler files are read, never copied):
+DIR is a vLLM source tree at COMMIT (only the sampler files are read, never copied), e.g.
   git clone https://github.com/vllm-project/vllm DIR && git -C DIR checkout COMMIT
-Two commits are run:
-  00ec97818a85e1d66b7594e314594651a3ad4263  vllm/v1/sample/sampler.py: Sampler.apply_temperature,
-      apply_top_k_top_p (_apply_top_k_top_p), get_probs, sample (greedy_sample, random_sample)
-  3babc05a035b42bb9d0ae51b83e102c85e3e5626  vllm/v1/sample/ops/topk_topp_sampler.py:
-      TopKTopPSampler.forward_native (apply_top_k_top_p, apply_top_k_only, random_sample), and
-      forward_cpu where every request is seeded (its eager branch); the temperature first, as
-      that commit's sampler.py Sampler.apply_temperature divides (logits.div_(temp.unsqueeze(1))),
-      written here (that file was read, not loaded)
+Each record names the samplab release line (--vllm) whose path it checks. The commits run:
+  00ec97818a85e1d66b7594e314594651a3ad4263  vllm/v1/sample/sampler.py (early 2025, the V1 sampler
+      before topk_topp_sampler.py): Sampler.apply_temperature, apply_top_k_top_p, get_probs, sample
+      (greedy_sample, random_sample): line 0.9's path (random_sample, any mix of seeds)
+  3babc05a035b42bb9d0ae51b83e102c85e3e5626  vllm/v1/sample/ops/topk_topp_sampler.py (late 2025):
+      TopKTopPSampler.forward_native (line 0.9) and forward_cpu where every request is seeded
+      (line 0.11: its eager branch); the temperature first, as that commit's sampler.py
+      Sampler.apply_temperature divides (logits.div_(temp.unsqueeze(1))), written here (read, not loaded)
+  v0.21.0  the same file as github.com/miznchimaki/domesticated_vllm-v0.21.0 carries vLLM v0.21.0
+      (its commit ae9bec9fd026740ee92efdc8de9e91fad79700f1; upstream's tag was too big to fetch
+      here): forward_cpu with every request seeded (line 0.11) and forward_native (line 0.9: what
+      0.11+ run on POWER and RISC-V), apply_top_k_top_p_pytorch with HAS_TRITON false
+  v0.8.4   the same file as github.com/Farrrrland/vllm084 carries vLLM v0.8.4 (its commit
+      3da8dbf977db31f898fcc61278a1ada862b2c3e1): forward_native (line 0.9: the random_sample
+      0.9 and 0.10 inherit; run on torch 2.14.1's MT19937 exponential_, not 0.8's torch 2.6)
 The engine's other modules those files import are stubs below (vllm.envs, vllm.logger,
 vllm.platforms with a platform that is neither CUDA, CPU nor ROCm, so TopKTopPSampler picks
 forward_native; vllm.utils, vllm.v1.outputs, vllm.v1.sample.metadata, ...). Each request's
@@ -55,6 +62,12 @@ class _Platform:
     def is_xpu(self):
         return False
 
+    def is_out_of_tree(self):
+        return False
+
+    def is_tpu(self):
+        return False
+
 
 def stubs():
     for pkg in ('vllm', 'vllm.v1', 'vllm.v1.sample', 'vllm.v1.sample.ops', 'vllm.model_executor',
@@ -65,6 +78,7 @@ def stubs():
     sc.stub('vllm._aiter_ops', rocm_aiter_ops=types.SimpleNamespace(is_enabled=lambda: False))
     sc.stub('vllm.config.model', LogprobsMode=str)
     sc.stub('vllm.logger', init_logger=lambda name: _Log())
+    sc.stub('vllm.triton_utils', HAS_TRITON=False)
     sc.stub('vllm.platforms', CpuArchEnum=types.SimpleNamespace(RISCV='riscv', POWERPC='powerpc', X86='x86'),
          current_platform=_Platform())
     sc.stub('vllm.model_executor.layers.utils', apply_penalties=None)
@@ -73,7 +87,10 @@ def stubs():
     sc.stub('vllm.v1.sample.metadata', SamplingMetadata=None)
 
 
-def run_case(kind, mod, case):
+LINE = {'sampler': '0.9', 'forward_native': '0.9', 'forward_cpu': '0.11'}
+
+
+def run_case(tag, kind, mod, case):
     cid, V, B, rkind, gen, seeds, gseed, n, st = case
     T = st.get('temperature', 1.0)
     k = st.get('top_k', 0)
@@ -104,7 +121,8 @@ def run_case(kind, mod, case):
             logits.div_(temp.unsqueeze(dim=1))
             sampler = mod.TopKTopPSampler()
             fn = sampler.forward_cpu if kind == 'forward_cpu' else sampler.forward_native
-            out = fn(logits, gens, kt, pt)[0]
+            out = fn(logits, gens, kt, pt)
+            out = out[0] if isinstance(out, tuple) else out  # v0.8.4 returns the tokens alone
         # q.exponential_() fills q row after row: row b's noise is the global words
         # [gw + 2Vb, gw + 2V(b + 1)) (two 32-bit words an exponential)
         fill = not greedy and (len(gens) != B or kind == 'forward_cpu')  # forward_cpu fills before its refills
@@ -120,9 +138,9 @@ def run_case(kind, mod, case):
     for i, g in gens.items():
         assert torch.equal(g.get_state(), sc.words_after(seeds[i], ow[i], torch)), (cid, i)
     sets = ' '.join('%s=%s' % (key, sc.fmt(st[key])) for key in ('temperature', 'top_k', 'top_p') if key in st)
-    return ('case %s-%s V=%d B=%d kind=%s gen=%d seeds=%s global=%d n=%d %s tokens=%s words=%s'
-            % (cid, kind, V, B, rkind, gen, sc.seeds_text(seeds), gseed, n, sets, sc.join_rows(toks),
-               sc.join_rows(words)))
+    return ('case %s-%s-%s V=%d B=%d kind=%s gen=%d seeds=%s global=%d n=%d vllm=%s gwords=%d %s tokens=%s words=%s'
+            % (cid, kind, tag, V, B, rkind, gen, sc.seeds_text(seeds), gseed, n, LINE[kind], gw, sets,
+               sc.join_rows(toks), sc.join_rows(words)))
 
 
 def main():
@@ -139,7 +157,7 @@ def main():
         else:
             path = os.path.join(d, 'vllm/v1/sample/ops/topk_topp_sampler.py')
             m = sc.load(path, 'vllm.v1.sample.ops.topk_topp_sampler')
-            runs = [('forward_native', m), ('forward_cpu', m)]
+            runs = [('forward_native', m)] + ([] if commit == 'v0.8.4' else [('forward_cpu', m)])
         with open(path, 'rb') as f:
             heads.append('# source: vllm %s %s sha256 %s' % (commit, os.path.relpath(path, d),
                                                               hashlib.sha256(f.read()).hexdigest()))
@@ -149,8 +167,10 @@ def main():
                 if kind != 'sampler' and st.get('temperature', 1.0) < 1e-5:
                     continue  # greedy is Sampler.sample's all_greedy, before this module
                 if kind == 'forward_cpu' and None in seeds:
-                    continue  # a request without a seed: compiled_random_sample (torch.compile), not modelled
-                lines.append(run_case(kind, mod, case))
+                    # a request without a seed sends the batch to compiled_random_sample (torch.compile's
+                    # random numbers, not modelled): the same batch with every request seeded instead
+                    case = case[:5] + ([100 + i if x is None else x for i, x in enumerate(seeds)],) + case[6:]
+                lines.append(run_case(commit, kind, mod, case))
     sc.write(out, '# vLLM V1 sampler on batches of requests (their source, stubbed imports), torch %s, one thread; '
                 'analysis/golden/current/vllm_batch.py (format in serving_cases.py)' % torch.__version__,
              heads, lines, libinfo)
