@@ -70,7 +70,11 @@ Test(row_seeds, one_generator_per_batch_refuses_a_row_seed)
                   "%s", err.msg);
         cr_assert(strstr(err.msg, per_batch[i]), "%s", err.msg);
     }
-    const sl_fw_type *vllm = sl_fw_lookup("vllm");
+    /* vLLM 0.9's forward_native draws a request without a seed from the global generator
+     * (0.11's forward_cpu refuses one: compiled_random_sample) */
+    cr_assert_eq(sl_api_row_seeds_for("draw", &s, sl_fw_lookup("vllm"), 2, &r, &err), SL_EINVAL);
+    cr_assert(strstr(err.msg, "entry 2 is none: vLLM 0.11-0.26's forward_cpu"), "%s", err.msg);
+    const sl_fw_type *vllm = sl_fw_lookup_as("vllm", "0.9");
     cr_assert_eq(sl_api_row_seeds_for("draw", &s, vllm, 2, &r, &err), SL_OK, "%s", err.msg);
     cr_assert(r.n == 2 && r.row[0].given && r.row[0].seed.lo == 7 && !r.row[1].given);
     sl_fw_opts fo;
@@ -122,8 +126,8 @@ Test(row_seeds, vllm_one_request_seeded_or_not)
          "draw --framework vllm --logits data/weather.txt --seed 11 --n 40 --json"},
         {"draw --framework vllm --logits data/weather.txt --seeds 11 --seed 3 --n 40 --json",
          "draw --framework vllm --logits data/weather.txt --seed 11 --n 40 --json"},
-        {"draw --framework vllm --logits data/weather.txt --seeds none --seed 11 --n 40 --json",
-         "draw --framework vllm --logits data/weather.txt --seed 11 --n 40 --json"},
+        {"draw --framework vllm --vllm 0.9 --logits data/weather.txt --seeds none --seed 11 --n 40 --json",
+         "draw --framework vllm --vllm 0.9 --logits data/weather.txt --seed 11 --n 40 --json"},
         {"replay --framework vllm --logits data/weather.txt --seeds 5 --top-k 3 --json",
          "replay --framework vllm --logits data/weather.txt --seed 5 --top-k 3 --json"},
     };
