@@ -9,13 +9,22 @@
 
 #include "api/sl_api.h"
 
-static void json_run(json_t *o, const sl_api_run *r, size_t T)
+static void json_run(json_t *o, const sl_api_run *r, size_t T, size_t B)
 {
     json_t *tk = json_array(), *w = json_array(), *k = json_array();
-    for (size_t t = 0; t < T; t++) {
-        json_array_append_new(tk, json_integer(r->tokens[t]));
-        json_array_append_new(w, json_integer((json_int_t)r->words[t]));
-        json_array_append_new(k, json_integer((json_int_t)r->kept[t]));
+    for (size_t b = 0; b < (B ? B : 1); b++) {
+        /* a batch: one list per row (tokens[b][t]); else the one row's list */
+        json_t *rt = B ? json_array() : tk, *rw = B ? json_array() : w, *rk = B ? json_array() : k;
+        for (size_t t = 0; t < T; t++) {
+            json_array_append_new(rt, json_integer(r->tokens[b * T + t]));
+            json_array_append_new(rw, json_integer((json_int_t)r->words[b * T + t]));
+            json_array_append_new(rk, json_integer((json_int_t)r->kept[b * T + t]));
+        }
+        if (B) {
+            json_array_append_new(tk, rt);
+            json_array_append_new(w, rw);
+            json_array_append_new(k, rk);
+        }
     }
     json_object_set_new(o, "tokens", tk);
     json_object_set_new(o, "words", w);
@@ -27,18 +36,20 @@ static void json_run(json_t *o, const sl_api_run *r, size_t T)
         json_object_set_new(o, "samplers", json_string(r->samplers));
 }
 
-char *sl_api_replay_json(const sl_api_run *runs, size_t nr, const size_t *depart, size_t T, int all)
+char *sl_api_replay_json(const sl_api_run *runs, size_t nr, const size_t *depart, size_t T, size_t B, int all)
 {
     json_t *root = json_object();
     if (!all) {
         json_object_set_new(root, "framework", json_string(runs[0].ft->name));
-        json_run(root, &runs[0], T);
+        if (B)
+            json_object_set_new(root, "rows", json_integer((json_int_t)B));
+        json_run(root, &runs[0], T, B);
     } else {
         json_t *arr = json_array();
         for (size_t j = 0; j < nr; j++) {
             json_t *o = json_object();
             json_object_set_new(o, "framework", json_string(runs[j].ft->name));
-            json_run(o, &runs[j], T);
+            json_run(o, &runs[j], T, 0);
             json_object_set_new(o, "departs", j == 0 || depart[j] == T ? json_null() : json_integer((json_int_t)depart[j]));
             json_array_append_new(arr, o);
         }
@@ -56,6 +67,7 @@ static const char *gen_refused(const sl_api_settings *s, const sl_fw_type *t)
 {
     sl_api_settings q = *s;
     q.context = NULL;
+    q.context_file = NULL;
     unsigned extra = t->pipeline ? t->pipeline->accepts & (SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE) : 0;
     return sl_api_refused(&q, 1, t->accepts | extra | SL_OPT_PROBS | SL_OPT_LOGITS);
 }
@@ -102,13 +114,27 @@ int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, con
         g->fo.logits = &g->marker;
     else
         g->fo.probs = &g->marker;
-    if (sl_api_steps_read(steps, &g->steps, err)) {
+    /* a framework that draws batches reads [T, B, V] too; the others keep the reader's 2-D rule */
+    if ((g->ft && g->ft->batch ? sl_api_batch_read : sl_api_steps_read)(steps, &g->steps, err)) {
         sl_api_fw_opts_free(&g->fo);
         return sl_api_lib_error(err, SL_EINVAL);
     }
     if (sl_api_vocab_fits(cmd, s, &g->fo.cfg, g->steps.v, err)) {
         sl_api_gen_free(g);
         return SL_EINVAL;
+    }
+    if (g->steps.b || sl_api_batch_asked(s)) {
+        g->is_batch = 1;
+        int rc = g->all ? sl_base_error_set(err, SL_EINVAL, "samplab %s: --framework all runs one row at a time, "
+                                            "not a batch", cmd)
+                 : context_n ? sl_base_error_set(err, SL_EINVAL, "samplab %s: a batch takes its prompts as rows "
+                                                 "(--context with ';', or --context-file), not one context", cmd)
+                             : sl_api_batch_load(cmd, s, g->ft, sl_io_steps_rows(&g->steps), g->steps.v, &g->batch, err);
+        if (rc) {
+            g->is_batch = 0;
+            sl_api_gen_free(g);
+        }
+        return rc;
     }
     if (context_n || s->context) {
         if (s->context) {
@@ -140,6 +166,9 @@ int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, con
 
 void sl_api_gen_free(sl_api_gen *g)
 {
+    if (g->is_batch)
+        sl_api_batch_free(&g->batch);
+    g->is_batch = 0;
     sl_io_steps_free(&g->steps);
     free(g->context);
     g->context = NULL;
@@ -153,7 +182,13 @@ static void run_free(sl_api_run *r)
     free(r->kept);
 }
 
-static int run_one(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, sl_api_run *r, sl_error *err)
+static int batch_row(const void *user, size_t t, size_t b, sl_vec *row)
+{
+    return sl_io_steps_row_of(user, t, b, row);
+}
+
+static int run_one(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, const sl_api_batch *batch,
+                   sl_api_run *r, sl_error *err)
 {
     memset(r, 0, sizeof *r);
     r->ft = ft;
@@ -163,13 +198,16 @@ static int run_one(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps
         r->given.context = NULL;
         r->given.context_n = 0;
     }
-    size_t T = m->t;
-    r->tokens = malloc((T ? T : 1) * sizeof *r->tokens);
-    r->words = malloc((T ? T : 1) * sizeof *r->words);
-    r->kept = malloc((T ? T : 1) * sizeof *r->kept);
+    size_t T = m->t, B = batch ? batch->B : 1, n = T * B;
+    r->tokens = malloc((n ? n : 1) * sizeof *r->tokens);
+    r->words = malloc((n ? n : 1) * sizeof *r->words);
+    r->kept = malloc((n ? n : 1) * sizeof *r->kept);
     if (!r->tokens || !r->words || !r->kept)
         return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu steps", ft->name, T);
     r->samplers = sl_api_samplers(ft->pipeline, ft->accepts, &fo->cfg, r->samplers_buf, sizeof r->samplers_buf);
+    if (batch)
+        return sl_fw_replay_batch(ft, fo, T, B, m->v, m->source, batch->rows, &batch->eos, batch_row, m, r->tokens,
+                                  r->words, r->kept, &r->rng_name, err);
     return sl_api_gen_replay(ft, fo, m, r->tokens, r->words, r->kept, &r->rng_name, err);
 }
 
@@ -185,7 +223,8 @@ int sl_api_replay_run(const sl_api_src *steps, int is_logits, const long *contex
     int rc = SL_OK;
     r->all = g.all;
     if (!g.all) {
-        if ((rc = run_one(g.ft, &g.fo, &g.steps, &r->runs[0], err)))
+        r->B = g.is_batch ? g.batch.B : 0;
+        if ((rc = run_one(g.ft, &g.fo, &g.steps, g.is_batch ? &g.batch : NULL, &r->runs[0], err)))
             sl_api_lib_error(err, rc);
         r->nr = 1;
         sl_api_gen_free(&g);
@@ -200,7 +239,7 @@ int sl_api_replay_run(const sl_api_src *steps, int is_logits, const long *contex
         const sl_fw_type *ft = sl_fw_types[i];
         if (!ft->step || !(ft->accepts & SL_OPT_LOGITS) || gen_refused(&q, ft))
             continue;
-        if ((rc = run_one(ft, &g.fo, &g.steps, &r->runs[r->nr], err))) {
+        if ((rc = run_one(ft, &g.fo, &g.steps, NULL, &r->runs[r->nr], err))) {
             char m[sizeof err->msg];
             snprintf(m, sizeof m, "%s", err->msg);
             sl_base_error_set(err, rc, "samplab replay: %s: %s", ft->name, m);
@@ -230,7 +269,7 @@ void sl_api_replay_result_free(sl_api_replay_result *r)
 
 char *sl_api_replay_result_json(const sl_api_replay_result *r)
 {
-    return sl_api_replay_json(r->runs, r->nr, r->depart, r->T, r->all);
+    return sl_api_replay_json(r->runs, r->nr, r->depart, r->T, r->B, r->all);
 }
 
 int sl_api_replay(const sl_api_src *steps, int is_logits, const long *context, size_t context_n,

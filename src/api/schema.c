@@ -254,6 +254,18 @@ const sl_api_option sl_api_options[] = {
         SL_API_STRING, 0, 0, "FILE", "the study: a JSON spec (docs/sweep.md)"),
     OPT(SL_API_OPT_RESUME, "--resume", "resume", NOWHERE, SL_API_FLAG, 0, 0, NULL,
         "skip the points DIR/checkpoint holds (the same spec), run the rest"),
+    OPT(SL_API_OPT_CONTEXT_FILE, "--context-file", "context_file", TXT(context_file), SL_API_STRING, 0, SL_OPT_PENALTY,
+        "FILE", "a batch's prompts: one row of comma-separated ids a line (generate()'s input_ids rows)"),
+    OPTU("num_return_sequences", NULL, NULL, SL_API_OPT_NUM_RETURN_SEQUENCES, "--num-return-sequences",
+         "num_return_sequences", NUM(has_num_return_sequences, num_return_sequences), SL_API_SIZE, 0,
+         SL_OPT_GEN_BATCH, "N", "each prompt row N times, as generate() repeat_interleaves input_ids (default 1)"),
+    OPTU("eos_token_id", NULL, NULL, SL_API_OPT_EOS_TOKEN_ID, "--eos-token-id", "eos_token_id",
+         NUM(has_eos_token_id, eos_token_id), SL_API_INDEX, 0, SL_OPT_GEN_BATCH, "ID",
+         "a row that emits ID has finished: its later tokens are the pad id, its draws still\n"
+         "spent; generate() stops when every row has finished"),
+    OPTU("pad_token_id", NULL, NULL, SL_API_OPT_PAD_TOKEN_ID, "--pad-token-id", "pad_token_id",
+         NUM(has_pad_token_id, pad_token_id), SL_API_INDEX, 0, SL_OPT_GEN_BATCH, "ID",
+         "the token of a finished row (default: the EOS id, as generate() sets it)"),
     /* Settings the real libraries have and samplab does not model: each name
      * is taken only to be refused (sl_api_option_refusal). transformers
      * 5.12.1's GenerationConfig fields and the logits processors
@@ -395,13 +407,15 @@ static const struct {
     {"replay check", SL_API_OPT_FRAMEWORK,
      "the framework (replay: or all)"},
     {"replay check", SL_API_OPT_LOGITS,
-     "per-step logits: a [T, V] .safetensors tensor, a 2-D .npy, or text, one step per line"},
+     "per-step logits: a [T, V] .safetensors tensor, a 2-D .npy, or text, one step per line;\n"
+     "a batch: a [T, B, V] tensor (.npy or .safetensors; hf, torch)"},
     {"replay check", SL_API_OPT_PROBS,
      "per-step weights (torch, numpy): the same forms"},
     {"replay check", SL_API_OPT_TENSOR,
      "which tensor of a .safetensors file (needed when it holds several)"},
     {"replay check", SL_API_OPT_CONTEXT,
-     "the prompt's token ids (inline list or file): the history penalties start from"},
+     "the prompt's token ids (inline list or file): the history penalties start from;\n"
+     "a batch's rows separated by ';' (\"1,2,3;0,4,5\"), left padding included"},
     {"replay check", SL_API_OPT_SEED,
      "the framework's seed (replay: default the framework's own)"},
     {"check", SL_API_OPT_GEN_TOKENS,

@@ -32,6 +32,46 @@ int sl_api_gen_open(sl_fw_session *s, const sl_fw_type *ft, const sl_fw_opts *o,
 int sl_api_gen_replay(const sl_fw_type *ft, const sl_fw_opts *o, const sl_io_steps *m, long *tokens,
                       uint64_t *words, size_t *kept, const char **rng_name, sl_error *err);
 
+/* ---------------------------------------------------------------- batches (api/batch.c) */
+
+struct sl_api_settings;
+/* A batch of rows: the prompts given (--context rows, --context-file), each
+ * repeated --num-return-sequences N times into the B rows the framework steps
+ * (rows[r].context is prompt r / N, or none), and transformers' EOS and pad ids
+ * (eos.eos -1: none). rows[r].seed is the row's own seed, NULL for the batch's
+ * generator (the frameworks with a generator per request set it). */
+/* Rows of token ids (a batch's prompts, or its observed tokens): n rows, row i
+ * of len[i] ids. */
+typedef struct sl_api_id_rows {
+    size_t n;
+    long **ids;
+    size_t *len;
+} sl_api_id_rows;
+/* Rows from src: inline, rows separated by ';' ("1,2,3;4,5,6"), or (is_file) a
+ * file of one row of comma-separated ids a line (blank lines and '#' comments
+ * skipped); each id in 0..V-1. Messages name "OPT row i" or "FILE line n". */
+int sl_api_id_rows_read(const char *cmd, const char *opt, const char *src, int is_file, size_t V, sl_api_id_rows *o,
+                        sl_error *err);
+void sl_api_id_rows_free(sl_api_id_rows *o);
+
+typedef struct sl_api_batch {
+    size_t B, nrs;
+    sl_api_id_rows prompt;    /* the prompts given (prompt.n = 0: none) */
+    sl_fw_batch_row *rows;    /* B */
+    sl_seed *seed;            /* per-row seeds the rows point at, or NULL */
+    sl_fw_eos eos;
+} sl_api_batch;
+/* Whether s asks for a batch: rows in --context (';'), --context-file,
+ * --num-return-sequences, --eos-token-id or --pad-token-id. */
+int sl_api_batch_asked(const struct sl_api_settings *s);
+/* The batch of s over rows_in rows a step of V ids for framework ft (NULL: not
+ * checked against one). Refused, one line each: a framework without batches,
+ * prompts whose count times N is not rows_in, a prompt row that is empty or holds
+ * an id >= V, for transformers rows of different lengths, an EOS or pad id >= V. */
+int sl_api_batch_load(const char *cmd, const struct sl_api_settings *s, const sl_fw_type *ft, size_t rows_in, size_t V,
+                      sl_api_batch *b, sl_error *err);
+void sl_api_batch_free(sl_api_batch *b);
+
 /* ---------------------------------------------------------------- inputs (api/src.c) */
 
 /* A vector, or a [T, V] generation, as a command reads it: a SRC as the
@@ -51,6 +91,8 @@ typedef struct sl_api_src {
 
 int sl_api_vec_read(const sl_api_src *s, sl_vec *out, sl_error *err);
 int sl_api_steps_read(const sl_api_src *s, sl_io_steps *out, sl_error *err);
+/* The same, also taking a 3-D [T, B, V] batch (sl_io_batch_read_as). */
+int sl_api_batch_read(const sl_api_src *s, sl_io_steps *out, sl_error *err);
 
 /* The reference distribution of gof / power / calibrate (api/ref.c). */
 typedef struct sl_api_ref_opts {
@@ -74,7 +116,6 @@ int sl_api_ref_load(const sl_api_ref_opts *o, sl_api_ref *ref, sl_error *err);
  * text is not read again): takes vec over and frees it. */
 int sl_api_ref_of_vec(sl_vec *vec, const sl_api_ref_opts *o, sl_api_ref *ref, sl_error *err);
 void sl_api_ref_free(sl_api_ref *ref);
-struct sl_api_settings;
 /* The reference of a command's source (src->spec NULL without data: no --probs
  * or --logits, or both, which sl_api_ref_load refuses), with s->cfg's
  * --temperature; *ro is what it was read from. Messages as "samplab: ...". */
@@ -120,7 +161,8 @@ typedef enum sl_api_opt {
     SL_API_OPT_ALPHA, SL_API_OPT_NULL_REPS, SL_API_OPT_TRIALS, SL_API_OPT_TARGET, SL_API_OPT_FAULT, SL_API_OPT_SEEDS,
     SL_API_OPT_FIRST_SEED, SL_API_OPT_FRAMEWORKS, SL_API_OPT_TOP, SL_API_OPT_TOKENS, SL_API_OPT_REPORT_DATA,
     SL_API_OPT_OUT, SL_API_OPT_ONLY, SL_API_OPT_JOBS, SL_API_OPT_GEN_TOKENS, SL_API_OPT_NO_PLOT, SL_API_OPT_SPEC,
-    SL_API_OPT_RESUME,
+    SL_API_OPT_RESUME, SL_API_OPT_CONTEXT_FILE, SL_API_OPT_NUM_RETURN_SEQUENCES, SL_API_OPT_EOS_TOKEN_ID,
+    SL_API_OPT_PAD_TOKEN_ID,
     SL_API_OPT_COUNT          /* the options samplab models; the refused entries follow in the table */
 } sl_api_opt;
 
@@ -222,7 +264,11 @@ typedef struct sl_api_settings {
     int has_num_samples; size_t num_samples;
     int replacement, simd_sum, counts;
     const char *dtype, *torch, *torch_build, *llamacpp, *rand, *cpu, *ollama;
-    const char *context;      /* token ids: a SRC (inline list or file) */
+    const char *context;      /* token ids: a SRC (inline list or file); a batch's rows separated by ';' */
+    const char *context_file; /* a batch's prompts: one row of comma-separated ids a line */
+    int has_num_return_sequences; size_t num_return_sequences;
+    int has_eos_token_id; long eos_token_id;
+    int has_pad_token_id; long pad_token_id;
     sl_logits_cfg cfg;        /* --temperature ... --min-keep; its context and cpu are set from the fields above */
     int has_alpha; double alpha;
     int has_null_reps; size_t null_reps;
@@ -608,8 +654,9 @@ typedef struct sl_api_run {
     const char *samplers;     /* llama.cpp's stage order in force (in samplers_buf), or NULL */
     char samplers_buf[SL_LOGITS_ORDER_TEXT];
 } sl_api_run;
-/* replay --json: one run (all 0), or nr runs with the step each departs from runs[0] (T: never). */
-char *sl_api_replay_json(const sl_api_run *runs, size_t nr, const size_t *depart, size_t T, int all);
+/* replay --json: one run (all 0), or nr runs with the step each departs from runs[0] (T: never);
+ * B > 0: one batched run whose tokens, words and kept are B lists of T. */
+char *sl_api_replay_json(const sl_api_run *runs, size_t nr, const size_t *depart, size_t T, size_t B, int all);
 
 /* `samplab replay` as a struct: one run, or with --framework all every
  * session framework on logits that takes the options given, with the step each
@@ -618,6 +665,7 @@ char *sl_api_replay_json(const sl_api_run *runs, size_t nr, const size_t *depart
 typedef struct sl_api_replay_result {
     sl_api_run runs[SL_API_REPLAY_MAX];
     size_t nr, T;
+    size_t B;                 /* a batch: rows (runs[0] holds B·T entries, row b's at b·T + t); 0: none */
     size_t depart[SL_API_REPLAY_MAX];
     int all;
 } sl_api_replay_result;
@@ -638,6 +686,8 @@ typedef struct sl_api_gen {
     size_t context_n;
     int logits_input;
     sl_vec marker;            /* what fo.logits or fo.probs points at: the kind of rows */
+    int is_batch;             /* a [T, B, V] source or a batch's options: batch holds the rows */
+    sl_api_batch batch;
 } sl_api_gen;
 /* The prompt is s->context (a SRC) or context[0..context_n); steps with no
  * spec and no data is the command line's neither (or both) of --logits and --probs. */
@@ -669,6 +719,7 @@ int sl_api_bench(const sl_api_src *steps, int is_logits, const sl_api_settings *
  * draws there and both probabilities under that step's distribution. */
 typedef struct sl_api_divergence {
     size_t step;
+    size_t row;               /* a batch: the row (rows draw in order within a step) */
     long predicted;
     double p_observed, p_predicted;
 } sl_api_divergence;

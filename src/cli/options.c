@@ -154,6 +154,10 @@ static const sl_cli_take gen_takes[] = {
     O(SL_API_OPT_SAMPLERS),
     O(SL_API_OPT_SAMPLING_SEQ),
     O(SL_API_OPT_JSON),
+    O(SL_API_OPT_CONTEXT_FILE),
+    O(SL_API_OPT_NUM_RETURN_SEQUENCES),
+    O(SL_API_OPT_EOS_TOKEN_ID),
+    O(SL_API_OPT_PAD_TOKEN_ID),
     END,
 };
 static const sl_cli_take replay_takes[] = {

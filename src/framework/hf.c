@@ -28,7 +28,7 @@ const sl_fw_type sl_fw_hf_type = {
     .variant_bit = SL_OPT_VARIANT,
     .variants = hf_variants,
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
-        SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_VARIANT | SL_OPT_CPU,
+        SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_VARIANT | SL_OPT_CPU | SL_OPT_GEN_BATCH,
     .input_why = "generate samples from scores",
     .pipeline = &sl_logits_pipeline_hf_type,
     .draw = &sl_draw_torch_type,
@@ -38,4 +38,7 @@ const sl_fw_type sl_fw_hf_type = {
     .step = sl_fw_after_pipeline_step,
     .probs = sl_fw_probs_of_pipeline,
     .close = sl_fw_after_pipeline_close,
+    .batch = "one torch.multinomial(probs, 1) over the [B, V] probabilities a step (_sample): rows in order from "
+             "the default generator, 2·V words each; each row's processors over its own input_ids row",
+    .batch_rect = 1,
 };

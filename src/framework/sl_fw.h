@@ -124,6 +124,12 @@ struct sl_fw_type {
      * audit fixes the framework's own source. */
     const char *const *exact_rngs;
     const char *exact_rngs_why;
+    /* Optional: how a batch of rows draws (framework/batch.c), as --help and the docs
+     * say it, with the upstream function; NULL: batches are refused (one row at a time). */
+    const char *batch;
+    /* The batch's rows are one input_ids tensor (transformers): every row's prompt is
+     * as long as the others, left padding included. */
+    int batch_rect;
 };
 
 /* The variant `name` names (NULL: the default) or an error naming the choices, and
@@ -168,6 +174,60 @@ typedef int (*sl_fw_row_fn)(const void *user, size_t t, sl_vec *row);
  * o->dtype_set each row is read in o->dtype. */
 int sl_fw_replay(const sl_fw_type *t, const sl_fw_opts *o, size_t T, size_t V, const char *source, sl_fw_row_fn row,
                  const void *user, long *tokens, uint64_t *words, size_t *kept, const char **rng_name, sl_error *err);
+
+/* ---------------------------------------------------------------- batches (framework/batch.c)
+ *
+ * B rows stepped together, as a batch of prompts is: each row a session of its
+ * own (its settings, its history), drawn in row order; a row draws from the one
+ * generator of the batch (transformers' and torch's torch.multinomial over [B, V]:
+ * the default generator, seeded once) unless it has a generator of its own (a
+ * request's seed). */
+typedef struct sl_fw_batch_row {
+    const long *context;      /* the row's prompt (its history to start from) */
+    size_t context_n;
+    const sl_seed *seed;      /* the row's own generator's seed, or NULL: the batch's generator */
+} sl_fw_batch_row;
+
+typedef struct sl_fw_batch {
+    const sl_fw_type *type;
+    size_t B;
+    sl_fw_session *rows;      /* B sessions */
+    unsigned char *own;       /* own[b]: row b draws from its session's generator */
+    sl_rng shared;            /* the batch's generator, seeded as the framework seeds o->seed */
+} sl_fw_batch;
+
+/* Opens B sessions of t with settings o (o->cfg.context is ignored: each row's
+ * prompt is rows[b]'s) and the batch's generator. Refused: a type without a
+ * batch mode (t->batch NULL), B = 0. */
+int sl_fw_batch_open(sl_fw_batch *b, const sl_fw_type *t, const sl_fw_opts *o, size_t B, const sl_fw_batch_row *rows,
+                     sl_error *err);
+/* One step of row r on v: its session's step, drawing from the generator it draws from. */
+int sl_fw_batch_step(sl_fw_batch *b, size_t r, const sl_vec *v, sl_fw_step *out, sl_error *err);
+/* The running total of words of the generator row r draws from. */
+uint64_t sl_fw_batch_words(const sl_fw_batch *b, size_t r);
+/* The generator's name as --json prints it. */
+const char *sl_fw_batch_rng_name(const sl_fw_batch *b);
+void sl_fw_batch_close(sl_fw_batch *b);
+
+/* transformers' end of sequence in a batch (generation/utils.py _sample, 5.12.1):
+ * once a row has emitted eos its later tokens are pad, though the batch still
+ * draws for it (its words are spent) and its history grows by pad; generate()
+ * stops after the step at which every row has finished. eos < 0: none. */
+typedef struct sl_fw_eos {
+    long eos, pad;
+} sl_fw_eos;
+
+/* Fills `row` (allocated for V entries) with row b of step t. */
+typedef int (*sl_fw_batch_row_fn)(const void *user, size_t t, size_t b, sl_vec *row);
+
+/* A batched generation (`samplab replay` of [T, B, V] rows): the batch opened
+ * over rows[0..B), then per step each row drawn in order and its token (pad once
+ * finished) accepted into its history. tokens, words and kept hold B·T entries,
+ * row b's at b·T + t; words[b·T + t] is the running total of row b's generator
+ * after its draw at step t. Refused: rows left after every row has finished. */
+int sl_fw_replay_batch(const sl_fw_type *t, const sl_fw_opts *o, size_t T, size_t B, size_t V, const char *source,
+                       const sl_fw_batch_row *rows, const sl_fw_eos *eos, sl_fw_batch_row_fn row, const void *user,
+                       long *tokens, uint64_t *words, size_t *kept, const char **rng_name, sl_error *err);
 
 /* `samplab draw --framework F --n N`: N steps of one session on o->probs or
  * o->logits, each drawn token accepted when the sampler does so itself. */
