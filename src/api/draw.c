@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "api/sl_api.h"
 
@@ -18,15 +19,17 @@ static int penalty_check(const sl_fw_type *ft, const sl_api_settings *s, size_t 
     const sl_logits_cfg *c = &s->cfg;
     const char *pen = c->has_penalty ? SL_API_NAME(REPETITION_PENALTY) : c->has_freq ? SL_API_NAME(FREQUENCY_PENALTY)
                       : c->has_presence ? SL_API_NAME(PRESENCE_PENALTY) : NULL;
-    if (pen && !s->context && (!ft->accepts_drawn || n == 1)) {
+    const char *ctx = s->context ? s->context : s->context_file;
+    if (pen && !ctx && (!ft->accepts_drawn || n == 1)) {
         if (ft->accepts_drawn)
             return FAIL("%s without --context changes nothing in one draw: give --context IDS (the ids it penalises) "
                         "or --n above 1", pen);
         return FAIL("%s without --context changes nothing: framework %s does not add its draws to the history; give "
                     "--context IDS (the ids it penalises)", pen, ft->name);
     }
-    if (s->context && !pen && !c->has_dry_mult) /* DRY reads the history too */
-        return FAIL("--context is only used by --repetition-penalty (or a llama.cpp penalty, or DRY)");
+    if (ctx && !pen && !c->has_dry_mult) /* DRY reads the history too */
+        return FAIL("%s is only used by --repetition-penalty (or a llama.cpp penalty, or DRY)",
+                    s->context ? SL_API_NAME(CONTEXT) : SL_API_NAME(CONTEXT_FILE));
     return SL_OK;
 }
 
@@ -115,6 +118,125 @@ static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_setting
     }
     r->samplers = sl_api_samplers(ft->pipeline, ft->accepts, &fo.cfg, r->samplers_buf, sizeof r->samplers_buf);
     return SL_OK;
+}
+
+/* A batch: B rows of one [B, V] source, each row a session of its own (its prompt
+ * from --context rows or --context-file), drawn in row order from the batch's one
+ * generator, n calls each: torch.multinomial on [B, V] (K samples a row, with or
+ * without replacement), or transformers' one step of a batch of prompts. */
+static int draw_batch(const sl_io_steps *m, int is_logits, const sl_api_settings *s, sl_api_draw_result *r,
+                      sl_error *err)
+{
+    const sl_fw_type *ft = sl_fw_lookup(s->framework);
+    size_t B = m->t, V = m->v, n = s->has_n ? s->n : 1;
+    const char *miss = s->stream ? SL_API_NAME(STREAM) : s->rng ? SL_API_NAME(RNG) : sl_api_refused(s, is_logits, ft->accepts);
+    if (miss)
+        return FAIL("%s is not an option of framework %s", miss, ft->name);
+    if (s->counts)
+        return FAIL("--counts counts the draws of one row: a [%zu, %zu] batch has %zu (give --row I, or leave "
+                    "--counts out)", B, V, B);
+    sl_fw_opts fo;
+    memset(&fo, 0, sizeof fo);
+    if (penalty_check(ft, s, n, err) || sl_api_fw_dtype("draw", s->dtype, &fo, err))
+        return SL_EINVAL;
+    sl_api_batch bt;
+    if (sl_api_batch_load("draw", s, ft, B, V, &bt, err))
+        return SL_EINVAL;
+    if (sl_api_fw_opts("draw", s, &fo, err)) {
+        sl_api_batch_free(&bt);
+        return SL_EINVAL;
+    }
+    int rc = sl_api_vocab_fits("draw", s, &fo.cfg, V, err) ? SL_EINVAL : SL_OK;
+    sl_vec *rows = calloc(B, sizeof *rows);
+    if (!rc && !rows)
+        rc = sl_base_error_set(err, SL_ENOMEM, "samplab draw: out of memory for %zu rows", B);
+    for (size_t b = 0; !rc && b < B; b++)
+        if (!(rc = sl_base_vec_alloc(&rows[b], V, m->source, err)))
+            rc = sl_io_steps_row(m, b, &rows[b]);
+    /* a step's row is named "SOURCE row b" in messages (the [B, V] source has no steps) */
+    for (size_t b = 0; !rc && b < B; b++)
+        snprintf(rows[b].source, sizeof rows[b].source, "%.200s row %zu", m->source, b);
+    sl_vec kind = {0};
+    fo.probs = is_logits ? NULL : &kind;
+    fo.logits = is_logits ? &kind : NULL;
+    if (!rc)
+        r->note = ft->note ? ft->note(&fo) : NULL;
+    sl_fw_batch fb;
+    memset(&fb, 0, sizeof fb);
+    if (!rc)
+        rc = sl_fw_batch_open(&fb, ft, &fo, B, bt.rows, err);
+    size_t k = fb.B ? fb.rows[0].k : 1;
+    if (!rc && k && n > SIZE_MAX / sizeof(long) / k / B)
+        rc = FAIL("--n %zu times --num-samples %zu times %zu rows is too many tokens", n, k, B);
+    if (!rc && (!(r->tokens = malloc(B * n * k * sizeof *r->tokens)) ||
+                !(r->row_words = malloc(B * n * sizeof *r->row_words))))
+        rc = sl_base_error_set(err, SL_ENOMEM, "samplab draw: out of memory for %zu tokens", B * n * k);
+    for (size_t i = 0; !rc && i < n; i++)
+        for (size_t b = 0; !rc && b < B; b++) {
+            sl_fw_step st;
+            if ((rc = sl_fw_batch_step(&fb, b, &rows[b], &st, err)))
+                break;
+            memcpy(r->tokens + (b * n + i) * k, st.tokens, k * sizeof *st.tokens);
+            r->row_words[b * n + i] = sl_fw_batch_words(&fb, b);
+            for (size_t j = 0; !rc && ft->accepts_drawn && j < k; j++)
+                rc = sl_fw_session_accept(&fb.rows[b], st.tokens[j], err);
+        }
+    if (!rc) {
+        r->framework = 1;
+        r->B = B;
+        r->n = n;
+        r->k = k;
+        r->nested = (ft->accepts & SL_OPT_NUM_SAMPLES) != 0;
+        r->rng_name = sl_fw_batch_rng_name(&fb);
+        r->word_bits = fb.shared.type->word_bits;
+        r->words = fb.shared.words;
+        r->version = sl_fw_session_version(&fb.rows[0]);
+        if (ft->accepts & SL_OPT_CPU)
+            r->cpu = sl_logits_cpu_name(sl_logits_cpu_resolve(fb.rows[0].o.cfg.cpu));
+        if (ft->pipeline && is_logits) {
+            r->pipeline = ft->pipeline;
+            r->given = s->cfg;
+            r->given.context = NULL;
+            r->given.context_n = 0;
+        }
+        r->samplers = sl_api_samplers(ft->pipeline, ft->accepts, &fo.cfg, r->samplers_buf, sizeof r->samplers_buf);
+    }
+    if (fb.B)
+        sl_fw_batch_close(&fb);
+    for (size_t b = 0; rows && b < B; b++)
+        sl_base_vec_free(&rows[b]);
+    free(rows);
+    sl_api_fw_opts_free(&fo);
+    sl_api_batch_free(&bt);
+    return rc ? sl_api_lib_error(err, rc) : SL_OK;
+}
+
+/* Whether src is a batch for framework ft: rows of an inline list separated by ';',
+ * or a 2-D .npy / .safetensors tensor given without --row (a vector read refuses
+ * both). *m holds its [B, V] rows. */
+static int read_batch(const sl_api_src *src, const sl_fw_type *ft, sl_io_steps *m, sl_error *err)
+{
+    if (!ft || !ft->batch || src->row >= 0)
+        return 0;
+    struct stat st;
+    if (src->spec && strchr(src->spec, ';') && stat(src->spec, &st)) {
+        size_t len = strlen(src->spec);
+        char *text = malloc(len + 1);
+        if (!text)
+            return 0;
+        for (size_t i = 0; i <= len; i++)
+            text[i] = src->spec[i] == ';' ? '\n' : src->spec[i];
+        sl_error e;
+        int rc = sl_io_steps_read_text(src->name ? src->name : "inline", text, len, m, &e);
+        free(text);
+        if (!rc && (rc = sl_io_steps_check(m, &e)))
+            sl_io_steps_free(m);
+        if (rc)
+            *err = e;
+        return rc ? -1 : 1;
+    }
+    sl_error e;
+    return sl_api_steps_read(src, m, &e) ? 0 : 1;
 }
 
 static int draw_method(const sl_vec *vec, int is_logits, const sl_api_settings *s, const sl_progress *prog,
@@ -216,8 +338,17 @@ int sl_api_draw_run(const sl_api_src *src, int is_logits, const sl_api_settings 
     if (sl_api_seed(s, 1, &seed, err))
         return SL_EINVAL;
     sl_vec vec;
-    if (sl_api_vec_read(src, &vec, err))
-        return sl_api_lib_error(err, SL_EINVAL);
+    if (sl_api_vec_read(src, &vec, err)) {
+        /* not a vector: a [B, V] batch for a framework that draws batches */
+        sl_io_steps m;
+        int b = s->framework ? read_batch(src, sl_fw_lookup(s->framework), &m, err) : 0;
+        if (b <= 0)
+            return sl_api_lib_error(err, SL_EINVAL);
+        r->V = m.v;
+        int rc = draw_batch(&m, is_logits, s, r, err);
+        sl_io_steps_free(&m);
+        return rc;
+    }
     r->V = vec.n;
     int rc = s->framework ? draw_framework(&vec, is_logits, s, prog, each, ctx, r, err)
                           : draw_method(&vec, is_logits, s, prog, each, ctx, r, err);
@@ -229,8 +360,10 @@ void sl_api_draw_result_free(sl_api_draw_result *r)
 {
     free(r->tokens);
     free(r->counts);
+    free(r->row_words);
     r->tokens = NULL;
     r->counts = NULL;
+    r->row_words = NULL;
 }
 
 char *sl_api_draw_result_json(const sl_api_draw_result *r)
@@ -241,6 +374,8 @@ char *sl_api_draw_result_json(const sl_api_draw_result *r)
         return sl_api_fw_counts_json(r->counts, r->V, r->rng_name, r->word_bits, r->words,
                                      r->framework ? r->version : NULL, r->framework ? r->cpu : NULL, r->samplers,
                                      r->pipeline, &r->given);
+    if (r->B)
+        return sl_api_draw_batch_json(r);
     return sl_api_draw_json(r->tokens, r->n, r->k, r->nested, r->V, r->counts != NULL, r->rng_name, r->word_bits,
                             r->words, r->version, r->cpu, r->samplers, r->pipeline, &r->given);
 }

@@ -379,6 +379,8 @@ typedef struct sl_api_draw_result {
     const char *samplers;     /* llama.cpp's stage order in force (in samplers_buf), or NULL */
     char samplers_buf[SL_LOGITS_ORDER_TEXT];
     uint64_t done;            /* stopped by prog (SL_EINTR): the draws (a framework: the calls) made */
+    size_t B;                 /* a batch ([B, V] rows): B rows, tokens[(b·n + i)·k + j]; 0: one row */
+    uint64_t *row_words;      /* a batch: B·n running totals of the generator after row b's call i */
 } sl_api_draw_result;
 /* The settings checked as the command checks them, the source read, the
  * tokens drawn (one path for the command and the call). The draws tick prog
@@ -607,6 +609,10 @@ char *sl_api_draw_json(const long *tokens, size_t n, size_t k, int nested, size_
                        const char *rng_name, unsigned word_bits, uint64_t words, const char *version,
                        const char *cpu, const char *samplers, const sl_logits_pipeline_type *t,
                        const sl_logits_cfg *given);
+/* draw --json of a batch (r->B rows): "rows", then "tokens" and "words" one list per row
+ * (row b's calls as one row's tokens print; words: the generator's running total after
+ * each of row b's calls), the generator, release and settings as for one row. */
+char *sl_api_draw_batch_json(const sl_api_draw_result *r);
 /* draw --counts --json from V counts (a method's draws, counted as made). */
 char *sl_api_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsigned word_bits, uint64_t words);
 /* The same with a framework's release and CPU kernel (each NULL: left out), as
@@ -725,6 +731,10 @@ typedef struct sl_api_divergence {
 } sl_api_divergence;
 int sl_api_check_seeded(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, const long *obs,
                         sl_api_divergence *out, sl_error *err);
+/* The same for a batch: its rows in the batch's draw order, observed tokens row
+ * after row (row b's step t at b·T + t); out->row names the row. */
+int sl_api_check_batch_seeded(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m,
+                              const sl_api_batch *bt, const long *obs, sl_api_divergence *out, sl_error *err);
 /* samplers: llama.cpp's stage order in force (sl_api_samplers), or NULL; given (NULL: no
  * pipeline ran): the settings given, echoed in force (sl_api_settings_echo). */
 char *sl_api_check_seeded_json(const sl_fw_type *ft, size_t T, const long *obs, const sl_api_divergence *d,

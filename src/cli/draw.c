@@ -25,7 +25,12 @@ static void draw_help(FILE *f)
             "--counts prints one line per token id: id<TAB>count. --json prints one object:\n"
             "{\"tokens\": [...], \"rng\": {\"name\": ..., \"word_bits\": ..., \"words\": W}} with W the\n"
             "words the draws consumed; with --framework also \"version\" (the upstream release followed)\n"
-            "and, for hf and vllm, \"cpu\" (torch's CPU kernel modelled).\n\nmethods:\n");
+            "and, for hf and vllm, \"cpu\" (torch's CPU kernel modelled).\n\n"
+            "A batch (hf, torch): SRC a 2-D [B, V] .npy or .safetensors tensor (no --row) or inline rows\n"
+            "separated by ';' (\"3,2,1;1,2,3\"): each row drawn in order from one generator, --n calls\n"
+            "each; hf takes each row's prompt as --context rows (';') or --context-file. Prints one line\n"
+            "per call, the rows separated by spaces (a row's K samples by commas); --json adds \"rows\"\n"
+            "and gives \"tokens\" and \"words\" one list per row.\n\nmethods:\n");
     for (size_t i = 0; sl_draw_types[i]; i++)
         fprintf(f, "  %-9s %s\n", sl_draw_types[i]->name, sl_draw_types[i]->cost);
     fprintf(f, "\nrandom sources: ");
@@ -105,6 +110,13 @@ int sl_cli_draw_main(int argc, char **argv)
     else if (s.counts)
         for (size_t i = 0; i < r.V; i++)
             printf("%zu\t%llu\n", i, (unsigned long long)r.counts[i]);
+    else if (r.tokens && r.B)
+        /* a batch: one line per call, the rows separated by spaces, a row's K samples by commas */
+        for (size_t i = 0; i < r.n; i++)
+            for (size_t b = 0; b < r.B; b++)
+                for (size_t j = 0; j < r.k; j++)
+                    printf("%ld%c", r.tokens[(b * r.n + i) * r.k + j],
+                           j + 1 < r.k ? ',' : b + 1 < r.B ? ' ' : '\n');
     else if (r.tokens)
         for (size_t i = 0; i < r.n; i++)
             for (size_t j = 0; j < r.k; j++)

@@ -34,6 +34,7 @@ static const sl_cli_take draw_takes[] = {
     G(SL_API_G_LLAMA_PENALTY),
     O(SL_API_OPT_SAMPLERS),
     O(SL_API_OPT_SAMPLING_SEQ),
+    O(SL_API_OPT_CONTEXT_FILE),
     END,
 };
 static const sl_cli_take logits_cmd_takes[] = {
