@@ -200,7 +200,7 @@ Test(replay_batch, hf_generate_batches_c_api_and_cli, .timeout = 600)
         sl_api_settings *s = sl_api_settings_new("replay");
         char args[4096];
         hf_args(&r, s, args, sizeof args);
-        sl_api_src src = {HF_GOLD ".safetensors", r.tensor, -1, NULL, 0, NULL};
+        sl_api_src src = {HF_GOLD ".safetensors", r.tensor, -1, NULL, 0, NULL, NULL, 0};
         sl_api_replay_result res;
         sl_error err;
         int rc = sl_api_replay_run(&src, 1, NULL, 0, s, &res, &err);
@@ -276,7 +276,7 @@ Test(replay_batch, torch_multinomial_2d_c_api_and_cli, .timeout = 600)
         set(s, "num_samples", K);
         if (R[0] == '1')
             set(s, "replacement", NULL);
-        sl_api_src src = {TORCH_GOLD ".safetensors", tensor, -1, NULL, 0, NULL};
+        sl_api_src src = {TORCH_GOLD ".safetensors", tensor, -1, NULL, 0, NULL, NULL, 0};
         sl_api_draw_result res;
         sl_error err;
         int rc = sl_api_draw_run(&src, 0, s, NULL, NULL, NULL, &res, &err);

@@ -220,6 +220,33 @@ static int read_batch(const sl_api_src *src, const sl_fw_type *ft, sl_io_steps *
         return 0;
     struct stat st;
     if (src->spec && strchr(src->spec, ';') && stat(src->spec, &st)) {
+        /* each row's numbers counted first, so a row of another V is named as a row */
+        const char *opt = src->name ? src->name : "inline";
+        size_t v0 = 0, row = 0;
+        for (const char *p = src->spec;; row++) {
+            size_t len = strcspn(p, ";"), n = 0;
+            for (size_t i = 0; i < len;) {
+                while (i < len && strchr(" \t,", p[i]))
+                    i++;
+                if (i < len)
+                    n++;
+                while (i < len && !strchr(" \t,", p[i]))
+                    i++;
+            }
+            if (!n) {
+                sl_base_error_set(err, SL_EINVAL, "%s: row %zu is empty", opt, row);
+                return -1;
+            }
+            if (row && n != v0) {
+                sl_base_error_set(err, SL_EINVAL, "%s: row %zu has %zu entries, row 0 has %zu: a batch's rows "
+                                  "have one V", opt, row, n, v0);
+                return -1;
+            }
+            v0 = row ? v0 : n;
+            if (!p[len])
+                break;
+            p += len + 1;
+        }
         size_t len = strlen(src->spec);
         char *text = malloc(len + 1);
         if (!text)

@@ -114,6 +114,13 @@ int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, con
         g->fo.logits = &g->marker;
     else
         g->fo.probs = &g->marker;
+    if (steps->n_rows > 1 && !(g->ft && g->ft->batch)) {
+        sl_api_fw_opts_free(&g->fo);
+        return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s given %zu times (one per row): %s", cmd,
+                                 is_logits ? SL_API_NAME(LOGITS) : SL_API_NAME(PROBS), steps->n_rows,
+                                 g->all ? "--framework all runs one row at a time, not a batch"
+                                        : "a batch of rows is not modelled for this framework");
+    }
     /* a framework that draws batches reads [T, B, V] too; the others keep the reader's 2-D rule */
     if ((g->ft && g->ft->batch ? sl_api_batch_read : sl_api_steps_read)(steps, &g->steps, err)) {
         sl_api_fw_opts_free(&g->fo);
@@ -123,7 +130,7 @@ int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, con
         sl_api_gen_free(g);
         return SL_EINVAL;
     }
-    if (g->steps.b || sl_api_batch_asked(s)) {
+    if (g->steps.b || steps->n_rows > 1 || sl_api_batch_asked(s)) {
         g->is_batch = 1;
         int rc = g->all ? sl_base_error_set(err, SL_EINVAL, "samplab %s: --framework all runs one row at a time, "
                                             "not a batch", cmd)

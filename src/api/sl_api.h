@@ -87,6 +87,9 @@ typedef struct sl_api_src {
     size_t len;
     const char *name;         /* the name messages give data ("<memory>" if NULL), or an
                                * inline list SRC (its option, "--probs"; "inline" if NULL) */
+    const char *const *rows;  /* a batch given one SRC per row (--logits once per row): rows[0..n_rows), each a
+                               * [T, V] read as spec is (spec is rows[0]); NULL: none */
+    size_t n_rows;
 } sl_api_src;
 
 int sl_api_vec_read(const sl_api_src *s, sl_vec *out, sl_error *err);

@@ -310,7 +310,9 @@ static int set_word(sl_cli_parsed *p, int pos, const char *w, const char *text, 
         return 2;
     }
     sl_cli_arg *a = &p->a[id];
-    if (a->given && o->kind != SL_API_LIST) {
+    /* replay and check take a batch's rows as one --logits (or --probs) each */
+    int per_row = (id == SL_API_OPT_LOGITS || id == SL_API_OPT_PROBS) && (!strcmp(cmd, "replay") || !strcmp(cmd, "check"));
+    if (a->given && o->kind != SL_API_LIST && !per_row) {
         snprintf(msg, n, "samplab %s: %s given twice", cmd, o->name);
         return 2;
     }
@@ -333,7 +335,7 @@ static int set_word(sl_cli_parsed *p, int pos, const char *w, const char *text, 
         return 2;
     }
     a->text = text;
-    if (o->kind == SL_API_LIST)
+    if (o->kind == SL_API_LIST || per_row)
         a->list[a->n_list++] = text;
     char why[2 * SL_CLI_ESC_MAX];
     sl_api_value v;
@@ -501,7 +503,11 @@ sl_api_src sl_cli_src_from(const sl_cli_parsed *p)
                        : v[SL_API_OPT_PROBS].text                            ? v[SL_API_OPT_PROBS].text
                                                                          : v[SL_API_OPT_LOGITS].text;
     /* name: an inline list's messages name its option */
+    const sl_cli_arg *a = v[SL_API_OPT_PROBS].given ? &v[SL_API_OPT_PROBS] : &v[SL_API_OPT_LOGITS];
+    if (spec && a->n_list > 1) /* given once per row (replay, check): a batch of [T, V] sources */
+        spec = a->list[0];
     sl_api_src src = {spec, v[SL_API_OPT_TENSOR].text, v[SL_API_OPT_ROW].given ? v[SL_API_OPT_ROW].l : -1, NULL, 0,
-                      spec && v[SL_API_OPT_PROBS].given ? SL_API_NAME(PROBS) : SL_API_NAME(LOGITS)};
+                      spec && v[SL_API_OPT_PROBS].given ? SL_API_NAME(PROBS) : SL_API_NAME(LOGITS),
+                      spec && a->n_list > 1 ? a->list : NULL, spec && a->n_list > 1 ? a->n_list : 0};
     return src;
 }
