@@ -214,14 +214,14 @@ static int draw_batch(const sl_io_steps *m, int is_logits, const sl_api_settings
 /* Whether src is a batch for framework ft: rows of an inline list separated by ';',
  * or a 2-D .npy / .safetensors tensor given without --row (a vector read refuses
  * both). *m holds its [B, V] rows. */
-static int read_batch(const sl_api_src *src, const sl_fw_type *ft, sl_io_steps *m, sl_error *err)
+static int read_batch(const sl_api_src *src, int is_logits, const sl_fw_type *ft, sl_io_steps *m, sl_error *err)
 {
     if (!ft || !ft->batch || src->row >= 0)
         return 0;
     struct stat st;
     if (src->spec && strchr(src->spec, ';') && stat(src->spec, &st)) {
         /* each row's numbers counted first, so a row of another V is named as a row */
-        const char *opt = src->name ? src->name : "inline";
+        const char *opt = src->name ? src->name : is_logits ? SL_API_NAME(LOGITS) : SL_API_NAME(PROBS);
         size_t v0 = 0, row = 0;
         for (const char *p = src->spec;; row++) {
             size_t len = strcspn(p, ";"), n = 0;
@@ -254,7 +254,7 @@ static int read_batch(const sl_api_src *src, const sl_fw_type *ft, sl_io_steps *
         for (size_t i = 0; i <= len; i++)
             text[i] = src->spec[i] == ';' ? '\n' : src->spec[i];
         sl_error e;
-        int rc = sl_io_steps_read_text(src->name ? src->name : "inline", text, len, m, &e);
+        int rc = sl_io_steps_read_text(opt, text, len, m, &e);
         free(text);
         if (!rc && (rc = sl_io_steps_check(m, &e)))
             sl_io_steps_free(m);
@@ -368,7 +368,7 @@ int sl_api_draw_run(const sl_api_src *src, int is_logits, const sl_api_settings 
     if (sl_api_vec_read(src, &vec, err)) {
         /* not a vector: a [B, V] batch for a framework that draws batches */
         sl_io_steps m;
-        int b = s->framework ? read_batch(src, sl_fw_lookup(s->framework), &m, err) : 0;
+        int b = s->framework ? read_batch(src, is_logits, sl_fw_lookup(s->framework), &m, err) : 0;
         if (b <= 0)
             return sl_api_lib_error(err, SL_EINVAL);
         r->V = m.v;
