@@ -50,12 +50,27 @@ static void fw_take(void *c, const long *tokens, size_t k)
             f->each(f->ctx, (size_t)tokens[j]);
 }
 
+/* generate()'s end of a sequence and its repeated prompts are a generation's (replay, check) */
+static int gen_only(const sl_api_settings *s, sl_error *err)
+{
+    const char *o = s->has_num_return_sequences ? SL_API_NAME(NUM_RETURN_SEQUENCES)
+                    : s->has_eos_token_id       ? SL_API_NAME(EOS_TOKEN_ID)
+                    : s->has_pad_token_id       ? SL_API_NAME(PAD_TOKEN_ID)
+                                                : NULL;
+    return o ? FAIL("%s is a generation's setting (samplab replay and check): draw makes one step", o) : SL_OK;
+}
+
 static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_settings *s, const sl_progress *prog,
                           void (*each)(void *, size_t), void *cb_ctx, sl_api_draw_result *r, sl_error *err)
 {
     const sl_fw_type *ft = sl_fw_lookup(s->framework);
     if (!ft)
         return FAIL("unknown framework '%s' (samplab draw --help lists them)", s->framework);
+    if (gen_only(s, err))
+        return SL_EINVAL;
+    if (s->context_file)
+        return FAIL("%s gives a batch's prompt rows: draw on one vector takes %s IDS (a batch: a [B, V] source)",
+                    SL_API_NAME(CONTEXT_FILE), SL_API_NAME(CONTEXT));
     /* a framework fixes its own random source; its seed is --seed */
     const char *miss = s->stream ? SL_API_NAME(STREAM) : s->rng ? SL_API_NAME(RNG) : sl_api_refused(s, is_logits, ft->accepts);
     if (miss)
@@ -129,7 +144,11 @@ static int draw_batch(const sl_io_steps *m, int is_logits, const sl_api_settings
 {
     const sl_fw_type *ft = sl_fw_lookup(s->framework);
     size_t B = m->t, V = m->v, n = s->has_n ? s->n : 1;
-    const char *miss = s->stream ? SL_API_NAME(STREAM) : s->rng ? SL_API_NAME(RNG) : sl_api_refused(s, is_logits, ft->accepts);
+    if (gen_only(s, err))
+        return SL_EINVAL;
+    sl_api_settings q = *s; /* the prompt rows are the batch's, whatever the framework */
+    q.context_file = NULL;
+    const char *miss = s->stream ? SL_API_NAME(STREAM) : s->rng ? SL_API_NAME(RNG) : sl_api_refused(&q, is_logits, ft->accepts);
     if (miss)
         return FAIL("%s is not an option of framework %s", miss, ft->name);
     if (s->counts)

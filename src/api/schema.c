@@ -254,7 +254,7 @@ const sl_api_option sl_api_options[] = {
         SL_API_STRING, 0, 0, "FILE", "the study: a JSON spec (docs/sweep.md)"),
     OPT(SL_API_OPT_RESUME, "--resume", "resume", NOWHERE, SL_API_FLAG, 0, 0, NULL,
         "skip the points DIR/checkpoint holds (the same spec), run the rest"),
-    OPT(SL_API_OPT_CONTEXT_FILE, "--context-file", "context_file", TXT(context_file), SL_API_STRING, 0, SL_OPT_PENALTY,
+    OPT(SL_API_OPT_CONTEXT_FILE, "--context-file", "context_file", TXT(context_file), SL_API_STRING, 0, SL_OPT_PROMPT_ROWS,
         "FILE", "a batch's prompts: one row of comma-separated ids a line (generate()'s input_ids rows)"),
     OPTU("num_return_sequences", NULL, NULL, SL_API_OPT_NUM_RETURN_SEQUENCES, "--num-return-sequences",
          "num_return_sequences", NUM(has_num_return_sequences, num_return_sequences), SL_API_SIZE, 0,
