@@ -2,7 +2,7 @@
  * a session of its own (its history, its prepared state), the rows drawn in
  * order from the batch's one generator (or, for a row with a seed of its own,
  * from its own). torch.multinomial over a [B, V] tensor is B one-row calls in
- * row order on the default generator (torch 2.14.1, measured on 175 cases with
+ * row order on the default generator (torch 2.14.1, measured on 174 cases with
  * and without replacement: data/golden/current/torch_batch.txt), and
  * transformers' _sample draws one such call per step (5.12.1: 176 batched
  * generate() runs, data/golden/current/hf_batch.txt). The generator is moved into
