@@ -19,7 +19,14 @@
 #include "helpers.h"
 #include "samplab.h"
 
-#define GEN "data/golden/node_llama_cpp/generations.txt"
+/* SL_NLC_GOLDEN names another folder of the same two files: `make golden-nlc`
+ * replays a fresh run of node-llama-cpp through this test (its unseeded run
+ * takes the clock, so the files themselves differ from run to run). */
+static const char *golden_dir(void)
+{
+    const char *d = getenv("SL_NLC_GOLDEN");
+    return d && *d ? d : "data/golden/node_llama_cpp";
+}
 
 /* the rest of the "KEY ID" line (maybe empty), or NULL */
 static const char *line_of(const char *text, const char *key, int id)
@@ -127,8 +134,11 @@ static void load(char **text, unsigned char **npy, sl_io_npy_info *info)
 {
     sl_error e;
     size_t len;
-    cr_assert_not_null(*text = sl_test_slurp(GEN));
-    cr_assert_eq(sl_io_file_slurp("data/golden/node_llama_cpp/logits.npy", npy, &len, &e), 0, "%s", e.msg);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/generations.txt", golden_dir());
+    cr_assert_not_null(*text = sl_test_slurp(path));
+    snprintf(path, sizeof path, "%s/logits.npy", golden_dir());
+    cr_assert_eq(sl_io_file_slurp(path, npy, &len, &e), 0, "%s", e.msg);
     cr_assert_eq(sl_io_npy_header("logits", *npy, len, info, &e), 0, "%s", e.msg);
     cr_assert_eq(info->ndim, 2);
 }

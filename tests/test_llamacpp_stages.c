@@ -261,16 +261,26 @@ Test(llamacpp_stages, xtc_draws_as_node_llama_cpp_0_4_0)
     cr_expect_eq(xtc_probes(ST_SID, SL_STDCXX_CLAMP, 1, &probes, &streams), 3, "GCC 14's rule on the 0.7.0 file");
 }
 
-/* The first token of small cases (no bias: --logit-bias is not on the command line yet) through `draw`. */
+/* The first token of small cases through `draw`, the biases as --logit-bias words; a bias naming
+ * an id outside 0..V-1 (which libllama skips) is refused by name instead. */
 Test(llamacpp_stages, cli_draw_first_token, .timeout = 300)
 {
     char *text = st_golden();
-    size_t done = 0;
-    for (char *line = strstr(text, "\ncase "); line && done < 40; line = strstr(line + 1, "\ncase ")) {
+    size_t done = 0, biased = 0, refused = 0;
+    for (char *line = strstr(text, "\ncase "); line && done < 60; line = strstr(line + 1, "\ncase ")) {
         st_case c;
+        sl_logits_cfg g;
         cr_assert(st_parse(line + 1, &c));
-        if (c.V < 2 || c.V > 100 || strcmp(c.bias, "-") || !strcmp(c.order, "-"))
+        if (c.V < 2 || c.V > 100 || !strcmp(c.order, "-"))
             continue;
+        st_cfg(&c, &g);
+        char words[512] = "";
+        int outside = 0;
+        for (size_t k = 0, at = 0; k < g.n_bias; k++) {
+            outside |= g.bias_token[k] < 0 || (size_t)g.bias_token[k] >= c.V;
+            at += (size_t)snprintf(words + at, sizeof words - at, " --logit-bias '%ld%c%.9g'", g.bias_token[k],
+                                   g.bias[k] < 0 ? '-' : '+', fabs((double)g.bias[k]));
+        }
         float x[100];
         st_gen(c.vseed, c.V, x);
         char *args = malloc(8192), *p = args;
@@ -280,16 +290,27 @@ Test(llamacpp_stages, cli_draw_first_token, .timeout = 300)
         p += sprintf(p, "' --temperature %.9g --top-k %d --top-p %.9g --min-p %.9g --min-keep %d --xtc-probability %.9g "
                         "--xtc-threshold %.9g --top-nsigma %.9g --dynatemp-range %.9g --dynatemp-exp %.9g",
                      c.temp, c.top_k, c.top_p, c.min_p, c.min_keep, c.xp, c.xt, c.nsigma, c.dyn, c.dexp);
+        strcat(p, words);
         sl_test_run r = sl_test_cli(args);
         long want = strtol(strstr(line + 1, "\ntok") + 4, NULL, 10);
-        cr_expect_eq(r.status, 0, "%s: %s", args, r.err);
-        cr_expect_eq(strtol(r.out, NULL, 10), want, "%s: %s, libllama %ld", args, r.out, want);
+        if (outside) {
+            cr_expect_eq(r.status, 2, "%s", args);
+            cr_expect(strstr(r.err, "is not a token id in 0..") && strstr(r.err, "--logit-bias"), "%s", r.err);
+            cr_expect_eq(r.out[0], '\0');
+            refused++;
+        } else {
+            cr_expect_eq(r.status, 0, "%s: %s", args, r.err);
+            cr_expect_eq(strtol(r.out, NULL, 10), want, "%s: %s, libllama %ld", args, r.out, want);
+            biased += g.n_bias > 0;
+        }
         sl_test_run_free(&r);
         free(args);
         done++;
     }
     free(text);
-    cr_expect_geq(done, 20);
+    cr_expect_geq(done, 40);
+    cr_expect_geq(biased, 10, "%zu cases with biases through the command line", biased);
+    cr_expect_geq(refused, 5);
 }
 
 Test(llamacpp_stages, xtc_without_seed_refused)

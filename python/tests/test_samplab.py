@@ -757,3 +757,23 @@ def test_draw_batch_is_the_cli():
     with pytest.raises(samplab.Error) as e:
         samplab.draw(framework="torch", probs=[[1, 2], [3, 4, 5]])
     assert str(e.value) == cli_error("draw", "--framework", "torch", "--probs", "1,2;3,4,5")
+
+
+# ---------------------------------------------------------------- llama.cpp's --logit-bias
+
+def test_logit_bias_is_the_cli():
+    kw = dict(framework="llamacpp", logits=[1, 2, 3, 4, 5, 6], seed=3, n=20)
+    r = samplab.draw(logit_bias=["5-inf", "4-inf", "0+2.5"], **kw)
+    assert r.json == cli_json("draw", "--framework", "llamacpp", "--logits", "1,2,3,4,5,6", "--seed", 3, "--n", 20,
+                              "--logit-bias", "5-inf", "--logit-bias", "4-inf", "--logit-bias", "0+2.5")
+    assert 4 not in r.tokens and 5 not in r.tokens  # -inf: never drawn
+    assert r.json["settings"]["logit_bias"] == [[5, "-inf"], [4, "-inf"], [0, 2.5]]
+    assert samplab.draw(**kw).tokens != r.tokens
+
+
+@pytest.mark.parametrize("bias", ["9+1", "-1+1", "1+x", "1*2", "1-nan", "1+1e50"])
+def test_logit_bias_refusals_are_the_cli(bias):
+    with pytest.raises(samplab.Error) as e:
+        samplab.draw(framework="llamacpp", logits=[1, 2, 3], seed=3, logit_bias=bias)
+    assert str(e.value) == cli_error("draw", "--framework", "llamacpp", "--logits", "1,2,3", "--seed", 3,
+                                     "--logit-bias", bias)

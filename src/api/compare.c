@@ -437,8 +437,9 @@ static int cmp_choose(const sl_api_settings *s, sl_api_compare_result *r, sl_err
             if (!t)
                 return FAIL("unknown framework '%s' (samplab pipeline --help lists them)", sl_base_esc_str(tok, e, sizeof e));
             const char *miss = sl_api_refused(&q, 1, t->accepts | ~CMP_SETTINGS);
+            char why[512];
             if (miss)
-                return FAIL("%s is not an option of framework %s", miss, sl_base_esc_str(t->name, e, sizeof e));
+                return FAIL("%s", sl_api_not_taken(miss, sl_base_esc_str(t->name, e, sizeof e), why, sizeof why));
             if ((t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT) && !s->ollama)
                 return FAIL("framework %s: samplab models only --ollama 0.24 so far (Ollama v0.30+ is not modelled "
                             "by samplab)", sl_base_esc_str(t->name, e, sizeof e));

@@ -73,8 +73,9 @@ static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_setting
                     SL_API_NAME(CONTEXT_FILE), SL_API_NAME(CONTEXT));
     /* a framework fixes its own random source; its seed is --seed */
     const char *miss = s->stream ? SL_API_NAME(STREAM) : s->rng ? SL_API_NAME(RNG) : sl_api_refused(s, is_logits, ft->accepts);
+    char why[512];
     if (miss)
-        return FAIL("%s is not an option of framework %s", miss, ft->name);
+        return FAIL("%s", sl_api_not_taken(miss, ft->name, why, sizeof why));
     size_t n = s->has_n ? s->n : 1;
     sl_fw_opts fo;
     memset(&fo, 0, sizeof fo);

@@ -14,13 +14,14 @@
 
 #include "api/sl_api.h"
 
-/* The fewest digits that read back as v (Python repr's), a real kept a real ("1.0"). */
-static void shortest(double v, char *b, size_t n)
+/* The fewest digits that read back as v (Python repr's), a real kept a real ("1.0"); as a float
+ * where the setting is one (is_float: --logit-bias's biases, llama_logit_bias.bias). */
+static void shortest(double v, int is_float, char *b, size_t n)
 {
     int p = 1;
     for (; p < 17; p++) {
         snprintf(b, n, "%.*g", p, v);
-        if (strtod(b, NULL) == v)
+        if (is_float ? strtof(b, NULL) == (float)v : strtod(b, NULL) == v)
             break;
     }
     snprintf(b, n, "%.*g", p, v);
@@ -35,6 +36,17 @@ static int echoed(const sl_logits_pipeline_type *t, const sl_logits_cfg *given, 
 {
     double v;
     return (sl_logits_key_opt(k) & t->accepts) && (sl_logits_default_of(t, k) || sl_logits_cfg_get(given, k, &v));
+}
+
+/* A real as its shortest text behind a mark, which sl_api_json_dumps unquotes (b: its room);
+ * JSON has no infinities, so -inf (a --logit-bias) is the string "-inf". */
+static json_t *marked(double v, int is_float, char *b, size_t n)
+{
+    if (isinf(v))
+        return json_string(v < 0 ? "-inf" : "inf");
+    b[0] = MARK;
+    shortest(v, is_float, b + 1, n - 1);
+    return json_string(b);
 }
 
 void sl_api_settings_echo(json_t *o, const sl_logits_pipeline_type *t, const sl_logits_cfg *given)
@@ -55,15 +67,23 @@ void sl_api_settings_echo(json_t *o, const sl_logits_pipeline_type *t, const sl_
         else if (is_int)
             val = json_integer((json_int_t)v);
         else {
-            /* a real as its shortest text behind a mark, which sl_api_json_dumps unquotes */
             char b[48];
-            b[0] = MARK;
-            shortest(v, b + 1, sizeof b - 1);
-            val = isfinite(v) ? json_string(b) : json_real(v);
+            val = marked(v, 0, b, sizeof b);
         }
         json_object_set_new(set, name, val);
         if (got & (1u << k))
             json_array_append_new(def, json_string(name));
+    }
+    if (given->n_bias) { /* [token, bias] in the order given, as llama.cpp adds them */
+        json_t *lb = json_array();
+        for (size_t i = 0; i < given->n_bias; i++) {
+            char b[48];
+            json_t *pair = json_array();
+            json_array_append_new(pair, json_integer((json_int_t)given->bias_token[i]));
+            json_array_append_new(pair, marked(given->bias[i], 1, b, sizeof b));
+            json_array_append_new(lb, pair);
+        }
+        json_object_set_new(set, "logit_bias", lb);
     }
     json_object_set_new(o, "settings", set);
     json_object_set_new(o, "defaulted", def);

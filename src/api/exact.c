@@ -153,9 +153,10 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
         const sl_fw_type *ft = sl_fw_lookup(framework);
         if (ft) {
             const char *bad = sl_api_refused(s, is_logits, audit_takes(ft));
+            char why[512];
             if (bad)
-                return sl_base_error_set(err, SL_EINVAL, "samplab exact: %s is not an option of framework %s", bad,
-                                         framework);
+                return sl_base_error_set(err, SL_EINVAL, "samplab exact: %s",
+                                         sl_api_not_taken(bad, framework, why, sizeof why));
             sl_fw_opts fo;
             memset(&fo, 0, sizeof fo);
             fo.replacement = s->replacement;

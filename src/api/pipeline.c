@@ -115,8 +115,9 @@ int sl_api_pipeline_run(const sl_api_src *src, const sl_api_settings *s, sl_api_
     q.dtype = q.torch = q.torch_build = q.llamacpp = q.rand = q.cpu = NULL; /* not of the sampling groups */
     q.has_num_samples = q.replacement = q.simd_sum = 0;
     const char *miss = sl_api_refused(&q, 1, t->accepts | SL_OPT_LOGITS);
+    char why[512];
     if (miss)
-        return sl_base_error_set(err, SL_EINVAL, "samplab pipeline: %s is not an option of framework %s", miss, t->name);
+        return sl_base_error_set(err, SL_EINVAL, "samplab pipeline: %s", sl_api_not_taken(miss, t->name, why, sizeof why));
     if ((t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT) && !s->ollama) /* Ollama: the one such pipeline */
         return sl_base_error_set(err, SL_EINVAL, "samplab pipeline: framework ollama: samplab models only --ollama "
                                  "0.24 so far (Ollama's own Go sampler, v0.6.3 to v0.25); Ollama v0.30+ "

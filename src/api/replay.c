@@ -101,9 +101,11 @@ int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, con
             return sl_base_error_set(err, SL_EINVAL, "samplab %s: framework %s takes --%s (%s)", cmd, g->ft->name,
                                      is_logits ? "probs" : "logits", g->ft->input_why);
         const char *miss = gen_refused(s, g->ft);
-        if (miss)
-            return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s is not an option of framework %s", cmd, miss,
-                                     g->ft->name);
+        if (miss) {
+            char why[512];
+            return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s", cmd,
+                                     sl_api_not_taken(miss, g->ft->name, why, sizeof why));
+        }
     }
     if (sl_api_fw_opts(cmd, s, &g->fo, err))
         return SL_EINVAL;

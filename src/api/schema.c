@@ -167,6 +167,11 @@ const sl_api_option sl_api_options[] = {
     OPTU(NULL, NULL, NULL,
          SL_API_OPT_VOCAB, "--vocab", "vocab", TXT(vocab), SL_API_STRING, SL_API_G_LLAMA_PENALTY, SL_OPT_ORDER,
          "FILE.gguf", "llamacpp: the GGUF whose token texts DRY's breakers are matched against"),
+    OPTU(NULL, "SamplingParams.logit_bias", "--logit-bias",
+         SL_API_OPT_LOGIT_BIAS, "--logit-bias", "logit_bias", NUM(has_logit_bias, logit_bias), SL_API_LIST,
+         SL_API_G_LLAMA_PENALTY, SL_OPT_ORDER, "TOKEN(+/-)BIAS",
+        "llamacpp: add BIAS to TOKEN's logit before every stage, repeatable\n"
+        "(15043+1, 15043-inf: never drawn), as llama.cpp's -l reads it"),
     OPTU(NULL, NULL, "--mirostat",
          SL_API_OPT_MIROSTAT, "--mirostat", "mirostat", NUM(cfg.has_mirostat, cfg.mirostat),
         SL_API_LONG, SL_API_G_LLAMA_PENALTY, SL_OPT_ORDER, "N",
@@ -302,7 +307,6 @@ const sl_api_option sl_api_options[] = {
     HF("--do-sample", "do_sample", "do_sample=False (greedy search)"),
     HF("--num-beams", "num_beams", "beam search (num_beams)"),
     HF("--penalty-alpha", "penalty_alpha", "contrastive search (penalty_alpha)"),
-    NM("--logit-bias", "logit_bias", NULL, "SamplingParams.logit_bias", "llama_sampler_init_logit_bias"),
     VL("--allowed-token-ids", "allowed_token_ids", "SamplingParams.allowed_token_ids"),
     VL("--bad-words", "bad_words", "SamplingParams.bad_words"),
     VL("--min-tokens", "min_tokens", "SamplingParams.min_tokens"),
@@ -514,8 +518,45 @@ static int bad_value(char *why, size_t n, const char *opt, const char *what, con
     return 2;
 }
 
+/* --logit-bias TOKEN(+/-)BIAS as common/arg.cpp reads -l (v0.4.0 to 0.7.0): an integer, a sign, then
+ * std::stof of the rest, ERANGE refused; stricter where llama.cpp is lax, so nothing is read as
+ * something else: the rest must be the whole number, the token an id of the logits (checked
+ * against V where they are read), and NaN refused. */
+static int read_bias(const sl_api_option *o, const char *text, sl_api_value *a, char *why, size_t n)
+{
+    static const char what[] = "TOKEN+BIAS or TOKEN-BIAS (15043+1, 15043-inf)";
+    char *end;
+    const char *p = text;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if ((*p < '0' || *p > '9') && (*p != '-' || p[1] < '0' || p[1] > '9'))
+        return bad_value(why, n, o->name, what, text);
+    errno = 0;
+    long tok = strtol(p, &end, 10); /* a negative id is read, then refused as no id of the logits */
+    if (errno == ERANGE || tok > INT32_MAX || tok < INT32_MIN) /* llama_token is int32_t */
+        return bad_value(why, n, o->name, what, text);
+    for (p = end; *p == ' ' || *p == '\t'; p++)
+        ;
+    if (*p != '+' && *p != '-')
+        return bad_value(why, n, o->name, what, text);
+    int neg = *p++ == '-';
+    errno = 0;
+    float b = strtof(p, &end);
+    while (end != p && (*end == ' ' || *end == '\t' || *end == '\n'))
+        end++;
+    if (end == p || *end || errno == ERANGE || isnan(b) || *p == '+' || *p == '-')
+        return bad_value(why, n, o->name, what, text);
+    a->l = tok;
+    a->d = neg ? -(double)b : (double)b;
+    return 0;
+}
+
 int sl_api_option_read(const sl_api_option *o, const char *text, sl_api_value *a, char *why, size_t n)
 {
+    if (o == &sl_api_options[SL_API_OPT_LOGIT_BIAS]) {
+        memset(a, 0, sizeof *a);
+        return read_bias(o, text, a, why, n);
+    }
     char *end;
     memset(a, 0, sizeof *a);
     errno = 0;

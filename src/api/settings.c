@@ -68,8 +68,16 @@ void sl_api_settings_land(sl_api_settings *s, const sl_api_option *o, const char
     case SL_API_DOUBLE: *(double *)f = v->d; break;
     case SL_API_LIST: { /* one more use (callers refuse the one past SL_API_LIST_MAX) */
         sl_api_list *l = f;
-        if (l->n < SL_API_LIST_MAX)
-            l->v[l->n++] = text;
+        if (l->n == SL_API_LIST_MAX)
+            break;
+        if (o == &sl_api_options[SL_API_OPT_LOGIT_BIAS]) { /* read as numbers, in the order given */
+            s->logit_bias_token[l->n] = v->l;
+            s->logit_bias_value[l->n] = (float)v->d;
+            s->cfg.n_bias = l->n + 1;
+            s->cfg.bias_token = s->logit_bias_token;
+            s->cfg.bias = s->logit_bias_value;
+        }
+        l->v[l->n++] = text;
         break;
     }
     default: *(const char **)f = text; break;
@@ -176,6 +184,23 @@ const char *sl_api_refused_bit(const sl_api_settings *s, int is_logits, unsigned
 const char *sl_api_refused(const sl_api_settings *s, int is_logits, unsigned accepts)
 {
     return sl_api_refused_bit(s, is_logits, accepts, NULL);
+}
+
+const char *sl_api_not_taken(const char *opt, const char *framework, char *buf, size_t n)
+{
+    /* the library's own name for it, where the framework's library has the setting */
+    const sl_api_option *o = sl_api_option_named(opt);
+    const char *up = !o ? NULL
+                     : !strcmp(framework, "hf")       ? o->hf
+                     : !strcmp(framework, "vllm")     ? o->vllm
+                     : !strcmp(framework, "llamacpp") ? o->llamacpp
+                                                      : NULL;
+    const char *lib = !strcmp(framework, "hf") ? "transformers'" : !strcmp(framework, "vllm") ? "vLLM's" : "llama.cpp's";
+    if (up)
+        snprintf(buf, n, "%s: %s %s is not modelled by samplab for framework %s", opt, lib, up, framework);
+    else
+        snprintf(buf, n, "%s is not an option of framework %s", opt, framework);
+    return buf;
 }
 
 const char *sl_api_bit_names(unsigned bit, char *buf, size_t n)

@@ -155,6 +155,7 @@ typedef enum sl_api_opt {
     SL_API_OPT_DYNATEMP_EXP,
     SL_API_OPT_DRY_MULTIPLIER, SL_API_OPT_DRY_BASE, SL_API_OPT_DRY_ALLOWED_LENGTH, SL_API_OPT_DRY_PENALTY_LAST_N,
     SL_API_OPT_DRY_SEQUENCE_BREAKER, SL_API_OPT_VOCAB,
+    SL_API_OPT_LOGIT_BIAS,
     SL_API_OPT_MIROSTAT, SL_API_OPT_MIROSTAT_LR, SL_API_OPT_MIROSTAT_ENT, SL_API_OPT_ADAPTIVE_TARGET,
     SL_API_OPT_ADAPTIVE_DECAY,
     SL_API_OPT_SAMPLERS,
@@ -247,7 +248,7 @@ const char *sl_api_option_help(const sl_api_option *o, const char *cmd);
 typedef struct sl_api_value {
     size_t size;              /* SL_API_SIZE */
     long l;                   /* SL_API_LONG, SL_API_INDEX */
-    double d;                 /* SL_API_DOUBLE */
+    double d;                 /* SL_API_DOUBLE; --logit-bias: the bias (l its token) */
 } sl_api_value;
 /* 0 with *v read from text, or 2 with why[0..n) the command line's words
  * ("--n takes a non-negative integer, not 'abc'"). Strings and flags read as 0. */
@@ -282,6 +283,11 @@ typedef struct sl_api_settings {
     const char *samplers, *sampling_seq; /* llama.cpp's stage order: --samplers NAMES, --sampling-seq LETTERS */
     const char *vocab;        /* --vocab FILE.gguf: the token texts DRY's sequence breakers are matched against */
     int has_dry_sequence_breaker; sl_api_list dry_sequence_breaker; /* as given ("none" included) */
+    /* --logit-bias TOKEN(+/-)BIAS as given, and read (sl_api_settings_land); cfg.bias_token and
+     * cfg.bias point at the arrays, so the settings must outlive any cfg copied from them */
+    int has_logit_bias; sl_api_list logit_bias;
+    long logit_bias_token[SL_API_LIST_MAX];
+    float logit_bias_value[SL_API_LIST_MAX];
     int has_target; double target; /* power --target P */
     const char *target_text;  /* --target as typed, quoted by power's refusal (NULL: the number, %g) */
     const char *fault;        /* power --fault F */
@@ -323,6 +329,10 @@ char *sl_api_schema_json(void);
  * not in accepts, as its option text ("--top-k"), or NULL. is_logits: the
  * source is --logits (else --probs). */
 const char *sl_api_refused(const sl_api_settings *s, int is_logits, unsigned accepts);
+/* Why framework refuses option opt (the name sl_api_refused returned), into buf: "OPT is not an
+ * option of framework F", or, where F's library has the setting, its name there ("--logit-bias:
+ * vLLM's SamplingParams.logit_bias is not modelled by samplab for framework vllm"). */
+const char *sl_api_not_taken(const char *opt, const char *framework, char *buf, size_t n);
 /* The same, with the refused option's SL_OPT_* bit into *bit (may be NULL). */
 const char *sl_api_refused_bit(const sl_api_settings *s, int is_logits, unsigned accepts, unsigned *bit);
 /* Every option name carrying `bit`, joined by '/' ("--repetition-penalty/--context"), into buf. */
@@ -349,7 +359,8 @@ void sl_api_fw_opts_free(sl_fw_opts *fo);
  * dry_breaker flags (malloc'd: the caller frees (void *)cfg->dry_breaker). No breakers: has_dry_breakers
  * with no flags; breakers and no vocabulary: has_dry_breakers 0 (DRY on then refuses to run). */
 int sl_api_dry_breakers(const char *cmd, const sl_api_settings *s, sl_logits_cfg *cfg, sl_error *err);
-/* SL_EINVAL when cfg's vocabulary (--vocab) has another number of tokens than the logits' V. */
+/* SL_EINVAL when a --logit-bias token is not an id of the logits' V, or cfg's vocabulary (--vocab)
+ * has another number of tokens than V. */
 int sl_api_vocab_fits(const char *cmd, const sl_api_settings *s, const sl_logits_cfg *cfg, size_t V, sl_error *err);
 /* Token ids from SRC, each in 0..V-1 (`what` names them: "context", "token"); an
  * inline list's messages name it by `opt`, the option that gave it ("--context"). */

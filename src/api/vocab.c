@@ -174,6 +174,17 @@ int sl_api_dry_breakers(const char *cmd, const sl_api_settings *s, sl_logits_cfg
 
 int sl_api_vocab_fits(const char *cmd, const sl_api_settings *s, const sl_logits_cfg *cfg, size_t V, sl_error *err)
 {
+    /* llama_sampler_logit_bias_apply skips an id no candidate has; here it is a typo, said as one */
+    for (size_t i = 0; i < cfg->n_bias; i++)
+        if (cfg->bias_token[i] < 0 || (size_t)cfg->bias_token[i] >= V) {
+            char q[256];
+            return sl_base_error_set(err, SL_EINVAL,
+                                     "samplab %s: %s '%s' (use %zu): token %ld is not a token id in 0..%zu of the "
+                                     "logits (llama.cpp would skip it without a word)",
+                                     cmd, SL_API_NAME(LOGIT_BIAS),
+                                     sl_base_esc_str(i < s->logit_bias.n ? s->logit_bias.v[i] : "", q, sizeof q), i + 1,
+                                     cfg->bias_token[i], V - 1);
+        }
     if (!cfg->dry_breaker || cfg->dry_breaker_n == V)
         return SL_OK;
     return sl_base_error_set(err, SL_EINVAL,

@@ -477,8 +477,10 @@ void sl_cli_settings_from(const sl_cli_parsed *p, sl_api_settings *s)
     for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT; o++) {
         const sl_cli_arg *a = &p->a[o];
         sl_api_value v = {a->size, a->l, a->d};
-        for (size_t i = 0; a->given && i < a->n_list; i++) /* a repeatable option: each use */
+        for (size_t i = 0; a->given && i < a->n_list; i++) { /* a repeatable option: each use, read again */
+            sl_api_option_read(&sl_api_options[o], a->list[i], &v, NULL, 0);
             sl_api_settings_land(s, &sl_api_options[o], a->list[i], &v);
+        }
         if (a->given && sl_api_options[o].kind != SL_API_LIST)
             sl_api_settings_land(s, &sl_api_options[o], a->text, &v);
     }
