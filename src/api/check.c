@@ -90,70 +90,51 @@ out:
  * batch's draw order (row by row within a step, one generator), each finished
  * row's token the pad id as transformers' _sample makes it, until a drawn token
  * differs from the observed one: that step and row. */
+typedef struct check_batch_ctx {
+    size_t T;
+    const long *obs;
+    sl_api_divergence *out;
+} check_batch_ctx;
+
+/* each row's draw against its observed token: the first that differs stops the walk */
+static int check_visit(void *ctx, sl_fw_batch *b, size_t t, size_t r, const sl_vec *v, const sl_fw_step *st,
+                       long tok, long *accept, sl_error *err)
+{
+    check_batch_ctx *c = ctx;
+    (void)st;
+    long o = c->obs[r * c->T + t];
+    *accept = o;
+    if (tok == o)
+        return 0;
+    sl_logits_result pr;
+    int rc = sl_fw_session_probs(&b->rows[r], v, &pr, err);
+    if (rc)
+        return -rc;
+    double sum = 0;
+    for (size_t i = 0; i < pr.V; i++)
+        sum += pr.probs[i];
+    c->out->step = t;
+    c->out->row = r;
+    c->out->predicted = tok;
+    c->out->p_observed = pr.probs[o] / sum;
+    c->out->p_predicted = pr.probs[tok] / sum;
+    sl_logits_result_free(&pr);
+    return 1;
+}
+
+/* A batch with a seed: the rows replayed over their observed histories in the
+ * batch's draw order (row by row within a step, one generator), each finished
+ * row's token the pad id as transformers' _sample makes it, until a drawn token
+ * differs from the observed one: that step and row. */
 int sl_api_check_batch_seeded(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m,
                               const sl_api_batch *bt, const long *obs, sl_api_divergence *out, sl_error *err)
 {
-    size_t T = m->t, B = bt->B, V = m->v;
-    sl_fw_batch b;
-    int rc = sl_fw_batch_open(&b, ft, fo, B, bt->rows, err);
-    if (rc)
-        return rc;
-    sl_vec *bufs = calloc(2 * B, sizeof *bufs);
-    unsigned char *done = calloc(B, 1);
-    if (!bufs || !done)
-        rc = sl_base_error_set(err, SL_ENOMEM, "samplab check: out of memory for a batch of %zu rows", B);
-    for (size_t i = 0; !rc && i < 2 * B; i++)
-        rc = sl_base_vec_alloc(&bufs[i], V, m->source, err);
-    long eos = bt->eos.eos;
-    size_t finished = 0;
-    out->step = T;
-    out->row = 0;
+    memset(out, 0, sizeof *out);
+    out->step = m->t;
     out->predicted = -1;
-    out->p_observed = out->p_predicted = 0;
-    for (size_t t = 0; t < T && !rc && out->step == T; t++) {
-        if (eos >= 0 && finished == B) {
-            rc = sl_base_error_set(err, SL_EINVAL, "%s: step %zu: every row emitted EOS (%ld) by step %zu, where "
-                                   "generate() stops; the source has %zu steps", m->source, t, eos, t - 1, T);
-            break;
-        }
-        for (size_t r = 0; r < B && !rc; r++) {
-            sl_vec *v = &bufs[2 * r + (t & 1)];
-            sl_io_steps_row_of(m, t, r, v);
-            if (fo->dtype_set)
-                v->dtype = fo->dtype;
-            sl_fw_step st;
-            if ((rc = sl_fw_batch_step(&b, r, v, &st, err)))
-                break;
-            long pred = eos >= 0 && done[r] ? bt->eos.pad : st.tokens[0], o = obs[r * T + t];
-            if (pred != o) {
-                sl_logits_result pr;
-                if ((rc = sl_fw_session_probs(&b.rows[r], v, &pr, err)))
-                    break;
-                double sum = 0;
-                for (size_t i = 0; i < pr.V; i++)
-                    sum += pr.probs[i];
-                out->step = t;
-                out->row = r;
-                out->predicted = pred;
-                out->p_observed = pr.probs[o] / sum;
-                out->p_predicted = pr.probs[pred] / sum;
-                sl_logits_result_free(&pr);
-                break;
-            }
-            rc = sl_fw_session_accept(&b.rows[r], o, err);
-        }
-        for (size_t r = 0; r < B && !rc && eos >= 0; r++)
-            if (!done[r] && obs[r * T + t] == eos) {
-                done[r] = 1;
-                finished++;
-            }
-    }
-    for (size_t i = 0; bufs && i < 2 * B; i++)
-        sl_base_vec_free(&bufs[i]);
-    free(bufs);
-    free(done);
-    sl_fw_batch_close(&b);
-    return rc;
+    check_batch_ctx c = {m->t, obs, out};
+    return sl_fw_batch_generate(ft, fo, m->t, bt->B, m->v, m->source, bt->rows, &bt->eos, sl_api_gen_batch_row, m, check_visit,
+                                &c, NULL, err);
 }
 
 /* The seeded check's object; B > 0: a batch, obs row-major (row b's step t at b·T + t). */

@@ -50,6 +50,30 @@ static void fw_take(void *c, const long *tokens, size_t k)
             f->each(f->ctx, (size_t)tokens[j]);
 }
 
+/* What a framework's draw reports besides its tokens: n calls of k, the generator, the release,
+ * and the settings in force of its pipeline (those given, no context) where it ran on logits. */
+static void fw_result(sl_api_draw_result *r, const sl_fw_type *ft, const sl_api_settings *s, const sl_logits_cfg *cfg,
+                      int is_logits, size_t n, size_t k, const char *rng_name, unsigned word_bits, uint64_t words,
+                      const char *version, const char *cpu)
+{
+    r->framework = 1;
+    r->n = n;
+    r->k = k;
+    r->nested = (ft->accepts & SL_OPT_NUM_SAMPLES) != 0;
+    r->rng_name = rng_name;
+    r->word_bits = word_bits;
+    r->words = words;
+    r->version = version;
+    r->cpu = cpu;
+    if (ft->pipeline && is_logits) {
+        r->pipeline = ft->pipeline;
+        r->given = s->cfg;
+        r->given.context = NULL;
+        r->given.context_n = 0;
+    }
+    r->samplers = sl_api_samplers(ft->pipeline, ft->accepts, cfg, r->samplers_buf, sizeof r->samplers_buf);
+}
+
 /* generate()'s end of a sequence and its repeated prompts are a generation's (replay, check) */
 static int gen_only(const sl_api_settings *s, sl_error *err)
 {
@@ -116,23 +140,8 @@ static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_setting
     sl_api_fw_opts_free(&fo);
     if (rc)
         return sl_api_lib_error(err, rc);
-    r->framework = 1;
     r->tokens = res.tokens;
-    r->n = res.n;
-    r->k = res.k;
-    r->nested = (ft->accepts & SL_OPT_NUM_SAMPLES) != 0;
-    r->rng_name = res.rng_name;
-    r->word_bits = res.word_bits;
-    r->words = res.words;
-    r->version = res.version;
-    r->cpu = res.cpu;
-    if (ft->pipeline && is_logits) {
-        r->pipeline = ft->pipeline;
-        r->given = s->cfg;
-        r->given.context = NULL;
-        r->given.context_n = 0;
-    }
-    r->samplers = sl_api_samplers(ft->pipeline, ft->accepts, &fo.cfg, r->samplers_buf, sizeof r->samplers_buf);
+    fw_result(r, ft, s, &fo.cfg, is_logits, res.n, res.k, res.rng_name, res.word_bits, res.words, res.version, res.cpu);
     return SL_OK;
 }
 
@@ -202,24 +211,10 @@ static int draw_batch(const sl_io_steps *m, int is_logits, const sl_api_settings
                 rc = sl_fw_session_accept(&fb.rows[b], st.tokens[j], err);
         }
     if (!rc) {
-        r->framework = 1;
         r->B = B;
-        r->n = n;
-        r->k = k;
-        r->nested = (ft->accepts & SL_OPT_NUM_SAMPLES) != 0;
-        r->rng_name = sl_fw_batch_rng_name(&fb);
-        r->word_bits = fb.shared.type->word_bits;
-        r->words = fb.shared.words;
-        r->version = sl_fw_session_version(&fb.rows[0]);
-        if (ft->accepts & SL_OPT_CPU)
-            r->cpu = sl_logits_cpu_name(sl_logits_cpu_resolve(fb.rows[0].o.cfg.cpu));
-        if (ft->pipeline && is_logits) {
-            r->pipeline = ft->pipeline;
-            r->given = s->cfg;
-            r->given.context = NULL;
-            r->given.context_n = 0;
-        }
-        r->samplers = sl_api_samplers(ft->pipeline, ft->accepts, &fo.cfg, r->samplers_buf, sizeof r->samplers_buf);
+        fw_result(r, ft, s, &fo.cfg, is_logits, n, k, sl_fw_batch_rng_name(&fb), fb.shared.type->word_bits,
+                  fb.shared.words, sl_fw_session_version(&fb.rows[0]),
+                  ft->accepts & SL_OPT_CPU ? sl_logits_cpu_name(sl_logits_cpu_resolve(fb.rows[0].o.cfg.cpu)) : NULL);
     }
     if (fb.B)
         sl_fw_batch_close(&fb);

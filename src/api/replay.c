@@ -191,11 +191,6 @@ static void run_free(sl_api_run *r)
     free(r->kept);
 }
 
-static int batch_row(const void *user, size_t t, size_t b, sl_vec *row)
-{
-    return sl_io_steps_row_of(user, t, b, row);
-}
-
 static int run_one(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, const sl_api_batch *batch,
                    sl_api_run *r, sl_error *err)
 {
@@ -215,7 +210,7 @@ static int run_one(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps
         return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu steps", ft->name, T);
     r->samplers = sl_api_samplers(ft->pipeline, ft->accepts, &fo->cfg, r->samplers_buf, sizeof r->samplers_buf);
     if (batch)
-        return sl_fw_replay_batch(ft, fo, T, B, m->v, m->source, batch->rows, &batch->eos, batch_row, m, r->tokens,
+        return sl_fw_replay_batch(ft, fo, T, B, m->v, m->source, batch->rows, &batch->eos, sl_api_gen_batch_row, m, r->tokens,
                                   r->words, r->kept, &r->rng_name, err);
     return sl_api_gen_replay(ft, fo, m, r->tokens, r->words, r->kept, &r->rng_name, err);
 }

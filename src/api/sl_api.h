@@ -31,6 +31,8 @@ int sl_api_gen_open(sl_fw_session *s, const sl_fw_type *ft, const sl_fw_opts *o,
  */
 int sl_api_gen_replay(const sl_fw_type *ft, const sl_fw_opts *o, const sl_io_steps *m, long *tokens,
                       uint64_t *words, size_t *kept, const char **rng_name, sl_error *err);
+/* The sl_fw_batch_row_fn of a [T, B, V] source (user: the sl_io_steps). */
+int sl_api_gen_batch_row(const void *user, size_t t, size_t b, sl_vec *row);
 
 /* ---------------------------------------------------------------- batches (api/batch.c) */
 

@@ -100,9 +100,9 @@ void sl_fw_batch_close(sl_fw_batch *b)
     memset(b, 0, sizeof *b);
 }
 
-int sl_fw_replay_batch(const sl_fw_type *t, const sl_fw_opts *o, size_t T, size_t B, size_t V, const char *source,
-                       const sl_fw_batch_row *rows, const sl_fw_eos *eos, sl_fw_batch_row_fn row, const void *user,
-                       long *tokens, uint64_t *words, size_t *kept, const char **rng_name, sl_error *err)
+int sl_fw_batch_generate(const sl_fw_type *t, const sl_fw_opts *o, size_t T, size_t B, size_t V, const char *source,
+                         const sl_fw_batch_row *rows, const sl_fw_eos *eos, sl_fw_batch_row_fn row, const void *user,
+                         sl_fw_batch_visit_fn visit, void *ctx, const char **rng_name, sl_error *err)
 {
     sl_fw_batch b;
     int rc = sl_fw_batch_open(&b, t, o, B, rows, err);
@@ -111,18 +111,20 @@ int sl_fw_replay_batch(const sl_fw_type *t, const sl_fw_opts *o, size_t T, size_
     /* one row buffer per row and step parity: a session reuses what it prepared only for the same vector */
     sl_vec *bufs = calloc(2 * B, sizeof *bufs);
     unsigned char *done = calloc(B, 1);
-    if (!bufs || !done)
+    long *took = calloc(B, sizeof *took);
+    if (!bufs || !done || !took)
         rc = sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for a batch of %zu rows", t->name, B);
     for (size_t i = 0; !rc && i < 2 * B; i++)
         rc = sl_base_vec_alloc(&bufs[i], V, source, err);
+    int has_eos = eos && eos->eos >= 0, stop = 0;
     size_t finished = 0;
-    for (size_t s = 0; s < T && !rc; s++) {
-        if (eos && eos->eos >= 0 && finished == B) {
+    for (size_t s = 0; s < T && !rc && !stop; s++) {
+        if (has_eos && finished == B) {
             rc = sl_base_error_set(err, SL_EINVAL, "%s: step %zu: every row emitted EOS (%ld) by step %zu, where "
                                    "generate() stops; the source has %zu steps", source, s, eos->eos, s - 1, T);
             break;
         }
-        for (size_t r = 0; r < B && !rc; r++) {
+        for (size_t r = 0; r < B && !rc && !stop; r++) {
             sl_vec *v = &bufs[2 * r + (s & 1)];
             if ((rc = row(user, s, r, v))) {
                 rc = sl_base_error_set(err, rc, "%s: cannot read step %zu row %zu", source, s, r);
@@ -133,17 +135,20 @@ int sl_fw_replay_batch(const sl_fw_type *t, const sl_fw_opts *o, size_t T, size_
             sl_fw_step st;
             if ((rc = sl_fw_batch_step(&b, r, v, &st, err)))
                 break;
-            long tok = st.tokens[0];
-            if (eos && eos->eos >= 0 && done[r])
-                tok = eos->pad; /* _sample: next_tokens * unfinished + pad * (1 - unfinished) */
-            tokens[r * T + s] = tok;
-            words[r * T + s] = sl_fw_batch_words(&b, r);
-            kept[r * T + s] = st.kept;
-            rc = sl_fw_session_accept(&b.rows[r], tok, err);
+            /* _sample: next_tokens * unfinished_sequences + pad_token_id * (1 - unfinished_sequences) */
+            long tok = has_eos && done[r] ? eos->pad : st.tokens[0];
+            took[r] = tok;
+            int vr = visit(ctx, &b, s, r, v, &st, tok, &took[r], err);
+            if (vr < 0)
+                rc = -vr;
+            else if (vr > 0)
+                stop = 1;
+            else
+                rc = sl_fw_session_accept(&b.rows[r], took[r], err);
         }
         /* the stopping criterion reads input_ids after the whole step */
-        for (size_t r = 0; r < B && !rc && eos && eos->eos >= 0; r++)
-            if (!done[r] && tokens[r * T + s] == eos->eos) {
+        for (size_t r = 0; r < B && !rc && !stop && has_eos; r++)
+            if (!done[r] && took[r] == eos->eos) {
                 done[r] = 1;
                 finished++;
             }
@@ -154,6 +159,36 @@ int sl_fw_replay_batch(const sl_fw_type *t, const sl_fw_opts *o, size_t T, size_
         sl_base_vec_free(&bufs[i]);
     free(bufs);
     free(done);
+    free(took);
     sl_fw_batch_close(&b);
     return rc;
+}
+
+/* sl_fw_replay_batch's visit: each row's token, words and kept count kept */
+typedef struct replay_out {
+    size_t T;
+    long *tokens;
+    uint64_t *words;
+    size_t *kept;
+} replay_out;
+
+static int replay_visit(void *ctx, sl_fw_batch *b, size_t t, size_t r, const sl_vec *v, const sl_fw_step *st,
+                        long tok, long *accept, sl_error *err)
+{
+    replay_out *o = ctx;
+    (void)v;
+    (void)accept;
+    (void)err;
+    o->tokens[r * o->T + t] = tok;
+    o->words[r * o->T + t] = sl_fw_batch_words(b, r);
+    o->kept[r * o->T + t] = st->kept;
+    return 0;
+}
+
+int sl_fw_replay_batch(const sl_fw_type *t, const sl_fw_opts *o, size_t T, size_t B, size_t V, const char *source,
+                       const sl_fw_batch_row *rows, const sl_fw_eos *eos, sl_fw_batch_row_fn row, const void *user,
+                       long *tokens, uint64_t *words, size_t *kept, const char **rng_name, sl_error *err)
+{
+    replay_out out = {T, tokens, words, kept};
+    return sl_fw_batch_generate(t, o, T, B, V, source, rows, eos, row, user, replay_visit, &out, rng_name, err);
 }

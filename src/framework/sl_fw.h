@@ -220,6 +220,19 @@ typedef struct sl_fw_eos {
 /* Fills `row` (allocated for V entries) with row b of step t. */
 typedef int (*sl_fw_batch_row_fn)(const void *user, size_t t, size_t b, sl_vec *row);
 
+/* What a batched generation does with row r's draw at step t (sl_fw_batch_generate):
+ * tok is the token generate() keeps (pad once the row has finished); *accept (tok
+ * on entry) is what joins the row's history, which the visit may set (check: the
+ * observed token). Returns 0 to go on, 1 to stop, or -SL_code. */
+typedef int (*sl_fw_batch_visit_fn)(void *ctx, sl_fw_batch *b, size_t t, size_t r, const sl_vec *v,
+                                    const sl_fw_step *st, long tok, long *accept, sl_error *err);
+/* The loop of a batched generation: the batch opened over rows[0..B), then per step
+ * each row read, drawn in order and visited, its accepted token (pad once finished)
+ * joining its history; a row finishes once the token it accepted is eos->eos, and
+ * steps after every row has finished are refused (generate() stops there). */
+int sl_fw_batch_generate(const sl_fw_type *t, const sl_fw_opts *o, size_t T, size_t B, size_t V, const char *source,
+                         const sl_fw_batch_row *rows, const sl_fw_eos *eos, sl_fw_batch_row_fn row, const void *user,
+                         sl_fw_batch_visit_fn visit, void *ctx, const char **rng_name, sl_error *err);
 /* A batched generation (`samplab replay` of [T, B, V] rows): the batch opened
  * over rows[0..B), then per step each row drawn in order and its token (pad once
  * finished) accepted into its history. tokens, words and kept hold B·T entries,

@@ -47,7 +47,7 @@ import warnings
 import torch
 import transformers
 from safetensors.torch import save_file
-from transformers import LogitsProcessor, LogitsProcessorList
+from transformers import LogitsProcessorList
 
 MODELS = [
     # name, vocab, hidden, layers, heads, kv_heads, intermediate, init_range, weight_seed
@@ -73,18 +73,6 @@ SPECIALS = ["none", "eos", "eos+pad"]
 NEW = 12
 
 
-class WordProbe(LogitsProcessor):
-    """Reads the words spent so far each step (get_rng_state only); leaves the scores alone."""
-
-    def __init__(self, meter):
-        self.meter = meter
-        self.seen = []
-
-    def __call__(self, input_ids, scores):
-        self.seen.append(self.meter.words())
-        return scores
-
-
 def chain_of(model, kw, L):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -100,6 +88,7 @@ def padded(prompts, pad):
 
 
 def generate(model, ids, mask, seed, N, eos, pad, kw, WordMeter):
+    from hf_generate import WordProbe
     torch.manual_seed(seed)
     meter = WordMeter()
     probe = WordProbe(meter)
