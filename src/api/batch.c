@@ -105,7 +105,7 @@ int sl_api_id_rows_read(const char *cmd, const char *opt, const char *src, int i
             rc = sl_io_file_slurp(src, &buf, &len, err);
         if (rc) {
             rc = sl_api_lib_error(err, rc);
-        } else if (memchr(buf, 0, len)) {
+        } else if (len && memchr(buf, 0, len)) {
             rc = sl_base_error_set(err, SL_EINVAL, "samplab %s: %s: a NUL byte at offset %zu: not a text of ids", cmd,
                                    src, (size_t)((unsigned char *)memchr(buf, 0, len) - buf));
         }
