@@ -43,7 +43,7 @@ static void draw_help(FILE *f)
             const sl_fw_type *ft = sl_fw_types_all[i];
             fprintf(f, "  %-13s %s\n  %-13s options:", ft->name, ft->summary, "");
             for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT; o++)
-                if (sl_api_options[o].bit & ft->accepts)
+                if (sl_api_options[o].bit & ft->accepts & ~SL_OPT_GEN_BATCH) /* a generation's: replay, check */
                     fprintf(f, " %s", sl_api_options[o].name);
             fprintf(f, "\n");
             /* the upstream releases it follows */
