@@ -117,6 +117,8 @@ Test(cli_batch, replay_and_check_refuse_what_is_not_a_batch_of_theirs)
     sl_test_expect_refused("check " B001 " --context " B001_CTX " --tokens '1,2;3,4'",
                            "row 0 holds 2 tokens, but --logits");
     sl_test_expect_refused("check " B001 " --context " B001_CTX " --tokens '1,2'", "holds 1 rows");
+    sl_test_expect_refused("replay " B001 " --context " B001_CTX " --seeds 7,none",
+                           "a seed for a row of a framework that has one generator per batch (hf draws every row");
     sl_test_expect_refused("check --framework hf --logits " G " --tensor b001.logits --context " B001_CTX
                            " --tokens '1;2'", "is checked with --seed S");
     /* every row has emitted EOS, and the source goes on: generate() would have stopped */
@@ -193,4 +195,7 @@ Test(cli_batch, draw_of_b_rows_is_each_row_at_its_place_in_the_stream)
     sl_test_expect_refused("draw --framework hf --logits '1,2,3;3,2,1' --repetition-penalty 1.5 --context 1",
                            "--context gives 1 prompt rows; the logits have 2 rows a step");
     sl_test_expect_refused("draw --framework numpy --probs '1,2;3,4'", "'2;3' is not a number");
+    /* one generator per batch: no seed per row */
+    sl_test_expect_refused("draw --framework torch --probs '1,2;3,4' --seeds 1,2",
+                           "a seed for a row of a framework that has one generator per batch");
 }

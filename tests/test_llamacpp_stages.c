@@ -20,6 +20,7 @@
  *     give the golden first token; XTC without a seed is refused, exit 2;
  *   - llama.cpp's own tests/test-sampling.cpp cases for these stages. */
 #include <criterion/criterion.h>
+#include <jansson.h>
 #include <inttypes.h>
 #include <math.h>
 
@@ -261,6 +262,31 @@ Test(llamacpp_stages, xtc_draws_as_node_llama_cpp_0_4_0)
     cr_expect_eq(xtc_probes(ST_SID, SL_STDCXX_CLAMP, 1, &probes, &streams), 3, "GCC 14's rule on the 0.7.0 file");
 }
 
+/* A small case as a command line: CMD, its seed, order, logits and settings, the biases as
+ * --logit-bias words (malloc'd); *outside: a bias names an id outside 0..V-1 (libllama skips it). */
+static char *st_command(const char *cmd, st_case *c, int *outside, size_t *n_bias)
+{
+    sl_logits_cfg g;
+    st_cfg(c, &g);
+    float x[100];
+    st_gen(c->vseed, c->V, x);
+    char *args = malloc(8192), *p = args;
+    p += sprintf(p, "%s --framework llamacpp --seed %u --samplers '%s' --logits '", cmd, c->seed, c->order);
+    for (size_t i = 0; i < c->V; i++)
+        p += isinf(x[i]) ? sprintf(p, "%s-inf", i ? "," : "") : sprintf(p, "%s%.9g", i ? "," : "", x[i]);
+    p += sprintf(p, "' --temperature %.9g --top-k %d --top-p %.9g --min-p %.9g --min-keep %d --xtc-probability %.9g "
+                    "--xtc-threshold %.9g --top-nsigma %.9g --dynatemp-range %.9g --dynatemp-exp %.9g",
+                 c->temp, c->top_k, c->top_p, c->min_p, c->min_keep, c->xp, c->xt, c->nsigma, c->dyn, c->dexp);
+    *outside = 0;
+    for (size_t k = 0; k < g.n_bias; k++) {
+        *outside |= g.bias_token[k] < 0 || (size_t)g.bias_token[k] >= c->V;
+        p += sprintf(p, " --logit-bias '%ld%c%.9g'", g.bias_token[k], g.bias[k] < 0 ? '-' : '+',
+                     fabs((double)g.bias[k]));
+    }
+    *n_bias = g.n_bias;
+    return args;
+}
+
 /* The first token of small cases through `draw`, the biases as --logit-bias words; a bias naming
  * an id outside 0..V-1 (which libllama skips) is refused by name instead. */
 Test(llamacpp_stages, cli_draw_first_token, .timeout = 300)
@@ -269,28 +295,12 @@ Test(llamacpp_stages, cli_draw_first_token, .timeout = 300)
     size_t done = 0, biased = 0, refused = 0;
     for (char *line = strstr(text, "\ncase "); line && done < 60; line = strstr(line + 1, "\ncase ")) {
         st_case c;
-        sl_logits_cfg g;
         cr_assert(st_parse(line + 1, &c));
         if (c.V < 2 || c.V > 100 || !strcmp(c.order, "-"))
             continue;
-        st_cfg(&c, &g);
-        char words[512] = "";
-        int outside = 0;
-        for (size_t k = 0, at = 0; k < g.n_bias; k++) {
-            outside |= g.bias_token[k] < 0 || (size_t)g.bias_token[k] >= c.V;
-            at += (size_t)snprintf(words + at, sizeof words - at, " --logit-bias '%ld%c%.9g'", g.bias_token[k],
-                                   g.bias[k] < 0 ? '-' : '+', fabs((double)g.bias[k]));
-        }
-        float x[100];
-        st_gen(c.vseed, c.V, x);
-        char *args = malloc(8192), *p = args;
-        p += sprintf(p, "draw --framework llamacpp --seed %u --samplers '%s' --logits '", c.seed, c.order);
-        for (size_t i = 0; i < c.V; i++)
-            p += isinf(x[i]) ? sprintf(p, "%s-inf", i ? "," : "") : sprintf(p, "%s%.9g", i ? "," : "", x[i]);
-        p += sprintf(p, "' --temperature %.9g --top-k %d --top-p %.9g --min-p %.9g --min-keep %d --xtc-probability %.9g "
-                        "--xtc-threshold %.9g --top-nsigma %.9g --dynatemp-range %.9g --dynatemp-exp %.9g",
-                     c.temp, c.top_k, c.top_p, c.min_p, c.min_keep, c.xp, c.xt, c.nsigma, c.dyn, c.dexp);
-        strcat(p, words);
+        int outside;
+        size_t nb;
+        char *args = st_command("draw", &c, &outside, &nb);
         sl_test_run r = sl_test_cli(args);
         long want = strtol(strstr(line + 1, "\ntok") + 4, NULL, 10);
         if (outside) {
@@ -301,7 +311,7 @@ Test(llamacpp_stages, cli_draw_first_token, .timeout = 300)
         } else {
             cr_expect_eq(r.status, 0, "%s: %s", args, r.err);
             cr_expect_eq(strtol(r.out, NULL, 10), want, "%s: %s, libllama %ld", args, r.out, want);
-            biased += g.n_bias > 0;
+            biased += nb > 0;
         }
         sl_test_run_free(&r);
         free(args);
@@ -311,6 +321,48 @@ Test(llamacpp_stages, cli_draw_first_token, .timeout = 300)
     cr_expect_geq(done, 40);
     cr_expect_geq(biased, 10, "%zu cases with biases through the command line", biased);
     cr_expect_geq(refused, 5);
+}
+
+/* `pipeline --seed`: the kept set of the first step, XTC's draw included, is libllama's. */
+Test(llamacpp_stages, cli_pipeline_kept_with_xtc, .timeout = 300)
+{
+    char *text = st_golden();
+    size_t done = 0, removed = 0;
+    for (char *line = strstr(text, "\ncase "); line && done < 60; line = strstr(line + 1, "\ncase ")) {
+        st_case c;
+        cr_assert(st_parse(line + 1, &c));
+        if (c.V < 2 || c.V > 100 || !strcmp(c.order, "-") || !strstr(c.order, "xtc") || c.xp <= 0 || c.xt > 0.5f)
+            continue;
+        int outside;
+        size_t nb;
+        char *args = st_command("pipeline", &c, &outside, &nb);
+        if (outside) {
+            free(args);
+            continue;
+        }
+        strcat(args, " --json");
+        sl_test_run r = sl_test_cli(args);
+        cr_assert_eq(r.status, 0, "%s: %s", args, r.err);
+        json_error_t je;
+        json_t *o = json_loads(r.out, 0, &je), *kept = json_object_get(o, "kept");
+        cr_assert(json_is_array(kept), "%s", r.out);
+        long ids[100];
+        size_t k = json_array_size(kept);
+        for (size_t i = 0; i < k; i++)
+            ids[i] = (long)json_integer_value(json_array_get(kept, i));
+        char got[64], want[64];
+        gg_kept_text(ids, k, got, sizeof got);
+        cr_assert_eq(sscanf(strstr(line + 1, "\nkept") + 5, " %63s", want), 1);
+        cr_expect_str_eq(got, want, "%s: kept %s, libllama %s", args, got, want);
+        removed += k < c.V;
+        json_decref(o);
+        sl_test_run_free(&r);
+        free(args);
+        done++;
+    }
+    free(text);
+    cr_expect_geq(done, 10, "%zu XTC cases through pipeline --seed", done);
+    cr_expect_geq(removed, 5);
 }
 
 Test(llamacpp_stages, xtc_without_seed_refused)

@@ -503,10 +503,10 @@ def test_option_values_are_checked_as_the_cli_checks_their_text(kw, args):
 @pytest.mark.parametrize("call,kw,args", [
     ("draw", dict(framework="hf", logits="data/weather.txt", epsilon_cutoff=3e-4),
      ["draw", "--framework", "hf", "--logits", "data/weather.txt", "--epsilon-cutoff", "3e-4"]),
-    ("pipeline", dict(framework="llamacpp", logits="data/weather.txt", logit_bias="1+2"),
-     ["pipeline", "--framework", "llamacpp", "--logits", "data/weather.txt", "--logit-bias", "1+2"]),
-    ("replay", dict(framework="vllm", logits="data/weather.txt", logit_bias="1:2"),
-     ["replay", "--framework", "vllm", "--logits", "data/weather.txt", "--logit-bias", "1:2"]),
+    ("pipeline", dict(framework="vllm", logits="data/weather.txt", allowed_token_ids="1,2"),
+     ["pipeline", "--framework", "vllm", "--logits", "data/weather.txt", "--allowed-token-ids", "1,2"]),
+    ("replay", dict(framework="vllm", logits="data/weather.txt", logit_bias="1+2"),
+     ["replay", "--framework", "vllm", "--logits", "data/weather.txt", "--logit-bias", "1+2"]),
 ])
 def test_a_setting_samplab_does_not_model_is_refused_by_name(call, kw, args):
     # the library's schema refuses it as the command line does: never ignored, never "unknown option"

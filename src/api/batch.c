@@ -205,3 +205,21 @@ int sl_api_batch_load(const char *cmd, const sl_api_settings *s, const sl_fw_typ
     }
     return SL_OK;
 }
+
+int sl_api_batch_seeds(const char *cmd, sl_api_batch *b, const sl_api_row_seeds *rs, sl_error *err)
+{
+    if (!rs->n)
+        return SL_OK;
+    if (rs->n != b->B)
+        return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s gives %zu %s for %zu %s (one per row)", cmd,
+                                 SL_API_NAME(ROW_SEEDS), rs->n, rs->n == 1 ? "entry" : "entries", b->B,
+                                 b->B == 1 ? "row" : "rows");
+    if (!(b->seed = calloc(b->B, sizeof *b->seed)))
+        return sl_base_error_set(err, SL_ENOMEM, "samplab %s: out of memory for %zu seeds", cmd, b->B);
+    for (size_t r = 0; r < b->B; r++)
+        if (rs->row[r].given) {
+            b->seed[r] = rs->row[r].seed;
+            b->rows[r].seed = &b->seed[r];
+        }
+    return SL_OK;
+}

@@ -95,21 +95,34 @@ static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_setting
     if (s->context_file)
         return FAIL("%s gives a batch's prompt rows: draw on one vector takes %s IDS (a batch: a [B, V] source)",
                     SL_API_NAME(CONTEXT_FILE), SL_API_NAME(CONTEXT));
-    /* a framework fixes its own random source; its seed is --seed */
+    /* a 1-D vector is a batch of one request: --seeds has one entry */
+    sl_api_row_seeds rs;
+    if (sl_api_row_seeds_for("draw", s, ft, 1, &rs, err))
+        return SL_EINVAL;
+    /* a framework fixes its own random source; its seed is --seed (the global one of a per-request engine) */
     const char *miss = s->stream ? SL_API_NAME(STREAM) : s->rng ? SL_API_NAME(RNG) : sl_api_refused(s, is_logits, ft->accepts);
-    char why[512];
-    if (miss)
+    if (miss) {
+        char why[512];
+        sl_api_row_seeds_free(&rs);
         return FAIL("%s", sl_api_not_taken(miss, ft->name, why, sizeof why));
+    }
     size_t n = s->has_n ? s->n : 1;
     sl_fw_opts fo;
     memset(&fo, 0, sizeof fo);
-    if (penalty_check(ft, s, n, err) || sl_api_fw_dtype("draw", s->dtype, &fo, err))
+    if (penalty_check(ft, s, n, err) || sl_api_fw_dtype("draw", s->dtype, &fo, err)) {
+        sl_api_row_seeds_free(&rs);
         return SL_EINVAL;
+    }
     long *ctx = NULL;
     size_t ctx_n = 0;
-    if (s->context && sl_api_ids("draw", SL_API_NAME(CONTEXT), s->context, "context", vec->n, &ctx, &ctx_n, err))
+    if (s->context && sl_api_ids("draw", SL_API_NAME(CONTEXT), s->context, "context", vec->n, &ctx, &ctx_n, err)) {
+        sl_api_row_seeds_free(&rs);
         return SL_EINVAL;
-    if (sl_api_fw_opts("draw", s, &fo, err)) {
+    }
+    int bad = sl_api_fw_opts("draw", s, &fo, err);
+    sl_api_row_seed_apply(&rs, 0, &fo);
+    sl_api_row_seeds_free(&rs);
+    if (bad) {
         free(ctx);
         return SL_EINVAL;
     }
@@ -156,26 +169,40 @@ static int draw_batch(const sl_io_steps *m, int is_logits, const sl_api_settings
     size_t B = m->t, V = m->v, n = s->has_n ? s->n : 1;
     if (gen_only(s, err))
         return SL_EINVAL;
+    sl_api_row_seeds rs; /* one entry per row, for a framework with a generator per request */
+    if (sl_api_row_seeds_for("draw", s, ft, B, &rs, err))
+        return SL_EINVAL;
     sl_api_settings q = *s; /* the prompt rows are the batch's, whatever the framework */
     q.context_file = NULL;
     const char *miss = s->stream ? SL_API_NAME(STREAM) : s->rng ? SL_API_NAME(RNG) : sl_api_refused(&q, is_logits, ft->accepts);
-    if (miss)
-        return FAIL("%s is not an option of framework %s", miss, ft->name);
-    if (s->counts)
-        return FAIL("--counts counts the draws of one row: a [%zu, %zu] batch has %zu (give --row I, or leave "
-                    "--counts out)", B, V, B);
     sl_fw_opts fo;
     memset(&fo, 0, sizeof fo);
-    if (penalty_check(ft, s, n, err) || sl_api_fw_dtype("draw", s->dtype, &fo, err))
-        return SL_EINVAL;
+    int rc = SL_OK;
+    if (miss) {
+        char why[512];
+        rc = FAIL("%s", sl_api_not_taken(miss, ft->name, why, sizeof why));
+    } else if (s->counts) {
+        rc = FAIL("--counts counts the draws of one row: a [%zu, %zu] batch has %zu (give --row I, or leave "
+                  "--counts out)", B, V, B);
+    } else if (penalty_check(ft, s, n, err) || sl_api_fw_dtype("draw", s->dtype, &fo, err)) {
+        rc = SL_EINVAL;
+    }
+    if (rc) {
+        sl_api_row_seeds_free(&rs);
+        return rc;
+    }
     sl_api_batch bt;
-    if (sl_api_batch_load("draw", s, ft, B, V, &bt, err))
+    int brc = sl_api_batch_load("draw", s, ft, B, V, &bt, err);
+    if (!brc && (brc = sl_api_batch_seeds("draw", &bt, &rs, err)))
+        sl_api_batch_free(&bt);
+    sl_api_row_seeds_free(&rs);
+    if (brc)
         return SL_EINVAL;
     if (sl_api_fw_opts("draw", s, &fo, err)) {
         sl_api_batch_free(&bt);
         return SL_EINVAL;
     }
-    int rc = sl_api_vocab_fits("draw", s, &fo.cfg, V, err) ? SL_EINVAL : SL_OK;
+    rc = sl_api_vocab_fits("draw", s, &fo.cfg, V, err) ? SL_EINVAL : SL_OK;
     sl_vec *rows = calloc(B, sizeof *rows);
     if (!rc && !rows)
         rc = sl_base_error_set(err, SL_ENOMEM, "samplab draw: out of memory for %zu rows", B);

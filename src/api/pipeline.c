@@ -28,6 +28,8 @@ char *sl_api_pipeline_json(const sl_api_pipeline_result *r)
         json_object_set_new(root, "cpu", json_string(sl_logits_cpu_name(sl_logits_cpu_resolve(cpu))));
     if (r->samplers)
         json_object_set_new(root, "samplers", json_string(r->samplers));
+    if (given->has_seed)
+        json_object_set_new(root, "seed", json_integer((json_int_t)given->seed));
     json_object_set_new(root, "steps", steps);
     json_object_set_new(root, "kept", kept);
     json_object_set_new(root, "probs", probs);
@@ -99,6 +101,28 @@ static int logits_input(const char *cmd, const sl_api_src *src, const sl_api_set
     return SL_OK;
 }
 
+/* --seed: the chain's seed, which llama.cpp's XTC seeds its std::mt19937 with (common_sampler_init
+ * passes params.seed); the other pipelines draw nothing, so it is refused there rather than ignored. */
+static int pipeline_seed(const sl_logits_pipeline_type *t, const sl_api_settings *s, sl_logits_cfg *cfg, sl_error *err)
+{
+    sl_seed seed;
+    if (!s->seed)
+        return SL_OK;
+    if (!(t->accepts & SL_OPT_ORDER))
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "samplab pipeline: --seed: framework %s's pipeline draws nothing (its seed is for "
+                                 "draw, replay and check)", t->name);
+    if (sl_api_seed(s, 0, &seed, err))
+        return SL_EINVAL;
+    if (seed.hi || seed.lo >= 0xFFFFFFFFu)
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "samplab pipeline: --seed: framework %s takes a seed below 4294967295 (a uint32_t; "
+                                 "0xFFFFFFFF is LLAMA_DEFAULT_SEED, a random seed)", t->name);
+    cfg->has_seed = 1;
+    cfg->seed = (uint32_t)seed.lo;
+    return SL_OK;
+}
+
 int sl_api_pipeline_run(const sl_api_src *src, const sl_api_settings *s, sl_api_pipeline_result *r, sl_error *err)
 {
     sl_api_or_defaults(&s, &src);
@@ -129,6 +153,12 @@ int sl_api_pipeline_run(const sl_api_src *src, const sl_api_settings *s, sl_api_
     int rc = sl_api_logits_input("pipeline", src, s, &vec, &cfg, err);
     if (rc)
         return rc;
+    if ((rc = pipeline_seed(t, s, &cfg, err))) {
+        sl_base_vec_free(&vec);
+        free((long *)cfg.context);
+        free((void *)cfg.dry_breaker);
+        return rc;
+    }
     if ((rc = sl_logits_pipeline_run(t, &vec, &cfg, &r->res, err))) {
         sl_api_lib_error(err, rc);
     } else {

@@ -96,19 +96,29 @@ int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, con
     if (g->all && !is_logits)
         return sl_base_error_set(err, SL_EINVAL, "samplab %s: --framework all runs the frameworks that take --logits",
                                  cmd);
-    if (g->ft) {
-        if (!(g->ft->accepts & (is_logits ? SL_OPT_LOGITS : SL_OPT_PROBS)))
-            return sl_base_error_set(err, SL_EINVAL, "samplab %s: framework %s takes --%s (%s)", cmd, g->ft->name,
-                                     is_logits ? "probs" : "logits", g->ft->input_why);
-        const char *miss = gen_refused(s, g->ft);
-        if (miss) {
-            char why[512];
-            return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s", cmd,
-                                     sl_api_not_taken(miss, g->ft->name, why, sizeof why));
-        }
-    }
-    if (sl_api_fw_opts(cmd, s, &g->fo, err))
+    if (g->ft && !(g->ft->accepts & (is_logits ? SL_OPT_LOGITS : SL_OPT_PROBS)))
+        return sl_base_error_set(err, SL_EINVAL, "samplab %s: framework %s takes --%s (%s)", cmd, g->ft->name,
+                                 is_logits ? "probs" : "logits", g->ft->input_why);
+    /* replay and check follow one request (--seeds has one entry), or a batch's B rows (counted once read) */
+    int may_batch = g->ft && g->ft->batch;
+    sl_api_row_seeds rs;
+    if (sl_api_row_seeds_for(cmd, s, g->ft, may_batch ? 0 : 1, &rs, err))
         return SL_EINVAL;
+    const char *miss = g->ft ? gen_refused(s, g->ft) : NULL;
+    if (miss) {
+        char why[512];
+        sl_api_row_seeds_free(&rs);
+        return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s", cmd,
+                                 sl_api_not_taken(miss, g->ft->name, why, sizeof why));
+    }
+    int bad = sl_api_fw_opts(cmd, s, &g->fo, err);
+    if (!may_batch)
+        sl_api_row_seed_apply(&rs, 0, &g->fo);
+    g->seeds = rs; /* freed with g; a batch's are its rows' */
+    if (bad) {
+        sl_api_row_seeds_free(&g->seeds);
+        return SL_EINVAL;
+    }
     g->fo.k = 1;
     g->fo.n = 1;
     g->logits_input = is_logits;
@@ -118,6 +128,7 @@ int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, con
         g->fo.probs = &g->marker;
     if (steps->n_rows > 1 && !(g->ft && g->ft->batch)) {
         sl_api_fw_opts_free(&g->fo);
+        sl_api_row_seeds_free(&g->seeds);
         return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s given %zu times (one per row): %s", cmd,
                                  is_logits ? SL_API_NAME(LOGITS) : SL_API_NAME(PROBS), steps->n_rows,
                                  g->all ? "--framework all runs one row at a time, not a batch"
@@ -126,6 +137,7 @@ int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, con
     /* a framework that draws batches reads [T, B, V] too; the others keep the reader's 2-D rule */
     if ((g->ft && g->ft->batch ? sl_api_batch_read : sl_api_steps_read)(steps, &g->steps, err)) {
         sl_api_fw_opts_free(&g->fo);
+        sl_api_row_seeds_free(&g->seeds);
         return sl_api_lib_error(err, SL_EINVAL);
     }
     if (sl_api_vocab_fits(cmd, s, &g->fo.cfg, g->steps.v, err)) {
@@ -139,12 +151,22 @@ int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, con
                  : context_n ? sl_base_error_set(err, SL_EINVAL, "samplab %s: a batch takes its prompts as rows "
                                                  "(--context with ';', or --context-file), not one context", cmd)
                              : sl_api_batch_load(cmd, s, g->ft, sl_io_steps_rows(&g->steps), g->steps.v, &g->batch, err);
+        if (!rc)
+            rc = sl_api_batch_seeds(cmd, &g->batch, &g->seeds, err);
         if (rc) {
             g->is_batch = 0;
             sl_api_gen_free(g);
         }
         return rc;
     }
+    if (may_batch && g->seeds.n > 1) {
+        int rc = sl_base_error_set(err, SL_EINVAL, "samplab %s: %s gives %zu entries for 1 row (one per row)", cmd,
+                                   SL_API_NAME(ROW_SEEDS), g->seeds.n);
+        sl_api_gen_free(g);
+        return rc;
+    }
+    if (may_batch)
+        sl_api_row_seed_apply(&g->seeds, 0, &g->fo);
     if (context_n || s->context) {
         if (s->context) {
             if (sl_api_ids(cmd, SL_API_NAME(CONTEXT), s->context, "context", g->steps.v, &g->context, &g->context_n, err)) {
@@ -175,6 +197,7 @@ int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, con
 
 void sl_api_gen_free(sl_api_gen *g)
 {
+    sl_api_row_seeds_free(&g->seeds);
     if (g->is_batch)
         sl_api_batch_free(&g->batch);
     g->is_batch = 0;

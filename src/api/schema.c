@@ -239,6 +239,10 @@ const sl_api_option sl_api_options[] = {
         "one fault family only (shift, leak, topk, temper), or mkl-seed-collision:\n"
         "the repeat test against torch's MKL exponential_ (no --probs or --logits)"),
     OPT(SL_API_OPT_SEEDS, "--seeds", "seeds", NUM(has_seeds, seeds), SL_API_SIZE, 0, 0, "K", "how many seeds"),
+    OPTU(NULL, "SamplingParams.seed", NULL,
+         SL_API_OPT_ROW_SEEDS, "--seeds", "row_seeds", TXT(row_seeds), SL_API_STRING, 0, SL_OPT_ROW_SEEDS, "LIST",
+         "one per row (request): a seed, or none for a request without one, which\n"
+         "draws from the global generator --seed seeds (vllm: 7,none,9)"),
     OPT(SL_API_OPT_FIRST_SEED, "--first-seed", "first_seed", TXT(first_seed),
         SL_API_STRING, 0, 0, "S", "the first seed (default 0)"),
     OPT(SL_API_OPT_FRAMEWORKS, "--frameworks", "frameworks", TXT(frameworks), SL_API_STRING, 0, 0, "a,b,...",
@@ -344,6 +348,9 @@ static const struct {
      "logits: inline \"3,2,2,1\", a text file, .npy, or .safetensors"},
     {"pipeline", SL_API_OPT_FRAMEWORK,
      "the pipeline: hf, llamacpp, vllm, tutorial, candle, ollama, node-llama-cpp"},
+    {"pipeline", SL_API_OPT_SEED,
+     "llamacpp, node-llama-cpp: the chain's seed, which XTC draws its first\n"
+     "step with (no default; needed with XTC on)"},
     {"rng", SL_API_OPT_RNG,
      "random source (required)"},
     {"rng", SL_API_OPT_N,

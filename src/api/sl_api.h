@@ -73,6 +73,10 @@ int sl_api_batch_asked(const struct sl_api_settings *s);
 int sl_api_batch_load(const char *cmd, const struct sl_api_settings *s, const sl_fw_type *ft, size_t rows_in, size_t V,
                       sl_api_batch *b, sl_error *err);
 void sl_api_batch_free(sl_api_batch *b);
+struct sl_api_row_seeds;
+/* The rows' own seeds (--seeds, one entry per row; none given: every row the batch's
+ * generator): rows[r].seed points at entry r where it is a seed. Refused: another count than B. */
+int sl_api_batch_seeds(const char *cmd, sl_api_batch *b, const struct sl_api_row_seeds *rs, sl_error *err);
 
 /* ---------------------------------------------------------------- inputs (api/src.c) */
 
@@ -165,6 +169,7 @@ typedef enum sl_api_opt {
     SL_API_OPT_TENSOR, SL_API_OPT_ROW, SL_API_OPT_METHOD, SL_API_OPT_RNG, SL_API_OPT_SEED, SL_API_OPT_STREAM,
     SL_API_OPT_N, SL_API_OPT_COUNTS, SL_API_OPT_JSON, SL_API_OPT_BINARY, SL_API_OPT_DRAWS, SL_API_OPT_COUNTS_FILE,
     SL_API_OPT_ALPHA, SL_API_OPT_NULL_REPS, SL_API_OPT_TRIALS, SL_API_OPT_TARGET, SL_API_OPT_FAULT, SL_API_OPT_SEEDS,
+    SL_API_OPT_ROW_SEEDS,
     SL_API_OPT_FIRST_SEED, SL_API_OPT_FRAMEWORKS, SL_API_OPT_TOP, SL_API_OPT_TOKENS, SL_API_OPT_REPORT_DATA,
     SL_API_OPT_OUT, SL_API_OPT_ONLY, SL_API_OPT_JOBS, SL_API_OPT_GEN_TOKENS, SL_API_OPT_NO_PLOT, SL_API_OPT_SPEC,
     SL_API_OPT_RESUME, SL_API_OPT_CONTEXT_FILE, SL_API_OPT_NUM_RETURN_SEQUENCES, SL_API_OPT_EOS_TOKEN_ID,
@@ -294,6 +299,7 @@ typedef struct sl_api_settings {
     const char *target_text;  /* --target as typed, quoted by power's refusal (NULL: the number, %g) */
     const char *fault;        /* power --fault F */
     int has_seeds; size_t seeds; /* calibrate --seeds K */
+    const char *row_seeds;    /* draw, replay, check --seeds LIST: one per row (request), a seed or none */
     const char *first_seed;   /* calibrate --first-seed S */
     const char *frameworks;   /* compare --frameworks a,b,... */
     int has_top; size_t top;  /* compare --top N */
@@ -368,6 +374,32 @@ int sl_api_vocab_fits(const char *cmd, const sl_api_settings *s, const sl_logits
  * inline list's messages name it by `opt`, the option that gave it ("--context"). */
 int sl_api_ids(const char *cmd, const char *opt, const char *src, const char *what, size_t V, long **ids, size_t *n,
                sl_error *err);
+
+/* Per-request seeds (api/seeds.c): --seeds 7,none,9, one entry per row of a batch, as a
+ * serving engine gets them (vLLM's SamplingParams.seed, TGI's and SGLang's per-request
+ * seed); "none" is a request that gave no seed. Each seed reads as --seed does. */
+typedef struct sl_api_row_seed {
+    int given;                /* 0: the request gave no seed ("none") */
+    sl_seed seed;
+} sl_api_row_seed;
+typedef struct sl_api_row_seeds {
+    size_t n;                 /* rows (entries of the list); 0 when --seeds is not given */
+    sl_api_row_seed *row;     /* n entries, malloc'd (sl_api_row_seeds_free) */
+} sl_api_row_seeds;
+#define SL_API_ROW_SEEDS_MAX 4096 /* the most rows a list names */
+/* text ("7,none,9") into *out: SL_EINVAL with err "samplab CMD: --seeds: entry 2 ('x') ..." for an
+ * empty list or entry, or an entry that is neither "none" nor a seed. */
+int sl_api_row_seeds_parse(const char *cmd, const char *text, sl_api_row_seeds *out, sl_error *err);
+/* s's --seeds for framework ft over a batch of `rows` rows (0: not known yet): none given is
+ * out->n 0; refused (SL_EINVAL, one line) for a framework with one generator per batch (ft's
+ * accepts lacks SL_OPT_ROW_SEEDS: "a seed for a row of a framework that has one generator per
+ * batch"), and for a list of another length than rows. */
+int sl_api_row_seeds_for(const char *cmd, const sl_api_settings *s, const sl_fw_type *ft, size_t rows,
+                         sl_api_row_seeds *out, sl_error *err);
+void sl_api_row_seeds_free(sl_api_row_seeds *r);
+/* Row `row`'s generator seed into fo: its own seed (a per-request generator), or, for "none" and
+ * when --seeds is not given, fo's --seed as it is (the global generator). */
+void sl_api_row_seed_apply(const sl_api_row_seeds *r, size_t row, sl_fw_opts *fo);
 
 /* ---------------------------------------------------------------- commands as calls
  *
@@ -710,6 +742,7 @@ typedef struct sl_api_gen {
     sl_vec marker;            /* what fo.logits or fo.probs points at: the kind of rows */
     int is_batch;             /* a [T, B, V] source or a batch's options: batch holds the rows */
     sl_api_batch batch;
+    sl_api_row_seeds seeds;   /* --seeds (a batch's rows point at them) */
 } sl_api_gen;
 /* The prompt is s->context (a SRC) or context[0..context_n); steps with no
  * spec and no data is the command line's neither (or both) of --logits and --probs. */

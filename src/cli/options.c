@@ -24,6 +24,7 @@ static const sl_cli_take draw_takes[] = {
     O(SL_API_OPT_METHOD),
     O(SL_API_OPT_RNG),
     O(SL_API_OPT_SEED),
+    O(SL_API_OPT_ROW_SEEDS),
     O(SL_API_OPT_STREAM),
     O(SL_API_OPT_N),
     O(SL_API_OPT_COUNTS),
@@ -49,6 +50,7 @@ static const sl_cli_take logits_cmd_takes[] = {
 };
 static const sl_cli_take pipeline_takes[] = {
     O(SL_API_OPT_FRAMEWORK),
+    O(SL_API_OPT_SEED),
     O(SL_API_OPT_SAMPLERS),
     O(SL_API_OPT_SAMPLING_SEQ),
     O(SL_API_OPT_OLLAMA),
@@ -143,6 +145,7 @@ static const sl_cli_take gen_takes[] = {
     O(SL_API_OPT_TENSOR),
     O(SL_API_OPT_CONTEXT),
     O(SL_API_OPT_SEED),
+    O(SL_API_OPT_ROW_SEEDS),
     O(SL_API_OPT_DTYPE),
     O(SL_API_OPT_TORCH),
     O(SL_API_OPT_LLAMACPP),

@@ -27,7 +27,7 @@ const sl_fw_type sl_fw_vllm_type = {
     .variant_bit = SL_OPT_VARIANT,
     .variants = vllm_variants,
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_PENALTY |
-        SL_OPT_VARIANT | SL_OPT_CPU,
+        SL_OPT_VARIANT | SL_OPT_CPU | SL_OPT_ROW_SEEDS,
     .input_why = "its sampler starts from logits",
     .pipeline = &sl_logits_pipeline_vllm_type,
     .draw = &sl_draw_torch_type,

@@ -99,6 +99,7 @@ int sl_logits_nlc_cfg(const sl_logits_cfg *in, sl_logits_cfg *out, int *greedy, 
     }
     out->has_min_keep = 1;
     out->min_keep = 0; /* XTC's; top-p's and min-p's 1 keeps the same sets */
+    out->stdcxx = SL_STDCXX_CLAMP; /* its prebuilt libllama's libstdc++ (GCC 11.4): XTC's uniform */
     size_t n = 0;
     out->order[n++] = &sl_logits_stage_penalties;
     if (!*greedy) {

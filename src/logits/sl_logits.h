@@ -126,8 +126,9 @@ enum {
     SL_OPT_FREQ_PRESENCE = 1u << 21, /* --frequency-penalty, --presence-penalty (llama.cpp) */
     SL_OPT_ORDER = 1u << 22,         /* --samplers, --sampling-seq (llama.cpp's stage order) */
     SL_OPT_OLLAMA_VERSION = 1u << 23, /* --ollama (Ollama's release line) */
-    SL_OPT_GEN_BATCH = 1u << 24,     /* --num-return-sequences, --eos-token-id, --pad-token-id (generate()'s) */
-    SL_OPT_PROMPT_ROWS = 1u << 25    /* --context-file (a batch's prompts: taken where a batch is read) */
+    SL_OPT_ROW_SEEDS = 1u << 24,     /* --seeds LIST: a generator per row (request), as serving engines keep */
+    SL_OPT_GEN_BATCH = 1u << 25,     /* --num-return-sequences, --eos-token-id, --pad-token-id (generate()'s) */
+    SL_OPT_PROMPT_ROWS = 1u << 26    /* --context-file (a batch's prompts: taken where a batch is read) */
 };
 
 /* The most stages a user-given llama.cpp chain may hold (llama.cpp has no limit). */

@@ -41,7 +41,7 @@ static int xtc_init(void *st, const sl_logits_cfg *c, sl_error *err)
     x->min_keep = c->min_keep > 0 ? (size_t)c->min_keep : 0;
     if (x->p > 0.0f && x->t <= 0.5f && !c->has_seed)
         return sl_base_error_set(err, SL_EINVAL,
-                                 "xtc: needs --seed S (draw, replay, check; pipeline takes none yet): it draws from "
+                                 "xtc: needs --seed S: it draws from "
                                  "its own std::mt19937 seeded with the chain's seed, and llama.cpp's default "
                                  "LLAMA_DEFAULT_SEED means a random one");
     x->seed = c->has_seed ? c->seed : 0;
