@@ -156,7 +156,7 @@ Test(row_seeds, set_by_key_as_the_command_line)
     cr_assert_eq(sl_api_settings_set(s, "row_seeds", "7,none", &err), SL_OK, "%s", err.msg);
     cr_assert_str_eq(s->row_seeds, "7,none");
     cr_assert_eq(sl_api_settings_set(s, "framework", "hf", &err), SL_OK, "%s", err.msg);
-    sl_api_src src = {"3,2,1", NULL, -1, NULL, 0, "--logits"};
+    sl_api_src src = {"3,2,1", NULL, -1, NULL, 0, "--logits", NULL, 0};
     char *json = NULL;
     cr_assert_eq(sl_api_draw(&src, 1, s, &json, &err), SL_EINVAL);
     cr_assert_null(json);
