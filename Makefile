@@ -35,7 +35,7 @@ TST_LIB_OBJ := $(LIB_SRC:%.c=$(TST)/%.o)
 TST_CLI_OBJ := $(filter-out $(TST)/src/cli/main.o,$(CLI_SRC:%.c=$(TST)/%.o))
 TST_OBJ     := $(TEST_SRC:%.c=$(TST)/%.o)
 
-.PHONY: all deps deps-test deps-report deps-golden deps-fuzz test test-unit report bench golden golden-check golden-nlc golden-current clean fuzz fuzz-run deps-bench lib man install uninstall deps-explorer deps-browser explorer explorer-build test-browser test-browser-run asan fuzz-merge
+.PHONY: all deps deps-test deps-report deps-golden deps-fuzz test test-unit report bench golden golden-check golden-nlc golden-ollama golden-current clean fuzz fuzz-run deps-bench lib man install uninstall deps-explorer deps-browser explorer explorer-build test-browser test-browser-run asan fuzz-merge
 all: bin/samplab
 
 deps:
@@ -228,8 +228,9 @@ golden-check: deps-golden
 	@sh analysis/golden/run.sh build/golden
 	@# data/golden/current comes from another system's libraries (golden-current), mkl_vsl* from
 	@# Intel MKL fetched into build/ (analysis/golden/mkl_fetch.sh, mkl_vsl_golden.sh), and
-	@# llamacpp_0.4.0 and node_llama_cpp from node-llama-cpp's npm package (golden-nlc)
-	@diff -r -x current -x "mkl_vsl*" -x llamacpp_0.4.0 -x node_llama_cpp data/golden build/golden && \
+	@# llamacpp_0.4.0 and node_llama_cpp from node-llama-cpp's npm package (golden-nlc), ollama_0.32
+	@# from a llama-server built from its bundled source (golden-ollama)
+	@diff -r -x current -x "mkl_vsl*" -x llamacpp_0.4.0 -x node_llama_cpp -x ollama_0.32 data/golden build/golden && \
 	  echo "golden-check: data/golden matches the live libraries"
 
 # llama.cpp 0.4.0 and node-llama-cpp 3.21.1 as npm ships them: the package (about 730 MB)
@@ -247,6 +248,17 @@ golden-nlc: deps-golden
 	@$(MAKE) --no-print-directory $(TST)/samplab-tests
 	SL_NLC_GOLDEN=build/golden-nlc/node_llama_cpp SL_BIN=bin/samplab $(TST)/samplab-tests --filter 'framework_node_llama_cpp/*'
 	@echo "golden-nlc: data/golden matches node-llama-cpp 3.21.1's libraries"
+
+# llama-server as Ollama v0.32.10+ drives it: LLAMADIR is llama.cpp v0.4.0's source (the bundle
+# of node-llama-cpp 3.21.1) built outside the tree with its llama-server target; the streamed
+# generations and the teacher-forced logits are diffed against data/golden/ollama_0.32.
+golden-ollama:
+	@test -n "$(LLAMADIR)" || { echo "usage: make golden-ollama LLAMADIR=DIR" >&2; exit 2; }
+	@rm -rf build/golden-ollama && mkdir -p build/golden-ollama
+	@sh analysis/golden/ollama_0.32/golden.sh "$(LLAMADIR)" build/golden-ollama
+	@diff -I '^# ' data/golden/ollama_0.32/generations.txt build/golden-ollama/generations.txt && \
+	  cmp data/golden/ollama_0.32/logits.npy build/golden-ollama/logits.npy && \
+	  echo "golden-ollama: data/golden/ollama_0.32 matches llama-server"
 
 # Today's libraries from a Debian sid chroot (CHROOT=DIR); not run by CI.
 golden-current:

@@ -164,6 +164,31 @@ static inline const char *sl_test_rec(const char *text, const char *key, int id)
     return p ? p + 1 : NULL;
 }
 
+/* the rest of the "KEY ID" line (maybe empty), or NULL */
+static inline const char *sl_test_line_of(const char *text, const char *key, int id)
+{
+    char pat[48];
+    int n = snprintf(pat, sizeof pat, "\n%s %d", key, id);
+    for (const char *p = strstr(text, pat); p; p = strstr(p + 1, pat))
+        if (p[n] == ' ' || p[n] == '\n')
+            return p + n + (p[n] == ' ');
+    return NULL;
+}
+
+/* The ids of a record line (up to its end) into out[0..max). */
+static inline size_t sl_test_ids(const char *p, long *out, size_t max)
+{
+    size_t n = 0;
+    char *end;
+    for (long v = strtol(p, &end, 10); end != p && n < max; v = strtol(p, &end, 10)) {
+        out[n++] = v;
+        p = end;
+        if (*p == '\n')
+            break;
+    }
+    return n;
+}
+
 /* `samplab check` with the settings of a `replay ... --json` command line and
  * --tokens TOKENS (comma list): 1 when it exits 0 and finds no divergence, else
  * 0 with its output logged. */

@@ -28,17 +28,6 @@ static const char *golden_dir(void)
     return d && *d ? d : "data/golden/node_llama_cpp";
 }
 
-/* the rest of the "KEY ID" line (maybe empty), or NULL */
-static const char *line_of(const char *text, const char *key, int id)
-{
-    char pat[48];
-    int n = snprintf(pat, sizeof pat, "\n%s %d", key, id);
-    for (const char *p = strstr(text, pat); p; p = strstr(p + 1, pat))
-        if (p[n] == ' ' || p[n] == '\n')
-            return p + n + (p[n] == ' ');
-    return NULL;
-}
-
 /* the value of " KEY=" on an opts line (up to its end), or NULL */
 static const char *opt(const char *line, const char *key, char *buf, size_t len)
 {
@@ -52,19 +41,6 @@ static const char *opt(const char *line, const char *key, char *buf, size_t len)
             return buf;
         }
     return NULL;
-}
-
-static size_t ids(const char *p, long *out, size_t max)
-{
-    size_t n = 0;
-    char *end;
-    for (long v = strtol(p, &end, 10); end != p && n < max; v = strtol(p, &end, 10)) {
-        out[n++] = v;
-        p = end;
-        if (*p == '\n')
-            break;
-    }
-    return n;
 }
 
 typedef struct {
@@ -153,20 +129,20 @@ Test(framework_node_llama_cpp, golden_generations)
     size_t runs = 0, ok = 0, steps = 0, differ = 0, cli = 0, cli_ok = 0, seeded_ok = 0, greedy = 0, greedy_ok = 0;
     size_t clock_runs = 0;
     char first[512] = "";
-    for (int id = 0; line_of(text, "run", id); id++) {
-        const char *o = line_of(text, "opts", id);
+    for (int id = 0; sl_test_line_of(text, "run", id); id++) {
+        const char *o = sl_test_line_of(text, "opts", id);
         cr_assert_not_null(o);
         mapped m;
-        map_opts(o, line_of(text, "clock", id), &m);
+        map_opts(o, sl_test_line_of(text, "clock", id), &m);
         if (!m.has_seed)
             continue; /* the second changed during the run: its seeds are not known */
-        clock_runs += line_of(text, "clock", id) != NULL;
+        clock_runs += sl_test_line_of(text, "clock", id) != NULL;
         size_t a, b;
-        cr_assert_eq(sscanf(line_of(text, "rows", id), "%zu %zu", &a, &b), 2);
+        cr_assert_eq(sscanf(sl_test_line_of(text, "rows", id), "%zu %zu", &a, &b), 2);
         long toks[512], am[512];
-        size_t nt = ids(line_of(text, "tokens", id), toks, 512);
+        size_t nt = sl_test_ids(sl_test_line_of(text, "tokens", id), toks, 512);
         cr_assert_eq(nt, b - a, "run %d", id);
-        cr_assert_eq(ids(line_of(text, "argmax", id), am, 512), nt);
+        cr_assert_eq(sl_test_ids(sl_test_line_of(text, "argmax", id), am, 512), nt);
         /* through a session: step on each row, the observed token accepted */
         sl_fw_opts fo;
         memset(&fo, 0, sizeof fo);

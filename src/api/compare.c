@@ -441,8 +441,10 @@ static int cmp_choose(const sl_api_settings *s, sl_api_compare_result *r, sl_err
             if (miss)
                 return FAIL("%s", sl_api_not_taken(miss, sl_base_esc_str(t->name, e, sizeof e), why, sizeof why));
             if ((t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT) && !s->ollama)
-                return FAIL("framework %s: samplab models only --ollama 0.24 so far (Ollama v0.30+ is not modelled "
-                            "by samplab)", sl_base_esc_str(t->name, e, sizeof e));
+                return FAIL(SL_FW_OLLAMA_NEEDS_LINE);
+            if ((t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT) && strcmp(s->ollama, "0.24"))
+                return FAIL("framework ollama --ollama %s: compare takes --ollama 0.24 only (llama-server's chain of "
+                            "0.32 is not modelled by samplab in compare yet)", sl_base_esc_str(s->ollama, e, sizeof e));
             int dup = 0;
             for (size_t j = 0; j < r->nfw; j++)
                 dup |= r->fw[j].t == t;

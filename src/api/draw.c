@@ -87,7 +87,7 @@ static int gen_only(const sl_api_settings *s, sl_error *err)
 static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_settings *s, const sl_progress *prog,
                           void (*each)(void *, size_t), void *cb_ctx, sl_api_draw_result *r, sl_error *err)
 {
-    const sl_fw_type *ft = sl_fw_lookup(s->framework);
+    const sl_fw_type *ft = sl_api_fw_type(s);
     if (!ft)
         return FAIL("unknown framework '%s' (samplab draw --help lists them)", s->framework);
     if (gen_only(s, err))

@@ -166,8 +166,11 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
             fo.variant = rand ? s->rand : oll ? s->ollama : s->torch;
             fo.variant_opt = sl_api_options[rand ? SL_API_OPT_RAND : oll ? SL_API_OPT_OLLAMA : SL_API_OPT_TORCH].name;
             if (oll && !s->ollama)
-                return sl_base_error_set(err, SL_EINVAL, "samplab exact: framework ollama: samplab models only "
-                                         "%s 0.24 so far (Ollama v0.30+ is not modelled by samplab)", fo.variant_opt);
+                return sl_base_error_set(err, SL_EINVAL, "samplab exact: " SL_FW_OLLAMA_NEEDS_LINE);
+            if (oll && strcmp(s->ollama, "0.24"))
+                return sl_base_error_set(err, SL_EINVAL, "samplab exact: framework ollama %s %s: the exact audit "
+                                         "of llama-server's chain is not modelled by samplab yet (%s 0.24: Ollama's "
+                                         "Go sampler)", fo.variant_opt, s->ollama, fo.variant_opt);
             const sl_fw_variant *var;
             sl_error verr;
             if (sl_fw_variant_find(ft, fo.variant, fo.variant_opt, &var, &verr))

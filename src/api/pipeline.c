@@ -131,6 +131,9 @@ int sl_api_pipeline_run(const sl_api_src *src, const sl_api_settings *s, sl_api_
         return sl_base_error_set(err, SL_EINVAL,
                                  "samplab pipeline: --framework F is required (samplab pipeline --help lists them)");
     const sl_logits_pipeline_type *t = sl_logits_pipeline_lookup(s->framework);
+    const sl_fw_type *ft = t ? sl_api_fw_type(s) : NULL;
+    if (ft && ft->pipeline && (t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT) && s->ollama)
+        t = ft->pipeline; /* --ollama 0.32: llama-server's chain, not the Go sampler's */
     if (!t)
         return sl_base_error_set(err, SL_EINVAL,
                                  "samplab pipeline: unknown framework '%s' (samplab pipeline --help lists them)",
@@ -143,11 +146,11 @@ int sl_api_pipeline_run(const sl_api_src *src, const sl_api_settings *s, sl_api_
     if (miss)
         return sl_base_error_set(err, SL_EINVAL, "samplab pipeline: %s", sl_api_not_taken(miss, t->name, why, sizeof why));
     if ((t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT) && !s->ollama) /* Ollama: the one such pipeline */
-        return sl_base_error_set(err, SL_EINVAL, "samplab pipeline: framework ollama: samplab models only --ollama "
-                                 "0.24 so far (Ollama's own Go sampler, v0.6.3 to v0.25); Ollama v0.30+ "
-                                 "(llama-server's chain) is not modelled by samplab");
-    if (s->ollama && strcmp(s->ollama, "0.24"))
-        return sl_base_error_set(err, SL_EINVAL, "samplab pipeline: --ollama takes 0.24, not '%s'", s->ollama);
+        return sl_base_error_set(err, SL_EINVAL, "samplab pipeline: " SL_FW_OLLAMA_NEEDS_LINE);
+    const sl_fw_variant *line;
+    sl_error verr;
+    if (s->ollama && sl_fw_variant_find(sl_fw_lookup("ollama"), s->ollama, SL_API_NAME(OLLAMA), &line, &verr))
+        return sl_base_error_set(err, SL_EINVAL, "samplab pipeline: %s", verr.msg);
     sl_vec vec;
     sl_logits_cfg cfg;
     int rc = sl_api_logits_input("pipeline", src, s, &vec, &cfg, err);

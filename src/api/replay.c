@@ -82,7 +82,7 @@ int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, con
                                  cmd, cmd);
     if (allow_all && !strcmp(s->framework, "all")) {
         g->all = 1;
-    } else if (!(g->ft = sl_fw_lookup(s->framework))) {
+    } else if (!(g->ft = sl_api_fw_type(s))) {
         return sl_base_error_set(err, SL_EINVAL, "samplab %s: unknown framework '%s' (samplab %s --help lists them)",
                                  cmd, s->framework, cmd);
     } else if (!g->ft->step) {

@@ -328,6 +328,16 @@ static int llama_selectors_check(const char *cmd, const sl_api_settings *s, cons
     return SL_OK;
 }
 
+const char *sl_api_variant(const sl_api_settings *s)
+{
+    return s->torch ? s->torch : s->llamacpp ? s->llamacpp : s->rand ? s->rand : s->ollama;
+}
+
+const sl_fw_type *sl_api_fw_type(const sl_api_settings *s)
+{
+    return sl_fw_lookup_as(s->framework, sl_api_variant(s));
+}
+
 int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl_error *err)
 {
     memset(fo, 0, sizeof *fo);
@@ -341,7 +351,7 @@ int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl
     fo->replacement = s->replacement;
     fo->simd_sum = s->simd_sum;
     /* the release-line options all name the framework's variant; each is taken only by its framework */
-    fo->variant = s->torch ? s->torch : s->llamacpp ? s->llamacpp : s->rand ? s->rand : s->ollama;
+    fo->variant = sl_api_variant(s);
     fo->variant_opt = sl_api_options[s->torch ? SL_API_OPT_TORCH : s->llamacpp ? SL_API_OPT_LLAMACPP : s->rand ? SL_API_OPT_RAND : SL_API_OPT_OLLAMA].name;
     fo->cfg.cpu = SL_CPU_AUTO;
     if (s->cpu) {

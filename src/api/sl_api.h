@@ -359,6 +359,10 @@ const char *sl_api_samplers(const sl_logits_pipeline_type *t, unsigned accepts, 
                             size_t len);
 /* The framework settings of s (no vector, no context) for command cmd; on success free them with
  * sl_api_fw_opts_free (the DRY breakers, sl_api_dry_breakers). */
+/* The release line the settings name (--torch, --llamacpp, --rand or --ollama), or NULL; and the
+ * framework type that runs s->framework at it (sl_fw_lookup_as: ollama 0.32 is llama-server's). */
+const char *sl_api_variant(const sl_api_settings *s);
+const sl_fw_type *sl_api_fw_type(const sl_api_settings *s);
 int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl_error *err);
 void sl_api_fw_opts_free(sl_fw_opts *fo);
 /* llama.cpp's DRY sequence breakers for s (api/vocab.c): the ones given (--dry-sequence-breaker, with

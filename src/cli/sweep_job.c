@@ -193,7 +193,8 @@ static void build(const sl_cli_sweep_point *p, const char *cmd, int filter, call
                 continue;
             put_setting(c, o, key, v);
         }
-    if (st->seeds && (!filter || step_takes(cmd, "seed"))) {
+    /* a gof chain's seeds are its draws': its pipeline step (the reference distribution) takes none */
+    if (st->seeds && (!filter || (step_takes(cmd, "seed") && strcmp(cmd, "pipeline")))) {
         char b[32];
         if (json_is_array(st->seeds)) {
             const json_t *s = json_array_get(st->seeds, p->seed);

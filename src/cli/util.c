@@ -46,7 +46,7 @@ int sl_cli_errf(const char *fmt, ...)
 
 void sl_cli_fw_note(const char *cmd, const sl_api_settings *s)
 {
-    const sl_fw_type *ft = sl_fw_lookup(s->framework);
+    const sl_fw_type *ft = sl_api_fw_type(s);
     sl_fw_opts fo;
     sl_error err;
     if (!ft || !ft->note || sl_api_fw_opts(cmd, s, &fo, &err))

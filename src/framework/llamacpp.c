@@ -140,6 +140,26 @@ static int nlc_open(sl_fw_session *s, sl_error *err)
     return rc ? rc : llama_session(s, &cfg, LLAMA_LONE_DRAW | LLAMA_GCC14, greedy, err);
 }
 
+/* Ollama v0.32.10 to v0.33.0-rc2: llama-server's chain for the fields Ollama sends
+ * (logits/ollama_server.c), the v0.4.0 line with GCC <= 14's rule (gcc-toolset-13). llama-server
+ * reads the seed as a uint32 (seed mod 2^32); Ollama's default -1 is LLAMA_DEFAULT_SEED. The
+ * prompt joins the penalties' history (server_slot::init_sampler accepts its tokens). */
+static int ollama_server_open(sl_fw_session *s, sl_error *err)
+{
+    const sl_fw_opts *o = &s->o;
+    if (!o->has_seed)
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "framework ollama --ollama 0.32 needs --seed S: Ollama's default seed -1 reaches "
+                                 "llama-server as LLAMA_DEFAULT_SEED, a random seed; give the seed the request gave");
+    if (o->seed.hi || o->seed.lo >= LLAMA_DEFAULT_SEED)
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "framework ollama --ollama 0.32: seed must be below 4294967295: llama-server takes "
+                                 "it as a uint32 (seed mod 2^32: give that), and 0xFFFFFFFF (-1) is a random seed");
+    sl_logits_cfg cfg;
+    int rc = sl_logits_ollama_server_cfg(&o->cfg, &cfg, err);
+    return rc ? rc : llama_session(s, &cfg, LLAMA_LONE_DRAW | LLAMA_GREEDY_T0 | LLAMA_GCC14, 0, err);
+}
+
 static void llama_clear(llama_state *st)
 {
     if (st->table)
@@ -269,6 +289,31 @@ const sl_fw_type sl_fw_llamacpp_type = {
     .close = llamacpp_close,
     .accept = llamacpp_accept,
     .exact = &sl_draw_llama_dist_exact,
+};
+
+static const sl_fw_variant ollama_server_variants[] = {
+    {"0.32", SL_FW_OLLAMA_SERVER_VERSION, 32},
+    {NULL, NULL, 0},
+};
+
+const sl_fw_type sl_fw_ollama_server_type = {
+    .name = "ollama",
+    .summary = "Ollama v0.32.10+ (--ollama 0.32): llama-server's default chain over llama.cpp v0.4.0 + dist: "
+               "std::mt19937(seed); Ollama's defaults T 0.8, top_k 40, top_p 0.9, min_p 0",
+    .variant_bit = SL_OPT_OLLAMA_VERSION,
+    .variants = ollama_server_variants,
+    .accepts = SL_LOGITS_OLLAMA_SERVER_ACCEPTS,
+    .input_why = "its samplers work on logits",
+    .pipeline = &sl_logits_pipeline_ollama_server_type,
+    .draw = &sl_draw_llama_dist_type,
+    .rng = "mt19937",
+    .rng_label = "std-mt19937",
+    .accepts_drawn = 1,
+    .open = ollama_server_open,
+    .step = llamacpp_step,
+    .probs = llamacpp_probs,
+    .close = llamacpp_close,
+    .accept = llamacpp_accept,
 };
 
 static const char *nlc_note(const sl_fw_opts *o)

@@ -24,8 +24,11 @@
 
 static const sl_fw_variant ollama_variants[] = {
     {"0.24", "Ollama 0.24.0 (commit c28ddc0a), its Go sampler (sample/, the same from v0.6.3 to v0.25.0-rc0)", 24},
+    {"0.32", SL_FW_OLLAMA_SERVER_VERSION, 32},
     {NULL, NULL, 0},
 };
+/* v0.32.10 and later send each request to llama-server (framework/llamacpp.c) */
+static const sl_fw_type *const ollama_runs[] = {NULL, &sl_fw_ollama_server_type, NULL};
 
 typedef struct ollama_state {
     sl_logits_ollama_cfg cfg;
@@ -40,9 +43,7 @@ static int ollama_open(sl_fw_session *s, sl_error *err)
 {
     const sl_fw_opts *o = &s->o;
     if (!o->variant)
-        return sl_base_error_set(err, SL_EINVAL,
-                                 "framework ollama: samplab models only --ollama 0.24 so far (Ollama's own Go sampler, "
-                                 "v0.6.3 to v0.25); Ollama v0.30+ (llama-server's chain) is not modelled by samplab");
+        return sl_base_error_set(err, SL_EINVAL, SL_FW_OLLAMA_NEEDS_LINE);
     if (!o->has_seed)
         return sl_base_error_set(err, SL_EINVAL,
                                  "framework ollama --ollama 0.24 needs --seed S: Ollama's default seed -1 draws from "
@@ -224,6 +225,7 @@ const sl_fw_type sl_fw_ollama_type = {
                "min-p, float32 cumsum, Go PCG(S, S^0x9E3779B9) Float32; penalties accepted and ignored",
     .variant_bit = SL_OPT_OLLAMA_VERSION,
     .variants = ollama_variants,
+    .variant_runs = ollama_runs,
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_PENALTY |
                SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE | SL_OPT_OLLAMA_VERSION,
     .input_why = "its sampler works on logits",

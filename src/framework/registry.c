@@ -22,6 +22,15 @@ const sl_fw_type *const sl_fw_types[] = {SL_FW_RUN_UNNAMED NULL};
  * report. */
 const sl_fw_type *const sl_fw_types_all[] = {SL_FW_RUN_UNNAMED &sl_fw_ollama_type, &sl_fw_nlc_type, NULL};
 
+const sl_fw_type *sl_fw_lookup_as(const char *name, const char *variant)
+{
+    const sl_fw_type *t = sl_fw_lookup(name);
+    for (size_t i = 0; t && t->variants && t->variant_runs && t->variants[i].name; i++)
+        if ((variant ? !strcmp(t->variants[i].name, variant) : i == 0) && t->variant_runs[i])
+            return t->variant_runs[i];
+    return t;
+}
+
 const sl_fw_type *sl_fw_lookup(const char *name)
 {
     for (size_t i = 0; name && sl_fw_types_all[i]; i++)

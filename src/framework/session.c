@@ -34,6 +34,8 @@ int sl_fw_variant_find(const sl_fw_type *t, const char *name, const char *opt, c
         return SL_OK;
     }
     char list[256] = "";
+    /* a framework that runs only with its line named (ollama) has no default among them */
+    int needs = t->pipeline && (t->pipeline->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT);
     for (const sl_fw_variant *v = t->variants; v->name; v++) {
         if (!strcmp(v->name, name)) {
             *out = v;
@@ -41,7 +43,7 @@ int sl_fw_variant_find(const sl_fw_type *t, const char *name, const char *opt, c
         }
         size_t n = strlen(list);
         snprintf(list + n, sizeof list - n, "%s%s%s", n ? ", " : "", v->name,
-                 v == t->variants && t->variants[1].name ? " (default)" : ""); /* one line: none to default among */
+                 v == t->variants && t->variants[1].name && !needs ? " (default)" : ""); /* one line: none to default among */
     }
     return sl_base_error_set(err, SL_EINVAL, "%s takes %s, not '%s'", opt ? opt : "the release line", list,
                              name);
@@ -63,6 +65,9 @@ int sl_fw_session_open(sl_fw_session *s, const sl_fw_type *t, const sl_fw_opts *
         (o->logits && !o->probs && !(t->accepts & SL_OPT_LOGITS)))
         return sl_base_error_set(err, SL_EINVAL, "framework %s takes --%s (%s)", t->name,
                                  t->accepts & SL_OPT_LOGITS ? "logits" : "probs", t->input_why);
+    const sl_fw_type *runs = sl_fw_lookup_as(t->name, o->variant);
+    if (runs && runs != t && t->variant_runs)
+        return sl_fw_session_open(s, runs, o, err); /* that release line is another program */
     s->type = t;
     s->o = *o;
     s->logits_input = (t->accepts & SL_OPT_LOGITS) && (o->logits || !(t->accepts & SL_OPT_PROBS));

@@ -92,6 +92,9 @@ struct sl_fw_type {
     const char *version;      /* the upstream release it follows (without variants) */
     unsigned variant_bit;     /* the SL_OPT_* bit of the option that picks a release line (torch's SL_OPT_VARIANT) */
     const sl_fw_variant *variants; /* the lines it emulates, the default first, ended by {NULL} */
+    /* beside variants, the type that emulates each line where that line is another program
+     * (Ollama v0.32: llama-server's chain, not its Go sampler); NULL, or NULL entries: its own */
+    const sl_fw_type *const *variant_runs;
     unsigned accepts;         /* SL_OPT_* bits */
     const char *input_why;    /* why it takes the kind of vector it takes (SL_OPT_PROBS / SL_OPT_LOGITS in accepts) */
     const sl_logits_pipeline_type *pipeline; /* NULL when there is none */
@@ -265,11 +268,23 @@ const sl_stat_exact_type *sl_fw_exact_lookup(const char *name);
 /* gsl_ran_discrete's audit (framework/gsl.c), the "gsl" framework's exact. */
 extern const sl_stat_exact_type sl_fw_gsl_exact;
 const sl_fw_type *sl_fw_lookup(const char *name);
+/* The type that runs framework `name` at release line `variant` (NULL: its default): the
+ * variant's own type where it names one (ollama 0.32), else sl_fw_lookup's. */
+const sl_fw_type *sl_fw_lookup_as(const char *name, const char *variant);
 void sl_fw_result_free(sl_fw_result *r);
 
 /* llama.cpp (framework/llamacpp.c): the chain of logits/llamacpp.c, then
  * llama_sampler_dist_apply with std::mt19937 and libstdc++'s uniform double. */
 extern const sl_fw_type sl_fw_llamacpp_type;
+/* Ollama v0.32.10+ : llama-server's chain over llama.cpp v0.4.0 (framework/llamacpp.c) */
+extern const sl_fw_type sl_fw_ollama_server_type;
+/* What --framework ollama says without --ollama (every command that refuses it) */
+#define SL_FW_OLLAMA_NEEDS_LINE                                                                              \
+    "framework ollama needs its release line: --ollama 0.32 (v0.32.10 to v0.33, llama-server's chain) or "    \
+    "--ollama 0.24 (its own Go sampler, v0.6.3 to v0.25); v0.30 to v0.32.8 are not modelled by samplab"
+#define SL_FW_OLLAMA_SERVER_VERSION                                                                          \
+    "Ollama v0.32.10 to v0.33.0-rc2 (llama.cpp b10380 to b10488): llama-server's default chain, the "         \
+    "llama.cpp v0.4.0 line, built with GCC <= 14"
 /* node-llama-cpp 3.21.1 over llama.cpp v0.4.0's stages (framework/llamacpp.c) */
 extern const sl_fw_type sl_fw_nlc_type;
 /* transformers (framework/hf.c): the hf pipeline, then the torch framework's

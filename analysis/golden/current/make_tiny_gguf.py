@@ -7,7 +7,11 @@ The tokenizer section is the smallest SentencePiece ("llama") vocabulary that
 llama.cpp 0.7.0 accepts: <unk>, <s>, </s>, the 256 byte tokens <0x00>..<0xFF>
 (llama.cpp looks up <0x0A> for the newline token) and 253 plain pieces.
 
-Usage: python3 make_tiny_gguf.py OUT.gguf
+With --text the byte tokens <0x80>..<0xFF> are plain pieces instead (the same
+weights), so that every text the model writes is valid UTF-8: llama-server's
+output parser stops a stream at the first invalid byte.
+
+Usage: python3 make_tiny_gguf.py OUT.gguf [--text]
 """
 import sys
 
@@ -18,7 +22,7 @@ V, N_EMBD, N_LAYER, N_HEAD, N_HEAD_KV, N_FF, N_CTX = 512, 64, 2, 4, 2, 128, 256
 SEED = 20261201
 
 
-def main(out):
+def main(out, text=False):
     rng = np.random.default_rng(SEED)
     w = gguf.GGUFWriter(out, "llama")
     w.add_name("samplab-tiny-random")
@@ -40,9 +44,10 @@ def main(out):
         scores.append(0.0)
         types.append(ty)
     for b in range(256):
-        tokens.append("<0x%02X>" % b)
+        plain = text and b >= 0x80
+        tokens.append("\u2581#%02x" % b if plain else "<0x%02X>" % b)
         scores.append(0.0)
-        types.append(gguf.TokenType.BYTE)
+        types.append(gguf.TokenType.NORMAL if plain else gguf.TokenType.BYTE)
     letters = "abcdefghijklmnopqrstuvwxyz"
     i = 0
     while len(tokens) < V:
@@ -89,4 +94,4 @@ def main(out):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], text=sys.argv[2:] == ["--text"])

@@ -1,0 +1,154 @@
+/* test_framework_ollama_server.c — `--framework ollama --ollama 0.32` against llama-server itself:
+ * data/golden/ollama_0.32/ (analysis/golden/ollama_0.32/golden.sh) holds 32 generations that
+ * llama.cpp v0.4.0's llama-server streamed for the request bodies Ollama v0.32.10 to v0.33.0-rc2
+ * posts (Ollama's defaults, 31 option sets: temperatures, top-k/top-p/min-p in and out of range,
+ * typical, penalties over the prompt), and the logits of each step teacher forced through the same
+ * build's libllama. Each run is replayed through the session (Ollama's options as samplab's, the
+ * prompt as the history) and the command line (replay, check --seed): 0 token differences. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "samplab.h"
+
+#define DIR "data/golden/ollama_0.32"
+
+/* Ollama's option names as samplab's (the options client.py varies) */
+static const struct {
+    const char *ollama, *opt;
+} names[] = {
+    {"temperature", "--temperature"}, {"top_k", "--top-k"}, {"top_p", "--top-p"}, {"min_p", "--min-p"},
+    {"typical_p", "--typical"}, {"repeat_penalty", "--repetition-penalty"}, {"repeat_last_n", "--penalty-last-n"},
+    {"frequency_penalty", "--frequency-penalty"}, {"presence_penalty", "--presence-penalty"},
+};
+
+/* the run's options as samplab settings words (" --top-k 5 ..."), its seed, whether a penalty acts;
+ * *omitted: typical_p 0, which Ollama's /api/generate leaves out (samplab refuses --typical 0: /api/chat
+ * sends it), given as the 1 llama-server then keeps */
+static void run_args(const char *opts, char *args, size_t cap, unsigned long *seed, int *penalised, int *omitted)
+{
+    size_t k = 0;
+    *penalised = *omitted = 0;
+    for (const char *p = opts; *p && *p != '\n';) {
+        char key[64], val[64];
+        if (sscanf(p, "%63[^=]=%63[^ \n]", key, val) != 2)
+            break;
+        if (!strcmp(key, "seed")) {
+            *seed = strtoul(val, NULL, 10);
+        } else {
+            size_t i = 0;
+            while (i < sizeof names / sizeof *names && strcmp(names[i].ollama, key))
+                i++;
+            cr_assert(i < sizeof names / sizeof *names, "option %s", key);
+            *omitted |= !strcmp(key, "typical_p") && strtod(val, NULL) == 0;
+            k += (size_t)snprintf(args + k, cap - k, " %s %s", names[i].opt, *omitted ? "1" : val);
+            *penalised |= strstr(key, "penalty") != NULL;
+        }
+        p += strlen(key) + 1 + strlen(val);
+        while (*p == ' ')
+            p++;
+    }
+}
+
+Test(framework_ollama_server, llama_server_generations, .timeout = 600)
+{
+    char *text = sl_test_slurp(DIR "/generations.txt");
+    unsigned char *npy;
+    size_t len;
+    sl_error e;
+    sl_io_npy_info info;
+    cr_assert_not_null(text);
+    cr_assert_eq(sl_io_file_slurp(DIR "/logits.npy", &npy, &len, &e), 0, "%s", e.msg);
+    cr_assert_eq(sl_io_npy_header("logits", npy, len, &info, &e), 0, "%s", e.msg);
+    size_t V = info.shape[1], runs = 0, steps = 0, same = 0, cli_same = 0, checked = 0;
+    for (int id = 0; sl_test_line_of(text, "run", id); id++) {
+        char args[2048], words[512], list[4096], want[4200], ctx[512];
+        unsigned long seed = 0;
+        int pen, omitted;
+        run_args(sl_test_line_of(text, "opts", id), words, sizeof words, &seed, &pen, &omitted);
+        long toks[256], prompt[64];
+        size_t nt = sl_test_ids(sl_test_line_of(text, "tokens", id), toks, 256);
+        size_t np = sl_test_ids(sl_test_line_of(text, "prompt", id), prompt, 64), a, b;
+        cr_assert_eq(sscanf(sl_test_line_of(text, "rows", id), "%zu %zu", &a, &b), 2);
+        cr_assert_eq(b - a, nt, "run %d", id);
+        size_t k = 0;
+        for (size_t i = 0; i < np; i++)
+            k += (size_t)snprintf(ctx + k, sizeof ctx - k, "%s%ld", i ? "," : "", prompt[i]);
+        k = 0;
+        for (size_t t = 0; t < nt; t++)
+            k += (size_t)snprintf(list + k, sizeof list - k, "%s%ld", t ? "," : "", toks[t]);
+        char *path = sl_test_npy_f32(info.data + a * V * 4, nt, V);
+        cr_assert(path);
+        /* the prompt is the penalties' history (init_sampler); without a penalty it changes nothing */
+        snprintf(args, sizeof args, "replay --framework ollama --ollama 0.32 --logits %s --seed %lu%s%s%s --json", path,
+                 seed, words, pen ? " --context " : "", pen ? ctx : "");
+        if (omitted) { /* as the request gave it: refused by name */
+            char zero[2100];
+            snprintf(zero, sizeof zero, "%s", args);
+            memcpy(strstr(zero, "--typical 1"), "--typical 0", 11);
+            sl_test_expect_refused(zero, "--typical 0 is two chains");
+        }
+        sl_test_run r = sl_test_cli(args);
+        cr_assert_eq(r.status, 0, "run %d: %s: %s", id, args, r.err);
+        snprintf(want, sizeof want, "\"tokens\":[%s]", list);
+        int ok = strstr(r.out, want) != NULL;
+        cr_expect(ok, "run %d: %s\n  samplab %.300s\n  llama-server %s", id, args, r.out, list);
+        cli_same += ok;
+        sl_test_run_free(&r);
+        checked += (size_t)sl_test_check_seeded(args, list);
+        unlink(path);
+        free(path);
+        runs++;
+        steps += nt;
+        same += ok;
+    }
+    cr_log_info("Ollama 0.32 as llama-server v0.4.0 ran it: %zu runs, %zu steps: replay equal in %zu, check --seed "
+                "without divergence in %zu", runs, steps, cli_same, checked);
+    cr_assert_geq(runs, 30);
+    cr_assert_geq(steps, 700);
+    cr_expect_eq(same, runs);
+    cr_expect_eq(checked, runs);
+    free(npy);
+    free(text);
+}
+
+/* The settings Ollama has no field for, and what llama-server refuses, by name. */
+Test(framework_ollama_server, refusals)
+{
+    sl_test_expect_refused("draw --framework ollama --ollama 0.32 --logits 3,2,1 --seed 1 --xtc-probability 0.5",
+                           "--xtc-probability is not an option of framework ollama");
+    sl_test_expect_refused("draw --framework ollama --ollama 0.32 --logits 3,2,1 --seed 1 --samplers top_k",
+                           "--samplers is not an option of framework ollama");
+    sl_test_expect_refused("draw --framework ollama --ollama 0.32 --logits 3,2,1",
+                           "needs --seed S: Ollama's default seed -1 reaches llama-server as LLAMA_DEFAULT_SEED");
+    sl_test_expect_refused("draw --framework ollama --ollama 0.32 --logits 3,2,1 --seed 4294967295",
+                           "seed must be below 4294967295");
+    sl_test_expect_refused("replay --framework ollama --ollama 0.32 --logits 3,2,1 --seed 1 --repetition-penalty 1.1 "
+                           "--penalty-last-n -1 --context 1",
+                           "llama-server refuses repeat_last_n below 0");
+    sl_test_expect_refused("draw --framework ollama --logits 3,2,1 --seed 1",
+                           "framework ollama needs its release line: --ollama 0.32");
+    sl_test_expect_refused("pipeline --framework ollama --ollama 0.3 --logits 3,2,1", "--ollama takes 0.24, 0.32, not '0.3'");
+}
+
+/* llama-server's clamps: out-of-range top_k, top_p, min_p and temperature become its edges. */
+Test(framework_ollama_server, clamps_are_llama_servers)
+{
+    static const char *pairs[][2] = {
+        {"--top-k -3", "--top-k 0"},      {"--top-p 1.2", "--top-p 1"}, {"--min-p 1.5", "--min-p 1"},
+        {"--temperature -1", "--temperature 0"}, {"--top-p -0.5", "--top-p 0"},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
+        char a[256], b[256];
+        snprintf(a, sizeof a, "draw --framework ollama --ollama 0.32 --logits 3,2,2,1,0.5,0 --seed 9 --n 40 %s", pairs[i][0]);
+        snprintf(b, sizeof b, "draw --framework ollama --ollama 0.32 --logits 3,2,2,1,0.5,0 --seed 9 --n 40 %s", pairs[i][1]);
+        sl_test_run ra = sl_test_cli(a), rb = sl_test_cli(b);
+        cr_expect_eq(ra.status, 0, "%s: %s", a, ra.err);
+        cr_expect_str_eq(ra.out, rb.out, "%s vs %s", a, b);
+        sl_test_run_free(&ra);
+        sl_test_run_free(&rb);
+    }
+}
