@@ -36,6 +36,10 @@ static const sl_cli_take draw_takes[] = {
     O(SL_API_OPT_SAMPLERS),
     O(SL_API_OPT_SAMPLING_SEQ),
     O(SL_API_OPT_CONTEXT_FILE),
+    /* generate()'s: taken to be refused by name (a generation's, replay and check) */
+    O(SL_API_OPT_NUM_RETURN_SEQUENCES),
+    O(SL_API_OPT_EOS_TOKEN_ID),
+    O(SL_API_OPT_PAD_TOKEN_ID),
     END,
 };
 static const sl_cli_take logits_cmd_takes[] = {
