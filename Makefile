@@ -208,7 +208,7 @@ test-unit: $(TST)/samplab-tests $(ORACLES) bin/samplab lib $(ASAN_BIN)
 	@for o in $(ORACLES); do $$o > $$o.txt || exit 1; done
 	@# every example command of README.md and docs/*.md, its output compared where shown
 	/usr/bin/python3 mk/doc-examples.py --bin bin/samplab
-	SL_VOCAB_DIR="$(VOCAB_DIR)" SL_ORACLE_DIR=$(TST)/oracle SL_BIN=$(ASAN_BIN) SL_REL_BIN=bin/samplab ASAN_OPTIONS=detect_leaks=1 \
+	SL_VOCAB_DIR="$(VOCAB_DIR)" SL_ORACLE_DIR=$(TST)/oracle SL_BIN=$(ASAN_BIN) SL_REL_BIN=bin/samplab ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/mk/lsan.supp \
 	  $(TST)/samplab-tests -j2 --short-filename
 
 report: deps-report bin/samplab
@@ -332,7 +332,7 @@ WASM_SKIP   := src/base/gsl.c src/rng/gsl.c src/framework/gsl.c src/stats/gof.c 
                src/io/safetensors.c src/io/outdir.c
 WASM_LIB_SRC:= $(filter-out src/report/% $(WASM_SKIP),$(LIB_SRC))
 WASM_CLI_SRC:= src/cli/options.c src/cli/util.c src/cli/pipeline.c src/cli/draw.c src/cli/compare.c src/cli/rng.c
-WASM_WEB_SRC:= web/main.c web/jansson/json.c web/libm_fma.c
+WASM_WEB_SRC:= web/main.c web/jansson/json.c web/libm_fma.c web/steps_stub.c
 WASM_CFLAGS  = --target=wasm32-wasi -nostdinc -isystem $(WASM_RTDIR)/include -isystem $(WASM_SYSINC) \
                -std=c11 -D_POSIX_C_SOURCE=200809L -DSL_NO_GSL $(WARN) -ffp-contract=off -fno-fast-math \
                -Isrc -Iweb/jansson -O2

@@ -10,6 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "samplab.h"
+
 typedef struct sl_test_run {
     int status;   /* exit status of the command */
     char *out;    /* stdout, NUL-terminated (malloc'd) */
@@ -42,11 +44,17 @@ static inline char *sl_test_slurp(const char *path)
     return b;
 }
 
-/* Runs `bin/samplab ARGS` through the shell (ARGS as typed), capturing both streams.
- * The sanitizer runtime of the test binary is kept away from the child. */
-static inline sl_test_run sl_test_cli(const char *args)
+/* The release build of the command line (SL_REL_BIN), for what runs it thousands of
+ * times or under a memory limit; else the one under test. */
+static inline const char *sl_test_rel_bin(void)
 {
-    const char *bin = getenv("SL_BIN") ? getenv("SL_BIN") : "bin/samplab";
+    return getenv("SL_REL_BIN") ? getenv("SL_REL_BIN") : getenv("SL_BIN") ? getenv("SL_BIN") : "bin/samplab";
+}
+
+/* Runs `BIN ARGS` through the shell (ARGS as typed), capturing both streams.
+ * The sanitizer runtime of the test binary is kept away from the child. */
+static inline sl_test_run sl_test_cli_bin(const char *bin, const char *args)
+{
     char outp[] = "/tmp/sl-test-out-XXXXXX", errp[] = "/tmp/sl-test-err-XXXXXX";
     int fo = mkstemp(outp), fe = mkstemp(errp);
     close(fo);
@@ -63,6 +71,12 @@ static inline sl_test_run sl_test_cli(const char *args)
     unlink(outp);
     unlink(errp);
     return r;
+}
+
+/* Runs `bin/samplab ARGS` (SL_BIN: the build under test). */
+static inline sl_test_run sl_test_cli(const char *args)
+{
+    return sl_test_cli_bin(getenv("SL_BIN") ? getenv("SL_BIN") : "bin/samplab", args);
 }
 
 static inline void sl_test_run_free(sl_test_run *r)
@@ -91,19 +105,20 @@ static inline char *sl_test_tmpfile(const char *suffix, const void *data, size_t
     return path;
 }
 
-/* Writes rows x cols little-endian float32 values (raw bytes, as a .npy holds
- * them) as a 2-D .npy of its own (version 1.0, 128-byte header; rows 0: a 1-D
- * vector of cols); returns the path (malloc'd) or NULL. */
-static inline char *sl_test_npy_f32(const void *bytes, size_t rows, size_t cols)
+/* Writes rows x cols little-endian values of `descr` ('<f4', '<f8'; elsize bytes
+ * each, raw, as a .npy holds them) as a 2-D .npy of its own (version 1.0,
+ * 128-byte header; rows 0: a 1-D vector of cols); returns the path (malloc'd) or NULL. */
+static inline char *sl_test_npy(const char *descr, size_t elsize, const void *bytes, size_t rows, size_t cols)
 {
-    size_t hl = 128 - 10, n = (rows ? rows : 1) * cols * 4;
+    size_t hl = 128 - 10, n = (rows ? rows : 1) * cols * elsize;
     unsigned char *buf = malloc(128 + n);
     if (!buf)
         return NULL;
     char dict[128];
-    int dl = rows ? snprintf(dict, sizeof dict, "{'descr': '<f4', 'fortran_order': False, 'shape': (%zu, %zu), }",
-                             rows, cols)
-                  : snprintf(dict, sizeof dict, "{'descr': '<f4', 'fortran_order': False, 'shape': (%zu,), }", cols);
+    int dl = rows ? snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%zu, %zu), }",
+                             descr, rows, cols)
+                  : snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%zu,), }", descr,
+                             cols);
     memcpy(buf, "\x93NUMPY\x01\x00", 8);
     buf[8] = (unsigned char)hl;
     buf[9] = 0;
@@ -114,6 +129,25 @@ static inline char *sl_test_npy_f32(const void *bytes, size_t rows, size_t cols)
     char *p = sl_test_tmpfile(".npy", buf, 128 + n);
     free(buf);
     return p;
+}
+
+/* v: V weights as samplab reads them (d = w, f = its float32 rounding), named name;
+ * f32: they came as a float32 array (w holds its exact widening). V may be 0. */
+static inline void sl_test_vec(sl_vec *v, const double *w, size_t V, const char *name, int f32)
+{
+    cr_assert_eq(sl_base_vec_alloc(v, V ? V : 1, name, NULL), 0);
+    v->n = V;
+    v->dtype = f32 ? SL_F32 : SL_F64;
+    for (size_t i = 0; i < V; i++) {
+        v->d[i] = w[i];
+        v->f[i] = (float)w[i];
+    }
+}
+
+/* The same for float32 values. */
+static inline char *sl_test_npy_f32(const void *bytes, size_t rows, size_t cols)
+{
+    return sl_test_npy("<f4", 4, bytes, rows, cols);
 }
 
 /* The folder of llama.cpp's test vocabularies (models/ggml-vocab-*.gguf): make test fetches them

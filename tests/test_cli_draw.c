@@ -120,7 +120,7 @@ Test(replay_cli, greedy_takes_temperature_zero)
  * terabytes of address space. */
 static void under_300mb(const char *args, char *out, size_t cap)
 {
-    const char *bin = getenv("SL_REL_BIN") ? getenv("SL_REL_BIN") : getenv("SL_BIN") ? getenv("SL_BIN") : "bin/samplab";
+    const char *bin = sl_test_rel_bin();
     char cmd[512];
     snprintf(cmd, sizeof cmd, "sh -c 'ulimit -v 300000; %s %s' | tr '\\n\\t' ' :'", bin, args);
     FILE *p = popen(cmd, "r");
@@ -208,12 +208,14 @@ Test(replay_cli, help_lists_each_frameworks_options)
     sl_test_run h = sl_test_cli("draw --help");
     cr_assert_eq(h.status, 0, "%s", h.err);
     const char *want[] = {
-        "  torch ", "options: --probs --num-samples --replacement --dtype --torch --torch-build\n",
-        "  numpy ", "options: --probs --num-samples --dtype\n",
+        "  torch ", "options: --probs --num-samples --replacement --no-replacement --dtype --torch --torch-build\n",
+        "  numpy ", "options: --probs --num-samples --replacement --no-replacement --shuffle --dtype\n",
+        "  numpy-legacy ", "options: --probs --num-samples --replacement --no-replacement --dtype\n",
         "  gsl ", "options: --probs\n",
         "  candle ", "options: --probs --logits --temperature --top-k --top-p --rand --simd-sum",
+        "  rand ", "options: --probs --num-samples --dtype --rand\n",
     };
-    for (size_t i = 0; i < 8; i += 2) {
+    for (size_t i = 0; i < sizeof want / sizeof *want; i += 2) {
         const char *at = strstr(h.out, want[i]);
         cr_assert_not_null(at, "no line for '%s' in:\n%s", want[i], h.out);
         const char *nl = strchr(at, '\n');
@@ -223,4 +225,61 @@ Test(replay_cli, help_lists_each_frameworks_options)
     }
     cr_assert(strstr(h.out, "numpy 0 .. 2^128 - 1"), "seed ranges missing:\n%s", h.out);
     sl_test_run_free(&h);
+}
+
+/* --replacement / --no-replacement: each library's default when neither is given
+ * (torch: replacement=False; NumPy: replace=True), both refused by name, with the
+ * library's reason, where the library has no such setting. */
+Test(replay_cli, replacement_takes_each_librarys_default)
+{
+    static const struct {
+        const char *fw, *src, *why;
+    } none[] = {
+        {"candle", "--logits 3,2,2,1", "candle's LogitsProcessor::sample draws one token a step"},
+        {"hf", "--logits 3,2,2,1", "torch.multinomial(probs, num_samples=1) a step"},
+        {"vllm", "--logits 3,2,2,1", "vLLM's sampler draws one token a request a step"},
+        {"llamacpp", "--logits 3,2,2,1", "llama.cpp's dist sampler draws one token a step"},
+        {"node-llama-cpp", "--logits 3,2,2,1", "llama.cpp's dist sampler draws one token a step"},
+        {"ollama --ollama 0.24", "--logits 3,2,2,1", "Ollama's sampler draws one token a step"},
+        {"ollama --ollama 0.32", "--logits 3,2,2,1", "Ollama's sampler draws one token a step"},
+        {"gsl", "--probs 3,2,2,1", "GSL has no weighted draw without replacement"},
+        {"rand", "--probs 3,2,2,1", "index::sample_weighted (without replacement) is not modelled by samplab"},
+    };
+    for (size_t i = 0; i < sizeof none / sizeof *none; i++)
+        for (int r = 0; r < 2; r++) {
+            char args[256];
+            const char *opt = r ? "--replacement" : "--no-replacement";
+            snprintf(args, sizeof args, "draw --framework %s %s %s", none[i].fw, none[i].src, opt);
+            sl_test_expect_refused(args, none[i].why);
+            sl_test_expect_refused(args, opt);
+        }
+    /* the default is the library's: the same tokens and words as the flag that names it */
+    static const struct {
+        const char *fw, *same, *other;
+    } deflt[] = {
+        {"torch", "--no-replacement", "--replacement"},
+        {"numpy", "--replacement", "--no-replacement"},
+        {"numpy-legacy", "--replacement", "--no-replacement"},
+    };
+    for (size_t i = 0; i < sizeof deflt / sizeof *deflt; i++) {
+        char a[200], b[256], c[256];
+        snprintf(a, sizeof a, "draw --framework %s --probs 0.1,0.2,0.3,0.4 --num-samples 3 --n 4 --json", deflt[i].fw);
+        snprintf(b, sizeof b, "%s %s", a, deflt[i].same);
+        snprintf(c, sizeof c, "%s %s", a, deflt[i].other);
+        sl_test_run ra = sl_test_cli(a), rb = sl_test_cli(b), rc = sl_test_cli(c);
+        cr_assert(ra.status == 0 && rb.status == 0 && rc.status == 0, "%s: %s %s %s", deflt[i].fw, ra.err, rb.err,
+                  rc.err);
+        cr_expect_str_eq(ra.out, rb.out, "%s: the default differs from %s", deflt[i].fw, deflt[i].same);
+        cr_expect_str_neq(ra.out, rc.out, "%s: %s changes nothing", deflt[i].fw, deflt[i].other);
+        sl_test_run_free(&ra);
+        sl_test_run_free(&rb);
+        sl_test_run_free(&rc);
+    }
+    sl_test_expect_refused("draw --framework torch --probs 1,2 --replacement --no-replacement",
+                           "--replacement and --no-replacement: give one of them");
+    sl_test_expect_refused("draw --framework numpy --probs 0.5,0.5 --shuffle maybe", "--shuffle takes true or false");
+    sl_test_expect_refused("draw --framework numpy-legacy --probs 0.5,0.5 --shuffle false",
+                           "--shuffle is not an option of framework numpy-legacy");
+    sl_test_expect_refused("draw --framework numpy-legacy --probs 0.5,0.5 --num-samples 3 --no-replacement",
+                           "Cannot take a larger sample than population when 'replace=False'");
 }

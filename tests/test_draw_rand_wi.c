@@ -26,40 +26,8 @@
 #include <inttypes.h>
 #include <math.h>
 
-#include "golden_gen.h"
 #include "helpers.h"
-#include "samplab.h"
-
-/* ---------------------------------------------------------------- the generators of rand_golden */
-
-
-
-static float *cr_gen_vector(const char *name, size_t n)
-{
-    float *w = malloc((n ? n : 1) * sizeof *w);
-    if (!strncmp(name, "zipf49152", 9)) {
-        for (size_t i = 0; i < n; i++)
-            w[i] = (float)(1.0 / ((double)i + 1.0));
-        if (!strcmp(name, "zipf49152perm")) {
-            float *z = w;
-            w = malloc(n * sizeof *w);
-            for (size_t i = 0; i < n; i++)
-                w[i] = z[(i * 40507) % n];
-            free(z);
-        }
-    } else if (!strcmp(name, "ones49152")) {
-        for (size_t i = 0; i < n; i++)
-            w[i] = 1.0f;
-    } else if (!strncmp(name, "softmax49152_", 13)) {
-        float *lg = gg_logits(2024, n);
-        double t = strstr(name, "_T1_") ? 1.0 : strstr(name, "_T08_") ? 0.8 : 1.3;
-        sl_logits_candle_softmax(lg, n, t, strstr(name, "simd") != NULL, w);
-        free(lg);
-    } else {
-        cr_assert_fail("unknown generated vector %s", name);
-    }
-    return w;
-}
+#include "rand_golden.h"
 
 /* ---------------------------------------------------------------- a soft replay */
 
@@ -86,77 +54,6 @@ typedef struct {
     size_t match[NCLASS], differ[NCLASS];
     size_t records;
 } score;
-
-typedef struct {
-    char name[64];
-    float *x;
-    size_t n;
-} cr_named;
-
-typedef struct {
-    cr_named v[4096];
-    size_t n;
-} cr_book;
-
-static cr_named *cr_put(cr_book *b, const char *name, float *x, size_t n)
-{
-    for (size_t i = 0; i < b->n; i++)
-        if (!strcmp(b->v[i].name, name)) {
-            free(b->v[i].x);
-            b->v[i].x = x;
-            b->v[i].n = n;
-            return &b->v[i];
-        }
-    cr_assert(b->n < sizeof b->v / sizeof *b->v);
-    snprintf(b->v[b->n].name, sizeof b->v[b->n].name, "%s", name);
-    b->v[b->n].x = x;
-    b->v[b->n].n = n;
-    return &b->v[b->n++];
-}
-
-static cr_named *cr_get(cr_book *b, const char *name)
-{
-    for (size_t i = 0; i < b->n; i++)
-        if (!strcmp(b->v[i].name, name))
-            return &b->v[i];
-    cr_assert_fail("vector %s used before it is defined", name);
-    return NULL;
-}
-
-static char *cr_tok(char **p)
-{
-    while (**p == ' ')
-        (*p)++;
-    char *s = *p;
-    while (**p && **p != ' ')
-        (*p)++;
-    if (**p)
-        *(*p)++ = '\0';
-    return s;
-}
-
-static sl_rng cr_stdrng(uint64_t seed)
-{
-    sl_rng r;
-    sl_error err;
-    sl_seed sd = {.lo = seed};
-    cr_assert_eq(sl_rng_init(&r, &sl_rng_rand_stdrng_type, &sd, &err), 0, "%s", err.msg);
-    return r;
-}
-
-/* our status in rand 0.8's words; rand >= 0.9 spells the same cases
- * InvalidInput, InvalidWeight, InsufficientNonZero and Overflow */
-static const char *cr_status(sl_draw_rand_status st)
-{
-    switch (st) {
-    case SL_RAND_OK: return "ok";
-    case SL_RAND_NO_ITEM: return "NoItem";
-    case SL_RAND_INVALID_WEIGHT: return "InvalidWeight";
-    case SL_RAND_ALL_WEIGHTS_ZERO: return "AllWeightsZero";
-    case SL_RAND_PANIC_RANGE: return "panic";
-    default: return "other";
-    }
-}
 
 static void tally(score *s, int cls, int ok, const char *path, const char *what)
 {
@@ -200,10 +97,10 @@ static int cr_lp(const float *logits, size_t V, const sl_logits_candle_cfg *cfg,
         if (st == SL_RAND_PANIC_RANGE)
             snprintf(status, sn, "panic Uniform::new: range overflow");
         else if (st)
-            snprintf(status, sn, "err %s", cr_status(st));
+            snprintf(status, sn, "err %s", rg_status(st));
         else {
             *subtotal = wi.total;
-            sl_rng r = cr_stdrng(seed);
+            sl_rng r = rg_stdrng(seed);
             for (size_t i = 0; i < n; i++)
                 tok[i] = (long)order[sl_draw_rand_wi_sample(&wi, &r)];
             *ntok = n;
@@ -221,7 +118,7 @@ static void replay_soft(const char *path, score *sc)
 {
     char *t = sl_test_slurp(path);
     cr_assert_not_null(t, "%s missing", path);
-    static cr_book bk;
+    static rg_book bk;
     memset(&bk, 0, sizeof bk);
     sl_draw_rand_wi wi;
     int have_wi = 0, cls = C_OTHER;
@@ -231,31 +128,27 @@ static void replay_soft(const char *path, score *sc)
         if (line[0] == '#')
             continue;
         char *p = line;
-        char *kind = cr_tok(&p);
+        char *kind = rg_tok(&p);
         if (!strcmp(kind, "vec") || !strcmp(kind, "gen")) {
-            char *name = cr_tok(&p);
+            char *name = rg_tok(&p);
             size_t n = strtoul(p, &p, 10);
             float *x;
             if (!strcmp(kind, "vec")) {
-                x = malloc((n ? n : 1) * sizeof *x);
-                for (size_t i = 0; i < n; i++) {
-                    uint32_t u = (uint32_t)strtoul(p, &p, 16);
-                    memcpy(&x[i], &u, sizeof u);
-                }
+                x = rg_hex_floats(&p, n);
             } else {
-                x = cr_gen_vector(name, n);
+                x = rg_gen_vector(name, n);
                 uint64_t h = strtoull(p, &p, 16);
                 cr_assert_eq(gg_fnv_floats(x, n), h, "%s: generated vector differs from rand_golden's", name);
             }
-            cr_named *v = cr_put(&bk, name, x, n);
+            rg_named *v = rg_put(&bk, name, x, n);
             if (have_wi)
                 sl_draw_rand_wi_free(&wi);
             sl_draw_rand_status st = sl_draw_rand_wi_new(&wi, v->x, v->n, rand_version, NULL);
             have_wi = st == SL_RAND_OK;
-            st_name = cr_status(st);
+            st_name = rg_status(st);
             cls = is_known(path, name) ? C_KNOWN : have_wi && subnormal_total(wi.total) ? C_SUB : C_OTHER;
         } else if (!strcmp(kind, "table")) {
-            char *name = cr_tok(&p);
+            char *name = rg_tok(&p);
             size_t ncum = strtoul(p, &p, 10);
             uint64_t h = strtoull(p, &p, 16);
             uint32_t total = (uint32_t)strtoul(p, &p, 16), scale = (uint32_t)strtoul(p, &p, 16);
@@ -269,12 +162,12 @@ static void replay_soft(const char *path, score *sc)
                             scale, h);
             tally(sc, have_wi ? cls : C_ERRNAME, ok, path, name);
         } else if (!strcmp(kind, "draw")) {
-            char *name = cr_tok(&p);
+            char *name = rg_tok(&p);
             uint64_t seed = strtoull(p, &p, 10);
             size_t n = strtoul(p, &p, 10);
             int ok = have_wi;
             if (have_wi) {
-                sl_rng r = cr_stdrng(seed);
+                sl_rng r = rg_stdrng(seed);
                 for (size_t i = 0; i < n; i++)
                     ok &= sl_draw_rand_wi_sample(&wi, &r) == strtoul(p, &p, 10);
                 unsigned long long words = strtoull(strstr(p, "words") + 5, &p, 10);
@@ -284,37 +177,32 @@ static void replay_soft(const char *path, score *sc)
             }
             tally(sc, cls, ok, path, name);
         } else if (!strcmp(kind, "err") || !strcmp(kind, "panic")) {
-            char *name = cr_tok(&p);
+            char *name = rg_tok(&p);
             const char *want = !strcmp(kind, "panic") ? "panic" : p;
             tally(sc, C_ERRNAME, !strcmp(st_name, want), path, name);
         } else if (!strcmp(kind, "logits")) {
-            char *name = cr_tok(&p);
+            char *name = rg_tok(&p);
             size_t n = strtoul(p, &p, 10);
-            float *x = malloc((n ? n : 1) * sizeof *x);
-            for (size_t i = 0; i < n; i++) {
-                uint32_t u = (uint32_t)strtoul(p, &p, 16);
-                memcpy(&x[i], &u, sizeof u);
-            }
-            cr_put(&bk, name, x, n);
+            rg_put(&bk, name, rg_hex_floats(&p, n), n);
         } else if (!strcmp(kind, "genlogits")) {
-            char *name = cr_tok(&p);
+            char *name = rg_tok(&p);
             size_t n = strtoul(p, &p, 10);
             uint64_t gs = strtoull(p, &p, 10), h = strtoull(p, &p, 16);
             float *x = gg_logits(gs, n);
             cr_assert_eq(gg_fnv_floats(x, n), h, "%s: generated logits differ", name);
-            cr_put(&bk, name, x, n);
+            rg_put(&bk, name, x, n);
         } else if (!strcmp(kind, "lp")) {
-            char *name = cr_tok(&p);
+            char *name = rg_tok(&p);
             sl_logits_candle_cfg cfg;
             memset(&cfg, 0, sizeof cfg);
-            char *mode = cr_tok(&p);
+            char *mode = rg_tok(&p);
             cfg.sampling = !strcmp(mode, "argmax") ? SL_CANDLE_ARGMAX
                            : !strcmp(mode, "all")  ? SL_CANDLE_ALL
                            : !strcmp(mode, "topk") ? SL_CANDLE_TOPK
                            : !strcmp(mode, "topp") ? SL_CANDLE_TOPP
                                                    : SL_CANDLE_TOPK_TOPP;
             for (;;) {
-                char *tk = cr_tok(&p);
+                char *tk = rg_tok(&p);
                 if (!strncmp(tk, "K=", 2))
                     cfg.k = strtoul(tk + 2, NULL, 10);
                 else if (!strncmp(tk, "P=", 2))
@@ -326,12 +214,12 @@ static void replay_soft(const char *path, score *sc)
                     break;
                 }
             }
-            cr_tok(&p);
+            rg_tok(&p);
             uint64_t seed = strtoull(p, &p, 10);
-            cr_tok(&p);
+            rg_tok(&p);
             size_t n = strtoul(p, &p, 10);
-            cr_tok(&p);
-            cr_named *v = cr_get(&bk, name);
+            rg_tok(&p);
+            rg_named *v = rg_get(&bk, name);
             long *tok = malloc((n ? n : 1) * sizeof *tok);
             size_t ntok;
             uint64_t words;
@@ -341,14 +229,14 @@ static void replay_soft(const char *path, score *sc)
             int ok = 1;
             size_t i = 0;
             for (;; i++) {
-                char *tk = cr_tok(&p);
+                char *tk = rg_tok(&p);
                 if (!strcmp(tk, "|") || !*tk)
                     break;
                 ok &= i < ntok && tok[i] == strtol(tk, NULL, 10);
             }
             ok &= i == ntok;
-            cr_tok(&p);
-            ok &= words == strtoull(cr_tok(&p), NULL, 10);
+            rg_tok(&p);
+            ok &= words == strtoull(rg_tok(&p), NULL, 10);
             while (*p == ' ')
                 p++;
             int st_ok = !strcmp(status, p);
@@ -367,8 +255,7 @@ static void replay_soft(const char *path, score *sc)
     }
     if (have_wi)
         sl_draw_rand_wi_free(&wi);
-    for (size_t i = 0; i < bk.n; i++)
-        free(bk.v[i].x);
+    rg_free(&bk);
     free(t);
 }
 

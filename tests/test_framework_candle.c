@@ -12,9 +12,8 @@
 #include <inttypes.h>
 #include <math.h>
 
-#include "golden_gen.h"
 #include "helpers.h"
-#include "samplab.h"
+#include "rand_golden.h"
 
 /* ---------------------------------------------------------------- shared with the generator */
 
@@ -24,119 +23,6 @@ typedef struct smix {
 
 
 
-/* The generated vectors of rand_wi.txt. */
-static float *gen_vector(const char *name, size_t n)
-{
-    float *w = malloc(n * sizeof *w);
-    if (!strcmp(name, "zipf49152") || !strcmp(name, "zipf49152perm")) {
-        for (size_t i = 0; i < n; i++)
-            w[i] = (float)(1.0 / ((double)i + 1.0));
-        if (!strcmp(name, "zipf49152perm")) {
-            float *z = w;
-            w = malloc(n * sizeof *w);
-            for (size_t i = 0; i < n; i++)
-                w[i] = z[(i * 40507) % n];
-            free(z);
-        }
-    } else if (!strcmp(name, "ones49152")) {
-        for (size_t i = 0; i < n; i++)
-            w[i] = 1.0f;
-    } else if (!strncmp(name, "softmax49152_", 13)) {
-        float *lg = gg_logits(2024, n);
-        double t = strstr(name, "_T1_") ? 1.0 : strstr(name, "_T08_") ? 0.8 : 1.3;
-        sl_logits_candle_softmax(lg, n, t, strstr(name, "simd") != NULL, w);
-        free(lg);
-    } else {
-        cr_assert_fail("unknown generated vector %s", name);
-    }
-    return w;
-}
-
-/* Named vectors defined earlier in a golden file (vec/gen/logits/genlogits). */
-typedef struct named {
-    char name[64];
-    float *x;
-    size_t n;
-} named;
-
-typedef struct book {
-    named *v;
-    size_t n, cap;
-} book;
-
-static void book_put(book *b, const char *name, float *x, size_t n)
-{
-    for (size_t i = 0; i < b->n; i++)
-        if (!strcmp(b->v[i].name, name)) {
-            free(b->v[i].x);
-            b->v[i].x = x;
-            b->v[i].n = n;
-            return;
-        }
-    if (b->n == b->cap) {
-        b->cap = b->cap ? 2 * b->cap : 64;
-        b->v = realloc(b->v, b->cap * sizeof *b->v);
-    }
-    snprintf(b->v[b->n].name, sizeof b->v[b->n].name, "%s", name);
-    b->v[b->n].x = x;
-    b->v[b->n].n = n;
-    b->n++;
-}
-
-static named *book_get(book *b, const char *name)
-{
-    for (size_t i = 0; i < b->n; i++)
-        if (!strcmp(b->v[i].name, name))
-            return &b->v[i];
-    cr_assert_fail("vector %s used before it is defined", name);
-    return NULL;
-}
-
-static void book_free(book *b)
-{
-    for (size_t i = 0; i < b->n; i++)
-        free(b->v[i].x);
-    free(b->v);
-}
-
-static float *read_hex_floats(char **p, size_t n)
-{
-    float *x = malloc((n ? n : 1) * sizeof *x);
-    for (size_t i = 0; i < n; i++)
-        x[i] = gg_bitsf((uint32_t)strtoul(*p, p, 16));
-    return x;
-}
-
-static char *next_tok(char **p)
-{
-    while (**p == ' ')
-        (*p)++;
-    char *s = *p;
-    while (**p && **p != ' ')
-        (*p)++;
-    if (**p)
-        *(*p)++ = '\0';
-    return s;
-}
-
-static const char *status_name(sl_draw_rand_status st)
-{
-    switch (st) {
-    case SL_RAND_NO_ITEM: return "NoItem";
-    case SL_RAND_INVALID_WEIGHT: return "InvalidWeight";
-    case SL_RAND_ALL_WEIGHTS_ZERO: return "AllWeightsZero";
-    default: return "other";
-    }
-}
-
-static sl_rng stdrng(uint64_t seed)
-{
-    sl_rng r;
-    sl_error err;
-    sl_seed sd = {.lo = seed};
-    cr_assert_eq(sl_rng_init(&r, &sl_rng_rand_stdrng_type, &sd, &err), 0, "%s", err.msg);
-    return r;
-}
 
 /* ---------------------------------------------------------------- one LogitsProcessor run */
 
@@ -174,10 +60,10 @@ static void lp_run(const float *logits, size_t V, const sl_logits_candle_cfg *cf
         return;
     }
     if (st) {
-        snprintf(o->status, sizeof o->status, "err %s", status_name(st));
+        snprintf(o->status, sizeof o->status, "err %s", rg_status(st));
         return;
     }
-    sl_rng r = stdrng(seed);
+    sl_rng r = rg_stdrng(seed);
     for (size_t i = 0; i < n; i++)
         o->tokens[i] = (long)o->order[sl_draw_rand_wi_sample(&wi, &r)];
     o->ntok = n;
@@ -203,7 +89,7 @@ static void replay(const char *path, tally *tl)
 {
     char *t = sl_test_slurp(path);
     cr_assert_not_null(t, "%s missing", path);
-    book bk = {0};
+    rg_book bk = {0};
     lp_out last;
     int have_last = 0;
     char lastname[64] = "";
@@ -214,32 +100,30 @@ static void replay(const char *path, tally *tl)
         if (line[0] == '#')
             continue;
         char *p = line;
-        char *kind = next_tok(&p);
+        char *kind = rg_tok(&p);
         if (!strcmp(kind, "vec") || !strcmp(kind, "gen")) {
-            char *name = next_tok(&p);
+            char *name = rg_tok(&p);
             size_t n = strtoul(p, &p, 10);
             float *x;
             if (!strcmp(kind, "vec")) {
-                x = read_hex_floats(&p, n);
+                x = rg_hex_floats(&p, n);
             } else {
-                x = gen_vector(name, n);
+                x = rg_gen_vector(name, n);
                 uint64_t h = strtoull(p, &p, 16), got = gg_fnv_floats(x, n);
                 cr_assert_eq(got, h, "%s: generated vector hash %016" PRIx64 ", rand's %016" PRIx64, name, got, h);
             }
-            book_put(&bk, name, x, n);
+            rg_put(&bk, name, x, n);
             if (have_wi)
                 sl_draw_rand_wi_free(&wi);
             have_wi = 0;
-            named *v = book_get(&bk, name);
+            rg_named *v = rg_get(&bk, name);
             sl_draw_rand_status st = sl_draw_rand_wi_new(&wi, v->x, v->n, 8, NULL);
             /* the next record says what rand did; keep the status in the book entry's name slot */
             if (st == SL_RAND_OK)
                 have_wi = 1;
-            snprintf(lastname, sizeof lastname, "%s", st == SL_RAND_OK ? "ok"
-                                                       : st == SL_RAND_PANIC_RANGE ? "panic"
-                                                                                   : status_name(st));
+            snprintf(lastname, sizeof lastname, "%s", rg_status(st));
         } else if (!strcmp(kind, "table")) {
-            char *name = next_tok(&p);
+            char *name = rg_tok(&p);
             size_t ncum = strtoul(p, &p, 10);
             uint64_t h = strtoull(p, &p, 16);
             uint32_t total = (uint32_t)strtoul(p, &p, 16), scale = (uint32_t)strtoul(p, &p, 16);
@@ -252,11 +136,11 @@ static void replay(const char *path, tally *tl)
                          (double)wi.scale, scale, (double)gg_bitsf(scale));
             tl->tables++;
         } else if (!strcmp(kind, "draw")) {
-            char *name = next_tok(&p);
+            char *name = rg_tok(&p);
             uint64_t seed = strtoull(p, &p, 10);
             size_t n = strtoul(p, &p, 10);
             cr_assert(have_wi, "%s: no table", name);
-            sl_rng r = stdrng(seed);
+            sl_rng r = rg_stdrng(seed);
             for (size_t i = 0; i < n; i++) {
                 unsigned long want = strtoul(p, &p, 10);
                 size_t got = sl_draw_rand_wi_sample(&wi, &r);
@@ -273,34 +157,34 @@ static void replay(const char *path, tally *tl)
             tl->draws++;
             tl->tokens += n;
         } else if (!strcmp(kind, "err") || !strcmp(kind, "panic")) {
-            char *name = next_tok(&p);
+            char *name = rg_tok(&p);
             const char *want = !strcmp(kind, "panic") ? "panic" : p;
             cr_assert_str_eq(lastname, want, "%s: we report %s, rand %s %s", name, lastname, kind, p);
             tl->errors++;
         } else if (!strcmp(kind, "logits")) {
-            char *name = next_tok(&p);
+            char *name = rg_tok(&p);
             size_t n = strtoul(p, &p, 10);
-            book_put(&bk, name, read_hex_floats(&p, n), n);
+            rg_put(&bk, name, rg_hex_floats(&p, n), n);
         } else if (!strcmp(kind, "genlogits")) {
-            char *name = next_tok(&p);
+            char *name = rg_tok(&p);
             size_t n = strtoul(p, &p, 10);
             uint64_t gs = strtoull(p, &p, 10), h = strtoull(p, &p, 16);
             float *x = gg_logits(gs, n);
             cr_assert_eq(gg_fnv_floats(x, n), h, "%s: generated logits differ from the oracle's", name);
-            book_put(&bk, name, x, n);
+            rg_put(&bk, name, x, n);
         } else if (!strcmp(kind, "lp")) {
             /* lp NAME SAMPLING.. simd=X seed S n N : tokens | words W status */
-            char *name = next_tok(&p);
+            char *name = rg_tok(&p);
             sl_logits_candle_cfg cfg;
             memset(&cfg, 0, sizeof cfg);
-            char *mode = next_tok(&p);
+            char *mode = rg_tok(&p);
             cfg.sampling = !strcmp(mode, "argmax") ? SL_CANDLE_ARGMAX
                            : !strcmp(mode, "all")  ? SL_CANDLE_ALL
                            : !strcmp(mode, "topk") ? SL_CANDLE_TOPK
                            : !strcmp(mode, "topp") ? SL_CANDLE_TOPP
                                                    : SL_CANDLE_TOPK_TOPP;
             for (;;) {
-                char *tok = next_tok(&p);
+                char *tok = rg_tok(&p);
                 if (!strncmp(tok, "K=", 2))
                     cfg.k = strtoul(tok + 2, NULL, 10);
                 else if (!strncmp(tok, "P=", 2))
@@ -312,19 +196,19 @@ static void replay(const char *path, tally *tl)
                     break;
                 }
             }
-            next_tok(&p); /* seed */
+            rg_tok(&p); /* seed */
             uint64_t seed = strtoull(p, &p, 10);
-            next_tok(&p); /* n */
+            rg_tok(&p); /* n */
             size_t n = strtoul(p, &p, 10);
-            next_tok(&p); /* : */
-            named *v = book_get(&bk, name);
+            rg_tok(&p); /* : */
+            rg_named *v = rg_get(&bk, name);
             if (have_last)
                 lp_free(&last);
             lp_run(v->x, v->n, &cfg, seed, n, &last);
             have_last = 1;
             size_t i = 0;
             for (;; i++) {
-                char *tok = next_tok(&p);
+                char *tok = rg_tok(&p);
                 if (!strcmp(tok, "|"))
                     break;
                 cr_assert(i < last.ntok, "%s %s seed %" PRIu64 ": rand drew token %zu (%s), we stopped (%s)", name,
@@ -334,8 +218,8 @@ static void replay(const char *path, tally *tl)
                              mode, seed, i, last.tokens[i], want);
             }
             cr_assert_eq(i, last.ntok, "%s %s: %zu tokens, candle %zu", name, mode, last.ntok, i);
-            next_tok(&p); /* words */
-            unsigned long long words = strtoull(next_tok(&p), NULL, 10);
+            rg_tok(&p); /* words */
+            unsigned long long words = strtoull(rg_tok(&p), NULL, 10);
             cr_assert_eq(last.words, words, "%s %s seed %" PRIu64 ": %" PRIu64 " words, candle %llu", name, mode, seed,
                          last.words, words);
             while (*p == ' ')
@@ -345,7 +229,7 @@ static void replay(const char *path, tally *tl)
             tl->lps++;
             tl->tokens += i;
         } else if (!strcmp(kind, "final")) {
-            char *name = next_tok(&p);
+            char *name = rg_tok(&p);
             size_t m = strtoul(p, &p, 10);
             uint64_t h = strtoull(p, &p, 16);
             cr_assert(have_last && last.has_final, "%s: no distribution to compare", name);
@@ -398,7 +282,7 @@ static void replay(const char *path, tally *tl)
             tl->sels++;
         } else if (!strcmp(kind, "selp")) {
             size_t V = strtoul(p, &p, 10), k = strtoul(p, &p, 10);
-            char *pat = next_tok(&p);
+            char *pat = rg_tok(&p);
             uint64_t h = strtoull(p, &p, 16);
             smix g = {7};
             float *prs = malloc(V * sizeof *prs);
@@ -431,7 +315,7 @@ static void replay(const char *path, tally *tl)
         lp_free(&last);
     if (have_wi)
         sl_draw_rand_wi_free(&wi);
-    book_free(&bk);
+    rg_free(&bk);
     free(t);
 }
 

@@ -34,12 +34,7 @@ static void free_vectors(void)
 /* The vector as samplab reads it: a float32 .npy keeps f (and d = its widening). */
 static void to_slvec(const ng_vec *g, sl_vec *v)
 {
-    cr_assert_eq(sl_base_vec_alloc(v, g->V, g->name, NULL), 0);
-    v->dtype = g->f32 ? SL_F32 : SL_F64;
-    for (size_t i = 0; i < g->V; i++) {
-        v->d[i] = g->p[i];
-        v->f[i] = (float)g->p[i];
-    }
+    sl_test_vec(v, g->p, g->V, g->name, g->f32);
 }
 
 static int run_fw(const sl_fw_type *ft, const ng_vec *g, const char *seed_hex, size_t n, size_t k,
@@ -322,11 +317,7 @@ static const double GSL_W[] = { 0.1, 0.25, 0.05, 0.3, 0.0, 0.2, 0.1 };
 static int run_gsl(const double *w, size_t V, int has_seed, uint64_t seed, size_t n, sl_fw_result *res)
 {
     sl_vec v;
-    cr_assert_eq(sl_base_vec_alloc(&v, V, "gsl-test", NULL), 0);
-    for (size_t i = 0; i < V; i++) {
-        v.d[i] = w[i];
-        v.f[i] = (float)w[i];
-    }
+    sl_test_vec(&v, w, V, "gsl-test", 0);
     sl_fw_opts o;
     memset(&o, 0, sizeof o);
     o.probs = &v;

@@ -18,7 +18,7 @@ out=$(cd "$out" && pwd)
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$(GOLDEN_ORIGIN="Debian librust-rand-dev" \
   sh "$root/analysis/golden/rand_golden/build.sh" rand08 "$root/build/rand_golden" 0.8.5)
-for mode in raw wi select candle fuzz; do
+for mode in raw wi wi64 select candle fuzz; do
   "$bin" "$mode" > "$out/rand_$mode.txt.tmp"
   mv "$out/rand_$mode.txt.tmp" "$out/rand_$mode.txt"
 done

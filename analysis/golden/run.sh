@@ -11,6 +11,8 @@ here=$(dirname "$0")
 /usr/bin/python3 "$here/hf_golden.py" "$out/hf_pipeline.txt"
 /usr/bin/python3 "$here/torch_golden.py" "$out"
 /usr/bin/python3 "$here/numpy_golden.py" "$out"
+# NumPy choice(V, size=K, replace=False, p=p), Generator and legacy: numpy_noreplace.txt
+/usr/bin/python3 "$here/numpy_noreplace.py" "$out/numpy_noreplace.txt"
 /usr/bin/python3 "$here/exact_numpy_torch.py" "$out/exact_numpy_torch.txt"
 /usr/bin/python3 "$here/exact_crafted.py" "$out/exact_crafted.txt"
 /usr/bin/python3 "$here/exprace_numpy.py" "$out/exprace_numpy.txt"

@@ -1,7 +1,7 @@
 /* batch.c — a batch of rows as replay, check and draw take it: each row's prompt
  * (--context "1,2,3;4,5,6", rows separated by ';', or --context-file FILE, one row
  * of comma-separated ids a line), each as generate()'s input_ids row, left padding
- * included; --num-return-sequences N repeats each prompt N times as transformers'
+ * included (for a serving engine one prompt is every row's); --num-return-sequences N repeats each prompt N times as transformers'
  * input_ids.repeat_interleave(N, dim=0) does (generation/utils.py,
  * _expand_inputs_for_generation, 5.12.1); --eos-token-id and --pad-token-id (pad
  * defaults to the EOS id, as _prepare_special_tokens sets it); and, for the
@@ -175,7 +175,9 @@ int sl_api_batch_load(const char *cmd, const sl_api_settings *s, const sl_fw_typ
     }
     size_t P = b->prompt.n;
     const char *from = s->context_file ? s->context_file : SL_API_NAME(CONTEXT);
-    if (P && P * N != rows_in) {
+    /* one prompt is every row's where a batch has no generate() to repeat it (--num-return-sequences) */
+    int every = P == 1 && N == 1 && ft && !(ft->accepts & SL_OPT_GEN_BATCH);
+    if (P && P * N != rows_in && !every) {
         if (N > 1)
             rc = sl_base_error_set(err, SL_EINVAL, "samplab %s: %s gives %zu prompt rows, %zu rows with %s %zu; the "
                                    "logits have %zu rows a step", cmd, from, P, P * N,
@@ -200,8 +202,9 @@ int sl_api_batch_load(const char *cmd, const sl_api_settings *s, const sl_fw_typ
     }
     b->B = rows_in;
     for (size_t r = 0; r < rows_in && P; r++) {
-        b->rows[r].context = b->prompt.ids[r / N]; /* repeat_interleave: prompt p is rows p·N .. p·N + N - 1 */
-        b->rows[r].context_n = b->prompt.len[r / N];
+        size_t p = every ? 0 : r / N; /* repeat_interleave: prompt p is rows p·N .. p·N + N - 1 */
+        b->rows[r].context = b->prompt.ids[p];
+        b->rows[r].context_n = b->prompt.len[p];
     }
     return SL_OK;
 }

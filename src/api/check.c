@@ -107,7 +107,7 @@ static int check_visit(void *ctx, sl_fw_batch *b, size_t t, size_t r, const sl_v
     if (tok == o)
         return 0;
     sl_logits_result pr;
-    int rc = sl_fw_session_probs(&b->rows[r], v, &pr, err);
+    int rc = sl_fw_session_probs(&b->row[r], v, &pr, err);
     if (rc)
         return -rc;
     double sum = 0;

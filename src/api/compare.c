@@ -427,7 +427,8 @@ static int cmp_choose(const sl_api_settings *s, sl_api_compare_result *r, sl_err
 {
     sl_api_settings q = *s; /* only the settings count: not the options of the framework group */
     q.dtype = q.torch = q.torch_build = q.llamacpp = q.rand = q.ollama = q.cpu = NULL;
-    q.has_num_samples = q.replacement = q.simd_sum = 0;
+    q.has_num_samples = q.replacement = q.no_replacement = q.simd_sum = 0;
+    q.shuffle = NULL;
     if (s->frameworks) {
         char buf[256];
         snprintf(buf, sizeof buf, "%s", s->frameworks);
@@ -442,9 +443,6 @@ static int cmp_choose(const sl_api_settings *s, sl_api_compare_result *r, sl_err
                 return FAIL("%s", sl_api_not_taken(miss, sl_base_esc_str(t->name, e, sizeof e), why, sizeof why));
             if ((t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT) && !s->ollama)
                 return FAIL(SL_FW_OLLAMA_NEEDS_LINE);
-            if ((t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT) && strcmp(s->ollama, "0.24"))
-                return FAIL("framework ollama --ollama %s: compare takes --ollama 0.24 only (llama-server's chain of "
-                            "0.32 is not modelled by samplab in compare yet)", sl_base_esc_str(s->ollama, e, sizeof e));
             int dup = 0;
             for (size_t j = 0; j < r->nfw; j++)
                 dup |= r->fw[j].t == t;
@@ -515,6 +513,9 @@ int sl_api_compare_run(const sl_api_src *src, const sl_api_settings *s, sl_api_c
     memset(r, 0, sizeof *r);
     if (s->ollama && strcmp(s->ollama, "0.24")) {
         char e0[1024];
+        if (!strcmp(s->ollama, "0.32"))
+            return FAIL("framework ollama --ollama 0.32: compare takes --ollama 0.24 only (llama-server's chain of 0.32 "
+                        "is not modelled by samplab in compare yet)");
         return FAIL("%s takes 0.24, not '%s'", SL_API_NAME(OLLAMA), sl_base_esc_str(s->ollama, e0, sizeof e0));
     }
     r->ntop = s->has_top ? s->top : 5;

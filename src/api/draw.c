@@ -27,7 +27,8 @@ static int penalty_check(const sl_fw_type *ft, const sl_api_settings *s, size_t 
         return FAIL("%s without --context changes nothing: framework %s does not add its draws to the history; give "
                     "--context IDS (the ids it penalises)", pen, ft->name);
     }
-    if (ctx && !pen && !c->has_dry_mult) /* DRY reads the history too */
+    /* DRY reads the history too, and SGLang's hash its length (the position) */
+    if (ctx && !pen && !c->has_dry_mult && !(ft->accepts & SL_OPT_POSITION))
         return FAIL("%s is only used by --repetition-penalty (or a llama.cpp penalty, or DRY)",
                     s->context ? SL_API_NAME(CONTEXT) : SL_API_NAME(CONTEXT_FILE));
     return SL_OK;
@@ -159,13 +160,17 @@ static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_setting
 }
 
 /* A batch: B rows of one [B, V] source, each row a session of its own (its prompt
- * from --context rows or --context-file), drawn in row order from the batch's one
- * generator, n calls each: torch.multinomial on [B, V] (K samples a row, with or
- * without replacement), or transformers' one step of a batch of prompts. */
-static int draw_batch(const sl_io_steps *m, int is_logits, const sl_api_settings *s, sl_api_draw_result *r,
-                      sl_error *err)
+ * from --context, one for every row or rows separated by ';', or --context-file),
+ * n calls each carrying each row's state and generator: torch.multinomial on
+ * [B, V] (K samples a row, with or without replacement), transformers' one step of
+ * a batch of prompts, a serving engine's step of a batch of requests (--seeds, one
+ * entry a row), each in the framework's order (framework/batch.c). */
+static int draw_batch(const sl_io_steps *m, int is_logits, const sl_api_settings *s, const sl_progress *prog,
+                      sl_api_draw_result *r, sl_error *err)
 {
-    const sl_fw_type *ft = sl_fw_lookup(s->framework);
+    const sl_fw_type *ft = sl_api_fw_type(s);
+    if (!ft)
+        return FAIL("unknown framework '%s' (samplab draw --help lists them)", s->framework);
     size_t B = m->t, V = m->v, n = s->has_n ? s->n : 1;
     if (gen_only(s, err))
         return SL_EINVAL;
@@ -207,8 +212,9 @@ static int draw_batch(const sl_io_steps *m, int is_logits, const sl_api_settings
     if (!rc && !rows)
         rc = sl_base_error_set(err, SL_ENOMEM, "samplab draw: out of memory for %zu rows", B);
     for (size_t b = 0; !rc && b < B; b++)
-        if (!(rc = sl_base_vec_alloc(&rows[b], V, m->source, err)))
-            rc = sl_io_steps_row(m, b, &rows[b]);
+        if (!(rc = sl_base_vec_alloc(&rows[b], V, m->source, err)) && !(rc = sl_io_steps_row(m, b, &rows[b])) &&
+            m->own_dtype && !fo.dtype_set)
+            rows[b].dtype = m->dtype;
     /* a step's row is named "SOURCE row b" in messages (the [B, V] source has no steps) */
     for (size_t b = 0; !rc && b < B; b++)
         snprintf(rows[b].source, sizeof rows[b].source, "%.200s row %zu", m->source, b);
@@ -221,27 +227,37 @@ static int draw_batch(const sl_io_steps *m, int is_logits, const sl_api_settings
     memset(&fb, 0, sizeof fb);
     if (!rc)
         rc = sl_fw_batch_open(&fb, ft, &fo, B, bt.rows, err);
-    size_t k = fb.B ? fb.rows[0].k : 1;
+    size_t k = fb.B ? fb.row[0].k : 1;
     if (!rc && k && n > SIZE_MAX / sizeof(long) / k / B)
         rc = FAIL("--n %zu times --num-samples %zu times %zu rows is too many tokens", n, k, B);
     if (!rc && (!(r->tokens = malloc(B * n * k * sizeof *r->tokens)) ||
-                !(r->row_words = malloc(B * n * sizeof *r->row_words))))
+                !(r->row_words = malloc(B * n * sizeof *r->row_words)) || !(r->row_own = malloc(B))))
         rc = sl_base_error_set(err, SL_ENOMEM, "samplab draw: out of memory for %zu tokens", B * n * k);
-    for (size_t i = 0; !rc && i < n; i++)
-        for (size_t b = 0; !rc && b < B; b++) {
-            sl_fw_step st;
-            if ((rc = sl_fw_batch_step(&fb, b, &rows[b], &st, err)))
-                break;
-            memcpy(r->tokens + (b * n + i) * k, st.tokens, k * sizeof *st.tokens);
-            r->row_words[b * n + i] = sl_fw_batch_words(&fb, b);
-            for (size_t j = 0; !rc && ft->accepts_drawn && j < k; j++)
-                rc = sl_fw_session_accept(&fb.rows[b], st.tokens[j], err);
+    for (size_t i = 0; !rc && i < n; i++) {
+        if (!(i & 0xff) && prog && prog->tick && prog->tick(prog->ctx, i, n)) {
+            r->done = i;
+            rc = sl_base_error_set(err, SL_EINTR, "samplab draw: interrupted after %zu steps", i);
+            break;
         }
+        if ((rc = sl_fw_batch_step(&fb, rows, err)))
+            break;
+        for (size_t b = 0; !rc && b < B; b++) {
+            const sl_fw_step *st = &fb.step[b];
+            memcpy(r->tokens + (b * n + i) * k, st->tokens, k * sizeof *st->tokens);
+            r->row_words[b * n + i] = fb.words[b];
+            for (size_t j = 0; !rc && ft->accepts_drawn && j < k; j++)
+                rc = sl_fw_session_accept(&fb.row[b], st->tokens[j], err);
+        }
+    }
     if (!rc) {
         r->B = B;
-        fw_result(r, ft, s, &fo.cfg, is_logits, n, k, sl_fw_batch_rng_name(&fb), fb.shared.type->word_bits,
-                  fb.shared.words, sl_fw_session_version(&fb.rows[0]),
-                  ft->accepts & SL_OPT_CPU ? sl_logits_cpu_name(sl_logits_cpu_resolve(fb.rows[0].o.cfg.cpu)) : NULL);
+        r->done = n;
+        memcpy(r->row_own, fb.own, B);
+        r->global_words = fb.global.words;
+        r->path = ft->batch;
+        fw_result(r, ft, s, &fo.cfg, is_logits, n, k, sl_fw_batch_rng_name(&fb), fb.global.type->word_bits,
+                  sl_fw_batch_words_all(&fb), sl_fw_session_version(&fb.row[0]),
+                  ft->accepts & SL_OPT_CPU ? sl_logits_cpu_name(sl_logits_cpu_resolve(fb.row[0].o.cfg.cpu)) : NULL);
     }
     if (fb.B)
         sl_fw_batch_close(&fb);
@@ -250,7 +266,7 @@ static int draw_batch(const sl_io_steps *m, int is_logits, const sl_api_settings
     free(rows);
     sl_api_fw_opts_free(&fo);
     sl_api_batch_free(&bt);
-    return rc ? sl_api_lib_error(err, rc) : SL_OK;
+    return rc && rc != SL_EINTR ? sl_api_lib_error(err, rc) : rc;
 }
 
 /* Whether src is a batch for framework ft: rows of an inline list separated by ';',
@@ -406,15 +422,29 @@ int sl_api_draw_run(const sl_api_src *src, int is_logits, const sl_api_settings 
     sl_seed seed;
     if (sl_api_seed(s, 1, &seed, err))
         return SL_EINVAL;
+    /* several requests (--seeds with several entries), or a source of B rows: a batch */
+    const sl_fw_type *ft = s->framework ? sl_api_fw_type(s) : NULL;
+    sl_io_steps m;
+    if (ft && s->row_seeds && strchr(s->row_seeds, ',')) {
+        if (src->row >= 0)
+            return FAIL("--row picks one row: a batch of requests (--seeds with several entries) draws every row "
+                        "of the tensor");
+        int b = read_batch(src, is_logits, ft, &m, err);
+        if (b < 0 || (!b && sl_api_steps_read(src, &m, err)))
+            return sl_api_lib_error(err, SL_EINVAL);
+        r->V = m.v;
+        int rc = draw_batch(&m, is_logits, s, prog, r, err);
+        sl_io_steps_free(&m);
+        return rc;
+    }
     sl_vec vec;
     if (sl_api_vec_read(src, &vec, err)) {
         /* not a vector: a [B, V] batch for a framework that draws batches */
-        sl_io_steps m;
-        int b = s->framework ? read_batch(src, is_logits, sl_fw_lookup(s->framework), &m, err) : 0;
+        int b = ft ? read_batch(src, is_logits, ft, &m, err) : 0;
         if (b <= 0)
             return sl_api_lib_error(err, SL_EINVAL);
         r->V = m.v;
-        int rc = draw_batch(&m, is_logits, s, r, err);
+        int rc = draw_batch(&m, is_logits, s, prog, r, err);
         sl_io_steps_free(&m);
         return rc;
     }
@@ -430,9 +460,11 @@ void sl_api_draw_result_free(sl_api_draw_result *r)
     free(r->tokens);
     free(r->counts);
     free(r->row_words);
+    free(r->row_own);
     r->tokens = NULL;
     r->counts = NULL;
     r->row_words = NULL;
+    r->row_own = NULL;
 }
 
 char *sl_api_draw_result_json(const sl_api_draw_result *r)

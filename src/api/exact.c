@@ -159,7 +159,8 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
                                          sl_api_not_taken(bad, framework, why, sizeof why));
             sl_fw_opts fo;
             memset(&fo, 0, sizeof fo);
-            fo.replacement = s->replacement;
+            fo.replacement = s->replacement ? SL_FW_REPLACEMENT_YES : s->no_replacement ? SL_FW_REPLACEMENT_NO
+                                                                    : SL_FW_REPLACEMENT_DEFAULT;
             fo.k = k;
             /* the release line the framework names (--torch for torch, --rand for candle) */
             int rand = ft->variant_bit == SL_OPT_RAND_VERSION, oll = ft->variant_bit == SL_OPT_OLLAMA_VERSION;
@@ -177,7 +178,10 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
                 return sl_base_error_set(err, SL_EINVAL, "samplab exact: %s", verr.msg);
             if (k == 0)
                 return sl_base_error_set(err, SL_EINVAL, "samplab exact: --num-samples must be at least 1");
-            if (k > 1 && !s->replacement)
+            if (s->replacement && s->no_replacement)
+                return sl_base_error_set(err, SL_EINVAL, "samplab exact: %s and %s: give one of them",
+                                         SL_API_NAME(REPLACEMENT), SL_API_NAME(NO_REPLACEMENT));
+            if (k > 1 && !sl_fw_replacement(ft, &fo))
                 return sl_base_error_set(err, SL_EINVAL,
                                          "samplab exact: --num-samples %zu without --replacement is torch.topk of the "
                                          "race's ratios, which is not audited (the race audit covers one sample a call)",

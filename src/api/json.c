@@ -25,13 +25,16 @@ static char *finish(json_t *root, const char *version, const char *cpu, const ch
     return s;
 }
 
-static void set_rng(json_t *root, const char *rng_name, unsigned word_bits, uint64_t words)
+/* root's "rng" object, returned (borrowed) so a caller can add to it: the page's small jansson has
+ * no json_object_get */
+static json_t *set_rng(json_t *root, const char *rng_name, unsigned word_bits, uint64_t words)
 {
     json_t *rng = json_object();
     json_object_set_new(rng, "name", json_string(rng_name));
     json_object_set_new(rng, "word_bits", json_integer(word_bits));
     json_object_set_new(rng, "words", json_integer((json_int_t)words));
     json_object_set_new(root, "rng", rng);
+    return rng;
 }
 
 char *sl_api_fw_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsigned word_bits, uint64_t words,
@@ -94,8 +97,7 @@ char *sl_api_draw_json(const long *tokens, size_t n, size_t k, int nested, size_
 
 char *sl_api_draw_batch_json(const sl_api_draw_result *r)
 {
-    json_t *root = json_object();
-    json_t *tk = json_array(), *w = json_array();
+    json_t *root = json_object(), *tk = json_array(), *w = json_array(), *gen = json_array(), *dep = json_array();
     for (size_t b = 0; b < r->B; b++) {
         json_t *row = json_array(), *rw = json_array();
         tokens_into(row, r->tokens + b * r->n * r->k, r->n, r->k, r->nested);
@@ -103,11 +105,19 @@ char *sl_api_draw_batch_json(const sl_api_draw_result *r)
             json_array_append_new(rw, json_integer((json_int_t)r->row_words[b * r->n + i]));
         json_array_append_new(tk, row);
         json_array_append_new(w, rw);
+        /* a row drawn from the global generator depends on its batchmates (their draws before its own) */
+        json_array_append_new(gen, json_string(r->row_own[b] ? "own" : "global"));
+        json_array_append_new(dep, json_boolean(!r->row_own[b]));
     }
     json_object_set_new(root, "rows", json_integer((json_int_t)r->B));
     json_object_set_new(root, "tokens", tk);
     json_object_set_new(root, "words", w);
-    set_rng(root, r->rng_name, r->word_bits, r->words);
+    json_object_set_new(root, "generator", gen);
+    json_object_set_new(root, "depends_on_batch", dep);
+    json_object_set_new(set_rng(root, r->rng_name, r->word_bits, r->words), "global_words",
+                        json_integer((json_int_t)r->global_words));
+    if (r->path)
+        json_object_set_new(root, "path", json_string(r->path));
     return finish(root, r->version, r->cpu, r->samplers, r->pipeline, &r->given);
 }
 

@@ -140,7 +140,8 @@ int sl_api_pipeline_run(const sl_api_src *src, const sl_api_settings *s, sl_api_
                                  s->framework);
     sl_api_settings q = *s;
     q.dtype = q.torch = q.torch_build = q.llamacpp = q.rand = q.cpu = NULL; /* not of the sampling groups */
-    q.has_num_samples = q.replacement = q.simd_sum = 0;
+    q.has_num_samples = q.replacement = q.no_replacement = q.simd_sum = 0;
+    q.shuffle = NULL;
     const char *miss = sl_api_refused(&q, 1, t->accepts | SL_OPT_LOGITS);
     char why[512];
     if (miss)

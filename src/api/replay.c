@@ -148,6 +148,10 @@ int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, con
         g->is_batch = 1;
         int rc = g->all ? sl_base_error_set(err, SL_EINVAL, "samplab %s: --framework all runs one row at a time, "
                                             "not a batch", cmd)
+                 : !g->ft || !g->ft->batch_gen
+                     ? sl_base_error_set(err, SL_EINVAL, "samplab %s: a generation of a batch is not modelled by "
+                                         "samplab for framework %s (samplab draw --framework %s steps one batch)",
+                                         cmd, g->ft ? g->ft->name : "?", g->ft ? g->ft->name : "?")
                  : context_n ? sl_base_error_set(err, SL_EINVAL, "samplab %s: a batch takes its prompts as rows "
                                                  "(--context with ';', or --context-file), not one context", cmd)
                              : sl_api_batch_load(cmd, s, g->ft, sl_io_steps_rows(&g->steps), g->steps.v, &g->batch, err);

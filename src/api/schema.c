@@ -65,11 +65,17 @@ const sl_api_option sl_api_options[] = {
         "torch.multinomial(p, K) or NumPy's size=K (K tokens per output line)"),
     OPT(SL_API_OPT_REPLACEMENT, "--replacement", "replacement", FLG(replacement),
         SL_API_FLAG, SL_API_G_FRAMEWORK, SL_OPT_REPLACEMENT, NULL,
-        "torch's replacement=True"),
+        "draw with replacement (torch's replacement=True; NumPy's default, replace=True)"),
+    OPT(SL_API_OPT_NO_REPLACEMENT, "--no-replacement", "no_replacement", FLG(no_replacement),
+        SL_API_FLAG, SL_API_G_FRAMEWORK, SL_OPT_REPLACEMENT, NULL,
+        "draw without replacement (torch's default, replacement=False; NumPy's replace=False)"),
+    OPT(SL_API_OPT_SHUFFLE, "--shuffle", "shuffle", TXT(shuffle),
+        SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_SHUFFLE, "true|false",
+        "numpy: Generator.choice's shuffle= (default true; with p, NumPy does not read it)"),
     OPT(SL_API_OPT_DTYPE, "--dtype", "dtype", TXT(dtype),
         SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_DTYPE, "float32|float64",
         "the tensor / array dtype (default: a .npy keeps its own, text is float32 for\n"
-        "torch, float64 for NumPy)"),
+        "torch, float64 for NumPy and rand)"),
     OPT(SL_API_OPT_TORCH, "--torch", "torch", TXT(torch), SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_VARIANT, "2|1.13",
         "torch's release line: 2 (default: 2.x, checked on 2.14.1 and 2.6.0) or 1.13"),
     OPT(SL_API_OPT_TORCH_BUILD, "--torch-build", "torch_build", TXT(torch_build),
@@ -84,7 +90,7 @@ const sl_api_option sl_api_options[] = {
         "(the 2025-08 commit: no draw for one candidate)"),
     OPT(SL_API_OPT_RAND, "--rand", "rand", TXT(rand),
         SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_RAND_VERSION, "0.8|0.9|0.10",
-        "candle: Rust rand's WeightedIndex<f32> (they differ for subnormal totals)"),
+        "candle, rand: Rust rand's release line (they differ for subnormal totals)"),
     OPT(SL_API_OPT_OLLAMA, "--ollama", "ollama", TXT(ollama),
         SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_OLLAMA_VERSION, "0.24",
         "ollama: 0.24 is Ollama's own Go sampler (v0.6.3 to v0.25); the default, Ollama\n"
@@ -194,6 +200,19 @@ const sl_api_option sl_api_options[] = {
          SL_API_OPT_ADAPTIVE_DECAY, "--adaptive-decay", "adaptive_decay",
          NUM(cfg.has_adaptive_decay, cfg.adaptive_decay), SL_API_DOUBLE, SL_API_G_LLAMA_PENALTY, SL_OPT_ORDER, "D",
         "llamacpp: adaptive_p's moving-average decay (default 0.9, clamped to [0, 0.99])"),
+    OPT(SL_API_OPT_SGLANG, "--sglang", "sglang", TXT(sglang),
+        SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_SGLANG_VERSION, "0.5.23|0.5.12",
+        "sglang: the release whose hash and clamp are followed: 0.5.23 (default; Gumbel\n"
+        "noise clamped at both ends, PR #33423) or 0.5.12 (0.5.9 to 0.5.12: the low end\n"
+        "only, so a hash of 2^32 - 1 wins its row)"),
+    OPT(SL_API_OPT_POSITION, "--position", "position", TXT(position),
+        SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_POSITION, "P",
+        "sglang: the first step's position, as SGLang hashes it (the index of the\n"
+        "sequence's last token; default: --context's length - 1), one more per token"),
+    OPT(SL_API_OPT_SGLANG_SORTED, "--sglang-sorted", "sglang_sorted", FLG(sglang_sorted),
+        SL_API_FLAG, SL_API_G_FRAMEWORK, SL_OPT_POSITION, NULL,
+        "sglang: a request of the batch filters (top-k, top-p, temperature 0), so\n"
+        "SGLang takes the sort path for every row: the hash's column is the rank"),
     OPTU(NULL, NULL, "--samplers",
          SL_API_OPT_SAMPLERS, "--samplers", "samplers", TXT(samplers),
         SL_API_STRING, 0, SL_OPT_ORDER, "NAMES",

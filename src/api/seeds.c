@@ -69,9 +69,21 @@ int sl_api_row_seeds_for(const char *cmd, const sl_api_settings *s, const sl_fw_
                                  "samplab %s: %s: a seed for a row of a framework that has one generator per batch "
                                  "(%s draws every row from the generator --seed seeds)",
                                  cmd, SL_API_NAME(ROW_SEEDS), ft->name);
+    if (ft && ft->no_global_seed && s->seed)
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "samplab %s: %s with %s: framework %s has no global generator (a request without a "
+                                 "seed gets %llu): give each row's seed in %s",
+                                 cmd, SL_API_NAME(SEED), SL_API_NAME(ROW_SEEDS), ft->name,
+                                 (unsigned long long)ft->default_seed, SL_API_NAME(ROW_SEEDS));
     int rc = sl_api_row_seeds_parse(cmd, s->row_seeds, out, err);
     if (rc)
         return rc;
+    for (size_t i = 0; ft && ft->batch_unseeded && i < out->n; i++)
+        if (!out->row[i].given) {
+            sl_api_row_seeds_free(out);
+            return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s: entry %zu is none: %s", cmd,
+                                     SL_API_NAME(ROW_SEEDS), i + 1, ft->batch_unseeded);
+        }
     if (rows && out->n != rows) {
         size_t n = out->n;
         sl_api_row_seeds_free(out);

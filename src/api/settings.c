@@ -196,8 +196,19 @@ const char *sl_api_not_taken(const char *opt, const char *framework, char *buf, 
                      : !strcmp(framework, "llamacpp") ? o->llamacpp
                                                       : NULL;
     const char *lib = !strcmp(framework, "hf") ? "transformers'" : !strcmp(framework, "vllm") ? "vLLM's" : "llama.cpp's";
+    const sl_fw_type *ft = sl_fw_lookup(framework);
+    for (const char *const *u = ft && !up ? ft->unmodelled : NULL; u && u[0]; u += 2)
+        if (!strcmp(u[0], opt)) {
+            snprintf(buf, n, "%s: %s is not modelled by samplab for framework %s", opt, u[1], framework);
+            return buf;
+        }
+    /* a library without a replacement setting: why (its sampler draws one token a step ...) */
+    int repl = !strcmp(opt, SL_API_NAME(REPLACEMENT)) || !strcmp(opt, SL_API_NAME(NO_REPLACEMENT));
+    const char *why = repl && ft ? ft->replacement_why : NULL;
     if (up)
         snprintf(buf, n, "%s: %s %s is not modelled by samplab for framework %s", opt, lib, up, framework);
+    else if (why)
+        snprintf(buf, n, "%s is not an option of framework %s: %s", opt, framework, why);
     else
         snprintf(buf, n, "%s is not an option of framework %s", opt, framework);
     return buf;
@@ -330,7 +341,7 @@ static int llama_selectors_check(const char *cmd, const sl_api_settings *s, cons
 
 const char *sl_api_variant(const sl_api_settings *s)
 {
-    return s->torch ? s->torch : s->llamacpp ? s->llamacpp : s->rand ? s->rand : s->ollama;
+    return s->torch ? s->torch : s->llamacpp ? s->llamacpp : s->rand ? s->rand : s->ollama ? s->ollama : s->sglang;
 }
 
 const sl_fw_type *sl_api_fw_type(const sl_api_settings *s)
@@ -348,11 +359,36 @@ int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl
         fo->cfg.temperature = 1.0;
     fo->k = s->has_num_samples ? s->num_samples : 1;
     fo->n = s->has_n ? s->n : 1;
-    fo->replacement = s->replacement;
+    fo->replacement = s->replacement ? SL_FW_REPLACEMENT_YES : s->no_replacement ? SL_FW_REPLACEMENT_NO
+                                                                : SL_FW_REPLACEMENT_DEFAULT;
+    if (s->replacement && s->no_replacement)
+        return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s and %s: give one of them", cmd,
+                                 SL_API_NAME(REPLACEMENT), SL_API_NAME(NO_REPLACEMENT));
+    fo->shuffle_set = s->shuffle != NULL;
+    fo->shuffle = 1;
+    if (s->shuffle) {
+        if (strcmp(s->shuffle, "true") && strcmp(s->shuffle, "false"))
+            return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s takes true or false, not '%s'", cmd,
+                                     SL_API_NAME(SHUFFLE), s->shuffle);
+        fo->shuffle = !strcmp(s->shuffle, "true");
+    }
     fo->simd_sum = s->simd_sum;
     /* the release-line options all name the framework's variant; each is taken only by its framework */
     fo->variant = sl_api_variant(s);
-    fo->variant_opt = sl_api_options[s->torch ? SL_API_OPT_TORCH : s->llamacpp ? SL_API_OPT_LLAMACPP : s->rand ? SL_API_OPT_RAND : SL_API_OPT_OLLAMA].name;
+    fo->variant_opt = sl_api_options[s->torch      ? SL_API_OPT_TORCH
+                                     : s->llamacpp ? SL_API_OPT_LLAMACPP
+                                     : s->rand     ? SL_API_OPT_RAND
+                                     : s->sglang   ? SL_API_OPT_SGLANG
+                                                   : SL_API_OPT_OLLAMA].name;
+    fo->sglang_sorted = s->sglang_sorted;
+    if (s->position) {
+        sl_seed p;
+        if (sl_base_seed_parse(s->position, &p, err) || p.hi)
+            return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s takes an integer in [0, 2^64), not '%s'", cmd,
+                                     SL_API_NAME(POSITION), s->position);
+        fo->has_position = 1;
+        fo->position = p.lo;
+    }
     fo->cfg.cpu = SL_CPU_AUTO;
     if (s->cpu) {
         if (!strcmp(s->cpu, "avx2"))

@@ -153,7 +153,8 @@ int sl_api_draw_counts(const double *p, size_t V, const sl_draw_type *dt, const 
 typedef enum sl_api_opt {
     SL_API_OPT_NONE,
     SL_API_OPT_PROBS, SL_API_OPT_LOGITS, SL_API_OPT_TEMPERATURE, SL_API_OPT_TOP_K, SL_API_OPT_TOP_P, SL_API_OPT_MIN_P,
-    SL_API_OPT_FRAMEWORK, SL_API_OPT_NUM_SAMPLES, SL_API_OPT_REPLACEMENT, SL_API_OPT_DTYPE, SL_API_OPT_TORCH,
+    SL_API_OPT_FRAMEWORK, SL_API_OPT_NUM_SAMPLES, SL_API_OPT_REPLACEMENT, SL_API_OPT_NO_REPLACEMENT,
+    SL_API_OPT_SHUFFLE, SL_API_OPT_DTYPE, SL_API_OPT_TORCH,
     SL_API_OPT_TORCH_BUILD, SL_API_OPT_LLAMACPP, SL_API_OPT_RAND, SL_API_OPT_OLLAMA, SL_API_OPT_CPU, SL_API_OPT_SIMD_SUM,
     SL_API_OPT_TYPICAL, SL_API_OPT_REPETITION_PENALTY, SL_API_OPT_CONTEXT, SL_API_OPT_MIN_KEEP,
     SL_API_OPT_PENALTY_LAST_N, SL_API_OPT_FREQUENCY_PENALTY, SL_API_OPT_PRESENCE_PENALTY,
@@ -164,6 +165,7 @@ typedef enum sl_api_opt {
     SL_API_OPT_LOGIT_BIAS,
     SL_API_OPT_MIROSTAT, SL_API_OPT_MIROSTAT_LR, SL_API_OPT_MIROSTAT_ENT, SL_API_OPT_ADAPTIVE_TARGET,
     SL_API_OPT_ADAPTIVE_DECAY,
+    SL_API_OPT_SGLANG, SL_API_OPT_POSITION, SL_API_OPT_SGLANG_SORTED,
     SL_API_OPT_SAMPLERS,
     SL_API_OPT_SAMPLING_SEQ,
     SL_API_OPT_TENSOR, SL_API_OPT_ROW, SL_API_OPT_METHOD, SL_API_OPT_RNG, SL_API_OPT_SEED, SL_API_OPT_STREAM,
@@ -273,13 +275,16 @@ typedef struct sl_api_settings {
     const char *framework, *method, *rng, *seed, *stream;
     int has_n; size_t n;
     int has_num_samples; size_t num_samples;
-    int replacement, simd_sum, counts;
+    int replacement, no_replacement, simd_sum, counts;
+    const char *shuffle;      /* --shuffle true|false (NumPy Generator.choice's shuffle=) */
     const char *dtype, *torch, *torch_build, *llamacpp, *rand, *cpu, *ollama;
     const char *context;      /* token ids: a SRC (inline list or file); a batch's rows separated by ';' */
     const char *context_file; /* a batch's prompts: one row of comma-separated ids a line */
     int has_num_return_sequences; size_t num_return_sequences;
     int has_eos_token_id; long eos_token_id;
     int has_pad_token_id; long pad_token_id;
+    const char *sglang, *position; /* --sglang VERSION, --position P (SGLang's hash key) */
+    int sglang_sorted;        /* --sglang-sorted: a batchmate filters (SGLang's sort path) */
     sl_logits_cfg cfg;        /* --temperature ... --min-keep; its context and cpu are set from the fields above */
     int has_alpha; double alpha;
     int has_null_reps; size_t null_reps;
@@ -339,7 +344,8 @@ char *sl_api_schema_json(void);
 const char *sl_api_refused(const sl_api_settings *s, int is_logits, unsigned accepts);
 /* Why framework refuses option opt (the name sl_api_refused returned), into buf: "OPT is not an
  * option of framework F", or, where F's library has the setting, its name there ("--logit-bias:
- * vLLM's SamplingParams.logit_bias is not modelled by samplab for framework vllm"). */
+ * vLLM's SamplingParams.logit_bias is not modelled by samplab for framework vllm"); for
+ * --replacement / --no-replacement where F's library has no such setting, its reason. */
 const char *sl_api_not_taken(const char *opt, const char *framework, char *buf, size_t n);
 /* The same, with the refused option's SL_OPT_* bit into *bit (may be NULL). */
 const char *sl_api_refused_bit(const sl_api_settings *s, int is_logits, unsigned accepts, unsigned *bit);
@@ -359,7 +365,7 @@ const char *sl_api_samplers(const sl_logits_pipeline_type *t, unsigned accepts, 
                             size_t len);
 /* The framework settings of s (no vector, no context) for command cmd; on success free them with
  * sl_api_fw_opts_free (the DRY breakers, sl_api_dry_breakers). */
-/* The release line the settings name (--torch, --llamacpp, --rand or --ollama), or NULL; and the
+/* The release line the settings name (--torch, --llamacpp, --rand, --ollama or --sglang), or NULL; and the
  * framework type that runs s->framework at it (sl_fw_lookup_as: ollama 0.32 is llama-server's). */
 const char *sl_api_variant(const sl_api_settings *s);
 const sl_fw_type *sl_api_fw_type(const sl_api_settings *s);
@@ -397,7 +403,8 @@ int sl_api_row_seeds_parse(const char *cmd, const char *text, sl_api_row_seeds *
 /* s's --seeds for framework ft over a batch of `rows` rows (0: not known yet): none given is
  * out->n 0; refused (SL_EINVAL, one line) for a framework with one generator per batch (ft's
  * accepts lacks SL_OPT_ROW_SEEDS: "a seed for a row of a framework that has one generator per
- * batch"), and for a list of another length than rows. */
+ * batch"), for a "none" where the framework cannot know the seed its engine gives such a
+ * request (ft->batch_unseeded: TGI), and for a list of another length than rows. */
 int sl_api_row_seeds_for(const char *cmd, const sl_api_settings *s, const sl_fw_type *ft, size_t rows,
                          sl_api_row_seeds *out, sl_error *err);
 void sl_api_row_seeds_free(sl_api_row_seeds *r);
@@ -431,8 +438,13 @@ typedef struct sl_api_draw_result {
     const char *samplers;     /* llama.cpp's stage order in force (in samplers_buf), or NULL */
     char samplers_buf[SL_LOGITS_ORDER_TEXT];
     uint64_t done;            /* stopped by prog (SL_EINTR): the draws (a framework: the calls) made */
-    size_t B;                 /* a batch ([B, V] rows): B rows, tokens[(b·n + i)·k + j]; 0: one row */
-    uint64_t *row_words;      /* a batch: B·n running totals of the generator after row b's call i */
+    /* A batch ([B, V] rows, or --seeds with several entries): B rows of n calls of k tokens,
+     * tokens[(b·n + i)·k + j]; 0: one row */
+    size_t B;
+    uint64_t *row_words;      /* B·n: the running words of the generator row b drew from after its call i */
+    unsigned char *row_own;   /* B: 1 when row b drew from its own generator (a seeded request) */
+    uint64_t global_words;    /* the words of the batch's global generator (words: of all of them) */
+    const char *path;         /* how the framework draws a batch (sl_fw_type.batch) */
 } sl_api_draw_result;
 /* The settings checked as the command checks them, the source read, the
  * tokens drawn (one path for the command and the call). The draws tick prog
@@ -662,8 +674,11 @@ char *sl_api_draw_json(const long *tokens, size_t n, size_t k, int nested, size_
                        const char *cpu, const char *samplers, const sl_logits_pipeline_type *t,
                        const sl_logits_cfg *given);
 /* draw --json of a batch (r->B rows): "rows", then "tokens" and "words" one list per row
- * (row b's calls as one row's tokens print; words: the generator's running total after
- * each of row b's calls), the generator, release and settings as for one row. */
+ * (row b's calls as one row's tokens print, tokens[b][t]; words[b][t] the running words of
+ * the generator row b drew from after its call t), "generator" per row ("own" or "global"),
+ * "depends_on_batch" per row (a row drawn from the global generator reads the words its
+ * batchmates spent), "rng" {name, word_bits, words: all generators', global_words},
+ * "version", "cpu", "path" (how the framework draws a batch), the settings in force. */
 char *sl_api_draw_batch_json(const sl_api_draw_result *r);
 /* draw --counts --json from V counts (a method's draws, counted as made). */
 char *sl_api_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsigned word_bits, uint64_t words);

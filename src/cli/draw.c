@@ -14,7 +14,8 @@ static void draw_help(FILE *f)
             "usage: samplab draw (--probs SRC | --logits SRC [--temperature T]) --method M [--rng R]\n"
             "                    [--seed S] [--stream Q] [--n N] [--counts] [--json]\n"
             "       samplab draw --framework F (--probs SRC | --logits SRC) [--seed S] [--n N]\n"
-            "                    [--num-samples K] [--replacement] [--dtype float32|float64] [--torch 2|1.13]\n"
+            "                    [--num-samples K] [--replacement | --no-replacement] [--shuffle true|false]\n"
+            "                    [--dtype float32|float64] [--torch 2|1.13] [--rand 0.9|0.10|0.8]\n"
             "                    [--temperature T] [--top-k K] [--top-p P] [--min-p M] [--simd-sum]\n"
             "                    [--counts] [--json]\n\n"
             "SRC is an inline list (3,2,2,1), a text file (numbers separated by whitespace or commas,\n"
@@ -26,11 +27,14 @@ static void draw_help(FILE *f)
             "{\"tokens\": [...], \"rng\": {\"name\": ..., \"word_bits\": ..., \"words\": W}} with W the\n"
             "words the draws consumed; with --framework also \"version\" (the upstream release followed)\n"
             "and, for hf and vllm, \"cpu\" (torch's CPU kernel modelled).\n\n"
-            "A batch (hf, torch): SRC a 2-D [B, V] .npy or .safetensors tensor (no --row) or inline rows\n"
-            "separated by ';' (\"3,2,1;1,2,3\"): each row drawn in order from one generator, --n calls\n"
-            "each; hf takes each row's prompt as --context rows (';') or --context-file. Prints one line\n"
-            "per call, the rows separated by spaces (a row's K samples by commas); --json adds \"rows\"\n"
-            "and gives \"tokens\" and \"words\" one list per row.\n\nmethods:\n");
+            "A batch (hf, torch, vllm, tgi, sglang): SRC a 2-D [B, V] .npy or .safetensors tensor (no\n"
+            "--row) or inline rows separated by ';' (\"3,2,1;1,2,3\"), --n calls each; hf takes each\n"
+            "row's prompt as --context rows (';') or --context-file. hf and torch draw every row in\n"
+            "order from one generator; vllm, tgi and sglang take --seeds 7,none,9, one entry per row\n"
+            "(none: the request gave no seed; it draws from the global generator --seed seeds;\n"
+            "docs/serving.md). Prints one line per call, the rows separated by spaces (a row's K\n"
+            "samples by commas); --json adds \"rows\" and gives \"tokens\" and \"words\" one list per row.\n\n"
+            "methods:\n");
     for (size_t i = 0; sl_draw_types[i]; i++)
         fprintf(f, "  %-9s %s\n", sl_draw_types[i]->name, sl_draw_types[i]->cost);
     fprintf(f, "\nrandom sources: ");
@@ -56,10 +60,14 @@ static void draw_help(FILE *f)
             else
                 fprintf(f, "  %-13s follows %s\n", "", ft->version);
         }
-        fprintf(f, "\nframework options: --num-samples K is torch.multinomial(p, K) or NumPy's size=K (K\n"
-                   "tokens per output line); --replacement is torch's replacement=True; --dtype float32|float64\n"
-                   "is the tensor / array dtype (default: a .npy keeps its own, text is float32 for torch,\n"
-                   "float64 for NumPy). --seed: torch, candle and gsl take 0 .. 2^64 - 1, numpy 0 .. 2^128 - 1,\n"
+        fprintf(f, "\nframework options: --num-samples K is torch.multinomial(p, K), NumPy's size=K or K samples\n"
+                   "of rand's WeightedIndex (K tokens per output line). --replacement / --no-replacement: each\n"
+                   "library's default when neither is given: torch draws without replacement\n"
+                   "(replacement=False), numpy and numpy-legacy with it (replace=True); rand and gsl draw each\n"
+                   "sample on their own and the one-token samplers (candle, hf, vllm, llamacpp, ollama) have\n"
+                   "no such setting, so both are refused there. --dtype float32|float64 is the tensor / array\n"
+                   "dtype (default: a .npy keeps its own, text is float32 for torch, float64 for NumPy and\n"
+                   "rand). --seed: torch, candle, rand and gsl take 0 .. 2^64 - 1, numpy 0 .. 2^128 - 1,\n"
                    "numpy-legacy 0 .. 2^32 - 1. An option a framework does not list is an error, never ignored.\n"
                    "\ntorch builds (docs/torch-builds.md): the MT19937 exponential_ emulated here is that of\n"
                    "torch 1.13, of builds without MKL (Debian's), and of pip's x86-64 wheels from 2.7 on;\n"

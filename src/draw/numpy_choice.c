@@ -113,13 +113,7 @@ static int check_error(const sl_draw_dist *dist, const sl_draw_numpy_check *c, i
                              src, c->kahan_sum, c->atol, is_f32 ? "float32" : "float64", c->numpy_message);
 }
 
-typedef struct numpy_table {
-    size_t V;
-    double (*uniform)(sl_rng *rng);
-    double cdf[];
-} numpy_table;
-
-static int numpy_prepare(void **table, const sl_draw_dist *dist, const void *param, sl_error *err)
+int sl_draw_numpy_prepare(void **table, const sl_draw_dist *dist, const void *param, sl_error *err)
 {
     const sl_draw_numpy_param *np = param;
     int is_f32 = dist->dtype == SL_F32;
@@ -127,42 +121,47 @@ static int numpy_prepare(void **table, const sl_draw_dist *dist, const void *par
     sl_draw_numpy_validate(dist->d, dist->V, is_f32, &c);
     if (c.code)
         return check_error(dist, &c, is_f32, err);
-    numpy_table *t = malloc(sizeof *t + dist->V * sizeof(double));
+    /* without replacement the table keeps p too: each call zeroes the found entries of a copy */
+    size_t extra = np->replace ? 0 : dist->V;
+    sl_draw_numpy_table *t = malloc(sizeof *t + (dist->V + extra) * sizeof(double));
     if (!t)
         return sl_base_error_set(err, SL_ENOMEM, "numpy: out of memory for the cdf over V = %zu", dist->V);
     t->V = dist->V;
-    t->uniform = np->uniform;
+    t->param = np;
+    t->p = np->replace ? NULL : t->cdf + dist->V;
+    if (t->p)
+        memcpy(t->p, dist->d, dist->V * sizeof *t->p);
     sl_draw_numpy_cdf_build(dist->d, dist->V, t->cdf);
     *table = t;
     return SL_OK;
 }
 
-static size_t numpy_draw(const void *table, sl_rng *rng)
+size_t sl_draw_numpy_draw(const void *table, sl_rng *rng)
 {
-    const numpy_table *t = table;
-    return sl_draw_search_gt_f64(t->cdf, t->V, t->uniform(rng));
+    const sl_draw_numpy_table *t = table;
+    return sl_draw_search_gt_f64(t->cdf, t->V, t->param->uniform(rng));
 }
 
-static void numpy_free(void *table)
+void sl_draw_numpy_free(void *table)
 {
     free(table);
 }
 
 /* Generator.random(): next_double of the bit generator, one 64-bit word. */
-static double generator_uniform(sl_rng *rng)
+double sl_draw_numpy_generator_uniform(sl_rng *rng)
 {
     return sl_rng_uniform_f64_64_high53(sl_rng_next(rng));
 }
 
-static const sl_draw_numpy_param generator_param = {generator_uniform};
-static const sl_draw_numpy_param legacy_param = {sl_rng_uniform_f64_2x32_numpy};
+static const sl_draw_numpy_param generator_param = {sl_draw_numpy_generator_uniform, 1, NULL};
+static const sl_draw_numpy_param legacy_param = {sl_rng_uniform_f64_2x32_numpy, 1, NULL};
 
 const sl_draw_type sl_draw_numpy_choice_type = {
     .name = "numpy-choice",
     .cost = "prepare O(V) Kahan check + cumsum; draw O(log V) searchsorted; 1 uniform = 1 word (PCG64)",
-    .prepare = numpy_prepare,
-    .draw = numpy_draw,
-    .free = numpy_free,
+    .prepare = sl_draw_numpy_prepare,
+    .draw = sl_draw_numpy_draw,
+    .free = sl_draw_numpy_free,
     .param = &generator_param,
     .exact = &sl_draw_numpy_exact,
 };
@@ -170,9 +169,9 @@ const sl_draw_type sl_draw_numpy_choice_type = {
 const sl_draw_type sl_draw_numpy_legacy_choice_type = {
     .name = "numpy-legacy-choice",
     .cost = "prepare O(V) Kahan check + cumsum; draw O(log V) searchsorted; 1 uniform = 2 words (MT19937)",
-    .prepare = numpy_prepare,
-    .draw = numpy_draw,
-    .free = numpy_free,
+    .prepare = sl_draw_numpy_prepare,
+    .draw = sl_draw_numpy_draw,
+    .free = sl_draw_numpy_free,
     .param = &legacy_param,
     .exact = &sl_draw_numpy_exact,
 };

@@ -108,6 +108,15 @@ void sl_draw_race_exponentials(const sl_draw_race_rule *rule, sl_dtype dtype, sl
     }
 }
 
+void sl_draw_race_skip(sl_rng *rng, size_t n)
+{
+    uint32_t w[2 * CH];
+    for (size_t i = 0; i < n; i += CH) {
+        size_t m = n - i < CH ? n - i : CH;
+        sl_rng_fill32(rng, w, 2 * m); /* two words a uniform, as race_u reads them */
+    }
+}
+
 typedef struct race_state {
     size_t best_i;
     double best;

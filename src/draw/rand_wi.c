@@ -1,5 +1,7 @@
 /* rand_wi.c — Rust rand 0.8.5 WeightedIndex<f32> and UniformFloat<f32>
- * (src/distributions/weighted_index.rs, uniform.rs, utils.rs), bit for bit.
+ * (src/distributions/weighted_index.rs, uniform.rs, utils.rs), bit for bit, and
+ * WeightedIndex<f64> (the same new, written once in rand_wi_tmpl.h; its sample
+ * is one u64 = two words, low first, whose top 52 bits make the float in [1, 2)).
  *
  * new: total = w[0] (must be >= 0), then for each later weight: check >= 0,
  * store the running total, add the weight (f32, left to right); n-1 sums are
@@ -21,19 +23,17 @@
 
 #include "draw/sl_draw.h"
 
-static float f32_from_bits(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
+#define RW_FN(name) rw32_##name
+#define RW_T float
+#define RW_BITS uint32_t
+#define RW_MAX_RAND 0x3f7ffffeu /* (u32::MAX >> 9) as a float in [1, 2), minus 1 (0.8); 1 - f32::EPSILON (0.9+) */
+#include "draw/rand_wi_tmpl.h"
 
-static uint32_t f32_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
+#define RW_FN(name) rw64_##name
+#define RW_T double
+#define RW_BITS uint64_t
+#define RW_MAX_RAND 0x3feffffffffffffeull /* 1 - 2^-52: (u64::MAX >> 12) in [1, 2), minus 1; 1 - f64::EPSILON */
+#include "draw/rand_wi_tmpl.h"
 
 const char *sl_draw_rand_status_name(sl_draw_rand_status s)
 {
@@ -62,69 +62,45 @@ const char *sl_draw_rand_status_name_v(sl_draw_rand_status s, int version)
 
 sl_draw_rand_status sl_draw_rand_uniform_f32_new(float low, float high, int version, float *scale)
 {
-    /* assert!(low < high) (0.9+: Err(EmptyRange)); then the range must be finite */
-    if (!(low < high))
-        return SL_RAND_PANIC_RANGE;
-    float s = high - low;
-    if (!isfinite(s))
-        return SL_RAND_PANIC_RANGE;
-    /* (u32::MAX >> 9) as a float in [1, 2), minus 1 (0.8); 1 - f32::EPSILON (0.9+): both 1 - 2^-23 */
-    const float max_rand = f32_from_bits(0x3f7ffffeu);
-    if (version >= 9) {
-        /* UniformFloat::new_bounded (rand 0.9, #1462): shrink only while the largest sample exceeds high */
-        while (!(s * max_rand + low <= high))
-            s = f32_from_bits(f32_bits(s) - 1u);
-    } else {
-        /* rand 0.8 UniformFloat::new: shrink while it reaches high */
-        while (s * max_rand + low >= high)
-            s = f32_from_bits(f32_bits(s) - 1u);
-    }
-    *scale = s;
-    return SL_RAND_OK;
+    return rw32_uniform_new(low, high, version, scale);
 }
 
+sl_draw_rand_status sl_draw_rand_uniform_f64_new(double low, double high, int version, double *scale)
+{
+    return rw64_uniform_new(low, high, version, scale);
+}
 
 sl_draw_rand_status sl_draw_rand_wi_new(sl_draw_rand_wi *wi, const float *w, size_t n, int version, size_t *bad)
 {
     memset(wi, 0, sizeof *wi);
-    if (bad)
-        *bad = n;
-    if (n == 0)
-        return SL_RAND_NO_ITEM;
-    float total = w[0];
-    if (!(total >= 0.0f)) {
-        if (bad)
-            *bad = 0;
-        return SL_RAND_INVALID_WEIGHT;
-    }
-    float *cum = malloc((n > 1 ? n - 1 : 1) * sizeof *cum);
-    if (!cum)
-        return SL_RAND_NOMEM;
-    for (size_t i = 1; i < n; i++) {
-        if (!(w[i] >= 0.0f)) { /* negative, NaN, -inf */
-            free(cum);
-            if (bad)
-                *bad = i;
-            return SL_RAND_INVALID_WEIGHT;
-        }
-        cum[i - 1] = total;
-        total += w[i];
-    }
-    if (total == 0.0f) {
-        free(cum);
-        return SL_RAND_ALL_WEIGHTS_ZERO;
-    }
-    float scale;
-    sl_draw_rand_status st = sl_draw_rand_uniform_f32_new(0.0f, total, version, &scale);
-    if (st) {
-        free(cum);
-        return st;
-    }
-    wi->cum = cum;
-    wi->n = n;
-    wi->total = total;
-    wi->scale = scale;
-    return SL_RAND_OK;
+    sl_draw_rand_status st = rw32_wi_new(&wi->cum, &wi->total, &wi->scale, w, n, version, bad);
+    if (!st)
+        wi->n = n;
+    return st;
+}
+
+sl_draw_rand_status sl_draw_rand_wi64_new(sl_draw_rand_wi64 *wi, const double *w, size_t n, int version, size_t *bad)
+{
+    memset(wi, 0, sizeof *wi);
+    sl_draw_rand_status st = rw64_wi_new(&wi->cum, &wi->total, &wi->scale, w, n, version, bad);
+    if (!st)
+        wi->n = n;
+    return st;
+}
+
+size_t sl_draw_rand_wi64_sample(const sl_draw_rand_wi64 *wi, sl_rng *rng)
+{
+    /* UniformFloat<f64>::sample: one u64 (two u32 words, low first), its top 52
+     * bits as a float in [1, 2), minus 1, times scale, plus 0 */
+    uint64_t u = sl_rng_next_u64_lohi(rng);
+    double chosen = (rw64_from_bits((u >> 12) | 0x3ff0000000000000ull) - 1.0) * wi->scale + 0.0;
+    return sl_draw_search_gt_f64(wi->cum, wi->n - 1, chosen);
+}
+
+void sl_draw_rand_wi64_free(sl_draw_rand_wi64 *wi)
+{
+    free(wi->cum);
+    wi->cum = NULL;
 }
 
 /* The index for one word: the uniform, then the partition point of the
@@ -132,7 +108,7 @@ sl_draw_rand_status sl_draw_rand_wi_new(sl_draw_rand_wi *wi, const float *w, siz
  * correct binary search returns it, Rust's halving form included. */
 static inline float wi_chosen(const sl_draw_rand_wi *wi, uint32_t u)
 {
-    return (f32_from_bits((u >> 9) | 0x3f800000u) - 1.0f) * wi->scale + 0.0f;
+    return (rw32_from_bits((u >> 9) | 0x3f800000u) - 1.0f) * wi->scale + 0.0f;
 }
 
 static inline size_t wi_index(const sl_draw_rand_wi *wi, uint32_t u)
@@ -196,55 +172,114 @@ void sl_draw_rand_wi_free(sl_draw_rand_wi *wi)
 
 /* ---------------------------------------------------------------- as a draw type */
 
-/* prepare: WeightedIndex::new over the float32 weights (dist->f; float64
- * weights are rounded to f32 first, as a Vec<f32> would hold them). A failure
- * is rand's error or panic, named; callers that want more context (candle's
- * token order) call sl_draw_rand_wi_new themselves for the status. */
+/* The table of the draw type: WeightedIndex<f32> or WeightedIndex<f64>. */
+typedef struct wi_table {
+    int f64;
+    sl_draw_rand_wi w32;
+    sl_draw_rand_wi64 w64;
+} wi_table;
+
+/* rand's failure, named in the words of its release; where the total is +inf,
+ * the entry from which the running sum (in the weights' type) is infinite. */
+static int wi_error(sl_error *err, const char *src, sl_draw_rand_status st, size_t bad, const double *w, size_t n,
+                    int f64, int version)
+{
+    if (st == SL_RAND_NOMEM)
+        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for WeightedIndex over %zu weights", src, n);
+    if (st == SL_RAND_INVALID_WEIGHT)
+        return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu is %.17g (not >= 0): WeightedIndex::new returns %s",
+                                 src, bad, w[bad], sl_draw_rand_status_name_v(st, version));
+    if (st == SL_RAND_PANIC_RANGE) {
+        size_t at = 0;
+        double sd = 0.0;
+        float sf = 0.0f;
+        for (size_t i = 0; i < n; i++) {
+            sd += w[i];
+            sf += (float)w[i];
+            if (f64 ? isinf(sd) : isinf(sf)) {
+                at = i;
+                break;
+            }
+        }
+        const char *how = isinf(w[at]) ? "an infinite weight" : "overflow";
+        if (version >= 10) /* rand 0.10.3 measured: Err(Overflow), not a panic */
+            return sl_base_error_set(err, SL_EINVAL,
+                                     "%s: the %s sum of the weights is +inf from entry %zu on (%s): WeightedIndex::new "
+                                     "returns Overflow (rand 0.10)",
+                                     src, f64 ? "f64" : "f32", at, how);
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "%s: the %s sum of the weights is +inf from entry %zu on (%s): rand panics in "
+                                 "Uniform::new \"range overflow\"",
+                                 src, f64 ? "f64" : "f32", at, how);
+    }
+    return sl_base_error_set(err, SL_EINVAL, "%s: WeightedIndex::new returns %s", src,
+                             sl_draw_rand_status_name_v(st, version));
+}
+
+/* prepare: WeightedIndex::new over the weights in the param's type: f32 reads
+ * dist->f (float64 weights rounded to f32 first, as a Vec<f32> would hold
+ * them), f64 reads dist->d. A failure is rand's error or panic, named; callers
+ * that want more context (candle's token order) call sl_draw_rand_wi_new
+ * themselves for the status. */
 static int wi_prepare(void **table, const sl_draw_dist *dist, const void *param, sl_error *err)
 {
-    int version = param ? ((const sl_draw_rand_param *)param)->version : 8;
+    const sl_draw_rand_param *rp = param;
+    int version = rp ? rp->version : 8, f64 = rp && rp->f64;
     const char *src = dist->source ? dist->source : "weights";
+    size_t V = dist->V;
     float *tmp = NULL;
     const float *w = dist->f;
-    if (!w) {
-        tmp = malloc((dist->V ? dist->V : 1) * sizeof *tmp);
-        if (!tmp)
-            return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu weights", src, dist->V);
-        for (size_t i = 0; i < dist->V; i++)
-            tmp[i] = (float)dist->d[i];
-        w = tmp;
+    double *wd = malloc((V ? V : 1) * sizeof *wd); /* the weights in float64, for messages */
+    if (!f64 && !w && wd)
+        w = tmp = malloc((V ? V : 1) * sizeof *tmp);
+    wi_table *t = calloc(1, sizeof *t);
+    if (!wd || !t || (!f64 && !w)) {
+        free(wd);
+        free(tmp);
+        free(t);
+        return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu weights", src, V);
     }
-    sl_draw_rand_wi *wi = malloc(sizeof *wi);
-    size_t bad = dist->V;
-    sl_draw_rand_status st = wi ? sl_draw_rand_wi_new(wi, w, dist->V, version, &bad) : SL_RAND_NOMEM;
+    for (size_t i = 0; i < V; i++) {
+        if (tmp)
+            tmp[i] = (float)dist->d[i];
+        wd[i] = f64 ? dist->d[i] : (double)w[i];
+    }
+    size_t bad = V;
+    t->f64 = f64;
+    sl_draw_rand_status st = f64 ? sl_draw_rand_wi64_new(&t->w64, dist->d, V, version, &bad)
+                                 : sl_draw_rand_wi_new(&t->w32, w, V, version, &bad);
     free(tmp);
     if (st) {
-        free(wi);
-        if (st == SL_RAND_NOMEM)
-            return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for WeightedIndex over %zu weights", src,
-                                     dist->V);
-        if (st == SL_RAND_INVALID_WEIGHT)
-            return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu: WeightedIndex::new returns %s", src, bad,
-                                     sl_draw_rand_status_name_v(st, version));
-        return sl_base_error_set(err, SL_EINVAL, "%s: WeightedIndex::new: %s", src, sl_draw_rand_status_name_v(st, version));
+        free(t);
+        int rc = wi_error(err, src, st, bad, wd, V, f64, version);
+        free(wd);
+        return rc;
     }
-    *table = wi;
+    free(wd);
+    *table = t;
     return SL_OK;
 }
 
 static size_t wi_draw(const void *table, sl_rng *rng)
 {
-    return sl_draw_rand_wi_sample(table, rng);
+    const wi_table *t = table;
+    return t->f64 ? sl_draw_rand_wi64_sample(&t->w64, rng) : sl_draw_rand_wi_sample(&t->w32, rng);
 }
 
-/* k samples through sample_many (straight over the ChaCha keystream). */
+/* k samples: f32 through sample_many (straight over the ChaCha keystream). */
 static int wi_draw_k(const void *table, sl_rng *rng, size_t k, long *out, sl_error *err)
 {
+    const wi_table *t = table;
     size_t blk[1024];
     (void)err;
+    if (t->f64) {
+        for (size_t i = 0; i < k; i++)
+            out[i] = (long)sl_draw_rand_wi64_sample(&t->w64, rng);
+        return SL_OK;
+    }
     for (size_t i = 0; i < k; i += 1024) {
         size_t nb = k - i < 1024 ? k - i : 1024;
-        sl_draw_rand_wi_sample_many(table, rng, nb, blk);
+        sl_draw_rand_wi_sample_many(&t->w32, rng, nb, blk);
         for (size_t j = 0; j < nb; j++)
             out[i + j] = (long)blk[j];
     }
@@ -253,14 +288,17 @@ static int wi_draw_k(const void *table, sl_rng *rng, size_t k, long *out, sl_err
 
 static void wi_free(void *table)
 {
-    if (table)
-        sl_draw_rand_wi_free(table);
-    free(table);
+    wi_table *t = table;
+    if (t) {
+        sl_draw_rand_wi_free(&t->w32);
+        sl_draw_rand_wi64_free(&t->w64);
+    }
+    free(t);
 }
 
 const sl_draw_type sl_draw_rand_wi_type = {
     .name = "rand-wi",
-    .cost = "prepare O(V) f32 running sums; draw O(log V) binary search; 1 uniform f32 = 1 word (32 bits)",
+    .cost = "prepare O(V) running sums; draw O(log V) binary search; 1 uniform: f32 1 word, f64 2 words (32 bits)",
     .prepare = wi_prepare,
     .draw = wi_draw,
     .free = wi_free,

@@ -106,6 +106,9 @@ void sl_draw_race_ratios(const sl_draw_race *r, sl_rng *rng, double *ratio);
 /* n exponentials as the rule draws them (torch.empty(n, dtype).exponential_()),
  * rounded to dtype and widened to double. 32-bit sources. */
 void sl_draw_race_exponentials(const sl_draw_race_rule *rule, sl_dtype dtype, sl_rng *rng, double *out, size_t n);
+/* The words n exponentials take, their values unused: a row of q.exponential_() that is
+ * overwritten afterwards (vLLM's random_sample refills its seeded rows). */
+void sl_draw_race_skip(sl_rng *rng, size_t n);
 
 /* "exprace": the race over float64 weights with the generic uniform (NumPy's
  * random_sample over mt19937: np.argmax(p / -np.log(1 - u))), NaN never winning. */
@@ -143,10 +146,26 @@ double sl_draw_numpy_kahan_sum(const double *p, size_t V);
 /* cdf[i] = p[0] + ... + p[i] left to right, then each divided by cdf[V-1]. */
 void sl_draw_numpy_cdf_build(const double *p, size_t V, double *cdf);
 
-/* The draw type's param: the uniform NumPy turns words into. */
+/* The draw type's param: the uniform NumPy turns words into, and replace=. */
 typedef struct sl_draw_numpy_param {
     double (*uniform)(sl_rng *rng);
+    int replace;                /* 0: choice(..., replace=False) (draw/numpy_noreplace.c) */
+    const char *larger_message; /* replace=False: NumPy's ValueError for size > V */
 } sl_draw_numpy_param;
+/* The table both choices prepare: the cdf of p, and (replace=False) p itself. */
+typedef struct sl_draw_numpy_table {
+    size_t V;
+    const sl_draw_numpy_param *param;
+    double *p;          /* replace=False: p as validated (float64); else NULL */
+    double cdf[];
+} sl_draw_numpy_table;
+/* The types' hooks: prepare validates p (NumPy's ValueErrors) and builds the
+ * cdf; draw is one searchsorted of one uniform. */
+int sl_draw_numpy_prepare(void **table, const sl_draw_dist *p, const void *param, sl_error *err);
+size_t sl_draw_numpy_draw(const void *table, sl_rng *rng);
+void sl_draw_numpy_free(void *table);
+/* Generator.random(): (w >> 11) * 2^-53 of one 64-bit word. */
+double sl_draw_numpy_generator_uniform(sl_rng *rng);
 /* Generator.choice (one 64-bit word per draw: (w >> 11) * 2^-53) and
  * RandomState.choice (genrand_res53 from two 32-bit words). dist->d is p in
  * float64; dist->dtype SL_F32 when p was a float32 ndarray (its tolerance).
@@ -155,6 +174,16 @@ extern const sl_draw_type sl_draw_numpy_choice_type;
 extern const sl_draw_type sl_draw_numpy_legacy_choice_type;
 /* Their audit (both: a 53-bit uniform), "numpy": the ValueError as a failure path. */
 extern const sl_stat_exact_type sl_draw_numpy_exact;
+
+/* ---------------------------------------------------------------- NumPy choice without replacement (draw/numpy_noreplace.c) */
+
+/* choice(V, size=K, replace=False, p=p) (Generator and RandomState alike, NumPy
+ * 1.24.2 and 2.4.6): rounds of K - found uniforms, each round over the cdf of p
+ * with the found entries zeroed, keeping each new token at its first occurrence.
+ * draw_k refuses K > V and K above the non-zero entries with NumPy's words;
+ * draw (one token) is the replacement draw, as size=1 is. */
+extern const sl_draw_type sl_draw_numpy_noreplace_type;        /* Generator: 1 word a uniform */
+extern const sl_draw_type sl_draw_numpy_legacy_noreplace_type; /* RandomState: 2 words a uniform */
 
 /* ---------------------------------------------------------------- std::discrete_distribution (draw/stdcxx_discrete.c) */
 
@@ -196,7 +225,7 @@ size_t sl_draw_go_cumsum_pick(const void *table, uint32_t u);
  * nondecreasing in u): the exact counts of the draw, by binary search. */
 void sl_draw_go_cumsum_counts(const void *table, uint64_t *below);
 
-/* ---------------------------------------------------------------- rand 0.8.5 WeightedIndex<f32> (draw/rand_wi.c) */
+/* ---------------------------------------------------------------- rand WeightedIndex<f32> and <f64> (draw/rand_wi.c) */
 
 /* What WeightedIndex::new reports. The panics are rand's `assert!`s in
  * UniformFloat::new (release build), reported here as errors. */
@@ -241,11 +270,23 @@ size_t sl_draw_rand_wi_sample(const sl_draw_rand_wi *wi, sl_rng *rng);
 /* n samples into out[0..n): the same draws as n calls, in one loop. */
 void sl_draw_rand_wi_sample_many(const sl_draw_rand_wi *wi, sl_rng *rng, size_t n, size_t *out);
 void sl_draw_rand_wi_free(sl_draw_rand_wi *wi);
-/* The same as a draw type: prepare = WeightedIndex::new over dist->f (rand's
- * failures as errors), draw = sample, draw_k = sample_many. param: the rand
- * release (NULL: 0.8). */
+/* WeightedIndex<f64>: the same rule in float64 (UniformFloat<f64>: 1 - 2^-52). */
+typedef struct sl_draw_rand_wi64 {
+    double *cum;     /* the n-1 running f64 sums */
+    size_t n;
+    double total, scale;
+} sl_draw_rand_wi64;
+sl_draw_rand_status sl_draw_rand_uniform_f64_new(double low, double high, int version, double *scale);
+sl_draw_rand_status sl_draw_rand_wi64_new(sl_draw_rand_wi64 *wi, const double *w, size_t n, int version, size_t *bad);
+/* One u64 (two u32 words, low first: rand's next_u64), then the stored sums <= the uniform. */
+size_t sl_draw_rand_wi64_sample(const sl_draw_rand_wi64 *wi, sl_rng *rng);
+void sl_draw_rand_wi64_free(sl_draw_rand_wi64 *wi);
+/* The same as a draw type: prepare = WeightedIndex::new over dist->f (f32) or
+ * dist->d (f64) (rand's failures as errors), draw = sample, draw_k = sample_many
+ * (f32). param: the rand release and the weights' type (NULL: 0.8, f32). */
 typedef struct sl_draw_rand_param {
     int version;      /* 8, 9 or 10 */
+    int f64;          /* 1: WeightedIndex<f64> over dist->d */
 } sl_draw_rand_param;
 extern const sl_draw_type sl_draw_rand_wi_type;
 /* Its audit, "candle": counts over the 2^23 mantissa values; reads in->f. */
@@ -281,5 +322,17 @@ int sl_draw_torch_takes_race(int version, int replacement, size_t k);
 extern const sl_stat_exact_type sl_draw_torch_race_exact;
 extern const sl_stat_exact_type sl_draw_torch113_race_exact;
 extern const sl_stat_exact_type sl_draw_torch_repl_exact;
+
+/* ---------------------------------------------------------------- SGLang's seeded Gumbel-max (draw/gumbel_hash.c) */
+
+/* dist->d holds the log-probabilities in column order (-inf for removed columns);
+ * the draw hashes one 32-bit word per column from the source (sglang-murmur3, at the
+ * row's position) and returns the column of torch.argmax(logp + noise). */
+typedef struct sl_draw_gumbel_param {
+    int clamp_high;           /* 1: log x <= -2^-32 (PR #33423); 0: the low end only (0.5.9-0.5.12) */
+} sl_draw_gumbel_param;
+extern const sl_draw_type sl_draw_gumbel_hash_type; /* param: clamp both ends */
+/* The noise of one hash word, as multinomial_with_seed computes it in float64. */
+double sl_draw_gumbel_noise(uint32_t h, int clamp_high);
 
 #endif

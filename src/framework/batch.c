@@ -1,13 +1,15 @@
-/* batch.c — B rows stepped together, as a batch of prompts is drawn: each row
- * a session of its own (its history, its prepared state), the rows drawn in
- * order from the batch's one generator (or, for a row with a seed of its own,
- * from its own). torch.multinomial over a [B, V] tensor is B one-row calls in
- * row order on the default generator (torch 2.14.1, measured on 174 cases with
- * and without replacement: data/golden/current/torch_batch.txt), and
- * transformers' _sample draws one such call per step (5.12.1: 176 batched
- * generate() runs, data/golden/current/hf_batch.txt). The generator is moved into
- * a row's session for its step and back, so the session's word count is the
- * generator's. */
+/* batch.c — B rows stepped together, as a batch of prompts or of requests is
+ * drawn: each row a session of its own (its history, its prepared state), each
+ * row drawn from the batch's one generator or, for a row with a seed of its own,
+ * from its own, in the order the type's batch_step keeps (else row order).
+ * torch.multinomial over a [B, V] tensor is B one-row calls in row order on the
+ * default generator (torch 2.14.1, measured on 174 cases with and without
+ * replacement: data/golden/current/torch_batch.txt), and transformers' _sample
+ * draws one such call per step (5.12.1: 176 batched generate() runs,
+ * data/golden/current/hf_batch.txt); vLLM fills the whole batch's noise from the
+ * global generator before the seeded rows overwrite theirs (framework/vllm.c).
+ * A row's session draws from its own generator: the batch's is lent to it for
+ * the step, so the words it reports are the generator's. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,9 +26,20 @@ int sl_fw_batch_open(sl_fw_batch *b, const sl_fw_type *t, const sl_fw_opts *o, s
                                  "at a time)", t->name);
     if (!B)
         return sl_base_error_set(err, SL_EINVAL, "%s: a batch of no rows", t->name);
+    for (size_t r = 0; r < B; r++) {
+        if (rows[r].seed && !(t->accepts & SL_OPT_ROW_SEEDS))
+            return sl_base_error_set(err, SL_EINVAL, "framework %s has one generator per batch: no seed per row",
+                                     t->name);
+        if (!rows[r].seed && t->batch_unseeded)
+            return sl_base_error_set(err, SL_EINVAL, "%s: row %zu has no seed: %s", t->name, r, t->batch_unseeded);
+    }
     b->type = t;
-    if (!(b->rows = calloc(B, sizeof *b->rows)) || !(b->own = calloc(B, 1))) {
-        free(b->rows);
+    b->row = calloc(B, sizeof *b->row);
+    b->own = calloc(B, 1);
+    b->step = calloc(B, sizeof *b->step);
+    b->words = calloc(B, sizeof *b->words);
+    if (!b->row || !b->own || !b->step || !b->words) {
+        sl_fw_batch_close(b);
         return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for a batch of %zu rows", t->name, B);
     }
     int rc = SL_OK;
@@ -37,14 +50,14 @@ int sl_fw_batch_open(sl_fw_batch *b, const sl_fw_type *t, const sl_fw_opts *o, s
         if (rows[r].seed) {
             q.seed = *rows[r].seed;
             q.has_seed = 1;
-            b->own[r] = 1;
         }
-        if (!(rc = sl_fw_session_open_prompt(&b->rows[r], t, &q, err)))
+        b->own[r] = rows[r].seed || t->per_request;
+        if (!(rc = sl_fw_session_open_prompt(&b->row[r], t, &q, err)))
             b->B = r + 1;
-        /* the batch draw was measured on the default release line only */
-        if (!rc && t->variants && b->rows[r].variant != &t->variants[0])
+        /* a batch of prompts was measured on the default release line only (the serving engines' on each) */
+        if (!rc && t->variants && !(t->accepts & SL_OPT_ROW_SEEDS) && b->row[r].variant != &t->variants[0])
             rc = sl_base_error_set(err, SL_EINVAL, "framework %s: a batch on release line %s is not modelled by "
-                                   "samplab (only on %s)", t->name, b->rows[r].variant->name, t->variants[0].name);
+                                   "samplab (only on %s)", t->name, b->row[r].variant->name, t->variants[0].name);
     }
     if (!rc) {
         /* the batch's generator: what a session of these settings seeds */
@@ -53,50 +66,66 @@ int sl_fw_batch_open(sl_fw_batch *b, const sl_fw_type *t, const sl_fw_opts *o, s
         seed.lo = t->default_seed;
         if (o->has_seed)
             seed = o->seed;
-        rc = sl_rng_init(&b->shared, b->rows[0].rng.type, &seed, err);
+        rc = sl_rng_init(&b->global, b->row[0].rng.type, &seed, err);
     }
     if (rc)
         sl_fw_batch_close(b);
     return rc;
 }
 
-static void rng_swap(sl_rng *a, sl_rng *c)
-{
-    sl_rng t = *a;
-    *a = *c;
-    *c = t;
-}
-
-int sl_fw_batch_step(sl_fw_batch *b, size_t r, const sl_vec *v, sl_fw_step *out, sl_error *err)
+int sl_fw_batch_step_row(sl_fw_batch *b, size_t r, const sl_vec *v, sl_rng *g, sl_error *err)
 {
     if (r >= b->B)
         return sl_base_error_set(err, SL_EINVAL, "%s: row %zu of a batch of %zu", b->type->name, r, b->B);
-    sl_fw_session *s = &b->rows[r];
-    if (b->own[r])
-        return sl_fw_session_step(s, v, out, err);
-    rng_swap(&s->rng, &b->shared);
-    int rc = sl_fw_session_step(s, v, out, err);
-    rng_swap(&s->rng, &b->shared);
+    sl_fw_session *s = &b->row[r];
+    int rc;
+    if (g == &s->rng) {
+        rc = sl_fw_session_step(s, v, &b->step[r], err);
+    } else { /* the session draws from s->rng: lend it g for this step */
+        sl_rng mine = s->rng;
+        s->rng = *g;
+        rc = sl_fw_session_step(s, v, &b->step[r], err);
+        *g = s->rng;
+        s->rng = mine;
+    }
+    if (!rc)
+        b->words[r] = g->words;
     return rc;
 }
 
-uint64_t sl_fw_batch_words(const sl_fw_batch *b, size_t r)
+int sl_fw_batch_step(sl_fw_batch *b, const sl_vec *rows, sl_error *err)
 {
-    return r < b->B && b->own[r] ? b->rows[r].rng.words : b->shared.words;
+    if (b->type->batch_step)
+        return b->type->batch_step(b, rows, err);
+    int rc = SL_OK;
+    for (size_t r = 0; r < b->B && !rc; r++)
+        rc = sl_fw_batch_step_row(b, r, &rows[r], b->own[r] ? &b->row[r].rng : &b->global, err);
+    return rc;
 }
 
 const char *sl_fw_batch_rng_name(const sl_fw_batch *b)
 {
-    return b->type->rng_label ? b->type->rng_label : b->shared.type ? b->shared.type->name : b->type->rng;
+    return b->type->rng_label ? b->type->rng_label : b->global.type ? b->global.type->name : b->type->rng;
+}
+
+uint64_t sl_fw_batch_words_all(const sl_fw_batch *b)
+{
+    uint64_t w = b->global.words;
+    for (size_t r = 0; r < b->B; r++)
+        if (b->own[r])
+            w += b->row[r].rng.words;
+    return w;
 }
 
 void sl_fw_batch_close(sl_fw_batch *b)
 {
-    for (size_t r = 0; r < b->B; r++)
-        sl_fw_session_close(&b->rows[r]);
-    sl_rng_release(&b->shared);
-    free(b->rows);
+    for (size_t r = 0; b->row && r < b->B; r++)
+        sl_fw_session_close(&b->row[r]);
+    sl_rng_release(&b->global);
+    free(b->row);
     free(b->own);
+    free(b->step);
+    free(b->words);
     memset(b, 0, sizeof *b);
 }
 
@@ -108,7 +137,7 @@ int sl_fw_batch_generate(const sl_fw_type *t, const sl_fw_opts *o, size_t T, siz
     int rc = sl_fw_batch_open(&b, t, o, B, rows, err);
     if (rc)
         return rc;
-    /* one row buffer per row and step parity: a session reuses what it prepared only for the same vector */
+    /* B row buffers per step parity: a session reuses what it prepared only for the same vector */
     sl_vec *bufs = calloc(2 * B, sizeof *bufs);
     unsigned char *done = calloc(B, 1);
     long *took = calloc(B, sizeof *took);
@@ -124,27 +153,28 @@ int sl_fw_batch_generate(const sl_fw_type *t, const sl_fw_opts *o, size_t T, siz
                                    "generate() stops; the source has %zu steps", source, s, eos->eos, s - 1, T);
             break;
         }
-        for (size_t r = 0; r < B && !rc && !stop; r++) {
-            sl_vec *v = &bufs[2 * r + (s & 1)];
-            if ((rc = row(user, s, r, v))) {
+        sl_vec *v = &bufs[(s & 1) * B];
+        for (size_t r = 0; r < B && !rc; r++) {
+            if ((rc = row(user, s, r, &v[r]))) {
                 rc = sl_base_error_set(err, rc, "%s: cannot read step %zu row %zu", source, s, r);
                 break;
             }
             if (o->dtype_set)
-                v->dtype = o->dtype;
-            sl_fw_step st;
-            if ((rc = sl_fw_batch_step(&b, r, v, &st, err)))
-                break;
+                v[r].dtype = o->dtype;
+        }
+        if (!rc && (rc = sl_fw_batch_step(&b, v, err)))
+            break;
+        for (size_t r = 0; r < B && !rc && !stop; r++) {
             /* _sample: next_tokens * unfinished_sequences + pad_token_id * (1 - unfinished_sequences) */
-            long tok = has_eos && done[r] ? eos->pad : st.tokens[0];
+            long tok = has_eos && done[r] ? eos->pad : b.step[r].tokens[0];
             took[r] = tok;
-            int vr = visit(ctx, &b, s, r, v, &st, tok, &took[r], err);
+            int vr = visit(ctx, &b, s, r, &v[r], &b.step[r], tok, &took[r], err);
             if (vr < 0)
                 rc = -vr;
             else if (vr > 0)
                 stop = 1;
             else
-                rc = sl_fw_session_accept(&b.rows[r], took[r], err);
+                rc = sl_fw_session_accept(&b.row[r], took[r], err);
         }
         /* the stopping criterion reads input_ids after the whole step */
         for (size_t r = 0; r < B && !rc && !stop && has_eos; r++)
@@ -180,7 +210,7 @@ static int replay_visit(void *ctx, sl_fw_batch *b, size_t t, size_t r, const sl_
     (void)accept;
     (void)err;
     o->tokens[r * o->T + t] = tok;
-    o->words[r * o->T + t] = sl_fw_batch_words(b, r);
+    o->words[r * o->T + t] = b->words[r];
     o->kept[r * o->T + t] = st->kept;
     return 0;
 }

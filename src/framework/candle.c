@@ -1,4 +1,5 @@
-/* candle.c — `samplab draw --framework candle`: what candle draws.
+/* candle.c — `samplab draw --framework candle`: what candle draws, and
+ * `--framework rand`: Rust rand's WeightedIndex<f64> or <f32> alone (below).
  * --probs W: rand 0.8.5 `StdRng::seed_from_u64(S)`, `WeightedIndex::new(&w)`
  *   with w: Vec<f32> the input, then N times `d.sample(&mut rng)`.
  * --logits L: candle 0.11 `LogitsProcessor::from_sampling(S, sampling)` then
@@ -100,8 +101,16 @@ static const sl_fw_variant candle_variants[] = {
     {NULL, NULL, 0},
 };
 
+/* --framework rand: the weights as given, WeightedIndex<f32> or <f64>. */
+static const sl_fw_variant rand_variants[] = {
+    {"0.9", "rand 0.9 (read from source; 0.10.3 measured the same but for errors)", 9},
+    {"0.10", "rand 0.10.3", 10},
+    {"0.8", "rand 0.8 (0.8.5, 0.8.8)", 8},
+    {NULL, NULL, 0},
+};
+
 typedef struct candle_state {
-    sl_draw_type wi;          /* rand's WeightedIndex<f32> of the release line */
+    sl_draw_type wi;          /* rand's WeightedIndex<f32> (or <f64>: --framework rand) of the release line */
     sl_draw_rand_param rand;
     sl_logits_candle_cfg cfg;
     float *lg, *w;            /* the step's logits (penalised), the weights WeightedIndex gets */
@@ -115,7 +124,8 @@ static int candle_open(sl_fw_session *s, sl_error *err)
 {
     const sl_fw_opts *o = &s->o;
     if (o->has_seed && o->seed.hi)
-        return sl_base_error_set(err, SL_EINVAL, "candle's seed is a u64 (StdRng::seed_from_u64): give one below 2^64");
+        return sl_base_error_set(err, SL_EINVAL, "%s's seed is a u64 (StdRng::seed_from_u64): give one below 2^64",
+                                 s->type->name);
     if (!s->logits_input && (o->cfg.has_temperature || o->cfg.has_top_k || o->cfg.has_top_p || o->simd_sum ||
                              o->cfg.has_penalty))
         return sl_base_error_set(err, SL_EINVAL,
@@ -130,6 +140,8 @@ static int candle_open(sl_fw_session *s, sl_error *err)
     st->wi = sl_draw_rand_wi_type;
     st->wi.param = &st->rand;
     s->o.seed.has_stream = 0;
+    if (s->type == &sl_fw_rand_type)
+        s->k = o->k ? o->k : 1; /* K calls of d.sample(&mut rng) */
     if (s->logits_input)
         return sl_logits_candle_cfg_make(o->cfg.has_temperature, o->cfg.temperature, o->cfg.has_top_k, o->cfg.top_k,
                                          o->cfg.has_top_p, o->cfg.top_p, o->simd_sum, &st->cfg, err);
@@ -210,8 +222,10 @@ static int candle_prepare(sl_fw_session *s, const sl_vec *v, sl_error *err)
         w = st->w;
     }
     st->m = m;
-    sl_draw_dist dist = {m, NULL, w, SL_F32, src, 0};
-    if ((rc = sl_draw_prepare_dist(&st->wi, &st->table, &dist, err))) {
+    /* rand: a Vec<f64> unless float32 is asked for or the .npy holds float32 (d is then its widening) */
+    st->rand.f64 = s->type == &sl_fw_rand_type && (s->o.dtype_set ? s->o.dtype == SL_F64 : v->dtype == SL_F64);
+    sl_draw_dist dist = {m, st->rand.f64 ? v->d : NULL, w, st->rand.f64 ? SL_F64 : SL_F32, src, 0};
+    if ((rc = sl_draw_prepare_dist(&st->wi, &st->table, &dist, err)) && !st->rand.f64) {
         /* rand's failure with candle's context: ask WeightedIndex::new again
          * for the status and the entry (it fails the same way, keeping nothing) */
         st->table = NULL;
@@ -244,8 +258,9 @@ static int candle_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error
         s->tokens[0] = (long)st->order[0];
         return SL_OK;
     }
-    size_t idx = st->wi.draw(st->table, &s->rng);
-    s->tokens[0] = s->logits_input ? (long)st->order[idx] : (long)idx;
+    if (!s->logits_input) /* the weights as given: s->k samples (1 for candle) */
+        return sl_draw_k(&st->wi, st->table, &s->rng, s->k, s->tokens, err);
+    s->tokens[0] = (long)st->order[st->wi.draw(st->table, &s->rng)];
     return SL_OK;
 }
 
@@ -304,6 +319,7 @@ const sl_fw_type sl_fw_candle_type = {
                "(--rand 0.9 default, 0.10, 0.8)",
     .variant_bit = SL_OPT_RAND_VERSION,
     .variants = candle_variants,
+    .replacement_why = "candle's LogitsProcessor::sample draws one token a step (rand's WeightedIndex::sample): candle has no replacement setting",
     .accepts = SL_OPT_PROBS | SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_SIMD_SUM |
                SL_OPT_PENALTY | SL_OPT_RAND_VERSION | SL_OPT_LAST_N,
     .input_why = "WeightedIndex takes weights",
@@ -318,4 +334,29 @@ const sl_fw_type sl_fw_candle_type = {
     .note = candle_note,
     .exact = &sl_draw_rand_wi9_exact,
     .exact_for = candle_exact_for,
+};
+
+/* Rust rand alone: StdRng::seed_from_u64(S), WeightedIndex::new(&w) over the
+ * weights as given (a Vec<f64>, or a Vec<f32> with --dtype float32 or a float32
+ * .npy: candle's draw without its LogitsProcessor), then K times d.sample(&mut
+ * rng) a call. The same hooks as candle's --probs path. */
+const sl_fw_type sl_fw_rand_type = {
+    .name = "rand",
+    .summary = "Rust rand WeightedIndex<f64> (or <f32>) over StdRng::seed_from_u64 (ChaCha12): K samples a call, "
+               "f64 2 words a sample, f32 1 (--rand 0.9 default, 0.10, 0.8)",
+    .variant_bit = SL_OPT_RAND_VERSION,
+    .variants = rand_variants,
+    .replacement_default = 1, /* each sample is drawn on its own */
+    .replacement_why = "rand's WeightedIndex draws each sample on its own (with replacement); rand's "
+                       "index::sample_weighted (without replacement) is not modelled by samplab",
+    .accepts = SL_OPT_PROBS | SL_OPT_NUM_SAMPLES | SL_OPT_DTYPE | SL_OPT_RAND_VERSION,
+    .input_why = "WeightedIndex takes weights",
+    .draw = &sl_draw_rand_wi_type,
+    .rng = "rand-stdrng",
+    .rng_label = "rand-stdrng-chacha12",
+    .default_seed = 42,
+    .open = candle_open,
+    .step = candle_step,
+    .probs = candle_probs,
+    .close = candle_close,
 };

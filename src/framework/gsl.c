@@ -92,6 +92,7 @@ const sl_fw_type sl_fw_gsl_type = {
     .name = "gsl",
     .summary = "GSL 2.7 gsl_ran_discrete (Walker alias) over gsl_rng_mt19937 seeded with S (0 -> 4357)",
     .version = "GSL 2.7.1",
+    .replacement_why = "gsl_ran_discrete draws each sample on its own (with replacement): GSL has no weighted draw without replacement",
     .accepts = SL_OPT_PROBS,
     .input_why = "gsl_ran_discrete takes weights",
     .rng = "gsl:mt19937",

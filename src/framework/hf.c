@@ -27,6 +27,7 @@ const sl_fw_type sl_fw_hf_type = {
                "torch.multinomial(probs, 1) after torch.manual_seed (torch 2.x, transformers 5.x; --torch 1.13)",
     .variant_bit = SL_OPT_VARIANT,
     .variants = hf_variants,
+    .replacement_why = "transformers' generate() draws torch.multinomial(probs, num_samples=1) a step: it has no replacement setting",
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
         SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_VARIANT | SL_OPT_CPU | SL_OPT_GEN_BATCH,
     .input_why = "generate samples from scores",
@@ -40,5 +41,6 @@ const sl_fw_type sl_fw_hf_type = {
     .close = sl_fw_after_pipeline_close,
     .batch = "one torch.multinomial(probs, 1) over the [B, V] probabilities a step (_sample): rows in order from "
              "the default generator, 2·V words each; each row's processors over its own input_ids row",
+    .batch_gen = 1,
     .batch_rect = 1,
 };

@@ -274,6 +274,7 @@ const sl_fw_type sl_fw_llamacpp_type = {
                "order; each drawn token joins the penalties history",
     .variant_bit = SL_OPT_LLAMA_VERSION,
     .variants = llamacpp_variants,
+    .replacement_why = "llama.cpp's dist sampler draws one token a step: it has no replacement setting",
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
                SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_LLAMA_VERSION | SL_OPT_LAST_N |
                SL_OPT_FREQ_PRESENCE | SL_OPT_ORDER,
@@ -302,6 +303,7 @@ const sl_fw_type sl_fw_ollama_server_type = {
                "std::mt19937(seed); Ollama's defaults T 0.8, top_k 40, top_p 0.9, min_p 0",
     .variant_bit = SL_OPT_OLLAMA_VERSION,
     .variants = ollama_server_variants,
+    .replacement_why = "Ollama's sampler draws one token a step: it has no replacement setting",
     .accepts = SL_LOGITS_OLLAMA_SERVER_ACCEPTS,
     .input_why = "its samplers work on logits",
     .pipeline = &sl_logits_pipeline_ollama_server_type,
@@ -325,6 +327,7 @@ const sl_fw_type sl_fw_nlc_type = {
     .name = "node-llama-cpp",
     .summary = "node-llama-cpp 3.21.1's chain (token bias, penalties, top-k, top-p, min-p, xtc, temp) + dist over "
                "llama.cpp v0.4.0: std::mt19937(seed); greedy at T <= 0 (its default)",
+    .replacement_why = "llama.cpp's dist sampler draws one token a step: it has no replacement setting",
     .accepts = SL_LOGITS_NLC_ACCEPTS,
     .input_why = "its samplers work on logits",
     .pipeline = &sl_logits_pipeline_nlc_type,

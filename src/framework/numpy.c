@@ -1,6 +1,7 @@
-/* numpy.c — bit-exact emulations of NumPy 1.24's weighted choice with replacement
- * (the kernel is the draw type in draw/numpy_choice.c; this file picks the
- * generator, the seeding and NumPy's view of p):
+/* numpy.c — bit-exact emulations of NumPy 1.24's weighted choice, with
+ * replacement (NumPy's default, replace=True; the kernel is draw/numpy_choice.c)
+ * or without it (--no-replacement: replace=False, draw/numpy_noreplace.c); this
+ * file picks the generator, the seeding and NumPy's view of p:
  *   "numpy"        rng = np.random.default_rng(S); N times rng.choice(V, p=p[, size=K])
  *                  (Generator.choice in numpy/random/_generator.pyx over PCG64
  *                  seeded through SeedSequence; rng/pcg64.c)
@@ -51,14 +52,22 @@ static int numpy_probs(const sl_fw_session *s, const sl_vec *v, double **pout, i
 typedef struct numpy_state {
     double *p;
     void *table;
+    const sl_draw_type *draw; /* choice with or without replacement */
 } numpy_state;
+
+static int choice_open(sl_fw_session *s, const sl_draw_type *noreplace, sl_error *err)
+{
+    numpy_state *st = calloc(1, sizeof *st);
+    if (!(s->state = st))
+        return sl_base_error_set(err, SL_ENOMEM, "numpy: out of memory");
+    st->draw = sl_fw_replacement(s->type, &s->o) ? s->type->draw : noreplace;
+    s->k = s->o.k;
+    return SL_OK;
+}
 
 static int numpy_open(sl_fw_session *s, sl_error *err)
 {
-    if (!(s->state = calloc(1, sizeof(numpy_state))))
-        return sl_base_error_set(err, SL_ENOMEM, "numpy: out of memory");
-    s->k = s->o.k;
-    return SL_OK;
+    return choice_open(s, &sl_draw_numpy_noreplace_type, err);
 }
 
 static int numpy_legacy_open(sl_fw_session *s, sl_error *err)
@@ -68,7 +77,11 @@ static int numpy_legacy_open(sl_fw_session *s, sl_error *err)
         return sl_base_error_set(err, SL_EINVAL,
                                  "numpy-legacy: np.random.seed takes integers below 2^32, --framework numpy "
                                  "up to 2^128 - 1 (NumPy: Seed must be between 0 and 2**32 - 1)");
-    return numpy_open(s, err);
+    if (s->o.shuffle_set)
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "numpy-legacy: RandomState.choice has no shuffle argument (Generator.choice has: "
+                                 "--framework numpy)");
+    return choice_open(s, &sl_draw_numpy_legacy_noreplace_type, err);
 }
 
 static void numpy_close(sl_fw_session *s)
@@ -76,7 +89,7 @@ static void numpy_close(sl_fw_session *s)
     numpy_state *st = s->state;
     if (st) {
         if (st->table)
-            s->type->draw->free(st->table);
+            st->draw->free(st->table);
         free(st->p);
     }
     free(st);
@@ -91,7 +104,7 @@ static int numpy_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error 
     (void)kept;
     if (v != s->prepared_vec || !st->table) {
         if (st->table)
-            s->type->draw->free(st->table);
+            st->draw->free(st->table);
         st->table = NULL;
         free(st->p);
         st->p = NULL;
@@ -99,17 +112,18 @@ static int numpy_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error 
         if (rc)
             return rc;
         sl_draw_dist dist = {v->n, st->p, NULL, is_f32 ? SL_F32 : SL_F64, v->source, 0};
-        if ((rc = sl_draw_prepare_dist(s->type->draw, &st->table, &dist, err)))
+        if ((rc = sl_draw_prepare_dist(st->draw, &st->table, &dist, err)))
             return rc;
     }
-    return sl_draw_k(s->type->draw, st->table, &s->rng, s->k, s->tokens, err);
+    return sl_draw_k(st->draw, st->table, &s->rng, s->k, s->tokens, err);
 }
 
 const sl_fw_type sl_fw_numpy_type = {
     .name = "numpy",
-    .summary = "NumPy default_rng(S).choice(V, p=p[, size=K]): SeedSequence + PCG64, cdf + searchsorted",
+    .summary = "NumPy default_rng(S).choice(V, p=p[, size=K, replace=False]): SeedSequence + PCG64, cdf + searchsorted",
     .version = "NumPy 1.24.2 and 2.4.6 (1.24 error texts)",
-    .accepts = SL_OPT_PROBS | SL_OPT_NUM_SAMPLES | SL_OPT_DTYPE,
+    .accepts = SL_OPT_PROBS | SL_OPT_NUM_SAMPLES | SL_OPT_DTYPE | SL_OPT_REPLACEMENT | SL_OPT_SHUFFLE,
+    .replacement_default = 1, /* choice(..., replace=True) */
     .input_why = "choice takes probabilities p",
     .draw = &sl_draw_numpy_choice_type,
     .rng = "pcg64",
@@ -124,9 +138,10 @@ const sl_fw_type sl_fw_numpy_type = {
 
 const sl_fw_type sl_fw_numpy_legacy_type = {
     .name = "numpy-legacy",
-    .summary = "NumPy np.random.seed(S); np.random.choice(V, p=p[, size=K]): MT19937, 2 words per draw",
+    .summary = "NumPy np.random.seed(S); np.random.choice(V, p=p[, size=K, replace=False]): MT19937, 2 words per draw",
     .version = "NumPy 1.24.2 and 2.4.6 (1.24 error texts)",
-    .accepts = SL_OPT_PROBS | SL_OPT_NUM_SAMPLES | SL_OPT_DTYPE,
+    .accepts = SL_OPT_PROBS | SL_OPT_NUM_SAMPLES | SL_OPT_DTYPE | SL_OPT_REPLACEMENT,
+    .replacement_default = 1, /* np.random.choice(..., replace=True) */
     .input_why = "choice takes probabilities p",
     .draw = &sl_draw_numpy_legacy_choice_type,
     .rng = "numpy-mt19937",

@@ -226,6 +226,7 @@ const sl_fw_type sl_fw_ollama_type = {
     .variant_bit = SL_OPT_OLLAMA_VERSION,
     .variants = ollama_variants,
     .variant_runs = ollama_runs,
+    .replacement_why = "Ollama's sampler draws one token a step: it has no replacement setting",
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_PENALTY |
                SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE | SL_OPT_OLLAMA_VERSION,
     .input_why = "its sampler works on logits",

@@ -54,6 +54,13 @@ const char *sl_fw_session_version(const sl_fw_session *s)
     return s->version ? s->version : s->variant ? s->variant->version : s->type->version;
 }
 
+int sl_fw_replacement(const sl_fw_type *t, const sl_fw_opts *o)
+{
+    if (o->replacement)
+        return o->replacement == SL_FW_REPLACEMENT_YES;
+    return t->replacement_default;
+}
+
 int sl_fw_session_open(sl_fw_session *s, const sl_fw_type *t, const sl_fw_opts *o, sl_error *err)
 {
     memset(s, 0, sizeof *s);

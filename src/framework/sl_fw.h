@@ -18,14 +18,20 @@ typedef struct sl_fw_opts {
     int has_seed;             /* 0: the framework's default seed */
     size_t n;                 /* calls */
     size_t k;                 /* samples per call (num-samples) */
-    int replacement;
+    int replacement;          /* SL_FW_REPLACEMENT_*: --replacement, --no-replacement, or the library's default */
+    int shuffle_set, shuffle; /* NumPy Generator.choice's shuffle= (--shuffle true|false); default True */
     int dtype_set; sl_dtype dtype;
     const char *variant;      /* e.g. torch "2"; NULL = default */
     const char *variant_opt;  /* the option that gave it, as messages name it (the caller's words), or NULL */
     int torch_mkl;            /* torch: the build's exponential_ is MKL's (pip wheels 2.1-2.6) */
     int simd_sum;
+    int has_position; uint64_t position; /* sglang: the first step's position (--position) */
+    int sglang_sorted;        /* sglang: a batchmate filters, so the batch takes the sort path */
     sl_logits_cfg cfg;        /* the pipeline settings (temperature, filters, penalties, context) */
 } sl_fw_opts;
+
+/* sl_fw_opts.replacement: 0 leaves it to the library (sl_fw_type.replacement_default). */
+enum { SL_FW_REPLACEMENT_DEFAULT = 0, SL_FW_REPLACEMENT_YES = 1, SL_FW_REPLACEMENT_NO = -1 };
 
 /* What a framework run produced: n calls of k tokens each, row-major. */
 typedef struct sl_fw_result {
@@ -48,6 +54,7 @@ typedef struct sl_fw_result {
  * vector and a whole generation are the same loop. */
 
 typedef struct sl_fw_type sl_fw_type;
+typedef struct sl_fw_batch sl_fw_batch;
 
 /* A release line a framework emulates, chosen by its variant option (--torch). */
 typedef struct sl_fw_variant {
@@ -96,6 +103,11 @@ struct sl_fw_type {
      * (Ollama v0.32: llama-server's chain, not its Go sampler); NULL, or NULL entries: its own */
     const sl_fw_type *const *variant_runs;
     unsigned accepts;         /* SL_OPT_* bits */
+    /* With SL_OPT_REPLACEMENT in accepts: 1 when the library draws with replacement
+     * unless told otherwise (NumPy's replace=True), 0 when without (torch.multinomial's
+     * replacement=False). Without it: why the library has no such choice (one line). */
+    int replacement_default;
+    const char *replacement_why;
     const char *input_why;    /* why it takes the kind of vector it takes (SL_OPT_PROBS / SL_OPT_LOGITS in accepts) */
     const sl_logits_pipeline_type *pipeline; /* NULL when there is none */
     const sl_draw_type *draw;               /* the final draw */
@@ -103,6 +115,9 @@ struct sl_fw_type {
     const char *rng_label;    /* the generator's name in --json (NULL: the rng's) */
     uint64_t default_seed;    /* used when the settings give none */
     int accepts_drawn;        /* 1: the sampler accepts what it draws (llama_sampler_sample) */
+    int per_request;          /* 1: each request of a batch owns its generator (its seed): rows draw independently */
+    int no_global_seed;       /* 1: a request without a seed gets default_seed, not a global generator's draws
+                               * (SGLang's sampling_seed 42), so --seed with a --seeds list is refused */
     /* Optional: check the settings and make the framework's state. */
     int (*open)(sl_fw_session *s, sl_error *err);
     /* One call on v: fill s->tokens[0..s->k) (s->k set by open, default 1) and *kept. */
@@ -127,13 +142,29 @@ struct sl_fw_type {
      * audit fixes the framework's own source. */
     const char *const *exact_rngs;
     const char *exact_rngs_why;
-    /* Optional: how a batch of rows draws (framework/batch.c), as --help and the docs
-     * say it, with the upstream function; NULL: batches are refused (one row at a time). */
+    /* Optional: how a batch of rows draws (framework/batch.c), with the upstream function,
+     * as --help, the docs and --json's "path" say it; NULL: batches are refused (one row at
+     * a time). batch_gen: a generation of a batch (replay and check of [T, B, V]) is
+     * modelled too; batch_rect: the rows are one input_ids tensor (transformers), every
+     * row's prompt as long as the others, left padding included. */
     const char *batch;
-    /* The batch's rows are one input_ids tensor (transformers): every row's prompt is
-     * as long as the others, left padding included. */
+    int batch_gen;
     int batch_rect;
+    /* Optional, for an engine that serves a batch of requests (SL_OPT_ROW_SEEDS in accepts):
+     * one step of every row, in the engine's order, each from its own generator or the
+     * batch's global one (sl_fw_batch_step_row); NULL: each row from the generator it
+     * draws from (its own when it has one). batch_unseeded, when set, is why a request
+     * without a seed is refused (its engine gives it a seed samplab cannot know). */
+    int (*batch_step)(sl_fw_batch *b, const sl_vec *rows, sl_error *err);
+    const char *batch_unseeded;
+    /* Optional: settings its library has that samplab does not model for it, as pairs of the
+     * option and the library's name for it ("--frequency-penalty", "TGI's frequency_penalty"),
+     * ended by NULL: refused with that name rather than as no option of the framework. */
+    const char *const *unmodelled;
 };
+
+/* 1 when a call of these settings draws with replacement: o's choice, or t's default. */
+int sl_fw_replacement(const sl_fw_type *t, const sl_fw_opts *o);
 
 /* The variant `name` names (NULL: the default) or an error naming the choices, and
  * the option that gave it (opt: "--torch"; NULL: "the release line"). */
@@ -180,36 +211,46 @@ int sl_fw_replay(const sl_fw_type *t, const sl_fw_opts *o, size_t T, size_t V, c
 
 /* ---------------------------------------------------------------- batches (framework/batch.c)
  *
- * B rows stepped together, as a batch of prompts is: each row a session of its
- * own (its settings, its history), drawn in row order; a row draws from the one
- * generator of the batch (transformers' and torch's torch.multinomial over [B, V]:
- * the default generator, seeded once) unless it has a generator of its own (a
- * request's seed). */
+ * B rows stepped together, as a batch of prompts or of requests is: each row a
+ * session of its own (its settings, its history); a row draws from the batch's
+ * global generator (transformers' and torch's torch.multinomial over [B, V]: the
+ * default generator, seeded once; a serving engine's global generator) unless it
+ * has one of its own (a request's seed; every row of a type whose requests own
+ * their generators, per_request). The order of a step's draws is the type's
+ * (batch_step), else row order. */
 typedef struct sl_fw_batch_row {
     const long *context;      /* the row's prompt (its history to start from) */
     size_t context_n;
     const sl_seed *seed;      /* the row's own generator's seed, or NULL: the batch's generator */
 } sl_fw_batch_row;
 
-typedef struct sl_fw_batch {
+struct sl_fw_batch {
     const sl_fw_type *type;
     size_t B;
-    sl_fw_session *rows;      /* B sessions */
+    sl_fw_session *row;       /* B sessions; row b's generator is drawn from only when own[b] */
     unsigned char *own;       /* own[b]: row b draws from its session's generator */
-    sl_rng shared;            /* the batch's generator, seeded as the framework seeds o->seed */
-} sl_fw_batch;
+    sl_rng global;            /* the batch's generator, seeded as the framework seeds o->seed */
+    sl_fw_step *step;         /* B: each row's draw at the last step (its tokens valid until its next) */
+    uint64_t *words;          /* B: the running words of the generator row b drew from, after its draw */
+};
 
 /* Opens B sessions of t with settings o (o->cfg.context is ignored: each row's
- * prompt is rows[b]'s) and the batch's generator. Refused: a type without a
- * batch mode (t->batch NULL), B = 0. */
+ * prompt is rows[b]'s) and the batch's generator. Refused: a type without a batch
+ * mode (t->batch NULL), B = 0, a row's seed where the type keeps one generator for
+ * the batch (no SL_OPT_ROW_SEEDS), a row without one where t->batch_unseeded says why. */
 int sl_fw_batch_open(sl_fw_batch *b, const sl_fw_type *t, const sl_fw_opts *o, size_t B, const sl_fw_batch_row *rows,
                      sl_error *err);
-/* One step of row r on v: its session's step, drawing from the generator it draws from. */
-int sl_fw_batch_step(sl_fw_batch *b, size_t r, const sl_vec *v, sl_fw_step *out, sl_error *err);
-/* The running total of words of the generator row r draws from. */
-uint64_t sl_fw_batch_words(const sl_fw_batch *b, size_t r);
+/* One step of every row on rows[0..B): the type's batch_step, or each row in order
+ * from the generator it draws from; b->step and b->words. The tokens join no history
+ * (sl_fw_session_accept on b->row[r]: the caller's choice, as a session's is). */
+int sl_fw_batch_step(sl_fw_batch *b, const sl_vec *rows, sl_error *err);
+/* Row r's step on v from generator g (its own, or &b->global): b->step[r] and g's
+ * running words. For the batch_step hooks. */
+int sl_fw_batch_step_row(sl_fw_batch *b, size_t r, const sl_vec *v, sl_rng *g, sl_error *err);
 /* The generator's name as --json prints it. */
 const char *sl_fw_batch_rng_name(const sl_fw_batch *b);
+/* Every generator's words: the global one's and the rows' own. */
+uint64_t sl_fw_batch_words_all(const sl_fw_batch *b);
 void sl_fw_batch_close(sl_fw_batch *b);
 
 /* transformers' end of sequence in a batch (generation/utils.py _sample, 5.12.1):
@@ -293,6 +334,9 @@ extern const sl_fw_type sl_fw_hf_type;
 /* vLLM (framework/vllm.c): the vllm pipeline, then random_sample's
  * argmax(probs / q) from the request's seeded torch.Generator. */
 extern const sl_fw_type sl_fw_vllm_type;
+/* TGI 3.3 (framework/tgi.c): the tgi pipeline, then Sampling's argmax(probs / q) from the
+ * request's seeded torch.Generator. */
+extern const sl_fw_type sl_fw_tgi_type;
 /* ---------------------------------------------------------------- torch (framework/torch.c) */
 
 extern const sl_fw_type sl_fw_torch_type;
@@ -321,12 +365,17 @@ extern const sl_fw_type sl_fw_gsl_type;          /* "gsl" */
 
 /* ---------------------------------------------------------------- framework types */
 
+/* "sglang": SGLang's deterministic sampling for one request (framework/sglang.c). */
+extern const sl_fw_type sl_fw_sglang_type;
+
 /* "ollama" --ollama 0.24: Ollama's Go sampler (framework/ollama.c), and its audit beside it. */
 extern const sl_fw_type sl_fw_ollama_type;
 extern const sl_stat_exact_type sl_fw_ollama_exact;
 
 /* "candle": candle 0.11 LogitsProcessor / rand WeightedIndex<f32> with StdRng. */
 extern const sl_fw_type sl_fw_candle_type;
+/* "rand": Rust rand's WeightedIndex<f64> (or <f32>) with StdRng over the weights as given (framework/candle.c). */
+extern const sl_fw_type sl_fw_rand_type;
 
 /* ---------------------------------------------------------------- shared by the logits frameworks (framework/after_pipeline.c) */
 

@@ -71,7 +71,7 @@ static int torch_open(sl_fw_session *s, sl_error *err)
         return sl_base_error_set(err, SL_ENOMEM, "torch: out of memory");
     s->state = t;
     t->param.version = s->variant->code;
-    t->param.replacement = s->o.replacement;
+    t->param.replacement = sl_fw_replacement(s->type, &s->o);
     t->param.k = s->o.k;
     t->param.simd = SL_SIMD_AUTO;
     s->k = s->o.k;
@@ -122,7 +122,7 @@ static const sl_stat_exact_type *torch_exact_for(const sl_fw_opts *o)
     const sl_fw_variant *v;
     if (sl_fw_variant_find(&sl_fw_torch_type, o->variant, o->variant_opt, &v, NULL))
         return NULL;
-    if (!sl_draw_torch_takes_race(v->code, o->replacement, o->k ? o->k : 1))
+    if (!sl_draw_torch_takes_race(v->code, o->replacement == SL_FW_REPLACEMENT_YES, o->k ? o->k : 1))
         return &sl_draw_torch_repl_exact;
     return v->code == SL_TORCH_2 ? &sl_draw_torch_race_exact : &sl_draw_torch113_race_exact;
 }
@@ -133,6 +133,7 @@ const sl_fw_type sl_fw_torch_type = {
                "builds whose exponential_ takes the MT19937 path (docs/torch-builds.md)",
     .variant_bit = SL_OPT_VARIANT,
     .variants = torch_variants,
+    .replacement_default = 0, /* torch.multinomial(..., replacement=False) */
     .accepts = SL_OPT_PROBS | SL_OPT_NUM_SAMPLES | SL_OPT_REPLACEMENT | SL_OPT_DTYPE | SL_OPT_VARIANT |
                SL_OPT_TORCH_BUILD,
     .input_why = "torch.multinomial samples probabilities",
@@ -147,4 +148,5 @@ const sl_fw_type sl_fw_torch_type = {
     .exact_for = torch_exact_for,
     .batch = "torch.multinomial(p, K, replacement) on [B, V]: B one-row calls in row order on the default generator "
              "(measured, torch 2.14.1)",
+    .batch_gen = 1,
 };

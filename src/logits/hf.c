@@ -111,10 +111,11 @@ static int hf_top_k(hf_work *w, size_t k, sl_error *err)
  * finite scores: removing -inf changes nothing). So any ascending sort is used —
  * of the m entries left when top-k has cut the rest to -inf, else a radix sort of
  * the row — and std::sort runs only for a tie at B. */
-static int hf_top_p(hf_work *w, double top_p, size_t min_keep, sl_error *err)
+static int hf_top_p(hf_work *w, double top_p, size_t min_keep, int f32_opposite, sl_error *err)
 {
     size_t V = w->V;
-    float thr = (float)(1.0 - top_p);
+    /* TGI's HeterogeneousTopPLogitsWarper: 1 - torch.tensor(top_p, float32), a float32 subtraction */
+    float thr = f32_opposite ? 1.0f - (float)top_p : (float)(1.0 - top_p);
     size_t protect = min_keep < V ? V - min_keep : 0;
     size_t m = w->live, z = SIZE_MAX; /* positions [0, z) hold -inf, [z, V) w->a's values */
     if (m > 0 && m <= V / 2 && sl_logits_gather_live_f32(w->s, V, w->pairs, m) == m) {
@@ -338,7 +339,7 @@ static int hf_run(const float *lf, const double *ld, size_t V, const sl_logits_c
         sl_logits_step(out, "top_k");
     }
     if (do_p) {
-        if ((rc = hf_top_p(&w, top_p, (size_t)min_keep, err)))
+        if ((rc = hf_top_p(&w, top_p, (size_t)min_keep, c->top_p_f32_opposite, err)))
             goto fail;
         sl_logits_step(out, "top_p");
     }

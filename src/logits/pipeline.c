@@ -17,6 +17,8 @@ const sl_logits_pipeline_type *const sl_logits_pipeline_types[] = {
     &sl_logits_pipeline_tutorial_type,
     &sl_logits_pipeline_ollama_type,
     &sl_logits_pipeline_nlc_type,
+    &sl_logits_pipeline_tgi_type,
+    &sl_logits_pipeline_sglang_type,
     NULL
 };
 

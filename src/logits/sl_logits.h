@@ -117,7 +117,7 @@ enum {
     SL_OPT_VARIANT = 1u << 9, SL_OPT_SIMD_SUM = 1u << 10, SL_OPT_TYPICAL = 1u << 11,
     SL_OPT_PENALTY = 1u << 12, SL_OPT_MIN_KEEP = 1u << 13, SL_OPT_CPU = 1u << 15,
     SL_OPT_LLAMA_VERSION = 1u << 16, SL_OPT_RAND_VERSION = 1u << 17,
-    SL_OPT_TORCH_BUILD = 1u << 18
+    SL_OPT_TORCH_BUILD = 1u << 18, SL_OPT_SHUFFLE = 1u << 19
 };
 
 /* Pipeline-only option bits, above samplab.h's SL_OPT_* range. */
@@ -126,9 +126,11 @@ enum {
     SL_OPT_FREQ_PRESENCE = 1u << 21, /* --frequency-penalty, --presence-penalty (llama.cpp) */
     SL_OPT_ORDER = 1u << 22,         /* --samplers, --sampling-seq (llama.cpp's stage order) */
     SL_OPT_OLLAMA_VERSION = 1u << 23, /* --ollama (Ollama's release line) */
-    SL_OPT_ROW_SEEDS = 1u << 24,     /* --seeds LIST: a generator per row (request), as serving engines keep */
-    SL_OPT_GEN_BATCH = 1u << 25,     /* --num-return-sequences, --eos-token-id, --pad-token-id (generate()'s) */
-    SL_OPT_PROMPT_ROWS = 1u << 26    /* --context-file (a batch's prompts: taken where a batch is read) */
+    SL_OPT_ROW_SEEDS = 1u << 24,      /* --seeds LIST: a generator per row (request), as serving engines keep */
+    SL_OPT_GEN_BATCH = 1u << 25,      /* --num-return-sequences, --eos-token-id, --pad-token-id (generate()'s) */
+    SL_OPT_PROMPT_ROWS = 1u << 26,    /* --context-file (a batch's prompts: taken where a batch is read) */
+    SL_OPT_SGLANG_VERSION = 1u << 29, /* --sglang (SGLang's release line) */
+    SL_OPT_POSITION = 1u << 30        /* --position, --sglang-sorted (SGLang's hash key and batch path) */
 };
 
 /* The most stages a user-given llama.cpp chain may hold (llama.cpp has no limit). */
@@ -162,6 +164,8 @@ typedef struct sl_logits_cfg {
     int has_min_keep; long min_keep;
     int cpu;                                  /* torch's CPU kernel (SL_CPU_*): hf, vllm */
     int transformers;                         /* hf: transformers' major version, 4 or 5 (0: 5) */
+    int top_p_f32_opposite;                   /* hf's top-p: remove cum <= 1 - float32(p) in float32 (TGI's
+                                               * top_p_opposite tensor), not float32(1 - p) */
     sl_logits_work *work;                     /* scratch reused across runs, or NULL */
     /* llama.cpp: the stages in the user's order (--samplers, --sampling-seq; sl_logits_llama_order_parse);
      * has_order 0: common_sampler's default order */
@@ -315,6 +319,8 @@ extern const sl_logits_pipeline_type sl_logits_pipeline_ollama_type;
 /* node-llama-cpp 3.21.1's chain over llama.cpp v0.4.0's stages (logits/node_llama_cpp.c), and the
  * options it takes (the pipeline's and the framework's; SL_OPT_ORDER for XTC's). */
 extern const sl_logits_pipeline_type sl_logits_pipeline_nlc_type;
+/* TGI 3.3's HeterogeneousNextTokenChooser warpers (logits/tgi.c) */
+extern const sl_logits_pipeline_type sl_logits_pipeline_tgi_type;
 #define SL_LOGITS_NLC_ACCEPTS                                                                              \
     (SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_PENALTY |        \
      SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE | SL_OPT_ORDER)
@@ -389,6 +395,33 @@ typedef struct sl_logits_ollama_out {
  * of scratch (out->tok points into ts). SL_EINVAL for V = 0 (Sample's "no logits"). */
 int sl_logits_ollama_apply(const float *logits, size_t V, const sl_logits_ollama_cfg *cfg, sl_logits_go_tok *ts,
                            sl_logits_go_tok *heap, sl_logits_ollama_out *out);
+
+/* ---- SGLang (logits/sglang.c) */
+
+extern const sl_logits_pipeline_type sl_logits_pipeline_sglang_type;
+/* What SGLang's sampler hands its seeded draw for one row: the column weights
+ * (float32 probabilities, 0 where removed) in vocabulary order, or, on the sort path
+ * (rank), in descending order with tok[j] the token of column j; greedy: the batch
+ * is all greedy and the token is greedy_id (no draw). */
+typedef struct sl_logits_sglang_out {
+    int greedy;
+    size_t greedy_id;
+    int rank;
+    size_t V, n_kept;
+    long top_k;               /* as resolved: 1 for greedy, 2^30 for all */
+    float *w;
+    size_t *tok;
+} sl_logits_sglang_out;
+/* The row's settings in c (unset: SGLang's defaults); rank: a batchmate (or this row)
+ * filters, so the batch takes the sort path. SL_EINVAL with SGLang's message for
+ * settings it refuses, samplab's for what is not modelled. */
+int sl_logits_sglang_apply(const float *logits, size_t V, const sl_logits_cfg *c, int rank, sl_logits_sglang_out *o,
+                           sl_error *err);
+void sl_logits_sglang_out_free(sl_logits_sglang_out *o);
+/* The path these settings take (rank as above): the vocabulary path, the sort path, or
+ * an all-greedy batch (top_k <= 1 after SamplingParams' rules, and no batchmate filters). */
+enum { SL_SGLANG_VOCAB = 0, SL_SGLANG_RANK = 1, SL_SGLANG_GREEDY = 2 };
+int sl_logits_sglang_path(const sl_logits_cfg *c, int rank);
 
 /* ---- shared float32 kernels (logits/f32.c), as torch's CPU ops compute them */
 

@@ -52,14 +52,13 @@ static int seed_batch_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
     sl_fw_batch b;
     sl_error e;
     s->bat_rc = sl_fw_batch_open(&b, &sl_fw_torch_type, &o, 2, rows, &e);
+    const sl_vec two[2] = {ctx->main->pvec, ctx->main->pvec};
     for (size_t i = 0; i < SEED_STEPS && !s->bat_rc; i++)
-        for (size_t r = 0; r < 2 && !s->bat_rc; r++) {
-            sl_fw_step st;
-            if (!(s->bat_rc = sl_fw_batch_step(&b, r, &ctx->main->pvec, &st, &e))) {
-                s->bat_tok[r][i] = st.tokens[0];
-                s->bat_w[r][i] = sl_fw_batch_words(&b, r);
+        if (!(s->bat_rc = sl_fw_batch_step(&b, two, &e)))
+            for (size_t r = 0; r < 2; r++) {
+                s->bat_tok[r][i] = b.step[r].tokens[0];
+                s->bat_w[r][i] = b.words[r];
             }
-        }
     if (b.B)
         sl_fw_batch_close(&b);
     return s->bat_rc ? sl_report_refusal(s->bat_rc, &e, s->bat_msg, sizeof s->bat_msg, err) : 0;

@@ -15,7 +15,7 @@
 #include "report/sl_report.h"
 
 #define ST_DRAWS 12 /* tokens of the engines' rows */
-#define ST_ENGINES 4
+#define ST_ENGINES 5
 #define ST_ROW_FILE "stages_row.txt" /* inputs/: the vector as one step, for replay */
 
 /* One row: the stage order (--samplers; NULL: the default chain) and the
@@ -168,7 +168,7 @@ static int st_run_row(const sl_report_ctx *ctx, st_state *s, size_t i, sl_error 
 
 static int st_run_engine(const sl_report_ctx *ctx, const st_state *s, st_engine *g, sl_error *err)
 {
-    const sl_fw_type *ft = sl_fw_lookup(g->framework);
+    const sl_fw_type *ft = sl_fw_lookup_as(g->framework, g->variant);
     sl_fw_opts fo;
     memset(&fo, 0, sizeof fo);
     fo.logits = &s->d->lvec;
@@ -247,6 +247,8 @@ static int st_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         {"node-llama-cpp 3.21.1's libllama v0.4.0, llama.cpp's defaults", "llamacpp", " --llamacpp 0.4.0", "0.4.0", 0,
          "", {0}, 0},
         {"node-llama-cpp 3.21.1 (its defaults: temperature 0, greedy)", "node-llama-cpp", "", NULL, 0, "", {0}, 0},
+        {"Ollama v0.32.10+ (llama-server's chain, Ollama's defaults)", "ollama", " --ollama 0.32", "0.32", 0, "",
+         {0}, 0},
         {"Ollama 0.24's Go sampler (its defaults)", "ollama", " --ollama 0.24", "0.24", 0, "", {0}, 0},
     };
     for (size_t i = 0; i < ST_ENGINES && !rc; i++) {
@@ -325,8 +327,9 @@ static int st_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     sl_io_md_rows_free(&t);
     sl_io_buf_puts(md, "\nllama.cpp v0.4.0 and 0.7.0 sample alike; they part only where a uniform rounds to 1,\n"
                        "which the compiler decides (docs/versions.md). node-llama-cpp builds its own chain over\n"
-                       "them with its own defaults (temperature 0: greedy; docs/pipelines.md). Ollama v0.30 and\n"
-                       "later (llama-server's chain with Ollama's defaults) is not modelled by samplab yet.\n\nReplay a row (DIR is the report's directory, `reports` for `make report`):\n\n");
+                       "them with its own defaults (temperature 0: greedy; docs/pipelines.md). Ollama v0.32.10 and\n"
+                       "later send each request to llama-server: its chain with Ollama's defaults (top-p 0.9,\n"
+                       "min-p 0; docs/ollama.md); v0.30 to v0.32.8 are not modelled by samplab.\n\nReplay a row (DIR is the report's directory, `reports` for `make report`):\n\n");
     for (size_t i = 0; i < NROWS; i++) {
         if (s->out[i].rc)
             continue;

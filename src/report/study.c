@@ -65,7 +65,7 @@ int sl_report_fw_run(const sl_fw_type *fw, const sl_report_dist *d, uint64_t see
     o.has_seed = 1;
     o.n = n;
     o.k = 1;
-    o.replacement = 0; /* as `samplab draw` and torch.multinomial default */
+    o.replacement = SL_FW_REPLACEMENT_DEFAULT; /* as `samplab draw`: torch.multinomial's replacement=False */
     o.cfg.cpu = SL_REPORT_CPU;
     if (top_k > 0) {
         o.cfg.has_top_k = 1;

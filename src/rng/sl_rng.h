@@ -211,6 +211,21 @@ uint64_t sl_rng_go_pcg_next(sl_rng_pcg64_state *s);
  * NewPCG(S, Q) instead. 64-bit words. */
 extern const sl_rng_type sl_rng_go_pcg_type;
 
+/* ---------------------------------------------------------------- SGLang's hash (rng/murmur3.c) */
+
+/* MurmurHash3_x86_32, seed 0, of the blocks (seed mod 2^32, seed >> 32,
+ * position mod 2^32, column): SGLang's murmur_hash32 for one (row, column). */
+uint32_t sl_rng_murmur3_sglang(uint64_t seed, uint64_t position, uint32_t column);
+typedef struct sl_rng_murmur3_state {
+    uint64_t seed, position;
+    uint32_t column;          /* the next word's column */
+} sl_rng_murmur3_state;
+/* "sglang-murmur3": --seed S is the request's sampling_seed (mod 2^64), --stream P
+ * the position; word j is column j's hash. 32-bit words, one per column. */
+extern const sl_rng_type sl_rng_murmur3_type;
+/* Moves an sglang-murmur3 instance to `position`, column 0 (the next step's row). */
+void sl_rng_murmur3_at(sl_rng *r, uint64_t position);
+
 /* ---------------------------------------------------------------- ChaCha (rng/chacha12.c) */
 
 /* A ChaCha keystream as rand_chacha 0.3.1 lays it out: words 0-3 the

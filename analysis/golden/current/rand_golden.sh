@@ -52,7 +52,7 @@ for v in 0.10.3 0.8.8; do
   esac
   bin=$(chroot "$chroot_dir" env GOLDEN_ORIGIN="$origin" SL_CARGO=cargo \
     sh "$inner/oracle/build.sh" "$feat" "$inner/build" "$v")
-  for mode in raw wi select candle fuzz sub; do
+  for mode in raw wi wi64 select candle fuzz sub; do
     chroot "$chroot_dir" "$bin" "$mode" > "$work/run.txt"
     emit "rand_${mode}_$v.txt"
   done

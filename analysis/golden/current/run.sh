@@ -50,6 +50,8 @@ py avx512 hf_flat.py @
 py default numpy_golden.py @
 py default exact_numpy_torch.py @/exact_numpy_torch.txt
 py default exprace_numpy.py @/exprace_numpy.txt
+# NumPy 2.4.6 choice(V, size=K, replace=False, p=p), Generator and legacy: numpy_noreplace.txt
+py default numpy_noreplace.py @/numpy_noreplace.txt
 py default exact_crafted.py @/exact_crafted.txt
 # torch 2.x's exact-audit paths at chosen uniforms (race, cdf, words, seeded vectors): exact_torch2.txt
 py default exact_torch2.py @/exact_torch2.txt
@@ -63,4 +65,19 @@ if [ -n "${OLLAMA_GIT:-}" ]; then
     sh "$here/ollama_golden.sh" "$chroot_dir" "$OLLAMA_GIT" "$out"
 else
     echo "run.sh: OLLAMA_GIT not set: ollama_0.24.tsv and ollama_pcg.tsv kept as they are" >&2
+fi
+# vLLM's V1 sampler and TGI 3.3.7's HeterogeneousNextTokenChooser on batches of requests, from
+# their own files (VLLM_GIT, TGI_GIT: git directories of their repositories): vllm_batch.txt, tgi_batch.txt
+if [ -n "${VLLM_GIT:-}" ] && [ -n "${TGI_GIT:-}" ]; then
+    sh "$here/serving_golden.sh" "$chroot_dir" "$out" "$VLLM_GIT" "$TGI_GIT"
+else
+    echo "run.sh: VLLM_GIT or TGI_GIT not set: vllm_batch.txt and tgi_batch.txt kept as they are" >&2
+fi
+# SGLang's deterministic sampling, its own sampler.py and murmur_hash.py functions (SGLANG_SRC:
+# "0.5.23=DIR 0.5.12=DIR", checkouts of github.com/sgl-project/sglang at those releases): sglang.txt
+if [ -n "${SGLANG_SRC:-}" ]; then
+    # shellcheck disable=SC2086 # one word per LINE=DIR
+    sh "$here/sglang_golden.sh" "$chroot_dir" "$out" $SGLANG_SRC
+else
+    echo "run.sh: SGLANG_SRC not set: sglang.txt kept as it is" >&2
 fi

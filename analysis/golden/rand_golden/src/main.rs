@@ -13,6 +13,8 @@
 //!           one ChaCha20 block at the RFC 7539 position.
 //!   wi      WeightedIndex<f32>: stored sums, total, Uniform scale, draws and
 //!           words consumed, or the error / panic, over fixed and generated vectors.
+//!   wi64    WeightedIndex<f64> the same way (one next_u64 a draw), fixed vectors
+//!           and generated ones of V = 2 to 151,936.
 //!   select  the order std's select_nth_unstable_by leaves (this rustc), as
 //!           candle's sample_topk calls it.
 //!   candle  candle 0.11's LogitsProcessor (generation/mod.rs) re-expressed,
@@ -565,8 +567,11 @@ fn raw() {
 // ------------------------------------------------------------------ weighted index
 
 /// Parses the crate's Debug output for the stored running sums and the scale.
-fn wi_internals(d: &WeightedIndex<f32>) -> (Vec<f32>, f32, f32) {
-    let s = format!("{:?}", d);
+/// The stored sums, total and Uniform scale of a WeightedIndex<T>, read from its Debug form.
+fn wi_internals<T: std::str::FromStr>(s: &str) -> (Vec<T>, T, T)
+where
+    T::Err: std::fmt::Debug,
+{
     let grab = |key: &str| -> String {
         let i = s.find(key).expect(key) + key.len();
         let rest = &s[i..];
@@ -575,54 +580,79 @@ fn wi_internals(d: &WeightedIndex<f32>) -> (Vec<f32>, f32, f32) {
     };
     let ci = s.find("cumulative_weights: [").unwrap() + "cumulative_weights: [".len();
     let ce = s[ci..].find(']').unwrap();
-    let cum: Vec<f32> = s[ci..ci + ce]
+    let cum: Vec<T> = s[ci..ci + ce]
         .split(", ")
         .filter(|x| !x.is_empty())
         .map(|x| x.parse().unwrap())
         .collect();
-    let total: f32 = grab("total_weight: ").parse().unwrap();
-    let scale: f32 = grab("scale: ").parse().unwrap();
+    let total: T = grab("total_weight: ").parse().unwrap();
+    let scale: T = grab("scale: ").parse().unwrap();
     (cum, total, scale)
 }
 
-fn wi_case(name: &str, w: &[f32], inline: bool, seeds: &[u64], n: usize) {
-    if inline {
-        println!("vec {} {} {}", name, w.len(), hexf(w));
-    } else {
-        println!("gen {} {} {:016x}", name, w.len(), fnv(w.iter().map(|x| x.to_bits())));
-    }
-    let res = panic::catch_unwind(|| WeightedIndex::new(w));
-    let d = match res {
-        Err(e) => {
-            println!("panic {} {}", name, panic_msg(e));
-            return;
-        }
-        Ok(Err(e)) => {
-            println!("err {} {:?}", name, e);
-            return;
-        }
-        Ok(Ok(d)) => d,
-    };
-    let (cum, total, scale) = wi_internals(&d);
-    println!(
-        "table {} {} {:016x} {:08x} {:08x}",
-        name,
-        cum.len(),
-        fnv(cum.iter().map(|x| x.to_bits())),
-        total.to_bits(),
-        scale.to_bits()
-    );
-    for &s in seeds {
-        let mut r = ChaCha12Rng::seed_from_u64(s);
-        let mut line = format!("draw {} {} {}", name, s, n);
-        for _ in 0..n {
-            write!(line, " {}", d.sample(&mut r)).unwrap();
-        }
-        let pos = r.get_word_pos();
-        write!(line, " words {} next {:08x}", pos, r.next_u32()).unwrap();
-        println!("{}", line);
-    }
+/// The 32-bit words of a weight's bits (an f64: low word first), as the hashes read them.
+fn words_f32(x: &f32) -> Vec<u32> {
+    vec![x.to_bits()]
 }
+fn words_f64(x: &f64) -> Vec<u32> {
+    let b = x.to_bits();
+    vec![b as u32, (b >> 32) as u32]
+}
+fn hex_f32(x: &f32) -> String {
+    format!("{:08x}", x.to_bits())
+}
+fn hex_f64(x: &f64) -> String {
+    format!("{:016x}", x.to_bits())
+}
+
+/// One weight vector through WeightedIndex<T>::new (its table, or its error or panic),
+/// then n draws from StdRng::seed_from_u64 for each seed, with the words they spent.
+/// A macro: WeightedIndex's bounds on T differ between rand 0.8 and 0.9+.
+macro_rules! wi_case_fn {
+    ($fname:ident, $t:ty, $words:expr, $hex:expr) => {
+        fn $fname(name: &str, w: &[$t], inline: bool, seeds: &[u64], n: usize) {
+            if inline {
+                let hx: Vec<String> = w.iter().map($hex).collect();
+                println!("vec {} {} {}", name, w.len(), hx.join(" "));
+            } else {
+                println!("gen {} {} {:016x}", name, w.len(), fnv(w.iter().flat_map($words)));
+            }
+            let res = panic::catch_unwind(|| WeightedIndex::new(w));
+            let d = match res {
+                Err(e) => {
+                    println!("panic {} {}", name, panic_msg(e));
+                    return;
+                }
+                Ok(Err(e)) => {
+                    println!("err {} {:?}", name, e);
+                    return;
+                }
+                Ok(Ok(d)) => d,
+            };
+            let (cum, total, scale) = wi_internals::<$t>(&format!("{:?}", d));
+            println!(
+                "table {} {} {:016x} {} {}",
+                name,
+                cum.len(),
+                fnv(cum.iter().flat_map($words)),
+                $hex(&total),
+                $hex(&scale)
+            );
+            for &s in seeds {
+                let mut r = ChaCha12Rng::seed_from_u64(s);
+                let mut line = format!("draw {} {} {}", name, s, n);
+                for _ in 0..n {
+                    write!(line, " {}", d.sample(&mut r)).unwrap();
+                }
+                let pos = r.get_word_pos();
+                write!(line, " words {} next {:08x}", pos, r.next_u32()).unwrap();
+                println!("{}", line);
+            }
+        }
+    };
+}
+wi_case_fn!(wi_case, f32, words_f32, hex_f32);
+wi_case_fn!(wi64_case, f64, words_f64, hex_f64);
 
 fn wi() {
     header("wi");
@@ -691,6 +721,92 @@ fn wi() {
     }
     for (name, w) in &soft {
         wi_case(name, w, false, &seeds, 1000);
+    }
+}
+
+// ------------------------------------------------------------------ WeightedIndex<f64>
+
+/// Generated f64 weights, rebuilt by the C tests: zipf (1/(i+1)), ones, and
+/// splitmix64 units ((x >> 11) * 2^-53) and their fourth powers (exact in both languages).
+fn gen_vector64(name: &str, v: usize) -> Vec<f64> {
+    let unit = |g: &mut SplitMix| (g.next() >> 11) as f64 * (1.0f64 / 9007199254740992.0f64);
+    if name.starts_with("zipf") {
+        (0..v).map(|i| 1.0f64 / (i as f64 + 1.0)).collect()
+    } else if name.starts_with("ones") {
+        vec![1.0f64; v]
+    } else if name.starts_with("units4_") {
+        let mut g = SplitMix(v as u64);
+        (0..v).map(|_| { let u = unit(&mut g); u * u * u * u }).collect()
+    } else {
+        let mut g = SplitMix(v as u64);
+        (0..v).map(|_| unit(&mut g)).collect()
+    }
+}
+
+fn wi64() {
+    header("wi64");
+    println!("# WeightedIndex<f64> with StdRng::seed_from_u64 (ChaCha12Rng): each draw is one next_u64 (two u32 words)");
+    println!("# vec NAME V hex-f64...; gen NAME V fnv1a64(bit words, low first); table NAME n-1 fnv1a64(cumulative) total scale;");
+    println!("# draw NAME SEED N tokens... words W next NEXT_U32; err NAME KIND; panic NAME MESSAGE");
+    let seeds = [0u64, 42, 299792458, 1 << 63, u64::MAX];
+    let t = f64::from_bits;
+    let cases: Vec<(&str, Vec<f64>)> = vec![
+        ("raw3221", vec![3.0, 2.0, 2.0, 1.0]),
+        ("probs_weather", vec![0.5154, 0.2559, 0.1716, 0.0313, 0.0141, 0.0070, 0.0035, 0.0012]),
+        ("ties4", vec![0.25; 4]),
+        ("ties_ones7", vec![1.0; 7]),
+        ("thirds", vec![1.0 / 3.0; 3]),
+        ("two", vec![0.5, 0.5]),
+        ("two_skew", vec![1.0 - 1e-12, 1e-12]),
+        ("zeros_start", vec![0.0, 0.0, 1.0, 2.0]),
+        ("zeros_end", vec![1.0, 2.0, 0.0, 0.0]),
+        ("zeros_both", vec![0.0, 0.0, 1.0, 2.0, 0.0, 0.0]),
+        ("zeros_middle", vec![1.0, 0.0, 0.0, 1.0]),
+        ("only_last", vec![0.0, 0.0, 0.0, 5.0]),
+        ("only_first", vec![5.0, 0.0, 0.0, 0.0]),
+        ("negzero_first", vec![-0.0, 1.0]),
+        ("negzero_mid", vec![1.0, -0.0, 2.0]),
+        ("one", vec![7.5]),
+        ("one_tiny", vec![t(1)]),
+        ("sub_3min", vec![t(1), t(1), t(1)]),
+        ("sub_min_0_2min", vec![t(1), 0.0, t(2)]),
+        ("sub_1e-310", vec![1e-310, 2e-310]),
+        ("sub_then_normal", vec![t(1), 1.0]),
+        ("min_normal", vec![f64::MIN_POSITIVE, 0.0]),
+        ("absorbed_mid", vec![1.0, 1e-17, 1.0]),
+        ("absorbed_end", vec![1.0, t(0x3c90000000000000)]),
+        ("absorbed_big", vec![1e17, 1.0, 1.0]),
+        ("f32_exact_tenths", vec![0.1f32 as f64; 10]),
+        ("tenths", vec![0.1; 10]),
+        ("near_overflow", vec![1e308, 5e307, 1e307]),
+        ("max_one", vec![f64::MAX]),
+        ("skewed", vec![1e-300, 1.0, 1e-300, 1e300, 1e-300]),
+        ("odd_weights", vec![0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7]),
+        // errors and panics
+        ("err_empty", vec![]),
+        ("err_zero", vec![0.0]),
+        ("err_zeros", vec![0.0, 0.0, 0.0]),
+        ("err_negzero", vec![-0.0]),
+        ("err_negzeros", vec![-0.0, 0.0, -0.0]),
+        ("err_neg_first", vec![-1.0, 1.0]),
+        ("err_neg_later", vec![1.0, -1e-300]),
+        ("err_nan_first", vec![f64::NAN, 1.0]),
+        ("err_nan_later", vec![1.0, f64::NAN]),
+        ("err_neginf", vec![1.0, f64::NEG_INFINITY]),
+        ("panic_inf_first", vec![f64::INFINITY]),
+        ("panic_inf_later", vec![1.0, f64::INFINITY]),
+        ("panic_overflow", vec![1e308, 1e308]),
+        ("panic_max2", vec![f64::MAX, f64::MAX]),
+        ("err_nan_after_inf", vec![f64::INFINITY, f64::NAN]),
+    ];
+    for (name, w) in &cases {
+        wi64_case(name, w, true, &seeds, 200);
+    }
+    for v in [2usize, 8, 1000, 49152, 151936] {
+        for kind in ["zipf", "ones", "units", "units4_"] {
+            let name = format!("{}{}", kind, v);
+            wi64_case(&name, &gen_vector64(&name, v), v <= 8, &seeds, if v > 1000 { 1000 } else { 200 });
+        }
     }
 }
 
@@ -1349,6 +1465,7 @@ fn main() {
     match args.get(1).map(|s| s.as_str()) {
         Some("raw") => raw(),
         Some("wi") => wi(),
+        Some("wi64") => wi64(),
         Some("select") => select(),
         Some("candle") => candle(),
         Some("fuzz") => fuzz(),
@@ -1359,7 +1476,7 @@ fn main() {
         Some("probs") if args.len() == 5 => adhoc_probs(&args[2..]),
         Some("logits") if args.len() == 9 => adhoc_logits(&args[2..]),
         _ => {
-            eprintln!("usage: rand_golden raw|wi|select|candle|fuzz|sub|generate|bench\n       rand_golden exact SYNTHETIC_LOGITS_FILE\n       rand_golden probs LIST SEED N\n       rand_golden logits LIST SEED N T|- K|- P|- SIMD(0|1)");
+            eprintln!("usage: rand_golden raw|wi|wi64|select|candle|fuzz|sub|generate|bench\n       rand_golden exact SYNTHETIC_LOGITS_FILE\n       rand_golden probs LIST SEED N\n       rand_golden logits LIST SEED N T|- K|- P|- SIMD(0|1)");
             std::process::exit(2);
         }
     }
