@@ -111,7 +111,7 @@ static const sl_fw_type vllm_native_type = {
     .variants = vllm_native_variants,
     .open = sl_fw_after_pipeline_open,
     .batch_step = vllm_native_batch_step,
-    .batch_path = "forward_native's random_sample (PyTorch exponential_ path): q.exponential_() over the batch from "
+    .batch = "forward_native's random_sample (PyTorch exponential_ path): q.exponential_() over the batch from "
                   "the global generator when a request has no seed, then q[i].exponential_(generator) for each "
                   "seeded request",
 };
@@ -127,6 +127,7 @@ static const sl_fw_type vllm_refused_type = {
     .summary = "vLLM lines samplab names and does not model",
     .variants = vllm_refused_variants,
     .open = vllm_refused_open,
+    .batch = "none: the line is refused (its open says why)", /* so a batch reaches that refusal */
 };
 
 static const sl_fw_variant vllm_variants[] = {
@@ -147,7 +148,7 @@ const sl_fw_type sl_fw_vllm_type = {
     .variant_runs = vllm_runs,
     .open = sl_fw_after_pipeline_open,
     .batch_step = vllm_cpu_batch_step,
-    .batch_path = "forward_cpu with every request seeded: q.exponential_() over the batch from the global generator "
+    .batch = "forward_cpu with every request seeded: q.exponential_() over the batch from the global generator "
                   "(overwritten), then q[i].exponential_(generator) for each request",
     .batch_unseeded = "vLLM 0.11-0.26's forward_cpu sends a batch with a request without a seed to "
                       "compiled_random_sample (a torch.compile'd exponential_ over every row, the seeded ones too: "

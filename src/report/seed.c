@@ -3,7 +3,9 @@
  * first 20 tokens with the words each has consumed, then gives the
  * exponential race and the cdf method one and the same generator (pcg32, same
  * seed) to show that their word streams fall out of step after the first
- * draw. */
+ * draw; and the same vector twice in one torch.multinomial batch (framework/batch.c,
+ * as transformers draws a batch of prompts), whose second row draws other tokens
+ * than the vector alone. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +31,38 @@ typedef struct seed_state {
     /* the shared-generator experiment */
     size_t race_tok[SEED_STEPS], cdf_tok[SEED_STEPS];
     uint64_t race_w[SEED_STEPS + 1], cdf_w[SEED_STEPS + 1]; /* word index before step i */
+    /* the batch experiment: torch on [2, V], both rows the vector */
+    long bat_tok[2][SEED_STEPS];
+    uint64_t bat_w[2][SEED_STEPS]; /* the generator's total after row r's draw at step i */
+    int bat_rc;
+    char bat_msg[sizeof(sl_error)];
 } seed_state;
+
+static int seed_batch_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
+{
+    seed_state *s = arg;
+    sl_fw_opts o;
+    memset(&o, 0, sizeof o);
+    o.probs = &ctx->main->pvec;
+    o.seed.lo = ctx->seed;
+    o.has_seed = 1;
+    o.n = o.k = 1;
+    sl_fw_batch_row rows[2];
+    memset(rows, 0, sizeof rows);
+    sl_fw_batch b;
+    sl_error e;
+    s->bat_rc = sl_fw_batch_open(&b, &sl_fw_torch_type, &o, 2, rows, &e);
+    const sl_vec two[2] = {ctx->main->pvec, ctx->main->pvec};
+    for (size_t i = 0; i < SEED_STEPS && !s->bat_rc; i++)
+        if (!(s->bat_rc = sl_fw_batch_step(&b, two, &e)))
+            for (size_t r = 0; r < 2; r++) {
+                s->bat_tok[r][i] = b.step[r].tokens[0];
+                s->bat_w[r][i] = b.words[r];
+            }
+    if (b.B)
+        sl_fw_batch_close(&b);
+    return s->bat_rc ? sl_report_refusal(s->bat_rc, &e, s->bat_msg, sizeof s->bat_msg, err) : 0;
+}
 
 static int seed_fw_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
 {
@@ -96,6 +129,8 @@ static int seed_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     }
     if (!rc)
         rc = sl_report_add_job(ctx, 1, 40.0 * (double)ctx->main->V, seed_shared_run, s, err);
+    if (!rc)
+        rc = sl_report_add_job(ctx, 1, 420.0 * (double)ctx->main->V * 4, seed_batch_run, s, err);
     if (rc) {
         seed_release(s);
         return rc;
@@ -206,6 +241,42 @@ static int seed_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                       "    samplab draw --method cdf --rng pcg32 --seed %llu --n 20 --logits %s\n\n",
                   same, SEED_STEPS, (unsigned long long)ctx->seed, d->src, (unsigned long long)ctx->seed, d->src);
 
+    const seed_fw *alone = NULL;
+    for (size_t i = 0; i < s->nfw; i++)
+        if (s->fws[i].fw == &sl_fw_torch_type && !s->fws[i].rc)
+            alone = &s->fws[i];
+    if (alone && !s->bat_rc) {
+        size_t same0 = 0, same1 = 0;
+        for (size_t i = 0; i < SEED_STEPS; i++) {
+            same0 += s->bat_tok[0][i] == alone->tokens[i];
+            same1 += s->bat_tok[1][i] == alone->tokens[i];
+        }
+        sl_io_buf_printf(md,
+                      "**In a batch.** transformers draws a batch of prompts (or `num_return_sequences`) with one\n"
+                      "`torch.multinomial` over the [B, V] probabilities a step: B one-row races in row order\n"
+                      "from the one generator. The vector twice in a batch of two, seed %llu: each step spends\n"
+                      "4V words, row 0 the first 2V and row 1 the next, so neither row draws what the vector\n"
+                      "alone draws after the first step, and the two rows differ from each other (each cell:\n"
+                      "the token / the generator's words after that row's draw).\n\n",
+                      (unsigned long long)ctx->seed);
+        sl_io_md_rows bt;
+        sl_io_md_rows_init(&bt, 4);
+        for (size_t i = 0; i < SEED_STEPS; i++) {
+            sl_io_md_rows_cell(&bt, "%zu", i + 1);
+            sl_io_md_rows_cell(&bt, "%ld / %llu", alone->tokens[i], (unsigned long long)alone->words[i]);
+            sl_io_md_rows_cell(&bt, "%ld / %llu", s->bat_tok[0][i], (unsigned long long)s->bat_w[0][i]);
+            sl_io_md_rows_cell(&bt, "%ld / %llu", s->bat_tok[1][i], (unsigned long long)s->bat_w[1][i]);
+        }
+        static const char *const bh[4] = {"step", "torch, alone", "batch row 0", "batch row 1"};
+        sl_io_md_rows_emit(md, &bt, bh, "rrrr");
+        sl_io_md_rows_free(&bt);
+        sl_io_buf_printf(md, "\nRow 0 and the vector alone agree on %zu of %d tokens, row 1 on %zu. Row r of step s\n"
+                          "is call 2s + r - 1 of the vector alone (r = 0, 1): the rows are every other line of\n\n"
+                          "    samplab draw --framework torch --probs DIR/inputs/%s_probs.txt --seed %llu --n %d\n\n",
+                      same0, SEED_STEPS, same1, d->name, (unsigned long long)ctx->seed, 2 * SEED_STEPS);
+    } else if (s->bat_rc) {
+        sl_io_buf_printf(md, "The batch of two refused this vector: %s\n\n", s->bat_msg);
+    }
     sl_io_buf_puts(md, "The same seed over a whole generation, step by step with a figure: section\n"
                        "[Same seed, other tokens over a generation](#generation).\n\nRemake this section alone:\n\n");
     sl_report_cmd_only(ctx, md, "seed");
