@@ -229,8 +229,10 @@ Test(serving, tgi_batches_equal_tgis_own_chooser, .timeout = 600)
 Test(serving, batch_refusals)
 {
     static const char *const bad[][2] = {
-        {"draw --framework vllm --vllm 0.9 --logits data/batch3.txt --seeds 7,none", "--seeds gives 2 entries for 3 rows (one per row)"},
-        {"draw --framework vllm --vllm 0.9 --logits data/batch3.txt --seeds 7,none,9 --counts", "--counts counts the draws of one row: a [3, 4] batch has 3"},
+        {"draw --framework vllm --vllm 0.9 --logits data/batch3.txt --seeds 7,none",
+         "--seeds gives 2 entries for 3 rows (one per row)"},
+        {"draw --framework vllm --vllm 0.9 --logits data/batch3.txt --seeds 7,none,9 --counts",
+         "--counts counts the draws of one row: a [3, 4] batch has 3"},
         {"draw --framework tgi --logits data/batch3.txt --seeds 7,none,9",
          "--seeds: entry 2 is none: TGI's router gives a request without a seed a random one"},
         {"draw --framework tgi --logits data/batch3.txt --seeds 7,8,9 --top-k 5",

@@ -341,7 +341,12 @@ static int llama_selectors_check(const char *cmd, const sl_api_settings *s, cons
 
 const char *sl_api_variant(const sl_api_settings *s)
 {
-    return s->torch ? s->torch : s->llamacpp ? s->llamacpp : s->rand ? s->rand : s->ollama ? s->ollama : s->sglang ? s->sglang : s->vllm;
+    return s->torch      ? s->torch
+           : s->llamacpp ? s->llamacpp
+           : s->rand     ? s->rand
+           : s->ollama   ? s->ollama
+           : s->sglang   ? s->sglang
+                         : s->vllm;
 }
 
 const sl_fw_type *sl_api_fw_type(const sl_api_settings *s)
