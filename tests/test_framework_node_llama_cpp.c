@@ -50,6 +50,8 @@ typedef struct {
     long bias_tok[8];
     float bias[8];
     char args[1024]; /* the command line's settings, "" when it cannot say them (tokenBias) */
+    int needs_vocab; /* DRY with breakers: they are resolved against tiny.gguf by --vocab */
+    int dry_on;      /* node-llama-cpp's DRY acts: strength > 0, lastTokens > 0, base >= 1 */
 } mapped;
 
 /* node-llama-cpp's options as samplab's settings (docs/pipelines.md's table): its
@@ -72,6 +74,10 @@ static void map_opts(const char *line, const char *clock, mapped *m)
         {"repeatPenalty.presencePenalty", "--repeatPenaltyPresencePenalty", SL_KEY_PRESENCE},
         {"repeatPenalty.maxPunishTokens", "--repeatPenaltyMaxTokens", SL_KEY_LAST_N},
         {"repeatPenalty.lastTokens", "--repeatPenaltyMaxTokens", SL_KEY_LAST_N},
+        {"dryRepeatPenalty.strength", "--dryRepeatPenaltyStrength", SL_KEY_DRY_MULT},
+        {"dryRepeatPenalty.base", "--dryRepeatPenaltyBase", SL_KEY_DRY_BASE},
+        {"dryRepeatPenalty.allowedLength", "--dryRepeatPenaltyAllowedLength", SL_KEY_DRY_ALLOWED},
+        {"dryRepeatPenalty.lastTokens", "--dryRepeatPenaltyLastTokens", SL_KEY_DRY_LAST_N},
     };
     char v[512];
     size_t k = 0;
@@ -91,6 +97,26 @@ static void map_opts(const char *line, const char *clock, mapped *m)
         m->has_seed = 1, m->seed = 1; /* greedy: any seed */
     }
     k += (size_t)snprintf(m->args + k, sizeof m->args - k, " --seed %u", m->seed);
+    /* DRY's breakers, a JSON list whose escapes are llama.cpp's (the option reads them): [] is none;
+     * left out, node-llama-cpp's four defaults (llama.cpp's); matched against the model's vocabulary */
+    int dry_on = m->dry_on = m->cfg.has_dry_mult && m->cfg.dry_mult > 0 && m->cfg.has_dry_last_n &&
+                             m->cfg.dry_last_n > 0 && (!m->cfg.has_dry_base || m->cfg.dry_base >= 1);
+    if (opt(line, "dryRepeatPenalty.sequenceBreakers", v, sizeof v) && !strcmp(v, "[]")) {
+        m->cfg.has_dry_breakers = 1; /* none */
+        k += (size_t)snprintf(m->args + k, sizeof m->args - k, " --dryRepeatPenaltySequenceBreakers none");
+    } else if (dry_on) {
+        const char *list = opt(line, "dryRepeatPenalty.sequenceBreakers", v, sizeof v);
+        for (const char *q = list ? strchr(list, '"') : NULL; q;) {
+            const char *e = q + 1;
+            while (*e && *e != '"')
+                e += *e == '\\' && e[1] ? 2 : 1;
+            k += (size_t)snprintf(m->args + k, sizeof m->args - k, " --dryRepeatPenaltySequenceBreakers '%.*s'",
+                                  (int)(e - q - 1), q + 1);
+            q = *e ? strchr(e + 1, '"') : NULL;
+        }
+        k += (size_t)snprintf(m->args + k, sizeof m->args - k, " --vocab %s/tiny.gguf", golden_dir());
+        m->needs_vocab = 1; /* the session below has no vocabulary: the command line reads it */
+    }
     if (opt(line, "tokenBias", v, sizeof v)) {
         for (char *save = NULL, *t = strtok_r(v, ",", &save); t && m->cfg.n_bias < 8; t = strtok_r(NULL, ",", &save)) {
             char *c = strchr(t, ':');
@@ -119,6 +145,42 @@ static void load(char **text, unsigned char **npy, sl_io_npy_info *info)
     cr_assert_eq(info->ndim, 2);
 }
 
+/* Run id through a node-llama-cpp session, each observed token accepted: 1 when every step
+ * drew node-llama-cpp's token (steps and differ counted, the first difference into first). */
+static int session_same(const mapped *m, const sl_io_npy_info *info, size_t V, size_t a, const long *toks, size_t nt,
+                        int id, size_t *steps, size_t *differ, char *first, size_t cap)
+{
+    sl_fw_opts fo;
+    memset(&fo, 0, sizeof fo);
+    fo.cfg = m->cfg;
+    fo.has_seed = 1, fo.seed.lo = m->seed, fo.k = 1;
+    sl_vec xv;
+    sl_error err;
+    cr_assert_eq(sl_base_vec_alloc(&xv, V, "node-llama-cpp", &err), 0);
+    fo.logits = &xv;
+    sl_fw_session ss;
+    cr_assert_eq(sl_fw_session_open(&ss, &sl_fw_nlc_type, &fo, &err), 0, "run %d: %s", id, err.msg);
+    int same = 1;
+    for (size_t t = 0; t < nt; t++) {
+        memcpy(xv.f, info->data + (a + t) * V * 4, V * 4);
+        for (size_t i = 0; i < V; i++)
+            xv.d[i] = xv.f[i];
+        sl_fw_session_forget(&ss);
+        sl_fw_step st;
+        cr_assert_eq(sl_fw_session_step(&ss, &xv, &st, &err), 0, "%s", err.msg);
+        if (st.tokens[0] != toks[t] && same && !first[0])
+            snprintf(first, cap, "run %d step %zu: %ld, node-llama-cpp %ld", id, t, st.tokens[0],
+                     toks[t]);
+        same &= st.tokens[0] == toks[t];
+        *differ += st.tokens[0] != toks[t];
+        (*steps)++;
+        cr_assert_eq(sl_fw_session_accept(&ss, toks[t], &err), 0);
+    }
+    sl_fw_session_close(&ss);
+    sl_base_vec_free(&xv);
+    return same;
+}
+
 Test(framework_node_llama_cpp, golden_generations)
 {
     char *text;
@@ -127,7 +189,7 @@ Test(framework_node_llama_cpp, golden_generations)
     load(&text, &npy, &info);
     size_t V = info.shape[1];
     size_t runs = 0, ok = 0, steps = 0, differ = 0, cli = 0, cli_ok = 0, seeded_ok = 0, greedy = 0, greedy_ok = 0;
-    size_t clock_runs = 0;
+    size_t clock_runs = 0, dry_greedy = 0, dry_moved = 0;
     char first[512] = "";
     for (int id = 0; sl_test_line_of(text, "run", id); id++) {
         const char *o = sl_test_line_of(text, "opts", id);
@@ -143,42 +205,23 @@ Test(framework_node_llama_cpp, golden_generations)
         size_t nt = sl_test_ids(sl_test_line_of(text, "tokens", id), toks, 512);
         cr_assert_eq(nt, b - a, "run %d", id);
         cr_assert_eq(sl_test_ids(sl_test_line_of(text, "argmax", id), am, 512), nt);
-        /* through a session: step on each row, the observed token accepted */
-        sl_fw_opts fo;
-        memset(&fo, 0, sizeof fo);
-        fo.cfg = m.cfg;
-        fo.has_seed = 1, fo.seed.lo = m.seed, fo.k = 1;
-        sl_vec xv;
-        sl_error err;
-        cr_assert_eq(sl_base_vec_alloc(&xv, V, "node-llama-cpp", &err), 0);
-        fo.logits = &xv;
-        sl_fw_session ss;
-        cr_assert_eq(sl_fw_session_open(&ss, &sl_fw_nlc_type, &fo, &err), 0, "run %d: %s", id, err.msg);
-        int same = 1;
-        for (size_t t = 0; t < nt; t++) {
-            memcpy(xv.f, info.data + (a + t) * V * 4, V * 4);
-            for (size_t i = 0; i < V; i++)
-                xv.d[i] = xv.f[i];
-            sl_fw_session_forget(&ss);
-            sl_fw_step st;
-            cr_assert_eq(sl_fw_session_step(&ss, &xv, &st, &err), 0, "%s", err.msg);
-            if (st.tokens[0] != toks[t] && same && !first[0])
-                snprintf(first, sizeof first, "run %d step %zu: %ld, node-llama-cpp %ld", id, t, st.tokens[0],
-                         toks[t]);
-            same &= st.tokens[0] == toks[t];
-            differ += st.tokens[0] != toks[t];
-            steps++;
-            cr_assert_eq(sl_fw_session_accept(&ss, toks[t], &err), 0);
+        /* through a session (DRY's breakers need the vocabulary: the command line's --vocab) */
+        if (!m.needs_vocab) {
+            runs++;
+            ok += session_same(&m, &info, V, a, toks, nt, id, &steps, &differ, first, sizeof first);
         }
-        sl_fw_session_close(&ss);
-        sl_base_vec_free(&xv);
-        runs++;
-        ok += same;
-        /* a greedy run without penalties or bias: the rows' first maximum */
+        /* a greedy run without penalties or bias: the rows' first maximum, unless DRY acted (it
+         * then must have moved some step off the argmax, which samplab reproduced above) */
         if ((!m.cfg.has_temperature || (float)m.cfg.temperature <= 0) && !m.cfg.n_bias && !m.cfg.has_penalty &&
             !m.cfg.has_xtc_p) {
-            greedy++;
-            greedy_ok += !memcmp(toks, am, nt * sizeof *toks);
+            int argmax = !memcmp(toks, am, nt * sizeof *toks);
+            if (m.dry_on) {
+                dry_greedy++;
+                dry_moved += !argmax;
+            } else {
+                greedy++;
+                greedy_ok += argmax;
+            }
         }
         if (!m.args[0])
             continue;
@@ -201,8 +244,9 @@ Test(framework_node_llama_cpp, golden_generations)
     }
     cr_log_info("node-llama-cpp 3.21.1: %zu runs (%zu with the time as seed), %zu steps: %zu runs equal, %zu steps "
                 "differ; command line %zu runs, replay equal %zu, check --seed without divergence %zu; greedy runs "
-                "equal to the argmax %zu of %zu; first difference: %s",
-                runs, clock_runs, steps, ok, differ, cli, cli_ok, seeded_ok, greedy_ok, greedy, first[0] ? first : "none");
+                "equal to the argmax %zu of %zu; greedy runs with DRY acting %zu, off the argmax %zu; first difference: %s",
+                runs, clock_runs, steps, ok, differ, cli, cli_ok, seeded_ok, greedy_ok, greedy, dry_greedy, dry_moved,
+                first[0] ? first : "none");
     cr_assert_geq(runs, 35);
     cr_expect_eq(ok, runs, "%s", first);
     cr_expect_eq(differ, 0);
@@ -211,6 +255,7 @@ Test(framework_node_llama_cpp, golden_generations)
     cr_expect_eq(seeded_ok, cli);
     cr_assert_geq(greedy, 3);
     cr_expect_eq(greedy_ok, greedy);
+    cr_expect_geq(dry_moved, 2, "DRY moved %zu of %zu greedy runs off the argmax", dry_moved, dry_greedy);
     free(npy);
     free(text);
 }
@@ -223,7 +268,12 @@ Test(framework_node_llama_cpp, option_names)
                                            {"repeatPenalty", "repetition_penalty"},
                                            {"repeatPenaltyMaxTokens", "penalty_last_n"},
                                            {"repeatPenaltyFrequencyPenalty", "frequency_penalty"},
-                                           {"repeatPenaltyPresencePenalty", "presence_penalty"}};
+                                           {"repeatPenaltyPresencePenalty", "presence_penalty"},
+                                           {"dryRepeatPenaltyStrength", "dry_multiplier"},
+                                           {"dryRepeatPenaltyBase", "dry_base"},
+                                           {"dryRepeatPenaltyAllowedLength", "dry_allowed_length"},
+                                           {"dryRepeatPenaltyLastTokens", "dry_penalty_last_n"},
+                                           {"dryRepeatPenaltySequenceBreakers", "dry_sequence_breaker"}};
     for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
         cr_expect_eq(sl_api_option_keyed(pairs[i][0]), sl_api_option_keyed(pairs[i][1]), "%s", pairs[i][0]);
     sl_test_run a = sl_test_cli("pipeline --framework node-llama-cpp --logits 3,2,1,0 --context 0,0,1 --temperature 0.7 "
@@ -268,10 +318,40 @@ Test(framework_node_llama_cpp, refusals)
                     "not an option of framework node-llama-cpp");
     sl_test_expect_refused("exact --framework node-llama-cpp --logits 1,2,3 --temperature 0.8",
                            "no exact audit in samplab");
-    sl_test_expect_refused("draw --framework node-llama-cpp --logits 1,2,3 --seed 1 --dry-multiplier 0.8",
-                           "dryRepeatPenalty (its DRY after the penalties, with its own defaults) is not modelled");
-    sl_test_expect_refused("pipeline --framework node-llama-cpp --logits 1,2,3 --dry-base 1.5",
-                           "--dry-base: node-llama-cpp's dryRepeatPenalty");
+    /* DRY acting with breakers needs the vocabulary they are matched against */
+    sl_test_expect_refused("draw --framework node-llama-cpp --logits 1,2,3 --seed 1 --dry-multiplier 0.8 "
+                           "--dry-penalty-last-n 8", "give --vocab FILE.gguf, or --dry-sequence-breaker none");
+}
+
+/* dryRepeatPenalty left without lastTokens (or with a base below 1) is node-llama-cpp's no-op DRY:
+ * said on stderr, and the tokens are those of no DRY at all; with lastTokens it acts. */
+Test(framework_node_llama_cpp, dry_off_is_named)
+{
+    const char *base = "draw --framework node-llama-cpp --logits 1,2,3,4 --seed 1 --temperature 0.8 --n 12";
+    char args[512];
+    sl_test_run plain = sl_test_cli(base);
+    cr_assert_eq(plain.status, 0, "%s", plain.err);
+    static const char *const off[][2] = {{"--dryRepeatPenaltyStrength 0.8", "lastTokens left out is -1"},
+                                         {"--dry-multiplier 2 --dry-penalty-last-n 0", "lastTokens left out is -1"},
+                                         {"--dry-multiplier 2 --dry-penalty-last-n 8 --dry-base 0.5",
+                                          "a base below 1"}};
+    for (size_t i = 0; i < sizeof off / sizeof *off; i++) {
+        snprintf(args, sizeof args, "%s %s", base, off[i][0]);
+        sl_test_run r = sl_test_cli(args);
+        cr_assert_eq(r.status, 0, "%s: %s", args, r.err);
+        cr_expect(strstr(r.err, "dryRepeatPenalty does nothing here") && strstr(r.err, off[i][1]) &&
+                      sl_test_lines(r.err) == 1, "%s: %s", args, r.err);
+        cr_expect_str_eq(r.out, plain.out, "%s", args);
+        sl_test_run_free(&r);
+    }
+    snprintf(args, sizeof args, "%s --dryRepeatPenaltyStrength 3 --dryRepeatPenaltyLastTokens 8 "
+             "--dryRepeatPenaltyAllowedLength 1 --dry-sequence-breaker none", base);
+    sl_test_run on = sl_test_cli(args);
+    cr_assert_eq(on.status, 0, "%s: %s", args, on.err);
+    cr_expect(!on.err[0], "%s: %s", args, on.err);
+    cr_expect(strcmp(on.out, plain.out), "%s: DRY on drew what DRY off drew", args);
+    sl_test_run_free(&on);
+    sl_test_run_free(&plain);
 }
 
 /* penalizeNewLine: false (LlamaCompletion's and LlamaChat's default) is not modelled:

@@ -502,6 +502,11 @@ const sl_api_alias sl_api_aliases[] = {
     {"--repeatPenaltyMaxTokens", "repeatPenaltyMaxTokens", SL_API_OPT_PENALTY_LAST_N},
     {"--repeatPenaltyFrequencyPenalty", "repeatPenaltyFrequencyPenalty", SL_API_OPT_FREQUENCY_PENALTY},
     {"--repeatPenaltyPresencePenalty", "repeatPenaltyPresencePenalty", SL_API_OPT_PRESENCE_PENALTY},
+    {"--dryRepeatPenaltyStrength", "dryRepeatPenaltyStrength", SL_API_OPT_DRY_MULTIPLIER},
+    {"--dryRepeatPenaltyBase", "dryRepeatPenaltyBase", SL_API_OPT_DRY_BASE},
+    {"--dryRepeatPenaltyAllowedLength", "dryRepeatPenaltyAllowedLength", SL_API_OPT_DRY_ALLOWED_LENGTH},
+    {"--dryRepeatPenaltyLastTokens", "dryRepeatPenaltyLastTokens", SL_API_OPT_DRY_PENALTY_LAST_N},
+    {"--dryRepeatPenaltySequenceBreakers", "dryRepeatPenaltySequenceBreakers", SL_API_OPT_DRY_SEQUENCE_BREAKER},
     {NULL, NULL, SL_API_OPT_NONE},
 };
 

@@ -325,7 +325,7 @@ static const char *nlc_note(const sl_fw_opts *o)
 
 const sl_fw_type sl_fw_nlc_type = {
     .name = "node-llama-cpp",
-    .summary = "node-llama-cpp 3.21.1's chain (token bias, penalties, top-k, top-p, min-p, xtc, temp) + dist over "
+    .summary = "node-llama-cpp 3.21.1's chain (token bias, penalties, dry, top-k, top-p, min-p, xtc, temp) + dist over "
                "llama.cpp v0.4.0: std::mt19937(seed); greedy at T <= 0 (its default)",
     .replacement_why = "llama.cpp's dist sampler draws one token a step: it has no replacement setting",
     .accepts = SL_LOGITS_NLC_ACCEPTS,

@@ -11,7 +11,9 @@
  * min-p get min_keep 1 (the same sets as 0: both keep the maximum). The
  * repetition penalties take llama_sampler_init_penalties(n_vocab, lastTokens,
  * penalty, frequency, presence) over the ids given as punishTokens; LlamaCompletion's
- * defaults are lastTokens 64, penalty 1 (off). */
+ * defaults are lastTokens 64, penalty 1 (off). dryRepeatPenalty builds llama.cpp's DRY
+ * after the penalties over the tokens the addon sampled (not the prompt); left out,
+ * its lastTokens -1 turns it off (see sl_logits_nlc_cfg). */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -29,12 +31,24 @@ static const sl_logits_default nlc_defaults[] = {
     {SL_KEY_FREQ, 0, 0, "repeatPenalty.frequencyPenalty (the addon's 0)", NULL, 0},
     {SL_KEY_PRESENCE, 0, 0, "repeatPenalty.presencePenalty (the addon's 0)", NULL, 0},
     {SL_KEY_LAST_N, 0, 64, "repeatPenalty.lastTokens = 64 (evaluate: maxPunishTokens = 64)", NULL, 0},
+    {SL_KEY_DRY_MULT, 0, 0, "dryRepeatPenalty.strength (unset: no DRY stage)", NULL, 0},
+    {SL_KEY_DRY_BASE, 0, 1.75, "dryRepeatPenalty.base = 1.75", NULL, 0},
+    {SL_KEY_DRY_ALLOWED, 0, 2, "dryRepeatPenalty.allowedLength = 2", NULL, 0},
+    {SL_KEY_DRY_LAST_N, 0, -1, "dryRepeatPenalty.lastTokens = -1 (llama_sampler_init_dry clamps it to 0: DRY off)",
+     NULL, 0},
     {SL_KEY_XTC_P, 1, 0, "xtc.probability (xtc unset: no XTC stage)", NULL, 0},
     {SL_KEY_XTC_T, 1, 0, "xtc.threshold (xtc unset: no XTC stage)", NULL, 0},
     {SL_KEY_COUNT, 0, 0, NULL, NULL, 0},
 };
 
 static double clamp01(double x) { return x < 0 ? 0 : x > 1 ? 1 : x; }
+
+/* whether the addon's DRY acts: a positive strength, lastTokens given and > 0, base >= 1 (as float) */
+static int nlc_dry_on(const sl_logits_cfg *c)
+{
+    float base = c->has_dry_base ? (float)c->dry_base : 1.75f;
+    return c->has_dry_mult && (float)c->dry_mult > 0.0f && c->has_dry_last_n && c->dry_last_n > 0 && base >= 1.0f;
+}
 
 int sl_logits_nlc_cfg(const sl_logits_cfg *in, sl_logits_cfg *out, int *greedy, sl_error *err)
 {
@@ -63,23 +77,6 @@ int sl_logits_nlc_cfg(const sl_logits_cfg *in, sl_logits_cfg *out, int *greedy, 
                                      "addon builds token bias, penalties, DRY, top-k, top-p, min-p, XTC, temperature, "
                                      "dist)",
                                      none[i].what);
-    /* dryRepeatPenalty: the addon's DRY after the penalties, with its own defaults (base 1.75, allowedLength
-     * 2, lastTokens -1, its own breakers); not modelled for node-llama-cpp yet, so refused, never dropped */
-    static const struct {
-        size_t has;
-        const char *what;
-    } dry[] = {
-        {offsetof(sl_logits_cfg, has_dry_mult), "--dry-multiplier"},
-        {offsetof(sl_logits_cfg, has_dry_base), "--dry-base"},
-        {offsetof(sl_logits_cfg, has_dry_allowed), "--dry-allowed-length"},
-        {offsetof(sl_logits_cfg, has_dry_last_n), "--dry-penalty-last-n"},
-    };
-    for (size_t i = 0; i < sizeof dry / sizeof *dry; i++)
-        if (*(const int *)((const char *)&c + dry[i].has))
-            return sl_base_error_set(err, SL_EINVAL,
-                                     "framework node-llama-cpp: %s: node-llama-cpp's dryRepeatPenalty (its DRY "
-                                     "after the penalties, with its own defaults) is not modelled by samplab yet",
-                                     dry[i].what);
     if (c.has_xtc_p != c.has_xtc_t)
         return sl_base_error_set(err, SL_EINVAL,
                                  "framework node-llama-cpp: xtc takes both probability and threshold "
@@ -100,8 +97,21 @@ int sl_logits_nlc_cfg(const sl_logits_cfg *in, sl_logits_cfg *out, int *greedy, 
     out->has_min_keep = 1;
     out->min_keep = 0; /* XTC's; top-p's and min-p's 1 keeps the same sets */
     out->stdcxx = SL_STDCXX_CLAMP; /* its prebuilt libllama's libstdc++ (GCC 11.4): XTC's uniform */
+    /* dryRepeatPenalty (_resolveSamplerConfig): strength left out or 0 builds no DRY, a negative one
+     * is max(0, s) = 0; base ?? 1.75; allowedLength max(1, ?? 2); lastTokens left out is -1, else
+     * max(0, n). llama_sampler_init_dry (v0.4.0) clamps last_n to >= 0 and is off at multiplier 0,
+     * last_n 0 or base < 1: so DRY runs only with a positive strength, lastTokens > 0 and base >= 1.
+     * Its history is the tokens the addon sampled (acceptToken), not the prompt. */
+    int dry = nlc_dry_on(&c);
+    out->has_dry_mult = 1;
+    out->dry_mult = dry ? (float)c.dry_mult : 0.0;
+    out->dry_base = dry ? c.dry_base : 1.75;
+    out->dry_allowed = c.dry_allowed < 1 ? 1 : c.dry_allowed;
+    out->dry_last_n = dry ? c.dry_last_n : 0;
     size_t n = 0;
     out->order[n++] = &sl_logits_stage_penalties;
+    if (dry)
+        out->order[n++] = &sl_logits_stage_dry;
     if (!*greedy) {
         out->order[n++] = &sl_logits_stage_top_k;
         out->order[n++] = &sl_logits_stage_top_p;
@@ -149,6 +159,13 @@ static int nlc_run(const float *lf, const double *ld, size_t V, const sl_logits_
  * newline token out of punishTokens; samplab has no vocabulary to name that id */
 static const char *nlc_note(const sl_logits_cfg *c)
 {
+    if (c->has_dry_mult && c->dry_mult > 0 && !nlc_dry_on(c))
+        return !c->has_dry_last_n || c->dry_last_n <= 0
+                   ? "node-llama-cpp: dryRepeatPenalty does nothing here: lastTokens left out is -1 (or given <= 0), "
+                     "which llama_sampler_init_dry (v0.4.0) clamps to 0, so the addon's DRY is the no-op ?dry; "
+                     "give lastTokens (--dry-penalty-last-n N) for DRY to act"
+                   : "node-llama-cpp: dryRepeatPenalty does nothing here: a base below 1 makes "
+                     "llama_sampler_init_dry the no-op ?dry";
     int active = (c->has_penalty && c->penalty != 1.0) || (c->has_freq && c->freq != 0.0) ||
                  (c->has_presence && c->presence != 0.0);
     if (!active || (c->has_last_n && c->last_n <= 0))
@@ -160,8 +177,8 @@ static const char *nlc_note(const sl_logits_cfg *c)
 
 const sl_logits_pipeline_type sl_logits_pipeline_nlc_type = {
     .name = "node-llama-cpp",
-    .summary = "node-llama-cpp 3.21.1 (llama.cpp v0.4.0): token bias -> penalties -> top-k -> top-p -> min-p -> "
-               "xtc -> temperature -> dist, at T <= 0 penalties -> xtc -> greedy; unset: T 0, topK 40, topP 0.95",
+    .summary = "node-llama-cpp 3.21.1 (llama.cpp v0.4.0): token bias -> penalties -> dry -> top-k -> top-p -> min-p -> "
+               "xtc -> temperature -> dist, at T <= 0 penalties -> dry -> xtc -> greedy; unset: T 0, topK 40, topP 0.95",
     .accepts = SL_LOGITS_NLC_ACCEPTS,
     .run = nlc_run,
     .traits = SL_LOGITS_TRAIT_MIN_P_BEFORE_T | SL_LOGITS_TRAIT_OWN_DEFAULTS | SL_LOGITS_TRAIT_NAMED_ONLY,

@@ -61,6 +61,23 @@ add("completion", 50, null, { temperature: 0.9, seed: 42 });
 add("completion", 50, null, {});
 // the seed left out: the time in whole seconds, read at every step
 add("evaluate", 30, prompts[0], { temperature: 0.8 });
+// dryRepeatPenalty: the addon's DRY after the penalties over the tokens it generated (the prompt is
+// not accepted); lastTokens left out is -1, which llama_sampler_init_dry clamps to 0 (DRY off)
+const dry = (strength, more = {}) => ({ strength, ...more });
+for (const [d, seed, t, extra] of [
+  [dry(0.8), 51, 0, {}],                                                   // lastTokens left out
+  [dry(0.8, { lastTokens: 64 }), 52, 0, {}],                               // greedy loops: DRY breaks them
+  [dry(2.0, { lastTokens: 100, allowedLength: 3 }), 53, 0, {}],
+  [dry(1.5, { lastTokens: 200, base: 2, allowedLength: 1, sequenceBreakers: [] }), 54, 0.3, {}],
+  [dry(0.8, { lastTokens: 64 }), 55, 0.5, { topK: 10 }],
+  [dry(1.0, { lastTokens: 32, sequenceBreakers: ["\n", "a"] }), 56, 0.4, { xtc: { probability: 0.5, threshold: 0.1 } }],
+  [dry(0.8, { lastTokens: 64, base: 0.5 }), 57, 0, {}],                     // base below 1: DRY off
+  [dry(0.8, { lastTokens: 64, allowedLength: 0 }), 58, 0, {}],              // allowedLength at least 1
+  [dry(3.0, { lastTokens: 0 }), 59, 0, {}],                                // lastTokens 0: DRY off
+  [dry(0.8, { lastTokens: 48 }), 60, 0, { repeatPenalty: { penalty: 1.1, maxPunishTokens: 16 } }],
+])
+  add("evaluate", 80, prompts[seed % 3], { temperature: t, seed, ...extra, dryRepeatPenalty: d },
+      extra.repeatPenalty ? { punishLast: 16 } : {});
 
 function tokenBiasOf(list) {
   const b = new TokenBias(model.tokenizer);
@@ -74,6 +91,7 @@ function flat(o, pre = "") {
   for (const [k, v] of Object.entries(o)) {
     if (k === "tokenBias")
       r.push("tokenBias=" + v.map(([t, b]) => t + ":" + (typeof b === "object" ? "logit" + b.logit : b)).join(","));
+    else if (Array.isArray(v)) r.push(pre + k + "=" + JSON.stringify(v).replace(/ /g, "\\u0020"));
     else if (typeof v === "object") r.push(...flat(v, pre + k + "."));
     else r.push(pre + k + "=" + v);
   }

@@ -6,6 +6,7 @@
 #                           then logits.c's `rows` and `argmax` records
 #   OUTDIR/logits.npy       logits.c: float32 [T, V], the logits of each step,
 #                           teacher forced through the same libllama.v0.4.0.so
+#   OUTDIR/tiny.gguf        the model (572 KB), for its vocabulary
 # The model is analysis/golden/current/make_tiny_gguf.py's tiny random GGUF,
 # written with the gguf-py of the llama.cpp source the package bundles.
 # NLCDIR: a folder outside the repository where node-llama-cpp@3.21.1 is (or
@@ -31,3 +32,4 @@ cpu=$(grep -m1 '^model name' /proc/cpuinfo | sed 's/^[^:]*: *//')
 } > "$out/generations.tmp"
 mv "$out/generations.tmp" "$out/generations.txt"
 mv "$work/logits.npy" "$out/logits.npy"
+cp "$work/tiny.gguf" "$out/tiny.gguf" # its vocabulary: DRY's breakers are matched against it (--vocab)
