@@ -2,7 +2,8 @@
  * prints: its vLLM table (a seeded and an unseeded request, in one batch and each alone) is
  * read back from REPORT.md and compared, cell by cell, with the replay command the section
  * prints (the batch) and with each request drawn alone; the seeded request must draw the same
- * tokens in both, as vLLM's per-request generator makes it, and the unseeded one must not. */
+ * tokens in both, as vLLM's per-request generator makes it, and the unseeded one must not.
+ * The line is --vllm 0.9 (forward_native), whose batch takes a request without a seed. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,13 +62,13 @@ Test(report_seed, vllm_table_is_what_draw_prints)
     long tok[4][STEPS];
     long long words[4][STEPS];
     cr_assert_eq(read_table(md, tok, words), STEPS);
-    const char *cmd = strstr(md, "samplab draw --framework vllm --logits DIR/inputs/");
+    const char *cmd = strstr(md, "samplab draw --framework vllm --vllm 0.9 --logits DIR/inputs/");
     cr_assert(cmd, "no replay command");
     unsigned long long global;
     cr_assert_eq(sscanf(strstr(cmd, "--seed "), "--seed %llu", &global), 1);
     /* the batch (columns 1, 3): tokens and words of each row */
-    snprintf(args, sizeof args, "draw --framework vllm --logits %s/r/inputs/vllm_requests.txt --seeds 7,none "
-             "--seed %llu --n %d --json", dir, global, STEPS);
+    snprintf(args, sizeof args, "draw --framework vllm --vllm 0.9 --logits %s/r/inputs/vllm_requests.txt "
+             "--seeds 7,none --seed %llu --n %d --json", dir, global, STEPS);
     r = sl_test_cli(args);
     cr_assert_eq(r.status, 0, "%s: %s", args, r.err);
     for (int j = 0; j < 2; j++) {
@@ -84,8 +85,8 @@ Test(report_seed, vllm_table_is_what_draw_prints)
     *strchr(rows, '\n') = 0;
     const char *seeds[2] = {"7", "none"};
     for (int j = 0; j < 2; j++) {
-        snprintf(args, sizeof args, "draw --framework vllm --logits %s --seeds %s --seed %llu --n %d", rows, seeds[j],
-                 global, STEPS);
+        snprintf(args, sizeof args, "draw --framework vllm --vllm 0.9 --logits %s --seeds %s --seed %llu --n %d", rows,
+                 seeds[j], global, STEPS);
         r = sl_test_cli(args);
         cr_assert_eq(r.status, 0, "%s: %s", args, r.err);
         const char *p = r.out;

@@ -17,6 +17,7 @@
 #define SEED_STEPS 20
 #define SEED_VLLM_OWN 7 /* the seeded request's own seed */
 #define SEED_VLLM_FILE "vllm_requests.txt" /* inputs/: the two requests' logits */
+#define SEED_VLLM_LINE "0.9"               /* --vllm: the line whose batch takes a request without a seed */
 
 typedef struct seed_fw {
     const sl_fw_type *fw;
@@ -88,9 +89,13 @@ static int seed_batch_run(const sl_report_ctx *ctx, void *arg, sl_error *err)
     own.lo = SEED_VLLM_OWN;
     rows[0].seed = &own;
     const sl_vec lv[2] = {ctx->main->lvec, ctx->main->lvec};
-    if (!(s->vl_rc = seed_batch_steps(&sl_fw_vllm_type, &o, 2, rows, lv, s->vl_tok, s->vl_w, &e)) &&
-        !(s->vl_rc = seed_batch_steps(&sl_fw_vllm_type, &o, 1, &rows[0], lv, &s->vl_tok[2], &s->vl_w[2], &e)))
-        s->vl_rc = seed_batch_steps(&sl_fw_vllm_type, &o, 1, &rows[1], lv, &s->vl_tok[3], &s->vl_w[3], &e);
+    /* vLLM 0.9-0.10's forward_native (random_sample): 0.11+ on an x86-64 or Arm CPU sends a batch
+     * with a request without a seed to compiled_random_sample, which samplab does not model */
+    const sl_fw_type *vt = sl_fw_lookup_as("vllm", SEED_VLLM_LINE);
+    o.variant = SEED_VLLM_LINE;
+    if (!(s->vl_rc = seed_batch_steps(vt, &o, 2, rows, lv, s->vl_tok, s->vl_w, &e)) &&
+        !(s->vl_rc = seed_batch_steps(vt, &o, 1, &rows[0], lv, &s->vl_tok[2], &s->vl_w[2], &e)))
+        s->vl_rc = seed_batch_steps(vt, &o, 1, &rows[1], lv, &s->vl_tok[3], &s->vl_w[3], &e);
     return s->vl_rc ? sl_report_refusal(s->vl_rc, &e, s->vl_msg, sizeof s->vl_msg, err) : 0;
 }
 
@@ -324,10 +329,12 @@ static int seed_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
             same_glob += s->vl_tok[1][i] == s->vl_tok[3][i];
         }
         sl_io_buf_printf(md,
-                      "**A server's batch.** vLLM's V1 sampler (framework/vllm.c) gives a request with a seed\n"
-                      "its own generator and draws the others from the global one: when a request has no\n"
-                      "seed, `q.exponential_()` fills the whole batch's noise from the global generator,\n"
-                      "row after row, before each seeded row refills its own. Two requests on these logits,\n"
+                      "**A server's batch.** vLLM's V1 sampler (framework/vllm.c, `--vllm " SEED_VLLM_LINE "`: 0.9 to\n"
+                      "0.10's `random_sample`) gives a request with a seed its own generator and draws the\n"
+                      "others from the global one: when a request has no seed, `q.exponential_()` fills the\n"
+                      "whole batch's noise from the global generator, row after row, before each seeded row\n"
+                      "refills its own (0.11 and later on an x86-64 or Arm CPU send such a batch to\n"
+                      "`compiled_random_sample`, not modelled: docs/serving.md). Two requests on these logits,\n"
                       "one with seed %d, one without (global seed %llu), in one batch and each alone:\n\n",
                       SEED_VLLM_OWN, (unsigned long long)ctx->seed);
         sl_io_md_rows vt;
@@ -345,8 +352,8 @@ static int seed_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         sl_io_buf_printf(md, "\nThe seeded request draws the same %zu of %d tokens alone and in the batch; the\n"
                           "unseeded one %zu of %d: in the batch its noise starts behind the seeded row's slot of\n"
                           "the global stream (2·V words, filled, then overwritten). Replay:\n\n"
-                          "    samplab draw --framework vllm --logits DIR/inputs/" SEED_VLLM_FILE " --seeds %d,none --seed %llu "
-                          "--n %d\n\n",
+                          "    samplab draw --framework vllm --vllm " SEED_VLLM_LINE
+                          " --logits DIR/inputs/" SEED_VLLM_FILE " --seeds %d,none --seed %llu --n %d\n\n",
                       same_own, SEED_STEPS, same_glob, SEED_STEPS, SEED_VLLM_OWN, (unsigned long long)ctx->seed,
                       SEED_STEPS);
     } else if (s->vl_rc) {
