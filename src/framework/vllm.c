@@ -112,8 +112,8 @@ static const sl_fw_type vllm_native_type = {
     .open = sl_fw_after_pipeline_open,
     .batch_step = vllm_native_batch_step,
     .batch = "forward_native's random_sample (PyTorch exponential_ path): q.exponential_() over the batch from "
-                  "the global generator when a request has no seed, then q[i].exponential_(generator) for each "
-                  "seeded request",
+             "the global generator when a request has no seed, then q[i].exponential_(generator) for each "
+             "seeded request",
 };
 
 static const sl_fw_variant vllm_refused_variants[] = {
@@ -149,7 +149,7 @@ const sl_fw_type sl_fw_vllm_type = {
     .open = sl_fw_after_pipeline_open,
     .batch_step = vllm_cpu_batch_step,
     .batch = "forward_cpu with every request seeded: q.exponential_() over the batch from the global generator "
-                  "(overwritten), then q[i].exponential_(generator) for each request",
+             "(overwritten), then q[i].exponential_(generator) for each request",
     .batch_unseeded = "vLLM 0.11-0.26's forward_cpu sends a batch with a request without a seed to "
                       "compiled_random_sample (a torch.compile'd exponential_ over every row, the seeded ones too: "
                       "inductor's random numbers): not modelled by samplab (--vllm 0.9: forward_native)",
