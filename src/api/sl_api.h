@@ -293,7 +293,7 @@ typedef struct sl_api_settings {
     const char *draws_file, *counts_file; /* gof: --draws FILE, --counts FILE */
     const char *alpha_text;   /* --alpha as typed, quoted by gof's refusal (NULL: the number, %g) */
     const char *samplers, *sampling_seq; /* llama.cpp's stage order: --samplers NAMES, --sampling-seq LETTERS */
-    const char *vocab;        /* --vocab FILE.gguf: the token texts DRY's sequence breakers are matched against */
+    const char *vocab;        /* --vocab FILE (a GGUF or a token list): the token texts DRY's breakers are matched against */
     int has_dry_sequence_breaker; sl_api_list dry_sequence_breaker; /* as given ("none" included) */
     /* --logit-bias TOKEN(+/-)BIAS as given, and read (sl_api_settings_land); cfg.bias_token and
      * cfg.bias point at the arrays, so the settings must outlive any cfg copied from them */
