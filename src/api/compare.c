@@ -422,14 +422,6 @@ static void cmp_notes(sl_api_compare_result *r)
     (SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL | SL_OPT_PENALTY |       \
      SL_OPT_MIN_KEEP | SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE | SL_OPT_ORDER)
 
-/* A framework's pipeline on the release line --ollama names (Ollama 0.32: llama-server's chain). */
-static const sl_logits_pipeline_type *cmp_line(const sl_logits_pipeline_type *t, const sl_api_settings *s)
-{
-    const sl_fw_type *ft = (t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT) && s->ollama ? sl_fw_lookup_as(t->name, s->ollama)
-                                                                                    : NULL;
-    return ft && ft->pipeline ? ft->pipeline : t;
-}
-
 /* The frameworks: those of s->frameworks, or every one that has each setting given (the others skipped). */
 static int cmp_choose(const sl_api_settings *s, sl_api_compare_result *r, sl_error *err)
 {
@@ -447,7 +439,7 @@ static int cmp_choose(const sl_api_settings *s, sl_api_compare_result *r, sl_err
                 return FAIL("unknown framework '%s' (samplab pipeline --help lists them)", sl_base_esc_str(tok, e, sizeof e));
             if ((t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT) && !s->ollama)
                 return FAIL(SL_FW_OLLAMA_NEEDS_LINE);
-            t = cmp_line(t, s);
+            t = sl_api_pipeline_on_line(t, s);
             const char *miss = sl_api_refused(&q, 1, t->accepts | ~CMP_SETTINGS);
             char why[512];
             if (miss)
@@ -467,7 +459,7 @@ static int cmp_choose(const sl_api_settings *s, sl_api_compare_result *r, sl_err
         unsigned bit = 0;
         if (((t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT) && !s->ollama) || (t->traits & SL_LOGITS_TRAIT_NAMED_ONLY))
             continue; /* only when asked for: --ollama 0.24, --frameworks NAME,... */
-        t = cmp_line(t, s);
+        t = sl_api_pipeline_on_line(t, s);
         const char *miss = sl_api_refused_bit(&q, 1, t->accepts | ~CMP_SETTINGS, &bit);
         if (miss) {
             /* the output names the setting as a whole: "--repetition-penalty/--context"; llama.cpp's stage
