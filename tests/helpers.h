@@ -174,19 +174,39 @@ static inline char *sl_test_oracle(const char *name)
     return text;
 }
 
-/* The value of " KEY=" in a golden record line, copied into buf (cap bytes). */
-static inline const char *sl_test_field(const char *line, const char *key, char *buf, size_t cap)
+/* Where the value of " KEY=" in a golden record line starts, its length into *n. */
+static inline const char *sl_test_field_at(const char *line, const char *key, size_t *n)
 {
-    char pat[32];
+    char pat[40];
     snprintf(pat, sizeof pat, " %s=", key);
     const char *p = strstr(line, pat);
     cr_assert(p, "no %s in %.80s", key, line);
     p += strlen(pat);
-    size_t n = strcspn(p, " \n");
+    *n = strcspn(p, " \n");
+    return p;
+}
+
+/* The value of " KEY=" in a golden record line, copied into buf (cap bytes). */
+static inline const char *sl_test_field(const char *line, const char *key, char *buf, size_t cap)
+{
+    size_t n;
+    const char *p = sl_test_field_at(line, key, &n);
     cr_assert(n < cap, "%s too long", key);
     memcpy(buf, p, n);
     buf[n] = '\0';
     return buf;
+}
+
+/* The same, malloc'd (a record's rows can be long). */
+static inline char *sl_test_field_dup(const char *line, const char *key)
+{
+    size_t n;
+    const char *p = sl_test_field_at(line, key, &n);
+    char *v = malloc(n + 1);
+    cr_assert(v);
+    memcpy(v, p, n);
+    v[n] = '\0';
+    return v;
 }
 
 /* The line "KEY ID ..." of a golden text (from its first character), or NULL. */

@@ -151,3 +151,40 @@ Test(framework_ollama_server, clamps_are_llama_servers)
         sl_test_run_free(&rb);
     }
 }
+
+/* compare --ollama 0.32 runs llama-server's chain for Ollama (the penalties applied, Ollama's
+ * defaults): its row is what `pipeline --framework ollama --ollama 0.32` keeps, to the printed digits,
+ * and not the 0.24 Go sampler's (which ignores the penalty) */
+Test(framework_ollama_server, compare_takes_the_0_32_line)
+{
+    const char *set = "--logits 1,2,3,0.5,0.1 --temperature 0.9 --repetition-penalty 1.5 --context 2";
+    char args[512];
+    snprintf(args, sizeof args, "pipeline --framework ollama --ollama 0.32 %s", set);
+    sl_test_run p = sl_test_cli(args);
+    cr_assert_eq(p.status, 0, "%s: %s", args, p.err);
+    char want[512] = "", *line, *save = NULL;
+    size_t k = 0;
+    /* compare's ollama row: top tokens as [id, p] pairs, highest first */
+    snprintf(args, sizeof args, "compare --frameworks llamacpp,ollama --ollama 0.32 %s --json", set);
+    sl_test_run c = sl_test_cli(args);
+    cr_assert_eq(c.status, 0, "%s: %s", args, c.err);
+    const char *row = strstr(c.out, "{\"framework\":\"ollama\"");
+    cr_assert(row, "%s", c.out);
+    for (line = strtok_r(p.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        long id;
+        char pr[64];
+        cr_assert_eq(sscanf(line, "%ld\t%63s", &id, pr), 2);
+        snprintf(want, sizeof want, "[%ld,%s]", id, pr);
+        cr_expect(strstr(row, want), "compare's ollama row lacks %s: %.300s", want, row);
+        k++;
+    }
+    cr_expect_eq(k, 4, "llama-server's chain keeps 4 of 5 here");
+    sl_test_run_free(&c);
+    snprintf(args, sizeof args, "compare --frameworks llamacpp,ollama --ollama 0.24 %s --json", set);
+    c = sl_test_cli(args);
+    cr_assert_eq(c.status, 0, "%s: %s", args, c.err);
+    cr_expect(!strstr(strstr(c.out, "{\"framework\":\"ollama\""), want), "0.24's Go sampler drew the 0.32 chain: %s",
+              c.out);
+    sl_test_run_free(&c);
+    sl_test_run_free(&p);
+}

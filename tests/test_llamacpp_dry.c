@@ -675,3 +675,66 @@ Test(llamacpp_dry, refused_with_mirostat)
     sl_test_expect_refused("draw --framework llamacpp --seed 1 --logits 3,2,1 --mirostat 1 --dry-sequence-breaker none",
                            "--dry-sequence-breaker with --mirostat 1: llama.cpp ignores it");
 }
+
+/* --vocab takes a token list as well as a GGUF: each vocabulary's pieces written one a line (every
+ * byte as \xHH, so newlines and backslashes inside tokens survive) resolve the default breakers
+ * and a set of two to the same per-token flags as the GGUF; a NUL byte and an empty list are
+ * refused with the file's name. */
+Test(llamacpp_dry, token_list_is_the_gguf)
+{
+    static const char *const files[] = {"ggml-vocab-llama-spm.gguf", "ggml-vocab-gpt-2.gguf"};
+    static const char *const sets[][4] = {{NULL}, {"\\n", "\\x2a", NULL}};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        vocab v;
+        vocab_load(&v, files[f]);
+        char list[] = "/tmp/sl-vocab-list-XXXXXX";
+        int fd = mkstemp(list);
+        cr_assert(fd >= 0);
+        FILE *o = fdopen(fd, "w");
+        for (size_t t = 0; t < v.g.n; t++) {
+            for (size_t i = 0; i < v.plen[t]; i++)
+                fprintf(o, "\\x%02x", (unsigned char)v.piece[t][i]);
+            fputc('\n', o);
+        }
+        cr_assert_eq(fclose(o), 0);
+        char gguf[1024];
+        snprintf(gguf, sizeof gguf, "%s/%s", sl_test_vocab_dir(), files[f]);
+        for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
+            sl_logits_cfg c[2];
+            for (int w = 0; w < 2; w++) {
+                sl_api_settings *s = sl_api_settings_new("test");
+                sl_error err;
+                cr_assert_eq(sl_api_settings_set(s, "vocab", w ? list : gguf, &err), 0, "%s", err.msg);
+                for (size_t b = 0; sets[k][b]; b++)
+                    cr_assert_eq(sl_api_settings_set(s, "dry_sequence_breaker", sets[k][b], &err), 0, "%s", err.msg);
+                memset(&c[w], 0, sizeof c[w]);
+                cr_assert_eq(sl_api_dry_breakers("test", s, &c[w], &err), 0, "%s: %s", w ? list : gguf, err.msg);
+                sl_api_settings_free(s);
+            }
+            cr_assert_eq(c[0].dry_breaker_n, v.g.n);
+            cr_assert_eq(c[1].dry_breaker_n, v.g.n);
+            size_t on = 0;
+            for (size_t t = 0; t < v.g.n; t++)
+                on += c[0].dry_breaker[t];
+            cr_expect(on > 0, "%s: set %zu flags no token", files[f], k);
+            cr_expect(!memcmp(c[0].dry_breaker, c[1].dry_breaker, v.g.n), "%s: set %zu: the list's flags differ",
+                      files[f], k);
+            free((void *)c[0].dry_breaker);
+            free((void *)c[1].dry_breaker);
+        }
+        unlink(list);
+        vocab_free(&v);
+    }
+    char *empty = sl_test_tmpfile(".txt", "", 0), args[512];
+    cr_assert(empty);
+    snprintf(args, sizeof args, "draw --framework llamacpp --logits 1,2 --seed 1 --dry-multiplier 0.8 --vocab %s", empty);
+    sl_test_expect_refused(args, ": no tokens");
+    unlink(empty);
+    free(empty);
+    char *nul = sl_test_tmpfile(".txt", "a\nb\0c\n", 6);
+    cr_assert(nul);
+    snprintf(args, sizeof args, "draw --framework llamacpp --logits 1,2,3 --seed 1 --dry-multiplier 0.8 --vocab %s", nul);
+    sl_test_expect_refused(args, "line 2: a NUL byte");
+    unlink(nul);
+    free(nul);
+}

@@ -22,22 +22,6 @@
 #define HF_GOLD "data/golden/current/hf_batch"
 #define TORCH_GOLD "data/golden/current/torch_batch"
 
-/* The value of " KEY=" of a record, malloc'd (the rows can be long). */
-static char *field(const char *line, const char *key)
-{
-    char pat[40];
-    snprintf(pat, sizeof pat, " %s=", key);
-    const char *p = strstr(line, pat);
-    cr_assert(p, "no %s in %.80s", key, line);
-    p += strlen(pat);
-    size_t n = strcspn(p, " \n");
-    char *v = malloc(n + 1);
-    cr_assert(v);
-    memcpy(v, p, n);
-    v[n] = 0;
-    return v;
-}
-
 /* A list of rows "1,2;3,4" into out (row after row), the number of rows into *rows. */
 static size_t rows_of(const char *s, long long *out, size_t cap, size_t *rows)
 {
@@ -100,15 +84,15 @@ typedef struct hf_rec {
 static void hf_rec_read(const char *line, hf_rec *r)
 {
     sscanf(line, "run %15s", r->id);
-    r->settings = field(line, "settings");
-    r->prompts = field(line, "prompts");
-    r->tokens = field(line, "tokens");
-    r->words = field(line, "words");
-    r->tensor = field(line, "logits");
-    r->seed = field(line, "seed");
-    r->eos = field(line, "eos");
-    r->pad = field(line, "pad");
-    r->N = field(line, "N");
+    r->settings = sl_test_field_dup(line, "settings");
+    r->prompts = sl_test_field_dup(line, "prompts");
+    r->tokens = sl_test_field_dup(line, "tokens");
+    r->words = sl_test_field_dup(line, "words");
+    r->tensor = sl_test_field_dup(line, "logits");
+    r->seed = sl_test_field_dup(line, "seed");
+    r->eos = sl_test_field_dup(line, "eos");
+    r->pad = sl_test_field_dup(line, "pad");
+    r->N = sl_test_field_dup(line, "N");
 }
 
 static void hf_rec_free(hf_rec *r)
@@ -263,9 +247,9 @@ Test(replay_batch, torch_multinomial_2d_c_api_and_cli, .timeout = 600)
             continue;
         char id[16];
         sscanf(line, "case %15s", id);
-        char *seed = field(line, "seed"), *K = field(line, "K"), *R = field(line, "replacement"), *N = field(line, "n");
-        char *tensor = field(line, "probs"), *tokens = field(line, "tokens"), *words = field(line, "words");
-        char *B = field(line, "B"), *V = field(line, "V");
+        char *seed = sl_test_field_dup(line, "seed"), *K = sl_test_field_dup(line, "K"), *R = sl_test_field_dup(line, "replacement"), *N = sl_test_field_dup(line, "n");
+        char *tensor = sl_test_field_dup(line, "probs"), *tokens = sl_test_field_dup(line, "tokens"), *words = sl_test_field_dup(line, "words");
+        char *B = sl_test_field_dup(line, "B"), *V = sl_test_field_dup(line, "V");
         cases++;
         repl += R[0] == '1';
         big += atol(V) >= 32000;

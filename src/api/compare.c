@@ -437,12 +437,13 @@ static int cmp_choose(const sl_api_settings *s, sl_api_compare_result *r, sl_err
             char e[1024];
             if (!t)
                 return FAIL("unknown framework '%s' (samplab pipeline --help lists them)", sl_base_esc_str(tok, e, sizeof e));
+            if ((t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT) && !s->ollama)
+                return FAIL(SL_FW_OLLAMA_NEEDS_LINE);
+            t = sl_api_pipeline_on_line(t, s);
             const char *miss = sl_api_refused(&q, 1, t->accepts | ~CMP_SETTINGS);
             char why[512];
             if (miss)
                 return FAIL("%s", sl_api_not_taken(miss, sl_base_esc_str(t->name, e, sizeof e), why, sizeof why));
-            if ((t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT) && !s->ollama)
-                return FAIL(SL_FW_OLLAMA_NEEDS_LINE);
             int dup = 0;
             for (size_t j = 0; j < r->nfw; j++)
                 dup |= r->fw[j].t == t;
@@ -458,6 +459,7 @@ static int cmp_choose(const sl_api_settings *s, sl_api_compare_result *r, sl_err
         unsigned bit = 0;
         if (((t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT) && !s->ollama) || (t->traits & SL_LOGITS_TRAIT_NAMED_ONLY))
             continue; /* only when asked for: --ollama 0.24, --frameworks NAME,... */
+        t = sl_api_pipeline_on_line(t, s);
         const char *miss = sl_api_refused_bit(&q, 1, t->accepts | ~CMP_SETTINGS, &bit);
         if (miss) {
             /* the output names the setting as a whole: "--repetition-penalty/--context"; llama.cpp's stage
@@ -511,12 +513,9 @@ int sl_api_compare_run(const sl_api_src *src, const sl_api_settings *s, sl_api_c
 {
     sl_api_or_defaults(&s, &src);
     memset(r, 0, sizeof *r);
-    if (s->ollama && strcmp(s->ollama, "0.24")) {
+    if (s->ollama && strcmp(s->ollama, "0.24") && strcmp(s->ollama, "0.32")) {
         char e0[1024];
-        if (!strcmp(s->ollama, "0.32"))
-            return FAIL("framework ollama --ollama 0.32: compare takes --ollama 0.24 only (llama-server's chain of 0.32 "
-                        "is not modelled by samplab in compare yet)");
-        return FAIL("%s takes 0.24, not '%s'", SL_API_NAME(OLLAMA), sl_base_esc_str(s->ollama, e0, sizeof e0));
+        return FAIL("%s takes 0.24, 0.32, not '%s'", SL_API_NAME(OLLAMA), sl_base_esc_str(s->ollama, e0, sizeof e0));
     }
     r->ntop = s->has_top ? s->top : 5;
     if (r->ntop > 100)

@@ -425,24 +425,22 @@ int sl_api_draw_run(const sl_api_src *src, int is_logits, const sl_api_settings 
     /* several requests (--seeds with several entries), or a source of B rows: a batch */
     const sl_fw_type *ft = s->framework ? sl_api_fw_type(s) : NULL;
     sl_io_steps m;
+    sl_vec vec;
+    int batch = 0;
     if (ft && s->row_seeds && strchr(s->row_seeds, ',')) {
         if (src->row >= 0)
             return FAIL("--row picks one row: a batch of requests (--seeds with several entries) draws every row "
                         "of the tensor");
-        int b = read_batch(src, is_logits, ft, &m, err);
-        if (b < 0 || (!b && sl_api_steps_read(src, &m, err)))
+        batch = read_batch(src, is_logits, ft, &m, err);
+        if (batch < 0 || (!batch && sl_api_steps_read(src, &m, err)))
             return sl_api_lib_error(err, SL_EINVAL);
-        r->V = m.v;
-        int rc = draw_batch(&m, is_logits, s, prog, r, err);
-        sl_io_steps_free(&m);
-        return rc;
-    }
-    sl_vec vec;
-    if (sl_api_vec_read(src, &vec, err)) {
+        batch = 1;
+    } else if (sl_api_vec_read(src, &vec, err)) {
         /* not a vector: a [B, V] batch for a framework that draws batches */
-        int b = ft ? read_batch(src, is_logits, ft, &m, err) : 0;
-        if (b <= 0)
+        if ((batch = ft ? read_batch(src, is_logits, ft, &m, err) : 0) <= 0)
             return sl_api_lib_error(err, SL_EINVAL);
+    }
+    if (batch) {
         r->V = m.v;
         int rc = draw_batch(&m, is_logits, s, prog, r, err);
         sl_io_steps_free(&m);

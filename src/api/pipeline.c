@@ -130,10 +130,7 @@ int sl_api_pipeline_run(const sl_api_src *src, const sl_api_settings *s, sl_api_
     if (!s->framework)
         return sl_base_error_set(err, SL_EINVAL,
                                  "samplab pipeline: --framework F is required (samplab pipeline --help lists them)");
-    const sl_logits_pipeline_type *t = sl_logits_pipeline_lookup(s->framework);
-    const sl_fw_type *ft = t ? sl_api_fw_type(s) : NULL;
-    if (ft && ft->pipeline && (t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT) && s->ollama)
-        t = ft->pipeline; /* --ollama 0.32: llama-server's chain, not the Go sampler's */
+    const sl_logits_pipeline_type *t = sl_api_pipeline_on_line(sl_logits_pipeline_lookup(s->framework), s);
     if (!t)
         return sl_base_error_set(err, SL_EINVAL,
                                  "samplab pipeline: unknown framework '%s' (samplab pipeline --help lists them)",

@@ -172,7 +172,8 @@ const sl_api_option sl_api_options[] = {
         "none clears them; \\n \\t \\xHH ... as llama.cpp reads escapes"),
     OPTU(NULL, NULL, NULL,
          SL_API_OPT_VOCAB, "--vocab", "vocab", TXT(vocab), SL_API_STRING, SL_API_G_LLAMA_PENALTY, SL_OPT_ORDER,
-         "FILE.gguf", "llamacpp: the GGUF whose token texts DRY's breakers are matched against"),
+         "FILE", "llamacpp: the GGUF (or token list: one token's text a line, escaped as\n"
+         "--dry-sequence-breaker is) whose token texts DRY's breakers are matched against"),
     OPTU(NULL, "SamplingParams.logit_bias", "--logit-bias",
          SL_API_OPT_LOGIT_BIAS, "--logit-bias", "logit_bias", NUM(has_logit_bias, logit_bias), SL_API_LIST,
          SL_API_G_LLAMA_PENALTY, SL_OPT_ORDER, "TOKEN(+/-)BIAS",

@@ -354,6 +354,13 @@ const sl_fw_type *sl_api_fw_type(const sl_api_settings *s)
     return sl_fw_lookup_as(s->framework, sl_api_variant(s));
 }
 
+const sl_logits_pipeline_type *sl_api_pipeline_on_line(const sl_logits_pipeline_type *t, const sl_api_settings *s)
+{
+    const sl_fw_type *ft = t && (t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT) && s->ollama
+                               ? sl_fw_lookup_as(t->name, s->ollama) : NULL;
+    return ft && ft->pipeline ? ft->pipeline : t;
+}
+
 int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl_error *err)
 {
     memset(fo, 0, sizeof *fo);

@@ -294,7 +294,7 @@ typedef struct sl_api_settings {
     const char *draws_file, *counts_file; /* gof: --draws FILE, --counts FILE */
     const char *alpha_text;   /* --alpha as typed, quoted by gof's refusal (NULL: the number, %g) */
     const char *samplers, *sampling_seq; /* llama.cpp's stage order: --samplers NAMES, --sampling-seq LETTERS */
-    const char *vocab;        /* --vocab FILE.gguf: the token texts DRY's sequence breakers are matched against */
+    const char *vocab;        /* --vocab FILE (a GGUF or a token list): the token texts DRY's breakers are matched against */
     int has_dry_sequence_breaker; sl_api_list dry_sequence_breaker; /* as given ("none" included) */
     /* --logit-bias TOKEN(+/-)BIAS as given, and read (sl_api_settings_land); cfg.bias_token and
      * cfg.bias point at the arrays, so the settings must outlive any cfg copied from them */
@@ -370,6 +370,9 @@ const char *sl_api_samplers(const sl_logits_pipeline_type *t, unsigned accepts, 
  * framework type that runs s->framework at it (sl_fw_lookup_as: ollama 0.32 is llama-server's). */
 const char *sl_api_variant(const sl_api_settings *s);
 const sl_fw_type *sl_api_fw_type(const sl_api_settings *s);
+/* Pipeline t on the release line s names where t needs one (--ollama 0.32: llama-server's chain, not
+ * the Go sampler's); t otherwise. */
+const sl_logits_pipeline_type *sl_api_pipeline_on_line(const sl_logits_pipeline_type *t, const sl_api_settings *s);
 int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl_error *err);
 void sl_api_fw_opts_free(sl_fw_opts *fo);
 /* llama.cpp's DRY sequence breakers for s (api/vocab.c): the ones given (--dry-sequence-breaker, with

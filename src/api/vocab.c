@@ -4,7 +4,7 @@
  * ":", "\"", "*", the value "none" clears the list so far, then
  * string_process_escapes since params.escape is on by default), matched
  * against the token pieces of --vocab's GGUF (io/gguf.c, logits/llama_vocab.c)
- * into the per-token flags the DRY stage reads. */
+ * or token list into the per-token flags the DRY stage reads. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,11 +49,71 @@ static size_t unescape(const char *in, char *out)
     return k;
 }
 
-/* The token pieces of the GGUF at path, as llama_detokenize gives them. */
+/* A token list (any file that is not a GGUF): line t is token t's text as llama_detokenize gives
+ * it, written with the escapes --dry-sequence-breaker reads (\n, \t, \xHH ...), so any bytes
+ * can be said; every line, the last ended by its newline or not, is a token. */
+static int pieces_of_list(const char *path, const unsigned char *buf, size_t len, size_t *n, char ***piece,
+                          size_t **plen, sl_error *err)
+{
+    size_t lines = 0;
+    for (size_t i = 0; i < len; i++)
+        lines += buf[i] == '\n';
+    lines += len && buf[len - 1] != '\n';
+    const unsigned char *nul = len ? memchr(buf, 0, len) : NULL;
+    if (nul) {
+        size_t line = 1;
+        for (const unsigned char *c = buf; c < nul; c++)
+            line += *c == '\n';
+        return sl_base_error_set(err, SL_EINVAL, "samplab: %s: line %zu: a NUL byte (a token list is text: one "
+                                 "token a line, \\x00 for the byte)", path, line);
+    }
+    if (!lines)
+        return sl_base_error_set(err, SL_EINVAL, "samplab: %s: no tokens (a GGUF, or a token list: one token's text "
+                                 "a line)", path);
+    char **p = malloc(lines * sizeof *p);
+    size_t *l = malloc(lines * sizeof *l);
+    char *blob = malloc(len + lines + 1), *line = malloc(len + 1);
+    if (!p || !l || !blob || !line) {
+        free(p), free(l), free(blob), free(line);
+        return sl_base_error_set(err, SL_ENOMEM, "samplab: %s: out of memory for %zu tokens", path, lines);
+    }
+    char *at = blob;
+    size_t t = 0;
+    for (size_t i = 0; t < lines; t++) {
+        size_t e = i;
+        while (e < len && buf[e] != '\n')
+            e++;
+        memcpy(line, buf + i, e - i);
+        line[e - i] = '\0';
+        p[t] = at;
+        l[t] = unescape(line, at); /* never longer than the line */
+        at += l[t] + 1;
+        i = e + 1;
+    }
+    free(line);
+    *n = lines;
+    *piece = p;
+    *plen = l;
+    return SL_OK;
+}
+
+/* The token pieces of the vocabulary at path, as llama_detokenize gives them: a GGUF's
+ * tokenizer section, or a token list (pieces_of_list). g->n is the number of tokens. */
 static int pieces_of(const char *path, sl_io_gguf_vocab *g, char ***piece, size_t **plen, sl_error *err)
 {
     *piece = NULL;
     *plen = NULL;
+    memset(g, 0, sizeof *g);
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    if (sl_io_file_slurp(path, &buf, &len, err))
+        return sl_api_lib_error(err, SL_EINVAL);
+    if (len < 4 || memcmp(buf, "GGUF", 4)) {
+        int rc = pieces_of_list(path, buf, len, &g->n, piece, plen, err);
+        free(buf);
+        return rc;
+    }
+    free(buf);
     if (sl_io_gguf_vocab_read(path, g, err))
         return sl_api_lib_error(err, SL_EINVAL);
     size_t total = 0;
