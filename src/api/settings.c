@@ -341,7 +341,8 @@ static int llama_selectors_check(const char *cmd, const sl_api_settings *s, cons
 
 const char *sl_api_variant(const sl_api_settings *s)
 {
-    return s->torch ? s->torch : s->llamacpp ? s->llamacpp : s->rand ? s->rand : s->ollama ? s->ollama : s->sglang;
+    return s->torch ? s->torch : s->llamacpp ? s->llamacpp : s->rand ? s->rand : s->ollama ? s->ollama
+         : s->sglang ? s->sglang : s->transformersjs;
 }
 
 const sl_fw_type *sl_api_fw_type(const sl_api_settings *s)
@@ -379,6 +380,7 @@ int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl
                                      : s->llamacpp ? SL_API_OPT_LLAMACPP
                                      : s->rand     ? SL_API_OPT_RAND
                                      : s->sglang   ? SL_API_OPT_SGLANG
+                                     : s->transformersjs ? SL_API_OPT_TRANSFORMERSJS
                                                    : SL_API_OPT_OLLAMA].name;
     fo->sglang_sorted = s->sglang_sorted;
     if (s->position) {
