@@ -114,8 +114,10 @@ int sl_base_simd_level(int wanted);  /* the level that will run for `wanted` */
 double sl_base_log(double x);
 void sl_base_log_n(const double *x, double *y, size_t n, int simd);
 
-/* e^x as fdlibm's __ieee754_exp computes it (base/exp.c), which V8's Math.exp ports (Node 20):
- * error below 1 ulp, the same bits on every machine, unlike libm's exp. */
+/* ---------------------------------------------------------------- exp (base/exp.c) */
+
+/* e^x as JavaScript's Math.exp computes it in V8 (Node, Chrome): fdlibm's
+ * __ieee754_exp as V8's base::ieee754::exp has it, with exp(1) = Math.E. */
 double sl_base_exp(double x);
 
 /* ---------------------------------------------------------------- libstdc++'s sorts (base/stdsort.c) */

@@ -47,8 +47,9 @@ static int tjs_open(sl_fw_session *s, sl_error *err)
                                  "transformers-js: random.seed takes a JavaScript number: seeds above 2^53 are not "
                                  "exact integers there");
     tjs_state *st = calloc(1, sizeof *st);
-    if (!(s->state = st))
+    if (!(s->state = st) || !(st->work = sl_logits_work_new()))
         return sl_base_error_set(err, SL_ENOMEM, "transformers-js: out of memory");
+    s->o.cfg.work = st->work; /* the pipeline's buffers, kept across steps */
     return SL_OK;
 }
 
@@ -65,8 +66,10 @@ static void tjs_clear(tjs_state *st)
 static void tjs_close(sl_fw_session *s)
 {
     tjs_state *st = s->state;
-    if (st)
+    if (st) {
         tjs_clear(st);
+        sl_logits_work_free(st->work);
+    }
     free(st);
     s->state = NULL;
 }

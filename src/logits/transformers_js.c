@@ -36,12 +36,62 @@
 
 #include "logits/sl_logits.h"
 
-/* TopK's order: value descending, then index ascending (no NaN here) */
-static int topk_less(const void *a, const void *b, const void *ctx)
+/* TopK's order: value descending, then index ascending (no NaN here); what sorts a run of ties */
+static int index_less(const void *a, const void *b, const void *ctx)
 {
-    const sl_base_f32i *x = a, *y = b;
     (void)ctx;
-    return x->v > y->v || (x->v == y->v && x->i < y->i);
+    return ((const sl_base_f32i *)a)->i < ((const sl_base_f32i *)b)->i;
+}
+
+/* ORT's top k of s[0..V) in its order into pair[0..k): the k-th largest value t
+ * (sl_logits_kth_largest_f32; idx: V entries of scratch), every value above t and the lowest
+ * ids of those equal to t (eq: k entries of scratch), then a sort by value, each run of equal
+ * values by id; for k = V the radix sort (tmp: V pairs of scratch). ORT's comparator is a strict total order without NaN, so whichever path its
+ * kernel takes (k = 1, the heap, nth_element + sort) gives this. */
+static int tjs_topk(const float *s, size_t V, size_t k, size_t *idx, uint32_t *eq, sl_base_f32i *pair,
+                    sl_base_f32i *tmp, sl_error *err)
+{
+    size_t m = 0;
+    if (k < V) {
+        float t;
+        int rc = sl_logits_kth_largest_f32(s, V, k, idx, &t, err);
+        if (rc)
+            return rc;
+        size_t ne = 0;
+        for (size_t i = 0; i < V; i++) {
+            if (s[i] > t)
+                pair[m].v = s[i], pair[m++].i = (uint32_t)i;
+            else if (s[i] == t && ne < k)
+                eq[ne++] = (uint32_t)i;
+        }
+        for (size_t j = 0; m < k && j < ne; j++) /* k - (above t) of the ties, lowest ids first */
+            pair[m].v = s[eq[j]], pair[m++].i = eq[j];
+        sl_base_std_sort_f32i(pair, m, SL_BASE_DESC);
+    } else { /* every entry: the radix sort's ascending order, reversed */
+        sl_logits_sort_any_f32(s, V, tmp, pair);
+        for (m = 0; m < V; m++)
+            pair[m] = tmp[V - 1 - m];
+    }
+    /* each run of equal values (-0 and +0 among them) by id: reversed, a run of a stable
+     * ascending sort is already so; any other order is sorted */
+    for (size_t a = 0, b; a < m; a = b) {
+        for (b = a + 1; b < m && pair[b].v == pair[a].v;)
+            b++;
+        if (b - a < 2)
+            continue;
+        if (k >= V)
+            for (size_t x = a, y = b - 1; x < y; x++, y--) {
+                sl_base_f32i t = pair[x];
+                pair[x] = pair[y];
+                pair[y] = t;
+            }
+        size_t j = a + 1;
+        while (j < b && pair[j - 1].i < pair[j].i)
+            j++;
+        if (j < b)
+            sl_base_std_sort(pair + a, b - a, sizeof *pair, index_less, NULL);
+    }
+    return SL_OK;
 }
 
 /* the tokens NoRepeatNGramLogitsProcessor bans after hist[0..n): each one that followed an
@@ -64,10 +114,15 @@ static int tjs_run(const float *lf, const double *ld, size_t V, const sl_logits_
                    sl_error *err)
 {
     (void)ld;
-    float *s = malloc(V * sizeof *s);
-    sl_base_f32i *pair = malloc(V * sizeof *pair);
-    int rc = s && pair ? sl_logits_result_alloc(out, V, err)
-                       : sl_base_error_set(err, SL_ENOMEM, "transformers-js: out of memory for %zu logits", V);
+    /* the scratch of a session's steps (cfg->work), or this run's own */
+    sl_logits_work *w = cfg->work, *own = w ? NULL : (w = sl_logits_work_new());
+    float *s = w ? sl_logits_work_buf(w, 0, V * sizeof *s) : NULL;
+    uint32_t *eq = w ? sl_logits_work_buf(w, 1, V * sizeof *eq) : NULL;
+    sl_base_f32i *pair = w ? sl_logits_work_buf(w, 2, V * sizeof *pair) : NULL;
+    size_t *idx = w ? sl_logits_work_buf(w, 3, V * sizeof *idx) : NULL;
+    sl_base_f32i *tmp = w ? sl_logits_work_buf(w, 4, V * sizeof *tmp) : NULL;
+    int rc = s && eq && pair && idx && tmp ? sl_logits_result_alloc(out, V, err)
+                              : sl_base_error_set(err, SL_ENOMEM, "transformers-js: out of memory for %zu logits", V);
     if (rc)
         goto done;
     out->precision = 32;
@@ -115,13 +170,9 @@ static int tjs_run(const float *lf, const double *ld, size_t V, const sl_logits_
                                    "then undefined): not modelled by samplab", i);
             goto done;
         }
-        pair[i].v = s[i];
-        pair[i].i = (uint32_t)i;
     }
-    if (k < V)
-        sl_base_std_partial_sort(pair, k, V, sizeof *pair, topk_less, NULL);
-    else
-        sl_base_std_sort(pair, V, sizeof *pair, topk_less, NULL);
+    if ((rc = tjs_topk(s, V, k, idx, eq, pair, tmp, err)))
+        goto done;
     sl_logits_step(out, "top_k");
     if (!(out->cand = malloc(k * sizeof *out->cand))) {
         rc = sl_base_error_set(err, SL_ENOMEM, "transformers-js: out of memory for %zu candidates", k);
@@ -158,8 +209,7 @@ static int tjs_run(const float *lf, const double *ld, size_t V, const sl_logits_
 done:
     if (rc)
         sl_logits_result_free(out);
-    free(s);
-    free(pair);
+    sl_logits_work_free(own);
     return rc;
 }
 
