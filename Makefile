@@ -218,7 +218,8 @@ report: deps-report bin/samplab
 # The peers (torch, NumPy, Rust rand) are installed by deps-bench, so every
 # side-by-side comparison is made in this one run.
 bench: deps-bench bin/samplab
-	@sh analysis/bench.sh
+	@sh mk/vocab.sh "$(VOCAB_DIR)" >/dev/null || echo "bench: no vocabularies (mk/vocab.sh); the whole-chain row is skipped"
+	@VOCAB_DIR="$(VOCAB_DIR)" sh analysis/bench.sh
 
 golden: deps-golden
 	@sh analysis/golden/run.sh data/golden

@@ -82,7 +82,7 @@ int main(void)
     sl_api_settings set;
     sl_api_settings_init(&set);
     set.framework = "candle";
-    sl_api_src src = {"5,4.3,3.9,2.2,1.4,0.7,-0.1,-1.2", NULL, -1, NULL, 0, NULL};
+    sl_api_src src = {"5,4.3,3.9,2.2,1.4,0.7,-0.1,-1.2", NULL, -1, NULL, 0, NULL, NULL, 0};
     char *json;
     if (sl_api_exact(&src, 1, &set, &json, &err))
         return fail(&err);

@@ -72,7 +72,7 @@
  * 5. The exact induced distribution (sl_api_exact, `samplab exact --json`):
  *
  *     sl_api_settings s;  sl_api_settings_init(&s);  s.framework = "candle";
- *     sl_api_src src = {"data/weather.txt", NULL, -1, NULL, 0, NULL};
+ *     sl_api_src src = {"data/weather.txt", NULL, -1, NULL, 0, NULL, NULL, 0};
  *     char *json;
  *     if (!sl_api_exact(&src, 1, &s, &json, &err)) { puts(json); sl_api_free(json); }
  *

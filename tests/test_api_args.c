@@ -127,7 +127,7 @@ Test(api_args, null_source_and_settings)
     sl_vec v;
     expect_einval(sl_io_vec_read(NULL, NULL, -1, &v, &err), &err, "the source is NULL");
     /* NULL settings are the defaults: the command's own message for what is missing */
-    sl_api_src src = {"1,2", NULL, -1, NULL, 0, NULL};
+    sl_api_src src = {"1,2", NULL, -1, NULL, 0, NULL, NULL, 0};
     expect_einval(sl_api_draw(&src, 0, NULL, &json, &err), &err, "give exactly one of --method M and --framework F");
     sl_api_settings s;
     sl_api_settings_init(&s);
@@ -199,14 +199,14 @@ Test(api_args, a_binary_source_keeps_its_dtype_whatever_its_name)
     sl_api_settings s;
     sl_api_settings_init(&s);
     s.framework = "torch";
-    sl_api_src mem = {NULL, NULL, -1, buf, len, "<probs>"};
+    sl_api_src mem = {NULL, NULL, -1, buf, len, "<probs>", NULL, 0};
     char *json;
     sl_error err;
     cr_assert_eq(sl_api_exact(&mem, 0, &s, &json, &err), SL_OK, "%s", err.msg);
     cr_assert(strstr(json, "over float64 p"), "%.300s", json);
     sl_api_free(json);
     /* text stays torch.tensor(list)'s float32 */
-    sl_api_src text = {"3,2,2,1", NULL, -1, NULL, 0, NULL};
+    sl_api_src text = {"3,2,2,1", NULL, -1, NULL, 0, NULL, NULL, 0};
     cr_assert_eq(sl_api_exact(&text, 0, &s, &json, &err), SL_OK, "%s", err.msg);
     cr_assert(strstr(json, "over float32 p"), "%.300s", json);
     sl_api_free(json);
@@ -261,9 +261,9 @@ Test(api_args, rows_in_memory_are_checked_as_a_file_is)
     char *json;
     sl_error err;
     const char *nan = "1.0,nan\n1.0,2.0\n", *dead = "1,2\n-inf,-inf\n";
-    sl_api_src a = {NULL, NULL, -1, nan, strlen(nan), "<logits>"};
+    sl_api_src a = {NULL, NULL, -1, nan, strlen(nan), "<logits>", NULL, 0};
     expect_einval(sl_api_replay(&a, 1, NULL, 0, &s, &json, &err), &err, "<logits>: step 0, entry 1 is NaN");
-    sl_api_src b = {NULL, NULL, -1, dead, strlen(dead), "<logits>"};
+    sl_api_src b = {NULL, NULL, -1, dead, strlen(dead), "<logits>", NULL, 0};
     expect_einval(sl_api_replay(&b, 1, NULL, 0, &s, &json, &err), &err, "<logits>: step 1 is all -inf");
     const long tok[2] = {0, 1};
     expect_einval(sl_api_check(&a, 1, NULL, 0, tok, 2, &s, &json, &err), &err, "step 0, entry 1 is NaN");
@@ -275,7 +275,7 @@ Test(api_args, gof_counts_past_2_53_as_the_counts_file)
      * (and a sum past 2^64 wrapped) */
     sl_api_settings s;
     sl_api_settings_init(&s);
-    sl_api_src src = {"1,1", NULL, -1, NULL, 0, NULL};
+    sl_api_src src = {"1,1", NULL, -1, NULL, 0, NULL, NULL, 0};
     char *json;
     sl_error err;
     const uint64_t big[2] = {(1ull << 53) + 1, 1}, wrap[2] = {UINT64_MAX, 2}, ok[2] = {1ull << 52, 1ull << 52};
@@ -293,11 +293,11 @@ Test(api_args, tensor_and_row_are_refused_for_bytes_in_memory)
     s.method = "cdf";
     char *json;
     sl_error err;
-    sl_api_src a = {NULL, "t", -1, "1 2", 3, "<probs>"}, b = {NULL, NULL, 0, "1 2", 3, "<probs>"};
+    sl_api_src a = {NULL, "t", -1, "1 2", 3, "<probs>", NULL, 0}, b = {NULL, NULL, 0, "1 2", 3, "<probs>", NULL, 0};
     expect_einval(sl_api_draw(&a, 0, &s, &json, &err), &err, "<probs>: --tensor and --row apply to .safetensors");
     expect_einval(sl_api_draw(&b, 0, &s, &json, &err), &err, "<probs>: --tensor and --row apply to .safetensors");
     s.method = NULL;
     s.framework = "hf";
-    sl_api_src c = {NULL, "t", -1, "1 2\n2 1\n", 8, "<logits>"};
+    sl_api_src c = {NULL, "t", -1, "1 2\n2 1\n", 8, "<logits>", NULL, 0};
     expect_einval(sl_api_replay(&c, 1, NULL, 0, &s, &json, &err), &err, "<logits>: --tensor applies to .safetensors");
 }

@@ -98,7 +98,7 @@ Test(row_seeds, the_command_line_refuses_and_keeps_calibrates_count)
         {"replay --framework hf --logits 1,2 --seeds 3", "samplab replay: --seeds: a seed for a row of a framework"},
         {"check --framework candle --logits 1,2 --tokens 1 --seeds 3", "samplab check: --seeds: a seed for a row"},
         {"draw --method cdf --probs 3,2,1 --seeds 7", "--seeds is not an option of method cdf"},
-        {"draw --framework vllm --logits 3,2,1 --seeds 7,8", "samplab draw: --seeds gives 2 entries for the 1 row of"},
+        {"draw --framework vllm --logits 3,2,1 --seeds 7,8", "samplab draw: --seeds gives 2 entries for 1 row (one per row)"},
         {"draw --framework vllm --logits 3,2,1 --seeds 7,x", "entry 2 ('x') is neither none nor a seed"},
         {"pipeline --framework vllm --logits 3,2,1 --seeds 7", "--seeds is not an option of pipeline"},
         {"calibrate --probs 3,2,1 --method cdf --n 10 --seeds 7,none", "--seeds takes a non-negative integer"},
@@ -150,7 +150,7 @@ Test(row_seeds, set_by_key_as_the_command_line)
     cr_assert_eq(sl_api_settings_set(s, "row_seeds", "7,none", &err), SL_OK, "%s", err.msg);
     cr_assert_str_eq(s->row_seeds, "7,none");
     cr_assert_eq(sl_api_settings_set(s, "framework", "hf", &err), SL_OK, "%s", err.msg);
-    sl_api_src src = {"3,2,1", NULL, -1, NULL, 0, "--logits"};
+    sl_api_src src = {"3,2,1", NULL, -1, NULL, 0, "--logits", NULL, 0};
     char *json = NULL;
     cr_assert_eq(sl_api_draw(&src, 1, s, &json, &err), SL_EINVAL);
     cr_assert_null(json);

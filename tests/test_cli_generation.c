@@ -150,7 +150,8 @@ Test(replay_cli_generation, bad_input_refused)
     memcpy(npy3 + 128, &one, 4);
     char *p = sl_test_tmpfile(".npy", npy3, 132);
     cr_assert(p);
-    snprintf(args, sizeof args, "replay --framework hf --logits %s", p);
+    /* a [T, B, V] batch for hf and torch; refused by the frameworks without batches */
+    snprintf(args, sizeof args, "replay --framework llamacpp --logits %s", p);
     sl_test_expect_refused(args, "a 3-D array");
     unlink(p);
     free(p);

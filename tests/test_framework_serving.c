@@ -172,7 +172,7 @@ static void replay_file(const char *path, const char *fw, size_t want)
                 if (*c == '_')
                     *c = '-';
         }
-        sl_api_src src = {npy, NULL, -1, NULL, 0, "--logits"};
+        sl_api_src src = {npy, NULL, -1, NULL, 0, "--logits", NULL, 0};
         char *json = NULL;
         int rc = sl_api_draw(&src, 1, s, &json, &err);
         cr_assert_eq(rc, SL_OK, "%s %s: %s", fw, r.id, err.msg);
@@ -216,8 +216,8 @@ Test(serving, tgi_batches_equal_tgis_own_chooser, .timeout = 600)
 Test(serving, batch_refusals)
 {
     static const char *const bad[][2] = {
-        {"draw --framework vllm --logits data/batch3.txt --seeds 7,none", "--seeds gives 2 entries for the 3 rows of"},
-        {"draw --framework vllm --logits data/batch3.txt --seeds 7,none,9 --counts", "--counts counts one row's"},
+        {"draw --framework vllm --logits data/batch3.txt --seeds 7,none", "--seeds gives 2 entries for 3 rows (one per row)"},
+        {"draw --framework vllm --logits data/batch3.txt --seeds 7,none,9 --counts", "--counts counts the draws of one row: a [3, 4] batch has 3"},
         {"draw --framework tgi --logits data/batch3.txt --seeds 7,none,9",
          "--seeds: entry 2 is none: TGI's router gives a request without a seed a random one"},
         {"draw --framework tgi --logits data/batch3.txt --seeds 7,8,9 --top-k 5",

@@ -361,11 +361,12 @@ Test(framework_sglang, batch_records_through_draw_over_a_2d_tensor)
                 cr_expect_eq(tok, r.tokens[b][t], "case %d step %zu row %zu: %s", r.id, t, b, cmd);
             }
         sl_test_run_free(&run);
-        /* --json: tokens[b][t] */
+        /* --json: tokens[b][t], and every row's own generator */
         strcat(cmd, " --json");
         run = sl_test_cli(cmd);
         cr_assert_eq(run.status, 0, "%s: %s", cmd, run.err);
-        char want[4096] = "{\"tokens\":[";
+        char want[4096];
+        snprintf(want, sizeof want, "{\"rows\":%zu,\"tokens\":[", r.B);
         size_t k = strlen(want);
         for (size_t b = 0; b < r.B; b++) {
             k += (size_t)snprintf(want + k, sizeof want - k, "%s[", b ? "," : "");
@@ -376,7 +377,7 @@ Test(framework_sglang, batch_records_through_draw_over_a_2d_tensor)
         snprintf(want + k, sizeof want - k, "],");
         cr_expect(!strncmp(run.out, want, strlen(want)), "%s: %s lacks %s", cmd, run.out, want);
         char words[64];
-        snprintf(words, sizeof words, "\"words\":%zu}", strcmp(r.path, "greedy") ? r.V * r.B * r.T : 0);
+        snprintf(words, sizeof words, "\"words\":%zu,\"global_words\":0}", strcmp(r.path, "greedy") ? r.V * r.B * r.T : 0);
         cr_expect(strstr(run.out, words), "%s: %s lacks %s", cmd, run.out, words);
         sl_test_run_free(&run);
         unlink(npy);

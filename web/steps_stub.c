@@ -32,6 +32,19 @@ int sl_io_steps_read_npy(const char *name, const unsigned char *buf, size_t len,
     return no_steps(name, out, err);
 }
 
+int sl_io_batch_read_as(const char *path, const char *label, const char *tensor, sl_io_steps *out, sl_error *err)
+{
+    (void)tensor;
+    return no_steps(label ? label : path, out, err);
+}
+
+int sl_io_batch_read_npy(const char *name, const unsigned char *buf, size_t len, int view, sl_io_steps *out,
+                         sl_error *err)
+{
+    (void)buf, (void)len, (void)view;
+    return no_steps(name, out, err);
+}
+
 int sl_io_steps_row(const sl_io_steps *m, size_t i, sl_vec *row)
 {
     (void)m, (void)i, (void)row;

@@ -46,7 +46,8 @@ class Result:
 
 
 class Draw(Result):
-    """draw: .tokens (or .counts), .words (random words consumed), .rng, .version."""
+    """draw: .tokens (or .counts), .words (random words consumed), .rng, .version; a batch ([B, V]
+    rows) adds .rows and .row_words (row b's running total after each of its calls)."""
 
     @property
     def tokens(self):
@@ -55,6 +56,10 @@ class Draw(Result):
     @property
     def words(self):
         return self.json["rng"]["words"]
+
+    @property
+    def row_words(self):
+        return self.json.get("words")
 
 
 class Gof(Result):
@@ -115,6 +120,21 @@ class _Src:
         if isinstance(x, str):
             self.s.spec = self._c(x)
             return
+        if isinstance(x, (list, tuple)) and len(x) > 1 and all(isinstance(r, str) for r in x):
+            # a batch given one source per row (replay, check: --logits once per row)
+            self.s.spec = self._c(x[0])
+            arr = (ctypes.c_char_p * len(x))(*[str(r).encode() for r in x])
+            self.keep.append(arr)
+            self.s.rows = ctypes.cast(arr, ctypes.POINTER(ctypes.c_char_p))
+            self.s.n_rows = len(x)
+            return
+        if not two_d and isinstance(x, (list, tuple)) and len(x) and all(_is_row(r) for r in x):
+            # a [B, V] batch for draw: the command line's inline rows separated by ';'
+            self.s.spec = self._c(";".join(",".join(_num(v, what) for v in r) for r in x))
+            return
+        if two_d and isinstance(x, (list, tuple)) and any(_is_row(r) and any(_is_row(v) for v in r) for r in x):
+            raise Error("samplab: <%s>: a list of steps of rows: give a [T, B, V] batch as a NumPy array, a .npy or "
+                        ".safetensors file, or one source per row" % what)
         if isinstance(x, (bytes, bytearray, memoryview)):
             data = bytes(x)         # a file's contents: a .npy image or text, read as the file would be
         elif _is_numpy(x):
@@ -205,9 +225,13 @@ def _ids_text(x, what):
     if isinstance(x, str):
         return x
     if _is_numpy(x):
-        if getattr(x, "ndim", 1) != 1:
-            raise Error("samplab: <%s>: a %d-D array; token ids are a 1-D list" % (what, x.ndim))
+        if getattr(x, "ndim", 1) not in (1, 2):
+            raise Error("samplab: <%s>: a %d-D array; token ids are a 1-D list (a batch: a 2-D list of rows)"
+                        % (what, x.ndim))
         x = x.tolist()
+    if len(x) and all(_is_row(r) for r in x):
+        # a batch: one row of ids per prompt (or per row of observed tokens), as --context "1,2;3,4"
+        return ";".join(",".join(_num(v, what) for v in r) for r in x)
     return ",".join(_num(v, what) for v in x)
 
 
@@ -264,7 +288,8 @@ def draw(framework=None, method=None, rng=None, probs=None, logits=None, seed=No
     """`samplab draw`: n tokens with a method over a random source (method=, rng=), or as a framework
     draws them (framework=, its settings as keywords). Returns .tokens (.counts with counts=True) and .words.
     seed=None is the command's default: 42, except gsl's gsl_rng_default_seed 0 (as samplab draw
-    without --seed)."""
+    without --seed). A batch (hf, torch): probs or logits a list of rows, or a 2-D array or file
+    ([B, V]): .tokens[b], .row_words[b]."""
     src, is_logits = _source(probs, logits, "draw", tensor=tensor, row=row)
     s = _settings("draw", _with_context(settings, framework=framework, method=method, rng=rng, seed=seed, n=n))
     return Draw(_lib.call("sl_api_draw", src.ref(), int(is_logits), s.p), "draw")
@@ -312,7 +337,10 @@ def _logits_command(cmd, logits, tensor, row, settings):
 
 def replay(framework=None, logits=None, probs=None, context=None, seed=None, tensor=None, **settings):
     """`samplab replay`: one sampler session across a generation's [T, V] rows, the prompt (context)
-    as its history: .tokens, .words (cumulative), .kept, .rng; framework="all" gives .frameworks."""
+    as its history: .tokens, .words (cumulative), .kept, .rng; framework="all" gives .frameworks.
+    A batch (hf, torch): logits a [T, B, V] array or file, or a list of one source per row; context a
+    list of prompt rows; num_return_sequences=, eos_token_id=, pad_token_id= (hf): .tokens[b][t],
+    .words[b][t] (the generator's running total after row b's draw at step t), .kept[b][t]."""
     src, is_logits = _source(probs, logits, "replay", two_d=True, tensor=tensor)
     s = _settings("replay", _with_context(settings, framework=framework, seed=seed, context=context))
     return Result(_lib.call("sl_api_replay", src.ref(), int(is_logits), None, 0, s.p), "replay")
@@ -323,7 +351,8 @@ def check(framework=None, logits=None, probs=None, tokens=None, context=None, se
     """`samplab check`: with seed=, the first step where the seeded sampler, replayed with the observed
     history, draws another token than tokens (.first_divergence, None if never; .observed, .predicted);
     without, the test of the whole log: .verdict, .p_value, .outside_kept, .loglik, .pit_ks, .power
-    (trials=K simulated logs per fault, default 200)."""
+    (trials=K simulated logs per fault, default 200). A batch takes the rows as replay does, tokens a
+    list of rows, and a seed: .first_divergence and .row."""
     src, is_logits = _source(probs, logits, "check", two_d=True, tensor=tensor)
     s = _settings("check", _with_context(settings, framework=framework, seed=seed, alpha=alpha, context=context,
                                          tokens=None if tokens is None else _ids_text(tokens, "tokens")))

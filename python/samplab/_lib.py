@@ -47,7 +47,8 @@ class _Error(ctypes.Structure):
 
 class Src(ctypes.Structure):
     _fields_ = [("spec", ctypes.c_char_p), ("tensor", ctypes.c_char_p), ("row", ctypes.c_long),
-                ("data", ctypes.c_void_p), ("len", ctypes.c_size_t), ("name", ctypes.c_char_p)]
+                ("data", ctypes.c_void_p), ("len", ctypes.c_size_t), ("name", ctypes.c_char_p),
+                ("rows", ctypes.POINTER(ctypes.c_char_p)), ("n_rows", ctypes.c_size_t)]
 
 
 lib = _load()

@@ -694,6 +694,98 @@ def test_dry_without_vocabulary_is_the_cli_refusal(tmp_path):
     assert "--vocab FILE.gguf" in str(e.value)
 
 
+# ---------------------------------------------------------------- batches (data/golden/current/hf_batch.txt)
+
+def batch_runs():
+    runs = []
+    with open(os.path.join(CUR, "hf_batch.txt")) as f:
+        for line in f:
+            if line.startswith("run "):
+                runs.append(dict(kv.split("=", 1) for kv in line.split()[2:]))
+    return runs
+
+
+def batch_kw(run):
+    kw = dict(framework="hf", cpu="avx2", seed=run["seed"], context=run["prompts"], tensor=run["logits"])
+    args = ["--framework", "hf", "--cpu", "avx2", "--seed", run["seed"], "--context", run["prompts"], "--tensor",
+            run["logits"]]
+    if run["N"] != "1":
+        kw["num_return_sequences"] = int(run["N"])
+        args += ["--num-return-sequences", run["N"]]
+    for key in ("eos", "pad"):
+        if run[key] != "none":
+            kw[key + "_token_id"] = int(run[key])
+            args += ["--%s-token-id" % key, run[key]]
+    if run["settings"] != "default":
+        for kv in run["settings"].split(","):
+            k, v = kv.split(":")
+            kw[k] = int(v) if k == "top_k" else float(v)
+            args += ["--" + k.replace("_", "-"), v]
+    return kw, args
+
+
+def rows(text):
+    return [[int(x) for x in r.split(",")] for r in text.split(";")]
+
+
+# one in seven runs: every shape, EOS and pad case, settings
+BATCH = batch_runs()[::7]
+
+
+@pytest.mark.parametrize("run", BATCH, ids=[r["logits"] for r in BATCH])
+def test_replay_batch_is_the_cli_and_transformers(run):
+    kw, args = batch_kw(run)
+    path = os.path.join(CUR, "hf_batch.safetensors")
+    r = samplab.replay(logits=path, **kw)
+    assert r.json == cli_json("replay", "--logits", path, *args)
+    assert r.tokens == rows(run["tokens"]) and r.words == rows(run["words"])
+    assert r.rows == int(run["B"]) * int(run["N"])
+    # the prompts as a list of rows are the inline rows
+    kw["context"] = rows(run["prompts"])
+    assert samplab.replay(logits=path, **kw).json == r.json
+    # check with the seed: no divergence; one token changed in the last row: found there
+    c = samplab.check(logits=path, tokens=r.tokens, **kw)
+    assert c.first_divergence is None and c.json == cli_json("check", "--logits", path, *args, "--tokens",
+                                                             run["tokens"])
+    bad = [list(t) for t in r.tokens]
+    bad[-1][0] = (bad[-1][0] + 1) % 128 if run["model"] == "llama128" else (bad[-1][0] + 1) % 512
+    c = samplab.check(logits=path, tokens=bad, **kw)
+    assert c.first_divergence == 0 and c.row == len(bad) - 1
+
+
+def test_batch_keywords_from_the_schema_refuse_as_the_cli(tmp_path):
+    path = os.path.join(CUR, "hf_batch.safetensors")
+    base = dict(framework="hf", logits=path, tensor="b001.logits", context=[[1, 17, 30, 42, 7, 99, 5, 25],
+                                                                            [0, 0, 0, 0, 0, 1, 3, 9]])
+    for kw, args in [(dict(eos_token_id=128), ["--eos-token-id", 128]),
+                     (dict(num_return_sequences=2), ["--num-return-sequences", 2]),
+                     (dict(eos_token_id=1, pad_token_id=999), ["--eos-token-id", 1, "--pad-token-id", 999])]:
+        with pytest.raises(samplab.Error) as e:
+            samplab.replay(**base, **kw)
+        assert str(e.value) == cli_error("replay", "--framework", "hf", "--logits", path, "--tensor", "b001.logits",
+                                         "--context", "1,17,30,42,7,99,5,25;0,0,0,0,0,1,3,9", *args)
+    # --context-file as a keyword: the same rows
+    f = tmp_path / "prompts.txt"
+    f.write_text("1,17,30,42,7,99,5,25\n0,0,0,0,0,1,3,9\n")
+    a = samplab.replay(framework="hf", logits=path, tensor="b001.logits", context_file=str(f), seed=0, cpu="avx2")
+    b = samplab.replay(**base, seed=0, cpu="avx2")
+    assert a.json == b.json and a.tokens[0][:2] == [74, 48]
+
+
+def test_draw_batch_is_the_cli():
+    probs = [[5, 1, 1, 1, 1], [1, 1, 1, 1, 5], [1, 2, 3, 4, 5]]
+    inline = ";".join(",".join(map(str, r)) for r in probs)
+    for repl in (False, True):
+        d = samplab.draw(framework="torch", probs=probs, seed=7, n=3, num_samples=2, replacement=repl)
+        c = cli_json("draw", "--framework", "torch", "--probs", inline, "--seed", 7, "--n", 3, "--num-samples", 2,
+                     *(["--replacement"] if repl else []))
+        assert d.json == c and d.rows == 3 and len(d.tokens) == 3 and len(d.tokens[0]) == 3
+        assert d.row_words[-1][-1] == d.words
+    with pytest.raises(samplab.Error) as e:
+        samplab.draw(framework="torch", probs=[[1, 2], [3, 4, 5]])
+    assert str(e.value) == cli_error("draw", "--framework", "torch", "--probs", "1,2;3,4,5")
+
+
 # ---------------------------------------------------------------- llama.cpp's --logit-bias
 
 def test_logit_bias_is_the_cli():

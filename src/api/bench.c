@@ -82,6 +82,9 @@ int sl_api_bench_run(const sl_api_src *steps, int is_logits, const sl_api_settin
     if (rc)
         return rc;
     r->loaded = 1;
+    if (g->is_batch)
+        return sl_base_error_set(err, SL_EINVAL, "samplab bench: a batch of %zu rows: bench times one row a step (give "
+                                 "a [T, V] source)", sl_io_steps_rows(&g->steps));
     const sl_io_steps *m = &g->steps;
     size_t T = m->t;
     r->reps = s->has_n ? s->n : 5;

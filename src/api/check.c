@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -85,18 +86,74 @@ out:
     return rc;
 }
 
-char *sl_api_check_seeded_json(const sl_fw_type *ft, size_t T, const long *obs, const sl_api_divergence *d,
-                               const char *samplers, const sl_logits_cfg *given)
+/* A batch with a seed: the rows replayed over their observed histories in the
+ * batch's draw order (row by row within a step, one generator), each finished
+ * row's token the pad id as transformers' _sample makes it, until a drawn token
+ * differs from the observed one: that step and row. */
+typedef struct check_batch_ctx {
+    size_t T;
+    const long *obs;
+    sl_api_divergence *out;
+} check_batch_ctx;
+
+/* each row's draw against its observed token: the first that differs stops the walk */
+static int check_visit(void *ctx, sl_fw_batch *b, size_t t, size_t r, const sl_vec *v, const sl_fw_step *st,
+                       long tok, long *accept, sl_error *err)
+{
+    check_batch_ctx *c = ctx;
+    (void)st;
+    long o = c->obs[r * c->T + t];
+    *accept = o;
+    if (tok == o)
+        return 0;
+    sl_logits_result pr;
+    int rc = sl_fw_session_probs(&b->row[r], v, &pr, err);
+    if (rc)
+        return -rc;
+    double sum = 0;
+    for (size_t i = 0; i < pr.V; i++)
+        sum += pr.probs[i];
+    c->out->step = t;
+    c->out->row = r;
+    c->out->predicted = tok;
+    c->out->p_observed = pr.probs[o] / sum;
+    c->out->p_predicted = pr.probs[tok] / sum;
+    sl_logits_result_free(&pr);
+    return 1;
+}
+
+/* A batch with a seed: the rows replayed over their observed histories in the
+ * batch's draw order (row by row within a step, one generator), each finished
+ * row's token the pad id as transformers' _sample makes it, until a drawn token
+ * differs from the observed one: that step and row. */
+int sl_api_check_batch_seeded(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m,
+                              const sl_api_batch *bt, const long *obs, sl_api_divergence *out, sl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->step = m->t;
+    out->predicted = -1;
+    check_batch_ctx c = {m->t, obs, out};
+    return sl_fw_batch_generate(ft, fo, m->t, bt->B, m->v, m->source, bt->rows, &bt->eos, sl_api_gen_batch_row, m, check_visit,
+                                &c, NULL, err);
+}
+
+/* The seeded check's object; B > 0: a batch, obs row-major (row b's step t at b·T + t). */
+static char *seeded_json(const sl_fw_type *ft, size_t T, size_t B, const long *obs, const sl_api_divergence *d,
+                         const char *samplers, const sl_logits_cfg *given)
 {
     size_t div = d->step;
     json_t *root = json_object();
     json_object_set_new(root, "framework", json_string(ft->name));
     json_object_set_new(root, "steps", json_integer((json_int_t)T));
+    if (B)
+        json_object_set_new(root, "rows", json_integer((json_int_t)B));
     if (samplers)
         json_object_set_new(root, "samplers", json_string(samplers));
     json_object_set_new(root, "first_divergence", div == T ? json_null() : json_integer((json_int_t)div));
+    if (div < T && B)
+        json_object_set_new(root, "row", json_integer((json_int_t)d->row));
     if (div < T) {
-        json_object_set_new(root, "observed", json_integer(obs[div]));
+        json_object_set_new(root, "observed", json_integer(obs[B ? d->row * T + div : div]));
         json_object_set_new(root, "predicted", json_integer(d->predicted));
         json_object_set_new(root, "p_observed", json_real(d->p_observed));
         json_object_set_new(root, "p_predicted", json_real(d->p_predicted));
@@ -106,6 +163,12 @@ char *sl_api_check_seeded_json(const sl_fw_type *ft, size_t T, const long *obs, 
     char *s = sl_api_json_dumps(root, JSON_COMPACT);
     json_decref(root);
     return s;
+}
+
+char *sl_api_check_seeded_json(const sl_fw_type *ft, size_t T, const long *obs, const sl_api_divergence *d,
+                               const char *samplers, const sl_logits_cfg *given)
+{
+    return seeded_json(ft, T, 0, obs, d, samplers, given);
 }
 
 /* ---------------------------------------------------------------- without a seed (moved from cli/check.c) */
@@ -554,6 +617,56 @@ char *sl_api_check_log_json(const sl_fw_type *ft, const long *obs, const sl_api_
     return s;
 }
 
+/* A batch: observed rows (--tokens rows separated by ';', or a file of one row a
+ * line; or B·T ids row after row), a seed, then the first divergence. */
+static int check_batch(const sl_api_src *steps, int is_logits, const long *tokens, size_t n_tokens,
+                       const sl_api_settings *s, sl_api_check_result *r, sl_error *err)
+{
+    sl_api_gen *g = &r->g;
+    size_t T = g->steps.t, B = g->batch.B, V = g->steps.v;
+    const char *src = steps->spec ? steps->spec : steps->name ? steps->name : "<memory>";
+    const char *kind = is_logits ? SL_API_NAME(LOGITS) : SL_API_NAME(PROBS);
+    if (!s->seed)
+        return sl_base_error_set(err, SL_EINVAL, "samplab check: a batch of %zu rows is checked with --seed S (its "
+                                 "first divergence); without a seed, check one row at a time", B);
+    if (!(r->obs = malloc(B * T * sizeof *r->obs)))
+        return sl_base_error_set(err, SL_ENOMEM, "samplab check: out of memory");
+    if (s->tokens) {
+        struct stat st;
+        sl_api_id_rows rows;
+        if (sl_api_id_rows_read("check", SL_API_NAME(GEN_TOKENS), s->tokens, stat(s->tokens, &st) == 0, V, &rows,
+                                err))
+            return SL_EINVAL;
+        int rc = SL_OK;
+        if (rows.n != B)
+            rc = sl_base_error_set(err, SL_EINVAL, "samplab check: --tokens %s holds %zu rows, but %s %s has %zu rows "
+                                   "a step", s->tokens, rows.n, kind, src, B);
+        for (size_t b = 0; !rc && b < B; b++)
+            if (rows.len[b] != T)
+                rc = sl_base_error_set(err, SL_EINVAL, "samplab check: --tokens %s: row %zu holds %zu tokens, but %s "
+                                       "%s has T = %zu steps", s->tokens, b, rows.len[b], kind, src, T);
+            else
+                memcpy(r->obs + b * T, rows.ids[b], T * sizeof *r->obs);
+        sl_api_id_rows_free(&rows);
+        if (rc)
+            return rc;
+    } else {
+        if (n_tokens != B * T)
+            return sl_base_error_set(err, SL_EINVAL, "samplab check: %zu tokens given, but a batch of %zu rows of %zu "
+                                     "steps has %zu", n_tokens, B, T, B * T);
+        for (size_t i = 0; i < n_tokens; i++) {
+            if (tokens[i] < 0 || (size_t)tokens[i] >= V)
+                return sl_base_error_set(err, SL_EINVAL,
+                                         "samplab check: token entry %zu (%ld) is not a token id in 0..%zu", i,
+                                         tokens[i], V - 1);
+            r->obs[i] = tokens[i];
+        }
+    }
+    r->seeded = 1;
+    int rc = sl_api_check_batch_seeded(g->ft, &g->fo, &g->steps, &g->batch, r->obs, &r->d, err);
+    return rc ? sl_api_lib_error(err, rc) : SL_OK;
+}
+
 int sl_api_check_run(const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
                      const long *tokens, size_t n_tokens, const sl_api_settings *s, sl_api_check_result *r,
                      sl_error *err)
@@ -573,6 +686,8 @@ int sl_api_check_run(const sl_api_src *steps, int is_logits, const long *context
         return SL_EINVAL;
     r->loaded = 1;
     size_t T = g->steps.t, n_obs = n_tokens;
+    if (g->is_batch)
+        return check_batch(steps, is_logits, tokens, n_tokens, s, r, err);
     if (s->tokens) {
         if (sl_api_ids("check", SL_API_NAME(GEN_TOKENS), s->tokens, "token", g->steps.v, &r->obs, &n_obs, err))
             return SL_EINVAL;
@@ -625,7 +740,7 @@ char *sl_api_check_result_json(const sl_api_check_result *r)
     char buf[SL_LOGITS_ORDER_TEXT];
     const char *samplers = sl_api_samplers(r->g.ft->pipeline, r->g.ft->accepts, &r->g.fo.cfg, buf, sizeof buf);
     if (r->seeded)
-        return sl_api_check_seeded_json(r->g.ft, r->g.steps.t, r->obs, &r->d, samplers, given);
+        return seeded_json(r->g.ft, r->g.steps.t, r->g.is_batch ? r->g.batch.B : 0, r->obs, &r->d, samplers, given);
     return sl_api_check_log_json(r->g.ft, r->obs, &r->log, samplers, given);
 }
 

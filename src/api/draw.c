@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "api/sl_api.h"
 
@@ -18,7 +19,8 @@ static int penalty_check(const sl_fw_type *ft, const sl_api_settings *s, size_t 
     const sl_logits_cfg *c = &s->cfg;
     const char *pen = c->has_penalty ? SL_API_NAME(REPETITION_PENALTY) : c->has_freq ? SL_API_NAME(FREQUENCY_PENALTY)
                       : c->has_presence ? SL_API_NAME(PRESENCE_PENALTY) : NULL;
-    if (pen && !s->context && (!ft->accepts_drawn || n == 1)) {
+    const char *ctx = s->context ? s->context : s->context_file;
+    if (pen && !ctx && (!ft->accepts_drawn || n == 1)) {
         if (ft->accepts_drawn)
             return FAIL("%s without --context changes nothing in one draw: give --context IDS (the ids it penalises) "
                         "or --n above 1", pen);
@@ -26,9 +28,9 @@ static int penalty_check(const sl_fw_type *ft, const sl_api_settings *s, size_t 
                     "--context IDS (the ids it penalises)", pen, ft->name);
     }
     /* DRY and transformers.js's n-gram ban read the history too, and SGLang's hash its length (the position) */
-    if (s->context && !pen && !c->has_dry_mult && !(c->has_ngram && c->ngram > 0) && !(ft->accepts & SL_OPT_POSITION))
-        return FAIL("--context is only used by --repetition-penalty (or a llama.cpp penalty, DRY, or "
-                    "--no-repeat-ngram-size)");
+    if (ctx && !pen && !c->has_dry_mult && !(c->has_ngram && c->ngram > 0) && !(ft->accepts & SL_OPT_POSITION))
+        return FAIL("%s is only used by --repetition-penalty (or a llama.cpp penalty, DRY, or --no-repeat-ngram-size)",
+                    s->context ? SL_API_NAME(CONTEXT) : SL_API_NAME(CONTEXT_FILE));
     return SL_OK;
 }
 
@@ -49,12 +51,51 @@ static void fw_take(void *c, const long *tokens, size_t k)
             f->each(f->ctx, (size_t)tokens[j]);
 }
 
+/* What a framework's draw reports besides its tokens: n calls of k, the generator, the release,
+ * and the settings in force of its pipeline (those given, no context) where it ran on logits. */
+static void fw_result(sl_api_draw_result *r, const sl_fw_type *ft, const sl_api_settings *s, const sl_logits_cfg *cfg,
+                      int is_logits, size_t n, size_t k, const char *rng_name, unsigned word_bits, uint64_t words,
+                      const char *version, const char *cpu)
+{
+    r->framework = 1;
+    r->n = n;
+    r->k = k;
+    r->nested = (ft->accepts & SL_OPT_NUM_SAMPLES) != 0;
+    r->rng_name = rng_name;
+    r->word_bits = word_bits;
+    r->words = words;
+    r->version = version;
+    r->cpu = cpu;
+    if (ft->pipeline && is_logits) {
+        r->pipeline = ft->pipeline;
+        r->given = s->cfg;
+        r->given.context = NULL;
+        r->given.context_n = 0;
+    }
+    r->samplers = sl_api_samplers(ft->pipeline, ft->accepts, cfg, r->samplers_buf, sizeof r->samplers_buf);
+}
+
+/* generate()'s end of a sequence and its repeated prompts are a generation's (replay, check) */
+static int gen_only(const sl_api_settings *s, sl_error *err)
+{
+    const char *o = s->has_num_return_sequences ? SL_API_NAME(NUM_RETURN_SEQUENCES)
+                    : s->has_eos_token_id       ? SL_API_NAME(EOS_TOKEN_ID)
+                    : s->has_pad_token_id       ? SL_API_NAME(PAD_TOKEN_ID)
+                                                : NULL;
+    return o ? FAIL("%s is a generation's setting (samplab replay and check): draw makes one step", o) : SL_OK;
+}
+
 static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_settings *s, const sl_progress *prog,
                           void (*each)(void *, size_t), void *cb_ctx, sl_api_draw_result *r, sl_error *err)
 {
     const sl_fw_type *ft = sl_api_fw_type(s);
     if (!ft)
         return FAIL("unknown framework '%s' (samplab draw --help lists them)", s->framework);
+    if (gen_only(s, err))
+        return SL_EINVAL;
+    if (s->context_file)
+        return FAIL("%s gives a batch's prompt rows: draw on one vector takes %s IDS (a batch: a [B, V] source)",
+                    SL_API_NAME(CONTEXT_FILE), SL_API_NAME(CONTEXT));
     /* a 1-D vector is a batch of one request: --seeds has one entry */
     sl_api_row_seeds rs;
     if (sl_api_row_seeds_for("draw", s, ft, 1, &rs, err))
@@ -113,24 +154,174 @@ static int draw_framework(const sl_vec *vec, int is_logits, const sl_api_setting
     sl_api_fw_opts_free(&fo);
     if (rc)
         return sl_api_lib_error(err, rc);
-    r->framework = 1;
     r->tokens = res.tokens;
-    r->n = res.n;
-    r->k = res.k;
-    r->nested = (ft->accepts & SL_OPT_NUM_SAMPLES) != 0;
-    r->rng_name = res.rng_name;
-    r->word_bits = res.word_bits;
-    r->words = res.words;
-    r->version = res.version;
-    r->cpu = res.cpu;
-    if (ft->pipeline && is_logits) {
-        r->pipeline = ft->pipeline;
-        r->given = s->cfg;
-        r->given.context = NULL;
-        r->given.context_n = 0;
-    }
-    r->samplers = sl_api_samplers(ft->pipeline, ft->accepts, &fo.cfg, r->samplers_buf, sizeof r->samplers_buf);
+    fw_result(r, ft, s, &fo.cfg, is_logits, res.n, res.k, res.rng_name, res.word_bits, res.words, res.version, res.cpu);
     return SL_OK;
+}
+
+/* A batch: B rows of one [B, V] source, each row a session of its own (its prompt
+ * from --context, one for every row or rows separated by ';', or --context-file),
+ * n calls each carrying each row's state and generator: torch.multinomial on
+ * [B, V] (K samples a row, with or without replacement), transformers' one step of
+ * a batch of prompts, a serving engine's step of a batch of requests (--seeds, one
+ * entry a row), each in the framework's order (framework/batch.c). */
+static int draw_batch(const sl_io_steps *m, int is_logits, const sl_api_settings *s, const sl_progress *prog,
+                      sl_api_draw_result *r, sl_error *err)
+{
+    const sl_fw_type *ft = sl_api_fw_type(s);
+    if (!ft)
+        return FAIL("unknown framework '%s' (samplab draw --help lists them)", s->framework);
+    size_t B = m->t, V = m->v, n = s->has_n ? s->n : 1;
+    if (gen_only(s, err))
+        return SL_EINVAL;
+    sl_api_row_seeds rs; /* one entry per row, for a framework with a generator per request */
+    if (sl_api_row_seeds_for("draw", s, ft, B, &rs, err))
+        return SL_EINVAL;
+    sl_api_settings q = *s; /* the prompt rows are the batch's, whatever the framework */
+    q.context_file = NULL;
+    const char *miss = s->stream ? SL_API_NAME(STREAM) : s->rng ? SL_API_NAME(RNG) : sl_api_refused(&q, is_logits, ft->accepts);
+    sl_fw_opts fo;
+    memset(&fo, 0, sizeof fo);
+    int rc = SL_OK;
+    if (miss) {
+        char why[512];
+        rc = FAIL("%s", sl_api_not_taken(miss, ft->name, why, sizeof why));
+    } else if (s->counts) {
+        rc = FAIL("--counts counts the draws of one row: a [%zu, %zu] batch has %zu (give --row I, or leave "
+                  "--counts out)", B, V, B);
+    } else if (penalty_check(ft, s, n, err) || sl_api_fw_dtype("draw", s->dtype, &fo, err)) {
+        rc = SL_EINVAL;
+    }
+    if (rc) {
+        sl_api_row_seeds_free(&rs);
+        return rc;
+    }
+    sl_api_batch bt;
+    int brc = sl_api_batch_load("draw", s, ft, B, V, &bt, err);
+    if (!brc && (brc = sl_api_batch_seeds("draw", &bt, &rs, err)))
+        sl_api_batch_free(&bt);
+    sl_api_row_seeds_free(&rs);
+    if (brc)
+        return SL_EINVAL;
+    if (sl_api_fw_opts("draw", s, &fo, err)) {
+        sl_api_batch_free(&bt);
+        return SL_EINVAL;
+    }
+    rc = sl_api_vocab_fits("draw", s, &fo.cfg, V, err) ? SL_EINVAL : SL_OK;
+    sl_vec *rows = calloc(B, sizeof *rows);
+    if (!rc && !rows)
+        rc = sl_base_error_set(err, SL_ENOMEM, "samplab draw: out of memory for %zu rows", B);
+    for (size_t b = 0; !rc && b < B; b++)
+        if (!(rc = sl_base_vec_alloc(&rows[b], V, m->source, err)) && !(rc = sl_io_steps_row(m, b, &rows[b])) &&
+            m->own_dtype && !fo.dtype_set)
+            rows[b].dtype = m->dtype;
+    /* a step's row is named "SOURCE row b" in messages (the [B, V] source has no steps) */
+    for (size_t b = 0; !rc && b < B; b++)
+        snprintf(rows[b].source, sizeof rows[b].source, "%.200s row %zu", m->source, b);
+    sl_vec kind = {0};
+    fo.probs = is_logits ? NULL : &kind;
+    fo.logits = is_logits ? &kind : NULL;
+    if (!rc)
+        r->note = ft->note ? ft->note(&fo) : NULL;
+    sl_fw_batch fb;
+    memset(&fb, 0, sizeof fb);
+    if (!rc)
+        rc = sl_fw_batch_open(&fb, ft, &fo, B, bt.rows, err);
+    size_t k = fb.B ? fb.row[0].k : 1;
+    if (!rc && k && n > SIZE_MAX / sizeof(long) / k / B)
+        rc = FAIL("--n %zu times --num-samples %zu times %zu rows is too many tokens", n, k, B);
+    if (!rc && (!(r->tokens = malloc(B * n * k * sizeof *r->tokens)) ||
+                !(r->row_words = malloc(B * n * sizeof *r->row_words)) || !(r->row_own = malloc(B))))
+        rc = sl_base_error_set(err, SL_ENOMEM, "samplab draw: out of memory for %zu tokens", B * n * k);
+    for (size_t i = 0; !rc && i < n; i++) {
+        if (!(i & 0xff) && prog && prog->tick && prog->tick(prog->ctx, i, n)) {
+            r->done = i;
+            rc = sl_base_error_set(err, SL_EINTR, "samplab draw: interrupted after %zu steps", i);
+            break;
+        }
+        if ((rc = sl_fw_batch_step(&fb, rows, err)))
+            break;
+        for (size_t b = 0; !rc && b < B; b++) {
+            const sl_fw_step *st = &fb.step[b];
+            memcpy(r->tokens + (b * n + i) * k, st->tokens, k * sizeof *st->tokens);
+            r->row_words[b * n + i] = fb.words[b];
+            for (size_t j = 0; !rc && ft->accepts_drawn && j < k; j++)
+                rc = sl_fw_session_accept(&fb.row[b], st->tokens[j], err);
+        }
+    }
+    if (!rc) {
+        r->B = B;
+        r->done = n;
+        memcpy(r->row_own, fb.own, B);
+        r->global_words = fb.global.words;
+        r->path = ft->batch;
+        fw_result(r, ft, s, &fo.cfg, is_logits, n, k, sl_fw_batch_rng_name(&fb), fb.global.type->word_bits,
+                  sl_fw_batch_words_all(&fb), sl_fw_session_version(&fb.row[0]),
+                  ft->accepts & SL_OPT_CPU ? sl_logits_cpu_name(sl_logits_cpu_resolve(fb.row[0].o.cfg.cpu)) : NULL);
+    }
+    if (fb.B)
+        sl_fw_batch_close(&fb);
+    for (size_t b = 0; rows && b < B; b++)
+        sl_base_vec_free(&rows[b]);
+    free(rows);
+    sl_api_fw_opts_free(&fo);
+    sl_api_batch_free(&bt);
+    return rc && rc != SL_EINTR ? sl_api_lib_error(err, rc) : rc;
+}
+
+/* Whether src is a batch for framework ft: rows of an inline list separated by ';',
+ * or a 2-D .npy / .safetensors tensor given without --row (a vector read refuses
+ * both). *m holds its [B, V] rows. */
+static int read_batch(const sl_api_src *src, int is_logits, const sl_fw_type *ft, sl_io_steps *m, sl_error *err)
+{
+    if (!ft || !ft->batch || src->row >= 0)
+        return 0;
+    struct stat st;
+    if (src->spec && strchr(src->spec, ';') && stat(src->spec, &st)) {
+        /* each row's numbers counted first, so a row of another V is named as a row */
+        const char *opt = src->name ? src->name : is_logits ? SL_API_NAME(LOGITS) : SL_API_NAME(PROBS);
+        size_t v0 = 0, row = 0;
+        for (const char *p = src->spec;; row++) {
+            size_t len = strcspn(p, ";"), n = 0;
+            for (size_t i = 0; i < len;) {
+                while (i < len && strchr(" \t,", p[i]))
+                    i++;
+                if (i < len)
+                    n++;
+                while (i < len && !strchr(" \t,", p[i]))
+                    i++;
+            }
+            if (!n) {
+                sl_base_error_set(err, SL_EINVAL, "%s: row %zu is empty", opt, row);
+                return -1;
+            }
+            if (row && n != v0) {
+                sl_base_error_set(err, SL_EINVAL, "%s: row %zu has %zu entries, row 0 has %zu: a batch's rows "
+                                  "have one V", opt, row, n, v0);
+                return -1;
+            }
+            v0 = row ? v0 : n;
+            if (!p[len])
+                break;
+            p += len + 1;
+        }
+        size_t len = strlen(src->spec);
+        char *text = malloc(len + 1);
+        if (!text)
+            return 0;
+        for (size_t i = 0; i <= len; i++)
+            text[i] = src->spec[i] == ';' ? '\n' : src->spec[i];
+        sl_error e;
+        int rc = sl_io_steps_read_text(opt, text, len, m, &e);
+        free(text);
+        if (!rc && (rc = sl_io_steps_check(m, &e)))
+            sl_io_steps_free(m);
+        if (rc)
+            *err = e;
+        return rc ? -1 : 1;
+    }
+    sl_error e;
+    return sl_api_steps_read(src, m, &e) ? 0 : 1;
 }
 
 static int draw_method(const sl_vec *vec, int is_logits, const sl_api_settings *s, const sl_progress *prog,
@@ -215,137 +406,6 @@ static int draw_method(const sl_vec *vec, int is_logits, const sl_api_settings *
     return rc;
 }
 
-/* A batch of requests (--seeds with several entries): the rows of a 2-D --logits, one request
- * each, drawn together for --n steps by the framework's batch (framework/batch.c), each row's
- * generator carried from step to step, the histories fixed as a one-row draw keeps them. */
-static int draw_batch(const sl_api_src *src, int is_logits, const sl_api_settings *s, const sl_progress *prog,
-                      sl_api_draw_result *r, sl_error *err)
-{
-    const sl_fw_type *ft = sl_fw_lookup(s->framework);
-    if (!ft)
-        return FAIL("unknown framework '%s' (samplab draw --help lists them)", s->framework);
-    sl_api_row_seeds rs;
-    if (sl_api_row_seeds_for("draw", s, ft, 0, &rs, err))
-        return SL_EINVAL;
-    size_t B = rs.n, n = s->has_n ? s->n : 1;
-    const char *miss = s->stream ? SL_API_NAME(STREAM) : s->rng ? SL_API_NAME(RNG) : sl_api_refused(s, is_logits, ft->accepts);
-    int rc = SL_EINVAL;
-    char why[512];
-    if (miss)
-        FAIL("%s", sl_api_not_taken(miss, ft->name, why, sizeof why));
-    else if (s->counts)
-        FAIL("--counts counts one row's tokens: a batch of %zu requests prints each row's (draw a row alone with "
-             "--seeds S for its counts)", B);
-    else if (src->row >= 0)
-        FAIL("--row picks one row: a batch of %zu requests (--seeds) draws every row of the tensor", B);
-    else if (!penalty_check(ft, s, n, err))
-        rc = SL_OK;
-    if (rc) {
-        sl_api_row_seeds_free(&rs);
-        return rc;
-    }
-    sl_io_steps m;
-    memset(&m, 0, sizeof m);
-    sl_fw_opts fo;
-    memset(&fo, 0, sizeof fo);
-    sl_fw_batch b;
-    memset(&b, 0, sizeof b);
-    sl_vec *rows = NULL;
-    sl_seed *seeds = NULL;
-    unsigned char *own = NULL;
-    long *ctx = NULL;
-    size_t ctx_n = 0;
-    if (sl_api_steps_read(src, &m, err)) {
-        rc = sl_api_lib_error(err, SL_EINVAL);
-        goto out;
-    }
-    if (m.t != B) {
-        rc = FAIL("--seeds gives %zu entries for the %zu %s of %s (one per row)", B, m.t, m.t == 1 ? "row" : "rows",
-                  m.source);
-        goto out;
-    }
-    r->V = m.v;
-    if ((s->context && sl_api_ids("draw", SL_API_NAME(CONTEXT), s->context, "context", m.v, &ctx, &ctx_n, err)) ||
-        sl_api_fw_opts("draw", s, &fo, err) || sl_api_vocab_fits("draw", s, &fo.cfg, m.v, err)) {
-        rc = SL_EINVAL;
-        goto out;
-    }
-    fo.cfg.context = ctx;
-    fo.cfg.context_n = ctx_n;
-    rows = calloc(B, sizeof *rows);
-    seeds = calloc(B, sizeof *seeds);
-    own = calloc(B, 1);
-    r->tokens = malloc(n * B * sizeof *r->tokens);
-    r->row_words = malloc(n * B * sizeof *r->row_words);
-    r->row_own = calloc(B, 1);
-    if (!rows || !seeds || !own || !r->tokens || !r->row_words || !r->row_own) {
-        rc = sl_base_error_set(err, SL_ENOMEM, "samplab draw: out of memory for %zu steps of %zu rows", n, B);
-        goto out;
-    }
-    for (size_t i = 0; i < B; i++) {
-        own[i] = (unsigned char)rs.row[i].given;
-        seeds[i] = rs.row[i].seed;
-        if ((rc = sl_base_vec_alloc(&rows[i], m.v, m.source, err)) || (rc = sl_io_steps_row(&m, i, &rows[i]))) {
-            rc = sl_base_error_set(err, SL_ENOMEM, "samplab draw: out of memory for row %zu", i);
-            goto out;
-        }
-    }
-    memcpy(r->row_own, own, B);
-    r->note = ft->note ? ft->note(&fo) : NULL;
-    if ((rc = sl_fw_batch_open(&b, ft, &fo, B, seeds, own, err))) {
-        rc = sl_api_lib_error(err, rc);
-        goto out;
-    }
-    for (size_t t = 0; t < n; t++) {
-        if (!(t & 0xff) && prog && prog->tick && prog->tick(prog->ctx, t, n)) {
-            r->done = t;
-            rc = sl_base_error_set(err, SL_EINTR, "samplab draw: interrupted after %zu steps", t);
-            goto out;
-        }
-        if ((rc = sl_fw_batch_step(&b, rows, err))) {
-            rc = sl_api_lib_error(err, rc);
-            goto out;
-        }
-        for (size_t i = 0; i < B; i++) {
-            r->tokens[t * B + i] = b.tokens[i];
-            r->row_words[t * B + i] = b.words[i];
-        }
-    }
-    r->done = n;
-    r->framework = 1;
-    r->rows = B;
-    r->n = n;
-    r->k = B;
-    r->rng_name = ft->rng_label ? ft->rng_label : b.global.type->name;
-    r->word_bits = b.global.type->word_bits;
-    r->global_words = b.global.words;
-    r->words = b.global.words;
-    for (size_t i = 0; i < B; i++)
-        if (own[i])
-            r->words += b.row[i].rng.words;
-    r->version = sl_fw_session_version(&b.row[0]);
-    r->cpu = ft->accepts & SL_OPT_CPU ? sl_logits_cpu_name(sl_logits_cpu_resolve(b.row[0].o.cfg.cpu)) : NULL;
-    r->path = ft->batch_path;
-    if (ft->pipeline) {
-        r->pipeline = ft->pipeline;
-        r->given = s->cfg;
-        r->given.context = NULL;
-        r->given.context_n = 0;
-    }
-out:
-    sl_fw_batch_close(&b);
-    for (size_t i = 0; rows && i < B; i++)
-        sl_base_vec_free(&rows[i]);
-    free(rows);
-    free(seeds);
-    free(own);
-    free(ctx);
-    sl_io_steps_free(&m);
-    sl_api_fw_opts_free(&fo);
-    sl_api_row_seeds_free(&rs);
-    return rc;
-}
-
 int sl_api_draw_run(const sl_api_src *src, int is_logits, const sl_api_settings *s, const sl_progress *prog,
                     void (*each)(void *ctx, size_t token), void *ctx, sl_api_draw_result *r, sl_error *err)
 {
@@ -362,23 +422,31 @@ int sl_api_draw_run(const sl_api_src *src, int is_logits, const sl_api_settings 
     sl_seed seed;
     if (sl_api_seed(s, 1, &seed, err))
         return SL_EINVAL;
-    /* several requests: a batch (SGLang's, whose rows are independent sessions, through sl_api_draw_rows) */
-    const sl_fw_type *bt = s->framework ? sl_api_fw_type(s) : NULL;
-    if (bt && s->row_seeds && strchr(s->row_seeds, ',') && !bt->per_request)
-        return draw_batch(src, is_logits, s, prog, r, err);
+    /* several requests (--seeds with several entries), or a source of B rows: a batch */
+    const sl_fw_type *ft = s->framework ? sl_api_fw_type(s) : NULL;
+    sl_io_steps m;
+    if (ft && s->row_seeds && strchr(s->row_seeds, ',')) {
+        if (src->row >= 0)
+            return FAIL("--row picks one row: a batch of requests (--seeds with several entries) draws every row "
+                        "of the tensor");
+        int b = read_batch(src, is_logits, ft, &m, err);
+        if (b < 0 || (!b && sl_api_steps_read(src, &m, err)))
+            return sl_api_lib_error(err, SL_EINVAL);
+        r->V = m.v;
+        int rc = draw_batch(&m, is_logits, s, prog, r, err);
+        sl_io_steps_free(&m);
+        return rc;
+    }
     sl_vec vec;
     if (sl_api_vec_read(src, &vec, err)) {
-        /* a 2-D [B, V] batch, for a framework whose requests own their generators */
-        sl_error e2 = *err;
-        const sl_fw_type *ft = s->framework ? sl_fw_lookup(s->framework) : NULL;
-        if (ft && ft->per_request && src->spec) {
-            int rc = sl_api_draw_rows(src, is_logits, s, r, &e2);
-            if (rc != SL_EINVAL || e2.msg[0]) {
-                *err = e2;
-                return rc;
-            }
-        }
-        return sl_api_lib_error(err, SL_EINVAL);
+        /* not a vector: a [B, V] batch for a framework that draws batches */
+        int b = ft ? read_batch(src, is_logits, ft, &m, err) : 0;
+        if (b <= 0)
+            return sl_api_lib_error(err, SL_EINVAL);
+        r->V = m.v;
+        int rc = draw_batch(&m, is_logits, s, prog, r, err);
+        sl_io_steps_free(&m);
+        return rc;
     }
     r->V = vec.n;
     int rc = s->framework ? draw_framework(&vec, is_logits, s, prog, each, ctx, r, err)
@@ -403,25 +471,12 @@ char *sl_api_draw_result_json(const sl_api_draw_result *r)
 {
     /* counts were counted as drawn (a method's, and a framework's since its calls
      * stream through the session): O(V) memory whatever n, and r->tokens is NULL */
-    if (r->rows && r->row_words) /* a batch of requests (--seeds LIST) */
-        return sl_api_draw_batch_json(r);
-    if (r->rows) { /* tokens[b][t] from the step-major array */
-        size_t nt = r->n * r->rows;
-        long *tr = malloc((nt ? nt : 1) * sizeof *tr);
-        if (!tr)
-            return NULL;
-        for (size_t t = 0; t < r->n; t++)
-            for (size_t b = 0; b < r->rows; b++)
-                tr[b * r->n + t] = r->tokens[t * r->rows + b];
-        char *j = sl_api_draw_json(tr, r->rows, r->n, 1, r->V, 0, r->rng_name, r->word_bits, r->words, r->version,
-                                   r->cpu, r->samplers, r->pipeline, &r->given);
-        free(tr);
-        return j;
-    }
     if (r->counts)
         return sl_api_fw_counts_json(r->counts, r->V, r->rng_name, r->word_bits, r->words,
                                      r->framework ? r->version : NULL, r->framework ? r->cpu : NULL, r->samplers,
                                      r->pipeline, &r->given);
+    if (r->B)
+        return sl_api_draw_batch_json(r);
     return sl_api_draw_json(r->tokens, r->n, r->k, r->nested, r->V, r->counts != NULL, r->rng_name, r->word_bits,
                             r->words, r->version, r->cpu, r->samplers, r->pipeline, &r->given);
 }

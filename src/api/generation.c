@@ -23,3 +23,8 @@ int sl_api_gen_replay(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_st
         return sl_base_error_set(err, SL_EINVAL, "samplab replay: the generation is NULL");
     return sl_fw_replay(ft, fo, m->t, m->v, m->source, steps_row, m, tokens, words, kept, rng_name, err);
 }
+
+int sl_api_gen_batch_row(const void *user, size_t t, size_t b, sl_vec *row)
+{
+    return sl_io_steps_row_of(user, t, b, row);
+}

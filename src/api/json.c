@@ -55,6 +55,18 @@ char *sl_api_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsi
     return sl_api_fw_counts_json(c, V, rng_name, word_bits, words, NULL, NULL, NULL, NULL, NULL);
 }
 
+/* n calls of k tokens into arr: one array per call (nested), else flat */
+static void tokens_into(json_t *arr, const long *tokens, size_t n, size_t k, int nested)
+{
+    for (size_t i = 0; i < n; i++) {
+        json_t *row = nested ? json_array() : arr;
+        for (size_t j = 0; j < k; j++)
+            json_array_append_new(row, json_integer(tokens[i * k + j]));
+        if (nested)
+            json_array_append_new(arr, row);
+    }
+}
+
 char *sl_api_draw_json(const long *tokens, size_t n, size_t k, int nested, size_t V, int counts,
                        const char *rng_name, unsigned word_bits, uint64_t words, const char *version,
                        const char *cpu, const char *samplers, const sl_logits_pipeline_type *t,
@@ -76,17 +88,7 @@ char *sl_api_draw_json(const long *tokens, size_t n, size_t k, int nested, size_
         free(c);
         json_object_set_new(root, "counts", arr);
     } else {
-        for (size_t i = 0; i < n; i++) {
-            if (nested) {
-                json_t *row = json_array();
-                for (size_t j = 0; j < k; j++)
-                    json_array_append_new(row, json_integer(tokens[i * k + j]));
-                json_array_append_new(arr, row);
-            } else {
-                for (size_t j = 0; j < k; j++)
-                    json_array_append_new(arr, json_integer(tokens[i * k + j]));
-            }
-        }
+        tokens_into(arr, tokens, n, k, nested);
         json_object_set_new(root, "tokens", arr);
     }
     set_rng(root, rng_name, word_bits, words);
@@ -96,17 +98,18 @@ char *sl_api_draw_json(const long *tokens, size_t n, size_t k, int nested, size_
 char *sl_api_draw_batch_json(const sl_api_draw_result *r)
 {
     json_t *root = json_object(), *tk = json_array(), *w = json_array(), *gen = json_array(), *dep = json_array();
-    for (size_t b = 0; b < r->rows; b++) {
-        json_t *tr = json_array(), *wr = json_array();
-        for (size_t t = 0; t < r->n; t++) {
-            json_array_append_new(tr, json_integer(r->tokens[t * r->rows + b]));
-            json_array_append_new(wr, json_integer((json_int_t)r->row_words[t * r->rows + b]));
-        }
-        json_array_append_new(tk, tr);
-        json_array_append_new(w, wr);
+    for (size_t b = 0; b < r->B; b++) {
+        json_t *row = json_array(), *rw = json_array();
+        tokens_into(row, r->tokens + b * r->n * r->k, r->n, r->k, r->nested);
+        for (size_t i = 0; i < r->n; i++)
+            json_array_append_new(rw, json_integer((json_int_t)r->row_words[b * r->n + i]));
+        json_array_append_new(tk, row);
+        json_array_append_new(w, rw);
+        /* a row drawn from the global generator depends on its batchmates (their draws before its own) */
         json_array_append_new(gen, json_string(r->row_own[b] ? "own" : "global"));
         json_array_append_new(dep, json_boolean(!r->row_own[b]));
     }
+    json_object_set_new(root, "rows", json_integer((json_int_t)r->B));
     json_object_set_new(root, "tokens", tk);
     json_object_set_new(root, "words", w);
     json_object_set_new(root, "generator", gen);

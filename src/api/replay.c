@@ -9,13 +9,22 @@
 
 #include "api/sl_api.h"
 
-static void json_run(json_t *o, const sl_api_run *r, size_t T)
+static void json_run(json_t *o, const sl_api_run *r, size_t T, size_t B)
 {
     json_t *tk = json_array(), *w = json_array(), *k = json_array();
-    for (size_t t = 0; t < T; t++) {
-        json_array_append_new(tk, json_integer(r->tokens[t]));
-        json_array_append_new(w, json_integer((json_int_t)r->words[t]));
-        json_array_append_new(k, json_integer((json_int_t)r->kept[t]));
+    for (size_t b = 0; b < (B ? B : 1); b++) {
+        /* a batch: one list per row (tokens[b][t]); else the one row's list */
+        json_t *rt = B ? json_array() : tk, *rw = B ? json_array() : w, *rk = B ? json_array() : k;
+        for (size_t t = 0; t < T; t++) {
+            json_array_append_new(rt, json_integer(r->tokens[b * T + t]));
+            json_array_append_new(rw, json_integer((json_int_t)r->words[b * T + t]));
+            json_array_append_new(rk, json_integer((json_int_t)r->kept[b * T + t]));
+        }
+        if (B) {
+            json_array_append_new(tk, rt);
+            json_array_append_new(w, rw);
+            json_array_append_new(k, rk);
+        }
     }
     json_object_set_new(o, "tokens", tk);
     json_object_set_new(o, "words", w);
@@ -27,18 +36,20 @@ static void json_run(json_t *o, const sl_api_run *r, size_t T)
         json_object_set_new(o, "samplers", json_string(r->samplers));
 }
 
-char *sl_api_replay_json(const sl_api_run *runs, size_t nr, const size_t *depart, size_t T, int all)
+char *sl_api_replay_json(const sl_api_run *runs, size_t nr, const size_t *depart, size_t T, size_t B, int all)
 {
     json_t *root = json_object();
     if (!all) {
         json_object_set_new(root, "framework", json_string(runs[0].ft->name));
-        json_run(root, &runs[0], T);
+        if (B)
+            json_object_set_new(root, "rows", json_integer((json_int_t)B));
+        json_run(root, &runs[0], T, B);
     } else {
         json_t *arr = json_array();
         for (size_t j = 0; j < nr; j++) {
             json_t *o = json_object();
             json_object_set_new(o, "framework", json_string(runs[j].ft->name));
-            json_run(o, &runs[j], T);
+            json_run(o, &runs[j], T, 0);
             json_object_set_new(o, "departs", j == 0 || depart[j] == T ? json_null() : json_integer((json_int_t)depart[j]));
             json_array_append_new(arr, o);
         }
@@ -56,6 +67,7 @@ static const char *gen_refused(const sl_api_settings *s, const sl_fw_type *t)
 {
     sl_api_settings q = *s;
     q.context = NULL;
+    q.context_file = NULL;
     unsigned extra = t->pipeline ? t->pipeline->accepts & (SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE) : 0;
     return sl_api_refused(&q, 1, t->accepts | extra | SL_OPT_PROBS | SL_OPT_LOGITS);
 }
@@ -87,8 +99,10 @@ int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, con
     if (g->ft && !(g->ft->accepts & (is_logits ? SL_OPT_LOGITS : SL_OPT_PROBS)))
         return sl_base_error_set(err, SL_EINVAL, "samplab %s: framework %s takes --%s (%s)", cmd, g->ft->name,
                                  is_logits ? "probs" : "logits", g->ft->input_why);
-    sl_api_row_seeds rs; /* replay and check follow one request: --seeds has one entry */
-    if (sl_api_row_seeds_for(cmd, s, g->ft, 1, &rs, err))
+    /* replay and check follow one request (--seeds has one entry), or a batch's B rows (counted once read) */
+    int may_batch = g->ft && g->ft->batch;
+    sl_api_row_seeds rs;
+    if (sl_api_row_seeds_for(cmd, s, g->ft, may_batch ? 0 : 1, &rs, err))
         return SL_EINVAL;
     const char *miss = g->ft ? gen_refused(s, g->ft) : NULL;
     if (miss) {
@@ -98,10 +112,13 @@ int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, con
                                  sl_api_not_taken(miss, g->ft->name, why, sizeof why));
     }
     int bad = sl_api_fw_opts(cmd, s, &g->fo, err);
-    sl_api_row_seed_apply(&rs, 0, &g->fo);
-    sl_api_row_seeds_free(&rs);
-    if (bad)
+    if (!may_batch)
+        sl_api_row_seed_apply(&rs, 0, &g->fo);
+    g->seeds = rs; /* freed with g; a batch's are its rows' */
+    if (bad) {
+        sl_api_row_seeds_free(&g->seeds);
         return SL_EINVAL;
+    }
     g->fo.k = 1;
     g->fo.n = 1;
     g->logits_input = is_logits;
@@ -109,14 +126,51 @@ int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, con
         g->fo.logits = &g->marker;
     else
         g->fo.probs = &g->marker;
-    if (sl_api_steps_read(steps, &g->steps, err)) {
+    if (steps->n_rows > 1 && !(g->ft && g->ft->batch)) {
         sl_api_fw_opts_free(&g->fo);
+        sl_api_row_seeds_free(&g->seeds);
+        return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s given %zu times (one per row): %s", cmd,
+                                 is_logits ? SL_API_NAME(LOGITS) : SL_API_NAME(PROBS), steps->n_rows,
+                                 g->all ? "--framework all runs one row at a time, not a batch"
+                                        : "a batch of rows is not modelled for this framework");
+    }
+    /* a framework that draws batches reads [T, B, V] too; the others keep the reader's 2-D rule */
+    if ((g->ft && g->ft->batch ? sl_api_batch_read : sl_api_steps_read)(steps, &g->steps, err)) {
+        sl_api_fw_opts_free(&g->fo);
+        sl_api_row_seeds_free(&g->seeds);
         return sl_api_lib_error(err, SL_EINVAL);
     }
     if (sl_api_vocab_fits(cmd, s, &g->fo.cfg, g->steps.v, err)) {
         sl_api_gen_free(g);
         return SL_EINVAL;
     }
+    if (g->steps.b || steps->n_rows > 1 || sl_api_batch_asked(s)) {
+        g->is_batch = 1;
+        int rc = g->all ? sl_base_error_set(err, SL_EINVAL, "samplab %s: --framework all runs one row at a time, "
+                                            "not a batch", cmd)
+                 : !g->ft || !g->ft->batch_gen
+                     ? sl_base_error_set(err, SL_EINVAL, "samplab %s: a generation of a batch is not modelled by "
+                                         "samplab for framework %s (samplab draw --framework %s steps one batch)",
+                                         cmd, g->ft ? g->ft->name : "?", g->ft ? g->ft->name : "?")
+                 : context_n ? sl_base_error_set(err, SL_EINVAL, "samplab %s: a batch takes its prompts as rows "
+                                                 "(--context with ';', or --context-file), not one context", cmd)
+                             : sl_api_batch_load(cmd, s, g->ft, sl_io_steps_rows(&g->steps), g->steps.v, &g->batch, err);
+        if (!rc)
+            rc = sl_api_batch_seeds(cmd, &g->batch, &g->seeds, err);
+        if (rc) {
+            g->is_batch = 0;
+            sl_api_gen_free(g);
+        }
+        return rc;
+    }
+    if (may_batch && g->seeds.n > 1) {
+        int rc = sl_base_error_set(err, SL_EINVAL, "samplab %s: %s gives %zu entries for 1 row (one per row)", cmd,
+                                   SL_API_NAME(ROW_SEEDS), g->seeds.n);
+        sl_api_gen_free(g);
+        return rc;
+    }
+    if (may_batch)
+        sl_api_row_seed_apply(&g->seeds, 0, &g->fo);
     if (context_n || s->context) {
         if (s->context) {
             if (sl_api_ids(cmd, SL_API_NAME(CONTEXT), s->context, "context", g->steps.v, &g->context, &g->context_n, err)) {
@@ -147,6 +201,10 @@ int sl_api_gen_load(const char *cmd, const sl_api_src *steps, int is_logits, con
 
 void sl_api_gen_free(sl_api_gen *g)
 {
+    sl_api_row_seeds_free(&g->seeds);
+    if (g->is_batch)
+        sl_api_batch_free(&g->batch);
+    g->is_batch = 0;
     sl_io_steps_free(&g->steps);
     free(g->context);
     g->context = NULL;
@@ -160,7 +218,8 @@ static void run_free(sl_api_run *r)
     free(r->kept);
 }
 
-static int run_one(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, sl_api_run *r, sl_error *err)
+static int run_one(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, const sl_api_batch *batch,
+                   sl_api_run *r, sl_error *err)
 {
     memset(r, 0, sizeof *r);
     r->ft = ft;
@@ -170,13 +229,16 @@ static int run_one(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps
         r->given.context = NULL;
         r->given.context_n = 0;
     }
-    size_t T = m->t;
-    r->tokens = malloc((T ? T : 1) * sizeof *r->tokens);
-    r->words = malloc((T ? T : 1) * sizeof *r->words);
-    r->kept = malloc((T ? T : 1) * sizeof *r->kept);
+    size_t T = m->t, B = batch ? batch->B : 1, n = T * B;
+    r->tokens = malloc((n ? n : 1) * sizeof *r->tokens);
+    r->words = malloc((n ? n : 1) * sizeof *r->words);
+    r->kept = malloc((n ? n : 1) * sizeof *r->kept);
     if (!r->tokens || !r->words || !r->kept)
         return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu steps", ft->name, T);
     r->samplers = sl_api_samplers(ft->pipeline, ft->accepts, &fo->cfg, r->samplers_buf, sizeof r->samplers_buf);
+    if (batch)
+        return sl_fw_replay_batch(ft, fo, T, B, m->v, m->source, batch->rows, &batch->eos, sl_api_gen_batch_row, m, r->tokens,
+                                  r->words, r->kept, &r->rng_name, err);
     return sl_api_gen_replay(ft, fo, m, r->tokens, r->words, r->kept, &r->rng_name, err);
 }
 
@@ -192,7 +254,8 @@ int sl_api_replay_run(const sl_api_src *steps, int is_logits, const long *contex
     int rc = SL_OK;
     r->all = g.all;
     if (!g.all) {
-        if ((rc = run_one(g.ft, &g.fo, &g.steps, &r->runs[0], err)))
+        r->B = g.is_batch ? g.batch.B : 0;
+        if ((rc = run_one(g.ft, &g.fo, &g.steps, g.is_batch ? &g.batch : NULL, &r->runs[0], err)))
             sl_api_lib_error(err, rc);
         r->nr = 1;
         sl_api_gen_free(&g);
@@ -207,7 +270,7 @@ int sl_api_replay_run(const sl_api_src *steps, int is_logits, const long *contex
         const sl_fw_type *ft = sl_fw_types[i];
         if (!ft->step || !(ft->accepts & SL_OPT_LOGITS) || gen_refused(&q, ft))
             continue;
-        if ((rc = run_one(ft, &g.fo, &g.steps, &r->runs[r->nr], err))) {
+        if ((rc = run_one(ft, &g.fo, &g.steps, NULL, &r->runs[r->nr], err))) {
             char m[sizeof err->msg];
             snprintf(m, sizeof m, "%s", err->msg);
             sl_base_error_set(err, rc, "samplab replay: %s: %s", ft->name, m);
@@ -237,7 +300,7 @@ void sl_api_replay_result_free(sl_api_replay_result *r)
 
 char *sl_api_replay_result_json(const sl_api_replay_result *r)
 {
-    return sl_api_replay_json(r->runs, r->nr, r->depart, r->T, r->all);
+    return sl_api_replay_json(r->runs, r->nr, r->depart, r->T, r->B, r->all);
 }
 
 int sl_api_replay(const sl_api_src *steps, int is_logits, const long *context, size_t context_n,

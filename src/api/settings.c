@@ -17,7 +17,7 @@ void sl_api_settings_init(sl_api_settings *s)
 void sl_api_or_defaults(const sl_api_settings **s, const sl_api_src **src)
 {
     static const sl_api_settings none;
-    static const sl_api_src no_src = {NULL, NULL, -1, NULL, 0, NULL};
+    static const sl_api_src no_src = {NULL, NULL, -1, NULL, 0, NULL, NULL, 0};
     if (!*s)
         *s = &none;
     if (src && !*src)

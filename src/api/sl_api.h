@@ -31,6 +31,52 @@ int sl_api_gen_open(sl_fw_session *s, const sl_fw_type *ft, const sl_fw_opts *o,
  */
 int sl_api_gen_replay(const sl_fw_type *ft, const sl_fw_opts *o, const sl_io_steps *m, long *tokens,
                       uint64_t *words, size_t *kept, const char **rng_name, sl_error *err);
+/* The sl_fw_batch_row_fn of a [T, B, V] source (user: the sl_io_steps). */
+int sl_api_gen_batch_row(const void *user, size_t t, size_t b, sl_vec *row);
+
+/* ---------------------------------------------------------------- batches (api/batch.c) */
+
+struct sl_api_settings;
+/* A batch of rows: the prompts given (--context rows, --context-file), each
+ * repeated --num-return-sequences N times into the B rows the framework steps
+ * (rows[r].context is prompt r / N, or none), and transformers' EOS and pad ids
+ * (eos.eos -1: none). rows[r].seed is the row's own seed, NULL for the batch's
+ * generator (the frameworks with a generator per request set it). */
+/* Rows of token ids (a batch's prompts, or its observed tokens): n rows, row i
+ * of len[i] ids. */
+typedef struct sl_api_id_rows {
+    size_t n;
+    long **ids;
+    size_t *len;
+} sl_api_id_rows;
+/* Rows from src: inline, rows separated by ';' ("1,2,3;4,5,6"), or (is_file) a
+ * file of one row of comma-separated ids a line (blank lines and '#' comments
+ * skipped); each id in 0..V-1. Messages name "OPT row i" or "FILE line n". */
+int sl_api_id_rows_read(const char *cmd, const char *opt, const char *src, int is_file, size_t V, sl_api_id_rows *o,
+                        sl_error *err);
+void sl_api_id_rows_free(sl_api_id_rows *o);
+
+typedef struct sl_api_batch {
+    size_t B, nrs;
+    sl_api_id_rows prompt;    /* the prompts given (prompt.n = 0: none) */
+    sl_fw_batch_row *rows;    /* B */
+    sl_seed *seed;            /* per-row seeds the rows point at, or NULL */
+    sl_fw_eos eos;
+} sl_api_batch;
+/* Whether s asks for a batch: rows in --context (';'), --context-file,
+ * --num-return-sequences, --eos-token-id or --pad-token-id. */
+int sl_api_batch_asked(const struct sl_api_settings *s);
+/* The batch of s over rows_in rows a step of V ids for framework ft (NULL: not
+ * checked against one). Refused, one line each: a framework without batches,
+ * prompts whose count times N is not rows_in, a prompt row that is empty or holds
+ * an id >= V, for transformers rows of different lengths, an EOS or pad id >= V. */
+int sl_api_batch_load(const char *cmd, const struct sl_api_settings *s, const sl_fw_type *ft, size_t rows_in, size_t V,
+                      sl_api_batch *b, sl_error *err);
+void sl_api_batch_free(sl_api_batch *b);
+struct sl_api_row_seeds;
+/* The rows' own seeds (--seeds, one entry per row; none given: every row the batch's
+ * generator): rows[r].seed points at entry r where it is a seed. Refused: another count than B. */
+int sl_api_batch_seeds(const char *cmd, sl_api_batch *b, const struct sl_api_row_seeds *rs, sl_error *err);
 
 /* ---------------------------------------------------------------- inputs (api/src.c) */
 
@@ -47,10 +93,15 @@ typedef struct sl_api_src {
     size_t len;
     const char *name;         /* the name messages give data ("<memory>" if NULL), or an
                                * inline list SRC (its option, "--probs"; "inline" if NULL) */
+    const char *const *rows;  /* a batch given one SRC per row (--logits once per row): rows[0..n_rows), each a
+                               * [T, V] read as spec is (spec is rows[0]); NULL: none */
+    size_t n_rows;
 } sl_api_src;
 
 int sl_api_vec_read(const sl_api_src *s, sl_vec *out, sl_error *err);
 int sl_api_steps_read(const sl_api_src *s, sl_io_steps *out, sl_error *err);
+/* The same, also taking a 3-D [T, B, V] batch (sl_io_batch_read_as). */
+int sl_api_batch_read(const sl_api_src *s, sl_io_steps *out, sl_error *err);
 
 /* The reference distribution of gof / power / calibrate (api/ref.c). */
 typedef struct sl_api_ref_opts {
@@ -74,7 +125,6 @@ int sl_api_ref_load(const sl_api_ref_opts *o, sl_api_ref *ref, sl_error *err);
  * text is not read again): takes vec over and frees it. */
 int sl_api_ref_of_vec(sl_vec *vec, const sl_api_ref_opts *o, sl_api_ref *ref, sl_error *err);
 void sl_api_ref_free(sl_api_ref *ref);
-struct sl_api_settings;
 /* The reference of a command's source (src->spec NULL without data: no --probs
  * or --logits, or both, which sl_api_ref_load refuses), with s->cfg's
  * --temperature; *ro is what it was read from. Messages as "samplab: ...". */
@@ -125,7 +175,8 @@ typedef enum sl_api_opt {
     SL_API_OPT_ROW_SEEDS,
     SL_API_OPT_FIRST_SEED, SL_API_OPT_FRAMEWORKS, SL_API_OPT_TOP, SL_API_OPT_TOKENS, SL_API_OPT_REPORT_DATA,
     SL_API_OPT_OUT, SL_API_OPT_ONLY, SL_API_OPT_JOBS, SL_API_OPT_GEN_TOKENS, SL_API_OPT_NO_PLOT, SL_API_OPT_SPEC,
-    SL_API_OPT_RESUME,
+    SL_API_OPT_RESUME, SL_API_OPT_CONTEXT_FILE, SL_API_OPT_NUM_RETURN_SEQUENCES, SL_API_OPT_EOS_TOKEN_ID,
+    SL_API_OPT_PAD_TOKEN_ID,
     SL_API_OPT_COUNT          /* the options samplab models; the refused entries follow in the table */
 } sl_api_opt;
 
@@ -228,7 +279,11 @@ typedef struct sl_api_settings {
     int replacement, no_replacement, simd_sum, counts;
     const char *shuffle;      /* --shuffle true|false (NumPy Generator.choice's shuffle=) */
     const char *dtype, *torch, *torch_build, *llamacpp, *rand, *cpu, *ollama;
-    const char *context;      /* token ids: a SRC (inline list or file) */
+    const char *context;      /* token ids: a SRC (inline list or file); a batch's rows separated by ';' */
+    const char *context_file; /* a batch's prompts: one row of comma-separated ids a line */
+    int has_num_return_sequences; size_t num_return_sequences;
+    int has_eos_token_id; long eos_token_id;
+    int has_pad_token_id; long pad_token_id;
     const char *sglang, *position; /* --sglang VERSION, --position P (SGLang's hash key) */
     int sglang_sorted;        /* --sglang-sorted: a batchmate filters (SGLang's sort path) */
     const char *transformersjs; /* --transformersjs VERSION (transformers.js's release line) */
@@ -385,18 +440,14 @@ typedef struct sl_api_draw_result {
     const char *samplers;     /* llama.cpp's stage order in force (in samplers_buf), or NULL */
     char samplers_buf[SL_LOGITS_ORDER_TEXT];
     uint64_t done;            /* stopped by prog (SL_EINTR): the draws (a framework: the calls) made */
-    /* A batch of requests (--seeds with several entries): B rows, tokens[t*B + b] (k = B, one
-     * line a step); 0 otherwise */
-    size_t rows;
-    uint64_t *row_words;      /* rows: words[t*B + b], the running words of the generator row b drew from */
-    unsigned char *row_own;   /* rows: 1 when row b drew from its own generator (a seeded request) */
-    uint64_t global_words;    /* rows: the words of the engine's global generator (words: of all of them) */
-    const char *path;         /* rows: the engine's code path followed */
+    /* A batch ([B, V] rows, or --seeds with several entries): B rows of n calls of k tokens,
+     * tokens[(b·n + i)·k + j]; 0: one row */
+    size_t B;
+    uint64_t *row_words;      /* B·n: the running words of the generator row b drew from after its call i */
+    unsigned char *row_own;   /* B: 1 when row b drew from its own generator (a seeded request) */
+    uint64_t global_words;    /* the words of the batch's global generator (words: of all of them) */
+    const char *path;         /* how the framework draws a batch (sl_fw_type.batch) */
 } sl_api_draw_result;
-/* draw over a 2-D [B, V] source for a framework whose requests own their generators
- * (sl_fw_type.per_request); SL_EINVAL without a message when the source is not one. */
-int sl_api_draw_rows(const sl_api_src *src, int is_logits, const sl_api_settings *s, sl_api_draw_result *r,
-                     sl_error *err);
 /* The settings checked as the command checks them, the source read, the
  * tokens drawn (one path for the command and the call). The draws tick prog
  * (may be NULL; a method every 2^20 draws, a framework every 256 calls),
@@ -620,16 +671,17 @@ char *sl_api_gof_json(const sl_api_ref *ref, const char *draws_name, const sl_st
 /* draw --json: n calls of k tokens (nested: one array per call), or with
  * counts the V counts of the tokens; then the generator and its words, and
  * (when not NULL) the release, the CPU kernel and llama.cpp's stage order. */
-/* draw --json of a batch of requests (r->rows): "tokens" and "words" one list per row
- * (tokens[b][t]; words[b][t] the running words of the generator row b drew from after step t),
- * "generator" per row ("own" or "global"), "depends_on_batch" per row (a row drawn from the global
- * generator reads the words every other request spent), "rng" {name, word_bits, words: all
- * generators', global_words}, "version", "cpu", "path", the settings in force. */
-char *sl_api_draw_batch_json(const sl_api_draw_result *r);
 char *sl_api_draw_json(const long *tokens, size_t n, size_t k, int nested, size_t V, int counts,
                        const char *rng_name, unsigned word_bits, uint64_t words, const char *version,
                        const char *cpu, const char *samplers, const sl_logits_pipeline_type *t,
                        const sl_logits_cfg *given);
+/* draw --json of a batch (r->B rows): "rows", then "tokens" and "words" one list per row
+ * (row b's calls as one row's tokens print, tokens[b][t]; words[b][t] the running words of
+ * the generator row b drew from after its call t), "generator" per row ("own" or "global"),
+ * "depends_on_batch" per row (a row drawn from the global generator reads the words its
+ * batchmates spent), "rng" {name, word_bits, words: all generators', global_words},
+ * "version", "cpu", "path" (how the framework draws a batch), the settings in force. */
+char *sl_api_draw_batch_json(const sl_api_draw_result *r);
 /* draw --counts --json from V counts (a method's draws, counted as made). */
 char *sl_api_counts_json(const uint64_t *c, size_t V, const char *rng_name, unsigned word_bits, uint64_t words);
 /* The same with a framework's release and CPU kernel (each NULL: left out), as
@@ -677,8 +729,9 @@ typedef struct sl_api_run {
     const char *samplers;     /* llama.cpp's stage order in force (in samplers_buf), or NULL */
     char samplers_buf[SL_LOGITS_ORDER_TEXT];
 } sl_api_run;
-/* replay --json: one run (all 0), or nr runs with the step each departs from runs[0] (T: never). */
-char *sl_api_replay_json(const sl_api_run *runs, size_t nr, const size_t *depart, size_t T, int all);
+/* replay --json: one run (all 0), or nr runs with the step each departs from runs[0] (T: never);
+ * B > 0: one batched run whose tokens, words and kept are B lists of T. */
+char *sl_api_replay_json(const sl_api_run *runs, size_t nr, const size_t *depart, size_t T, size_t B, int all);
 
 /* `samplab replay` as a struct: one run, or with --framework all every
  * session framework on logits that takes the options given, with the step each
@@ -687,6 +740,7 @@ char *sl_api_replay_json(const sl_api_run *runs, size_t nr, const size_t *depart
 typedef struct sl_api_replay_result {
     sl_api_run runs[SL_API_REPLAY_MAX];
     size_t nr, T;
+    size_t B;                 /* a batch: rows (runs[0] holds B·T entries, row b's at b·T + t); 0: none */
     size_t depart[SL_API_REPLAY_MAX];
     int all;
 } sl_api_replay_result;
@@ -707,6 +761,9 @@ typedef struct sl_api_gen {
     size_t context_n;
     int logits_input;
     sl_vec marker;            /* what fo.logits or fo.probs points at: the kind of rows */
+    int is_batch;             /* a [T, B, V] source or a batch's options: batch holds the rows */
+    sl_api_batch batch;
+    sl_api_row_seeds seeds;   /* --seeds (a batch's rows point at them) */
 } sl_api_gen;
 /* The prompt is s->context (a SRC) or context[0..context_n); steps with no
  * spec and no data is the command line's neither (or both) of --logits and --probs. */
@@ -738,11 +795,16 @@ int sl_api_bench(const sl_api_src *steps, int is_logits, const sl_api_settings *
  * draws there and both probabilities under that step's distribution. */
 typedef struct sl_api_divergence {
     size_t step;
+    size_t row;               /* a batch: the row (rows draw in order within a step) */
     long predicted;
     double p_observed, p_predicted;
 } sl_api_divergence;
 int sl_api_check_seeded(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, const long *obs,
                         sl_api_divergence *out, sl_error *err);
+/* The same for a batch: its rows in the batch's draw order, observed tokens row
+ * after row (row b's step t at b·T + t); out->row names the row. */
+int sl_api_check_batch_seeded(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m,
+                              const sl_api_batch *bt, const long *obs, sl_api_divergence *out, sl_error *err);
 /* samplers: llama.cpp's stage order in force (sl_api_samplers), or NULL; given (NULL: no
  * pipeline ran): the settings given, echoed in force (sl_api_settings_echo). */
 char *sl_api_check_seeded_json(const sl_fw_type *ft, size_t T, const long *obs, const sl_api_divergence *d,

@@ -48,8 +48,17 @@ static void print_seeded(const sl_api_check_result *r)
     size_t T = r->g.steps.t;
     const long *obs = r->obs;
     const sl_fw_type *ft = r->g.ft;
+    size_t B = r->g.is_batch ? r->g.batch.B : 0;
     if (d.step == T) {
-        printf("check: %s, %zu steps: every observed token is the one the seeded sampler draws\n", ft->name, T);
+        if (B)
+            printf("check: %s, %zu steps of %zu rows: every observed token is the one the seeded batch draws\n",
+                   ft->name, T, B);
+        else
+            printf("check: %s, %zu steps: every observed token is the one the seeded sampler draws\n", ft->name, T);
+    } else if (B) {
+        printf("check: %s: first divergence at step %zu of %zu, row %zu of %zu: observed %ld (p = %.9g), the seeded "
+               "batch draws %ld (p = %.9g)\n", ft->name, d.step, T, d.row, B, obs[d.row * T + d.step], d.p_observed,
+               d.predicted, d.p_predicted);
     } else {
         printf("check: %s: first divergence at step %zu of %zu: observed %ld (p = %.9g), the seeded sampler "
                "draws %ld (p = %.9g)\n", ft->name, d.step, T, obs[d.step], d.p_observed, d.predicted,

@@ -26,10 +26,15 @@ static void draw_help(FILE *f)
             "--counts prints one line per token id: id<TAB>count. --json prints one object:\n"
             "{\"tokens\": [...], \"rng\": {\"name\": ..., \"word_bits\": ..., \"words\": W}} with W the\n"
             "words the draws consumed; with --framework also \"version\" (the upstream release followed)\n"
-            "and, for hf and vllm, \"cpu\" (torch's CPU kernel modelled).\n"
-            "A batch of requests (vllm, tgi): --seeds 7,none,9 over a 2-D --logits, one entry per row\n"
-            "(none: the request gave no seed; it draws from the global generator --seed seeds); one\n"
-            "line per step, the rows' tokens separated by spaces (docs/serving.md).\n\nmethods:\n");
+            "and, for hf and vllm, \"cpu\" (torch's CPU kernel modelled).\n\n"
+            "A batch (hf, torch, vllm, tgi, sglang): SRC a 2-D [B, V] .npy or .safetensors tensor (no\n"
+            "--row) or inline rows separated by ';' (\"3,2,1;1,2,3\"), --n calls each; hf takes each\n"
+            "row's prompt as --context rows (';') or --context-file. hf and torch draw every row in\n"
+            "order from one generator; vllm, tgi and sglang take --seeds 7,none,9, one entry per row\n"
+            "(none: the request gave no seed; it draws from the global generator --seed seeds;\n"
+            "docs/serving.md). Prints one line per call, the rows separated by spaces (a row's K\n"
+            "samples by commas); --json adds \"rows\" and gives \"tokens\" and \"words\" one list per row.\n\n"
+            "methods:\n");
     for (size_t i = 0; sl_draw_types[i]; i++)
         fprintf(f, "  %-9s %s\n", sl_draw_types[i]->name, sl_draw_types[i]->cost);
     fprintf(f, "\nrandom sources: ");
@@ -42,7 +47,7 @@ static void draw_help(FILE *f)
             const sl_fw_type *ft = sl_fw_types_all[i];
             fprintf(f, "  %-13s %s\n  %-13s options:", ft->name, ft->summary, "");
             for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT; o++)
-                if (sl_api_options[o].bit & ft->accepts)
+                if (sl_api_options[o].bit & ft->accepts & ~SL_OPT_GEN_BATCH) /* a generation's: replay, check */
                     fprintf(f, " %s", sl_api_options[o].name);
             fprintf(f, "\n");
             /* the upstream releases it follows */
@@ -113,6 +118,13 @@ int sl_cli_draw_main(int argc, char **argv)
     else if (s.counts)
         for (size_t i = 0; i < r.V; i++)
             printf("%zu\t%llu\n", i, (unsigned long long)r.counts[i]);
+    else if (r.tokens && r.B)
+        /* a batch: one line per call, the rows separated by spaces, a row's K samples by commas */
+        for (size_t i = 0; i < r.n; i++)
+            for (size_t b = 0; b < r.B; b++)
+                for (size_t j = 0; j < r.k; j++)
+                    printf("%ld%c", r.tokens[(b * r.n + i) * r.k + j],
+                           j + 1 < r.k ? ',' : b + 1 < r.B ? ' ' : '\n');
     else if (r.tokens)
         for (size_t i = 0; i < r.n; i++)
             for (size_t j = 0; j < r.k; j++)

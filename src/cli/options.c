@@ -35,6 +35,11 @@ static const sl_cli_take draw_takes[] = {
     G(SL_API_G_LLAMA_PENALTY),
     O(SL_API_OPT_SAMPLERS),
     O(SL_API_OPT_SAMPLING_SEQ),
+    O(SL_API_OPT_CONTEXT_FILE),
+    /* generate()'s: taken to be refused by name (a generation's, replay and check) */
+    O(SL_API_OPT_NUM_RETURN_SEQUENCES),
+    O(SL_API_OPT_EOS_TOKEN_ID),
+    O(SL_API_OPT_PAD_TOKEN_ID),
     END,
 };
 static const sl_cli_take logits_cmd_takes[] = {
@@ -162,6 +167,10 @@ static const sl_cli_take gen_takes[] = {
     O(SL_API_OPT_SAMPLERS),
     O(SL_API_OPT_SAMPLING_SEQ),
     O(SL_API_OPT_JSON),
+    O(SL_API_OPT_CONTEXT_FILE),
+    O(SL_API_OPT_NUM_RETURN_SEQUENCES),
+    O(SL_API_OPT_EOS_TOKEN_ID),
+    O(SL_API_OPT_PAD_TOKEN_ID),
     END,
 };
 static const sl_cli_take replay_takes[] = {
@@ -313,7 +322,9 @@ static int set_word(sl_cli_parsed *p, int pos, const char *w, const char *text, 
         return 2;
     }
     sl_cli_arg *a = &p->a[id];
-    if (a->given && o->kind != SL_API_LIST) {
+    /* replay and check take a batch's rows as one --logits (or --probs) each */
+    int per_row = (id == SL_API_OPT_LOGITS || id == SL_API_OPT_PROBS) && (!strcmp(cmd, "replay") || !strcmp(cmd, "check"));
+    if (a->given && o->kind != SL_API_LIST && !per_row) {
         snprintf(msg, n, "samplab %s: %s given twice", cmd, o->name);
         return 2;
     }
@@ -336,7 +347,7 @@ static int set_word(sl_cli_parsed *p, int pos, const char *w, const char *text, 
         return 2;
     }
     a->text = text;
-    if (o->kind == SL_API_LIST)
+    if (o->kind == SL_API_LIST || per_row)
         a->list[a->n_list++] = text;
     char why[2 * SL_CLI_ESC_MAX];
     sl_api_value v;
@@ -506,7 +517,11 @@ sl_api_src sl_cli_src_from(const sl_cli_parsed *p)
                        : v[SL_API_OPT_PROBS].text                            ? v[SL_API_OPT_PROBS].text
                                                                          : v[SL_API_OPT_LOGITS].text;
     /* name: an inline list's messages name its option */
+    const sl_cli_arg *a = v[SL_API_OPT_PROBS].given ? &v[SL_API_OPT_PROBS] : &v[SL_API_OPT_LOGITS];
+    if (spec && a->n_list > 1) /* given once per row (replay, check): a batch of [T, V] sources */
+        spec = a->list[0];
     sl_api_src src = {spec, v[SL_API_OPT_TENSOR].text, v[SL_API_OPT_ROW].given ? v[SL_API_OPT_ROW].l : -1, NULL, 0,
-                      spec && v[SL_API_OPT_PROBS].given ? SL_API_NAME(PROBS) : SL_API_NAME(LOGITS)};
+                      spec && v[SL_API_OPT_PROBS].given ? SL_API_NAME(PROBS) : SL_API_NAME(LOGITS),
+                      spec && a->n_list > 1 ? a->list : NULL, spec && a->n_list > 1 ? a->n_list : 0};
     return src;
 }

@@ -39,6 +39,10 @@ static void replay_help(FILE *f)
             "[words consumed after each step, cumulative], \"kept\": [tokens the pipeline kept each step],\n"
             "\"rng\": name}. --framework all runs every framework that takes logits and all the given\n"
             "settings, one column each, and the first step where each departs from the first-listed.\n"
+            "A batch (hf, torch): a [T, B, V] SRC, the prompts as --context rows separated by ';' or\n"
+            "--context-file; hf also takes --num-return-sequences, --eos-token-id, --pad-token-id.\n"
+            "Prints one line per step, the B tokens separated by spaces; --json's tokens, words and\n"
+            "kept are one list per row (words: the generator's running total after that row's draw).\n"
             "torch and numpy take --probs rows (one plain draw per step); hf, vllm take --logits.\n"
             "torch 2.x is the default (--torch 1.13 for the old line); --cpu avx2|avx512 the kernel.\n\n"
             "frameworks (step by step):\n");
@@ -72,6 +76,11 @@ int sl_cli_replay_main(int argc, char **argv)
     int rc = 0;
     if (po.a[SL_API_OPT_JSON].given) {
         rc = sl_cli_emit(sl_api_replay_result_json(&r));
+    } else if (r.B) {
+        /* a batch: one line per step, the B rows' tokens separated by spaces */
+        for (size_t t = 0; t < T; t++)
+            for (size_t b = 0; b < r.B; b++)
+                printf("%ld%c", runs[0].tokens[b * T + t], b + 1 < r.B ? ' ' : '\n');
     } else if (!r.all) {
         for (size_t t = 0; t < T; t++)
             printf("%ld\n", runs[0].tokens[t]);

@@ -29,7 +29,7 @@ const sl_fw_type sl_fw_hf_type = {
     .variants = hf_variants,
     .replacement_why = "transformers' generate() draws torch.multinomial(probs, num_samples=1) a step: it has no replacement setting",
     .accepts = SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |
-        SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_VARIANT | SL_OPT_CPU,
+        SL_OPT_PENALTY | SL_OPT_MIN_KEEP | SL_OPT_VARIANT | SL_OPT_CPU | SL_OPT_GEN_BATCH,
     .input_why = "generate samples from scores",
     .pipeline = &sl_logits_pipeline_hf_type,
     .draw = &sl_draw_torch_type,
@@ -39,4 +39,8 @@ const sl_fw_type sl_fw_hf_type = {
     .step = sl_fw_after_pipeline_step,
     .probs = sl_fw_probs_of_pipeline,
     .close = sl_fw_after_pipeline_close,
+    .batch = "one torch.multinomial(probs, 1) over the [B, V] probabilities a step (_sample): rows in order from "
+             "the default generator, 2·V words each; each row's processors over its own input_ids row",
+    .batch_gen = 1,
+    .batch_rect = 1,
 };

@@ -164,4 +164,6 @@ const sl_fw_type sl_fw_sglang_type = {
     .probs = sl_fw_probs_of_pipeline,
     .close = sglang_close,
     .unmodelled = sglang_unmodelled,
+    .batch = "each request its own sampling_seed (SamplingParams, default 42): murmur_hash32 of (seed, position, "
+             "column) per row, so no row depends on its batchmates (but for the sort path, --sglang-sorted)",
 };

@@ -142,13 +142,20 @@ struct sl_fw_type {
      * audit fixes the framework's own source. */
     const char *const *exact_rngs;
     const char *exact_rngs_why;
+    /* Optional: how a batch of rows draws (framework/batch.c), with the upstream function,
+     * as --help, the docs and --json's "path" say it; NULL: batches are refused (one row at
+     * a time). batch_gen: a generation of a batch (replay and check of [T, B, V]) is
+     * modelled too; batch_rect: the rows are one input_ids tensor (transformers), every
+     * row's prompt as long as the others, left padding included. */
+    const char *batch;
+    int batch_gen;
+    int batch_rect;
     /* Optional, for an engine that serves a batch of requests (SL_OPT_ROW_SEEDS in accepts):
      * one step of every row, in the engine's order, each from its own generator or the
-     * batch's global one (sl_fw_batch_step_row); NULL: each row from its own generator.
-     * batch_path names the code path followed; batch_unseeded, when set, is why a request
+     * batch's global one (sl_fw_batch_step_row); NULL: each row from the generator it
+     * draws from (its own when it has one). batch_unseeded, when set, is why a request
      * without a seed is refused (its engine gives it a seed samplab cannot know). */
     int (*batch_step)(sl_fw_batch *b, const sl_vec *rows, sl_error *err);
-    const char *batch_path;
     const char *batch_unseeded;
     /* Optional: settings its library has that samplab does not model for it, as pairs of the
      * option and the library's name for it ("--frequency-penalty", "TGI's frequency_penalty"),
@@ -159,37 +166,6 @@ struct sl_fw_type {
      * before 4.0 drew with Math.random()). */
     const char *const *unreproducible;
 };
-
-/* ---------------------------------------------------------------- a batch of requests (framework/batch.c)
- *
- * What a serving engine draws at one step for B requests: each row is a session
- * (its pipeline and history) whose generator is its own when the request gave a
- * seed (own[b]), else the engine's global generator, shared by the batch and
- * seeded once (torch.manual_seed(--seed)). */
-struct sl_fw_batch {
-    const sl_fw_type *type;
-    size_t B;
-    sl_fw_session *row;       /* B sessions; row b's generator is used only when own[b] */
-    unsigned char *own;       /* 1: row b has a generator of its own (a seeded request) */
-    sl_rng global;            /* the engine's global generator */
-    long *tokens;             /* the last step's token of each row */
-    uint64_t *words;          /* after the last step: the words spent so far by the generator row b drew from */
-    size_t *kept;             /* the last step's kept tokens of each row */
-};
-/* B sessions of type t with o's settings and context; row b seeded with seeds[b] when own[b].
- * Refused: a type that does not take SL_OPT_ROW_SEEDS, a row without a seed where the type's
- * batch_unseeded says why. */
-int sl_fw_batch_open(sl_fw_batch *b, const sl_fw_type *t, const sl_fw_opts *o, size_t B, const sl_seed *seeds,
-                     const unsigned char *own, sl_error *err);
-/* One step of every row on rows[0..B) (the type's batch_step, or each row from its own
- * generator): b->tokens, b->words, b->kept. */
-int sl_fw_batch_step(sl_fw_batch *b, const sl_vec *rows, sl_error *err);
-/* The last step's tokens into each row's history (a generation; `draw --n` keeps it fixed). */
-int sl_fw_batch_accept(sl_fw_batch *b, sl_error *err);
-/* Row r's step on v from generator g (its own, or &b->global); its token, kept count and
- * g's running words into b. For the batch_step hooks. */
-int sl_fw_batch_step_row(sl_fw_batch *b, size_t r, const sl_vec *v, sl_rng *g, sl_error *err);
-void sl_fw_batch_close(sl_fw_batch *b);
 
 /* 1 when a call of these settings draws with replacement: o's choice, or t's default. */
 int sl_fw_replacement(const sl_fw_type *t, const sl_fw_opts *o);
@@ -236,6 +212,83 @@ typedef int (*sl_fw_row_fn)(const void *user, size_t t, sl_vec *row);
  * o->dtype_set each row is read in o->dtype. */
 int sl_fw_replay(const sl_fw_type *t, const sl_fw_opts *o, size_t T, size_t V, const char *source, sl_fw_row_fn row,
                  const void *user, long *tokens, uint64_t *words, size_t *kept, const char **rng_name, sl_error *err);
+
+/* ---------------------------------------------------------------- batches (framework/batch.c)
+ *
+ * B rows stepped together, as a batch of prompts or of requests is: each row a
+ * session of its own (its settings, its history); a row draws from the batch's
+ * global generator (transformers' and torch's torch.multinomial over [B, V]: the
+ * default generator, seeded once; a serving engine's global generator) unless it
+ * has one of its own (a request's seed; every row of a type whose requests own
+ * their generators, per_request). The order of a step's draws is the type's
+ * (batch_step), else row order. */
+typedef struct sl_fw_batch_row {
+    const long *context;      /* the row's prompt (its history to start from) */
+    size_t context_n;
+    const sl_seed *seed;      /* the row's own generator's seed, or NULL: the batch's generator */
+} sl_fw_batch_row;
+
+struct sl_fw_batch {
+    const sl_fw_type *type;
+    size_t B;
+    sl_fw_session *row;       /* B sessions; row b's generator is drawn from only when own[b] */
+    unsigned char *own;       /* own[b]: row b draws from its session's generator */
+    sl_rng global;            /* the batch's generator, seeded as the framework seeds o->seed */
+    sl_fw_step *step;         /* B: each row's draw at the last step (its tokens valid until its next) */
+    uint64_t *words;          /* B: the running words of the generator row b drew from, after its draw */
+};
+
+/* Opens B sessions of t with settings o (o->cfg.context is ignored: each row's
+ * prompt is rows[b]'s) and the batch's generator. Refused: a type without a batch
+ * mode (t->batch NULL), B = 0, a row's seed where the type keeps one generator for
+ * the batch (no SL_OPT_ROW_SEEDS), a row without one where t->batch_unseeded says why. */
+int sl_fw_batch_open(sl_fw_batch *b, const sl_fw_type *t, const sl_fw_opts *o, size_t B, const sl_fw_batch_row *rows,
+                     sl_error *err);
+/* One step of every row on rows[0..B): the type's batch_step, or each row in order
+ * from the generator it draws from; b->step and b->words. The tokens join no history
+ * (sl_fw_session_accept on b->row[r]: the caller's choice, as a session's is). */
+int sl_fw_batch_step(sl_fw_batch *b, const sl_vec *rows, sl_error *err);
+/* Row r's step on v from generator g (its own, or &b->global): b->step[r] and g's
+ * running words. For the batch_step hooks. */
+int sl_fw_batch_step_row(sl_fw_batch *b, size_t r, const sl_vec *v, sl_rng *g, sl_error *err);
+/* The generator's name as --json prints it. */
+const char *sl_fw_batch_rng_name(const sl_fw_batch *b);
+/* Every generator's words: the global one's and the rows' own. */
+uint64_t sl_fw_batch_words_all(const sl_fw_batch *b);
+void sl_fw_batch_close(sl_fw_batch *b);
+
+/* transformers' end of sequence in a batch (generation/utils.py _sample, 5.12.1):
+ * once a row has emitted eos its later tokens are pad, though the batch still
+ * draws for it (its words are spent) and its history grows by pad; generate()
+ * stops after the step at which every row has finished. eos < 0: none. */
+typedef struct sl_fw_eos {
+    long eos, pad;
+} sl_fw_eos;
+
+/* Fills `row` (allocated for V entries) with row b of step t. */
+typedef int (*sl_fw_batch_row_fn)(const void *user, size_t t, size_t b, sl_vec *row);
+
+/* What a batched generation does with row r's draw at step t (sl_fw_batch_generate):
+ * tok is the token generate() keeps (pad once the row has finished); *accept (tok
+ * on entry) is what joins the row's history, which the visit may set (check: the
+ * observed token). Returns 0 to go on, 1 to stop, or -SL_code. */
+typedef int (*sl_fw_batch_visit_fn)(void *ctx, sl_fw_batch *b, size_t t, size_t r, const sl_vec *v,
+                                    const sl_fw_step *st, long tok, long *accept, sl_error *err);
+/* The loop of a batched generation: the batch opened over rows[0..B), then per step
+ * each row read, drawn in order and visited, its accepted token (pad once finished)
+ * joining its history; a row finishes once the token it accepted is eos->eos, and
+ * steps after every row has finished are refused (generate() stops there). */
+int sl_fw_batch_generate(const sl_fw_type *t, const sl_fw_opts *o, size_t T, size_t B, size_t V, const char *source,
+                         const sl_fw_batch_row *rows, const sl_fw_eos *eos, sl_fw_batch_row_fn row, const void *user,
+                         sl_fw_batch_visit_fn visit, void *ctx, const char **rng_name, sl_error *err);
+/* A batched generation (`samplab replay` of [T, B, V] rows): the batch opened
+ * over rows[0..B), then per step each row drawn in order and its token (pad once
+ * finished) accepted into its history. tokens, words and kept hold B·T entries,
+ * row b's at b·T + t; words[b·T + t] is the running total of row b's generator
+ * after its draw at step t. Refused: rows left after every row has finished. */
+int sl_fw_replay_batch(const sl_fw_type *t, const sl_fw_opts *o, size_t T, size_t B, size_t V, const char *source,
+                       const sl_fw_batch_row *rows, const sl_fw_eos *eos, sl_fw_batch_row_fn row, const void *user,
+                       long *tokens, uint64_t *words, size_t *kept, const char **rng_name, sl_error *err);
 
 /* `samplab draw --framework F --n N`: N steps of one session on o->probs or
  * o->logits, each drawn token accepted when the sampler does so itself. */

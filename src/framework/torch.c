@@ -146,4 +146,7 @@ const sl_fw_type sl_fw_torch_type = {
     .close = torch_close,
     .exact = &sl_draw_torch_race_exact,
     .exact_for = torch_exact_for,
+    .batch = "torch.multinomial(p, K, replacement) on [B, V]: B one-row calls in row order on the default generator "
+             "(measured, torch 2.14.1)",
+    .batch_gen = 1,
 };

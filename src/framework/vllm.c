@@ -66,6 +66,6 @@ const sl_fw_type sl_fw_vllm_type = {
     .probs = sl_fw_probs_of_pipeline,
     .close = sl_fw_after_pipeline_close,
     .batch_step = vllm_batch_step,
-    .batch_path = "random_sample (PyTorch exponential_ path): q.exponential_() over the batch from the global "
+    .batch = "random_sample (PyTorch exponential_ path): q.exponential_() over the batch from the global "
                   "generator when a request has no seed, then q[i].exponential_(generator) for each seeded request",
 };

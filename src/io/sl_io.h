@@ -205,6 +205,7 @@ int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_
  * strtof parsings (dtype SL_F64, d and f both set). */
 typedef struct sl_io_steps {
     size_t t, v;
+    size_t b;           /* rows a step: 0 or 1 for [T, V]; B for a [T, B, V] batch (t·b rows of v entries) */
     sl_dtype dtype;
     double *d;          /* T*V entries, or NULL */
     float *f;           /* T*V entries, or NULL */
@@ -237,6 +238,19 @@ int sl_io_steps_alloc(sl_io_steps *m, size_t t, size_t v, sl_dtype dtype, const 
  * m->v entries), both precisions; row->source becomes "SOURCE step i".
  * SL_EINVAL if i or the row's size is wrong. */
 int sl_io_steps_row(const sl_io_steps *m, size_t i, sl_vec *row);
+/* Batches (transformers' output_logits stacked per step): the same readers, which
+ * also take a 3-D [T, B, V] tensor (.npy, .safetensors; text stays one row a
+ * step); a 2-D source reads as B = 1. */
+int sl_io_batch_read_as(const char *path, const char *label, const char *tensor, sl_io_steps *out, sl_error *err);
+int sl_io_batch_read_npy(const char *name, const unsigned char *buf, size_t len, int view, sl_io_steps *out,
+                         sl_error *err);
+int sl_io_batch_read_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor, int view,
+                                 sl_io_steps *out, sl_error *err);
+/* Rows a step (1 unless a [T, B, V] batch). */
+size_t sl_io_steps_rows(const sl_io_steps *m);
+/* Row b of step t into row (as sl_io_steps_row, which refuses a batch of B > 1:
+ * its flat index would mix steps and rows); row->source "SOURCE step t row b". */
+int sl_io_steps_row_of(const sl_io_steps *m, size_t t, size_t b, sl_vec *row);
 /* What sl_io_steps_read refuses after reading: a NaN entry ("SOURCE: step i, entry j
  * is NaN") or a step with nothing above -inf. The readers of bytes in memory
  * (_read_text, _read_npy, _read_safetensors) leave it to the caller. */

@@ -1,7 +1,8 @@
 /* steps.c — per-step logits of a generation: a [T, V] matrix, one row per step,
  * from a 2-D .safetensors tensor (io/safetensors.c), a 2-D .npy (io/npy.c) or
  * text with one step per line (io/text.c's numbers, parsed by strtod and by
- * strtof). Binary sources keep their own precision (float32 rows widen exactly
+ * strtof); or, read as a batch, a [T, B, V] tensor (transformers' output_logits
+ * stacked per step: B rows a step, C order, row b of step t at t·B + b). Binary sources keep their own precision (float32 rows widen exactly
  * to double, float64 rows round once to float); text keeps both parsings.
  * Every row must have a number that is not NaN and not all -inf: a sampler
  * has nothing to draw from such a step, so it is refused here, by step. */
@@ -52,9 +53,16 @@ void sl_io_steps_free(sl_io_steps *m)
     memset(m, 0, sizeof *m);
 }
 
-int sl_io_steps_row(const sl_io_steps *m, size_t i, sl_vec *row)
+size_t sl_io_steps_rows(const sl_io_steps *m)
 {
-    if (i >= m->t || row->n != m->v)
+    return m->b > 1 ? m->b : 1;
+}
+
+/* Flat row i (t·B + b) into row, named "SOURCE step t" or, in a batch, "SOURCE step t row b". */
+static int steps_row_at(const sl_io_steps *m, size_t i, sl_vec *row)
+{
+    size_t B = sl_io_steps_rows(m);
+    if (i >= m->t * B || row->n != m->v)
         return SL_EINVAL;
     size_t V = m->v;
     if (m->d && m->f) {
@@ -81,8 +89,24 @@ int sl_io_steps_row(const sl_io_steps *m, size_t i, sl_vec *row)
     }
     row->dtype = m->dtype;
     row->own_dtype = m->own_dtype;
-    snprintf(row->source, sizeof row->source, "%.200s step %zu", m->source, i);
+    if (B > 1)
+        snprintf(row->source, sizeof row->source, "%.200s step %zu row %zu", m->source, i / B, i % B);
+    else
+        snprintf(row->source, sizeof row->source, "%.200s step %zu", m->source, i);
     return SL_OK;
+}
+
+int sl_io_steps_row(const sl_io_steps *m, size_t i, sl_vec *row)
+{
+    return sl_io_steps_rows(m) > 1 ? SL_EINVAL : steps_row_at(m, i, row);
+}
+
+int sl_io_steps_row_of(const sl_io_steps *m, size_t t, size_t b, sl_vec *row)
+{
+    size_t B = sl_io_steps_rows(m);
+    if (t >= m->t || b >= B)
+        return SL_EINVAL;
+    return steps_row_at(m, t * B + b, row);
 }
 
 /* Whether row x[0..V) holds a NaN, and whether every entry is -inf: SSE2 (x86-64's
@@ -136,7 +160,7 @@ static void row_flags_f64(const double *x, size_t V, int *nan, int *live)
  * bad one is named, as a scan in step order would. */
 int sl_io_steps_check(const sl_io_steps *m, sl_error *err)
 {
-    size_t V = m->v, T = m->t;
+    size_t V = m->v, B = sl_io_steps_rows(m), T = m->t * B; /* T: rows, B per step */
     unsigned char *bad = calloc(T ? T : 1, 1);
     if (!bad)
         return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu steps", m->source, T);
@@ -153,13 +177,18 @@ int sl_io_steps_check(const sl_io_steps *m, sl_error *err)
     }
     int rc = SL_OK;
     for (size_t i = 0; !rc && i < T; i++) {
+        char at[64];
+        if (B > 1)
+            snprintf(at, sizeof at, "step %zu row %zu", i / B, i % B);
+        else
+            snprintf(at, sizeof at, "step %zu", i);
         for (size_t j = 0; bad[i] == 1 && j < V; j++)
             if (isnan(m->d ? m->d[i * V + j] : (double)m->f[i * V + j])) {
-                rc = sl_base_error_set(err, SL_EINVAL, "%s: step %zu, entry %zu is NaN", m->source, i, j);
+                rc = sl_base_error_set(err, SL_EINVAL, "%s: %s, entry %zu is NaN", m->source, at, j);
                 break;
             }
         if (!rc && bad[i] == 2)
-            rc = sl_base_error_set(err, SL_EINVAL, "%s: step %zu is all -inf (nothing to draw)", m->source, i);
+            rc = sl_base_error_set(err, SL_EINVAL, "%s: %s is all -inf (nothing to draw)", m->source, at);
     }
     free(bad);
     return rc;
@@ -171,10 +200,12 @@ int sl_io_steps_check(const sl_io_steps *m, sl_error *err)
 static int steps_of_tensor(const sl_io_tensor *t, const char *src, int view, sl_io_steps *out, sl_error *err)
 {
     sl_dtype dt = sl_io_tensor_dtype(t);
+    size_t B = t->ndim == 3 ? (size_t)(t->rows / t->d0) : 0; /* 0 for [T, V], B for [T, B, V] */
     memset(out, 0, sizeof *out);
     if (view && sl_io_tensor_aligned(t)) {
         snprintf(out->source, sizeof out->source, "%s", src);
         out->t = (size_t)t->d0;
+        out->b = B;
         out->v = (size_t)t->v;
         out->dtype = dt;
         if (dt == SL_F64)
@@ -185,10 +216,12 @@ static int steps_of_tensor(const sl_io_tensor *t, const char *src, int view, sl_
         out->own_dtype = 1;
         return SL_OK;
     }
-    int rc = sl_io_steps_alloc(out, (size_t)t->d0, (size_t)t->v, dt, src, err);
+    int rc = sl_io_steps_alloc(out, (size_t)t->rows, (size_t)t->v, dt, src, err);
     if (rc)
         return rc;
     size_t n = out->t * out->v;
+    out->t = (size_t)t->d0;
+    out->b = B;
     if (sl_io_tensor_native(t)) {
         memcpy(dt == SL_F64 ? (void *)out->d : (void *)out->f, t->data, n * (t->bits / 8));
     } else {
@@ -206,18 +239,18 @@ static int steps_of_tensor(const sl_io_tensor *t, const char *src, int view, sl_
     return SL_OK;
 }
 
-int sl_io_steps_read_npy(const char *name, const unsigned char *buf, size_t len, int view, sl_io_steps *out,
-                         sl_error *err)
+static int steps_npy(const char *name, const unsigned char *buf, size_t len, int view, int batch, sl_io_steps *out,
+                     sl_error *err)
 {
     sl_io_tensor t;
     memset(out, 0, sizeof *out);
     int rc = sl_io_npy_view(name, buf, len, &t, err);
     if (rc)
         return rc;
-    if (t.ndim != 2)
-        return sl_base_error_set(err, SL_EINVAL, "%s: a %zu-D array: per-step logits are a 2-D [T, V] array", name,
-                                 t.ndim);
-    if (!t.d0 || !t.v)
+    if (t.ndim != 2 && !(batch && t.ndim == 3))
+        return sl_base_error_set(err, SL_EINVAL, "%s: a %zu-D array: per-step logits are a 2-D [T, V] array%s", name,
+                                 t.ndim, batch ? " (or a 3-D [T, B, V] batch)" : "");
+    if (!t.rows || !t.v)
         return sl_base_error_set(err, SL_EINVAL, "%s: shape (%zu, %zu) has no entries", name, (size_t)t.d0,
                                  (size_t)t.v);
     if (t.v > SL_IO_MAX_V)
@@ -226,18 +259,30 @@ int sl_io_steps_read_npy(const char *name, const unsigned char *buf, size_t len,
     return steps_of_tensor(&t, name, view, out, err);
 }
 
-int sl_io_steps_read_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor, int view,
-                                 sl_io_steps *out, sl_error *err)
+int sl_io_steps_read_npy(const char *name, const unsigned char *buf, size_t len, int view, sl_io_steps *out,
+                         sl_error *err)
+{
+    return steps_npy(name, buf, len, view, 0, out, err);
+}
+
+int sl_io_batch_read_npy(const char *name, const unsigned char *buf, size_t len, int view, sl_io_steps *out,
+                         sl_error *err)
+{
+    return steps_npy(name, buf, len, view, 1, out, err);
+}
+
+static int steps_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor, int view,
+                             int batch, sl_io_steps *out, sl_error *err)
 {
     sl_io_tensor t;
     memset(out, 0, sizeof *out);
     int rc = sl_io_safetensors_view(name, buf, len, tensor, &t, err);
     if (rc)
         return rc;
-    if (t.ndim != 2)
-        return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has shape %s: per-step logits are a 2-D [T, V] tensor",
-                                 name, t.name, t.shape);
-    if (t.v == 0 || t.d0 == 0)
+    if (t.ndim != 2 && !(batch && t.ndim == 3))
+        return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has shape %s: per-step logits are a 2-D [T, V] tensor%s",
+                                 name, t.name, t.shape, batch ? " (or a 3-D [T, B, V] batch)" : "");
+    if (t.v == 0 || t.rows == 0)
         return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has shape %s: no entries", name, t.name, t.shape);
     if (t.v > SL_IO_MAX_V)
         return sl_base_error_set(err, SL_EINVAL, "%s: tensor \"%s\" has steps of %llu entries; samplab reads at most %zu",
@@ -248,6 +293,18 @@ int sl_io_steps_read_safetensors(const char *name, const unsigned char *buf, siz
     else
         snprintf(src, sizeof src, "%s", name);
     return steps_of_tensor(&t, src, view, out, err);
+}
+
+int sl_io_steps_read_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor, int view,
+                                 sl_io_steps *out, sl_error *err)
+{
+    return steps_safetensors(name, buf, len, tensor, view, 0, out, err);
+}
+
+int sl_io_batch_read_safetensors(const char *name, const unsigned char *buf, size_t len, const char *tensor, int view,
+                                 sl_io_steps *out, sl_error *err)
+{
+    return steps_safetensors(name, buf, len, tensor, view, 1, out, err);
 }
 
 /* A line holds a step when it has something other than separators and a comment. */
@@ -340,7 +397,8 @@ int sl_io_steps_read(const char *path, const char *tensor, sl_io_steps *out, sl_
     return sl_io_steps_read_as(path, NULL, tensor, out, err);
 }
 
-int sl_io_steps_read_as(const char *path, const char *label, const char *tensor, sl_io_steps *out, sl_error *err)
+static int steps_read(const char *path, const char *label, const char *tensor, int batch, sl_io_steps *out,
+                      sl_error *err)
 {
     memset(out, 0, sizeof *out);
     if (!strcmp(path, "-"))
@@ -383,9 +441,9 @@ int sl_io_steps_read_as(const char *path, const char *label, const char *tensor,
         if (map == MAP_FAILED)
             return sl_base_error_set(err, SL_EIO, "%s: cannot map: %s", path, strerror(errno));
         if (src.kind == SL_IO_SRC_SAFETENSORS)
-            rc = sl_io_steps_read_safetensors(path, map, len, tensor, 1, out, err);
+            rc = steps_safetensors(path, map, len, tensor, 1, batch, out, err);
         else
-            rc = sl_io_steps_read_npy(path, map, len, 1, out, err);
+            rc = steps_npy(path, map, len, 1, batch, out, err);
         if (!rc && out->view) {
             out->map = map;
             out->map_len = len;
@@ -398,9 +456,9 @@ int sl_io_steps_read_as(const char *path, const char *label, const char *tensor,
         if ((rc = sl_io_file_slurp(path, &buf, &len, err)))
             return rc;
         if (src.kind == SL_IO_SRC_SAFETENSORS)
-            rc = sl_io_steps_read_safetensors(path, buf, len, tensor, 0, out, err);
+            rc = steps_safetensors(path, buf, len, tensor, 0, batch, out, err);
         else if (src.kind == SL_IO_SRC_NPY)
-            rc = sl_io_steps_read_npy(path, buf, len, 0, out, err);
+            rc = steps_npy(path, buf, len, 0, batch, out, err);
         else
             rc = sl_io_steps_read_text(path, (const char *)buf, len, out, err);
         free(buf);
@@ -408,4 +466,14 @@ int sl_io_steps_read_as(const char *path, const char *label, const char *tensor,
     if (!rc && (rc = sl_io_steps_check(out, err)))
         sl_io_steps_free(out);
     return rc;
+}
+
+int sl_io_steps_read_as(const char *path, const char *label, const char *tensor, sl_io_steps *out, sl_error *err)
+{
+    return steps_read(path, label, tensor, 0, out, err);
+}
+
+int sl_io_batch_read_as(const char *path, const char *label, const char *tensor, sl_io_steps *out, sl_error *err)
+{
+    return steps_read(path, label, tensor, 1, out, err);
 }

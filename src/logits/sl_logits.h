@@ -127,6 +127,8 @@ enum {
     SL_OPT_ORDER = 1u << 22,         /* --samplers, --sampling-seq (llama.cpp's stage order) */
     SL_OPT_OLLAMA_VERSION = 1u << 23, /* --ollama (Ollama's release line) */
     SL_OPT_ROW_SEEDS = 1u << 24,      /* --seeds LIST: a generator per row (request), as serving engines keep */
+    SL_OPT_GEN_BATCH = 1u << 25,      /* --num-return-sequences, --eos-token-id, --pad-token-id (generate()'s) */
+    SL_OPT_PROMPT_ROWS = 1u << 26,    /* --context-file (a batch's prompts: taken where a batch is read) */
     SL_OPT_TJS_VERSION = 1u << 27,    /* --transformersjs, --no-repeat-ngram-size (transformers.js's) */
     SL_OPT_SGLANG_VERSION = 1u << 29, /* --sglang (SGLang's release line) */
     SL_OPT_POSITION = 1u << 30        /* --position, --sglang-sorted (SGLang's hash key and batch path) */

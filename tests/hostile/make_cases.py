@@ -416,11 +416,14 @@ for name, data, want in steps_bad:
     case('steps', name + '.steps: ', 'replay --framework hf --logits %s' % f)
     case('steps_msg', want, 'check --framework hf --logits %s --tokens 0,1' % f)
 f3d = put('three_d.npy', npy("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2, 2), }", F4))
-case('steps', 'three_d.npy: a 3-D array', 'replay --framework torch --probs %s' % f3d)
+# a 3-D [T, B, V] is a batch for hf and torch; the frameworks without batches keep the 2-D rule
+case('steps', 'three_d.npy: a 3-D array', 'replay --framework numpy --probs %s' % f3d)
+f4d = put('four_d.npy', npy("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 2, 2), }", F4))
+case('steps', 'four_d.npy: a 4-D array', 'replay --framework torch --probs %s' % f4d)
 f1d = put('one_d.npy', npy(HDR, F4))
 case('steps', 'one_d.npy: a 1-D array', 'replay --framework torch --probs %s' % f1d)
 st3 = put('three_d.safetensors', st_obj({'logits': dict(ENT, shape=[1, 2, 2])}, F4))
-case('steps', 'three_d.safetensors: tensor "logits" has shape [1,2,2]', 'replay --framework hf --logits %s' % st3)
+case('steps', 'three_d.safetensors: tensor "logits" has shape [1,2,2]', 'replay --framework llamacpp --logits %s' % st3)
 steps_ok = put('ok.steps', '1 2 3\n3 2 1\n')
 tok = [('tokens_out', '0\n7\n', 'token id in 0..2'), ('tokens_count', '0\n1\n2\n', 'tokens_count.txt holds 3 tokens, but --logits @/ok.steps has T = 2 steps'),
        ('tokens_float', '0\n1.5\n', 'is not a token id'), ('tokens_nul', '0\n\x001\n', 'a NUL byte')]

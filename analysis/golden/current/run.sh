@@ -35,6 +35,10 @@ py avx512 hf_pipeline.py @/hf_pipeline_avx512.txt
 # transformers 5.12.1 generate() on small random Llama models: hf_generate.txt + .safetensors, _avx512
 py avx2 hf_generate.py @
 py avx512 hf_generate.py @ hf_generate_avx512
+# transformers 5.12.1 generate() on batches (left-padded prompts, num_return_sequences, EOS and pad): hf_batch.txt + .safetensors
+py avx2 hf_batch.py @
+# torch 2.14.1 torch.multinomial on [B, V] (K samples, with and without replacement, N calls): torch_batch.txt + .safetensors
+py default torch_batch.py @
 # transformers 5.12.1 generate() with settings left unset (its defaults, a model's generation_config): hf_defaults.txt
 py avx2 hf_defaults.py @
 # torch float32 log (SLEEF logf_u10), log_softmax and TypicalLogitsWarper per kernel: torch_log.txt, _avx512.txt
