@@ -46,8 +46,9 @@ static int index_less(const void *a, const void *b, const void *ctx)
 /* ORT's top k of s[0..V) in its order into pair[0..k): the k-th largest value t
  * (sl_logits_kth_largest_f32; idx: V entries of scratch), every value above t and the lowest
  * ids of those equal to t (eq: k entries of scratch), then a sort by value, each run of equal
- * values by id; for k = V the radix sort (tmp: V pairs of scratch). ORT's comparator is a strict total order without NaN, so whichever path its
- * kernel takes (k = 1, the heap, nth_element + sort) gives this. */
+ * values by id; for k = V the radix sort (tmp: V pairs of scratch). ORT's comparator is a
+ * strict total order without NaN, so whichever path its kernel takes (k = 1, the heap,
+ * nth_element + sort) gives this. */
 static int tjs_topk(const float *s, size_t V, size_t k, size_t *idx, uint32_t *eq, sl_base_f32i *pair,
                     sl_base_f32i *tmp, sl_error *err)
 {
