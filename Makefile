@@ -35,7 +35,7 @@ TST_LIB_OBJ := $(LIB_SRC:%.c=$(TST)/%.o)
 TST_CLI_OBJ := $(filter-out $(TST)/src/cli/main.o,$(CLI_SRC:%.c=$(TST)/%.o))
 TST_OBJ     := $(TEST_SRC:%.c=$(TST)/%.o)
 
-.PHONY: all deps deps-test deps-report deps-golden deps-fuzz test test-unit report bench golden golden-check golden-nlc golden-ollama golden-current clean fuzz fuzz-run deps-bench lib man install uninstall deps-explorer deps-browser explorer explorer-build test-browser test-browser-run asan fuzz-merge
+.PHONY: all deps deps-test deps-report deps-golden deps-fuzz test test-unit report bench golden golden-check golden-nlc golden-js golden-ollama golden-current clean fuzz fuzz-run deps-bench lib man install uninstall deps-explorer deps-browser explorer explorer-build test-browser test-browser-run asan fuzz-merge
 all: bin/samplab
 
 deps:
@@ -230,8 +230,9 @@ golden-check: deps-golden
 	@# data/golden/current comes from another system's libraries (golden-current), mkl_vsl* from
 	@# Intel MKL fetched into build/ (analysis/golden/mkl_fetch.sh, mkl_vsl_golden.sh), and
 	@# llamacpp_0.4.0 and node_llama_cpp from node-llama-cpp's npm package (golden-nlc), ollama_0.32
-	@# from a llama-server built from its bundled source (golden-ollama)
-	@diff -r -x current -x "mkl_vsl*" -x llamacpp_0.4.0 -x node_llama_cpp -x ollama_0.32 data/golden build/golden && \
+	@# from a llama-server built from its bundled source (golden-ollama), js from npm packages under
+	@# Node (golden-js)
+	@diff -r -x current -x "mkl_vsl*" -x llamacpp_0.4.0 -x node_llama_cpp -x ollama_0.32 -x js data/golden build/golden && \
 	  echo "golden-check: data/golden matches the live libraries"
 
 # llama.cpp 0.4.0 and node-llama-cpp 3.21.1 as npm ships them: the package (about 730 MB)
@@ -249,6 +250,16 @@ golden-nlc: deps-golden
 	@$(MAKE) --no-print-directory $(TST)/samplab-tests
 	SL_NLC_GOLDEN=build/golden-nlc/node_llama_cpp SL_BIN=bin/samplab $(TST)/samplab-tests --filter 'framework_node_llama_cpp/*'
 	@echo "golden-nlc: data/golden matches node-llama-cpp 3.21.1's libraries"
+
+# The JavaScript libraries under Node (transformers.js 4.3.1): installed once into JSDIR, outside
+# the tree, from the npm registry; each analysis/golden/js/*.sh writes its records and logits,
+# diffed against data/golden/js, ignoring the header lines that name the machine's CPU.
+JSDIR ?= $(HOME)/.cache/samplab/js
+golden-js:
+	@rm -rf build/golden-js && mkdir -p build/golden-js
+	@for g in analysis/golden/js/*.sh; do sh "$$g" "$(JSDIR)" build/golden-js || exit 1; done
+	@diff -r -I '^# ' data/golden/js build/golden-js && \
+	  echo "golden-js: data/golden/js matches the npm packages under $$(node --version)"
 
 # llama-server as Ollama v0.32.10+ drives it: LLAMADIR is llama.cpp v0.4.0's source (the bundle
 # of node-llama-cpp 3.21.1) built outside the tree with its llama-server target; the streamed

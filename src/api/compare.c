@@ -420,7 +420,7 @@ static void cmp_notes(sl_api_compare_result *r)
 /* The options of the sampling groups (the settings each framework has or lacks). */
 #define CMP_SETTINGS                                                                                           \
     (SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL | SL_OPT_PENALTY |       \
-     SL_OPT_MIN_KEEP | SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE | SL_OPT_ORDER)
+     SL_OPT_MIN_KEEP | SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE | SL_OPT_ORDER | SL_OPT_TJS_VERSION)
 
 /* The frameworks: those of s->frameworks, or every one that has each setting given (the others skipped). */
 static int cmp_choose(const sl_api_settings *s, sl_api_compare_result *r, sl_error *err)

@@ -27,9 +27,9 @@ static int penalty_check(const sl_fw_type *ft, const sl_api_settings *s, size_t 
         return FAIL("%s without --context changes nothing: framework %s does not add its draws to the history; give "
                     "--context IDS (the ids it penalises)", pen, ft->name);
     }
-    /* DRY reads the history too, and SGLang's hash its length (the position) */
-    if (ctx && !pen && !c->has_dry_mult && !(ft->accepts & SL_OPT_POSITION))
-        return FAIL("%s is only used by --repetition-penalty (or a llama.cpp penalty, or DRY)",
+    /* DRY and transformers.js's n-gram ban read the history too, and SGLang's hash its length (the position) */
+    if (ctx && !pen && !c->has_dry_mult && !(c->has_ngram && c->ngram > 0) && !(ft->accepts & SL_OPT_POSITION))
+        return FAIL("%s is only used by --repetition-penalty (or a llama.cpp penalty, DRY, or --no-repeat-ngram-size)",
                     s->context ? SL_API_NAME(CONTEXT) : SL_API_NAME(CONTEXT_FILE));
     return SL_OK;
 }

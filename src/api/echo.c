@@ -87,6 +87,13 @@ void sl_api_settings_echo(json_t *o, const sl_logits_pipeline_type *t, const sl_
     }
     json_object_set_new(o, "settings", set);
     json_object_set_new(o, "defaulted", def);
+    if (t->ignored) { /* settings the library reads and applies nowhere: in force above, not applied */
+        json_t *ign = json_array();
+        for (int k = 0; k < SL_KEY_COUNT; k++)
+            if ((t->ignored & (1u << k)) && echoed(t, given, (sl_logits_key)k))
+                json_array_append_new(ign, json_string(sl_logits_key_name((sl_logits_key)k)));
+        json_object_set_new(o, "ignored", ign);
+    }
 }
 
 char *sl_api_json_dumps(json_t *root, size_t flags)

@@ -220,6 +220,15 @@ const sl_api_option sl_api_options[] = {
         SL_API_FLAG, SL_API_G_FRAMEWORK, SL_OPT_POSITION, NULL,
         "sglang: a request of the batch filters (top-k, top-p, temperature 0), so\n"
         "SGLang takes the sort path for every row: the hash's column is the rank"),
+    OPT(SL_API_OPT_TRANSFORMERSJS, "--transformersjs", "transformersjs", TXT(transformersjs),
+        SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_TJS_VERSION, "4.3",
+        "transformers-js: the release line, 4.3 (default: @huggingface/transformers 4.3.1;\n"
+        "2.x and 3.x drew with Math.random() and cannot be reproduced)"),
+    OPTU("no_repeat_ngram_size (NoRepeatNGramLogitsProcessor)", NULL, NULL,
+         SL_API_OPT_NO_REPEAT_NGRAM, "--no-repeat-ngram-size", "no_repeat_ngram_size", NUM(cfg.has_ngram, cfg.ngram),
+         SL_API_LONG, SL_API_G_SAMPLING, SL_OPT_TJS_VERSION, "N",
+         "transformers-js: ban every token that would repeat an n-gram of the history\n"
+         "(default 0: off)"),
     OPTU(NULL, NULL, "--samplers",
          SL_API_OPT_SAMPLERS, "--samplers", "samplers", TXT(samplers),
         SL_API_STRING, 0, SL_OPT_ORDER, "NAMES",
@@ -317,7 +326,6 @@ const sl_api_option sl_api_options[] = {
     HF("--epsilon-cutoff", "epsilon_cutoff", "EpsilonLogitsWarper"),
     HF("--eta-cutoff", "eta_cutoff", "EtaLogitsWarper"),
     HF("--top-h", "top_h", "TopHLogitsWarper"),
-    HF("--no-repeat-ngram-size", "no_repeat_ngram_size", "NoRepeatNGramLogitsProcessor"),
     HF("--encoder-no-repeat-ngram-size", "encoder_no_repeat_ngram_size", "EncoderNoRepeatNGramLogitsProcessor"),
     HF("--encoder-repetition-penalty", "encoder_repetition_penalty", "EncoderRepetitionPenaltyLogitsProcessor"),
     HF("--bad-words-ids", "bad_words_ids", "NoBadWordsLogitsProcessor"),

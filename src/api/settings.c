@@ -346,7 +346,8 @@ const char *sl_api_variant(const sl_api_settings *s)
            : s->rand     ? s->rand
            : s->ollama   ? s->ollama
            : s->sglang   ? s->sglang
-                         : s->vllm;
+           : s->vllm     ? s->vllm
+                         : s->transformersjs;
 }
 
 const sl_fw_type *sl_api_fw_type(const sl_api_settings *s)
@@ -392,6 +393,7 @@ int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl
                                      : s->rand     ? SL_API_OPT_RAND
                                      : s->sglang   ? SL_API_OPT_SGLANG
                                      : s->vllm     ? SL_API_OPT_VLLM
+                                     : s->transformersjs ? SL_API_OPT_TRANSFORMERSJS
                                                    : SL_API_OPT_OLLAMA].name;
     fo->sglang_sorted = s->sglang_sorted;
     if (s->position) {

@@ -114,6 +114,12 @@ int sl_base_simd_level(int wanted);  /* the level that will run for `wanted` */
 double sl_base_log(double x);
 void sl_base_log_n(const double *x, double *y, size_t n, int simd);
 
+/* ---------------------------------------------------------------- exp (base/exp.c) */
+
+/* e^x as JavaScript's Math.exp computes it in V8 (Node, Chrome): fdlibm's
+ * __ieee754_exp as V8's base::ieee754::exp has it, with exp(1) = Math.E. */
+double sl_base_exp(double x);
+
 /* ---------------------------------------------------------------- libstdc++'s sorts (base/stdsort.c) */
 
 /* std::sort, std::partial_sort and std::nth_element as libstdc++ performs them, so

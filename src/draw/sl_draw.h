@@ -332,6 +332,10 @@ typedef struct sl_draw_gumbel_param {
     int clamp_high;           /* 1: log x <= -2^-32 (PR #33423); 0: the low end only (0.5.9-0.5.12) */
 } sl_draw_gumbel_param;
 extern const sl_draw_type sl_draw_gumbel_hash_type; /* param: clamp both ends */
+
+/* transformers.js 4.x's _weightedIndex (draw/tjs_weighted.c): x = random() * (double sum of the
+ * weights), x -= w[i] in order until x < 0, else the last index; f (float32) weights when set. */
+extern const sl_draw_type sl_draw_tjs_weighted_type;
 /* The noise of one hash word, as multinomial_with_seed computes it in float64. */
 double sl_draw_gumbel_noise(uint32_t h, int clamp_high);
 

@@ -33,6 +33,11 @@ int sl_fw_variant_find(const sl_fw_type *t, const char *name, const char *opt, c
         *out = &t->variants[0];
         return SL_OK;
     }
+    for (const char *const *u = t->unreproducible; u && u[0]; u += 2) {
+        size_t n = strlen(u[0]);
+        if (!strncmp(name, u[0], n) && (name[n] == '\0' || name[n] == '.'))
+            return sl_base_error_set(err, SL_EINVAL, "%s %s: %s", opt ? opt : "the release line", name, u[1]);
+    }
     char list[256] = "";
     /* a framework that runs only with its line named (ollama) has no default among them */
     int needs = t->pipeline && (t->pipeline->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT);

@@ -161,6 +161,10 @@ struct sl_fw_type {
      * option and the library's name for it ("--frequency-penalty", "TGI's frequency_penalty"),
      * ended by NULL: refused with that name rather than as no option of the framework. */
     const char *const *unmodelled;
+    /* Optional: release lines that cannot be reproduced, as pairs of the line ("3", which also
+     * names "3.x" and "3.8.1") and why, ended by NULL: refused with that reason (transformers.js
+     * before 4.0 drew with Math.random()). */
+    const char *const *unreproducible;
 };
 
 /* 1 when a call of these settings draws with replacement: o's choice, or t's default. */
@@ -364,6 +368,9 @@ extern const sl_fw_type sl_fw_numpy_legacy_type; /* "numpy-legacy" */
 extern const sl_fw_type sl_fw_gsl_type;          /* "gsl" */
 
 /* ---------------------------------------------------------------- framework types */
+
+/* "transformers-js": transformers.js 4.3's generate({do_sample: true}) step (framework/transformers_js.c). */
+extern const sl_fw_type sl_fw_tjs_type;
 
 /* "sglang": SGLang's deterministic sampling for one request (framework/sglang.c). */
 extern const sl_fw_type sl_fw_sglang_type;

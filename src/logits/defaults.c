@@ -60,6 +60,8 @@ static const struct {
                                 offsetof(sl_logits_cfg, adaptive_target), 0},
     [SL_KEY_ADAPTIVE_DECAY] = {"adaptive_decay", SL_OPT_ORDER, offsetof(sl_logits_cfg, has_adaptive_decay),
                                offsetof(sl_logits_cfg, adaptive_decay), 0},
+    [SL_KEY_NGRAM] = {"no_repeat_ngram_size", SL_OPT_TJS_VERSION, offsetof(sl_logits_cfg, has_ngram),
+                      offsetof(sl_logits_cfg, ngram), 1},
 };
 
 const char *sl_logits_key_name(sl_logits_key k)

@@ -19,6 +19,7 @@ const sl_logits_pipeline_type *const sl_logits_pipeline_types[] = {
     &sl_logits_pipeline_nlc_type,
     &sl_logits_pipeline_tgi_type,
     &sl_logits_pipeline_sglang_type,
+    &sl_logits_pipeline_tjs_type,
     NULL
 };
 

@@ -129,7 +129,8 @@ enum {
     SL_OPT_ROW_SEEDS = 1u << 24,      /* --seeds LIST: a generator per row (request), as serving engines keep */
     SL_OPT_GEN_BATCH = 1u << 25,      /* --num-return-sequences, --eos-token-id, --pad-token-id (generate()'s) */
     SL_OPT_PROMPT_ROWS = 1u << 26,    /* --context-file (a batch's prompts: taken where a batch is read) */
-    SL_OPT_VLLM_VERSION = 1u << 27,   /* --vllm (vLLM's release line) */
+    SL_OPT_VLLM_VERSION = 1u << 14,   /* --vllm (vLLM's release line) */
+    SL_OPT_TJS_VERSION = 1u << 27,    /* --transformersjs, --no-repeat-ngram-size (transformers.js's) */
     SL_OPT_SGLANG_VERSION = 1u << 29, /* --sglang (SGLang's release line) */
     SL_OPT_POSITION = 1u << 30        /* --position, --sglang-sorted (SGLang's hash key and batch path) */
 };
@@ -200,6 +201,7 @@ typedef struct sl_logits_cfg {
     int has_mirostat_eta; double mirostat_eta;
     int has_adaptive_target; double adaptive_target;
     int has_adaptive_decay; double adaptive_decay;
+    int has_ngram; long ngram;                /* transformers.js no_repeat_ngram_size (0: off) */
 } sl_logits_cfg;
 
 /* One llama.cpp candidate (llama_token_data): id, logit, p; base's type, so its typed sort applies. */
@@ -232,6 +234,7 @@ typedef enum sl_logits_key {
     SL_KEY_XTC_P, SL_KEY_XTC_T, SL_KEY_NSIGMA, SL_KEY_DYN_RANGE, SL_KEY_DYN_EXP,
     SL_KEY_DRY_MULT, SL_KEY_DRY_BASE, SL_KEY_DRY_ALLOWED, SL_KEY_DRY_LAST_N,
     SL_KEY_MIROSTAT, SL_KEY_MIROSTAT_ENT, SL_KEY_MIROSTAT_LR, SL_KEY_ADAPTIVE_TARGET, SL_KEY_ADAPTIVE_DECAY,
+    SL_KEY_NGRAM,
     SL_KEY_COUNT
 } sl_logits_key;
 
@@ -286,6 +289,9 @@ typedef struct sl_logits_pipeline_type {
     const char *(*note)(const sl_logits_cfg *c);
     /* Remarks for `samplab compare` on the settings c it ran with, at most max lines into out; returns how many. */
     size_t (*compare_notes)(const sl_logits_cfg *c, char (*out)[512], size_t max);
+    /* Settings (1u << key) the library takes and applies nowhere (transformers.js's top_p): --json
+     * lists them as "ignored" */
+    unsigned ignored;
 } sl_logits_pipeline_type;
 
 /* "temperature", "top_k", ... (the option's name with '_'); NULL outside the keys. */
@@ -320,6 +326,11 @@ extern const sl_logits_pipeline_type sl_logits_pipeline_ollama_type;
 /* node-llama-cpp 3.21.1's chain over llama.cpp v0.4.0's stages (logits/node_llama_cpp.c), and the
  * options it takes (the pipeline's and the framework's; SL_OPT_ORDER for XTC's). */
 extern const sl_logits_pipeline_type sl_logits_pipeline_nlc_type;
+/* transformers.js 4.3's processors, TopK and softmax (logits/transformers_js.c); out->cand is the
+ * top k in TopK order, each with its float32 probability, the order its draw walks */
+extern const sl_logits_pipeline_type sl_logits_pipeline_tjs_type;
+/* Its note: top_p given and not 1, which transformers.js ignores (static text), or NULL. */
+const char *sl_logits_tjs_note(const sl_logits_cfg *c);
 /* TGI 3.3's HeterogeneousNextTokenChooser warpers (logits/tgi.c) */
 extern const sl_logits_pipeline_type sl_logits_pipeline_tgi_type;
 #define SL_LOGITS_NLC_ACCEPTS                                                                              \

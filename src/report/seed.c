@@ -19,6 +19,13 @@
 #define SEED_VLLM_FILE "vllm_requests.txt" /* inputs/: the two requests' logits */
 #define SEED_VLLM_LINE "0.9"               /* --vllm: the line whose batch takes a request without a seed */
 
+/* Frameworks run only when named (not in sl_fw_types) that take any vector with a seed alone,
+ * given a row here too: the browser's samplers (one name a line; absent ones are skipped). */
+static const char *const seed_named[] = {
+    "transformers-js",
+    NULL,
+};
+
 typedef struct seed_fw {
     const sl_fw_type *fw;
     long tokens[SEED_STEPS];
@@ -154,14 +161,20 @@ static int seed_plan(sl_report_ctx *ctx, void **state, sl_error *err)
     seed_state *s = calloc(1, sizeof *s);
     if (!s)
         return sl_base_error_set(err, SL_ENOMEM, "seed: out of memory");
-    while (sl_fw_types[s->nfw])
-        s->nfw++;
-    s->fws = calloc(s->nfw ? s->nfw : 1, sizeof *s->fws);
+    size_t nt = 0, nn = 0;
+    while (sl_fw_types[nt])
+        nt++;
+    while (seed_named[nn])
+        nn++;
+    s->fws = calloc(nt + nn, sizeof *s->fws);
     int rc = s->fws ? 0 : sl_base_error_set(err, SL_ENOMEM, "seed: out of memory");
-    for (size_t i = 0; i < s->nfw && !rc; i++) {
-        s->fws[i].fw = sl_fw_types[i];
-        rc = sl_report_add_job(ctx, 1, 210.0 * (double)ctx->main->V * 4, seed_fw_run, &s->fws[i], err);
+    for (size_t i = 0; !rc && i < nt + nn; i++) {
+        const sl_fw_type *t = i < nt ? sl_fw_types[i] : sl_fw_lookup(seed_named[i - nt]);
+        if (t)
+            s->fws[s->nfw++].fw = t;
     }
+    for (size_t i = 0; i < s->nfw && !rc; i++)
+        rc = sl_report_add_job(ctx, 1, 210.0 * (double)ctx->main->V * 4, seed_fw_run, &s->fws[i], err);
     if (!rc)
         rc = sl_report_add_job(ctx, 1, 40.0 * (double)ctx->main->V, seed_shared_run, s, err);
     if (!rc)

@@ -11,6 +11,7 @@ const sl_rng_type *const sl_rng_types[] = {
     &sl_rng_torch_mt19937_type,
     &sl_rng_pcg64_type,
     &sl_rng_numpy_mt19937_type,
+    &sl_rng_python_mt19937_type,
     &sl_rng_chacha12_type,
     &sl_rng_rand_stdrng_type,
     &sl_rng_go_pcg_type,

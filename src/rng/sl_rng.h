@@ -198,6 +198,13 @@ extern const sl_rng_type sl_rng_pcg64_type;
  * [0, 2^32) -> init_genrand(S). 32-bit words. */
 extern const sl_rng_type sl_rng_numpy_mt19937_type;
 
+/* ---------------------------------------------------------------- Python's random (rng/python_mt19937.c) */
+
+/* "python-mt19937": CPython's random.seed(S) for an integer S (and transformers.js 4.x's
+ * random.seed): init_by_array over S's base-2^32 digits, lowest first ([0] for 0). */
+extern const sl_rng_type sl_rng_python_mt19937_type;
+void sl_rng_python_mt19937_seed(sl_rng_mt19937_state *s, const sl_seed *seed);
+
 /* ---------------------------------------------------------------- Go's math/rand/v2 PCG (rng/go_pcg.c) */
 
 /* Go's rand.PCG (src/math/rand/v2/pcg.go, unchanged from Go 1.22 to 1.27): the
