@@ -437,13 +437,14 @@ static int cmp_choose(const sl_api_settings *s, sl_api_compare_result *r, sl_err
             char e[1024];
             if (!t)
                 return FAIL("unknown framework '%s' (samplab pipeline --help lists them)", sl_base_esc_str(tok, e, sizeof e));
-            if ((t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT) && !s->ollama)
-                return FAIL(SL_FW_OLLAMA_NEEDS_LINE);
+            const int needs_line = (t->traits & SL_LOGITS_TRAIT_NEEDS_VARIANT) && !s->ollama;
             t = sl_api_pipeline_on_line(t, s);
             const char *miss = sl_api_refused(&q, 1, t->accepts | ~CMP_SETTINGS);
             char why[512];
             if (miss)
                 return FAIL("%s", sl_api_not_taken(miss, sl_base_esc_str(t->name, e, sizeof e), why, sizeof why));
+            if (needs_line)
+                return FAIL(SL_FW_OLLAMA_NEEDS_LINE);
             int dup = 0;
             for (size_t j = 0; j < r->nfw; j++)
                 dup |= r->fw[j].t == t;
