@@ -111,11 +111,6 @@ static const char *tjs_note(const sl_fw_opts *o)
     return sl_logits_tjs_note(&o->cfg);
 }
 
-/* GenerationConfig fields transformers.js 4.3.1 applies and samplab does not model for it */
-static const char *const tjs_unmodelled[] = {
-    NULL,
-};
-
 const sl_fw_type sl_fw_tjs_type = {
     .name = "transformers-js",
     .summary = "transformers.js 4.3 generate({do_sample: true}) step after random.seed(seed): penalty, n-gram ban, "
@@ -139,5 +134,4 @@ const sl_fw_type sl_fw_tjs_type = {
     .probs = sl_fw_probs_of_pipeline,
     .close = tjs_close,
     .note = tjs_note,
-    .unmodelled = tjs_unmodelled,
 };
