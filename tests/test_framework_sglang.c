@@ -456,3 +456,32 @@ Test(framework_sglang, a_filtering_batchmate_changes_the_token_and_the_unclamped
     unlink(npy);
     free(npy);
 }
+
+Test(framework_sglang, depends_on_batch_follows_the_path_a_batchmate_forces)
+{
+    /* every row owns its seed, so a row depends on its batchmates only when --sglang-sorted
+     * moves it onto the batch's sort path: a row without a filter of its own */
+    struct {
+        const char *settings, *want;
+    } c[] = {
+        {"", "[false,false]"},
+        {" --sglang-sorted", "[true,true]"},
+        {" --top-k 5 --sglang-sorted", "[false,false]"},
+        {" --temperature 0 --sglang-sorted", "[true,true]"},
+    };
+    const float lg[] = {1, 2, 3, 4, 4, 3, 2, 1};
+    char *npy = sl_test_npy_f32(lg, 2, 4);
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "draw --framework sglang --logits %s --position 3 --seeds 5,6 --json%s", npy,
+                 c[i].settings);
+        sl_test_run r = sl_test_cli(cmd);
+        cr_assert_eq(r.status, 0, "%s: %s", cmd, r.err);
+        char want[64];
+        snprintf(want, sizeof want, "\"depends_on_batch\":%s,", c[i].want);
+        cr_expect(strstr(r.out, want), "%s: %s lacks %s", cmd, r.out, want);
+        sl_test_run_free(&r);
+    }
+    unlink(npy);
+    free(npy);
+}

@@ -253,6 +253,7 @@ static int draw_batch(const sl_io_steps *m, int is_logits, const sl_api_settings
         r->B = B;
         r->done = n;
         memcpy(r->row_own, fb.own, B);
+        r->coupled = fb.coupled;
         r->global_words = fb.global.words;
         r->path = ft->batch;
         fw_result(r, ft, s, &fo.cfg, is_logits, n, k, sl_fw_batch_rng_name(&fb), fb.global.type->word_bits,

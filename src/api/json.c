@@ -105,9 +105,10 @@ char *sl_api_draw_batch_json(const sl_api_draw_result *r)
             json_array_append_new(rw, json_integer((json_int_t)r->row_words[b * r->n + i]));
         json_array_append_new(tk, row);
         json_array_append_new(w, rw);
-        /* a row drawn from the global generator depends on its batchmates (their draws before its own) */
+        /* a row drawn from the global generator depends on its batchmates (their draws before its
+         * own), and every row does when the batch's path depends on them (r->coupled) */
         json_array_append_new(gen, json_string(r->row_own[b] ? "own" : "global"));
-        json_array_append_new(dep, json_boolean(!r->row_own[b]));
+        json_array_append_new(dep, json_boolean(!r->row_own[b] || r->coupled));
     }
     json_object_set_new(root, "rows", json_integer((json_int_t)r->B));
     json_object_set_new(root, "tokens", tk);

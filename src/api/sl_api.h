@@ -449,6 +449,7 @@ typedef struct sl_api_draw_result {
     size_t B;
     uint64_t *row_words;      /* B·n: the running words of the generator row b drew from after its call i */
     unsigned char *row_own;   /* B: 1 when row b drew from its own generator (a seeded request) */
+    int coupled;              /* the rows depend on each other whatever their generators (SGLang's sort path) */
     uint64_t global_words;    /* the words of the batch's global generator (words: of all of them) */
     const char *path;         /* how the framework draws a batch (sl_fw_type.batch) */
 } sl_api_draw_result;

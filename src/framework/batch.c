@@ -43,6 +43,7 @@ int sl_fw_batch_open(sl_fw_batch *b, const sl_fw_type *t, const sl_fw_opts *o, s
         return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for a batch of %zu rows", t->name, B);
     }
     int rc = SL_OK;
+    b->coupled = t->batch_coupled && t->batch_coupled(o);
     for (size_t r = 0; r < B && !rc; r++) {
         sl_fw_opts q = *o;
         q.cfg.context = rows[r].context;

@@ -87,6 +87,14 @@ static void sglang_close(sl_fw_session *s)
     s->state = NULL;
 }
 
+/* --sglang-sorted (a batchmate filters): a row whose own settings would take another path
+ * (no filter of its own, or greedy) is drawn on the batch's sort path, so its draw depends
+ * on its batchmates (sampler.py: the path is chosen for the whole batch) */
+static int sglang_coupled(const sl_fw_opts *o)
+{
+    return o->sglang_sorted && sl_logits_sglang_path(&o->cfg, 1) != sl_logits_sglang_path(&o->cfg, 0);
+}
+
 static int sglang_prepare(sl_fw_session *s, const sl_vec *v, sl_error *err)
 {
     sglang_state *st = s->state;
@@ -159,6 +167,7 @@ const sl_fw_type sl_fw_sglang_type = {
     .accepts_drawn = 1,
     .per_request = 1,
     .no_global_seed = 1,
+    .batch_coupled = sglang_coupled,
     .open = sglang_open,
     .step = sglang_step,
     .probs = sl_fw_probs_of_pipeline,

@@ -118,6 +118,9 @@ struct sl_fw_type {
     int per_request;          /* 1: each request of a batch owns its generator (its seed): rows draw independently */
     int no_global_seed;       /* 1: a request without a seed gets default_seed, not a global generator's draws
                                * (SGLang's sampling_seed 42), so --seed with a --seeds list is refused */
+    /* Optional: 1 when settings o make a row's draw depend on its batchmates though it owns
+     * its generator (SGLang's sort path, taken when any batchmate filters). */
+    int (*batch_coupled)(const sl_fw_opts *o);
     /* Optional: check the settings and make the framework's state. */
     int (*open)(sl_fw_session *s, sl_error *err);
     /* One call on v: fill s->tokens[0..s->k) (s->k set by open, default 1) and *kept. */
@@ -233,6 +236,7 @@ struct sl_fw_batch {
     size_t B;
     sl_fw_session *row;       /* B sessions; row b's generator is drawn from only when own[b] */
     unsigned char *own;       /* own[b]: row b draws from its session's generator */
+    int coupled;              /* the rows depend on each other whatever their generators (t->batch_coupled) */
     sl_rng global;            /* the batch's generator, seeded as the framework seeds o->seed */
     sl_fw_step *step;         /* B: each row's draw at the last step (its tokens valid until its next) */
     uint64_t *words;          /* B: the running words of the generator row b drew from, after its draw */
