@@ -15,6 +15,8 @@ BASEFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -ffp-contract=off -fno-f
 CFLAGS  ?= -O2 -g
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# The command line alone: nettle's SHA-256 for the sweep's checkpoint (src/cli/sweep_ckpt.c).
+CLI_LIBS   = $(shell pkg-config --libs nettle 2>/dev/null)
 LDLIBS  := -lm
 # OpenMP runs the report's independent studies on every core (gcc: libgomp;
 # clang: libomp-14-dev). Without pragmas a file is unaffected.
@@ -73,7 +75,7 @@ FORCE:
 bin/samplab: $(REL_LIB_OBJ) $(REL_CLI_OBJ)
 	@mkdir -p bin
 	@echo '  LD      $@'
-	@$(CC) $(CFLAGS) $(OMP) -o $@ $^ $(PKG_LIBS) $(MPI_LIBS) $(LDLIBS)
+	@$(CC) $(CFLAGS) $(OMP) -o $@ $^ $(PKG_LIBS) $(CLI_LIBS) $(MPI_LIBS) $(LDLIBS)
 
 # ---------------------------------------------------------------- the library
 # libsamplab.so (with its soname) and libsamplab.a from the same sources as
@@ -171,7 +173,7 @@ $(TST_OBJ): TEST_EXTRA := -D_DEFAULT_SOURCE -Itests
 
 $(TST)/samplab-tests: $(TST_LIB_OBJ) $(TST_CLI_OBJ) $(TST_OBJ)
 	@echo '  LD      $@'
-	@$(CC) $(SAN) $(OMP) -o $@ $^ $(PKG_LIBS) -lcriterion $(LDLIBS)
+	@$(CC) $(SAN) $(OMP) -o $@ $^ $(PKG_LIBS) $(CLI_LIBS) -lcriterion $(LDLIBS)
 
 # The command line under AddressSanitizer, LeakSanitizer and UBSan (the test
 # build's objects plus its main): make test runs every CLI test through it, so
@@ -180,7 +182,7 @@ ASAN_BIN := build/asan-$(notdir $(CC))/samplab
 $(ASAN_BIN): $(TST_LIB_OBJ) $(CLI_SRC:%.c=$(TST)/%.o)
 	@mkdir -p $(dir $@)
 	@echo '  LD [asan,ubsan] $@'
-	@$(CC) $(SAN) $(OMP) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+	@$(CC) $(SAN) $(OMP) -o $@ $^ $(PKG_LIBS) $(CLI_LIBS) $(LDLIBS)
 
 asan: $(ASAN_BIN)
 

@@ -1,5 +1,6 @@
 /* test_cli_sweep.c — `samplab sweep`: records that equal the subcommand run by
  * hand, serial and MPI runs byte-identical, kill-then-resume (tests/sweep/run.sh),
+ * a tampered checkpoint run again where it does not verify (tests/sweep/tamper.sh),
  * and a malformed spec refused with the key and its line and column. */
 #include <sys/stat.h>
 #include <unistd.h>
@@ -242,6 +243,19 @@ Test(sweep_cli, mpi_ranks_kill_and_resume)
     int st = system("sh tests/sweep/run.sh bin/samplab > build/sweep-test.log 2>&1");
     char *log = sl_test_slurp("build/sweep-test.log");
     cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "tests/sweep/run.sh failed:\n%s", log ? log : "");
+    cr_log_info("%s", log ? log : "");
+    free(log);
+}
+
+/* --resume takes only the checkpoint lines that verify (tests/sweep/tamper.sh), under ASan */
+Test(sweep_cli, resume_reruns_what_does_not_verify)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "sh tests/sweep/tamper.sh %s > build/sweep-tamper.log 2>&1",
+             getenv("SL_BIN") ? getenv("SL_BIN") : "bin/samplab");
+    int st = system(cmd);
+    char *log = sl_test_slurp("build/sweep-tamper.log");
+    cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "tests/sweep/tamper.sh failed:\n%s", log ? log : "");
     cr_log_info("%s", log ? log : "");
     free(log);
 }

@@ -220,8 +220,14 @@ int sl_cli_sweep_value(const struct json_t *v, char *buf, size_t n, const char *
 /* Runs point i in this process, through the library calls in memory; returns
  * its result line (malloc'd, no newline), NULL when out of memory. */
 char *sl_cli_sweep_job(const sl_cli_sweep *sw, size_t i);
+/* What point i is, as its checkpoint line proves it: {"point", "study", "job", "input",
+ * axis, "settings", "seed", "options"} (malloc'd JSON, NULL when out of memory). */
+char *sl_cli_sweep_point_key(const sl_cli_sweep *sw, size_t i);
 /* Under mpirun: 1 if this process is one rank of several (env of Open MPI / PMIx). */
 int sl_cli_sweep_mpi_launched(void);
+/* Why --resume did not take a checkpoint line. */
+enum { SL_CLI_CKPT_UNREADABLE, SL_CLI_CKPT_VERSION, SL_CLI_CKPT_POINT, SL_CLI_CKPT_INPUT, SL_CLI_CKPT_SUM,
+       SL_CLI_CKPT_WHY };
 /* A run: the spec, the output folder, the records gathered so far (rank 0),
  * the points still to do, this rank's checkpoint and the progress line. */
 typedef struct sl_cli_sweep_run {
@@ -236,7 +242,18 @@ typedef struct sl_cli_sweep_run {
     FILE *progress;               /* stderr when it is a terminal, else NULL */
     double t0, last;              /* seconds: start, last progress line */
     int interrupted;              /* a point stopped by Ctrl-C: not recorded */
+    /* --resume: lines not taken, by why (SL_CLI_CKPT_*); seen[i]: point i had a line */
+    size_t n_refused[SL_CLI_CKPT_WHY];
+    unsigned char *seen;
+    struct sl_cli_sweep_digest *digests; /* the input files' digests, each read once */
+    size_t n_digests;
 } sl_cli_sweep_run;
+/* sweep_ckpt.c: a checkpoint line proves what it answers (the point, samplab's
+ * version, its input files' SHA-256) and carries its record's checksum. */
+char *sl_cli_sweep_ckpt_line(sl_cli_sweep_run *r, size_t i, const char *rec); /* malloc'd, no newline */
+void sl_cli_sweep_ckpt_load(sl_cli_sweep_run *r, const char *text, size_t len); /* takes the verified */
+void sl_cli_sweep_ckpt_say(const sl_cli_sweep_run *r, FILE *f); /* kept, rerun, and why: one line */
+void sl_cli_sweep_ckpt_free(sl_cli_sweep_run *r);
 /* sweep.c: the steps a serial run and an MPI run share. */
 int sl_cli_sweep_setup(sl_cli_sweep_run *r);   /* the folder and the checkpoint (rank 0) */
 int sl_cli_sweep_open_rank(sl_cli_sweep_run *r); /* this rank's checkpoint file */

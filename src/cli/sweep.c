@@ -115,35 +115,17 @@ static char *spec_canon(const sl_cli_sweep *sw)
     return json_dumps(sw->root, JSON_COMPACT);
 }
 
-/* Takes the complete, well-formed records of one checkpoint file. */
-static void load_checkpoint(sl_cli_sweep_run *r, const char *path)
+/* A checkpoint file that is not a regular file (a FIFO would block the read, a
+ * device never end it) is refused before it is opened; 0 when it is absent. */
+static int not_regular(const char *path)
 {
-    char *text;
-    size_t len;
-    if (slurp(path, (size_t)1 << 40, &text, &len))
-        return;
-    size_t b = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (text[i] != '\n')
-            continue;
-        /* a line cut by a kill has no newline and is skipped; so is anything unparsable */
-        json_t *j = json_loadb(text + b, i - b, 0, NULL);
-        json_t *pt = json_object_get(j, "point");
-        if (json_is_integer(pt) && json_integer_value(pt) >= 0 &&
-            (size_t)json_integer_value(pt) < r->sw.n_points) {
-            size_t k = (size_t)json_integer_value(pt);
-            sl_cli_sweep_point p;
-            sl_cli_sweep_point_at(&r->sw, k, &p);
-            const char *st = json_string_value(json_object_get(j, "study"));
-            if (!r->records[k] && st && !strcmp(st, p.st->name)) {
-                r->records[k] = strndup(text + b, i - b);
-                r->n_resumed += r->records[k] != NULL;
-            }
-        }
-        json_decref(j);
-        b = i + 1;
-    }
-    free(text);
+    struct stat st;
+    if (lstat(path, &st) != 0 || S_ISREG(st.st_mode))
+        return 0;
+    return fail("samplab sweep: %s: not a regular file (%s); a checkpoint is one, so remove it or name a new "
+                "--out folder\n", path, S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a folder"
+                : S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                : "a socket");
 }
 
 /* What a sweep writes into DIR: checkpoint/, summary.md and <job>.jsonl. */
@@ -203,10 +185,16 @@ int sl_cli_sweep_setup(sl_cli_sweep_run *r)
     snprintf(path, sizeof path, "%s/checkpoint", r->dir);
     if (mkdir(path, 0777) != 0 && errno != EEXIST)
         return fail("samplab sweep: %s: cannot create it: %s\n", path, strerror(errno));
+    snprintf(path, sizeof path, "%s/checkpoint", r->dir);
+    if (lstat(path, &st) == 0 && !S_ISDIR(st.st_mode))
+        return fail("samplab sweep: %s: not a folder; a sweep's checkpoint is one, so remove it or name a new "
+                    "--out folder%s\n", path, NULL);
+    snprintf(path, sizeof path, "%s/checkpoint/spec.json", r->dir);
+    if (not_regular(path))
+        return 2;
     char *canon = spec_canon(&r->sw);
     if (!canon)
         return fail("samplab sweep: %s: out of memory%s\n", r->dir, NULL);
-    snprintf(path, sizeof path, "%s/checkpoint/spec.json", r->dir);
     char *old = NULL;
     size_t old_n = 0;
     int have = slurp(path, (size_t)1 << 30, &old, &old_n) == 0;
@@ -219,18 +207,33 @@ int sl_cli_sweep_setup(sl_cli_sweep_run *r)
     free(old);
     DIR *d;
     snprintf(tmp, sizeof tmp, "%s/checkpoint", r->dir);
+    if (r->resume && !(r->seen = calloc(r->sw.n_points ? r->sw.n_points : 1, 1))) {
+        free(canon);
+        return fail("samplab sweep: %s: out of memory%s\n", r->dir, NULL);
+    }
     if ((d = opendir(tmp))) {
-        for (struct dirent *e; (e = readdir(d));) {
+        int bad = 0;
+        for (struct dirent *e; !bad && (e = readdir(d));) {
             if (strncmp(e->d_name, "rank-", 5) != 0)
                 continue;
             snprintf(path, sizeof path, "%s/%s", tmp, e->d_name);
-            if (r->resume && have)
-                load_checkpoint(r, path);
-            else
+            char *text;
+            size_t len;
+            if (!(r->resume && have))
                 remove(path);
+            else if (!(bad = not_regular(path)) && !slurp(path, (size_t)1 << 40, &text, &len)) {
+                sl_cli_sweep_ckpt_load(r, text, len);
+                free(text);
+            }
         }
         closedir(d);
+        if (bad) {
+            free(canon);
+            return bad;
+        }
     }
+    if (r->resume && have)
+        sl_cli_sweep_ckpt_say(r, stderr);
     snprintf(path, sizeof path, "%s/checkpoint/spec.json", r->dir);
     sl_error err;
     int bad = sl_io_write_atomic(path, canon, strlen(canon), &err);
@@ -267,8 +270,14 @@ char *sl_cli_sweep_do(sl_cli_sweep_run *r, size_t i)
         return NULL;
     }
     if (rec && r->ckpt) {
-        fprintf(r->ckpt, "%s\n", rec);
+        char *line = sl_cli_sweep_ckpt_line(r, i, rec);
+        if (!line) {
+            free(rec);
+            return NULL;
+        }
+        fprintf(r->ckpt, "%s\n", line);
         fflush(r->ckpt);
+        free(line);
     }
     return rec;
 }
@@ -446,7 +455,7 @@ static int write_summary(const sl_cli_sweep_run *r, FILE *f)
 /* Writes the set into folder t: the records per job, summary.md, and the
  * checkpoint again (spec + every record in grid order, so a later --resume
  * finds everything done). */
-static int write_set(const sl_cli_sweep_run *r, const char *t)
+static int write_set(sl_cli_sweep_run *r, const char *t)
 {
     char path[8192];
     for (const char *const *job = sl_cli_sweep_jobs; *job; job++) {
@@ -479,10 +488,18 @@ static int write_set(const sl_cli_sweep_run *r, const char *t)
     snprintf(path, sizeof path, "%s/checkpoint/rank-0.jsonl", t);
     if (!(f = fopen(path, "w")))
         return -1;
-    for (size_t i = 0; i < r->sw.n_points; i++)
-        fprintf(f, "%s\n", r->records[i]);
-    if (ferror(f) | (fclose(f) != 0))
+    int oom = 0;
+    for (size_t i = 0; i < r->sw.n_points && !oom; i++) {
+        char *line = sl_cli_sweep_ckpt_line(r, i, r->records[i]);
+        oom = !line;
+        if (line)
+            fprintf(f, "%s\n", line);
+        free(line);
+    }
+    if (ferror(f) | (fclose(f) != 0) || oom) {
+        errno = oom ? ENOMEM : errno;
         return -1;
+    }
     char *canon = spec_canon(&r->sw);
     snprintf(path, sizeof path, "%s/checkpoint/spec.json", t);
     int bad = !canon || write_all(path, canon, strlen(canon));
@@ -527,6 +544,7 @@ void sl_cli_sweep_run_free(sl_cli_sweep_run *r)
             free(r->records[i]);
     free(r->records);
     free(r->todo);
+    sl_cli_sweep_ckpt_free(r);
     sl_cli_sweep_free(&r->sw);
     memset(r, 0, sizeof *r);
 }

@@ -434,6 +434,52 @@ static char *jval(const json_t *v)
     return json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
 }
 
+/* Where point i is in the grid: its number, study and job, then its input, axis
+ * value, settings combination and seed, as the record's first keys. */
+static void point_head(strbuf *f, const sl_cli_sweep_point *p, size_t i)
+{
+    const sl_cli_sweep_study *st = p->st;
+    char *s = jstr(st->name), *j = jstr(st->job);
+    bput(f, "\"point\":%zu,\"study\":%s,\"job\":%s", i, s ? s : "\"\"", j ? j : "\"\"");
+    free(s);
+    free(j);
+    const json_t *in = st->inputs ? json_array_get(st->inputs, p->input) : NULL;
+    if (in) {
+        char *d = json_dumps(in, JSON_COMPACT);
+        bput(f, ",\"input\":%s", d ? d : "null");
+        free(d);
+    }
+    if (st->axis) {
+        s = jstr(json_string_value(json_array_get(st->axis, p->axis)));
+        bput(f, ",\"%s\":%s", st->axis_opt + 2, s ? s : "\"\"");
+        free(s);
+    }
+    bput(f, ",\"settings\":{");
+    if (st->settings) {
+        const char *key;
+        json_t *v;
+        int first = 1;
+        json_object_foreach(st->settings, key, v) {
+            s = jstr(key);
+            j = jval(combo_value(st->settings, key, p->combo));
+            bput(f, "%s%s:%s", first ? "" : ",", s ? s : "\"\"", j ? j : "null");
+            free(s);
+            free(j);
+            first = 0;
+        }
+    }
+    bput(f, "}");
+    if (st->seeds) {
+        if (json_is_array(st->seeds)) {
+            j = jval(json_array_get(st->seeds, p->seed));
+            bput(f, ",\"seed\":%s", j ? j : "null");
+            free(j);
+        } else {
+            bput(f, ",\"seed\":%llu", (unsigned long long)(st->seed_first + p->seed));
+        }
+    }
+}
+
 char *sl_cli_sweep_job(const sl_cli_sweep *sw, size_t i)
 {
     sl_cli_sweep_point p;
@@ -456,45 +502,9 @@ char *sl_cli_sweep_job(const sl_cli_sweep *sw, size_t i)
     sl_cli_progress_end(&pr);
     /* the record: where the point is in the grid, then what its call said */
     strbuf f = {0};
-    char *s = jstr(st->name), *j = jstr(st->job);
-    bput(&f, "{\"point\":%zu,\"study\":%s,\"job\":%s", i, s ? s : "\"\"", j ? j : "\"\"");
-    free(s);
-    free(j);
-    const json_t *in = st->inputs ? json_array_get(st->inputs, p.input) : NULL;
-    if (in) {
-        char *d = json_dumps(in, JSON_COMPACT);
-        bput(&f, ",\"input\":%s", d ? d : "null");
-        free(d);
-    }
-    if (st->axis) {
-        s = jstr(json_string_value(json_array_get(st->axis, p.axis)));
-        bput(&f, ",\"%s\":%s", st->axis_opt + 2, s ? s : "\"\"");
-        free(s);
-    }
-    bput(&f, ",\"settings\":{");
-    if (st->settings) {
-        const char *key;
-        json_t *v;
-        int first = 1;
-        json_object_foreach(st->settings, key, v) {
-            s = jstr(key);
-            j = jval(combo_value(st->settings, key, p.combo));
-            bput(&f, "%s%s:%s", first ? "" : ",", s ? s : "\"\"", j ? j : "null");
-            free(s);
-            free(j);
-            first = 0;
-        }
-    }
-    bput(&f, "}");
-    if (st->seeds) {
-        if (json_is_array(st->seeds)) {
-            j = jval(json_array_get(st->seeds, p.seed));
-            bput(&f, ",\"seed\":%s", j ? j : "null");
-            free(j);
-        } else {
-            bput(&f, ",\"seed\":%llu", (unsigned long long)(st->seed_first + p.seed));
-        }
-    }
+    bput(&f, "{");
+    point_head(&f, &p, i);
+    char *s;
     /* a result is the call's JSON; a failure is the line the command prints */
     bput(&f, ",\"exit\":%d", o.rc);
     if (o.json && o.rc != 2) {
@@ -506,6 +516,23 @@ char *sl_cli_sweep_job(const sl_cli_sweep *sw, size_t i)
     }
     bput(&f, "}");
     free(o.json);
+    if (f.oom) {
+        free(f.s);
+        return NULL;
+    }
+    return f.s;
+}
+
+char *sl_cli_sweep_point_key(const sl_cli_sweep *sw, size_t i)
+{
+    sl_cli_sweep_point p;
+    sl_cli_sweep_point_at(sw, i, &p);
+    strbuf f = {0};
+    bput(&f, "{");
+    point_head(&f, &p, i);
+    char *o = p.st->options ? json_dumps(p.st->options, JSON_COMPACT) : NULL;
+    bput(&f, ",\"options\":%s}", o ? o : "{}");
+    free(o);
     if (f.oom) {
         free(f.s);
         return NULL;
