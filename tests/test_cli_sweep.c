@@ -247,12 +247,13 @@ Test(sweep_cli, mpi_ranks_kill_and_resume)
     free(log);
 }
 
-/* --resume takes only the checkpoint lines that verify (tests/sweep/tamper.sh), under ASan */
-Test(sweep_cli, resume_reruns_what_does_not_verify)
+/* --resume takes only the checkpoint lines that verify, and a second run on a busy
+ * folder is refused at once (tests/sweep/tamper.sh), under ASan (the busy run: release) */
+Test(sweep_cli, resume_reruns_what_does_not_verify_and_a_busy_folder_is_refused)
 {
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "sh tests/sweep/tamper.sh %s > build/sweep-tamper.log 2>&1",
-             getenv("SL_BIN") ? getenv("SL_BIN") : "bin/samplab");
+    snprintf(cmd, sizeof cmd, "sh tests/sweep/tamper.sh %s %s > build/sweep-tamper.log 2>&1",
+             getenv("SL_BIN") ? getenv("SL_BIN") : "bin/samplab", sl_test_rel_bin());
     int st = system(cmd);
     char *log = sl_test_slurp("build/sweep-tamper.log");
     cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "tests/sweep/tamper.sh failed:\n%s", log ? log : "");

@@ -84,6 +84,13 @@ static int run_supervised(sl_report_opts *o)
     if (sl_io_outdir_staging_path(o->outdir, (long)getpid(), staging, sizeof staging, &err))
         return sl_cli_fail(&err);
     o->staging = staging;
+    /* this process and its child own the folder together (a flock is shared across
+     * fork): the child removes the lock file when it has written the set, this process
+     * when the child was stopped; either dying leaves no stale lock */
+    sl_io_lock lock;
+    if (sl_io_outdir_lock(&lock, o->outdir, &err))
+        return sl_cli_fail(&err);
+    o->locked = 1;
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
     struct sigaction sa, old[3];
     memset(&sa, 0, sizeof sa);
@@ -95,6 +102,7 @@ static int run_supervised(sl_report_opts *o)
     pid_t pid = fork();
     if (pid < 0) {
         sl_cli_errf("samplab report: cannot start the report process: %s\n", strerror(errno));
+        sl_io_outdir_unlock(&lock);
         return 2;
     }
     if (pid == 0) {
@@ -104,6 +112,7 @@ static int run_supervised(sl_report_opts *o)
         if (got_signal) /* arrived before the handlers were reset */
             _exit(128 + got_signal);
         int rc = run_report(o);
+        sl_io_outdir_unlock(&lock);
         fflush(NULL);
         exit(rc);
     }
@@ -126,6 +135,7 @@ static int run_supervised(sl_report_opts *o)
             for (int i = 0; i < 100 && kill(-pid, 0) == 0; i++)
                 nanosleep(&tick, NULL);
             sl_io_outdir_recover(staging, o->outdir);
+            sl_io_outdir_unlock(&lock);
             sl_cli_errf("samplab report: stopped by signal %d; %s holds no partial set\n", (int)got_signal, o->outdir);
             int sig = got_signal;
             for (int i = 0; i < 3; i++)
@@ -137,9 +147,12 @@ static int run_supervised(sl_report_opts *o)
     }
     for (int i = 0; i < 3; i++)
         sigaction(sigs[i], &old[i], NULL);
-    if (WIFEXITED(st))
+    if (WIFEXITED(st)) {
+        sl_io_outdir_unlock(&lock);
         return WEXITSTATUS(st);
+    }
     sl_io_outdir_recover(staging, o->outdir);
+    sl_io_outdir_unlock(&lock);
     sl_cli_errf("samplab report: the report process ended by signal %d; %s is as it was\n",
             WIFSIGNALED(st) ? WTERMSIG(st) : 0, o->outdir);
     return 2;

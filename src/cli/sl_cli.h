@@ -247,6 +247,7 @@ typedef struct sl_cli_sweep_run {
     unsigned char *seen;
     struct sl_cli_sweep_digest *digests; /* the input files' digests, each read once */
     size_t n_digests;
+    sl_io_lock lock;       /* rank 0: DIR's lock, held from setup to the end */
 } sl_cli_sweep_run;
 /* sweep_ckpt.c: a checkpoint line proves what it answers (the point, samplab's
  * version, its input files' SHA-256) and carries its record's checksum. */

@@ -151,6 +151,9 @@ int sl_cli_sweep_setup(sl_cli_sweep_run *r)
         return fail("samplab sweep: %s: out of memory%s\n", r->dir, NULL);
     if (strlen(r->dir) > 3000)
         return fail("samplab sweep: --out %s: the path is too long%s\n", r->dir, NULL);
+    sl_error lerr;
+    if (sl_io_outdir_lock(&r->lock, r->dir, &lerr))
+        return fail("samplab sweep: %s%s\n", lerr.msg, NULL);
     if (stat(r->dir, &st) == 0) {
         if (!S_ISDIR(st.st_mode))
             return fail("samplab sweep: --out %s: not a folder%s\n", r->dir, NULL);
@@ -545,6 +548,7 @@ void sl_cli_sweep_run_free(sl_cli_sweep_run *r)
     free(r->records);
     free(r->todo);
     sl_cli_sweep_ckpt_free(r);
+    sl_io_outdir_unlock(&r->lock);
     sl_cli_sweep_free(&r->sw);
     memset(r, 0, sizeof *r);
 }

@@ -12,12 +12,16 @@
  * file or the new one, never half of it) and mkdir -p. No upstream
  * counterpart; plain C11 + POSIX. */
 #define _XOPEN_SOURCE 700 /* realpath, for an --out that is a link */
+#define _DEFAULT_SOURCE    /* flock */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -48,7 +52,8 @@ int sl_io_outdir_target(const char *outdir, char *buf, size_t n, sl_error *err)
     return rc;
 }
 
-int sl_io_outdir_staging_path(const char *outdir, long pid, char *buf, size_t n, sl_error *err)
+/* A name beside outdir's target: DIR/.NAME.WHAT, NAME the target's last part. */
+static int beside(const char *outdir, const char *what, char *buf, size_t n, sl_error *err)
 {
     char t[4096];
     int rc = sl_io_outdir_target(outdir, t, sizeof t, err);
@@ -59,11 +64,103 @@ int sl_io_outdir_staging_path(const char *outdir, long pid, char *buf, size_t n,
     if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
         return sl_base_error_set(err, SL_EINVAL, "--out %s: name a folder of its own (it is replaced as a whole)",
                                  outdir);
-    int k = slash ? snprintf(buf, n, "%.*s/.%s.staging.%ld", (int)(slash - t), t, base, pid)
-                  : snprintf(buf, n, ".%s.staging.%ld", base, pid);
+    int k = slash ? snprintf(buf, n, "%.*s/.%s.%s", (int)(slash - t), t, base, what)
+                  : snprintf(buf, n, ".%s.%s", base, what);
     if (k < 0 || (size_t)k >= n)
         return sl_base_error_set(err, SL_EINVAL, "--out %s: path too long", outdir);
     return 0;
+}
+
+int sl_io_outdir_staging_path(const char *outdir, long pid, char *buf, size_t n, sl_error *err)
+{
+    char what[40];
+    snprintf(what, sizeof what, "staging.%ld", pid);
+    return beside(outdir, what, buf, n, err);
+}
+
+/* The pid a lock file names (its holder writes it once locked), 0 if none yet. */
+static long lock_pid(int fd)
+{
+    char b[32];
+    ssize_t n = pread(fd, b, sizeof b - 1, 0);
+    if (n <= 0)
+        return 0;
+    b[n] = 0;
+    char *end;
+    long pid = strtol(b, &end, 10);
+    return end != b && *end == '\n' && pid > 0 ? pid : 0;
+}
+
+int sl_io_outdir_lock(sl_io_lock *l, const char *outdir, sl_error *err)
+{
+    l->fd = -1;
+    l->held = 0;
+    int rc = beside(outdir, "lock", l->path, sizeof l->path, err);
+    /* flock(2): the lock belongs to the open file, so a child forked to do the work
+     * (the report's) holds it with its parent and it ends when both have closed it or
+     * died (no stale lock); the holder writes its pid for the refusal. The file is
+     * checked to be the one at the path after locking, since the holder removes it */
+    for (int tries = 0; !rc && tries < 200; tries++) {
+        int fd = open(l->path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+        if (fd < 0 && errno == ENOENT && !tries) { /* --out a/b/c with a/b new: made, as the set would make it */
+            char parent[4200];
+            snprintf(parent, sizeof parent, "%s", l->path);
+            char *slash = strrchr(parent, '/');
+            if (slash && slash != parent) {
+                *slash = 0;
+                if ((rc = sl_io_mkdir_p(parent, err)))
+                    return rc;
+                fd = open(l->path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+            }
+        }
+        if (fd < 0)
+            return sl_base_error_set(err, SL_EIO, "--out %s: cannot make its lock %s: %s", outdir, l->path,
+                                     strerror(errno));
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            int e = errno;
+            long pid = e == EWOULDBLOCK ? lock_pid(fd) : 0;
+            close(fd);
+            if (e != EWOULDBLOCK)
+                return sl_base_error_set(err, SL_EIO, "--out %s: cannot lock %s: %s", outdir, l->path, strerror(e));
+            if (!pid && tries < 199) { /* locked a moment ago, its pid not yet written */
+                struct timespec ts = {0, 1000000};
+                nanosleep(&ts, NULL);
+                continue;
+            }
+            char who[64] = "another samplab process";
+            if (pid)
+                snprintf(who, sizeof who, "samplab process %ld", pid);
+            return sl_base_error_set(err, SL_EINVAL, "--out %s is in use: %s is held by %s; wait for it to end "
+                                     "or name another folder", outdir, l->path, who);
+        }
+        struct stat a, b;
+        if (fstat(fd, &a) == 0 && stat(l->path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+            char pid[32];
+            int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+            if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n) {
+                int e = errno;
+                unlink(l->path);
+                close(fd);
+                return sl_base_error_set(err, SL_EIO, "--out %s: cannot write its lock %s: %s", outdir, l->path,
+                                         strerror(e));
+            }
+            l->fd = fd;
+            l->held = 1;
+            return 0;
+        }
+        close(fd); /* removed by its holder after we opened it: the lock is on a new file */
+    }
+    return rc ? rc : sl_base_error_set(err, SL_EIO, "--out %s: cannot lock %s", outdir, l->path);
+}
+
+void sl_io_outdir_unlock(sl_io_lock *l)
+{
+    if (!l->held)
+        return;
+    unlink(l->path); /* while still held: a process that opened it finds another file at the path */
+    close(l->fd);
+    l->fd = -1;
+    l->held = 0;
 }
 
 int sl_io_outdir_init(sl_io_outdir *o, const char *outdir, const char *staging, long pid, sl_error *err)

@@ -96,6 +96,16 @@ typedef struct sl_io_outdir {
 int sl_io_outdir_target(const char *outdir, char *buf, size_t n, sl_error *err);
 /* The staging folder of process pid for outdir: DIR/.NAME.staging.PID beside it. */
 int sl_io_outdir_staging_path(const char *outdir, long pid, char *buf, size_t n, sl_error *err);
+/* One run at a time per --out folder: a flock on DIR/.NAME.lock beside it, holding
+ * the holder's pid, taken at once or refused naming the file and the pid (SL_EINVAL).
+ * A child forked after it holds it too; the kernel drops it when every holder has
+ * closed it or died. sl_io_outdir_unlock removes the file and closes this copy. */
+typedef struct sl_io_lock {
+    int fd, held;             /* held 0 (a zeroed struct too): nothing to release */
+    char path[4200];
+} sl_io_lock;
+int sl_io_outdir_lock(sl_io_lock *l, const char *outdir, sl_error *err);
+void sl_io_outdir_unlock(sl_io_lock *l);
 /* Names o's target and staging folder (staging NULL: the one of process pid); creates nothing. */
 int sl_io_outdir_init(sl_io_outdir *o, const char *outdir, const char *staging, long pid, sl_error *err);
 /* A fresh staging folder in the target's mode, holding hard links to the old

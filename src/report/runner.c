@@ -449,9 +449,14 @@ int sl_report_run(const sl_report_opts *o, sl_report_result *res, sl_error *err)
     if (rc)
         return rc;
     sl_io_outdir out;
+    sl_io_lock lock = {.fd = -1};
     if ((rc = sl_io_outdir_init(&out, o->outdir, o->staging, (long)getpid(), err)) ||
-        (rc = check_target(out.target, err)))
+        (!o->locked && (rc = sl_io_outdir_lock(&lock, out.target, err))))
         return rc;
+    if ((rc = check_target(out.target, err))) {
+        sl_io_outdir_unlock(&lock);
+        return rc;
+    }
     sl_report_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.n = o->n;
@@ -473,8 +478,10 @@ int sl_report_run(const sl_report_opts *o, sl_report_result *res, sl_error *err)
     sl_buf md, tm;
     sl_io_buf_init(&md);
     sl_io_buf_init(&tm);
-    if (!run)
+    if (!run) {
+        sl_io_outdir_unlock(&lock);
         return sl_base_error_set(err, SL_ENOMEM, "report: out of memory");
+    }
     /* the old set's files, linked in, so a partial run (--only) keeps the rest */
     static const char *const keep[] = {"", "figures", "inputs", NULL};
     if ((rc = sl_report_vocab_open(&ctx, o, err)) || (rc = sl_io_outdir_begin(&out, keep, err)))
@@ -544,6 +551,7 @@ int sl_report_run(const sl_report_opts *o, sl_report_result *res, sl_error *err)
     res->seconds = t_total;
 out:
     sl_io_outdir_discard(&out);
+    sl_io_outdir_unlock(&lock);
     for (size_t i = emitted; i < nsec; i++)
         if (run[i].state)
             sl_report_sections[i]->release(run[i].state);

@@ -47,6 +47,8 @@ typedef struct sl_report_opts {
     void *progress_user;
     const char *staging;       /* the folder the new set is built in, beside outdir; NULL: the
                                 * name sl_io_outdir_staging_path gives for this process */
+    int locked;                /* 1: the caller holds outdir's lock (sl_io_outdir_lock), as the command's
+                                * supervising process does; 0: the run takes it, or is refused */
 } sl_report_opts;
 
 /* The defaults of `samplab report`: outdir "reports", n, seed, row -1. */

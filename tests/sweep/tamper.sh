@@ -5,7 +5,10 @@
 # run again (stderr names how many, and why), and the set ends byte-identical to an
 # uninterrupted run; a CRLF-edited checkpoint is kept whole; a checkpoint that is a
 # FIFO or a folder is refused at once (exit 2, one line) and the folder left as it
-# was. One line per check; exit 1 on the first failure. Run by tests/test_cli_sweep.c.
+# was; a second sweep or report on a folder in use is refused at once, naming the
+# lock and the holder's pid, and the first run finishes whole. Usage: tamper.sh BIN
+# [REL] (REL: a faster build for the long run). One line per check; exit 1 on the
+# first failure. Run by tests/test_cli_sweep.c.
 set -u
 BIN=${1:-bin/samplab}
 T=$(mktemp -d /tmp/sl-tamper-XXXXXX)
@@ -95,3 +98,31 @@ for kind in fifo folder; do
   ls -lR "$T/w" | cmp -s - "$T/before" || fail "a $kind checkpoint: the folder changed"
   ok "a $kind checkpoint: refused at once, exit 2, folder as it was"
 done
+
+# two runs on one folder: the second sweep and a report refuse at once, naming the
+# lock and the pid holding it; the first finishes whole and removes its lock.
+# The holder is REL (the release build, for speed), the refused ones BIN.
+REL=${2:-$BIN}
+cat >"$T/busy.json" <<EOF2
+{"studies": [{"name": "busy", "job": "gof", "inputs": [{"probs": "3,2,2,1"}], "methods": ["cdf"],
+   "seeds": {"first": 1, "count": 6}, "options": {"n": 100000000, "null_reps": 0}}]}
+EOF2
+"$REL" sweep --spec "$T/busy.json" --out "$T/busy" 2>"$T/busy.err" &
+pid=$!
+i=0
+while [ ! -e "$T/.busy.lock" ]; do
+  i=$((i + 1)); [ $i -gt 1000 ] && fail "no lock beside the folder"; sleep 0.01
+done
+for cmd in "sweep --spec $T/spec.json --out $T/busy" "report --out $T/busy --n 1000 --no-plot"; do
+  "$BIN" $cmd >"$T/out" 2>"$T/err"
+  rc=$?
+  kill -0 $pid 2>/dev/null || fail "the first run ended before '$cmd' was tried: no concurrency tested"
+  [ $rc = 2 ] || fail "a second ${cmd%% *} on a busy folder: exit $rc: $(cat "$T/err")"
+  [ "$(wc -l <"$T/err")" = 1 ] || fail "a second ${cmd%% *}: not one line: $(cat "$T/err")"
+  has "$T/err" "$T/.busy.lock is held by samplab process $pid" "a second ${cmd%% *}"
+  ok "a second ${cmd%% *} on a busy folder: refused at once, naming the lock and pid $pid"
+done
+wait $pid || fail "the first run failed: $(cat "$T/busy.err")"
+[ -e "$T/.busy.lock" ] && fail "the lock outlived its run"
+"$REL" sweep --spec "$T/busy.json" --out "$T/busy-ref" 2>"$T/err" || fail "reference run: $(cat "$T/err")"
+same "$T/busy-ref" "$T/busy" "the first run finished whole, its lock removed"
