@@ -66,7 +66,9 @@ got=$(sed -n 's/^llamacpp .*seed 7: \(.*\)  (.*/\1 /p' "$tmp/framework_session.o
 # (the same relative path under any PREFIX), and runs from it with PYTHONPATH alone
 case "$pyver" in 3.*) ok "$pydir names $py's own version ($pyver)" ;; *) bad "python version '$pyver'" ;; esac
 if [ "$py" = /usr/bin/python3 ] && [ -f /etc/debian_version ]; then
-  check "/usr/bin/python3 searches /usr/local/$pydir" $py -c "import sys; sys.exit('/usr/local/$pydir' not in sys.path)"
+  for sysp in /usr/local /usr; do
+    check "/usr/bin/python3 searches $sysp/$pydir" $py -c "import sys; sys.exit('$sysp/$pydir' not in sys.path)"
+  done
 fi
 if (cd "$tmp" && env -i PATH=/usr/bin:/bin PYTHONPATH="$p/$pydir" $py -c 'import samplab, sys; r = samplab.gof(probs=[1, 1], counts=[50, 50]); sys.exit(r.verdict != "PASS")') >"$log" 2>&1; then
   ok "python3 -c 'import samplab' with PYTHONPATH=$p/$pydir only"
