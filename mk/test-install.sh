@@ -82,6 +82,7 @@ rm -rf python/build python/samplab.egg-info
 
 # make wheel, then the wheel into a fresh venv without network; it loads its own library
 ver=$(sed -n 's/^#define SL_VERSION "\(.*\)"/\1/p' src/base/sl_base.h)
+check "python/pyproject.toml's version is SL_VERSION ($ver)" grep -qx "version = \"$ver\"" python/pyproject.toml
 if make --no-print-directory wheel >"$log" 2>&1 && whl=$(ls dist/samplab-"$ver"-*.whl 2>/dev/null) && [ -n "$whl" ]; then
   ok "make wheel writes $whl"
   check "the wheel carries libsamplab.so" sh -c "$py -m zipfile -l '$whl' | grep -q '^samplab/libsamplab.so '"
