@@ -1,4 +1,4 @@
-# samplab — build, test, report, bench, golden, golden-check, install, uninstall, clean.
+# samplab — build, test, report, bench, golden, golden-check, install, uninstall, wheel, clean.
 # GSL, jansson and Criterion come through pkg-config; mk/deps.sh checks for
 # (and, as root, installs) everything a target needs before it runs.
 
@@ -37,7 +37,7 @@ TST_LIB_OBJ := $(LIB_SRC:%.c=$(TST)/%.o)
 TST_CLI_OBJ := $(filter-out $(TST)/src/cli/main.o,$(CLI_SRC:%.c=$(TST)/%.o))
 TST_OBJ     := $(TEST_SRC:%.c=$(TST)/%.o)
 
-.PHONY: all deps deps-test deps-report deps-golden deps-fuzz test test-unit report bench golden golden-check golden-nlc golden-js golden-ollama golden-current clean fuzz fuzz-run deps-bench lib man install uninstall deps-explorer deps-browser explorer explorer-build test-browser test-browser-run asan fuzz-merge
+.PHONY: all deps deps-test deps-report deps-golden deps-fuzz test test-unit report bench golden golden-check golden-nlc golden-js golden-ollama golden-current clean fuzz fuzz-run deps-bench lib man install uninstall wheel deps-explorer deps-browser explorer explorer-build test-browser test-browser-run asan fuzz-merge
 all: bin/samplab
 
 deps:
@@ -108,7 +108,9 @@ lib/libsamplab.a: $(PIC_LIB_OBJ)
 lib: lib/libsamplab.so.$(VERSION) lib/libsamplab.a build/samplab.pc
 
 # pkg-config file for the installed tree: GSL and jansson are private
-# requirements (the public headers include neither), OpenMP and libm private libs.
+# requirements (the public headers include neither), OpenMP a private lib; -lm is in Libs,
+# since a caller turning logits into probabilities (examples/validate_sampler.c's exp) needs
+# it on the shared link too, where the library's own libm does not count (--no-copy-dt-needed-entries).
 build/samplab.pc: mk/samplab.pc.in Makefile
 	@mkdir -p build
 	@sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@OMP@|$(OMP)|' $< > $@
@@ -125,13 +127,32 @@ BINDIR  := $(PREFIX)/bin
 LIBDIR  := $(PREFIX)/lib
 INCDIR  := $(PREFIX)/include/samplab
 MANDIR  := $(PREFIX)/share/man/man1
-PYDIR   := $(PREFIX)/lib/python3/dist-packages
+DATADIR := $(PREFIX)/share/samplab
+# The Python package goes where Debian's interpreter looks under PREFIX:
+# PREFIX/lib/python3.N/dist-packages (Debian's site.py; /usr/local/lib/python3/dist-packages
+# is on no path), N asked of the interpreter itself. Without a python3 it is left out.
+PYTHON3 ?= $(or $(wildcard /usr/bin/python3),$(shell command -v python3 2>/dev/null))
+PYVER    = $(shell $(PYTHON3) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
+PYDIR    = $(PREFIX)/lib/python$(PYVER)/dist-packages
 PUBLIC_HEADERS := src/samplab.h $(sort $(filter-out src/cli/%,$(wildcard src/*/sl_*.h)))
+# The loader's cache knows a new library only after ldconfig: run it for a prefix whose lib/
+# the loader searches by default (Debian: /usr/lib; /usr/local/lib from ld.so.conf.d/libc.conf),
+# never into a DESTDIR (a staging tree; its package's own scripts run ldconfig on the target).
+LDCONFIG ?= ldconfig
+RUN_LDCONFIG = $(if $(DESTDIR),,$(filter /usr /usr/local,$(patsubst %/,%,$(PREFIX))))
+# Every folder the install may create; the ones that were not there before are listed in
+# DATADIR/installed-dirs, so make uninstall removes those (once empty) and no other.
+INSTALL_DIRS = $(BINDIR) $(LIBDIR)/pkgconfig $(INCDIR) $(MANDIR) $(DATADIR) \
+  $(if $(PYVER),$(PYDIR)/samplab) $(addprefix $(INCDIR)/,$(sort $(notdir $(patsubst %/,%,$(dir $(filter-out src/samplab.h,$(PUBLIC_HEADERS)))))))
 # build/samplab.pc names PREFIX: rebuild it when PREFIX changes
 .PHONY: build/samplab.pc
 
 install: bin/samplab lib man
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR) $(DESTDIR)$(MANDIR)
+	@new=; for d in $(INSTALL_DIRS); do \
+	  while [ "$$d" != / ] && [ ! -d "$(DESTDIR)$$d" ]; do new="$$new $$d"; d=$$(dirname "$$d"); done; \
+	done; install -d $(addprefix $(DESTDIR),$(INSTALL_DIRS)) && \
+	{ cat "$(DESTDIR)$(DATADIR)/installed-dirs" 2>/dev/null; for d in $$new; do echo "$$d"; done; } | sort -u \
+	  > "$(DESTDIR)$(DATADIR)/installed-dirs.tmp" && mv "$(DESTDIR)$(DATADIR)/installed-dirs.tmp" "$(DESTDIR)$(DATADIR)/installed-dirs"
 	install -m 755 bin/samplab $(DESTDIR)$(BINDIR)/samplab
 	install -m 755 lib/libsamplab.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
 	ln -sf libsamplab.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -140,19 +161,36 @@ install: bin/samplab lib man
 	install -m 644 build/samplab.pc $(DESTDIR)$(LIBDIR)/pkgconfig/samplab.pc
 	install -m 644 src/samplab.h $(DESTDIR)$(INCDIR)/samplab.h
 	for h in $(filter-out src/samplab.h,$(PUBLIC_HEADERS)); do \
-	  d=$$(basename $$(dirname $$h)); install -d $(DESTDIR)$(INCDIR)/$$d && install -m 644 $$h $(DESTDIR)$(INCDIR)/$$d/ || exit 1; \
+	  d=$$(basename $$(dirname $$h)); install -m 644 $$h $(DESTDIR)$(INCDIR)/$$d/ || exit 1; \
 	done
 	install -m 644 build/man/*.1 $(DESTDIR)$(MANDIR)/
-	@if [ -d python/samplab ]; then \
-	  install -d $(DESTDIR)$(PYDIR)/samplab && install -m 644 python/samplab/*.py $(DESTDIR)$(PYDIR)/samplab/ \
-	  && echo "  python package in $(DESTDIR)$(PYDIR)/samplab"; fi
+	$(if $(PYVER),install -m 644 python/samplab/*.py $(DESTDIR)$(PYDIR)/samplab/,@echo "  no python3: the Python package is not installed")
+	$(if $(RUN_LDCONFIG),$(LDCONFIG),@echo "  ldconfig not run: $(if $(DESTDIR),DESTDIR is set,$(LIBDIR) is not on the loader's default path)")
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/samplab
 	rm -f $(DESTDIR)$(LIBDIR)/libsamplab.so $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libsamplab.so.$(VERSION)
 	rm -f $(DESTDIR)$(LIBDIR)/libsamplab.a $(DESTDIR)$(LIBDIR)/pkgconfig/samplab.pc
-	rm -rf $(DESTDIR)$(INCDIR) $(DESTDIR)$(PYDIR)/samplab
+	rm -rf $(DESTDIR)$(INCDIR) $(if $(PYVER),$(DESTDIR)$(PYDIR)/samplab)
 	rm -f $(DESTDIR)$(MANDIR)/samplab.1 $(DESTDIR)$(MANDIR)/samplab-*.1
+	@# the folders the install created, children first, each only once empty
+	@f="$(DESTDIR)$(DATADIR)/installed-dirs"; if [ -f "$$f" ]; then \
+	  dirs=$$(sort -r "$$f"); rm -f "$$f"; \
+	  for d in $$dirs; do rmdir "$(DESTDIR)$$d" 2>/dev/null || true; done; fi
+	$(if $(RUN_LDCONFIG),$(LDCONFIG))
+
+# ---------------------------------------------------------------- the wheel
+# dist/samplab-VERSION-py3-none-PLATFORM.whl: the Python package with libsamplab.so inside it
+# (python/samplab/_lib.py loads that copy first), built offline from a staged copy of python/
+# by Debian's pip, setuptools and wheel; GSL, jansson and libgomp stay the system's.
+wheel: lib/libsamplab.so.$(VERSION)
+	@rm -rf build/wheel && mkdir -p build/wheel dist
+	@cp python/pyproject.toml python/setup.py python/README.md build/wheel/
+	@mkdir build/wheel/samplab && cp python/samplab/*.py build/wheel/samplab/
+	@cp lib/libsamplab.so.$(VERSION) build/wheel/samplab/libsamplab.so && strip --strip-debug build/wheel/samplab/libsamplab.so
+	@rm -f dist/samplab-$(VERSION)-*.whl
+	cd build/wheel && $(PYTHON3) -m pip wheel -q --no-index --no-build-isolation --no-deps -w $(CURDIR)/dist .
+	@ls dist/samplab-$(VERSION)-*.whl
 
 # Header dependencies come from the compiler (-MMD -MP), one .d file per object.
 DEPFLAGS := -MMD -MP
@@ -393,6 +431,6 @@ test-browser-run: site/index.html bin/samplab $(WASM)/json_diff.wasm $(WASM)/lib
 	@sh web/test/run.sh
 
 clean:
-	rm -rf build bin lib site
+	rm -rf build bin lib site dist
 
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -35,6 +35,9 @@ case "$what" in
     need_py pytest python3-pytest
     need_py setuptools python3-setuptools
     need_py pip python3-pip
+    # make wheel (bdist_wheel), and the wheel installed into a fresh venv (ensurepip)
+    need_py wheel python3-wheel
+    need_py ensurepip python3-venv
     # llama.cpp's test vocabularies for the DRY tests: mk/vocab.sh fetches them (npm pack, git)
     need_cmd npm npm
     need_cmd git git

@@ -19,6 +19,12 @@ The convention, for every Markdown file it reads:
                    the block runs only where THING is there: python3-MOD
                    (importable by /usr/bin/python3) or a command on PATH;
                    elsewhere it is skipped, the reason printed.
+  <!-- doc-test: installed -->
+                   the block runs as a user's would after `make install`:
+                   samplab is installed (once a run) into a temporary PREFIX,
+                   and PATH, PKG_CONFIG_PATH, PYTHONPATH (Debian's
+                   PREFIX/lib/python3.N/dist-packages) and LD_LIBRARY_PATH (what
+                   ldconfig does for /usr/local) point into it.
 
 Any other fence (```text for synopses and output, ```python, ```rust) and
 indented code are not run; a line in them that starts like a command
@@ -43,7 +49,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COMMAND_START = re.compile(r"^\s*(\$ |bin/samplab |samplab |make |sh |python3 |/usr/bin/python3 )")
-MARK = re.compile(r"^<!--\s*doc-test:\s*(skip|needs)\s+(.*?)\s*-->\s*$")
+MARK = re.compile(r"^<!--\s*doc-test:\s*(skip|needs|installed)(?:\s+(.*?))?\s*-->\s*$")
 BLOCK_TIMEOUT = 600
 
 
@@ -74,7 +80,7 @@ def parse(path):
             if j >= 0:
                 mm = MARK.match(lines[j].strip())
                 if mm:
-                    mark = (mm.group(1), mm.group(2))
+                    mark = (mm.group(1), mm.group(2) or "")
             if info in ("sh", "console"):
                 blocks.append(Block(path, start + 1, info, body, mark))
             else:
@@ -197,12 +203,46 @@ def scratch_for(binary):
     return d
 
 
-def run_block(b, cwd, tmp):
+class Installed:
+    """samplab installed by `make install` into a temporary PREFIX, once, on first use."""
+
+    def __init__(self):
+        self.root, self.env, self.error = None, None, None
+
+    def get(self):
+        if self.env is None and self.error is None:
+            self.root = tempfile.mkdtemp(prefix="samplab-doc-prefix-")
+            prefix = os.path.join(self.root, "prefix")
+            r = subprocess.run(["make", "-C", ROOT, "--no-print-directory", "install", "PREFIX=" + prefix],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            pyver = subprocess.run(["/usr/bin/python3", "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                                   stdout=subprocess.PIPE, universal_newlines=True).stdout.strip()
+            if r.returncode:
+                self.error = "make install PREFIX=%s failed:\n%s" % (prefix, r.stdout.decode(errors="replace")[-2000:])
+                return None
+            env = dict(os.environ)
+
+            def prepend(var, path):
+                env[var] = path + (os.pathsep + env[var] if env.get(var) else "")
+
+            prepend("PATH", os.path.join(prefix, "bin"))
+            prepend("PKG_CONFIG_PATH", os.path.join(prefix, "lib", "pkgconfig"))
+            prepend("LD_LIBRARY_PATH", os.path.join(prefix, "lib"))
+            prepend("PYTHONPATH", os.path.join(prefix, "lib", "python" + pyver, "dist-packages"))
+            self.env = env
+        return self.env
+
+    def close(self):
+        if self.root:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+
+def run_block(b, cwd, tmp, env=None):
     script = ["set -u"]
     for n, (cmd, _, _) in enumerate(b.commands):
         script.append("{\n%s} >'%s/o%d' 2>'%s/e%d' </dev/null; echo $? >'%s/s%d'" % (cmd, tmp, n, tmp, n, tmp, n))
     try:
-        subprocess.run(["/bin/sh", "-c", "\n".join(script)], cwd=cwd, timeout=BLOCK_TIMEOUT,
+        subprocess.run(["/bin/sh", "-c", "\n".join(script)], cwd=cwd, timeout=BLOCK_TIMEOUT, env=env,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         pass
@@ -227,6 +267,7 @@ def main():
     files = a.files or [os.path.join(ROOT, "README.md")] + sorted(
         os.path.join(ROOT, "docs", f) for f in os.listdir(os.path.join(ROOT, "docs")) if f.endswith(".md"))
     passed = failed = skipped = 0
+    installed = Installed()
     for f in files:
         rel = os.path.relpath(f, ROOT)
         blocks, errors = parse(f)
@@ -251,7 +292,14 @@ def main():
                                                                                        " ".join(missing)))
                         skipped += len(b.commands)
                         continue
-                res = run_block(b, cwd, tmp)
+                env = None
+                if b.mark and b.mark[0] == "installed":
+                    env = installed.get()
+                    if env is None:
+                        print("doc-examples: FAIL %s: %s" % (where, installed.error))
+                        failed += len(b.commands)
+                        continue
+                res = run_block(b, cwd, tmp, env)
                 for (cmd, want, status), (st, out, err) in zip(b.commands, res):
                     short = cmd.strip().replace("\\\n", " ")
                     short = re.sub(r"\s+", " ", short)
@@ -277,6 +325,7 @@ def main():
         finally:
             shutil.rmtree(cwd, ignore_errors=True)
             shutil.rmtree(tmp, ignore_errors=True)
+    installed.close()
     print("doc-examples: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
     return 1 if failed else 0
 

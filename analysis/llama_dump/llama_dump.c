@@ -13,8 +13,8 @@
  * --no-accept-prompt, accepted into the chain's history
  * (common_sampler_accept), then per step llama_sampler_sample, which accepts
  * the drawn token, and llama_decode of that token. DRY, XTC, top-n-sigma,
- * mirostat and dynamic temperature are not offered: samplab does not emulate
- * them.
+ * mirostat and dynamic temperature are not offered here (this tool records the
+ * default chain; samplab's replay models those stages).
  *
  * Build: see analysis/llama_dump/Makefile (cc ... $(pkg-config --cflags --libs llama ggml) -lm).
  * Usage: llama_dump --help. */

@@ -18,7 +18,9 @@ def _candidates():
     if env:
         yield env
     here = os.path.dirname(os.path.abspath(__file__))
-    # installed: PREFIX/lib/python3/dist-packages/samplab -> PREFIX/lib
+    # the wheel's own copy (make wheel), before any library the loader would find elsewhere
+    yield os.path.join(here, "libsamplab.so")
+    # installed: PREFIX/lib/python3.N/dist-packages/samplab -> PREFIX/lib
     yield os.path.join(here, "..", "..", "..", _SONAME)
     # the source tree: python/samplab -> lib/ (make lib)
     yield os.path.join(here, "..", "..", "lib", _SONAME)
