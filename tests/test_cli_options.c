@@ -162,6 +162,8 @@ Test(cli_options, help_matches_the_table)
         sl_test_run h = sl_test_cli(args);
         cr_assert_eq(h.status, 0, "%s: exit %d", args, h.status);
         cr_assert_str_empty(h.err, "%s: %s", args, h.err);
+        /* a table entry left empty is named, not printed through %s as glibc's "(null)" */
+        cr_expect(!strstr(h.out, "(null)"), "%s prints (null)", args);
         for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT; o++) {
             if (!sl_cli_takes(s, (sl_api_opt)o))
                 continue;

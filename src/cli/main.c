@@ -8,7 +8,7 @@
 
 static const sl_cli_command commands[] = {
     {"draw", "draw tokens with a method and a random source, or as a framework does", sl_cli_draw_main},
-    {"pipeline", "the final distribution of one framework's logits pipeline (hf, llamacpp, vllm, candle, tutorial)", sl_cli_pipeline_main},
+    {"pipeline", "the final distribution of one framework's logits pipeline (samplab pipeline --help lists them)", sl_cli_pipeline_main},
     {"compare", "the same logits and settings through several frameworks: kept sets, TV, translations", sl_cli_compare_main},
     {"bench", "time prepare and draw of every method (make bench)", sl_cli_bench_main},
     {"rng", "print raw words of a random source (decimal, or binary for test batteries)", sl_cli_rng_main},

@@ -334,6 +334,7 @@ const sl_fw_type sl_fw_nlc_type = {
     .draw = &sl_draw_llama_dist_type,
     .rng = "mt19937",
     .rng_label = "std-mt19937",
+    .version = "node-llama-cpp 3.21.1 (its prebuilt libllama, llama.cpp v0.4.0)",
     .accepts_drawn = 1,
     .open = nlc_open,
     .step = llamacpp_step,
