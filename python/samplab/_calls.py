@@ -48,8 +48,9 @@ class Result:
         return []
 
     def __repr__(self):
-        parts = ["%s=%s" % (k, _short(v)) for k, v in self._extra()]
-        parts += ["%s=%s" % (k, _short(v)) for k, v in self.json.items()]
+        extra = self._extra()
+        parts = ["%s=%s" % (k, _short(v)) for k, v in extra]
+        parts += ["%s=%s" % (k, _short(v)) for k, v in self.json.items() if k not in dict(extra)]
         return "samplab.%s(%s)" % (type(self).__name__ if type(self) is not Result else "Result[%s]" % self.command,
                                    ", ".join(parts))
 
@@ -71,9 +72,6 @@ class Draw(Result):
     def row_words(self) -> Optional[list]:
         return self.json.get("words")
 
-    def _extra(self):
-        return [("words", self.words)] if "rng" in self.json else []
-
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class Gof(Result):
@@ -92,8 +90,7 @@ class Gof(Result):
         return self.json["verdict"] == "PASS"
 
     def _extra(self):
-        return [("verdict", self.json.get("verdict")), ("p_value", self.p_value), ("tv", self.tv),
-                ("rule", self.json.get("rule"))]
+        return [("verdict", self.json.get("verdict")), ("p_value", self.p_value), ("tv", self.tv)]
 
 
 _OPT = re.compile(r"--([a-z0-9][a-z0-9-]*)( (?=[A-Z0-9])[A-Z0-9][A-Za-z0-9._]*)?")
