@@ -20,6 +20,9 @@ from ._lib import version
 __all__ = ["Error", "Result", "Draw", "Gof", "draw", "gof", "pipeline", "replay", "check", "exact", "compare",
            "power", "calibrate", "version", "testing"]
 __version__ = version
+for _c in (Error, Result, Draw, Gof):
+    _c.__module__ = __name__  # tracebacks and reprs say samplab.Error, the name to catch
+del _c
 
 
 def __getattr__(name):

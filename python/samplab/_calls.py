@@ -119,6 +119,7 @@ def _translated(fn):
 
     @functools.wraps(fn)
     def call(*args, **kw):
+        __tracebackhide__ = True  # pytest shows the caller's line, not this wrapper
         try:
             return fn(*args, **kw)
         except Error as e:
@@ -180,6 +181,7 @@ class _Src:
     def __init__(self, x, what, two_d=False, tensor=None, row=None, cmd="draw"):
         self.s = _lib.Src()
         self.keep = []
+        self.what = what
         self.s.row = -1 if row is None else int(_checked(cmd, "row", row))
         x = _as_numpy(x)
         if tensor is not None:
@@ -223,7 +225,7 @@ class _Src:
         self.s.name = self._c("<%s>" % what)
 
     def _c(self, text):
-        b = ctypes.c_char_p(_no_nul(str(text), "a path or inline list").encode())
+        b = ctypes.c_char_p(_no_nul(str(text), self.what).encode())
         self.keep.append(b)
         return b
 

@@ -653,12 +653,12 @@ def test_assert_distribution_passes_a_right_sampler_and_fails_a_wrong_one():
         u = rnd.random()
         return 0 if u < 0.5 else 1 if u < 0.78 else 2
 
-    assert assert_distribution(right, probs, n=100_000).verdict == "PASS"
+    assert assert_distribution(probs, sampler=right, n=100_000).verdict == "PASS"
     with pytest.raises(AssertionError, match="Pearson"):
-        assert_distribution(wrong, probs, n=100_000)
+        assert_distribution(probs, sampler=wrong, n=100_000)
     # a sampler returning a float is not rounded into a token
     with pytest.raises(AssertionError, match="1.7 is not a token id"):
-        assert_distribution(lambda: 1.7, probs, n=10)
+        assert_distribution(probs, sampler=lambda: 1.7, n=10)
 
 
 def test_assert_matches():
