@@ -82,6 +82,12 @@ else cat "$log"; bad "pytest -p samplab.pytest_plugin from the installed tree"; 
 if $py -m pip install -q --no-index --no-build-isolation --target "$tmp/pip" ./python >"$log" 2>&1; then
   ok "pip install ./python (offline)"
   check "the pip-installed package runs with SAMPLAB_LIB" env -i PATH=/usr/bin:/bin PYTHONPATH="$tmp/pip" SAMPLAB_LIB="$so" $py -c 'import samplab; samplab.draw(method="cdf", probs=[1, 2])'
+  # its pytest11 entry point: the fixture without -p, and -p samplab.pytest_plugin loads the same plugin once
+  mkdir "$tmp/pt" && printf 'def test_fixture(samplab):\n    assert samplab.version\n' >"$tmp/pt/test_fixture.py"
+  for arg in "" "-p samplab.pytest_plugin"; do
+    check "pytest $arg finds the pip-installed package's samplab fixture" env -i PATH=/usr/bin:/bin PYTHONPATH="$tmp/pip" \
+      SAMPLAB_LIB="$so" $py -m pytest -q -p no:cacheprovider $arg "$tmp/pt/test_fixture.py"
+  done
 else cat "$log"; bad "pip install ./python"; fi
 rm -rf python/build python/samplab.egg-info
 

@@ -1,4 +1,4 @@
-"""samplab's pytest plugin (entry point pytest11 "samplab"; for a `make install` copy, -p samplab.pytest_plugin):
+"""samplab's pytest plugin (the pytest11 entry point samplab.pytest_plugin; a `make install` copy: -p samplab.pytest_plugin):
 
 - the `samplab` fixture: the samplab module, whose assertions (samplab.testing.assert_distribution,
   assert_matches) write their seed and N into the report of a test that fails;

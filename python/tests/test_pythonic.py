@@ -221,7 +221,8 @@ def test_plugin_entry_point_is_declared():
     import tomllib
     with open(os.path.join(PKG, "pyproject.toml"), "rb") as f:
         meta = tomllib.load(f)
-    assert meta["project"]["entry-points"]["pytest11"] == {"samplab": "samplab.pytest_plugin"}
+    # named as the module, so -p samplab.pytest_plugin on an installed package loads it once
+    assert meta["project"]["entry-points"]["pytest11"] == {"samplab.pytest_plugin": "samplab.pytest_plugin"}
 
 
 def test_plugin_fixture_reports_seed_and_n_and_the_marker_selects(tmp_path):
