@@ -164,7 +164,7 @@ install: bin/samplab lib man
 	  d=$$(basename $$(dirname $$h)); install -m 644 $$h $(DESTDIR)$(INCDIR)/$$d/ || exit 1; \
 	done
 	install -m 644 build/man/*.1 $(DESTDIR)$(MANDIR)/
-	$(if $(PYVER),install -m 644 python/samplab/*.py $(DESTDIR)$(PYDIR)/samplab/,@echo "  no python3: the Python package is not installed")
+	$(if $(PYVER),install -m 644 python/samplab/*.py python/samplab/py.typed $(DESTDIR)$(PYDIR)/samplab/,@echo "  no python3: the Python package is not installed")
 	$(if $(RUN_LDCONFIG),$(LDCONFIG),@echo "  ldconfig not run: $(if $(DESTDIR),DESTDIR is set,$(LIBDIR) is not on the loader's default path)")
 
 uninstall:

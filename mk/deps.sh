@@ -38,6 +38,9 @@ case "$what" in
     # make wheel (bdist_wheel), and the wheel installed into a fresh venv (ensurepip)
     need_py wheel python3-wheel
     need_py ensurepip python3-venv
+    # the Python package's locale test: a decimal-comma locale, made by localedef (Debian's locales)
+    need_cmd localedef locales
+    want_locale=de_DE.UTF-8
     # llama.cpp's test vocabularies for the DRY tests: mk/vocab.sh fetches them (npm pack, git)
     need_cmd npm npm
     need_cmd git git
@@ -102,11 +105,24 @@ case "$what" in
     fi
     ;;
 esac
-[ -z "$missing" ] && exit 0
+# A locale is no package: localedef makes it once locales is there (python/tests skips its test without it).
+make_locale() {
+  [ -n "$want_locale" ] || return 0
+  if locale -a 2>/dev/null | grep -qix 'de_DE.utf-\{0,1\}8'; then echo "deps: found locale $want_locale"; return 0; fi
+  if [ "$(id -u)" = 0 ] && have_cmd localedef; then
+    echo "deps: making locale $want_locale (localedef)"
+    localedef -i de_DE -f UTF-8 "$want_locale" || echo "deps: localedef failed; python/tests skips its locale test"
+  else
+    echo "deps: no locale $want_locale (python/tests skips its locale test); as root: localedef -i de_DE -f UTF-8 $want_locale"
+  fi
+}
+want_locale=${want_locale:-}
+[ -z "$missing" ] && { make_locale; exit 0; }
 if [ "$(id -u)" = 0 ]; then
   echo "deps: installing:$missing"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >/dev/null && apt-get install -y -qq $missing >/dev/null || { echo "deps: apt-get install failed:$missing" >&2; exit 2; }
+  make_locale
   exit 0
 fi
 echo "deps: missing packages; run as root:" >&2

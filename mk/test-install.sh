@@ -26,7 +26,8 @@ mkdir -p "$p/bin" && echo other > "$p/bin/other-tool"
 if make --no-print-directory install PREFIX="$p" >"$log" 2>&1; then ok "make install PREFIX=$p"; else cat "$log"; bad "make install"; fi
 for f in bin/samplab lib/libsamplab.a lib/libsamplab.so lib/pkgconfig/samplab.pc include/samplab/samplab.h \
   include/samplab/api/sl_api.h include/samplab/framework/sl_fw.h share/man/man1/samplab.1 \
-  share/man/man1/samplab-gof.1 $pydir/samplab/__init__.py; do
+  share/man/man1/samplab-gof.1 $pydir/samplab/__init__.py \
+  $pydir/samplab/pytest_plugin.py $pydir/samplab/py.typed; do
   check "installed $f" test -e "$p/$f"
 done
 so=$(readlink -f "$p/lib/libsamplab.so")
@@ -73,10 +74,20 @@ fi
 if (cd "$tmp" && env -i PATH=/usr/bin:/bin PYTHONPATH="$p/$pydir" $py -c 'import samplab, sys; r = samplab.gof(probs=[1, 1], counts=[50, 50]); sys.exit(r.verdict != "PASS")') >"$log" 2>&1; then
   ok "python3 -c 'import samplab' with PYTHONPATH=$p/$pydir only"
 else cat "$log"; bad "import samplab from the installed tree"; fi
+# the plugin of the installed copy, by -p (a make install has no entry points)
+if env -i PATH=/usr/bin:/bin PYTHONPATH="$p/$pydir" $py -m pytest -p no:cacheprovider -p samplab.pytest_plugin --markers 2>"$log" | grep -q '^@pytest.mark.statistical'; then
+  ok "pytest -p samplab.pytest_plugin (installed) declares the statistical marker"
+else cat "$log"; bad "pytest -p samplab.pytest_plugin from the installed tree"; fi
 # pip install ./python, offline, into a target; it finds the library through SAMPLAB_LIB
 if $py -m pip install -q --no-index --no-build-isolation --target "$tmp/pip" ./python >"$log" 2>&1; then
   ok "pip install ./python (offline)"
   check "the pip-installed package runs with SAMPLAB_LIB" env -i PATH=/usr/bin:/bin PYTHONPATH="$tmp/pip" SAMPLAB_LIB="$so" $py -c 'import samplab; samplab.draw(method="cdf", probs=[1, 2])'
+  # its pytest11 entry point: the fixture without -p, and -p samplab.pytest_plugin loads the same plugin once
+  mkdir "$tmp/pt" && printf 'def test_fixture(samplab):\n    assert samplab.version\n' >"$tmp/pt/test_fixture.py"
+  for arg in "" "-p samplab.pytest_plugin"; do
+    check "pytest $arg finds the pip-installed package's samplab fixture" env -i PATH=/usr/bin:/bin PYTHONPATH="$tmp/pip" \
+      SAMPLAB_LIB="$so" $py -m pytest -q -p no:cacheprovider $arg "$tmp/pt/test_fixture.py"
+  done
 else cat "$log"; bad "pip install ./python"; fi
 rm -rf python/build python/samplab.egg-info
 

@@ -1,2 +1,3 @@
-class Error(Exception):
-    """Bad input: the one line the samplab command prints on stderr for the same input."""
+class Error(ValueError):
+    """A value samplab refuses: the message names the keyword or the input and says what is wrong
+    with the value (samplab's own check, worded for Python)."""

@@ -14,9 +14,6 @@ _SONAME = "libsamplab.so.0"
 
 
 def _candidates():
-    env = os.environ.get("SAMPLAB_LIB")
-    if env:
-        yield env
     here = os.path.dirname(os.path.abspath(__file__))
     # the wheel's own copy (make wheel), before any library the loader would find elsewhere
     yield os.path.join(here, "libsamplab.so")
@@ -31,6 +28,16 @@ def _candidates():
 
 
 def _load():
+    env = os.environ.get("SAMPLAB_LIB")
+    if env:
+        # what SAMPLAB_LIB names is the library, or the import fails naming it (never another copy found elsewhere)
+        try:
+            found = ctypes.CDLL(env)
+        except OSError as e:
+            raise ImportError("samplab: SAMPLAB_LIB=%s: cannot load it as a library (%s)" % (env, e)) from None
+        if not hasattr(found, "sl_api_version"):
+            raise ImportError("samplab: SAMPLAB_LIB=%s is a library but not libsamplab (no sl_api_version)" % env)
+        return found
     tried = []
     for path in _candidates():
         if os.path.sep in path and not os.path.exists(path):

@@ -13,6 +13,7 @@ passes, one drawing 0.28 for a 0.3 fails) and assert_matches."""
 import json
 import os
 import random
+import re
 import subprocess
 
 import pytest
@@ -38,6 +39,15 @@ def cli_error(*args):
     p = subprocess.run([BIN] + [str(a) for a in args], capture_output=True, text=True)
     assert p.returncode == 2 and p.stdout == "", (args, p.returncode, p.stdout)
     return p.stderr.rstrip("\n")
+
+
+def py_error(*args):
+    """The command's stderr line as Python words it (samplab._calls._pythonic): no command-line
+    option (--top-k is top_k) and no pointer to --help is left in it."""
+    from samplab._calls import _pythonic
+    want = _pythonic(cli_error(*args))
+    assert "--help" not in want and not re.search(r"--[a-z]", want), want
+    return want
 
 
 # ---------------------------------------------------------------- draw
@@ -157,7 +167,7 @@ def test_draw_numpy_array_is_the_npy_file(tmp_path):
 def test_draw_errors_are_the_cli_lines(kw, args):
     with pytest.raises(samplab.Error) as e:
         samplab.draw(**kw)
-    assert str(e.value) == cli_error("draw", *args)
+    assert str(e.value) == py_error("draw", *args)
 
 
 # ---------------------------------------------------------------- gof
@@ -205,10 +215,10 @@ def test_gof_rejects_a_broken_sampler():
 def test_gof_errors_are_the_cli_lines():
     with pytest.raises(samplab.Error) as e:
         samplab.gof(probs=[1, 2], method="cdf")
-    assert str(e.value) == cli_error("gof", "--probs", "1,2", "--method", "cdf")
+    assert str(e.value) == py_error("gof", "--probs", "1,2", "--method", "cdf")
     with pytest.raises(samplab.Error) as e:
         samplab.gof(probs=[1, float("nan")], method="cdf", n=10)
-    assert str(e.value) == cli_error("gof", "--probs", "1,nan", "--method", "cdf", "--n", 10)
+    assert str(e.value) == py_error("gof", "--probs", "1,nan", "--method", "cdf", "--n", 10)
 
 
 # ---------------------------------------------------------------- pipeline and exact
@@ -238,7 +248,7 @@ PIPE = [
 def test_pipeline_stage_order_refusal_is_the_cli_line():
     with pytest.raises(samplab.Error) as e:
         samplab.pipeline(framework="llamacpp", logits="data/weather.txt", samplers="top_k;infill")
-    assert str(e.value) == cli_error("pipeline", "--framework", "llamacpp", "--logits", "data/weather.txt",
+    assert str(e.value) == py_error("pipeline", "--framework", "llamacpp", "--logits", "data/weather.txt",
                                      "--samplers", "top_k;infill")
 
 
@@ -269,7 +279,7 @@ def test_exact_is_the_cli(kw, args):
 def test_exact_errors_are_the_cli_lines():
     with pytest.raises(samplab.Error) as e:
         samplab.exact(framework="llamacpp", probs="3,2,2,1")
-    assert str(e.value) == cli_error("exact", "--framework", "llamacpp", "--probs", "3,2,2,1")
+    assert str(e.value) == py_error("exact", "--framework", "llamacpp", "--probs", "3,2,2,1")
 
 
 # ---------------------------------------------------------------- compare, power, calibrate
@@ -300,7 +310,7 @@ def test_compare_errors_are_the_cli_lines():
                       ["--logits", "data/weather.txt", "--frameworks", "hf"])]:
         with pytest.raises(samplab.Error) as e:
             samplab.compare(**kw)
-        assert str(e.value) == cli_error("compare", *args)
+        assert str(e.value) == py_error("compare", *args)
 
 
 POWER = [
@@ -324,7 +334,7 @@ def test_power_errors_are_the_cli_lines():
                       ["--fault", "mkl-seed-collision", "--logits", "1,2"])]:
         with pytest.raises(samplab.Error) as e:
             samplab.power(**kw)
-        assert str(e.value) == cli_error("power", *args)
+        assert str(e.value) == py_error("power", *args)
 
 
 CALIBRATE = [
@@ -352,7 +362,7 @@ def test_calibrate_errors_are_the_cli_lines():
                       ["--probs", "1,0", "--method", "cdf", "--n", 1000, "--seeds", 3])]:
         with pytest.raises(samplab.Error) as e:
             samplab.calibrate(**kw)
-        assert str(e.value) == cli_error("calibrate", *args)
+        assert str(e.value) == py_error("calibrate", *args)
 
 
 # ---------------------------------------------------------------- generations: the golden runs
@@ -422,7 +432,9 @@ def test_defaults_keyword_is_refused_as_the_cli_refuses_it():
         samplab.pipeline(framework="hf", logits=[3, 2, 2, 1], defaults=True)
     err = subprocess.run([BIN, "pipeline", "--framework", "hf", "--logits", "3,2,2,1", "--defaults"],
                          capture_output=True, text=True)
-    assert err.returncode == 2 and str(e.value) == err.stderr.strip()
+    assert err.returncode == 2 and str(e.value) == py_error("pipeline", "--framework", "hf", "--logits", "3,2,2,1",
+                                                            "--defaults")
+    assert str(e.value).startswith("samplab.pipeline(): defaults: refused") and "(top_k=0)" in str(e.value)
     r = samplab.pipeline(framework="llamacpp", logits=[3, 2, 2, 1], top_k=0)
     assert r.settings["top_k"] == 0 and r.settings["temperature"] == 0.8 and "top_k" not in r.defaulted
 
@@ -502,7 +514,7 @@ def test_replay_and_draw_with_mirostat_and_adaptive_p_are_the_cli(tmp_path, kw, 
 def test_mirostat_with_a_stage_it_replaces_is_the_cli_line():
     with pytest.raises(samplab.Error) as e:
         samplab.draw(framework="llamacpp", logits="data/weather.txt", seed=1, mirostat=2, top_k=5)
-    assert str(e.value) == cli_error("draw", "--framework", "llamacpp", "--logits", "data/weather.txt", "--seed", 1,
+    assert str(e.value) == py_error("draw", "--framework", "llamacpp", "--logits", "data/weather.txt", "--seed", 1,
                                      "--mirostat", 2, "--top-k", 5)
     assert "llama.cpp ignores it" in str(e.value)
 
@@ -524,7 +536,7 @@ def test_option_values_are_checked_as_the_cli_checks_their_text(kw, args):
     # a str or a number that is not an integer raised ValueError or a shorter line than the command's
     with pytest.raises(samplab.Error) as e:
         samplab.draw(framework="hf", logits="data/weather.txt", **kw)
-    assert str(e.value) == cli_error("draw", "--framework", "hf", "--logits", "data/weather.txt", *args)
+    assert str(e.value) == py_error("draw", "--framework", "hf", "--logits", "data/weather.txt", *args)
 
 
 @pytest.mark.parametrize("call,kw,args", [
@@ -539,7 +551,7 @@ def test_a_setting_samplab_does_not_model_is_refused_by_name(call, kw, args):
     # the library's schema refuses it as the command line does: never ignored, never "unknown option"
     with pytest.raises(samplab.Error) as e:
         getattr(samplab, call)(**kw)
-    assert str(e.value) == cli_error(*args)
+    assert str(e.value) == py_error(*args)
     assert "not modelled by samplab" in str(e.value)
 
 
@@ -548,9 +560,9 @@ def test_keywords_are_the_librarys_schema():
     from samplab import _lib
     assert _lib.schema["top_k"]["option"] == "--top-k" and _lib.schema["top_k"]["kind"] == "long"
     assert _lib.schema["eta_cutoff"]["kind"] == "not_modelled"
-    with pytest.raises(samplab.Error) as e:
+    with pytest.raises(TypeError) as e:
         samplab.draw(framework="hf", logits="data/weather.txt", top_kk=3)
-    assert str(e.value) == "samplab draw: unknown option '--top-kk' (samplab draw --help)"
+    assert str(e.value) == "samplab.draw() got an unexpected keyword argument 'top_kk'"
 
 
 def test_option_values_as_text_and_integral_floats():
@@ -595,19 +607,19 @@ def test_context_and_tokens_errors_are_the_cli_lines(tmp_path):
     path.write_text("\n".join(",".join(repr(v) for v in r) for r in rows) + "\n")
     with pytest.raises(samplab.Error) as e:
         samplab.replay(framework="llamacpp", logits=rows, seed=1, context=[9])
-    assert str(e.value) == cli_error("replay", "--framework", "llamacpp", "--logits", path, "--seed", 1,
+    assert str(e.value) == py_error("replay", "--framework", "llamacpp", "--logits", path, "--seed", 1,
                                      "--context", 9)
     with pytest.raises(samplab.Error) as e:
         samplab.check(framework="hf", logits=rows, tokens=[2], seed=1)
     # the rows are named as given: the file, or <logits> for the list
-    assert str(e.value) == cli_error("check", "--framework", "hf", "--logits", path, "--tokens", 2, "--seed",
+    assert str(e.value) == py_error("check", "--framework", "hf", "--logits", path, "--tokens", 2, "--seed",
                                      1).replace(str(path), "<logits>")
 
 
 def test_rows_in_memory_are_checked_as_a_file(tmp_path):
     path = tmp_path / "nan.txt"
     path.write_text("1.0,nan\n1.0,2.0\n")
-    want = cli_error("replay", "--framework", "candle", "--logits", path, "--seed", 1)
+    want = py_error("replay", "--framework", "candle", "--logits", path, "--seed", 1)
     with pytest.raises(samplab.Error) as e:
         samplab.replay(framework="candle", logits=[[1.0, float("nan")], [1.0, 2.0]], seed=1)
     assert str(e.value) == want.replace(str(path), "<logits>")
@@ -641,12 +653,12 @@ def test_assert_distribution_passes_a_right_sampler_and_fails_a_wrong_one():
         u = rnd.random()
         return 0 if u < 0.5 else 1 if u < 0.78 else 2
 
-    assert assert_distribution(right, probs, n=100_000).verdict == "PASS"
+    assert assert_distribution(probs, sampler=right, n=100_000).verdict == "PASS"
     with pytest.raises(AssertionError, match="Pearson"):
-        assert_distribution(wrong, probs, n=100_000)
+        assert_distribution(probs, sampler=wrong, n=100_000)
     # a sampler returning a float is not rounded into a token
     with pytest.raises(AssertionError, match="1.7 is not a token id"):
-        assert_distribution(lambda: 1.7, probs, n=10)
+        assert_distribution(probs, sampler=lambda: 1.7, n=10)
 
 
 def test_assert_matches():
@@ -690,8 +702,8 @@ def test_dry_without_vocabulary_is_the_cli_refusal(tmp_path):
     path, _ = _dry_logits(tmp_path)
     with pytest.raises(samplab.Error) as e:
         samplab.pipeline(framework="llamacpp", logits=path, dry_multiplier=0.8)
-    assert str(e.value) == cli_error("pipeline", "--framework", "llamacpp", "--logits", path, "--dry-multiplier", 0.8)
-    assert "--vocab FILE.gguf" in str(e.value)
+    assert str(e.value) == py_error("pipeline", "--framework", "llamacpp", "--logits", path, "--dry-multiplier", 0.8)
+    assert "vocab=FILE.gguf" in str(e.value)
 
 
 # ---------------------------------------------------------------- batches (data/golden/current/hf_batch.txt)
@@ -762,7 +774,7 @@ def test_batch_keywords_from_the_schema_refuse_as_the_cli(tmp_path):
                      (dict(eos_token_id=1, pad_token_id=999), ["--eos-token-id", 1, "--pad-token-id", 999])]:
         with pytest.raises(samplab.Error) as e:
             samplab.replay(**base, **kw)
-        assert str(e.value) == cli_error("replay", "--framework", "hf", "--logits", path, "--tensor", "b001.logits",
+        assert str(e.value) == py_error("replay", "--framework", "hf", "--logits", path, "--tensor", "b001.logits",
                                          "--context", "1,17,30,42,7,99,5,25;0,0,0,0,0,1,3,9", *args)
     # --context-file as a keyword: the same rows
     f = tmp_path / "prompts.txt"
@@ -783,7 +795,7 @@ def test_draw_batch_is_the_cli():
         assert d.row_words[-1][-1] == d.words
     with pytest.raises(samplab.Error) as e:
         samplab.draw(framework="torch", probs=[[1, 2], [3, 4, 5]])
-    assert str(e.value) == cli_error("draw", "--framework", "torch", "--probs", "1,2;3,4,5")
+    assert str(e.value) == py_error("draw", "--framework", "torch", "--probs", "1,2;3,4,5")
 
 
 # ---------------------------------------------------------------- llama.cpp's --logit-bias
@@ -802,5 +814,5 @@ def test_logit_bias_is_the_cli():
 def test_logit_bias_refusals_are_the_cli(bias):
     with pytest.raises(samplab.Error) as e:
         samplab.draw(framework="llamacpp", logits=[1, 2, 3], seed=3, logit_bias=bias)
-    assert str(e.value) == cli_error("draw", "--framework", "llamacpp", "--logits", "1,2,3", "--seed", 3,
+    assert str(e.value) == py_error("draw", "--framework", "llamacpp", "--logits", "1,2,3", "--seed", 3,
                                      "--logit-bias", bias)
