@@ -91,6 +91,8 @@ static int run_supervised(sl_report_opts *o)
     if (sl_io_outdir_lock(&lock, o->outdir, &err))
         return sl_cli_fail(&err);
     o->locked = 1;
+    /* a file-size limit (ulimit -f) is a write error said in one line, not SIGXFSZ's core dump */
+    signal(SIGXFSZ, SIG_IGN);
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
     struct sigaction sa, old[3];
     memset(&sa, 0, sizeof sa);

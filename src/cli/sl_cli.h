@@ -238,10 +238,12 @@ typedef struct sl_cli_sweep_run {
     size_t *todo, n_todo;         /* points not in the checkpoint, in grid order */
     size_t n_resumed;             /* points taken from the checkpoint */
     int rank;
-    FILE *ckpt;                   /* DIR/checkpoint/rank-R.jsonl, appended to */
+    FILE *ckpt;                   /* FLIGHT/rank-R.jsonl, appended to */
+    char flight[4300];            /* this run's checkpoint, .NAME.checkpoint beside DIR */
     FILE *progress;               /* stderr when it is a terminal, else NULL */
     double t0, last;              /* seconds: start, last progress line */
     int interrupted;              /* a point stopped by Ctrl-C: not recorded */
+    int write_failed;             /* the checkpoint could not be appended to (said on stderr) */
     /* --resume: lines not taken, by why (SL_CLI_CKPT_*); seen[i]: point i had a line */
     size_t n_refused[SL_CLI_CKPT_WHY];
     unsigned char *seen;

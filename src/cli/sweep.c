@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,7 +144,7 @@ static int sweep_entry(const char *name)
 
 int sl_cli_sweep_setup(sl_cli_sweep_run *r)
 {
-    char path[8192], tmp[4096];
+    char path[9400];
     struct stat st;
     r->records = calloc(r->sw.n_points ? r->sw.n_points : 1, sizeof *r->records);
     r->todo = malloc((r->sw.n_points ? r->sw.n_points : 1) * sizeof *r->todo);
@@ -185,61 +186,80 @@ int sl_cli_sweep_setup(sl_cli_sweep_run *r)
     } else if (mkdir(r->dir, 0777) != 0) {
         return fail("samplab sweep: --out %s: cannot create it: %s\n", r->dir, strerror(errno));
     }
-    snprintf(path, sizeof path, "%s/checkpoint", r->dir);
-    if (mkdir(path, 0777) != 0 && errno != EEXIST)
-        return fail("samplab sweep: %s: cannot create it: %s\n", path, strerror(errno));
-    snprintf(path, sizeof path, "%s/checkpoint", r->dir);
-    if (lstat(path, &st) == 0 && !S_ISDIR(st.st_mode))
-        return fail("samplab sweep: %s: not a folder; a sweep's checkpoint is one, so remove it or name a new "
-                    "--out folder%s\n", path, NULL);
-    snprintf(path, sizeof path, "%s/checkpoint/spec.json", r->dir);
-    if (not_regular(path))
-        return 2;
+    /* this run's checkpoint is kept beside DIR (.NAME.checkpoint) until its set goes
+     * in whole, so a run that fails or is killed leaves DIR all old: the old results
+     * with their own checkpoint; --resume reads both */
+    if (sl_io_outdir_beside(r->dir, "checkpoint", r->flight, sizeof r->flight, &lerr))
+        return fail("samplab sweep: %s%s\n", lerr.msg, NULL);
+    char ck[2][4400];
+    snprintf(ck[0], sizeof ck[0], "%s/checkpoint", r->dir);
+    snprintf(ck[1], sizeof ck[1], "%s", r->flight);
     char *canon = spec_canon(&r->sw);
     if (!canon)
         return fail("samplab sweep: %s: out of memory%s\n", r->dir, NULL);
-    char *old = NULL;
-    size_t old_n = 0;
-    int have = slurp(path, (size_t)1 << 30, &old, &old_n) == 0;
-    if (r->resume && have && strcmp(old, canon) != 0) {
-        free(old);
-        free(canon);
-        return fail("samplab sweep: --resume: %s holds the checkpoint of another spec; run without "
-                    "--resume to start over%s\n", path, NULL);
-    }
-    free(old);
-    DIR *d;
-    snprintf(tmp, sizeof tmp, "%s/checkpoint", r->dir);
-    if (r->resume && !(r->seen = calloc(r->sw.n_points ? r->sw.n_points : 1, 1))) {
-        free(canon);
-        return fail("samplab sweep: %s: out of memory%s\n", r->dir, NULL);
-    }
-    if ((d = opendir(tmp))) {
-        int bad = 0;
-        for (struct dirent *e; !bad && (e = readdir(d));) {
-            if (strncmp(e->d_name, "rank-", 5) != 0)
-                continue;
-            snprintf(path, sizeof path, "%s/%s", tmp, e->d_name);
-            char *text;
-            size_t len;
-            if (!(r->resume && have))
-                remove(path);
-            else if (!(bad = not_regular(path)) && !slurp(path, (size_t)1 << 40, &text, &len)) {
-                sl_cli_sweep_ckpt_load(r, text, len);
-                free(text);
-            }
+    /* --resume reads each checkpoint of this spec; one of another spec is refused
+     * unless the other is this spec's (a new spec's run killed over an old set) */
+    int have[2] = {0, 0}, other = -1;
+    for (int k = 0; k < 2; k++) {
+        if (lstat(ck[k], &st) != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/spec.json", ck[k]);
+        int bad = !S_ISDIR(st.st_mode) ? fail("samplab sweep: %s: not a folder; a sweep's checkpoint is one, so "
+                                              "remove it or name a new --out folder%s\n", ck[k], NULL)
+                                       : not_regular(path);
+        char *old = NULL;
+        size_t old_n = 0;
+        have[k] = !bad && slurp(path, (size_t)1 << 30, &old, &old_n) == 0;
+        if (have[k] && strcmp(old, canon) != 0) {
+            have[k] = 0;
+            other = other < 0 ? k : other;
         }
-        closedir(d);
+        free(old);
         if (bad) {
             free(canon);
             return bad;
         }
     }
-    if (r->resume && have)
+    if (r->resume && other >= 0 && !have[0] && !have[1]) {
+        snprintf(path, sizeof path, "%s/spec.json", ck[other]);
+        free(canon);
+        return fail("samplab sweep: --resume: %s holds the checkpoint of another spec; run without "
+                    "--resume to start over%s\n", path, NULL);
+    }
+    if (r->resume && !(r->seen = calloc(r->sw.n_points ? r->sw.n_points : 1, 1))) {
+        free(canon);
+        return fail("samplab sweep: %s: out of memory%s\n", r->dir, NULL);
+    }
+    for (int k = 0; r->resume && k < 2; k++) {
+        DIR *d = have[k] ? opendir(ck[k]) : NULL;
+        int bad = 0;
+        for (struct dirent *e; d && !bad && (e = readdir(d));) {
+            if (strncmp(e->d_name, "rank-", 5) != 0)
+                continue;
+            snprintf(path, sizeof path, "%s/%s", ck[k], e->d_name);
+            char *text;
+            size_t len;
+            if (!(bad = not_regular(path)) && !slurp(path, (size_t)1 << 40, &text, &len)) {
+                sl_cli_sweep_ckpt_load(r, text, len);
+                free(text);
+            }
+        }
+        if (d)
+            closedir(d);
+        if (bad) {
+            free(canon);
+            return bad;
+        }
+    }
+    if (r->resume && (have[0] || have[1]))
         sl_cli_sweep_ckpt_say(r, stderr);
-    snprintf(path, sizeof path, "%s/checkpoint/spec.json", r->dir);
     sl_error err;
-    int bad = sl_io_write_atomic(path, canon, strlen(canon), &err);
+    /* a run without --resume starts its checkpoint over (a killed run's goes) */
+    int bad = !r->resume && sl_io_tree_remove(r->flight, &err);
+    if (!bad && mkdir(r->flight, 0777) != 0 && errno != EEXIST)
+        bad = sl_base_error_set(&err, SL_EIO, "%s: cannot create it: %s", r->flight, strerror(errno));
+    snprintf(path, sizeof path, "%s/spec.json", r->flight);
+    bad = bad || sl_io_write_atomic(path, canon, strlen(canon), &err);
     free(canon);
     if (bad)
         return fail("samplab sweep: %s%s\n", err.msg, NULL);
@@ -252,8 +272,11 @@ int sl_cli_sweep_setup(sl_cli_sweep_run *r)
 
 int sl_cli_sweep_open_rank(sl_cli_sweep_run *r)
 {
-    char path[4096 + 64];
-    snprintf(path, sizeof path, "%s/checkpoint/rank-%d.jsonl", r->dir, r->rank);
+    char path[4400 + 64];
+    sl_error err;
+    if (!*r->flight && sl_io_outdir_beside(r->dir, "checkpoint", r->flight, sizeof r->flight, &err))
+        return fail("samplab sweep: %s%s\n", err.msg, NULL);
+    snprintf(path, sizeof path, "%s/rank-%d.jsonl", r->flight, r->rank);
     r->ckpt = fopen(path, "a+");
     if (!r->ckpt)
         return fail("samplab sweep: %s: cannot append to it: %s\n", path, strerror(errno));
@@ -278,9 +301,20 @@ char *sl_cli_sweep_do(sl_cli_sweep_run *r, size_t i)
             free(rec);
             return NULL;
         }
-        fprintf(r->ckpt, "%s\n", line);
-        fflush(r->ckpt);
+        /* a full disk or a file-size limit is said as such, once, and stops the run */
+        int bad = fprintf(r->ckpt, "%s\n", line) < 0;
+        bad |= fflush(r->ckpt) != 0;
         free(line);
+        if (bad) {
+            int e = errno;
+            char path[4400 + 64], m[64];
+            snprintf(path, sizeof path, "%s/rank-%d.jsonl", r->flight, r->rank);
+            snprintf(m, sizeof m, ": %s", strerror(e ? e : EIO));
+            fail("samplab sweep: %s: cannot append a record%s; the folder keeps its old set\n", path, m);
+            r->write_failed = 1;
+            free(rec);
+            return NULL;
+        }
     }
     return rec;
 }
@@ -535,6 +569,7 @@ int sl_cli_sweep_finish(sl_cli_sweep_run *r)
         sl_io_outdir_discard(&out);
         return fail("samplab sweep: %s%s\n", err.msg, NULL);
     }
+    sl_io_tree_remove(r->flight, &err); /* the set's own checkpoint is in DIR now */
     return 0;
 }
 
@@ -579,6 +614,8 @@ int sl_cli_sweep_main(int argc, char **argv)
         return 2;
     }
     int resume = po.a[SL_API_OPT_RESUME].given;
+    /* a file-size limit (ulimit -f) is a write error said in one line, not SIGXFSZ's core dump */
+    signal(SIGXFSZ, SIG_IGN);
     if (sl_cli_sweep_mpi_launched())
         return sl_cli_sweep_mpi(argc, argv, spec, dir, resume);
 
@@ -601,7 +638,7 @@ int sl_cli_sweep_main(int argc, char **argv)
                     "points: run again with --resume", i, dir, k + r.n_resumed);
             rc = SL_CLI_EXIT_INTERRUPTED;
         } else if (!r.records[i]) {
-            rc = fail("samplab sweep: point %s: out of memory%s\n", "", NULL);
+            rc = r.write_failed ? 2 : fail("samplab sweep: point %s: out of memory%s\n", "", NULL);
         }
         sl_cli_sweep_progress(&r, k + 1, k + 1 == r.n_todo);
     }

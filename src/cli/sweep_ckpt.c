@@ -218,10 +218,9 @@ void sl_cli_sweep_ckpt_say(const sl_cli_sweep_run *r, FILE *f)
     for (size_t i = 0; i < r->sw.n_points; i++)
         if (!r->records[i])
             *(r->seen && r->seen[i] ? &unverified : &missing) += 1;
-    char e[SL_CLI_ESC_MAX];
-    fprintf(f, "samplab sweep: --resume: kept %zu of %zu points from %s/checkpoint, running %zu (%zu with no record, "
-            "%zu whose record does not verify)", r->n_resumed, r->sw.n_points, sl_cli_esc(r->dir, e, sizeof e),
-            r->sw.n_points - r->n_resumed, missing, unverified);
+    fprintf(f, "samplab sweep: --resume: kept %zu of %zu points from the checkpoint, running %zu (%zu with no "
+            "record, %zu whose record does not verify)", r->n_resumed, r->sw.n_points, r->sw.n_points - r->n_resumed,
+            missing, unverified);
     const char *sep = "; lines not taken: ";
     for (int w = 0; w < SL_CLI_CKPT_WHY; w++)
         if (r->n_refused[w]) {

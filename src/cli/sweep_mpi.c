@@ -173,8 +173,9 @@ static int work(sl_cli_sweep_run *r)
             return 0;
         char *rec = sl_cli_sweep_do(r, (size_t)i);
         if (!rec) {
-            sl_cli_errf("samplab sweep: %s at point %lld; the checkpoint keeps the finished points: run again "
-                        "with --resume", r->interrupted ? "interrupted (Ctrl-C)" : "out of memory", i);
+            if (!r->write_failed)
+                sl_cli_errf("samplab sweep: %s at point %lld; the checkpoint keeps the finished points: run "
+                            "again with --resume", r->interrupted ? "interrupted (Ctrl-C)" : "out of memory", i);
             MPI_Abort(MPI_COMM_WORLD, r->interrupted ? SL_CLI_EXIT_INTERRUPTED : 2);
             return 2;
         }

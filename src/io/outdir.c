@@ -52,8 +52,7 @@ int sl_io_outdir_target(const char *outdir, char *buf, size_t n, sl_error *err)
     return rc;
 }
 
-/* A name beside outdir's target: DIR/.NAME.WHAT, NAME the target's last part. */
-static int beside(const char *outdir, const char *what, char *buf, size_t n, sl_error *err)
+int sl_io_outdir_beside(const char *outdir, const char *what, char *buf, size_t n, sl_error *err)
 {
     char t[4096];
     int rc = sl_io_outdir_target(outdir, t, sizeof t, err);
@@ -75,7 +74,7 @@ int sl_io_outdir_staging_path(const char *outdir, long pid, char *buf, size_t n,
 {
     char what[40];
     snprintf(what, sizeof what, "staging.%ld", pid);
-    return beside(outdir, what, buf, n, err);
+    return sl_io_outdir_beside(outdir, what, buf, n, err);
 }
 
 /* The pid a lock file names (its holder writes it once locked), 0 if none yet. */
@@ -95,7 +94,7 @@ int sl_io_outdir_lock(sl_io_lock *l, const char *outdir, sl_error *err)
 {
     l->fd = -1;
     l->held = 0;
-    int rc = beside(outdir, "lock", l->path, sizeof l->path, err);
+    int rc = sl_io_outdir_beside(outdir, "lock", l->path, sizeof l->path, err);
     /* flock(2): the lock belongs to the open file, so a child forked to do the work
      * (the report's) holds it with its parent and it ends when both have closed it or
      * died (no stale lock); the holder writes its pid for the refusal. The file is

@@ -94,6 +94,8 @@ typedef struct sl_io_outdir {
 } sl_io_outdir;
 /* outdir with a link resolved (the folder a swap replaces), without trailing slashes. */
 int sl_io_outdir_target(const char *outdir, char *buf, size_t n, sl_error *err);
+/* A name beside outdir (its link resolved): DIR/.NAME.WHAT, NAME its last part. */
+int sl_io_outdir_beside(const char *outdir, const char *what, char *buf, size_t n, sl_error *err);
 /* The staging folder of process pid for outdir: DIR/.NAME.staging.PID beside it. */
 int sl_io_outdir_staging_path(const char *outdir, long pid, char *buf, size_t n, sl_error *err);
 /* One run at a time per --out folder: a flock on DIR/.NAME.lock beside it, holding

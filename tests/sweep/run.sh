@@ -43,11 +43,11 @@ wait_lines() {
 # serial: kill -9 mid-run, a cut-off line appended as a kill leaves it, resume
 "$BIN" sweep --spec tests/sweep/slow.json --out "$T/kill" 2>/dev/null &
 pid=$!
-wait_lines "$T/kill/checkpoint/rank-0.jsonl" 5
+wait_lines "$T/.kill.checkpoint/rank-0.jsonl" 5
 kill -9 $pid; wait $pid 2>/dev/null
 [ -f "$T/kill/summary.md" ] && fail "a killed run left a summary"
-done_before=$(wc -l <"$T/kill/checkpoint/rank-0.jsonl")
-printf '{"point":3,"study":"fit","job":"gof","inp' >>"$T/kill/checkpoint/rank-0.jsonl"
+done_before=$(wc -l <"$T/.kill.checkpoint/rank-0.jsonl")
+printf '{"point":3,"study":"fit","job":"gof","inp' >>"$T/.kill.checkpoint/rank-0.jsonl"
 "$BIN" sweep --spec tests/sweep/slow.json --out "$T/kill" --resume 2>"$T/err" || fail "resume: $(cat "$T/err")"
 same "$T/ref" "$T/kill" "serial kill -9 after $done_before points, then --resume: same bytes"
 
@@ -69,7 +69,7 @@ def catches_sigint():  # SigCgt of /proc/PID/status: the point's handler is in p
             return int(line.split()[1], 16) >> (signal.SIGINT - 1) & 1
 def recorded():
     try:
-        return open(t + "/int/checkpoint/rank-0.jsonl").read().count("\n")
+        return open(t + "/.int.checkpoint/rank-0.jsonl").read().count("\n")
     except OSError:
         return 0
 # one SIGINT inside the second point: after the first is recorded, once the handler is armed
@@ -96,7 +96,7 @@ same "$T/ref" "$T/kill" "--resume with another spec: refused, folder untouched"
 # under mpirun: kill rank 1, the run must stop (not hang) with a message
 timeout 60 $MPI -np 2 "$BIN" sweep --spec tests/sweep/slow.json --out "$T/rank" >"$T/out" 2>"$T/err" &
 mp=$!
-wait_lines "$T/rank/checkpoint/rank-1.jsonl" 2
+wait_lines "$T/.rank.checkpoint/rank-1.jsonl" 2
 victim=
 for p in /proc/[0-9]*; do
   if { tr '\0' '\n' <"$p/environ"; } 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1' &&

@@ -6,7 +6,10 @@
 # uninterrupted run; a CRLF-edited checkpoint is kept whole; a checkpoint that is a
 # FIFO or a folder is refused at once (exit 2, one line) and the folder left as it
 # was; a second sweep or report on a folder in use is refused at once, naming the
-# lock and the holder's pid, and the first run finishes whole. Usage: tamper.sh BIN
+# lock and the holder's pid, and the first run finishes whole; a run killed over an
+# old set, or stopped by a file-size limit, leaves the folder all old (its checkpoint
+# kept beside it until the set goes in), and a report under the limit leaves nothing
+# beside its folder. Usage: tamper.sh BIN
 # [REL] (REL: a faster build for the long run). One line per check; exit 1 on the
 # first failure. Run by tests/test_cli_sweep.c.
 set -u
@@ -124,5 +127,41 @@ for cmd in "sweep --spec $T/spec.json --out $T/busy" "report --out $T/busy --n 1
 done
 wait $pid || fail "the first run failed: $(cat "$T/busy.err")"
 [ -e "$T/.busy.lock" ] && fail "the lock outlived its run"
+[ -e "$T/.busy.checkpoint" ] && fail "the run's checkpoint was left beside its folder"
 "$REL" sweep --spec "$T/busy.json" --out "$T/busy-ref" 2>"$T/err" || fail "reference run: $(cat "$T/err")"
 same "$T/busy-ref" "$T/busy" "the first run finished whole, its lock removed"
+
+# a run over an old set that is killed, or refused at its end, leaves the folder
+# all old, the old results with their own checkpoint; --resume then finishes it
+cp -r "$T/busy" "$T/old-set"
+sed 's/"first": 1/"first": 2/' "$T/busy.json" >"$T/busy2.json"
+"$REL" sweep --spec "$T/busy2.json" --out "$T/busy" 2>/dev/null &
+pid=$!
+i=0
+while [ "$(cat "$T/.busy.checkpoint/rank-0.jsonl" 2>/dev/null | wc -l)" -lt 1 ]; do
+  i=$((i + 1)); [ $i -gt 3000 ] && fail "no progress in $T/.busy.checkpoint"; sleep 0.01
+done
+kill -9 $pid; wait $pid 2>/dev/null
+same "$T/old-set" "$T/busy" "a run killed over an old set: the folder all old, with its own checkpoint"
+"$REL" sweep --spec "$T/busy2.json" --out "$T/busy" --resume 2>"$T/err" || fail "resume: $(cat "$T/err")"
+has "$T/err" "kept 1 of 6 points" "resume after the kill"
+"$REL" sweep --spec "$T/busy2.json" --out "$T/busy2-ref" 2>"$T/err" || fail "reference run: $(cat "$T/err")"
+same "$T/busy2-ref" "$T/busy" "then --resume: the new set, whole"
+[ -e "$T/.busy.checkpoint" ] && fail "the resumed run's checkpoint was left beside its folder"
+ok "the resumed run removed its checkpoint from beside the folder"
+
+# a file-size limit mid-run (ulimit -f): one line naming the file and the reason,
+# exit 2, the folder all old with its own checkpoint; a report the same
+"$REL" sweep --spec tests/sweep/small.json --out "$T/fz" 2>"$T/err" || fail "small run: $(cat "$T/err")"
+cp -r "$T/fz" "$T/fz-old"
+(ulimit -f 40; "$REL" sweep --spec tests/sweep/small.json --out "$T/fz") >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc = 2 ] || fail "a file-size limit: exit $rc: $(cat "$T/err")"
+[ "$(wc -l <"$T/err")" = 1 ] || fail "a file-size limit: not one line: $(cat "$T/err")"
+has "$T/err" ".fz.checkpoint/rank-0.jsonl: cannot append a record: File too large" "a file-size limit"
+same "$T/fz-old" "$T/fz" "a sweep stopped by a file-size limit: one line, exit 2, the folder all old"
+(ulimit -f 40; "$REL" report --out "$T/rep" --n 1000 --no-plot) >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc = 2 ] && grep -q "File too large" "$T/err" || fail "a report under a file-size limit: exit $rc: $(cat "$T/err")"
+ls -a "$T" | grep -q '^\.rep\.' && fail "a report under a file-size limit left $(ls -a "$T" | grep '^\.rep\.')"
+ok "a report stopped by a file-size limit: exit 2, 'File too large', nothing left beside"
