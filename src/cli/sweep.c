@@ -1,7 +1,8 @@
 /* sweep.c — `samplab sweep --spec FILE --out DIR [--resume]`: a study's grid of
  * points run one after another (or on MPI ranks, sweep_mpi.c), each finished
- * point appended to DIR/checkpoint so that a killed run loses only the points in
- * flight, and the results written in grid order as one JSON-lines file per job
+ * point appended to its checkpoint (.NAME.checkpoint beside DIR, each line proving
+ * what it answers: sweep_ckpt.c) so that a killed run loses only the points in
+ * flight and DIR stays all old, and the results written in grid order as one JSON-lines file per job
  * plus summary.md. The set is built in a folder beside DIR and swapped in whole
  * (sl_io_dir_swap);
  * its bytes depend on the spec alone, not on the number of processes. */
@@ -30,12 +31,16 @@ static void help(FILE *f)
             "process. DIR gets <job>.jsonl (one record per point, in grid order: the point, its input,\n"
             "framework, settings, seed, the exit status and the subcommand's JSON result or its error\n"
             "line) and summary.md, built beside DIR and swapped in whole; the bytes depend on the spec\n"
-            "alone. Each finished point is appended to DIR/checkpoint; --resume skips those and ends\n"
-            "with the same bytes as an uninterrupted run. Under mpirun (Open MPI), rank 0 reads the\n"
-            "spec and hands out points one at a time; a rank that dies stops the run. A progress line\n"
-            "goes to stderr on a terminal. The spec format: docs/sweep.md.\n\n"
+            "alone. Each finished point is appended to the run's checkpoint (.NAME.checkpoint beside\n"
+            "DIR until the set goes in: a killed or failed run leaves DIR all old); --resume takes the\n"
+            "records that verify (point, spec, samplab version, input files' SHA-256, checksum), runs\n"
+            "the rest, says how many and why, and ends with the same bytes as an uninterrupted run.\n"
+            "Under mpirun (Open MPI), rank 0 reads the spec and hands out points one at a time; a rank\n"
+            "that dies stops the run. A progress line goes to stderr on a terminal. The spec format:\n"
+            "docs/sweep.md.\n\n"
             "Exit status: 0 every point ran (whatever its verdict), 2 bad spec, folder or usage, 130\n"
-            "interrupted (Ctrl-C: the finished points stay in the checkpoint).\n\n");
+            "interrupted (Ctrl-C: the finished points stay in the checkpoint). One run at a time per\n"
+            "DIR: a second is refused, naming the lock (.NAME.lock beside DIR) and its holder's pid.\n\n");
     sl_cli_help_options(f, sl_cli_spec_lookup("sweep"), "options");
 }
 
