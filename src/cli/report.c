@@ -70,8 +70,10 @@ static int run_report(sl_report_opts *o)
     sl_report_result res;
     if (sl_report_run(o, &res, &err))
         return sl_cli_fail(&err);
-    printf("samplab report: wrote %s/REPORT.md and %zu figures in %s/figures (%.1f s)\n", o->outdir, res.nfigs,
-           o->outdir, res.seconds);
+    char e[SL_CLI_ESC_MAX]; /* a folder name with a newline or any other byte stays one line */
+    sl_cli_esc(o->outdir, e, sizeof e);
+    printf("samplab report: wrote %s/REPORT.md and %zu figures in %s/figures (%.1f s)\n", e, res.nfigs, e,
+           res.seconds);
     return 0;
 }
 

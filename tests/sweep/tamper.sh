@@ -165,3 +165,11 @@ rc=$?
 [ $rc = 2 ] && grep -q "File too large" "$T/err" || fail "a report under a file-size limit: exit $rc: $(cat "$T/err")"
 ls -a "$T" | grep -q '^\.rep\.' && fail "a report under a file-size limit left $(ls -a "$T" | grep '^\.rep\.')"
 ok "a report stopped by a file-size limit: exit 2, 'File too large', nothing left beside"
+
+# a folder name with a newline and a byte that is not UTF-8 works, and messages stay one line
+odd=$(printf '%s/odd\nname\377' "$T")
+"$BIN" sweep --spec "$T/spec.json" --out "$odd" >"$T/out" 2>"$T/err" || fail "an odd folder name: $(cat "$T/err")"
+same "$T/ref" "$odd" "a sweep into a folder named with a newline and byte 0xff"
+"$BIN" report --out "$odd-r" --n 1000 --no-plot >"$T/out" 2>"$T/err" || fail "report, odd name: $(cat "$T/err")"
+[ "$(wc -l <"$T/out")" = 1 ] && grep -qF 'odd\x0aname\xff-r/REPORT.md' "$T/out" || fail "report's line: $(cat "$T/out")"
+ok "a report into the same kind of name: written, its one line escapes the name"
