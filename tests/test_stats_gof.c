@@ -242,6 +242,50 @@ Test(replay_stats, tv_null_simulation_is_gsl_ran_discrete_bit_for_bit)
     }
 }
 
+Test(replay_stats, gof_weights_take_a_float32_pipelines_probabilities)
+{
+    /* transformers' top-4 at T = 0.8 over the weather logits, as float32 (`samplab pipeline
+     * --framework hf` prints them): their sum is 1 - 3.7e-9, which the probabilities call
+     * refuses and the weights call divides out, as `gof --probs` does (api/ref.c). */
+    sl_vec v;
+    sl_error err;
+    cr_assert_eq(sl_io_vec_read("5,4.3,3.9,2.2,1.4,0.7,-0.1,-1.2", NULL, -1, &v, &err), 0, "%s", err.msg);
+    sl_logits_cfg cfg = {0};
+    cfg.has_temperature = 1, cfg.temperature = 0.8;
+    cfg.has_top_k = 1, cfg.top_k = 4;
+    sl_logits_result res;
+    cr_assert_eq(sl_logits_pipeline_run(sl_logits_pipeline_lookup("hf"), &v, &cfg, &res, &err), 0, "%s", err.msg);
+    cr_assert_eq(res.precision, 32);
+    double sum = 0;
+    for (size_t i = 0; i < 8; i++)
+        sum += res.probs[i];
+    cr_assert(fabs(sum - 1) > 1e-9 && fabs(sum - 1) < 1e-7, "sum %.17g", sum);
+    const uint64_t counts[8] = {50000, 25000, 17000, 8000, 0, 0, 0, 0};
+    sl_stat_gof_test t;
+    cr_assert_eq(sl_stat_gof_test_run(res.probs, counts, 8, 0.01, &t, &err), SL_EINVAL);
+    cr_assert(strstr(err.msg, "sum to"), "%s", err.msg);
+    cr_assert_eq(sl_stat_gof_test_run_weights(res.probs, counts, 8, 0.01, &t, &err), 0, "%s", err.msg);
+    double p[8], s2;
+    cr_assert_eq(sl_stat_gof_normalise(res.probs, 8, p, &s2, &err), 0, "%s", err.msg);
+    cr_assert_eq(s2, sum);
+    sl_stat_gof g;
+    cr_assert_eq(sl_stat_gof_compute(p, counts, 8, &g, &err), 0, "%s", err.msg);
+    cr_assert_eq(t.g.chi2, g.chi2, "chi2 %.17g against %.17g", t.g.chi2, g.chi2);
+    cr_assert_eq(t.g.support, 4);
+    for (int i = 0; i < 8; i++)
+        cr_assert_eq(p[i], res.probs[i] / sum, "p[%d]", i);
+    sl_logits_result_free(&res);
+    sl_base_vec_free(&v);
+    /* what is no reference is refused by position */
+    const double neg[] = {0.5, -0.25, 0.75}, nan_w[] = {0.5, NAN}, zero[] = {0, 0};
+    cr_assert_eq(sl_stat_gof_normalise(neg, 3, p, NULL, &err), SL_EINVAL);
+    cr_assert(strstr(err.msg, "weight 1 is -0.25"), "%s", err.msg);
+    cr_assert_eq(sl_stat_gof_normalise(nan_w, 2, p, NULL, &err), SL_EINVAL);
+    cr_assert(strstr(err.msg, "weight 1 is nan"), "%s", err.msg);
+    cr_assert_eq(sl_stat_gof_normalise(zero, 2, p, NULL, &err), SL_EINVAL);
+    cr_assert(strstr(err.msg, "sum to 0"), "%s", err.msg);
+}
+
 /* sl_stat_kolmogorov_cdf, asserting that it succeeds */
 static double kcdf(size_t n, double d)
 {
