@@ -13,8 +13,8 @@
  * names for this N and support; both are exact samplers of the same law.
  * The alias draws give gsl_ran_discrete's tokens from the same mt19937 words,
  * but computed here in blocks (base's SIMD MT19937, an integer test per word):
- * ~1.5 ns a draw where the calls took ~13, so `samplab gof` at V = 49,152 and
- * N = 10^5 spends ~45 ms on the null instead of ~290 ms, with the same doubles.
+ * ~1.9 ns a draw where the calls took ~14, so `samplab gof` at V = 49,152 and
+ * N = 10^5 spends ~37 ms CPU on the null instead of ~273 ms, with the same doubles.
  */
 #include <math.h>
 #include <stdlib.h>
