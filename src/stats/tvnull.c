@@ -89,7 +89,7 @@ const char *sl_stat_tv_null_sampler(size_t support, uint64_t n)
 }
 
 /* Walker's alias table of gsl_ran_discrete_preproc in the form one MT19937
- * word decides: gsl_ran_discrete (GSL 2.x randist/discrete.c) takes
+ * word decides: gsl_ran_discrete (GSL 2.7.1 randist/discrete.c) takes
  * u = w / 2^32 (gsl_rng_uniform over mt19937), c = (size_t)(u K) and returns c
  * when u < F[c], else A[c]. As w is an integer, u < F[c] iff w < ceil(F[c] 2^32),
  * so an entry is that bound and the alias in one 64-bit word, 8 bytes where GSL
