@@ -40,7 +40,7 @@ for n in $names; do
         if (e < at - 1) print "shared" > sout
         while (j > 0 && line[j] !~ /^ *\/\*/) j--
         for (k = j; k <= e; k++) {
-          t = line[k]; sub(/^ *\/\* ?/, "", t); sub(/^ *\* ?/, "", t); sub(/ *\*\/ *$/, "", t)
+          t = line[k]; sub(/ *\*\/ *$/, "", t); sub(/^ *\/\* ?/, "", t); sub(/^ *\* ?/, "", t)
           if (t !~ /^-+ / ) print t > cout
         }
       }
