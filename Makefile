@@ -116,9 +116,11 @@ build/samplab.pc: mk/samplab.pc.in Makefile
 	@sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@OMP@|$(OMP)|' $< > $@
 
 # ---------------------------------------------------------------- man pages
-# One page per subcommand and samplab(1), generated from the --help texts.
-man: bin/samplab man/gen.sh
+# One page per subcommand and samplab(1), generated from the --help texts; sl_*(3)
+# for the calls docs/c-api.md names, from the headers.
+man: bin/samplab man/gen.sh man/gen3.sh
 	@sh man/gen.sh bin/samplab build/man
+	@sh man/gen3.sh build/man
 
 # ---------------------------------------------------------------- install
 PREFIX  ?= /usr/local
@@ -127,6 +129,7 @@ BINDIR  := $(PREFIX)/bin
 LIBDIR  := $(PREFIX)/lib
 INCDIR  := $(PREFIX)/include/samplab
 MANDIR  := $(PREFIX)/share/man/man1
+MAN3DIR := $(PREFIX)/share/man/man3
 DATADIR := $(PREFIX)/share/samplab
 # The Python package goes where Debian's interpreter looks under PREFIX:
 # PREFIX/lib/python3.N/dist-packages (Debian's site.py; /usr/local/lib/python3/dist-packages
@@ -142,7 +145,7 @@ LDCONFIG ?= ldconfig
 RUN_LDCONFIG = $(if $(DESTDIR),,$(filter /usr /usr/local,$(patsubst %/,%,$(PREFIX))))
 # Every folder the install may create; the ones that were not there before are listed in
 # DATADIR/installed-dirs, so make uninstall removes those (once empty) and no other.
-INSTALL_DIRS = $(BINDIR) $(LIBDIR)/pkgconfig $(INCDIR) $(MANDIR) $(DATADIR) \
+INSTALL_DIRS = $(BINDIR) $(LIBDIR)/pkgconfig $(INCDIR) $(MANDIR) $(MAN3DIR) $(DATADIR) \
   $(if $(PYVER),$(PYDIR)/samplab) $(addprefix $(INCDIR)/,$(sort $(notdir $(patsubst %/,%,$(dir $(filter-out src/samplab.h,$(PUBLIC_HEADERS)))))))
 # build/samplab.pc names PREFIX: rebuild it when PREFIX changes
 .PHONY: build/samplab.pc
@@ -164,6 +167,7 @@ install: bin/samplab lib man
 	  d=$$(basename $$(dirname $$h)); install -m 644 $$h $(DESTDIR)$(INCDIR)/$$d/ || exit 1; \
 	done
 	install -m 644 build/man/*.1 $(DESTDIR)$(MANDIR)/
+	install -m 644 build/man/*.3 $(DESTDIR)$(MAN3DIR)/
 	$(if $(PYVER),install -m 644 python/samplab/*.py python/samplab/py.typed $(DESTDIR)$(PYDIR)/samplab/,@echo "  no python3: the Python package is not installed")
 	$(if $(RUN_LDCONFIG),$(LDCONFIG),@echo "  ldconfig not run: $(if $(DESTDIR),DESTDIR is set,$(LIBDIR) is not on the loader's default path)")
 
@@ -173,6 +177,7 @@ uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libsamplab.a $(DESTDIR)$(LIBDIR)/pkgconfig/samplab.pc
 	rm -rf $(DESTDIR)$(INCDIR) $(if $(PYVER),$(DESTDIR)$(PYDIR)/samplab)
 	rm -f $(DESTDIR)$(MANDIR)/samplab.1 $(DESTDIR)$(MANDIR)/samplab-*.1
+	rm -f $(DESTDIR)$(MAN3DIR)/sl_*.3
 	@# the folders the install created, children first, each only once empty
 	@f="$(DESTDIR)$(DATADIR)/installed-dirs"; if [ -f "$$f" ]; then \
 	  dirs=$$(sort -r "$$f"); rm -f "$$f"; \

@@ -26,7 +26,8 @@ mkdir -p "$p/bin" && echo other > "$p/bin/other-tool"
 if make --no-print-directory install PREFIX="$p" >"$log" 2>&1; then ok "make install PREFIX=$p"; else cat "$log"; bad "make install"; fi
 for f in bin/samplab lib/libsamplab.a lib/libsamplab.so lib/pkgconfig/samplab.pc include/samplab/samplab.h \
   include/samplab/api/sl_api.h include/samplab/framework/sl_fw.h share/man/man1/samplab.1 \
-  share/man/man1/samplab-gof.1 $pydir/samplab/__init__.py \
+  share/man/man1/samplab-gof.1 share/man/man3/sl_stat_gof_test_run_weights.3 \
+  share/man/man3/sl_logits_pipeline_run.3 $pydir/samplab/__init__.py \
   $pydir/samplab/pytest_plugin.py $pydir/samplab/py.typed; do
   check "installed $f" test -e "$p/$f"
 done
@@ -36,6 +37,7 @@ others=$(nm -D --defined-only "$so" | awk '{print $3}' | grep -v '^sl_' | head -
 if [ -z "$others" ]; then ok "nm -D exports only sl_ names ($(nm -D --defined-only "$so" | wc -l) symbols)"; else bad "nm -D exports $others"; fi
 if command -v man >/dev/null 2>&1; then
   check "man -l samplab.1 renders" sh -c "man -l '$p/share/man/man1/samplab.1' | grep -q samplab-gof"
+  check "man -l sl_stat_gof_test_run.3 renders its declaration" sh -c "man -l '$p/share/man/man3/sl_stat_gof_test_run.3' | grep -q 'int sl_stat_gof_test_run(const double'"
 fi
 
 export PKG_CONFIG_PATH="$p/lib/pkgconfig"
@@ -62,6 +64,15 @@ check "validate_sampler: the broken sampler is rejected" grep -q '^sample_broken
 want=$("$bin" draw --framework llamacpp --logits 5,4.3,3.9,2.2,1.4,0.7,-0.1,-1.2 --seed 7 --n 10 --top-k 4 --temperature 0.8 | tr '\n' ' ')
 got=$(sed -n 's/^llamacpp .*seed 7: \(.*\)  (.*/\1 /p' "$tmp/framework_session.out")
 [ "$want" = "$got" ] && ok "framework_session's llama.cpp tokens are samplab draw's ($got)" || bad "framework_session: '$got' vs '$want'"
+
+# the C programs of docs/c-api.md, built through pkg-config against the tree and run: what they print is what the page shows
+mkdir -p "$tmp/doc"
+for prog in $($py mk/doc-c-examples.py docs/c-api.md "$tmp/doc" || echo doc-c-examples.py-failed); do
+  if ! ${CC:-cc} -std=c11 -Wall -Wextra -Werror $(pkg-config --cflags samplab) -o "$tmp/doc/$prog" "$tmp/doc/$prog.c" \
+    $(pkg-config --libs samplab) -lm >"$log" 2>&1; then cat "$log"; bad "docs/c-api.md: $prog.c builds"; continue; fi
+  if LD_LIBRARY_PATH="$p/lib" "$tmp/doc/$prog" >"$tmp/doc/$prog.got" 2>&1; then ok "docs/c-api.md: $prog runs"; else cat "$tmp/doc/$prog.got"; bad "docs/c-api.md: $prog exits $?"; fi
+  [ -e "$tmp/doc/$prog.out" ] && check "docs/c-api.md: $prog prints what the page shows" cmp "$tmp/doc/$prog.out" "$tmp/doc/$prog.got"
+done
 
 # Python: the installed package is in the folder Debian's python3 searches under /usr/local
 # (the same relative path under any PREFIX), and runs from it with PYTHONPATH alone

@@ -12,6 +12,11 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 
 #include "samplab.h"
 
@@ -156,6 +161,129 @@ Test(replay_stats, tv_null_simulation_agrees_with_exact_mean)
     for (int i = 1; i < 4000; i++)
         cr_assert(tv[i - 1] <= tv[i], "not sorted at %d", i);
     cr_assert_eq(sl_stat_quantile_sorted(tv, 4000, 0.99), tv[3959]);
+}
+
+/* The TV null as tvnull.c's comment defines it, written the slow way: GSL's
+ * mt19937 seeded with gsl_rng_set, n calls of gsl_ran_discrete over the support
+ * per replicate, TV summed in token order, sorted. */
+static int dbl_less(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void tv_null_gsl(const double *p, size_t V, uint64_t n, size_t reps, unsigned long seed, double *tv)
+{
+    double *ps = malloc(V * sizeof *ps);
+    unsigned int *cnt = malloc(V * sizeof *cnt);
+    size_t K = 0;
+    for (size_t i = 0; i < V; i++)
+        if (p[i] > 0)
+            ps[K++] = p[i];
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, seed);
+    gsl_ran_discrete_t *g = gsl_ran_discrete_preproc(K, ps);
+    cr_assert(ps && cnt && r && g);
+    for (size_t t = 0; t < reps; t++) {
+        memset(cnt, 0, K * sizeof *cnt);
+        for (uint64_t j = 0; j < n; j++)
+            cnt[gsl_ran_discrete(r, g)]++;
+        double s = 0;
+        for (size_t j = 0; j < K; j++)
+            s += fabs((double)cnt[j] / (double)n - ps[j]);
+        tv[t] = 0.5 * s;
+    }
+    qsort(tv, reps, sizeof *tv, dbl_less);
+    gsl_ran_discrete_free(g);
+    gsl_rng_free(r);
+    free(ps);
+    free(cnt);
+}
+
+Test(replay_stats, tv_null_simulation_is_gsl_ran_discrete_bit_for_bit)
+{
+    /* The fast path (one MT19937 word decides a draw through an integer bound,
+     * blocks of words, the TV summed a replicate late) against N calls of
+     * gsl_ran_discrete: the same doubles. Zipf-like p with zeros between, N
+     * below and across 624-word blocks, seed 0 (GSL's 4357), a support past
+     * 2^21 (u K in doubles, as GSL computes it) and the multinomial path. */
+    static const struct { size_t V; uint64_t n; size_t reps; unsigned long seed; } cases[] = {
+        {3001, 2000, 30, SL_STAT_SIM_SEED}, {3001, 100, 40, 0}, {577, 1249, 25, 7},
+        {((size_t)1 << 21) + 5, 700, 2, SL_STAT_SIM_SEED}, {50, 100000, 5, 3}};
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        size_t V = cases[k].V, reps = cases[k].reps;
+        uint64_t n = cases[k].n;
+        double *p = malloc(V * sizeof *p), s = 0;
+        double *a = malloc(reps * sizeof *a), *b = malloc(reps * sizeof *b);
+        cr_assert(p && a && b);
+        for (size_t i = 0; i < V; i++)
+            s += p[i] = i % 7 == 3 ? 0 : 1.0 / (double)(i + 1);
+        for (size_t i = 0; i < V; i++)
+            p[i] /= s;
+        size_t K = 0;
+        for (size_t i = 0; i < V; i++)
+            K += p[i] > 0;
+        sl_error err;
+        cr_assert_eq(sl_stat_tv_null_sim(p, V, n, reps, cases[k].seed, a, NULL, &err), 0, "%s", err.msg);
+        const char *how = sl_stat_tv_null_sampler(K, n);
+        if (strstr(how, "gsl_ran_discrete")) {
+            tv_null_gsl(p, V, n, reps, cases[k].seed, b);
+            for (size_t t = 0; t < reps; t++)
+                cr_assert(a[t] == b[t], "V = %zu, N = %llu, seed %lu: TV[%zu] %.17g, gsl_ran_discrete's %.17g", V,
+                          (unsigned long long)n, cases[k].seed, t, a[t], b[t]);
+        } else {
+            /* N = 10^5 over 43 tokens: the conditional binomials, which stay GSL's own calls */
+            cr_assert(strstr(how, "gsl_ran_multinomial"), "%s", how);
+            cr_assert(a[0] > 0 && a[reps - 1] < 0.05, "TV %.17g .. %.17g", a[0], a[reps - 1]);
+        }
+        free(p);
+        free(a);
+        free(b);
+    }
+}
+
+Test(replay_stats, gof_weights_take_a_float32_pipelines_probabilities)
+{
+    /* transformers' top-4 at T = 0.8 over the weather logits, as float32 (`samplab pipeline
+     * --framework hf` prints them): their sum is 1 - 3.7e-9, which the probabilities call
+     * refuses and the weights call divides out, as `gof --probs` does (api/ref.c). */
+    sl_vec v;
+    sl_error err;
+    cr_assert_eq(sl_io_vec_read("5,4.3,3.9,2.2,1.4,0.7,-0.1,-1.2", NULL, -1, &v, &err), 0, "%s", err.msg);
+    sl_logits_cfg cfg = {0};
+    cfg.has_temperature = 1, cfg.temperature = 0.8;
+    cfg.has_top_k = 1, cfg.top_k = 4;
+    sl_logits_result res;
+    cr_assert_eq(sl_logits_pipeline_run(sl_logits_pipeline_lookup("hf"), &v, &cfg, &res, &err), 0, "%s", err.msg);
+    cr_assert_eq(res.precision, 32);
+    double sum = 0;
+    for (size_t i = 0; i < 8; i++)
+        sum += res.probs[i];
+    cr_assert(fabs(sum - 1) > 1e-9 && fabs(sum - 1) < 1e-7, "sum %.17g", sum);
+    const uint64_t counts[8] = {50000, 25000, 17000, 8000, 0, 0, 0, 0};
+    sl_stat_gof_test t;
+    cr_assert_eq(sl_stat_gof_test_run(res.probs, counts, 8, 0.01, &t, &err), SL_EINVAL);
+    cr_assert(strstr(err.msg, "sum to"), "%s", err.msg);
+    cr_assert_eq(sl_stat_gof_test_run_weights(res.probs, counts, 8, 0.01, &t, &err), 0, "%s", err.msg);
+    double p[8], s2;
+    cr_assert_eq(sl_stat_gof_normalise(res.probs, 8, p, &s2, &err), 0, "%s", err.msg);
+    cr_assert_eq(s2, sum);
+    sl_stat_gof g;
+    cr_assert_eq(sl_stat_gof_compute(p, counts, 8, &g, &err), 0, "%s", err.msg);
+    cr_assert_eq(t.g.chi2, g.chi2, "chi2 %.17g against %.17g", t.g.chi2, g.chi2);
+    cr_assert_eq(t.g.support, 4);
+    for (int i = 0; i < 8; i++)
+        cr_assert_eq(p[i], res.probs[i] / sum, "p[%d]", i);
+    sl_logits_result_free(&res);
+    sl_base_vec_free(&v);
+    /* what is no reference is refused by position */
+    const double neg[] = {0.5, -0.25, 0.75}, nan_w[] = {0.5, NAN}, zero[] = {0, 0};
+    cr_assert_eq(sl_stat_gof_normalise(neg, 3, p, NULL, &err), SL_EINVAL);
+    cr_assert(strstr(err.msg, "weight 1 is -0.25"), "%s", err.msg);
+    cr_assert_eq(sl_stat_gof_normalise(nan_w, 2, p, NULL, &err), SL_EINVAL);
+    cr_assert(strstr(err.msg, "weight 1 is nan"), "%s", err.msg);
+    cr_assert_eq(sl_stat_gof_normalise(zero, 2, p, NULL, &err), SL_EINVAL);
+    cr_assert(strstr(err.msg, "sum to 0"), "%s", err.msg);
 }
 
 /* sl_stat_kolmogorov_cdf, asserting that it succeeds */

@@ -48,14 +48,8 @@ int sl_api_ref_of_vec(sl_vec *vec_in, const sl_api_ref_opts *o, sl_api_ref *ref,
         ref->from_logits = 1;
     } else {
         rc = sl_base_vec_check_weights(&vec, err);
-        if (!rc) {
-            double s = 0;
-            for (size_t i = 0; i < vec.n; i++)
-                s += vec.d[i];
-            ref->weight_sum = s;
-            for (size_t i = 0; i < vec.n; i++)
-                ref->p[i] = vec.d[i] / s;
-        }
+        if (!rc) /* checked above with the source's name: cannot fail */
+            rc = sl_stat_gof_normalise(vec.d, vec.n, ref->p, &ref->weight_sum, err);
     }
     sl_base_vec_free(&vec);
     if (rc) {

@@ -315,6 +315,7 @@ typedef struct sl_api_settings {
     struct sl_api_text *owned; /* the texts sl_api_settings_set copied (freed by sl_api_settings_free) */
 } sl_api_settings;
 
+/* Every setting unset (all zero): each command then takes the real library's defaults. */
 void sl_api_settings_init(sl_api_settings *s);
 /* What every call does first: NULL settings are the defaults, a NULL source
  * (src may be NULL when the call has none) is none given, so the call answers
@@ -661,6 +662,7 @@ char *sl_api_calibrate_result_json(const sl_api_calibrate_result *r);
 /* `samplab calibrate`: src is --probs or --logits. */
 int sl_api_calibrate(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err);
 
+/* Frees what a call returned (a JSON text), with the library's allocator. */
 void sl_api_free(void *p);
 /* SL_VERSION of the library loaded. */
 const char *sl_api_version(void);

@@ -106,6 +106,22 @@ int sl_base_simd_level(int wanted);  /* the level that will run for `wanted` */
 #define SL_BASE_HAVE_AVX2 0
 #endif
 
+/* ---------------------------------------------------------------- MT19937 (base/mt19937.c) */
+
+/* MT19937's state, init_genrand and genrand_int32 (mt19937ar.c, 2002), block-twisted
+ * and SIMD-tempered; the rng layer's MT19937 types and the statistics' simulations
+ * share it. The words are the same at every SIMD level. */
+typedef struct sl_base_mt19937 {
+    uint32_t mt[624];
+    int mti;
+} sl_base_mt19937;
+void sl_base_mt19937_init_genrand(sl_base_mt19937 *s, uint32_t seed);
+uint32_t sl_base_mt19937_next(sl_base_mt19937 *s);
+/* One twist of the whole state at the given SIMD level (the same state at every level). */
+void sl_base_mt19937_twist(sl_base_mt19937 *s, int level);
+/* The next n words, the same as n sl_base_mt19937_next calls. */
+void sl_base_mt19937_fill32(sl_base_mt19937 *s, uint32_t *out, size_t n);
+
 /* ---------------------------------------------------------------- log (base/log.c) */
 
 /* The natural log as fdlibm's __ieee754_log computes it (error below 1 ulp): the

@@ -100,10 +100,7 @@ void sl_rng_pcg32_advance(sl_rng_pcg32_state *s, uint64_t delta);
 /* MT19937 primitives (Matsumoto & Nishimura 1998, mt19937ar.c): the one twist
  * and temper every MT19937 type (mt19937, torch-mt19937, numpy-mt19937, the
  * draw kernels) goes through; the types differ only in seeding. */
-typedef struct sl_rng_mt19937_state {
-    uint32_t mt[624];
-    int mti;
-} sl_rng_mt19937_state;
+typedef sl_base_mt19937 sl_rng_mt19937_state; /* base/mt19937.c has the twist and temper */
 void sl_rng_mt19937_init_genrand(sl_rng_mt19937_state *s, uint32_t seed);
 void sl_rng_mt19937_init_by_array(sl_rng_mt19937_state *s, const uint32_t *key, size_t n);
 uint32_t sl_rng_mt19937_next(sl_rng_mt19937_state *s);

@@ -161,6 +161,17 @@ int sl_stat_gof_tv_null(const double *p, size_t V, size_t support, uint64_t n, s
 int sl_stat_gof_test_run(const double *p, const uint64_t *counts, size_t V, double alpha, sl_stat_gof_test *t,
                          struct sl_error *err);
 
+/* Weights as a reference, the way `samplab gof --probs` and Python's gof(probs=)
+ * take them: p[i] = w[i] / sum(w), the sum in double in index order (api/ref.c
+ * calls this). A float32 pipeline's probabilities (sl_logits_result.probs of hf,
+ * vLLM, candle...) sum to 1 only within float32 rounding, which
+ * sl_stat_gof_test_run refuses past 1e-9: normalise them here. w: V finite
+ * weights >= 0 with a positive sum; p may be w; *sum (may be NULL) gets the sum. */
+int sl_stat_gof_normalise(const double *w, size_t V, double *p, double *sum, struct sl_error *err);
+/* sl_stat_gof_test_run against weights w normalised by sl_stat_gof_normalise. */
+int sl_stat_gof_test_run_weights(const double *w, const uint64_t *counts, size_t V, double alpha,
+                                 sl_stat_gof_test *t, struct sl_error *err);
+
 /* ---------------------------------------------------------------- Kolmogorov–Smirnov */
 
 /* K(n, d) = P(D_n < d) for the two-sided one-sample statistic D_n, by the

@@ -1,7 +1,7 @@
 /* verdict.c — the decision of `samplab gof` as library calls: the TV null it
  * reports beside the tests and the verdict by its rules in order (a draw on a
  * zero-probability token, then Pearson's chi-square at alpha), so a program's
- * own test and the CLI decide alike. */
+ * own test and the CLI decide alike; weights normalised as `gof --probs` does. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,4 +76,36 @@ int sl_stat_gof_test_run(const double *p, const uint64_t *counts, size_t V, doub
         return rc;
     t->fail = sl_stat_gof_verdict(&t->g, alpha, t->rule, sizeof t->rule);
     return SL_OK;
+}
+
+int sl_stat_gof_normalise(const double *w, size_t V, double *p, double *sum, sl_error *err)
+{
+    double s = 0;
+    for (size_t i = 0; i < V; i++) {
+        if (!(w[i] >= 0) || isinf(w[i]))
+            return sl_base_error_set(err, SL_EINVAL, "weight %zu is %.17g: weights are finite and >= 0", i, w[i]);
+        s += w[i];
+    }
+    if (!(s > 0) || isinf(s))
+        return sl_base_error_set(err, SL_EINVAL, "the %zu weights sum to %.17g: a reference needs a finite positive sum",
+                                 V, s);
+    for (size_t i = 0; i < V; i++)
+        p[i] = w[i] / s;
+    if (sum)
+        *sum = s;
+    return SL_OK;
+}
+
+int sl_stat_gof_test_run_weights(const double *w, const uint64_t *counts, size_t V, double alpha,
+                                 sl_stat_gof_test *t, sl_error *err)
+{
+    memset(t, 0, sizeof *t);
+    double *p = malloc((V ? V : 1) * sizeof *p);
+    if (!p)
+        return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu probabilities", V);
+    int rc = sl_stat_gof_normalise(w, V, p, NULL, err);
+    if (!rc)
+        rc = sl_stat_gof_test_run(p, counts, V, alpha, t, err);
+    free(p);
+    return rc;
 }
