@@ -323,4 +323,30 @@ float sl_rng_mcg31m1_u01_f32_sse42(uint32_t x);
  * as the LP64 call does; advance is the skip-ahead. */
 extern const sl_rng_type sl_rng_mcg31m1_type;
 
+/* ---------------------------------------------------------------- counter-based generators (rng/threefry.c, rng/philox.c) */
+
+/* Threefry-2x32-20 of one counter block (Random123 threefry2x32; JAX's threefry2x32_p). */
+void sl_rng_threefry2x32(const uint32_t key[2], const uint32_t ctr[2], uint32_t out[2]);
+typedef struct sl_rng_threefry_state {
+    uint32_t key[2];
+    uint64_t block;          /* the block in buf: counter (block mod 2^32, block >> 32) */
+    uint32_t buf[2];
+    unsigned idx;            /* next word of buf; 2 = spent */
+} sl_rng_threefry_state;
+/* "threefry2x32": key (S >> 32, S & 0xFFFFFFFF) as JAX's PRNGKey(S) of a 64-bit S, counter
+ * 0, 1, 2, ..., each block's two words in order. 32-bit words. */
+extern const sl_rng_type sl_rng_threefry2x32_type;
+
+/* Philox-4x32-10 of one counter block (Random123 philox4x32; cuRAND's Philox4_32_10). */
+void sl_rng_philox4x32(const uint32_t key[2], const uint32_t ctr[4], uint32_t out[4]);
+typedef struct sl_rng_philox_state {
+    uint32_t key[2];
+    uint64_t ctr_lo, ctr_hi; /* the block in buf: words (lo, lo >> 32, hi, hi >> 32) */
+    uint32_t buf[4];
+    unsigned idx;            /* next word of buf; 4 = spent */
+} sl_rng_philox_state;
+/* "philox4x32": curand_init(S, Q, 0): key (S & 0xFFFFFFFF, S >> 32), counter (0, 0, Q),
+ * --stream Q the subsequence; each block's four words in order. 32-bit words. */
+extern const sl_rng_type sl_rng_philox4x32_type;
+
 #endif
