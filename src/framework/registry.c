@@ -58,6 +58,7 @@ const sl_stat_exact_type *const sl_fw_exact_types[] = {
 #endif
     &sl_draw_linear_exact,
     &sl_draw_cdf_exact,
+    &sl_draw_gumbel_exact,
     &sl_draw_alias_exact,
     &sl_draw_llama_dist_exact,
     &sl_fw_ollama_exact,
