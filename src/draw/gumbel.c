@@ -120,3 +120,23 @@ const sl_stat_exact_type sl_draw_gumbel_exact = {
     .summary = "samplab draw/gumbel (Gumbel-max over float64 log-weights, 53-bit uniforms): a rigorous TV bound",
     .run = gumbel_exact_run,
 };
+
+/* ---------------------------------------------------------------- float32 categorical (JAX, MLX)
+ *
+ * jax.random.categorical and mlx.core.random.categorical over float32 logits:
+ * gumbel = -log(-log(u)) in float32 (jax/_src/random.py _gumbel mode "low";
+ * mlx/random.cpp gumbel), then gumbel + logits in float32 and argmax over the axis.
+ * The logarithm is the C library's logf: XLA's CPU backend and MLX compute log with
+ * their own vectorised code, which may differ in the last bit, so a token can differ
+ * where the two best scores are within an ulp of each other. */
+size_t sl_draw_gumbel_f32(const float *logits, const float *u, size_t V)
+{
+    sl_draw_gumbel_max m;
+    sl_draw_gumbel_max_init(&m);
+    for (size_t i = 0; i < V; i++) {
+        float g = -logf(-logf(u[i]));
+        float score = g + logits[i];
+        sl_draw_gumbel_max_offer(&m, i, (double)score);
+    }
+    return sl_draw_gumbel_max_token(&m);
+}

@@ -353,6 +353,9 @@ static inline size_t sl_draw_gumbel_max_token(const sl_draw_gumbel_max *m)
  * uniform per column (sl_rng_uniform_f64), with its exact audit (a rigorous TV bound). */
 extern const sl_draw_type sl_draw_gumbel_type;
 extern const sl_stat_exact_type sl_draw_gumbel_exact;
+/* JAX's and MLX's categorical over float32 logits[0..V) given the uniforms u[0..V):
+ * argmax((-logf(-logf(u_i))) + logits_i) in float32, the first maximum (a NaN first). */
+size_t sl_draw_gumbel_f32(const float *logits, const float *u, size_t V);
 
 /* ---------------------------------------------------------------- SGLang's seeded Gumbel-max (draw/gumbel_hash.c) */
 
