@@ -132,9 +132,11 @@ enum {
     SL_OPT_VLLM_VERSION = 1u << 14,   /* --vllm (vLLM's release line) */
     SL_OPT_TJS_VERSION = 1u << 27,    /* --transformersjs, --no-repeat-ngram-size (transformers.js's) */
     SL_OPT_SGLANG_VERSION = 1u << 29, /* --sglang (SGLang's release line) */
-    SL_OPT_POSITION = 1u << 30,       /* --position, --sglang-sorted (SGLang's hash key and batch path) */
-    SL_OPT_JAX = 1u << 31             /* --jax-threefry-partitionable (JAX's random_bits and split layout) */
+    SL_OPT_POSITION = 1u << 30        /* --position, --sglang-sorted (SGLang's hash key and batch path) */
 };
+/* --jax-threefry-partitionable (JAX's random_bits and split layout): bit 31 is past
+ * what an enumerator may hold in C11 (an int), so a macro. */
+#define SL_OPT_JAX (1u << 31)
 
 /* The most stages a user-given llama.cpp chain may hold (llama.cpp has no limit). */
 #define SL_LOGITS_ORDER_MAX 32
