@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "helpers.h"
 #include "samplab.h"
 
 Test(framework_jax, random_bits_original)
@@ -198,4 +199,43 @@ Test(framework_jax, refusals)
     cr_expect(strstr(e.msg, "2^63"), "%s", e.msg);
     cr_expect_eq(sl_fw_session_open(&s, &sl_fw_mlx_type, &o, &e), 0, "MLX takes a uint64 seed: %s", e.msg);
     sl_fw_session_close(&s);
+}
+
+/* The command line draws what the session does (the by-hand loop), and refuses what
+ * neither library takes. */
+Test(framework_jax, command_line)
+{
+    const float lf[4] = {2.0f, 1.0f, 0.5f, -1.0f};
+    const char *args[3] = {"draw --framework jax --logits 2,1,0.5,-1 --seed 77 --n 40",
+                           "draw --framework jax --jax-threefry-partitionable false --logits 2,1,0.5,-1 --seed 77 --n 40",
+                           "draw --framework mlx --logits 2,1,0.5,-1 --seed 77 --n 40"};
+    for (int c = 0; c < 3; c++) {
+        long want[40];
+        by_hand(c < 2, c == 0, 77, lf, 4, 40, want);
+        sl_test_run r = sl_test_cli(args[c]);
+        cr_assert_eq(r.status, 0, "%s: %s", args[c], r.err);
+        char *p = r.out, *e;
+        for (int n = 0; n < 40; n++) {
+            long t = strtol(p, &e, 10);
+            cr_assert(e != p, "%s: line %d missing", args[c], n);
+            cr_expect_eq(t, want[n], "%s: draw %d is %ld, the loop's %ld", args[c], n, t, want[n]);
+            p = e;
+        }
+        sl_test_run_free(&r);
+    }
+    sl_test_run r = sl_test_cli("draw --framework jax --logits 1,2 --jax-threefry-partitionable maybe");
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "true or false"), "%s", r.err);
+    sl_test_run_free(&r);
+    r = sl_test_cli("draw --framework mlx --logits 1,2 --jax-threefry-partitionable false");
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "not an option of framework mlx"), "%s", r.err);
+    sl_test_run_free(&r);
+    r = sl_test_cli("draw --framework jax --logits 1,2 --seed 9223372036854775808");
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "2^63"), "%s", r.err);
+    sl_test_run_free(&r);
+    r = sl_test_cli("draw --framework jax --probs 1,2");
+    cr_expect_eq(r.status, 2, "categorical takes logits");
+    sl_test_run_free(&r);
 }
