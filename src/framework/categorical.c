@@ -135,6 +135,15 @@ static int cat_probs(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, s
     return SL_OK;
 }
 
+/* PRNGKey(S) keeps only S mod 2^32 in JAX's default 32-bit mode: said, not hidden. */
+static const char *jax_note(const sl_fw_opts *o)
+{
+    return o->has_seed && !o->seed.hi && o->seed.lo >> 32
+               ? "jax: in JAX's default 32-bit mode PRNGKey(S) is (0, S mod 2^32): seeds 2^32 apart give the same "
+                 "key (jax_enable_x64 is not modelled)"
+               : NULL;
+}
+
 const sl_fw_type sl_fw_jax_type = {
     .name = "jax",
     .summary = "jax.random.categorical(sub, logits) after key, sub = split(key), key = PRNGKey(seed): Gumbel-max "
@@ -152,6 +161,7 @@ const sl_fw_type sl_fw_jax_type = {
     .step = cat_step,
     .probs = cat_probs,
     .close = cat_close,
+    .note = jax_note,
 };
 
 const sl_fw_type sl_fw_mlx_type = {
