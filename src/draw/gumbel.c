@@ -5,8 +5,8 @@
  * MLX's categorical (framework/jax.c, framework/mlx.c) and the "gumbel" method of
  * this file, which takes the generic 53-bit uniform (sl_rng_uniform_f64: 2 words
  * from a 32-bit source, 1 from a 64-bit one) and computes in float64 with the C
- * library's log. A zero weight has log 0 = -inf and is never drawn; its column
- * still takes its uniform, so every draw spends V uniforms.
+ * library's log. A zero weight (log 0 = -inf) is never a candidate, so it is never
+ * drawn; its column still takes its uniform, so every draw spends V uniforms.
  * Cost: prepare O(V) logs; draw V uniforms and 2V logs. */
 #include <float.h>
 #include <math.h>
@@ -40,7 +40,10 @@ static size_t gumbel_draw(const void *table, sl_rng *rng)
     sl_draw_gumbel_max_init(&m);
     for (size_t i = 0; i < t->V; i++) {
         double u = sl_rng_uniform_f64(rng);
-        sl_draw_gumbel_max_offer(&m, i, t->logw[i] + -log(-log(u)));
+        /* a zero weight takes its uniform but is no candidate: even when every live
+         * column draws u = 0 (score -inf), the first live column wins, not index 0 */
+        if (t->logw[i] != -INFINITY)
+            sl_draw_gumbel_max_offer(&m, i, t->logw[i] + -log(-log(u)));
     }
     return sl_draw_gumbel_max_token(&m);
 }
@@ -65,8 +68,8 @@ const sl_draw_type sl_draw_gumbel_type = {
  * reach for counting, so the audit is a rigorous bound, as the race's (draw/torch.c).
  * Gumbel-max is the exponential race argmin E_i / w_i with E_i = -log U_i (the same
  * uniforms), so the same coupling holds. What is exact: a zero weight is never drawn
- * (its score is -inf and some positive column's score is finite unless its k is 0);
- * every positive token is drawable (the others at k = 0 get -log(-log 0) = -inf).
+ * (it is no candidate); every positive token is drawable (the others at k = 0 get
+ * -log(-log 0) = -inf, and a tie of -inf keeps the first candidate).
  * What is bounded: outside the event that some positive column has k_i < K0 or
  * k_i > 2^53 - K0 (union bound 2 V+ K0 2^-53), each computed score is within D of
  * log w_i - log E(U_i) for the continuous U_i in [k_i h, (k_i + 1) h): the grid moves
