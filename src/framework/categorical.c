@@ -14,7 +14,9 @@
  * A call spends V words of bits and the split's 4 (counted as the session's words).
  * Known divergences: the logs are the C library's logf (XLA's CPU log and MLX's are
  * their own code: a token can differ where two scores are within an ulp); JAX's
- * jax_enable_x64 (float64 logits, 64-bit seeds) and MLX's GPU stream are not modelled.
+ * jax_enable_x64 (float64 logits, 64-bit seeds) and MLX's GPU stream are not modelled;
+ * a NaN score (MLX: a +inf logit whose word is 0, so +inf - inf) wins as the first NaN,
+ * which MLX's ArgReduce was not checked for.
  * Known answers from JAX's and MLX's own tests: tests/test_framework_jax.c. */
 #include <float.h>
 #include <math.h>
