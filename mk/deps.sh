@@ -50,6 +50,8 @@ case "$what" in
     ;;
   golden)
     need_cmd g++ g++
+    # Random123, the reference Threefry and Philox (analysis/golden/random123/)
+    need_file /usr/include/Random123/threefry.h librandom123-dev
     need_file /usr/include/pcg_random.hpp libpcg-cpp-dev
     need_py torch python3-torch
     need_py numpy python3-numpy

@@ -16,6 +16,8 @@ here=$(dirname "$0")
 /usr/bin/python3 "$here/exact_numpy_torch.py" "$out/exact_numpy_torch.txt"
 /usr/bin/python3 "$here/exact_crafted.py" "$out/exact_crafted.txt"
 /usr/bin/python3 "$here/exprace_numpy.py" "$out/exprace_numpy.txt"
+# Random123 (librandom123-dev) Threefry-2x32-20 and Philox-4x32-10: random123/random123.txt
+sh "$here/random123/random123_golden.sh" build/golden-random123 "$out"
 # Rust rand 0.8.5 + candle LogitsProcessor re-expressed (cargo, librust-rand-dev): rand_*.txt, exact_rand.txt
 sh "$here/rand_golden.sh" "$out"
 # .safetensors fixtures written by the format's rules with torch, and dump_logits.py --synthetic

@@ -224,6 +224,10 @@ const sl_api_option sl_api_options[] = {
         SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_TJS_VERSION, "4.3",
         "transformers-js: the release line, 4.3 (default: @huggingface/transformers 4.3.1;\n"
         "2.x and 3.x drew with Math.random() and cannot be reproduced)"),
+    OPT(SL_API_OPT_JAX_PARTITIONABLE, "--jax-threefry-partitionable", "jax_threefry_partitionable",
+        TXT(jax_partitionable), SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_JAX, "true|false",
+        "jax: the jax_threefry_partitionable flag, the layout of random_bits and split\n"
+        "(default true, as in JAX 0.5 and later; false: JAX before 0.5)"),
     OPTU("no_repeat_ngram_size (NoRepeatNGramLogitsProcessor)", NULL, NULL,
          SL_API_OPT_NO_REPEAT_NGRAM, "--no-repeat-ngram-size", "no_repeat_ngram_size", NUM(cfg.has_ngram, cfg.ngram),
          SL_API_LONG, SL_API_G_SAMPLING, SL_OPT_TJS_VERSION, "N",

@@ -3,7 +3,8 @@
  * counter-based hash (the sglang-murmur3 source, one 32-bit word per column, V words
  * a draw), x = h / (2^32 - 1) in float64, Gumbel noise -log(-log(x)) computed as
  * x.log_().clamp_(...).neg_(); x.log_().neg_(), plus the column's log-probability,
- * then torch.argmax: the first NaN, else the first maximum.
+ * then torch.argmax: the first NaN, else the first maximum (the Gumbel-max argmax
+ * every such sampler shares, sl_draw_gumbel_max_offer of draw/gumbel.c).
  * The clamp is the release line's (param): the low end only (log x >= -DBL_MAX, the
  * 0.5.9-0.5.12 line), so h = 2^32 - 1 gives x = 1 and noise +inf, which wins its row
  * and, on a removed column (-inf), makes NaN, which wins too (SGLang issue #25106);
@@ -55,21 +56,12 @@ double sl_draw_gumbel_noise(uint32_t h, int clamp_high)
     return -log(-x);
 }
 
-/* torch.argmax's order: a NaN beats everything and the first NaN stays; otherwise the
- * larger wins and a tie keeps the lower index. */
-static int argmax_beats(double a, double best)
-{
-    if (isnan(best))
-        return 0;
-    return isnan(a) || a > best;
-}
-
 static size_t gumbel_draw(const void *table, sl_rng *rng)
 {
     const gumbel_table *t = table;
     uint32_t h[GUMBEL_CHUNK];
-    size_t best = SIZE_MAX; /* every column -inf: argmax is 0 */
-    double best_v = -INFINITY;
+    sl_draw_gumbel_max m; /* the Gumbel-max argmax (torch.argmax's order), draw/gumbel.c */
+    sl_draw_gumbel_max_init(&m);
     for (size_t j0 = 0; j0 < t->V; j0 += GUMBEL_CHUNK) {
         size_t n = t->V - j0 < GUMBEL_CHUNK ? t->V - j0 : GUMBEL_CHUNK;
         sl_rng_fill32(rng, h, n);
@@ -83,13 +75,10 @@ static size_t gumbel_draw(const void *table, sl_rng *rng)
             } else {
                 v = sl_draw_gumbel_noise(h[i], t->clamp_high) + lp;
             }
-            if (best == SIZE_MAX || argmax_beats(v, best_v)) {
-                best = j0 + i;
-                best_v = v;
-            }
+            sl_draw_gumbel_max_offer(&m, j0 + i, v);
         }
     }
-    return best == SIZE_MAX ? 0 : best;
+    return sl_draw_gumbel_max_token(&m);
 }
 
 static void gumbel_free(void *table)

@@ -5,7 +5,7 @@
 #include "draw/sl_draw.h"
 
 const sl_draw_type *const sl_draw_types[] = {
-    &sl_draw_exprace_type, &sl_draw_cdf_type, &sl_draw_linear_type, &sl_draw_alias_type, &sl_draw_greedy_type, NULL,
+    &sl_draw_exprace_type, &sl_draw_cdf_type, &sl_draw_linear_type, &sl_draw_alias_type, &sl_draw_greedy_type, &sl_draw_gumbel_type, NULL,
 };
 
 const sl_draw_type *sl_draw_lookup(const char *name)

@@ -4,6 +4,7 @@
 #ifndef SL_DRAW_H
 #define SL_DRAW_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -322,6 +323,39 @@ int sl_draw_torch_takes_race(int version, int replacement, size_t k);
 extern const sl_stat_exact_type sl_draw_torch_race_exact;
 extern const sl_stat_exact_type sl_draw_torch113_race_exact;
 extern const sl_stat_exact_type sl_draw_torch_repl_exact;
+
+/* ---------------------------------------------------------------- Gumbel-max (draw/gumbel.c) */
+
+/* The argmax of every Gumbel-max sampler (torch.argmax's and jnp.argmax's order): a
+ * NaN beats everything and the first NaN stays; otherwise the larger wins and a tie
+ * keeps the lower index; no column offered (or all -inf): token 0. */
+typedef struct sl_draw_gumbel_max {
+    size_t best;             /* SIZE_MAX: none yet */
+    double best_v;
+} sl_draw_gumbel_max;
+static inline void sl_draw_gumbel_max_init(sl_draw_gumbel_max *m)
+{
+    m->best = SIZE_MAX;
+    m->best_v = -INFINITY;
+}
+static inline void sl_draw_gumbel_max_offer(sl_draw_gumbel_max *m, size_t i, double v)
+{
+    if (m->best != SIZE_MAX && (m->best_v != m->best_v || !(v != v || v > m->best_v)))
+        return;
+    m->best = i;
+    m->best_v = v;
+}
+static inline size_t sl_draw_gumbel_max_token(const sl_draw_gumbel_max *m)
+{
+    return m->best == SIZE_MAX ? 0 : m->best;
+}
+/* "gumbel": argmax(log w_i - log(-log u_i)) over float64 weights, one generic 53-bit
+ * uniform per column (sl_rng_uniform_f64), with its exact audit (a rigorous TV bound). */
+extern const sl_draw_type sl_draw_gumbel_type;
+extern const sl_stat_exact_type sl_draw_gumbel_exact;
+/* JAX's and MLX's categorical over float32 logits[0..V) given the uniforms u[0..V):
+ * argmax((-logf(-logf(u_i))) + logits_i) in float32, the first maximum (a NaN first). */
+size_t sl_draw_gumbel_f32(const float *logits, const float *u, size_t V);
 
 /* ---------------------------------------------------------------- SGLang's seeded Gumbel-max (draw/gumbel_hash.c) */
 

@@ -21,7 +21,9 @@ const sl_fw_type *const sl_fw_types[] = {SL_FW_RUN_UNNAMED NULL};
  * (--framework ollama --ollama 0.24), or by name (node-llama-cpp, tgi, sglang, transformers-js; rand, whose f32 draw is
  * candle's): not in `replay --framework all` or the report. */
 const sl_fw_type *const sl_fw_types_all[] = {SL_FW_RUN_UNNAMED &sl_fw_ollama_type, &sl_fw_nlc_type, &sl_fw_tgi_type,
-                                             &sl_fw_sglang_type, &sl_fw_rand_type, &sl_fw_tjs_type, NULL};
+                                             &sl_fw_sglang_type, &sl_fw_rand_type, &sl_fw_tjs_type,
+                                             &sl_fw_jax_type, &sl_fw_mlx_type,
+                                             NULL};
 
 const sl_fw_type *sl_fw_lookup_as(const char *name, const char *variant)
 {
@@ -58,6 +60,7 @@ const sl_stat_exact_type *const sl_fw_exact_types[] = {
 #endif
     &sl_draw_linear_exact,
     &sl_draw_cdf_exact,
+    &sl_draw_gumbel_exact,
     &sl_draw_alias_exact,
     &sl_draw_llama_dist_exact,
     &sl_fw_ollama_exact,

@@ -27,6 +27,7 @@ typedef struct sl_fw_opts {
     int simd_sum;
     int has_position; uint64_t position; /* sglang: the first step's position (--position) */
     int sglang_sorted;        /* sglang: a batchmate filters, so the batch takes the sort path */
+    int jax_partitionable;    /* jax: jax_threefry_partitionable (1, JAX >= 0.5; 0 before) */
     sl_logits_cfg cfg;        /* the pipeline settings (temperature, filters, penalties, context) */
 } sl_fw_opts;
 
@@ -375,6 +376,11 @@ extern const sl_fw_type sl_fw_gsl_type;          /* "gsl" */
 
 /* "transformers-js": transformers.js 4.3's generate({do_sample: true}) step (framework/transformers_js.c). */
 extern const sl_fw_type sl_fw_tjs_type;
+
+/* "jax", "mlx": jax.random.categorical and mlx.core.random.categorical, Gumbel-max over
+ * Threefry-2x32 bits (framework/jax.c, framework/mlx.c). */
+extern const sl_fw_type sl_fw_jax_type;
+extern const sl_fw_type sl_fw_mlx_type;
 
 /* "sglang": SGLang's deterministic sampling for one request (framework/sglang.c). */
 extern const sl_fw_type sl_fw_sglang_type;

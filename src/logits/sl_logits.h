@@ -134,6 +134,9 @@ enum {
     SL_OPT_SGLANG_VERSION = 1u << 29, /* --sglang (SGLang's release line) */
     SL_OPT_POSITION = 1u << 30        /* --position, --sglang-sorted (SGLang's hash key and batch path) */
 };
+/* --jax-threefry-partitionable (JAX's random_bits and split layout): bit 31 is past
+ * what an enumerator may hold in C11 (an int), so a macro. */
+#define SL_OPT_JAX (1u << 31)
 
 /* The most stages a user-given llama.cpp chain may hold (llama.cpp has no limit). */
 #define SL_LOGITS_ORDER_MAX 32

@@ -16,6 +16,8 @@ const sl_rng_type *const sl_rng_types[] = {
     &sl_rng_rand_stdrng_type,
     &sl_rng_go_pcg_type,
     &sl_rng_murmur3_type,
+    &sl_rng_threefry2x32_type,
+    &sl_rng_philox4x32_type,
     /* one line per further generator */
     NULL
 };

@@ -320,4 +320,49 @@ float sl_rng_mcg31m1_u01_f32_sse42(uint32_t x);
  * as the LP64 call does; advance is the skip-ahead. */
 extern const sl_rng_type sl_rng_mcg31m1_type;
 
+/* ---------------------------------------------------------------- counter-based generators (rng/threefry.c, rng/philox.c) */
+
+/* Threefry-2x32-20 of one counter block (Random123 threefry2x32; JAX's threefry2x32_p). */
+void sl_rng_threefry2x32(const uint32_t key[2], const uint32_t ctr[2], uint32_t out[2]);
+typedef struct sl_rng_threefry_state {
+    uint32_t key[2];
+    uint64_t block;          /* the block in buf: counter (block mod 2^32, block >> 32) */
+    uint32_t buf[2];
+    unsigned idx;            /* next word of buf; 2 = spent */
+} sl_rng_threefry_state;
+/* "threefry2x32": key (S >> 32, S & 0xFFFFFFFF) as JAX's PRNGKey(S) of a 64-bit S, counter
+ * 0, 1, 2, ..., each block's two words in order. 32-bit words. */
+extern const sl_rng_type sl_rng_threefry2x32_type;
+
+/* Philox-4x32-10 of one counter block (Random123 philox4x32; cuRAND's Philox4_32_10). */
+void sl_rng_philox4x32(const uint32_t key[2], const uint32_t ctr[4], uint32_t out[4]);
+typedef struct sl_rng_philox_state {
+    uint32_t key[2];
+    uint64_t ctr_lo, ctr_hi; /* the block in buf: words (lo, lo >> 32, hi, hi >> 32) */
+    uint32_t buf[4];
+    unsigned idx;            /* next word of buf; 4 = spent */
+} sl_rng_philox_state;
+/* "philox4x32": curand_init(S, Q, 0): key (S & 0xFFFFFFFF, S >> 32), counter (0, 0, Q),
+ * --stream Q the subsequence; each block's four words in order. 32-bit words. */
+extern const sl_rng_type sl_rng_philox4x32_type;
+
+/* ---------------------------------------------------------------- JAX's and MLX's keys (rng/jax_prng.c, rng/mlx_random.c) */
+
+/* jax.random.PRNGKey(S) in JAX's default 32-bit mode: (0, S mod 2^32). */
+void sl_rng_jax_key(uint64_t seed, uint32_t key[2]);
+/* random_bits(key, 32, (n,)): partitionable (jax_threefry_partitionable, JAX >= 0.5) or
+ * the original halves layout; SL_EINVAL where the original needs more than one block. */
+int sl_rng_jax_bits32(const uint32_t key[2], size_t n, int partitionable, uint32_t *out, sl_error *err);
+/* split(key, n) into out[0..n). */
+void sl_rng_jax_split(const uint32_t key[2], size_t n, int partitionable, uint32_t (*out)[2]);
+void sl_rng_jax_fold_in(const uint32_t key[2], uint32_t data, uint32_t out[2]);
+/* uniform(..., float32, minval, maxval) of one 32-bit word. */
+float sl_rng_jax_uniform_f32(uint32_t w, float minval, float maxval);
+/* mlx.core.random.key(S): (S >> 32, S & 0xFFFFFFFF). */
+void sl_rng_mlx_key(uint64_t seed, uint32_t key[2]);
+/* KeySequence::next(): split(key); key becomes the first half, used the second. */
+void sl_rng_mlx_next_key(uint32_t key[2], uint32_t used[2]);
+/* uniform(shape, float32) of one word: min(float(w) / 2^32, nextafter(1, 0)). */
+float sl_rng_mlx_uniform_f32(uint32_t w);
+
 #endif
