@@ -253,7 +253,7 @@ golden-nlc: deps-golden
 	SL_NLC_GOLDEN=build/golden-nlc/node_llama_cpp SL_BIN=bin/samplab $(TST)/samplab-tests --filter 'framework_node_llama_cpp/*'
 	@echo "golden-nlc: data/golden matches node-llama-cpp 3.21.1's libraries"
 
-# The JavaScript libraries under Node (transformers.js 4.3.1): installed once into JSDIR, outside
+# The JavaScript libraries under Node (transformers.js 4.3.1, TensorFlow.js 4.22.0): installed once into JSDIR, outside
 # the tree, from the npm registry; each analysis/golden/js/*.sh writes its records and logits,
 # diffed against data/golden/js, ignoring the header lines that name the machine's CPU.
 JSDIR ?= $(HOME)/.cache/samplab/js
