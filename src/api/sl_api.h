@@ -166,7 +166,7 @@ typedef enum sl_api_opt {
     SL_API_OPT_MIROSTAT, SL_API_OPT_MIROSTAT_LR, SL_API_OPT_MIROSTAT_ENT, SL_API_OPT_ADAPTIVE_TARGET,
     SL_API_OPT_ADAPTIVE_DECAY,
     SL_API_OPT_SGLANG, SL_API_OPT_POSITION, SL_API_OPT_SGLANG_SORTED, SL_API_OPT_VLLM,
-    SL_API_OPT_TRANSFORMERSJS, SL_API_OPT_NO_REPEAT_NGRAM,
+    SL_API_OPT_TRANSFORMERSJS, SL_API_OPT_NO_REPEAT_NGRAM, SL_API_OPT_TFJS,
     SL_API_OPT_SAMPLERS,
     SL_API_OPT_SAMPLING_SEQ,
     SL_API_OPT_TENSOR, SL_API_OPT_ROW, SL_API_OPT_METHOD, SL_API_OPT_RNG, SL_API_OPT_SEED, SL_API_OPT_STREAM,
@@ -288,6 +288,7 @@ typedef struct sl_api_settings {
     int sglang_sorted;        /* --sglang-sorted: a batchmate filters (SGLang's sort path) */
     const char *vllm;         /* --vllm VERSION (vLLM's release line) */
     const char *transformersjs; /* --transformersjs VERSION (transformers.js's release line) */
+    const char *tfjs;         /* --tfjs VERSION (TensorFlow.js's release line) */
     sl_logits_cfg cfg;        /* --temperature ... --min-keep; its context and cpu are set from the fields above */
     int has_alpha; double alpha;
     int has_null_reps; size_t null_reps;

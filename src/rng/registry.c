@@ -16,6 +16,7 @@ const sl_rng_type *const sl_rng_types[] = {
     &sl_rng_rand_stdrng_type,
     &sl_rng_go_pcg_type,
     &sl_rng_murmur3_type,
+    &sl_rng_alea_type,
     /* one line per further generator */
     NULL
 };
