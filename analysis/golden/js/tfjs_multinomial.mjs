@@ -47,6 +47,9 @@ pool("p2", "probs", 4, 2, (r, i) => [[0.25, 0.75], [0.5, 0.5], [1, 0], [0.1, 0.2
 pool("pzeros32", "probs", 6, 32, (r, i) => ((i * 5 + r) % 4 === 0 ? 0 : unif()) / 16);
 pool("poff100", "probs", 6, 100, (r) => unif() * [0.5, 2, 1, 0.01, 10, 1][r] / 50); // sums far from 1
 pool("pbig50k", "probs", 1, 50000, () => unif() / 25000);
+// what the kernel takes without a check: negative and NaN probabilities, NaN and +Infinity logits
+pool("pneg40", "probs", 4, 40, (r, i) => (i % 9 === 4 ? -0.05 : i === 20 + r ? NaN : unif() / 15));
+pool("lnan16", "logits", 4, 16, (r, i) => (i === 3 * r + 2 ? [NaN, Infinity, -Infinity, NaN][r] : gauss()));
 
 // ---- the records
 const lines = [];
