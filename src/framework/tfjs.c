@@ -125,6 +125,14 @@ static int tfjs_probs(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, 
     return rc;
 }
 
+/* N calls with one seed are one call N times: said rather than left to look independent */
+static const char *tfjs_note(const sl_fw_opts *o)
+{
+    return o->n > 1 ? "tfjs: each tf.multinomial call seeds a new alea(String(seed)), so the --n calls with one seed "
+                      "draw the same tokens, call after call"
+                    : NULL;
+}
+
 const sl_fw_type sl_fw_tfjs_type = {
     .name = "tfjs",
     .summary = "TensorFlow.js 4.22 tf.multinomial(x, K, seed, normalized) on the CPU backend: softmax for --logits "
@@ -143,4 +151,5 @@ const sl_fw_type sl_fw_tfjs_type = {
     .step = tfjs_step,
     .probs = tfjs_probs,
     .close = tfjs_close,
+    .note = tfjs_note,
 };
