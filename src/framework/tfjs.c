@@ -26,8 +26,7 @@ static const sl_fw_variant tfjs_variants[] = {
 };
 
 typedef struct tfjs_state {
-    float *w;                 /* the probabilities the kernel reads (softmax's, or the input's) */
-    void *table;
+    void *table;              /* the prepared cdf of the vector last stepped on */
 } tfjs_state;
 
 static int tfjs_open(sl_fw_session *s, sl_error *err)
@@ -44,8 +43,6 @@ static void tfjs_clear(tfjs_state *st)
     if (st->table)
         sl_draw_tfjs_type.free(st->table);
     st->table = NULL;
-    free(st->w);
-    st->w = NULL;
 }
 
 static void tfjs_close(sl_fw_session *s)
@@ -58,9 +55,8 @@ static void tfjs_close(sl_fw_session *s)
 }
 
 /* The row's table: softmax unless normalized, then the float32 cdf. */
-static int tfjs_prepare(sl_fw_session *s, const sl_vec *v, void **table, sl_error *err)
+static int tfjs_prepare(const sl_fw_session *s, const sl_vec *v, void **table, sl_error *err)
 {
-    tfjs_state *st = s->state;
     size_t V = v->n;
     float *x = malloc(V * sizeof *x), *w = s->logits_input ? malloc(V * sizeof *w) : x;
     if (!x || !w) {
@@ -75,8 +71,7 @@ static int tfjs_prepare(sl_fw_session *s, const sl_vec *v, void **table, sl_erro
     }
     sl_draw_dist dist = {V, v->d, w, SL_F32, v->source, 0};
     int rc = sl_draw_prepare_dist(&sl_draw_tfjs_type, table, &dist, err);
-    free(st->w);
-    st->w = w;
+    free(w);
     return rc;
 }
 
@@ -88,9 +83,7 @@ static int tfjs_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error *
                                  "tfjs: tf.multinomial without a seed (or with seed 0: `seed || Math.random()`) draws "
                                  "from Math.random(), which cannot be reproduced: give --seed S, S >= 1");
     if (v != s->prepared_vec || !st->table) {
-        if (st->table)
-            sl_draw_tfjs_type.free(st->table);
-        st->table = NULL;
+        tfjs_clear(st);
         int rc = tfjs_prepare(s, v, &st->table, err);
         if (rc)
             return rc;
