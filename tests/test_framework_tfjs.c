@@ -242,6 +242,69 @@ Test(framework_tfjs, every_case_equals_tf_multinomial, .timeout = 600)
     cr_assert_geq(changed * 10, off * 9, "a seed one off must change nearly every case: %zu of %zu", changed, off);
 }
 
+/* tf.multinomial over a whole pool as [R, V]: each row a new alea from the one seed, so row r
+ * draws what row r alone draws; through draw's batch path (one line: rows separated by spaces) */
+Test(framework_tfjs, batch_rows_each_seed_alea_anew)
+{
+    FILE *f = open_txt(GOLDEN);
+    char line[1 << 16];
+    size_t n = 0, rows = 0, refused = 0;
+    while (fgets(line, sizeof line, f)) {
+        char *fl[6];
+        if (strncmp(line, "batch\t", 6) || fields(line, fl, 6) != 6)
+            continue;
+        char args[1024];
+        snprintf(args, sizeof args, "draw --framework tfjs --%s " GOLDEN "_vectors.safetensors --tensor %s "
+                 "--num-samples %s --seed %s", fl[1], fl[2], fl[3], fl[4]);
+        sl_test_run r = sl_test_cli(args);
+        if (strstr(fl[2], "nan") || strstr(fl[2], "neg")) {
+            /* a batch with NaN entries is refused by samplab's batch reader (row by row it is drawn) */
+            cr_expect_eq(r.status, 2, "%s: %s", args, r.err);
+            refused++;
+        } else {
+            cr_assert_eq(r.status, 0, "%s: %s", args, r.err);
+            char want[1 << 15];
+            snprintf(want, sizeof want, "%s\n", fl[5]);
+            if (!strchr(fl[5], ' ')) /* one row: [1, V] is drawn as the vector it is, tokens by spaces */
+                for (char *q = want; *q; q++)
+                    *q = *q == ',' ? ' ' : *q;
+            cr_expect_str_eq(r.out, want, "%s", args);
+        }
+        sl_test_run_free(&r);
+        /* and each row is the one-row call's */
+        tcase c;
+        memset(&c, 0, sizeof c);
+        snprintf(c.kind, sizeof c.kind, "%s", fl[1]);
+        snprintf(c.pool, sizeof c.pool, "%s", fl[2]);
+        c.K = strtoull(fl[3], NULL, 10);
+        sl_seed sd;
+        sl_error e;
+        cr_assert_eq(sl_base_seed_parse(fl[4], &sd, &e), 0, "%s", e.msg);
+        char *p = fl[5];
+        for (c.row = 0; *p; c.row++) {
+            sl_vec v;
+            cr_assert_eq(sl_io_vec_read(GOLDEN "_vectors.safetensors", c.pool, (long)c.row, &v, &e), 0, "%s", e.msg);
+            long got[MAX_K];
+            uint64_t words;
+            session_draw(&c, &v, &sd, 1, got, &words);
+            for (size_t i = 0; i < c.K; i++) {
+                char *end;
+                long want_tok = strtol(p, &end, 10);
+                cr_assert_eq(got[i], want_tok, "%s row %zu sample %zu: %ld, tfjs %ld", c.pool, c.row, i, got[i],
+                             want_tok);
+                p = *end ? end + 1 : end;
+            }
+            sl_base_vec_free(&v);
+            rows++;
+        }
+        n++;
+    }
+    fclose(f);
+    printf("batches: %zu pools as [R, V] tensors (%zu rows) equal tf.multinomial's row by row, %zu of them through "
+           "draw (%zu with NaN entries refused there)\n", n, rows, n - refused, refused);
+    cr_assert_geq(n, 13);
+}
+
 Test(framework_tfjs, more_sets_when_named, .timeout = 1200)
 {
     const char *env = getenv("SL_TFJS_EXTRA");

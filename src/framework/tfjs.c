@@ -140,6 +140,9 @@ const sl_fw_type sl_fw_tfjs_type = {
     .draw = &sl_draw_tfjs_type,
     .rng = "seedrandom-alea",
     .default_seed = 0,
+    .per_request = 1, /* every row of a [B, V] call seeds its own alea, from the one seed */
+    .batch = "tf.multinomial over [B, V]: the kernel's row loop, each row a new alea(String(seed)) from the one seed, "
+             "so every row draws with the same uniforms",
     .open = tfjs_open,
     .step = tfjs_step,
     .probs = tfjs_probs,

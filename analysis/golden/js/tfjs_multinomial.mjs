@@ -68,6 +68,7 @@ for (const f of ["@tensorflow/tfjs-backend-cpu/dist/kernels/Multinomial.js", "@t
 head.push("# alea\tseed as given (JSON)\tseed.toString()\tthe first 8 outputs of alea(seed.toString()) times 2^32, then the 1000th");
 head.push("# number\tan integer in decimal\tNumber(BigInt(it)).toString(), the string a seed of that value gives");
 head.push("# throws\twhat\tthe error tf.multinomial throws");
+head.push("# batch\tkind\tpool (all its rows as one [R, V] tensor)\tnumSamples\tseed\teach row's tokens, rows separated by spaces");
 head.push("# case\tid\tkind (logits: normalized false; probs: normalized true)\tpool\trow\tnumSamples\tseed (the exact integer value of the number given)\ttokens");
 
 // alea over seeds of every kind: tf.multinomial passes seed.toString()
@@ -121,6 +122,17 @@ for (let c = 0; c < Number(CASES); c++) {
   // another stream draws its seeds too: any integer from 1 to 2^64 as a number
   const seed = STREAM === "1" ? pick(seeds) : Number(BigInt(u32()) << BigInt(u32() % 33)) || 3;
   run(name, u32() % pools[name].R, K, seed);
+}
+
+// each pool as one [R, V] tensor: the kernel's row loop, a new alea(seed) for every row
+for (const name of Object.keys(pools)) {
+  const p = pools[name], K = 8, seed = pick(seeds);
+  const t = tf.tensor2d(p.a, [p.R, p.V], "float32");
+  const out = tf.multinomial(t, K, seed, p.kind === "probs");
+  const v = out.dataSync(), rows = [];
+  for (let r = 0; r < p.R; r++) rows.push(Array.from(v.slice(r * K, (r + 1) * K)).join(","));
+  t.dispose(); out.dispose();
+  put("batch", p.kind, name, K, BigInt(seed).toString(), rows.join(" "));
 }
 
 // ---- write: the pools, then the records
