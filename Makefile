@@ -37,7 +37,7 @@ TST_LIB_OBJ := $(LIB_SRC:%.c=$(TST)/%.o)
 TST_CLI_OBJ := $(filter-out $(TST)/src/cli/main.o,$(CLI_SRC:%.c=$(TST)/%.o))
 TST_OBJ     := $(TEST_SRC:%.c=$(TST)/%.o)
 
-.PHONY: all deps deps-test deps-report deps-golden deps-fuzz test test-unit report bench golden golden-check golden-nlc golden-js golden-tfjs-more golden-ollama golden-current clean fuzz fuzz-run deps-bench lib man install uninstall deps-explorer deps-browser explorer explorer-build test-browser test-browser-run asan fuzz-merge
+.PHONY: all deps deps-test deps-report deps-golden deps-fuzz test test-unit report bench golden golden-check golden-nlc golden-js golden-ollama golden-current clean fuzz fuzz-run deps-bench lib man install uninstall deps-explorer deps-browser explorer explorer-build test-browser test-browser-run asan fuzz-merge
 all: bin/samplab
 
 deps:
@@ -266,6 +266,7 @@ golden-js:
 # Beyond the committed golden: TensorFlow.js 4.22.0's tf.multinomial on four more sets of cases
 # from other streams of its script (other vectors, seeds up to 2^64), replayed by its test.
 TFJS_MORE ?= 2 3 4 5
+.PHONY: golden-tfjs-more
 golden-tfjs-more:
 	@rm -rf build/golden-tfjs && mkdir -p build/golden-tfjs
 	@for st in $(TFJS_MORE); do sh analysis/golden/js/tfjs_multinomial.sh "$(JSDIR)" build/golden-tfjs more$$st 5000 $$st || exit 1; done
