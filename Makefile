@@ -296,7 +296,7 @@ golden-nlc: deps-golden
 	SL_NLC_GOLDEN=build/golden-nlc/node_llama_cpp SL_BIN=bin/samplab $(TST)/samplab-tests --filter 'framework_node_llama_cpp/*'
 	@echo "golden-nlc: data/golden matches node-llama-cpp 3.21.1's libraries"
 
-# The JavaScript libraries under Node (transformers.js 4.3.1): installed once into JSDIR, outside
+# The JavaScript libraries under Node (transformers.js 4.3.1, TensorFlow.js 4.22.0): installed once into JSDIR, outside
 # the tree, from the npm registry; each analysis/golden/js/*.sh writes its records and logits,
 # diffed against data/golden/js, ignoring the header lines that name the machine's CPU.
 JSDIR ?= $(HOME)/.cache/samplab/js
@@ -305,6 +305,16 @@ golden-js:
 	@for g in analysis/golden/js/*.sh; do sh "$$g" "$(JSDIR)" build/golden-js || exit 1; done
 	@diff -r -I '^# ' data/golden/js build/golden-js && \
 	  echo "golden-js: data/golden/js matches the npm packages under $$(node --version)"
+
+# Beyond the committed golden: TensorFlow.js 4.22.0's tf.multinomial on four more sets of cases
+# from other streams of its script (other vectors, seeds up to 2^64), replayed by its test.
+TFJS_MORE ?= 2 3 4 5
+.PHONY: golden-tfjs-more
+golden-tfjs-more:
+	@rm -rf build/golden-tfjs && mkdir -p build/golden-tfjs
+	@for st in $(TFJS_MORE); do sh analysis/golden/js/tfjs_multinomial.sh "$(JSDIR)" build/golden-tfjs more$$st 5000 $$st || exit 1; done
+	@$(MAKE) --no-print-directory $(TST)/samplab-tests bin/samplab
+	SL_TFJS_EXTRA="$(foreach st,$(TFJS_MORE),build/golden-tfjs/more$(st))" SL_BIN=bin/samplab $(TST)/samplab-tests --filter 'framework_tfjs/more_sets_when_named' --verbose
 
 # llama-server as Ollama v0.32.10+ drives it: LLAMADIR is llama.cpp v0.4.0's source (the bundle
 # of node-llama-cpp 3.21.1) built outside the tree with its llama-server target; the streamed

@@ -107,6 +107,8 @@ DRAW_CASES = [
      ["--framework", "transformers-js", "--logits", "data/weather.txt", "--seed", 9, "--n", 8, "--top-k", 3,
       "--top-p", 0.9, "--repetition-penalty", 1.3, "--no-repeat-ngram-size", 2, "--context", "0,1",
       "--transformersjs", "4.3"]),
+    (dict(framework="tfjs", probs=[0.2, 0.3, 0.1], seed=42, n=2, num_samples=10, tfjs="4.22"),
+     ["--framework", "tfjs", "--probs", "0.2,0.3,0.1", "--seed", 42, "--n", 2, "--num-samples", 10, "--tfjs", "4.22"]),
     (dict(framework="candle", logits="data/weather.txt", seed=4, n=5, temperature=0.9, top_k=3, rand="0.8"),
      ["--framework", "candle", "--logits", "data/weather.txt", "--seed", 4, "--n", 5, "--temperature", 0.9,
       "--top-k", 3, "--rand", "0.8"]),

@@ -233,6 +233,10 @@ const sl_api_option sl_api_options[] = {
          SL_API_LONG, SL_API_G_SAMPLING, SL_OPT_TJS_VERSION, "N",
          "transformers-js: ban every token that would repeat an n-gram of the history\n"
          "(default 0: off)"),
+    OPT(SL_API_OPT_TFJS, "--tfjs", "tfjs", TXT(tfjs),
+        SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_TFJS_VERSION, "4.22",
+        "tfjs: the release line, 4.22 (default: @tensorflow/tfjs-core and\n"
+        "tfjs-backend-cpu 4.22.0, the CPU backend)"),
     OPTU(NULL, NULL, "--samplers",
          SL_API_OPT_SAMPLERS, "--samplers", "samplers", TXT(samplers),
         SL_API_STRING, 0, SL_OPT_ORDER, "NAMES",

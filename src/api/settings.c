@@ -209,6 +209,8 @@ const char *sl_api_not_taken(const char *opt, const char *framework, char *buf, 
         snprintf(buf, n, "%s: %s %s is not modelled by samplab for framework %s", opt, lib, up, framework);
     else if (why)
         snprintf(buf, n, "%s is not an option of framework %s: %s", opt, framework, why);
+    else if (ft && ft->absent_why)
+        snprintf(buf, n, "%s is not an option of framework %s: %s", opt, framework, ft->absent_why);
     else
         snprintf(buf, n, "%s is not an option of framework %s", opt, framework);
     return buf;
@@ -347,7 +349,8 @@ const char *sl_api_variant(const sl_api_settings *s)
            : s->ollama   ? s->ollama
            : s->sglang   ? s->sglang
            : s->vllm     ? s->vllm
-                         : s->transformersjs;
+           : s->transformersjs ? s->transformersjs
+                         : s->tfjs;
 }
 
 const sl_fw_type *sl_api_fw_type(const sl_api_settings *s)
@@ -401,6 +404,7 @@ int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl
                                      : s->sglang   ? SL_API_OPT_SGLANG
                                      : s->vllm     ? SL_API_OPT_VLLM
                                      : s->transformersjs ? SL_API_OPT_TRANSFORMERSJS
+                                     : s->tfjs ? SL_API_OPT_TFJS
                                                    : SL_API_OPT_OLLAMA].name;
     fo->sglang_sorted = s->sglang_sorted;
     if (s->position) {

@@ -166,7 +166,7 @@ typedef enum sl_api_opt {
     SL_API_OPT_MIROSTAT, SL_API_OPT_MIROSTAT_LR, SL_API_OPT_MIROSTAT_ENT, SL_API_OPT_ADAPTIVE_TARGET,
     SL_API_OPT_ADAPTIVE_DECAY,
     SL_API_OPT_SGLANG, SL_API_OPT_POSITION, SL_API_OPT_SGLANG_SORTED, SL_API_OPT_VLLM,
-    SL_API_OPT_TRANSFORMERSJS, SL_API_OPT_NO_REPEAT_NGRAM,
+    SL_API_OPT_TRANSFORMERSJS, SL_API_OPT_NO_REPEAT_NGRAM, SL_API_OPT_TFJS,
     SL_API_OPT_JAX_PARTITIONABLE,
     SL_API_OPT_SAMPLERS,
     SL_API_OPT_SAMPLING_SEQ,
@@ -290,6 +290,7 @@ typedef struct sl_api_settings {
     const char *vllm;         /* --vllm VERSION (vLLM's release line) */
     const char *transformersjs; /* --transformersjs VERSION (transformers.js's release line) */
     const char *jax_partitionable; /* --jax-threefry-partitionable true|false (JAX's jax_threefry_partitionable) */
+    const char *tfjs;         /* --tfjs VERSION (TensorFlow.js's release line) */
     sl_logits_cfg cfg;        /* --temperature ... --min-keep; its context and cpu are set from the fields above */
     int has_alpha; double alpha;
     int has_null_reps; size_t null_reps;

@@ -136,6 +136,13 @@ void sl_base_log_n(const double *x, double *y, size_t n, int simd);
  * __ieee754_exp as V8's base::ieee754::exp has it, with exp(1) = Math.E. */
 double sl_base_exp(double x);
 
+/* ---------------------------------------------------------------- JavaScript's number strings (base/js_number.c) */
+
+/* The string JavaScript's String(x) gives a number (Number::toString, radix 10):
+ * "42", "9007199254740992", "18446744073709552000", "1e+21", "1.5", "-0.25", "NaN".
+ * Writes at most n bytes into buf (NUL included); returns the length. 32 bytes hold any. */
+size_t sl_base_js_number_string(double x, char *buf, size_t n);
+
 /* ---------------------------------------------------------------- libstdc++'s sorts (base/stdsort.c) */
 
 /* std::sort, std::partial_sort and std::nth_element as libstdc++ performs them, so

@@ -162,6 +162,7 @@ static const sl_cli_take gen_takes[] = {
     O(SL_API_OPT_SGLANG_SORTED),
     O(SL_API_OPT_TRANSFORMERSJS),
     O(SL_API_OPT_JAX_PARTITIONABLE),
+    O(SL_API_OPT_TFJS),
     O(SL_API_OPT_CPU),
     O(SL_API_OPT_SIMD_SUM),
     G(SL_API_G_SAMPLING),

@@ -370,6 +370,11 @@ extern const sl_draw_type sl_draw_gumbel_hash_type; /* param: clamp both ends */
 /* transformers.js 4.x's _weightedIndex (draw/tjs_weighted.c): x = random() * (double sum of the
  * weights), x -= w[i] in order until x < 0, else the last index; f (float32) weights when set. */
 extern const sl_draw_type sl_draw_tjs_weighted_type;
+/* TensorFlow.js 4.22's CPU multinomial (draw/tfjs_cdf.c): float32 cdf of the first V - 1
+ * probabilities as given, the first with alea() < cdf[i], else V - 1; V >= 2. */
+extern const sl_draw_type sl_draw_tfjs_type;
+/* The distribution a prepared tfjs-cdf table draws from, on alea's 2^-32 grid: p[0..V). */
+void sl_draw_tfjs_probs(const void *table, double *p);
 /* The noise of one hash word, as multinomial_with_seed computes it in float64. */
 double sl_draw_gumbel_noise(uint32_t h, int clamp_high);
 

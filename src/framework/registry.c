@@ -18,11 +18,11 @@
 const sl_fw_type *const sl_fw_types[] = {SL_FW_RUN_UNNAMED NULL};
 
 /* The same, then those run only when named with their release line
- * (--framework ollama --ollama 0.24), or by name (node-llama-cpp, tgi, sglang, transformers-js; rand, whose f32 draw is
+ * (--framework ollama --ollama 0.24), or by name (node-llama-cpp, tgi, sglang, transformers-js, tfjs; rand, whose f32 draw is
  * candle's): not in `replay --framework all` or the report. */
 const sl_fw_type *const sl_fw_types_all[] = {SL_FW_RUN_UNNAMED &sl_fw_ollama_type, &sl_fw_nlc_type, &sl_fw_tgi_type,
                                              &sl_fw_sglang_type, &sl_fw_rand_type, &sl_fw_tjs_type,
-                                             &sl_fw_jax_type, &sl_fw_mlx_type,
+                                             &sl_fw_jax_type, &sl_fw_mlx_type, &sl_fw_tfjs_type,
                                              NULL};
 
 const sl_fw_type *sl_fw_lookup_as(const char *name, const char *variant)

@@ -169,6 +169,9 @@ struct sl_fw_type {
      * names "3.x" and "3.8.1") and why, ended by NULL: refused with that reason (transformers.js
      * before 4.0 drew with Math.random()). */
     const char *const *unreproducible;
+    /* Optional: why an option outside accepts is none of the library's (one line: "tf.multinomial(...)
+     * has no such setting"); NULL: refused as no option of the framework. */
+    const char *absent_why;
 };
 
 /* 1 when a call of these settings draws with replacement: o's choice, or t's default. */
@@ -376,6 +379,8 @@ extern const sl_fw_type sl_fw_gsl_type;          /* "gsl" */
 
 /* "transformers-js": transformers.js 4.3's generate({do_sample: true}) step (framework/transformers_js.c). */
 extern const sl_fw_type sl_fw_tjs_type;
+/* TensorFlow.js 4.22's tf.multinomial on the CPU backend (framework/tfjs.c). */
+extern const sl_fw_type sl_fw_tfjs_type;
 
 /* "jax", "mlx": jax.random.categorical and mlx.core.random.categorical, Gumbel-max over
  * Threefry-2x32 bits (framework/jax.c, framework/mlx.c). */

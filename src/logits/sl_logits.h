@@ -131,6 +131,7 @@ enum {
     SL_OPT_PROMPT_ROWS = 1u << 26,    /* --context-file (a batch's prompts: taken where a batch is read) */
     SL_OPT_VLLM_VERSION = 1u << 14,   /* --vllm (vLLM's release line) */
     SL_OPT_TJS_VERSION = 1u << 27,    /* --transformersjs, --no-repeat-ngram-size (transformers.js's) */
+    SL_OPT_TFJS_VERSION = 1u << 28,   /* --tfjs (TensorFlow.js's release line) */
     SL_OPT_SGLANG_VERSION = 1u << 29, /* --sglang (SGLang's release line) */
     SL_OPT_POSITION = 1u << 30        /* --position, --sglang-sorted (SGLang's hash key and batch path) */
 };
@@ -329,6 +330,11 @@ extern const sl_logits_pipeline_type sl_logits_pipeline_ollama_type;
 /* node-llama-cpp 3.21.1's chain over llama.cpp v0.4.0's stages (logits/node_llama_cpp.c), and the
  * options it takes (the pipeline's and the framework's; SL_OPT_ORDER for XTC's). */
 extern const sl_logits_pipeline_type sl_logits_pipeline_nlc_type;
+/* tf.softmax as TensorFlow.js 4.22's CPU backend computes it (logits/tfjs_softmax.c):
+ * max, float32 x - max, V8's Math.exp to float32, a double sum stored to float32,
+ * float32 quotients. out[0..V) may not alias x. */
+void sl_logits_tfjs_softmax(const float *x, size_t V, float *out);
+
 /* transformers.js 4.3's processors, TopK and softmax (logits/transformers_js.c); out->cand is the
  * top k in TopK order, each with its float32 probability, the order its draw walks */
 extern const sl_logits_pipeline_type sl_logits_pipeline_tjs_type;

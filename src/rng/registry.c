@@ -18,6 +18,7 @@ const sl_rng_type *const sl_rng_types[] = {
     &sl_rng_murmur3_type,
     &sl_rng_threefry2x32_type,
     &sl_rng_philox4x32_type,
+    &sl_rng_alea_type,
     /* one line per further generator */
     NULL
 };

@@ -124,6 +124,7 @@ float sl_rng_uniform_f32_hi32_low24(sl_rng *r); /* ((w >> 32) & 0xFFFFFF) * 2^-2
 double sl_rng_uniform_f64_2x32_hifirst_low53(sl_rng *r); /* ((w1<<32|w2) & (2^53-1)) * 2^-53: torch float64 */
 double sl_rng_uniform_f64_2x32_numpy(sl_rng *r);/* ((w1>>5)*2^26 + (w2>>6)) * 2^-53: NumPy legacy, MT 2002 genrand_res53 */
 double sl_rng_uniform_f64_64_high53(uint64_t w);/* (w >> 11) * 2^-53: NumPy PCG64 next_double */
+double sl_rng_uniform_f64_w32(sl_rng *r);     /* w * 2^-32, 1 word: seedrandom's alea() */
 /* What libstdc++'s generate_canonical does with a result that rounds to 1: the
  * compiler a library was built with decides (the template is instantiated in
  * the caller), not the library. GCC 7 to 14 (bits/random.tcc) return
@@ -201,6 +202,22 @@ extern const sl_rng_type sl_rng_numpy_mt19937_type;
  * random.seed): init_by_array over S's base-2^32 digits, lowest first ([0] for 0). */
 extern const sl_rng_type sl_rng_python_mt19937_type;
 void sl_rng_python_mt19937_seed(sl_rng_mt19937_state *s, const sl_seed *seed);
+
+/* ---------------------------------------------------------------- seedrandom's Alea (rng/alea.c) */
+
+/* Alea (Baagøe 2010) as seedrandom 3.0.5 lib/alea.js has it: the three lags as
+ * 32-bit words (s times 2^32) and the carry c. */
+typedef struct sl_rng_alea_state {
+    uint32_t s0, s1, s2, c;
+} sl_rng_alea_state;
+/* alea(seed) for a string of len bytes (each byte one UTF-16 code unit: exact for ASCII). */
+void sl_rng_alea_seed_string(sl_rng_alea_state *s, const char *seed, size_t len);
+/* The next output as a word: alea() is it times 2^-32. */
+uint32_t sl_rng_alea_next(sl_rng_alea_state *s);
+/* The JavaScript number a seed's decimal integer reads as (nearest, ties to even). */
+double sl_rng_alea_seed_number(const sl_seed *seed);
+/* "seedrandom-alea": alea(String(S)) for --seed S read as a JavaScript number. 32-bit words. */
+extern const sl_rng_type sl_rng_alea_type;
 
 /* ---------------------------------------------------------------- Go's math/rand/v2 PCG (rng/go_pcg.c) */
 

@@ -61,6 +61,12 @@ double sl_rng_uniform_f64_64_high53(uint64_t w)
     return (double)(w >> 11) * 0x1p-53;
 }
 
+/* seedrandom's alea() (lib/alea.js, 3.0.5): the new lag s2, a multiple of 2^-32 */
+double sl_rng_uniform_f64_w32(sl_rng *r)
+{
+    return (double)(uint32_t)sl_rng_next(r) * 0x1p-32;
+}
+
 /* libstdc++ bits/random.tcc: sum = w1 + w2 * 2^32 accumulated in double,
  * divided by 2^64; a result of 1.0 becomes nextafter(1, 0) (GCC <= 14) or is
  * drawn again from two new words (GCC >= 15, P0952R2). libc++ and MSVC differ. */
