@@ -4,6 +4,7 @@
 #define SL_TEST_HELPERS_H
 
 #include <criterion/criterion.h>
+#include <gsl/gsl_cdf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,18 @@
 #include <unistd.h>
 
 #include "samplab.h"
+
+/* Pearson's chi-square p-value of counts (n draws) against p over all V cells
+ * (each p[i] > 0): the plain test the draw methods' statistical tests use. */
+static inline double sl_test_chi2_p(const uint64_t *counts, const double *p, size_t V, size_t n)
+{
+    double stat = 0;
+    for (size_t i = 0; i < V; i++) {
+        double e = p[i] * (double)n;
+        stat += ((double)counts[i] - e) * ((double)counts[i] - e) / e;
+    }
+    return gsl_cdf_chisq_Q(stat, (double)(V - 1));
+}
 
 typedef struct sl_test_run {
     int status;   /* exit status of the command */

@@ -18,16 +18,6 @@ static const double weather_logits[8] = {4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2
 
 #define N_DRAWS 100000
 
-static double chi2_p(const uint64_t *counts, const double *p, size_t V, size_t n)
-{
-    double stat = 0;
-    for (size_t i = 0; i < V; i++) {
-        double e = p[i] * (double)n;
-        stat += ((double)counts[i] - e) * ((double)counts[i] - e) / e;
-    }
-    return gsl_cdf_chisq_Q(stat, (double)(V - 1));
-}
-
 static void open_rng(sl_rng *g, const char *name, uint64_t seed)
 {
     sl_seed s = {seed, 0, 0, 0};
@@ -54,7 +44,7 @@ Test(stat_gumbel, agrees_with_distribution)
             for (int i = 0; i < N_DRAWS; i++)
                 c[sl_draw_gumbel_type.draw(t, &r)]++;
             cr_expect_eq(r.words, (uint64_t)N_DRAWS * V * 2, "%s: 2 words per column (32-bit source)", rngs[g]);
-            double pv = chi2_p(c, p, V, N_DRAWS);
+            double pv = sl_test_chi2_p(c, p, V, N_DRAWS);
             cr_log_info("gumbel/%s %s: chi-square p = %.4f", rngs[g], d ? "tie" : "weather", pv);
             cr_expect_gt(pv, 0.001, "gumbel/%s on %s: chi-square p = %.3g (alpha 0.001)", rngs[g], d ? "tie" : "weather", pv);
             sl_rng_release(&r);
@@ -77,7 +67,7 @@ Test(stat_gumbel, wrong_sign_is_rejected)
             sl_draw_gumbel_max_offer(&m, i, log(weather[i]) + log(-log(sl_rng_uniform_f64(&r))));
         c[sl_draw_gumbel_max_token(&m)]++;
     }
-    double pv = chi2_p(c, weather, 8, N_DRAWS);
+    double pv = sl_test_chi2_p(c, weather, 8, N_DRAWS);
     cr_expect_lt(pv, 0.001, "the flipped noise must be rejected: p = %.3g", pv);
     sl_rng_release(&r);
 }

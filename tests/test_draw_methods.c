@@ -18,16 +18,6 @@ static const double tie_logits[4] = {3, 2, 2, 1};
 
 #define N_DRAWS 100000
 
-static double chi2_p(const uint64_t *counts, const double *p, size_t V, size_t n)
-{
-    double stat = 0;
-    for (size_t i = 0; i < V; i++) {
-        double e = p[i] * (double)n;
-        stat += ((double)counts[i] - e) * ((double)counts[i] - e) / e;
-    }
-    return gsl_cdf_chisq_Q(stat, (double)(V - 1));
-}
-
 static double draw_and_test(const sl_draw_type *dt, const char *rng_name, uint64_t seed, const double *p, size_t V,
                             uint64_t *words)
 {
@@ -46,7 +36,7 @@ static double draw_and_test(const sl_draw_type *dt, const char *rng_name, uint64
     *words = r.words;
     dt->free(table);
     sl_rng_release(&r);
-    return chi2_p(counts, p, V, N_DRAWS);
+    return sl_test_chi2_p(counts, p, V, N_DRAWS);
 }
 
 Test(stat_draw, methods_agree_with_distribution)
