@@ -103,7 +103,7 @@ static int run_supervised(sl_report_opts *o)
         setpgid(0, 0);
         if (got_signal) /* arrived before the handlers were reset */
             _exit(128 + got_signal);
-        int rc = run_report(o);
+        int rc = sl_cli_finish(run_report(o)); /* the summary line's write error, as every command's */
         fflush(NULL);
         exit(rc);
     }
@@ -168,6 +168,10 @@ int sl_cli_report_main(int argc, char **argv)
     if (pa[SL_API_OPT_N].given)
         o.n = pa[SL_API_OPT_N].size;
     o.jobs = pa[SL_API_OPT_JOBS].size;
+    if (o.jobs > SL_CLI_MAX_THREADS) { /* libgomp dies starting 100000 (env.c) */
+        sl_cli_errf("samplab report: --jobs must be at most " SL_CLI_MAX_THREADS_TEXT ", not %zu\n", o.jobs);
+        return 2;
+    }
     if (pa[SL_API_OPT_SEED].given) {
         sl_seed s;
         sl_error e;
