@@ -630,6 +630,9 @@ int sl_api_option_read(const sl_api_option *o, const char *text, sl_api_value *a
     }
     case SL_API_LONG:
     case SL_API_INDEX: {
+        /* an index (a token id, a row) as a draws file has ids (io/draws.c): no +1, 0x1 or blanks */
+        if (o->kind == SL_API_INDEX && *text != '-' && sl_io_token_id_hint(text, strlen(text)))
+            return bad_value(why, n, o->name, "a non-negative decimal integer", text);
         long v = strtol(text, &end, 10);
         if (!*text || *end || errno == ERANGE)
             return bad_value(why, n, o->name, "an integer", text);
