@@ -24,6 +24,10 @@ int sl_io_vec_read_npy(const char *name, const unsigned char *buf, size_t len, s
 int sl_io_text_numbers(const char *name, const char *text, size_t len, size_t line, sl_vec *out, sl_error *err);
 /* The same for token ids: each entry must pass sl_io_token_id_hint (no 1.0, +1, 0x0, 1e0). */
 int sl_io_text_ids(const char *name, const char *text, size_t len, size_t line, sl_vec *out, sl_error *err);
+/* Row `line` (row[0..len), its \n excluded) of a text of rows (per-step logits,
+ * rows of ids): a lone \r, a form feed or a vertical tab inside it is refused by
+ * name (SL_EINVAL), never read as a separator that joins two rows. */
+int sl_io_text_row_check(const char *name, const char *row, size_t len, size_t line, sl_error *err);
 /* Why tok[0..len) is no token id, or NULL when it is one (ASCII digits only): the
  * draws file's rule (io/draws.c), which every list of token ids shares. */
 const char *sl_io_token_id_hint(const char *tok, size_t len);

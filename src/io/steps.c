@@ -336,20 +336,8 @@ int sl_io_steps_read_text(const char *name, const char *text, size_t len, sl_io_
         const char *nl = memchr(text + at, '\n', len - at);
         size_t end = nl ? (size_t)(nl - text) : len;
         line++;
-        /* a row ends in \n (or \r\n): a lone \r (old Mac text), a form feed or a vertical
-         * tab would otherwise join two steps into one long row */
-        for (size_t k = at; k < end && text[k] != '#'; k++) {
-            char c = text[k];
-            if ((c == '\r' && k + 1 < end) || c == '\f' || c == '\v') {
-                rc = sl_base_error_set(err, SL_EINVAL,
-                                       "%s: line %zu, column %zu: a %s (\\x%02x) inside a row; rows of per-step "
-                                       "numbers end in \\n or \\r\\n", name, line, k - at + 1,
-                                       c == '\r' ? "carriage return without a line feed" : c == '\f' ? "form feed"
-                                                                                              : "vertical tab",
-                                       (unsigned)c);
-                goto fail;
-            }
-        }
+        if ((rc = sl_io_text_row_check(name, text + at, end - at, line, err)))
+            goto fail;
         if (line_has_numbers(text + at, end - at)) {
             sl_vec row;
             if ((rc = sl_io_text_numbers(name, text + at, end - at, line, &row, err)))

@@ -185,3 +185,19 @@ int sl_io_text_ids(const char *name, const char *text, size_t len, size_t line, 
 {
     return text_numbers(name, text, len, line, 1, out, err);
 }
+
+/* A row ends in \n (or \r\n): a lone \r (old Mac text), a form feed or a vertical
+ * tab would otherwise join two rows into one long row, which no reader should guess. */
+int sl_io_text_row_check(const char *name, const char *row, size_t len, size_t line, sl_error *err)
+{
+    for (size_t k = 0; k < len && row[k] != '#'; k++) {
+        char c = row[k];
+        if ((c == '\r' && k + 1 < len) || c == '\f' || c == '\v')
+            return sl_base_error_set(err, SL_EINVAL,
+                                     "%s: line %zu, column %zu: a %s (\\x%02x) inside a row; rows end in \\n or "
+                                     "\\r\\n", name, line, k + 1,
+                                     c == '\r' ? "carriage return without a line feed"
+                                     : c == '\f' ? "form feed" : "vertical tab", (unsigned)c);
+    }
+    return SL_OK;
+}
