@@ -78,7 +78,8 @@ int sl_cli_rng_main(int argc, char **argv)
                 fill = 0;
             }
         }
-        fflush(stdout);
+        if (fflush(stdout)) /* the last words' write: its errno decides (EPIPE is the battery's end) */
+            sl_cli_stdout_broken();
     } else {
         /* the first failed write ends the run (main says why): 10^12 words into a closed pipe would take hours */
         for (size_t i = 0; i < n && !sl_cli_stdout_broken(); i++)

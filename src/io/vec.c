@@ -173,6 +173,9 @@ static int read_as(const char *spec, const char *label, const char *tensor, long
                                  "inline list such as 3,2,2,1");
     sl_io_source src;
     sl_io_source_resolve(spec, &src);
+    /* ids: a hexadecimal "0x0" or "1 0x1" is a list with a bad id, not a missing file */
+    if (ids && src.kind == SL_IO_SRC_MISSING && strspn(spec, "0123456789abcdefABCDEFxXpP+-., \t") == strlen(spec))
+        src.kind = SL_IO_SRC_INLINE;
     if (src.kind == SL_IO_SRC_MISSING)
         return sl_base_error_set(err, SL_EIO, "%s: cannot open: %s", spec, strerror(src.err));
     if (src.kind == SL_IO_SRC_INLINE) {
