@@ -290,7 +290,7 @@ const sl_api_option sl_api_options[] = {
     OPT(SL_API_OPT_OUT, "--out", "out", NOWHERE, SL_API_STRING, 0, 0, "DIR", "output directory (default reports)"),
     OPT(SL_API_OPT_ONLY, "--only", "only", NOWHERE, SL_API_STRING, 0, 0, "IDS", "comma-separated sections"),
     OPT(SL_API_OPT_JOBS, "--jobs", "jobs", NOWHERE,
-        SL_API_SIZE, 0, 0, "J", "threads (default: all cores); results do not depend on it"),
+        SL_API_SIZE, 0, 0, "J", "threads (default: all cores, at most 256); results do not depend on it"),
     OPT(SL_API_OPT_GEN_TOKENS, "--tokens", "tokens", TXT(tokens), SL_API_STRING, 0, 0, "FILE", "observed token ids"),
     OPT(SL_API_OPT_NO_PLOT, "--no-plot", "no_plot", NOWHERE,
         SL_API_FLAG, 0, 0, NULL, "write the .dat and .gp files but do not run gnuplot"),

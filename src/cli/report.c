@@ -33,7 +33,7 @@ static void report_help(FILE *f)
             "  --row R        row R (from 0) of a 2-D or larger tensor\n"
             "  --n N          draws per cell (default %d)\n"
             "  --seed S       base seed (default %d); cell i uses S + i\n"
-            "  --jobs J       threads (default: all cores); results do not depend on it\n"
+            "  --jobs J       threads (default: all cores, at most 256); results do not depend on it\n"
             "  --only IDS     comma-separated sections:",
             SL_REPORT_ZIPF_V, SL_REPORT_DEFAULT_N, SL_REPORT_DEFAULT_SEED);
     for (size_t i = 0; sl_report_sections[i]; i++)

@@ -709,7 +709,7 @@ every = ['draw --probs 1,2 --method cdf --n 1000000000000', 'draw --framework hf
          'pipeline --framework hf --logits 1,2', 'compare --logits 1,2', 'gof --probs 1,2 --method cdf --n 100',
          'power --probs 1,2 --n 100 --trials 10', 'calibrate --probs 1,2 --method cdf --n 100 --seeds 3',
          'exact --method cdf --probs 1,2', 'replay --framework hf --logits @/ok.steps',
-         'check --framework hf --logits @/ok.steps --tokens 0,1',
+         'check --framework hf --logits @/ok.steps --tokens 0,1', 'bench --framework hf --logits @/ok.steps --n 1',
          'report --no-plot --only ties --n 100 --out @T/rep', 'sweep --help', '--help', '--version', 'draw --help']
 for args in every:
     for out, want in OUT.items():
@@ -718,6 +718,11 @@ for n in ['0', '100000', '3']:
     env_case(0, 'epipe', '-', '-', 'rng --rng pcg32 --binary --n ' + n)
 env_case(2, 'full', '-', OUT['full'], 'rng --rng pcg32 --binary --n 100000')
 env_case(2, 'closed', '-', OUT['closed'], 'rng --rng pcg64 --binary --n 0')
+# sweep writes its results into --out, nothing on stdout: a full or closed stdout changes nothing
+sw = put('sweep_ok.json', '{"studies": [{"name": "d", "job": "draw", "inputs": [{"probs": "3,2,2,1"}], '
+         '"methods": ["cdf"], "seeds": [3], "options": {"n": 5}}]}')
+for k, out in enumerate(['full', 'closed', 'epipe']):
+    env_case(0, out, '-', '-', 'sweep --spec %s --out @T/sweep%d' % (sw, k))
 
 
 def main():
