@@ -600,14 +600,18 @@ args_bad = [
     ('rand panics in Uniform::new "range overflow"', 'draw --framework candle --rand 0.8 --probs 3e38,3e38'),
     ('every weight is zero: WeightedIndex::new returns InsufficientNonZero', 'draw --framework candle --rand 0.10 --probs 0,0'),
     ('every weight is zero: WeightedIndex::new returns AllWeightsZero', 'draw --framework candle --rand 0.8 --probs 0,0'),
-    # ollama: only the 0.24 line is modelled; its seed -1 is random; its NaN-sum error after one word
-    ('samplab: framework ollama: samplab models only --ollama 0.24 so far', 'draw --framework ollama --seed 1 --logits 1,2'),
-    ('samplab compare: framework ollama: samplab models only --ollama 0.24', 'compare --frameworks hf,ollama --logits 1,2'),
+    # ollama: two release lines (0.24's Go sampler, 0.32's llama-server chain), named; its seed -1 is random;
+    # its NaN-sum error after one word
+    ('samplab: framework ollama needs its release line: --ollama 0.32', 'draw --framework ollama --seed 1 --logits 1,2'),
+    ('samplab compare: framework ollama needs its release line: --ollama 0.32', 'compare --frameworks hf,ollama --logits 1,2'),
     ('framework ollama --ollama 0.24 needs --seed S', 'replay --framework ollama --ollama 0.24 --logits 1,2'),
     ("2^64 - 1 is -1, Ollama's random seed", 'draw --framework ollama --ollama 0.24 --seed 18446744073709551615 --logits 1,2'),
-    ('samplab: --ollama takes 0.24, not', 'draw --framework ollama --ollama 0.30 --seed 1 --logits 1,2'),
+    ("samplab: --ollama takes 0.24, 0.32, not '0.30'", 'draw --framework ollama --ollama 0.30 --seed 1 --logits 1,2'),
     ('"sample: logits sum to NaN, check model output"', 'draw --framework ollama --ollama 0.24 --seed 1 --logits 1,nan'),
     ('samplab pipeline: --typical is not an option of framework ollama', 'pipeline --framework ollama --ollama 0.24 --logits 1,2 --typical 0.5'),
+    ('framework ollama --ollama 0.32 needs --seed S', 'replay --framework ollama --ollama 0.32 --logits 1,2'),
+    ('--ollama 0.32: --typical 0 is two chains', 'draw --framework ollama --ollama 0.32 --seed 1 --logits 1,2 --typical 0'),
+    ("samplab compare: --ollama takes 0.24, 0.32, not '0.30'", 'compare --frameworks hf,ollama --ollama 0.30 --logits 1,2'),
 ]
 for want, args in args_bad:
     case('args', want, args)
