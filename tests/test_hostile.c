@@ -139,6 +139,7 @@ Test(hostile, counts) { run_group("counts"); }
 Test(hostile, steps) { run_group("steps"); }
 Test(hostile, special_files) { run_group("special"); }
 Test(hostile, arguments) { run_group("args"); }
+Test(hostile, integer_ids) { run_group("ids"); }
 
 /* Whether process pid catches SIGINT (bit 2 of SigCgt in /proc/PID/status). */
 static int catches_sigint(pid_t pid)
@@ -236,4 +237,117 @@ Test(hostile, ctrl_c_stops_long_runs)
     expect_interrupted(0, power, "samplab power: interrupted after");
     /* an endless stream of valid draws: 10^12 would take hours, Ctrl-C ends it now */
     expect_interrupted(1, "gof --probs 3,2,2,1 --draws -", "samplab gof: interrupted after");
+}
+
+/* One case of tests/hostile/env.tsv: `ENV samplab ARGS` through /bin/sh with stdout a
+ * file (mode "file"), /dev/full, closed, or a pipe whose reader is gone with SIGPIPE
+ * ignored ("epipe"); the exit status must be STATUS exactly and stderr one printable
+ * line containing WANT (WANT "-": stderr empty); a refusal (status 2) prints nothing
+ * on a kept stdout. Returns whether it held. */
+static int env_case(const char *status, const char *mode, const char *env, const char *want, const char *args)
+{
+    char outp[] = "/tmp/sl-env-out-XXXXXX", errp[] = "/tmp/sl-env-err-XXXXXX";
+    int fo = mkstemp(outp), fe = mkstemp(errp);
+    cr_assert(fo >= 0 && fe >= 0);
+    const char *bin = getenv("SL_BIN") ? getenv("SL_BIN") : "bin/samplab";
+    size_t len = strlen(env) + strlen(bin) + strlen(args) + 16;
+    char *cmd = malloc(len);
+    cr_assert_not_null(cmd);
+    snprintf(cmd, len, "%s %s %s", strcmp(env, "-") ? env : "", bin, args);
+    double t0 = now_s();
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        int pp[2];
+        setpgid(0, 0); /* a group of its own, so a case that hangs is killed whole */
+        signal(SIGPIPE, strcmp(mode, "epipe") ? SIG_DFL : SIG_IGN); /* an ignored signal stays so across exec */
+        if (!strcmp(mode, "file")) {
+            dup2(fo, 1);
+        } else if (!strcmp(mode, "full")) {
+            int k = open("/dev/full", O_WRONLY);
+            if (k < 0 || dup2(k, 1) < 0)
+                _exit(127);
+        } else if (!strcmp(mode, "closed")) {
+            close(1);
+        } else {
+            if (pipe(pp) || dup2(pp[1], 1) < 0)
+                _exit(127);
+            close(pp[0]); /* the reader is gone before the first write */
+            close(pp[1]);
+        }
+        if (dup2(fe, 2) < 0)
+            _exit(127);
+        close(fo);
+        close(fe);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    close(fo);
+    close(fe);
+    int st = 0, killed = 0;
+    pid_t w;
+    while ((w = waitpid(pid, &st, WNOHANG)) == 0) {
+        if (now_s() - t0 > 6 * CASE_SECONDS && !killed) { /* e.g. 10^12 words into a closed pipe, for hours */
+            kill(-pid, SIGKILL);
+            killed = 1;
+        }
+        usleep(2000);
+    }
+    cr_assert_eq(w, pid);
+    double dt = now_s() - t0;
+    int got = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    char *out = sl_test_slurp(outp), *err = sl_test_slurp(errp);
+    unlink(outp);
+    unlink(errp);
+    int ok = out && err && got == atoi(status) && dt < CASE_SECONDS;
+    if (ok && !strcmp(want, "-"))
+        ok = !err[0];
+    else if (ok)
+        ok = sl_test_lines(err) == 1 && strstr(err, want) != NULL;
+    for (const char *c = err; ok && *c; c++)
+        ok = *c == '\n' || (*c >= 0x20 && *c < 0x7f);
+    if (ok && got == 2 && !strcmp(mode, "file"))
+        ok = !out[0];
+    if (!ok)
+        cr_log_error("%s (stdout %s): exit %d in %.1f s%s, wanted %s; stdout %zu bytes, stderr '%.600s', wanted '%s'",
+                     cmd, mode, got, dt, killed ? " (killed)" : "", status, out ? strlen(out) : 0, err ? err : "",
+                     want);
+    free(out);
+    free(err);
+    free(cmd);
+    return ok;
+}
+
+/* The environment cannot kill a run: OMP_* values libgomp would choke on or warn
+ * about in two lines, --jobs past the thread cap, and a stdout that is full, closed
+ * or read by nobody (SIGPIPE ignored), over every command. */
+Test(hostile, environment)
+{
+    char *text = sl_test_slurp("tests/hostile/env.tsv");
+    cr_assert_not_null(text, "tests/hostile/env.tsv");
+    make_scratch();
+    size_t n = 0, bad = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] == '#')
+            continue;
+        char *f[6];
+        f[0] = line;
+        for (int i = 1; i < 6; i++) {
+            f[i] = f[i - 1] ? strchr(f[i - 1], '\t') : NULL;
+            if (f[i])
+                *f[i]++ = '\0';
+        }
+        cr_assert(f[5], "malformed case line: %s", line);
+        char *env = expand(f[3]), *want = expand(f[4]), *args = expand(f[5]);
+        bad += !env_case(f[1], f[2], env, want, args);
+        n++;
+        free(env);
+        free(want);
+        free(args);
+    }
+    remove_scratch();
+    free(text);
+    cr_log_info("hostile environment: %zu cases, %zu wrong", n, bad);
+    cr_expect_eq(bad, 0, "%zu of %zu environment cases wrong", bad, n);
+    cr_expect_gt(n, 0);
 }

@@ -600,7 +600,7 @@ def test_ids_and_counts_are_whole_numbers():
     rows = [[1.0, 2.0, 3.0, 0.5], [0.1, 0.2, 3.0, 1.0]]
     with pytest.raises(samplab.Error) as e:
         samplab.check(framework="hf", logits=rows, tokens=[2.7, 0], seed=1)
-    assert "entry 0 (2.7000000000000002) is not a token id" in str(e.value)
+    assert "entry 0: '2.7' is not a token id: token ids are integers" in str(e.value)
 
 
 def test_context_and_tokens_errors_are_the_cli_lines(tmp_path):

@@ -115,6 +115,10 @@ int sl_api_id_rows_read(const char *cmd, const char *opt, const char *src, int i
             const char *nl = memchr(text + at, '\n', len - at);
             size_t end = nl ? (size_t)(nl - text) : len;
             line++;
+            if ((rc = sl_io_text_row_check(src, text + at, end - at, line, err))) {
+                rc = sl_api_lib_error(err, rc);
+                break;
+            }
             const char *hash = memchr(text + at, '#', end - at);
             size_t stop = hash ? (size_t)(hash - text) : end, k = at;
             while (k < stop && strchr(" \t\r,", text[k]))

@@ -298,7 +298,7 @@ const sl_api_option sl_api_options[] = {
     OPT(SL_API_OPT_OUT, "--out", "out", NOWHERE, SL_API_STRING, 0, 0, "DIR", "output directory (default reports)"),
     OPT(SL_API_OPT_ONLY, "--only", "only", NOWHERE, SL_API_STRING, 0, 0, "IDS", "comma-separated sections"),
     OPT(SL_API_OPT_JOBS, "--jobs", "jobs", NOWHERE,
-        SL_API_SIZE, 0, 0, "J", "threads (default: all cores); results do not depend on it"),
+        SL_API_SIZE, 0, 0, "J", "threads (default: all cores, at most 256); results do not depend on it"),
     OPT(SL_API_OPT_GEN_TOKENS, "--tokens", "tokens", TXT(tokens), SL_API_STRING, 0, 0, "FILE", "observed token ids"),
     OPT(SL_API_OPT_NO_PLOT, "--no-plot", "no_plot", NOWHERE,
         SL_API_FLAG, 0, 0, NULL, "write the .dat and .gp files but do not run gnuplot"),
@@ -638,6 +638,9 @@ int sl_api_option_read(const sl_api_option *o, const char *text, sl_api_value *a
     }
     case SL_API_LONG:
     case SL_API_INDEX: {
+        /* an index (a token id, a row) as a draws file has ids (io/draws.c): no +1, 0x1 or blanks */
+        if (o->kind == SL_API_INDEX && *text != '-' && sl_io_token_id_hint(text, strlen(text)))
+            return bad_value(why, n, o->name, "a non-negative decimal integer", text);
         long v = strtol(text, &end, 10);
         if (!*text || *end || errno == ERANGE)
             return bad_value(why, n, o->name, "an integer", text);

@@ -466,7 +466,7 @@ int sl_api_ids(const char *cmd, const char *opt, const char *src, const char *wh
     *ids = NULL;
     *n = 0;
     int is_inline = stat(src, &st) != 0; /* not a file: read as an inline list, or refused */
-    if (sl_io_vec_read_as(src, opt, NULL, -1, &cv, err))
+    if (sl_io_ids_read_as(src, opt, &cv, err)) /* 1.0, +1, 0x0, 1e0 refused as in a draws file */
         return sl_api_lib_error(err, SL_EINVAL);
     long *x = malloc((cv.n ? cv.n : 1) * sizeof *x);
     if (!x) {

@@ -107,7 +107,9 @@ int sl_cli_draw_main(int argc, char **argv)
     sl_cli_progress_end(&pr);
     if (r.note)
         sl_cli_errf("samplab draw: note: %s\n", r.note);
-    if (rc == SL_EINTR || (rc && sl_cli_interrupted())) /* stopped by Ctrl-C, or a read it broke */
+    if (rc == SL_EINTR && !sl_cli_interrupted() && sl_cli_stdout_broken())
+        rc = 2; /* the tokens' reader went away: main says so in one line */
+    else if (rc == SL_EINTR || (rc && sl_cli_interrupted())) /* stopped by Ctrl-C, or a read it broke */
         rc = sl_cli_interrupt_exit("draw", r.done, "draws", s.counts ? "no counts printed"
                                                            : json    ? "no JSON printed"
                                                                      : "the tokens printed stop there");

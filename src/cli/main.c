@@ -2,7 +2,9 @@
  * Exit status: 0 success, 1 a statistical rejection, 2 bad input or usage. */
 #include <errno.h>
 #include <stdio.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/sl_cli.h"
 
@@ -32,38 +34,57 @@ static void usage(FILE *f)
         fprintf(f, "  %-10s %s\n", c->name, c->summary);
 }
 
-/* A full disk or a closed file behind stdout must not end in status 0 with a cut-off
- * result. EPIPE stays quiet: the reader chose to stop (rng --binary into a battery).
- * So does a run stopped by Ctrl-C, whose line already says where its output stops
- * (a write blocked on a full pipe when the signal came fails with EINTR). */
-static int finish(int rc)
+/* Before any library's constructor: libgomp reads OMP_* in its own, and a value
+ * it cannot parse or a thread count it cannot start would break the run's one
+ * line (env.c). DT_PREINIT_ARRAY runs in the executable only, before them all;
+ * the message goes out with write(2), as stdio may not be set up yet. */
+static void check_env(int argc, char **argv, char **envp)
 {
-    if (fflush(stdout) == 0 && !ferror(stdout))
-        return rc;
-    if (errno == EPIPE || rc == SL_CLI_EXIT_INTERRUPTED)
-        return rc;
-    sl_cli_errf("samplab: error writing standard output: %s\n", strerror(errno));
-    return 2;
+    (void)argc;
+    (void)argv;
+    char msg[512];
+    if (sl_cli_env_check(envp, msg, sizeof msg)) {
+        ssize_t w = write(2, msg, strlen(msg));
+        (void)w;
+        _exit(2);
+    }
+}
+__attribute__((section(".preinit_array"), used)) static void (*const check_env_first)(int, char **, char **) = check_env;
+
+/* A closed fd 0, 1 or 2 would be the next file samplab opens, and its output would
+ * land there (a report's Markdown on fd 1): each is held by /dev/null opened
+ * read-only, so a write to a closed stdout fails (EBADF) and is reported. */
+static void hold_std_fds(void)
+{
+    for (int fd = 0; fd < 3; fd++)
+        if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+            int k = open("/dev/null", O_RDONLY);
+            if (k >= 0 && k != fd) {
+                dup2(k, fd);
+                close(k);
+            }
+        }
 }
 
 int main(int argc, char **argv)
 {
+    hold_std_fds();
     if (argc < 2) {
         usage(stderr);
         return 2;
     }
     if (!strcmp(argv[1], sl_api_help_option) || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
-        return finish(0);
+        return sl_cli_finish(0);
     }
     if (!strcmp(argv[1], sl_api_version_option)) {
         printf("samplab %s\n", SL_VERSION);
-        return finish(0);
+        return sl_cli_finish(0);
     }
     sl_base_gsl_quiet(); /* the commands' own GSL calls (calibrate's p-values) report, never abort */
     for (const sl_cli_command *c = commands; c->name; c++)
         if (!strcmp(argv[1], c->name))
-            return finish(c->main(argc - 1, argv + 1));
+            return sl_cli_finish(c->main(argc - 1, argv + 1));
     char e[SL_CLI_ESC_MAX];
     sl_cli_errf("samplab: unknown command '%s' (samplab --help lists them)\n", sl_cli_esc(argv[1], e, sizeof e));
     return 2;

@@ -33,7 +33,7 @@ static void report_help(FILE *f)
             "  --row R        row R (from 0) of a 2-D or larger tensor\n"
             "  --n N          draws per cell (default %d)\n"
             "  --seed S       base seed (default %d); cell i uses S + i\n"
-            "  --jobs J       threads (default: all cores); results do not depend on it\n"
+            "  --jobs J       threads (default: all cores, at most 256); results do not depend on it\n"
             "  --only IDS     comma-separated sections:",
             SL_REPORT_ZIPF_V, SL_REPORT_DEFAULT_N, SL_REPORT_DEFAULT_SEED);
     for (size_t i = 0; sl_report_sections[i]; i++)
@@ -115,7 +115,7 @@ static int run_supervised(sl_report_opts *o)
         setpgid(0, 0);
         if (got_signal) /* arrived before the handlers were reset */
             _exit(128 + got_signal);
-        int rc = run_report(o);
+        int rc = sl_cli_finish(run_report(o)); /* the summary line's write error, as every command's */
         sl_io_outdir_unlock(&lock);
         fflush(NULL);
         exit(rc);
@@ -185,6 +185,10 @@ int sl_cli_report_main(int argc, char **argv)
     if (pa[SL_API_OPT_N].given)
         o.n = pa[SL_API_OPT_N].size;
     o.jobs = pa[SL_API_OPT_JOBS].size;
+    if (o.jobs > SL_CLI_MAX_THREADS) { /* libgomp dies starting 100000 (env.c) */
+        sl_cli_errf("samplab report: --jobs must be at most " SL_CLI_MAX_THREADS_TEXT ", not %zu\n", o.jobs);
+        return 2;
+    }
     if (pa[SL_API_OPT_SEED].given) {
         sl_seed s;
         sl_error e;

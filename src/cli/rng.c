@@ -65,6 +65,7 @@ int sl_cli_rng_main(int argc, char **argv)
                 "bytes, so the bytes are not uniform and a test battery will reject them\n",
                 t->name, t->word_bits);
     if (binary) {
+        sl_cli_stdout_pipe_ends();
         unsigned char buf[8192];
         size_t width = t->word_bits > 32 ? 8 : 4, fill = 0;
         for (size_t i = 0; n == 0 || i < n; i++) {
@@ -72,14 +73,16 @@ int sl_cli_rng_main(int argc, char **argv)
             for (size_t b = 0; b < width; b++)
                 buf[fill++] = (unsigned char)(w >> (8 * b));
             if (fill + width > sizeof buf || (n && i + 1 == n)) {
-                if (fwrite(buf, 1, fill, stdout) != fill)
-                    break; /* the reader closed the pipe: a battery that has seen enough */
+                if ((fwrite(buf, 1, fill, stdout) != fill) + sl_cli_stdout_broken())
+                    break; /* the reader closed the pipe: a battery that has seen enough (main: exit 0) */
                 fill = 0;
             }
         }
-        fflush(stdout);
+        if (fflush(stdout)) /* the last words' write: its errno decides (EPIPE is the battery's end) */
+            sl_cli_stdout_broken();
     } else {
-        for (size_t i = 0; i < n; i++)
+        /* the first failed write ends the run (main says why): 10^12 words into a closed pipe would take hours */
+        for (size_t i = 0; i < n && !sl_cli_stdout_broken(); i++)
             printf("%llu\n", (unsigned long long)sl_rng_next(&r));
     }
     sl_rng_release(&r);

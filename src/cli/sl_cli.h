@@ -28,6 +28,24 @@ int sl_cli_replay_main(int argc, char **argv);
 int sl_cli_check_main(int argc, char **argv);
 int sl_cli_sweep_main(int argc, char **argv);
 
+/* The most threads a run takes (--jobs, OMP_NUM_THREADS): libgomp sizes some of a
+ * team's bookkeeping on the stack, and 100000 threads end in SIGSEGV (env.c). */
+#define SL_CLI_MAX_THREADS 256
+#define SL_CLI_MAX_THREADS_TEXT "256"
+/* The OpenMP settings of envp (OMP_*, GOMP_*) as libgomp would read them: 0, or 2
+ * with msg[0..n) the one line that refuses the first bad one by name (env.c). Uses
+ * no stdio, so it can run before libc's and libgomp's constructors. */
+int sl_cli_env_check(char *const *envp, char *msg, size_t n);
+/* The end of a command: stdout flushed; a write error (a full disk, a closed
+ * stdout, a reader gone with SIGPIPE ignored) is one line and status 2 unless
+ * the command said a closed pipe is its normal end (sl_cli_stdout_pipe_ends). */
+int sl_cli_finish(int rc);
+/* rng --binary: a battery that closes its pipe has read enough (exit 0, quiet). */
+void sl_cli_stdout_pipe_ends(void);
+/* Whether a write to stdout has failed (the reader gone, the disk full): long
+ * output loops stop on it (draw, rng), as on Ctrl-C. */
+int sl_cli_stdout_broken(void);
+
 /* --seed and --stream as the user typed them (NULL if absent) into *out, with
  * samplab's default seed 42; prints the error and returns 2 when malformed. */
 int sl_cli_seed(const char *seed_text, const char *stream_text, sl_seed *out);

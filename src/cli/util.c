@@ -142,7 +142,7 @@ static int interrupt_tick(void *ctx, uint64_t done, uint64_t total)
     (void)ctx;
     (void)done;
     (void)total;
-    return interrupted != 0;
+    return interrupted != 0 || sl_cli_stdout_broken();
 }
 
 static double mono_s(void)
@@ -171,7 +171,7 @@ void sl_cli_progress_begin(sl_cli_progress *pr, const char *cmd, const char *uni
 int sl_cli_progress_tick(void *ctx, uint64_t done, uint64_t total)
 {
     sl_cli_progress *pr = ctx;
-    if (interrupted)
+    if (interrupted || sl_cli_stdout_broken()) /* Ctrl-C, or the tokens' reader is gone */
         return 1;
     double t = mono_s();
     if (t - pr->start >= 1.0 && t - pr->last >= 0.5 && isatty(fileno(stderr))) {
@@ -212,4 +212,42 @@ int sl_cli_interrupt_exit(const char *cmd, uint64_t done, const char *unit, cons
 int sl_cli_api_fail(const sl_error *err)
 {
     return sl_cli_errf("%s", err->msg);
+}
+
+/* ---------------------------------------------------------------- standard output */
+
+static int pipe_ends, out_errno;
+
+void sl_cli_stdout_pipe_ends(void)
+{
+    pipe_ends = 1;
+}
+
+int sl_cli_stdout_broken(void)
+{
+    if (!ferror(stdout))
+        return 0;
+    if (!out_errno) /* the failed write's errno, before later calls overwrite it */
+        out_errno = errno;
+    return 1;
+}
+
+/* A full disk or a closed file behind stdout must not end in status 0 with a cut-off
+ * result, nor may a reader that went away while SIGPIPE is ignored (as coreutils'
+ * `seq` says "write error: Broken pipe"). A run stopped by Ctrl-C keeps its own line,
+ * which says where its output stops (a write blocked on a full pipe fails with EINTR). */
+int sl_cli_finish(int rc)
+{
+    errno = 0;
+    int flushed = fflush(stdout) == 0, e = errno;
+    if (flushed && !ferror(stdout))
+        return rc;
+    if (rc == SL_CLI_EXIT_INTERRUPTED)
+        return rc;
+    if (!out_errno)
+        out_errno = !flushed && e ? e : EIO;
+    if (out_errno == EPIPE && pipe_ends)
+        return rc;
+    sl_cli_errf("samplab: error writing standard output: %s\n", strerror(out_errno));
+    return 2;
 }

@@ -33,9 +33,13 @@ static int is_space(int c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-/* Why `tok` (len bytes, not all digits) is no token id, for the message. */
-static const char *bad_token_hint(const char *tok, size_t len)
+const char *sl_io_token_id_hint(const char *tok, size_t len)
 {
+    size_t d = 0;
+    while (d < len && tok[d] >= '0' && tok[d] <= '9')
+        d++;
+    if (len > 0 && d == len)
+        return NULL;
     if (len > 0 && tok[0] == '-')
         return "a negative number is no token id";
     for (size_t i = 0; i < len; i++)
@@ -147,12 +151,13 @@ int sl_io_draws_stream(FILE *f, const char *name, size_t V, uint64_t *counts, ui
             }
             if (in_tok) {
                 in_tok = 0;
-                if (!digits_only) {
+                const char *why = digits_only ? NULL : sl_io_token_id_hint(tok, tlen);
+                if (why) {
                     rc = sl_base_error_set(err, SL_EINVAL,
                                            "%s: line %llu, column %llu (draw %llu): '%s' is not a token id: %s", name,
                                            (unsigned long long)tok_line, (unsigned long long)tok_col,
                                            (unsigned long long)draws + 1, sl_base_esc(tok, tlen, q, sizeof q),
-                                           bad_token_hint(tok, tlen));
+                                           why);
                     goto out;
                 }
                 cs.fields++;

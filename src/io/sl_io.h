@@ -22,6 +22,18 @@ int sl_io_vec_read_npy(const char *name, const unsigned char *buf, size_t len, s
 /* The numbers of text[0..len) as sl_io_vec_read_text reads them; `line` is the
  * line number of text[0] in messages, 0 for none (one line without a '\n'). */
 int sl_io_text_numbers(const char *name, const char *text, size_t len, size_t line, sl_vec *out, sl_error *err);
+/* The same for token ids: each entry must pass sl_io_token_id_hint (no 1.0, +1, 0x0, 1e0). */
+int sl_io_text_ids(const char *name, const char *text, size_t len, size_t line, sl_vec *out, sl_error *err);
+/* Row `line` (row[0..len), its \n excluded) of a text of rows (per-step logits,
+ * rows of ids): a lone \r, a form feed or a vertical tab inside it is refused by
+ * name (SL_EINVAL), never read as a separator that joins two rows. */
+int sl_io_text_row_check(const char *name, const char *row, size_t len, size_t line, sl_error *err);
+/* Why tok[0..len) is no token id, or NULL when it is one (ASCII digits only): the
+ * draws file's rule (io/draws.c), which every list of token ids shares. */
+const char *sl_io_token_id_hint(const char *tok, size_t len);
+/* A list of token ids as sl_io_vec_read_as reads a vector, its text or inline
+ * entries checked by sl_io_token_id_hint; a .npy or .safetensors gives numbers. */
+int sl_io_ids_read_as(const char *spec, const char *label, sl_vec *out, sl_error *err);
 /* The kind of file behind PATH (io/input.c): a regular file or a pipe is fine;
  * a directory, a device (a symbolic link to /dev/zero) or a socket is
  * SL_EINVAL with one line naming it; a name that does not exist is SL_EIO. */

@@ -336,6 +336,8 @@ int sl_io_steps_read_text(const char *name, const char *text, size_t len, sl_io_
         const char *nl = memchr(text + at, '\n', len - at);
         size_t end = nl ? (size_t)(nl - text) : len;
         line++;
+        if ((rc = sl_io_text_row_check(name, text + at, end - at, line, err)))
+            goto fail;
         if (line_has_numbers(text + at, end - at)) {
             sl_vec row;
             if ((rc = sl_io_text_numbers(name, text + at, end - at, line, &row, err)))

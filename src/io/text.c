@@ -49,7 +49,16 @@ static const char *at_line(char *b, size_t n, size_t line, const char *sep)
     return b;
 }
 
-int sl_io_text_numbers(const char *name, const char *text, size_t len, size_t line, sl_vec *out, sl_error *err)
+/* Whether tok (tl bytes) is a hexadecimal float ("0x1p-2"), which strtod reads but
+ * Python's float(), np.loadtxt and torch's readers refuse: refused here too (docs/architecture.md). */
+static int is_hex_float(const char *tok, size_t tl)
+{
+    size_t i = tl && (tok[0] == '-' || tok[0] == '+');
+    return tl > i + 1 && tok[i] == '0' && (tok[i + 1] == 'x' || tok[i + 1] == 'X');
+}
+
+static int text_numbers(const char *name, const char *text, size_t len, size_t line, int ids, sl_vec *out,
+                        sl_error *err)
 {
     char lb[48];
     size_t cap = 64, n = 0;
@@ -107,6 +116,15 @@ int sl_io_text_numbers(const char *name, const char *text, size_t len, size_t li
         }
         memcpy(tok, text + start, tl);
         tok[tl] = '\0';
+        const char *why = ids ? sl_io_token_id_hint(tok, tl) : NULL;
+        if (why || is_hex_float(tok, tl)) {
+            char q[4 * sizeof tok];
+            rc = sl_base_error_set(err, SL_EINVAL, "%s: %sentry %zu: '%s' is not %s: %s", name,
+                                   at_line(lb, sizeof lb, line, ", "), n, sl_base_esc(tok, tl, q, sizeof q),
+                                   why ? "a token id" : "a number",
+                                   why ? why : "a hexadecimal float; samplab reads decimal numbers only");
+            goto done;
+        }
         char *end;
         errno = 0;
         double dv = strtod(tok, &end);
@@ -156,4 +174,30 @@ done:
     free(d);
     free(f);
     return rc;
+}
+
+int sl_io_text_numbers(const char *name, const char *text, size_t len, size_t line, sl_vec *out, sl_error *err)
+{
+    return text_numbers(name, text, len, line, 0, out, err);
+}
+
+int sl_io_text_ids(const char *name, const char *text, size_t len, size_t line, sl_vec *out, sl_error *err)
+{
+    return text_numbers(name, text, len, line, 1, out, err);
+}
+
+/* A row ends in \n (or \r\n): a lone \r (old Mac text), a form feed or a vertical
+ * tab would otherwise join two rows into one long row, which no reader should guess. */
+int sl_io_text_row_check(const char *name, const char *row, size_t len, size_t line, sl_error *err)
+{
+    for (size_t k = 0; k < len && row[k] != '#'; k++) {
+        char c = row[k];
+        if ((c == '\r' && k + 1 < len) || c == '\f' || c == '\v')
+            return sl_base_error_set(err, SL_EINVAL,
+                                     "%s: line %zu, column %zu: a %s (\\x%02x) inside a row; rows end in \\n or "
+                                     "\\r\\n", name, line, k + 1,
+                                     c == '\r' ? "carriage return without a line feed"
+                                     : c == '\f' ? "form feed" : "vertical tab", (unsigned)c);
+    }
+    return SL_OK;
 }

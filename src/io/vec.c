@@ -132,15 +132,24 @@ int sl_io_vec_read_safetensors(const char *name, const unsigned char *buf, size_
     return SL_OK;
 }
 
-/* An inline list named by the option that gave it (label), or "inline". */
-static int read_inline(const char *spec, const char *label, sl_vec *out, sl_error *err)
+/* Text (a file's, or an inline list's from line0 on): numbers, or token ids (ids). */
+static int read_text(const char *name, const char *text, size_t len, size_t line0, int ids, sl_vec *out, sl_error *err)
 {
+    size_t skip;
+    int rc = sl_io_text_start(name, (const unsigned char *)text, len, ids ? "token ids" : "a text vector of numbers",
+                              &skip, err);
+    if (rc)
+        return rc;
+    return (ids ? sl_io_text_ids : sl_io_text_numbers)(name, text + skip, len - skip, line0, out, err);
+}
+
+/* An inline list named by the option that gave it (label), or "inline". */
+static int read_inline(const char *spec, const char *label, int ids, sl_vec *out, sl_error *err)
+{
+    size_t len = strlen(spec);
     if (!label)
-        return sl_io_vec_read_text("inline", spec, strlen(spec), out, err);
-    size_t skip, len = strlen(spec);
-    int rc = sl_io_text_start(label, (const unsigned char *)spec, len, "a text vector of numbers", &skip, err);
-    if (!rc)
-        rc = sl_io_text_numbers(label, spec + skip, len - skip, memchr(spec, '\n', len) ? 1 : 0, out, err);
+        return read_text("inline", spec, len, 1, ids, out, err);
+    int rc = read_text(label, spec, len, memchr(spec, '\n', len) ? 1 : 0, ids, out, err);
     if (!rc)
         snprintf(out->source, sizeof out->source, "inline");
     return rc;
@@ -151,7 +160,8 @@ int sl_io_vec_read(const char *spec, const char *tensor, long row, sl_vec *out, 
     return sl_io_vec_read_as(spec, NULL, tensor, row, out, err);
 }
 
-int sl_io_vec_read_as(const char *spec, const char *label, const char *tensor, long row, sl_vec *out, sl_error *err)
+static int read_as(const char *spec, const char *label, const char *tensor, long row, int ids, sl_vec *out,
+                   sl_error *err)
 {
     memset(out, 0, sizeof *out);
     if (!spec)
@@ -163,13 +173,16 @@ int sl_io_vec_read_as(const char *spec, const char *label, const char *tensor, l
                                  "inline list such as 3,2,2,1");
     sl_io_source src;
     sl_io_source_resolve(spec, &src);
+    /* ids: a hexadecimal "0x0" or "1 0x1" is a list with a bad id, not a missing file */
+    if (ids && src.kind == SL_IO_SRC_MISSING && strspn(spec, "0123456789abcdefABCDEFxXpP+-., \t") == strlen(spec))
+        src.kind = SL_IO_SRC_INLINE;
     if (src.kind == SL_IO_SRC_MISSING)
         return sl_base_error_set(err, SL_EIO, "%s: cannot open: %s", spec, strerror(src.err));
     if (src.kind == SL_IO_SRC_INLINE) {
         if (tensor || row >= 0)
             return sl_base_error_set(err, SL_EINVAL, "%s: --tensor and --row apply to .safetensors files only",
                                      label ? label : "inline");
-        return read_inline(spec, label, out, err);
+        return read_inline(spec, label, ids, out, err);
     }
     unsigned char *buf;
     size_t len;
@@ -183,7 +196,17 @@ int sl_io_vec_read_as(const char *spec, const char *label, const char *tensor, l
     else if (src.kind == SL_IO_SRC_NPY)
         rc = sl_io_vec_read_npy(spec, buf, len, out, err);
     else
-        rc = sl_io_vec_read_text(spec, (const char *)buf, len, out, err);
+        rc = read_text(spec, (const char *)buf, len, 1, ids, out, err);
     free(buf);
     return rc;
+}
+
+int sl_io_vec_read_as(const char *spec, const char *label, const char *tensor, long row, sl_vec *out, sl_error *err)
+{
+    return read_as(spec, label, tensor, row, 0, out, err);
+}
+
+int sl_io_ids_read_as(const char *spec, const char *label, sl_vec *out, sl_error *err)
+{
+    return read_as(spec, label, NULL, -1, 1, out, err);
 }

@@ -431,7 +431,7 @@ for name, data, want in tok:
     f = put(name + '.txt', data)
     case('steps', want, 'check --framework hf --logits %s --tokens %s' % (steps_ok, f))
 ctx = [('ctx_out', '1 9\n', 'context entry 1 (9) is not a token id in 0..2'),
-       ('ctx_neg', '-1\n', 'context entry 0 (-1) is not a token id'), ('ctx_float', '0.5\n', 'context entry 0 (0.5)'),
+       ('ctx_neg', '-1\n', "ctx_neg.txt: line 1, entry 0: '-1' is not a token id"), ('ctx_float', '0.5\n', "ctx_float.txt: line 1, entry 0: '0.5' is not a token id: token ids are integers"),
        ('ctx_bom16', '\xff\xfe1\x00', 'byte 0: UTF-16 text')]
 for name, data, want in ctx:
     f = put(name + '.txt', data)
@@ -566,12 +566,12 @@ args_bad = [
     ('--tensor and --row apply to .safetensors files only', 'draw --probs @/ok.draws --row 1 --method cdf'),
     ('samplab: --logits: --tensor applies to .safetensors files only', 'replay --framework hf --logits 1,2 --tensor x'),
     # an inline list's bad entry names the option that gave it, in every command that reads one
-    ("samplab: --tokens: entry 1: 'x' is not a number", 'check --framework hf --logits @/ok.steps --tokens 1,x'),
+    ("samplab: --tokens: entry 1: 'x' is not a token id", 'check --framework hf --logits @/ok.steps --tokens 1,x'),
     ('samplab: --tokens: entry 1 is empty', 'check --framework hf --logits @/ok.steps --tokens 1,,2'),
     ('samplab check: --tokens: entry 1 (7) is not a token id in 0..2', 'check --framework hf --logits @/ok.steps --tokens 0,7'),
-    ("samplab: --context: entry 1: 'x' is not a number", 'replay --framework hf --logits @/ok.steps --context 1,x --repetition-penalty 1.2'),
-    ("samplab: --context: entry 0: 'y' is not a number", 'draw --framework hf --logits 1,2,3 --context y,1 --repetition-penalty 1.2'),
-    ("samplab: --context: entry 1: 'x' is not a number", 'pipeline --framework hf --logits 1,2,3 --context 1,x --repetition-penalty 1.2'),
+    ("samplab: --context: entry 1: 'x' is not a token id", 'replay --framework hf --logits @/ok.steps --context 1,x --repetition-penalty 1.2'),
+    ("samplab: --context: entry 0: 'y' is not a token id", 'draw --framework hf --logits 1,2,3 --context y,1 --repetition-penalty 1.2'),
+    ("samplab: --context: entry 1: 'x' is not a token id", 'pipeline --framework hf --logits 1,2,3 --context 1,x --repetition-penalty 1.2'),
     ('samplab replay: --context: entry 1 (9) is not a token id in 0..2', 'replay --framework hf --logits @/ok.steps --context 0,9 --repetition-penalty 1.2'),
     ('samplab draw: --context: entry 0 (3) is not a token id in 0..2', 'draw --framework hf --logits 1,2,3 --context 3 --repetition-penalty 1.2'),
     ("samplab: --probs: entry 1: 'x' is not a number", 'draw --framework torch --probs 1,x'),
@@ -600,17 +600,133 @@ args_bad = [
     ('rand panics in Uniform::new "range overflow"', 'draw --framework candle --rand 0.8 --probs 3e38,3e38'),
     ('every weight is zero: WeightedIndex::new returns InsufficientNonZero', 'draw --framework candle --rand 0.10 --probs 0,0'),
     ('every weight is zero: WeightedIndex::new returns AllWeightsZero', 'draw --framework candle --rand 0.8 --probs 0,0'),
-    # ollama: only the 0.24 line is modelled; its seed -1 is random; its NaN-sum error after one word
-    ('samplab: framework ollama: samplab models only --ollama 0.24 so far', 'draw --framework ollama --seed 1 --logits 1,2'),
-    ('samplab compare: framework ollama: samplab models only --ollama 0.24', 'compare --frameworks hf,ollama --logits 1,2'),
+    # ollama: two release lines (0.24's Go sampler, 0.32's llama-server chain), named; its seed -1 is random;
+    # its NaN-sum error after one word
+    ('samplab: framework ollama needs its release line: --ollama 0.32', 'draw --framework ollama --seed 1 --logits 1,2'),
+    ('samplab compare: framework ollama needs its release line: --ollama 0.32', 'compare --frameworks hf,ollama --logits 1,2'),
     ('framework ollama --ollama 0.24 needs --seed S', 'replay --framework ollama --ollama 0.24 --logits 1,2'),
     ("2^64 - 1 is -1, Ollama's random seed", 'draw --framework ollama --ollama 0.24 --seed 18446744073709551615 --logits 1,2'),
-    ('samplab: --ollama takes 0.24, not', 'draw --framework ollama --ollama 0.30 --seed 1 --logits 1,2'),
+    ("samplab: --ollama takes 0.24, 0.32, not '0.30'", 'draw --framework ollama --ollama 0.30 --seed 1 --logits 1,2'),
     ('"sample: logits sum to NaN, check model output"', 'draw --framework ollama --ollama 0.24 --seed 1 --logits 1,nan'),
     ('samplab pipeline: --typical is not an option of framework ollama', 'pipeline --framework ollama --ollama 0.24 --logits 1,2 --typical 0.5'),
+    ('framework ollama --ollama 0.32 needs --seed S', 'replay --framework ollama --ollama 0.32 --logits 1,2'),
+    ('--ollama 0.32: --typical 0 is two chains', 'draw --framework ollama --ollama 0.32 --seed 1 --logits 1,2 --typical 0'),
+    ("samplab compare: --ollama takes 0.24, 0.32, not '0.30'", 'compare --frameworks hf,ollama --ollama 0.30 --logits 1,2'),
 ]
 for want, args in args_bad:
     case('args', want, args)
+
+# ------------------------------------------------------------------ token ids are integers
+# the draws file's rule (io/draws.c) for every list of ids: --tokens, --context, their files,
+# --context-file rows, --eos-token-id; and decimal numbers only in weight files
+NOT_INT = [('1.0', 'token ids are integers'), ('+1', 'token ids are non-negative decimal integers'),
+           ('0x0', 'token ids are non-negative decimal integers'), ('1e0', 'token ids are integers'),
+           ('0.99999999999999999', 'token ids are integers')]
+for k, (t, hint) in enumerate(NOT_INT):
+    q = "'%s' is not a token id: " % t
+    case('ids', 'samplab: --tokens: entry 1: ' + q + hint, 'check --framework hf --logits @/ok.steps --tokens 0,%s' % t)
+    case('ids', 'samplab: --context: entry 0: ' + q + hint,
+         'draw --framework hf --logits 1,2,3 --context %s --repetition-penalty 1.2' % t)
+    case('ids', 'samplab: --context: entry 1: ' + q + hint,
+         'replay --framework hf --logits @/ok.steps --context 0,%s --repetition-penalty 1.2' % t)
+    case('ids', 'samplab: --context: entry 1: ' + q + hint,
+         'pipeline --framework hf --logits 1,2,3 --context 2,%s --repetition-penalty 1.2' % t)
+    f = put('ids_tokens%d.txt' % k, '0\n%s\n' % t)
+    case('ids', 'ids_tokens%d.txt: line 2, entry 1: ' % k + q + hint,
+         'check --framework hf --logits @/ok.steps --tokens %s' % f)
+    f = put('ids_context%d.txt' % k, '1 %s\n' % t)
+    case('ids', 'ids_context%d.txt: line 1, entry 1: ' % k + q + hint,
+         'draw --framework hf --logits 1,2,3 --context %s --repetition-penalty 1.2' % f)
+    f = put('ids_rows%d.txt' % k, '0 1\n1 %s\n' % t)
+    case('ids', 'ids_rows%d.txt line 2: entry 1: ' % k + q + hint,
+         'draw --framework hf --logits %s --context-file %s --repetition-penalty 1.2' % (twod, f))
+    case('ids', "--eos-token-id takes a non-negative decimal integer, not '%s'" % t,
+         'draw --framework hf --logits 1,2,3 --eos-token-id %s' % t)
+# hexadecimal floats: refused by name in every text reader of numbers (docs/architecture.md)
+HEX = 'is not a number: a hexadecimal float; samplab reads decimal numbers only'
+f = put('hex_float.txt', '0.5 0x1p-2 0.25\n')
+case('ids', "hex_float.txt: line 1, entry 1: '0x1p-2' " + HEX, 'draw --probs %s --method cdf' % f)
+f = put('hex_float.steps', '1 2 3\n1 0x1.8p1 3\n')
+case('ids', "hex_float.steps: line 2, entry 1: '0x1.8p1' " + HEX, 'replay --framework hf --logits %s' % f)
+case('ids', "--probs: entry 1: '0X1P0' " + HEX, 'gof --probs 1,0X1P0 --method cdf --n 5')
+case('ids', "--logits: entry 0: '-0x1p3' " + HEX, 'pipeline --framework hf --logits -0x1p3,1')
+
+# row breaks other than \n and \r\n: refused by name, never one long row
+for name, data, what, col in [('cr_only', '1 2 3\r3 2 1\r', 'carriage return without a line feed (\\x0d)', 6),
+                              ('form_feed', '1 2 3\f3 2 1\n', 'form feed (\\x0c)', 6),
+                              ('vtab', '1 2 3\v3 2 1\n', 'vertical tab (\\x0b)', 6)]:
+    f = put(name + '.steps', data)
+    case('ids', '%s.steps: line 1, column %d: a %s inside a row' % (name, col, what),
+         'replay --framework hf --logits %s' % f)
+    case('ids', '%s.steps: line 1, column %d: a %s inside a row' % (name, col, what),
+         'check --framework hf --logits %s --tokens 0,1' % f)
+    f = put(name + '_rows.txt', data.replace('3 2 1', '1 0').replace('1 2 3', '0 1'))
+    case('ids', '%s_rows.txt: line 1, column 4: a %s inside a row' % (name, what),
+         'draw --framework hf --logits %s --context-file %s --repetition-penalty 1.2' % (twod, f))
+
+# ------------------------------------------------------------------ the environment
+# env.tsv: GROUP<TAB>STATUS<TAB>STDOUT<TAB>ENV<TAB>WANT<TAB>ARGS; STDOUT is file (kept,
+# must be empty), full (/dev/full), closed (>&-) or epipe (a pipe whose reader has gone,
+# SIGPIPE ignored); ENV is - or shell assignments; WANT - means stderr must be empty.
+env_cases = []
+
+
+def env_case(status, out, env, want, args):
+    assert '\t' not in want + args + env and '\n' not in args + env, args
+    env_cases.append(('env', str(status), out, env, want, args))
+
+
+NT = 'each entry is a thread count from 1 to 256'
+for v, why in [('100000', NT), ('0', NT), ('257', NT), ('4,100000', NT), ('-1', NT), ('4x', NT), ('""', NT),
+               ('99999999999999999999999', NT),
+               ('"$(printf \'4\\n5\')"', 'a control or non-ASCII byte'),
+               ('"$(printf \'4\\r\')"', 'a control or non-ASCII byte')]:
+    shown = {'""': '', '"$(printf \'4\\n5\')"': '4\\x0a5', '"$(printf \'4\\r\')"': '4\\x0d'}.get(v, v)
+    for args in ['check --framework hf --logits @/ok.steps --tokens 0,1',
+                 'report --no-plot --only ties --n 100 --out @T/rep', 'rng --rng pcg32 --n 3']:
+        env_case(2, 'file', 'OMP_NUM_THREADS=' + v, "samplab: OMP_NUM_THREADS='%s': %s" % (shown, why), args)
+for env, want in [('OMP_STACKSIZE=100T', "OMP_STACKSIZE='100T': a stack size such as 512K, 8M or 1G, at most 1G"),
+                  ('OMP_STACKSIZE=2G', "OMP_STACKSIZE='2G': a stack size"),
+                  ('GOMP_STACKSIZE=0', "GOMP_STACKSIZE='0': a stack size"),
+                  ('OMP_THREAD_LIMIT=many', "OMP_THREAD_LIMIT='many': a thread limit is one positive integer"),
+                  ('OMP_DYNAMIC=maybe', "OMP_DYNAMIC='maybe': true or false"),
+                  ('OMP_DISPLAY_ENV=loud', "OMP_DISPLAY_ENV='loud': true, false or verbose"),
+                  ('OMP_PROC_BIND="$(printf \'true\\nfalse\')"', "OMP_PROC_BIND='true\\x0afalse': a control"),
+                  ('OMP_SCHEDULE="$(printf \'\\033[2J\')"', "OMP_SCHEDULE='\\x1b[2J': a control"),
+                  ('GOMP_CPU_AFFINITY="$(printf \'0\\n1\')"', "GOMP_CPU_AFFINITY='0\\x0a1': a control")]:
+    env_case(2, 'file', env, 'samplab: ' + want, 'check --framework hf --logits @/ok.steps --tokens 0,1')
+    env_case(2, 'file', env, 'samplab: ' + want, 'draw --probs 1,2 --method cdf')
+# valid settings still run
+for env in ['OMP_NUM_THREADS=2', 'OMP_NUM_THREADS=" 2 , 1 "', 'OMP_STACKSIZE=8M', 'OMP_DYNAMIC=TRUE']:
+    env_case(0, 'file', env, '-', 'check --framework hf --logits @/ok.steps --tokens 0,1')
+for j in ['100000', '257', '18446744073709551615']:
+    want = ('--jobs must be at most 256, not ' + j) if j != '18446744073709551615' else '--jobs takes at most'
+    env_case(2, 'file', '-', want, 'report --jobs %s --no-plot --only ties --n 100 --out @T/rep' % j)
+# standard output full, closed, or read by nobody (SIGPIPE ignored): one line, status 2, in
+# every command; rng --binary's closed pipe is its normal end (a battery has read enough)
+OUT = {'full': 'samplab: error writing standard output: No space left on device',
+       'closed': 'samplab: error writing standard output: Bad file descriptor',
+       'epipe': 'samplab: error writing standard output: Broken pipe'}
+every = ['draw --probs 1,2 --method cdf --n 1000000000000', 'draw --framework hf --logits 1,2 --n 1000000000000',
+         'draw --probs 1,2 --method alias --n 5 --json', 'draw --probs 1,2 --method cdf --n 5 --counts',
+         'rng --rng pcg32 --n 1000000000000', 'rng --rng mt19937 --n 3',
+         'pipeline --framework hf --logits 1,2', 'compare --logits 1,2', 'gof --probs 1,2 --method cdf --n 100',
+         'power --probs 1,2 --n 100 --trials 10', 'calibrate --probs 1,2 --method cdf --n 100 --seeds 3',
+         'exact --method cdf --probs 1,2', 'replay --framework hf --logits @/ok.steps',
+         'check --framework hf --logits @/ok.steps --tokens 0,1', 'bench --framework hf --logits @/ok.steps --n 1',
+         'report --no-plot --only ties --n 100 --out @T/rep', 'sweep --help', '--help', '--version', 'draw --help']
+for args in every:
+    for out, want in OUT.items():
+        env_case(2, out, '-', want, args)
+for n in ['0', '100000', '3']:
+    env_case(0, 'epipe', '-', '-', 'rng --rng pcg32 --binary --n ' + n)
+env_case(2, 'full', '-', OUT['full'], 'rng --rng pcg32 --binary --n 100000')
+env_case(2, 'closed', '-', OUT['closed'], 'rng --rng pcg64 --binary --n 0')
+# sweep writes its results into --out, nothing on stdout: a full or closed stdout changes nothing
+sw = put('sweep_ok.json', '{"studies": [{"name": "d", "job": "draw", "inputs": [{"probs": "3,2,2,1"}], '
+         '"methods": ["cdf"], "seeds": [3], "options": {"n": 5}}]}')
+for k, out in enumerate(['full', 'closed', 'epipe']):
+    env_case(0, out, '-', '-', 'sweep --spec %s --out @T/sweep%d' % (sw, k))
 
 
 def main():
@@ -624,7 +740,11 @@ def main():
         f.write('# written by tests/hostile/make_cases.py: GROUP<TAB>WANT<TAB>ARGS (see there)\n')
         for c in cases:
             f.write('\t'.join(c) + '\n')
-    print('%d files, %d cases' % (len(files), len(cases)))
+    with open(os.path.join(HERE, 'env.tsv'), 'w') as f:
+        f.write('# written by tests/hostile/make_cases.py: GROUP<TAB>STATUS<TAB>STDOUT<TAB>ENV<TAB>WANT<TAB>ARGS\n')
+        for c in env_cases:
+            f.write('\t'.join(c) + '\n')
+    print('%d files, %d cases, %d environment cases' % (len(files), len(cases), len(env_cases)))
 
 
 if __name__ == '__main__':
