@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "samplab.h"
+#include "helpers.h"
 
 static const double weather_logits[8] = {4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2.2};
 

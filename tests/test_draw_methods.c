@@ -11,7 +11,7 @@
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 
-#include "samplab.h"
+#include "helpers.h"
 
 static const double weather_logits[8] = {4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2.2};
 static const double tie_logits[4] = {3, 2, 2, 1};
