@@ -165,7 +165,7 @@ Test(framework_jax, session_is_split_then_categorical)
         o.has_seed = 1;
         o.seed.lo = 1234567 + (uint64_t)c;
         o.n = 1;
-        o.jax_partitionable = c == 0;
+        o.jax_unpartitioned = c == 1;
         sl_fw_session s;
         sl_error e = {0};
         cr_assert_eq(sl_fw_session_open(&s, t, &o, &e), 0, "%s", e.msg);
@@ -192,7 +192,6 @@ Test(framework_jax, refusals)
     o.logits = &v;
     o.has_seed = 1;
     o.seed.lo = 1ull << 63;
-    o.jax_partitionable = 1;
     sl_fw_session s;
     sl_error e = {0};
     cr_expect_neq(sl_fw_session_open(&s, &sl_fw_jax_type, &o, &e), 0);

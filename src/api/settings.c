@@ -389,12 +389,12 @@ int sl_api_fw_opts(const char *cmd, const sl_api_settings *s, sl_fw_opts *fo, sl
         fo->shuffle = !strcmp(s->shuffle, "true");
     }
     fo->simd_sum = s->simd_sum;
-    fo->jax_partitionable = 1; /* JAX 0.5 and later */
+    fo->jax_unpartitioned = 0; /* JAX 0.5 and later: partitionable */
     if (s->jax_partitionable) {
         if (strcmp(s->jax_partitionable, "true") && strcmp(s->jax_partitionable, "false"))
             return sl_base_error_set(err, SL_EINVAL, "samplab %s: %s takes true or false, not '%s'", cmd,
                                      SL_API_NAME(JAX_PARTITIONABLE), s->jax_partitionable);
-        fo->jax_partitionable = !strcmp(s->jax_partitionable, "true");
+        fo->jax_unpartitioned = !strcmp(s->jax_partitionable, "false");
     }
     /* the release-line options all name the framework's variant; each is taken only by its framework */
     fo->variant = sl_api_variant(s);

@@ -48,7 +48,7 @@ static int cat_open(sl_fw_session *s, int jax, sl_error *err)
                                      "jax: PRNGKey(S) converts S to np.int64 first (OverflowError from 2^63): give "
                                      "a seed below 2^63");
         sl_rng_jax_key(seed, st->key);
-        st->partitionable = s->o.jax_partitionable;
+        st->partitionable = !s->o.jax_unpartitioned;
         s->version = st->partitionable ? sl_fw_jax_type.version : "JAX (read from source: jax/_src/prng.py commit "
                                                                   "00538d0a, random.py 3238b627), "
                                                                   "jax_threefry_partitionable=False (JAX < 0.5)";

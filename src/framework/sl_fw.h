@@ -27,7 +27,8 @@ typedef struct sl_fw_opts {
     int simd_sum;
     int has_position; uint64_t position; /* sglang: the first step's position (--position) */
     int sglang_sorted;        /* sglang: a batchmate filters, so the batch takes the sort path */
-    int jax_partitionable;    /* jax: jax_threefry_partitionable (1, JAX >= 0.5; 0 before) */
+    int jax_unpartitioned;    /* jax: 1 is jax_threefry_partitionable=False (JAX < 0.5); 0, a zeroed
+                               * struct too, is JAX 0.5 and later's default True */
     sl_logits_cfg cfg;        /* the pipeline settings (temperature, filters, penalties, context) */
 } sl_fw_opts;
 

@@ -20,9 +20,13 @@
 #define SEED_VLLM_LINE "0.9"               /* --vllm: the line whose batch takes a request without a seed */
 
 /* Frameworks run only when named (not in sl_fw_types) that take any vector with a seed alone,
- * given a row here too: the browser's samplers (one name a line; absent ones are skipped). */
+ * given a row here too: the browser's samplers and the counter-based ones (one name a line;
+ * absent ones are skipped). */
 static const char *const seed_named[] = {
     "transformers-js",
+    "tfjs",
+    "jax",
+    "mlx",
     NULL,
 };
 
@@ -244,6 +248,17 @@ static int seed_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         sl_io_md_rows_free(&t);
         free(head);
         free(align);
+        /* a column of one token is a library that seeds a new generator at every call
+         * (tf.multinomial's alea): said, so it does not read as a stuck sampler */
+        for (size_t i = 0; i < s->nfw; i++) {
+            size_t same = 1;
+            while (!s->fws[i].rc && same < SEED_STEPS && s->fws[i].tokens[same] == s->fws[i].tokens[0])
+                same++;
+            if (!s->fws[i].rc && same == SEED_STEPS)
+                sl_io_buf_printf(md, "\nEvery call of %s draws token %ld: it seeds a new generator from the seed at "
+                                 "each call, so a fixed seed repeats one draw.\n", s->fws[i].fw->name,
+                                 s->fws[i].tokens[0]);
+        }
         for (size_t i = 0; i < s->nfw; i++)
             if (s->fws[i].rc)
                 sl_io_buf_printf(md, "\n%s refused this vector: %s\n", s->fws[i].fw->name, s->fws[i].msg);
