@@ -10,12 +10,12 @@
 #include "helpers.h"
 
 /* numpy_vectors.txt "weather": softmax([4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2.2]) as NumPy computed it. */
-#define WEATHER "0x1.07ed75c4c39e4p-1,0x1.0620076c196fdp-2,0x1.5f6a5a02f84f6p-3,0x1.00ca8ec51bfcap-5," \
-                "0x1.cd88f3be96718p-7,0x1.ca620a0c63f86p-8,0x1.c740a3190ba2dp-9,0x1.123d23e751ce8p-10"
+#define WEATHER "0.5154835512819855,0.2559815559128394,0.1715895683437691,0.031346587035727305," \
+                "0.014084929481373673,0.006994368985388527,0.0034733008474383737,0.0010461381114781846"
 
 Test(replay_cli_numpy, draws_match_numpy_golden)
 {
-    /* Hex floats are exact; the inline form takes decimal only, so a file. */
+    /* each value in its shortest decimal that reads back as the same double (Python's repr) */
     char *w = sl_test_tmpfile(".txt", WEATHER "\n", strlen(WEATHER) + 1);
     char args[1024];
     /* numpy_choice.txt: default_rng(2**128 - 1), 5 calls then size=7, weather. */

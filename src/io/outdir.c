@@ -112,6 +112,8 @@ int sl_io_outdir_lock(sl_io_lock *l, const char *outdir, sl_error *err)
                 fd = open(l->path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
             }
         }
+        if (fd < 0 && errno == ENOTDIR) /* --out under a file: said as the folder checks say it */
+            return sl_base_error_set(err, SL_EINVAL, "--out %s: not a folder: a part of its path is a file", outdir);
         if (fd < 0)
             return sl_base_error_set(err, SL_EIO, "--out %s: cannot make its lock %s: %s", outdir, l->path,
                                      strerror(errno));
