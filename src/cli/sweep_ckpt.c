@@ -53,7 +53,7 @@ static void sum_file(const char *path, char *out, size_t cap)
     }
     struct sha256_ctx c;
     sha256_init(&c);
-    static uint8_t buf[1 << 16];
+    uint8_t buf[1 << 14];
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, f)) > 0)
         sha256_update(&c, n, buf);
