@@ -155,6 +155,7 @@ const sl_fw_type sl_fw_jax_type = {
     .accepts = SL_OPT_LOGITS | SL_OPT_JAX,
     .replacement_why = "jax.random.categorical draws one token a call here (replace=True)",
     .input_why = "jax.random.categorical takes logits",
+    .absent_why = "jax.random.categorical(key, logits) has no such setting",
     .draw = NULL, /* its own kernel: sl_draw_gumbel_f32 over the bits of the call's key */
     .rng = "threefry2x32",
     .rng_label = "threefry2x32 (jax.random.PRNGKey, split per call)",
@@ -174,6 +175,7 @@ const sl_fw_type sl_fw_mlx_type = {
     .accepts = SL_OPT_LOGITS,
     .replacement_why = "mlx.core.random.categorical draws one token a call here",
     .input_why = "mlx.core.random.categorical takes logits",
+    .absent_why = "mlx.core.random.categorical(logits) has no such setting",
     .draw = NULL, /* its own kernel: sl_draw_gumbel_f32 over the bits of the call's key */
     .rng = "threefry2x32",
     .rng_label = "threefry2x32 (mlx.core.random.seed, split per call)",
