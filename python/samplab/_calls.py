@@ -338,13 +338,19 @@ def _whole(v):
     return int(v) if float(v).is_integer() else None
 
 
-def _draw_ids(x):
-    """gof's draws as token ids, each a whole number (what a draws file holds)."""
+def _one_d(x, what, rule):
+    """x as a list: a numpy array or torch tensor must be 1-D (rule says why)."""
     x = _as_numpy(x)
     if _is_numpy(x):
         if getattr(x, "ndim", 1) != 1:
-            raise Error("samplab: <draws>: a %d-D array; draws are a 1-D list of token ids" % x.ndim)
+            raise Error("samplab: %s: a %d-D array; %s" % (what, x.ndim, rule))
         x = x.tolist()
+    return x
+
+
+def _draw_ids(x):
+    """gof's draws as token ids, each a whole number (what a draws file holds)."""
+    x = _one_d(x, "<draws>", "draws are a 1-D list of token ids")
     out = []
     for i, v in enumerate(x):
         w = _whole(v)
@@ -359,11 +365,7 @@ def _draw_ids(x):
 
 def _counts(x):
     """gof's V counts, each a whole number >= 0 (what a counts file holds)."""
-    x = _as_numpy(x)
-    if _is_numpy(x):
-        if getattr(x, "ndim", 1) != 1:
-            raise Error("samplab: <counts>: a %d-D array; counts are a 1-D list, one per token id" % x.ndim)
-        x = x.tolist()
+    x = _one_d(x, "<counts>", "counts are a 1-D list, one per token id")
     out = []
     for i, v in enumerate(x):
         w = _whole(v)
