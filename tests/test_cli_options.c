@@ -32,9 +32,9 @@ static const char *sample_value(sl_api_opt o)
 Test(cli_options, repeated_option_refused_everywhere)
 {
     size_t checked = 0;
-    for (const sl_cli_spec *s = sl_cli_specs; s->name; s++)
+    for (const sl_api_cmd *s = sl_api_cmds; s->name; s++)
         for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT; o++) {
-            if (!sl_cli_takes(s, (sl_api_opt)o) || sl_api_options[o].kind == SL_API_LIST) /* repeatable */
+            if (!sl_api_cmd_takes(s, (sl_api_opt)o) || sl_api_options[o].kind == SL_API_LIST) /* repeatable */
                 continue;
             /* replay and check take a batch's rows as one --logits (or --probs) each (test_cli_batch.c) */
             if ((o == SL_API_OPT_LOGITS || o == SL_API_OPT_PROBS) && (!strcmp(s->name, "replay") || !strcmp(s->name, "check")))
@@ -74,7 +74,7 @@ Test(cli_options, repeatable_option_up_to_its_limit)
 
 Test(cli_options, unknown_option_named)
 {
-    for (const sl_cli_spec *s = sl_cli_specs; s->name; s++) {
+    for (const sl_api_cmd *s = sl_api_cmds; s->name; s++) {
         char args[128], want[128];
         snprintf(args, sizeof args, "%s --no-such-option", s->name);
         snprintf(want, sizeof want, "samplab %s: unknown option '--no-such-option'", s->name);
@@ -90,12 +90,12 @@ Test(cli_options, unknown_option_named)
 Test(cli_options, option_of_another_subcommand_named)
 {
     sl_test_expect_refused("rng --top-k 3", "samplab rng: --top-k is not an option of rng");
-    for (const sl_cli_spec *s = sl_cli_specs; s->name; s++)
+    for (const sl_api_cmd *s = sl_api_cmds; s->name; s++)
         for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT; o++) {
             const char *name = sl_api_options[o].name;
             int taken = 0;
             for (int q = SL_API_OPT_NONE + 1; q < SL_API_OPT_COUNT; q++)
-                taken |= !strcmp(sl_api_options[q].name, name) && sl_cli_takes(s, (sl_api_opt)q);
+                taken |= !strcmp(sl_api_options[q].name, name) && sl_api_cmd_takes(s, (sl_api_opt)q);
             if (taken)
                 continue;
             char args[256], want[160];
@@ -107,9 +107,9 @@ Test(cli_options, option_of_another_subcommand_named)
 
 Test(cli_options, missing_value_named)
 {
-    for (const sl_cli_spec *s = sl_cli_specs; s->name; s++)
+    for (const sl_api_cmd *s = sl_api_cmds; s->name; s++)
         for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT; o++) {
-            if (!sl_cli_takes(s, (sl_api_opt)o) || sl_api_options[o].kind == SL_API_FLAG)
+            if (!sl_api_cmd_takes(s, (sl_api_opt)o) || sl_api_options[o].kind == SL_API_FLAG)
                 continue;
             char args[256], want[160];
             snprintf(args, sizeof args, "%s %s", s->name, sl_api_options[o].name);
@@ -124,10 +124,10 @@ Test(cli_options, missing_value_named)
 
 Test(cli_options, malformed_numbers_name_option_and_value)
 {
-    for (const sl_cli_spec *s = sl_cli_specs; s->name; s++)
+    for (const sl_api_cmd *s = sl_api_cmds; s->name; s++)
         for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT; o++) {
             sl_api_kind k = sl_api_options[o].kind;
-            if (!sl_cli_takes(s, (sl_api_opt)o) || (k != SL_API_SIZE && k != SL_API_LONG && k != SL_API_INDEX &&
+            if (!sl_api_cmd_takes(s, (sl_api_opt)o) || (k != SL_API_SIZE && k != SL_API_LONG && k != SL_API_INDEX &&
                                                     k != SL_API_DOUBLE))
                 continue;
             char args[256], want[160];
@@ -156,7 +156,7 @@ static int mentions(const char *text, const char *name)
  * option it would refuse; each option it lists is accepted. */
 Test(cli_options, help_matches_the_table)
 {
-    for (const sl_cli_spec *s = sl_cli_specs; s->name; s++) {
+    for (const sl_api_cmd *s = sl_api_cmds; s->name; s++) {
         char args[256];
         snprintf(args, sizeof args, "%s --help", s->name);
         sl_test_run h = sl_test_cli(args);
@@ -165,7 +165,7 @@ Test(cli_options, help_matches_the_table)
         /* a table entry left empty is named, not printed through %s as glibc's "(null)" */
         cr_expect(!strstr(h.out, "(null)"), "%s prints (null)", args);
         for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT; o++) {
-            if (!sl_cli_takes(s, (sl_api_opt)o))
+            if (!sl_api_cmd_takes(s, (sl_api_opt)o))
                 continue;
             const char *name = sl_api_options[o].name;
             cr_expect(mentions(h.out, name), "%s does not list %s", args, name);
@@ -186,7 +186,7 @@ Test(cli_options, help_matches_the_table)
                 continue;
             int known = 0;
             for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT; o++)
-                known |= !strcmp(sl_api_options[o].name, word) && sl_cli_takes(s, (sl_api_opt)o);
+                known |= !strcmp(sl_api_options[o].name, word) && sl_api_cmd_takes(s, (sl_api_opt)o);
             /* a word after another subcommand ("samplab draw --counts") or a script
              * ("torch_golden.py --fingerprint") is that one's option */
             const char *b = p - 1;
@@ -197,7 +197,7 @@ Test(cli_options, help_matches_the_table)
             memcpy(prev, b, pn);
             prev[pn] = '\0';
             int other = p > h.out + 1 && p[-1] == ' ' &&
-                        ((sl_cli_spec_lookup(prev) && strcmp(prev, s->name)) ||
+                        ((sl_api_cmd_lookup(prev) && strcmp(prev, s->name)) ||
                          (pn > 3 && !strcmp(prev + pn - 3, ".py")));
             cr_expect(known || other, "%s --help names %s, which it does not take", s->name, word);
         }

@@ -259,9 +259,20 @@ def _checked(cmd, key, value):
     """value as the text the option keyed key takes, checked by the library's parser (the
     command line's, with its message)."""
     text = _no_nul(_option_text(value, _kind(key)), key)
-    with _run.c_locale():
-        _lib.check(cmd, key, text)
+    try:
+        with _run.c_locale():
+            _lib.check(cmd, key, text)
+    except Error as e:
+        if _not_taken(e):
+            raise TypeError("samplab.%s() got an unexpected keyword argument %r" % (cmd, key)) from None
+        raise
     return text
+
+
+def _not_taken(e):
+    """Whether the library's refusal e says the command has no such option (a command-line-only
+    option such as --json, or one of another command): a keyword the call does not have."""
+    return "unknown option" in str(e) or " is not an option of " in str(e)
 
 
 def _settings(cmd, kw):
@@ -294,7 +305,7 @@ def _set(s, cmd, key, text):
         with _run.c_locale():
             s.set(key, text)
     except Error as e:
-        if "unknown option" in str(e):
+        if _not_taken(e):
             raise TypeError("samplab.%s() got an unexpected keyword argument %r" % (cmd, key)) from None
         raise
 

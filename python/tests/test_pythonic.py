@@ -342,3 +342,13 @@ def test_results_do_not_depend_on_the_callers_locale():
     assert c.returncode == 0 and de.returncode == 0, c.stderr + de.stderr
     assert de.stdout == c.stdout
     assert '"temperature": 0.7' in c.stdout
+
+
+def test_another_commands_keyword_is_a_type_error():
+    # alpha is gof's: draw would otherwise take it and ignore it
+    with pytest.raises(TypeError, match=r"samplab.draw\(\) got an unexpected keyword argument 'alpha'"):
+        samplab.draw(probs=[0.5, 0.5], n=3, seed=1, method="exprace", alpha=0.1)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'context'"):
+        samplab.gof(probs=[0.5, 0.5], counts=[3, 4], context=[1, 2])
+    # the command's own keyword is still taken
+    assert samplab.gof(probs=[0.5, 0.5], counts=[3, 4], alpha=0.1).p_value > 0

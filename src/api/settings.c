@@ -120,6 +120,13 @@ static const sl_api_option *keyed(const char *cmd, const char *key, sl_error *er
                           sl_base_esc_str(line, e, sizeof e), *c ? c : "CMD");
         return NULL;
     }
+    /* an option the command does not take is refused, as its command line refuses it, so a
+     * binding's keyword of another command is never taken and then ignored */
+    const sl_api_cmd *sc = sl_api_cmd_lookup(c);
+    if (sc && !sl_api_cmd_takes(sc, (sl_api_opt)(o - sl_api_options))) {
+        sl_base_error_set(err, SL_EINVAL, "samplab %s: %s is not an option of %s (samplab %s --help)", c, o->name, c, c);
+        return NULL;
+    }
     return o;
 }
 

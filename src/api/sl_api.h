@@ -318,6 +318,28 @@ typedef struct sl_api_settings {
     struct sl_api_text *owned; /* the texts sl_api_settings_set copied (freed by sl_api_settings_free) */
 } sl_api_settings;
 
+/* What a command takes (api/commands.c): a whole group of the schema (opt 0),
+ * or one option (its help the command's own where the schema has one:
+ * sl_api_option_help). Lists end with {0, 0}. */
+typedef struct sl_api_take {
+    unsigned group;
+    sl_api_opt opt;
+} sl_api_take;
+
+typedef struct sl_api_cmd {
+    const char *name;          /* "draw" */
+    const sl_api_take *takes;
+    const sl_api_take *shared; /* a list two commands share (pipeline, compare), or NULL */
+} sl_api_cmd;
+extern const sl_api_cmd sl_api_cmds[]; /* ends with name NULL */
+const sl_api_cmd *sl_api_cmd_lookup(const char *cmd); /* NULL for a name no command has */
+/* Whether command s takes option o, alone or through its group. */
+int sl_api_cmd_takes(const sl_api_cmd *s, sl_api_opt o);
+/* The first take of group g in s's lists (what --help lists the group under), NULL if none. */
+const sl_api_take *sl_api_cmd_group(const sl_api_cmd *s, unsigned g);
+/* The number of entries in sl_api_options: the modelled ones, then the refused. */
+int sl_api_option_count(void);
+
 /* Every setting unset (all zero): each command then takes the real library's defaults. */
 void sl_api_settings_init(sl_api_settings *s);
 /* What every call does first: NULL settings are the defaults, a NULL source

@@ -164,7 +164,7 @@ static void bench_help(FILE *f)
                "runs it, in ms per step, and its pipeline alone in ms per call (the first 24 rows;\n"
                "with fresh buffers as one `samplab pipeline` run, and in a session's scratch),\n"
                "in the CPU time of this thread, the best of R repetitions (default 5).\n\n");
-    sl_cli_help_options(f, sl_cli_spec_lookup("bench"), "options:");
+    sl_cli_help_options(f, sl_api_cmd_lookup("bench"), "options:");
 }
 
 int sl_cli_bench_main(int argc, char **argv)

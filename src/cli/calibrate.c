@@ -27,7 +27,7 @@ static void calibrate_help(FILE *f)
             "Pooling of the chi-square cells: %s.\n",
             CAL_BINS, SL_STAT_POOL_RULE);
     fprintf(f, "\n");
-    sl_cli_help_options(f, sl_cli_spec_lookup("calibrate"), "options:");
+    sl_cli_help_options(f, sl_api_cmd_lookup("calibrate"), "options:");
 }
 
 static void print_text(const sl_api_calibrate_result *r)

@@ -37,7 +37,7 @@ static void check_help(FILE *f)
             "top-p error P-d that this log's length detects with 90%% power, from K simulated logs per\n"
             "fault (default 200, splitmix64 seed %u; --trials 0 skips it).\n\n",
             SL_STAT_GEN_RNG, SL_STAT_GEN_SEED, SL_STAT_SIM_SEED_GEN);
-    sl_cli_help_options(f, sl_cli_spec_lookup("check"), "options:");
+    sl_cli_help_options(f, sl_api_cmd_lookup("check"), "options:");
 }
 
 /* ---------------------------------------------------------------- with a seed */

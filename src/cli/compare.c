@@ -15,7 +15,7 @@ static void cmp_help(FILE *f)
                "have every option given; a framework named in --frameworks that lacks one is an error).\n"
                "Per framework: kept count, entropy (nats), top N tokens (default 5). Per pair: TV distance,\n"
                "ids one keeps and the other drops, and a translation that makes them agree (verified).\n\n");
-    sl_cli_help_options(f, sl_cli_spec_lookup("compare"),
+    sl_cli_help_options(f, sl_api_cmd_lookup("compare"),
                         "settings (each framework takes the ones it has; others are an error naming it):");
 }
 

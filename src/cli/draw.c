@@ -76,7 +76,7 @@ static void draw_help(FILE *f)
                    "not established.\n");
     }
     fprintf(f, "\n");
-    sl_cli_help_options(f, sl_cli_spec_lookup("draw"), "options:");
+    sl_cli_help_options(f, sl_api_cmd_lookup("draw"), "options:");
 }
 
 

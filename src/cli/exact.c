@@ -47,7 +47,7 @@ static void exact_help(FILE *f)
         "--dtype sets the precision torch and numpy receive (defaults: torch float32, numpy float64;\n"
         "a .npy source keeps its own). torch with --logits receives float32(softmax in float64), not\n"
         "torch's own softmax.\n\n");
-    sl_cli_help_options(f, sl_cli_spec_lookup("exact"), "options:");
+    sl_cli_help_options(f, sl_api_cmd_lookup("exact"), "options:");
 }
 
 static void print_list(const char *label, const size_t *ids, size_t n, const double *ideal)

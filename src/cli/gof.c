@@ -32,7 +32,7 @@ static void gof_help(FILE *f)
             "Exit status: 0 consistent (PASS), 1 rejected (FAIL), 2 bad input or usage, 130 interrupted.\n",
             SL_STAT_POOL_RULE, SL_STAT_SIM_RNG, SL_STAT_SIM_SEED, (unsigned long long)SL_IO_MAX_DRAWS);
     fprintf(f, "\n");
-    sl_cli_help_options(f, sl_cli_spec_lookup("gof"), "options:");
+    sl_cli_help_options(f, sl_api_cmd_lookup("gof"), "options:");
 }
 
 int sl_cli_gof_main(int argc, char **argv)

@@ -1,7 +1,7 @@
 /* options.c — which subcommand takes which options, and the one parser the
  * subcommands share. The options themselves (names, kinds, help, where each
  * lands in sl_api_settings) are the api's schema (api/schema.c). Each
- * subcommand declares (sl_cli_specs) the groups and single options it takes;
+ * subcommand declares (sl_api_cmds) the groups and single options it takes;
  * sl_cli_parse reads argv into an sl_cli_parsed (value, given flag, position)
  * and refuses, with the messages below and nowhere else: an option given
  * twice, one the subcommand does not take, a setting samplab does not model,
@@ -14,281 +14,24 @@
 #include "cli/sl_cli.h"
 
 
-#define G(g) {g, SL_API_OPT_NONE}
-#define O(o) {0, o}
-#define END {0, SL_API_OPT_NONE}
-
-static const sl_cli_take draw_takes[] = {
-    G(SL_API_G_SOURCE),
-    O(SL_API_OPT_TEMPERATURE),
-    O(SL_API_OPT_METHOD),
-    O(SL_API_OPT_RNG),
-    O(SL_API_OPT_SEED),
-    O(SL_API_OPT_ROW_SEEDS),
-    O(SL_API_OPT_STREAM),
-    O(SL_API_OPT_N),
-    O(SL_API_OPT_COUNTS),
-    O(SL_API_OPT_JSON),
-    G(SL_API_G_FRAMEWORK),
-    O(SL_API_OPT_REPETITION_PENALTY),
-    G(SL_API_G_SAMPLING),
-    G(SL_API_G_LLAMA_PENALTY),
-    O(SL_API_OPT_SAMPLERS),
-    O(SL_API_OPT_SAMPLING_SEQ),
-    O(SL_API_OPT_CONTEXT_FILE),
-    /* generate()'s: taken to be refused by name (a generation's, replay and check) */
-    O(SL_API_OPT_NUM_RETURN_SEQUENCES),
-    O(SL_API_OPT_EOS_TOKEN_ID),
-    O(SL_API_OPT_PAD_TOKEN_ID),
-    END,
-};
-static const sl_cli_take logits_cmd_takes[] = {
-    O(SL_API_OPT_LOGITS),
-    O(SL_API_OPT_TENSOR),
-    O(SL_API_OPT_ROW),
-    G(SL_API_G_SAMPLING),
-    O(SL_API_OPT_CPU),
-    G(SL_API_G_LLAMA_PENALTY),
-    O(SL_API_OPT_JSON),
-    END,
-};
-static const sl_cli_take pipeline_takes[] = {
-    O(SL_API_OPT_FRAMEWORK),
-    O(SL_API_OPT_SEED),
-    O(SL_API_OPT_SAMPLERS),
-    O(SL_API_OPT_SAMPLING_SEQ),
-    O(SL_API_OPT_OLLAMA),
-    END,
-};
-static const sl_cli_take compare_takes[] = {
-    O(SL_API_OPT_FRAMEWORKS),
-    O(SL_API_OPT_OLLAMA),
-    O(SL_API_OPT_TOP),
-    END,
-};
-static const sl_cli_take rng_takes[] = {
-    O(SL_API_OPT_RNG),
-    O(SL_API_OPT_SEED),
-    O(SL_API_OPT_STREAM),
-    O(SL_API_OPT_N),
-    O(SL_API_OPT_BINARY),
-    END,
-};
-static const sl_cli_take gof_takes[] = {
-    G(SL_API_G_SOURCE),
-    O(SL_API_OPT_TEMPERATURE),
-    O(SL_API_OPT_DRAWS),
-    O(SL_API_OPT_COUNTS_FILE),
-    O(SL_API_OPT_METHOD),
-    O(SL_API_OPT_RNG),
-    O(SL_API_OPT_SEED),
-    O(SL_API_OPT_N),
-    O(SL_API_OPT_ALPHA),
-    O(SL_API_OPT_NULL_REPS),
-    O(SL_API_OPT_JSON),
-    END,
-};
-static const sl_cli_take power_takes[] = {
-    G(SL_API_G_SOURCE),
-    O(SL_API_OPT_TEMPERATURE),
-    O(SL_API_OPT_N),
-    O(SL_API_OPT_ALPHA),
-    O(SL_API_OPT_TRIALS),
-    O(SL_API_OPT_TARGET),
-    O(SL_API_OPT_FAULT),
-    O(SL_API_OPT_JSON),
-    END,
-};
-static const sl_cli_take calibrate_takes[] = {
-    G(SL_API_G_SOURCE),
-    O(SL_API_OPT_TEMPERATURE),
-    O(SL_API_OPT_METHOD),
-    O(SL_API_OPT_RNG),
-    O(SL_API_OPT_N),
-    O(SL_API_OPT_SEEDS),
-    O(SL_API_OPT_FIRST_SEED),
-    O(SL_API_OPT_JSON),
-    END,
-};
-static const sl_cli_take exact_takes[] = {
-    O(SL_API_OPT_FRAMEWORK),
-    O(SL_API_OPT_METHOD),
-    O(SL_API_OPT_RNG),
-    G(SL_API_G_SOURCE),
-    O(SL_API_OPT_TEMPERATURE),
-    O(SL_API_OPT_REPLACEMENT),
-    O(SL_API_OPT_NO_REPLACEMENT),
-    O(SL_API_OPT_NUM_SAMPLES),
-    O(SL_API_OPT_TORCH),
-    O(SL_API_OPT_DTYPE),
-    O(SL_API_OPT_RAND),
-    O(SL_API_OPT_OLLAMA),
-    O(SL_API_OPT_TOKENS),
-    O(SL_API_OPT_JSON),
-    O(SL_API_OPT_REPORT_DATA),
-    END,
-};
-static const sl_cli_take bench_takes[] = {
-    O(SL_API_OPT_LOGITS),
-    O(SL_API_OPT_FRAMEWORK),
-    O(SL_API_OPT_TENSOR),
-    O(SL_API_OPT_CONTEXT),
-    O(SL_API_OPT_SEED),
-    O(SL_API_OPT_TORCH),
-    O(SL_API_OPT_CPU),
-    O(SL_API_OPT_REPETITION_PENALTY),
-    G(SL_API_G_SAMPLING),
-    O(SL_API_OPT_N),
-    O(SL_API_OPT_JSON),
-    END,
-};
-/* replay and check: per-step rows, the prompt, a framework's settings */
-static const sl_cli_take gen_takes[] = {
-    O(SL_API_OPT_FRAMEWORK),
-    O(SL_API_OPT_LOGITS),
-    O(SL_API_OPT_PROBS),
-    O(SL_API_OPT_TENSOR),
-    O(SL_API_OPT_CONTEXT),
-    O(SL_API_OPT_SEED),
-    O(SL_API_OPT_ROW_SEEDS),
-    O(SL_API_OPT_DTYPE),
-    O(SL_API_OPT_TORCH),
-    O(SL_API_OPT_LLAMACPP),
-    O(SL_API_OPT_RAND),
-    O(SL_API_OPT_OLLAMA),
-    O(SL_API_OPT_SGLANG),
-    O(SL_API_OPT_VLLM),
-    O(SL_API_OPT_POSITION),
-    O(SL_API_OPT_SGLANG_SORTED),
-    O(SL_API_OPT_TRANSFORMERSJS),
-    O(SL_API_OPT_JAX_PARTITIONABLE),
-    O(SL_API_OPT_TFJS),
-    O(SL_API_OPT_CPU),
-    O(SL_API_OPT_SIMD_SUM),
-    G(SL_API_G_SAMPLING),
-    G(SL_API_G_LLAMA_PENALTY),
-    O(SL_API_OPT_SAMPLERS),
-    O(SL_API_OPT_SAMPLING_SEQ),
-    O(SL_API_OPT_JSON),
-    O(SL_API_OPT_CONTEXT_FILE),
-    O(SL_API_OPT_NUM_RETURN_SEQUENCES),
-    O(SL_API_OPT_EOS_TOKEN_ID),
-    O(SL_API_OPT_PAD_TOKEN_ID),
-    END,
-};
-static const sl_cli_take replay_takes[] = {
-    END,
-};
-static const sl_cli_take check_takes[] = {
-    O(SL_API_OPT_GEN_TOKENS),
-    O(SL_API_OPT_ALPHA),
-    O(SL_API_OPT_TRIALS),
-    END,
-};
-/* report prints its own help (cli/report.c) */
-static const sl_cli_take report_takes[] = {
-    O(SL_API_OPT_OUT),
-    O(SL_API_OPT_LOGITS),
-    O(SL_API_OPT_TENSOR),
-    O(SL_API_OPT_ROW),
-    O(SL_API_OPT_N),
-    O(SL_API_OPT_SEED),
-    O(SL_API_OPT_JOBS),
-    O(SL_API_OPT_ONLY),
-    O(SL_API_OPT_NO_PLOT),
-    END,
-};
-static const sl_cli_take sweep_takes[] = {
-    O(SL_API_OPT_SPEC),
-    O(SL_API_OPT_OUT),
-    O(SL_API_OPT_RESUME),
-    END,
-};
-#undef G
-#undef O
-#undef END
-
-const sl_cli_spec sl_cli_specs[] = {
-    {"draw", draw_takes, NULL},
-    {"pipeline", pipeline_takes, logits_cmd_takes},
-    {"compare", compare_takes, logits_cmd_takes},
-    {"rng", rng_takes, NULL},
-    {"gof", gof_takes, NULL},
-    {"power", power_takes, NULL},
-    {"calibrate", calibrate_takes, NULL},
-    {"exact", exact_takes, NULL},
-    {"bench", bench_takes, NULL},
-    {"report", report_takes, NULL},
-    {"replay", replay_takes, gen_takes},
-    {"check", check_takes, gen_takes},
-    {"sweep", sweep_takes, NULL},
-    {NULL, NULL, NULL},
-};
-
-const sl_cli_spec *sl_cli_spec_lookup(const char *cmd)
-{
-    for (const sl_cli_spec *s = sl_cli_specs; s->name; s++)
-        if (!strcmp(s->name, cmd))
-            return s;
-    return NULL;
-}
-
-/* The take in s naming option o itself (opt_take), or the first take of
- * group g (group_take); NULL if none. An option s takes both ways is listed
- * with its group, with the option take's help. */
-static const sl_cli_take *opt_take(const sl_cli_spec *s, sl_api_opt o)
-{
-    const sl_cli_take *lists[2] = {s->takes, s->shared};
-    for (int l = 0; l < 2; l++)
-        for (const sl_cli_take *t = lists[l]; t && (t->group || t->opt); t++)
-            if (t->opt == o)
-                return t;
-    return NULL;
-}
-
-static const sl_cli_take *group_take(const sl_cli_spec *s, unsigned g)
-{
-    const sl_cli_take *lists[2] = {s->takes, s->shared};
-    for (int l = 0; l < 2; l++)
-        for (const sl_cli_take *t = lists[l]; g && t && (t->group || t->opt); t++)
-            if (t->group == g)
-                return t;
-    return NULL;
-}
-
-/* The number of entries in the schema, the not-modelled settings included. */
-static int all_options(void)
-{
-    static int n;
-    if (!n)
-        while (sl_api_options[n + 1].name)
-            n++;
-    return n + 1;
-}
-
-int sl_cli_takes(const sl_cli_spec *s, sl_api_opt o)
-{
-    return o > SL_API_OPT_NONE && (int)o < all_options() &&
-           (opt_take(s, o) || group_take(s, sl_api_options[o].group));
-}
 
 int sl_cli_value_check(sl_api_opt o, const char *text, char *why, size_t n)
 {
     sl_api_value v;
-    if (o <= SL_API_OPT_NONE || (int)o >= all_options())
+    if (o <= SL_API_OPT_NONE || (int)o >= sl_api_option_count())
         return 0;
     return sl_api_option_read(&sl_api_options[o], text, &v, why, n);
 }
 
 /* The schema entry named `word` that `s` takes, else any entry of that name
  * (*taken = 0), else SL_API_OPT_NONE. */
-static sl_api_opt find(const sl_cli_spec *s, const char *word, int *taken)
+static sl_api_opt find(const sl_api_cmd *s, const char *word, int *taken)
 {
     sl_api_opt other = SL_API_OPT_NONE;
-    for (int o = SL_API_OPT_NONE + 1; o < all_options(); o++) {
+    for (int o = SL_API_OPT_NONE + 1; o < sl_api_option_count(); o++) {
         if (strcmp(sl_api_options[o].name, word))
             continue;
-        if (sl_cli_takes(s, (sl_api_opt)o)) {
+        if (sl_api_cmd_takes(s, (sl_api_opt)o)) {
             *taken = 1;
             return (sl_api_opt)o;
         }
@@ -305,7 +48,7 @@ static sl_api_opt find(const sl_cli_spec *s, const char *word, int *taken)
  * command line's checks: 0, or 2 with msg[0..n) the line it prints. */
 static int set_word(sl_cli_parsed *p, int pos, const char *w, const char *text, char *msg, size_t n)
 {
-    const sl_cli_spec *s = p->spec;
+    const sl_api_cmd *s = p->spec;
     const char *cmd = s->name;
     char e[SL_CLI_ESC_MAX];
     int taken;
@@ -365,14 +108,14 @@ static int set_word(sl_cli_parsed *p, int pos, const char *w, const char *text, 
 }
 
 /* Whether word w is a flag of s (no value word follows it). */
-static int is_flag(const sl_cli_spec *s, const char *w)
+static int is_flag(const sl_api_cmd *s, const char *w)
 {
     int taken;
     sl_api_opt id = find(s, w, &taken);
     return id != SL_API_OPT_NONE && taken && sl_api_options[id].kind == SL_API_FLAG;
 }
 
-static int parse(const sl_cli_spec *s, int argc, char **argv, sl_cli_parsed *p)
+static int parse(const sl_api_cmd *s, int argc, char **argv, sl_cli_parsed *p)
 {
     char msg[4 * SL_CLI_ESC_MAX];
     memset(p, 0, sizeof *p);
@@ -396,7 +139,7 @@ static int parse(const sl_cli_spec *s, int argc, char **argv, sl_cli_parsed *p)
 int sl_cli_parsed_init(sl_cli_parsed *p, const char *cmd)
 {
     memset(p, 0, sizeof *p);
-    p->spec = sl_cli_spec_lookup(cmd);
+    p->spec = sl_api_cmd_lookup(cmd);
     return p->spec ? 0 : 2;
 }
 
@@ -410,7 +153,7 @@ int sl_cli_parsed_set(sl_cli_parsed *p, const char *word, const char *text, char
 
 int sl_cli_parse(const char *cmd, int argc, char **argv, void (*help)(FILE *), sl_cli_parsed *p)
 {
-    const sl_cli_spec *s = sl_cli_spec_lookup(cmd);
+    const sl_api_cmd *s = sl_api_cmd_lookup(cmd);
     if (!s || parse(s, argc, argv, p))
         return 2;
     if (p->help) {
@@ -461,15 +204,15 @@ static void help_line(FILE *f, sl_api_opt id, const char *help)
     fputc('\n', f);
 }
 
-static void help_list(FILE *f, const sl_cli_spec *s, const sl_cli_take *list)
+static void help_list(FILE *f, const sl_api_cmd *s, const sl_api_take *list)
 {
-    for (const sl_cli_take *t = list; t && (t->group || t->opt); t++) {
+    for (const sl_api_take *t = list; t && (t->group || t->opt); t++) {
         if (t->opt) {
-            if (!group_take(s, sl_api_options[t->opt].group))
+            if (!sl_api_cmd_group(s, sl_api_options[t->opt].group))
                 help_line(f, t->opt, sl_api_option_help(&sl_api_options[t->opt], s->name));
             continue;
         }
-        if (group_take(s, t->group) != t)
+        if (sl_api_cmd_group(s, t->group) != t)
             continue;
         for (int o = SL_API_OPT_NONE + 1; o < SL_API_OPT_COUNT; o++) {
             if (sl_api_options[o].group != t->group)
@@ -479,7 +222,7 @@ static void help_list(FILE *f, const sl_cli_spec *s, const sl_cli_take *list)
     }
 }
 
-void sl_cli_help_options(FILE *f, const sl_cli_spec *s, const char *title)
+void sl_cli_help_options(FILE *f, const sl_api_cmd *s, const char *title)
 {
     fprintf(f, "%s\n", title);
     help_list(f, s, s->takes);

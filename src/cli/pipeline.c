@@ -60,7 +60,7 @@ static void pipeline_help(FILE *f)
     for (size_t i = 0; sl_logits_pipeline_types[i]; i++)
         fprintf(f, "  %-9s %s\n", sl_logits_pipeline_types[i]->name, sl_logits_pipeline_types[i]->summary);
     fprintf(f, "\n");
-    sl_cli_help_options(f, sl_cli_spec_lookup("pipeline"),
+    sl_cli_help_options(f, sl_api_cmd_lookup("pipeline"),
                         "settings (each framework takes the ones it has; others are an error naming it):");
 }
 

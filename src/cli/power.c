@@ -45,7 +45,7 @@ static void power_help(FILE *f)
             "  TV      TV above its simulated null 1-A quantile\n"
             "  zero    any draw on a p = 0 token\n"
             "  gof     samplab gof's verdict (zero or chi2)\n\n");
-    sl_cli_help_options(f, sl_cli_spec_lookup("power"), "options:");
+    sl_cli_help_options(f, sl_api_cmd_lookup("power"), "options:");
 }
 
 /* --fault mkl-seed-collision: the repeat test's tails, as text. */

@@ -52,7 +52,7 @@ static void replay_help(FILE *f)
                     : takes_logits(sl_fw_types_all[i]) ? "logits" : "probs",
                     sl_fw_types_all[i]->summary);
     fprintf(f, "\n");
-    sl_cli_help_options(f, sl_cli_spec_lookup("replay"), "options:");
+    sl_cli_help_options(f, sl_api_cmd_lookup("replay"), "options:");
 }
 
 int sl_cli_replay_main(int argc, char **argv)

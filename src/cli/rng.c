@@ -21,7 +21,7 @@ static void rng_help(FILE *f)
     for (size_t i = 0; sl_rng_types[i]; i++)
         fprintf(f, "%s (%u-bit), ", sl_rng_types[i]->name, sl_rng_types[i]->word_bits);
     fprintf(f, "gsl:NAME (any GSL generator)\n\n");
-    sl_cli_help_options(f, sl_cli_spec_lookup("rng"), "options:");
+    sl_cli_help_options(f, sl_api_cmd_lookup("rng"), "options:");
 }
 
 int sl_cli_rng_main(int argc, char **argv)

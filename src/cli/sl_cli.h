@@ -83,22 +83,6 @@ int sl_cli_interrupted(void);
 /* Prints "samplab CMD: interrupted after DONE UNIT (Ctrl-C); WHAT" and returns SL_CLI_EXIT_INTERRUPTED. */
 int sl_cli_interrupt_exit(const char *cmd, uint64_t done, const char *unit, const char *what);
 
-/* What a subcommand takes: a whole group (opt 0), or one option (its help,
- * the command's own where the schema has one: sl_api_option_help). Lists end
- * with {0, 0}. */
-typedef struct sl_cli_take {
-    unsigned group;
-    sl_api_opt opt;
-} sl_cli_take;
-
-typedef struct sl_cli_spec {
-    const char *name;           /* "draw" */
-    const sl_cli_take *takes;
-    const sl_cli_take *shared;  /* a list two subcommands share (pipeline, compare), or NULL */
-} sl_cli_spec;
-extern const sl_cli_spec sl_cli_specs[]; /* ends with name NULL */
-const sl_cli_spec *sl_cli_spec_lookup(const char *cmd);
-int sl_cli_takes(const sl_cli_spec *s, sl_api_opt o);
 
 /* One option as parsed: given, where (argv index), its text and its number. */
 typedef struct sl_cli_arg {
@@ -112,7 +96,7 @@ typedef struct sl_cli_arg {
 } sl_cli_arg;
 
 typedef struct sl_cli_parsed {
-    const sl_cli_spec *spec;
+    const sl_api_cmd *spec;
     int help;           /* --help or -h was given (parsing stopped there) */
     sl_cli_arg a[SL_API_OPT_COUNT];
 } sl_cli_parsed;
@@ -136,7 +120,7 @@ const char *sl_cli_bit_names(unsigned bit, char *buf, size_t n);
 /* Prints "samplab CMD: OPT is not an option of WHAT NAME" (NAME escaped); returns 2. */
 int sl_cli_not_an_option(const char *cmd, const char *opt, const char *what, const char *name);
 /* The option list of s, generated from the table, under `title`. */
-void sl_cli_help_options(FILE *f, const sl_cli_spec *s, const char *title);
+void sl_cli_help_options(FILE *f, const sl_api_cmd *s, const char *title);
 /* `s` escaped for a one-line message (base's sl_base_esc_str: bytes below 0x20
  * and from 0x7f on as \xNN, cut with "..." to fit n). Returns buf. */
 #define SL_CLI_ESC_MAX 1024

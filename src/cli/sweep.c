@@ -41,7 +41,7 @@ static void help(FILE *f)
             "Exit status: 0 every point ran (whatever its verdict), 2 bad spec, folder or usage, 130\n"
             "interrupted (Ctrl-C: the finished points stay in the checkpoint). One run at a time per\n"
             "DIR: a second is refused, naming the lock (.NAME.lock beside DIR) and its holder's pid.\n\n");
-    sl_cli_help_options(f, sl_cli_spec_lookup("sweep"), "options");
+    sl_cli_help_options(f, sl_api_cmd_lookup("sweep"), "options");
 }
 
 static double now(void)

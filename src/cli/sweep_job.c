@@ -125,7 +125,7 @@ static const json_t *combo_value(const json_t *settings, const char *want, size_
 static int step_takes(const char *cmd, const char *key)
 {
     sl_api_opt o = sl_cli_sweep_option(key);
-    return o != SL_API_OPT_NONE && sl_cli_takes(sl_cli_spec_lookup(cmd), o);
+    return o != SL_API_OPT_NONE && sl_api_cmd_takes(sl_api_cmd_lookup(cmd), o);
 }
 
 /* One option word and its value into c (the first refusal kept in o). */

@@ -213,11 +213,11 @@ int sl_cli_sweep_gof_chain(const sl_cli_sweep_study *st)
 static int job_takes(const sl_cli_sweep_study *st, sl_api_opt o)
 {
     if (sl_cli_sweep_gof_chain(st))
-        return sl_cli_takes(sl_cli_spec_lookup("draw"), o) || o == SL_API_OPT_ALPHA || o == SL_API_OPT_NULL_REPS ||
+        return sl_api_cmd_takes(sl_api_cmd_lookup("draw"), o) || o == SL_API_OPT_ALPHA || o == SL_API_OPT_NULL_REPS ||
                o == SL_API_OPT_N;
     const char *cmd = st->job;
     /* a sweep over a framework's --n N draws, or a method's */
-    return sl_cli_takes(sl_cli_spec_lookup(cmd), o);
+    return sl_api_cmd_takes(sl_api_cmd_lookup(cmd), o);
 }
 
 /* The shortest text that reads back as the same double. */
@@ -393,7 +393,7 @@ static int check_study(sl_cli_sweep *sw, sl_cli_sweep_study *st, size_t k)
         if (!json_is_array(st->axis) || !json_array_size(st->axis))
             return spec_fail(sw, path, 3, "a non-empty list of names");
         sl_api_opt ao = fw ? SL_API_OPT_FRAMEWORK : SL_API_OPT_METHOD;
-        if (!sl_cli_sweep_gof_chain(st) && !sl_cli_takes(sl_cli_spec_lookup(st->job), ao))
+        if (!sl_cli_sweep_gof_chain(st) && !sl_api_cmd_takes(sl_api_cmd_lookup(st->job), ao))
             return spec_fail(sw, path, 3, "%s does not take %s", st->job, sl_api_options[ao].name);
         size_t i;
         json_t *x;
