@@ -37,8 +37,11 @@ int sl_cli_sweep_mpi(int argc, char **argv, const char *spec, const char *dir, i
 
 #else
 
+#include <fcntl.h>
 #include <mpi.h>
 #include <pthread.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -53,6 +56,70 @@ typedef struct shared {
     size_t done;      /* records gathered */
     int local_done, oom;
 } shared;
+
+/* Ctrl-C under mpirun: Open MPI 4.1's mpirun answers it by sending SIGTERM to
+ * every rank (never SIGINT; the ranks are not in the terminal's process group)
+ * and then exits 1 itself, whatever the ranks return. So each rank takes
+ * SIGTERM as the interrupt: rank 0 says, in the serial run's one line, that
+ * the checkpoint keeps the finished points, and every rank stops with 130. */
+static volatile sig_atomic_t stop_finished; /* rank 0: records gathered, resumed ones included */
+static char stop_head[SL_CLI_ESC_MAX + 128];
+static size_t stop_head_len;
+static int stop_rank, stop_progress; /* stop_progress: a progress line to end first */
+
+static void on_term(int sig)
+{
+    (void)sig;
+    if (stop_rank == 0) {
+        static const char tail[] = " finished points: run again with --resume\n";
+        char num[24];
+        size_t k = sizeof num;
+        unsigned long v = (unsigned long)stop_finished;
+        do
+            num[--k] = (char)('0' + v % 10);
+        while ((v /= 10) && k);
+        ssize_t w = stop_progress ? write(2, "\n", 1) : 0;
+        w = write(2, stop_head, stop_head_len);
+        w = write(2, num + k, sizeof num - k);
+        w = write(2, tail, sizeof tail - 1);
+        (void)w;
+    }
+    _exit(SL_CLI_EXIT_INTERRUPTED);
+}
+
+static void catch_term(int rank, const char *dir)
+{
+    char e[SL_CLI_ESC_MAX];
+    stop_rank = rank;
+    int n = snprintf(stop_head, sizeof stop_head,
+                     "samplab sweep: interrupted (Ctrl-C: mpirun stopped the ranks); %s/checkpoint keeps at least ",
+                     sl_cli_esc(dir, e, sizeof e));
+    stop_head_len = n < 0 ? 0 : (size_t)n < sizeof stop_head ? (size_t)n : sizeof stop_head - 1;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_term;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Whether the progress line has a terminal to go to: rank 0's own stderr, or,
+ * as mpirun hands its ranks a pipe for stderr, mpirun's (the parent of a rank
+ * it starts on this host). */
+static int progress_tty(void)
+{
+    if (isatty(2))
+        return 1;
+    char path[64];
+    struct stat st;
+    snprintf(path, sizeof path, "/proc/%ld/fd/2", (long)getppid());
+    if (stat(path, &st) || !S_ISCHR(st.st_mode))
+        return 0;
+    int fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK);
+    int tty = fd >= 0 && isatty(fd);
+    if (fd >= 0)
+        close(fd);
+    return tty;
+}
 
 /* The next point to run, or -1 when all are handed out. */
 static long long take(shared *s)
@@ -72,6 +139,7 @@ static void *compute(void *arg)
         s->r->records[i] = rec;
         s->oom |= rec == NULL;
         s->done++;
+        stop_finished = (sig_atomic_t)(s->done + s->r->n_resumed);
         pthread_mutex_unlock(&s->mu);
         if (!rec) /* out of memory, or Ctrl-C (r->interrupted): this rank computes no more */
             break;
@@ -146,6 +214,7 @@ static int serve(shared *s, int size, FILE *progress)
                 free(rec);
             s->oom |= rec == NULL;
             s->done++;
+            stop_finished = (sig_atomic_t)(s->done + r->n_resumed);
             pthread_mutex_unlock(&s->mu);
         }
         long long next = take(s);
@@ -262,16 +331,21 @@ int sl_cli_sweep_mpi(int argc, char **argv, const char *spec, const char *dir, i
         return 2;
     }
 
+    catch_term(rank, dir);
+    stop_finished = (sig_atomic_t)r.n_resumed;
     if (size == 1) { /* one rank: the serial loop, no thread to serve others */
-        r.progress = isatty(2) ? stderr : NULL;
+        r.progress = progress_tty() ? stderr : NULL;
+        stop_progress = r.progress != NULL;
         for (size_t k = 0; !rc && k < r.n_todo; k++) {
             r.records[r.todo[k]] = sl_cli_sweep_do(&r, r.todo[k]);
+            stop_finished = (sig_atomic_t)(k + 1 + r.n_resumed);
             rc = r.records[r.todo[k]] ? 0 : r.interrupted ? SL_CLI_EXIT_INTERRUPTED : 2;
             sl_cli_sweep_progress(&r, k + 1, k + 1 == r.n_todo);
         }
         r.progress = NULL;
     } else if (rank == 0) {
-        FILE *progress = isatty(2) ? stderr : NULL; /* the points never touch stderr: no thread swaps it */
+        FILE *progress = progress_tty() ? stderr : NULL; /* the points never touch stderr: no thread swaps it */
+        stop_progress = progress != NULL;
         shared s;
         memset(&s, 0, sizeof s);
         s.r = &r;

@@ -87,6 +87,56 @@ PY
 "$BIN" sweep --spec "$T/int.json" --out "$T/int" --resume 2>"$T/err" || fail "resume after Ctrl-C: $(cat "$T/err")"
 same "$T/int-ref" "$T/int" "Ctrl-C inside a point: exit 130, then --resume: same bytes"
 
+# under mpirun, its stderr a terminal: rank 0's progress line reaches it (mpirun gives
+# the ranks a pipe), and Ctrl-C, which mpirun turns into SIGTERM for every rank, gives the
+# serial run's one line; mpirun itself then exits 1 (Open MPI 4.1) whatever the ranks say
+/usr/bin/python3 - "$BIN" "$T" "$MPI" <<'PY' || fail "Ctrl-C under mpirun"
+import os, pty, signal, subprocess, sys, threading, time
+b, t, mpi = sys.argv[1], sys.argv[2], sys.argv[3].split()
+master, slave = pty.openpty()
+p = subprocess.Popen(mpi + ["-np", "2", b, "sweep", "--spec", t + "/int.json", "--out", t + "/mint"],
+                     stdin=subprocess.DEVNULL, stdout=slave, stderr=slave, restore_signals=True,
+                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+os.close(slave)
+out = []
+def drain():
+    while True:
+        try:
+            d = os.read(master, 4096)
+        except OSError:
+            return
+        if not d:
+            return
+        out.append(d)
+th = threading.Thread(target=drain)
+th.start()
+def recorded():
+    n = 0
+    for r in ("rank-0.jsonl", "rank-1.jsonl"):
+        try:
+            n += open(t + "/.mint.checkpoint/" + r).read().count("\n")
+        except OSError:
+            pass
+    return n
+end = time.time() + 120
+while p.poll() is None and time.time() < end and recorded() < 1:
+    time.sleep(0.01)
+p.send_signal(signal.SIGINT)
+rc = p.wait(timeout=60)
+th.join(timeout=10)
+text = b"".join(out).decode(errors="replace")
+ok = ("samplab sweep: " in text and " points" in text and
+      "interrupted (Ctrl-C: mpirun stopped the ranks)" in text and "run again with --resume" in text and rc != 0)
+if not ok:
+    print("mpirun exit %s, %d points recorded, its terminal %r" % (rc, recorded(), text[-600:]))
+sys.exit(0 if ok else 1)
+PY
+[ -f "$T/mint/summary.md" ] && fail "an interrupted mpirun run left a summary"
+timeout 120 $MPI -np 2 "$BIN" sweep --spec "$T/int.json" --out "$T/mint" --resume >"$T/out" 2>"$T/err" ||
+  fail "resume after Ctrl-C under mpirun: $(tail -3 "$T/err")"
+grep -q "kept" "$T/err" || fail "resume under mpirun does not say what it kept: $(cat "$T/err")"
+same "$T/int-ref" "$T/mint" "Ctrl-C under mpirun (progress on its terminal, the serial line), then --resume: same bytes"
+
 # a resume with another spec is refused
 sed 's/"count": 3/"count": 2/' tests/sweep/slow.json >"$T/other.json"
 "$BIN" sweep --spec "$T/other.json" --out "$T/kill" --resume >"$T/out" 2>"$T/err"
