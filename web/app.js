@@ -189,6 +189,10 @@
         p.set('n', state.n);
         return '#' + p.toString().replace(/%2C/g, ',');
     }
+    /* the first view without a fragment (the README's picture): the weather at
+     * T = 0.8, top-k 5, top-p 0.95, min-p 0.05: llama.cpp filters before the temperature and keeps 4 tokens, the others 3, and
+     * candle has no min-p: the frameworks differ at first sight */
+    var DEFAULT_VIEW = 'logits=weather&temperature=0.8&top_k=5&top_p=0.95&min_p=0.05&seed=42&n=10';
     function fromHash() {
         var p = new URLSearchParams(location.hash.replace(/^#/, ''));
         SLIDERS.forEach(function (d) {
@@ -196,7 +200,7 @@
             state.on[d.key] = !!d.on;
         });
         if (!p.has('logits'))
-            return;
+            p = new URLSearchParams(DEFAULT_VIEW);
         var lg = p.get('logits');
         if (PRESETS[lg]) {
             state.input = lg;
@@ -591,6 +595,7 @@
             state.seed = v;
             schedule();
         });
+        $('tocontrols').addEventListener('click', function () { $('controls').scrollIntoView(); });
         $('copy').addEventListener('click', function () {
             var t = $('cmd').textContent;
             (navigator.clipboard ? navigator.clipboard.writeText(t) : Promise.reject()).then(function () {
