@@ -429,7 +429,8 @@ $(WASM)/json_diff.wasm: web/test/json_diff.c web/jansson/json.c web/jansson/jans
 $(WASM)/libm_diff.wasm: web/test/libm_diff.c web/libm_fma.c
 	@$(WASM_CC) $(WASM_CFLAGS) -o $@ web/test/libm_diff.c web/libm_fma.c
 
-site/index.html: $(WASM)/samplab.wasm $(SITE_FILES) mk/site.sh data/weather.txt data/ties.txt
+site/index.html: $(WASM)/samplab.wasm $(SITE_FILES) mk/site.sh mk/real.sh mk/real.mjs web/real/entry.mjs web/real/ort_env.mjs \
+                 data/weather.txt data/ties.txt
 	@sh mk/site.sh $(WASM)/samplab.wasm site
 
 explorer: deps-explorer
