@@ -190,9 +190,10 @@
         return '#' + p.toString().replace(/%2C/g, ',');
     }
     /* the first view without a fragment (the README's picture): the weather at
-     * T = 0.8, top-k 5, top-p 0.95, min-p 0.05: llama.cpp filters before the temperature and keeps 4 tokens, the others 3, and
-     * candle has no min-p: the frameworks differ at first sight */
-    var DEFAULT_VIEW = 'logits=weather&temperature=0.8&top_k=5&top_p=0.95&min_p=0.05&seed=42&n=10';
+     * T = 0.8, top-p 0.95, min-p 0.05 (llama.cpp's defaults, less top-k 40): llama.cpp
+     * cuts before the temperature and keeps 4 tokens, the others 3, and candle has no
+     * min-p, so the frameworks differ at first sight */
+    var DEFAULT_VIEW = 'logits=weather&temperature=0.8&top_p=0.95&min_p=0.05&seed=42&n=10';
     function fromHash() {
         var p = new URLSearchParams(location.hash.replace(/^#/, ''));
         SLIDERS.forEach(function (d) {
