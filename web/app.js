@@ -623,9 +623,13 @@
             {fw: 'tfjs', name: 'TensorFlow.js', sam: attempt(function () { return S.draw('tfjs', src, fsel); }),
              what: 'tf.multinomial(logits, ' + n + ', ' + seed + ') on the CPU backend: the logits as given (it has no temperature or filter)'}
         ];
-        var vals = realValues(src), seedOk = /^[0-9]+$/.test(seed) && BigInt(seed) <= 9007199254740992n;
+        /* a seed above 2^53 reaches the libraries as the nearest JavaScript number, as samplab's
+         * tfjs models it (its transformers-js refuses such a seed: random.seed's state would not be exact) */
+        var vals = realValues(src), seedOk = /^[0-9]+$/.test(seed);
+        if (seedOk && BigInt(seed) > 9007199254740992n)
+            libs[1].what += '; seed ' + seed + ' as the JavaScript number ' + String(Number(seed)) + ', as tfjs gets it';
         var why = realErr ? realErr : !R ? (realLoad ? 'loading the real libraries…' : '') : !vals ? 'the real libraries need the vector as numbers: this input is read by samplab only' :
-            !seedOk ? 'seed ' + seed + ' is not a JavaScript number exactly (above 2^53): the libraries would get Number(' + seed + ')' : '';
+            !seedOk ? 'seed ' + seed + ' is not an integer' : '';
         function row(l, real) {
             var sam = l.sam.ok ? [].concat.apply([], l.sam.r.tokens) : null;
             var same = sam && real && real.length === sam.length && real.every(function (t, i) { return t === sam[i]; });

@@ -445,13 +445,24 @@ function cli(argv) {
         realBy[c.lib] = (realBy[c.lib] || 0) + (ok ? 1 : 0);
         realSame += ok;
     });
+    /* tfjs with seeds above 2^53: the library gets the nearest JavaScript number, as samplab models it */
+    const big = await lay.evaluate(async (v) => {
+        const out = [];
+        for (const seed of ['18446744073709551615', '12345678901234567890', '9007199254740993', '340282366920938463463374607431768211455']) {
+            const sam = [].concat(...samplab.draw('tfjs', v, {seed, num_samples: 12}).tokens);
+            out.push({seed, sam, real: await samplabReal.tfjs(v, 12, Number(seed), false)});
+        }
+        return out;
+    }, VECS[2]);
+    big.forEach(b => check(JSON.stringify(b.sam) === JSON.stringify(b.real), 'real tfjs = samplab for seed ' + b.seed + ' (a number above 2^53)',
+                           'real ' + JSON.stringify(b.real) + '\n     samplab ' + JSON.stringify(b.sam)));
     /* the comparison can fail: samplab one seed off disagrees with the library in most cases */
     const caught = R.filter(r => JSON.stringify(r.other) !== JSON.stringify(r.real)).length;
     check(caught > R.length / 2, 'the real-library check rejects samplab with the seed off by one in most cases', caught + ' of ' + R.length);
     const versions = await lay.evaluate(() => samplabReal.versions);
     console.log('real libraries in the page: ' + realSame + ' of ' + R.length + ' cases draw what samplab draws (' +
                 Object.keys(realBy).map(k => k + ' ' + realBy[k]).join(', ') + '; ' + VECS.length + ' vectors, ' + SEEDS.length +
-                ' seeds; ' + Object.entries(versions).map(([k, v]) => k + ' ' + v).join(', ') + '); with the seed off by one, ' +
+                ' seeds, and tfjs at ' + big.length + ' seeds above 2^53; ' + Object.entries(versions).map(([k, v]) => k + ' ' + v).join(', ') + '); with the seed off by one, ' +
                 caught + ' of them differ');
     /* and the page says so, seed after seed (the Next seed button) */
     const rp = watch(await browser.newPage());
