@@ -484,6 +484,7 @@ function cli(argv) {
     check(fetched.length === 0, 'nothing is fetched from the network', fetched.slice(0, 5).join(' '));
 
     /* the README's picture: the first screen (the first view), smaller */
+    await page.bringToFront(); /* a background tab gets no animation frames, and the page renders in one */
     await page.setViewport({width: 1240, height: 860});
     await page.goto(SITE, {waitUntil: 'load'});
     await page.waitForFunction(() => document.body.dataset.ready === '1', {timeout: 10000});
