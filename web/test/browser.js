@@ -482,6 +482,20 @@ function cli(argv) {
     console.log('the page\'s own rows: real = samplab for seeds ' + shownSeeds.join(', '));
     await rp.screenshot({path: path.join(OUT, 'explorer-real.png'), fullPage: true});
     check(fetched.length === 0, 'nothing is fetched from the network', fetched.slice(0, 5).join(' '));
+    /* without real.js (a copy of site/ that lacks it) the page works and its last table says so */
+    const bare = path.join(OUT, 'site-without-real');
+    fs.rmSync(bare, {recursive: true, force: true});
+    fs.mkdirSync(bare);
+    for (const f of fs.readdirSync(path.join(top, 'site')))
+        if (f !== 'real.js')
+            fs.copyFileSync(path.join(top, 'site', f), path.join(bare, f));
+    const np = await browser.newPage(); /* not watched: the missing file is an expected console error */
+    await np.goto('file://' + path.join(bare, 'index.html'), {waitUntil: 'load'});
+    await np.waitForFunction(() => document.body.dataset.ready === '1' && document.body.dataset.real === 'done', {timeout: 30000});
+    const bareRows = await np.evaluate(() => Array.from(document.querySelectorAll('#real .verdict')).map(e => e.textContent));
+    check(bareRows.length === 2 && bareRows.every(t => /real\.js did not load/.test(t)), 'without real.js the page says so and works', JSON.stringify(bareRows));
+    await np.close();
+    fs.rmSync(bare, {recursive: true, force: true});
 
     /* the README's picture: the first screen (the first view), smaller */
     await page.bringToFront(); /* a background tab gets no animation frames, and the page renders in one */
