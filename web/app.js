@@ -67,6 +67,11 @@
         return l ? l[i].split(' ')[0] : String(i);
     }
     function tokColor(i) { return PALETTE[i % PALETTE.length]; }
+    /* where a name may break in a narrow column (a phone): a soft hyphen in
+     * transformers, a zero-width space before a dot; invisible on a wide screen */
+    function breakable(name) {
+        return name.replace('transformers', 'trans\u00adformers').replace(/\.(?=[a-z])/g, '\u200b.');
+    }
 
     /* ---------------------------------------------------------------- input */
     function presetValues(name) {
@@ -372,7 +377,7 @@
         pipes.forEach(function (p) {
             var stat = p.ok ? 'keeps ' + p.r.kept.length + ' of ' + V + ' · float' + p.r.precision +
                 (p.r.steps.length ? ' · ' + p.r.steps.join(' → ') : '') : '';
-            head.appendChild(el('th', {'data-fw': p.fw}, [swatch(p.fw), el('span', {'class': 'fw', text: NAMES[p.fw]}),
+            head.appendChild(el('th', {'data-fw': p.fw}, [swatch(p.fw), el('span', {'class': 'fw', text: breakable(NAMES[p.fw])}),
                 el('span', {'class': 'stat', text: p.ok ? stat : ''})]));
         });
         var body = el('tbody');
@@ -508,7 +513,7 @@
         var firsts = {};
         function add(r) {
             var tr = el('tr', {'data-fw': r.fw});
-            tr.appendChild(el('td', {}, [swatch(r.fw), el('span', {'class': 'fw', text: NAMES[r.fw]}), ' ',
+            tr.appendChild(el('td', {}, [swatch(r.fw), el('span', {'class': 'fw', text: breakable(NAMES[r.fw])}), ' ',
                                          el('span', {'class': 'muted small', text: r.fw})]));
             if (!r.ok) {
                 tr.appendChild(el('td', {colspan: 3, 'class': 'why', text: r.msg.replace(/^samplab (draw|pipeline): /, '')}));
