@@ -600,7 +600,10 @@
             sc.onerror = function () { fail(new Error('real.js did not load (make explorer writes it next to index.html)')); };
             document.body.appendChild(sc);
         });
-        realLoad.then(schedule, function (e) { realErr = e.message; schedule(); });
+        realLoad.then(function () {
+            document.body.dataset.realMs = String(Math.round(performance.now())); /* make test-browser prints it */
+            schedule();
+        }, function (e) { realErr = e.message; schedule(); });
     }
 
     /* transformers.js and tf.multinomial themselves against samplab's emulations of them,

@@ -379,7 +379,8 @@ function cli(argv) {
             return {sw: document.documentElement.scrollWidth, iw: innerWidth, wide: wide.slice(0, 6),
                     keeps: box('keeps'), controls: box('controls'), real: box('real'), kept,
                     drops: document.getElementById('pairs').textContent.includes(' drops'),
-                    tutorial: /The tutorial is/.test(document.querySelector('header').textContent)};
+                    tutorial: /The tutorial is/.test(document.querySelector('header').textContent),
+                    realMs: Number(document.body.dataset.realMs)};
         });
         check(L.sw <= L.iw && !L.wide.length, w + ' px: nothing scrolls sideways', 'scrollWidth ' + L.sw + ', innerWidth ' + L.iw + '; ' + L.wide.join(', '));
         if (w === 400)
@@ -392,7 +393,7 @@ function cli(argv) {
         check(L.tutorial, w + ' px: the tutorial is said in a line');
         await lay.screenshot({path: path.join(OUT, 'explorer-' + w + '.png'), fullPage: true});
         console.log('layout ' + w + ' px: scrollWidth ' + L.sw + ', kept ' + L.kept.join('/') + ', results at y ' + Math.round(L.keeps.top) +
-                    ', controls at y ' + Math.round(L.controls.top));
+                    ', controls at y ' + Math.round(L.controls.top) + '; real.js ready ' + L.realMs + ' ms after navigation');
     }
 
     /* 5. the real libraries against samplab's emulations of them, in the page */
