@@ -387,7 +387,8 @@ fuzz-merge: $(FUZZ_TARGETS:%=$(FUZZ)/fuzz_%)
 # .safetensors (jansson's reader), the files that need a process (gnuplot,
 # temp files, mmap, output folders). The JSON writer is web/jansson/json.c (jansson's API, the
 # CLI's bytes); exp and log are glibc's FMA variants (web/libm_fma.c). The
-# native build is unchanged.
+# native build is unchanged. mk/real.sh adds site/real.js: the real transformers.js and
+# TensorFlow.js samplers, from npm into a cache outside the tree, bundled by esbuild.
 WASM_CC     ?= clang
 WASM_AR     ?= llvm-ar-14
 WASM        := build/wasm
@@ -429,7 +430,8 @@ $(WASM)/json_diff.wasm: web/test/json_diff.c web/jansson/json.c web/jansson/jans
 $(WASM)/libm_diff.wasm: web/test/libm_diff.c web/libm_fma.c
 	@$(WASM_CC) $(WASM_CFLAGS) -o $@ web/test/libm_diff.c web/libm_fma.c
 
-site/index.html: $(WASM)/samplab.wasm $(SITE_FILES) mk/site.sh data/weather.txt data/ties.txt
+site/index.html: $(WASM)/samplab.wasm $(SITE_FILES) mk/site.sh mk/real.sh mk/real.mjs web/real/entry.mjs web/real/ort_env.mjs \
+                 data/weather.txt data/ties.txt
 	@sh mk/site.sh $(WASM)/samplab.wasm site
 
 explorer: deps-explorer

@@ -97,11 +97,12 @@ case "$what" in
     need_cmd llvm-ar-14 llvm-14
     need_file /usr/lib/wasm32-wasi/libc.a wasi-libc
     need_file /usr/lib/llvm-14/lib/clang/14.0.6/lib/wasi/libclang_rt.builtins-wasm32.a libclang-rt-14-dev-wasm32
+    # the real transformers.js and TensorFlow.js beside it: npm into a cache, esbuild (mk/real.sh)
+    need_cmd node nodejs
+    need_cmd npm npm
     if [ "$what" = browser ]; then
       # the test: Debian's chromium driven through puppeteer-core (npm, into build/browser)
       need_cmd chromium chromium
-      need_cmd node nodejs
-      need_cmd npm npm
       # the weather example's Japanese words in the screenshots
       need_file /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf fonts-droid-fallback
     fi

@@ -25,6 +25,8 @@ for f in index.html style.css app.js samplab.js; do cp "web/$f" "$tmp/$f"; done
   done
   printf '\n};\n'
 } > "$tmp/samplab-wasm.js"
+# the real transformers.js and TensorFlow.js beside samplab (npm, bundled; not in the tree)
+sh mk/real.sh "$tmp/real.js"
 rm -rf "$out"
 mv "$tmp" "$out"
 size=$(du -sk "$out" | cut -f1)

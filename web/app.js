@@ -67,6 +67,11 @@
         return l ? l[i].split(' ')[0] : String(i);
     }
     function tokColor(i) { return PALETTE[i % PALETTE.length]; }
+    /* where a name may break in a narrow column (a phone): a soft hyphen in
+     * transformers, a zero-width space before a dot; invisible on a wide screen */
+    function breakable(name) {
+        return name.replace('transformers', 'trans\u00adformers').replace(/\.(?=[a-z])/g, '\u200b.');
+    }
 
     /* ---------------------------------------------------------------- input */
     function presetValues(name) {
@@ -189,6 +194,11 @@
         p.set('n', state.n);
         return '#' + p.toString().replace(/%2C/g, ',');
     }
+    /* the first view without a fragment (the README's picture): the weather at
+     * T = 0.8, top-p 0.95, min-p 0.05 (llama.cpp's defaults, less top-k 40): llama.cpp
+     * cuts before the temperature and keeps 4 tokens, the others 3, and candle has no
+     * min-p, so the frameworks differ at first sight */
+    var DEFAULT_VIEW = 'logits=weather&temperature=0.8&top_p=0.95&min_p=0.05&seed=42&n=10';
     function fromHash() {
         var p = new URLSearchParams(location.hash.replace(/^#/, ''));
         SLIDERS.forEach(function (d) {
@@ -196,7 +206,7 @@
             state.on[d.key] = !!d.on;
         });
         if (!p.has('logits'))
-            return;
+            p = new URLSearchParams(DEFAULT_VIEW);
         var lg = p.get('logits');
         if (PRESETS[lg]) {
             state.input = lg;
@@ -309,6 +319,7 @@
             return a;
         });
         renderDraws(rows, prow, seed);
+        var realArgv = renderReal(src, s, seed, n);
         cmds.push('# the draws: ' + n + ' tokens with seed ' + seed + ' (--json adds the random words spent)');
         rows.forEach(function (r) { cmds.push(cmdLine(r.argv)); });
         if (soft.ok) {
@@ -319,6 +330,8 @@
                 cmds.push('# torch, NumPy: softmax(logits / T) as weights, from ' + cmdLine(softArgv));
             prow.forEach(function (r) { if (r.argv) cmds.push(cmdLine(r.argv)); });
         }
+        cmds.push('# samplab\'s transformers.js and TensorFlow.js, which the page runs beside the libraries themselves');
+        realArgv.forEach(function (a) { cmds.push(cmdLine(a)); });
         $('cmd').textContent = cmds.join('\n');
         var dl = $('probsfile');
         if (probsUrl)
@@ -364,7 +377,7 @@
         pipes.forEach(function (p) {
             var stat = p.ok ? 'keeps ' + p.r.kept.length + ' of ' + V + ' · float' + p.r.precision +
                 (p.r.steps.length ? ' · ' + p.r.steps.join(' → ') : '') : '';
-            head.appendChild(el('th', {'data-fw': p.fw}, [swatch(p.fw), el('span', {'class': 'fw', text: NAMES[p.fw]}),
+            head.appendChild(el('th', {'data-fw': p.fw}, [swatch(p.fw), el('span', {'class': 'fw', text: breakable(NAMES[p.fw])}),
                 el('span', {'class': 'stat', text: p.ok ? stat : ''})]));
         });
         var body = el('tbody');
@@ -500,7 +513,7 @@
         var firsts = {};
         function add(r) {
             var tr = el('tr', {'data-fw': r.fw});
-            tr.appendChild(el('td', {}, [swatch(r.fw), el('span', {'class': 'fw', text: NAMES[r.fw]}), ' ',
+            tr.appendChild(el('td', {}, [swatch(r.fw), el('span', {'class': 'fw', text: breakable(NAMES[r.fw])}), ' ',
                                          el('span', {'class': 'muted small', text: r.fw})]));
             if (!r.ok) {
                 tr.appendChild(el('td', {colspan: 3, 'class': 'why', text: r.msg.replace(/^samplab (draw|pipeline): /, '')}));
@@ -531,6 +544,150 @@
             ' different first token' + (distinct === 1 ? '' : 's') + ' (outlined: not the token most of them drew at that step). A seed fixes a stream of random words, not of tokens: ' +
             'each framework seeds its own generator (MT19937 three ways, ChaCha12, PCG64), spends its own number of words per ' +
             'token and turns them into a token its own way.';
+    }
+
+    /* ---------------------------------------------------------------- the real libraries */
+    /* The vector as numbers, for the real libraries (samplab reads its own input): the
+     * text forms samplab's readers take that JavaScript's Number() reads the same way
+     * (decimal, inf, nan), or a little-endian float32/float64 .npy of one row; else null. */
+    function realValues(src) {
+        var text = null, name = PRESETS[state.input] ? PRESETS[state.input].file : state.input === 'file' ? state.fileName : null;
+        if (name && S.hasFile(name)) {
+            var b = S.fileBytes(name);
+            if (/\.npy$/.test(name))
+                return npyValues(b);
+            text = new TextDecoder().decode(b).split('\n').filter(function (l) { return l.trim()[0] !== '#'; }).join(' ');
+        } else {
+            text = src;
+        }
+        var out = [], ok = true;
+        text.split(/[\s,]+/).filter(Boolean).forEach(function (t) {
+            var m = /^([+-]?)(inf|infinity|nan)$/i.exec(t);
+            if (m)
+                out.push(/nan/i.test(m[2]) ? NaN : m[1] === '-' ? -Infinity : Infinity);
+            else if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t))
+                out.push(Number(t));
+            else
+                ok = false;
+        });
+        return ok && out.length ? out : null;
+    }
+    function npyValues(b) {
+        if (b.length < 10 || b[0] !== 0x93)
+            return null;
+        var hl = b[8] | b[9] << 8, h = new TextDecoder('latin1').decode(b.subarray(10, 10 + hl));
+        var d = /'descr':\s*'<f([48])'/.exec(h), sh = /'shape':\s*\((\d+),?\)/.exec(h);
+        if (!d || !sh || /'fortran_order':\s*True/.test(h))
+            return null;
+        var w = Number(d[1]), n = Number(sh[1]), dv = new DataView(b.buffer, b.byteOffset + 10 + hl);
+        if (dv.byteLength < n * w)
+            return null;
+        var out = [];
+        for (var i = 0; i < n; i++)
+            out.push(w === 4 ? dv.getFloat32(4 * i, true) : dv.getFloat64(8 * i, true));
+        return out;
+    }
+
+    var realGen = 0, realLoad = null, realErr = null;
+    function loadReal() {
+        if (realLoad)
+            return;
+        /* a classic script, so it loads from file:// too; about 5 MiB, after the first screen */
+        realLoad = new Promise(function (ok, fail) {
+            var sc = document.createElement('script');
+            sc.src = 'real.js';
+            sc.onload = function () { window.samplabReal.ready.then(ok, fail); };
+            sc.onerror = function () { fail(new Error('real.js did not load (make explorer writes it next to index.html)')); };
+            document.body.appendChild(sc);
+        });
+        realLoad.then(function () {
+            document.body.dataset.realMs = String(Math.round(performance.now())); /* make test-browser prints it */
+            schedule();
+        }, function (e) { realErr = e.message; schedule(); });
+    }
+
+    /* transformers.js and tf.multinomial themselves against samplab's emulations of them,
+     * for the vector and seed on screen */
+    function renderReal(src, s, seed, n) {
+        var gen = ++realGen, box = $('real'), R = window.samplabReal;
+        var tset = {}, left = [];
+        Object.keys(s).forEach(function (k) {
+            if (k === 'context')
+                return;
+            if (['temperature', 'top_k', 'top_p', 'repetition_penalty'].indexOf(k) >= 0)
+                tset[k] = s[k];
+            else
+                left.push(flag(k));
+        });
+        var prompt = s.repetition_penalty && s.context ? s.context.split(',').map(Number) : [];
+        if (prompt.length)
+            tset.context = s.context;
+        var tsel = Object.assign({}, tset, {seed: seed, n: n}), fsel = {seed: seed, num_samples: n};
+        var argvs = [S.argv('draw', 'transformers-js', src, tsel), S.argv('draw', 'tfjs', src, fsel)];
+        var libs = [
+            {fw: 'transformers-js', name: 'transformers.js', sam: attempt(function () { return S.draw('transformers-js', src, tsel); }),
+             what: 'generate({do_sample: true' + Object.keys(tset).filter(function (k) { return k !== 'context'; }).map(function (k) { return ', ' + k + ': ' + tset[k]; }).join('') +
+                   '}) for ' + n + ' steps on these logits' + (left.length ? '; without ' + left.join(', ') + ', which transformers.js lacks' : '')},
+            {fw: 'tfjs', name: 'TensorFlow.js', sam: attempt(function () { return S.draw('tfjs', src, fsel); }),
+             what: 'tf.multinomial(logits, ' + n + ', ' + seed + ') on the CPU backend: the logits as given (it has no temperature or filter)'}
+        ];
+        /* a seed above 2^53 reaches the libraries as the nearest JavaScript number, as samplab's
+         * tfjs models it (its transformers-js refuses such a seed: random.seed's state would not be exact) */
+        var vals = realValues(src), seedOk = /^[0-9]+$/.test(seed);
+        if (seedOk && BigInt(seed) > 9007199254740992n)
+            libs[1].what += '; seed ' + seed + ' as the JavaScript number ' + String(Number(seed)) + ', as tfjs gets it';
+        var why = realErr ? realErr : !R ? (realLoad ? 'loading the real libraries…' : '') : !vals ? 'the real libraries need the vector as numbers: this input is read by samplab only' :
+            !seedOk ? 'seed ' + seed + ' is not an integer' : '';
+        function row(l, real) {
+            var sam = l.sam.ok ? [].concat.apply([], l.sam.r.tokens) : null;
+            var same = sam && real && real.length === sam.length && real.every(function (t, i) { return t === sam[i]; });
+            var verdict = !l.sam.ok ? l.sam.msg.replace(/^samplab draw: /, '') : !real ? (why || 'running…') :
+                same ? 'the same ' + sam.length + ' tokens' : 'differ' + (real.length === sam.length ? ' from draw ' + (1 + real.findIndex(function (t, i) { return t !== sam[i]; })) : '');
+            function chips(ts) {
+                var d = el('div', {'class': 'toks'});
+                (ts || []).forEach(function (i) { d.appendChild(el('span', {'class': 'chip', style: 'background:' + tokColor(i), title: 'token ' + i + ' (' + label(i) + ')', text: shortLabel(i)})); });
+                return d;
+            }
+            return el('tr', {'data-fw': l.fw, 'data-same': same ? '1' : sam && real ? '0' : ''}, [
+                el('td', {}, [el('span', {'class': 'fw', text: l.name}), ' ', el('span', {'class': 'muted small', text: R ? R.versions[l.fw === 'tfjs' ? 'tfjs-core' : 'transformers'] : ''}),
+                              el('div', {'class': 'muted small', text: l.what})]),
+                el('td', {'class': 'realtoks'}, [chips(real)]),
+                el('td', {'class': 'samtoks'}, [chips(sam)]),
+                el('td', {'class': 'verdict' + (same ? ' same' : sam && real ? ' differs' : ''), text: (same ? '= ' : sam && real ? '≠ ' : '') + verdict})]);
+        }
+        function draw(reals) {
+            box.textContent = '';
+            var head = el('tr', {}, [el('th', {text: 'library'}), el('th', {text: 'the library itself'}), el('th', {text: 'samplab'}), el('th', {text: 'same?'})]);
+            var body = el('tbody');
+            libs.forEach(function (l, i) { body.appendChild(row(l, reals && reals[i])); });
+            box.appendChild(el('table', {}, [el('thead', {}, [head]), body]));
+        }
+        $('realnote').textContent = 'Seed ' + seed + ': the real transformers.js ' + (R ? R.versions.transformers + ' (onnxruntime-web ' + R.versions['onnxruntime-web'] + ' for its TopK)' : '') +
+            ' and TensorFlow.js ' + (R ? R.versions['tfjs-core'] : '') + ', bundled into this page from npm, draw next to samplab\'s WebAssembly (' +
+            flag('framework') + ' transformers-js and tfjs). Nothing is fetched.';
+        draw(null);
+        document.body.dataset.real = R ? 'running' : 'loading';
+        if (!R || why) {
+            if (R || realErr)
+                document.body.dataset.real = 'done';
+            return argvs;
+        }
+        var f32 = Float32Array.from(vals), num = Number(seed);
+        var jobs = [libs[0].sam.ok ? R.transformersjs(f32, Object.keys(tset).reduce(function (o, k) { if (k !== 'context') o[k] = Number(tset[k]); return o; }, {}), prompt, num, Number(n)) : null,
+                    libs[1].sam.ok ? R.tfjs(f32, Number(n), num, false) : null];
+        Promise.all(jobs).then(function (reals) {
+            if (gen !== realGen)
+                return;
+            draw(reals);
+            document.body.dataset.real = 'done';
+            document.body.dataset.realRendered = String(Number(document.body.dataset.realRendered || 0) + 1);
+        }, function (e) {
+            if (gen !== realGen)
+                return;
+            box.appendChild(el('p', {'class': 'error', text: 'the real libraries failed: ' + e.message}));
+            document.body.dataset.real = 'done';
+        });
+        return argvs;
     }
 
     /* ---------------------------------------------------------------- events */
@@ -591,6 +748,7 @@
             state.seed = v;
             schedule();
         });
+        $('tocontrols').addEventListener('click', function () { $('controls').scrollIntoView(); });
         $('copy').addEventListener('click', function () {
             var t = $('cmd').textContent;
             (navigator.clipboard ? navigator.clipboard.writeText(t) : Promise.reject()).then(function () {
@@ -619,6 +777,7 @@
         $('version').textContent = S.version + '.';
         render();
         document.body.dataset.ready = '1';
+        loadReal();
     }, function (e) {
         $('error').hidden = false;
         $('error').textContent = 'The WebAssembly module did not load: ' + e.message;

@@ -343,6 +343,7 @@
         /* a file every later run sees (the page's presets, a dropped file) */
         addFile: function (name, data) { bundled[normPath(name)] = bytesOf(data); },
         hasFile: function (name) { return Object.prototype.hasOwnProperty.call(bundled, normPath(name)); },
+        fileBytes: function (name) { return bundled[normPath(name)] || null; },
         numText: numText,
         ready: null
     };

@@ -8,11 +8,17 @@
  *  3. the DOM: moving the temperature slider changes the bars, the command line
  *     and the URL, and the bars are what samplab.pipeline returns; a .npy chosen
  *     through the file input is read by the page;
- *  4. screenshots under build/explorer/.
+ *  4. the layout at 400 px and 1,400 px: nothing scrolls sideways, on a phone the
+ *     results come before the controls, the first view shows frameworks that differ;
+ *  5. the real transformers.js and TensorFlow.js (site/real.js) draw what samplab's
+ *     emulations of them draw, over several seeds, settings and vectors, and the page
+ *     says so; nothing is fetched from the network;
+ *  6. screenshots under build/explorer/.
  * Usage: node web/test/browser.js (from the top of the tree; puppeteer-core in build/browser). */
 'use strict';
 const path = require('path');
 const fs = require('fs');
+const os = require('os');
 const {execFileSync, spawnSync} = require('child_process');
 
 const top = process.cwd();
@@ -172,16 +178,25 @@ function cli(argv) {
 
 (async () => {
     const exe = process.env.CHROMIUM || execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], {encoding: 'utf8'}).trim();
+    /* a fresh profile, and nothing of Chromium's own that reaches the network */
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'samplab-chromium-'));
     const browser = await puppeteer.launch({
         executablePath: exe,
         headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--hide-scrollbars'],
+        args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+               '--disable-component-update', '--disable-sync', '--user-data-dir=' + profile,
+               '--disable-dev-shm-usage', '--hide-scrollbars'],
     });
     const version = await browser.version();
-    const page = await browser.newPage();
-    const logs = [];
-    page.on('console', m => logs.push(m.type() + ': ' + m.text()));
-    page.on('pageerror', e => logs.push('pageerror: ' + e.message));
+    const logs = [], fetched = [];
+    const watch = pg => {
+        pg.on('console', m => logs.push(m.type() + ': ' + m.text()));
+        pg.on('pageerror', e => logs.push('pageerror: ' + e.message));
+        /* the page loads its own files only: file: and the blob:/data: URLs it makes */
+        pg.on('request', r => { if (!/^(file|data|blob):/.test(r.url())) fetched.push(r.url()); });
+        return pg;
+    };
+    const page = watch(await browser.newPage());
     await page.setViewport({width: 1400, height: 1000});
 
     /* 1. start-up */
@@ -322,7 +337,7 @@ function cli(argv) {
     await page.screenshot({path: path.join(OUT, 'explorer-t03.png'), fullPage: true});
 
     /* the URL reproduces the screen: a fresh load of the hash shows the same */
-    const p2 = await browser.newPage();
+    const p2 = watch(await browser.newPage());
     await p2.setViewport({width: 1400, height: 1000});
     await p2.goto(SITE + after.hash, {waitUntil: 'load'});
     await p2.waitForFunction(() => document.body.dataset.ready === '1', {timeout: 10000});
@@ -346,16 +361,156 @@ function cli(argv) {
     const gotNpy = await p2.evaluate(() => JSON.stringify(Array.from(document.querySelectorAll('#keeps tbody tr')).map(tr => Number(tr.querySelectorAll('.cell')[0].dataset.p))));
     check(gotNpy === JSON.stringify(JSON.parse(wantNpy.stdout).probs), 'the .npy bars are the CLI\'s', gotNpy);
 
-    /* the README's picture: the first screen, smaller */
+    /* 4. the layout: a phone (400 px) and a desktop (1,400 px), the first view (no fragment) */
+    const lay = watch(await browser.newPage());
+    for (const w of [400, 1400]) {
+        await lay.setViewport({width: w, height: 900});
+        await lay.goto(SITE, {waitUntil: 'load'});
+        await lay.waitForFunction(() => document.body.dataset.ready === '1' && document.body.dataset.real === 'done', {timeout: 60000});
+        const L = await lay.evaluate(() => {
+            const box = id => { const r = document.getElementById(id).getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+            const wide = [];
+            document.querySelectorAll('body *').forEach(e => {
+                const r = e.getBoundingClientRect();
+                if (r.width && r.right > innerWidth + 0.5)
+                    wide.push(e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className ? '.' + String(e.className).split(' ')[0] : '') + ' ' + Math.round(r.right));
+            });
+            const kept = Array.from(document.querySelectorAll('#keeps thead th[data-fw]')).map(th => th.querySelector('.stat').textContent.split(' ')[1] || 'refused');
+            return {sw: document.documentElement.scrollWidth, iw: innerWidth, wide: wide.slice(0, 6),
+                    keeps: box('keeps'), controls: box('controls'), real: box('real'), kept,
+                    drops: document.getElementById('pairs').textContent.includes(' drops'),
+                    tutorial: /The tutorial is/.test(document.querySelector('header').textContent),
+                    realMs: Number(document.body.dataset.realMs)};
+        });
+        check(L.sw <= L.iw && !L.wide.length, w + ' px: nothing scrolls sideways', 'scrollWidth ' + L.sw + ', innerWidth ' + L.iw + '; ' + L.wide.join(', '));
+        if (w === 400)
+            check(L.keeps.top < L.controls.top && L.real.bottom < L.controls.top, '400 px: the results come before the controls',
+                  'keeps at ' + L.keeps.top + ', controls at ' + L.controls.top);
+        else
+            check(L.controls.right <= L.keeps.left && L.controls.top < L.keeps.bottom, '1400 px: the controls beside the results',
+                  JSON.stringify([L.controls, L.keeps]));
+        check(new Set(L.kept).size > 1 && L.drops, w + ' px: the first view shows frameworks that keep different tokens', JSON.stringify(L.kept));
+        check(L.tutorial, w + ' px: the tutorial is said in a line');
+        await lay.screenshot({path: path.join(OUT, 'explorer-' + w + '.png'), fullPage: true});
+        console.log('layout ' + w + ' px: scrollWidth ' + L.sw + ', kept ' + L.kept.join('/') + ', results at y ' + Math.round(L.keeps.top) +
+                    ', controls at y ' + Math.round(L.controls.top) + '; real.js ready ' + L.realMs + ' ms after navigation');
+    }
+
+    /* 5. the real libraries against samplab's emulations of them, in the page */
+    const vec = n => { const a = []; for (let i = 0; i < n; i++) a.push(Math.fround((rnd() + rnd() + rnd() - 1.5) * 4)); return a; };
+    const ties = n => { const a = []; for (let i = 0; i < n; i++) a.push(Math.round((rnd() - 0.5) * 8) / 2); return a; };
+    const VECS = [[4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2.2], [3, 2, 2, 1], vec(64), ties(256), vec(1000)];
+    const SEEDS = [1, 7, 42, 1234, 99991, 2 ** 32 + 5, 123456789012, 2 ** 53];
+    const TSET = [{}, {temperature: 0.7, top_k: 3}, {temperature: 1.3, top_p: 0.9}, {top_k: 1},
+                  {temperature: 0.8, top_k: 5, repetition_penalty: 1.3, context: [0, 2]}, {temperature: 2, top_k: 40}];
+    const realCases = [];
+    VECS.forEach((v, vi) => SEEDS.forEach((seed, si) => {
+        realCases.push({lib: 'transformers-js', v: vi, seed, set: TSET[(vi + si) % TSET.length], n: 1 + (si * 3 + vi) % 12});
+        realCases.push({lib: 'tfjs', v: vi, seed, n: 1 + (si * 5 + vi) % 16, normalized: si % 3 === 2});
+    }));
+    const R = await lay.evaluate(async (vecs, cs) => {
+        await samplabReal.ready;
+        const out = [];
+        for (const c of cs) {
+            const v = vecs[c.v];
+            const file = {name: 'v' + c.v + '.txt', text: v.map(samplab.numText).join('\n') + '\n'};
+            let sam, real, other;
+            if (c.lib === 'transformers-js') {
+                const s = Object.assign({}, c.set, {seed: String(c.seed), n: c.n});
+                sam = [].concat(...samplab.draw('transformers-js', file, s).tokens);
+                other = [].concat(...samplab.draw('transformers-js', file, Object.assign({}, s, {seed: String(c.seed + 1)})).tokens);
+                const set = Object.assign({}, c.set);
+                delete set.context;
+                real = await samplabReal.transformersjs(v, set, c.set.context || [], c.seed, c.n);
+            } else {
+                /* normalized: the softmax of the vector, as probabilities */
+                let w = v;
+                if (c.normalized) {
+                    const m = Math.max(...v), e = v.map(x => Math.exp(x - m)), z = e.reduce((a, b) => a + b, 0);
+                    w = e.map(x => Math.fround(x / z));
+                }
+                const f = {name: 'w' + c.v + '.txt', text: w.map(samplab.numText).join('\n') + '\n'};
+                sam = [].concat(...samplab.draw('tfjs', f, {seed: String(c.seed), num_samples: c.n, probs: !!c.normalized}).tokens);
+                other = [].concat(...samplab.draw('tfjs', f, {seed: String(c.seed + 1), num_samples: c.n, probs: !!c.normalized}).tokens);
+                real = await samplabReal.tfjs(w, c.n, c.seed, !!c.normalized);
+            }
+            out.push({sam, real, other});
+        }
+        return out;
+    }, VECS, realCases);
+    let realSame = 0;
+    const realBy = {};
+    R.forEach((r, i) => {
+        const c = realCases[i], ok = JSON.stringify(r.sam) === JSON.stringify(r.real);
+        check(ok, 'real ' + c.lib + ' = samplab for ' + JSON.stringify(c), 'real ' + JSON.stringify(r.real) + '\n     samplab ' + JSON.stringify(r.sam));
+        realBy[c.lib] = (realBy[c.lib] || 0) + (ok ? 1 : 0);
+        realSame += ok;
+    });
+    /* tfjs with seeds above 2^53: the library gets the nearest JavaScript number, as samplab models it */
+    const big = await lay.evaluate(async (v) => {
+        const out = [];
+        for (const seed of ['18446744073709551615', '12345678901234567890', '9007199254740993', '340282366920938463463374607431768211455']) {
+            const sam = [].concat(...samplab.draw('tfjs', v, {seed, num_samples: 12}).tokens);
+            out.push({seed, sam, real: await samplabReal.tfjs(v, 12, Number(seed), false)});
+        }
+        return out;
+    }, VECS[2]);
+    big.forEach(b => check(JSON.stringify(b.sam) === JSON.stringify(b.real), 'real tfjs = samplab for seed ' + b.seed + ' (a number above 2^53)',
+                           'real ' + JSON.stringify(b.real) + '\n     samplab ' + JSON.stringify(b.sam)));
+    /* the comparison can fail: samplab one seed off disagrees with the library in most cases */
+    const caught = R.filter(r => JSON.stringify(r.other) !== JSON.stringify(r.real)).length;
+    check(caught > R.length / 2, 'the real-library check rejects samplab with the seed off by one in most cases', caught + ' of ' + R.length);
+    const versions = await lay.evaluate(() => samplabReal.versions);
+    console.log('real libraries in the page: ' + realSame + ' of ' + R.length + ' cases draw what samplab draws (' +
+                Object.keys(realBy).map(k => k + ' ' + realBy[k]).join(', ') + '; ' + VECS.length + ' vectors, ' + SEEDS.length +
+                ' seeds, and tfjs at ' + big.length + ' seeds above 2^53; ' + Object.entries(versions).map(([k, v]) => k + ' ' + v).join(', ') + '); with the seed off by one, ' +
+                caught + ' of them differ');
+    /* and the page says so, seed after seed (the Next seed button) */
+    const rp = watch(await browser.newPage());
+    await rp.setViewport({width: 1400, height: 900});
+    await rp.goto(SITE + '#logits=weather&temperature=0.7&top_k=3&seed=41&n=12', {waitUntil: 'load'});
+    await rp.waitForFunction(() => document.body.dataset.real === 'done' && document.body.dataset.realRendered, {timeout: 60000});
+    const shownSeeds = [];
+    for (let k = 0; k < 4; k++) {
+        const rows = await rp.evaluate(() => Array.from(document.querySelectorAll('#real tbody tr')).map(tr => tr.dataset.fw + ':' + tr.dataset.same));
+        const seedNow = await rp.evaluate(() => document.getElementById('seed').value);
+        shownSeeds.push(seedNow);
+        check(rows.join(' ') === 'transformers-js:1 tfjs:1', 'the page shows the real libraries and samplab drawing the same tokens, seed ' + seedNow, rows.join(' '));
+        const before = await rp.evaluate(() => Number(document.body.dataset.realRendered));
+        await rp.click('#nextseed');
+        await rp.waitForFunction(b => Number(document.body.dataset.realRendered) > b && document.body.dataset.real === 'done', {timeout: 30000}, before);
+    }
+    console.log('the page\'s own rows: real = samplab for seeds ' + shownSeeds.join(', '));
+    await rp.screenshot({path: path.join(OUT, 'explorer-real.png'), fullPage: true});
+    check(fetched.length === 0, 'nothing is fetched from the network', fetched.slice(0, 5).join(' '));
+    /* without real.js (a copy of site/ that lacks it) the page works and its last table says so */
+    const bare = path.join(OUT, 'site-without-real');
+    fs.rmSync(bare, {recursive: true, force: true});
+    fs.mkdirSync(bare);
+    for (const f of fs.readdirSync(path.join(top, 'site')))
+        if (f !== 'real.js')
+            fs.copyFileSync(path.join(top, 'site', f), path.join(bare, f));
+    const np = await browser.newPage(); /* not watched: the missing file is an expected console error */
+    await np.goto('file://' + path.join(bare, 'index.html'), {waitUntil: 'load'});
+    await np.waitForFunction(() => document.body.dataset.ready === '1' && document.body.dataset.real === 'done', {timeout: 30000});
+    const bareRows = await np.evaluate(() => Array.from(document.querySelectorAll('#real .verdict')).map(e => e.textContent));
+    check(bareRows.length === 2 && bareRows.every(t => /real\.js did not load/.test(t)), 'without real.js the page says so and works', JSON.stringify(bareRows));
+    await np.close();
+    fs.rmSync(bare, {recursive: true, force: true});
+
+    /* the README's picture: the first screen (the first view), smaller */
+    await page.bringToFront(); /* a background tab gets no animation frames, and the page renders in one */
     await page.setViewport({width: 1240, height: 860});
-    await page.goto(SITE + '#logits=weather&temperature=0.8&top_k=5&min_p=0.05&seed=42&n=10', {waitUntil: 'load'});
+    await page.goto(SITE, {waitUntil: 'load'});
     await page.waitForFunction(() => document.body.dataset.ready === '1', {timeout: 10000});
     await page.screenshot({path: path.join(OUT, 'readme.png')});
 
     const bad = logs.filter(l => /^(error|pageerror)/.test(l));
     check(bad.length === 0, 'no errors in the page console', bad.join('\n     '));
     await browser.close();
-    console.log('screenshots: ' + ['explorer.png', 'explorer-t03.png', 'explorer-ties.png', 'readme.png'].map(f => rel(path.join(OUT, f))).join(' '));
+    fs.rmSync(profile, {recursive: true, force: true});
+    console.log('screenshots: ' + ['explorer.png', 'explorer-t03.png', 'explorer-ties.png', 'explorer-400.png', 'explorer-1400.png',
+                                   'explorer-real.png', 'readme.png'].map(f => rel(path.join(OUT, f))).join(' '));
     console.log('browser: ' + passed + ' passed, ' + failed + ' failed');
     process.exit(failed ? 1 : 0);
 })().catch(e => {
