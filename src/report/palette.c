@@ -37,9 +37,9 @@ const sl_report_style sl_report_styles[] = {
     {"jax", "#009e73", 2, 17, 1},
     {"mlx", "#009e73", 3, 18, 2},
     {"exprace", "#404040", 6, 2, 5},
-    {"cdf", "#707070", 2, 3, 6},
-    {"linear", "#a0a0a0", 4, 4, 7},
-    {"alias", "#c8c8c8", 8, 5, 4},
+    {"cdf", "#6a6a6a", 2, 3, 6},
+    {"linear", "#949494", 4, 4, 7},
+    {"alias", "#bdbdbd", 8, 5, 4},
     {NULL, NULL, 0, 0, 0}};
 
 /* What no entry names: a mid grey, plain. */
