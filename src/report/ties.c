@@ -234,7 +234,7 @@ static int ties_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         if (at < nser)
             sl_io_buf_printf(&body, ", \\\n     @DAT@ using ($0%+.6g):%zu with points pt 7 ps 1.8 lc rgb '#000000' %s",
                              sl_report_style_bar_offset(at, nser), col,
-                             titled++ ? "notitle" : "title \"drawn: the framework's sampler, 10,000 draws\"");
+                             titled++ ? "notitle" : "title \"dot: drawn (10,000 draws)\"");
         col++;
     }
     sl_io_buf_puts(&body, "\n");
@@ -244,9 +244,9 @@ static int ties_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         .title = "top-k = 2 on softmax([3, 2, 2, 1]): who keeps the tie",
         .xlabel = "token id",
         .ylabel = "draws out of 10,000",
-        .key = "below center horizontal maxrows 2 box",
+        .key = "top right box opaque",
         .extra = "set yrange [0:*]\nunset grid\nset grid ytics\nset xtics nomirror scale 0\n",
-        .body = body.data, .dat = dat.data, .oom = body.oom || dat.oom};
+        .body = body.data, .dat = dat.data, .oom = body.oom || dat.oom, .width = 1000, .height = 680};
     rc = sl_report_plot(ctx, &pl, err);
     sl_io_buf_free(&dat);
     sl_io_buf_free(&body);
