@@ -34,7 +34,8 @@ echo "|---:|---:|---:|---:|---|---:|---:|"
 awk -v n=200 'BEGIN { ORS = "" } /^#/ { next } { a[++m] = $1 } END { for (r = 0; r < n; r++) { for (i = 1; i <= m; i++) print (i > 1 ? " " : "") a[i]; print "\n" } }' "$L" > "$tmp/rows.txt"
 for k in 1 10000; do
   if [ "$k" = 1 ]; then calls=500; else calls=20; fi
-  node analysis/bench_tfjs.mjs "$JSDIR" "$L" "$k" "$calls" "$RUNS" > "$tmp/js.txt" || exit 1
+  # stderr: tfjs-core prints a banner advising tfjs-node under Node
+  node analysis/bench_tfjs.mjs "$JSDIR" "$L" "$k" "$calls" "$RUNS" > "$tmp/js.txt" 2>/dev/null || exit 1
   js=$(sed -n 1p "$tmp/js.txt")
   best=
   for r in $(seq "$RUNS"); do
