@@ -12,21 +12,21 @@ set format x '10^{%L}'
 set logscale y
 set format y '10^{%L}'
 set size square
-set xrange [1e-4:1]
-set yrange [1e-4:1]
+set xrange [0.0007:1]
+set yrange [0.0007:1]
 set terminal pngcairo size 800,760 font 'DejaVu Sans,13' linewidth 1.5
 set output outstem.'.png'
 plot x with lines lc rgb '#888888' dt 2 title 'observed = expected', \
-  'agree_observed_expected.dat' index 0 using 5:6 with points pt 6 ps 1.6 lc rgb '#1f77b4' title 'exprace', \
-  'agree_observed_expected.dat' index 1 using 5:6 with points pt 2 ps 1.3 lc rgb '#d62728' title 'cdf', \
-  'agree_observed_expected.dat' index 2 using 5:6 with points pt 4 ps 1.1 lc rgb '#2ca02c' title 'linear', \
-  'agree_observed_expected.dat' index 3 using 5:6 with points pt 8 ps 1.0 lc rgb '#9467bd' title 'alias'
+  'agree_observed_expected.dat' index 0 using 5:6 with points pt 6 ps 1.6 lc rgb '#404040' title 'exprace', \
+  'agree_observed_expected.dat' index 1 using 5:6 with points pt 2 ps 1.3 lc rgb '#6a6a6a' title 'cdf', \
+  'agree_observed_expected.dat' index 2 using 5:6 with points pt 4 ps 1.1 lc rgb '#949494' title 'linear', \
+  'agree_observed_expected.dat' index 3 using 5:6 with points pt 8 ps 1.0 lc rgb '#bdbdbd' title 'alias'
 unset output
 set terminal svg size 800,760 font 'DejaVu Sans,13' linewidth 1.5 background '#ffffff'
 set output outstem.'.svg'
 plot x with lines lc rgb '#888888' dt 2 title 'observed = expected', \
-  'agree_observed_expected.dat' index 0 using 5:6 with points pt 6 ps 1.6 lc rgb '#1f77b4' title 'exprace', \
-  'agree_observed_expected.dat' index 1 using 5:6 with points pt 2 ps 1.3 lc rgb '#d62728' title 'cdf', \
-  'agree_observed_expected.dat' index 2 using 5:6 with points pt 4 ps 1.1 lc rgb '#2ca02c' title 'linear', \
-  'agree_observed_expected.dat' index 3 using 5:6 with points pt 8 ps 1.0 lc rgb '#9467bd' title 'alias'
+  'agree_observed_expected.dat' index 0 using 5:6 with points pt 6 ps 1.6 lc rgb '#404040' title 'exprace', \
+  'agree_observed_expected.dat' index 1 using 5:6 with points pt 2 ps 1.3 lc rgb '#6a6a6a' title 'cdf', \
+  'agree_observed_expected.dat' index 2 using 5:6 with points pt 4 ps 1.1 lc rgb '#949494' title 'linear', \
+  'agree_observed_expected.dat' index 3 using 5:6 with points pt 8 ps 1.0 lc rgb '#bdbdbd' title 'alias'
 unset output

@@ -6,31 +6,92 @@ set title "Exact induced over ideal probability, zipf49152_t08" noenhanced
 set xlabel "ideal probability (float64 softmax)" noenhanced
 set ylabel "induced / ideal (0 = never drawn)" noenhanced
 set grid back lc rgb '#dddddd'
-set key top right box opaque noenhanced
+set key top left noenhanced
 set logscale x
 set format x '10^{%L}'
-set yrange [-0.05:2.05]
-set terminal pngcairo size 1000,650 font 'DejaVu Sans,13' linewidth 1.5
+set terminal pngcairo size 1400,760 font 'DejaVu Sans,13' linewidth 1.5
 set output outstem.'.png'
-plot 1 with lines lw 2 lc rgb '#000000' title 'induced = ideal', \
-  'exact_tail_zipf49152_t08.dat' using 3:(column(4) / $3) with points pt 6 ps 0.9 title 'candle', \
-  'exact_tail_zipf49152_t08.dat' using 3:(column(5) / $3) with points pt 4 ps 0.9 title 'numpy', \
-  'exact_tail_zipf49152_t08.dat' using 3:(column(6) / $3) with points pt 8 ps 0.9 title 'torch-replacement', \
-  'exact_tail_zipf49152_t08.dat' using 3:(column(7) / $3) with points pt 10 ps 0.9 title 'gsl', \
-  'exact_tail_zipf49152_t08.dat' using 3:(column(8) / $3) with points pt 12 ps 0.9 title 'cdf', \
-  'exact_tail_zipf49152_t08.dat' using 3:(column(9) / $3) with points pt 2 ps 0.9 title 'alias', \
-  'exact_tail_zipf49152_t08.dat' using 3:(column(10) / $3) with points pt 1 ps 0.9 title 'linear', \
-  'exact_tail_zipf49152_t08.dat' using 3:(column(11) / $3) with points pt 3 ps 0.9 title 'llamacpp'
+unset title
+set xrange [1e-08:1]
+set yrange [-0.05:1.65]
+set key off
+set multiplot layout 2,4 title "Exact induced over ideal probability of every token shown, the synthetic 49,152-token vocabulary at T = 0.8 (zipf49152_t08)" noenhanced
+set xtics 100
+set mxtics 10
+set ylabel "induced / ideal (0 = never drawn)"
+unset xlabel
+set title "candle" noenhanced
+plot 1 with lines lw 1.5 lc rgb '#000000' notitle, 'exact_tail_zipf49152_t08.dat' using 3:(column(4) / $3) with points ps 0.8 lc rgb '#009e73' pt 13 notitle
+unset ylabel
+unset xlabel
+set title "numpy" noenhanced
+plot 1 with lines lw 1.5 lc rgb '#000000' notitle, 'exact_tail_zipf49152_t08.dat' using 3:(column(5) / $3) with points ps 0.8 lc rgb '#56b4e9' pt 6 notitle
+unset ylabel
+unset xlabel
+set title "torch-replacement" noenhanced
+plot 1 with lines lw 1.5 lc rgb '#000000' notitle, 'exact_tail_zipf49152_t08.dat' using 3:(column(6) / $3) with points ps 0.8 lc rgb '#e69f00' pt 10 notitle
+unset ylabel
+unset xlabel
+set title "gsl" noenhanced
+plot 1 with lines lw 1.5 lc rgb '#000000' notitle, 'exact_tail_zipf49152_t08.dat' using 3:(column(7) / $3) with points ps 0.8 lc rgb '#000000' pt 8 notitle
+set ylabel "induced / ideal (0 = never drawn)"
+set xlabel "ideal probability (float64 softmax)"
+set title "cdf" noenhanced
+plot 1 with lines lw 1.5 lc rgb '#000000' notitle, 'exact_tail_zipf49152_t08.dat' using 3:(column(8) / $3) with points ps 0.8 lc rgb '#6a6a6a' pt 2 notitle
+unset ylabel
+set xlabel "ideal probability (float64 softmax)"
+set title "alias" noenhanced
+plot 1 with lines lw 1.5 lc rgb '#000000' notitle, 'exact_tail_zipf49152_t08.dat' using 3:(column(9) / $3) with points ps 0.8 lc rgb '#bdbdbd' pt 8 notitle
+unset ylabel
+set xlabel "ideal probability (float64 softmax)"
+set title "linear" noenhanced
+plot 1 with lines lw 1.5 lc rgb '#000000' notitle, 'exact_tail_zipf49152_t08.dat' using 3:(column(10) / $3) with points ps 0.8 lc rgb '#949494' pt 4 notitle
+unset ylabel
+set xlabel "ideal probability (float64 softmax)"
+set title "llamacpp" noenhanced
+plot 1 with lines lw 1.5 lc rgb '#000000' notitle, 'exact_tail_zipf49152_t08.dat' using 3:(column(11) / $3) with points ps 0.8 lc rgb '#0072b2' pt 7 notitle
+unset multiplot
 unset output
-set terminal svg size 1000,650 font 'DejaVu Sans,13' linewidth 1.5 background '#ffffff'
+set terminal svg size 1400,760 font 'DejaVu Sans,13' linewidth 1.5 background '#ffffff'
 set output outstem.'.svg'
-plot 1 with lines lw 2 lc rgb '#000000' title 'induced = ideal', \
-  'exact_tail_zipf49152_t08.dat' using 3:(column(4) / $3) with points pt 6 ps 0.9 title 'candle', \
-  'exact_tail_zipf49152_t08.dat' using 3:(column(5) / $3) with points pt 4 ps 0.9 title 'numpy', \
-  'exact_tail_zipf49152_t08.dat' using 3:(column(6) / $3) with points pt 8 ps 0.9 title 'torch-replacement', \
-  'exact_tail_zipf49152_t08.dat' using 3:(column(7) / $3) with points pt 10 ps 0.9 title 'gsl', \
-  'exact_tail_zipf49152_t08.dat' using 3:(column(8) / $3) with points pt 12 ps 0.9 title 'cdf', \
-  'exact_tail_zipf49152_t08.dat' using 3:(column(9) / $3) with points pt 2 ps 0.9 title 'alias', \
-  'exact_tail_zipf49152_t08.dat' using 3:(column(10) / $3) with points pt 1 ps 0.9 title 'linear', \
-  'exact_tail_zipf49152_t08.dat' using 3:(column(11) / $3) with points pt 3 ps 0.9 title 'llamacpp'
+unset title
+set xrange [1e-08:1]
+set yrange [-0.05:1.65]
+set key off
+set multiplot layout 2,4 title "Exact induced over ideal probability of every token shown, the synthetic 49,152-token vocabulary at T = 0.8 (zipf49152_t08)" noenhanced
+set xtics 100
+set mxtics 10
+set ylabel "induced / ideal (0 = never drawn)"
+unset xlabel
+set title "candle" noenhanced
+plot 1 with lines lw 1.5 lc rgb '#000000' notitle, 'exact_tail_zipf49152_t08.dat' using 3:(column(4) / $3) with points ps 0.8 lc rgb '#009e73' pt 13 notitle
+unset ylabel
+unset xlabel
+set title "numpy" noenhanced
+plot 1 with lines lw 1.5 lc rgb '#000000' notitle, 'exact_tail_zipf49152_t08.dat' using 3:(column(5) / $3) with points ps 0.8 lc rgb '#56b4e9' pt 6 notitle
+unset ylabel
+unset xlabel
+set title "torch-replacement" noenhanced
+plot 1 with lines lw 1.5 lc rgb '#000000' notitle, 'exact_tail_zipf49152_t08.dat' using 3:(column(6) / $3) with points ps 0.8 lc rgb '#e69f00' pt 10 notitle
+unset ylabel
+unset xlabel
+set title "gsl" noenhanced
+plot 1 with lines lw 1.5 lc rgb '#000000' notitle, 'exact_tail_zipf49152_t08.dat' using 3:(column(7) / $3) with points ps 0.8 lc rgb '#000000' pt 8 notitle
+set ylabel "induced / ideal (0 = never drawn)"
+set xlabel "ideal probability (float64 softmax)"
+set title "cdf" noenhanced
+plot 1 with lines lw 1.5 lc rgb '#000000' notitle, 'exact_tail_zipf49152_t08.dat' using 3:(column(8) / $3) with points ps 0.8 lc rgb '#6a6a6a' pt 2 notitle
+unset ylabel
+set xlabel "ideal probability (float64 softmax)"
+set title "alias" noenhanced
+plot 1 with lines lw 1.5 lc rgb '#000000' notitle, 'exact_tail_zipf49152_t08.dat' using 3:(column(9) / $3) with points ps 0.8 lc rgb '#bdbdbd' pt 8 notitle
+unset ylabel
+set xlabel "ideal probability (float64 softmax)"
+set title "linear" noenhanced
+plot 1 with lines lw 1.5 lc rgb '#000000' notitle, 'exact_tail_zipf49152_t08.dat' using 3:(column(10) / $3) with points ps 0.8 lc rgb '#949494' pt 4 notitle
+unset ylabel
+set xlabel "ideal probability (float64 softmax)"
+set title "llamacpp" noenhanced
+plot 1 with lines lw 1.5 lc rgb '#000000' notitle, 'exact_tail_zipf49152_t08.dat' using 3:(column(11) / $3) with points ps 0.8 lc rgb '#0072b2' pt 7 notitle
+unset multiplot
 unset output

@@ -213,7 +213,8 @@ static int agree_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
                       "# sorted by decreasing p (large V)\n"
                       "# one gnuplot index block per method\n"
                       "# vector generator lo hi expected observed z\n");
-    size_t lo[64], hi[64];
+    size_t lo[64], hi[64], nz = 0, nbins = 0;
+    double emin = 1, zmax = 0;
     for (size_t mi = 0; sl_report_method_names[mi]; mi++) {
         sl_io_buf_printf(&dat, "# method %s\n", sl_report_method_names[mi]);
         for (size_t i = 0; i < s->ncells; i++) {
@@ -234,7 +235,11 @@ static int agree_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
                     o += (double)c->counts[ord[k]];
                 }
                 o /= (double)c->n;
-                double se = sqrt(e * (1.0 - e) / (double)c->n);
+                double se = sqrt(e * (1.0 - e) / (double)c->n), z = se > 0 ? (o - e) / se : 0.0;
+                emin = e > 0 && e < emin ? e : emin;
+                zmax = fabs(z) > zmax ? fabs(z) : zmax;
+                nz += fabs(z) > 3;
+                nbins++;
                 sl_io_buf_printf(&dat, "%s %s %zu %zu %.17g %.17g %.17g\n", c->d->name, c->rng, lo[b], hi[b], e, o,
                               se > 0 ? (o - e) / se : 0.0);
             }
@@ -242,8 +247,18 @@ static int agree_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
         }
         sl_io_buf_puts(&dat, "\n\n");
     }
-    static const char *const pt[4] = {"pt 6 ps 1.6 lc rgb '#1f77b4'", "pt 2 ps 1.3 lc rgb '#d62728'",
-                                      "pt 4 ps 1.1 lc rgb '#2ca02c'", "pt 8 ps 1.0 lc rgb '#9467bd'"};
+    /* each method in its style (palette.c); the axes start at the decade of the smallest p shown */
+    static const char *const ps[4] = {"1.6", "1.3", "1.1", "1.0"};
+    char pt[4][96];
+    for (size_t mi = 0; sl_report_method_names[mi] && mi < 4; mi++) {
+        const sl_report_style *st = sl_report_style_of(sl_report_method_names[mi]);
+        snprintf(pt[mi], sizeof pt[mi], "pt %d ps %s lc rgb '%s'", st->pt, ps[mi], st->rgb);
+    }
+    double axlo = pow(10, floor(log10(emin)));
+    axlo *= emin < 1.5 * axlo ? 0.7 : 1; /* a dot on the decade's edge stays off the axis */
+    char ext1[128], ext2[128];
+    snprintf(ext1, sizeof ext1, "set size square\nset xrange [%g:1]\nset yrange [%g:1]\n", axlo, axlo);
+    snprintf(ext2, sizeof ext2, "set xrange [%g:1]\nset yrange [-5:5]\n", axlo);
     sl_buf body;
     sl_io_buf_init(&body);
     sl_io_buf_puts(&body, "plot x with lines lc rgb '#888888' dt 2 title 'observed = expected'");
@@ -257,7 +272,7 @@ static int agree_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
         .xlabel = "expected frequency p (probability per draw)",
         .ylabel = "observed frequency (draws / N)",
         .logx = 1, .logy = 1, .key = "top left box opaque",
-        .extra = "set size square\nset xrange [1e-4:1]\nset yrange [1e-4:1]\n",
+        .extra = ext1,
         .body = body.data, .dat = dat.data, .oom = body.oom || dat.oom, .width = 800, .height = 760};
     int rc = sl_report_plot(ctx, &p, err);
     sl_io_buf_free(&body);
@@ -274,7 +289,7 @@ static int agree_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
         .xlabel = "expected frequency p (probability per draw)",
         .ylabel = "(observed - expected) / standard error",
         .logx = 1, .key = "bottom left box opaque horizontal",
-        .extra = "set xrange [1e-4:1]\nset yrange [-5:5]\n",
+        .extra = ext2,
         .body = body.data, .dat = dat.data, .oom = body.oom || dat.oom};
     if (!rc)
         rc = sl_report_plot(ctx, &p2, err);
@@ -282,8 +297,18 @@ static int agree_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err
     sl_io_buf_free(&dat);
     if (rc)
         return rc;
-    sl_io_buf_puts(md, "![observed against expected](figures/agree_observed_expected.png)\n"
-                    "![standardised residuals](figures/agree_residuals.png)\n\n");
+    sl_report_figure_md(md, "agree_observed_expected", "observed against expected",
+                        "Every dot is a token (or a bin of tokens ranked by p) for one method, generator and "
+                        "vector: on the dashed diagonal the observed frequency is the expected one; the "
+                        "methods' symbols overlap because they agree.");
+    sl_io_buf_puts(md, "\n");
+    char cap[320];
+    snprintf(cap, sizeof cap,
+             "The same dots as distances from the expectation in standard errors: a correct sampler keeps "
+             "almost all of them between the dashed lines at ±3 (by chance about 0.3 %% fall outside; here "
+             "%zu of %zu, the largest %.2f).", nz, nbins, zmax);
+    sl_report_figure_md(md, "agree_residuals", "standardised residuals", cap);
+    sl_io_buf_puts(md, "\n");
     sl_io_buf_printf(md, "Replay a row's counts: `samplab draw --method M --rng R --seed SEED --n N --logits SRC "
                       "--counts` with SRC = `%s`, `%s` or `%s`.\n\n",
                   ctx->weather.src, ctx->ties.src, ctx->big.src);

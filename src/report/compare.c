@@ -8,6 +8,7 @@
  * (candle, llama.cpp) add a row of observed draws: the distinct tokens they
  * produced, which shows what they keep. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -366,61 +367,126 @@ static int cmp_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                       i == 2 ? "inline" : c->d->name, c->d->V, c->what, c->src, c->args);
     }
 
-    /* Figure: tokens kept per case and framework (log scale). */
+    /* Figure: tokens each pipeline keeps, one panel per case on its own scale (a
+     * count of 2 against 3 must show), the value over each bar. The draws rows
+     * count tokens seen in a sample, another quantity: they stay in the table. */
     sl_buf dat, body;
     sl_io_buf_init(&dat);
     sl_io_buf_init(&body);
-    char names[CMP_MAXROW * 2][64];
+    char names[CMP_MAXROW][64];
     size_t nn = 0;
     for (int i = 0; i < 3; i++)
         for (size_t j = 0; j < s->cases[i].nrows; j++) {
-            char buf[64];
-            snprintf(buf, sizeof buf, "%s%s", s->cases[i].rows[j].name, s->cases[i].rows[j].is_draw ? "(draws)" : "");
+            if (s->cases[i].rows[j].is_draw)
+                continue;
             int seen = 0;
             for (size_t k = 0; k < nn; k++)
-                seen |= !strcmp(names[k], buf);
-            if (!seen && nn < CMP_MAXROW * 2)
-                memcpy(names[nn++], buf, sizeof buf);
+                seen |= !strcmp(names[k], s->cases[i].rows[j].name);
+            if (!seen && nn < CMP_MAXROW)
+                snprintf(names[nn++], sizeof names[0], "%s", s->cases[i].rows[j].name);
         }
-    sl_io_buf_puts(&dat, "# tokens kept (pipelines) or seen in 20000 draws (draws); - = not run\ncase");
-    for (size_t k = 0; k < nn; k++)
-        sl_io_buf_printf(&dat, " %s", names[k]);
-    sl_io_buf_puts(&dat, "\n");
+    sl_io_buf_puts(&dat, "# tokens each pipeline keeps (greedy: 1); one block per case; - = not run\n");
+    size_t top[3] = {1, 1, 1};
     for (int i = 0; i < 3; i++) {
         const cmp_case *c = &s->cases[i];
-        sl_io_buf_printf(&dat, "\"%s\"", c->title);
+        sl_io_buf_puts(&dat, i ? "\n\n# case" : "# case");
+        for (size_t k = 0; k < nn; k++)
+            sl_io_buf_printf(&dat, " %s", names[k]);
+        sl_io_buf_printf(&dat, "\n\"%s\"", c->title);
         for (size_t k = 0; k < nn; k++) {
             const cmp_row *hit = NULL;
-            for (size_t j = 0; j < c->nrows; j++) {
-                char buf[64];
-                snprintf(buf, sizeof buf, "%s%s", c->rows[j].name, c->rows[j].is_draw ? "(draws)" : "");
-                if (!strcmp(buf, names[k]) && !c->rows[j].rc)
+            for (size_t j = 0; j < c->nrows; j++)
+                if (!c->rows[j].is_draw && !strcmp(c->rows[j].name, names[k]) && !c->rows[j].rc)
                     hit = &c->rows[j];
-            }
-            if (hit)
-                sl_io_buf_printf(&dat, " %zu", hit->greedy ? (size_t)1 : hit->kept);
-            else
+            if (hit) {
+                size_t v = hit->greedy ? (size_t)1 : hit->kept;
+                sl_io_buf_printf(&dat, " %zu", v);
+                top[i] = v > top[i] ? v : top[i];
+            } else {
                 sl_io_buf_puts(&dat, " -");
+            }
         }
         sl_io_buf_puts(&dat, "\n");
     }
-    sl_io_buf_printf(&body, "cols = \"#9400d3 #009e73 #56b4e9 #e69f00 #0072b2 #d55e00 #cc79a7 #000000 #8c564b #bcbd22 #7f7f7f #17becf #f0e442 #e51e10\"\nplot for [i=2:%zu] @DAT@ using i:xtic(1) lc rgb word(cols, (i-2)%%14+1) title columnheader(i)\n", nn + 1);
+    const char *series[CMP_MAXROW];
+    for (size_t k = 0; k < nn; k++)
+        series[k] = names[k];
+    sl_io_buf_puts(&body, "set datafile missing '-'\nunset title\nunset xlabel\nset xtics nomirror scale 0\nset bmargin 6\n"
+                          "set multiplot layout 1,3 title \"Same logits, same settings: how many tokens each "
+                          "framework keeps\" noenhanced\n");
+    for (int i = 0; i < 3; i++) {
+        char sel[16];
+        snprintf(sel, sizeof sel, "index %d", i);
+        /* a span of several decades on a log axis; a few tokens on a linear one from 0 */
+        if (top[i] > 100)
+            sl_io_buf_printf(&body, "set logscale y\nset format y '10^{%%L}'\nset yrange [1:%g]\n"
+                                    "set ylabel \"tokens kept (log scale)\"\n",
+                             pow(10, ceil(log10((double)top[i] * 1.5))));
+        else
+            sl_io_buf_printf(&body, "unset logscale y\nset format y '%%g'\nset yrange [0:%g]\nset ytics 0,%g\n"
+                                    "set ylabel \"tokens kept\"\n",
+                             ceil((double)top[i] * 1.25), top[i] > 20 ? 10.0 : 1.0);
+        sl_io_buf_puts(&body, i == 0 ? "set key at screen 0.5,0.015 center bottom horizontal maxrows 1 box\n" : "unset key\n");
+        sl_report_style_bars(&body, series, nn, 1, 1, sel);
+        sl_io_buf_puts(&body, "\n");
+    }
+    sl_io_buf_puts(&body, "unset multiplot\n");
     sl_plot p = {
         .name = "compare_kept",
         .title = "Same logits, same settings: tokens each framework keeps",
         .xlabel = "case",
-        .ylabel = "tokens kept (log scale)",
-        .logy = 1, .key = "top right box opaque",
-        .extra = "set style data histograms\nset style histogram clustered gap 1\n"
-                 "set style fill solid 0.85 border -1\nset datafile missing '-'\nset yrange [1:*]\n"
-                 "unset grid\nset grid ytics\n",
-        .body = body.data, .dat = dat.data, .oom = body.oom || dat.oom, .width = 1100};
+        .ylabel = "tokens kept",
+        .key = "top left box opaque",
+        .body = body.data, .dat = dat.data, .oom = body.oom || dat.oom, .width = 1400, .height = 620};
     rc = sl_report_plot(ctx, &p, err);
     sl_io_buf_free(&dat);
     sl_io_buf_free(&body);
     if (rc)
         return rc;
-    sl_io_buf_puts(md, "![tokens kept](figures/compare_kept.png)\n\nRemake this section alone:\n\n");
+    /* the caption says what the bars show, from the counts themselves */
+    sl_buf cap;
+    sl_io_buf_init(&cap);
+    sl_io_buf_puts(&cap, "Each panel is one case on its own scale, the count over each bar.");
+    for (int i = 0; i < 3; i++) {
+        const cmp_case *c = &s->cases[i];
+        size_t v[CMP_MAXROW], nv = 0, lo = SIZE_MAX, hi = 0;
+        for (size_t j = 0; j < c->nrows; j++)
+            if (!c->rows[j].is_draw && !c->rows[j].rc) {
+                v[nv] = c->rows[j].greedy ? 1 : c->rows[j].kept;
+                lo = v[nv] < lo ? v[nv] : lo;
+                hi = v[nv] > hi ? v[nv] : hi;
+                nv++;
+            }
+        if (!nv)
+            continue;
+        if (lo == hi) {
+            sl_io_buf_printf(&cap, " %s: every framework keeps %zu.", c->title, lo);
+            continue;
+        }
+        /* the count most of them keep, then who keeps another */
+        size_t mode = v[0], best = 0;
+        for (size_t a2 = 0; a2 < nv; a2++) {
+            size_t k = 0;
+            for (size_t b2 = 0; b2 < nv; b2++)
+                k += v[b2] == v[a2];
+            if (k > best)
+                best = k, mode = v[a2];
+        }
+        if (best * 2 > nv) {
+            sl_io_buf_printf(&cap, " %s: all keep %zu but", c->title, mode);
+            size_t k = 0;
+            for (size_t j = 0; j < c->nrows; j++)
+                if (!c->rows[j].is_draw && !c->rows[j].rc && (c->rows[j].greedy ? 1 : c->rows[j].kept) != mode)
+                    sl_io_buf_printf(&cap, "%s %s (%zu)", k++ ? "," : "", c->rows[j].name,
+                                     c->rows[j].greedy ? (size_t)1 : c->rows[j].kept);
+            sl_io_buf_puts(&cap, ".");
+        } else {
+            sl_io_buf_printf(&cap, " %s: from %zu to %zu tokens for the same settings.", c->title, lo, hi);
+        }
+    }
+    sl_report_figure_md(md, "compare_kept", "tokens kept", cap.oom ? "" : cap.data);
+    sl_io_buf_free(&cap);
+    sl_io_buf_puts(md, "\nRemake this section alone:\n\n");
     sl_report_cmd_only(ctx, md, "compare");
     return 0;
 }

@@ -167,40 +167,64 @@ static int cost_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     /* Figure: clustered bars, one cluster per V, log-scale bits per draw. */
     sl_buf dat;
     sl_io_buf_init(&dat);
-    sl_io_buf_puts(&dat, "# random bits per draw (words x word bits); rows: V, columns: samplers; - = refused\nV");
+    sl_io_buf_puts(&dat, "# random bits per draw (words x word bits); rows: V, columns: samplers; - = refused\n# V");
     for (size_t r = 0; r < s->nrows; r++)
         sl_io_buf_printf(&dat, " %s", s->cells[r * s->nd].row);
     sl_io_buf_puts(&dat, "\n");
+    double lo = INFINITY, hi = 0;
     for (size_t v = 0; v < s->nd; v++) {
-        sl_io_buf_printf(&dat, "%zu", s->dists[v].V);
+        sl_io_buf_printf(&dat, "\"V = %zu\"", s->dists[v].V);
         for (size_t r = 0; r < s->nrows; r++) {
             const cost_cell *c = &s->cells[r * s->nd + v];
-            if (c->rc)
+            if (c->rc) {
                 sl_io_buf_puts(&dat, " -");
-            else
-                sl_io_buf_printf(&dat, " %.9g", c->words * c->word_bits);
+                continue;
+            }
+            double bits = c->words * c->word_bits;
+            sl_io_buf_printf(&dat, " %.9g", bits);
+            lo = bits > 0 && bits < lo ? bits : lo;
+            hi = bits > hi ? bits : hi;
         }
         sl_io_buf_puts(&dat, "\n");
     }
-    char body[512];
-    snprintf(body, sizeof body,
-             "cols = \"#9400d3 #009e73 #56b4e9 #e69f00 #0072b2 #d55e00 #cc79a7 #000000 #8c564b #bcbd22 #7f7f7f #17becf #f0e442 #e51e10\"\nplot for [i=2:%zu] @DAT@ using i:xtic(sprintf('V = %%d', int(column(1)))) lc rgb word(cols, (i-2)%%14+1) title columnheader(i)\n",
-             s->nrows + 1);
+    /* the axis spans the decades the bars reach, no empty one above or below */
+    double ylo = lo < INFINITY ? pow(10, floor(log10(lo))) : 1, yhi = hi > 0 ? pow(10, ceil(log10(hi))) : 10;
+    yhi = yhi <= ylo ? ylo * 10 : yhi;
+    const char **names = malloc((s->nrows ? s->nrows : 1) * sizeof *names);
+    if (!names) {
+        sl_io_buf_free(&dat);
+        return sl_base_error_set(err, SL_ENOMEM, "cost: out of memory");
+    }
+    for (size_t r = 0; r < s->nrows; r++)
+        names[r] = s->cells[r * s->nd].row;
+    sl_buf body, extra;
+    sl_io_buf_init(&body);
+    sl_io_buf_init(&extra);
+    sl_report_style_bars(&body, names, s->nrows, s->nd, 0, NULL);
+    sl_io_buf_puts(&body, "\n");
+    free(names);
+    sl_io_buf_printf(&extra, "set datafile missing '-'\nset yrange [%g:%g]\nset xtics nomirror\n"
+                             "unset grid\nset grid ytics\nset key outside right top box\n", ylo, yhi);
     sl_plot p = {
         .name = "cost_bits_per_draw",
         .title = "Randomness consumed per token drawn",
         .xlabel = "vocabulary size (tokens)",
         .ylabel = "random bits per token (log scale)",
-        .logy = 1, .key = "top left box opaque",
-        .extra = "set style data histograms\nset style histogram clustered gap 1\n"
-                 "set style fill solid 0.85 border -1\nset datafile missing '-'\n"
-                 "set yrange [1:1e8]\nset xtics nomirror\nset grid ytics\nunset grid\nset grid ytics\n",
-        .body = body, .dat = dat.data, .oom = dat.oom, .width = 1100, .height = 620};
+        .logy = 1, .key = "outside right top box",
+        .extra = extra.data,
+        .body = body.data, .dat = dat.data, .oom = dat.oom || body.oom || extra.oom, .width = 1200, .height = 620};
     int rc = sl_report_plot(ctx, &p, err);
     sl_io_buf_free(&dat);
+    sl_io_buf_free(&body);
+    sl_io_buf_free(&extra);
     if (rc)
         return rc;
-    sl_io_buf_puts(md, "![bits per draw](figures/cost_bits_per_draw.png)\n\nRemake this section alone:\n\n");
+    sl_report_figure_md(md, "cost_bits_per_draw", "bits per draw",
+                        "Look at how far apart the bars of one V are: the exponential race (exprace, and hf, vllm "
+                        "and torch, which use it) spends words for every token of the vocabulary, so its cost grows with V, every other sampler "
+                        "one or two words whatever V; two samplers that spend different numbers of words "
+                        "cannot stay in step on one seed.");
+    sl_io_buf_puts(md, "\nRemake this section alone:\n\n");
     sl_report_cmd_only(ctx, md, "cost");
     return 0;
 }

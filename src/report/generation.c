@@ -343,6 +343,29 @@ static void fw_label(sl_buf *b, const gen_fw *f)
         sl_io_buf_printf(b, " (%u-bit)", f->word_bits);
 }
 
+/* What every row is measured against: the tokens transformers generated in the
+ * run itself when the report's seed is the run's; at another seed, the hf
+ * emulation's row (at the run's seed it is that generation, as the section says). */
+static const long *gen_ref_tokens(const gen_state *s, const sl_report_ctx *ctx, const gen_fw *const *ok, size_t nok)
+{
+    if (ctx->seed == s->run_seed && s->golden && s->golden_n >= s->logits.t)
+        return s->golden;
+    for (size_t i = 0; i < nok; i++)
+        if (!strcmp(ok[i]->fw->name, "hf"))
+            return ok[i]->tokens;
+    return ok[0]->tokens;
+}
+
+static const char *gen_ref_name(const gen_state *s, const sl_report_ctx *ctx, const gen_fw *const *ok, size_t nok)
+{
+    if (ctx->seed == s->run_seed && s->golden && s->golden_n >= s->logits.t)
+        return "generate()";
+    for (size_t i = 0; i < nok; i++)
+        if (!strcmp(ok[i]->fw->name, "hf"))
+            return "hf";
+    return ok[0]->fw->name;
+}
+
 /* The figure: tokens row by row with the first departure marked, and below,
  * the words each step consumed, one curve per set of frameworks that consumed
  * the same (so no curve hides under another: they are one curve, named so). */
@@ -352,16 +375,20 @@ static int gen_figure(sl_report_ctx *ctx, const gen_state *s, const gen_fw *cons
     sl_buf dat, body;
     sl_io_buf_init(&dat);
     sl_io_buf_init(&body);
-    const char *ref = ok[0]->fw->name;
+    const long *reft = gen_ref_tokens(s, ctx, ok, nok);
+    const char *ref = gen_ref_name(s, ctx, ok, nok);
     sl_io_buf_printf(&dat,
                      "# Same seed, other tokens over a generation: run %s of %s, seed %llu\n"
-                     "# block 0: step row token kind framework (kind 0: %s, the first-listed; 1: its token;\n"
-                     "# 2: another token; 3: the first step that differs from it)\n",
+                     "# block 0: step row token kind framework colour (kind 0: %s, the reference;\n"
+                     "# 1: its token; 2: another token; 3: the first step that differs from it)\n",
                      GEN_RUN, GEN_MANIFEST, (unsigned long long)ctx->seed, ref);
+    for (size_t t = 0; t < T; t++)
+        sl_io_buf_printf(&dat, "%zu %zu %ld 0 %s 0\n", t, nok + 1, reft[t], ref);
     for (size_t i = 0; i < nok; i++)
         for (size_t t = 0; t < T; t++) {
-            int kind = i == 0 ? 0 : ok[i]->tokens[t] == ok[0]->tokens[t] ? 1 : t == ok[i]->depart ? 3 : 2;
-            sl_io_buf_printf(&dat, "%zu %zu %ld %d %s\n", t, nok - i, ok[i]->tokens[t], kind, ok[i]->fw->name);
+            int kind = ok[i]->tokens[t] == reft[t] ? 1 : t == ok[i]->depart ? 3 : 2;
+            sl_io_buf_printf(&dat, "%zu %zu %ld %d %s %ld\n", t, nok - i, ok[i]->tokens[t], kind, ok[i]->fw->name,
+                             strtol(sl_report_style_of(ok[i]->fw->name)->rgb + 1, NULL, 16));
         }
     /* block 1: words per step, one column per group of equal consumption */
     size_t *group = calloc(nok, sizeof *group), ngroups = 0;
@@ -399,35 +426,36 @@ static int gen_figure(sl_report_ctx *ctx, const gen_state *s, const gen_fw *cons
         sl_io_buf_puts(&dat, "\n");
     }
 
-    /* panel 1: the tokens */
+    /* panel 1: the tokens, each framework in its colour */
     sl_io_buf_printf(&body,
                      "set multiplot\n"
                      "set lmargin at screen 0.1\nset rmargin at screen 0.74\n"
                      "set origin 0,0.37\nset size 1,0.63\n"
                      "unset logscale y\nset format y '%%g'\nset xrange [-0.6:%zu.6]\nset xtics 0,1,%zu\n"
-                     "set yrange [0.4:%zu.7]\nset ytics (",
-                     T - 1, T - 1, nok);
+                     "set yrange [0.4:%zu.7]\nset ytics (\"%s\" %zu",
+                     T - 1, T - 1, nok + 1, ref, nok + 1);
     for (size_t i = 0; i < nok; i++)
-        sl_io_buf_printf(&body, "%s\"%s\" %zu", i ? ", " : "", ok[i]->fw->name, nok - i);
+        sl_io_buf_printf(&body, ", \"%s\" %zu", ok[i]->fw->name, nok - i);
     sl_io_buf_printf(&body,
                      ") noenhanced\nunset grid\nset grid xtics lc rgb '#e4e4e4'\n"
                      "set title \"Seed %llu, the logits of one transformers generation (run %s, V = %zu): "
-                     "the token each framework draws\" noenhanced\n"
+                     "the token each framework draws, against the generation's own\" noenhanced\n"
                      "set xlabel \"step of the generation (from 0)\"\nset ylabel \"\"\n"
                      "set key at screen 0.755,0.955 left top Left reverse noenhanced spacing 1.4 samplen 1.5\n"
                      "plot @DAT@ index 0 using 1:2:3 with labels offset 0,1.05 font ',10' notitle, \\\n"
                      "     '' index 0 using 1:($4==0?$2:NaN) with points pt 7 ps 1.3 lc rgb '#000000' "
-                     "title \"%s (the first-listed)\", \\\n"
-                     "     '' index 0 using 1:($4==1?$2:NaN) with points pt 7 ps 1.3 lc rgb '#009e73' "
-                     "title \"the same token as %s\", \\\n"
-                     "     '' index 0 using 1:($4>=2?$2:NaN) with points pt 6 ps 1.3 lw 1.5 lc rgb '#0072b2' "
-                     "title \"another token\", \\\n"
-                     "     '' index 0 using 1:($4==3?$2:NaN) with points pt 4 ps 3.2 lw 2.5 lc rgb '#d55e00' "
-                     "title \"first step that differs from %s\"\n",
+                     "title \"%s: the tokens generated\", \\\n"
+                     "     '' index 0 using 1:($4==1?$2:NaN):6 with points pt 7 ps 1.3 lc rgb variable notitle, \\\n"
+                     "     '' index 0 using 1:($4>=2?$2:NaN):6 with points pt 6 ps 1.3 lw 1.5 lc rgb variable notitle, \\\n"
+                     "     '' index 0 using 1:($4==3?$2:NaN) with points pt 4 ps 3.2 lw 2.5 lc rgb '#000000' "
+                     "title \"first step that differs from %s\", \\\n"
+                     "     keyentry with points pt 7 ps 1.3 lc rgb '#707070' title \"filled: the same token as %s\", \\\n"
+                     "     keyentry with points pt 6 ps 1.3 lw 1.5 lc rgb '#707070' title \"open: another token\"\n",
                      (unsigned long long)ctx->seed, GEN_RUN, s->logits.v, ref, ref, ref);
     /* panel 2: the words */
-    static const char *const cols[] = {"#000000", "#d55e00", "#0072b2", "#009e73", "#cc79a7", "#e69f00",
-                                       "#56b4e9", "#8c564b"};
+    /* a curve is a group of frameworks, no one framework: greys, told apart by dash and point */
+    static const char *const cols[] = {"#000000", "#555555", "#999999", "#000000", "#555555", "#999999",
+                                       "#000000", "#555555"};
     static const int pts[] = {7, 5, 9, 11, 13, 15, 3, 2};
     sl_io_buf_printf(&body,
                      "set origin 0,0\nset size 1,0.37\n"
@@ -438,7 +466,7 @@ static int gen_figure(sl_report_ctx *ctx, const gen_state *s, const gen_fw *cons
                      "set ylabel \"words at this step (log scale)\"\n"
                      "set key at graph 0.02,0.70 left top Left reverse noenhanced spacing 1.4 samplen 2.5 opaque box\n"
                      "plot ",
-                     (unsigned long long)(wmax * 8));
+                     (unsigned long long)(wmax * 4));
     for (size_t g = 0; g < ngroups; g++) {
         const gen_fw *f = ok[rep[g]];
         int constant = 1;
@@ -454,9 +482,9 @@ static int gen_figure(sl_report_ctx *ctx, const gen_state *s, const gen_fw *cons
         if (constant)
             sl_io_buf_printf(&title, ": %llu word%s each step", (unsigned long long)step_words(f, 0),
                              step_words(f, 0) == 1 ? "" : "s");
-        sl_io_buf_printf(&body, "%s@DAT@ index 1 using 1:($%zu>0?$%zu:NaN) with linespoints lw 2 pt %d ps 1.2 "
+        sl_io_buf_printf(&body, "%s@DAT@ index 1 using 1:($%zu>0?$%zu:NaN) with linespoints lw 2 pt %d ps 1.2 dt %zu "
                                 "lc rgb '%s' title \"%s\"",
-                         g ? ", \\\n     " : "", g + 2, g + 2, pts[g % 8], cols[g % 8], title.oom ? "" : title.data);
+                         g ? ", \\\n     " : "", g + 2, g + 2, pts[g % 8], g % 8 + 1, cols[g % 8], title.oom ? "" : title.data);
         sl_io_buf_free(&title);
     }
     sl_io_buf_puts(&body, "\nunset multiplot\n");
@@ -492,18 +520,19 @@ static int gen_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     for (size_t i = 0; i < s->nfw; i++)
         if (!s->fws[i].rc)
             ok[nok++] = &s->fws[i];
+    const long *reft = nok ? gen_ref_tokens(s, ctx, ok, nok) : NULL;
     for (size_t i = 0; i < nok; i++) {
         gen_fw *f = (gen_fw *)ok[i];
         f->depart = T;
         f->same = 0;
         for (size_t t = 0; t < T; t++) {
-            int eq = f->tokens[t] == ok[0]->tokens[t];
+            int eq = f->tokens[t] == reft[t];
             f->same += eq;
             if (!eq && f->depart == T)
                 f->depart = t;
         }
     }
-    const char *ref = nok ? ok[0]->fw->name : "";
+    const char *ref = nok ? gen_ref_name(s, ctx, ok, nok) : "";
     sl_io_buf_printf(md,
                      "The logits of one real generation, step by step, through every framework emulation at\n"
                      "one seed. Run %s of `%s`: transformers 5.12.1 `generate(do_sample=True)`\n"
@@ -544,7 +573,8 @@ static int gen_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         }
         if (eq == T)
             sl_io_buf_printf(md, "The hf row is the generation itself: its %zu tokens are the ones transformers\n"
-                                 "generated in that run (`tokens=` in the manifest).\n\n", T);
+                                 "generated in that run (`tokens=` in the manifest). The table and the figure\n"
+                                 "measure every framework against those tokens (`generate()`).\n\n", T);
         else
             sl_io_buf_printf(md, "The hf row differs from the tokens transformers generated in that run at %zu of\n"
                                  "%zu steps, first at step %zu (%ld, not %ld).\n\n",
@@ -568,13 +598,10 @@ static int gen_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
             sl_io_md_rows_cell(&g, "%llu", (unsigned long long)lo);
         else
             sl_io_md_rows_cell(&g, "%llu to %llu", (unsigned long long)lo, (unsigned long long)hi);
-        if (i == 0)
-            sl_io_md_rows_cell(&g, "(first-listed)");
-        else if (f->depart == T)
+        if (f->depart == T)
             sl_io_md_rows_cell(&g, "never");
         else
-            sl_io_md_rows_cell(&g, "step %zu (%ld, not %ld)", f->depart, f->tokens[f->depart],
-                               ok[0]->tokens[f->depart]);
+            sl_io_md_rows_cell(&g, "step %zu (%ld, not %ld)", f->depart, f->tokens[f->depart], reft[f->depart]);
         sl_io_md_rows_cell(&g, "%zu of %zu", f->same, T);
     }
     char h5[64], h6[64];
@@ -648,11 +675,29 @@ static int gen_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                              (unsigned long long)ctx->seed);
     sl_io_buf_puts(md, "\n");
     rc = nok ? gen_figure(ctx, s, ok, nok, T, err) : 0;
+    if (!rc && nok) {
+        sl_buf cap;
+        sl_io_buf_init(&cap);
+        sl_io_buf_printf(&cap, "Top: a filled dot is a step where the framework draws the token of %s (top row), "
+                               "an open one a step where it draws another, the square its first such step; ",
+                         ref);
+        size_t nsame = 0;
+        for (size_t i = 0; i < nok; i++)
+            if (ok[i]->depart == T)
+                sl_io_buf_printf(&cap, "%s%s", nsame++ ? ", " : "only ", ok[i]->fw->name);
+        if (nsame)
+            sl_io_buf_printf(&cap, " stay%s on it all %zu steps. ", nsame == 1 ? "s" : "", T);
+        else
+            sl_io_buf_printf(&cap, "no framework stays on it all %zu steps. ", T);
+        sl_io_buf_puts(&cap, "Bottom: the random words each step spends, a curve per set of frameworks that spend "
+                             "the same; a framework can only follow another if it spends the same words.");
+        sl_report_figure_md(md, "generation_tokens", "tokens and words of one generation", cap.oom ? "" : cap.data);
+        sl_io_buf_puts(md, "\n");
+        sl_io_buf_free(&cap);
+    }
     free(ok);
     if (rc)
         return rc;
-    if (nok)
-        sl_io_buf_puts(md, "![tokens and words of one generation](figures/generation_tokens.png)\n\n");
     sl_io_buf_puts(md, "Remake this section alone:\n\n");
     sl_report_cmd_only(ctx, md, "generation");
     return 0;

@@ -309,4 +309,38 @@ int sl_report_exact_data(const char *dir, const char *zipf_logits, sl_error *err
 /* The distribution of the exact section's tail figure. */
 const char *sl_report_exact_tail_case(int with_zipf);
 
+
+/* ---------------------------------------------------------------- figures (palette.c) */
+
+/* How a framework or draw method is drawn in every figure: one colour (Okabe-Ito),
+ * and a point type, dash type and hatch of its own, so a greyscale print or a
+ * colour-blind reader still tells the series apart. web/style.css's --NAME colours
+ * are the same (tests/test_cli_report_palette.c). */
+typedef struct sl_report_style {
+    const char *name;   /* as the report names it: llamacpp, hf, exprace, ... */
+    const char *rgb;    /* "#rrggbb" */
+    int pt;             /* gnuplot point type */
+    int dt;             /* gnuplot dash type */
+    int pattern;        /* cairo fill pattern drawn over bars, 0 for none */
+} sl_report_style;
+
+extern const sl_report_style sl_report_styles[]; /* NULL-terminated */
+/* The style of NAME, read up to its first '(' or space ("hf(draws)" is hf); a
+ * mid grey for a name the table lacks. */
+const sl_report_style *sl_report_style_of(const char *name);
+/* Appends "lc rgb '#..' pt N" (points) or that with "dt N" (lines). */
+void sl_report_style_points(sl_buf *b, const char *name);
+void sl_report_style_lines(sl_buf *b, const char *name);
+/* Appends a plot command of clustered bars: data column 1 the group label,
+ * columns 2..ns+1 the series, each in its style, ngroups rows; labels: its value over each bar;
+ * sel: what follows the file name in each clause ("index 2"), or NULL. The
+ * command is left open (no newline), so more clauses may follow. */
+void sl_report_style_bars(sl_buf *b, const char *const *series, size_t ns, size_t ngroups, int labels,
+                          const char *sel);
+/* Where bar i of ns sits, from its group's centre. */
+double sl_report_style_bar_offset(size_t i, size_t ns);
+/* Appends a figure to the Markdown: its image, then its caption in italics on
+ * the line below (what to look at). */
+void sl_report_figure_md(sl_buf *md, const char *name, const char *alt, const char *caption);
+
 #endif

@@ -180,15 +180,20 @@ static int ties_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
     sl_io_md_rows_emit(md, &t, head, "lllrrrr");
     sl_io_md_rows_free(&t);
 
+    /* Figure: a bar per pipeline (the count it predicts), a dot per framework's
+     * draws (the count observed) on its own pipeline's bar; tokens nobody keeps
+     * are left out, the caption says which. */
     sl_buf dat, body;
     sl_io_buf_init(&dat);
     sl_io_buf_init(&body);
     sl_io_buf_puts(&dat, "# draws per token out of 10000, softmax([3,2,2,1]) with top-k = 2: pipelines\n"
-                      "# (expected) then framework draws (observed)\ntoken");
-    size_t ncol = 0;
+                         "# (expected) then framework draws (observed); tokens no one keeps or draws left out\n# token");
+    const char *series[16];
+    size_t ncol = 0, nser = 0;
     for (size_t i = 0; i < npipe; i++)
         if (!pipes[i].rc) {
             sl_io_buf_printf(&dat, " %s(pipeline)", pipes[i].name);
+            series[nser++] = pipes[i].name;
             ncol++;
         }
     for (size_t i = 0; i < s->nfw; i++)
@@ -197,8 +202,20 @@ static int ties_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
             ncol++;
         }
     sl_io_buf_puts(&dat, "\n");
+    size_t nrow = 0;
+    int gone[4] = {0};
     for (int k = 0; k < 4; k++) {
-        sl_io_buf_printf(&dat, "%d", k);
+        double any = 0;
+        for (size_t i = 0; i < npipe; i++)
+            any += pipes[i].rc ? 0 : pipes[i].probs[k];
+        for (size_t i = 0; i < s->nfw; i++)
+            any += s->fws[i].rc ? 0 : (double)s->fws[i].counts[k];
+        if (any == 0) {
+            gone[k] = 1;
+            continue;
+        }
+        nrow++;
+        sl_io_buf_printf(&dat, "\"token %d\"", k);
         for (size_t i = 0; i < npipe; i++)
             if (!pipes[i].rc)
                 sl_io_buf_printf(&dat, " %.1f", TIES_N * pipes[i].probs[k]);
@@ -207,23 +224,47 @@ static int ties_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                 sl_io_buf_printf(&dat, " %llu", (unsigned long long)s->fws[i].counts[k]);
         sl_io_buf_puts(&dat, "\n");
     }
-    sl_io_buf_printf(&body, "cols = \"#9400d3 #009e73 #56b4e9 #e69f00 #0072b2 #d55e00 #cc79a7 #000000 #8c564b #bcbd22 #7f7f7f #17becf #f0e442 #e51e10\"\nplot for [i=2:%zu] @DAT@ using i:xtic(sprintf('token %%d', int(column(1)))) lc rgb word(cols, (i-2)%%14+1) "
-                         "title columnheader(i)\n", 1 + ncol);
+    sl_report_style_bars(&body, series, nser, nrow, 0, NULL);
+    for (size_t i = 0, col = nser + 2, titled = 0; i < s->nfw; i++) {
+        if (s->fws[i].rc)
+            continue;
+        size_t at = nser;
+        for (size_t j = 0; j < nser; j++)
+            at = !strcmp(series[j], s->fws[i].fw->name) ? j : at;
+        if (at < nser)
+            sl_io_buf_printf(&body, ", \\\n     @DAT@ using ($0%+.6g):%zu with points pt 7 ps 1.8 lc rgb '#000000' %s",
+                             sl_report_style_bar_offset(at, nser), col,
+                             titled++ ? "notitle" : "title \"dot: drawn (10,000 draws)\"");
+        col++;
+    }
+    sl_io_buf_puts(&body, "\n");
+    (void)ncol;
     sl_plot pl = {
         .name = "ties_topk2",
         .title = "top-k = 2 on softmax([3, 2, 2, 1]): who keeps the tie",
         .xlabel = "token id",
         .ylabel = "draws out of 10,000",
         .key = "top right box opaque",
-        .extra = "set style data histograms\nset style histogram clustered gap 1\n"
-                 "set style fill solid 0.85 border -1\nset yrange [0:*]\nunset grid\nset grid ytics\n",
-        .body = body.data, .dat = dat.data, .oom = body.oom || dat.oom};
+        .extra = "set yrange [0:*]\nunset grid\nset grid ytics\nset xtics nomirror scale 0\n",
+        .body = body.data, .dat = dat.data, .oom = body.oom || dat.oom, .width = 1000, .height = 680};
     rc = sl_report_plot(ctx, &pl, err);
     sl_io_buf_free(&dat);
     sl_io_buf_free(&body);
     if (rc)
         return rc;
-    sl_io_buf_puts(md, "\n![ties](figures/ties_topk2.png)\n\nReplay a row:\n\n");
+    sl_buf cap;
+    sl_io_buf_init(&cap);
+    sl_io_buf_puts(&cap, "Bars: the count each framework's pipeline predicts; dots: what its sampler drew. Look "
+                         "at token 2: the frameworks with a bar there keep the whole tie (3 tokens), the others "
+                         "keep exactly 2 and never draw it");
+    for (int k = 0, n = 0; k < 4; k++)
+        if (gone[k])
+            sl_io_buf_printf(&cap, "%s %d", n++ ? "," : "; no one keeps token", k);
+    sl_io_buf_puts(&cap, ".");
+    sl_io_buf_puts(md, "\n");
+    sl_report_figure_md(md, "ties_topk2", "ties", cap.oom ? "" : cap.data);
+    sl_io_buf_free(&cap);
+    sl_io_buf_puts(md, "\nReplay a row:\n\n");
     for (size_t i = 0; i < npipe; i++)
         if (!pipes[i].rc)
             sl_io_buf_printf(md, "    samplab pipeline --framework %s --logits %s --top-k 2 --temperature 1\n",
