@@ -62,7 +62,7 @@ int main(void)
         return fail(&err);
     const sl_rng_type *rt = sl_rng_lookup("mt19937");
     const sl_draw_type *dt = sl_draw_lookup("alias");
-    sl_seed seed = {42, 0, 0, 0};
+    sl_seed seed = {.lo = 42};
     sl_rng rng;
     void *table;
     if (sl_rng_init(&rng, rt, &seed, &err))

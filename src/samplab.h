@@ -42,7 +42,7 @@
  *
  * 2. N tokens with a method over a random source (rng/sl_rng.h, draw/sl_draw.h):
  *
- *     sl_seed seed = {42, 0, 0, 0};  sl_rng rng;  void *table;
+ *     sl_seed seed = {.lo = 42};  sl_rng rng;  void *table;
  *     sl_rng_init(&rng, sl_rng_lookup("mt19937"), &seed, &err);
  *     const sl_draw_type *dt = sl_draw_lookup("cdf");
  *     sl_draw_prepare(dt, &table, p, V, &err);

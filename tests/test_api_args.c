@@ -45,7 +45,7 @@ Test(api_args, unknown_names_are_errors)
     memset(&o, 0, sizeof o);
     expect_einval(sl_fw_session_open(&s, sl_fw_lookup("hff"), &o, &err), &err, "no such framework");
     sl_rng r;
-    sl_seed seed = {1, 0, 0, 0};
+    sl_seed seed = {.lo = 1, .hi = 0, .stream = 0, .has_stream = 0};
     expect_einval(sl_rng_init(&r, sl_rng_lookup("pcg33"), &seed, &err), &err, "no such random source");
     cr_assert_null(r.state);
     sl_rng_release(&r);

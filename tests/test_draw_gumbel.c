@@ -20,7 +20,7 @@ static const double weather_logits[8] = {4.0, 3.3, 2.9, 1.2, 0.4, -0.3, -1.0, -2
 
 static void open_rng(sl_rng *g, const char *name, uint64_t seed)
 {
-    sl_seed s = {seed, 0, 0, 0};
+    sl_seed s = {.lo = seed, .hi = 0, .stream = 0, .has_stream = 0};
     sl_error e = {0};
     cr_assert_eq(sl_rng_init(g, sl_rng_lookup(name), &s, &e), 0, "%s: %s", name, e.msg);
 }

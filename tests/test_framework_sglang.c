@@ -176,7 +176,7 @@ Test(framework_sglang, hash_equals_sglang_murmur_hash32)
         /* the same word through the random source: --seed S --stream P, column col */
         sl_rng g;
         sl_error e;
-        sl_seed s = {seed, 0, pos, 1};
+        sl_seed s = {.lo = seed, .hi = 0, .stream = pos, .has_stream = 1};
         cr_assert_eq(sl_rng_init(&g, &sl_rng_murmur3_type, &s, &e), 0, "%s", e.msg);
         g.type->advance(g.state, col, 0);
         cr_expect_eq(sl_rng_next(&g), h);

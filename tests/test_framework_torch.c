@@ -125,7 +125,7 @@ Test(replay_torch, fast_race_equals_every_log_race)
             d[0] = f[0] = 1;
         sl_error err;
         sl_draw_dist dd = {V, d, f, dt, "random", 0};
-        sl_seed seed = {sm64(&s), 0, 0, 0};
+        sl_seed seed = {.lo = sm64(&s), .hi = 0, .stream = 0, .has_stream = 0};
         sl_rng_mt19937_state start;
         sl_rng_torch_mt19937_seed(&start, &seed, &err);
         /* an odd start sends the fast path through its buffered branch */
@@ -170,7 +170,7 @@ Test(replay_torch, block_filler_equals_word_by_word)
 {
     uint64_t s = 7;
     for (int t = 0; t < 20; t++) {
-        sl_seed seed = {sm64(&s), 0, 0, 0};
+        sl_seed seed = {.lo = sm64(&s), .hi = 0, .stream = 0, .has_stream = 0};
         sl_error err;
         sl_rng_mt19937_state a, b;
         cr_assert_eq(sl_rng_torch_mt19937_seed(&a, &seed, &err), 0);
@@ -223,7 +223,7 @@ Test(replay_torch, seeds_keep_low_32_bits)
     /* torch: manual_seed(s) seeds init_genrand(s & 0xFFFFFFFF); above 2^64 is an error */
     sl_error err;
     sl_rng_mt19937_state a, b;
-    sl_seed s1 = {42, 0, 0, 0}, s2 = {(1ULL << 32) + 42, 0, 0, 0}, s3 = {0, 1, 0, 0};
+    sl_seed s1 = {.lo = 42, .hi = 0, .stream = 0, .has_stream = 0}, s2 = {.lo = (1ULL << 32) + 42, .hi = 0, .stream = 0, .has_stream = 0}, s3 = {.lo = 0, .hi = 1, .stream = 0, .has_stream = 0};
     sl_rng_torch_mt19937_seed(&a, &s1, &err);
     sl_rng_torch_mt19937_seed(&b, &s2, &err);
     for (int i = 0; i < 1000; i++)

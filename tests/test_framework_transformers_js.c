@@ -151,7 +151,7 @@ Test(framework_transformers_js, random_equals_random_seed_and_random)
             want[i] = strtod(p, &p);
             p += *p == ',';
         }
-        sl_seed seed = {s, 0, 0, 0};
+        sl_seed seed = {.lo = s, .hi = 0, .stream = 0, .has_stream = 0};
         sl_rng g, h, m;
         sl_error e;
         cr_assert_eq(sl_rng_init(&g, &sl_rng_python_mt19937_type, &seed, &e), 0, "%s", e.msg);

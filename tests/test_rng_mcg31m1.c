@@ -269,7 +269,7 @@ Test(replay_mcg31m1, type_table_and_advance)
 {
     sl_error err;
     sl_rng r;
-    sl_seed sd = {(1ULL << 32) + 42, 0, 0, 0};
+    sl_seed sd = {.lo = (1ULL << 32) + 42, .hi = 0, .stream = 0, .has_stream = 0};
     cr_assert_eq(sl_rng_init(&r, &sl_rng_mcg31m1_type, &sd, &err), 0, "%s", err.msg);
     cr_expect_eq(sl_rng_next(&r), 42u, "the low 32 bits seed the stream; 42 comes first");
     cr_expect_eq(sl_rng_next(&r), 319929686u);
@@ -279,7 +279,7 @@ Test(replay_mcg31m1, type_table_and_advance)
     r.type->advance(r.state, (1ULL << 40), 0);
     cr_expect_eq(sl_rng_next(&r), 801562262u, "index 2^40 + 2 from 42 (golden: skip 42 1099511627776)");
     sl_rng_release(&r);
-    sl_seed big = {0, 1, 0, 0};
+    sl_seed big = {.lo = 0, .hi = 1, .stream = 0, .has_stream = 0};
     cr_expect_neq(sl_rng_init(&r, &sl_rng_mcg31m1_type, &big, &err), 0);
 }
 
@@ -287,7 +287,7 @@ Test(replay_mcg31m1, torch_seed_draw_and_words)
 {
     /* float32: the seed is torch's next word; float64: the second of two */
     sl_error err;
-    sl_seed sd = {42, 0, 0, 0};
+    sl_seed sd = {.lo = 42, .hi = 0, .stream = 0, .has_stream = 0};
     sl_rng g, ref;
     cr_assert_eq(sl_rng_init(&g, &sl_rng_torch_mt19937_type, &sd, &err), 0);
     cr_assert_eq(sl_rng_init(&ref, &sl_rng_torch_mt19937_type, &sd, &err), 0);
@@ -347,7 +347,7 @@ Test(replay_mcg31m1, chunking_is_invisible)
     }
     /* the one-pass race equals argmax over the chunked fill */
     sl_error err;
-    sl_seed sd = {7, 0, 0, 0};
+    sl_seed sd = {.lo = 7, .hi = 0, .stream = 0, .has_stream = 0};
     sl_rng g;
     cr_assert_eq(sl_rng_init(&g, &sl_rng_torch_mt19937_type, &sd, &err), 0);
     static float p[49152];
@@ -397,7 +397,7 @@ static int perm_insert(perm_set *s, uint64_t h)
 static void count_dups(size_t calls, size_t *dup_perms, size_t *dup_starts)
 {
     sl_error err;
-    sl_seed sd = {0xDE0B6B3A764007E8ULL, 0, 0, 0};
+    sl_seed sd = {.lo = 0xDE0B6B3A764007E8ULL, .hi = 0, .stream = 0, .has_stream = 0};
     sl_rng g;
     cr_assert_eq(sl_rng_init(&g, &sl_rng_torch_mt19937_type, &sd, &err), 0);
     perm_set perms = {calloc(1u << 22, 8), 1u << 22}, starts = {calloc(1u << 22, 8), 1u << 22};
@@ -445,7 +445,7 @@ Test(replay_mcg31m1, issue_114945_first_token)
     /* issue #114945 (2.1.1+cpu): multinomial(ones(10), 1, replacement=True) with
      * Generator().manual_seed(123) printed 9; 2.x takes the race for one sample */
     sl_error err;
-    sl_seed sd = {123, 0, 0, 0};
+    sl_seed sd = {.lo = 123, .hi = 0, .stream = 0, .has_stream = 0};
     sl_rng g;
     cr_assert_eq(sl_rng_init(&g, &sl_rng_torch_mt19937_type, &sd, &err), 0);
     float p[10];
@@ -464,7 +464,7 @@ Test(replay_mcg31m1, issue_150538_seed42_values)
      * build: the MKL path seeded by word 5 (3348747335, x0 = 1201263688) */
     static const double printed[5] = {0.5809, 0.0436, 2.0548, 1.9680, 0.3315};
     sl_error err;
-    sl_seed sd = {42, 0, 0, 0};
+    sl_seed sd = {.lo = 42, .hi = 0, .stream = 0, .has_stream = 0};
     sl_rng g;
     cr_assert_eq(sl_rng_init(&g, &sl_rng_torch_mt19937_type, &sd, &err), 0);
     for (int i = 0; i < 5; i++)
@@ -501,7 +501,7 @@ Test(replay_mcg31m1, torch_build_mkl_through_the_framework)
     r = sl_test_cli(args);
     cr_assert_eq(r.status, 0, "%s", r.err);
     sl_error err;
-    sl_seed sd = {7, 0, 0, 0};
+    sl_seed sd = {.lo = 7, .hi = 0, .stream = 0, .has_stream = 0};
     sl_rng g;
     cr_assert_eq(sl_rng_init(&g, &sl_rng_torch_mt19937_type, &sd, &err), 0);
     char *line = r.out;

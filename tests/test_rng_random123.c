@@ -110,7 +110,7 @@ static size_t read_streams(stream_rec **out)
 
 static void open_source(sl_rng *g, const stream_rec *s)
 {
-    sl_seed seed = {s->seed, 0, s->q, s->q != 0};
+    sl_seed seed = {.lo = s->seed, .hi = 0, .stream = s->q, .has_stream = s->q != 0};
     sl_error e = {0};
     cr_assert_eq(sl_rng_init(g, sl_rng_lookup(s->name), &seed, &e), 0, "%s: %s", s->name, e.msg);
 }
@@ -171,11 +171,11 @@ Test(rng_random123, refusals)
 {
     sl_rng g;
     sl_error e = {0};
-    sl_seed big = {1, 1, 0, 0};
+    sl_seed big = {.lo = 1, .hi = 1, .stream = 0, .has_stream = 0};
     cr_expect_neq(sl_rng_init(&g, &sl_rng_threefry2x32_type, &big, &e), 0);
     cr_expect(strstr(e.msg, "below 2^64"), "%s", e.msg);
     cr_expect_neq(sl_rng_init(&g, &sl_rng_philox4x32_type, &big, &e), 0);
-    sl_seed st = {1, 0, 3, 1};
+    sl_seed st = {.lo = 1, .hi = 0, .stream = 3, .has_stream = 1};
     cr_expect_neq(sl_rng_init(&g, &sl_rng_threefry2x32_type, &st, &e), 0);
     cr_expect(strstr(e.msg, "not modelled by samplab"), "%s", e.msg);
 }

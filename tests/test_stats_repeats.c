@@ -80,7 +80,7 @@ Test(stat_stats, repeats_detect_torch_mkl_seed_collisions, .timeout = 60)
 
     /* torch 2.0-2.6 pip wheels: q = empty(26).exponential_(1) through MKL, then
      * topk(1/q, 26) = the indices by ascending q (equal q, rare, by index) */
-    sl_seed sd = {ISSUE_SEED, 0, 0, 0};
+    sl_seed sd = {.lo = ISSUE_SEED, .hi = 0, .stream = 0, .has_stream = 0};
     sl_rng g;
     cr_assert_eq(sl_rng_init(&g, &sl_rng_torch_mt19937_type, &sd, &err), 0, "%s", err.msg);
     for (size_t c = 0; c < n; c++) {

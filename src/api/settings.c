@@ -255,7 +255,10 @@ int sl_api_seed(const sl_api_settings *s, int with_stream, sl_seed *out, sl_erro
     memset(out, 0, sizeof *out);
     out->lo = 42; /* samplab's default seed */
     /* named by option, as the command line prints them (sl_cli_seed) */
-    if (s->seed && sl_base_seed_parse(s->seed, out, err))
+    /* a framework (or generator) seeded from a JavaScript Number takes -1 and 1.5 as it does */
+    const sl_fw_type *ft = s->framework ? sl_fw_lookup(s->framework) : NULL;
+    int js = (ft && ft->seed_number) || (s->rng && !strcmp(s->rng, sl_rng_alea_type.name));
+    if (s->seed && (js ? sl_base_seed_parse_js : sl_base_seed_parse)(s->seed, out, err))
         return sl_api_lib_error_in(err, SL_API_NAME(SEED), SL_EINVAL);
     if (with_stream && s->stream) {
         if (sl_base_seed_parse_stream(s->stream, &out->stream, err))

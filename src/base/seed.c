@@ -2,6 +2,8 @@
  * NumPy's default_rng takes seeds up to 2^128-1; torch and rand stop at 2^64-1
  * and check that themselves. */
 #include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/sl_base.h"
@@ -42,6 +44,55 @@ static int parse_u128(const char *what, const char *text, sl_seed *out, sl_error
 int sl_base_seed_parse(const char *text, sl_seed *out, sl_error *err)
 {
     return parse_u128("seed", text, out, err);
+}
+
+/* Whether text is a decimal literal as JavaScript's Number() reads one (no hex,
+ * no spaces, no "NaN": Number("NaN") is NaN, which tfjs's `seed || Math.random()`
+ * turns into an unseeded draw anyway). */
+static int js_decimal(const char *s)
+{
+    if (*s == '+' || *s == '-')
+        s++;
+    if (!strcmp(s, "Infinity"))
+        return 1;
+    size_t d = 0;
+    while (isdigit((unsigned char)*s))
+        s++, d++;
+    if (*s == '.')
+        for (s++; isdigit((unsigned char)*s); s++)
+            d++;
+    if (!d)
+        return 0;
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        if (!isdigit((unsigned char)*s))
+            return 0;
+        while (isdigit((unsigned char)*s))
+            s++;
+    }
+    return !*s;
+}
+
+int sl_base_seed_parse_js(const char *text, sl_seed *out, sl_error *err)
+{
+    sl_error e;
+    if (!parse_u128("seed", text, out, &e))
+        return SL_OK;
+    if (!js_decimal(text))
+        return sl_base_error_set(err, SL_EINVAL, "seed '%s' is not a JavaScript number (an integer, or a decimal "
+                                 "such as -1, 1.5 or 1e-7)", text);
+    char *end = NULL;
+    const char *t = text + (*text == '+' || *text == '-');
+    double v = !strcmp(t, "Infinity") ? INFINITY : strtod(t, &end);
+    if (end && *end) /* a decimal point the C library's locale does not read: never a wrong number */
+        return sl_base_error_set(err, SL_EINVAL, "seed '%s': the C library's locale does not read it as a number",
+                                 text);
+    memset(out, 0, sizeof *out);
+    out->has_number = 1;
+    out->number = *text == '-' ? -v : v;
+    return SL_OK;
 }
 
 int sl_base_seed_parse_stream(const char *text, uint64_t *stream, sl_error *err)

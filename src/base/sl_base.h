@@ -57,10 +57,19 @@ typedef struct sl_seed {
     uint64_t lo, hi;     /* value = hi * 2^64 + lo */
     uint64_t stream;     /* PCG stream selector; 0 unless given */
     int has_stream;
+    /* a JavaScript Number seed that is not an integer in [0, 2^128) (-1, 1.5, 1e-7,
+     * Infinity): only a generator seeded from the number's string takes it (alea);
+     * lo and hi are then 0 */
+    int has_number;
+    double number;
 } sl_seed;
 
 /* Parses a decimal or 0x-hex integer in [0, 2^128). */
 int sl_base_seed_parse(const char *text, sl_seed *out, sl_error *err);
+/* The same, or else a JavaScript decimal number literal ([+-] digits [. digits]
+ * [e [+-] digits], or [+-]Infinity), read as Number(text) reads it, into number
+ * with has_number set: the seeds of a library that takes any Number (TensorFlow.js). */
+int sl_base_seed_parse_js(const char *text, sl_seed *out, sl_error *err);
 int sl_base_seed_parse_stream(const char *text, uint64_t *stream, sl_error *err); /* [0, 2^64) */
 
 /* ---------------------------------------------------------------- vectors */

@@ -51,7 +51,7 @@ int sl_cli_rng_main(int argc, char **argv)
     }
     sl_error err;
     sl_seed seed;
-    if (sl_cli_seed(seed_text, stream_text, &seed))
+    if (sl_cli_seed(seed_text, stream_text, rng_name, &seed))
         return 2;
     sl_rng r;
     if (sl_rng_init(&r, t, &seed, &err))

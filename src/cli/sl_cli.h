@@ -48,7 +48,7 @@ int sl_cli_stdout_broken(void);
 
 /* --seed and --stream as the user typed them (NULL if absent) into *out, with
  * samplab's default seed 42; prints the error and returns 2 when malformed. */
-int sl_cli_seed(const char *seed_text, const char *stream_text, sl_seed *out);
+int sl_cli_seed(const char *seed_text, const char *stream_text, const char *rng, sl_seed *out); /* rng: its generator, which may take a JavaScript number */
 /* Prints s (malloc'd JSON, as the api builds it) on one stdout line and frees
  * it; 2 for NULL (out of memory). */
 int sl_cli_emit(char *s);

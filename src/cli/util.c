@@ -68,7 +68,7 @@ int sl_cli_fail_in(const char *source, const sl_error *err)
     return sl_cli_errf("samplab: %s: %s", source, err->msg);
 }
 
-int sl_cli_seed(const char *seed_text, const char *stream_text, sl_seed *out)
+int sl_cli_seed(const char *seed_text, const char *stream_text, const char *rng, sl_seed *out)
 {
     /* the library's reading of --seed and --stream (api/settings.c) */
     sl_api_settings s;
@@ -76,6 +76,7 @@ int sl_cli_seed(const char *seed_text, const char *stream_text, sl_seed *out)
     sl_api_settings_init(&s);
     s.seed = seed_text;
     s.stream = stream_text;
+    s.rng = rng;
     if (sl_api_seed(&s, 1, out, &err))
         return sl_cli_api_fail(&err);
     return 0;

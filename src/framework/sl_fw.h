@@ -116,6 +116,8 @@ struct sl_fw_type {
     const char *rng;          /* the generator and its seeding, by sl_rng_lookup name */
     const char *rng_label;    /* the generator's name in --json (NULL: the rng's) */
     uint64_t default_seed;    /* used when the settings give none */
+    int seed_number;          /* 1: its seed is any JavaScript Number (tf.multinomial's), -1 and 1.5
+                               * included (sl_base_seed_parse_js) */
     int accepts_drawn;        /* 1: the sampler accepts what it draws (llama_sampler_sample) */
     int per_request;          /* 1: each request of a batch owns its generator (its seed): rows draw independently */
     int no_global_seed;       /* 1: a request without a seed gets default_seed, not a global generator's draws

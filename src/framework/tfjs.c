@@ -12,8 +12,8 @@
  * no seed reaches: refused at the draw. The WebGL and WebGPU backends draw with
  * their own shader hash instead of alea: not modelled. Checked against the real op
  * under Node: data/golden/js/tfjs_multinomial.txt (analysis/golden/js/tfjs_multinomial.mjs).
- * Known divergences: seeds that are not integers in [1, 2^128) (negative, fractional)
- * reach alea only through the C API (sl_rng_alea_seed_string). */
+ * --seed takes any JavaScript number literal (-1, 1.5, 1e-7: sl_base_seed_parse_js),
+ * whose String() seeds alea as tfjs's does. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,10 +78,11 @@ static int tfjs_prepare(const sl_fw_session *s, const sl_vec *v, void **table, s
 static int tfjs_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error *err)
 {
     tfjs_state *st = s->state;
-    if (!s->o.has_seed || (!s->o.seed.lo && !s->o.seed.hi))
+    const sl_seed *sd = &s->o.seed; /* `seed || Math.random()`: 0, -0 (and NaN) are falsy */
+    if (!s->o.has_seed || (sd->has_number ? sd->number == 0 : !sd->lo && !sd->hi))
         return sl_base_error_set(err, SL_EINVAL,
                                  "tfjs: tf.multinomial without a seed (or with seed 0: `seed || Math.random()`) draws "
-                                 "from Math.random(), which cannot be reproduced: give --seed S, S >= 1");
+                                 "from Math.random(), which cannot be reproduced: give --seed S, S not 0");
     if (v != s->prepared_vec || !st->table) {
         tfjs_clear(st);
         int rc = tfjs_prepare(s, v, &st->table, err);
@@ -139,6 +140,7 @@ const sl_fw_type sl_fw_tfjs_type = {
     .input_why = "normalized = false takes logits, normalized = true probabilities",
     .draw = &sl_draw_tfjs_type,
     .rng = "seedrandom-alea",
+    .seed_number = 1,
     .default_seed = 0,
     .per_request = 1, /* every row of a [B, V] call seeds its own alea, from the one seed */
     .batch = "tf.multinomial over [B, V]: the kernel's row loop, each row a new alea(String(seed)) from the one seed, "

@@ -56,6 +56,8 @@ uint32_t sl_rng_alea_next(sl_rng_alea_state *s)
 
 double sl_rng_alea_seed_number(const sl_seed *seed)
 {
+    if (seed->has_number) /* -1, 1.5, Infinity: the Number itself */
+        return seed->number;
     if (!seed->hi)
         return (double)seed->lo; /* correctly rounded to nearest, as a literal reads */
     /* hi:lo to 64 significant bits and a sticky bit for what is left below, which

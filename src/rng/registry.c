@@ -47,6 +47,10 @@ int sl_rng_init(sl_rng *r, const sl_rng_type *t, const sl_seed *seed, sl_error *
     /* sl_rng_init(&r, sl_rng_lookup("typo"), ...): an error, not a crash in the caller's test */
     if (!t)
         return sl_base_error_set(err, SL_EINVAL, "no such random source (sl_rng_lookup gave NULL)");
+    /* a seed only JavaScript's Number holds (-1, 1.5) seeds only a generator that takes the number's string */
+    if (seed && seed->has_number && t != &sl_rng_alea_type)
+        return sl_base_error_set(err, SL_EINVAL, "%s takes an integer seed in [0, 2^128), not %.17g", t->name,
+                                 seed->number);
     r->state = calloc(1, t->state_size);
     if (!r->state)
         return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for the generator state", t->name);

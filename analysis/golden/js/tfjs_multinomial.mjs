@@ -69,6 +69,7 @@ head.push("# alea\tseed as given (JSON)\tseed.toString()\tthe first 8 outputs of
 head.push("# number\tan integer in decimal\tNumber(BigInt(it)).toString(), the string a seed of that value gives");
 head.push("# throws\twhat\tthe error tf.multinomial throws");
 head.push("# batch\tkind\tpool (all its rows as one [R, V] tensor)\tnumSamples\tseed\teach row's tokens, rows separated by spaces");
+head.push("# jscase\tkind\tpool (row 0)\tnumSamples\tseed, a number that is no integer in [0, 2^128), as String(seed) writes it\ttokens");
 head.push("# case\tid\tkind (logits: normalized false; probs: normalized true)\tpool\trow\tnumSamples\tseed (the exact integer value of the number given)\ttokens");
 
 // alea over seeds of every kind: tf.multinomial passes seed.toString()
@@ -133,6 +134,20 @@ for (const name of Object.keys(pools)) {
   for (let r = 0; r < p.R; r++) rows.push(Array.from(v.slice(r * K, (r + 1) * K)).join(","));
   t.dispose(); out.dispose();
   put("batch", p.kind, name, K, BigInt(seed).toString(), rows.join(" "));
+}
+
+// seeds only a JavaScript number holds (negative, fractional, 1e21, Infinity): tf.multinomial
+// takes any number and seeds alea with its String(); the first row of every pool, 8 samples
+// (after every other record, so they take nothing from this script's stream)
+for (const seed of [-1, -42, 0.5, 1.5, -2.25, 1e-7, 3.14159, 1e21, -1e21, 2.5e-300, Infinity, -Infinity]) {
+  for (const name of Object.keys(pools)) {
+    const p = pools[name];
+    const t = tf.tensor1d(rowOf(name, 0), "float32");
+    const out = tf.multinomial(t, 8, seed, p.kind === "probs");
+    const toks = Array.from(out.dataSync());
+    t.dispose(); out.dispose();
+    put("jscase", p.kind, name, 8, String(seed), toks.join(","));
+  }
 }
 
 // ---- write: the pools, then the records
