@@ -11,8 +11,9 @@
  * the longest repeat each next token would extend; step 4: the penalty, its
  * exponent clamped at 88.7228391 / log(base) when base > 1.000001) with
  * common/common.h's defaults: multiplier 0, base 1.75, allowed length 2,
- * last_n 64. Breakers are single tokens here (sl_logits_dry_breakers refuses
- * the multi-token restart sequences llama.cpp would tokenize). */
+ * last_n 64. Step 1 reads the restart sequences as sl_logits_dry_restarts
+ * resolves them: a breaker alone, or a head token and the tails that must
+ * follow it (the longest that matches wins). */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -23,8 +24,9 @@
 typedef struct dry {
     float multiplier, base;
     long allowed, last_n;
-    const unsigned char *breaker; /* V flags (cfg's, outlives the chain), or NULL */
+    const unsigned char *breaker; /* V SL_LOGITS_DRY_* flags (cfg's, outlives the chain), or NULL */
     size_t breaker_n;
+    const sl_logits_dry_tails *tails; /* the heads' tails (in cfg's block), or NULL */
     sl_logits_window w;           /* the last last_n accepted tokens */
     int *rep;                     /* dry_repeat_count: w.n entries (grows with it) */
     size_t rep_n;
@@ -92,6 +94,7 @@ static int dry_init(void *st, const sl_logits_cfg *c, sl_error *err)
                                  "texts: give --vocab FILE.gguf, or --dry-sequence-breaker none", c->dry_mult);
     d->breaker = c->dry_breaker;
     d->breaker_n = c->dry_breaker ? c->dry_breaker_n : 0;
+    d->tails = c->dry_breaker ? c->dry_tails : NULL;
     return SL_OK;
 }
 
@@ -118,9 +121,38 @@ static long rat(const dry *d, size_t i)
     return d->w.buf[d->w.start + d->w.n - 1 - i];
 }
 
-static int is_breaker(const dry *d, long t)
+static int flags_of(const dry *d, long t)
 {
-    return t >= 0 && (size_t)t < d->breaker_n && d->breaker[t];
+    return t >= 0 && (size_t)t < d->breaker_n ? d->breaker[t] : 0;
+}
+
+/* Step 1 at the token i back: the longest restart sequence it heads that the newer tokens complete
+ * (0: a breaker alone), or -1. */
+static int restart_len(const dry *d, long t, int i)
+{
+    int f = flags_of(d, t), longest = f & SL_LOGITS_DRY_SINGLE ? 0 : -1;
+    if (!(f & SL_LOGITS_DRY_HEAD) || !d->tails)
+        return longest;
+    const sl_logits_dry_tails *T = d->tails;
+    size_t lo = 0, hi = T->n; /* the first pair of head t */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (T->head[mid] < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t k = lo; k < T->n && T->head[k] == t; k++) {
+        int len = (int)(T->off[k + 1] - T->off[k]);
+        if (len <= longest || len > i)
+            continue;
+        int match = 1;
+        for (int o = 0; o < len && match; o++)
+            match = T->tok[T->off[k] + (size_t)o] == rat(d, (size_t)(i - o - 1));
+        if (match)
+            longest = len;
+    }
+    return longest;
 }
 
 static int dry_apply(void *st, sl_logits_llama_array *a, sl_error *err)
@@ -136,13 +168,16 @@ static int dry_apply(void *st, sl_logits_llama_array *a, sl_error *err)
         d->rep = r;
         d->rep_n = (size_t)n;
     }
-    /* step 1: the newest breaker, i tokens back, limits a repeat to i tokens */
+    /* step 1: the newest restart sequence, its head i tokens back and len tokens long, limits a repeat
+     * to i - len tokens */
     int limit = n;
-    for (int i = 0; i < n; i++)
-        if (is_breaker(d, rat(d, (size_t)i))) {
-            limit = i;
+    for (int i = 0; i < n; i++) {
+        int len = restart_len(d, rat(d, (size_t)i), i);
+        if (len >= 0) {
+            limit = i - len;
             break;
         }
+    }
     if (limit < d->allowed)
         return SL_OK;
     /* step 2: rep[last - k] = the length of the longest suffix that also ends k tokens back */
@@ -202,7 +237,7 @@ static int dry_apply(void *st, sl_logits_llama_array *a, sl_error *err)
         max_exp = (int)(FLOAT_MAX_LOG / logf(d->base));
     for (size_t i = 0; i < a->size; i++) {
         long id = a->data[i].id;
-        if (id < 0 || d->best[id] < 0 || is_breaker(d, id))
+        if (id < 0 || d->best[id] < 0 || flags_of(d, id) & SL_LOGITS_DRY_SINGLE)
             continue;
         int e = (int)(d->best[id] - d->allowed);
         if (max_exp > 0 && e > max_exp)
