@@ -32,6 +32,8 @@ typedef struct dry {
     size_t rep_n;
     int *best;                    /* dry_max_token_repeat by token id, -1 none; grows */
     size_t best_n;
+    long *touched;                /* the ids best[] holds this step (at most the window's size) */
+    size_t touched_n;
 } dry;
 
 const char *const sl_logits_dry_default_breakers[] = {"\n", ":", "\"", "*", NULL};
@@ -207,11 +209,9 @@ static int dry_apply(void *st, sl_logits_llama_array *a, sl_error *err)
             }
         }
     }
-    /* step 3: the token after each repeat would extend it; keep the longest per token */
+    /* step 3: the token after each repeat would extend it; keep the longest per token. At most n tokens
+     * get one, so best[] (by token id, -1 none) is reset only where it was set (touched[]). */
     long maxid = -1;
-    for (size_t i = 0; i < a->size; i++)
-        if (a->data[i].id > maxid)
-            maxid = a->data[i].id;
     for (int i = 0; i < n; i++)
         if (rat(d, (size_t)i) > maxid)
             maxid = rat(d, (size_t)i);
@@ -219,32 +219,51 @@ static int dry_apply(void *st, sl_logits_llama_array *a, sl_error *err)
         int *b = realloc(d->best, (size_t)(maxid + 1) * sizeof *b);
         if (!b)
             return sl_base_error_set(err, SL_ENOMEM, "llamacpp: dry: out of memory for %ld tokens", maxid + 1);
+        for (size_t i = d->best_n; i < (size_t)(maxid + 1); i++)
+            b[i] = -1;
         d->best = b;
         d->best_n = (size_t)(maxid + 1);
     }
-    for (size_t i = 0; i < d->best_n; i++)
-        d->best[i] = -1;
+    if ((size_t)n > d->touched_n) {
+        long *t = realloc(d->touched, (size_t)n * sizeof *t);
+        if (!t)
+            return sl_base_error_set(err, SL_ENOMEM, "llamacpp: dry: out of memory for %d tokens", n);
+        d->touched = t;
+        d->touched_n = (size_t)n;
+    }
+    size_t nt = 0;
     for (int i = 0; i < n - 1; i++)
         if (d->rep[i] >= d->allowed) {
             long t = rat(d, (size_t)(n - 2 - i));
+            if (d->best[t] < 0)
+                d->touched[nt++] = t;
             if (d->best[t] < d->rep[i])
                 d->best[t] = d->rep[i];
         }
-    /* step 4: the penalty, for every such candidate that is not itself a breaker */
+    /* step 4: the penalty, for every such candidate that is not itself a breaker. Each candidate's penalty
+     * is its own, so the order they are visited in changes nothing: where every such token still sits at
+     * its own index (the candidates as the chain built them, ids unique), it is found there; otherwise
+     * every candidate is looked up, as llama.cpp's loop does. */
     const float FLOAT_MAX_LOG = 88.7228391f;
     int max_exp = 0;
     if (d->base > 1.000001f)
         max_exp = (int)(FLOAT_MAX_LOG / logf(d->base));
-    for (size_t i = 0; i < a->size; i++) {
-        long id = a->data[i].id;
-        if (id < 0 || d->best[id] < 0 || flags_of(d, id) & SL_LOGITS_DRY_SINGLE)
+    int direct = 1;
+    for (size_t k = 0; k < nt && direct; k++)
+        direct = (size_t)d->touched[k] < a->size && a->data[d->touched[k]].id == d->touched[k];
+    for (size_t k = 0, i = 0; direct ? k < nt : i < a->size; direct ? k++ : i++) {
+        size_t at = direct ? (size_t)d->touched[k] : i;
+        long id = a->data[at].id;
+        if (id < 0 || (size_t)id >= d->best_n || d->best[id] < 0 || flags_of(d, id) & SL_LOGITS_DRY_SINGLE)
             continue;
         int e = (int)(d->best[id] - d->allowed);
         if (max_exp > 0 && e > max_exp)
             e = max_exp;
         /* std::pow(float, int) promotes to double: the power in double, then rounded once */
-        a->data[i].logit -= (float)((double)d->multiplier * pow((double)d->base, (double)e));
+        a->data[at].logit -= (float)((double)d->multiplier * pow((double)d->base, (double)e));
     }
+    for (size_t k = 0; k < nt; k++)
+        d->best[d->touched[k]] = -1;
     a->sorted = 0;
     return SL_OK;
 }
@@ -270,6 +289,8 @@ static int dry_clone(void *dst, const void *src, sl_error *err)
     d->rep_n = 0;
     d->best = NULL;
     d->best_n = 0;
+    d->touched = NULL;
+    d->touched_n = 0;
     return sl_logits_window_clone(&d->w, &s->w, err);
 }
 
@@ -279,8 +300,10 @@ static void dry_free(void *st)
     sl_logits_window_free(&d->w);
     free(d->rep);
     free(d->best);
+    free(d->touched);
     d->rep = NULL;
     d->best = NULL;
+    d->touched = NULL;
 }
 
 const sl_logits_stage_type sl_logits_stage_dry = {
