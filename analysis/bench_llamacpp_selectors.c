@@ -11,7 +11,8 @@
  * given as the command line gives them (api/: the breakers resolved against the
  * vocabulary once, before the steps). bench_llamacpp_selectors_llama.c times
  * llama_sampler_apply on the same candidates; analysis/bench_llamacpp_selectors.sh
- * runs both. Prints: MODE median-ms-per-step token-sum (the sums must agree). */
+ * runs both. Prints: MODE median-ms-per-step token-sum (the sums must agree).
+ * argv[2], when given, runs that mode alone (for a profile: valgrind --tool=callgrind). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +43,7 @@ static int chain_opts(const char *vocab, sl_fw_opts *o, sl_error *err)
 {
     static const char *const kv[][2] = {{"framework", "llamacpp"}, {"dry_multiplier", "0.8"},
                                         {"xtc_probability", "0.5"}, {"xtc_threshold", "0.1"}, {"seed", "5"}};
-    sl_api_settings *s = sl_api_settings_new("bench");
+    sl_api_settings *s = sl_api_settings_new("draw"); /* the options as draw takes them */
     int rc = s ? SL_OK : sl_base_error_set(err, SL_ENOMEM, "bench: out of memory");
     for (size_t i = 0; !rc && i < sizeof kv / sizeof *kv; i++)
         rc = sl_api_settings_set(s, kv[i][0], kv[i][1], err);
@@ -62,6 +63,8 @@ int main(int argc, char **argv)
     if (sl_base_vec_alloc(&xv, V, "bench", &err))
         return 1;
     for (int m = 0; m < (argc > 1 ? 4 : 3); m++) {
+        if (argc > 2 && strcmp(argv[2], modes[m]))
+            continue;
         sl_fw_opts o;
         memset(&o, 0, sizeof o);
         if (m == 3) {

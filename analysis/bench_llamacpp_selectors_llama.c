@@ -11,6 +11,7 @@
  * Prints: MODE median-ms-per-step token-sum. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include <llama.h>
@@ -73,6 +74,8 @@ int main(int argc, char **argv)
     if (!x || !d)
         return 1;
     for (int m = 0; m < (model ? 4 : 3); m++) {
+        if (argc > 2 && strcmp(argv[2], modes[m])) /* one mode alone, for a profile */
+            continue;
         struct llama_sampler *ch = m == 3 ? whole_chain(llama_model_get_vocab(model))
                                           : llama_sampler_chain_init(llama_sampler_chain_default_params());
         if (m < 2)

@@ -60,11 +60,14 @@ int sl_api_logits_input(const char *cmd, const sl_api_src *src, const sl_api_set
     cfg->has_dry_breakers = fo.cfg.has_dry_breakers;
     cfg->dry_breaker = fo.cfg.dry_breaker;
     cfg->dry_breaker_n = fo.cfg.dry_breaker_n;
+    cfg->dry_tails = fo.cfg.dry_tails; /* inside dry_breaker's block */
     fo.cfg.dry_breaker = NULL;
+    fo.cfg.dry_tails = NULL;
     int rc = logits_input(cmd, src, s, vec, cfg, err);
     if (rc) {
         free((void *)cfg->dry_breaker);
         cfg->dry_breaker = NULL;
+        cfg->dry_tails = NULL;
     }
     return rc;
 }

@@ -4,7 +4,9 @@
  * ":", "\"", "*", the value "none" clears the list so far, then
  * string_process_escapes since params.escape is on by default), matched
  * against the token pieces of --vocab's GGUF (io/gguf.c, logits/llama_vocab.c)
- * or token list into the per-token flags the DRY stage reads. */
+ * or token list into the per-token flags and restart sequences the DRY stage
+ * reads (a breaker's rest tokenized by llama.cpp's tokenizer over the GGUF,
+ * logits/llama_tokenize.c; a token list has none). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,6 +164,7 @@ int sl_api_dry_breakers(const char *cmd, const sl_api_settings *s, sl_logits_cfg
     cfg->has_dry_breakers = 0;
     cfg->dry_breaker = NULL;
     cfg->dry_breaker_n = 0;
+    cfg->dry_tails = NULL;
     /* "none" drops the breakers before it (arg.cpp's handler clears the vector) */
     for (size_t i = 0; s->has_dry_sequence_breaker && i < given->n; i++)
         if (!strcmp(given->v[i], "none"))
@@ -210,19 +213,35 @@ int sl_api_dry_breakers(const char *cmd, const sl_api_settings *s, sl_logits_cfg
         free(store);
         return SL_EINVAL;
     }
-    unsigned char *flag = calloc(g.n, 1);
-    int rc = flag ? SL_OK : sl_base_error_set(err, SL_ENOMEM, "samplab %s: out of memory for %zu tokens", cmd, g.n);
-    if (!rc && nb && sl_logits_dry_breakers((const char *const *)piece, plen, g.n, br, nb, flag, err)) {
-        char m[sizeof err->msg];
-        snprintf(m, sizeof m, "%s", err->msg);
-        rc = sl_base_error_set(err, SL_EINVAL, "samplab %s: %s: %s: %s", cmd, opt, s->vocab, m);
+    sl_logits_llama_tok *tk = NULL;
+    int rc = SL_OK;
+    char why[300] = " (a token list has none: give the GGUF)";
+    if (g.text && nb && /* a GGUF: its tokenizer makes the breakers' rests into tails */
+        sl_logits_llama_tok_new(g.model, g.pre, g.add_space_prefix, g.n, (const char *const *)g.text, g.len, g.type,
+                                g.score, g.n_merge, (const char *const *)g.merge, g.merge_len, &tk, err)) {
+        tk = NULL; /* a model it does not read: only breakers that need no tail can be resolved */
+        snprintf(why, sizeof why, " (%.290s)", err->msg);
     }
+    unsigned char *block = NULL;
+    const sl_logits_dry_tails *tails = NULL;
+    if (nb && sl_logits_dry_restarts((const char *const *)piece, plen, g.n, br, nb, tk, &block, &tails, err)) {
+        char m[sizeof err->msg];
+        if (!tk && strstr(err->msg, "needs llama.cpp's tokenizer")) /* say why there is none */
+            snprintf(m, sizeof m, "%.300s%.200s", err->msg, why);
+        else
+            snprintf(m, sizeof m, "%.480s", err->msg);
+        rc = sl_base_error_set(err, SL_EINVAL, "samplab %s: %s: %s: %s", cmd, opt, s->vocab, m);
+    } else if (!nb && !(block = calloc(g.n, 1))) {
+        rc = sl_base_error_set(err, SL_ENOMEM, "samplab %s: out of memory for %zu tokens", cmd, g.n);
+    }
+    sl_logits_llama_tok_free(tk);
     if (rc) {
-        free(flag);
+        free(block);
     } else {
         cfg->has_dry_breakers = 1;
-        cfg->dry_breaker = flag;
+        cfg->dry_breaker = block;
         cfg->dry_breaker_n = g.n;
+        cfg->dry_tails = tails;
     }
     free(store);
     free(piece[0]); /* the pieces' one block */

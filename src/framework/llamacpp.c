@@ -40,6 +40,7 @@
  * dist), 2 words a draw through std::discrete_distribution, none for a lone
  * candidate, in both release lines. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -188,6 +189,28 @@ static int llamacpp_accept(sl_fw_session *s, long token, sl_error *err)
     return sl_logits_chain_accept(((llama_state *)s->state)->chain, token, err);
 }
 
+/* Whether f[0..n) holds a NaN or +infinity (-infinity is a logit llama.cpp takes): the bits with the sign
+ * cleared at least +infinity's, and not -infinity's. Blocks of a fixed 64 with no branch inside, so that
+ * gcc -O2 vectorises them; the entry itself is found only when there is one. */
+static int has_bad(const float *f, size_t n)
+{
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        unsigned any = 0;
+        for (size_t j = 0; j < 64; j++) {
+            uint32_t u;
+            memcpy(&u, &f[i + j], 4);
+            any |= ((u & 0x7fffffffu) >= 0x7f800000u) & (u != 0xff800000u);
+        }
+        if (any)
+            return 1;
+    }
+    for (; i < n; i++)
+        if (isnan(f[i]) || f[i] == INFINITY)
+            return 1;
+    return 0;
+}
+
 static int llamacpp_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_error *err)
 {
     llama_state *st = s->state;
@@ -197,7 +220,7 @@ static int llamacpp_step(sl_fw_session *s, const sl_vec *v, size_t *kept, sl_err
                 (sl_logits_chain_stateful(st->chain) && s->hist_n != s->prepared_hist);
     if (stale) {
         llama_clear(st);
-        for (size_t i = 0; i < v->n; i++)
+        for (size_t i = 0, bad = has_bad(v->f, v->n); bad && i < v->n; i++)
             if (isnan(v->f[i]) || v->f[i] == INFINITY)
                 return sl_base_error_set(err, SL_EINVAL, "%s: entry %zu is %s", v->source, i,
                                          isnan(v->f[i]) ? "NaN" : "+infinity in float32");

@@ -1,7 +1,9 @@
 /* gguf.c — a GGUF file's tokenizer section: tokenizer.ggml.model,
  * tokenizer.ggml.tokens, tokenizer.ggml.token_type and
  * tokenizer.ggml.add_space_prefix, what llama.cpp's DRY stage matches its
- * sequence breakers against (llama_vocab::load, llama.cpp 0.7.0).
+ * sequence breakers against (llama_vocab::load, llama.cpp 0.7.0), and
+ * tokenizer.ggml.scores and tokenizer.ggml.merges, what its tokenizer reads
+ * to make a breaker's rest into a restart sequence.
  *
  * The layout is ggml's gguf.cpp (gguf_init_from_file_impl) of GGUF versions
  * 2 and 3, little-endian: "GGUF", u32 version, u64 tensor count, u64 key
@@ -120,6 +122,10 @@ void sl_io_gguf_vocab_free(sl_io_gguf_vocab *v)
     free(v->len);
     free(v->type);
     free(v->blob);
+    free(v->score);
+    free(v->merge);
+    free(v->merge_len);
+    free(v->merge_blob);
     memset(v, 0, sizeof *v);
 }
 
@@ -133,7 +139,8 @@ static int array_of(cur *c, uint64_t t, uint64_t et_want, uint64_t *n, const cha
 {
     uint64_t et;
     char msg[96];
-    snprintf(msg, sizeof msg, "%s is not an array of %s", key, et_want == G_STR ? "strings" : "int32");
+    snprintf(msg, sizeof msg, "%s is not an array of %s", key,
+             et_want == G_STR ? "strings" : et_want == G_F32 ? "float32" : "int32");
     if (t != G_ARR)
         return bad(c, msg);
     if (get(c, 4, &et, "an array's type runs past the end of the file"))
@@ -175,8 +182,8 @@ int sl_io_gguf_vocab_parse(const char *name, const unsigned char *buf, size_t le
         c.pos -= 8;
         return bad(&c, "more than 2^20 keys");
     }
-    size_t tok_pos = 0, type_pos = 0;
-    uint64_t ntok = 0, ntype = 0;
+    size_t tok_pos = 0, type_pos = 0, score_pos = 0, merge_pos = 0;
+    uint64_t ntok = 0, ntype = 0, nscore = 0, nmerge = 0;
     int have_model = 0;
     for (uint64_t k = 0; k < nkv; k++) {
         const unsigned char *key;
@@ -214,6 +221,20 @@ int sl_io_gguf_vocab_parse(const char *name, const unsigned char *buf, size_t le
                 return bad(&c, "tokenizer.ggml.token_type runs past the end of the file");
             type_pos = c.pos;
             c.pos += (size_t)ntype * 4;
+        } else if (key_is(key, kn, "tokenizer.ggml.scores")) {
+            if (array_of(&c, t, G_F32, &nscore, "tokenizer.ggml.scores"))
+                return SL_EINVAL;
+            if (nscore > (c.len - c.pos) / 4)
+                return bad(&c, "tokenizer.ggml.scores runs past the end of the file");
+            score_pos = c.pos;
+            c.pos += (size_t)nscore * 4;
+        } else if (key_is(key, kn, "tokenizer.ggml.merges")) {
+            if (array_of(&c, t, G_STR, &nmerge, "tokenizer.ggml.merges"))
+                return SL_EINVAL;
+            merge_pos = c.pos;
+            for (uint64_t i = 0; i < nmerge; i++)
+                if (skip(&c, G_STR, 1))
+                    return SL_EINVAL;
         } else if (key_is(key, kn, "tokenizer.ggml.add_space_prefix")) {
             uint64_t b;
             if (t != G_BOOL)
@@ -233,6 +254,9 @@ int sl_io_gguf_vocab_parse(const char *name, const unsigned char *buf, size_t le
         return sl_base_error_set(err, SL_EINVAL,
                                  "%s: byte %zu: tokenizer.ggml.token_type has %llu entries for %llu tokens", name,
                                  type_pos, (unsigned long long)ntype, (unsigned long long)ntok);
+    if (nscore && nscore != ntok)
+        return sl_base_error_set(err, SL_EINVAL, "%s: byte %zu: tokenizer.ggml.scores has %llu entries for %llu tokens",
+                                 name, score_pos, (unsigned long long)nscore, (unsigned long long)ntok);
     size_t n = (size_t)ntok, total = 0;
     c.pos = tok_pos;
     for (size_t i = 0; i < n; i++) { /* the second walk cannot fail: the first checked every length */
@@ -260,6 +284,44 @@ int sl_io_gguf_vocab_parse(const char *name, const unsigned char *buf, size_t le
         c.pos += 8 + l;
         /* llama_vocab::load: LLAMA_TOKEN_TYPE_NORMAL when the file gives no types */
         out->type[i] = ntype ? (int)(int32_t)(uint32_t)le(buf + type_pos + 4 * i, 4) : 1;
+    }
+    if (nscore) { /* llama_vocab::load: score 0 for every token when the file has none */
+        out->score = malloc(n * sizeof *out->score);
+        if (!out->score) {
+            sl_io_gguf_vocab_free(out);
+            return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu scores", name, n);
+        }
+        for (size_t i = 0; i < n; i++) {
+            uint32_t u = (uint32_t)le(buf + score_pos + 4 * i, 4);
+            memcpy(&out->score[i], &u, 4);
+        }
+    }
+    if (nmerge) {
+        size_t m = (size_t)nmerge, mt = 0;
+        c.pos = merge_pos;
+        for (size_t i = 0; i < m; i++) {
+            mt += (size_t)le(buf + c.pos, 8) + 1;
+            c.pos += 8 + (size_t)le(buf + c.pos, 8);
+        }
+        out->merge = malloc(m * sizeof *out->merge);
+        out->merge_len = malloc(m * sizeof *out->merge_len);
+        out->merge_blob = malloc(mt);
+        if (!out->merge || !out->merge_len || !out->merge_blob) {
+            sl_io_gguf_vocab_free(out);
+            return sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu merges", name, m);
+        }
+        char *q = out->merge_blob;
+        c.pos = merge_pos;
+        for (size_t i = 0; i < m; i++) {
+            size_t l = (size_t)le(buf + c.pos, 8);
+            memcpy(q, buf + c.pos + 8, l);
+            q[l] = '\0';
+            out->merge[i] = q;
+            out->merge_len[i] = l;
+            q += l + 1;
+            c.pos += 8 + l;
+        }
+        out->n_merge = m;
     }
     return SL_OK;
 }

@@ -354,6 +354,11 @@ typedef struct sl_io_gguf_vocab {
     char pre[32];             /* tokenizer.ggml.pre ("" when absent) */
     int add_space_prefix;     /* tokenizer.ggml.add_space_prefix (-1 when absent) */
     char *blob;               /* the texts' storage */
+    float *score;             /* tokenizer.ggml.scores[i] (NULL when absent: llama.cpp takes 0) */
+    size_t n_merge;           /* tokenizer.ggml.merges ("left right", BPE), in rank order */
+    char **merge;
+    size_t *merge_len;
+    char *merge_blob;
 } sl_io_gguf_vocab;
 /* Parses a GGUF file (versions 2 and 3) in buf[0..len) as far as its key-value section. A malformed file
  * is SL_EINVAL naming `name` and the byte; at most SL_IO_MAX_V tokens, strings of at most 2^20 bytes,

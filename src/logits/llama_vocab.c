@@ -9,11 +9,15 @@
  * the byte; unused and undefined tokens empty), the first token's one leading
  * space dropped when add_space_prefix, then (BPE, most pre-tokenizers) the
  * clean_spaces passes. And get_overlapping_token_sequences (ported there from
- * koboldcpp) for breakers that are single tokens. Not modelled (refused): BPE
- * byte tokens, llama_decode_text's "[UNK_BYTE_0x" form, breakers with a space
- * (llama.cpp's per-token space rules are not all measured), multi-token
- * restart sequences (llama.cpp tokenizes the breaker's rest). */
+ * koboldcpp): a token whose piece holds a breaker is a breaker alone, one whose
+ * piece ends in a proper prefix of it the head of a restart sequence, its tail
+ * the breaker's rest as llama.cpp's tokenizer makes it (logits/
+ * llama_tokenize.c). Not modelled (refused): BPE byte tokens,
+ * llama_decode_text's "[UNK_BYTE_0x" form, breakers with a space (llama.cpp's
+ * per-token space rules are not all measured). */
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "logits/sl_logits.h"
@@ -184,43 +188,202 @@ static size_t piece(int spm, int add_space_prefix, const char *text, size_t tlen
     return o;
 }
 
-int sl_logits_dry_breakers(const char *const *piece, const size_t *plen, size_t n, const char *const *breakers,
-                           size_t nb, unsigned char *flag, sl_error *err)
+#define MAX_CHAR_LEN 40 /* llama_sampler_init_dry's cut of a breaker */
+#define MAX_SEQ_LEN 20  /* ... and of a tail */
+
+typedef struct pairs {
+    int32_t *head, *tok, *next; /* next: the head's next pair, -1 none */
+    size_t *off, n, cap, ntok, tcap;
+    int32_t *first;             /* by token: its first pair, -1 none */
+} pairs;
+
+static int pair_add(pairs *p, int32_t head, const int32_t *t, size_t len)
 {
-    memset(flag, 0, n);
-    for (size_t b = 0; b < nb; b++) {
+    for (int32_t i = p->first[head]; i >= 0; i = p->next[i]) /* a head's duplicate tail is dropped */
+        if (p->off[i + 1] - p->off[i] == len && !memcmp(p->tok + p->off[i], t, len * sizeof *t))
+            return SL_OK;
+    if (p->n + 1 >= p->cap) {
+        size_t c = p->cap ? 2 * p->cap : 64;
+        int32_t *h = realloc(p->head, c * sizeof *h);
+        if (h)
+            p->head = h;
+        int32_t *nx = realloc(p->next, c * sizeof *nx);
+        if (nx)
+            p->next = nx;
+        size_t *o = realloc(p->off, (c + 1) * sizeof *o);
+        if (o)
+            p->off = o;
+        if (!h || !nx || !o)
+            return SL_ENOMEM;
+        p->cap = c;
+    }
+    if (p->ntok + len > p->tcap) {
+        size_t c = p->tcap ? 2 * p->tcap : 256;
+        while (c < p->ntok + len)
+            c *= 2;
+        int32_t *k = realloc(p->tok, c * sizeof *k);
+        if (!k)
+            return SL_ENOMEM;
+        p->tok = k;
+        p->tcap = c;
+    }
+    size_t i = p->n++;
+    p->head[i] = head;
+    p->next[i] = -1;
+    p->off[i] = p->ntok;
+    memcpy(p->tok + p->ntok, t, len * sizeof *t);
+    p->ntok += len;
+    p->off[i + 1] = p->ntok;
+    if (p->first[head] < 0) {
+        p->first[head] = (int32_t)i;
+    } else {
+        int32_t j = p->first[head];
+        while (p->next[j] >= 0)
+            j = p->next[j];
+        p->next[j] = (int32_t)i;
+    }
+    return SL_OK;
+}
+
+static void pairs_free(pairs *p)
+{
+    free(p->head), free(p->tok), free(p->next), free(p->off), free(p->first);
+}
+
+/* The block: n flags, then (8-aligned) the tails header, heads, offsets and tokens. */
+static int block_of(const pairs *p, const unsigned char *flag, size_t n, unsigned char **block,
+                    const sl_logits_dry_tails **tails)
+{
+    size_t a = (n + 7) / 8 * 8, hsz = sizeof(sl_logits_dry_tails);
+    size_t total = a + hsz + p->n * sizeof(int32_t) + (p->n + 1) * sizeof(size_t) + p->ntok * sizeof(int32_t) + 8;
+    unsigned char *b = malloc(p->n ? total : (n ? n : 1));
+    if (!b)
+        return SL_ENOMEM;
+    memcpy(b, flag, n);
+    *block = b;
+    *tails = NULL;
+    if (!p->n)
+        return SL_OK;
+    sl_logits_dry_tails *t = (sl_logits_dry_tails *)(void *)(b + a);
+    size_t *off = (size_t *)(void *)(b + a + hsz);
+    int32_t *head = (int32_t *)(void *)(off + p->n + 1), *tok = head + p->n;
+    /* by head, each head's pairs in the order found (its chain) */
+    size_t k = 0, at = 0;
+    for (size_t h = 0; h < n; h++)
+        for (int32_t i = p->first[h]; i >= 0; i = p->next[i]) {
+            size_t len = p->off[i + 1] - p->off[i];
+            head[k] = (int32_t)h;
+            off[k] = at;
+            memcpy(tok + at, p->tok + p->off[i], len * sizeof *tok);
+            at += len;
+            k++;
+        }
+    off[k] = at;
+    t->n = k;
+    t->head = head;
+    t->off = off;
+    t->tok = tok;
+    *tails = t;
+    return SL_OK;
+}
+
+int sl_logits_dry_restarts(const char *const *piece, const size_t *plen, size_t n, const char *const *breakers,
+                           size_t nb, const sl_logits_llama_tok *tk, unsigned char **block,
+                           const sl_logits_dry_tails **tails, sl_error *err)
+{
+    *block = NULL;
+    *tails = NULL;
+    unsigned char *flag = calloc(n ? n : 1, 1);
+    pairs p = {0};
+    p.first = malloc((n ? n : 1) * sizeof *p.first);
+    if (!flag || !p.first) {
+        free(flag);
+        pairs_free(&p);
+        return sl_base_error_set(err, SL_ENOMEM, "dry: out of memory for %zu tokens", n);
+    }
+    for (size_t t = 0; t < n; t++)
+        p.first[t] = -1;
+    int rc = SL_OK;
+    for (size_t b = 0; b < nb && !rc; b++) {
         size_t bl = strlen(breakers[b]);
         if (!bl) /* llama_sampler_init_dry skips it with a warning */
             continue;
-        if (bl > 40) /* and cuts a longer one to MAX_CHAR_LEN */
-            bl = 40;
-        char q[2 * 40 * 4 + 8], qp[256];
-        if (memchr(breakers[b], ' ', bl))
-            return sl_base_error_set(err, SL_EINVAL,
-                                     "sequence breaker '%s' holds a space: llama.cpp's clean_spaces rules for "
-                                     "token texts are not modelled by samplab",
-                                     sl_base_esc(breakers[b], bl, q, sizeof q));
+        if (bl > MAX_CHAR_LEN) /* and cuts a longer one */
+            bl = MAX_CHAR_LEN;
+        char q[2 * MAX_CHAR_LEN * 4 + 8], qp[256];
+        if (memchr(breakers[b], ' ', bl)) {
+            rc = sl_base_error_set(err, SL_EINVAL,
+                                   "sequence breaker '%s' holds a space: llama.cpp's clean_spaces rules for "
+                                   "token texts are not modelled by samplab",
+                                   sl_base_esc(breakers[b], bl, q, sizeof q));
+            break;
+        }
         const char *s = breakers[b];
-        for (size_t t = 0; t < n; t++) {
+        int32_t tail[MAX_CHAR_LEN][64];
+        size_t tail_n[MAX_CHAR_LEN];
+        unsigned char have[MAX_CHAR_LEN] = {0};
+        for (size_t t = 0; t < n && !rc; t++) {
             const char *w = piece[t];
             size_t wl = plen[t], pos;
             int found = 0;
             for (pos = 0; pos + bl <= wl && !found; pos++)
                 found = !memcmp(w + pos, s, bl);
             if (found) {
-                flag[t] = 1;
+                flag[t] |= SL_LOGITS_DRY_SINGLE;
                 continue;
             }
-            /* the piece ends in s[0 .. wl - pos): llama.cpp would tokenize the rest of s */
-            for (pos = wl >= bl ? wl - bl + 1 : 0; pos < wl; pos++)
-                if (w[pos] == s[0] && !memcmp(w + pos, s, wl - pos))
-                    return sl_base_error_set(err, SL_EINVAL,
-                                             "sequence breaker '%s' overlaps the end of token %zu ('%s'): llama.cpp "
-                                             "then tokenizes the breaker's rest into a restart sequence of several "
-                                             "tokens, not modelled by samplab",
-                                             sl_base_esc(s, bl, q, sizeof q), t,
-                                             sl_base_esc(w, wl < 60 ? wl : 60, qp, sizeof qp));
+            /* each place where the piece ends in s[0 .. k), k = wl - pos < bl, in the order of pos */
+            for (pos = wl >= bl ? wl - bl + 1 : 0; pos < wl && !rc; pos++) {
+                size_t k = wl - pos;
+                if (w[pos] != s[0] || memcmp(w + pos, s, k))
+                    continue;
+                if (!tk) {
+                    rc = sl_base_error_set(err, SL_EINVAL,
+                                           "sequence breaker '%s' overlaps the end of token %zu ('%s'): llama.cpp "
+                                           "then tokenizes the breaker's rest into a restart sequence of several "
+                                           "tokens, which needs llama.cpp's tokenizer for the vocabulary",
+                                           sl_base_esc(s, bl, q, sizeof q), t,
+                                           sl_base_esc(w, wl < 60 ? wl : 60, qp, sizeof qp));
+                    break;
+                }
+                if (!have[k]) { /* vocab.tokenize(str.substr(i), false, false), once per rest */
+                    if (sl_logits_llama_tokenize(tk, s + k, bl - k, tail[k], 64, &tail_n[k], err)) {
+                        char m[sizeof err->msg];
+                        snprintf(m, sizeof m, "%s", err->msg);
+                        rc = sl_base_error_set(err, SL_EINVAL, "sequence breaker '%s', its rest after token %zu "
+                                               "('%s'): %s", sl_base_esc(s, bl, q, sizeof q), t,
+                                               sl_base_esc(w, wl < 60 ? wl : 60, qp, sizeof qp), m);
+                        break;
+                    }
+                    have[k] = 1;
+                }
+                size_t len = tail_n[k] < MAX_SEQ_LEN ? tail_n[k] : MAX_SEQ_LEN;
+                if (!len) { /* an empty tokenization is the empty tail: a breaker alone */
+                    flag[t] |= SL_LOGITS_DRY_SINGLE;
+                    continue;
+                }
+                if (pair_add(&p, (int32_t)t, tail[k], len))
+                    rc = sl_base_error_set(err, SL_ENOMEM, "dry: out of memory for the restart sequences");
+                flag[t] |= SL_LOGITS_DRY_HEAD;
+            }
         }
     }
+    if (!rc && block_of(&p, flag, n, block, tails))
+        rc = sl_base_error_set(err, SL_ENOMEM, "dry: out of memory for the restart sequences");
+    free(flag);
+    pairs_free(&p);
+    return rc;
+}
+
+int sl_logits_dry_breakers(const char *const *piece, const size_t *plen, size_t n, const char *const *breakers,
+                           size_t nb, unsigned char *flag, sl_error *err)
+{
+    unsigned char *block;
+    const sl_logits_dry_tails *tails;
+    memset(flag, 0, n);
+    if (sl_logits_dry_restarts(piece, plen, n, breakers, nb, NULL, &block, &tails, err))
+        return SL_EINVAL;
+    memcpy(flag, block, n);
+    free(block);
     return SL_OK;
 }

@@ -191,10 +191,13 @@ typedef struct sl_logits_cfg {
     int has_dry_base; double dry_base;        /* --dry-base (1.75) */
     int has_dry_allowed; long dry_allowed;    /* --dry-allowed-length (2) */
     int has_dry_last_n; long dry_last_n;      /* --dry-penalty-last-n (64; 0: off) */
-    /* The sequence breakers resolved against a vocabulary (sl_logits_dry_breakers): dry_breaker[t] = 1
-     * when token t is a single-token breaker (dry_breaker NULL: none). has_dry_breakers 0: none was
+    /* The sequence breakers resolved against a vocabulary (sl_logits_dry_restarts): dry_breaker[t] holds
+     * token t's SL_LOGITS_DRY_* flags (dry_breaker NULL: none). has_dry_breakers 0: none was
      * resolved, so DRY on refuses to run (it needs --vocab, or --dry-sequence-breaker none). */
     int has_dry_breakers; const unsigned char *dry_breaker; size_t dry_breaker_n;
+    /* Its restart sequences of several tokens (sl_logits_dry_restarts; inside dry_breaker's block,
+     * freed with it), NULL when none. */
+    const struct sl_logits_dry_tails *dry_tails;
     sl_rng_stdcxx stdcxx;                     /* libllama's libstdc++ rule for a uniform of 1 (its compiler's;
                                                * 0: GCC >= 15, Debian sid's 0.7.0); set by the framework */
     /* llama.cpp --mirostat 0|1|2 (1, 2: the chain is temperature then mirostat), --mirostat-ent
@@ -636,12 +639,46 @@ extern const sl_logits_stage_type sl_logits_stage_adaptive_p;  /* logits/stage_a
 
 /* llama.cpp's default DRY sequence breakers (common_params_sampling: "\n", ":", "\"", "*"), NULL-terminated. */
 extern const char *const sl_logits_dry_default_breakers[];
-/* get_overlapping_token_sequences of llama.cpp 0.7.0 for breakers[0..nb) over the n token pieces
- * (piece[t] of plen[t] bytes, as llama_vocab::detokenize({t}, true) gives them: sl_logits_llama_piece):
- * flag[t] = 1 when the piece contains a breaker. An empty breaker is skipped and one past 40 bytes is
- * cut there, as llama_sampler_init_dry does. A piece that ends in a proper prefix of a breaker would
- * make llama.cpp tokenize the breaker's rest (a restart sequence of several tokens): not modelled,
- * SL_EINVAL naming the breaker and the token. */
+/* DRY's restart sequences of several tokens (llama_sampler_dry's dry_processed_breakers with a non-empty
+ * tail): pair i is the head token head[i] and its tail tok[off[i] .. off[i + 1]) (at most 20 tokens,
+ * MAX_SEQ_LEN), the tokens that must follow the head for the sequence to restart DRY's count. Sorted by
+ * head, a head's tails in the order llama.cpp found them. */
+typedef struct sl_logits_dry_tails {
+    size_t n;
+    const int32_t *head;
+    const size_t *off;
+    const int32_t *tok;
+} sl_logits_dry_tails;
+/* A token's breaker flags: a breaker alone (an empty tail), the head of pairs in the tails. */
+enum { SL_LOGITS_DRY_SINGLE = 1, SL_LOGITS_DRY_HEAD = 2 };
+
+/* llama.cpp's tokenizer (logits/llama_tokenize.c) over a GGUF vocabulary's tokenizer section: model, pre,
+ * add_space_prefix (-1: absent), the n token texts, types and scores (NULL: 0 each) and the merges (BPE).
+ * The arrays are borrowed: they must outlive the tokenizer. A model or pre-tokenizer it does not model
+ * is SL_EINVAL saying so. */
+typedef struct sl_logits_llama_tok sl_logits_llama_tok;
+int sl_logits_llama_tok_new(const char *model, const char *pre, int add_space_prefix, size_t n,
+                            const char *const *text, const size_t *len, const int *type, const float *score,
+                            size_t n_merge, const char *const *merge, const size_t *merge_len,
+                            sl_logits_llama_tok **out, sl_error *err);
+/* llama_tokenize(text, add_special 0, parse_special 0) of llama.cpp v0.4.0 into out[0..cap), *n_out
+ * tokens. Text it does not model (see the file) is SL_EINVAL naming it. */
+int sl_logits_llama_tokenize(const sl_logits_llama_tok *tk, const char *text, size_t len, int32_t *out, size_t cap,
+                             size_t *n_out, sl_error *err);
+void sl_logits_llama_tok_free(sl_logits_llama_tok *tk);
+
+/* get_overlapping_token_sequences of llama.cpp (0.7.0, as v0.4.0's source reads) for breakers[0..nb) over
+ * the n token pieces (piece[t] of plen[t] bytes, as llama_vocab::detokenize({t}, true) gives them:
+ * sl_logits_llama_piece), into one malloc'd block *block: n flag bytes (SL_LOGITS_DRY_SINGLE when the
+ * piece contains a breaker, SL_LOGITS_DRY_HEAD when it ends in a proper prefix of one), then the tails,
+ * *tails pointing into the block (NULL when no pair); free(*block) frees both. A head's tail is the
+ * breaker's rest through tk (duplicates of a head dropped, cut at 20 tokens, an empty one a breaker
+ * alone). An empty breaker is skipped and one past 40 bytes is cut there, as llama_sampler_init_dry does.
+ * tk NULL (a token list: no tokenizer) makes a needed tail SL_EINVAL naming the breaker and the token. */
+int sl_logits_dry_restarts(const char *const *piece, const size_t *plen, size_t n, const char *const *breakers,
+                           size_t nb, const sl_logits_llama_tok *tk, unsigned char **block,
+                           const sl_logits_dry_tails **tails, sl_error *err);
+/* The same with no tokenizer, the flags alone into flag[0..n) (1: a breaker alone). */
 int sl_logits_dry_breakers(const char *const *piece, const size_t *plen, size_t n, const char *const *breakers,
                            size_t nb, unsigned char *flag, sl_error *err);
 /* llama_vocab::detokenize({t}, true) of 0.7.0 for one token: token_to_piece with special = 1 of text (tlen

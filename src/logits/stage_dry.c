@@ -11,8 +11,9 @@
  * the longest repeat each next token would extend; step 4: the penalty, its
  * exponent clamped at 88.7228391 / log(base) when base > 1.000001) with
  * common/common.h's defaults: multiplier 0, base 1.75, allowed length 2,
- * last_n 64. Breakers are single tokens here (sl_logits_dry_breakers refuses
- * the multi-token restart sequences llama.cpp would tokenize). */
+ * last_n 64. Step 1 reads the restart sequences as sl_logits_dry_restarts
+ * resolves them: a breaker alone, or a head token and the tails that must
+ * follow it (the longest that matches wins). */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -23,13 +24,16 @@
 typedef struct dry {
     float multiplier, base;
     long allowed, last_n;
-    const unsigned char *breaker; /* V flags (cfg's, outlives the chain), or NULL */
+    const unsigned char *breaker; /* V SL_LOGITS_DRY_* flags (cfg's, outlives the chain), or NULL */
     size_t breaker_n;
+    const sl_logits_dry_tails *tails; /* the heads' tails (in cfg's block), or NULL */
     sl_logits_window w;           /* the last last_n accepted tokens */
     int *rep;                     /* dry_repeat_count: w.n entries (grows with it) */
     size_t rep_n;
     int *best;                    /* dry_max_token_repeat by token id, -1 none; grows */
     size_t best_n;
+    long *touched;                /* the ids best[] holds this step (at most the window's size) */
+    size_t touched_n;
 } dry;
 
 const char *const sl_logits_dry_default_breakers[] = {"\n", ":", "\"", "*", NULL};
@@ -92,6 +96,7 @@ static int dry_init(void *st, const sl_logits_cfg *c, sl_error *err)
                                  "texts: give --vocab FILE.gguf, or --dry-sequence-breaker none", c->dry_mult);
     d->breaker = c->dry_breaker;
     d->breaker_n = c->dry_breaker ? c->dry_breaker_n : 0;
+    d->tails = c->dry_breaker ? c->dry_tails : NULL;
     return SL_OK;
 }
 
@@ -118,9 +123,38 @@ static long rat(const dry *d, size_t i)
     return d->w.buf[d->w.start + d->w.n - 1 - i];
 }
 
-static int is_breaker(const dry *d, long t)
+static int flags_of(const dry *d, long t)
 {
-    return t >= 0 && (size_t)t < d->breaker_n && d->breaker[t];
+    return t >= 0 && (size_t)t < d->breaker_n ? d->breaker[t] : 0;
+}
+
+/* Step 1 at the token i back: the longest restart sequence it heads that the newer tokens complete
+ * (0: a breaker alone), or -1. */
+static int restart_len(const dry *d, long t, int i)
+{
+    int f = flags_of(d, t), longest = f & SL_LOGITS_DRY_SINGLE ? 0 : -1;
+    if (!(f & SL_LOGITS_DRY_HEAD) || !d->tails)
+        return longest;
+    const sl_logits_dry_tails *T = d->tails;
+    size_t lo = 0, hi = T->n; /* the first pair of head t */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (T->head[mid] < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t k = lo; k < T->n && T->head[k] == t; k++) {
+        int len = (int)(T->off[k + 1] - T->off[k]);
+        if (len <= longest || len > i)
+            continue;
+        int match = 1;
+        for (int o = 0; o < len && match; o++)
+            match = T->tok[T->off[k] + (size_t)o] == rat(d, (size_t)(i - o - 1));
+        if (match)
+            longest = len;
+    }
+    return longest;
 }
 
 static int dry_apply(void *st, sl_logits_llama_array *a, sl_error *err)
@@ -136,13 +170,16 @@ static int dry_apply(void *st, sl_logits_llama_array *a, sl_error *err)
         d->rep = r;
         d->rep_n = (size_t)n;
     }
-    /* step 1: the newest breaker, i tokens back, limits a repeat to i tokens */
+    /* step 1: the newest restart sequence, its head i tokens back and len tokens long, limits a repeat
+     * to i - len tokens */
     int limit = n;
-    for (int i = 0; i < n; i++)
-        if (is_breaker(d, rat(d, (size_t)i))) {
-            limit = i;
+    for (int i = 0; i < n; i++) {
+        int len = restart_len(d, rat(d, (size_t)i), i);
+        if (len >= 0) {
+            limit = i - len;
             break;
         }
+    }
     if (limit < d->allowed)
         return SL_OK;
     /* step 2: rep[last - k] = the length of the longest suffix that also ends k tokens back */
@@ -172,11 +209,9 @@ static int dry_apply(void *st, sl_logits_llama_array *a, sl_error *err)
             }
         }
     }
-    /* step 3: the token after each repeat would extend it; keep the longest per token */
+    /* step 3: the token after each repeat would extend it; keep the longest per token. At most n tokens
+     * get one, so best[] (by token id, -1 none) is reset only where it was set (touched[]). */
     long maxid = -1;
-    for (size_t i = 0; i < a->size; i++)
-        if (a->data[i].id > maxid)
-            maxid = a->data[i].id;
     for (int i = 0; i < n; i++)
         if (rat(d, (size_t)i) > maxid)
             maxid = rat(d, (size_t)i);
@@ -184,32 +219,51 @@ static int dry_apply(void *st, sl_logits_llama_array *a, sl_error *err)
         int *b = realloc(d->best, (size_t)(maxid + 1) * sizeof *b);
         if (!b)
             return sl_base_error_set(err, SL_ENOMEM, "llamacpp: dry: out of memory for %ld tokens", maxid + 1);
+        for (size_t i = d->best_n; i < (size_t)(maxid + 1); i++)
+            b[i] = -1;
         d->best = b;
         d->best_n = (size_t)(maxid + 1);
     }
-    for (size_t i = 0; i < d->best_n; i++)
-        d->best[i] = -1;
+    if ((size_t)n > d->touched_n) {
+        long *t = realloc(d->touched, (size_t)n * sizeof *t);
+        if (!t)
+            return sl_base_error_set(err, SL_ENOMEM, "llamacpp: dry: out of memory for %d tokens", n);
+        d->touched = t;
+        d->touched_n = (size_t)n;
+    }
+    size_t nt = 0;
     for (int i = 0; i < n - 1; i++)
         if (d->rep[i] >= d->allowed) {
             long t = rat(d, (size_t)(n - 2 - i));
+            if (d->best[t] < 0)
+                d->touched[nt++] = t;
             if (d->best[t] < d->rep[i])
                 d->best[t] = d->rep[i];
         }
-    /* step 4: the penalty, for every such candidate that is not itself a breaker */
+    /* step 4: the penalty, for every such candidate that is not itself a breaker. Each candidate's penalty
+     * is its own, so the order they are visited in changes nothing: where every such token still sits at
+     * its own index (the candidates as the chain built them, ids unique), it is found there; otherwise
+     * every candidate is looked up, as llama.cpp's loop does. */
     const float FLOAT_MAX_LOG = 88.7228391f;
     int max_exp = 0;
     if (d->base > 1.000001f)
         max_exp = (int)(FLOAT_MAX_LOG / logf(d->base));
-    for (size_t i = 0; i < a->size; i++) {
-        long id = a->data[i].id;
-        if (id < 0 || d->best[id] < 0 || is_breaker(d, id))
+    int direct = 1;
+    for (size_t k = 0; k < nt && direct; k++)
+        direct = (size_t)d->touched[k] < a->size && a->data[d->touched[k]].id == d->touched[k];
+    for (size_t k = 0, i = 0; direct ? k < nt : i < a->size; direct ? k++ : i++) {
+        size_t at = direct ? (size_t)d->touched[k] : i;
+        long id = a->data[at].id;
+        if (id < 0 || (size_t)id >= d->best_n || d->best[id] < 0 || flags_of(d, id) & SL_LOGITS_DRY_SINGLE)
             continue;
         int e = (int)(d->best[id] - d->allowed);
         if (max_exp > 0 && e > max_exp)
             e = max_exp;
         /* std::pow(float, int) promotes to double: the power in double, then rounded once */
-        a->data[i].logit -= (float)((double)d->multiplier * pow((double)d->base, (double)e));
+        a->data[at].logit -= (float)((double)d->multiplier * pow((double)d->base, (double)e));
     }
+    for (size_t k = 0; k < nt; k++)
+        d->best[d->touched[k]] = -1;
     a->sorted = 0;
     return SL_OK;
 }
@@ -235,6 +289,8 @@ static int dry_clone(void *dst, const void *src, sl_error *err)
     d->rep_n = 0;
     d->best = NULL;
     d->best_n = 0;
+    d->touched = NULL;
+    d->touched_n = 0;
     return sl_logits_window_clone(&d->w, &s->w, err);
 }
 
@@ -244,8 +300,10 @@ static void dry_free(void *st)
     sl_logits_window_free(&d->w);
     free(d->rep);
     free(d->best);
+    free(d->touched);
     d->rep = NULL;
     d->best = NULL;
+    d->touched = NULL;
 }
 
 const sl_logits_stage_type sl_logits_stage_dry = {

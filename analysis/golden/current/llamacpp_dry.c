@@ -32,6 +32,22 @@
  *   tokens ID t0 ... t99
  * LIST: "default" (common_params_sampling's "\n" ":" "\"" "*"), "none" (no
  * breakers), or hex strings joined by ','.
+ * With `multi` first (llamacpp_dry_multi.txt): breakers of several characters,
+ * whose restart sequences are a head token and the tokens llama.cpp's
+ * tokenizer makes of the breaker's rest (get_overlapping_token_sequences):
+ *   tail NAME HEX K n=N t...      llama_tokenize(breaker + K, add_special 0,
+ *                                 parse_special 0): the tail of a head token
+ *                                 whose piece ends in the breaker's first K bytes
+ *   restart NAME HEX single=S pairs=N h=H   S tokens whose piece holds the
+ *                                 breaker, N (head, tail) pairs (tails cut at
+ *                                 20 tokens, duplicates of a head dropped),
+ *                                 H = fnv1a64 over (head, tail length, tail)
+ *                                 in token then piece-position order
+ *   gen/prompt/step/pen as above, one a breaker that has restart sequences of
+ *   several tokens (the settings in turn), the prompt's pattern a, head,
+ *   tail..., b (the first pair with the longest tail of at most 4 tokens),
+ *   LIST the hex breakers, and pat=M the pattern's length at the gen line's end
+
  * Logits: logit[v] = (splitmix64(seed * 2^32 + step * V + v) >> 61) / 2 (eight
  * levels, so ties are common), -INFINITY for v % 101 == 7, and the pattern
  * token pat[(P + step) % 4] + 6, pat[(P + step + 1) % 4] + 5 (P the prompt's
@@ -96,10 +112,14 @@ typedef struct cfg {
 
 static const char *const defaults[] = {"\n", ":", "\"", "*"};
 
+static int multi(int argc, char **argv);
+
 int main(int argc, char **argv)
 {
     llama_log_set(quiet, NULL);
     ggml_backend_load_all();
+    if (argc > 1 && !strcmp(argv[1], "multi"))
+        return multi(argc - 1, argv + 1);
     printf("# llamacpp_dry: libllama %s, llama_sampler_init_dry over ggml-vocab-*.gguf (vocab_only)\n",
            LLAMA_PKG_VERSION);
     static const cfg cfgs[] = {
@@ -315,6 +335,225 @@ int main(int argc, char **argv)
             printf("\n");
             llama_sampler_free(ch);
             id++;
+        }
+        for (int t = 0; t < V; t++)
+            free(piece[t]);
+        free(piece);
+        free(plen);
+        free(logit);
+        free(cd);
+        llama_model_free(model);
+    }
+    return 0;
+}
+
+/* The logits of step s as main's generations make them, favouring pat[(P + s) % m] and the next. */
+static void step_logits(float *logit, int V, uint64_t seed, int s, const int *pat, int m, int P)
+{
+    for (int v = 0; v < V; v++) {
+        uint64_t r = splitmix64(seed * 4294967296ULL + (uint64_t)s * (uint64_t)V + (uint64_t)v);
+        logit[v] = v % 101 == 7 ? -INFINITY : (float)(r >> 61) * 0.5f;
+    }
+    logit[pat[(P + s + 1) % m]] += 5.0f;
+    logit[pat[(P + s) % m]] += 6.0f;
+}
+
+#define MAX_SEQ 20
+
+/* get_overlapping_token_sequences for one breaker, as llama_sampler_init_dry runs it (the tail cut at
+ * MAX_SEQ_LEN 20), printed as the restart line; *head and tail[] get the first pair whose tail is the
+ * longest (for the generations' prompts). */
+static void restart(const struct llama_vocab *vocab, const char *vn, char **piece, const int *plen, int V,
+                    const char *b, int *head, int *tail, int *tail_n)
+{
+    char hx[128];
+    hex(b, hx);
+    int bl = (int)strlen(b);
+    int tl[64][64], tn[64];
+    for (int k = 1; k < bl; k++) {
+        int n = llama_tokenize(vocab, b + k, bl - k, tl[k], 64, false, false);
+        if (n < 0) {
+            fprintf(stderr, "llamacpp_dry: tail of %s over 64 tokens\n", hx);
+            exit(1);
+        }
+        tn[k] = n;
+        printf("tail %s %s %d n=%d", vn, hx, k, n);
+        for (int i = 0; i < n; i++)
+            printf(" %d", tl[k][i]);
+        printf("\n");
+    }
+    uint64_t h = FNV0;
+    int single = 0, pairs = 0;
+    *head = -1;
+    *tail_n = 0;
+    for (int t = 0; t < V; t++) {
+        const char *w = piece[t];
+        int wl = plen[t];
+        int found = 0;
+        for (int p = 0; p + bl <= wl && !found; p++)
+            found = !memcmp(w + p, b, (size_t)bl);
+        if (found) {
+            single++;
+            continue;
+        }
+        int seen[64][MAX_SEQ], seen_n[64], ns = 0;
+        for (int p = 0; p < wl; p++) {
+            int k = wl - p; /* the piece's last k bytes are the breaker's first k */
+            if (k >= bl || memcmp(w + p, b, (size_t)k))
+                continue;
+            int n = tn[k] < MAX_SEQ ? tn[k] : MAX_SEQ, dup = 0;
+            for (int j = 0; j < ns && !dup; j++)
+                dup = seen_n[j] == n && !memcmp(seen[j], tl[k], (size_t)n * sizeof(int));
+            if (dup)
+                continue;
+            memcpy(seen[ns], tl[k], (size_t)n * sizeof(int));
+            seen_n[ns++] = n;
+            uint32_t u = (uint32_t)t, l = (uint32_t)n;
+            h = fnv(h, &u, 4);
+            h = fnv(h, &l, 4);
+            for (int i = 0; i < n; i++) {
+                u = (uint32_t)tl[k][i];
+                h = fnv(h, &u, 4);
+            }
+            pairs++;
+            if (n > *tail_n && n <= 4) {
+                *head = t;
+                *tail_n = n;
+                memcpy(tail, tl[k], (size_t)n * sizeof(int));
+            }
+        }
+    }
+    printf("restart %s %s single=%d pairs=%d h=%016" PRIx64 "\n", vn, hx, single, pairs, h);
+}
+
+static int multi(int argc, char **argv)
+{
+    printf("# llamacpp_dry multi: libllama %s, llama_sampler_init_dry with breakers of several characters\n",
+           LLAMA_PKG_VERSION);
+    /* no spaces (samplab refuses those); ASCII, one UTF-8 quote, digits, an apostrophe, CR LF */
+    static const char *const brk[] = {
+        "assistant", "User:", "<|im_end|>", "\n\n", "###", "Question", "ing", "\xe2\x80\x9c", "2024",
+        "it's", "\r\n", "Instruction:Response", "[/INST]", NULL,
+    };
+    static const struct gcase {
+        float mult, base;
+        int allowed, last_n, with_defaults;
+    } gcases[] = {
+        {0.8f, 1.75f, 2, 64, 0},
+        {1.5f, 1.75f, 1, 64, 1},
+        {0.8f, 2.0f, 0, 200, 0},
+    };
+    int id = 0;
+    for (int a = 1; a < argc; a++) {
+        const char *path = argv[a];
+        const char *vn = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+        struct llama_model_params mp = llama_model_default_params();
+        mp.vocab_only = true;
+        struct llama_model *model = llama_model_load_from_file(path, mp);
+        if (!model) {
+            fprintf(stderr, "llamacpp_dry: cannot load %s\n", path);
+            return 1;
+        }
+        const struct llama_vocab *vocab = llama_model_get_vocab(model);
+        int V = llama_vocab_n_tokens(vocab);
+        char **piece = malloc((size_t)V * sizeof *piece);
+        int *plen = malloc((size_t)V * sizeof *plen);
+        for (int t = 0; t < V; t++) {
+            char buf[1024];
+            int n = llama_detokenize(vocab, &t, 1, buf, sizeof buf, false, true);
+            if (n < 0) {
+                fprintf(stderr, "llamacpp_dry: piece of %d is over 1024 bytes\n", t);
+                return 1;
+            }
+            piece[t] = malloc((size_t)n + 1);
+            memcpy(piece[t], buf, (size_t)n);
+            piece[t][n] = '\0';
+            plen[t] = n;
+        }
+        printf("vocab %s n=%d\n", vn, V);
+        float *logit = malloc((size_t)V * sizeof *logit);
+        llama_token_data *cd = malloc((size_t)V * sizeof *cd);
+        for (int bi = 0; brk[bi]; bi++) {
+            int head, tail[MAX_SEQ], tail_n;
+            restart(vocab, vn, piece, plen, V, brk[bi], &head, tail, &tail_n);
+            if (head < 0)
+                continue;
+            char hx[128];
+            hex(brk[bi], hx);
+            /* one case a breaker, in turn */
+            for (size_t ci = (size_t)bi % 3; ci == (size_t)bi % 3; ci++, id++) {
+                const struct gcase *c = &gcases[ci];
+                const char *br[5] = {brk[bi]};
+                size_t nb = 1;
+                char list[160];
+                strcpy(list, hx);
+                if (c->with_defaults) {
+                    for (int k = 0; k < 4; k++) {
+                        char dh[8];
+                        br[nb++] = defaults[k];
+                        hex(defaults[k], dh);
+                        strcat(list, ",");
+                        strcat(list, dh);
+                    }
+                }
+                uint64_t seed = 100 + (uint64_t)id;
+                struct llama_sampler *dry =
+                    llama_sampler_init_dry(vocab, c->mult, c->base, c->allowed, c->last_n, br, nb);
+                /* the pattern a, head, tail..., b: a restart sequence inside every repeat */
+                int pat[3 + MAX_SEQ], m = 0;
+                pat[m++] = (int)(splitmix64(seed * 7919) % (uint64_t)V);
+                pat[m++] = head;
+                for (int i = 0; i < tail_n; i++)
+                    pat[m++] = tail[i];
+                pat[m++] = (int)(splitmix64(seed * 7919 + 1) % (uint64_t)V);
+                printf("gen %d vocab=%s mult=%a base=%a allowed=%d last_n=%d breakers=%s seed=%" PRIu64
+                       " name=%s pat=%d\n",
+                       id, vn, c->mult, c->base, c->allowed, c->last_n, list, seed, llama_sampler_name(dry), m);
+                int P = 22;
+                printf("prompt %d", id);
+                for (int i = 0; i < P; i++) {
+                    int t = pat[i % m];
+                    if (i == 13) /* one break in the pattern */
+                        t = pat[(i + 1) % m];
+                    printf(" %d", t);
+                    llama_sampler_accept(dry, t);
+                }
+                printf("\n");
+                for (int s = 0; s < STEPS; s++) {
+                    step_logits(logit, V, seed, s, pat, m, P);
+                    for (int v = 0; v < V; v++) {
+                        cd[v].id = v;
+                        cd[v].logit = logit[v];
+                        cd[v].p = 0.0f;
+                    }
+                    llama_token_data_array arr = {cd, (size_t)V, -1, false};
+                    llama_sampler_apply(dry, &arr);
+                    int best = 0, changed = 0;
+                    uint64_t hc = FNV0;
+                    char pen[16 * 40] = "";
+                    for (size_t i = 0; i < arr.size; i++) {
+                        if (arr.data[i].logit > arr.data[best].logit)
+                            best = (int)i;
+                        uint32_t bits, bo;
+                        memcpy(&bits, &arr.data[i].logit, 4);
+                        memcpy(&bo, &logit[arr.data[i].id], 4);
+                        if (bits != bo) {
+                            uint32_t u = (uint32_t)arr.data[i].id;
+                            hc = fnv(hc, &u, 4);
+                            hc = fnv(hc, &bits, 4);
+                            if (changed < 16)
+                                sprintf(pen + strlen(pen), " %d:%a", arr.data[i].id, arr.data[i].logit);
+                            changed++;
+                        }
+                    }
+                    int tok = arr.data[best].id;
+                    printf("step %d %d token=%d changed=%d h=%016" PRIx64 "\n", id, s, tok, changed, hc);
+                    if (changed)
+                        printf("pen %d %d%s\n", id, s, pen);
+                    llama_sampler_accept(dry, tok);
+                }
+                llama_sampler_free(dry);
+            }
         }
         for (int t = 0; t < V; t++)
             free(piece[t]);

@@ -24,6 +24,9 @@
 #                                        mk/vocab.sh fetches them):
 #                                        the DRY sampler over five real vocabularies,
 #                                        their token pieces and 100-step generations
+#   OUTDIR/llamacpp_dry_multi.txt        `dry multi` (with VOCABDIR): breakers of several
+#                                        characters, their rests tokenized, restart
+#                                        sequences of several tokens, 100-step generations
 # The programs are compiled in the chroot with its gcc against libllama
 # (pkg-config llama ggml, or llama.pc read directly where the chroot has no
 # pkg-config, plus libllama-common for the build number); the
@@ -189,4 +192,13 @@ if [ -n "$vocabdir" ]; then
     sed 1d "$work/dry.txt"
   } > "$out/llamacpp_dry.txt.tmp"
   mv "$out/llamacpp_dry.txt.tmp" "$out/llamacpp_dry.txt"
+  # breakers of several characters: their restart sequences of several tokens
+  in_chroot "./dry multi $files > dry_multi.txt"
+  {
+    sed -n 1p "$work/dry_multi.txt"
+    echo "# debian sid packages: ${pkgs%, }; cpu: $cpu"
+    echo "# vocabularies (llama.cpp models/, sha256): $sums"
+    sed 1d "$work/dry_multi.txt"
+  } > "$out/llamacpp_dry_multi.txt.tmp"
+  mv "$out/llamacpp_dry_multi.txt.tmp" "$out/llamacpp_dry_multi.txt"
 fi

@@ -9,6 +9,8 @@
 #   OUTDIR/llamacpp_stages.txt   llamacpp_stages.c: xtc, top_n_sigma, temp_ext, logit_bias
 #   OUTDIR/llamacpp_dry.txt      llamacpp_dry.c, with VOCABDIR (llama.cpp's models/ggml-vocab-*.gguf,
 #                                which sh mk/vocab.sh fetches): DRY over five vocabularies
+#   OUTDIR/llamacpp_dry_multi.txt `dry multi`, with VOCABDIR: breakers of several characters,
+#                                their restart sequences of several tokens
 # The same command lines as analysis/golden/current/llamacpp_golden.sh, so the
 # files compare record by record with Debian sid's 0.7.0 ones. NLCDIR is a
 # folder outside the repository: node-llama-cpp is installed there from the npm
@@ -56,4 +58,8 @@ if [ -n "$vocabdir" ]; then
   { sed -n 1,2p "$out/llamacpp_dry.txt"; echo "# vocabularies (llama.cpp models/, sha256): $sums"; sed 1,2d "$out/llamacpp_dry.txt"; } \
     > "$out/llamacpp_dry.txt.tmp"
   mv "$out/llamacpp_dry.txt.tmp" "$out/llamacpp_dry.txt"
+  run llamacpp_dry_multi.txt ./dry multi $files
+  { sed -n 1,2p "$out/llamacpp_dry_multi.txt"; echo "# vocabularies (llama.cpp models/, sha256): $sums"
+    sed 1,2d "$out/llamacpp_dry_multi.txt"; } > "$out/llamacpp_dry_multi.txt.tmp"
+  mv "$out/llamacpp_dry_multi.txt.tmp" "$out/llamacpp_dry_multi.txt"
 fi
