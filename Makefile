@@ -214,6 +214,18 @@ $(TST)/%.o: %.c
 # Test files may use BSD/GNU helpers (mkstemps) on top of POSIX.
 $(TST_OBJ): TEST_EXTRA := -D_DEFAULT_SOURCE -Itests
 
+# The C API's hostile-argument cases, generated from the public headers and
+# docs/c-api.md (mk/gen-capi-hostile.py): a new public call is called with NULL
+# arguments without anyone writing its case.
+$(TST)/gen/capi_hostile.c: mk/gen-capi-hostile.py $(PUBLIC_HEADERS) src/logits/sl_logits.h docs/c-api.md
+	@mkdir -p $(dir $@)
+	@echo '  GEN     $@'
+	@$(PYTHON3) mk/gen-capi-hostile.py $@
+$(TST)/gen/capi_hostile.o: $(TST)/gen/capi_hostile.c tests/capi_hostile_fixture.h
+	@echo '  CC [asan,ubsan] $<'
+	@$(CC) $(BASEFLAGS) $(DEPFLAGS) -D_DEFAULT_SOURCE -Itests -O0 -g $(SAN) $(PKG_CFLAGS) -c -o $@ $<
+TST_OBJ += $(TST)/gen/capi_hostile.o
+
 $(TST)/samplab-tests: $(TST_LIB_OBJ) $(TST_CLI_OBJ) $(TST_OBJ)
 	@echo '  LD      $@'
 	@$(CC) $(SAN) $(OMP) -o $@ $^ $(PKG_LIBS) $(CLI_LIBS) -lcriterion $(LDLIBS)

@@ -157,6 +157,9 @@ static int read_inline(const char *spec, const char *label, int ids, sl_vec *out
 
 int sl_io_vec_read(const char *spec, const char *tensor, long row, sl_vec *out, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_io_vec_read", out);
+    memset(out, 0, sizeof *out);
+    SL_BASE_NONNULL(err, "sl_io_vec_read", spec);
     return sl_io_vec_read_as(spec, NULL, tensor, row, out, err);
 }
 
