@@ -365,6 +365,14 @@ $(FUZZ)/%.o: %.c
 $(FUZZ)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/targets.h $(FUZZ_LIB_OBJ)
 	$(FUZZ_CC) $(BASEFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) $(PKG_CFLAGS) -o $@ $< $(FUZZ_LIB_OBJ) $(PKG_LIBS) $(LDLIBS)
 
+# The sweep's targets (spec files, checkpoint files) read with the command line's code:
+# its objects too (not main.o), and nettle for the checkpoint's SHA-256.
+FUZZ_CLI_OBJ := $(filter-out $(FUZZ)/src/cli/main.o,$(CLI_SRC:%.c=$(FUZZ)/%.o))
+.SECONDARY: $(FUZZ_CLI_OBJ)
+$(FUZZ)/fuzz_sweep_%: tests/fuzz/fuzz_sweep_%.c tests/fuzz/targets_sweep.h $(FUZZ_LIB_OBJ) $(FUZZ_CLI_OBJ)
+	$(FUZZ_CC) $(BASEFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) $(PKG_CFLAGS) -o $@ $< $(FUZZ_LIB_OBJ) $(FUZZ_CLI_OBJ) \
+	  $(PKG_LIBS) $(CLI_LIBS) $(LDLIBS)
+
 fuzz: deps-fuzz
 	@$(MAKE) --no-print-directory fuzz-run
 

@@ -650,6 +650,9 @@ f = put('hex_float.steps', '1 2 3\n1 0x1.8p1 3\n')
 case('ids', "hex_float.steps: line 2, entry 1: '0x1.8p1' " + HEX, 'replay --framework hf --logits %s' % f)
 case('ids', "--probs: entry 1: '0X1P0' " + HEX, 'gof --probs 1,0X1P0 --method cdf --n 5')
 case('ids', "--logits: entry 0: '-0x1p3' " + HEX, 'pipeline --framework hf --logits -0x1p3,1')
+# a lone hexadecimal float where a file or a list is expected: the number is named, not "cannot open"
+case('ids', "--probs: entry 0: '0x1p-2' " + HEX, 'draw --probs 0x1p-2 --method cdf')
+case('ids', "--logits: entry 0: '-0X1.8P1' " + HEX, 'pipeline --framework hf --logits -0X1.8P1')
 
 # row breaks other than \n and \r\n: refused by name, never one long row
 for name, data, what, col in [('cr_only', '1 2 3\r3 2 1\r', 'carriage return without a line feed (\\x0d)', 6),
