@@ -269,9 +269,8 @@ def main():
                 if key(t, n) in ("sl_error *", "struct sl_error *") and kind == "status":
                     continue  # err NULL is run beside every other case
                 args = list(base)
-                args[i] = "(%s)%s" % (t if "(*)" not in t else t.replace("(*)", "(*)"), val) if val == "NULL" else val
-                if "(*)" in t and val == "NULL":
-                    args[i] = "NULL"
+                # NULL cast to the argument's type (a function pointer's NULL as is)
+                args[i] = ("(%s)NULL" % t if "(*)" not in t else "NULL") if val == "NULL" else val
                 cases.append((fn, kind, what, args, params))
         # the settings NaN, and the closed and zeroed sessions
         for i, (t, n) in enumerate(params):
