@@ -214,6 +214,18 @@ $(TST)/%.o: %.c
 # Test files may use BSD/GNU helpers (mkstemps) on top of POSIX.
 $(TST_OBJ): TEST_EXTRA := -D_DEFAULT_SOURCE -Itests
 
+# The C API's hostile-argument cases, generated from the public headers and
+# docs/c-api.md (mk/gen-capi-hostile.py): a new public call is called with NULL
+# arguments without anyone writing its case.
+$(TST)/gen/capi_hostile.c: mk/gen-capi-hostile.py $(PUBLIC_HEADERS) src/logits/sl_logits.h docs/c-api.md
+	@mkdir -p $(dir $@)
+	@echo '  GEN     $@'
+	@$(PYTHON3) mk/gen-capi-hostile.py $@
+$(TST)/gen/capi_hostile.o: $(TST)/gen/capi_hostile.c tests/capi_hostile_fixture.h
+	@echo '  CC [asan,ubsan] $<'
+	@$(CC) $(BASEFLAGS) $(DEPFLAGS) -D_DEFAULT_SOURCE -Itests -O0 -g $(SAN) $(PKG_CFLAGS) -c -o $@ $<
+TST_OBJ += $(TST)/gen/capi_hostile.o
+
 $(TST)/samplab-tests: $(TST_LIB_OBJ) $(TST_CLI_OBJ) $(TST_OBJ)
 	@echo '  LD      $@'
 	@$(CC) $(SAN) $(OMP) -o $@ $^ $(PKG_LIBS) $(CLI_LIBS) -lcriterion $(LDLIBS)
@@ -352,6 +364,14 @@ $(FUZZ)/%.o: %.c
 
 $(FUZZ)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/targets.h $(FUZZ_LIB_OBJ)
 	$(FUZZ_CC) $(BASEFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) $(PKG_CFLAGS) -o $@ $< $(FUZZ_LIB_OBJ) $(PKG_LIBS) $(LDLIBS)
+
+# The sweep's targets (spec files, checkpoint files) read with the command line's code:
+# its objects too (not main.o), and nettle for the checkpoint's SHA-256.
+FUZZ_CLI_OBJ := $(filter-out $(FUZZ)/src/cli/main.o,$(CLI_SRC:%.c=$(FUZZ)/%.o))
+.SECONDARY: $(FUZZ_CLI_OBJ)
+$(FUZZ)/fuzz_sweep_%: tests/fuzz/fuzz_sweep_%.c tests/fuzz/targets_sweep.h $(FUZZ_LIB_OBJ) $(FUZZ_CLI_OBJ)
+	$(FUZZ_CC) $(BASEFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) $(PKG_CFLAGS) -o $@ $< $(FUZZ_LIB_OBJ) $(FUZZ_CLI_OBJ) \
+	  $(PKG_LIBS) $(CLI_LIBS) $(LDLIBS)
 
 fuzz: deps-fuzz
 	@$(MAKE) --no-print-directory fuzz-run

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fuzz/targets.h"
+#include "fuzz/targets_sweep.h"
 
 typedef int (*sl_fuzz_fn)(const uint8_t *, size_t);
 
@@ -63,3 +64,5 @@ Test(replay_io, fuzz_regress_draws) { replay("draws", sl_fuzz_draws_one); }
 Test(replay_io, fuzz_regress_gguf) { replay("gguf", sl_fuzz_gguf_one); }
 Test(replay_io, fuzz_regress_counts) { replay("counts", sl_fuzz_counts_one); }
 Test(replay_io, fuzz_regress_steps) { replay("steps", sl_fuzz_steps_one); }
+Test(replay_io, fuzz_regress_sweep_spec) { replay("sweep_spec", sl_fuzz_sweep_spec_one); }
+Test(replay_io, fuzz_regress_sweep_ckpt) { replay("sweep_ckpt", sl_fuzz_sweep_ckpt_one); }

@@ -73,8 +73,11 @@ static int bench_pipeline(const sl_api_gen *g, size_t reps, sl_api_bench_result 
 int sl_api_bench_run(const sl_api_src *steps, int is_logits, const sl_api_settings *s, sl_api_bench_result *r,
                      sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_api_bench_run", r);
     sl_api_or_defaults(&s, &steps);
     memset(r, 0, sizeof *r);
+    if (sl_api_settings_check(s, "sl_api_bench_run", err))
+        return SL_EINVAL;
     r->pipe = r->pipe_s = -1;
     /* the rows, settings and prompt as replay reads them (api/replay.c) */
     sl_api_gen *g = &r->g;
@@ -116,6 +119,8 @@ int sl_api_bench_run(const sl_api_src *steps, int is_logits, const sl_api_settin
 
 void sl_api_bench_result_free(sl_api_bench_result *r)
 {
+    if (!r)
+        return;
     free(r->tokens);
     r->tokens = NULL;
     if (r->loaded)
@@ -125,6 +130,8 @@ void sl_api_bench_result_free(sl_api_bench_result *r)
 
 char *sl_api_bench_result_json(const sl_api_bench_result *r)
 {
+    if (!r)
+        return NULL;
     const sl_io_steps *m = &r->g.steps;
     json_t *root = json_object(), *tk = json_array();
     json_object_set_new(root, "framework", json_string(r->g.ft->name));
@@ -147,6 +154,7 @@ char *sl_api_bench_result_json(const sl_api_bench_result *r)
 
 int sl_api_bench(const sl_api_src *steps, int is_logits, const sl_api_settings *s, char **json, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_api_bench", json);
     *json = NULL;
     sl_api_bench_result r;
     int rc = sl_api_bench_run(steps, is_logits, s, &r, err);

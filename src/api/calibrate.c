@@ -33,8 +33,11 @@ static int tick_seed(void *ctx, uint64_t done, uint64_t total)
 int sl_api_calibrate_run(const sl_api_src *src, int is_logits, const sl_api_settings *s, const sl_progress *prog,
                          sl_api_calibrate_result *r, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_api_calibrate_run", r);
     sl_api_or_defaults(&s, &src);
     memset(r, 0, sizeof *r);
+    if (sl_api_settings_check(s, "sl_api_calibrate_run", err))
+        return SL_EINVAL;
     const char *rng_name = s->rng ? s->rng : "pcg32";
     size_t n = s->has_n ? s->n : 0, K = s->has_seeds ? s->seeds : 0;
     char e[1024];
@@ -126,6 +129,8 @@ int sl_api_calibrate_run(const sl_api_src *src, int is_logits, const sl_api_sett
 
 void sl_api_calibrate_result_free(sl_api_calibrate_result *r)
 {
+    if (!r)
+        return;
     sl_stat_cells_free(&r->cells);
     free(r->pv);
     r->pv = NULL;
@@ -136,6 +141,8 @@ void sl_api_calibrate_result_free(sl_api_calibrate_result *r)
 
 char *sl_api_calibrate_result_json(const sl_api_calibrate_result *r)
 {
+    if (!r)
+        return NULL;
     json_t *o = json_object();
     json_object_set_new(o, "reference", json_string(r->ref.source));
     json_object_set_new(o, "method", json_string(r->dt->name));
@@ -167,6 +174,7 @@ char *sl_api_calibrate_result_json(const sl_api_calibrate_result *r)
 
 int sl_api_calibrate(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_api_calibrate", json);
     *json = NULL;
     sl_api_calibrate_result r;
     int rc = sl_api_calibrate_run(src, is_logits, s, NULL, &r, err);

@@ -26,6 +26,8 @@ int sl_api_check_seeded(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_
         return sl_base_error_set(err, SL_EINVAL, "samplab check: %s is NULL",
                                  !ft ? "the framework" : !fo ? "the settings" : !m_in ? "the generation"
                                  : !obs ? "the observed tokens" : "the result");
+    if (sl_logits_cfg_check(&fo->cfg, "sl_api_check_seeded", err))
+        return SL_EINVAL;
     sl_fw_session s;
     sl_vec row;
     const sl_io_steps *m = m_in;
@@ -345,10 +347,14 @@ int sl_api_check_log(const sl_fw_type *ft, const sl_fw_opts *fo, int logits_inpu
                      const long *context, size_t context_n, const long *obs, double alpha, size_t trials,
                      sl_api_check_log_result *R, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_api_check_log", R);
     memset(R, 0, sizeof *R);
+    SL_BASE_NONNULL_N(err, "sl_api_check_log", context, context_n);
     if (!ft || !fo || !m || !obs)
         return sl_base_error_set(err, SL_EINVAL, "samplab check: %s is NULL",
                                  !ft ? "the framework" : !fo ? "the settings" : !m ? "the generation" : "the observed tokens");
+    if (sl_logits_cfg_check(&fo->cfg, "sl_api_check_log", err))
+        return SL_EINVAL;
     /* the same refusal as check_run's: the verdict compares p-values with alpha */
     if (!(alpha > 0 && alpha < 1))
         return sl_base_error_set(err, SL_EINVAL, "samplab check: --alpha must be in (0, 1)");
@@ -476,7 +482,8 @@ int sl_api_check_log(const sl_fw_type *ft, const sl_fw_opts *fo, int logits_inpu
     free(ones);
     free(why_t);
     if (fail_t != SIZE_MAX) {
-        *err = fail_err;
+        if (err)
+            *err = fail_err;
         rc = SL_EINVAL;
         goto out;
     }
@@ -551,6 +558,8 @@ out:
 
 void sl_api_check_log_free(sl_api_check_log_result *R)
 {
+    if (!R)
+        return;
     free(R->out_steps);
     free(R->out_why);
     R->out_steps = NULL;
@@ -671,8 +680,13 @@ int sl_api_check_run(const sl_api_src *steps, int is_logits, const long *context
                      const long *tokens, size_t n_tokens, const sl_api_settings *s, sl_api_check_result *r,
                      sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_api_check_run", r);
     sl_api_or_defaults(&s, NULL);
     memset(r, 0, sizeof *r);
+    SL_BASE_NONNULL_N(err, "sl_api_check_run", context, context_n);
+    SL_BASE_NONNULL_N(err, "sl_api_check_run", tokens, n_tokens);
+    if (sl_api_settings_check(s, "sl_api_check_run", err))
+        return SL_EINVAL;
     if (!tokens && !s->tokens)
         return sl_base_error_set(err, SL_EINVAL, "samplab check: --tokens FILE is required (the observed token ids)");
     double alpha = r->alpha = s->has_alpha ? s->alpha : 0.01;
@@ -724,6 +738,8 @@ int sl_api_check_run(const sl_api_src *steps, int is_logits, const long *context
 
 void sl_api_check_result_free(sl_api_check_result *r)
 {
+    if (!r)
+        return;
     if (r->has_log)
         sl_api_check_log_free(&r->log);
     if (r->loaded)
@@ -735,6 +751,8 @@ void sl_api_check_result_free(sl_api_check_result *r)
 
 char *sl_api_check_result_json(const sl_api_check_result *r)
 {
+    if (!r)
+        return NULL;
     /* the settings in force, where a pipeline ran, and llama.cpp's stage order */
     const sl_logits_cfg *given = r->g.logits_input && r->g.ft->pipeline ? &r->g.fo.cfg : NULL;
     char buf[SL_LOGITS_ORDER_TEXT];
@@ -747,6 +765,7 @@ char *sl_api_check_result_json(const sl_api_check_result *r)
 int sl_api_check(const sl_api_src *steps, int is_logits, const long *context, size_t context_n, const long *tokens,
                  size_t n_tokens, const sl_api_settings *s, char **json, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_api_check", json);
     *json = NULL;
     sl_api_check_result r;
     int rc = sl_api_check_run(steps, is_logits, context, context_n, tokens, n_tokens, s, &r, err);

@@ -347,7 +347,8 @@ static int cmp_translate(const cmp_words *w, const sl_vec *v, const sl_logits_cf
             continue;
         int rc = sl_logits_pipeline_run(x, v, &cand[i], &r, &e);
         if (rc == SL_ENOMEM) { /* not a refusal: the candidate was never judged */
-            *err = e;
+            if (err)
+                *err = e;
             return -1;
         }
         if (rc)
@@ -512,8 +513,11 @@ static int cmp_add(sl_api_compare_tr *list, size_t *n, int found, const sl_api_c
 
 int sl_api_compare_run(const sl_api_src *src, const sl_api_settings *s, sl_api_compare_result *r, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_api_compare_run", r);
     sl_api_or_defaults(&s, &src);
     memset(r, 0, sizeof *r);
+    if (sl_api_settings_check(s, "sl_api_compare_run", err))
+        return SL_EINVAL;
     if (s->ollama && strcmp(s->ollama, "0.24") && strcmp(s->ollama, "0.32")) {
         char e0[1024];
         return FAIL("%s takes 0.24, 0.32, not '%s'", SL_API_NAME(OLLAMA), sl_base_esc_str(s->ollama, e0, sizeof e0));
@@ -583,6 +587,8 @@ oom:;
 
 void sl_api_compare_result_free(sl_api_compare_result *r)
 {
+    if (!r)
+        return;
     for (size_t i = 0; i < r->nfw; i++)
         if (r->fw[i].ok)
             sl_logits_result_free(&r->fw[i].r);
@@ -614,6 +620,8 @@ static json_t *cmp_json_tr(const sl_api_compare_tr *t)
 
 char *sl_api_compare_result_json(const sl_api_compare_result *r)
 {
+    if (!r)
+        return NULL;
     json_t *root = json_object(), *jf = json_array(), *jp = json_array(), *js = json_array(), *jn = json_array();
     json_object_set_new(root, "logits", json_string(r->vec.source));
     json_object_set_new(root, "V", json_integer((json_int_t)r->vec.n));
@@ -682,6 +690,7 @@ char *sl_api_compare_result_json(const sl_api_compare_result *r)
 
 int sl_api_compare(const sl_api_src *logits, const sl_api_settings *s, char **json, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_api_compare", json);
     *json = NULL;
     sl_api_compare_result *r = malloc(sizeof *r);
     if (!r)

@@ -317,7 +317,7 @@ static int read_batch(const sl_api_src *src, int is_logits, const sl_fw_type *ft
         free(text);
         if (!rc && (rc = sl_io_steps_check(m, &e)))
             sl_io_steps_free(m);
-        if (rc)
+        if (rc && err)
             *err = e;
         return rc ? -1 : 1;
     }
@@ -410,8 +410,11 @@ static int draw_method(const sl_vec *vec, int is_logits, const sl_api_settings *
 int sl_api_draw_run(const sl_api_src *src, int is_logits, const sl_api_settings *s, const sl_progress *prog,
                     void (*each)(void *ctx, size_t token), void *ctx, sl_api_draw_result *r, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_api_draw_run", r);
     sl_api_or_defaults(&s, &src);
     memset(r, 0, sizeof *r);
+    if (sl_api_settings_check(s, "sl_api_draw_run", err))
+        return SL_EINVAL;
     if (!src->spec && !src->data)
         return FAIL("give exactly one of --probs SRC and --logits SRC");
     if (!!s->method == !!s->framework)
@@ -456,6 +459,8 @@ int sl_api_draw_run(const sl_api_src *src, int is_logits, const sl_api_settings 
 
 void sl_api_draw_result_free(sl_api_draw_result *r)
 {
+    if (!r)
+        return;
     free(r->tokens);
     free(r->counts);
     free(r->row_words);
@@ -468,6 +473,8 @@ void sl_api_draw_result_free(sl_api_draw_result *r)
 
 char *sl_api_draw_result_json(const sl_api_draw_result *r)
 {
+    if (!r)
+        return NULL;
     /* counts were counted as drawn (a method's, and a framework's since its calls
      * stream through the session): O(V) memory whatever n, and r->tokens is NULL */
     if (r->counts)
@@ -482,6 +489,7 @@ char *sl_api_draw_result_json(const sl_api_draw_result *r)
 
 int sl_api_draw(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_api_draw", json);
     *json = NULL;
     sl_api_draw_result r;
     int rc = sl_api_draw_run(src, is_logits, s, NULL, NULL, NULL, &r, err);

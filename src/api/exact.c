@@ -105,6 +105,8 @@ char *sl_api_exact_json(const sl_api_exact_audit *a)
 
 void sl_api_exact_audit_free(sl_api_exact_audit *a)
 {
+    if (!a)
+        return;
     sl_stat_exact_result_free(&a->res);
     sl_base_vec_free(&a->vec);
     memset(a, 0, sizeof *a);
@@ -126,8 +128,11 @@ static unsigned audit_takes(const sl_fw_type *ft)
 int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings *s, sl_api_exact_audit *a,
                      sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_api_exact_run", a);
     sl_api_or_defaults(&s, &src);
     memset(a, 0, sizeof *a);
+    if (sl_api_settings_check(s, "sl_api_exact_run", err))
+        return SL_EINVAL;
     const char *method = s->method, *framework = s->framework;
     const char *rng_name = s->rng, *dtype_text = s->dtype;
     int has_t = s->cfg.has_temperature;
@@ -309,6 +314,7 @@ out:
 
 int sl_api_exact(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_api_exact", json);
     *json = NULL;
     sl_api_exact_audit a;
     int rc = sl_api_exact_run(src, is_logits, s, &a, err);

@@ -19,6 +19,12 @@ static int steps_row(const void *user, size_t t, sl_vec *row)
 int sl_api_gen_replay(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps *m, long *tokens,
                       uint64_t *words, size_t *kept, const char **rng_name, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_api_gen_replay", ft);
+    SL_BASE_NONNULL(err, "sl_api_gen_replay", fo);
+    SL_BASE_NONNULL(err, "sl_api_gen_replay", m);
+    SL_BASE_NONNULL(err, "sl_api_gen_replay", tokens);
+    SL_BASE_NONNULL(err, "sl_api_gen_replay", words);
+    SL_BASE_NONNULL(err, "sl_api_gen_replay", kept);
     if (!m)
         return sl_base_error_set(err, SL_EINVAL, "samplab replay: the generation is NULL");
     return sl_fw_replay(ft, fo, m->t, m->v, m->source, steps_row, m, tokens, words, kept, rng_name, err);

@@ -198,7 +198,13 @@ int sl_api_gof_run(const sl_api_src *src, int is_logits, const uint64_t *counts_
                    size_t n_ids, const sl_api_settings *s, const sl_progress *prog, sl_api_gof_result *r,
                    sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_api_gof_run", r);
     sl_api_or_defaults(&s, &src);
+    memset(r, 0, sizeof *r);
+    SL_BASE_NONNULL_N(err, "sl_api_gof_run", counts_in, n_counts);
+    SL_BASE_NONNULL_N(err, "sl_api_gof_run", ids, n_ids);
+    if (sl_api_settings_check(s, "sl_api_gof_run", err))
+        return SL_EINVAL;
     return gof_run(src, is_logits, NULL, NULL, counts_in, n_counts, ids, n_ids, s, prog, r, err);
 }
 
@@ -211,6 +217,8 @@ int sl_api_gof_run_ref(sl_api_ref *ref, const sl_api_ref_opts *ro, const uint64_
 
 void sl_api_gof_result_free(sl_api_gof_result *r)
 {
+    if (!r)
+        return;
     free(r->counts);
     r->counts = NULL;
     sl_api_ref_free(&r->ref);
@@ -219,6 +227,7 @@ void sl_api_gof_result_free(sl_api_gof_result *r)
 int sl_api_gof(const sl_api_src *src, int is_logits, const uint64_t *counts_in, size_t n_counts, const long *ids,
                size_t n_ids, const sl_api_settings *s, char **json, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_api_gof", json);
     *json = NULL;
     sl_api_gof_result r;
     int rc = sl_api_gof_run(src, is_logits, counts_in, n_counts, ids, n_ids, s, NULL, &r, err);

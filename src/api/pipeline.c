@@ -128,8 +128,11 @@ static int pipeline_seed(const sl_logits_pipeline_type *t, const sl_api_settings
 
 int sl_api_pipeline_run(const sl_api_src *src, const sl_api_settings *s, sl_api_pipeline_result *r, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_api_pipeline_run", r);
     sl_api_or_defaults(&s, &src);
     memset(r, 0, sizeof *r);
+    if (sl_api_settings_check(s, "sl_api_pipeline_run", err))
+        return SL_EINVAL;
     if (!s->framework)
         return sl_base_error_set(err, SL_EINVAL,
                                  "samplab pipeline: --framework F is required (samplab pipeline --help lists them)");
@@ -182,6 +185,8 @@ int sl_api_pipeline_run(const sl_api_src *src, const sl_api_settings *s, sl_api_
 
 void sl_api_pipeline_result_free(sl_api_pipeline_result *r)
 {
+    if (!r)
+        return;
     if (r->t)
         sl_logits_result_free(&r->res);
     r->t = NULL;
@@ -189,6 +194,7 @@ void sl_api_pipeline_result_free(sl_api_pipeline_result *r)
 
 int sl_api_pipeline(const sl_api_src *src, const sl_api_settings *s, char **json, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_api_pipeline", json);
     *json = NULL;
     sl_api_pipeline_result r;
     int rc = sl_api_pipeline_run(src, s, &r, err);

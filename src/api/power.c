@@ -72,8 +72,11 @@ static int power_repeats(const sl_api_src *src, int is_logits, const sl_api_sett
 int sl_api_power_run(const sl_api_src *src, int is_logits, const sl_api_settings *s, const sl_progress *prog,
                      sl_api_power_result *r, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_api_power_run", r);
     sl_api_or_defaults(&s, &src);
     memset(r, 0, sizeof *r);
+    if (sl_api_settings_check(s, "sl_api_power_run", err))
+        return SL_EINVAL;
     r->alpha = 0.01;
     r->target = 0.9;
     r->only = -1;
@@ -154,6 +157,8 @@ int sl_api_power_run(const sl_api_src *src, int is_logits, const sl_api_settings
 
 void sl_api_power_result_free(sl_api_power_result *r)
 {
+    if (!r)
+        return;
     if (r->inited)
         sl_stat_power_free(&r->s);
     if (r->loaded)
@@ -200,6 +205,8 @@ static char *repeats_json(const sl_api_power_result *r)
 
 char *sl_api_power_result_json(const sl_api_power_result *r)
 {
+    if (!r)
+        return NULL;
     if (r->repeats)
         return repeats_json(r);
     const sl_api_ref *ref = &r->ref;
@@ -259,6 +266,7 @@ char *sl_api_power_result_json(const sl_api_power_result *r)
 
 int sl_api_power(const sl_api_src *src, int is_logits, const sl_api_settings *s, char **json, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_api_power", json);
     *json = NULL;
     sl_api_power_result r;
     int rc = sl_api_power_run(src, is_logits, s, NULL, &r, err);

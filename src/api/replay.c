@@ -245,8 +245,12 @@ static int run_one(const sl_fw_type *ft, const sl_fw_opts *fo, const sl_io_steps
 int sl_api_replay_run(const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
                       const sl_api_settings *s, sl_api_replay_result *r, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_api_replay_run", r);
     sl_api_or_defaults(&s, NULL);
     memset(r, 0, sizeof *r);
+    SL_BASE_NONNULL_N(err, "sl_api_replay_run", context, context_n);
+    if (sl_api_settings_check(s, "sl_api_replay_run", err))
+        return SL_EINVAL;
     sl_api_gen g;
     if (sl_api_gen_load("replay", steps, is_logits, context, context_n, s, 1, &g, err))
         return SL_EINVAL;
@@ -293,6 +297,8 @@ int sl_api_replay_run(const sl_api_src *steps, int is_logits, const long *contex
 
 void sl_api_replay_result_free(sl_api_replay_result *r)
 {
+    if (!r)
+        return;
     for (size_t j = 0; j < r->nr; j++)
         run_free(&r->runs[j]);
     r->nr = 0;
@@ -300,12 +306,15 @@ void sl_api_replay_result_free(sl_api_replay_result *r)
 
 char *sl_api_replay_result_json(const sl_api_replay_result *r)
 {
+    if (!r)
+        return NULL;
     return sl_api_replay_json(r->runs, r->nr, r->depart, r->T, r->B, r->all);
 }
 
 int sl_api_replay(const sl_api_src *steps, int is_logits, const long *context, size_t context_n,
                   const sl_api_settings *s, char **json, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_api_replay", json);
     *json = NULL;
     sl_api_replay_result r;
     int rc = sl_api_replay_run(steps, is_logits, context, context_n, s, &r, err);

@@ -11,6 +11,8 @@
 
 void sl_api_settings_init(sl_api_settings *s)
 {
+    if (!s)
+        return;
     memset(s, 0, sizeof *s);
 }
 
@@ -24,6 +26,16 @@ void sl_api_or_defaults(const sl_api_settings **s, const sl_api_src **src)
         *src = &no_src;
 }
 
+int sl_api_settings_check(const sl_api_settings *s, const char *call, sl_error *err)
+{
+    SL_BASE_NONNULL(err, call, s);
+    if (s->has_alpha && !isfinite(s->alpha))
+        return sl_base_error_set(err, SL_EINVAL, "%s: alpha is %g; a setting is a finite number", call, s->alpha);
+    if (s->has_target && !isfinite(s->target))
+        return sl_base_error_set(err, SL_EINVAL, "%s: target is %g; a setting is a finite number", call, s->target);
+    return sl_logits_cfg_check(&s->cfg, call, err);
+}
+
 /* A text sl_api_settings_set copied, in a list the settings own. */
 struct sl_api_text {
     struct sl_api_text *next;
@@ -32,6 +44,8 @@ struct sl_api_text {
 
 sl_api_settings *sl_api_settings_new(const char *cmd)
 {
+    if (!cmd)
+        return NULL; /* the command its messages name */
     sl_api_settings *s = malloc(sizeof *s);
     if (s) {
         sl_api_settings_init(s);
@@ -144,6 +158,8 @@ int sl_api_option_check(const char *cmd, const char *key, const char *text, sl_e
 
 int sl_api_settings_set(sl_api_settings *s, const char *key, const char *text, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_api_settings_set", s);
+    SL_BASE_NONNULL(err, "sl_api_settings_set", key);
     const sl_api_option *o = keyed(s->cmd, key, err);
     sl_api_value v;
     if (!o)

@@ -21,7 +21,7 @@ int sl_api_gen_open(sl_fw_session *s, const sl_fw_type *ft, const sl_fw_opts *o,
 /* One session across the m->t rows of m (o->logits or o->probs says which kind
  * the rows are; their values come from m), each drawn token accepted: tokens,
  * cumulative words and kept counts (m->t entries each), and the generator's
- * name as --json reports it.
+ * name as --json reports it (rng_name may be NULL).
  *
  *     sl_io_steps m;   // sl_io_steps_read("gen.safetensors", "logits", &m, &err)
  *     sl_vec kind = {0};
@@ -346,6 +346,11 @@ void sl_api_settings_init(sl_api_settings *s);
  * (src may be NULL when the call has none) is none given, so the call answers
  * with the command's own message. */
 void sl_api_or_defaults(const sl_api_settings **s, const sl_api_src **src);
+/* What every call checks next, of settings a caller filled as a struct: each
+ * setting finite (cfg's, --alpha, --target; top_p = NaN is refused by name, as the
+ * option parser refuses "nan"), no array NULL with a length (sl_logits_cfg_check).
+ * SL_EINVAL with err "CALL: top_p is NaN ...". */
+int sl_api_settings_check(const sl_api_settings *s, const char *call, sl_error *err);
 /* A binding's handle: settings for command cmd ("draw"; it names the command in
  * sl_api_settings_set's messages), set by key, freed with the texts it holds. */
 sl_api_settings *sl_api_settings_new(const char *cmd);

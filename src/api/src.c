@@ -15,6 +15,13 @@ static int is_npy(const sl_api_src *s)
 
 int sl_api_vec_read(const sl_api_src *s, sl_vec *out, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_api_vec_read", out);
+    memset(out, 0, sizeof *out);
+    SL_BASE_NONNULL(err, "sl_api_vec_read", s);
+    /* one vector is read: rows[1..] would be dropped without a word */
+    if (s->n_rows > 1)
+        return sl_base_error_set(err, SL_EINVAL, "%s given %zu times: one vector is read here",
+                                 s->name ? s->name : "the source", s->n_rows);
     if (s->spec)
         return sl_io_vec_read_as(s->spec, s->name, s->tensor, s->row, out, err);
     const char *name = s->name ? s->name : "<memory>";

@@ -32,3 +32,8 @@ int sl_base_error_set(sl_error *err, int code, const char *fmt, ...)
     free(full);
     return code;
 }
+
+int sl_base_arg_null(sl_error *err, const char *call, const char *arg)
+{
+    return sl_base_error_set(err, SL_EINVAL, "%s: %s is NULL", call, arg);
+}

@@ -31,6 +31,22 @@ typedef struct sl_error {
 int sl_base_error_set(sl_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* A pointer argument a call cannot do without was NULL (or an array NULL with a
+ * non-zero length): SL_EINVAL, err "CALL: ARG is NULL". Every public call checks
+ * its pointers first (tests/test_capi_hostile.c calls each with each one NULL). */
+int sl_base_arg_null(sl_error *err, const char *call, const char *arg);
+#define SL_BASE_NONNULL(err, call, p) \
+    do { \
+        if (!(p)) \
+            return sl_base_arg_null(err, call, #p); \
+    } while (0)
+/* An array p of n entries: NULL is refused unless n is 0. */
+#define SL_BASE_NONNULL_N(err, call, p, n) \
+    do { \
+        if (!(p) && (n)) \
+            return sl_base_arg_null(err, call, #p); \
+    } while (0)
+
 /* Bytes s[0..len) made printable for a one-line message: each byte below 0x20,
  * 0x7f and each byte from 0x80 on becomes \xNN, the rest is kept (a backslash
  * too, so escaping an escaped text changes nothing); cut with "..." to fit

@@ -9,8 +9,9 @@
 
 int sl_base_vec_alloc(sl_vec *v, size_t n, const char *source, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_base_vec_alloc", v);
     memset(v, 0, sizeof *v);
-    snprintf(v->source, sizeof v->source, "%s", source);
+    snprintf(v->source, sizeof v->source, "%s", source ? source : "");
     v->n = n;
     if (n <= SIZE_MAX / sizeof *v->d) { /* n * 8 must not wrap */
         v->d = malloc((n ? n : 1) * sizeof *v->d);
@@ -25,6 +26,8 @@ int sl_base_vec_alloc(sl_vec *v, size_t n, const char *source, sl_error *err)
 
 void sl_base_vec_free(sl_vec *v)
 {
+    if (!v)
+        return;
     free(v->d);
     free(v->f);
     v->d = NULL;

@@ -25,6 +25,7 @@ int sl_draw_prepare_dist(const sl_draw_type *t, void **table, const sl_draw_dist
 
 int sl_draw_prepare(const sl_draw_type *t, void **table, const double *p, size_t V, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_draw_prepare", table);
     /* The weights a caller hands in directly: the methods index counts by what they
      * draw, so an empty, NaN, negative or all-zero vector would give ids outside
      * 0..V-1 or none at all. A finite sum past DBL_MAX stays allowed: the exact

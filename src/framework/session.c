@@ -56,6 +56,8 @@ int sl_fw_variant_find(const sl_fw_type *t, const char *name, const char *opt, c
 
 const char *sl_fw_session_version(const sl_fw_session *s)
 {
+    if (!s || s->magic != SL_FW_SESSION_MAGIC || !s->type)
+        return NULL;
     return s->version ? s->version : s->variant ? s->variant->version : s->type->version;
 }
 
@@ -68,7 +70,11 @@ int sl_fw_replacement(const sl_fw_type *t, const sl_fw_opts *o)
 
 int sl_fw_session_open(sl_fw_session *s, const sl_fw_type *t, const sl_fw_opts *o, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_fw_session_open", s);
     memset(s, 0, sizeof *s);
+    SL_BASE_NONNULL(err, "sl_fw_session_open", o);
+    if (sl_logits_cfg_check(&o->cfg, "sl_fw_session_open", err))
+        return SL_EINVAL;
     if (!t)
         return sl_base_error_set(err, SL_EINVAL, "no such framework (sl_fw_lookup gave NULL)");
     /* A vector of the kind the type does not take would be read as the other kind
@@ -112,13 +118,27 @@ int sl_fw_session_open(sl_fw_session *s, const sl_fw_type *t, const sl_fw_opts *
     }
     if (!rc && !(s->tokens = malloc((s->k ? s->k : 1) * sizeof *s->tokens)))
         rc = sl_base_error_set(err, SL_ENOMEM, "%s: out of memory for %zu tokens a call", t->name, s->k);
+    if (!rc)
+        s->magic = SL_FW_SESSION_MAGIC;
     if (rc)
         sl_fw_session_close(s);
     return rc;
 }
 
+/* s is an open session: not NULL, not closed, not a zeroed or stray struct. */
+static int session_ok(const sl_fw_session *s, const char *call, sl_error *err)
+{
+    SL_BASE_NONNULL(err, call, s);
+    if (s->magic != SL_FW_SESSION_MAGIC || !s->type)
+        return sl_base_error_set(err, SL_EINVAL, "%s: the session is closed or was never opened", call);
+    return SL_OK;
+}
+
 int sl_fw_session_step(sl_fw_session *s, const sl_vec *v, sl_fw_step *out, sl_error *err)
 {
+    if (session_ok(s, "sl_fw_session_step", err))
+        return SL_EINVAL;
+    SL_BASE_NONNULL(err, "sl_fw_session_step", out);
     if (!v || !v->n)
         return sl_base_error_set(err, SL_EINVAL, "%s: %s", s->type ? s->type->name : "session",
                                  v ? "empty vector: nothing to draw from" : "no vector to step on (NULL)");
@@ -138,6 +158,10 @@ int sl_fw_session_step(sl_fw_session *s, const sl_vec *v, sl_fw_step *out, sl_er
 
 int sl_fw_session_probs(sl_fw_session *s, const sl_vec *v, sl_logits_result *out, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_fw_session_probs", out);
+    memset(out, 0, sizeof *out);
+    if (session_ok(s, "sl_fw_session_probs", err))
+        return SL_EINVAL;
     memset(out, 0, sizeof *out);
     if (!v || !v->n)
         return sl_base_error_set(err, SL_EINVAL, "%s: %s", s->type->name,
@@ -173,11 +197,15 @@ int sl_fw_probs_of_pipeline(sl_fw_session *s, const sl_vec *v, sl_logits_result 
 
 void sl_fw_session_forget(sl_fw_session *s)
 {
+    if (!s || s->magic != SL_FW_SESSION_MAGIC)
+        return;
     s->prepared_vec = NULL;
 }
 
 int sl_fw_session_accept(sl_fw_session *s, long token, sl_error *err)
 {
+    if (session_ok(s, "sl_fw_session_accept", err))
+        return SL_EINVAL;
     if (token < 0)
         return sl_base_error_set(err, SL_EINVAL, "%s: token %ld is not a token id", s->type->name, token);
     int rc = hist_reserve(s, s->hist_n + 1, err);
@@ -190,6 +218,10 @@ int sl_fw_session_accept(sl_fw_session *s, long token, sl_error *err)
 
 void sl_fw_session_close(sl_fw_session *s)
 {
+    /* a second close, or one of a session never opened (whose pointers are not
+     * ours to free), does nothing; a failed open's partial session is freed */
+    if (!s || (s->magic != SL_FW_SESSION_MAGIC && !s->type))
+        return;
     if (s->type && s->type->close)
         s->type->close(s);
     sl_rng_release(&s->rng);
@@ -203,6 +235,10 @@ void sl_fw_session_close(sl_fw_session *s)
 int sl_fw_run_each(const sl_fw_type *t, const sl_fw_opts *o, const sl_progress *prog, sl_fw_each_fn each,
                    void *ctx, sl_fw_result *out, size_t *done, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_fw_run", out);
+    memset(out, 0, sizeof *out);
+    SL_BASE_NONNULL(err, "sl_fw_run", t);
+    SL_BASE_NONNULL(err, "sl_fw_run", o);
     memset(out, 0, sizeof *out);
     if (done)
         *done = 0;
@@ -268,6 +304,10 @@ int sl_fw_run(const sl_fw_type *t, const sl_fw_opts *o, sl_fw_result *out, sl_er
 
 int sl_fw_session_open_prompt(sl_fw_session *s, const sl_fw_type *t, const sl_fw_opts *o, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_fw_session_open_prompt", s);
+    memset(s, 0, sizeof *s);
+    SL_BASE_NONNULL(err, "sl_fw_session_open_prompt", o);
+    SL_BASE_NONNULL_N(err, "sl_fw_session_open_prompt", o->cfg.context, o->cfg.context_n);
     sl_fw_opts q = *o;
     q.cfg.context = NULL;
     q.cfg.context_n = 0;

@@ -66,6 +66,8 @@ typedef struct sl_fw_variant {
 } sl_fw_variant;
 
 typedef struct sl_fw_session {
+    uint32_t magic;           /* SL_FW_SESSION_MAGIC while open; close clears it, so a step on a closed
+                               * (or never opened) session is SL_EINVAL, not a use after free */
     const sl_fw_type *type;
     const sl_fw_variant *variant; /* the release line (the type's default unless chosen); NULL if none */
     sl_fw_opts o;             /* the settings; o.cfg.context points at hist */
@@ -83,6 +85,8 @@ typedef struct sl_fw_session {
     int logits_input;         /* steps read logits (else probabilities): the type's only kind, or,
                                * for a type that takes both, whether the settings give o->logits */
 } sl_fw_session;
+
+#define SL_FW_SESSION_MAGIC 0x736c6677u /* "slfw" */
 
 /* What one step gave. */
 typedef struct sl_fw_step {
@@ -202,7 +206,8 @@ int sl_fw_probs_of_pipeline(sl_fw_session *s, const sl_vec *v, sl_logits_result 
 /* Forgets what was prepared for the last vector: call it when a vector's contents
  * change in place between steps (a reused row buffer). */
 void sl_fw_session_forget(sl_fw_session *s);
-/* Appends a token (>= 0) to the history. */
+/* Appends a token (>= 0) to the history. Every call on a session refuses one that is
+ * NULL, closed or was never opened (SL_EINVAL); close and forget do nothing on it. */
 int sl_fw_session_accept(sl_fw_session *s, long token, sl_error *err);
 void sl_fw_session_close(sl_fw_session *s);
 

@@ -396,6 +396,9 @@ fail:
 
 int sl_io_steps_read(const char *path, const char *tensor, sl_io_steps *out, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_io_steps_read", out);
+    memset(out, 0, sizeof *out);
+    SL_BASE_NONNULL(err, "sl_io_steps_read", path);
     return sl_io_steps_read_as(path, NULL, tensor, out, err);
 }
 

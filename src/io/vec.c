@@ -157,6 +157,8 @@ static int read_inline(const char *spec, const char *label, int ids, sl_vec *out
 
 int sl_io_vec_read(const char *spec, const char *tensor, long row, sl_vec *out, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_io_vec_read", out);
+    memset(out, 0, sizeof *out);
     return sl_io_vec_read_as(spec, NULL, tensor, row, out, err);
 }
 
@@ -175,6 +177,11 @@ static int read_as(const char *spec, const char *label, const char *tensor, long
     sl_io_source_resolve(spec, &src);
     /* ids: a hexadecimal "0x0" or "1 0x1" is a list with a bad id, not a missing file */
     if (ids && src.kind == SL_IO_SRC_MISSING && strspn(spec, "0123456789abcdefABCDEFxXpP+-., \t") == strlen(spec))
+        src.kind = SL_IO_SRC_INLINE;
+    /* a lone hexadecimal float ("0x1p-2", no comma so not taken as a list) that names no
+     * file is a number the inline reader refuses by name, not a file that cannot be opened */
+    if (src.kind == SL_IO_SRC_MISSING && strspn(spec, "0123456789abcdefABCDEFxXpP+-.") == strlen(spec) &&
+        (strstr(spec, "0x") || strstr(spec, "0X")))
         src.kind = SL_IO_SRC_INLINE;
     if (src.kind == SL_IO_SRC_MISSING)
         return sl_base_error_set(err, SL_EIO, "%s: cannot open: %s", spec, strerror(src.err));

@@ -4,6 +4,7 @@
  * transformers' generate() fills top_k with 50, llama.cpp's common_params_sampling
  * holds top_k 40 and temperature 0.8, candle's LogitsProcessor::new(seed, None,
  * None) is ArgMax. sl_logits_cfg_resolve is the one place they are applied. */
+#include <math.h>
 #include <stddef.h>
 
 #include "logits/sl_logits.h"
@@ -127,4 +128,26 @@ void sl_logits_cfg_resolve(const sl_logits_pipeline_type *t, sl_logits_cfg *c, u
     }
     if (defaulted)
         *defaulted = got;
+}
+
+int sl_logits_cfg_check(const sl_logits_cfg *c, const char *call, sl_error *err)
+{
+    SL_BASE_NONNULL(err, call, c);
+    for (int k = 0; k < SL_KEY_COUNT; k++) {
+        double v;
+        if (!keys[k].is_long && sl_logits_cfg_get(c, (sl_logits_key)k, &v) && !isfinite(v))
+            return sl_base_error_set(err, SL_EINVAL, "%s: %s is %s; a setting is a finite number", call,
+                                     keys[k].name, isnan(v) ? "NaN" : v > 0 ? "+infinity" : "-infinity");
+    }
+    SL_BASE_NONNULL_N(err, call, c->context, c->context_n);
+    SL_BASE_NONNULL_N(err, call, c->bias_token, c->n_bias);
+    SL_BASE_NONNULL_N(err, call, c->bias, c->n_bias);
+    SL_BASE_NONNULL_N(err, call, c->dry_breaker, c->dry_breaker_n);
+    if (c->has_order && c->n_order > SL_LOGITS_ORDER_MAX)
+        return sl_base_error_set(err, SL_EINVAL, "%s: %zu stages in the order, at most %d", call, c->n_order,
+                                 SL_LOGITS_ORDER_MAX);
+    for (size_t i = 0; c->has_order && i < c->n_order; i++)
+        if (!c->order[i])
+            return sl_base_error_set(err, SL_EINVAL, "%s: stage %zu of the order is NULL", call, i);
+    return SL_OK;
 }

@@ -99,6 +99,8 @@ void *sl_logits_work_buf(sl_logits_work *w, int slot, size_t bytes)
 
 void sl_logits_result_free(sl_logits_result *r)
 {
+    if (!r)
+        return;
     if (!r->borrowed) {
         free(r->probs);
         free(r->kept);
@@ -142,7 +144,13 @@ void sl_logits_pyrepr(double x, char *buf, size_t len)
 int sl_logits_pipeline_run(const sl_logits_pipeline_type *t, const sl_vec *v, const sl_logits_cfg *cfg,
                     sl_logits_result *out, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_logits_pipeline_run", out);
     memset(out, 0, sizeof *out);
+    SL_BASE_NONNULL(err, "sl_logits_pipeline_run", t);
+    SL_BASE_NONNULL(err, "sl_logits_pipeline_run", v);
+    SL_BASE_NONNULL_N(err, "sl_logits_pipeline_run", v->d, v->n);
+    if (sl_logits_cfg_check(cfg, "sl_logits_pipeline_run", err))
+        return SL_EINVAL;
     if (v->n == 0)
         return sl_base_error_set(err, SL_EINVAL, "%s: no logits", v->source);
     /* one vector pass for the common case; the loops below name what is wrong */

@@ -322,6 +322,12 @@ double sl_logits_default_value(const sl_logits_default *d);
  * sl_logits_llama_chain) and so does sl_fw_session_open; applying it twice
  * changes nothing. */
 void sl_logits_cfg_resolve(const sl_logits_pipeline_type *t, sl_logits_cfg *c, unsigned *defaulted);
+/* What a caller filling the struct itself can get wrong and the option parsers
+ * never let through: a setting given as NaN or an infinity (top_p = NaN would
+ * keep or drop every token silently), an array NULL with a non-zero length
+ * (context, logit biases, DRY breakers), more stages than an order holds.
+ * SL_EINVAL, err "CALL: top_p is NaN ...". c NULL is refused too. */
+int sl_logits_cfg_check(const sl_logits_cfg *c, const char *call, sl_error *err);
 
 extern const sl_logits_pipeline_type sl_logits_pipeline_hf_type;
 extern const sl_logits_pipeline_type sl_logits_pipeline_llamacpp_type;

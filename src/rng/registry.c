@@ -41,9 +41,11 @@ const sl_rng_type *sl_rng_lookup(const char *name)
 
 int sl_rng_init(sl_rng *r, const sl_rng_type *t, const sl_seed *seed, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_rng_init", r);
     r->type = t;
     r->words = 0;
     r->state = NULL;
+    SL_BASE_NONNULL(err, "sl_rng_init", seed);
     /* sl_rng_init(&r, sl_rng_lookup("typo"), ...): an error, not a crash in the caller's test */
     if (!t)
         return sl_base_error_set(err, SL_EINVAL, "no such random source (sl_rng_lookup gave NULL)");

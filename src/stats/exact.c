@@ -181,7 +181,11 @@ static int summarise(sl_stat_exact_result *r, sl_error *err)
 int sl_stat_exact_run(const sl_stat_exact_type *t, const sl_stat_exact_input *in, sl_stat_exact_result *out,
                  sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_stat_exact_run", out);
     memset(out, 0, sizeof *out);
+    SL_BASE_NONNULL(err, "sl_stat_exact_run", t);
+    SL_BASE_NONNULL(err, "sl_stat_exact_run", in);
+    SL_BASE_NONNULL_N(err, "sl_stat_exact_run", in->d, in->V);
     out->sampler = t->name;
     out->worst = -1;
     int rc = t->run(in, out, err);

@@ -227,6 +227,7 @@ static void resid_offer(sl_stat_gof *o, size_t tok, uint64_t cnt, double e, doub
 int sl_stat_gof_compute(const double *p, const uint64_t *counts, size_t V, sl_stat_gof *out,
                         sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_stat_gof_compute", out);
     memset(out, 0, sizeof *out);
     if (!V)
         return sl_base_error_set(err, SL_EINVAL, "no tokens (V = 0)");

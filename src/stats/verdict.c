@@ -17,6 +17,9 @@ size_t sl_stat_tv_null_reps(size_t support, uint64_t n)
 
 int sl_stat_gof_verdict(const sl_stat_gof *g, double alpha, char *rule, size_t n)
 {
+    /* a verdict is 0 (pass) or 1 (fail): SL_EINVAL (2) says the call could not give one */
+    if (!g || (!rule && n) || isnan(alpha))
+        return SL_EINVAL;
     int fail = 0;
     if (g->outside > 0) {
         fail = 1;
@@ -41,6 +44,10 @@ int sl_stat_gof_verdict(const sl_stat_gof *g, double alpha, char *rule, size_t n
 int sl_stat_gof_tv_null(const double *p, size_t V, size_t support, uint64_t n, size_t reps, int reps_auto,
                         sl_stat_gof_test *t, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_stat_gof_tv_null", t);
+    SL_BASE_NONNULL_N(err, "sl_stat_gof_tv_null", p, V);
+    if (!V)
+        return sl_base_error_set(err, SL_EINVAL, "sl_stat_gof_tv_null: no tokens (V = 0)");
     t->tv_null_mean = sl_stat_tv_null_mean(p, V, n);
     t->tv_null_q99 = NAN;
     t->tv_null_reps = reps_auto ? sl_stat_tv_null_reps(support, n) : reps;
@@ -65,6 +72,7 @@ int sl_stat_gof_tv_null(const double *p, size_t V, size_t support, uint64_t n, s
 int sl_stat_gof_test_run(const double *p, const uint64_t *counts, size_t V, double alpha, sl_stat_gof_test *t,
                          sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_stat_gof_test_run", t);
     memset(t, 0, sizeof *t);
     if (!(alpha > 0 && alpha < 1))
         return sl_base_error_set(err, SL_EINVAL, "alpha must be in (0,1), not %g", alpha);
@@ -80,6 +88,10 @@ int sl_stat_gof_test_run(const double *p, const uint64_t *counts, size_t V, doub
 
 int sl_stat_gof_normalise(const double *w, size_t V, double *p, double *sum, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_stat_gof_normalise", p);
+    SL_BASE_NONNULL_N(err, "sl_stat_gof_normalise", w, V);
+    if (!V)
+        return sl_base_error_set(err, SL_EINVAL, "sl_stat_gof_normalise: no weights (V = 0)");
     double s = 0;
     for (size_t i = 0; i < V; i++) {
         if (!(w[i] >= 0) || isinf(w[i]))
@@ -99,7 +111,12 @@ int sl_stat_gof_normalise(const double *w, size_t V, double *p, double *sum, sl_
 int sl_stat_gof_test_run_weights(const double *w, const uint64_t *counts, size_t V, double alpha,
                                  sl_stat_gof_test *t, sl_error *err)
 {
+    SL_BASE_NONNULL(err, "sl_stat_gof_test_run_weights", t);
     memset(t, 0, sizeof *t);
+    SL_BASE_NONNULL_N(err, "sl_stat_gof_test_run_weights", w, V);
+    SL_BASE_NONNULL_N(err, "sl_stat_gof_test_run_weights", counts, V);
+    if (!V)
+        return sl_base_error_set(err, SL_EINVAL, "no tokens (V = 0)");
     double *p = malloc((V ? V : 1) * sizeof *p);
     if (!p)
         return sl_base_error_set(err, SL_ENOMEM, "out of memory for %zu probabilities", V);

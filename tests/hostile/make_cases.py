@@ -650,6 +650,9 @@ f = put('hex_float.steps', '1 2 3\n1 0x1.8p1 3\n')
 case('ids', "hex_float.steps: line 2, entry 1: '0x1.8p1' " + HEX, 'replay --framework hf --logits %s' % f)
 case('ids', "--probs: entry 1: '0X1P0' " + HEX, 'gof --probs 1,0X1P0 --method cdf --n 5')
 case('ids', "--logits: entry 0: '-0x1p3' " + HEX, 'pipeline --framework hf --logits -0x1p3,1')
+# a lone hexadecimal float where a file or a list is expected: the number is named, not "cannot open"
+case('ids', "--probs: entry 0: '0x1p-2' " + HEX, 'draw --probs 0x1p-2 --method cdf')
+case('ids', "--logits: entry 0: '-0X1.8P1' " + HEX, 'pipeline --framework hf --logits -0X1.8P1')
 
 # row breaks other than \n and \r\n: refused by name, never one long row
 for name, data, what, col in [('cr_only', '1 2 3\r3 2 1\r', 'carriage return without a line feed (\\x0d)', 6),
@@ -728,6 +731,71 @@ sw = put('sweep_ok.json', '{"studies": [{"name": "d", "job": "draw", "inputs": [
 for k, out in enumerate(['full', 'closed', 'epipe']):
     env_case(0, out, '-', '-', 'sweep --spec %s --out @T/sweep%d' % (sw, k))
 
+# python.tsv: GROUP<TAB>EXCEPTION<TAB>WANT<TAB>EXPR. The Python package (python/samplab) given
+# what a careless or hostile caller passes: EXPR (samplab and math imported) must raise
+# EXCEPTION (samplab.Error, a ValueError, or TypeError) whose one-line text contains WANT;
+# python/tests/test_hostile_python.py runs them under make test. A C caller's hostile
+# arguments are tests/test_capi_hostile.c, generated from the headers (mk/gen-capi-hostile.py).
+py_cases = []
+
+
+def py_case(group, exc, want, expr):
+    assert '\t' not in want + expr and '\n' not in want + expr
+    py_cases.append((group, exc, want, expr))
+
+
+L3 = "logits=[1.0, 2.0, 3.0], seed=1"
+for key, val, want in [('top_p', "float('nan')", "top_p takes a number, not 'nan'"),
+                       ('min_p', "float('nan')", "min_p takes a number, not 'nan'"),
+                       ('temperature', "float('inf')", "temperature takes a finite number, not 'inf'"),
+                       ('temperature', "float('-inf')", "temperature takes a finite number, not '-inf'"),
+                       ('repetition_penalty', "float('nan')", "repetition_penalty takes a number, not 'nan'"),
+                       ('top_k', '-5', '`top_k` has to be a strictly positive integer, but is -5'),
+                       ('n', '-1', "n takes a non-negative integer, not '-1'"),
+                       ('n', 'True', "n takes a non-negative integer, not 'True'"),
+                       ('seed', '-1', "seed '-1': character 1 ('-') is not a decimal digit"),
+                       ('seed', "'1\\x00'", "holds a NUL character, which would end the text early"),
+                       ('framework', "'h\\x00f'", "holds a NUL character, which would end the text early")]:
+    args = L3 if key not in ('framework', 'seed') else "logits=[1.0, 2.0, 3.0]"
+    fw = "" if key == 'framework' else "framework='hf', "
+    py_case('settings', 'Error', want, "samplab.draw(%s%s, %s=%s)" % (fw, args, key, val))
+py_case('settings', 'Error', "unknown framework 'nope'", "samplab.draw(framework='nope', %s)" % L3)
+py_case('settings', 'Error', 'min_p is not an option of method cdf',
+        "samplab.draw(method='cdf', probs=[1, 2], min_p=0.1)")
+py_case('settings', 'TypeError', "unexpected keyword argument 'top_kk'",
+        "samplab.draw(framework='hf', %s, top_kk=3)" % L3)
+py_case('settings', 'TypeError', 'positional', "samplab.draw('cdf', [1, 2])")
+py_case('settings', 'Error', "alpha takes a number, not 'nan'",
+        "samplab.gof(probs=[0.5, 0.5], counts=[1, 1], alpha=float('nan'))")
+py_case('settings', 'Error', 'alpha must be in (0,1), not 2', "samplab.gof(probs=[0.5, 0.5], counts=[1, 1], alpha=2)")
+for probs, want in [('[]', 'an empty name is neither a file nor an inline list'),
+                    ("[float('nan'), 1.0]", 'entry 0 is NaN'), ('[-1.0, 2.0]', 'entry 0 is negative (-1)'),
+                    ('[0.0, 0.0]', 'all 2 weights are zero'), ("[[1, 2], [3]]", "'2;3' is not a number"),
+                    ("'0x1p-2'", "'0x1p-2' is not a number: a hexadecimal float"),
+                    ("['1,2', '3']", 'given 2 times: one vector is read here'),
+                    ("['1', '2,3']", 'given 2 times: one vector is read here'),
+                    ("[1, '2,3']", "entry '2,3' holds a comma, semicolon, newline or NUL"),
+                    ("[1, '2\\n3']", 'holds a comma, semicolon, newline or NUL'),
+                    ("[1, None]", 'an entry is a NoneType, not a number'),
+                    ("'/nonexistent/x.npy'", '/nonexistent/x.npy: cannot open: No such file or directory'),
+                    ("'/dev/null'", '/dev/null: a device, not a file'), ("'/'", '/: a directory, not a file'),
+                    ("b'\\x93NUMPY'", 'npy')]:
+    py_case('vectors', 'Error', want, "samplab.draw(method='cdf', probs=%s)" % probs)
+py_case('vectors', 'TypeError', "'object' object is not iterable", "samplab.draw(method='cdf', probs=object())")
+py_case('vectors', 'Error', 'entry 0 is +infinity', "samplab.pipeline(framework='hf', logits=[float('inf'), 1.0])")
+G = "samplab.gof(probs=[0.5, 0.5], "
+for arg, want in [('draws=[0, 2]', 'token 2 is not in 0..1'), ('draws=[0, 1.5]', "'1.5' is not a token id"),
+                  ('draws=[0, -1]', 'token -1 is not in 0..1'), ('counts=[1, -1]', 'counts must be non-negative'),
+                  ('counts=[1, 2, 3]', '3 counts for V = 2 tokens'),
+                  ('counts=[1, 1], draws=[0, 1]', 'give exactly one of')]:
+    py_case('ids', 'Error', want, G + arg + ')')
+R = "logits=[[1.0, 2.0], [2.0, 1.0]], seed=1"
+py_case('ids', 'Error', 'context: entry 0 (5) is not a token id in 0..1',
+        "samplab.replay(framework='hf', %s, context=[5])" % R)
+py_case('ids', 'Error', 'tokens: entry 1 (7) is not a token id in 0..1',
+        "samplab.check(framework='hf', %s, tokens=[0, 7])" % R)
+py_case('ids', 'Error', "entry '0,1' holds a comma", "samplab.check(framework='hf', %s, tokens=['0,1'])" % R)
+
 
 def main():
     if os.path.isdir(FILES):
@@ -744,7 +812,12 @@ def main():
         f.write('# written by tests/hostile/make_cases.py: GROUP<TAB>STATUS<TAB>STDOUT<TAB>ENV<TAB>WANT<TAB>ARGS\n')
         for c in env_cases:
             f.write('\t'.join(c) + '\n')
-    print('%d files, %d cases, %d environment cases' % (len(files), len(cases), len(env_cases)))
+    with open(os.path.join(HERE, 'python.tsv'), 'w') as f:
+        f.write('# written by tests/hostile/make_cases.py: GROUP<TAB>EXCEPTION<TAB>WANT<TAB>EXPR\n')
+        for c in py_cases:
+            f.write('\t'.join(c) + '\n')
+    print('%d files, %d cases, %d environment cases, %d Python cases'
+          % (len(files), len(cases), len(env_cases), len(py_cases)))
 
 
 if __name__ == '__main__':
