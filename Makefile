@@ -37,7 +37,7 @@ TST_LIB_OBJ := $(LIB_SRC:%.c=$(TST)/%.o)
 TST_CLI_OBJ := $(filter-out $(TST)/src/cli/main.o,$(CLI_SRC:%.c=$(TST)/%.o))
 TST_OBJ     := $(TEST_SRC:%.c=$(TST)/%.o)
 
-.PHONY: all deps deps-test deps-report deps-golden deps-fuzz test test-unit report bench golden golden-check golden-nlc golden-js golden-ollama golden-current clean fuzz fuzz-run deps-bench lib man install uninstall wheel deps-explorer deps-browser explorer explorer-build test-browser test-browser-run asan fuzz-merge
+.PHONY: all deps deps-test deps-report deps-golden deps-fuzz test test-unit test-live report bench golden golden-check golden-nlc golden-js golden-ollama golden-current clean fuzz fuzz-run deps-bench lib man install uninstall wheel deps-explorer deps-browser explorer explorer-build test-browser test-browser-run asan fuzz-merge
 all: bin/samplab
 
 deps:
@@ -267,6 +267,12 @@ test-unit: $(TST)/samplab-tests $(ORACLES) bin/samplab lib $(ASAN_BIN)
 	/usr/bin/python3 mk/doc-examples.py --bin bin/samplab
 	SL_VOCAB_DIR="$(VOCAB_DIR)" SL_ORACLE_DIR=$(TST)/oracle SL_BIN=$(ASAN_BIN) SL_REL_BIN=bin/samplab ASAN_OPTIONS=detect_leaks=1 \
 	  $(TST)/samplab-tests -j2 --short-filename
+
+# `samplab audit` against real llama-servers: llama.cpp v0.4.0's llama-server, built once into
+# the cache outside the tree (mk/llama-server.sh), serving the tiny model of
+# analysis/golden/audit/make_model.py with the defaults claimed and with faults (mk/test-live.sh)
+test-live: bin/samplab
+	@sh mk/test-live.sh bin/samplab
 
 report: deps-report bin/samplab
 	@mkdir -p reports

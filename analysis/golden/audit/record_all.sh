@@ -1,0 +1,53 @@
+#!/bin/sh
+# Records data/golden/audit/*.jsonl: llama.cpp v0.4.0's llama-server (mk/llama-server.sh)
+# serving make_model.py's tiny model on this machine, driven by record.py, a server
+# started per fault (mk/live-server.sh). The claim is llama-server's defaults unless said.
+#   correct.jsonl        default server, every claimed setting sent
+#   sendseed_ok.jsonl    default server, only the seed sent (its defaults are the claim)
+#   penalties_off.jsonl  default server, only the seed sent, repeat_penalty 1.3 claimed
+#   openai.jsonl         default server, /v1/completions with logprobs
+#   topk_off.jsonl       --top-k 0 --top-p 1 --min-p 0 --temp 1.5, only the seed sent
+#   temp12.jsonl         --temp 1.2, temperature 0.8 claimed, only the seed sent
+#   concurrent.jsonl     --parallel 2: requests alone, then the same bodies two at a time
+# and prints the server's version, build, the model's sha256 and the CPU (for the README).
+# Usage: sh analysis/golden/audit/record_all.sh OUTDIR
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+mk=$here/../../../mk
+out=${1:?usage: record_all.sh OUTDIR}
+mkdir -p "$out"
+py=/usr/bin/python3
+bin=$(sh "$mk/llama-server.sh" -q)
+url=
+trap '[ -z "$url" ] || sh "$mk/live-server.sh" stop "$url"' EXIT
+rec() { $py "$here/record.py" --server "$url" "$@"; }
+up() { url=$(SL_LLAMA_SERVER=$bin sh "$mk/live-server.sh" start "$@"); }
+down() { sh "$mk/live-server.sh" stop "$url"; url=; }
+
+# n_probs 40 covers the claimed top-k; n_predict 8 keeps each file small
+up
+rec --out "$out/correct.jsonl" --send all --seed 1000 --requests 36 --repeat 1 --n-predict 8
+rec --out "$out/sendseed_ok.jsonl" --send seed --seed 2000 --requests 30 --repeat 1 --n-predict 8
+rec --out "$out/penalties_off.jsonl" --send seed --claim repeat_penalty=1.3 --seed 3000 --requests 30 \
+  --repeat 1 --n-predict 8
+rec --out "$out/openai.jsonl" --api openai --send all --seed 4000 --requests 6 --repeat 1 --n-predict 8
+down
+up --top-k 0 --top-p 1 --min-p 0 --temp 1.5
+rec --out "$out/topk_off.jsonl" --send seed --seed 5000 --requests 30 --repeat 1 --n-predict 8
+down
+up --temp 1.2
+rec --out "$out/temp12.jsonl" --send seed --claim temperature=0.8 --seed 6000 --requests 36 --repeat 1 \
+  --n-predict 8
+down
+up --parallel 2
+rec --out "$out/concurrent.jsonl" --send all --seed 7000 --requests 8 --repeat 2 --concurrent 8 --n-predict 8
+down
+
+model=$(dirname "$(dirname "$bin")")/audit-tiny.gguf
+{
+  echo "llama-server: $("$bin" --version 2>&1 | grep -m1 '^version')"
+  sed -n '1p;3,5p' "$(dirname "$(dirname "$bin")")/stamp"
+  echo "model: make_model.py, sha256 $(sha256sum "$model" | cut -d' ' -f1)"
+  echo "cpu: $(grep -m1 '^model name' /proc/cpuinfo | sed 's/^[^:]*: *//')"
+}
+ls -l "$out"
