@@ -182,6 +182,8 @@ def main():
               "prompt_tokens": prompt_ids, "recorder": RECORDER}
     keys = ("request", "purpose", "same_as", "seed", "body", "status", "response", "error",
             "started_ms", "time_ms")
+    header = local_paths_out(header)
+    lines = [local_paths_out(ln) for ln in lines]
     tmp = a.out + ".tmp"
     with open(tmp, "w", encoding="utf-8", newline="\n") as f:
         f.write(json.dumps(header, ensure_ascii=False, separators=(",", ":")) + "\n")
@@ -190,6 +192,18 @@ def main():
                                separators=(",", ":")) + "\n")
     os.replace(tmp, a.out)
     print("%s: %d requests" % (a.out, len(lines)))
+
+
+def local_paths_out(x):
+    """x with every absolute path of a file on this machine that the server echoes (its model_path, model_alias, model)
+    cut to the file's name: a recorded log names no folder of the machine that made it."""
+    if isinstance(x, dict):
+        return {k: local_paths_out(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [local_paths_out(v) for v in x]
+    if isinstance(x, str) and os.path.isabs(x) and os.path.isfile(x):  # not a route such as /v1/completions
+        return os.path.basename(x)
+    return x
 
 
 if __name__ == "__main__":
