@@ -294,8 +294,9 @@ golden-check: deps-golden
 	@# Intel MKL fetched into build/ (analysis/golden/mkl_fetch.sh, mkl_vsl_golden.sh), and
 	@# llamacpp_0.4.0 and node_llama_cpp from node-llama-cpp's npm package (golden-nlc), ollama_0.32
 	@# from a llama-server built from its bundled source (golden-ollama), js from npm packages under
-	@# Node (golden-js)
-	@diff -r -x current -x "mkl_vsl*" -x llamacpp_0.4.0 -x node_llama_cpp -x ollama_0.32 -x js data/golden build/golden && \
+	@# Node (golden-js), audit from live llama-servers (analysis/golden/audit/record_all.sh; judged
+	@# by make test-live)
+	@diff -r -x audit -x current -x "mkl_vsl*" -x llamacpp_0.4.0 -x node_llama_cpp -x ollama_0.32 -x js data/golden build/golden && \
 	  echo "golden-check: data/golden matches the live libraries"
 
 # llama.cpp 0.4.0 and node-llama-cpp 3.21.1 as npm ships them: the package (about 730 MB)
