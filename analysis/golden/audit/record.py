@@ -11,7 +11,9 @@ common_params_sampling; GET /props default_generation_settings agrees) with
   seed  seed and n_predict only: the server's defaults must match the claim
   none  n_predict only
 Requests, in send order: --requests N samples with seeds S..S+N-1, each alone;
---repeat R: the bodies of requests 0..R-1 again, alone; --concurrent C (even): the
+--repeat R: the bodies of requests 0..R-1 again, alone (--post-repeats: with
+post_sampling_probs true, so that each answer holds the chain's own probabilities
+beside its twin's raw ones; the same seed draws the same tokens); --concurrent C (even): the
 bodies of requests 0..C-1 again, two at a time started together (a server
 with --parallel 2 batches them: 0 beside 1, 2 beside 3, ...), each line
 naming the request it repeats.
@@ -19,7 +21,8 @@ naming the request it repeats.
 Usage:
   record.py --server URL --out FILE [--api llama-server|openai] [--model M]
             [--prompt TEXT] --seed S [--requests N] [--n-predict T] [--n-probs K]
-            [--send all|seed|none] [--claim KEY=VALUE ...] [--repeat R] [--concurrent C]
+            [--send all|seed|none] [--claim KEY=VALUE ...] [--repeat R] [--post-repeats]
+            [--concurrent C]
 Exit 0 written, 2 bad usage or a server that does not answer (nothing written).
 """
 import argparse
@@ -94,6 +97,7 @@ def main():
     ap.add_argument("--send", choices=("all", "seed", "none"), default="all")
     ap.add_argument("--claim", action="append", default=[], metavar="KEY=VALUE")
     ap.add_argument("--repeat", type=int, default=0)
+    ap.add_argument("--post-repeats", action="store_true")
     ap.add_argument("--concurrent", type=int, default=0)
     a = ap.parse_args()
     if a.requests < 1 or a.repeat > a.requests or a.concurrent > a.requests or a.concurrent % 2:
@@ -155,7 +159,10 @@ def main():
     for i in range(a.requests):
         lines.append(send(body(a.seed + i), "sample", None))
     for k in range(a.repeat):
-        lines.append(send(lines[k]["body"], "repeat", k))
+        b = dict(lines[k]["body"])
+        if a.post_repeats:
+            b["post_sampling_probs"] = True
+        lines.append(send(b, "repeat", k))
     for k in range(0, a.concurrent, 2):
         out = [None, None]
         go = threading.Barrier(2)

@@ -5,6 +5,7 @@
 #   correct.jsonl        default server, every claimed setting sent
 #   sendseed_ok.jsonl    default server, only the seed sent (its defaults are the claim)
 #   penalties_off.jsonl  default server, only the seed sent, repeat_penalty 1.3 claimed
+#   penalties_on.jsonl   --repeat-penalty 1.3, claimed, only the seed sent
 #   openai.jsonl         default server, /v1/completions with logprobs
 #   topk_off.jsonl       --top-k 0 --top-p 1 --min-p 0 --temp 1.5, only the seed sent
 #   temp12.jsonl         --temp 1.2, temperature 0.8 claimed, only the seed sent
@@ -26,21 +27,25 @@ down() { sh "$mk/live-server.sh" stop "$url"; url=; }
 
 # n_probs 40 covers the claimed top-k; n_predict 8 keeps each file small
 up
-rec --out "$out/correct.jsonl" --send all --seed 1000 --requests 36 --repeat 1 --n-predict 8
-rec --out "$out/sendseed_ok.jsonl" --send seed --seed 2000 --requests 30 --repeat 1 --n-predict 8
-rec --out "$out/penalties_off.jsonl" --send seed --claim repeat_penalty=1.3 --seed 3000 --requests 30 \
-  --repeat 1 --n-predict 8
-rec --out "$out/openai.jsonl" --api openai --send all --seed 4000 --requests 6 --repeat 1 --n-predict 8
+rec --out "$out/correct.jsonl" --send all --seed 1000 --requests 24 --repeat 24 --post-repeats --n-predict 8
+rec --out "$out/sendseed_ok.jsonl" --send seed --seed 2000 --requests 24 --repeat 24 --post-repeats --n-predict 8
+rec --out "$out/penalties_off.jsonl" --send seed --claim repeat_penalty=1.3 --seed 3000 --requests 24 \
+  --repeat 24 --post-repeats --n-predict 8
+rec --out "$out/openai.jsonl" --api openai --send all --seed 4000 --requests 6 --repeat 6 --post-repeats --n-predict 8
+down
+up --repeat-penalty 1.3
+rec --out "$out/penalties_on.jsonl" --send seed --claim repeat_penalty=1.3 --seed 3500 --requests 24 \
+  --repeat 24 --post-repeats --n-predict 8
 down
 up --top-k 0 --top-p 1 --min-p 0 --temp 1.5
-rec --out "$out/topk_off.jsonl" --send seed --seed 5000 --requests 30 --repeat 1 --n-predict 8
+rec --out "$out/topk_off.jsonl" --send seed --seed 5000 --requests 24 --repeat 24 --post-repeats --n-predict 8
 down
 up --temp 1.2
-rec --out "$out/temp12.jsonl" --send seed --claim temperature=0.8 --seed 6000 --requests 36 --repeat 1 \
-  --n-predict 8
+rec --out "$out/temp12.jsonl" --send seed --claim temperature=0.8 --seed 6000 --requests 24 --repeat 24 \
+  --post-repeats --n-predict 8
 down
 up --parallel 2
-rec --out "$out/concurrent.jsonl" --send all --seed 7000 --requests 8 --repeat 2 --concurrent 8 --n-predict 8
+rec --out "$out/concurrent.jsonl" --send all --seed 7000 --requests 8 --repeat 8 --post-repeats --concurrent 8 --n-predict 8
 down
 
 model=$(dirname "$(dirname "$bin")")/audit-tiny.gguf
