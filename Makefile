@@ -7,7 +7,7 @@ ifeq ($(origin CC),default)
 CC      := gcc
 endif
 CXX     ?= g++
-PKGS    := gsl jansson
+PKGS    := gsl jansson libcurl
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 # Never -Ofast or -ffast-math: -0.0, NaN, infinities and exact ties are what
 # this toolkit studies; -ffp-contract=off keeps a*b+c two roundings as in the peers.
@@ -108,7 +108,8 @@ lib/libsamplab.a: $(PIC_LIB_OBJ)
 lib: lib/libsamplab.so.$(VERSION) lib/libsamplab.a build/samplab.pc
 
 # pkg-config file for the installed tree: GSL and jansson are private
-# requirements (the public headers include neither), OpenMP a private lib; -lm is in Libs,
+# requirements (the public headers include neither), OpenMP and libcurl private libs (libcurl
+# as -lcurl, not its .pc: that names the static archives of all its own dependencies); -lm is in Libs,
 # since a caller turning logits into probabilities (examples/validate_sampler.c's exp) needs
 # it on the shared link too, where the library's own libm does not count (--no-copy-dt-needed-entries).
 build/samplab.pc: mk/samplab.pc.in Makefile
@@ -424,7 +425,7 @@ WASM_SYSLIB := /usr/lib/wasm32-wasi
 WASM_RTDIR   = $(shell $(WASM_CC) -print-resource-dir 2>/dev/null)
 WASM_SKIP   := src/base/gsl.c src/rng/gsl.c src/framework/gsl.c src/stats/gof.c src/stats/power.c \
                src/stats/tvnull.c src/stats/repeats.c src/io/gnuplot.c src/io/steps.c \
-               src/io/safetensors.c src/io/outdir.c
+               src/io/safetensors.c src/io/outdir.c src/io/http.c src/api/audit.c src/api/audit_log.c
 WASM_LIB_SRC:= $(filter-out src/report/% $(WASM_SKIP),$(LIB_SRC))
 WASM_CLI_SRC:= src/cli/options.c src/cli/util.c src/cli/pipeline.c src/cli/draw.c src/cli/compare.c src/cli/rng.c
 WASM_WEB_SRC:= web/main.c web/jansson/json.c web/libm_fma.c web/steps_stub.c

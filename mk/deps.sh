@@ -17,6 +17,8 @@ need_cmd pkg-config pkg-config
 need_cmd gcc gcc
 need_pc gsl libgsl-dev
 need_pc jansson libjansson-dev
+# samplab audit: HTTP to a serving engine
+need_pc libcurl libcurl4-openssl-dev
 # the sweep's checkpoint digests (SHA-256)
 need_pc nettle nettle-dev
 # OpenMP: gcc ships libgomp; clang needs LLVM's runtime (make CC=clang).

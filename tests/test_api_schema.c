@@ -240,8 +240,8 @@ Test(api_schema, not_modelled_settings_refused_by_name_everywhere)
         cr_assert(strstr(err.msg, line), "%s: '%s'", d->key, err.msg);
         sl_api_settings_free(s);
     }
-    /* draw, pipeline, compare, bench, replay and check take sampling settings */
-    cr_assert_eq(refused, 6 * (size_t)(n_options() - SL_API_OPT_COUNT), "%zu refusals", refused);
+    /* draw, pipeline, compare, bench, replay, check and audit take sampling settings */
+    cr_assert_eq(refused, 7 * (size_t)(n_options() - SL_API_OPT_COUNT), "%zu refusals", refused);
     sl_test_expect_refused("draw --framework hf --logits 1,2 --dry-multiplier 0.8",
                            "samplab draw: --dry-multiplier is not an option of framework hf");
     sl_test_expect_refused("pipeline --framework vllm --logits 1,2 --logit-bias 1+1",

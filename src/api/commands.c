@@ -198,6 +198,33 @@ static const sl_api_take sweep_takes[] = {
     O(SL_API_OPT_RESUME),
     END,
 };
+static const sl_api_take audit_takes[] = {
+    O(SL_API_OPT_SERVER),
+    O(SL_API_OPT_API),
+    O(SL_API_OPT_MODEL),
+    O(SL_API_OPT_PROMPT),
+    O(SL_API_OPT_PROMPT_IDS),
+    O(SL_API_OPT_SEED),
+    O(SL_API_OPT_N_PREDICT),
+    O(SL_API_OPT_N_PROBS),
+    O(SL_API_OPT_REQUESTS),
+    O(SL_API_OPT_CONCURRENT),
+    O(SL_API_OPT_SEND),
+    O(SL_API_OPT_TIMEOUT),
+    O(SL_API_OPT_OUT),
+    O(SL_API_OPT_LOG),
+    O(SL_API_OPT_FRAMEWORK),
+    O(SL_API_OPT_LLAMACPP),
+    G(SL_API_G_SAMPLING),
+    G(SL_API_G_LLAMA_PENALTY),
+    O(SL_API_OPT_REPETITION_PENALTY),
+    O(SL_API_OPT_SAMPLERS),
+    O(SL_API_OPT_SAMPLING_SEQ),
+    O(SL_API_OPT_ALPHA),
+    O(SL_API_OPT_TRIALS),
+    O(SL_API_OPT_JSON),
+    END,
+};
 #undef G
 #undef O
 #undef END
@@ -216,6 +243,7 @@ const sl_api_cmd sl_api_cmds[] = {
     {"replay", replay_takes, gen_takes},
     {"check", check_takes, gen_takes},
     {"sweep", sweep_takes, NULL},
+    {"audit", audit_takes, NULL},
     {NULL, NULL, NULL},
 };
 

@@ -178,6 +178,9 @@ typedef enum sl_api_opt {
     SL_API_OPT_OUT, SL_API_OPT_ONLY, SL_API_OPT_JOBS, SL_API_OPT_GEN_TOKENS, SL_API_OPT_NO_PLOT, SL_API_OPT_SPEC,
     SL_API_OPT_RESUME, SL_API_OPT_CONTEXT_FILE, SL_API_OPT_NUM_RETURN_SEQUENCES, SL_API_OPT_EOS_TOKEN_ID,
     SL_API_OPT_PAD_TOKEN_ID,
+    SL_API_OPT_SERVER, SL_API_OPT_API, SL_API_OPT_MODEL, SL_API_OPT_PROMPT, SL_API_OPT_PROMPT_IDS,
+    SL_API_OPT_N_PREDICT, SL_API_OPT_REQUESTS, SL_API_OPT_SEND, SL_API_OPT_LOG, SL_API_OPT_N_PROBS,
+    SL_API_OPT_CONCURRENT, SL_API_OPT_TIMEOUT,
     SL_API_OPT_COUNT          /* the options samplab models; the refused entries follow in the table */
 } sl_api_opt;
 
@@ -314,6 +317,13 @@ typedef struct sl_api_settings {
     const char *first_seed;   /* calibrate --first-seed S */
     const char *frameworks;   /* compare --frameworks a,b,... */
     int has_top; size_t top;  /* compare --top N */
+    /* audit (api/audit.c): the server, its API, the requests, or a recorded log; --out DIR */
+    const char *server, *api, *model, *prompt, *prompt_ids, *send, *log, *out;
+    int has_n_predict; size_t n_predict;
+    int has_requests; size_t requests;
+    int has_n_probs; size_t n_probs;
+    int has_concurrent; size_t concurrent;
+    int has_timeout; double timeout;
     const char *cmd;          /* sl_api_settings_new's command: what sl_api_settings_set's messages name */
     struct sl_api_text *owned; /* the texts sl_api_settings_set copied (freed by sl_api_settings_free) */
 } sl_api_settings;
@@ -894,5 +904,62 @@ int sl_api_check_run(const sl_api_src *steps, int is_logits, const long *context
                      sl_error *err);
 void sl_api_check_result_free(sl_api_check_result *r);
 char *sl_api_check_result_json(const sl_api_check_result *r);
+
+/* ---------------------------------------------------------------- audit (api/audit_log.c, api/audit.c)
+ *
+ * `samplab audit`: a serving engine judged through what its HTTP API answers,
+ * per generated token, the token drawn and the top-N probabilities. */
+
+/* One generated token: the one drawn and the listed entries, log-probabilities
+ * of the raw softmax (post 0) or probabilities after the chain (post 1). Ids are
+ * the engine's; where a log names tokens only by text, the index of the text in
+ * the log's own table (sl_api_audit_log.text). */
+typedef struct sl_api_audit_step {
+    long chosen;
+    double chosen_v;          /* NaN when the engine did not report it */
+    size_t n;
+    long *id;                 /* n entries, as listed (by decreasing value) */
+    double *v;
+} sl_api_audit_step;
+enum { SL_API_AUDIT_SAMPLE, SL_API_AUDIT_REPEAT, SL_API_AUDIT_CONCURRENT };
+typedef struct sl_api_audit_req {
+    size_t line;              /* the line of the log it came from (1-based) */
+    int purpose;              /* SL_API_AUDIT_*: a sample, or a repeat of request same_as alone or beside another */
+    long same_as;             /* -1: none */
+    int has_seed; uint64_t seed;
+    int post;                 /* the values are post-sampling probabilities */
+    size_t n_probs;           /* entries asked for per token (0: not known) */
+    double started_ms, time_ms;
+    size_t T;
+    sl_api_audit_step *step;
+} sl_api_audit_req;
+typedef struct sl_api_audit_log {
+    char api[16];             /* "llama-server" or "openai" ("" when the log does not say) */
+    int has_header;
+    long *prompt; size_t prompt_n; /* the prompt's ids as the server evaluates them (NULL: not known) */
+    struct json_t *claim;     /* the header's claim (llama-server's names), or NULL */
+    size_t n; sl_api_audit_req *r;
+    size_t n_text; char **text; /* token texts standing for ids (a log without ids) */
+    int by_text;              /* 1: ids are indices into text */
+} sl_api_audit_log;
+/* Reads a log: samplab audit's own (a header line, then a line per request) or one
+ * response body per line (llama-server's /completion, or an OpenAI-compatible
+ * completion or chat completion with logprobs). Malformed input is SL_EINVAL
+ * naming name, the line and what is wrong there. */
+int sl_api_audit_log_parse(const char *name, const char *text, size_t len, sl_api_audit_log *out, sl_error *err);
+/* One response body (parsed JSON) as request r: its tokens and values. */
+int sl_api_audit_response(const char *name, size_t line, struct json_t *resp, int post, sl_api_audit_log *lg,
+                          sl_api_audit_req *r, sl_error *err);
+void sl_api_audit_log_free(sl_api_audit_log *lg);
+/* `samplab audit` as a struct: the claim, the requests made or read, the verdicts. */
+typedef struct sl_api_audit_result {
+    struct json_t *json;      /* the whole result as --json prints it */
+    int rejected;             /* 1: some verdict is false */
+} sl_api_audit_result;
+/* Drives s->server (or reads s->log), records into s->out, judges. A server that
+ * does not answer is SL_EIO, bad input SL_EINVAL; a verdict is not an error. */
+int sl_api_audit_run(const sl_api_settings *s, sl_api_audit_result *r, sl_error *err);
+void sl_api_audit_result_free(sl_api_audit_result *r);
+int sl_api_audit(const sl_api_settings *s, char **json, sl_error *err);
 
 #endif

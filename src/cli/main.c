@@ -21,6 +21,7 @@ static const sl_cli_command commands[] = {
     {"exact", "the distribution a sampler really induces, counted exactly over its random inputs", sl_cli_exact_main},
     {"replay", "the tokens of a whole generation: one sampler session across per-step logits", sl_cli_replay_main},
     {"check", "an observed generation against a claimed sampler: first divergence, or a test of the whole log", sl_cli_check_main},
+    {"audit", "a serving engine judged through its HTTP API (llama-server, OpenAI-compatible), or a log of it", sl_cli_audit_main},
     {"sweep", "a study's grid of points (inputs x frameworks x settings x seeds), serial or on MPI ranks", sl_cli_sweep_main},
     {NULL, NULL, NULL}
 };

@@ -26,6 +26,7 @@ int sl_cli_report_main(int argc, char **argv);
 int sl_cli_exact_main(int argc, char **argv);
 int sl_cli_replay_main(int argc, char **argv);
 int sl_cli_check_main(int argc, char **argv);
+int sl_cli_audit_main(int argc, char **argv);
 int sl_cli_sweep_main(int argc, char **argv);
 
 /* The most threads a run takes (--jobs, OMP_NUM_THREADS): libgomp sizes some of a

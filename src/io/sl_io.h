@@ -369,4 +369,28 @@ int sl_io_gguf_vocab_parse(const char *name, const unsigned char *buf, size_t le
 int sl_io_gguf_vocab_read(const char *path, sl_io_gguf_vocab *out, sl_error *err);
 void sl_io_gguf_vocab_free(sl_io_gguf_vocab *v);
 
+/* ---------------------------------------------------------------- HTTP (io/http.c, libcurl) */
+
+/* Bounds of a request: seconds to connect and in all, bytes of the answer; a bearer token or NULL. */
+typedef struct sl_io_http_opts {
+    double connect_s, timeout_s;
+    size_t max_bytes;
+    const char *bearer;
+} sl_io_http_opts;
+typedef struct sl_io_http_reply {
+    long status;              /* the HTTP status (0: none came) */
+    char *body;               /* the answer, NUL-terminated (len bytes; may be partial after a failure) */
+    size_t len;
+    double started_ms, time_ms; /* on CLOCK_MONOTONIC: when it was sent, how long it took */
+} sl_io_http_reply;
+/* POSTs json to url (json NULL: a GET). A refused connection, a timeout, an
+ * answer larger than max_bytes or a body cut short is SL_EIO naming the url; the
+ * status is the caller's to judge. Free the reply with sl_io_http_reply_free. */
+int sl_io_http(const char *url, const char *json, const sl_io_http_opts *o, sl_io_http_reply *r, sl_error *err);
+/* n requests to url started together (json[i] each; NULL: n GETs); every reply is
+ * filled, and the first failure is the message. */
+int sl_io_http_many(const char *url, const char *const *json, size_t n, const sl_io_http_opts *o,
+                    sl_io_http_reply *replies, sl_error *err);
+void sl_io_http_reply_free(sl_io_http_reply *r);
+
 #endif

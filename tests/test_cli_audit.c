@@ -1,0 +1,354 @@
+/* test_cli_audit.c — `samplab audit` on what a real llama-server 0.4.0 answered
+ * (data/golden/audit/, recorded by analysis/golden/audit/record.py, an
+ * independent recorder), on crafted logs that must be refused, and against
+ * tests/audit/fake_server.py: a server replaying a recorded log (the live
+ * path end to end, --out included), one that ignores the seed, and ones that
+ * misbehave (not JSON, status 500, a body cut short, no answer, no server).
+ * The faulty servers' logs are rejected (the tests' power), the correct
+ * ones are not. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "helpers.h"
+
+#define GOLD "data/golden/audit/"
+
+static json_t *audit_json(const char *args, int want_status)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "audit %s --json --trials 40", args);
+    sl_test_run r = sl_test_cli(cmd);
+    cr_assert_eq(r.status, want_status, "%s: exit %d, stderr %s", cmd, r.status, r.err);
+    json_error_t je;
+    json_t *o = json_loads(r.out, 0, &je);
+    cr_assert(o, "%s: stdout is not JSON: %s", cmd, je.text);
+    sl_test_run_free(&r);
+    return o;
+}
+
+static long jint(json_t *o, const char *path)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", path);
+    json_t *v = o;
+    for (char *k = strtok(buf, "."); k; k = strtok(NULL, "."))
+        v = json_object_get(v, k);
+    cr_assert(json_is_integer(v), "%s is not an integer", path);
+    return (long)json_integer_value(v);
+}
+
+/* The drawn tokens outside the claimed top 40 of a log, counted here from its raw lines with
+ * jansson alone: a lower bound on what audit must name (its kept set is top-k, top-p and min-p). */
+static size_t outside_top40(const char *path, size_t *steps)
+{
+    char *text = sl_test_slurp(path);
+    cr_assert(text, "%s", path);
+    size_t n = 0;
+    *steps = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        json_t *o = json_loads(line, 0, NULL);
+        cr_assert(o);
+        json_t *body = json_object_get(o, "body");
+        if (body && !json_is_true(json_object_get(body, "post_sampling_probs"))) {
+            json_t *cp = json_object_get(json_object_get(o, "response"), "completion_probabilities");
+            for (size_t t = 0; t < json_array_size(cp); t++) {
+                json_t *e = json_array_get(cp, t), *top = json_object_get(e, "top_logprobs");
+                json_int_t id = json_integer_value(json_object_get(e, "id"));
+                int in = 0;
+                for (size_t k = 0; k < json_array_size(top) && k < 40; k++)
+                    in |= json_integer_value(json_object_get(json_array_get(top, k), "id")) == id;
+                n += !in;
+                (*steps)++;
+            }
+        }
+        json_decref(o);
+    }
+    free(text);
+    return n;
+}
+
+Test(audit_log, correct_server_is_consistent_and_predicted_exactly)
+{
+    static const char *const logs[] = {GOLD "correct.jsonl", GOLD "sendseed_ok.jsonl", GOLD "concurrent.jsonl",
+                                       GOLD "penalties_on.jsonl"};
+    for (size_t i = 0; i < sizeof logs / sizeof *logs; i++) {
+        char args[512];
+        snprintf(args, sizeof args, "--log %s", logs[i]);
+        json_t *o = audit_json(args, 0);
+        cr_expect(json_is_true(json_object_get(o, "seed_honoured")), "%s", logs[i]);
+        cr_expect(json_is_true(json_object_get(o, "settings_honoured")), "%s", logs[i]);
+        cr_expect_eq(json_array_size(json_object_get(o, "outside_kept")), 0, "%s", logs[i]);
+        cr_expect(json_real_value(json_object_get(o, "p_value")) >= 0.01, "%s", logs[i]);
+        cr_expect_str_eq(json_string_value(json_object_get(o, "verdict")), "consistent", "%s", logs[i]);
+        /* without penalties the seeded llama.cpp session predicts every token from the reported values */
+        if (i < 3) {
+            cr_expect_gt(jint(o, "predicted.steps"), 0, "%s", logs[i]);
+            cr_expect_eq(jint(o, "predicted.exact"), jint(o, "predicted.steps"), "%s", logs[i]);
+            cr_expect_eq(jint(o, "sufficed.steps"), jint(o, "sufficed.of"), "%s", logs[i]);
+        }
+        json_decref(o);
+    }
+    json_t *o = audit_json("--log " GOLD "concurrent.jsonl", 0);
+    cr_expect(json_is_true(json_object_get(o, "concurrency")));
+    cr_expect_eq(jint(o, "concurrent.requests"), jint(o, "concurrent.equal"));
+    cr_expect_gt(jint(o, "concurrent.requests"), 0);
+    json_decref(o);
+}
+
+Test(audit_log, top_k_off_is_rejected_naming_each_token)
+{
+    size_t steps, n40 = outside_top40(GOLD "topk_off.jsonl", &steps);
+    cr_assert_gt(n40, 10, "the recording has too few tokens outside the top 40 to test with");
+    json_t *o = audit_json("--log " GOLD "topk_off.jsonl", 1);
+    cr_expect(json_is_false(json_object_get(o, "settings_honoured")));
+    json_t *outs = json_object_get(o, "outside_kept");
+    size_t by_topk = 0;
+    for (size_t i = 0; i < json_array_size(outs); i++) {
+        const char *stage = json_string_value(json_object_get(json_array_get(outs, i), "stage"));
+        cr_assert(stage);
+        by_topk += !strcmp(stage, "top-k");
+        cr_expect(!strcmp(stage, "top-k") || !strcmp(stage, "top-p") || !strcmp(stage, "min-p") ||
+                      !strcmp(stage, "temperature"), "stage %s", stage);
+    }
+    /* every token outside the top 40 is named, by top-k; the others by the later filters */
+    cr_expect_eq(by_topk, n40, "top-k named %zu, the log has %zu outside the top 40 of %zu", by_topk, n40, steps);
+    cr_expect_gt(json_array_size(outs), by_topk);
+    json_decref(o);
+}
+
+Test(audit_log, wrong_temperature_and_penalties_off_are_rejected)
+{
+    /* temperature 1.2 served, 0.8 claimed: the distribution test, and the post-sampling fit */
+    json_t *o = audit_json("--log " GOLD "temp12.jsonl", 1);
+    cr_expect_lt(json_real_value(json_object_get(o, "p_value")), 0.01);
+    json_t *tf = json_object_get(json_object_get(o, "post_sampling"), "temperature_furthest");
+    cr_expect(json_is_real(tf) && fabs(json_real_value(tf) - 1.2) < 1e-3, "fitted temperature %g",
+              json_real_value(tf));
+    json_decref(o);
+    /* repeat_penalty 1.3 claimed, 1.0 served: the penalised tokens' post-sampling probabilities never moved */
+    o = audit_json("--log " GOLD "penalties_off.jsonl", 1);
+    cr_expect(json_is_false(json_object_get(o, "settings_honoured")));
+    json_t *ps = json_object_get(o, "post_sampling");
+    cr_expect_eq(jint(ps, "penalised_moved"), 0);
+    cr_expect_gt(jint(ps, "penalised_unmoved"), 3);
+    json_t *outs = json_object_get(o, "outside_kept");
+    cr_expect_str_eq(json_string_value(json_object_get(json_array_get(outs, 0), "stage")), "penalties");
+    json_decref(o);
+    /* the same log claimed without the penalty: consistent */
+    o = audit_json("--log " GOLD "penalties_off.jsonl --repeat-penalty 1", 0);
+    json_decref(o);
+    /* and the penalties-on server claimed without it: the fit sees the penalised tokens move */
+    o = audit_json("--log " GOLD "penalties_on.jsonl --repeat-penalty 1", 1);
+    json_decref(o);
+}
+
+Test(audit_log, text_output_names_the_verdicts)
+{
+    sl_test_run r = sl_test_cli("audit --log " GOLD "topk_off.jsonl --trials 0");
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    cr_expect(strstr(r.out, "settings honoured: NO"), "%s", r.out);
+    cr_expect(strstr(r.out, "top-k should have removed it"), "%s", r.out);
+    cr_expect(strstr(r.out, "verdict: rejected"), "%s", r.out);
+    sl_test_run_free(&r);
+}
+
+/* ---------------------------------------------------------------- refused input */
+
+Test(audit_refused, malformed_logs_are_one_line_naming_file_and_line)
+{
+    static const struct {
+        const char *text, *want;
+    } cases[] = {
+        {"", "no request in the log"},
+        {"not json\n", "line 1, column 3: not JSON"},
+        {"{\"completion_probabilities\":[{\"id\":1,\"logprob\":0.5,\"top_logprobs\":[]}]}\n",
+         "line 1: token 0: \"logprob\" is above 0"},
+        {"{\"completion_probabilities\":[{\"id\":-1,\"logprob\":-0.5}]}\n", "line 1: token 0: \"id\" is not a token id"},
+        {"{\"completion_probabilities\":[{\"id\":1.5,\"logprob\":-0.5}]}\n", "\"id\" is not a token id"},
+        {"{\"completion_probabilities\":[{\"id\":1,\"logprob\":-0.5,\"top_logprobs\":[{\"id\":1,\"logprob\":-0.5},"
+         "{\"id\":1,\"logprob\":-0.7}]}]}\n",
+         "a token listed twice"},
+        {"{\"completion_probabilities\":[{\"id\":1,\"prob\":1.5,\"top_probs\":[]}]}\n", "\"prob\" is not a probability"},
+        {"{\"completion_probabilities\":[{\"id\":1,\"logprob\":\"x\"}]}\n", "\"logprob\" is not a number"},
+        {"{\"choices\":[{\"text\":\"a\"}]}\n", "choices[0] has no logprobs"},
+        {"{\"choices\":[{\"logprobs\":{}},{\"logprobs\":{}}]}\n", "several choices (n > 1): not modelled"},
+        {"{\"error\":{\"message\":\"model not found\"}}\n", "the server answered an error: model not found"},
+        {"[1,2]\n", "line 1: not a JSON object"},
+        {"{\"samplab_audit\":1}\n{\"samplab_audit\":1}\n", "line 2: a second header"},
+        {"{\"samplab_audit\":2}\n", "only version 1 is read"},
+        {"{\"samplab_audit\":1}\n{\"request\":0,\"purpose\":\"repeat\",\"same_as\":5,\"body\":{},\"response\":{}}\n",
+         "line 2: \"same_as\" names no earlier request"},
+        {"{\"samplab_audit\":1}\n{\"request\":0,\"body\":{},\"status\":500,\"response\":{}}\n",
+         "line 2: the server answered status 500"},
+        {"{\"samplab_audit\":1,\"claim\":{\"dry_multiplier\":0.8}}\n"
+         "{\"completion_probabilities\":[{\"id\":1,\"logprob\":-0.5}]}\n",
+         "dry_multiplier is not modelled by samplab audit"},
+        {"{\"choices\":[{\"logprobs\":{\"tokens\":[\"a\"],\"token_logprobs\":[]}}]}\n",
+         "no tokens and token_logprobs lists of one length"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *p = sl_test_tmpfile(".jsonl", cases[i].text, strlen(cases[i].text));
+        cr_assert(p);
+        char args[512], want[512];
+        snprintf(args, sizeof args, "audit --log %s", p);
+        snprintf(want, sizeof want, "%s", cases[i].want);
+        sl_test_expect_refused(args, want);
+        sl_test_run r = sl_test_cli(args);
+        cr_expect(strstr(r.err, p), "case %zu: the message does not name the file: %s", i, r.err);
+        sl_test_run_free(&r);
+        unlink(p);
+        free(p);
+    }
+    sl_test_expect_refused("audit --log /nonexistent/audit.jsonl", "/nonexistent/audit.jsonl");
+}
+
+Test(audit_refused, settings_and_usage_not_modelled_are_named)
+{
+    sl_test_expect_refused("audit --log " GOLD "correct.jsonl --dry-multiplier 0.8",
+                           "DRY (--dry-multiplier): not modelled by samplab audit");
+    sl_test_expect_refused("audit --log " GOLD "correct.jsonl --mirostat 2", "--mirostat 2");
+    sl_test_expect_refused("audit --log " GOLD "correct.jsonl --framework hf",
+                           "another engine's sampler is not modelled by samplab audit");
+    sl_test_expect_refused("audit --log " GOLD "correct.jsonl --seed 3", "the log holds the requests");
+    sl_test_expect_refused("audit --log " GOLD "correct.jsonl --server http://127.0.0.1:1",
+                           "exactly one of --server URL and --log FILE");
+    sl_test_expect_refused("audit --server http://127.0.0.1:1 --seed 1 --n-predict 4",
+                           "exactly one of --prompt TEXT and --prompt-ids IDS");
+    sl_test_expect_refused("audit --server http://127.0.0.1:1 --prompt x --n-predict 4", "--seed S is required");
+    sl_test_expect_refused("audit --server http://127.0.0.1:1 --prompt x --seed 1", "--n-predict T");
+    sl_test_expect_refused("audit --server ftp://127.0.0.1:1 --prompt x --seed 1 --n-predict 4",
+                           "an http:// or https:// URL");
+    sl_test_expect_refused("audit --server http://127.0.0.1:1 --prompt x --seed 1 --n-predict 4 --send most",
+                           "--send most: all, seed or none");
+    sl_test_expect_refused("audit --server http://127.0.0.1:1 --prompt x --seed -3 --n-predict 4",
+                           "--seed -3: llama-server's seed");
+    sl_test_expect_refused("audit --server http://127.0.0.1:1 --prompt x --seed 1 --n-predict 4 --requests 4 "
+                           "--concurrent 3", "--concurrent 3: an even number");
+    sl_test_expect_refused("audit --log " GOLD "correct.jsonl --logits 1,2", "--logits");
+}
+
+/* ---------------------------------------------------------------- against a stand-in server */
+
+typedef struct fake {
+    pid_t pid;
+    char url[64];
+    char portfile[64];
+} fake;
+
+static fake fake_start(const char *mode, const char *log)
+{
+    fake f;
+    snprintf(f.portfile, sizeof f.portfile, "/tmp/sl-fake-%d-%s", (int)getpid(), mode);
+    unlink(f.portfile);
+    f.pid = fork();
+    cr_assert(f.pid >= 0);
+    if (f.pid == 0) {
+        unsetenv("LD_PRELOAD");
+        /* not the test's own streams: a server left behind must not hold them open */
+        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+            _exit(126);
+        execl("/usr/bin/python3", "python3", "tests/audit/fake_server.py", mode, f.portfile, log, (char *)NULL);
+        _exit(127);
+    }
+    for (int i = 0; i < 200; i++) {
+        char *p = sl_test_slurp(f.portfile);
+        if (p) {
+            snprintf(f.url, sizeof f.url, "http://127.0.0.1:%s", p);
+            free(p);
+            return f;
+        }
+        nanosleep(&(struct timespec){0, 50000000}, NULL);
+    }
+    kill(f.pid, SIGKILL);
+    cr_assert_fail("tests/audit/fake_server.py %s did not start", mode);
+    return f;
+}
+
+static void fake_stop(fake *f)
+{
+    kill(f->pid, SIGTERM);
+    waitpid(f->pid, NULL, 0);
+    unlink(f->portfile);
+}
+
+Test(audit_server, a_replayed_llama_server_is_audited_end_to_end)
+{
+    fake f = fake_start("replay", GOLD "correct.jsonl");
+    char dir[] = "/tmp/sl-audit-out-XXXXXX";
+    cr_assert(mkdtemp(dir));
+    char args[1024];
+    /* the recorded run's own requests: seeds 1000.., prompt, n_predict 8, every setting sent */
+    snprintf(args, sizeof args, "--server %s/ --prompt \" ba ko mi nu te\" --seed 1000 --n-predict 8 --requests 24 "
+             "--concurrent 0 --out %s", f.url, dir);
+    json_t *o = audit_json(args, 0);
+    cr_expect(json_is_true(json_object_get(o, "seed_honoured")));
+    cr_expect(json_is_true(json_object_get(o, "settings_honoured")));
+    cr_expect_eq(jint(o, "requests"), 48);
+    cr_expect_eq(jint(o, "predicted.exact"), 24 * 8);
+    json_decref(o);
+    /* what was sent and answered is in DIR/audit.jsonl, which --log judges the same way */
+    char path[512];
+    snprintf(path, sizeof path, "%s/audit.jsonl", dir);
+    char *rec = sl_test_slurp(path);
+    cr_assert(rec, "no %s", path);
+    size_t lines = 0;
+    for (char *c = rec; *c; c++)
+        lines += *c == '\n';
+    cr_expect_eq(lines, 49, "%s: %zu lines", path, lines);
+    cr_expect(strstr(rec, "\"n_probs\":40"), "the body asks for the claimed top-k's worth of entries");
+    free(rec);
+    snprintf(args, sizeof args, "--log %s", path);
+    o = audit_json(args, 0);
+    cr_expect_eq(jint(o, "predicted.exact"), 24 * 8);
+    json_decref(o);
+    fake_stop(&f);
+    /* a server that draws its own randomness: each repeat answers another seed's tokens */
+    f = fake_start("ignore-seed", GOLD "correct.jsonl");
+    snprintf(args, sizeof args, "--server %s --prompt \" ba ko mi nu te\" --seed 1000 --n-predict 8 --requests 24 "
+             "--concurrent 0", f.url);
+    o = audit_json(args, 1);
+    cr_expect(json_is_false(json_object_get(o, "seed_honoured")));
+    json_decref(o);
+    fake_stop(&f);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    cr_expect_eq(system(args), 0);
+}
+
+Test(audit_server, failing_servers_are_one_line_and_exit_2)
+{
+    static const struct {
+        const char *mode, *want;
+    } cases[] = {
+        {"garbage", "/props: the answer is not JSON"},
+        {"error", "/completion: status 500: the model is not loaded"},
+        {"cut", "/completion: transfer closed with"},
+        {"hang", "timed out"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        fake f = fake_start(cases[i].mode, NULL);
+        char dir[] = "/tmp/sl-audit-fail-XXXXXX";
+        cr_assert(mkdtemp(dir));
+        char args[1024];
+        snprintf(args, sizeof args, "audit --server %s --prompt x --seed 5 --n-predict 4 --timeout 2 --out %s", f.url,
+                 dir);
+        sl_test_expect_refused(args, cases[i].want);
+        fake_stop(&f);
+        /* what came before the failure is kept: the header, and the failed request's line with its error */
+        char path[512];
+        snprintf(path, sizeof path, "%s/audit.jsonl", dir);
+        char *rec = sl_test_slurp(path);
+        cr_expect(rec && strstr(rec, "\"samplab_audit\":1"), "%s: %s", cases[i].mode, path);
+        if (!strcmp(cases[i].mode, "error"))
+            cr_expect(rec && strstr(rec, "\"status\":500") && strstr(rec, "the model is not loaded"), "%s", rec);
+        free(rec);
+        snprintf(args, sizeof args, "rm -rf %s", dir);
+        cr_expect_eq(system(args), 0);
+    }
+    /* no server at all: a port nobody listens on */
+    sl_test_expect_refused("audit --server http://127.0.0.1:9 --prompt x --seed 5 --n-predict 4",
+                           "Couldn't connect to server");
+}
