@@ -14,11 +14,11 @@ line would take (a path, or an inline list "3,2,2,1").
 """
 
 from ._error import Error
-from ._calls import Result, Draw, Gof, draw, gof, pipeline, replay, check, exact, compare, power, calibrate
+from ._calls import Result, Draw, Gof, draw, gof, pipeline, replay, check, exact, compare, power, calibrate, audit
 from ._lib import version
 
 __all__ = ["Error", "Result", "Draw", "Gof", "draw", "gof", "pipeline", "replay", "check", "exact", "compare",
-           "power", "calibrate", "version", "testing"]
+           "power", "calibrate", "audit", "version", "testing"]
 __version__ = version
 for _c in (Error, Result, Draw, Gof):
     _c.__module__ = __name__  # tracebacks and reprs say samplab.Error, the name to catch

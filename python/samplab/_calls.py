@@ -526,3 +526,18 @@ def calibrate(*, probs: V = None, logits: V = None, method: S = None, n: Optiona
     s = _settings("calibrate", dict(method=method, n=n, seeds=seeds, first_seed=first_seed, rng=rng,
                                     temperature=temperature))
     return Result("calibrate", _call("sl_api_calibrate", src.ref(), int(is_logits), s.p, keep=(src, s)))
+
+
+@_translated
+def audit(*, server: S = None, log: S = None, **settings: Any) -> Result:
+    """`samplab audit`: a serving engine's sampler judged through its HTTP API (server="http://...",
+    with prompt= or prompt_ids=, seed=, n_predict=, requests=, send=, api=, model=, out=, ...) or a
+    recorded log (log=FILE: samplab audit's audit.jsonl, or one response body a line), against
+    llama.cpp's chain with the settings given and llama-server's defaults: .verdict ("consistent" or
+    "rejected", returned, not raised), .seed_honoured, .settings_honoured, .outside_kept, .post_sampling,
+    .distribution, .p_value, .predicted, .sufficed, .concurrency (each True, False or None)."""
+    kw = _with_context(settings, server=server, log=log)
+    if kw.get("prompt_ids") is not None:
+        kw["prompt_ids"] = _ids_text(kw["prompt_ids"], "prompt_ids")
+    s = _settings("audit", kw)
+    return Result("audit", _call("sl_api_audit", s.p, keep=(s,)))

@@ -90,6 +90,7 @@ _SIGS = {
     "sl_api_compare": [_P(Src), ctypes.c_void_p, _out, _P(_Error)],
     "sl_api_power": [_P(Src), ctypes.c_int, ctypes.c_void_p, _out, _P(_Error)],
     "sl_api_calibrate": [_P(Src), ctypes.c_int, ctypes.c_void_p, _out, _P(_Error)],
+    "sl_api_audit": [ctypes.c_void_p, _out, _P(_Error)],
 }
 for _name, _args in _SIGS.items():
     getattr(lib, _name).argtypes = _args
