@@ -57,32 +57,68 @@ prompt=" ba ko mi nu te"
 audit() { # URL SEED ARGS...
   u=$1 s=$2
   shift 2
-  "$sl" audit --server "$u" --api llama-server --prompt "$prompt" --seed "$s" --n-predict 16 "$@"
+  "$sl" audit --server "$u" --api llama-server --prompt "$prompt" --seed "$s" --n-predict 16 --trials 50 "$@"
+}
+
+# At how many requests (of 2, 4, 8, 16, 32) a faulty server is first rejected: printed, so the
+# power each fault meets is stated; the check is that it is rejected by 32.
+first_reject() { # NAME URL SEED ARGS...
+  name=$1 u=$2 s=$3
+  shift 3
+  at=none
+  for k in 2 4 8 16 32; do
+    rc=0
+    audit "$u" "$s" --requests $k --concurrent 0 "$@" >/dev/null 2>"$work/fr.err" || rc=$?
+    [ $rc = 2 ] && { sed 's/^/  | /' "$work/fr.err"; break; }
+    [ $rc = 1 ] && { at=$k; break; }
+  done
+  n=$((n + 1))
+  if [ "$at" = none ]; then
+    echo "test-live: FAIL $name: not rejected at 32 requests"
+    fails=$((fails + 1))
+  else
+    echo "test-live: ok   $name: rejected at $at requests"
+  fi
 }
 
 # The default server: the claim (llama-server's defaults) sent, and only the seed sent.
 start
 check 0 "default server, settings sent" audit "$url" 1000 --requests 30 --out "$work/correct"
 check 0 "default server, only the seed sent" audit "$url" 2000 --requests 30 --send seed
-check 1 "penalties claimed, off on the server" audit "$url" 3000 --requests 30 --send seed \
-  --repetition-penalty 1.3
+check 0 "the recording of the first, judged again" "$sl" audit --log "$work/correct/audit.jsonl"
 check 0 "openai route" "$sl" audit --server "$url" --api openai --prompt "$prompt" --seed 4000 \
   --n-predict 16 --requests 10
+first_reject "penalties claimed, off on the server" "$url" 3000 --send seed --repetition-penalty 1.3
+# calibration: the correct server over 10 seed ranges is rejected at most once (alpha 0.01)
+rej=0
+for r in 0 1 2 3 4 5 6 7 8 9; do
+  rc=0
+  audit "$url" $((10000 + 100 * r)) --requests 12 --concurrent 0 --send seed >/dev/null 2>&1 || rc=$?
+  [ $rc = 0 ] || rej=$((rej + 1))
+done
+n=$((n + 1))
+if [ $rej -le 1 ]; then echo "test-live: ok   calibration: $rej of 10 audits of the correct server rejected"
+else echo "test-live: FAIL calibration: $rej of 10 audits of the correct server rejected"; fails=$((fails + 1)); fi
+stop "$url"
+
+# penalties on, claimed on: consistent
+start --repeat-penalty 1.3
+check 0 "penalties on and claimed" audit "$url" 3500 --requests 16 --send seed --repetition-penalty 1.3
 stop "$url"
 
 # top-k off (min-p too: its 0.05 alone would hide the fault), the defaults claimed
 start --top-k 0 --top-p 1 --min-p 0 --temp 1.5
-check 1 "top-k off, defaults claimed" audit "$url" 5000 --requests 10 --send seed
+first_reject "top-k off, defaults claimed" "$url" 5000 --send seed
 stop "$url"
 
-# temperature 1.2 claimed as 0.8: only the distribution test can see it
+# temperature 1.2 claimed as 0.8
 start --temp 1.2
-check 1 "temperature 1.2 claimed 0.8" audit "$url" 6000 --requests 60 --send seed --temperature 0.8
+first_reject "temperature 1.2 claimed 0.8" "$url" 6000 --send seed --temperature 0.8
 stop "$url"
 
 # two slots: the same seeded request alone and beside another
 start --parallel 2
-check 0 "two slots" audit "$url" 7000 --requests 20
+check 0 "two slots" audit "$url" 7000 --requests 8 --concurrent 8
 stop "$url"
 
 # a dead server: the last one's port, now closed
@@ -90,11 +126,12 @@ check 2 "dead server" audit "$url" 1 --requests 2
 
 # the committed recordings, judged offline
 g=$here/../data/golden/audit
-check 0 "log correct.jsonl" "$sl" audit --log "$g/correct.jsonl"
-check 0 "log sendseed_ok.jsonl" "$sl" audit --log "$g/sendseed_ok.jsonl"
-check 1 "log topk_off.jsonl" "$sl" audit --log "$g/topk_off.jsonl"
-check 1 "log temp12.jsonl" "$sl" audit --log "$g/temp12.jsonl"
-check 1 "log penalties_off.jsonl" "$sl" audit --log "$g/penalties_off.jsonl"
+for f in correct sendseed_ok penalties_on concurrent openai; do
+  check 0 "log $f.jsonl" "$sl" audit --log "$g/$f.jsonl"
+done
+for f in topk_off temp12 penalties_off; do
+  check 1 "log $f.jsonl" "$sl" audit --log "$g/$f.jsonl"
+done
 
 echo "test-live: $((n - fails)) of $n passed"
 [ $fails = 0 ]
