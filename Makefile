@@ -7,13 +7,14 @@ ifeq ($(origin CC),default)
 CC      := gcc
 endif
 CXX     ?= g++
-PKGS    := gsl jansson libcurl
+PKGS    := gsl jansson
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 # Never -Ofast or -ffast-math: -0.0, NaN, infinities and exact ties are what
 # this toolkit studies; -ffp-contract=off keeps a*b+c two roundings as in the peers.
 BASEFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -ffp-contract=off -fno-fast-math -Isrc
 CFLAGS  ?= -O2 -g
-PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+# libcurl: its headers only; src/io/http.c opens libcurl.so.4 when samplab audit first talks HTTP
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) libcurl 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # The command line alone: nettle's SHA-256 for the sweep's checkpoint (src/cli/sweep_ckpt.c).
 CLI_LIBS   = $(shell pkg-config --libs nettle 2>/dev/null)
@@ -108,8 +109,8 @@ lib/libsamplab.a: $(PIC_LIB_OBJ)
 lib: lib/libsamplab.so.$(VERSION) lib/libsamplab.a build/samplab.pc
 
 # pkg-config file for the installed tree: GSL and jansson are private
-# requirements (the public headers include neither), OpenMP and libcurl private libs (libcurl
-# as -lcurl, not its .pc: that names the static archives of all its own dependencies); -lm is in Libs,
+# requirements (the public headers include neither), OpenMP a private lib (libcurl is opened
+# at run time by src/io/http.c, not linked); -lm is in Libs,
 # since a caller turning logits into probabilities (examples/validate_sampler.c's exp) needs
 # it on the shared link too, where the library's own libm does not count (--no-copy-dt-needed-entries).
 build/samplab.pc: mk/samplab.pc.in Makefile

@@ -17,7 +17,7 @@ need_cmd pkg-config pkg-config
 need_cmd gcc gcc
 need_pc gsl libgsl-dev
 need_pc jansson libjansson-dev
-# samplab audit: HTTP to a serving engine
+# samplab audit: HTTP to a serving engine (libcurl's headers; libcurl.so.4 is opened at run time)
 need_pc libcurl libcurl4-openssl-dev
 # the sweep's checkpoint digests (SHA-256)
 need_pc nettle nettle-dev
