@@ -491,6 +491,24 @@ Test(replay_numpy, numpy_2_4_6_rewords_choice_errors)
     /* every difference is the same case refused with other words, none a new verdict */
     cr_assert_eq(key, d, "%zu of %zu differing records differ beyond their message", d - key, d);
     cr_assert(d > 0 && d < n, "%zu of %zu records differ: the files changed?", d, n);
-    size_t nv, dv = compare("numpy_vectors.txt", &nv, 4, NULL);
-    cr_assert_eq(dv, 2, "numpy_vectors: %zu vectors differ (weather and rand1000 in the last bits expected)", dv);
+    /* 1.24.2's vectors are libm's exp and pow (its AVX-512 dispatch off, analysis/golden/run.sh);
+     * 2.4.6's were made with its own AVX-512 kernels: weather and rand1000 may differ in their
+     * last bits, and nothing else may */
+    char *ta = sl_test_slurp("data/golden/numpy_vectors.txt"), *tb = sl_test_slurp("data/golden/current/numpy_vectors.txt");
+    cr_assert(ta && tb);
+    char *pa = ta, *pb = tb, *la, *lb;
+    size_t nv = 0, dv = 0;
+    while ((la = next_record(&pa)) && (lb = next_record(&pb))) {
+        nv++;
+        if (!strcmp(la, lb))
+            continue;
+        dv++;
+        char na[64] = "", nb[64] = "";
+        cr_assert(sscanf(la, "vec %63s", na) == 1 && sscanf(lb, "vec %63s", nb) == 1 && !strcmp(na, nb),
+                  "numpy_vectors record %zu: not the same vector", nv);
+        cr_assert(!strcmp(na, "weather") || !strcmp(na, "rand1000"), "numpy_vectors: %s differs", na);
+    }
+    cr_assert(nv > 10 && dv <= 2, "numpy_vectors: %zu of %zu vectors differ", dv, nv);
+    free(ta);
+    free(tb);
 }
