@@ -24,7 +24,8 @@ if ! "$sl" audit --help >/dev/null 2>&1; then
   echo "test-live: samplab audit is not built ($sl audit --help failed); skipping the live audits and the llama-server build"
   exit 0
 fi
-bin=$(sh "$here/llama-server.sh")
+# SL_LLAMA_SERVER: another llama-server to audit (analysis/golden/audit/record_sid.sh runs Debian sid's)
+bin=${SL_LLAMA_SERVER:-$(sh "$here/llama-server.sh")}
 echo "test-live: $("$bin" --version 2>&1 | grep -m1 '^version')"
 start() { # FLAGS...: starts a server, sets url
   url=$(SL_LLAMA_SERVER=$bin sh "$here/live-server.sh" start "$@")

@@ -1,5 +1,5 @@
-/* test_cli_audit.c — `samplab audit` on what a real llama-server 0.4.0 answered
- * (data/golden/audit/, recorded by analysis/golden/audit/record.py, an
+/* test_cli_audit.c — `samplab audit` on what real llama-servers answered, v0.4.0 and
+ * Debian sid's 0.7.0 (data/golden/audit/, recorded by analysis/golden/audit/record.py, an
  * independent recorder), on crafted logs that must be refused, and against
  * tests/audit/fake_server.py: a server replaying a recorded log (the live
  * path end to end, --out included), one that ignores the seed, and ones that
@@ -71,79 +71,136 @@ static size_t outside_top40(const char *path, size_t *steps)
     return n;
 }
 
+/* The recordings of each release's llama-server: v0.4.0 built here, Debian sid's 0.7.0 in a
+ * chroot (analysis/golden/audit/record_sid.sh), each with the release its build_info names. */
+static const struct {
+    const char *dir, *release, *build;
+} servers[] = {
+    {GOLD, "0.4.0", "b1-80fb11a"},
+    {GOLD "llamacpp-0.7.0/", "0.7.0", "b11669-Debian"},
+};
+#define EACH_SERVER for (size_t sv = 0; sv < sizeof servers / sizeof *servers; sv++)
+
+static json_t *audit_log_json(size_t sv, const char *file, const char *more, int want_status)
+{
+    char args[1024];
+    snprintf(args, sizeof args, "--log %s%s %s", servers[sv].dir, file, more);
+    return audit_json(args, want_status);
+}
+
 Test(audit_log, correct_server_is_consistent_and_predicted_exactly)
 {
-    static const char *const logs[] = {GOLD "correct.jsonl", GOLD "sendseed_ok.jsonl", GOLD "concurrent.jsonl",
-                                       GOLD "penalties_on.jsonl"};
-    for (size_t i = 0; i < sizeof logs / sizeof *logs; i++) {
-        char args[512];
-        snprintf(args, sizeof args, "--log %s", logs[i]);
-        json_t *o = audit_json(args, 0);
-        cr_expect(json_is_true(json_object_get(o, "seed_honoured")), "%s", logs[i]);
-        cr_expect(json_is_true(json_object_get(o, "settings_honoured")), "%s", logs[i]);
-        cr_expect_eq(json_array_size(json_object_get(o, "outside_kept")), 0, "%s", logs[i]);
-        cr_expect(json_real_value(json_object_get(o, "p_value")) >= 0.01, "%s", logs[i]);
-        cr_expect_str_eq(json_string_value(json_object_get(o, "verdict")), "consistent", "%s", logs[i]);
+    static const char *const logs[] = {"correct.jsonl", "sendseed_ok.jsonl", "concurrent.jsonl", "penalties_on.jsonl"};
+    EACH_SERVER for (size_t i = 0; i < sizeof logs / sizeof *logs; i++) {
+        json_t *o = audit_log_json(sv, logs[i], "", 0);
+        const char *at = servers[sv].release;
+        cr_expect(json_is_true(json_object_get(o, "seed_honoured")), "%s %s", at, logs[i]);
+        cr_expect(json_is_true(json_object_get(o, "settings_honoured")), "%s %s", at, logs[i]);
+        cr_expect_eq(json_array_size(json_object_get(o, "outside_kept")), 0, "%s %s", at, logs[i]);
+        cr_expect(json_real_value(json_object_get(o, "p_value")) >= 0.01, "%s %s", at, logs[i]);
+        cr_expect_str_eq(json_string_value(json_object_get(o, "verdict")), "consistent", "%s %s", at, logs[i]);
+        /* the release the server's build_info names is the one replayed */
+        char sess[64], from[96];
+        snprintf(sess, sizeof sess, "llamacpp %s", at);
+        snprintf(from, sizeof from, "the server's build_info %s", servers[sv].build);
+        cr_expect_str_eq(json_string_value(json_object_get(o, "session")), sess);
+        cr_expect_str_eq(json_string_value(json_object_get(o, "release_from")), from);
         /* without penalties the seeded llama.cpp session predicts every token from the reported values */
         if (i < 3) {
-            cr_expect_gt(jint(o, "predicted.steps"), 0, "%s", logs[i]);
-            cr_expect_eq(jint(o, "predicted.exact"), jint(o, "predicted.steps"), "%s", logs[i]);
-            cr_expect_eq(jint(o, "sufficed.steps"), jint(o, "sufficed.of"), "%s", logs[i]);
+            cr_expect_gt(jint(o, "predicted.steps"), 0, "%s %s", at, logs[i]);
+            cr_expect_eq(jint(o, "predicted.exact"), jint(o, "predicted.steps"), "%s %s", at, logs[i]);
+            cr_expect_eq(jint(o, "sufficed.steps"), jint(o, "sufficed.of"), "%s %s", at, logs[i]);
         }
         json_decref(o);
     }
-    json_t *o = audit_json("--log " GOLD "concurrent.jsonl", 0);
-    cr_expect(json_is_true(json_object_get(o, "concurrency")));
-    cr_expect_eq(jint(o, "concurrent.requests"), jint(o, "concurrent.equal"));
-    cr_expect_gt(jint(o, "concurrent.requests"), 0);
+    EACH_SERVER {
+        json_t *o = audit_log_json(sv, "concurrent.jsonl", "", 0);
+        cr_expect(json_is_true(json_object_get(o, "concurrency")));
+        cr_expect_eq(jint(o, "concurrent.requests"), jint(o, "concurrent.equal"));
+        cr_expect_gt(jint(o, "concurrent.requests"), 0);
+        json_decref(o);
+    }
+}
+
+Test(audit_log, release_is_the_one_given_or_said_to_be_assumed)
+{
+    /* --llamacpp wins over the build; the replay then runs the release given */
+    json_t *o = audit_log_json(1, "correct.jsonl", "--llamacpp 0.4.0", 0);
+    cr_expect_str_eq(json_string_value(json_object_get(o, "session")), "llamacpp 0.4.0");
+    cr_expect_str_eq(json_string_value(json_object_get(o, "release_from")), "--llamacpp");
     json_decref(o);
+    /* a log without a header names no build: the release is said to be assumed */
+    char *text = sl_test_slurp(GOLD "llamacpp-0.7.0/correct.jsonl");
+    cr_assert(text);
+    char *body = strchr(text, '\n');
+    cr_assert(body);
+    char path[] = "/tmp/sl-audit-nohdr-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    cr_assert(f);
+    fputs(body + 1, f);
+    fclose(f);
+    free(text);
+    char args[256];
+    snprintf(args, sizeof args, "--log %s", path);
+    o = audit_json(args, 0);
+    cr_expect(strstr(json_string_value(json_object_get(o, "release_from")), "assumed: "), "%s",
+              json_string_value(json_object_get(o, "release_from")));
+    json_decref(o);
+    unlink(path);
 }
 
 Test(audit_log, top_k_off_is_rejected_naming_each_token)
 {
-    size_t steps, n40 = outside_top40(GOLD "topk_off.jsonl", &steps);
-    cr_assert_gt(n40, 10, "the recording has too few tokens outside the top 40 to test with");
-    json_t *o = audit_json("--log " GOLD "topk_off.jsonl", 1);
-    cr_expect(json_is_false(json_object_get(o, "settings_honoured")));
-    json_t *outs = json_object_get(o, "outside_kept");
-    size_t by_topk = 0;
-    for (size_t i = 0; i < json_array_size(outs); i++) {
-        const char *stage = json_string_value(json_object_get(json_array_get(outs, i), "stage"));
-        cr_assert(stage);
-        by_topk += !strcmp(stage, "top-k");
-        cr_expect(!strcmp(stage, "top-k") || !strcmp(stage, "top-p") || !strcmp(stage, "min-p") ||
-                      !strcmp(stage, "temperature"), "stage %s", stage);
+    EACH_SERVER {
+        char path[256];
+        snprintf(path, sizeof path, "%stopk_off.jsonl", servers[sv].dir);
+        size_t steps, n40 = outside_top40(path, &steps);
+        cr_assert_gt(n40, 10, "%s: too few tokens outside the top 40 to test with", path);
+        json_t *o = audit_log_json(sv, "topk_off.jsonl", "", 1);
+        cr_expect(json_is_false(json_object_get(o, "settings_honoured")));
+        json_t *outs = json_object_get(o, "outside_kept");
+        size_t by_topk = 0;
+        for (size_t i = 0; i < json_array_size(outs); i++) {
+            const char *stage = json_string_value(json_object_get(json_array_get(outs, i), "stage"));
+            cr_assert(stage);
+            by_topk += !strcmp(stage, "top-k");
+            cr_expect(!strcmp(stage, "top-k") || !strcmp(stage, "top-p") || !strcmp(stage, "min-p") ||
+                          !strcmp(stage, "temperature"), "stage %s", stage);
+        }
+        /* every token outside the top 40 is named, by top-k; the others by the later filters */
+        cr_expect_eq(by_topk, n40, "%s: top-k named %zu, the log has %zu outside the top 40 of %zu", path, by_topk, n40,
+                     steps);
+        cr_expect_gt(json_array_size(outs), by_topk);
+        json_decref(o);
     }
-    /* every token outside the top 40 is named, by top-k; the others by the later filters */
-    cr_expect_eq(by_topk, n40, "top-k named %zu, the log has %zu outside the top 40 of %zu", by_topk, n40, steps);
-    cr_expect_gt(json_array_size(outs), by_topk);
-    json_decref(o);
 }
 
 Test(audit_log, wrong_temperature_and_penalties_off_are_rejected)
 {
-    /* temperature 1.2 served, 0.8 claimed: the distribution test, and the post-sampling fit */
-    json_t *o = audit_json("--log " GOLD "temp12.jsonl", 1);
-    cr_expect_lt(json_real_value(json_object_get(o, "p_value")), 0.01);
-    json_t *tf = json_object_get(json_object_get(o, "post_sampling"), "temperature_furthest");
-    cr_expect(json_is_real(tf) && fabs(json_real_value(tf) - 1.2) < 1e-3, "fitted temperature %g",
-              json_real_value(tf));
-    json_decref(o);
-    /* repeat_penalty 1.3 claimed, 1.0 served: the penalised tokens' post-sampling probabilities never moved */
-    o = audit_json("--log " GOLD "penalties_off.jsonl", 1);
-    cr_expect(json_is_false(json_object_get(o, "settings_honoured")));
-    json_t *ps = json_object_get(o, "post_sampling");
-    cr_expect_eq(jint(ps, "penalised_moved"), 0);
-    cr_expect_gt(jint(ps, "penalised_unmoved"), 3);
-    json_t *outs = json_object_get(o, "outside_kept");
-    cr_expect_str_eq(json_string_value(json_object_get(json_array_get(outs, 0), "stage")), "penalties");
-    json_decref(o);
-    /* the same log claimed without the penalty: consistent */
-    o = audit_json("--log " GOLD "penalties_off.jsonl --repeat-penalty 1", 0);
-    json_decref(o);
-    /* and the penalties-on server claimed without it: the fit sees the penalised tokens move */
-    o = audit_json("--log " GOLD "penalties_on.jsonl --repeat-penalty 1", 1);
-    json_decref(o);
+    EACH_SERVER {
+        /* temperature 1.2 served, 0.8 claimed: the distribution test, and the post-sampling fit */
+        json_t *o = audit_log_json(sv, "temp12.jsonl", "", 1);
+        cr_expect_lt(json_real_value(json_object_get(o, "p_value")), 0.01, "%s", servers[sv].release);
+        json_t *tf = json_object_get(json_object_get(o, "post_sampling"), "temperature_furthest");
+        cr_expect(json_is_real(tf) && fabs(json_real_value(tf) - 1.2) < 1e-3, "fitted temperature %g",
+                  json_real_value(tf));
+        json_decref(o);
+        /* repeat_penalty 1.3 claimed, 1.0 served: the penalised tokens' post-sampling probabilities never moved */
+        o = audit_log_json(sv, "penalties_off.jsonl", "", 1);
+        cr_expect(json_is_false(json_object_get(o, "settings_honoured")));
+        json_t *ps = json_object_get(o, "post_sampling");
+        cr_expect_eq(jint(ps, "penalised_moved"), 0);
+        cr_expect_gt(jint(ps, "penalised_unmoved"), 3);
+        json_t *outs = json_object_get(o, "outside_kept");
+        cr_expect_str_eq(json_string_value(json_object_get(json_array_get(outs, 0), "stage")), "penalties");
+        json_decref(o);
+        /* the same log claimed without the penalty: consistent */
+        json_decref(audit_log_json(sv, "penalties_off.jsonl", "--repeat-penalty 1", 0));
+        /* and the penalties-on server claimed without it: the fit sees the penalised tokens move */
+        json_decref(audit_log_json(sv, "penalties_on.jsonl", "--repeat-penalty 1", 1));
+    }
 }
 
 Test(audit_log, text_output_names_the_verdicts)

@@ -46,6 +46,7 @@ typedef struct claim {
     char samplers[SL_LOGITS_ORDER_TEXT];
     char hdr_samplers[512];
     char session[96];         /* "llamacpp 0.4.0": the session the claim runs */
+    char release_from[160];   /* how the release line was chosen */
     sl_vec marker;
 } claim;
 
@@ -123,7 +124,21 @@ static int claim_from_header(claim *c, json_t *h, const char *src, sl_error *err
     return SL_OK;
 }
 
-static int claim_open(claim *c, const sl_api_settings *given, json_t *hdr, const char *src, sl_error *err)
+/* The release line a llama-server's /props build_info names, for the builds samplab
+ * has run: Debian's llama.cpp 1:0.7.0+dfsg-2 is upstream build b11669 ("b11669-Debian");
+ * node-llama-cpp 3.21.1's bundled v0.4.0 is one squashed commit ("b1-80fb11a"). */
+static const char *release_of_build(const char *b)
+{
+    size_t n = strlen(b);
+    if (!strncmp(b, "b11669", 6) && (b[6] == '\0' || b[6] == '-'))
+        return "0.7.0";
+    if (n >= 8 && !strcmp(b + n - 8, "-80fb11a"))
+        return "0.4.0";
+    return NULL;
+}
+
+static int claim_open(claim *c, const sl_api_settings *given, json_t *hdr, const char *build, const char *src,
+                      sl_error *err)
 {
     memset(c, 0, sizeof *c);
     c->s = *given;
@@ -134,9 +149,22 @@ static int claim_open(claim *c, const sl_api_settings *given, json_t *hdr, const
                                  "samplab audit: --framework %s: the audit judges llama.cpp's chain (llama-server, "
                                  "Ollama); another engine's sampler is not modelled by samplab audit",
                                  c->s.framework);
-    /* the llama-server this project builds and tests: llama.cpp v0.4.0 (mk/llama-server.sh) */
-    if (!c->s.llamacpp)
+    /* the release the server's build names; else the one this project builds and tests, said so */
+    const char *rel = build && *build ? release_of_build(build) : NULL;
+    if (c->s.llamacpp)
+        snprintf(c->release_from, sizeof c->release_from, "--llamacpp");
+    else if (rel) {
+        c->s.llamacpp = rel;
+        snprintf(c->release_from, sizeof c->release_from, "the server's build_info %s", build);
+    } else {
         c->s.llamacpp = "0.4.0";
+        if (build && *build)
+            snprintf(c->release_from, sizeof c->release_from,
+                     "assumed: build_info %.63s is not a build samplab has run; --llamacpp names the release", build);
+        else
+            snprintf(c->release_from, sizeof c->release_from,
+                     "assumed: no build_info known; --llamacpp names the release");
+    }
     c->s.seed = NULL;
     if (claim_from_header(c, hdr, src, err))
         return SL_EINVAL;
@@ -1131,7 +1159,7 @@ int sl_api_audit_run(const sl_api_settings *s, sl_api_audit_result *r, sl_error 
     sl_api_audit_log lg;
     memset(&lg, 0, sizeof lg);
     if (s->server) {
-        if ((rc = claim_open(&c, s, NULL, s->server, err)))
+        if ((rc = claim_open(&c, s, NULL, NULL, s->server, err)))
             goto out;
         rc = drive_server(s, &c, &text, &len, err);
         claim_close(&c);
@@ -1153,7 +1181,7 @@ int sl_api_audit_run(const sl_api_settings *s, sl_api_audit_result *r, sl_error 
     }
     if (rc)
         goto out;
-    if ((rc = claim_open(&c, s, lg.claim, s->server ? "the server's answers" : s->log, err))) {
+    if ((rc = claim_open(&c, s, lg.claim, lg.build, s->server ? "the server's answers" : s->log, err))) {
         claim_close(&c);
         goto out;
     }
@@ -1169,6 +1197,7 @@ int sl_api_audit_run(const sl_api_settings *s, sl_api_audit_result *r, sl_error 
     sl_api_settings_echo(j.out, c.ft->pipeline, &c.s.cfg);
     json_object_set_new(j.out, "samplers", json_string(c.samplers));
     json_object_set_new(j.out, "session", json_string(c.session));
+    json_object_set_new(j.out, "release_from", json_string(c.release_from));
     json_object_set_new(j.out, "alpha", json_real(alpha));
     if (c.history && !lg.prompt)
         json_object_set_new(j.out, "note", json_string("the log names no prompt ids: the penalties' window holds "

@@ -286,6 +286,9 @@ static int header(const ctx *c, json_t *h)
     json_t *pt = json_object_get(h, "prompt_tokens");
     if (pt && !json_is_null(pt) && ids_of(c, pt, &lg->prompt, &lg->prompt_n))
         return SL_EINVAL;
+    json_t *bi = json_object_get(json_object_get(h, "props"), "build_info");
+    if (json_is_string(bi))
+        snprintf(lg->build, sizeof lg->build, "%s", json_string_value(bi));
     json_t *cl = json_object_get(h, "claim");
     if (cl && !json_is_null(cl)) {
         if (!json_is_object(cl))

@@ -938,6 +938,7 @@ typedef struct sl_api_audit_log {
     int has_header;
     long *prompt; size_t prompt_n; /* the prompt's ids as the server evaluates them (NULL: not known) */
     struct json_t *claim;     /* the header's claim (llama-server's names), or NULL */
+    char build[64];           /* the server's /props build_info ("" when the log does not say) */
     size_t n; sl_api_audit_req *r;
     size_t n_text; char **text; /* token texts standing for ids (a log without ids) */
     int by_text;              /* 1: ids are indices into text */

@@ -46,11 +46,11 @@ static long num(json_t *o, const char *k)
 static void print_text(json_t *o)
 {
     json_t *seed = json_object_get(o, "seed"), *suf = json_object_get(o, "sufficed");
-    printf("audit: %s %s, %ld requests, %ld tokens; claim: %s, samplers %s\n",
+    printf("audit: %s %s, %ld requests, %ld tokens; claim: %s (%s), samplers %s\n",
            json_string_value(json_object_get(o, "api")),
            json_string_value(json_object_get(o, json_object_get(o, "server") ? "server" : "log")),
            num(o, "requests"), num(o, "tokens"), json_string_value(json_object_get(o, "session")),
-           json_string_value(json_object_get(o, "samplers")));
+           json_string_value(json_object_get(o, "release_from")), json_string_value(json_object_get(o, "samplers")));
     printf("seed honoured: %s (%ld of %ld repeats drew the same tokens; other seeds drew other tokens: %s)\n",
            tri(json_object_get(o, "seed_honoured")), num(seed, "repeats_equal"), num(seed, "repeats"),
            tri(json_object_get(seed, "other_seeds_differ")));

@@ -208,7 +208,8 @@ def local_paths_out(x):
         return {k: local_paths_out(v) for k, v in x.items()}
     if isinstance(x, list):
         return [local_paths_out(v) for v in x]
-    if isinstance(x, str) and os.path.isabs(x) and os.path.isfile(x):  # not a route such as /v1/completions
+    # a file here, or a model file named inside a chroot the server runs in; not a route such as /v1/completions
+    if isinstance(x, str) and os.path.isabs(x) and (os.path.isfile(x) or x.endswith(".gguf")):
         return os.path.basename(x)
     return x
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Records data/golden/audit/*.jsonl: llama.cpp v0.4.0's llama-server (mk/llama-server.sh)
+# Records data/golden/audit/*.jsonl: llama.cpp v0.4.0's llama-server (mk/llama-server.sh, or SL_LLAMA_SERVER)
 # serving make_model.py's tiny model on this machine, driven by record.py, a server
 # started per fault (mk/live-server.sh). The claim is llama-server's defaults unless said.
 #   correct.jsonl        default server, every claimed setting sent
@@ -18,7 +18,8 @@ mk=$here/../../../mk
 out=${1:?usage: record_all.sh OUTDIR}
 mkdir -p "$out"
 py=/usr/bin/python3
-bin=$(sh "$mk/llama-server.sh" -q)
+# SL_LLAMA_SERVER: another llama-server (record_sid.sh: Debian sid's 0.7.0 in a chroot)
+bin=${SL_LLAMA_SERVER:-$(sh "$mk/llama-server.sh" -q)}
 url=
 trap '[ -z "$url" ] || sh "$mk/live-server.sh" stop "$url"' EXIT
 rec() { $py "$here/record.py" --server "$url" "$@"; }
@@ -51,7 +52,8 @@ down
 model=$(dirname "$(dirname "$bin")")/audit-tiny.gguf
 {
   echo "llama-server: $("$bin" --version 2>&1 | grep -m1 '^version')"
-  sed -n '1p;3,5p' "$(dirname "$(dirname "$bin")")/stamp"
+  stamp=$(dirname "$(dirname "$bin")")/stamp
+  [ ! -f "$stamp" ] || sed -n '1p;3,5p' "$stamp"
   echo "model: make_model.py, sha256 $(sha256sum "$model" | cut -d' ' -f1)"
   echo "cpu: $(grep -m1 '^model name' /proc/cpuinfo | sed 's/^[^:]*: *//')"
 }
