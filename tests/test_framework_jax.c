@@ -5,8 +5,10 @@
  *  - JAX's tests/random_test.py (jax-ml/jax commit 00f5ef2ac0f49f4c963897dbde1fc2755e461432,
  *    jax_threefry_partitionable off, as JAX was then): testRngRandomBits (PRNGKey(1701),
  *    32 bits, shape (3,)), testPRNGValues (split(PRNGKey(0), 4), fold_in(PRNGKey(0), 4));
- *  - a JAX integration test of NVIDIA/TensorRT-Incubator (mlir-tensorrt, jax_threefry_
- *    partitionable on, JAX >= 0.5): split(PRNGKey(i)) for i = 0, 1, 2 and
+ *  - a JAX integration test of NVIDIA/TensorRT-Incubator
+ *    (mlir-tensorrt/integrations/PJRT/test/JAX/test_random.py, commit
+ *    8113a94db40f7b3b7c30d050354f6e4856657379; jax_threefry_partitionable on,
+ *    JAX >= 0.5): split(PRNGKey(i)) for i = 0, 1, 2 and
  *    uniform(split(PRNGKey(0))[1], (4, 4)), printed to 7 digits;
  *  - MLX's tests/random_tests.cpp (ml-explore/mlx commit cc241fc96475b9b1684fbc2d2918fc9628c3d2c1):
  *    bits of key(0), key(1), keys (i, i), uniform of key(0), categorical with +-inf logits. */
