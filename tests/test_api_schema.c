@@ -208,7 +208,7 @@ Test(api_schema, not_modelled_settings_refused_by_name_everywhere)
         sl_api_option_refusal(d, line, sizeof line);
         if (d->kind == SL_API_GONE)
             cr_assert(!strcmp(d->name, "--defaults") &&
-                          strstr(line, "--defaults: refused since samplab 0.2: each framework's own defaults always "
+                          strstr(line, "--defaults: refused: each framework's own defaults now always "
                                        "apply") == line,
                       "%s", line);
         else

@@ -80,7 +80,7 @@ Test(replay_pipeline, cli_pipeline_errors)
     cr_assert_str_eq(r.out, "");
     cr_assert(strstr(r.err, "--typical is not an option of framework vllm"), "%s", r.err);
     sl_test_run_free(&r);
-    /* --defaults: refused since 0.2, the defaults always apply */
+    /* --defaults: refused, the defaults always apply */
     static const char *const with_defaults[] = {
         "pipeline --framework hf --logits 3,2,2,1 --defaults", "draw --framework llamacpp --logits 3,2,2,1 --seed 1 --defaults",
         "compare --logits 3,2,2,1 --defaults", "replay --framework hf --logits 3,2,2,1 --defaults"};
@@ -88,7 +88,7 @@ Test(replay_pipeline, cli_pipeline_errors)
         r = sl_test_cli(with_defaults[i]);
         cr_assert_eq(r.status, 2, "%s", with_defaults[i]);
         cr_assert_str_eq(r.out, "");
-        cr_assert(strstr(r.err, ": --defaults: refused since samplab 0.2: each framework's own defaults always apply") &&
+        cr_assert(strstr(r.err, ": --defaults: refused: each framework's own defaults now always apply") &&
                       sl_test_lines(r.err) == 1,
                   "%s: %s", with_defaults[i], r.err);
         sl_test_run_free(&r);

@@ -7,7 +7,7 @@
  * without a seed must find no token outside the kept set (a real sampler never
  * draws one), and its verdicts are counted (at alpha 0.01 about 1 in 100
  * correct logs is rejected by chance). The settings generate() left unset are
- * left unset here too (no --defaults since 0.2): samplab fills them with
+ * left unset here too (no --defaults): samplab fills them with
  * generate()'s defaults (top_k 50), and hf_defaults.txt's runs (several settings
  * unset, top_k 0, a model generation_config) replay the same way; --json's
  * "defaulted" must name exactly the settings left unset. */

@@ -429,7 +429,7 @@ def test_replay_golden_generation_is_the_cli_and_transformers(run, st, cpu):
 
 
 def test_defaults_keyword_is_refused_as_the_cli_refuses_it():
-    """since 0.2 the frameworks' defaults always apply: defaults=True is refused with the command's message"""
+    """the frameworks' defaults always apply: defaults=True is refused with the command's message"""
     with pytest.raises(samplab.Error) as e:
         samplab.pipeline(framework="hf", logits=[3, 2, 2, 1], defaults=True)
     err = subprocess.run([BIN, "pipeline", "--framework", "hf", "--logits", "3,2,2,1", "--defaults"],

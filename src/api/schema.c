@@ -353,7 +353,7 @@ const sl_api_option sl_api_options[] = {
      * reach (libllama 0.7.0). */
     /* samplab 0.1's switch to the library defaults, which now always apply */
     {"--defaults", "defaults", SL_API_GONE, SL_API_G_SAMPLING, 0, NULL,
-     "refused since samplab 0.2: each framework's own defaults always apply to the settings left unset (hf "
+     "refused: each framework's own defaults now always apply to the settings left unset (hf "
      "top_k 50; llamacpp top-k 40, top-p 0.95, min-p 0.05, T 0.8); give a setting's neutral value to turn its "
      "default off (--top-k 0)",
      NOWHERE, NULL, NULL, NULL},
