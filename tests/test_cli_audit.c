@@ -134,13 +134,8 @@ Test(audit_log, release_is_the_one_given_or_said_to_be_assumed)
     cr_assert(text);
     char *body = strchr(text, '\n');
     cr_assert(body);
-    char path[] = "/tmp/sl-audit-nohdr-XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    cr_assert(f);
-    fputs(body + 1, f);
-    fclose(f);
+    char *path = sl_test_tmpfile(".jsonl", body + 1, strlen(body + 1));
+    cr_assert(path);
     free(text);
     char args[256];
     snprintf(args, sizeof args, "--log %s", path);
@@ -149,6 +144,67 @@ Test(audit_log, release_is_the_one_given_or_said_to_be_assumed)
               json_string_value(json_object_get(o, "release_from")));
     json_decref(o);
     unlink(path);
+    free(path);
+}
+
+Test(audit_log, a_request_beside_another_says_why_its_tokens_differ)
+{
+    /* recorded: a default llama-server 0.4.0 (4 slots) batched seed 4307's request beside 4306's, and
+     * its reported values moved (its batched kernels): another token at step 9, which the seeded replay
+     * on the request's own values predicts, as it predicts every other step */
+    json_t *o = audit_json("--log " GOLD "batched_values.jsonl", 1);
+    cr_expect(json_is_false(json_object_get(o, "concurrency")));
+    cr_expect(json_is_true(json_object_get(o, "seed_honoured")));
+    cr_expect(json_is_true(json_object_get(o, "settings_honoured")));
+    json_t *cf = json_object_get(json_object_get(o, "concurrent"), "first_unequal");
+    cr_expect_str_eq(json_string_value(json_object_get(cf, "cause")), "values");
+    cr_expect(json_real_value(json_object_get(cf, "values_moved")) > 1e-5);
+    cr_expect_eq(jint(o, "concurrent.replayed.exact"), jint(o, "concurrent.replayed.steps"));
+    cr_expect_gt(jint(o, "concurrent.replayed.steps"), 0);
+    json_decref(o);
+    /* crafted: a request beside another drew another token at step 3 with the very values its twin
+     * had: the draw itself differed, and the replay on its values no longer predicts it */
+    char *text = sl_test_slurp(GOLD "concurrent.jsonl");
+    cr_assert(text);
+    sl_buf out;
+    sl_io_buf_init(&out);
+    int done = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        json_t *d = json_loads(line, 0, NULL);
+        cr_assert(d);
+        if (!done && !strcmp(json_string_value(json_object_get(d, "purpose")) ? json_string_value(json_object_get(d, "purpose")) : "", "concurrent")) {
+            json_t *resp = json_object_get(d, "response");
+            json_t *st = json_array_get(json_object_get(resp, "completion_probabilities"), 3);
+            json_int_t was = json_integer_value(json_object_get(st, "id"));
+            json_t *top = json_object_get(st, "top_logprobs");
+            json_int_t other = json_integer_value(json_object_get(json_array_get(top, 0), "id"));
+            if (other == was)
+                other = json_integer_value(json_object_get(json_array_get(top, 1), "id"));
+            json_object_set_new(st, "id", json_integer(other));
+            json_array_set_new(json_object_get(resp, "tokens"), 3, json_integer(other));
+            done = 1;
+        }
+        char *l = json_dumps(d, JSON_COMPACT);
+        sl_io_buf_puts(&out, l);
+        sl_io_buf_puts(&out, "\n");
+        free(l);
+        json_decref(d);
+    }
+    free(text);
+    cr_assert(done && !out.oom);
+    char *path = sl_test_tmpfile(".jsonl", out.data, out.len);
+    cr_assert(path);
+    sl_io_buf_free(&out);
+    char args[256];
+    snprintf(args, sizeof args, "--log %s", path);
+    o = audit_json(args, 1);
+    cf = json_object_get(json_object_get(o, "concurrent"), "first_unequal");
+    cr_expect_str_eq(json_string_value(json_object_get(cf, "cause")), "sampler");
+    cr_expect_eq(jint(o, "concurrent.first_unequal.step"), 3);
+    cr_expect_lt(jint(o, "concurrent.replayed.exact"), jint(o, "concurrent.replayed.steps"));
+    json_decref(o);
+    unlink(path);
+    free(path);
 }
 
 Test(audit_log, top_k_off_is_rejected_naming_each_token)

@@ -618,6 +618,30 @@ static int same_tokens(const sl_api_audit_req *a, const sl_api_audit_req *b, siz
     return a->T == b->T;
 }
 
+/* How far a's reported values moved from its twin b's over steps 0..upto (the ids both list,
+ * values of one kind): the largest difference, and the first step with any (SIZE_MAX: none).
+ * A request batched beside another meets other kernels, so its logits may move. */
+static double values_moved(const sl_api_audit_req *a, const sl_api_audit_req *b, size_t upto, size_t *first)
+{
+    double worst = 0;
+    *first = SIZE_MAX;
+    if (a->post != b->post)
+        return NAN;
+    for (size_t t = 0; t <= upto && t < a->T && t < b->T; t++) {
+        const sl_api_audit_step *x = &a->step[t], *y = &b->step[t];
+        for (size_t k = 0; k < x->n; k++)
+            for (size_t l = 0; l < y->n; l++)
+                if (x->id[k] == y->id[l]) {
+                    double d = fabs(x->v[k] - y->v[l]);
+                    if (d > 0 && *first == SIZE_MAX)
+                        *first = t;
+                    worst = d > worst ? d : worst;
+                    break;
+                }
+    }
+    return worst;
+}
+
 static void judge_seed(judge *j)
 {
     const sl_api_audit_log *lg = j->lg;
@@ -640,9 +664,17 @@ static void judge_seed(judge *j)
         } else {
             conc++;
             conc_equal += (size_t)eq;
-            if (!eq && json_is_null(cfirst))
-                cfirst = json_pack("{s:I, s:I, s:I}", "request", (json_int_t)i, "same_as", (json_int_t)r->same_as,
-                                   "step", (json_int_t)at);
+            if (!eq && json_is_null(cfirst)) {
+                /* the cause: the server's own values moved beside another request (its batched
+                 * kernels computed other logits), or they did not and the draw differed */
+                size_t vfirst;
+                double moved = values_moved(r, &lg->r[r->same_as], at, &vfirst);
+                cfirst = json_pack("{s:I, s:I, s:I, s:s, s:o, s:o}", "request", (json_int_t)i, "same_as",
+                                   (json_int_t)r->same_as, "step", (json_int_t)at, "cause",
+                                   isnan(moved) ? "unknown" : moved > 0 ? "values" : "sampler", "values_moved",
+                                   isnan(moved) ? json_null() : json_real(moved), "values_first_moved",
+                                   vfirst == SIZE_MAX ? json_null() : json_integer((json_int_t)vfirst));
+            }
         }
     }
     /* other seeds, other tokens: every seeded sample alike is a seed the server does not read, unless the
@@ -891,15 +923,17 @@ static int judge_raw(judge *j, json_t *outs, sl_error *err)
         sl_api_check_log_free(&L);
     }
     /* the seeded replay: a sample whose every step sufficed, llama.cpp's session with its seed */
-    size_t p_req = 0, p_steps = 0, p_exact = 0;
+    /* ... and each request sent beside another on its own values: the sampler followed the values it met */
+    size_t p_req = 0, p_steps = 0, p_exact = 0, c_req = 0, c_steps = 0, c_exact = 0;
     json_t *divs = json_array();
-    for (size_t row = 0; !rc && row < n_sample;) {
+    for (size_t row = 0; !rc && row < R.n;) {
         size_t i = R.req[row], from = row;
-        while (row < n_sample && R.req[row] == i)
+        while (row < R.n && R.req[row] == i)
             row++;
         const sl_api_audit_req *r = &lg->r[i];
+        int beside = r->purpose == SL_API_AUDIT_CONCURRENT;
         /* a log naming tokens by text only has no ids to replay llama.cpp's order with */
-        if (!r->has_seed || row - from != r->T || lg->by_text)
+        if (!r->has_seed || row - from != r->T || lg->by_text || (from >= n_sample && !beside))
             continue;
         char sd[32];
         snprintf(sd, sizeof sd, "%llu", (unsigned long long)r->seed);
@@ -916,10 +950,16 @@ static int judge_raw(judge *j, json_t *outs, sl_error *err)
         sl_api_fw_opts_free(&fo);
         if (rc)
             break;
-        p_req++;
-        p_steps += r->T;
-        p_exact += dv.step;
-        if (dv.step < r->T) {
+        if (beside) {
+            c_req++;
+            c_steps += r->T;
+            c_exact += dv.step;
+        } else {
+            p_req++;
+            p_steps += r->T;
+            p_exact += dv.step;
+        }
+        if (dv.step < r->T && !beside) {
             /* the compact row's index back to the engine's id */
             const sl_api_audit_step *st = &r->step[dv.step];
             long ids[R.W];
@@ -942,6 +982,10 @@ static int judge_raw(judge *j, json_t *outs, sl_error *err)
                         json_pack("{s:I, s:I, s:I, s:s, s:o}", "requests", (json_int_t)p_req, "steps",
                                   (json_int_t)p_steps, "exact", (json_int_t)p_exact, "session",
                                   c->session, "first_divergence", divs));
+    json_t *cc = json_object_get(j->out, "concurrent");
+    if (json_is_object(cc) && c_req)
+        json_object_set_new(cc, "replayed", json_pack("{s:I, s:I, s:I}", "requests", (json_int_t)c_req, "steps",
+                                                      (json_int_t)c_steps, "exact", (json_int_t)c_exact));
     rows_free(&R);
     return rc;
 }

@@ -120,6 +120,23 @@ static void print_text(json_t *o)
     json_t *cc = json_object_get(o, "concurrent");
     printf("concurrency: %s (%ld of %ld requests sent beside another drew what they drew alone)\n",
            tri(json_object_get(o, "concurrency")), num(cc, "equal"), num(cc, "requests"));
+    json_t *cf = json_object_get(cc, "first_unequal"), *rp = json_object_get(cc, "replayed");
+    if (json_is_object(cf)) {
+        const char *cause = json_string_value(json_object_get(cf, "cause"));
+        printf("  request %ld (beside another; alone: request %ld) first drew another token at step %ld", num(cf, "request"),
+               num(cf, "same_as"), num(cf, "step"));
+        if (cause && !strcmp(cause, "values"))
+            printf(": the server's own values had moved beside the other request (up to %.3g, from step %ld): "
+                   "its batched kernels computed other logits\n",
+                   json_real_value(json_object_get(cf, "values_moved")), num(cf, "values_first_moved"));
+        else if (cause && !strcmp(cause, "sampler"))
+            printf(": with the same reported values up to there, so the draw itself differed\n");
+        else
+            printf("\n");
+    }
+    if (json_is_object(rp))
+        printf("  each request beside another, replayed on its own values: %ld of %ld steps predicted\n",
+               num(rp, "exact"), num(rp, "steps"));
     if (json_is_string(json_object_get(o, "note")))
         printf("note: %s\n", json_string_value(json_object_get(o, "note")));
     printf("verdict: %s\n", json_string_value(json_object_get(o, "verdict")));
