@@ -342,7 +342,8 @@ extern const sl_fw_type sl_fw_ollama_server_type;
 /* What --framework ollama says without --ollama (every command that refuses it) */
 #define SL_FW_OLLAMA_NEEDS_LINE                                                                              \
     "framework ollama needs its release line: --ollama 0.32 (v0.32.10 to v0.33, llama-server's chain) or "    \
-    "--ollama 0.24 (its own Go sampler, v0.6.3 to v0.25); v0.30 to v0.32.8 are not modelled by samplab"
+    "--ollama 0.24 (its own Go sampler, v0.6.3 to v0.25); v0.30 to v0.32.9 are not modelled by samplab "     \
+    "(llama.cpp b9452 to b10353: no uniform drawn for a lone candidate; repeat_penalty 1.1 by default)"
 #define SL_FW_OLLAMA_SERVER_VERSION                                                                          \
     "Ollama v0.32.10 to v0.33.0-rc2 (llama.cpp b10380 to b10488): llama-server's default chain, the "         \
     "llama.cpp v0.4.0 line, built with GCC <= 14"
