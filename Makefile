@@ -298,7 +298,7 @@ golden-check: deps-golden
 	@# from a llama-server built from its bundled source (golden-ollama), js from npm packages under
 	@# Node (golden-js), audit from live llama-servers (analysis/golden/audit/record_all.sh; judged
 	@# by make test-live)
-	@diff -r -x audit -x current -x "mkl_vsl*" -x llamacpp_0.4.0 -x node_llama_cpp -x ollama_0.32 -x js data/golden build/golden && \
+	@diff -r -x audit -x current -x "mkl_vsl*" -x llamacpp_0.4.0 -x node_llama_cpp -x ollama_0.32 -x ollama_0.30 -x js data/golden build/golden && \
 	  echo "golden-check: data/golden matches the live libraries"
 
 # llama.cpp 0.4.0 and node-llama-cpp 3.21.1 as npm ships them: the package (about 730 MB)
@@ -340,13 +340,16 @@ golden-tfjs-more:
 # llama-server as Ollama v0.32.10+ drives it: LLAMADIR is llama.cpp v0.4.0's source (the bundle
 # of node-llama-cpp 3.21.1) built outside the tree with its llama-server target; the streamed
 # generations and the teacher-forced logits are diffed against data/golden/ollama_0.32.
+# OLLAMA_LINE=0.30: as Ollama v0.30.0 to v0.32.9 drive it, LLAMADIR llama.cpp b10353's source
+# (the build v0.32.8 and v0.32.9 pin), against data/golden/ollama_0.30.
+OLLAMA_LINE ?= 0.32
 golden-ollama:
-	@test -n "$(LLAMADIR)" || { echo "usage: make golden-ollama LLAMADIR=DIR" >&2; exit 2; }
+	@test -n "$(LLAMADIR)" || { echo "usage: make golden-ollama LLAMADIR=DIR [OLLAMA_LINE=0.30]" >&2; exit 2; }
 	@rm -rf build/golden-ollama && mkdir -p build/golden-ollama
-	@sh analysis/golden/ollama_0.32/golden.sh "$(LLAMADIR)" build/golden-ollama
-	@diff -I '^# ' data/golden/ollama_0.32/generations.txt build/golden-ollama/generations.txt && \
-	  cmp data/golden/ollama_0.32/logits.npy build/golden-ollama/logits.npy && \
-	  echo "golden-ollama: data/golden/ollama_0.32 matches llama-server"
+	@sh analysis/golden/ollama_0.32/golden.sh "$(LLAMADIR)" build/golden-ollama $(OLLAMA_LINE)
+	@diff -I '^# ' data/golden/ollama_$(OLLAMA_LINE)/generations.txt build/golden-ollama/generations.txt && \
+	  cmp data/golden/ollama_$(OLLAMA_LINE)/logits.npy build/golden-ollama/logits.npy && \
+	  echo "golden-ollama: data/golden/ollama_$(OLLAMA_LINE) matches llama-server"
 
 # Today's libraries from a Debian sid chroot (CHROOT=DIR); not run by CI.
 golden-current:

@@ -109,7 +109,7 @@ Test(framework_ollama, refusals_are_one_line_exit_2)
     expect_refusal("draw --framework ollama --ollama 0.24 --logits 3,2,1", "needs --seed");
     expect_refusal("draw --framework ollama --ollama 0.24 --logits 3,2,1 --seed 18446744073709551615",
                    "Ollama's random seed");
-    expect_refusal("draw --framework ollama --ollama 0.30 --logits 3,2,1 --seed 1", "--ollama takes 0.24, 0.32, not '0.30'");
+    expect_refusal("draw --framework ollama --ollama 0.31 --logits 3,2,1 --seed 1", "--ollama takes 0.24, 0.32, 0.30, not '0.31'");
     expect_refusal("draw --framework ollama --ollama 0.24 --probs 3,2,1 --seed 1", "--probs");
     expect_refusal("draw --framework ollama --ollama 0.24 --logits 3,2,1 --seed 1 --typical 0.5", "--typical");
     expect_refusal("draw --framework llamacpp --ollama 0.24 --logits 3,2,1 --seed 1", "--ollama");

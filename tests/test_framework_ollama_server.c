@@ -6,6 +6,7 @@
  * build's libllama. Each run is replayed through the command line (Ollama's options as samplab's, the
  * prompt as the history where a penalty reads it): replay and check --seed, 0 token differences. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "samplab.h"
 
 #define DIR "data/golden/ollama_0.32"
+#define DIR_030 "data/golden/ollama_0.30"
 
 /* Ollama's option names as samplab's (the options client.py varies) */
 static const struct {
@@ -53,22 +55,44 @@ static void run_args(const char *opts, char *args, size_t cap, unsigned long *se
     }
 }
 
-Test(framework_ollama_server, llama_server_generations, .timeout = 600)
+/* the value of option key in a run's opts line, or NAN */
+static double opt_of(const char *opts, const char *key)
 {
-    char *text = sl_test_slurp(DIR "/generations.txt");
+    char pat[64];
+    snprintf(pat, sizeof pat, "%s=", key);
+    for (const char *p = opts; (p = strstr(p, pat)); p++)
+        if (p == opts || p[-1] == ' ')
+            return strtod(p + strlen(pat), NULL);
+    return NAN;
+}
+
+/* Every run of dir's golden through `replay --framework ollama --ollama LINE` and `check --seed`.
+ * Line 0.30 refuses the values its builds treat in more than one way (out of range): those runs
+ * must be refused by name, the rest replayed exactly. *other: runs that the other line (with this
+ * line's penalty default) replays otherwise, the golden's power to tell the two apart. */
+static void replay_golden(const char *dir, const char *line, const char *other, double penalty, size_t *runs_out,
+                          size_t *steps_out, size_t *refused_out, size_t *other_differ)
+{
+    char path_t[256], path_n[256];
+    snprintf(path_t, sizeof path_t, "%s/generations.txt", dir);
+    snprintf(path_n, sizeof path_n, "%s/logits.npy", dir);
+    char *text = sl_test_slurp(path_t);
     unsigned char *npy;
     size_t len;
     sl_error e;
     sl_io_npy_info info;
-    cr_assert_not_null(text);
-    cr_assert_eq(sl_io_file_slurp(DIR "/logits.npy", &npy, &len, &e), 0, "%s", e.msg);
+    cr_assert_not_null(text, "%s", path_t);
+    cr_assert_eq(sl_io_file_slurp(path_n, &npy, &len, &e), 0, "%s", e.msg);
     cr_assert_eq(sl_io_npy_header("logits", npy, len, &info, &e), 0, "%s", e.msg);
-    size_t V = info.shape[1], runs = 0, steps = 0, cli_same = 0, checked = 0;
+    int l030 = !strcmp(line, "0.30");
+    size_t V = info.shape[1], runs = 0, steps = 0, cli_same = 0, checked = 0, refused = 0, differ = 0;
     for (int id = 0; sl_test_line_of(text, "run", id); id++) {
         char args[2048], words[512], list[4096], want[4200], ctx[512];
         unsigned long seed = 0;
         int pen, omitted;
-        run_args(sl_test_line_of(text, "opts", id), words, sizeof words, &seed, &pen, &omitted);
+        const char *opts = sl_test_line_of(text, "opts", id);
+        run_args(opts, words, sizeof words, &seed, &pen, &omitted);
+        pen |= penalty != 1; /* the line's default penalty reads the prompt too */
         long toks[256], prompt[64];
         size_t nt = sl_test_ids(sl_test_line_of(text, "tokens", id), toks, 256);
         size_t np = sl_test_ids(sl_test_line_of(text, "prompt", id), prompt, 64), a, b;
@@ -83,35 +107,79 @@ Test(framework_ollama_server, llama_server_generations, .timeout = 600)
         char *path = sl_test_npy_f32(info.data + a * V * 4, nt, V);
         cr_assert(path);
         /* the prompt is the penalties' history (init_sampler); without a penalty it changes nothing */
-        snprintf(args, sizeof args, "replay --framework ollama --ollama 0.32 --logits %s --seed %lu%s%s%s --json", path,
-                 seed, words, pen ? " --context " : "", pen ? ctx : "");
+        snprintf(args, sizeof args, "replay --framework ollama --ollama %s --logits %s --seed %lu%s%s%s --json", line,
+                 path, seed, words, pen ? " --context " : "", pen ? ctx : "");
         if (omitted) { /* as the request gave it: refused by name */
             char zero[2100];
             snprintf(zero, sizeof zero, "%s", args);
             memcpy(strstr(zero, "--typical 1"), "--typical 0", 11);
             sl_test_expect_refused(zero, "--typical 0 is two chains");
         }
-        sl_test_run r = sl_test_cli(args);
-        cr_assert_eq(r.status, 0, "run %d: %s: %s", id, args, r.err);
-        snprintf(want, sizeof want, "\"tokens\":[%s]", list);
-        int ok = strstr(r.out, want) != NULL;
-        cr_expect(ok, "run %d: %s\n  samplab %.300s\n  llama-server %s", id, args, r.out, list);
-        cli_same += ok;
-        sl_test_run_free(&r);
-        checked += (size_t)sl_test_check_seeded(args, list);
+        double tk = opt_of(opts, "top_k"), tp = opt_of(opts, "top_p"), mp = opt_of(opts, "min_p"),
+               tt = opt_of(opts, "temperature");
+        int edge = tk < 0 || tp < 0 || tp > 1 || mp < 0 || mp > 1 || tt < 0;
+        if (l030 && edge) {
+            sl_test_expect_refused(args, "llama-server clamps it from llama.cpp b9707 (Ollama v0.30.11)");
+            refused++;
+        } else {
+            sl_test_run r = sl_test_cli(args);
+            cr_assert_eq(r.status, 0, "run %d: %s: %s", id, args, r.err);
+            snprintf(want, sizeof want, "\"tokens\":[%s]", list);
+            int ok = strstr(r.out, want) != NULL;
+            cr_expect(ok, "run %d: %s\n  samplab %.300s\n  llama-server %s", id, args, r.out, list);
+            cli_same += ok;
+            sl_test_run_free(&r);
+            checked += (size_t)sl_test_check_seeded(args, list);
+            runs++;
+            steps += nt;
+            /* the other line, with this line's penalty (0.30 refuses the out-of-range runs) */
+            char alt[2200], *at = strstr(args, "--ollama ");
+            cr_assert(at);
+            snprintf(alt, sizeof alt, "%.*s--ollama %s%s --repetition-penalty %g", (int)(at - args), args, other,
+                     at + 9 + strlen(line), penalty);
+            if (!edge && !strstr(words, "--repetition-penalty")) {
+                sl_test_run ro = sl_test_cli(alt);
+                cr_assert_eq(ro.status, 0, "%s: %s", alt, ro.err);
+                differ += strstr(ro.out, want) == NULL;
+                sl_test_run_free(&ro);
+            }
+        }
         unlink(path);
         free(path);
-        runs++;
-        steps += nt;
     }
-    cr_log_info("Ollama 0.32 as llama-server v0.4.0 ran it: %zu runs, %zu steps: replay equal in %zu, check --seed "
-                "without divergence in %zu", runs, steps, cli_same, checked);
-    cr_assert_geq(runs, 30);
-    cr_assert_geq(steps, 700);
     cr_expect_eq(cli_same, runs);
     cr_expect_eq(checked, runs);
+    *runs_out = runs;
+    *steps_out = steps;
+    *refused_out = refused;
+    *other_differ = differ;
     free(npy);
     free(text);
+}
+
+Test(framework_ollama_server, llama_server_generations, .timeout = 600)
+{
+    size_t runs, steps, refused, differ;
+    replay_golden(DIR, "0.32", "0.30", 1.0, &runs, &steps, &refused, &differ);
+    cr_log_info("Ollama 0.32 as llama-server v0.4.0 ran it: %zu runs, %zu steps, replay and check --seed exact; "
+                "%zu replay otherwise on the 0.30 line", runs, steps, differ);
+    cr_assert_geq(runs, 30);
+    cr_assert_geq(steps, 700);
+    cr_expect_eq(refused, 0);
+}
+
+/* Ollama v0.30.0 to v0.32.9: llama-server at llama.cpp b10353 (the build v0.32.8 and v0.32.9 pin),
+ * driven with their request bodies (repeat_penalty 1.1 by default) */
+Test(framework_ollama_server, llama_server_b10353_generations, .timeout = 600)
+{
+    size_t runs, steps, refused, differ;
+    replay_golden(DIR_030, "0.30", "0.32", 1.1, &runs, &steps, &refused, &differ);
+    cr_log_info("Ollama 0.30 as llama-server b10353 ran it: %zu runs, %zu steps, replay and check --seed exact; %zu "
+                "out-of-range runs refused; %zu replay otherwise on the 0.32 line", runs, steps, refused, differ);
+    cr_assert_geq(runs, 30);
+    cr_assert_geq(refused, 4);
+    /* the golden tells the lines apart: the lone-candidate rule changes some runs */
+    cr_expect_gt(differ, 0);
 }
 
 /* The settings Ollama has no field for, and what llama-server refuses, by name. */
@@ -130,7 +198,7 @@ Test(framework_ollama_server, refusals)
                            "llama-server refuses repeat_last_n below 0");
     sl_test_expect_refused("draw --framework ollama --logits 3,2,1 --seed 1",
                            "framework ollama needs its release line: --ollama 0.32");
-    sl_test_expect_refused("pipeline --framework ollama --ollama 0.3 --logits 3,2,1", "--ollama takes 0.24, 0.32, not '0.3'");
+    sl_test_expect_refused("pipeline --framework ollama --ollama 0.3 --logits 3,2,1", "--ollama takes 0.24, 0.32, 0.30, not '0.3'");
 }
 
 /* llama-server's clamps: out-of-range top_k, top_p, min_p and temperature become its edges. */

@@ -518,9 +518,10 @@ int sl_api_compare_run(const sl_api_src *src, const sl_api_settings *s, sl_api_c
     memset(r, 0, sizeof *r);
     if (sl_api_settings_check(s, "sl_api_compare_run", err))
         return SL_EINVAL;
-    if (s->ollama && strcmp(s->ollama, "0.24") && strcmp(s->ollama, "0.32")) {
+    if (s->ollama && strcmp(s->ollama, "0.24") && strcmp(s->ollama, "0.32") && strcmp(s->ollama, "0.30")) {
         char e0[1024];
-        return FAIL("%s takes 0.24, 0.32, not '%s'", SL_API_NAME(OLLAMA), sl_base_esc_str(s->ollama, e0, sizeof e0));
+        return FAIL("%s takes 0.24, 0.32, 0.30, not '%s'", SL_API_NAME(OLLAMA),
+                    sl_base_esc_str(s->ollama, e0, sizeof e0));
     }
     r->ntop = s->has_top ? s->top : 5;
     if (r->ntop > 100)

@@ -92,9 +92,9 @@ const sl_api_option sl_api_options[] = {
         SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_RAND_VERSION, "0.8|0.9|0.10",
         "candle, rand: Rust rand's release line (they differ for subnormal totals)"),
     OPT(SL_API_OPT_OLLAMA, "--ollama", "ollama", TXT(ollama),
-        SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_OLLAMA_VERSION, "0.24",
-        "ollama: 0.24 is Ollama's own Go sampler (v0.6.3 to v0.25); the default, Ollama\n"
-        "v0.30+ (llama-server's chain), is not modelled yet"),
+        SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_OLLAMA_VERSION, "0.24|0.30|0.32",
+        "ollama: its release line, which it needs: 0.24 is Ollama's own Go sampler (v0.6.3 to\n"
+        "v0.25), 0.30 and 0.32 llama-server's chain (v0.30.0 to v0.32.9, v0.32.10 to v0.33)"),
     OPT(SL_API_OPT_CPU, "--cpu", "cpu", TXT(cpu), SL_API_STRING, SL_API_G_FRAMEWORK, SL_OPT_CPU, "avx2|avx512",
         "hf, vllm: torch's CPU kernel, which orders softmax's sum (default: the one torch 2.x\n"
         "picks on this CPU, as ATEN_CPU_CAPABILITY would; torch 1.13: avx2)"),

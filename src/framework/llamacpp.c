@@ -145,20 +145,37 @@ static int nlc_open(sl_fw_session *s, sl_error *err)
  * (logits/ollama_server.c), the v0.4.0 line with GCC <= 14's rule (gcc-toolset-13). llama-server
  * reads the seed as a uint32 (seed mod 2^32); Ollama's default -1 is LLAMA_DEFAULT_SEED. The
  * prompt joins the penalties' history (server_slot::init_sampler accepts its tokens). */
-static int ollama_server_open(sl_fw_session *s, sl_error *err)
+static int ollama_server_line(sl_fw_session *s, const sl_logits_pipeline_type *t, const char *line, int code,
+                              sl_error *err)
 {
     const sl_fw_opts *o = &s->o;
     if (!o->has_seed)
         return sl_base_error_set(err, SL_EINVAL,
-                                 "framework ollama --ollama 0.32 needs --seed S: Ollama's default seed -1 reaches "
-                                 "llama-server as LLAMA_DEFAULT_SEED, a random seed; give the seed the request gave");
+                                 "framework ollama --ollama %s needs --seed S: Ollama's default seed -1 reaches "
+                                 "llama-server as LLAMA_DEFAULT_SEED, a random seed; give the seed the request gave",
+                                 line);
     if (o->seed.hi || o->seed.lo >= LLAMA_DEFAULT_SEED)
         return sl_base_error_set(err, SL_EINVAL,
-                                 "framework ollama --ollama 0.32: seed must be below 4294967295: llama-server takes "
-                                 "it as a uint32 (seed mod 2^32: give that), and 0xFFFFFFFF (-1) is a random seed");
+                                 "framework ollama --ollama %s: seed must be below 4294967295: llama-server takes "
+                                 "it as a uint32 (seed mod 2^32: give that), and 0xFFFFFFFF (-1) is a random seed",
+                                 line);
     sl_logits_cfg cfg;
-    int rc = sl_logits_ollama_server_cfg(&o->cfg, &cfg, err);
-    return rc ? rc : llama_session(s, &cfg, LLAMA_LONE_DRAW | LLAMA_GREEDY_T0 | LLAMA_GCC14, 0, err);
+    int rc = sl_logits_ollama_server_cfg(t, &o->cfg, &cfg, err);
+    return rc ? rc : llama_session(s, &cfg, code, 0, err);
+}
+
+static int ollama_server_open(sl_fw_session *s, sl_error *err)
+{
+    return ollama_server_line(s, &sl_logits_pipeline_ollama_server_type, "0.32",
+                              LLAMA_LONE_DRAW | LLAMA_GREEDY_T0 | LLAMA_GCC14, err);
+}
+
+/* Ollama v0.30.0 to v0.32.9: llama.cpp b9452 to b10353, before b10355 (#25532) made
+ * llama_sampler_dist_apply draw its uniform for a lone candidate too; gcc-toolset-11 and 13. */
+static int ollama_server030_open(sl_fw_session *s, sl_error *err)
+{
+    return ollama_server_line(s, &sl_logits_pipeline_ollama_server_030_type, "0.30", LLAMA_GREEDY_T0 | LLAMA_GCC14,
+                              err);
 }
 
 static void llama_clear(llama_state *st)
@@ -335,6 +352,33 @@ const sl_fw_type sl_fw_ollama_server_type = {
     .rng_label = "std-mt19937",
     .accepts_drawn = 1,
     .open = ollama_server_open,
+    .step = llamacpp_step,
+    .probs = llamacpp_probs,
+    .close = llamacpp_close,
+    .accept = llamacpp_accept,
+};
+
+static const sl_fw_variant ollama_server030_variants[] = {
+    {"0.30", SL_FW_OLLAMA_SERVER030_VERSION, 30},
+    {NULL, NULL, 0},
+};
+
+const sl_fw_type sl_fw_ollama_server030_type = {
+    .name = "ollama",
+    .summary = "Ollama v0.30.0 to v0.32.9 (--ollama 0.30): llama-server's default chain over llama.cpp b9452 to "
+               "b10353 + dist: std::mt19937(seed), no word for a lone candidate; Ollama's defaults T 0.8, top_k 40, "
+               "top_p 0.9, min_p 0, repeat_penalty 1.1",
+    .variant_bit = SL_OPT_OLLAMA_VERSION,
+    .variants = ollama_server030_variants,
+    .replacement_why = "Ollama's sampler draws one token a step: it has no replacement setting",
+    .accepts = SL_LOGITS_OLLAMA_SERVER_ACCEPTS,
+    .input_why = "its samplers work on logits",
+    .pipeline = &sl_logits_pipeline_ollama_server_030_type,
+    .draw = &sl_draw_llama_dist_type,
+    .rng = "mt19937",
+    .rng_label = "std-mt19937",
+    .accepts_drawn = 1,
+    .open = ollama_server030_open,
     .step = llamacpp_step,
     .probs = llamacpp_probs,
     .close = llamacpp_close,

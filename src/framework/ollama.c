@@ -11,9 +11,9 @@
  * arm64 builds, whose math.Exp is another algorithm. Penalties (repeat_penalty,
  * repeat_last_n, presence_penalty, frequency_penalty) are accepted, as Ollama's
  * API accepts them, and ignored, as this sampler ignores them (Ollama issue
- * #15783; only v0.17.5 to v0.17.8-rc1 applied them, not modelled). Without
- * --ollama 0.24 the framework is Ollama v0.30+, which runs llama-server's
- * llama.cpp chain: not modelled yet, refused. Checked against the Go code itself:
+ * #15783; only v0.17.5 to v0.17.8-rc1 applied them, not modelled). --ollama 0.30
+ * and 0.32 are llama-server's chain (framework/llamacpp.c); without a line the
+ * framework is refused. Checked against the Go code itself:
  * data/golden/current/ollama_0.24.tsv (analysis/golden/current/ollama_golden.sh). */
 #include <math.h>
 #include <stdio.h>
@@ -25,10 +25,11 @@
 static const sl_fw_variant ollama_variants[] = {
     {"0.24", "Ollama 0.24.0 (commit c28ddc0a), its Go sampler (sample/, the same from v0.6.3 to v0.25.0-rc0)", 24},
     {"0.32", SL_FW_OLLAMA_SERVER_VERSION, 32},
+    {"0.30", SL_FW_OLLAMA_SERVER030_VERSION, 30},
     {NULL, NULL, 0},
 };
-/* v0.32.10 and later send each request to llama-server (framework/llamacpp.c) */
-static const sl_fw_type *const ollama_runs[] = {NULL, &sl_fw_ollama_server_type, NULL};
+/* from v0.30.0 each request goes to llama-server (framework/llamacpp.c) */
+static const sl_fw_type *const ollama_runs[] = {NULL, &sl_fw_ollama_server_type, &sl_fw_ollama_server030_type, NULL};
 
 typedef struct ollama_state {
     sl_logits_ollama_cfg cfg;

@@ -339,11 +339,16 @@ void sl_fw_result_free(sl_fw_result *r);
 extern const sl_fw_type sl_fw_llamacpp_type;
 /* Ollama v0.32.10+ : llama-server's chain over llama.cpp v0.4.0 (framework/llamacpp.c) */
 extern const sl_fw_type sl_fw_ollama_server_type;
+/* Ollama v0.30.0 to v0.32.9: llama-server's chain over llama.cpp b9452 to b10353 (framework/llamacpp.c) */
+extern const sl_fw_type sl_fw_ollama_server030_type;
 /* What --framework ollama says without --ollama (every command that refuses it) */
 #define SL_FW_OLLAMA_NEEDS_LINE                                                                              \
-    "framework ollama needs its release line: --ollama 0.32 (v0.32.10 to v0.33, llama-server's chain) or "    \
-    "--ollama 0.24 (its own Go sampler, v0.6.3 to v0.25); v0.30 to v0.32.9 are not modelled by samplab "     \
-    "(llama.cpp b9452 to b10353: no uniform drawn for a lone candidate; repeat_penalty 1.1 by default)"
+    "framework ollama needs its release line: --ollama 0.32 (v0.32.10 to v0.33, llama-server's chain), "       \
+    "--ollama 0.30 (v0.30.0 to v0.32.9, llama-server's chain at llama.cpp b9452 to b10353) or --ollama 0.24 " \
+    "(its own Go sampler, v0.6.3 to v0.25)"
+#define SL_FW_OLLAMA_SERVER030_VERSION                                                                       \
+    "Ollama v0.30.0 to v0.32.9 (llama.cpp b9452 to b10353): llama-server's default chain, no uniform for a "  \
+    "lone candidate, built with GCC <= 14"
 #define SL_FW_OLLAMA_SERVER_VERSION                                                                          \
     "Ollama v0.32.10 to v0.33.0-rc2 (llama.cpp b10380 to b10488): llama-server's default chain, the "         \
     "llama.cpp v0.4.0 line, built with GCC <= 14"

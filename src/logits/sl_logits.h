@@ -362,12 +362,16 @@ int sl_logits_nlc_cfg(const sl_logits_cfg *in, sl_logits_cfg *out, int *greedy, 
 /* Ollama v0.32.10 to v0.33.0-rc2 (logits/ollama_server.c): llama-server's default chain over the
  * fields Ollama sends, with its defaults; reached through --ollama 0.32, not by name. */
 extern const sl_logits_pipeline_type sl_logits_pipeline_ollama_server_type;
+/* Ollama v0.30.0 to v0.32.9: the same fields, repeat_penalty 1.1 by default (--ollama 0.30) */
+extern const sl_logits_pipeline_type sl_logits_pipeline_ollama_server_030_type;
 #define SL_LOGITS_OLLAMA_SERVER_ACCEPTS                                                                      \
     (SL_OPT_LOGITS | SL_OPT_TEMPERATURE | SL_OPT_TOP_K | SL_OPT_TOP_P | SL_OPT_MIN_P | SL_OPT_TYPICAL |        \
      SL_OPT_PENALTY | SL_OPT_LAST_N | SL_OPT_FREQ_PRESENCE | SL_OPT_OLLAMA_VERSION)
 /* The llama.cpp settings llama-server builds its chain from for the options Ollama sends (their
- * defaults for those unset, llama-server's clamps); refuses what llama-server refuses. */
-int sl_logits_ollama_server_cfg(const sl_logits_cfg *in, sl_logits_cfg *out, sl_error *err);
+ * defaults for those unset, llama-server's clamps) on line t (one of the two above); refuses what
+ * llama-server refuses, and on 0.30 what its builds treat in more than one way. */
+int sl_logits_ollama_server_cfg(const sl_logits_pipeline_type *t, const sl_logits_cfg *in, sl_logits_cfg *out,
+                                sl_error *err);
 extern const sl_logits_pipeline_type *const sl_logits_pipeline_types[]; /* NULL-terminated */
 const sl_logits_pipeline_type *sl_logits_pipeline_lookup(const char *name);
 

@@ -15,7 +15,7 @@
 #include "report/sl_report.h"
 
 #define ST_DRAWS 12 /* tokens of the engines' rows */
-#define ST_ENGINES 5
+#define ST_ENGINES 6
 #define ST_ROW_FILE "stages_row.txt" /* inputs/: the vector as one step, for replay */
 
 /* One row: the stage order (--samplers; NULL: the default chain) and the
@@ -249,6 +249,8 @@ static int st_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
         {"node-llama-cpp 3.21.1 (its defaults: temperature 0, greedy)", "node-llama-cpp", "", NULL, 0, "", {0}, 0},
         {"Ollama v0.32.10+ (llama-server's chain, Ollama's defaults)", "ollama", " --ollama 0.32", "0.32", 0, "",
          {0}, 0},
+        {"Ollama v0.30.0 to v0.32.9 (llama.cpp b9452 to b10353, repeat penalty 1.1)", "ollama", " --ollama 0.30",
+         "0.30", 0, "", {0}, 0},
         {"Ollama 0.24's Go sampler (its defaults)", "ollama", " --ollama 0.24", "0.24", 0, "", {0}, 0},
     };
     for (size_t i = 0; i < ST_ENGINES && !rc; i++) {
@@ -329,7 +331,8 @@ static int st_emit(sl_report_ctx *ctx, void *state, sl_buf *md, sl_error *err)
                        "which the compiler decides (docs/versions.md). node-llama-cpp builds its own chain over\n"
                        "them with its own defaults (temperature 0: greedy; docs/pipelines.md). Ollama v0.32.10 and\n"
                        "later send each request to llama-server: its chain with Ollama's defaults (top-p 0.9,\n"
-                       "min-p 0; docs/ollama.md); v0.30 to v0.32.8 are not modelled by samplab.\n\nReplay a row (DIR is the report's directory, `reports` for `make report`):\n\n");
+                       "min-p 0; docs/ollama.md); v0.30.0 to v0.32.9 ran older builds, which draw no uniform for a\n"
+                       "lone candidate, with a repeat penalty of 1.1 by default.\n\nReplay a row (DIR is the report's directory, `reports` for `make report`):\n\n");
     for (size_t i = 0; i < NROWS; i++) {
         if (s->out[i].rc)
             continue;

@@ -606,12 +606,12 @@ args_bad = [
     ('samplab compare: framework ollama needs its release line: --ollama 0.32', 'compare --frameworks hf,ollama --logits 1,2'),
     ('framework ollama --ollama 0.24 needs --seed S', 'replay --framework ollama --ollama 0.24 --logits 1,2'),
     ("2^64 - 1 is -1, Ollama's random seed", 'draw --framework ollama --ollama 0.24 --seed 18446744073709551615 --logits 1,2'),
-    ("samplab: --ollama takes 0.24, 0.32, not '0.30'", 'draw --framework ollama --ollama 0.30 --seed 1 --logits 1,2'),
+    ("samplab: --ollama takes 0.24, 0.32, 0.30, not '0.31'", 'draw --framework ollama --ollama 0.31 --seed 1 --logits 1,2'),
     ('"sample: logits sum to NaN, check model output"', 'draw --framework ollama --ollama 0.24 --seed 1 --logits 1,nan'),
     ('samplab pipeline: --typical is not an option of framework ollama', 'pipeline --framework ollama --ollama 0.24 --logits 1,2 --typical 0.5'),
     ('framework ollama --ollama 0.32 needs --seed S', 'replay --framework ollama --ollama 0.32 --logits 1,2'),
     ('--ollama 0.32: --typical 0 is two chains', 'draw --framework ollama --ollama 0.32 --seed 1 --logits 1,2 --typical 0'),
-    ("samplab compare: --ollama takes 0.24, 0.32, not '0.30'", 'compare --frameworks hf,ollama --ollama 0.30 --logits 1,2'),
+    ("samplab compare: --ollama takes 0.24, 0.32, 0.30, not '0.31'", 'compare --frameworks hf,ollama --ollama 0.31 --logits 1,2'),
 ]
 for want, args in args_bad:
     case('args', want, args)

@@ -8,7 +8,10 @@ frequency 0, seed -1, num_keep 4) merged with the request's options, typical_p l
 the prompt as token ids and return_tokens so the stream names each sampled id, and prints
 `run ID`, `opts ID k=v ...` (the options the run changed), `prompt ID ...` and `tokens ID ...`
 (the ids streamed before the stream ended or the server's output parser stopped it; `stop ID why`).
-Usage: python3 client.py PORT > generations.txt
+Ollama v0.30.0 to v0.32.9 post the same bodies with RepeatPenalty 1.1 by default (api/types.go before
+Ollama commit 6a261db7): `--line 0.30` sends that default, and a few more runs whose chains leave one
+candidate at some steps (where llama.cpp before b10355 draws no uniform).
+Usage: python3 client.py PORT [--line 0.30] > generations.txt
 """
 import json
 import sys
@@ -46,9 +49,21 @@ def body(o, prompt):
     return b
 
 
+# one candidate left at some steps and not others: the dist rule of the older builds shows
+LONE_RUNS = [dict(seed=30, top_p=0.6), dict(seed=31, min_p=0.3), dict(seed=32, top_k=2, temperature=0.7),
+             dict(seed=33, top_p=0.7, temperature=1.3), dict(seed=34, min_p=0.5, temperature=1.5),
+             dict(seed=35, top_p=0.5, repeat_penalty=1.0)]
+
+
 def main():
     port = int(sys.argv[1])
-    for i, run in enumerate(RUNS):
+    runs = RUNS
+    if sys.argv[2:] == ["--line", "0.30"]:
+        DEFAULTS["repeat_penalty"] = 1.1
+        runs = RUNS + LONE_RUNS
+    elif sys.argv[2:]:
+        sys.exit("usage: client.py PORT [--line 0.30]")
+    for i, run in enumerate(runs):
         o = dict(DEFAULTS, **run)
         prompt = PROMPTS[i % len(PROMPTS)]
         req = urllib.request.Request("http://127.0.0.1:%d/completion" % port, json.dumps(body(o, prompt)).encode(),

@@ -10,12 +10,21 @@
 # output parser stops a stream at an invalid byte). Ollama pins llama.cpp b10380 to b10488 in these
 # releases; their sampler sources lie between b10361 (node-llama-cpp 3.20.0's bundle) and v0.4.0,
 # whose src/llama-sampler.cpp, common/sampling.cpp and server request schema are the same.
-# Usage: sh analysis/golden/ollama_0.32/golden.sh LLAMADIR OUTDIR   (LLAMADIR: the built clone)
+# With LINE 0.30, the same for Ollama v0.30.0 to v0.32.9 (client.py --line 0.30: RepeatPenalty 1.1 by
+# default), on llama.cpp b10353's llama-server, the build Ollama v0.32.8 and v0.32.9 pin.
+# SL_LLAMA_DESC, when set, names the source in the header (a source without git reports version 0).
+# Usage: sh analysis/golden/ollama_0.32/golden.sh LLAMADIR OUTDIR [LINE]   (LLAMADIR: the built clone)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "${1:?usage: golden.sh LLAMADIR OUTDIR}" && pwd)
 mkdir -p "${2:?usage: golden.sh LLAMADIR OUTDIR}"
 out=$(cd "$2" && pwd)
+line=${3:-0.32}
+case $line in
+0.32) drive="Ollama v0.32.10 to v0.33.0-rc2"; lineargs= ;;
+0.30) drive="Ollama v0.30.0 to v0.32.9"; lineargs="--line 0.30" ;;
+*) echo "golden.sh: LINE is 0.32 or 0.30" >&2; exit 2 ;;
+esac
 bins=$src/build/bin
 work=$(mktemp -d)
 pid=
@@ -33,14 +42,14 @@ until curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1; do
   [ "$i" -lt 120 ] || { echo "golden.sh: llama-server did not start:" >&2; tail -5 "$work/server.log" >&2; exit 1; }
   sleep 0.5
 done
-/usr/bin/python3 "$here/client.py" "$port" > "$work/gen.txt"
+/usr/bin/python3 "$here/client.py" "$port" $lineargs > "$work/gen.txt"
 kill "$pid"
 wait "$pid" 2>/dev/null || true
 pid=
 (cd "$work" && ./logits tiny.gguf gen.txt logits.npy > rows.txt)
 cpu=$(grep -m1 '^model name' /proc/cpuinfo | sed 's/^[^:]*: *//')
 {
-  echo "# llama-server $("$bins/llama-server" --version 2>&1 | grep -m1 '^version' || true) built with $(gcc --version | head -n 1); driven as Ollama v0.32.10 to v0.33.0-rc2 drives it (client.py)"
+  echo "# llama-server $("$bins/llama-server" --version 2>&1 | grep -m1 '^version' || true)${SL_LLAMA_DESC:+ ($SL_LLAMA_DESC)} built with $(gcc --version | head -n 1); driven as $drive drives it (client.py${lineargs:+ $lineargs})"
   echo "# tiny.gguf (make_tiny_gguf.py --text) sha256 $(sha256sum "$work/tiny.gguf" | cut -d' ' -f1); cpu: $cpu"
   cat "$work/gen.txt" "$work/rows.txt"
 } > "$out/generations.tmp"
