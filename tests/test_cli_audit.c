@@ -147,6 +147,59 @@ Test(audit_log, release_is_the_one_given_or_said_to_be_assumed)
     free(path);
 }
 
+Test(audit_log, a_build_before_b10355_replays_without_a_lone_candidate_draw)
+{
+    /* recorded: llama-server at llama.cpp b10353 (the build Ollama v0.32.8 and v0.32.9 pin, built from
+     * a source archive: its build_info is b0-unknown), top-p 0.5 sent: pr15704's dist rule predicts
+     * every step; v0.4.0's, which draws for a lone candidate, does not */
+    const char *log = GOLD "llamacpp-b10353/top_p05.jsonl";
+    char args[512];
+    snprintf(args, sizeof args, "--log %s --llamacpp pr15704", log);
+    json_t *o = audit_json(args, 0);
+    cr_expect_eq(jint(o, "predicted.exact"), jint(o, "predicted.steps"));
+    cr_expect_gt(jint(o, "predicted.steps"), 300);
+    json_decref(o);
+    snprintf(args, sizeof args, "--log %s", log);
+    o = audit_json(args, 0);
+    cr_expect_str_eq(json_string_value(json_object_get(o, "session")), "llamacpp 0.4.0");
+    cr_expect(strstr(json_string_value(json_object_get(o, "release_from")), "assumed: build_info b0-unknown"));
+    cr_expect_lt(jint(o, "predicted.exact"), jint(o, "predicted.steps") - 50);
+    json_decref(o);
+    /* a header naming such a build picks that line by itself (b9452 to b10354), and not outside it */
+    static const struct {
+        const char *build, *session;
+    } builds[] = {{"b10353-f8def7fe1", "llamacpp pr15704"}, {"b9452", "llamacpp pr15704"},
+                  {"b10355-dd1ea52", "llamacpp 0.4.0"}, {"b9451-x", "llamacpp 0.4.0"}, {"b10353x", "llamacpp 0.4.0"}};
+    char *text = sl_test_slurp(log);
+    cr_assert(text);
+    for (size_t i = 0; i < sizeof builds / sizeof *builds; i++) {
+        char *body = strchr(text, '\n');
+        cr_assert(body);
+        json_t *h = json_loadb(text, (size_t)(body - text), 0, NULL);
+        cr_assert(h);
+        json_object_set_new(json_object_get(h, "props"), "build_info", json_string(builds[i].build));
+        char *hs = json_dumps(h, JSON_COMPACT);
+        json_decref(h);
+        size_t hl = strlen(hs), bl = strlen(body);
+        char *all = malloc(hl + bl + 1);
+        cr_assert(all);
+        memcpy(all, hs, hl);
+        memcpy(all + hl, body, bl + 1);
+        free(hs);
+        char *path = sl_test_tmpfile(".jsonl", all, hl + bl);
+        free(all);
+        cr_assert(path);
+        snprintf(args, sizeof args, "--log %s", path);
+        o = audit_json(args, 0);
+        cr_expect_str_eq(json_string_value(json_object_get(o, "session")), builds[i].session, "build %s",
+                         builds[i].build);
+        json_decref(o);
+        unlink(path);
+        free(path);
+    }
+    free(text);
+}
+
 Test(audit_log, a_request_beside_another_says_why_its_tokens_differ)
 {
     /* recorded: a default llama-server 0.4.0 (4 slots) batched seed 4307's request beside 4306's, and

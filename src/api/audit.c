@@ -46,7 +46,7 @@ typedef struct claim {
     char samplers[SL_LOGITS_ORDER_TEXT];
     char hdr_samplers[512];
     char session[96];         /* "llamacpp 0.4.0": the session the claim runs */
-    char release_from[160];   /* how the release line was chosen */
+    char release_from[256];   /* how the release line was chosen */
     sl_vec marker;
 } claim;
 
@@ -126,14 +126,23 @@ static int claim_from_header(claim *c, json_t *h, const char *src, sl_error *err
 
 /* The release line a llama-server's /props build_info names, for the builds samplab
  * has run: Debian's llama.cpp 1:0.7.0+dfsg-2 is upstream build b11669 ("b11669-Debian");
- * node-llama-cpp 3.21.1's bundled v0.4.0 is one squashed commit ("b1-80fb11a"). */
-static const char *release_of_build(const char *b)
+ * node-llama-cpp 3.21.1's bundled v0.4.0 is one squashed commit ("b1-80fb11a"). Builds
+ * b9452 to b10354 (those Ollama v0.30.0 to v0.32.9 pin) draw no uniform for a lone
+ * candidate, as pr15704's line: b10355 (#25532) added it; b10353 was run (*why says so). */
+static const char *release_of_build(const char *b, const char **why)
 {
     size_t n = strlen(b);
+    *why = NULL;
     if (!strncmp(b, "b11669", 6) && (b[6] == '\0' || b[6] == '-'))
         return "0.7.0";
     if (n >= 8 && !strcmp(b + n - 8, "-80fb11a"))
         return "0.4.0";
+    char *end;
+    long num = b[0] == 'b' && b[1] >= '0' && b[1] <= '9' ? strtol(b + 1, &end, 10) : -1;
+    if (num >= 9452 && num <= 10354 && (*end == '\0' || *end == '-')) {
+        *why = ", a build before b10355, whose dist draws no uniform for a lone candidate (pr15704's rule)";
+        return "pr15704";
+    }
     return NULL;
 }
 
@@ -150,20 +159,21 @@ static int claim_open(claim *c, const sl_api_settings *given, json_t *hdr, const
                                  "Ollama); another engine's sampler is not modelled by samplab audit",
                                  c->s.framework);
     /* the release the server's build names; else the one this project builds and tests, said so */
-    const char *rel = build && *build ? release_of_build(build) : NULL;
+    const char *why = NULL, *rel = build && *build ? release_of_build(build, &why) : NULL;
     if (c->s.llamacpp)
         snprintf(c->release_from, sizeof c->release_from, "--llamacpp");
     else if (rel) {
         c->s.llamacpp = rel;
-        snprintf(c->release_from, sizeof c->release_from, "the server's build_info %s", build);
+        snprintf(c->release_from, sizeof c->release_from, "the server's build_info %.63s%s", build, why ? why : "");
     } else {
         c->s.llamacpp = "0.4.0";
         if (build && *build)
             snprintf(c->release_from, sizeof c->release_from,
-                     "assumed: build_info %.63s is not a build samplab has run; --llamacpp names the release", build);
+                     "assumed: build_info %.63s is not a build samplab has run; --llamacpp names the release "
+                     "(pr15704 before b10355)", build);
         else
             snprintf(c->release_from, sizeof c->release_from,
-                     "assumed: no build_info known; --llamacpp names the release");
+                     "assumed: no build_info known; --llamacpp names the release (pr15704 before b10355)");
     }
     c->s.seed = NULL;
     if (claim_from_header(c, hdr, src, err))
