@@ -256,3 +256,30 @@ Test(framework_ollama_server, compare_takes_the_0_32_line)
     sl_test_run_free(&c);
     sl_test_run_free(&p);
 }
+
+/* exact on the llama-server lines counts llama.cpp's dist over its 2^64 word pairs, as for
+ * --framework llamacpp (the same sampler, GCC <= 14's pairs), and not the 0.24 Go sampler's grid */
+Test(framework_ollama_server, exact_counts_llama_servers_dist)
+{
+    sl_test_run l = sl_test_cli("exact --framework llamacpp --logits 3,2,1,0.5,-1 --temperature 0.7 --json");
+    cr_assert_eq(l.status, 0, "%s", l.err);
+    const char *counts = strstr(l.out, "\"induced\"");
+    cr_assert(counts, "%s", l.out);
+    for (int i = 0; i < 3; i++) {
+        static const char *const line[] = {"0.32", "0.30", "0.24"};
+        char args[256];
+        snprintf(args, sizeof args, "exact --framework ollama --ollama %s --logits 3,2,1,0.5,-1 --temperature 0.7 --json",
+                 line[i]);
+        sl_test_run r = sl_test_cli(args);
+        cr_assert_eq(r.status, 0, "%s: %s", args, r.err);
+        const char *c = strstr(r.out, "\"induced\"");
+        cr_assert(c, "%s", r.out);
+        size_t n = strcspn(counts, "]");
+        if (i < 2)
+            cr_expect(!strncmp(c, counts, n), "%s: %.200s\n  llamacpp %.200s", args, c, counts);
+        else
+            cr_expect(strncmp(c, counts, n), "0.24's Go sampler counted as llama.cpp's dist: %.200s", c);
+        sl_test_run_free(&r);
+    }
+    sl_test_run_free(&l);
+}

@@ -173,10 +173,6 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
             fo.variant_opt = sl_api_options[rand ? SL_API_OPT_RAND : oll ? SL_API_OPT_OLLAMA : SL_API_OPT_TORCH].name;
             if (oll && !s->ollama)
                 return sl_base_error_set(err, SL_EINVAL, "samplab exact: " SL_FW_OLLAMA_NEEDS_LINE);
-            if (oll && strcmp(s->ollama, "0.24"))
-                return sl_base_error_set(err, SL_EINVAL, "samplab exact: framework ollama %s %s: the exact audit "
-                                         "of llama-server's chain is not modelled by samplab yet (%s 0.24: Ollama's "
-                                         "Go sampler)", fo.variant_opt, s->ollama, fo.variant_opt);
             const sl_fw_variant *var;
             sl_error verr;
             if (sl_fw_variant_find(ft, fo.variant, fo.variant_opt, &var, &verr))
@@ -191,7 +187,9 @@ int sl_api_exact_run(const sl_api_src *src, int is_logits, const sl_api_settings
                                          "samplab exact: --num-samples %zu without --replacement is torch.topk of the "
                                          "race's ratios, which is not audited (the race audit covers one sample a call)",
                                          k);
-            t = ft->exact_for ? ft->exact_for(&fo) : ft->exact;
+            /* --ollama 0.30 and 0.32 draw with llama-server's dist sampler (sl_fw_lookup_as) */
+            const sl_fw_type *run = oll ? sl_fw_lookup_as(framework, s->ollama) : ft;
+            t = run->exact_for ? run->exact_for(&fo) : run->exact;
             if (!t) /* a framework samplab has, whose draw this command does not count */
                 return sl_base_error_set(err, SL_EINVAL,
                                          "samplab exact: framework %s: its draw has no exact audit in samplab (not "

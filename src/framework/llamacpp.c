@@ -356,6 +356,9 @@ const sl_fw_type sl_fw_ollama_server_type = {
     .probs = llamacpp_probs,
     .close = llamacpp_close,
     .accept = llamacpp_accept,
+    /* the chain's last draw: llama.cpp's dist over GCC <= 14's word pairs (a lone
+     * candidate has probability 1 with or without a word) */
+    .exact = &sl_draw_llama_dist_exact,
 };
 
 static const sl_fw_variant ollama_server030_variants[] = {
@@ -383,6 +386,9 @@ const sl_fw_type sl_fw_ollama_server030_type = {
     .probs = llamacpp_probs,
     .close = llamacpp_close,
     .accept = llamacpp_accept,
+    /* the chain's last draw: llama.cpp's dist over GCC <= 14's word pairs (a lone
+     * candidate has probability 1 with or without a word) */
+    .exact = &sl_draw_llama_dist_exact,
 };
 
 static const char *nlc_note(const sl_fw_opts *o)
