@@ -22,32 +22,24 @@
 
 #include "logits/sl_logits.h"
 
-static const sl_logits_default osv_defaults[] = {
-    {SL_KEY_TEMPERATURE, 0, 0.8, "Temperature: 0.8 (api.DefaultOptions)", NULL, 0},
-    {SL_KEY_TOP_K, 0, 40, "TopK: 40 (api.DefaultOptions)", NULL, 0},
-    {SL_KEY_TOP_P, 0, 0.9, "TopP: 0.9 (api.DefaultOptions)", NULL, 0},
-    {SL_KEY_MIN_P, 0, 0, "MinP: 0 (api.DefaultOptions leaves it 0; llama-server's min-p at 0 is a no-op)", NULL, 0},
-    {SL_KEY_TYPICAL, 0, 1, "TypicalP: 1.0 (api.DefaultOptions)", NULL, 0},
-    {SL_KEY_PENALTY, 0, 1, "RepeatPenalty: 1.0 (api.DefaultOptions)", NULL, 0},
-    {SL_KEY_FREQ, 0, 0, "FrequencyPenalty: 0.0 (api.DefaultOptions)", NULL, 0},
-    {SL_KEY_PRESENCE, 0, 0, "PresencePenalty: 0.0 (api.DefaultOptions)", NULL, 0},
-    {SL_KEY_LAST_N, 0, 64, "RepeatLastN: 64 (api.DefaultOptions)", NULL, 0},
-    {SL_KEY_COUNT, 0, 0, NULL, NULL, 0},
-};
-
-/* v0.30.0 to v0.32.9: the same but RepeatPenalty */
-static const sl_logits_default osv030_defaults[] = {
-    {SL_KEY_TEMPERATURE, 0, 0.8, "Temperature: 0.8 (api.DefaultOptions)", NULL, 0},
-    {SL_KEY_TOP_K, 0, 40, "TopK: 40 (api.DefaultOptions)", NULL, 0},
-    {SL_KEY_TOP_P, 0, 0.9, "TopP: 0.9 (api.DefaultOptions)", NULL, 0},
-    {SL_KEY_MIN_P, 0, 0, "MinP: 0 (api.DefaultOptions leaves it 0; llama-server's min-p at 0 is a no-op)", NULL, 0},
-    {SL_KEY_TYPICAL, 0, 1, "TypicalP: 1.0 (api.DefaultOptions)", NULL, 0},
-    {SL_KEY_PENALTY, 0, 1.1, "RepeatPenalty: 1.1 (api.DefaultOptions, v0.30.0 to v0.32.9)", NULL, 0},
-    {SL_KEY_FREQ, 0, 0, "FrequencyPenalty: 0.0 (api.DefaultOptions)", NULL, 0},
-    {SL_KEY_PRESENCE, 0, 0, "PresencePenalty: 0.0 (api.DefaultOptions)", NULL, 0},
-    {SL_KEY_LAST_N, 0, 64, "RepeatLastN: 64 (api.DefaultOptions)", NULL, 0},
-    {SL_KEY_COUNT, 0, 0, NULL, NULL, 0},
-};
+/* api.DefaultOptions, but RepeatPenalty: 1.1 in v0.30.0 to v0.32.9, 1.0 from v0.32.10 */
+#define OSV_DEFAULTS(penalty, penalty_why)                                                                   \
+    {                                                                                                        \
+        {SL_KEY_TEMPERATURE, 0, 0.8, "Temperature: 0.8 (api.DefaultOptions)", NULL, 0},                     \
+        {SL_KEY_TOP_K, 0, 40, "TopK: 40 (api.DefaultOptions)", NULL, 0},                                      \
+        {SL_KEY_TOP_P, 0, 0.9, "TopP: 0.9 (api.DefaultOptions)", NULL, 0},                                    \
+        {SL_KEY_MIN_P, 0, 0, "MinP: 0 (api.DefaultOptions leaves it 0; llama-server's min-p at 0 is a no-op)", \
+         NULL, 0},                                                                                           \
+        {SL_KEY_TYPICAL, 0, 1, "TypicalP: 1.0 (api.DefaultOptions)", NULL, 0},                                \
+        {SL_KEY_PENALTY, 0, penalty, penalty_why, NULL, 0},                                                  \
+        {SL_KEY_FREQ, 0, 0, "FrequencyPenalty: 0.0 (api.DefaultOptions)", NULL, 0},                           \
+        {SL_KEY_PRESENCE, 0, 0, "PresencePenalty: 0.0 (api.DefaultOptions)", NULL, 0},                        \
+        {SL_KEY_LAST_N, 0, 64, "RepeatLastN: 64 (api.DefaultOptions)", NULL, 0},                              \
+        {SL_KEY_COUNT, 0, 0, NULL, NULL, 0},                                                                 \
+    }
+static const sl_logits_default osv_defaults[] = OSV_DEFAULTS(1, "RepeatPenalty: 1.0 (api.DefaultOptions)");
+static const sl_logits_default osv030_defaults[] =
+    OSV_DEFAULTS(1.1, "RepeatPenalty: 1.1 (api.DefaultOptions, v0.30.0 to v0.32.9)");
 
 static double clamp(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
 
