@@ -355,7 +355,7 @@ Test(replay_cli_report, stages_replays_give_the_table)
         sl_test_run_free(&rr);
     }
     cr_assert_eq(checked, nrow, "%zu of %zu rows replayed", checked, nrow);
-    cr_assert_eq(engines, 5u); /* llama.cpp 0.7.0, v0.4.0, node-llama-cpp, Ollama 0.32 and 0.24 */
+    cr_assert_eq(engines, 6u); /* llama.cpp 0.7.0, v0.4.0, node-llama-cpp, Ollama 0.32, 0.30 and 0.24 */
     free(md);
     char rm[400];
     snprintf(rm, sizeof rm, "rm -rf %s", dir);
