@@ -104,7 +104,9 @@ static void catch_term(int rank, const char *dir)
 
 /* Whether the progress line has a terminal to go to: rank 0's own stderr, or,
  * as mpirun hands its ranks a pipe for stderr, mpirun's (the parent of a rank
- * it starts on this host). */
+ * it starts on this host). In that case rank 0's stderr becomes that terminal:
+ * Open MPI 4.1's mpirun, tearing a job down after Ctrl-C, at times drops what a
+ * rank wrote last, and that last line is the one saying how to resume. */
 static int progress_tty(void)
 {
     if (isatty(2))
@@ -114,8 +116,8 @@ static int progress_tty(void)
     snprintf(path, sizeof path, "/proc/%ld/fd/2", (long)getppid());
     if (stat(path, &st) || !S_ISCHR(st.st_mode))
         return 0;
-    int fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK);
-    int tty = fd >= 0 && isatty(fd);
+    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    int tty = fd >= 0 && isatty(fd) && dup2(fd, 2) == 2;
     if (fd >= 0)
         close(fd);
     return tty;

@@ -87,9 +87,9 @@ PY
 "$BIN" sweep --spec "$T/int.json" --out "$T/int" --resume 2>"$T/err" || fail "resume after Ctrl-C: $(cat "$T/err")"
 same "$T/int-ref" "$T/int" "Ctrl-C inside a point: exit 130, then --resume: same bytes"
 
-# under mpirun, its stderr a terminal: rank 0's progress line reaches it (mpirun gives
-# the ranks a pipe), and Ctrl-C, which mpirun turns into SIGTERM for every rank, gives the
-# serial run's one line; mpirun itself then exits 1 (Open MPI 4.1) whatever the ranks say
+# under mpirun, its stderr a terminal: rank 0 writes straight to it (not through the pipe
+# mpirun gives the ranks), so its progress line and, on Ctrl-C, which mpirun turns into
+# SIGTERM for every rank, the serial run's one line reach it; mpirun itself then exits 1 (Open MPI 4.1) whatever the ranks say
 /usr/bin/python3 - "$BIN" "$T" "$MPI" <<'PY' || fail "Ctrl-C under mpirun"
 import os, pty, signal, subprocess, sys, threading, time
 b, t, mpi = sys.argv[1], sys.argv[2], sys.argv[3].split()
