@@ -113,6 +113,22 @@ start --top-k 0 --top-p 1 --min-p 0 --temp 1.5
 first_reject "top-k off, defaults claimed" "$url" 5000 --send seed
 stop "$url"
 
+# Ollama v0.32.10 on: llama-server with the values Ollama sends (api.DefaultOptions: top_p 0.9,
+# min_p 0), claimed as --framework ollama; llama-server's own defaults claimed there are rejected.
+# On the OpenAI route, Ollama's temperature and top_p 1.0 for a body that leaves them out.
+start --top-p 0.9 --min-p 0
+check 0 "Ollama's defaults on the server, claimed by --framework ollama" audit "$url" 8000 --requests 16 \
+  --concurrent 0 --send seed --framework ollama --ollama 0.32 --out "$work/ollama"
+check 0 "its recording judged again (the engine from its header)" "$sl" audit --log "$work/ollama/audit.jsonl"
+first_reject "Ollama's defaults on the server, llama-server's claimed" "$url" 8000 --send seed
+stop "$url"
+start --temp 1 --top-p 1 --min-p 0
+check 0 "Ollama's OpenAI route, only the seed sent" "$sl" audit --server "$url" --api openai --prompt "$prompt" \
+  --seed 8500 --n-predict 16 --requests 10 --concurrent 0 --send seed --framework ollama --ollama 0.32
+check 1 "Ollama's OpenAI route, llama-server's defaults claimed" "$sl" audit --server "$url" --api openai \
+  --prompt "$prompt" --seed 8500 --n-predict 16 --requests 10 --concurrent 0 --send seed
+stop "$url"
+
 # temperature 1.2 claimed as 0.8
 start --temp 1.2
 first_reject "temperature 1.2 claimed 0.8" "$url" 6000 --send seed --temperature 0.8
@@ -160,7 +176,7 @@ check 2 "dead server" audit "$url" 1 --requests 2
 
 # the committed recordings, judged offline
 g=$here/../data/golden/audit
-for f in correct sendseed_ok penalties_on concurrent openai; do
+for f in correct sendseed_ok penalties_on concurrent openai ollama_defaults ollama_openai; do
   check 0 "log $f.jsonl" "$sl" audit --log "$g/$f.jsonl"
 done
 for f in topk_off temp12 penalties_off; do

@@ -322,6 +322,113 @@ Test(audit_log, text_output_names_the_verdicts)
     sl_test_run_free(&r);
 }
 
+/* The response bodies of a recording's samples, one a line, as another recorder would keep them
+ * (no header, so no claim and no route): a temporary file the caller frees and unlinks. */
+static char *bodies_of(const char *path)
+{
+    char *text = sl_test_slurp(path);
+    cr_assert(text, "%s", path);
+    size_t cap = strlen(text) + 1, n = 0;
+    char *out = malloc(cap);
+    cr_assert(out);
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        json_t *o = json_loads(line, 0, NULL);
+        cr_assert(o, "%s: a line is not JSON", path);
+        const char *purpose = json_string_value(json_object_get(o, "purpose"));
+        if (purpose && !strcmp(purpose, "sample")) {
+            char *b = json_dumps(json_object_get(o, "response"), JSON_COMPACT);
+            cr_assert(b && n + strlen(b) + 2 <= cap);
+            n += (size_t)sprintf(out + n, "%s\n", b);
+            free(b);
+        }
+        json_decref(o);
+    }
+    free(text);
+    char *tmp = sl_test_tmpfile(".jsonl", out, n);
+    free(out);
+    return tmp;
+}
+
+static double jreal(json_t *o, const char *a, const char *b)
+{
+    json_t *v = json_object_get(json_object_get(o, a), b);
+    cr_assert(json_is_number(v), "%s.%s is not a number", a, b);
+    return json_number_value(v);
+}
+
+/* Ollama v0.32.10 on drives llama-server with api.DefaultOptions (top_p 0.9, min_p 0) and no
+ * samplers field; its /v1/completions puts temperature and top_p 1.0 in when a body leaves them
+ * out. llama-server 0.4.0 started with those values, Ollama's defaults claimed (record.py
+ * --engine ollama-0.32, which names the engine in the header): consistent and predicted exactly
+ * as --framework ollama --ollama 0.32. The same answers without a header, so with no claim of
+ * their own: consistent under Ollama's defaults and its route's, rejected under llama-server's
+ * (top-p 0.95, min-p 0.05, temperature 0.8), which is the power. */
+Test(audit_log, ollama_defaults_are_the_claim_of_framework_ollama)
+{
+    static const char *const logs[] = {"ollama_defaults.jsonl", "ollama_openai.jsonl"};
+    for (size_t i = 0; i < 2; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "--log " GOLD "%s", logs[i]);
+        json_t *o = audit_json(args, 0);
+        cr_expect_str_eq(json_string_value(json_object_get(o, "session")), "ollama 0.32", "%s", logs[i]);
+        cr_expect_str_eq(json_string_value(json_object_get(o, "framework")), "ollama", "%s", logs[i]);
+        cr_expect(json_is_true(json_object_get(o, "seed_honoured")), "%s", logs[i]);
+        cr_expect(json_is_true(json_object_get(o, "settings_honoured")), "%s", logs[i]);
+        cr_expect_eq(jint(o, "predicted.steps"), i ? 48 : 192, "%s", logs[i]);
+        cr_expect_eq(jint(o, "predicted.exact"), jint(o, "predicted.steps"), "%s", logs[i]);
+        cr_expect_eq(jreal(o, "settings", "top_p"), i ? 1.0 : 0.9, "%s", logs[i]);
+        cr_expect_eq(jreal(o, "settings", "min_p"), 0.0, "%s", logs[i]);
+        json_decref(o);
+    }
+    char *body = bodies_of(GOLD "ollama_defaults.jsonl"), args[512];
+    snprintf(args, sizeof args, "--log %s --framework ollama --ollama 0.32", body);
+    json_t *o = audit_json(args, 0);
+    cr_expect_str_eq(json_string_value(json_object_get(o, "api")), "llama-server");
+    cr_expect(json_is_true(json_object_get(o, "settings_honoured")));
+    cr_expect_eq(jint(o, "predicted.exact"), 192);
+    cr_expect_eq(jreal(o, "settings", "top_p"), 0.9);
+    cr_expect_eq(jreal(o, "settings", "repetition_penalty"), 1.0);
+    cr_expect_null(json_object_get(o, "route_defaults"), "/completion has no route defaults");
+    json_decref(o);
+    /* --ollama 0.30 claims repeat_penalty 1.1: the raw values cannot carry it, and nothing is predicted */
+    snprintf(args, sizeof args, "--log %s --framework ollama --ollama 0.30", body);
+    o = audit_json(args, 0);
+    cr_expect_eq(jreal(o, "settings", "repetition_penalty"), 1.1);
+    cr_expect_str_eq(json_string_value(json_object_get(o, "session")), "ollama 0.30");
+    json_decref(o);
+    snprintf(args, sizeof args, "--log %s", body);
+    o = audit_json(args, 1);
+    cr_expect(json_is_false(json_object_get(o, "settings_honoured")), "llama-server's min-p 0.05 is not what ran");
+    cr_expect_lt(jint(o, "predicted.exact"), 96);
+    json_decref(o);
+    unlink(body);
+    free(body);
+    body = bodies_of(GOLD "ollama_openai.jsonl");
+    snprintf(args, sizeof args, "--log %s --framework ollama --ollama 0.32", body);
+    o = audit_json(args, 0);
+    cr_expect_str_eq(json_string_value(json_object_get(o, "api")), "openai");
+    json_t *rd = json_object_get(o, "route_defaults");
+    cr_expect_eq(json_array_size(rd), 2);
+    cr_expect_str_eq(json_string_value(json_array_get(rd, 0)), "temperature");
+    cr_expect_eq(jreal(o, "settings", "temperature"), 1.0);
+    cr_expect_eq(jreal(o, "settings", "top_p"), 1.0);
+    cr_expect(json_is_true(json_object_get(o, "settings_honoured")));
+    json_decref(o);
+    /* a temperature given is the claim's, not the route's (48 steps are too few to reject 0.8) */
+    snprintf(args, sizeof args, "--log %s --framework ollama --ollama 0.32 --temperature 0.8", body);
+    o = audit_json(args, 0);
+    cr_expect_eq(json_array_size(json_object_get(o, "route_defaults")), 1);
+    cr_expect_str_eq(json_string_value(json_array_get(json_object_get(o, "route_defaults"), 0)), "top_p");
+    cr_expect_eq(jreal(o, "settings", "temperature"), 0.8);
+    json_decref(o);
+    snprintf(args, sizeof args, "--log %s", body);
+    o = audit_json(args, 1);
+    cr_expect(json_is_false(json_object_get(o, "settings_honoured")));
+    json_decref(o);
+    unlink(body);
+    free(body);
+}
+
 /* ---------------------------------------------------------------- refused input */
 
 Test(audit_refused, malformed_logs_are_one_line_naming_file_and_line)
@@ -341,6 +448,10 @@ Test(audit_refused, malformed_logs_are_one_line_naming_file_and_line)
         {"{\"completion_probabilities\":[{\"id\":1,\"prob\":1.5,\"top_probs\":[]}]}\n", "\"prob\" is not a probability"},
         {"{\"completion_probabilities\":[{\"id\":1,\"logprob\":\"x\"}]}\n", "\"logprob\" is not a number"},
         {"{\"choices\":[{\"text\":\"a\"}]}\n", "choices[0] has no logprobs"},
+        {"{\"completion_probabilities\":[{\"id\":1,\"logprob\":-0.5}]}\n{\"choices\":[{\"logprobs\":{}}]}\n",
+         "line 2: a response in another form than the first's"},
+        {"{\"samplab_audit\":1,\"claim\":{\"framework\":3}}\n{\"completion_probabilities\":[{\"id\":1,\"logprob\":-0.5}]}\n",
+         "the log's claim: framework or ollama is not a text"},
         {"{\"choices\":[{\"logprobs\":{}},{\"logprobs\":{}}]}\n", "several choices (n > 1): not modelled"},
         {"{\"error\":{\"message\":\"model not found\"}}\n", "the server answered an error: model not found"},
         {"[1,2]\n", "line 1: not a JSON object"},
@@ -379,6 +490,13 @@ Test(audit_refused, settings_and_usage_not_modelled_are_named)
     sl_test_expect_refused("audit --log " GOLD "correct.jsonl --mirostat 2", "--mirostat 2");
     sl_test_expect_refused("audit --log " GOLD "correct.jsonl --framework hf",
                            "another engine's sampler is not modelled by samplab audit");
+    sl_test_expect_refused("audit --log " GOLD "correct.jsonl --framework ollama", "needs --ollama 0.30");
+    sl_test_expect_refused("audit --log " GOLD "correct.jsonl --framework ollama --ollama 0.24",
+                           "0.24, its own Go sampler, is not modelled by samplab audit");
+    sl_test_expect_refused("audit --log " GOLD "correct.jsonl --framework ollama --ollama 0.32 --llamacpp 0.4.0",
+                           "the Ollama line names the llama.cpp builds");
+    sl_test_expect_refused("audit --log " GOLD "correct.jsonl --framework ollama --ollama 0.32 --samplers top_k",
+                           "--samplers with --framework ollama: Ollama sends llama-server no samplers field");
     sl_test_expect_refused("audit --log " GOLD "correct.jsonl --seed 3", "the log holds the requests");
     sl_test_expect_refused("audit --log " GOLD "correct.jsonl --server http://127.0.0.1:1",
                            "exactly one of --server URL and --log FILE");

@@ -66,6 +66,17 @@ def test_a_log_of_response_bodies(tmp_path):
     assert r.predicted["exact"] == r.predicted["steps"] == 192
 
 
+def test_ollama_claim_takes_its_defaults_and_route(tmp_path):
+    lines = open(G + "/ollama_openai.jsonl").read().splitlines()
+    bodies = tmp_path / "bodies.jsonl"
+    bodies.write_text("".join(json.dumps(json.loads(l)["response"]) + "\n" for l in lines[1:7]))
+    r = samplab.audit(log=str(bodies), framework="ollama", ollama="0.32", trials=0)
+    assert r.json == cli_json("audit", "--log", bodies, "--framework", "ollama", "--ollama", "0.32",
+                              "--trials", 0, rc=0)
+    assert r.route_defaults == ["temperature", "top_p"] and r.session == "ollama 0.32"
+    assert r.settings["top_k"] == 40 and r.settings["min_p"] == 0
+
+
 def test_a_bad_log_names_the_file_and_line(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text("not json\n")

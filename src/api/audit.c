@@ -47,6 +47,9 @@ typedef struct claim {
     char hdr_samplers[512];
     char session[96];         /* "llamacpp 0.4.0": the session the claim runs */
     char release_from[256];   /* how the release line was chosen */
+    char hdr_framework[32], hdr_ollama[16]; /* the engine the log's header names */
+    int ollama;               /* --framework ollama: llama-server's chain as Ollama drives it */
+    int route_defaulted;      /* Ollama's OpenAI route set them: 1 temperature, 2 top_p */
     sl_vec marker;
 } claim;
 
@@ -103,7 +106,7 @@ static int claim_from_header(claim *c, json_t *h, const char *src, sl_error *err
         if (!strcmp(k, "samplers")) {
             if (!json_is_array(v))
                 return sl_base_error_set(err, SL_EINVAL, "samplab audit: %s: the log's claim: samplers is not a list", src);
-            if (c->s.samplers || c->s.sampling_seq)
+            if (c->s.samplers || c->s.sampling_seq || c->ollama) /* Ollama sends none */
                 continue;
             size_t n = 0;
             for (size_t i = 0; i < json_array_size(v); i++) {
@@ -115,8 +118,8 @@ static int claim_from_header(claim *c, json_t *h, const char *src, sl_error *err
             c->s.samplers = c->hdr_samplers;
             continue;
         }
-        /* what the recorder writes besides the settings */
-        if (!strcmp(k, "seed") || !strcmp(k, "n_predict"))
+        /* what the recorder writes besides the settings (the claim's engine: claim_engine) */
+        if (!strcmp(k, "seed") || !strcmp(k, "n_predict") || !strcmp(k, "framework") || !strcmp(k, "ollama"))
             continue;
         return sl_base_error_set(err, SL_EINVAL,
                                  "samplab audit: %s: the log's claim: %s is not modelled by samplab audit", src, k);
@@ -146,21 +149,77 @@ static const char *release_of_build(const char *b, const char **why)
     return NULL;
 }
 
-static int claim_open(claim *c, const sl_api_settings *given, json_t *hdr, const char *build, const char *src,
-                      sl_error *err)
+/* The engine the claim names: --framework, else the one the log's header recorded
+ * (framework and ollama in its claim), else llama.cpp's. */
+static int claim_engine(claim *c, json_t *hdr, const char *src, sl_error *err)
+{
+    json_t *fw = hdr ? json_object_get(hdr, "framework") : NULL, *ol = hdr ? json_object_get(hdr, "ollama") : NULL;
+    if ((fw && !json_is_string(fw)) || (ol && !json_is_string(ol)))
+        return sl_base_error_set(err, SL_EINVAL, "samplab audit: %s: the log's claim: framework or ollama is not a text",
+                                 src);
+    if (!c->s.framework && fw) {
+        snprintf(c->hdr_framework, sizeof c->hdr_framework, "%s", json_string_value(fw));
+        c->s.framework = c->hdr_framework;
+        if (!c->s.ollama && ol) {
+            snprintf(c->hdr_ollama, sizeof c->hdr_ollama, "%s", json_string_value(ol));
+            c->s.ollama = c->hdr_ollama;
+        }
+    }
+    if (!c->s.framework)
+        c->s.framework = "llamacpp";
+    c->ollama = !strcmp(c->s.framework, "ollama");
+    if (strcmp(c->s.framework, "llamacpp") && !c->ollama)
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "samplab audit: --framework %s: the audit judges llama.cpp's chain (llamacpp: "
+                                 "llama-server; ollama: Ollama v0.30 on); another engine's sampler is not modelled "
+                                 "by samplab audit",
+                                 c->s.framework);
+    if (!c->ollama)
+        return SL_OK;
+    if (!c->s.ollama || (strcmp(c->s.ollama, "0.30") && strcmp(c->s.ollama, "0.32")))
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "samplab audit: --framework ollama needs --ollama 0.30 (Ollama v0.30.0 to v0.32.9) or "
+                                 "0.32 (v0.32.10 on), the lines that run llama-server%s",
+                                 c->s.ollama ? "; 0.24, its own Go sampler, is not modelled by samplab audit" : "");
+    if (c->s.llamacpp)
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "samplab audit: --llamacpp with --framework ollama: the Ollama line names the llama.cpp "
+                                 "builds (give one of them)");
+    if (c->s.samplers || c->s.sampling_seq)
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "samplab audit: %s with --framework ollama: Ollama sends llama-server no samplers "
+                                 "field, so its order is llama-server's default; not a setting of Ollama's",
+                                 c->s.samplers ? "--samplers" : "--sampling-seq");
+    return SL_OK;
+}
+
+/* Ollama's OpenAI-compatible /v1/completions puts temperature and top_p 1.0 into the
+ * options when the body leaves them out (openai/openai.go, FromCompleteRequest, v0.30.0
+ * to v0.33.0-rc2): those, not api.DefaultOptions' 0.8 and 0.9, are the route's defaults. */
+static void claim_ollama_route(claim *c, const char *api)
+{
+    sl_logits_cfg *g = &c->s.cfg;
+    if (!c->ollama || !api || strcmp(api, "openai"))
+        return;
+    if (!g->has_temperature)
+        g->has_temperature = 1, g->temperature = 1.0, c->route_defaulted |= 1;
+    if (!g->has_top_p)
+        g->has_top_p = 1, g->top_p = 1.0, c->route_defaulted |= 2;
+}
+
+static int claim_open(claim *c, const sl_api_settings *given, const char *api, json_t *hdr, const char *build,
+                      const char *src, sl_error *err)
 {
     memset(c, 0, sizeof *c);
     c->s = *given;
-    if (!c->s.framework)
-        c->s.framework = "llamacpp";
-    if (strcmp(c->s.framework, "llamacpp"))
-        return sl_base_error_set(err, SL_EINVAL,
-                                 "samplab audit: --framework %s: the audit judges llama.cpp's chain (llama-server, "
-                                 "Ollama); another engine's sampler is not modelled by samplab audit",
-                                 c->s.framework);
+    if (claim_engine(c, hdr, src, err))
+        return SL_EINVAL;
     /* the release the server's build names; else the one this project builds and tests, said so */
     const char *why = NULL, *rel = build && *build ? release_of_build(build, &why) : NULL;
-    if (c->s.llamacpp)
+    if (c->ollama)
+        snprintf(c->release_from, sizeof c->release_from, "--ollama %s; Ollama's API gives no build_info",
+                 c->s.ollama);
+    else if (c->s.llamacpp)
         snprintf(c->release_from, sizeof c->release_from, "--llamacpp");
     else if (rel) {
         c->s.llamacpp = rel;
@@ -178,13 +237,19 @@ static int claim_open(claim *c, const sl_api_settings *given, json_t *hdr, const
     c->s.seed = NULL;
     if (claim_from_header(c, hdr, src, err))
         return SL_EINVAL;
+    claim_ollama_route(c, api);
     if (!(c->ft = sl_api_fw_type(&c->s)))
         return sl_base_error_set(err, SL_EINVAL, "samplab audit: --llamacpp %s: unknown release line", c->s.llamacpp);
     if (sl_api_fw_opts("audit", &c->s, &c->fo, err))
         return SL_EINVAL;
     c->has_fo = 1;
     c->cfg = c->fo.cfg;
-    sl_logits_cfg_resolve(c->ft->pipeline, &c->cfg, NULL);
+    if (c->ollama) { /* Ollama's values as llama-server's schema takes them, its own defaults for the rest */
+        if (sl_logits_ollama_server_cfg(c->ft->pipeline, &c->fo.cfg, &c->cfg, err))
+            return SL_EINVAL;
+        sl_logits_cfg_resolve(&sl_logits_pipeline_llamacpp_type, &c->cfg, NULL);
+    } else
+        sl_logits_cfg_resolve(c->ft->pipeline, &c->cfg, NULL);
     const sl_logits_cfg *f = &c->cfg;
     const char *no = f->dry_mult > 0             ? "DRY (--dry-multiplier)"
                      : f->xtc_p > 0 && f->xtc_t <= 0.5 ? "XTC (--xtc-probability)"
@@ -197,13 +262,15 @@ static int claim_open(claim *c, const sl_api_settings *given, json_t *hdr, const
         return sl_base_error_set(err, SL_EINVAL,
                                  "samplab audit: %s: not modelled by samplab audit (it judges penalties, top-n-sigma, "
                                  "top-k, typical, top-p, min-p and temperature)", no);
-    if (!sl_api_samplers(c->ft->pipeline, c->ft->accepts, &c->fo.cfg, c->samplers, sizeof c->samplers))
+    /* Ollama sends no samplers field: llama-server's default order */
+    if (!(c->ollama ? sl_logits_llama_order_text(&c->cfg, c->samplers, sizeof c->samplers)
+                    : sl_api_samplers(c->ft->pipeline, c->ft->accepts, &c->fo.cfg, c->samplers, sizeof c->samplers)))
         c->samplers[0] = '\0';
     c->history = stage_in(c, "penalties") && f->last_n != 0 &&
                  (f->penalty != 1 || f->freq != 0 || f->presence != 0);
     c->fo.k = c->fo.n = 1;
     c->fo.logits = &c->marker;
-    snprintf(c->session, sizeof c->session, "%s %s", c->ft->name, c->s.llamacpp);
+    snprintf(c->session, sizeof c->session, "%s %s", c->ft->name, c->ollama ? c->s.ollama : c->s.llamacpp);
     return SL_OK;
 }
 
@@ -522,6 +589,10 @@ static int drive_server(const sl_api_settings *s, const claim *c, char **text, s
     json_object_set(hdr, "prompt_tokens", d.prompt_ids ? d.prompt_ids : json_null());
     json_t *cl = json_object();
     claim_set(cl, &c->cfg);
+    if (c->ollama) {
+        json_object_set_new(cl, "framework", json_string("ollama"));
+        json_object_set_new(cl, "ollama", json_string(c->s.ollama));
+    }
     json_object_set_new(hdr, "claim", cl);
     json_object_set_new(hdr, "recorder", json_string("samplab audit"));
     size_t idx = 0;
@@ -1213,7 +1284,7 @@ int sl_api_audit_run(const sl_api_settings *s, sl_api_audit_result *r, sl_error 
     sl_api_audit_log lg;
     memset(&lg, 0, sizeof lg);
     if (s->server) {
-        if ((rc = claim_open(&c, s, NULL, NULL, s->server, err)))
+        if ((rc = claim_open(&c, s, s->api, NULL, NULL, s->server, err)))
             goto out;
         rc = drive_server(s, &c, &text, &len, err);
         claim_close(&c);
@@ -1235,7 +1306,7 @@ int sl_api_audit_run(const sl_api_settings *s, sl_api_audit_result *r, sl_error 
     }
     if (rc)
         goto out;
-    if ((rc = claim_open(&c, s, lg.claim, lg.build, s->server ? "the server's answers" : s->log, err))) {
+    if ((rc = claim_open(&c, s, lg.api, lg.claim, lg.build, s->server ? "the server's answers" : s->log, err))) {
         claim_close(&c);
         goto out;
     }
@@ -1252,6 +1323,18 @@ int sl_api_audit_run(const sl_api_settings *s, sl_api_audit_result *r, sl_error 
     json_object_set_new(j.out, "samplers", json_string(c.samplers));
     json_object_set_new(j.out, "session", json_string(c.session));
     json_object_set_new(j.out, "release_from", json_string(c.release_from));
+    json_object_set_new(j.out, "framework", json_string(c.s.framework));
+    if (c.route_defaulted) {
+        json_t *rd = json_array();
+        if (c.route_defaulted & 1)
+            json_array_append_new(rd, json_string("temperature"));
+        if (c.route_defaulted & 2)
+            json_array_append_new(rd, json_string("top_p"));
+        json_object_set_new(j.out, "route_defaults", rd);
+        json_object_set_new(j.out, "route_defaults_why",
+                            json_string("Ollama's /v1/completions sets temperature and top_p to 1.0 when a request "
+                                        "leaves them out (openai/openai.go, FromCompleteRequest)"));
+    }
     json_object_set_new(j.out, "alpha", json_real(alpha));
     if (c.history && !lg.prompt)
         json_object_set_new(j.out, "note", json_string("the log names no prompt ids: the penalties' window holds "

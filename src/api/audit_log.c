@@ -203,6 +203,20 @@ static int read_legacy(const ctx *c, json_t *lp, sl_api_audit_req *r)
     return SL_OK;
 }
 
+/* A log of bodies alone is named by their form, one form a log (the claim's route defaults
+ * depend on it: Ollama's /v1/completions, audit.c). */
+static int form_is(const ctx *c, const char *api)
+{
+    sl_api_audit_log *lg = c->lg;
+    if (lg->has_header)
+        return SL_OK;
+    if (lg->api[0] && strcmp(lg->api, api))
+        return bad(c, "a response in another form than the first's (llama-server's /completion and an "
+                      "OpenAI-compatible route): give one server's log", SIZE_MAX, "%s", "");
+    snprintf(lg->api, sizeof lg->api, "%s", api);
+    return SL_OK;
+}
+
 static int response(const ctx *c, json_t *resp, int post, sl_api_audit_req *r)
 {
     if (!json_is_object(resp))
@@ -215,6 +229,8 @@ static int response(const ctx *c, json_t *resp, int post, sl_api_audit_req *r)
     }
     json_t *cp = json_object_get(resp, "completion_probabilities");
     if (json_is_array(cp)) {
+        if (form_is(c, "llama-server"))
+            return SL_EINVAL;
         if (json_array_size(cp) && json_object_get(json_array_get(cp, 0), "prob"))
             post = 1;
         r->post = post;
@@ -232,6 +248,8 @@ static int response(const ctx *c, json_t *resp, int post, sl_api_audit_req *r)
         return bad(c, "the response has neither completion_probabilities nor choices", SIZE_MAX, "%s", "");
     if (json_array_size(ch) > 1)
         return bad(c, "the response has several choices (n > 1): not modelled by samplab audit", SIZE_MAX, "%s", "");
+    if (form_is(c, "openai"))
+        return SL_EINVAL;
     json_t *lp = json_object_get(json_array_get(ch, 0), "logprobs");
     if (!json_is_object(lp))
         return bad(c, "choices[0] has no logprobs (ask with logprobs and top_logprobs)", SIZE_MAX, "%s", "");

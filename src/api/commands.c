@@ -215,6 +215,7 @@ static const sl_api_take audit_takes[] = {
     O(SL_API_OPT_LOG),
     O(SL_API_OPT_FRAMEWORK),
     O(SL_API_OPT_LLAMACPP),
+    O(SL_API_OPT_OLLAMA),
     G(SL_API_G_SAMPLING),
     G(SL_API_G_LLAMA_PENALTY),
     O(SL_API_OPT_REPETITION_PENALTY),

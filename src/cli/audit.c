@@ -18,9 +18,12 @@ static void audit_help(FILE *f)
             "                     [--send all|seed|none] [--n-probs K] [--concurrent C] [--out DIR] [settings]\n"
             "       samplab audit --log FILE [settings]\n\n"
             "Judges an engine's sampler through what its HTTP API answers per token: the token drawn and the\n"
-            "top-K probabilities. The claim is llama.cpp's chain (--llamacpp, default 0.4.0) with the\n"
-            "settings given and llama-server's defaults for the others; --send says which of them the\n"
-            "requests carry (seed: only the seed, so the server's own defaults must be the claim).\n"
+            "top-K probabilities. The claim is llama.cpp's chain (--llamacpp, default the release the\n"
+            "server's build_info names, else 0.4.0) with the settings given and llama-server's defaults for\n"
+            "the others; --framework ollama --ollama 0.30|0.32: the chain Ollama drives llama-server with,\n"
+            "Ollama's defaults (and on --api openai its route's: temperature and top_p 1.0). --send says\n"
+            "which of them the requests carry (seed: only the seed, so the server's own defaults must be\n"
+            "the claim).\n"
             "Requests: seeds S .. S+N-1, each once, then again (llama-server: with post_sampling_probs),\n"
             "then the first C two at a time. Verdicts (--json keys): seed_honoured, settings_honoured with\n"
             "outside_kept (each token outside the claimed kept set, the stage that removes it), p_value (the\n"
@@ -51,6 +54,11 @@ static void print_text(json_t *o)
            json_string_value(json_object_get(o, json_object_get(o, "server") ? "server" : "log")),
            num(o, "requests"), num(o, "tokens"), json_string_value(json_object_get(o, "session")),
            json_string_value(json_object_get(o, "release_from")), json_string_value(json_object_get(o, "samplers")));
+    json_t *rd = json_object_get(o, "route_defaults");
+    if (json_array_size(rd))
+        printf("  unset, the route's: %s%s 1.0 (%s)\n", json_string_value(json_array_get(rd, 0)),
+               json_array_size(rd) > 1 ? " and top_p" : "",
+               json_string_value(json_object_get(o, "route_defaults_why")));
     printf("seed honoured: %s (%ld of %ld repeats drew the same tokens; other seeds drew other tokens: %s)\n",
            tri(json_object_get(o, "seed_honoured")), num(seed, "repeats_equal"), num(seed, "repeats"),
            tri(json_object_get(seed, "other_seeds_differ")));

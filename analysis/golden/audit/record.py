@@ -10,6 +10,9 @@ common_params_sampling; GET /props default_generation_settings agrees) with
   all   seed, n_predict and every claimed setting
   seed  seed and n_predict only: the server's defaults must match the claim
   none  n_predict only
+--engine ollama-0.32 makes the claim Ollama's defaults instead (OLLAMA_032 below),
+named in the header as --framework ollama --ollama 0.32, for a llama-server started
+with the values Ollama sends.
 Requests, in send order: --requests N samples with seeds S..S+N-1, each alone;
 --repeat R: the bodies of requests 0..R-1 again, alone (--post-repeats: with
 post_sampling_probs true, so that each answer holds the chain's own probabilities
@@ -22,7 +25,7 @@ Usage:
   record.py --server URL --out FILE [--api llama-server|openai] [--model M]
             [--prompt TEXT] --seed S [--requests N] [--n-predict T] [--n-probs K]
             [--send all|seed|none] [--claim KEY=VALUE ...] [--repeat R] [--post-repeats]
-            [--concurrent C]
+            [--concurrent C] [--engine llama-server|ollama-0.32]
 Exit 0 written, 2 bad usage or a server that does not answer (nothing written).
 """
 import argparse
@@ -44,6 +47,17 @@ DEFAULTS = {
     "samplers": ["penalties", "dry", "top_n_sigma", "top_k", "typ_p", "top_p", "min_p",
                  "xtc", "temperature"],
 }
+# --engine ollama-0.32: the claim is what Ollama v0.32.10 on sends llama-server for a
+# request that sets nothing (api/types.go DefaultOptions, read at v0.33.0-rc2; it sends no
+# samplers, so llama-server's order holds). Ollama's OpenAI-compatible /v1/completions
+# puts temperature and top_p 1.0 in the options when a body leaves them out
+# (openai/openai.go FromCompleteRequest): with --api openai those are the claim's.
+OLLAMA_032 = {
+    "temperature": 0.8, "top_k": 40, "top_p": 0.9, "min_p": 0.0, "typical_p": 1.0,
+    "repeat_penalty": 1.0, "repeat_last_n": 64, "presence_penalty": 0.0,
+    "frequency_penalty": 0.0,
+}
+OLLAMA_OPENAI_ROUTE = {"temperature": 1.0, "top_p": 1.0}
 TIMEOUT = 60.0  # seconds per request; a tiny model answers in well under one
 
 
@@ -99,17 +113,25 @@ def main():
     ap.add_argument("--repeat", type=int, default=0)
     ap.add_argument("--post-repeats", action="store_true")
     ap.add_argument("--concurrent", type=int, default=0)
+    ap.add_argument("--engine", choices=("llama-server", "ollama-0.32"), default="llama-server")
     a = ap.parse_args()
     if a.requests < 1 or a.repeat > a.requests or a.concurrent > a.requests or a.concurrent % 2:
         die("--repeat R and --concurrent C (even) count requests among the --requests %d" % a.requests)
     base = a.server.rstrip("/")
 
     claim = dict(DEFAULTS)
+    if a.engine == "ollama-0.32":
+        claim = dict(OLLAMA_032)
+        if a.api == "openai":
+            claim.update(OLLAMA_OPENAI_ROUTE)
     for kv in a.claim:
         k, sep, v = kv.partition("=")
-        if not sep or k not in DEFAULTS:
-            die("--claim %s: expected KEY=VALUE with KEY one of %s" % (kv, ", ".join(DEFAULTS)))
+        if not sep or k not in claim:
+            die("--claim %s: expected KEY=VALUE with KEY one of %s" % (kv, ", ".join(claim)))
         claim[k] = parse_value(k, v)
+    sent = dict(claim)
+    if a.engine == "ollama-0.32":
+        claim.update({"framework": "ollama", "ollama": "0.32"})
     claim["seed"] = a.seed
     claim["n_predict"] = a.n_predict
 
@@ -138,8 +160,7 @@ def main():
         if a.send != "none":
             b["seed"] = seed
         if a.send == "all":
-            for k in DEFAULTS:
-                b[k] = claim[k]
+            b.update(sent)
         return b
 
     lines = []
