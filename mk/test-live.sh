@@ -115,7 +115,8 @@ stop "$url"
 
 # Ollama v0.32.10 on: llama-server with the values Ollama sends (api.DefaultOptions: top_p 0.9,
 # min_p 0), claimed as --framework ollama; llama-server's own defaults claimed there are rejected.
-# On the OpenAI route, Ollama's temperature and top_p 1.0 for a body that leaves them out.
+# On the OpenAI route, Ollama's temperature and top_p 1.0 for a body that leaves them out (40
+# entries asked for: llama-server answers them, Ollama would answer 20 at most).
 start --top-p 0.9 --min-p 0
 check 0 "Ollama's defaults on the server, claimed by --framework ollama" audit "$url" 8000 --requests 16 \
   --concurrent 0 --send seed --framework ollama --ollama 0.32 --out "$work/ollama"
@@ -124,7 +125,7 @@ first_reject "Ollama's defaults on the server, llama-server's claimed" "$url" 80
 stop "$url"
 start --temp 1 --top-p 1 --min-p 0
 check 0 "Ollama's OpenAI route, only the seed sent" "$sl" audit --server "$url" --api openai --prompt "$prompt" \
-  --seed 8500 --n-predict 16 --requests 10 --concurrent 0 --send seed --framework ollama --ollama 0.32
+  --seed 8500 --n-predict 16 --requests 10 --concurrent 0 --send seed --framework ollama --ollama 0.32 --n-probs 40
 check 1 "Ollama's OpenAI route, llama-server's defaults claimed" "$sl" audit --server "$url" --api openai \
   --prompt "$prompt" --seed 8500 --n-predict 16 --requests 10 --concurrent 0 --send seed
 stop "$url"

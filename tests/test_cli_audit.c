@@ -636,3 +636,99 @@ Test(audit_server, failing_servers_are_one_line_and_exit_2)
     sl_test_expect_refused("audit --server http://127.0.0.1:9 --prompt x --seed 5 --n-predict 4",
                            "Couldn't connect to server");
 }
+
+/* Ollama's own route, against tests/audit/fake_server.py's Ollama (its /api/version and
+ * /api/generate as Ollama's source gives them, answering what llama-server 0.4.0 drew with
+ * the values Ollama sends: ollama_defaults.jsonl). The line comes from the version; Ollama's
+ * at most 20 top_logprobs do not cover its default top-k 40, so only the seed is judged there,
+ * and a claimed top-k of 20 that the server does not apply is caught. */
+static json_t *audit_ollama(const char *mode, const char *version, const char *more, int want_status)
+{
+    setenv("OLLAMA_VERSION", version, 1);
+    fake f = fake_start(mode, GOLD "ollama_defaults.jsonl");
+    unsetenv("OLLAMA_VERSION");
+    char args[1024];
+    snprintf(args, sizeof args, "--server %s --api ollama --model tiny --prompt \" ba ko mi nu te\" --seed 8000 "
+             "--n-predict 8 --requests 24 --concurrent 0 %s", f.url, more);
+    json_t *o = audit_json(args, want_status);
+    fake_stop(&f);
+    return o;
+}
+
+Test(audit_server, ollama_api_generate_takes_its_line_from_api_version)
+{
+    char dir[] = "/tmp/sl-audit-ollama-XXXXXX";
+    cr_assert(mkdtemp(dir));
+    char more[700];
+    snprintf(more, sizeof more, "--send seed --out %s", dir);
+    json_t *o = audit_ollama("ollama", "0.32.10", more, 0);
+    cr_expect_str_eq(json_string_value(json_object_get(o, "api")), "ollama");
+    cr_expect_str_eq(json_string_value(json_object_get(o, "session")), "ollama 0.32");
+    cr_expect(strstr(json_string_value(json_object_get(o, "release_from")), "/api/version 0.32.10"));
+    cr_expect(json_is_true(json_object_get(o, "seed_honoured")));
+    cr_expect(json_is_null(json_object_get(o, "settings_honoured")), "20 entries cannot show a top-k of 40");
+    cr_expect_eq(jint(o, "sufficed.steps"), 0);
+    cr_expect_eq(jreal(o, "settings", "top_p"), 0.9);
+    json_decref(o);
+    char path[600];
+    snprintf(path, sizeof path, "%s/audit.jsonl", dir);
+    char *rec = sl_test_slurp(path);
+    cr_assert(rec, "no %s", path);
+    cr_expect(strstr(rec, "\"route\":\"/api/generate\"") && strstr(rec, "\"ollama_version\":\"0.32.10\""));
+    cr_expect(strstr(rec, "\"top_logprobs\":20") && strstr(rec, "\"options\":{\"num_predict\":8,\"seed\":8000}"),
+              "--send seed: only the seed and the length go into the options");
+    free(rec);
+    /* the recording judged again: the engine and the version from its header */
+    snprintf(more, sizeof more, "--log %s", path);
+    o = audit_json(more, 0);
+    cr_expect_str_eq(json_string_value(json_object_get(o, "session")), "ollama 0.32");
+    cr_expect(json_is_true(json_object_get(o, "seed_honoured")));
+    json_decref(o);
+    snprintf(more, sizeof more, "rm -rf %s", dir);
+    cr_expect_eq(system(more), 0);
+    /* the version picks the line; before v0.30 is refused, after the last one read is said to be assumed */
+    o = audit_ollama("ollama", "0.31.2", "--send seed", 0);
+    cr_expect_str_eq(json_string_value(json_object_get(o, "session")), "ollama 0.30");
+    cr_expect_eq(jreal(o, "settings", "repetition_penalty"), 1.1);
+    json_decref(o);
+    o = audit_ollama("ollama", "0.34.1", "--send seed", 0);
+    cr_expect(strstr(json_string_value(json_object_get(o, "release_from")), "assumed --ollama 0.32"));
+    json_decref(o);
+    o = audit_ollama("ollama", "0.31.2", "--send seed --ollama 0.32", 0);
+    cr_expect_str_eq(json_string_value(json_object_get(o, "session")), "ollama 0.32", "--ollama given wins");
+    json_decref(o);
+    setenv("OLLAMA_VERSION", "0.29.1", 1);
+    fake f = fake_start("ollama", GOLD "ollama_defaults.jsonl");
+    unsetenv("OLLAMA_VERSION");
+    snprintf(more, sizeof more, "audit --server %s --api ollama --model tiny --prompt x --seed 1 --n-predict 4", f.url);
+    sl_test_expect_refused(more, "Ollama 0.29.1: before v0.30.0 Ollama sampled in its own Go engines");
+    fake_stop(&f);
+    /* a server that draws its own randomness, and one that ignores a top-k sent in the options */
+    o = audit_ollama("ollama-ignore-seed", "0.32.10", "--send seed", 1);
+    cr_expect(json_is_false(json_object_get(o, "seed_honoured")));
+    json_decref(o);
+    o = audit_ollama("ollama", "0.32.10", "--top-k 20", 1);
+    cr_expect(json_is_false(json_object_get(o, "settings_honoured")));
+    cr_expect_gt(json_array_size(json_object_get(o, "outside_kept")), 0);
+    json_decref(o);
+}
+
+Test(audit_refused, ollama_api_usage_not_modelled_is_named)
+{
+    const char *base = "audit --server http://127.0.0.1:9 --api ollama --prompt x --seed 1 --n-predict 4";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --framework llamacpp --model m", base);
+    sl_test_expect_refused(cmd, "--api ollama with --framework llamacpp");
+    sl_test_expect_refused("audit --server http://127.0.0.1:9 --api ollam --prompt x --seed 1 --n-predict 4",
+                           "--api ollam: llama-server, openai or ollama");
+    snprintf(cmd, sizeof cmd, "%s --ollama 0.32", base);
+    sl_test_expect_refused(cmd, "--api ollama needs --model NAME");
+    snprintf(cmd, sizeof cmd, "audit --server http://127.0.0.1:9 --api ollama --prompt-ids 1,2 --seed 1 "
+             "--n-predict 4 --model m --ollama 0.32");
+    sl_test_expect_refused(cmd, "Ollama's /api/generate takes the prompt as text");
+    snprintf(cmd, sizeof cmd, "%s --model m --ollama 0.32 --n-probs 40", base);
+    sl_test_expect_refused(cmd, "--n-probs 40 with --api ollama: Ollama answers 1 to 20 top_logprobs");
+    /* without --ollama the version is asked for: no server, one line */
+    snprintf(cmd, sizeof cmd, "%s --model m", base);
+    sl_test_expect_refused(cmd, "/api/version");
+}

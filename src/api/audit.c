@@ -32,6 +32,7 @@
 #define AUDIT_MAX_REQUESTS 10000
 #define AUDIT_MAX_PREDICT 4096
 #define AUDIT_MAX_BYTES ((size_t)1 << 28) /* one answer */
+#define OLLAMA_MAX_LOGPROBS 20 /* Ollama's GenerateHandler refuses top_logprobs above 20 (server/routes.go) */
 #define AUDIT_FIT_TOL 1e-3                /* a log-probability moved by less is unchanged (float32 rounding) */
 
 /* ---------------------------------------------------------------- the claim */
@@ -41,6 +42,7 @@ typedef struct claim {
     const sl_fw_type *ft;
     sl_fw_opts fo;
     sl_logits_cfg cfg;        /* in force */
+    sl_logits_cfg sent;       /* as requests carry it (Ollama: before llama-server's float casts) */
     int has_fo;
     int history;              /* penalties in force: the raw values cannot carry the claim */
     char samplers[SL_LOGITS_ORDER_TEXT];
@@ -151,8 +153,15 @@ static const char *release_of_build(const char *b, const char **why)
 
 /* The engine the claim names: --framework, else the one the log's header recorded
  * (framework and ollama in its claim), else llama.cpp's. */
-static int claim_engine(claim *c, json_t *hdr, const char *src, sl_error *err)
+static int claim_engine(claim *c, const char *api, json_t *hdr, const char *src, sl_error *err)
 {
+    int native = api && !strcmp(api, "ollama");
+    if (native && c->s.framework && strcmp(c->s.framework, "ollama"))
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "samplab audit: --api ollama with --framework %s: Ollama's /api/generate runs Ollama's "
+                                 "chain (--framework ollama)", c->s.framework);
+    if (native && !c->s.framework)
+        c->s.framework = "ollama";
     json_t *fw = hdr ? json_object_get(hdr, "framework") : NULL, *ol = hdr ? json_object_get(hdr, "ollama") : NULL;
     if ((fw && !json_is_string(fw)) || (ol && !json_is_string(ol)))
         return sl_base_error_set(err, SL_EINVAL, "samplab audit: %s: the log's claim: framework or ollama is not a text",
@@ -176,6 +185,8 @@ static int claim_engine(claim *c, json_t *hdr, const char *src, sl_error *err)
                                  c->s.framework);
     if (!c->ollama)
         return SL_OK;
+    if (!c->s.ollama && native)
+        return SL_OK; /* the line comes from the version the server names (claim_open) */
     if (!c->s.ollama || (strcmp(c->s.ollama, "0.30") && strcmp(c->s.ollama, "0.32")))
         return sl_base_error_set(err, SL_EINVAL,
                                  "samplab audit: --framework ollama needs --ollama 0.30 (Ollama v0.30.0 to v0.32.9) or "
@@ -207,18 +218,58 @@ static void claim_ollama_route(claim *c, const char *api)
         g->has_top_p = 1, g->top_p = 1.0, c->route_defaulted |= 2;
 }
 
+/* Ollama's release, as GET /api/version names it, to its line: v0.30.0 to v0.32.9 run
+ * llama-server at b9452 to b10353 (0.30), v0.32.10 on at b10380 on (0.32, read up to
+ * v0.33.0-rc2; a later release is that line assumed, and said so). Before v0.30 Ollama
+ * sampled in its own Go engines: NULL. */
+static const char *ollama_line_of(const char *v, char *why, size_t n)
+{
+    int a = -1, b = -1, c = -1;
+    if (sscanf(v[0] == 'v' ? v + 1 : v, "%d.%d.%d", &a, &b, &c) != 3 || a < 0 || b < 0 || c < 0)
+        return NULL;
+    long k = (long)a * 1000000L + (long)b * 1000L + c;
+    if (k < 30000L)
+        return NULL;
+    if (k < 32010L) {
+        snprintf(why, n, "Ollama's /api/version %.31s: v0.30.0 to v0.32.9, --ollama 0.30", v);
+        return "0.30";
+    }
+    snprintf(why, n, "Ollama's /api/version %.31s: %s", v,
+             k <= 33000L ? "v0.32.10 on, --ollama 0.32"
+                         : "assumed --ollama 0.32: a release after v0.33.0-rc2, the last one samplab has read");
+    return "0.32";
+}
+
 static int claim_open(claim *c, const sl_api_settings *given, const char *api, json_t *hdr, const char *build,
                       const char *src, sl_error *err)
 {
     memset(c, 0, sizeof *c);
     c->s = *given;
-    if (claim_engine(c, hdr, src, err))
+    if (claim_engine(c, api, hdr, src, err))
         return SL_EINVAL;
+    int native = api && !strcmp(api, "ollama");
+    int from_header = c->ollama && !given->ollama && c->s.ollama;
+    if (native && !given->ollama && build && *build) /* Ollama's own route: the line its version names */
+        c->s.ollama = NULL;
+    if (c->ollama && !c->s.ollama) {
+        if (!build || !*build)
+            return sl_base_error_set(err, SL_EINVAL,
+                                     "samplab audit: %s: no Ollama version known: --ollama 0.30 (v0.30.0 to v0.32.9) "
+                                     "or 0.32 (v0.32.10 on) names the line", src);
+        if (!(c->s.ollama = ollama_line_of(build, c->release_from, sizeof c->release_from)))
+            return sl_base_error_set(err, SL_EINVAL,
+                                     "samplab audit: Ollama %.31s: before v0.30.0 Ollama sampled in its own Go engines, "
+                                     "not llama-server: not modelled by samplab audit", build);
+    }
     /* the release the server's build names; else the one this project builds and tests, said so */
     const char *why = NULL, *rel = build && *build ? release_of_build(build, &why) : NULL;
-    if (c->ollama)
-        snprintf(c->release_from, sizeof c->release_from, "--ollama %s; Ollama's API gives no build_info",
-                 c->s.ollama);
+    if (c->ollama && c->release_from[0])
+        ; /* from the version */
+    else if (c->ollama && from_header)
+        snprintf(c->release_from, sizeof c->release_from, "the log's claim, --ollama %s", c->s.ollama);
+    else if (c->ollama)
+        snprintf(c->release_from, sizeof c->release_from, "--ollama %s%s", c->s.ollama,
+                 native ? "" : "; Ollama's OpenAI route gives no version");
     else if (c->s.llamacpp)
         snprintf(c->release_from, sizeof c->release_from, "--llamacpp");
     else if (rel) {
@@ -248,8 +299,12 @@ static int claim_open(claim *c, const sl_api_settings *given, const char *api, j
         if (sl_logits_ollama_server_cfg(c->ft->pipeline, &c->fo.cfg, &c->cfg, err))
             return SL_EINVAL;
         sl_logits_cfg_resolve(&sl_logits_pipeline_llamacpp_type, &c->cfg, NULL);
-    } else
+        c->sent = c->fo.cfg;
+        sl_logits_cfg_resolve(c->ft->pipeline, &c->sent, NULL);
+    } else {
         sl_logits_cfg_resolve(c->ft->pipeline, &c->cfg, NULL);
+        c->sent = c->cfg;
+    }
     const sl_logits_cfg *f = &c->cfg;
     const char *no = f->dry_mult > 0             ? "DRY (--dry-multiplier)"
                      : f->xtc_p > 0 && f->xtc_t <= 0.5 ? "XTC (--xtc-probability)"
@@ -287,7 +342,7 @@ typedef struct drive {
     const sl_api_settings *s;
     const claim *c;
     const char *base;         /* the URL without a trailing '/' */
-    int openai;
+    int openai, ollama;       /* the route: /v1/completions, Ollama's /api/generate, else /completion */
     sl_io_http_opts http;
     json_t *prompt_ids;       /* what /tokenize answered, or the ids given */
     sl_buf log;               /* audit.jsonl as it grows */
@@ -319,10 +374,30 @@ static void claim_set(json_t *o, const sl_logits_cfg *f)
 static json_t *body_of(const drive *d, uint64_t seed, int post)
 {
     const sl_api_settings *s = d->s;
-    const sl_logits_cfg *f = &d->c->cfg;
+    const sl_logits_cfg *f = &d->c->sent;
     json_t *b = json_object();
     /* enough for the claimed kept set (its top-k), else a hundred */
     size_t np = s->has_n_probs ? s->n_probs : f->top_k > 0 ? (size_t)f->top_k : 100;
+    /* Ollama's routes answer at most 20 (its OpenAI logprobs is its top_logprobs): asked for more, it answers 400 */
+    if ((d->ollama || (d->openai && d->c->ollama)) && !s->has_n_probs && np > OLLAMA_MAX_LOGPROBS)
+        np = OLLAMA_MAX_LOGPROBS;
+    const char *send = s->send ? s->send : "all";
+    if (d->ollama) { /* api.GenerateRequest: the settings are options, in the same names */
+        json_t *op = json_object();
+        json_object_set_new(b, "model", json_string(s->model));
+        json_object_set_new(b, "prompt", json_string(s->prompt));
+        json_object_set_new(b, "raw", json_true()); /* the prompt as given, no chat template */
+        json_object_set_new(b, "stream", json_false());
+        json_object_set_new(b, "logprobs", json_true());
+        json_object_set_new(b, "top_logprobs", json_integer((json_int_t)np));
+        json_object_set_new(op, "num_predict", json_integer((json_int_t)s->n_predict));
+        if (strcmp(send, "none"))
+            json_object_set_new(op, "seed", json_integer((json_int_t)seed));
+        if (!strcmp(send, "all"))
+            claim_set(op, f);
+        json_object_set_new(b, "options", op);
+        return b;
+    }
     if (s->prompt_ids)
         json_object_set(b, "prompt", d->prompt_ids);
     else
@@ -341,7 +416,6 @@ static json_t *body_of(const drive *d, uint64_t seed, int post)
         if (post)
             json_object_set_new(b, "post_sampling_probs", json_true());
     }
-    const char *send = s->send ? s->send : "all";
     if (strcmp(send, "none"))
         json_object_set_new(b, "seed", json_integer((json_int_t)seed));
     if (!strcmp(send, "all")) {
@@ -504,8 +578,76 @@ static int seed_of(const sl_api_settings *s, uint64_t *out, sl_error *err)
     return SL_OK;
 }
 
+/* The server's URL without a trailing '/' into base, and the bounds of every request. */
+static int drive_open(drive *d, const sl_api_settings *s, char *base, size_t bn, sl_error *err)
+{
+    snprintf(base, bn, "%s", s->server);
+    for (size_t n = strlen(base); n && base[n - 1] == '/'; n--)
+        base[n - 1] = '\0';
+    if (strncmp(base, "http://", 7) && strncmp(base, "https://", 8))
+        return sl_base_error_set(err, SL_EINVAL, "samplab audit: --server %s: an http:// or https:// URL", s->server);
+    d->base = base;
+    double tmo = s->has_timeout ? s->timeout : 120;
+    if (!(tmo > 0 && tmo <= 86400))
+        return sl_base_error_set(err, SL_EINVAL, "samplab audit: --timeout %g: seconds in (0, 86400]", tmo);
+    d->http.connect_s = tmo < 10 ? tmo : 10;
+    d->http.timeout_s = tmo;
+    d->http.max_bytes = AUDIT_MAX_BYTES;
+    d->http.bearer = getenv("SAMPLAB_API_KEY");
+    return SL_OK;
+}
+
+/* The api --api names (default llama-server), checked. */
+static int api_of(const sl_api_settings *s, const char **api, sl_error *err)
+{
+    *api = s->api ? s->api : "llama-server";
+    if (strcmp(*api, "llama-server") && strcmp(*api, "openai") && strcmp(*api, "ollama"))
+        return sl_base_error_set(err, SL_EINVAL, "samplab audit: --api %s: llama-server, openai or ollama", *api);
+    return SL_OK;
+}
+
+/* What Ollama's /api/generate cannot take, said before anything is sent. */
+static int ollama_usage(const sl_api_settings *s, sl_error *err)
+{
+    if (s->framework && strcmp(s->framework, "ollama"))
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "samplab audit: --api ollama with --framework %s: Ollama's /api/generate runs Ollama's "
+                                 "chain (--framework ollama)", s->framework);
+    if (!s->model)
+        return sl_base_error_set(err, SL_EINVAL, "samplab audit: --api ollama needs --model NAME (the model Ollama runs)");
+    if (s->prompt_ids)
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "samplab audit: --prompt-ids with --api ollama: Ollama's /api/generate takes the "
+                                 "prompt as text (--prompt)");
+    if (s->has_n_probs && (!s->n_probs || s->n_probs > OLLAMA_MAX_LOGPROBS))
+        return sl_base_error_set(err, SL_EINVAL,
+                                 "samplab audit: --n-probs %zu with --api ollama: Ollama answers 1 to %d top_logprobs",
+                                 s->n_probs, OLLAMA_MAX_LOGPROBS);
+    return SL_OK;
+}
+
+/* Ollama's GET /api/version: {"version": "0.32.10"} (server/routes.go). */
+static int ollama_version(const sl_api_settings *s, char *out, size_t n, sl_error *err)
+{
+    drive d;
+    memset(&d, 0, sizeof d);
+    char base[4096];
+    json_t *v = NULL;
+    int rc = drive_open(&d, s, base, sizeof base, err);
+    if (!rc)
+        rc = get_json(&d, "/api/version", NULL, &v, err);
+    const char *t = rc ? NULL : json_string_value(json_object_get(v, "version"));
+    if (!rc && (!t || !*t || strlen(t) >= n))
+        rc = sl_base_error_set(err, SL_EIO, "samplab audit: %s/api/version: no \"version\" text in the answer", base);
+    if (!rc)
+        snprintf(out, n, "%s", t);
+    json_decref(v);
+    return rc;
+}
+
 /* Runs the requests against the server; the recorded log text in *text (caller frees). */
-static int drive_server(const sl_api_settings *s, const claim *c, char **text, size_t *len, sl_error *err)
+static int drive_server(const sl_api_settings *s, const claim *c, const char *version, char **text, size_t *len,
+                        sl_error *err)
 {
     drive d;
     memset(&d, 0, sizeof d);
@@ -513,10 +655,11 @@ static int drive_server(const sl_api_settings *s, const claim *c, char **text, s
     d.c = c;
     d.t_first = -1;
     sl_io_buf_init(&d.log);
-    const char *api = s->api ? s->api : "llama-server";
-    if (strcmp(api, "llama-server") && strcmp(api, "openai"))
-        return sl_base_error_set(err, SL_EINVAL, "samplab audit: --api %s: llama-server or openai", api);
+    const char *api;
+    if (api_of(s, &api, err))
+        return SL_EINVAL;
     d.openai = !strcmp(api, "openai");
+    d.ollama = !strcmp(api, "ollama");
     if (!!s->prompt == !!s->prompt_ids)
         return sl_base_error_set(err, SL_EINVAL, "samplab audit: give exactly one of --prompt TEXT and --prompt-ids IDS");
     const char *send = s->send ? s->send : "all";
@@ -536,29 +679,20 @@ static int drive_server(const sl_api_settings *s, const claim *c, char **text, s
         return sl_base_error_set(err, SL_EINVAL, "samplab audit: --concurrent %zu: an even number up to --requests %zu",
                                  C, N);
     char base[4096];
-    snprintf(base, sizeof base, "%s", s->server);
-    for (size_t n = strlen(base); n && base[n - 1] == '/'; n--)
-        base[n - 1] = '\0';
-    if (strncmp(base, "http://", 7) && strncmp(base, "https://", 8))
-        return sl_base_error_set(err, SL_EINVAL, "samplab audit: --server %s: an http:// or https:// URL", s->server);
-    d.base = base;
-    double tmo = s->has_timeout ? s->timeout : 120;
-    if (!(tmo > 0 && tmo <= 86400))
-        return sl_base_error_set(err, SL_EINVAL, "samplab audit: --timeout %g: seconds in (0, 86400]", tmo);
-    d.http.connect_s = tmo < 10 ? tmo : 10;
-    d.http.timeout_s = tmo;
-    d.http.max_bytes = AUDIT_MAX_BYTES;
-    d.http.bearer = getenv("SAMPLAB_API_KEY");
+    if (drive_open(&d, s, base, sizeof base, err))
+        return SL_EINVAL;
     int rc;
     json_t *props = NULL, *hdr = json_object();
     json_object_set_new(hdr, "samplab_audit", json_integer(1));
     json_object_set_new(hdr, "api", json_string(api));
     json_object_set_new(hdr, "server", json_string(base));
-    const char *route = d.openai ? "/v1/completions" : "/completion";
+    const char *route = d.openai ? "/v1/completions" : d.ollama ? "/api/generate" : "/completion";
     json_object_set_new(hdr, "route", json_string(route));
     json_object_set_new(hdr, "model", s->model ? json_string(s->model) : json_null());
     json_object_set_new(hdr, "send", json_string(send));
-    if (!d.openai) {
+    if (version && *version)
+        json_object_set_new(hdr, "ollama_version", json_string(version));
+    if (!d.openai && !d.ollama) {
         if ((rc = get_json(&d, "/props", NULL, &props, err)))
             goto done;
         json_object_set(hdr, "props", props);
@@ -573,7 +707,7 @@ static int drive_server(const sl_api_settings *s, const claim *c, char **text, s
         for (size_t i = 0; i < ids.n; i++)
             json_array_append_new(d.prompt_ids, json_integer((json_int_t)ids.d[i]));
         sl_base_vec_free(&ids);
-    } else if (!d.openai) {
+    } else if (!d.openai && !d.ollama) {
         /* the ids the server evaluates: /completion tokenises with the BOS token */
         json_t *tb = json_pack("{s:s, s:b}", "content", s->prompt, "add_special", 1), *tok = NULL;
         char *tbt = json_dumps(tb, JSON_COMPACT);
@@ -588,7 +722,7 @@ static int drive_server(const sl_api_settings *s, const claim *c, char **text, s
     }
     json_object_set(hdr, "prompt_tokens", d.prompt_ids ? d.prompt_ids : json_null());
     json_t *cl = json_object();
-    claim_set(cl, &c->cfg);
+    claim_set(cl, &c->sent);
     if (c->ollama) {
         json_object_set_new(cl, "framework", json_string("ollama"));
         json_object_set_new(cl, "ollama", json_string(c->s.ollama));
@@ -606,7 +740,7 @@ static int drive_server(const sl_api_settings *s, const claim *c, char **text, s
     }
     /* each again, alone, with the chain's own probabilities (llama-server); the same tokens if the seed holds */
     for (size_t i = 0; i < N; i++, idx++) {
-        json_t *b = body_of(&d, seed0 + i, !d.openai);
+        json_t *b = body_of(&d, seed0 + i, !d.openai && !d.ollama);
         long sa = (long)i;
         rc = send_many(&d, route, &b, 1, "repeat", &sa, idx, err);
         json_decref(b);
@@ -1284,9 +1418,19 @@ int sl_api_audit_run(const sl_api_settings *s, sl_api_audit_result *r, sl_error 
     sl_api_audit_log lg;
     memset(&lg, 0, sizeof lg);
     if (s->server) {
-        if ((rc = claim_open(&c, s, s->api, NULL, NULL, s->server, err)))
+        const char *api;
+        char version[64] = "";
+        if ((rc = api_of(s, &api, err)))
             goto out;
-        rc = drive_server(s, &c, &text, &len, err);
+        /* Ollama's own route: its version names the line, unless --ollama does */
+        if (!strcmp(api, "ollama") && ((rc = ollama_usage(s, err)) ||
+                                       (!s->ollama && (rc = ollama_version(s, version, sizeof version, err)))))
+            goto out;
+        if ((rc = claim_open(&c, s, api, NULL, version, s->server, err))) {
+            claim_close(&c);
+            goto out;
+        }
+        rc = drive_server(s, &c, version, &text, &len, err);
         claim_close(&c);
         if (rc)
             goto out;

@@ -211,8 +211,8 @@ static int form_is(const ctx *c, const char *api)
     if (lg->has_header)
         return SL_OK;
     if (lg->api[0] && strcmp(lg->api, api))
-        return bad(c, "a response in another form than the first's (llama-server's /completion and an "
-                      "OpenAI-compatible route): give one server's log", SIZE_MAX, "%s", "");
+        return bad(c, "a response in another form than the first's (llama-server's /completion, an "
+                      "OpenAI-compatible route, Ollama's /api/generate): give one server's log", SIZE_MAX, "%s", "");
     snprintf(lg->api, sizeof lg->api, "%s", api);
     return SL_OK;
 }
@@ -243,9 +243,19 @@ static int response(const ctx *c, json_t *resp, int post, sl_api_audit_req *r)
         }
         return read_content(c, cp, post, r);
     }
-    json_t *ch = json_object_get(resp, "choices");
+    json_t *ch = json_object_get(resp, "choices"), *ol = json_object_get(resp, "logprobs");
+    if (!ch && json_object_get(resp, "done")) { /* Ollama's /api/generate: logprobs[] of {token, logprob, top_logprobs} */
+        if (form_is(c, "ollama"))
+            return SL_EINVAL;
+        if (!json_is_array(ol))
+            return bad(c, "the Ollama answer has no logprobs (ask with logprobs true; Ollama v0.12.11 on)", SIZE_MAX,
+                       "%s", "");
+        r->post = 0;
+        return read_content(c, ol, 0, r);
+    }
     if (!json_is_array(ch) || !json_array_size(ch))
-        return bad(c, "the response has neither completion_probabilities nor choices", SIZE_MAX, "%s", "");
+        return bad(c, "the response has neither completion_probabilities, choices nor an Ollama logprobs list",
+                   SIZE_MAX, "%s", "");
     if (json_array_size(ch) > 1)
         return bad(c, "the response has several choices (n > 1): not modelled by samplab audit", SIZE_MAX, "%s", "");
     if (form_is(c, "openai"))
@@ -297,14 +307,17 @@ static int header(const ctx *c, json_t *h)
     lg->has_header = 1;
     json_t *api = json_object_get(h, "api");
     if (json_is_string(api)) {
-        if (strcmp(json_string_value(api), "llama-server") && strcmp(json_string_value(api), "openai"))
-            return bad(c, "\"api\" is neither llama-server nor openai", SIZE_MAX, "%s", "");
+        if (strcmp(json_string_value(api), "llama-server") && strcmp(json_string_value(api), "openai") &&
+            strcmp(json_string_value(api), "ollama"))
+            return bad(c, "\"api\" is not llama-server, openai or ollama", SIZE_MAX, "%s", "");
         snprintf(lg->api, sizeof lg->api, "%s", json_string_value(api));
     }
     json_t *pt = json_object_get(h, "prompt_tokens");
     if (pt && !json_is_null(pt) && ids_of(c, pt, &lg->prompt, &lg->prompt_n))
         return SL_EINVAL;
     json_t *bi = json_object_get(json_object_get(h, "props"), "build_info");
+    if (!json_is_string(bi))
+        bi = json_object_get(h, "ollama_version"); /* Ollama's /api/version: the release it names */
     if (json_is_string(bi))
         snprintf(lg->build, sizeof lg->build, "%s", json_string_value(bi));
     json_t *cl = json_object_get(h, "claim");
@@ -331,7 +344,9 @@ static int request(const ctx *c, json_t *o, sl_api_audit_req *r)
             return bad(c, "\"same_as\" names no earlier request", SIZE_MAX, "%s", "");
         r->same_as = (long)json_integer_value(sa);
     }
-    json_t *seed = json_is_object(body) ? json_object_get(body, "seed") : json_object_get(o, "seed");
+    json_t *opts = json_is_object(body) ? json_object_get(body, "options") : NULL; /* Ollama's /api/generate */
+    json_t *seed = json_is_object(opts) ? json_object_get(opts, "seed")
+                   : json_is_object(body) ? json_object_get(body, "seed") : json_object_get(o, "seed");
     if (seed && !json_is_null(seed)) {
         if (!json_is_integer(seed) || json_integer_value(seed) < 0)
             return bad(c, "\"seed\" is not a non-negative integer", SIZE_MAX, "%s", "");

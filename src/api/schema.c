@@ -320,10 +320,11 @@ const sl_api_option sl_api_options[] = {
          "the token of a finished row (default: the EOS id, as generate() sets it)"),
     OPT(SL_API_OPT_SERVER, "--server", "server", TXT(server), SL_API_STRING, 0, 0, "URL",
         "the engine's base URL (http://127.0.0.1:8080)"),
-    OPT(SL_API_OPT_API, "--api", "api", TXT(api), SL_API_STRING, 0, 0, "llama-server|openai",
-        "llama-server's /completion (default) or the OpenAI-compatible /v1/completions"),
+    OPT(SL_API_OPT_API, "--api", "api", TXT(api), SL_API_STRING, 0, 0, "llama-server|openai|ollama",
+        "llama-server's /completion (default), the OpenAI-compatible /v1/completions, or\n"
+        "Ollama's /api/generate (its version names the --ollama line)"),
     OPT(SL_API_OPT_MODEL, "--model", "model", TXT(model), SL_API_STRING, 0, 0, "M",
-        "the model name an OpenAI-compatible server asks for"),
+        "the model name an OpenAI-compatible server or Ollama asks for"),
     OPT(SL_API_OPT_PROMPT, "--prompt", "prompt", TXT(prompt), SL_API_STRING, 0, 0, "TEXT", "the prompt, as text"),
     OPT(SL_API_OPT_PROMPT_IDS, "--prompt-ids", "prompt_ids", TXT(prompt_ids), SL_API_STRING, 0, 0, "IDS",
         "the prompt as token ids (inline list or file), sent as they are"),
@@ -338,8 +339,8 @@ const sl_api_option sl_api_options[] = {
         "judge a recorded log instead: samplab audit's audit.jsonl, or a response body a line"),
     OPTU(NULL, "SamplingParams.logprobs", "--n-probs", SL_API_OPT_N_PROBS, "--n-probs", "n_probs",
          NUM(has_n_probs, n_probs), SL_API_SIZE, 0, 0, "K",
-         "entries asked for per token (default: the claimed top-k, else 100; at least the\n"
-         "kept set, or the whole vocabulary, for the exact verdicts)"),
+         "entries asked for per token (default: the claimed top-k, else 100; Ollama: 20, its\n"
+         "most; at least the kept set, or the whole vocabulary, for the exact verdicts)"),
     OPT(SL_API_OPT_CONCURRENT, "--concurrent", "concurrent", NUM(has_concurrent, concurrent), SL_API_SIZE, 0, 0,
         "C", "the first C requests again, two at a time (default 2; 0: none)"),
     OPT(SL_API_OPT_TIMEOUT, "--timeout", "timeout", NUM(has_timeout, timeout), SL_API_DOUBLE, 0, 0, "S",

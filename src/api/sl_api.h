@@ -934,11 +934,11 @@ typedef struct sl_api_audit_req {
     sl_api_audit_step *step;
 } sl_api_audit_req;
 typedef struct sl_api_audit_log {
-    char api[16];             /* "llama-server" or "openai" ("" when the log does not say) */
+    char api[16];             /* "llama-server", "openai" or "ollama" ("" when the log does not say) */
     int has_header;
     long *prompt; size_t prompt_n; /* the prompt's ids as the server evaluates them (NULL: not known) */
     struct json_t *claim;     /* the header's claim (llama-server's names), or NULL */
-    char build[64];           /* the server's /props build_info ("" when the log does not say) */
+    char build[64];           /* the server's /props build_info, or Ollama's /api/version ("" when not said) */
     size_t n; sl_api_audit_req *r;
     size_t n_text; char **text; /* token texts standing for ids (a log without ids) */
     int by_text;              /* 1: ids are indices into text */

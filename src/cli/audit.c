@@ -13,7 +13,7 @@
 static void audit_help(FILE *f)
 {
     fprintf(f,
-            "usage: samplab audit --server URL [--api llama-server|openai] [--model M]\n"
+            "usage: samplab audit --server URL [--api llama-server|openai|ollama] [--model M]\n"
             "                     (--prompt TEXT | --prompt-ids IDS) --seed S --n-predict T [--requests N]\n"
             "                     [--send all|seed|none] [--n-probs K] [--concurrent C] [--out DIR] [settings]\n"
             "       samplab audit --log FILE [settings]\n\n"
