@@ -731,4 +731,25 @@ Test(audit_refused, ollama_api_usage_not_modelled_is_named)
     /* without --ollama the version is asked for: no server, one line */
     snprintf(cmd, sizeof cmd, "%s --model m", base);
     sl_test_expect_refused(cmd, "/api/version");
+    /* Ollama's answers alone name no version: the line is asked for, then they are judged */
+    static const char body[] = "{\"model\":\"m\",\"done\":true,\"logprobs\":[{\"token\":\"a\",\"logprob\":-0.5,"
+                               "\"top_logprobs\":[{\"token\":\"a\",\"logprob\":-0.5}]}]}\n";
+    char *path = sl_test_tmpfile(".jsonl", body, sizeof body - 1);
+    cr_assert(path);
+    snprintf(cmd, sizeof cmd, "audit --log %s", path);
+    sl_test_expect_refused(cmd, "no Ollama version known: --ollama 0.30");
+    snprintf(cmd, sizeof cmd, "--log %s --ollama 0.32", path);
+    json_t *o = audit_json(cmd, 0);
+    cr_expect_str_eq(json_string_value(json_object_get(o, "api")), "ollama");
+    cr_expect_str_eq(json_string_value(json_object_get(o, "session")), "ollama 0.32");
+    json_decref(o);
+    static const char none[] = "{\"model\":\"m\",\"done\":true,\"response\":\"a\"}\n";
+    char *p2 = sl_test_tmpfile(".jsonl", none, sizeof none - 1);
+    cr_assert(p2);
+    snprintf(cmd, sizeof cmd, "audit --log %s --ollama 0.32", p2);
+    sl_test_expect_refused(cmd, "line 1: the Ollama answer has no logprobs");
+    unlink(path);
+    unlink(p2);
+    free(path);
+    free(p2);
 }
