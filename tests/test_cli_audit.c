@@ -429,6 +429,90 @@ Test(audit_log, ollama_defaults_are_the_claim_of_framework_ollama)
     free(body);
 }
 
+/* A recording with each step's entries cut to the first n (and the bodies asking for n), as a
+ * server with a cap answers (vLLM's 20, Ollama's 20): a temporary file the caller unlinks. */
+static char *truncated_of(const char *path, size_t n)
+{
+    char *text = sl_test_slurp(path);
+    cr_assert(text, "%s", path);
+    sl_buf out;
+    sl_io_buf_init(&out);
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        json_t *o = json_loads(line, 0, NULL);
+        cr_assert(o, "%s: a line is not JSON", path);
+        json_t *b = json_object_get(o, "body");
+        if (b) {
+            json_object_set_new(b, "n_probs", json_integer((json_int_t)n));
+            json_t *cp = json_object_get(json_object_get(o, "response"), "completion_probabilities");
+            for (size_t t = 0; t < json_array_size(cp); t++) {
+                json_t *e = json_array_get(cp, t);
+                for (int k = 0; k < 2; k++) {
+                    json_t *top = json_object_get(e, k ? "top_probs" : "top_logprobs");
+                    while (json_array_size(top) > n)
+                        json_array_remove(top, json_array_size(top) - 1);
+                }
+            }
+        }
+        char *d = json_dumps(o, JSON_COMPACT);
+        sl_io_buf_puts(&out, d);
+        sl_io_buf_puts(&out, "\n");
+        free(d);
+        json_decref(o);
+    }
+    free(text);
+    char *tmp = sl_test_tmpfile(".jsonl", out.data, out.len);
+    sl_io_buf_free(&out);
+    return tmp;
+}
+
+static int listed_outside(json_t *outs, json_t *e)
+{
+    for (size_t i = 0; i < json_array_size(outs); i++) {
+        json_t *x = json_array_get(outs, i);
+        if (json_equal(json_object_get(x, "request"), json_object_get(e, "request")) &&
+            json_equal(json_object_get(x, "step"), json_object_get(e, "step")) &&
+            json_equal(json_object_get(x, "token"), json_object_get(e, "token")))
+            return 1;
+    }
+    return 0;
+}
+
+/* Fewer entries than the claimed top-k: a step still counts where top-p cuts inside the
+ * entries whatever the unseen tokens weigh (each at most the smallest shown). On llama-server
+ * b10353's answers with top-p 0.5 (40 entries, top-k 40) cut to 10, 20 and 30 entries: more
+ * steps count as n grows, the correct claim stays consistent, and a claimed top-p of 0.3 names
+ * only tokens the full answers name too (the cut is never guessed). */
+Test(audit_log, a_kept_set_pinned_inside_fewer_entries_than_top_k_is_judged)
+{
+    const char *gold = GOLD "llamacpp-b10353/top_p05.jsonl";
+    json_t *full = audit_json("--log data/golden/audit/llamacpp-b10353/top_p05.jsonl --llamacpp pr15704 --top-p 0.3", 1);
+    json_t *full_out = json_object_get(full, "outside_kept");
+    cr_assert_gt(json_array_size(full_out), 0);
+    long last = 0;
+    for (size_t n = 10; n <= 30; n += 10) {
+        char *path = truncated_of(gold, n), args[512];
+        cr_assert(path);
+        snprintf(args, sizeof args, "--log %s --llamacpp pr15704", path);
+        json_t *o = audit_json(args, 0);
+        long ok = jint(o, "sufficed.steps");
+        cr_expect(ok > last && ok < jint(o, "sufficed.of"), "n = %zu: %ld steps pinned (before %ld)", n, ok, last);
+        last = ok;
+        cr_expect(json_is_true(json_object_get(o, "settings_honoured")), "n = %zu", n);
+        json_decref(o);
+        snprintf(args, sizeof args, "--log %s --llamacpp pr15704 --top-p 0.3", path);
+        o = audit_json(args, 1);
+        json_t *outs = json_object_get(o, "outside_kept");
+        cr_expect_gt(json_array_size(outs), 0, "n = %zu", n);
+        for (size_t i = 0; i < json_array_size(outs); i++)
+            cr_expect(listed_outside(full_out, json_array_get(outs, i)), "n = %zu: entry %zu is not the full answers'",
+                      n, i);
+        json_decref(o);
+        unlink(path);
+        free(path);
+    }
+    json_decref(full);
+}
+
 /* ---------------------------------------------------------------- refused input */
 
 Test(audit_refused, malformed_logs_are_one_line_naming_file_and_line)
@@ -640,8 +724,9 @@ Test(audit_server, failing_servers_are_one_line_and_exit_2)
 /* Ollama's own route, against tests/audit/fake_server.py's Ollama (its /api/version and
  * /api/generate as Ollama's source gives them, answering what llama-server 0.4.0 drew with
  * the values Ollama sends: ollama_defaults.jsonl). The line comes from the version; Ollama's
- * at most 20 top_logprobs do not cover its default top-k 40, so only the seed is judged there,
- * and a claimed top-k of 20 that the server does not apply is caught. */
+ * at most 20 top_logprobs pin no kept set of its default top-k 40 on the flat test model, so
+ * only the seed is judged there, and a claimed top-k of 20 that the server does not apply is
+ * caught. */
 static json_t *audit_ollama(const char *mode, const char *version, const char *more, int want_status)
 {
     setenv("OLLAMA_VERSION", version, 1);
@@ -666,7 +751,8 @@ Test(audit_server, ollama_api_generate_takes_its_line_from_api_version)
     cr_expect_str_eq(json_string_value(json_object_get(o, "session")), "ollama 0.32");
     cr_expect(strstr(json_string_value(json_object_get(o, "release_from")), "/api/version 0.32.10"));
     cr_expect(json_is_true(json_object_get(o, "seed_honoured")));
-    cr_expect(json_is_null(json_object_get(o, "settings_honoured")), "20 entries cannot show a top-k of 40");
+    cr_expect(json_is_null(json_object_get(o, "settings_honoured")),
+              "20 entries of the flat test model pin no top-p 0.9 cut of a top-k of 40");
     cr_expect_eq(jint(o, "sufficed.steps"), 0);
     cr_expect_eq(jreal(o, "settings", "top_p"), 0.9);
     json_decref(o);

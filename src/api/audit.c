@@ -791,9 +791,45 @@ done:;
 
 /* ---------------------------------------------------------------- judging */
 
+/* Whether top-p or min-p cuts inside the entries shown whatever the tokens not shown
+ * weigh: each weighs at most the smallest entry p_n, so the mass top-p divides by lies in
+ * [S, Dmax] (S the entries' sum; Dmax = S + (k - n) p_n under a top-k of k, else 1).
+ * llama_sampler_top_p keeps the shortest prefix holding p of it: one prefix over the
+ * whole range pins the kept set; min-p (p >= min_p * p_max) pins it when p_n is below
+ * its threshold. The stages after read the entries alone, as the compact rows do. A
+ * relative margin of 1e-6 leaves float rounding on the safe side. */
+static int pinned(const sl_logits_cfg *f, const sl_api_audit_step *st, double dmax)
+{
+    if (!st->n)
+        return 0;
+    double p[st->n], S = 0, pmax = 0, pn = INFINITY;
+    for (size_t i = 0; i < st->n; i++) {
+        p[i] = exp(st->v[i]);
+        S += p[i];
+        pmax = p[i] > pmax ? p[i] : pmax;
+        pn = p[i] < pn ? p[i] : pn;
+    }
+    if (f->top_p < 1) {
+        double *q = p; /* listed by decreasing value (audit_log.c) */
+        dmax = dmax < S ? S : dmax > 1 ? 1 : dmax;
+        double cum = 0, lo = f->top_p * S * (1 - 1e-6), hi = f->top_p * dmax * (1 + 1e-6);
+        for (size_t i = 0; i < st->n; i++) {
+            if (i && q[i] > q[i - 1])
+                return 0;
+            double before = cum;
+            cum += q[i];
+            if (cum >= hi)
+                return before < lo && (size_t)(f->min_keep > 0 ? f->min_keep : 1) <= st->n;
+        }
+        return 0;
+    }
+    return f->min_p > 0 && pn < f->min_p * pmax * (1 - 1e-6) ? 2 : 0;
+}
+
 /* Whether step st's raw values cover the claim's kept set: the whole vocabulary
- * (fewer entries than asked for: the server had no more), or llama.cpp's top-k
- * first of the stages that read every token, with k no more than the entries. */
+ * (fewer entries than asked for: the server had no more), llama.cpp's top-k
+ * first of the stages that read every token, with k no more than the entries,
+ * or a top-p or min-p that cuts inside them (pinned). */
 static const char *sufficed(const claim *c, const sl_api_audit_req *r, const sl_api_audit_step *st)
 {
     int whole = r->n_probs && st->n < r->n_probs;
@@ -802,12 +838,35 @@ static const char *sufficed(const claim *c, const sl_api_audit_req *r, const sl_
     const sl_logits_cfg *f = &c->cfg;
     char buf[SL_LOGITS_ORDER_TEXT];
     snprintf(buf, sizeof buf, "%s", c->samplers);
+    double dmax = 1;
     for (char *t = strtok(buf, ";"); t; t = strtok(NULL, ";")) {
-        if (!strcmp(t, "top_k") && f->top_k > 0)
-            return (size_t)f->top_k <= st->n ? NULL : "fewer entries than the claimed top-k";
-        if ((!strcmp(t, "top_n_sigma") && f->nsigma > 0) || (!strcmp(t, "typ_p") && f->typical < 1) ||
-            (!strcmp(t, "top_p") && f->top_p < 1) || (!strcmp(t, "min_p") && f->min_p > 0))
-            return "a stage before top-k reads every token, and the entries are not the whole vocabulary";
+        if (!strcmp(t, "top_k") && f->top_k > 0 && (size_t)f->top_k <= st->n)
+            return NULL;
+        if (!strcmp(t, "top_k") && f->top_k > 0) { /* more than shown: the unseen mass is bounded */
+            double S = 0, pn = INFINITY;
+            for (size_t i = 0; i < st->n; i++) {
+                S += exp(st->v[i]);
+                pn = exp(st->v[i]) < pn ? exp(st->v[i]) : pn;
+            }
+            dmax = st->n ? S + (double)((size_t)f->top_k - st->n) * pn : 1;
+            continue;
+        }
+        if (!strcmp(t, "top_p") && f->top_p < 1)
+            return pinned(f, st, dmax) == 1 ? NULL : "fewer entries than the claimed top-k, and top-p's cut is not "
+                                                     "pinned inside them";
+        if (!strcmp(t, "min_p") && f->min_p > 0) {
+            sl_logits_cfg g = *f;
+            g.top_p = 1;
+            return pinned(&g, st, dmax) ? NULL : "fewer entries than the claimed top-k, and min-p's threshold is not "
+                                                 "above the smallest of them";
+        }
+        if (!strcmp(t, "temperature") && f->temperature <= 0)
+            return NULL; /* greedy: the top entry */
+        if (!strcmp(t, "temperature") && f->temperature != 1)
+            return "a temperature before the stage that cuts, and the entries are not the whole vocabulary";
+        if ((!strcmp(t, "top_n_sigma") && f->nsigma > 0) || (!strcmp(t, "typ_p") && f->typical < 1))
+            return "a stage that reads every token (top-n-sigma, typical), and the entries are not the whole "
+                   "vocabulary";
     }
     return "no top-k in the claim, and the entries are not the whole vocabulary";
 }
@@ -1087,7 +1146,9 @@ static int judge_raw(judge *j, json_t *outs, sl_error *err)
                     listed |= st->id[k] == st->chosen;
                 if (!listed && isnan(st->chosen_v)) {
                     /* the entries cover the kept set, and the drawn token is not among them */
-                    json_array_append_new(outs, outside(i, t, st->chosen, c->cfg.top_k > 0 ? "top_k" : "the chain"));
+                    json_array_append_new(outs, outside(i, t, st->chosen,
+                                                        c->cfg.top_k > 0 && (size_t)c->cfg.top_k <= st->n ? "top_k"
+                                                                                                         : "the chain"));
                     continue;
                 }
                 size_t at = R.n;
