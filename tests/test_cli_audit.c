@@ -88,6 +88,36 @@ static json_t *audit_log_json(size_t sv, const char *file, const char *more, int
     return audit_json(args, want_status);
 }
 
+/* A recorded log rewritten line by line into a temporary file (the caller unlinks and frees it):
+ * fn gets each parsed line and returns what to write: the line, changed or not, a part of it, or
+ * NULL to drop it. */
+typedef json_t *(*line_fn)(json_t *line, void *ctx);
+static char *log_rewrite(const char *path, line_fn fn, void *ctx)
+{
+    char *text = sl_test_slurp(path);
+    cr_assert(text, "%s", path);
+    sl_buf out;
+    sl_io_buf_init(&out);
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        json_t *o = json_loads(line, 0, NULL);
+        cr_assert(o, "%s: a line is not JSON", path);
+        json_t *w = fn(o, ctx);
+        if (w) {
+            char *d = json_dumps(w, JSON_COMPACT);
+            sl_io_buf_puts(&out, d);
+            sl_io_buf_puts(&out, "\n");
+            free(d);
+        }
+        json_decref(o);
+    }
+    free(text);
+    cr_assert(!out.oom);
+    char *tmp = sl_test_tmpfile(".jsonl", out.data, out.len);
+    cr_assert(tmp);
+    sl_io_buf_free(&out);
+    return tmp;
+}
+
 Test(audit_log, correct_server_is_consistent_and_predicted_exactly)
 {
     static const char *const logs[] = {"correct.jsonl", "sendseed_ok.jsonl", "concurrent.jsonl", "penalties_on.jsonl"};
@@ -200,6 +230,26 @@ Test(audit_log, a_build_before_b10355_replays_without_a_lone_candidate_draw)
     free(text);
 }
 
+/* The first request sent beside another: step 3 drew its top entry (or the next), the values untouched. */
+static json_t *another_draw_at_step_3(json_t *d, void *ctx)
+{
+    int *done = ctx;
+    const char *purpose = json_string_value(json_object_get(d, "purpose"));
+    if (!*done && purpose && !strcmp(purpose, "concurrent")) {
+        json_t *resp = json_object_get(d, "response");
+        json_t *st = json_array_get(json_object_get(resp, "completion_probabilities"), 3);
+        json_int_t was = json_integer_value(json_object_get(st, "id"));
+        json_t *top = json_object_get(st, "top_logprobs");
+        json_int_t other = json_integer_value(json_object_get(json_array_get(top, 0), "id"));
+        if (other == was)
+            other = json_integer_value(json_object_get(json_array_get(top, 1), "id"));
+        json_object_set_new(st, "id", json_integer(other));
+        json_array_set_new(json_object_get(resp, "tokens"), 3, json_integer(other));
+        *done = 1;
+    }
+    return d;
+}
+
 Test(audit_log, a_request_beside_another_says_why_its_tokens_differ)
 {
     /* recorded: a default llama-server 0.4.0 (4 slots) batched seed 4307's request beside 4306's, and
@@ -217,37 +267,9 @@ Test(audit_log, a_request_beside_another_says_why_its_tokens_differ)
     json_decref(o);
     /* crafted: a request beside another drew another token at step 3 with the very values its twin
      * had: the draw itself differed, and the replay on its values no longer predicts it */
-    char *text = sl_test_slurp(GOLD "concurrent.jsonl");
-    cr_assert(text);
-    sl_buf out;
-    sl_io_buf_init(&out);
     int done = 0;
-    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-        json_t *d = json_loads(line, 0, NULL);
-        cr_assert(d);
-        if (!done && !strcmp(json_string_value(json_object_get(d, "purpose")) ? json_string_value(json_object_get(d, "purpose")) : "", "concurrent")) {
-            json_t *resp = json_object_get(d, "response");
-            json_t *st = json_array_get(json_object_get(resp, "completion_probabilities"), 3);
-            json_int_t was = json_integer_value(json_object_get(st, "id"));
-            json_t *top = json_object_get(st, "top_logprobs");
-            json_int_t other = json_integer_value(json_object_get(json_array_get(top, 0), "id"));
-            if (other == was)
-                other = json_integer_value(json_object_get(json_array_get(top, 1), "id"));
-            json_object_set_new(st, "id", json_integer(other));
-            json_array_set_new(json_object_get(resp, "tokens"), 3, json_integer(other));
-            done = 1;
-        }
-        char *l = json_dumps(d, JSON_COMPACT);
-        sl_io_buf_puts(&out, l);
-        sl_io_buf_puts(&out, "\n");
-        free(l);
-        json_decref(d);
-    }
-    free(text);
-    cr_assert(done && !out.oom);
-    char *path = sl_test_tmpfile(".jsonl", out.data, out.len);
-    cr_assert(path);
-    sl_io_buf_free(&out);
+    char *path = log_rewrite(GOLD "concurrent.jsonl", another_draw_at_step_3, &done);
+    cr_assert(done);
     char args[256];
     snprintf(args, sizeof args, "--log %s", path);
     o = audit_json(args, 1);
@@ -324,29 +346,16 @@ Test(audit_log, text_output_names_the_verdicts)
 
 /* The response bodies of a recording's samples, one a line, as another recorder would keep them
  * (no header, so no claim and no route): a temporary file the caller frees and unlinks. */
+static json_t *sample_response(json_t *line, void *ctx)
+{
+    (void)ctx;
+    const char *purpose = json_string_value(json_object_get(line, "purpose"));
+    return purpose && !strcmp(purpose, "sample") ? json_object_get(line, "response") : NULL;
+}
+
 static char *bodies_of(const char *path)
 {
-    char *text = sl_test_slurp(path);
-    cr_assert(text, "%s", path);
-    size_t cap = strlen(text) + 1, n = 0;
-    char *out = malloc(cap);
-    cr_assert(out);
-    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-        json_t *o = json_loads(line, 0, NULL);
-        cr_assert(o, "%s: a line is not JSON", path);
-        const char *purpose = json_string_value(json_object_get(o, "purpose"));
-        if (purpose && !strcmp(purpose, "sample")) {
-            char *b = json_dumps(json_object_get(o, "response"), JSON_COMPACT);
-            cr_assert(b && n + strlen(b) + 2 <= cap);
-            n += (size_t)sprintf(out + n, "%s\n", b);
-            free(b);
-        }
-        json_decref(o);
-    }
-    free(text);
-    char *tmp = sl_test_tmpfile(".jsonl", out, n);
-    free(out);
-    return tmp;
+    return log_rewrite(path, sample_response, NULL);
 }
 
 static double jreal(json_t *o, const char *a, const char *b)
@@ -431,38 +440,26 @@ Test(audit_log, ollama_defaults_are_the_claim_of_framework_ollama)
 
 /* A recording with each step's entries cut to the first n (and the bodies asking for n), as a
  * server with a cap answers (vLLM's 20, Ollama's 20): a temporary file the caller unlinks. */
+static json_t *entries_cut(json_t *o, void *ctx)
+{
+    size_t n = *(const size_t *)ctx;
+    json_t *b = json_object_get(o, "body");
+    if (b) {
+        json_object_set_new(b, "n_probs", json_integer((json_int_t)n));
+        json_t *cp = json_object_get(json_object_get(o, "response"), "completion_probabilities");
+        for (size_t t = 0; t < json_array_size(cp); t++)
+            for (int k = 0; k < 2; k++) {
+                json_t *top = json_object_get(json_array_get(cp, t), k ? "top_probs" : "top_logprobs");
+                while (json_array_size(top) > n)
+                    json_array_remove(top, json_array_size(top) - 1);
+            }
+    }
+    return o;
+}
+
 static char *truncated_of(const char *path, size_t n)
 {
-    char *text = sl_test_slurp(path);
-    cr_assert(text, "%s", path);
-    sl_buf out;
-    sl_io_buf_init(&out);
-    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-        json_t *o = json_loads(line, 0, NULL);
-        cr_assert(o, "%s: a line is not JSON", path);
-        json_t *b = json_object_get(o, "body");
-        if (b) {
-            json_object_set_new(b, "n_probs", json_integer((json_int_t)n));
-            json_t *cp = json_object_get(json_object_get(o, "response"), "completion_probabilities");
-            for (size_t t = 0; t < json_array_size(cp); t++) {
-                json_t *e = json_array_get(cp, t);
-                for (int k = 0; k < 2; k++) {
-                    json_t *top = json_object_get(e, k ? "top_probs" : "top_logprobs");
-                    while (json_array_size(top) > n)
-                        json_array_remove(top, json_array_size(top) - 1);
-                }
-            }
-        }
-        char *d = json_dumps(o, JSON_COMPACT);
-        sl_io_buf_puts(&out, d);
-        sl_io_buf_puts(&out, "\n");
-        free(d);
-        json_decref(o);
-    }
-    free(text);
-    char *tmp = sl_test_tmpfile(".jsonl", out.data, out.len);
-    sl_io_buf_free(&out);
-    return tmp;
+    return log_rewrite(path, entries_cut, &n);
 }
 
 static int listed_outside(json_t *outs, json_t *e)

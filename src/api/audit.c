@@ -248,8 +248,9 @@ static int claim_open(claim *c, const sl_api_settings *given, const char *api, j
     if (claim_engine(c, api, hdr, src, err))
         return SL_EINVAL;
     int native = api && !strcmp(api, "ollama");
-    int from_header = c->ollama && !given->ollama && c->s.ollama;
-    if (native && !given->ollama && build && *build) /* Ollama's own route: the line its version names */
+    int by_version = native && !given->ollama && build && *build; /* Ollama's own route: its version names the line */
+    int from_header = c->ollama && !given->ollama && c->s.ollama && !by_version;
+    if (by_version)
         c->s.ollama = NULL;
     if (c->ollama && !c->s.ollama) {
         if (!build || !*build)
@@ -263,14 +264,13 @@ static int claim_open(claim *c, const sl_api_settings *given, const char *api, j
     }
     /* the release the server's build names; else the one this project builds and tests, said so */
     const char *why = NULL, *rel = build && *build ? release_of_build(build, &why) : NULL;
-    if (c->ollama && c->release_from[0])
-        ; /* from the version */
-    else if (c->ollama && from_header)
-        snprintf(c->release_from, sizeof c->release_from, "the log's claim, --ollama %s", c->s.ollama);
-    else if (c->ollama)
-        snprintf(c->release_from, sizeof c->release_from, "--ollama %s%s", c->s.ollama,
-                 native ? "" : "; Ollama's OpenAI route gives no version");
-    else if (c->s.llamacpp)
+    if (c->ollama) {
+        if (from_header)
+            snprintf(c->release_from, sizeof c->release_from, "the log's claim, --ollama %s", c->s.ollama);
+        else if (!c->release_from[0]) /* else the version named it (ollama_line_of) */
+            snprintf(c->release_from, sizeof c->release_from, "--ollama %s%s", c->s.ollama,
+                     native ? "" : "; Ollama's OpenAI route gives no version");
+    } else if (c->s.llamacpp)
         snprintf(c->release_from, sizeof c->release_from, "--llamacpp");
     else if (rel) {
         c->s.llamacpp = rel;
@@ -791,14 +791,14 @@ done:;
 
 /* ---------------------------------------------------------------- judging */
 
-/* Whether top-p or min-p cuts inside the entries shown whatever the tokens not shown
+/* Whether top-p (top_p 1) or min-p (0) cuts inside the entries shown whatever the tokens not shown
  * weigh: each weighs at most the smallest entry p_n, so the mass top-p divides by lies in
  * [S, Dmax] (S the entries' sum; Dmax = S + (k - n) p_n under a top-k of k, else 1).
  * llama_sampler_top_p keeps the shortest prefix holding p of it: one prefix over the
  * whole range pins the kept set; min-p (p >= min_p * p_max) pins it when p_n is below
  * its threshold. The stages after read the entries alone, as the compact rows do. A
  * relative margin of 1e-6 leaves float rounding on the safe side. */
-static int pinned(const sl_logits_cfg *f, const sl_api_audit_step *st, double dmax)
+static int pinned(const sl_logits_cfg *f, int top_p, int after_top_k, const sl_api_audit_step *st)
 {
     if (!st->n)
         return 0;
@@ -809,21 +809,20 @@ static int pinned(const sl_logits_cfg *f, const sl_api_audit_step *st, double dm
         pmax = p[i] > pmax ? p[i] : pmax;
         pn = p[i] < pn ? p[i] : pn;
     }
-    if (f->top_p < 1) {
-        double *q = p; /* listed by decreasing value (audit_log.c) */
-        dmax = dmax < S ? S : dmax > 1 ? 1 : dmax;
-        double cum = 0, lo = f->top_p * S * (1 - 1e-6), hi = f->top_p * dmax * (1 + 1e-6);
-        for (size_t i = 0; i < st->n; i++) {
-            if (i && q[i] > q[i - 1])
-                return 0;
-            double before = cum;
-            cum += q[i];
-            if (cum >= hi)
-                return before < lo && (size_t)(f->min_keep > 0 ? f->min_keep : 1) <= st->n;
-        }
-        return 0;
+    if (!top_p)
+        return pn < f->min_p * pmax * (1 - 1e-6);
+    double dmax = after_top_k ? S + (double)((size_t)f->top_k - st->n) * pn : 1;
+    dmax = dmax > 1 ? 1 : dmax;
+    double cum = 0, lo = f->top_p * S * (1 - 1e-6), hi = f->top_p * dmax * (1 + 1e-6);
+    for (size_t i = 0; i < st->n; i++) { /* listed by decreasing value (audit_log.c) */
+        if (i && p[i] > p[i - 1])
+            return 0;
+        double before = cum;
+        cum += p[i];
+        if (cum >= hi)
+            return before < lo && (size_t)(f->min_keep > 0 ? f->min_keep : 1) <= st->n;
     }
-    return f->min_p > 0 && pn < f->min_p * pmax * (1 - 1e-6) ? 2 : 0;
+    return 0;
 }
 
 /* Whether step st's raw values cover the claim's kept set: the whole vocabulary
@@ -838,28 +837,17 @@ static const char *sufficed(const claim *c, const sl_api_audit_req *r, const sl_
     const sl_logits_cfg *f = &c->cfg;
     char buf[SL_LOGITS_ORDER_TEXT];
     snprintf(buf, sizeof buf, "%s", c->samplers);
-    double dmax = 1;
+    int after_top_k = 0; /* a top-k above the entries: the unseen mass is bounded */
     for (char *t = strtok(buf, ";"); t; t = strtok(NULL, ";")) {
         if (!strcmp(t, "top_k") && f->top_k > 0 && (size_t)f->top_k <= st->n)
             return NULL;
-        if (!strcmp(t, "top_k") && f->top_k > 0) { /* more than shown: the unseen mass is bounded */
-            double S = 0, pn = INFINITY;
-            for (size_t i = 0; i < st->n; i++) {
-                S += exp(st->v[i]);
-                pn = exp(st->v[i]) < pn ? exp(st->v[i]) : pn;
-            }
-            dmax = st->n ? S + (double)((size_t)f->top_k - st->n) * pn : 1;
-            continue;
-        }
+        after_top_k |= !strcmp(t, "top_k") && f->top_k > 0;
         if (!strcmp(t, "top_p") && f->top_p < 1)
-            return pinned(f, st, dmax) == 1 ? NULL : "fewer entries than the claimed top-k, and top-p's cut is not "
-                                                     "pinned inside them";
-        if (!strcmp(t, "min_p") && f->min_p > 0) {
-            sl_logits_cfg g = *f;
-            g.top_p = 1;
-            return pinned(&g, st, dmax) ? NULL : "fewer entries than the claimed top-k, and min-p's threshold is not "
-                                                 "above the smallest of them";
-        }
+            return pinned(f, 1, after_top_k, st) ? NULL : "fewer entries than the claimed top-k, and top-p's cut is "
+                                                          "not pinned inside them";
+        if (!strcmp(t, "min_p") && f->min_p > 0)
+            return pinned(f, 0, after_top_k, st) ? NULL : "fewer entries than the claimed top-k, and min-p's "
+                                                          "threshold is not above the smallest of them";
         if (!strcmp(t, "temperature") && f->temperature <= 0)
             return NULL; /* greedy: the top entry */
         if (!strcmp(t, "temperature") && f->temperature != 1)

@@ -337,59 +337,36 @@ static const sl_fw_variant ollama_server_variants[] = {
     {NULL, NULL, 0},
 };
 
-const sl_fw_type sl_fw_ollama_server_type = {
-    .name = "ollama",
-    .summary = "Ollama v0.32.10+ (--ollama 0.32): llama-server's default chain over llama.cpp v0.4.0 + dist: "
-               "std::mt19937(seed); Ollama's defaults T 0.8, top_k 40, top_p 0.9, min_p 0",
-    .variant_bit = SL_OPT_OLLAMA_VERSION,
-    .variants = ollama_server_variants,
-    .replacement_why = "Ollama's sampler draws one token a step: it has no replacement setting",
-    .accepts = SL_LOGITS_OLLAMA_SERVER_ACCEPTS,
-    .input_why = "its samplers work on logits",
-    .pipeline = &sl_logits_pipeline_ollama_server_type,
-    .draw = &sl_draw_llama_dist_type,
-    .rng = "mt19937",
-    .rng_label = "std-mt19937",
-    .accepts_drawn = 1,
-    .open = ollama_server_open,
-    .step = llamacpp_step,
-    .probs = llamacpp_probs,
-    .close = llamacpp_close,
-    .accept = llamacpp_accept,
-    /* the chain's last draw: llama.cpp's dist over GCC <= 14's word pairs (a lone
-     * candidate has probability 1 with or without a word) */
-    .exact = &sl_draw_llama_dist_exact,
-};
+/* The two Ollama lines differ in their pipeline (defaults, refusals) and their open (the lone
+ * candidate's draw); the rest is llama-server's session. The chain's last draw is llama.cpp's
+ * dist over GCC <= 14's word pairs (a lone candidate has probability 1 with or without a word). */
+#define OLLAMA_SERVER_TYPE(summary_text, line_variants, line_pipeline, line_open)                               \
+    {                                                                                                         \
+        .name = "ollama", .summary = summary_text, .variant_bit = SL_OPT_OLLAMA_VERSION,                     \
+        .variants = line_variants,                                                                            \
+        .replacement_why = "Ollama's sampler draws one token a step: it has no replacement setting",           \
+        .accepts = SL_LOGITS_OLLAMA_SERVER_ACCEPTS, .input_why = "its samplers work on logits",               \
+        .pipeline = line_pipeline, .draw = &sl_draw_llama_dist_type, .rng = "mt19937",                       \
+        .rng_label = "std-mt19937", .accepts_drawn = 1, .open = line_open, .step = llamacpp_step,             \
+        .probs = llamacpp_probs, .close = llamacpp_close, .accept = llamacpp_accept,                          \
+        .exact = &sl_draw_llama_dist_exact,                                                                   \
+    }
+
+const sl_fw_type sl_fw_ollama_server_type =
+    OLLAMA_SERVER_TYPE("Ollama v0.32.10+ (--ollama 0.32): llama-server's default chain over llama.cpp v0.4.0 + dist: "
+                       "std::mt19937(seed); Ollama's defaults T 0.8, top_k 40, top_p 0.9, min_p 0",
+                       ollama_server_variants, &sl_logits_pipeline_ollama_server_type, ollama_server_open);
 
 static const sl_fw_variant ollama_server030_variants[] = {
     {"0.30", SL_FW_OLLAMA_SERVER030_VERSION, 30},
     {NULL, NULL, 0},
 };
 
-const sl_fw_type sl_fw_ollama_server030_type = {
-    .name = "ollama",
-    .summary = "Ollama v0.30.0 to v0.32.9 (--ollama 0.30): llama-server's default chain over llama.cpp b9452 to "
-               "b10353 + dist: std::mt19937(seed), no word for a lone candidate; Ollama's defaults T 0.8, top_k 40, "
-               "top_p 0.9, min_p 0, repeat_penalty 1.1",
-    .variant_bit = SL_OPT_OLLAMA_VERSION,
-    .variants = ollama_server030_variants,
-    .replacement_why = "Ollama's sampler draws one token a step: it has no replacement setting",
-    .accepts = SL_LOGITS_OLLAMA_SERVER_ACCEPTS,
-    .input_why = "its samplers work on logits",
-    .pipeline = &sl_logits_pipeline_ollama_server_030_type,
-    .draw = &sl_draw_llama_dist_type,
-    .rng = "mt19937",
-    .rng_label = "std-mt19937",
-    .accepts_drawn = 1,
-    .open = ollama_server030_open,
-    .step = llamacpp_step,
-    .probs = llamacpp_probs,
-    .close = llamacpp_close,
-    .accept = llamacpp_accept,
-    /* the chain's last draw: llama.cpp's dist over GCC <= 14's word pairs (a lone
-     * candidate has probability 1 with or without a word) */
-    .exact = &sl_draw_llama_dist_exact,
-};
+const sl_fw_type sl_fw_ollama_server030_type =
+    OLLAMA_SERVER_TYPE("Ollama v0.30.0 to v0.32.9 (--ollama 0.30): llama-server's default chain over llama.cpp b9452 "
+                       "to b10353 + dist: std::mt19937(seed), no word for a lone candidate; Ollama's defaults T 0.8, "
+                       "top_k 40, top_p 0.9, min_p 0, repeat_penalty 1.1",
+                       ollama_server030_variants, &sl_logits_pipeline_ollama_server_030_type, ollama_server030_open);
 
 static const char *nlc_note(const sl_fw_opts *o)
 {
