@@ -786,6 +786,12 @@ Test(audit_server, ollama_api_generate_takes_its_line_from_api_version)
     snprintf(more, sizeof more, "audit --server %s --api ollama --model tiny --prompt x --seed 1 --n-predict 4", f.url);
     sl_test_expect_refused(more, "Ollama 0.29.1: before v0.30.0 Ollama sampled in its own Go engines");
     fake_stop(&f);
+    setenv("OLLAMA_VERSION", "dev", 1);
+    f = fake_start("ollama", GOLD "ollama_defaults.jsonl");
+    unsetenv("OLLAMA_VERSION");
+    snprintf(more, sizeof more, "audit --server %s --api ollama --model tiny --prompt x --seed 1 --n-predict 4", f.url);
+    sl_test_expect_refused(more, "Ollama's version 'dev' is not a release number: --ollama 0.30");
+    fake_stop(&f);
     /* a server that draws its own randomness, and one that ignores a top-k sent in the options */
     o = audit_ollama("ollama-ignore-seed", "0.32.10", "--send seed", 1);
     cr_expect(json_is_false(json_object_get(o, "seed_honoured")));

@@ -225,8 +225,11 @@ static void claim_ollama_route(claim *c, const char *api)
 static const char *ollama_line_of(const char *v, char *why, size_t n)
 {
     int a = -1, b = -1, c = -1;
-    if (sscanf(v[0] == 'v' ? v + 1 : v, "%d.%d.%d", &a, &b, &c) != 3 || a < 0 || b < 0 || c < 0)
+    why[0] = '\0';
+    if (sscanf(v[0] == 'v' ? v + 1 : v, "%d.%d.%d", &a, &b, &c) != 3 || a < 0 || b < 0 || c < 0) {
+        snprintf(why, n, "not a release number");
         return NULL;
+    }
     long k = (long)a * 1000000L + (long)b * 1000L + c;
     if (k < 30000L)
         return NULL;
@@ -257,7 +260,11 @@ static int claim_open(claim *c, const sl_api_settings *given, const char *api, j
             return sl_base_error_set(err, SL_EINVAL,
                                      "samplab audit: %s: no Ollama version known: --ollama 0.30 (v0.30.0 to v0.32.9) "
                                      "or 0.32 (v0.32.10 on) names the line", src);
-        if (!(c->s.ollama = ollama_line_of(build, c->release_from, sizeof c->release_from)))
+        if (!(c->s.ollama = ollama_line_of(build, c->release_from, sizeof c->release_from)) && c->release_from[0])
+            return sl_base_error_set(err, SL_EINVAL,
+                                     "samplab audit: Ollama's version '%.31s' is not a release number: --ollama 0.30 "
+                                     "(v0.30.0 to v0.32.9) or 0.32 (v0.32.10 on) names the line", build);
+        if (!c->s.ollama)
             return sl_base_error_set(err, SL_EINVAL,
                                      "samplab audit: Ollama %.31s: before v0.30.0 Ollama sampled in its own Go engines, "
                                      "not llama-server: not modelled by samplab audit", build);
