@@ -83,6 +83,13 @@ static void on_term(int sig)
         w = write(2, num + k, sizeof num - k);
         w = write(2, tail, sizeof tail - 1);
         (void)w;
+    } else {
+        /* Open MPI 4.1's mpirun signals the ranks one after another, and one
+         * rank's exit during that teardown makes it SIGKILL those it has not
+         * reached yet: a rank other than 0 lingers so rank 0 gets its SIGTERM
+         * and its line out (mpirun's own SIGKILL follows a second later) */
+        struct timespec ts = {0, 300000000};
+        nanosleep(&ts, NULL);
     }
     _exit(SL_CLI_EXIT_INTERRUPTED);
 }
