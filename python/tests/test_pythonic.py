@@ -271,11 +271,10 @@ def test_ctrl_c_interrupts_a_long_call_within_a_second():
     code = """
         import sys, time, samplab
         print("start", flush=True)
-        t = time.monotonic()
         try:
             samplab.draw(method="cdf", probs=[3, 2, 2, 1], n=3_000_000_000, counts=True)
         except KeyboardInterrupt:
-            print("interrupted %.3f" % (time.monotonic() - t), flush=True)
+            print("interrupted %.6f" % time.monotonic(), flush=True)
             sys.exit(3)
         print("finished", flush=True)
         """
@@ -286,9 +285,10 @@ def test_ctrl_c_interrupts_a_long_call_within_a_second():
     sent = time.monotonic()
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=30)
-    took = time.monotonic() - sent
     assert p.returncode == 3 and out.startswith("interrupted"), (out, err)
-    assert took < 1.0, took
+    # CLOCK_MONOTONIC is the machine's: the time to the except clause, not to the interpreter's exit
+    took = float(out.split()[1]) - sent
+    assert 0 <= took < 1.0, took
 
 
 def test_a_nul_in_a_string_is_refused():
