@@ -140,6 +140,10 @@ Test(audit_log, correct_server_is_consistent_and_predicted_exactly)
             cr_expect_gt(jint(o, "predicted.steps"), 0, "%s %s", at, logs[i]);
             cr_expect_eq(jint(o, "predicted.exact"), jint(o, "predicted.steps"), "%s %s", at, logs[i]);
             cr_expect_eq(jint(o, "sufficed.steps"), jint(o, "sufficed.of"), "%s %s", at, logs[i]);
+            cr_expect_null(json_object_get(o, "predicted_why"), "%s %s", at, logs[i]);
+        } else { /* with penalties claimed no replay, and the reason given */
+            const char *why = json_string_value(json_object_get(o, "predicted_why"));
+            cr_expect(why && strstr(why, "the claim's penalties"), "%s %s: %s", at, logs[i], why ? why : "none");
         }
         json_decref(o);
     }
@@ -831,7 +835,14 @@ Test(audit_refused, ollama_api_usage_not_modelled_is_named)
     json_t *o = audit_json(cmd, 0);
     cr_expect_str_eq(json_string_value(json_object_get(o, "api")), "ollama");
     cr_expect_str_eq(json_string_value(json_object_get(o, "session")), "ollama 0.32");
+    /* tokens named by text: no replay, and the text and JSON say that is why */
+    const char *why = json_string_value(json_object_get(o, "predicted_why"));
+    cr_expect(why && strstr(why, "tokens by text"), "%s", why ? why : "none");
     json_decref(o);
+    snprintf(cmd, sizeof cmd, "audit --log %s --ollama 0.32", path);
+    sl_test_run r = sl_test_cli(cmd);
+    cr_expect(strstr(r.out, "predicted: none (the log names its tokens by text"), "%s%s", r.out, r.err);
+    sl_test_run_free(&r);
     static const char none[] = "{\"model\":\"m\",\"done\":true,\"response\":\"a\"}\n";
     char *p2 = sl_test_tmpfile(".jsonl", none, sizeof none - 1);
     cr_assert(p2);

@@ -1421,6 +1421,22 @@ static int judge_post(judge *j, json_t *outs, sl_error *err)
     return rc;
 }
 
+/* Why no request was replayed, the first reason that holds (judge_raw's conditions). */
+static const char *no_replay_why(const judge *j)
+{
+    if (j->c->history)
+        return "the claim's penalties scale each logit by its sign, and the raw log-probabilities are the logits "
+               "less an unknown constant";
+    if (j->lg->by_text)
+        return "the log names its tokens by text, not by id, and llama.cpp's order among equal logits needs the ids";
+    int seeded = 0;
+    for (size_t i = 0; i < j->lg->n; i++)
+        seeded |= j->lg->r[i].has_seed;
+    if (!seeded)
+        return "no request names its seed";
+    return "no seeded request whose every step's values cover the kept set";
+}
+
 static int judge_all(judge *j, sl_error *err)
 {
     json_t *outs = json_array();
@@ -1446,6 +1462,9 @@ static int judge_all(judge *j, sl_error *err)
         json_object_set_new(j->out, "distribution", json_null());
     if (!json_object_get(j->out, "predicted"))
         json_object_set_new(j->out, "predicted", json_null());
+    json_t *pr = json_object_get(j->out, "predicted");
+    if (!json_is_object(pr) || !json_integer_value(json_object_get(pr, "requests")))
+        json_object_set_new(j->out, "predicted_why", json_string(no_replay_why(j)));
     return SL_OK;
 }
 

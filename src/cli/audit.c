@@ -118,11 +118,13 @@ static void print_text(json_t *o)
         printf("distribution: not judged (no step whose reported values cover the claimed kept set)\n");
     }
     json_t *p = json_object_get(o, "predicted");
-    if (json_is_object(p) && num(p, "requests"))
+    if (json_is_object(p) && num(p, "requests")) {
         printf("predicted: %ld of %ld steps of %ld seeded requests as %s draws them\n", num(p, "exact"),
                num(p, "steps"), num(p, "requests"), json_string_value(json_object_get(p, "session")));
-    else
-        printf("predicted: none (no seeded request whose every step's values cover the kept set)\n");
+    } else {
+        const char *why = json_string_value(json_object_get(o, "predicted_why"));
+        printf("predicted: none (%s)\n", why ? why : "no seeded request replayed");
+    }
     if (json_is_object(suf))
         printf("reported values sufficed: %ld of %ld raw steps\n", num(suf, "steps"), num(suf, "of"));
     json_t *cc = json_object_get(o, "concurrent");
