@@ -1090,6 +1090,11 @@ static json_t *outside(size_t req, size_t step, long token, const char *stage)
                      (json_int_t)token, "stage", stage);
 }
 
+/* Why the raw values cannot carry a claim with penalties: judge_raw's "raw" and no_replay_why. */
+#define PENALTIES_WHY \
+    "the claim's penalties scale each logit by its sign, and the raw log-probabilities are the logits less an unknown " \
+    "constant"
+
 /* The raw steps against the claim: kept sets, the distribution, the seeded replay. */
 static int judge_raw(judge *j, json_t *outs, sl_error *err)
 {
@@ -1115,9 +1120,7 @@ static int judge_raw(judge *j, json_t *outs, sl_error *err)
     json_object_set_new(j->out, "sufficed", json_pack("{s:I, s:I, s:o}", "steps", (json_int_t)ok, "of",
                                                       (json_int_t)total, "first_not", first_not));
     if (c->history) {
-        json_object_set_new(j->out, "raw", json_string("not judged: the claim's penalties scale each logit by its sign, "
-                                                       "and the raw log-probabilities are the logits less an unknown "
-                                                       "constant"));
+        json_object_set_new(j->out, "raw", json_string("not judged: " PENALTIES_WHY));
         return SL_OK;
     }
     if (!ok)
@@ -1425,8 +1428,7 @@ static int judge_post(judge *j, json_t *outs, sl_error *err)
 static const char *no_replay_why(const judge *j)
 {
     if (j->c->history)
-        return "the claim's penalties scale each logit by its sign, and the raw log-probabilities are the logits "
-               "less an unknown constant";
+        return PENALTIES_WHY;
     if (j->lg->by_text)
         return "the log names its tokens by text, not by id, and llama.cpp's order among equal logits needs the ids";
     int seeded = 0;
